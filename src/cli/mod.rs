@@ -1,0 +1,167 @@
+//! Command-line interface: clap definitions and the glue from arguments to engine calls.
+//! Each subcommand lives in its own file with its `Args` struct and its `run` function.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::corpus::{ColumnSpec, InputFormat, ReadOptions};
+use crate::minhash::IndexOptions;
+use crate::text::{ShingleKind, ShingleOptions};
+
+mod generate;
+mod progress;
+mod scan;
+
+pub use progress::ProgressBar;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "lshscope",
+    version,
+    about = "Workbench for MinHash + LSH near-duplicate detection",
+    long_about = "Workbench for MinHash + LSH near-duplicate detection: find candidate pairs, \
+                  tune bands and rows, and explore why pairs collide.\n\nWith no subcommand, \
+                  opens the explorer on the embedded sample corpus."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Find near-duplicate pairs: shingle, MinHash, band, verify, write the pairs.
+    Scan(scan::ScanArgs),
+    /// Generate a corpus with planted near-duplicates at chosen Jaccard levels, plus its truth.
+    Gen(generate::GenArgs),
+}
+
+/// Runs the parsed command line; returns the process exit code.
+pub fn run(cli: Cli) -> crate::Result<i32> {
+    match cli.command {
+        Some(Command::Scan(args)) => scan::run(args),
+        Some(Command::Gen(args)) => generate::run(args),
+        None => Err(crate::Error::usage(
+            "no subcommand given: try `lshscope scan sample_data/questions.txt` or `lshscope --help`",
+        )),
+    }
+}
+
+/// Where documents come from and how to read them (shared by every corpus command).
+#[derive(Debug, Clone, Args)]
+pub struct CorpusArgs {
+    /// Input file or directory; `-` reads stdin. `.gz` and `.zst` are decompressed.
+    pub input: PathBuf,
+    /// Input format; `auto` decides from the extension.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+    /// CSV/TSV: the first row is data, not a header.
+    #[arg(long)]
+    pub no_headers: bool,
+    /// CSV/TSV column with the text: a header name or a 1-based index
+    /// [default: `text`, else the last column].
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub text_column: Option<ColumnSpec>,
+    /// CSV/TSV column with the id: a header name or a 1-based index
+    /// [default: `id`, else the row number].
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub id_column: Option<ColumnSpec>,
+    /// JSON Lines field with the text [default: text].
+    #[arg(long, value_name = "FIELD")]
+    pub text_field: Option<String>,
+    /// JSON Lines field with the id [default: id, else the line number].
+    #[arg(long, value_name = "FIELD")]
+    pub id_field: Option<String>,
+    /// Read only the first N documents.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Keep a uniform random sample of N documents (reproducible with --seed).
+    #[arg(long, value_name = "N")]
+    pub sample: Option<usize>,
+    /// Skip malformed rows (and report them) instead of stopping at the first one.
+    #[arg(long)]
+    pub skip_bad: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    Auto,
+    Text,
+    Csv,
+    Tsv,
+    Jsonl,
+    Dir,
+}
+
+impl CorpusArgs {
+    pub fn read_options(&self, seed: u64) -> ReadOptions {
+        ReadOptions {
+            format: match self.format {
+                FormatArg::Auto => InputFormat::Auto,
+                FormatArg::Text => InputFormat::Text,
+                FormatArg::Csv => InputFormat::Csv,
+                FormatArg::Tsv => InputFormat::Tsv,
+                FormatArg::Jsonl => InputFormat::Jsonl,
+                FormatArg::Dir => InputFormat::Dir,
+            },
+            has_headers: !self.no_headers,
+            text_column: self.text_column.clone(),
+            id_column: self.id_column.clone(),
+            text_field: self.text_field.clone(),
+            id_field: self.id_field.clone(),
+            limit: self.limit,
+            sample: self.sample,
+            seed,
+            skip_bad: self.skip_bad,
+        }
+    }
+}
+
+/// Normalization, shingling and MinHash settings (shared by every command that hashes).
+#[derive(Debug, Clone, Args)]
+pub struct IndexArgs {
+    /// Shingles: `char:K` (K Unicode characters) or `word:N` (N words).
+    #[arg(long, default_value = "char:5", value_name = "char:K|word:N")]
+    pub shingle: ShingleKind,
+    /// Keep case (by default text is lowercased).
+    #[arg(long)]
+    pub no_lowercase: bool,
+    /// Apply Unicode NFKC normalization first.
+    #[arg(long)]
+    pub nfkc: bool,
+    /// Remove punctuation (every character neither alphanumeric nor whitespace).
+    #[arg(long)]
+    pub strip_punct: bool,
+    /// Number of MinHash permutations K.
+    #[arg(long, default_value_t = 128, value_name = "K")]
+    pub num_perm: usize,
+    /// Seed for the MinHash permutations and for --sample.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl IndexArgs {
+    pub fn shingle_options(&self) -> ShingleOptions {
+        ShingleOptions {
+            kind: self.shingle,
+            lowercase: !self.no_lowercase,
+            nfkc: self.nfkc,
+            strip_punct: self.strip_punct,
+        }
+    }
+
+    pub fn index_options(&self) -> IndexOptions {
+        IndexOptions {
+            shingle: self.shingle_options(),
+            num_perm: self.num_perm,
+            seed: self.seed,
+        }
+    }
+}
+
+/// True when progress bars should be drawn: stderr is a terminal and not `--quiet`.
+pub fn show_progress(quiet: bool) -> bool {
+    !quiet && std::io::stderr().is_terminal()
+}

@@ -1,0 +1,313 @@
+//! `lshscope scan`: corpus → signatures → bands → verified pairs.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::{Args, ValueEnum};
+
+use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
+use crate::corpus::{Corpus, ReadReport, read_corpus};
+use crate::jobs::{Phase, Progress};
+use crate::minhash::{Banding, BandingOptions, BucketInfo, Index, build_index, find_candidates};
+use crate::scan::{VerifiedPair, verify};
+use crate::{Error, Result};
+
+#[derive(Debug, Args)]
+pub struct ScanArgs {
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    #[command(flatten)]
+    pub index: IndexArgs,
+    /// Number of LSH bands b.
+    #[arg(long, short = 'b', default_value_t = 20)]
+    pub bands: usize,
+    /// Rows per band r (b·r must not exceed --num-perm).
+    #[arg(long, short = 'r', default_value_t = 5)]
+    pub rows: usize,
+    /// In a bucket with more than N documents, only the first N (in input order) form pairs.
+    #[arg(long, value_name = "N")]
+    pub max_bucket: Option<usize>,
+    /// Keep pairs whose exact Jaccard is at least T (0 keeps every candidate).
+    #[arg(long, short = 't', default_value_t = 0.0, value_name = "T")]
+    pub threshold: f64,
+    /// Write pairs here instead of stdout (written atomically).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Csv)]
+    pub output_format: OutputFormat,
+    /// No summary and no progress on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Also write the summary as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub summary_json: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    Csv,
+    Jsonl,
+}
+
+/// Time and throughput of one phase.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PhaseTiming {
+    pub phase: Phase,
+    pub seconds: f64,
+    pub items: u64,
+    pub unit: &'static str,
+}
+
+impl PhaseTiming {
+    pub fn new(phase: Phase, start: Instant, items: u64, unit: &'static str) -> Self {
+        PhaseTiming {
+            phase,
+            seconds: start.elapsed().as_secs_f64(),
+            items,
+            unit,
+        }
+    }
+}
+
+/// What a scan did, printed to stderr and optionally written as JSON.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ScanSummary {
+    pub input: String,
+    pub read: ReadReport,
+    pub documents_without_shingles: usize,
+    pub shingles: usize,
+    pub num_perm: usize,
+    pub bands: usize,
+    pub rows: usize,
+    pub candidates: usize,
+    pub pairs_kept: usize,
+    pub threshold: f64,
+    pub largest_buckets: Vec<BucketInfo>,
+    pub capped_buckets: usize,
+    pub pairs_dropped_by_cap: u64,
+    pub phases: Vec<PhaseTiming>,
+}
+
+/// Reads the corpus and builds its index with progress on stderr; shared by corpus commands.
+pub fn load_and_index(
+    corpus: &CorpusArgs,
+    index: &IndexArgs,
+    progress: &Progress,
+    timings: &mut Vec<PhaseTiming>,
+) -> Result<(Corpus, ReadReport, Index)> {
+    let start = Instant::now();
+    let (docs, report) = read_corpus(&corpus.input, &corpus.read_options(index.seed), progress)?;
+    timings.push(PhaseTiming::new(
+        Phase::Reading,
+        start,
+        report.bytes,
+        "bytes",
+    ));
+    let start = Instant::now();
+    let idx = build_index(&docs, &index.index_options(), progress)?;
+    timings.push(PhaseTiming::new(
+        Phase::Signatures,
+        start,
+        docs.text_bytes() as u64,
+        "bytes",
+    ));
+    Ok((docs, report, idx))
+}
+
+pub fn run(args: ScanArgs) -> Result<i32> {
+    if !(0.0..=1.0).contains(&args.threshold) {
+        return Err(Error::usage(format!(
+            "--threshold must be in [0, 1], got {}",
+            args.threshold
+        )));
+    }
+    let banding = Banding::new(args.bands, args.rows, args.index.num_perm)?;
+    let progress = Progress::new();
+    let _bar = ProgressBar::start(&progress, show_progress(args.quiet));
+    let mut phases = Vec::new();
+    let (corpus, read, index) = load_and_index(&args.corpus, &args.index, &progress, &mut phases)?;
+
+    let start = Instant::now();
+    let options = BandingOptions {
+        banding,
+        max_bucket: args.max_bucket,
+    };
+    let candidates = find_candidates(&index.signatures, &options, &progress)?;
+    phases.push(PhaseTiming::new(
+        Phase::Banding,
+        start,
+        candidates.bucket_pairs,
+        "bucket pairs",
+    ));
+
+    let start = Instant::now();
+    let pairs = verify(&index, &candidates.pairs, args.threshold, &progress)?;
+    phases.push(PhaseTiming::new(
+        Phase::Verifying,
+        start,
+        candidates.pairs.len() as u64,
+        "pairs",
+    ));
+
+    let start = Instant::now();
+    progress.begin(Phase::Writing, pairs.len() as u64);
+    match &args.output {
+        Some(path) => crate::atomic::write_atomically(path, |w| {
+            write_pairs(w, &corpus, &pairs, args.output_format)
+        })?,
+        None => {
+            let stdout = std::io::stdout();
+            let mut lock = std::io::BufWriter::new(stdout.lock());
+            match write_pairs(&mut lock, &corpus, &pairs, args.output_format)
+                .and_then(|_| lock.flush())
+            {
+                Ok(()) => {}
+                // A closed pipe (`| head`) is the reader's choice, not an error.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                Err(e) => return Err(Error::io("<stdout>", e)),
+            }
+        }
+    }
+    phases.push(PhaseTiming::new(
+        Phase::Writing,
+        start,
+        pairs.len() as u64,
+        "pairs",
+    ));
+    progress.finish();
+    drop(_bar);
+
+    let summary = ScanSummary {
+        input: args.corpus.input.display().to_string(),
+        documents_without_shingles: index.shingleless_docs(),
+        shingles: index.sets.total(),
+        num_perm: args.index.num_perm,
+        bands: banding.bands,
+        rows: banding.rows,
+        candidates: candidates.pairs.len(),
+        pairs_kept: pairs.len(),
+        threshold: args.threshold,
+        largest_buckets: candidates.largest_buckets.iter().take(5).copied().collect(),
+        capped_buckets: candidates.capped_bucket_count,
+        pairs_dropped_by_cap: candidates.pairs_dropped_by_cap,
+        phases,
+        read,
+    };
+    if !args.quiet {
+        eprint!("{}", render_summary(&summary, &corpus));
+    }
+    if let Some(path) = &args.summary_json {
+        crate::atomic::write_atomically(path, |w| {
+            serde_json::to_writer_pretty(&mut *w, &summary)?;
+            writeln!(w)
+        })?;
+    }
+    Ok(0)
+}
+
+/// Writes pairs as CSV (`id_a,id_b,jaccard,estimate,bands_hit`) or JSON Lines. Floats use the
+/// shortest representation that round-trips, so every tool reading them sees the same value.
+pub fn write_pairs(
+    w: &mut dyn Write,
+    corpus: &Corpus,
+    pairs: &[VerifiedPair],
+    format: OutputFormat,
+) -> std::io::Result<()> {
+    match format {
+        OutputFormat::Csv => {
+            let mut out = csv::Writer::from_writer(w);
+            out.write_record(["id_a", "id_b", "jaccard", "estimate", "bands_hit"])?;
+            for p in pairs {
+                out.write_record([
+                    corpus.id(p.a as usize),
+                    corpus.id(p.b as usize),
+                    &p.jaccard.to_string(),
+                    &p.estimate.to_string(),
+                    &p.bands_hit.to_string(),
+                ])?;
+            }
+            out.flush()
+        }
+        OutputFormat::Jsonl => {
+            for p in pairs {
+                let row = serde_json::json!({
+                    "id_a": corpus.id(p.a as usize),
+                    "id_b": corpus.id(p.b as usize),
+                    "jaccard": p.jaccard,
+                    "estimate": p.estimate,
+                    "bands_hit": p.bands_hit,
+                });
+                serde_json::to_writer(&mut *w, &row)?;
+                w.write_all(b"\n")?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn render_summary(s: &ScanSummary, corpus: &Corpus) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let r = &s.read;
+    let _ = writeln!(
+        out,
+        "read {} documents from {} ({} skipped, {} empty, {} without shingles, {} with invalid UTF-8)",
+        r.documents, s.input, r.skipped, r.empty, s.documents_without_shingles, r.lossy_utf8
+    );
+    if r.skipped > 0 {
+        let lines: Vec<String> = r.skipped_lines.iter().map(|l| l.to_string()).collect();
+        let _ = writeln!(
+            out,
+            "  skipped rows at lines {}{}",
+            lines.join(", "),
+            if r.skipped > lines.len() { ", …" } else { "" }
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{} shingles, K = {}, {} bands × {} rows ({} of {} hashes used)",
+        s.shingles,
+        s.num_perm,
+        s.bands,
+        s.rows,
+        s.bands * s.rows,
+        s.num_perm
+    );
+    let _ = writeln!(
+        out,
+        "{} candidate pairs, {} kept at Jaccard ≥ {}",
+        s.candidates, s.pairs_kept, s.threshold
+    );
+    if let Some(b) = s.largest_buckets.first() {
+        let _ = writeln!(
+            out,
+            "largest bucket: {} documents in band {} (first: {})",
+            b.size,
+            b.band,
+            corpus.id(b.first_doc as usize)
+        );
+    }
+    if s.capped_buckets > 0 {
+        let _ = writeln!(
+            out,
+            "--max-bucket capped {} buckets; {} bucket pairs not emitted",
+            s.capped_buckets, s.pairs_dropped_by_cap
+        );
+    }
+    for p in &s.phases {
+        let rate = if p.seconds > 0.0 {
+            p.items as f64 / p.seconds
+        } else {
+            0.0
+        };
+        let _ = writeln!(
+            out,
+            "  {:<32} {:>8.3} s  {:>14}/s",
+            p.phase.label(),
+            p.seconds,
+            super::progress::human_rate(rate, p.unit)
+        );
+    }
+    out
+}

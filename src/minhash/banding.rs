@@ -1,0 +1,292 @@
+//! LSH banding: split each signature into b bands of r rows, bucket documents by band, and
+//! collect the pairs that share at least one bucket.
+
+use rayon::prelude::*;
+
+use super::index::Signatures;
+use crate::jobs::{Phase, Progress};
+use crate::{Error, Result};
+
+/// b bands of r rows; uses the first b·r rows of each signature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Banding {
+    pub bands: usize,
+    pub rows: usize,
+}
+
+impl Banding {
+    /// Checks b ≥ 1, r ≥ 1 and b·r ≤ K.
+    pub fn new(bands: usize, rows: usize, num_perm: usize) -> Result<Self> {
+        if bands == 0 || rows == 0 {
+            return Err(Error::usage(format!(
+                "bands and rows must be at least 1 (got {bands} bands × {rows} rows)"
+            )));
+        }
+        if bands * rows > num_perm {
+            return Err(Error::usage(format!(
+                "{bands} bands × {rows} rows = {} hashes, but signatures have only {num_perm} \
+                 (--num-perm): lower --bands or --rows, or raise --num-perm",
+                bands * rows
+            )));
+        }
+        Ok(Banding { bands, rows })
+    }
+
+    pub fn hashes_used(&self) -> usize {
+        self.bands * self.rows
+    }
+}
+
+impl std::fmt::Display for Banding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}×{}", self.bands, self.rows)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BandingOptions {
+    pub banding: Banding,
+    /// Only the first N members (in input order) of a larger bucket form pairs.
+    pub max_bucket: Option<usize>,
+}
+
+/// Two documents (input positions, `a < b`) that share a bucket in `bands_hit` bands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CandidatePair {
+    pub a: u32,
+    pub b: u32,
+    pub bands_hit: u32,
+}
+
+/// A bucket worth reporting: its band, its size and its first member.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct BucketInfo {
+    pub band: usize,
+    pub size: usize,
+    pub first_doc: u32,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Candidates {
+    /// Sorted by (a, b).
+    pub pairs: Vec<CandidatePair>,
+    /// The largest buckets over all bands, largest first (at most 10).
+    pub largest_buckets: Vec<BucketInfo>,
+    /// Buckets larger than `max_bucket`, largest first (at most 10 listed).
+    pub capped_buckets: Vec<BucketInfo>,
+    pub capped_bucket_count: usize,
+    /// Bucket pairs not emitted because of the cap (counted with multiplicity over bands).
+    pub pairs_dropped_by_cap: u64,
+    /// Bucket pairs emitted, over all bands (before the union).
+    pub bucket_pairs: u64,
+}
+
+/// The key of band `band` of a signature row: a hash of its r values.
+#[inline]
+pub fn band_key(row: &[u32], banding: Banding, band: usize) -> u64 {
+    let values = &row[band * banding.rows..(band + 1) * banding.rows];
+    // SAFETY-free byte view: hash the little-endian bytes of the r values.
+    let mut buf = [0u8; 256];
+    if values.len() * 4 <= buf.len() {
+        for (i, v) in values.iter().enumerate() {
+            buf[i * 4..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        xxhash_rust::xxh3::xxh3_64(&buf[..values.len() * 4])
+    } else {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        xxhash_rust::xxh3::xxh3_64(&bytes)
+    }
+}
+
+/// Bucket keys of one band for every document that has shingles, sorted by (key, doc).
+pub fn band_keys(sigs: &Signatures, banding: Banding, band: usize) -> Vec<(u64, u32)> {
+    let mut keys: Vec<(u64, u32)> = (0..sigs.len())
+        .filter(|&i| !sigs.is_empty_doc(i))
+        .map(|i| (band_key(sigs.row(i), banding, band), i as u32))
+        .collect();
+    keys.sort_unstable();
+    keys
+}
+
+struct BandResult {
+    pairs: Vec<u64>,
+    largest: Vec<BucketInfo>,
+    capped: Vec<BucketInfo>,
+    dropped: u64,
+}
+
+fn keep_top(list: &mut Vec<BucketInfo>, limit: usize) {
+    list.sort_by(|x, y| y.size.cmp(&x.size).then(x.band.cmp(&y.band)));
+    list.truncate(limit);
+}
+
+/// Candidate pairs of `sigs` under `options`: the union over bands of the pairs that share a
+/// bucket, each with the number of bands it collided in. Parallel over bands.
+pub fn find_candidates(
+    sigs: &Signatures,
+    options: &BandingOptions,
+    progress: &Progress,
+) -> Result<Candidates> {
+    let banding = options.banding;
+    Banding::new(banding.bands, banding.rows, sigs.num_perm())?;
+    let cap = options.max_bucket.unwrap_or(usize::MAX).max(2);
+    progress.begin(Phase::Banding, banding.bands as u64);
+
+    let per_band: Vec<BandResult> = (0..banding.bands)
+        .into_par_iter()
+        .map(|band| {
+            progress.check()?;
+            let keys = band_keys(sigs, banding, band);
+            let mut out = BandResult {
+                pairs: Vec::new(),
+                largest: Vec::new(),
+                capped: Vec::new(),
+                dropped: 0,
+            };
+            let mut start = 0;
+            while start < keys.len() {
+                let key = keys[start].0;
+                let mut end = start + 1;
+                while end < keys.len() && keys[end].0 == key {
+                    end += 1;
+                }
+                let size = end - start;
+                if size >= 2 {
+                    let info = BucketInfo {
+                        band,
+                        size,
+                        first_doc: keys[start].1,
+                    };
+                    out.largest.push(info);
+                    if out.largest.len() > 64 {
+                        keep_top(&mut out.largest, 10);
+                    }
+                    let kept = size.min(cap);
+                    if kept < size {
+                        out.capped.push(info);
+                        let all = (size as u64) * (size as u64 - 1) / 2;
+                        out.dropped += all - (kept as u64) * (kept as u64 - 1) / 2;
+                    }
+                    let members = &keys[start..start + kept];
+                    for (i, &(_, a)) in members.iter().enumerate() {
+                        for &(_, b) in &members[i + 1..] {
+                            out.pairs.push(((a as u64) << 32) | b as u64);
+                        }
+                    }
+                }
+                start = end;
+            }
+            keep_top(&mut out.largest, 10);
+            progress.advance(1);
+            Ok(out)
+        })
+        .collect::<Result<_>>()?;
+
+    let mut result = Candidates::default();
+    let total: usize = per_band.iter().map(|r| r.pairs.len()).sum();
+    let mut all = Vec::with_capacity(total);
+    for r in per_band {
+        all.extend_from_slice(&r.pairs);
+        result.largest_buckets.extend(r.largest);
+        result.capped_bucket_count += r.capped.len();
+        result.capped_buckets.extend(r.capped);
+        result.pairs_dropped_by_cap += r.dropped;
+    }
+    keep_top(&mut result.largest_buckets, 10);
+    keep_top(&mut result.capped_buckets, 10);
+    result.bucket_pairs = all.len() as u64;
+    progress.check()?;
+    all.par_sort_unstable();
+
+    // Run-length count: a pair appearing in m bands collided m times.
+    let mut i = 0;
+    while i < all.len() {
+        let p = all[i];
+        let mut j = i + 1;
+        while j < all.len() && all[j] == p {
+            j += 1;
+        }
+        result.pairs.push(CandidatePair {
+            a: (p >> 32) as u32,
+            b: p as u32,
+            bands_hit: (j - i) as u32,
+        });
+        i = j;
+    }
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Corpus;
+    use crate::minhash::{IndexOptions, build_index};
+
+    #[test]
+    fn checks_budget() {
+        assert!(Banding::new(20, 5, 100).is_ok());
+        let err = Banding::new(20, 6, 100).unwrap_err().to_string();
+        assert!(
+            err.contains("120 hashes") && err.contains("--num-perm"),
+            "{err}"
+        );
+        assert!(Banding::new(0, 5, 100).is_err());
+    }
+
+    #[test]
+    fn identical_docs_collide_in_every_band_and_empty_never() {
+        let corpus = Corpus::from_texts([
+            "same text here",
+            "",
+            "same text here",
+            "",
+            "other words entirely",
+        ]);
+        let idx = build_index(&corpus, &IndexOptions::default(), &Progress::new()).unwrap();
+        let opts = BandingOptions {
+            banding: Banding::new(16, 8, 128).unwrap(),
+            max_bucket: None,
+        };
+        let c = find_candidates(&idx.signatures, &opts, &Progress::new()).unwrap();
+        assert_eq!(
+            c.pairs,
+            vec![CandidatePair {
+                a: 0,
+                b: 2,
+                bands_hit: 16
+            }]
+        );
+        assert_eq!(c.largest_buckets[0].size, 2);
+    }
+
+    #[test]
+    fn max_bucket_caps_and_reports() {
+        let texts: Vec<&str> = std::iter::repeat_n("a repeated boilerplate line", 50).collect();
+        let corpus = Corpus::from_texts(texts);
+        let idx = build_index(&corpus, &IndexOptions::default(), &Progress::new()).unwrap();
+        let banding = Banding::new(4, 4, 128).unwrap();
+        let full = find_candidates(
+            &idx.signatures,
+            &BandingOptions {
+                banding,
+                max_bucket: None,
+            },
+            &Progress::new(),
+        )
+        .unwrap();
+        assert_eq!(full.pairs.len(), 50 * 49 / 2);
+        let capped = find_candidates(
+            &idx.signatures,
+            &BandingOptions {
+                banding,
+                max_bucket: Some(10),
+            },
+            &Progress::new(),
+        )
+        .unwrap();
+        assert_eq!(capped.pairs.len(), 45);
+        assert_eq!(capped.capped_bucket_count, 4);
+        assert_eq!(capped.pairs_dropped_by_cap, 4 * (1225 - 45));
+        assert!(capped.pairs.iter().all(|p| p.b < 10 && p.bands_hit == 4));
+    }
+}

@@ -1,0 +1,165 @@
+//! The permutation family.
+//!
+//! Each of the K "permutations" is a hash h(x) = ((a·x + b) mod 2^64) >> 32 applied to a 32-bit
+//! fold x of the shingle's 64-bit hash, with a, b drawn uniformly from [0, 2^64). This is the
+//! multiply-add-shift scheme of Dietzfelbinger (STACS 1996), shown strongly universal for
+//! w-bit keys and l-bit values when the arithmetic is done mod 2^w̄ with w̄ ≥ w + l − 1
+//! (Thorup, "High Speed Hashing for Integers and Strings", 2015, §3.3); here w = l = 32 and
+//! w̄ = 64, so it is exactly u64 wrapping arithmetic. Folding to 32 bits first keeps the multiply
+//! 32×64 bits, which vectorizes (two `vpmuludq` per lane on AVX2, `vpmullq` on AVX-512DQ);
+//! the u128 `mod (2^61 − 1)` family does not, and is 3–15× slower.
+//!
+//! The statistical tests in `tests/statistics.rs` check that the estimate this family gives is
+//! unbiased and that candidate rates follow the S-curve.
+
+/// K hash functions of the family, drawn from a seed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HashFamily {
+    a: Vec<u64>,
+    b: Vec<u64>,
+}
+
+/// SplitMix64 (Steele, Lea & Flood 2014): a tiny, well-mixed generator for drawing parameters.
+pub(crate) fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The 32-bit input of the permutations for a 64-bit shingle hash.
+#[inline]
+pub fn fold32(h: u64) -> u32 {
+    (h ^ (h >> 32)) as u32
+}
+
+impl HashFamily {
+    pub fn new(k: usize, seed: u64) -> Self {
+        let mut state = seed ^ 0x6c73_6873_636f_7065; // "lshscope"
+        let a = (0..k).map(|_| splitmix64(&mut state)).collect();
+        let b = (0..k).map(|_| splitmix64(&mut state)).collect();
+        HashFamily { a, b }
+    }
+
+    pub fn len(&self) -> usize {
+        self.a.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.a.is_empty()
+    }
+
+    /// The value of permutation `k` for input `x` (scalar reference for tests and teaching).
+    #[inline]
+    pub fn value(&self, k: usize, x: u32) -> u32 {
+        (self.a[k].wrapping_mul(x as u64).wrapping_add(self.b[k]) >> 32) as u32
+    }
+
+    /// Lowers `sig[k]` to min(sig[k], h_k(x)) for every x in `xs`. `sig.len()` must equal K.
+    /// Uses AVX-512 or AVX2 when the CPU has them (runtime detection), else portable code.
+    pub fn update(&self, sig: &mut [u32], xs: &[u32]) {
+        assert_eq!(sig.len(), self.len());
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512dq")
+            {
+                // SAFETY: the CPU supports the features this function was compiled for.
+                return unsafe { update_avx512(&self.a, &self.b, sig, xs) };
+            }
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: as above.
+                return unsafe { update_avx2(&self.a, &self.b, sig, xs) };
+            }
+        }
+        update_portable(&self.a, &self.b, sig, xs)
+    }
+
+    /// Scalar, obviously-correct version of [`HashFamily::update`].
+    pub fn update_scalar(&self, sig: &mut [u32], xs: &[u32]) {
+        for &x in xs {
+            for (k, s) in sig.iter_mut().enumerate() {
+                *s = (*s).min(self.value(k, x));
+            }
+        }
+    }
+}
+
+/// Lanes handled together: the signature block stays in registers across all shingles, and
+/// the shingle list (a few KB) is re-read from L1 for each block.
+const BLOCK: usize = 16;
+
+#[inline(always)]
+fn update_blocks(a: &[u64], b: &[u64], sig: &mut [u32], xs: &[u32]) {
+    let mut sig_blocks = sig.chunks_exact_mut(BLOCK);
+    let mut a_blocks = a.chunks_exact(BLOCK);
+    let mut b_blocks = b.chunks_exact(BLOCK);
+    for ((s, a), b) in (&mut sig_blocks).zip(&mut a_blocks).zip(&mut b_blocks) {
+        let a: &[u64; BLOCK] = a.try_into().unwrap();
+        let b: &[u64; BLOCK] = b.try_into().unwrap();
+        let mut acc: [u32; BLOCK] = s.try_into().unwrap();
+        for &x in xs {
+            let x = x as u64;
+            for j in 0..BLOCK {
+                let v = (a[j].wrapping_mul(x).wrapping_add(b[j]) >> 32) as u32;
+                acc[j] = acc[j].min(v);
+            }
+        }
+        s.copy_from_slice(&acc);
+    }
+    // K not a multiple of BLOCK: the tail, plainly.
+    let (s, a, b) = (
+        sig_blocks.into_remainder(),
+        a_blocks.remainder(),
+        b_blocks.remainder(),
+    );
+    for &x in xs {
+        for j in 0..s.len() {
+            s[j] = s[j].min((a[j].wrapping_mul(x as u64).wrapping_add(b[j]) >> 32) as u32);
+        }
+    }
+}
+
+fn update_portable(a: &[u64], b: &[u64], sig: &mut [u32], xs: &[u32]) {
+    update_blocks(a, b, sig, xs)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn update_avx2(a: &[u64], b: &[u64], sig: &mut [u32], xs: &[u32]) {
+    update_blocks(a, b, sig, xs)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+unsafe fn update_avx512(a: &[u64], b: &[u64], sig: &mut [u32], xs: &[u32]) {
+    update_blocks(a, b, sig, xs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vector_paths_match_scalar() {
+        for k in [1, 16, 100, 128, 130] {
+            let fam = HashFamily::new(k, 7);
+            let mut state = 3;
+            let xs: Vec<u32> = (0..257).map(|_| splitmix64(&mut state) as u32).collect();
+            let mut fast = vec![u32::MAX; k];
+            let mut slow = vec![u32::MAX; k];
+            fam.update(&mut fast, &xs);
+            fam.update_scalar(&mut slow, &xs);
+            assert_eq!(fast, slow, "k = {k}");
+            let mut portable = vec![u32::MAX; k];
+            update_portable(&fam.a, &fam.b, &mut portable, &xs);
+            assert_eq!(portable, slow);
+        }
+    }
+
+    #[test]
+    fn seeds_give_different_families() {
+        assert_eq!(HashFamily::new(8, 1), HashFamily::new(8, 1));
+        assert_ne!(HashFamily::new(8, 1), HashFamily::new(8, 2));
+    }
+}

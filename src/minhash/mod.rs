@@ -1,0 +1,11 @@
+//! MinHash signatures, LSH banding and candidate pairs.
+
+mod banding;
+pub(crate) mod family;
+mod index;
+
+pub use banding::{
+    Banding, BandingOptions, BucketInfo, CandidatePair, Candidates, band_keys, find_candidates,
+};
+pub use family::HashFamily;
+pub use index::{Index, IndexOptions, ShingleSets, Signatures, build_index};

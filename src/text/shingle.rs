@@ -1,0 +1,434 @@
+use std::ops::Range;
+use std::str::FromStr;
+
+use unicode_normalization::UnicodeNormalization;
+
+/// What a shingle is made of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase", tag = "unit", content = "size")]
+pub enum ShingleKind {
+    /// K consecutive Unicode characters of the normalized text.
+    Char(usize),
+    /// N consecutive words (split on the single spaces left by normalization).
+    Word(usize),
+}
+
+impl std::fmt::Display for ShingleKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ShingleKind::Char(k) => write!(f, "char:{k}"),
+            ShingleKind::Word(n) => write!(f, "word:{n}"),
+        }
+    }
+}
+
+impl FromStr for ShingleKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (unit, size) = s
+            .split_once(':')
+            .ok_or_else(|| format!("expected char:K or word:N, got `{s}`"))?;
+        let size: usize = size
+            .parse()
+            .map_err(|_| format!("shingle size `{size}` is not a positive integer"))?;
+        if size == 0 || size > 64 {
+            return Err(format!("shingle size must be between 1 and 64, got {size}"));
+        }
+        match unit {
+            "char" | "c" => Ok(ShingleKind::Char(size)),
+            "word" | "w" => Ok(ShingleKind::Word(size)),
+            _ => Err(format!(
+                "unknown shingle unit `{unit}`: use char:K or word:N"
+            )),
+        }
+    }
+}
+
+/// Normalization and shingling settings. Two runs agree on every hash iff these agree.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ShingleOptions {
+    pub kind: ShingleKind,
+    /// Lowercase (Unicode full case mapping).
+    pub lowercase: bool,
+    /// Apply NFKC compatibility normalization first.
+    pub nfkc: bool,
+    /// Drop every character that is neither alphanumeric nor whitespace.
+    pub strip_punct: bool,
+}
+
+impl Default for ShingleOptions {
+    fn default() -> Self {
+        ShingleOptions {
+            kind: ShingleKind::Char(5),
+            lowercase: true,
+            nfkc: false,
+            strip_punct: false,
+        }
+    }
+}
+
+/// One shingle occurrence: its hash and the bytes of the original text it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShingleSpan {
+    pub hash: u64,
+    pub range: Range<usize>,
+}
+
+// Per-length salts so that packed shingles of different lengths never map to the same input of
+// the mixer (same length: packing is injective and the mixer is a bijection, so no collisions).
+const LEN_SALT: [u64; 9] = [
+    0x9e37_79b9_7f4a_7c15,
+    0xbf58_476d_1ce4_e5b9,
+    0x94d0_49bb_1331_11eb,
+    0x2545_f491_4f6c_dd1d,
+    0xd6e8_feb8_6659_fd93,
+    0xa076_1d64_78bd_642f,
+    0xe703_7ed1_a0b4_28db,
+    0x8ebc_6af0_9c88_c6e3,
+    0x5899_65cc_7537_4cc3,
+];
+
+/// The 64-bit hash of a shingle's UTF-8 bytes.
+///
+/// Shingles of up to 8 bytes (every ASCII char 5-shingle) are packed into a u64 and passed
+/// through the murmur3 `fmix64` finalizer, a bijection: distinct short shingles of one length
+/// never collide, and this is several times cheaper than a general string hash. Longer
+/// shingles use xxh3.
+#[inline]
+pub fn shingle_hash(bytes: &[u8]) -> u64 {
+    if bytes.len() <= 8 {
+        let mut buf = [0u8; 8];
+        buf[..bytes.len()].copy_from_slice(bytes);
+        fmix64(u64::from_le_bytes(buf) ^ LEN_SALT[bytes.len()])
+    } else {
+        xxhash_rust::xxh3::xxh3_64(bytes)
+    }
+}
+
+#[inline]
+fn fmix64(mut k: u64) -> u64 {
+    k ^= k >> 33;
+    k = k.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    k ^= k >> 33;
+    k = k.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    k ^ (k >> 33)
+}
+
+/// Reusable normalizer + shingler; keeps its buffers between documents so the hot path does
+/// not allocate. Not `Sync`: use one per thread.
+#[derive(Debug, Clone)]
+pub struct Shingler {
+    opts: ShingleOptions,
+    /// The normalized text of the last document.
+    norm: String,
+    /// Byte offset in `norm` of every char start, plus `norm.len()` at the end.
+    bounds: Vec<u32>,
+    /// For each char of `norm`, the byte range of the original text it came from
+    /// (filled only when spans are requested).
+    origin: Vec<Range<usize>>,
+    segment: String,
+}
+
+impl Shingler {
+    pub fn new(opts: ShingleOptions) -> Self {
+        Shingler {
+            opts,
+            norm: String::new(),
+            bounds: Vec::new(),
+            origin: Vec::new(),
+            segment: String::new(),
+        }
+    }
+
+    pub fn options(&self) -> &ShingleOptions {
+        &self.opts
+    }
+
+    /// The normalized form of `text`: NFKC (optional), lowercase (optional), punctuation
+    /// stripped (optional), whitespace runs collapsed to one space, trimmed.
+    pub fn normalize(&mut self, text: &str) -> &str {
+        self.normalize_into(text, false);
+        &self.norm
+    }
+
+    /// Appends the hash of every shingle of `text` to `out`, in text order, duplicates
+    /// included. A non-empty text shorter than one shingle yields one shingle, its whole
+    /// normalized text; an empty one yields none.
+    pub fn hashes(&mut self, text: &str, out: &mut Vec<u64>) {
+        self.normalize_into(text, false);
+        self.for_each_shingle(|bytes, _, _| out.push(shingle_hash(bytes)));
+    }
+
+    /// Every shingle occurrence with the byte range of the original `text` it covers.
+    pub fn spans(&mut self, text: &str) -> Vec<ShingleSpan> {
+        self.normalize_into(text, true);
+        let mut spans = Vec::new();
+        let origin = std::mem::take(&mut self.origin);
+        self.for_each_shingle(|bytes, first, last| {
+            spans.push(ShingleSpan {
+                hash: shingle_hash(bytes),
+                range: origin[first].start..origin[last].end,
+            })
+        });
+        self.origin = origin;
+        spans
+    }
+
+    /// Calls `f(shingle bytes, first char index, last char index)` for each shingle of the
+    /// normalized text currently in `self.norm`.
+    fn for_each_shingle(&self, mut f: impl FnMut(&[u8], usize, usize)) {
+        let chars = self.bounds.len().saturating_sub(1);
+        if chars == 0 {
+            return;
+        }
+        let norm = self.norm.as_bytes();
+        let b = &self.bounds;
+        match self.opts.kind {
+            ShingleKind::Char(k) => {
+                if chars <= k {
+                    f(norm, 0, chars - 1);
+                } else {
+                    for i in 0..=chars - k {
+                        f(&norm[b[i] as usize..b[i + k] as usize], i, i + k - 1);
+                    }
+                }
+            }
+            ShingleKind::Word(n) => {
+                // Word starts (char index) and ends (char index past the word). Normalized text
+                // has single spaces, no leading or trailing space.
+                let mut starts = Vec::new();
+                let mut ends = Vec::new();
+                let mut in_word = false;
+                for c in 0..chars {
+                    let is_space = norm[b[c] as usize] == b' ';
+                    if !is_space && !in_word {
+                        starts.push(c);
+                    } else if is_space && in_word {
+                        ends.push(c);
+                    }
+                    in_word = !is_space;
+                }
+                ends.push(chars);
+                let words = starts.len();
+                if words <= n {
+                    f(norm, 0, chars - 1);
+                } else {
+                    for w in 0..=words - n {
+                        let (first, end) = (starts[w], ends[w + n - 1]);
+                        f(&norm[b[first] as usize..b[end] as usize], first, end - 1);
+                    }
+                }
+            }
+        }
+    }
+
+    fn normalize_into(&mut self, text: &str, track_origin: bool) {
+        self.norm.clear();
+        self.bounds.clear();
+        self.origin.clear();
+        if text.is_ascii() && !track_origin {
+            self.normalize_ascii(text.as_bytes());
+        } else {
+            self.normalize_unicode(text, track_origin);
+        }
+        self.bounds.push(self.norm.len() as u32);
+    }
+
+    /// Fast path: ASCII input, no origin map. Must produce exactly what `normalize_unicode`
+    /// produces for the same input (a test checks this).
+    fn normalize_ascii(&mut self, text: &[u8]) {
+        let (lower, strip) = (self.opts.lowercase, self.opts.strip_punct);
+        // SAFETY-free: build bytes, then convert once (all pushed bytes are ASCII).
+        let mut out = std::mem::take(&mut self.norm).into_bytes();
+        let mut pending_space = false;
+        for &c in text {
+            if matches!(c, b' ' | b'\t'..=b'\r') {
+                pending_space = true;
+                continue;
+            }
+            if strip && !c.is_ascii_alphanumeric() {
+                continue;
+            }
+            if pending_space && !out.is_empty() {
+                self.bounds.push(out.len() as u32);
+                out.push(b' ');
+            }
+            pending_space = false;
+            self.bounds.push(out.len() as u32);
+            out.push(if lower { c.to_ascii_lowercase() } else { c });
+        }
+        self.norm = String::from_utf8(out).expect("ASCII bytes are UTF-8");
+    }
+
+    fn normalize_unicode(&mut self, text: &str, track_origin: bool) {
+        let mut pending_space = false;
+        let mut chars = text.char_indices().peekable();
+        while let Some((start, c)) = chars.next() {
+            // With NFKC, a starter and the combining marks after it are normalized together
+            // (segment-wise NFKC; it differs from whole-string NFKC only for compositions
+            // across two starters, such as conjoining Hangul jamo).
+            self.segment.clear();
+            let mut end = start + c.len_utf8();
+            if self.opts.nfkc {
+                let mut raw = String::from(c);
+                while let Some(&(i, next)) = chars.peek() {
+                    if unicode_normalization::char::canonical_combining_class(next) == 0 {
+                        break;
+                    }
+                    raw.push(next);
+                    end = i + next.len_utf8();
+                    chars.next();
+                }
+                self.segment.extend(raw.nfkc());
+            } else {
+                self.segment.push(c);
+            }
+            let segment = std::mem::take(&mut self.segment);
+            for sc in segment.chars() {
+                let push = |norm: &mut String, bounds: &mut Vec<u32>, ch: char| {
+                    bounds.push(norm.len() as u32);
+                    norm.push(ch);
+                };
+                if sc.is_whitespace() {
+                    pending_space = true;
+                    continue;
+                }
+                if self.opts.strip_punct && !sc.is_alphanumeric() {
+                    continue;
+                }
+                if pending_space && !self.norm.is_empty() {
+                    push(&mut self.norm, &mut self.bounds, ' ');
+                    if track_origin {
+                        // A collapsed space belongs to the character that ends it.
+                        self.origin.push(start..start);
+                    }
+                }
+                pending_space = false;
+                if self.opts.lowercase {
+                    for lc in sc.to_lowercase() {
+                        push(&mut self.norm, &mut self.bounds, lc);
+                        if track_origin {
+                            self.origin.push(start..end);
+                        }
+                    }
+                } else {
+                    push(&mut self.norm, &mut self.bounds, sc);
+                    if track_origin {
+                        self.origin.push(start..end);
+                    }
+                }
+            }
+            self.segment = segment;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(kind: &str) -> ShingleOptions {
+        ShingleOptions {
+            kind: kind.parse().unwrap(),
+            ..Default::default()
+        }
+    }
+
+    fn texts(kind: &str, text: &str) -> Vec<String> {
+        let mut s = Shingler::new(opts(kind));
+        s.spans(text)
+            .into_iter()
+            .map(|sp| text[sp.range].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn normalizes_case_and_whitespace() {
+        let mut s = Shingler::new(opts("char:3"));
+        assert_eq!(s.normalize("  Hello\t\n  WORLD  "), "hello world");
+        assert_eq!(s.normalize("ÉCOLE   Über"), "école über");
+        let mut p = Shingler::new(ShingleOptions {
+            strip_punct: true,
+            ..opts("char:3")
+        });
+        assert_eq!(p.normalize("Don't, stop!  now."), "dont stop now");
+        let mut n = Shingler::new(ShingleOptions {
+            nfkc: true,
+            ..opts("char:3")
+        });
+        assert_eq!(n.normalize("ﬁne Ｆｕｌｌ e\u{301}"), "fine full é");
+    }
+
+    #[test]
+    fn ascii_fast_path_matches_unicode_path() {
+        let samples = [
+            "  Mixed CASE\ttext,\x0b with\r\npunctuation!! ",
+            "",
+            "   ",
+            "a",
+            "x\x01y  z",
+        ];
+        for strip_punct in [false, true] {
+            for lowercase in [false, true] {
+                let o = ShingleOptions {
+                    kind: ShingleKind::Char(3),
+                    lowercase,
+                    nfkc: false,
+                    strip_punct,
+                };
+                let mut a = Shingler::new(o.clone());
+                let mut b = Shingler::new(o);
+                for t in samples {
+                    a.normalize_into(t, false);
+                    b.normalize_into(t, true);
+                    assert_eq!(a.norm, b.norm, "{t:?}");
+                    assert_eq!(a.bounds, b.bounds, "{t:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn char_shingles_and_short_documents() {
+        assert_eq!(texts("char:3", "abcd"), ["abc", "bcd"]);
+        assert_eq!(texts("char:5", "ab"), ["ab"]);
+        assert!(texts("char:5", "   ").is_empty());
+        // Spans point at original bytes even through case folding and collapsed spaces.
+        assert_eq!(texts("char:3", "A  Bc"), ["A  B", "Bc"]);
+    }
+
+    #[test]
+    fn word_shingles() {
+        assert_eq!(
+            texts("word:2", "the  quick brown"),
+            ["the  quick", "quick brown"]
+        );
+        assert_eq!(texts("word:3", "only two"), ["only two"]);
+        let mut s = Shingler::new(opts("word:2"));
+        let mut a = Vec::new();
+        s.hashes("The quick", &mut a);
+        let mut b = Vec::new();
+        s.hashes("the   QUICK", &mut b);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn hash_depends_on_bytes_only() {
+        let mut s = Shingler::new(opts("char:5"));
+        let mut h = Vec::new();
+        s.hashes("hello hello", &mut h);
+        assert_eq!(h[0], shingle_hash(b"hello"));
+        assert_eq!(h[6], shingle_hash(b"hello"));
+        assert_ne!(shingle_hash(b"ab"), shingle_hash(b"ab\0"));
+        assert_ne!(shingle_hash(b"0123456789"), shingle_hash(b"0123456788"));
+    }
+
+    #[test]
+    fn parses_kinds() {
+        assert_eq!("char:5".parse(), Ok(ShingleKind::Char(5)));
+        assert_eq!("word:2".parse(), Ok(ShingleKind::Word(2)));
+        assert!("char:0".parse::<ShingleKind>().is_err());
+        assert!("byte:3".parse::<ShingleKind>().is_err());
+        assert!("char".parse::<ShingleKind>().is_err());
+    }
+}
