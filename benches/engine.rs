@@ -1,1 +1,152 @@
-fn main() {}
+//! Micro-benchmarks of the engine's hot paths on a generated corpus of ~400-character
+//! documents (the reference size). Run with `cargo bench --bench engine`.
+//! Whole-pipeline numbers at 100k and 1M documents come from `lshscope bench` (README).
+
+use std::sync::OnceLock;
+
+use divan::{Bencher, black_box, counter::BytesCount, counter::ItemsCount};
+use lshscope::corpus::Corpus;
+use lshscope::jobs::Progress;
+use lshscope::minhash::{
+    Banding, BandingOptions, HashFamily, Index, IndexOptions, build_index, find_candidates, fold32,
+};
+use lshscope::scan::verify;
+use lshscope::similarity::jaccard;
+use lshscope::synth::{GenOptions, generate};
+use lshscope::text::{ShingleOptions, Shingler};
+
+fn main() {
+    divan::main();
+}
+
+const DOCS: usize = 20_000;
+
+fn corpus() -> &'static Corpus {
+    static CORPUS: OnceLock<Corpus> = OnceLock::new();
+    CORPUS.get_or_init(|| {
+        generate(&GenOptions {
+            documents: DOCS,
+            length: 400,
+            levels: vec![0.5, 0.7, 0.9],
+            pairs_per_level: 500,
+            seed: 1,
+            shingle: ShingleOptions::default(),
+        })
+        .0
+    })
+}
+
+fn index() -> &'static Index {
+    static INDEX: OnceLock<Index> = OnceLock::new();
+    INDEX.get_or_init(|| build_index(corpus(), &IndexOptions::default(), &Progress::new()).unwrap())
+}
+
+/// Normalize + hash every char 5-shingle (no MinHash, no sorting).
+#[divan::bench]
+fn shingle_hashes(bencher: Bencher) {
+    let corpus = corpus();
+    bencher
+        .counter(BytesCount::new(corpus.text_bytes()))
+        .bench_local(|| {
+            let mut shingler = Shingler::new(ShingleOptions::default());
+            let mut out = Vec::with_capacity(1024);
+            let mut total = 0;
+            for i in 0..corpus.len() {
+                out.clear();
+                shingler.hashes(corpus.text(i), &mut out);
+                total += out.len();
+            }
+            total
+        });
+}
+
+/// MinHash K = 128 over pre-hashed shingles (the vectorized kernel alone).
+#[divan::bench]
+fn minhash_kernel(bencher: Bencher) {
+    let corpus = corpus();
+    let mut shingler = Shingler::new(ShingleOptions::default());
+    let docs: Vec<Vec<u32>> = (0..2000)
+        .map(|i| {
+            let mut h = Vec::new();
+            shingler.hashes(corpus.text(i), &mut h);
+            h.into_iter().map(fold32).collect()
+        })
+        .collect();
+    let shingles: usize = docs.iter().map(Vec::len).sum();
+    let family = HashFamily::new(128, 1);
+    bencher.counter(ItemsCount::new(shingles)).bench_local(|| {
+        let mut sig = vec![u32::MAX; 128];
+        for d in &docs {
+            sig.fill(u32::MAX);
+            family.update(&mut sig, d);
+            black_box(&sig);
+        }
+    });
+}
+
+/// Whole signature build (normalize, shingle, hash, MinHash, sort sets), one thread.
+#[divan::bench(sample_count = 5)]
+fn build_index_one_thread(bencher: Bencher) {
+    let corpus = corpus();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    bencher
+        .counter(BytesCount::new(corpus.text_bytes()))
+        .bench_local(|| {
+            pool.install(|| {
+                build_index(corpus, &IndexOptions::default(), &Progress::new()).unwrap()
+            })
+        });
+}
+
+/// Banding 32 × 4 with candidate emission, all threads.
+#[divan::bench(sample_count = 10)]
+fn banding_32x4(bencher: Bencher) {
+    let index = index();
+    let opts = BandingOptions {
+        banding: Banding::new(32, 4, 128).unwrap(),
+        max_bucket: None,
+    };
+    bencher
+        .counter(ItemsCount::new(DOCS))
+        .bench_local(|| find_candidates(&index.signatures, &opts, &Progress::new()).unwrap());
+}
+
+/// Verification (exact Jaccard + estimate) of candidate pairs sorted by (a, b), one thread.
+#[divan::bench(sample_count = 10)]
+fn verify_pairs_one_thread(bencher: Bencher) {
+    let index = index();
+    let opts = BandingOptions {
+        banding: Banding::new(20, 5, 128).unwrap(),
+        max_bucket: None,
+    };
+    let pairs = find_candidates(&index.signatures, &opts, &Progress::new())
+        .unwrap()
+        .pairs;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    bencher
+        .counter(ItemsCount::new(pairs.len()))
+        .bench_local(|| pool.install(|| verify(index, &pairs, 0.0, &Progress::new()).unwrap()));
+}
+
+/// Exact Jaccard of two ~400-shingle sets already in cache (compute cost alone).
+#[divan::bench]
+fn exact_jaccard_in_cache(bencher: Bencher) {
+    let index = index();
+    let pairs: Vec<(usize, usize)> = (0..64)
+        .flat_map(|a| (a + 1..64).map(move |b| (a, b)))
+        .collect();
+    bencher
+        .counter(ItemsCount::new(pairs.len()))
+        .bench_local(|| {
+            pairs
+                .iter()
+                .map(|&(a, b)| jaccard(index.sets.get(a), index.sets.get(b)))
+                .sum::<f64>()
+        });
+}

@@ -6,7 +6,8 @@ mod index;
 pub mod scurve;
 
 pub use banding::{
-    Banding, BandingOptions, BucketInfo, CandidatePair, Candidates, band_keys, find_candidates,
+    Banding, BandingOptions, BucketInfo, CandidatePair, Candidates, band_key, band_keys,
+    find_candidates,
 };
-pub use family::HashFamily;
+pub use family::{HashFamily, fold32};
 pub use index::{Index, IndexOptions, ShingleSets, Signatures, build_index};

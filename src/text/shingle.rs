@@ -156,7 +156,37 @@ impl Shingler {
     /// normalized text; an empty one yields none.
     pub fn hashes(&mut self, text: &str, out: &mut Vec<u64>) {
         self.normalize_into(text, false);
-        self.for_each_shingle(|bytes, _, _| out.push(shingle_hash(bytes)));
+        let chars = self.bounds.len() - 1;
+        match self.opts.kind {
+            // Fast path: every char is one byte and a shingle fits a u64. Slide an 8-byte
+            // window over the text and mask it to k bytes; this is exactly the packing
+            // `shingle_hash` does, without a variable-length copy per shingle.
+            ShingleKind::Char(k) if k <= 8 && chars > k && self.norm.len() == chars => {
+                let norm = self.norm.as_bytes();
+                let mask = if k == 8 {
+                    u64::MAX
+                } else {
+                    (1u64 << (8 * k)) - 1
+                };
+                let salt = LEN_SALT[k];
+                let count = chars - k + 1;
+                out.reserve(count);
+                // Whole 8-byte windows first, then the last few from a padded copy.
+                let full = norm.len().saturating_sub(7).min(count);
+                for i in 0..full {
+                    let w = u64::from_le_bytes(norm[i..i + 8].try_into().unwrap());
+                    out.push(fmix64((w & mask) ^ salt));
+                }
+                let mut tail = [0u8; 16];
+                let rest = &norm[full..];
+                tail[..rest.len()].copy_from_slice(rest);
+                for i in 0..count - full {
+                    let w = u64::from_le_bytes(tail[i..i + 8].try_into().unwrap());
+                    out.push(fmix64((w & mask) ^ salt));
+                }
+            }
+            _ => self.for_each_shingle(|bytes, _, _| out.push(shingle_hash(bytes))),
+        }
     }
 
     /// Every shingle occurrence with the byte range of the original `text` it covers.
@@ -410,6 +440,25 @@ mod tests {
         let mut b = Vec::new();
         s.hashes("the   QUICK", &mut b);
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn fast_path_equals_general_path() {
+        for k in 1..=9 {
+            let mut s = Shingler::new(opts(&format!("char:{k}")));
+            for text in [
+                "a",
+                "abcdefgh",
+                "abcdefghi",
+                "The quick brown fox jumps over the dog",
+                "0123456789abcdef",
+            ] {
+                let mut fast = Vec::new();
+                s.hashes(text, &mut fast);
+                let slow: Vec<u64> = s.spans(text).into_iter().map(|sp| sp.hash).collect();
+                assert_eq!(fast, slow, "k = {k}, {text:?}");
+            }
+        }
     }
 
     #[test]
