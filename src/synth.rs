@@ -208,6 +208,7 @@ pub fn generate(opts: &GenOptions) -> (Corpus, Vec<PlantedPair>) {
     for (pos, &orig) in perm.iter().enumerate() {
         corpus.push(&format!("doc-{:0width$}", pos + 1), &texts[orig]);
     }
+    corpus.shrink_to_fit();
     let mut pairs: Vec<PlantedPair> = planted
         .into_iter()
         .map(|(x, y, jaccard, level)| {

@@ -10,6 +10,7 @@ use crate::corpus::{ColumnSpec, InputFormat, ReadOptions};
 use crate::minhash::IndexOptions;
 use crate::text::{ShingleKind, ShingleOptions};
 
+mod bench;
 mod generate;
 mod progress;
 mod scan;
@@ -36,6 +37,8 @@ pub enum Command {
     Scan(scan::ScanArgs),
     /// Generate a corpus with planted near-duplicates at chosen Jaccard levels, plus its truth.
     Gen(generate::GenArgs),
+    /// Measure the pipeline's throughput and peak memory on a generated corpus.
+    Bench(bench::BenchArgs),
 }
 
 /// Runs the parsed command line; returns the process exit code.
@@ -43,6 +46,7 @@ pub fn run(cli: Cli) -> crate::Result<i32> {
     match cli.command {
         Some(Command::Scan(args)) => scan::run(args),
         Some(Command::Gen(args)) => generate::run(args),
+        Some(Command::Bench(args)) => bench::run(args),
         None => Err(crate::Error::usage(
             "no subcommand given: try `lshscope scan sample_data/questions.txt` or `lshscope --help`",
         )),
