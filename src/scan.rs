@@ -5,7 +5,7 @@ use rayon::prelude::*;
 use crate::Result;
 use crate::jobs::{Phase, Progress};
 use crate::minhash::{CandidatePair, Index};
-use crate::similarity::{jaccard, prefetch_set};
+use crate::similarity::{jaccard, prefetch_set, prefetch_signature};
 
 /// A candidate pair with its exact and estimated similarity.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -41,6 +41,7 @@ pub fn verify(
                     // Pairs are sorted by a, so set a is usually cached; fetch b's ahead.
                     if let Some(next) = chunk.get(k + 4) {
                         prefetch_set(index.sets.get(next.b as usize));
+                        prefetch_signature(index.signatures.row(next.b as usize));
                     }
                     let j = jaccard(index.sets.get(c.a as usize), index.sets.get(c.b as usize));
                     (j >= threshold).then(|| VerifiedPair {

@@ -144,6 +144,21 @@ pub fn prefetch_set(set: &[u64]) {
     let _ = set;
 }
 
+/// Like [`prefetch_set`], for a signature row (K = 128 is 8 cache lines).
+#[inline(always)]
+pub fn prefetch_signature(row: &[u32]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        for l in 0..row.len().div_ceil(16).min(16) {
+            // SAFETY: prefetch never faults; the address is inside `row`.
+            unsafe { _mm_prefetch(row.as_ptr().add(l * 16).cast::<i8>(), _MM_HINT_T0) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = row;
+}
+
 /// Rows at which two signatures agree (vectorizes: a compare and a sum).
 #[inline]
 pub fn agreeing_rows(a: &[u32], b: &[u32]) -> usize {

@@ -198,7 +198,7 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
                     Shingler::new(options.shingle.clone()),
                     Vec::new(),
                     Vec::new(),
-                    Vec::new(),
+                    SortScratch::default(),
                 )
             },
             |(shingler, hashes, folded, scratch), (c, (sig_chunk, empty_chunk))| {
@@ -213,10 +213,11 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
                 for d in 0..docs {
                     hashes.clear();
                     shingler.hashes(corpus.text(first + d), hashes);
+                    // De-duplicate first: the MinHash kernel then skips repeated shingles.
+                    sort_dedup_hashes(hashes, scratch);
                     folded.clear();
                     folded.extend(hashes.iter().map(|&h| fold32(h)));
                     family.update(&mut sig_chunk[d * k..(d + 1) * k], folded);
-                    sort_dedup_hashes(hashes, scratch);
                     empty_chunk[d] = hashes.is_empty();
                     chunk.values.extend_from_slice(hashes);
                     chunk.offsets.push(chunk.values.len() as u32);
@@ -235,6 +236,13 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
     })
 }
 
+/// Buffers reused by [`sort_dedup_hashes`] from one document to the next.
+#[derive(Debug, Default)]
+pub(crate) struct SortScratch {
+    values: Vec<u64>,
+    counts: Vec<u32>,
+}
+
 /// Sorts and de-duplicates a document's shingle hashes.
 ///
 /// The hashes are uniformly distributed, so one counting pass on their top bits scatters them
@@ -242,7 +250,7 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
 /// near-linear time. This is 2–3× faster than a comparison sort for the few hundred values a
 /// document has. Adversarial inputs cannot make it quadratic in practice: equal values never
 /// move past each other, and distinct values sharing top bits would need hash collisions.
-pub(crate) fn sort_dedup_hashes(v: &mut Vec<u64>, scratch: &mut Vec<u64>) {
+pub(crate) fn sort_dedup_hashes(v: &mut Vec<u64>, scratch: &mut SortScratch) {
     let n = v.len();
     if n < 64 {
         v.sort_unstable();
@@ -251,7 +259,12 @@ pub(crate) fn sort_dedup_hashes(v: &mut Vec<u64>, scratch: &mut Vec<u64>) {
     }
     let bits = (usize::BITS - n.leading_zeros()).clamp(6, 16);
     let shift = 64 - bits;
-    let mut counts = vec![0u32; (1 << bits) + 1];
+    let SortScratch {
+        values: scratch,
+        counts,
+    } = scratch;
+    counts.clear();
+    counts.resize((1 << bits) + 1, 0);
     for &h in v.iter() {
         counts[(h >> shift) as usize + 1] += 1;
     }
@@ -298,7 +311,7 @@ mod tests {
             let mut expected = v.clone();
             expected.sort_unstable();
             expected.dedup();
-            sort_dedup_hashes(&mut v, &mut Vec::new());
+            sort_dedup_hashes(&mut v, &mut SortScratch::default());
             assert_eq!(v, expected, "n = {n}");
         }
     }
