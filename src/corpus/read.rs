@@ -463,3 +463,266 @@ impl Sink {
         corpus
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_bytes(bytes: &[u8], name: &str, opts: &ReadOptions) -> Result<(Corpus, ReadReport)> {
+        read_corpus_from(bytes, Path::new(name), opts, &Progress::new())
+    }
+
+    fn docs(c: &Corpus) -> Vec<(String, String)> {
+        (0..c.len())
+            .map(|i| (c.id(i).to_string(), c.text(i).to_string()))
+            .collect()
+    }
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    }
+
+    fn input_error(r: Result<(Corpus, ReadReport)>) -> (u64, String) {
+        match r {
+            Err(Error::Input { line, message, .. }) => (line, message),
+            other => panic!("expected an input error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn format_from_extension() {
+        let f = |p: &str| detect_format(Path::new(p));
+        assert_eq!(f("a.csv"), InputFormat::Csv);
+        assert_eq!(f("a.CSV.gz"), InputFormat::Csv);
+        assert_eq!(f("dir.v2/a.tsv.zst"), InputFormat::Tsv);
+        assert_eq!(f("a.tab"), InputFormat::Tsv);
+        assert_eq!(f("a.jsonl"), InputFormat::Jsonl);
+        assert_eq!(f("a.ndjson.gz"), InputFormat::Jsonl);
+        assert_eq!(f("a.txt"), InputFormat::Text);
+        assert_eq!(f("a.json"), InputFormat::Text);
+        assert_eq!(f("notes"), InputFormat::Text);
+        assert_eq!(f("a.gz"), InputFormat::Text);
+        assert_eq!(f("<stdin>"), InputFormat::Text);
+    }
+
+    #[test]
+    fn text_lines_strip_crlf_and_bom_and_keep_empty_lines() {
+        let (c, r) = read_bytes(
+            b"\xEF\xBB\xBFfirst\r\n\r\n  \nlast",
+            "x.txt",
+            &ReadOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            docs(&c),
+            pairs(&[("1", "first"), ("2", ""), ("3", "  "), ("4", "last")])
+        );
+        assert_eq!((r.documents, r.empty, r.format), (4, 2, InputFormat::Text));
+        assert_eq!(r.bytes, 19);
+    }
+
+    #[test]
+    fn invalid_utf8_is_decoded_lossily_and_counted() {
+        let (c, r) = read_bytes(b"ok\nbad \xFF byte\n", "x.txt", &ReadOptions::default()).unwrap();
+        assert_eq!(c.text(1), "bad \u{FFFD} byte");
+        assert_eq!(r.lossy_utf8, 1);
+    }
+
+    #[test]
+    fn csv_defaults_to_text_and_id_columns_by_name() {
+        let input = b"title,Text,id\nt1,\"one, with comma\",a\nt2,\"two\nlines\",b\n";
+        let (c, r) = read_bytes(input, "x.csv", &ReadOptions::default()).unwrap();
+        assert_eq!(
+            docs(&c),
+            pairs(&[("a", "one, with comma"), ("b", "two\nlines")])
+        );
+        assert_eq!(r.format, InputFormat::Csv);
+    }
+
+    #[test]
+    fn csv_without_named_columns_uses_last_column_and_row_number() {
+        let (c, _) = read_bytes(
+            b"x,y\n1,first\n2,second\n",
+            "x.csv",
+            &ReadOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(docs(&c), pairs(&[("1", "first"), ("2", "second")]));
+        let opts = ReadOptions {
+            has_headers: false,
+            id_column: Some(ColumnSpec::Index(1)),
+            text_column: Some(ColumnSpec::Index(2)),
+            ..Default::default()
+        };
+        let (c, _) = read_bytes(b"k1,first\nk2,second\n", "x.csv", &opts).unwrap();
+        assert_eq!(docs(&c), pairs(&[("k1", "first"), ("k2", "second")]));
+    }
+
+    #[test]
+    fn csv_ragged_row_reports_the_physical_line() {
+        // The first data row spans lines 2-3, so the ragged row is on line 5, not row 4.
+        let input = b"id,text\na,\"two\nlines\"\nb,ok\nc,too,many\nd,fine\n";
+        let (line, message) = input_error(read_bytes(input, "x.csv", &ReadOptions::default()));
+        assert_eq!(line, 5);
+        assert!(
+            message.contains("3 fields but the header has 2"),
+            "{message}"
+        );
+        assert!(message.contains("--skip-bad"), "{message}");
+
+        let opts = ReadOptions {
+            skip_bad: true,
+            ..Default::default()
+        };
+        let (c, r) = read_bytes(input, "x.csv", &opts).unwrap();
+        assert_eq!(
+            docs(&c),
+            pairs(&[("a", "two\nlines"), ("b", "ok"), ("d", "fine")])
+        );
+        assert_eq!((r.skipped, r.skipped_lines.clone()), (1, vec![5]));
+    }
+
+    #[test]
+    fn csv_missing_column_lists_the_columns() {
+        let opts = ReadOptions {
+            text_column: Some(ColumnSpec::Name("body".into())),
+            ..Default::default()
+        };
+        let (line, message) = input_error(read_bytes(b"id,title,text\n1,a,b\n", "x.csv", &opts));
+        assert_eq!(line, 1);
+        assert!(
+            message.contains("no column named `body`; columns are: id, title, text"),
+            "{message}"
+        );
+        assert!(message.contains("--text-column"), "{message}");
+    }
+
+    #[test]
+    fn tsv_uses_tabs() {
+        let (c, _) =
+            read_bytes(b"id\ttext\n7\ta, b, c\n", "x.tsv", &ReadOptions::default()).unwrap();
+        assert_eq!(docs(&c), pairs(&[("7", "a, b, c")]));
+    }
+
+    #[test]
+    fn jsonl_fields_ids_blank_lines_and_escapes() {
+        let input = concat!(
+            "{\"id\": 17, \"text\": \"plain\", \"other\": [1, {\"x\": null}]}\n",
+            "\n",
+            "{\"text\": \"esc\\u00e9 \\\"q\\\"\"}\n",
+            "{\"id\": \"s-1\", \"text\": null}\r\n",
+        );
+        let (c, r) = read_bytes(input.as_bytes(), "x.jsonl", &ReadOptions::default()).unwrap();
+        assert_eq!(
+            docs(&c),
+            pairs(&[("17", "plain"), ("3", "esc\u{e9} \"q\""), ("s-1", "")])
+        );
+        assert_eq!((r.documents, r.empty), (3, 1));
+    }
+
+    #[test]
+    fn jsonl_errors_name_the_line() {
+        let opts = ReadOptions::default();
+        let (line, message) = input_error(read_bytes(
+            b"{\"text\": \"a\"}\n{\"text\": 5}\n",
+            "x.jsonl",
+            &opts,
+        ));
+        assert_eq!(line, 2);
+        assert!(
+            message.contains("expected a string in field `text`"),
+            "{message}"
+        );
+
+        let (line, message) =
+            input_error(read_bytes(b"{\"text\": \"a\"}\n[1, 2]\n", "x.jsonl", &opts));
+        assert_eq!(line, 2);
+        assert!(message.contains("a JSON object"), "{message}");
+
+        let (line, message) = input_error(read_bytes(
+            b"{\"body\": \"a\", \"n\": 1}\n",
+            "x.jsonl",
+            &opts,
+        ));
+        assert_eq!(line, 1);
+        assert!(
+            message.contains("no field `text`") && message.contains("body, n"),
+            "{message}"
+        );
+
+        let explicit = ReadOptions {
+            id_field: Some("key".into()),
+            ..Default::default()
+        };
+        let (line, message) = input_error(read_bytes(
+            b"{\"key\": 1, \"text\": \"a\"}\n{\"text\": \"b\"}\n",
+            "x.jsonl",
+            &explicit,
+        ));
+        assert_eq!(line, 2);
+        assert!(message.contains("no field `key`"), "{message}");
+    }
+
+    #[test]
+    fn limit_applies_before_sample() {
+        let input: String = (1..=100).map(|i| format!("doc {i}\n")).collect();
+        let limited = ReadOptions {
+            limit: Some(10),
+            ..Default::default()
+        };
+        let (c, r) = read_bytes(input.as_bytes(), "x.txt", &limited).unwrap();
+        assert_eq!((c.len(), c.id(9), r.rows_read), (10, "10", 10));
+
+        let both = ReadOptions {
+            limit: Some(10),
+            sample: Some(4),
+            seed: 9,
+            ..Default::default()
+        };
+        let (c, r) = read_bytes(input.as_bytes(), "x.txt", &both).unwrap();
+        assert_eq!((c.len(), r.rows_read, r.documents), (4, 10, 4));
+        let ids: Vec<u32> = (0..c.len()).map(|i| c.id(i).parse().unwrap()).collect();
+        assert!(ids.iter().all(|&i| i <= 10), "{ids:?}");
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "input order: {ids:?}");
+        for i in 0..c.len() {
+            assert_eq!(c.text(i), format!("doc {}", c.id(i)));
+        }
+    }
+
+    #[test]
+    fn compressed_streams_are_recognised_by_magic() {
+        use std::io::Write;
+        let plain = b"id,text\n1,hello there\n";
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(plain).unwrap();
+        let gz = gz.finish().unwrap();
+        let zst = zstd::encode_all(&plain[..], 1).unwrap();
+        for (bytes, kind) in [(gz, "gzip"), (zst, "zstd")] {
+            let (c, r) = read_bytes(&bytes, "x.csv", &ReadOptions::default()).unwrap();
+            assert_eq!(docs(&c), pairs(&[("1", "hello there")]), "{kind}");
+            assert_eq!(r.compression, Some(kind));
+            assert_eq!(r.bytes, plain.len() as u64);
+        }
+    }
+
+    #[test]
+    fn zero_limit_or_sample_is_a_usage_error() {
+        for opts in [
+            ReadOptions {
+                limit: Some(0),
+                ..Default::default()
+            },
+            ReadOptions {
+                sample: Some(0),
+                ..Default::default()
+            },
+        ] {
+            assert!(matches!(
+                read_bytes(b"a\n", "x.txt", &opts),
+                Err(Error::Usage(_))
+            ));
+        }
+    }
+}
