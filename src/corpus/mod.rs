@@ -4,7 +4,12 @@
 //! each live in one `String` with an offsets array (CSR layout); document `i` is the slice
 //! between `offsets[i]` and `offsets[i + 1]`.
 
+mod delimited;
+mod dir;
+mod jsonl;
 mod read;
+mod sample;
+mod source;
 
 pub use read::{ColumnSpec, InputFormat, ReadOptions, ReadReport, read_corpus, read_corpus_from};
 

@@ -1,0 +1,497 @@
+//! `lshscope scan` input handling, driven through the real binary: every format, stdin,
+//! compression, column and field options, limit and sample, and every bad-input case.
+//!
+//! The fixtures in `tests/data/` hold six short notes in which notes 2 and 5 are near
+//! duplicates (one word differs, exact Jaccard of char-5 shingles 0.85), so a correct read
+//! shows up as exactly one output pair carrying the ids the format should produce.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn lshscope() -> Command {
+    assert_cmd::cargo::cargo_bin_cmd!("lshscope")
+}
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+/// The `(id_a, id_b)` columns of the pairs CSV that `scan` writes to stdout.
+fn parse_pairs(stdout: &[u8]) -> Vec<(String, String)> {
+    let text = String::from_utf8(stdout.to_vec()).expect("utf-8 output");
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("id_a,id_b,jaccard,estimate,bands_hit"),
+        "header"
+    );
+    lines
+        .map(|l| {
+            let mut f = l.split(',');
+            (f.next().unwrap().to_string(), f.next().unwrap().to_string())
+        })
+        .collect()
+}
+
+fn pair(a: &str, b: &str) -> Vec<(String, String)> {
+    vec![(a.to_string(), b.to_string())]
+}
+
+/// Runs `scan INPUT -q ARGS`, expects success, returns the pairs.
+fn scan_pairs(input: &Path, args: &[&str]) -> Vec<(String, String)> {
+    let out = lshscope()
+        .arg("scan")
+        .arg(input)
+        .arg("-q")
+        .args(args)
+        .assert()
+        .success();
+    parse_pairs(&out.get_output().stdout)
+}
+
+/// Runs `scan` with `--summary-json`, returns the pairs and the summary's `read` object.
+fn scan_with_summary(
+    input: &Path,
+    args: &[&str],
+    stdin: Option<Vec<u8>>,
+) -> (Vec<(String, String)>, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = dir.path().join("summary.json");
+    let mut cmd = lshscope();
+    cmd.arg("scan")
+        .arg(input)
+        .arg("-q")
+        .arg("--summary-json")
+        .arg(&summary)
+        .args(args);
+    if let Some(bytes) = stdin {
+        cmd.write_stdin(bytes);
+    }
+    let out = cmd.assert().success();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    (parse_pairs(&out.get_output().stdout), json["read"].clone())
+}
+
+/// Runs `scan` expecting a user error; returns stderr.
+fn scan_fails(input: &Path, args: &[&str]) -> String {
+    let out = lshscope()
+        .arg("scan")
+        .arg(input)
+        .arg("-q")
+        .args(args)
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty());
+    String::from_utf8_lossy(&out.get_output().stderr).into_owned()
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+fn zstd(bytes: &[u8]) -> Vec<u8> {
+    zstd::encode_all(bytes, 3).unwrap()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Formats
+
+#[test]
+fn text_lines_use_line_numbers_as_ids() {
+    let (pairs, read) = scan_with_summary(&data("notes.txt"), &[], None);
+    assert_eq!(pairs, pair("2", "5"));
+    assert_eq!(read["format"], "text");
+    assert_eq!(read["documents"], 6);
+    assert_eq!(read["skipped"], 0);
+}
+
+#[test]
+fn csv_uses_id_and_text_columns_by_default() {
+    let (pairs, read) = scan_with_summary(&data("notes.csv"), &[], None);
+    assert_eq!(pairs, pair("n2", "n5"));
+    assert_eq!(read["format"], "csv");
+    assert_eq!(read["documents"], 6);
+}
+
+#[test]
+fn csv_columns_by_name_and_by_index() {
+    // The title column makes no pair: only `password` / `password again` share a few shingles.
+    let by_index = scan_pairs(
+        &data("notes.csv"),
+        &["--text-column", "3", "--id-column", "1"],
+    );
+    assert_eq!(by_index, pair("n2", "n5"));
+    let by_name = scan_pairs(
+        &data("notes.csv"),
+        &["--text-column", "text", "--id-column", "title"],
+    );
+    assert_eq!(by_name, pair("password", "password again"));
+}
+
+#[test]
+fn tsv_with_named_columns() {
+    let pairs = scan_pairs(
+        &data("notes.tsv"),
+        &["--text-column", "body", "--id-column", "key"],
+    );
+    assert_eq!(pairs, pair("n2", "n5"));
+    let pairs = scan_pairs(
+        &data("notes.tsv"),
+        &["--text-column", "2", "--id-column", "1"],
+    );
+    assert_eq!(pairs, pair("n2", "n5"));
+}
+
+#[test]
+fn no_headers_reads_the_first_row_as_data() {
+    // Without an id column the id is the data row number.
+    let pairs = scan_pairs(
+        &data("notes_noheader.csv"),
+        &["--no-headers", "--text-column", "2"],
+    );
+    assert_eq!(pairs, pair("2", "5"));
+    let (pairs, read) = scan_with_summary(
+        &data("notes_noheader.csv"),
+        &["--no-headers", "--text-column", "2", "--id-column", "1"],
+        None,
+    );
+    assert_eq!(pairs, pair("n2", "n5"));
+    assert_eq!(read["documents"], 6);
+}
+
+#[test]
+fn jsonl_default_and_chosen_fields() {
+    // The fixture has a blank line, which is skipped, not a document.
+    let (pairs, read) = scan_with_summary(&data("notes.jsonl"), &[], None);
+    assert_eq!(pairs, pair("n2", "n5"));
+    assert_eq!(
+        (read["format"].clone(), read["documents"].clone()),
+        ("jsonl".into(), 6.into())
+    );
+    // `body` is the upper-cased text: lowercasing makes it the same pair.
+    let pairs = scan_pairs(
+        &data("notes.jsonl"),
+        &["--text-field", "body", "--id-field", "num"],
+    );
+    assert_eq!(pairs, pair("101", "104"));
+}
+
+#[test]
+fn jsonl_without_ids_uses_line_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("noid.ndjson");
+    let notes = std::fs::read_to_string(data("notes.txt")).unwrap();
+    let mut out = String::new();
+    for line in notes.lines() {
+        out.push_str(&serde_json::json!({ "text": line }).to_string());
+        out.push('\n');
+    }
+    std::fs::write(&path, out).unwrap();
+    assert_eq!(scan_pairs(&path, &[]), pair("2", "5"));
+}
+
+#[test]
+fn directory_files_are_documents_with_relative_path_ids() {
+    let (pairs, read) = scan_with_summary(&data("notes_dir"), &[], None);
+    assert_eq!(pairs, pair("b.md", "e.txt"));
+    assert_eq!(read["format"], "dir");
+    assert_eq!(read["documents"], 6);
+}
+
+#[test]
+fn directory_recurses_and_decompresses() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = std::fs::read_to_string(data("notes.txt")).unwrap();
+    let lines: Vec<&str> = notes.lines().collect();
+    std::fs::create_dir_all(dir.path().join("deep/er")).unwrap();
+    std::fs::write(
+        dir.path().join("deep/er/two.txt.gz"),
+        gzip(lines[1].as_bytes()),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("five.zst"), zstd(lines[4].as_bytes())).unwrap();
+    std::fs::write(dir.path().join("three.txt"), lines[2]).unwrap();
+    let (pairs, read) = scan_with_summary(dir.path(), &[], None);
+    // Sorted by relative path: deep/er/two.txt.gz, five.zst, three.txt.
+    assert_eq!(pairs, pair("deep/er/two.txt.gz", "five.zst"));
+    assert_eq!(read["documents"], 3);
+}
+
+// ---------------------------------------------------------------------------------------------
+// stdin and compression
+
+#[test]
+fn stdin_reads_text_unless_told_otherwise() {
+    let text = std::fs::read(data("notes.txt")).unwrap();
+    let (pairs, read) = scan_with_summary(Path::new("-"), &[], Some(text));
+    assert_eq!(pairs, pair("2", "5"));
+    assert_eq!(read["format"], "text");
+
+    let csv = std::fs::read(data("notes.csv")).unwrap();
+    let (pairs, read) = scan_with_summary(Path::new("-"), &["--format", "csv"], Some(csv));
+    assert_eq!(pairs, pair("n2", "n5"));
+    assert_eq!(read["format"], "csv");
+}
+
+#[test]
+fn stdin_compressed_stream_is_detected_by_magic() {
+    let jsonl = std::fs::read(data("notes.jsonl")).unwrap();
+    let (pairs, read) =
+        scan_with_summary(Path::new("-"), &["--format", "jsonl"], Some(gzip(&jsonl)));
+    assert_eq!(pairs, pair("n2", "n5"));
+    assert_eq!(read["compression"], "gzip");
+    let text = std::fs::read(data("notes.txt")).unwrap();
+    let (pairs, read) = scan_with_summary(Path::new("-"), &[], Some(zstd(&text)));
+    assert_eq!(pairs, pair("2", "5"));
+    assert_eq!(read["compression"], "zstd");
+}
+
+#[test]
+fn gz_and_zst_files_are_decompressed_and_typed_by_inner_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = std::fs::read(data("notes.csv")).unwrap();
+    let gz = dir.path().join("notes.csv.gz");
+    std::fs::write(&gz, gzip(&csv)).unwrap();
+    let (pairs, read) = scan_with_summary(&gz, &[], None);
+    assert_eq!(pairs, pair("n2", "n5"));
+    assert_eq!(
+        (read["format"].clone(), read["compression"].clone()),
+        ("csv".into(), "gzip".into())
+    );
+    assert_eq!(read["bytes"], csv.len());
+
+    let jsonl = std::fs::read(data("notes.jsonl")).unwrap();
+    let zst = dir.path().join("notes.jsonl.zst");
+    std::fs::write(&zst, zstd(&jsonl)).unwrap();
+    let (pairs, read) = scan_with_summary(&zst, &[], None);
+    assert_eq!(pairs, pair("n2", "n5"));
+    assert_eq!(
+        (read["format"].clone(), read["compression"].clone()),
+        ("jsonl".into(), "zstd".into())
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// limit and sample
+
+#[test]
+fn limit_takes_the_first_documents() {
+    let (pairs, read) = scan_with_summary(&data("notes.csv"), &["--limit", "4"], None);
+    assert!(pairs.is_empty(), "n5 is beyond the limit: {pairs:?}");
+    assert_eq!(read["documents"], 4);
+    let (pairs, read) = scan_with_summary(&data("notes.csv"), &["--limit", "5"], None);
+    assert_eq!(pairs, pair("n2", "n5"));
+    assert_eq!(read["documents"], 5);
+}
+
+/// 40 variations of one long sentence: every two of them are near duplicates, so the pairs
+/// output lists every sampled id, which reveals the sample.
+fn all_similar_corpus(dir: &Path) -> PathBuf {
+    let path = dir.join("variants.txt");
+    let base = "Every document in this file repeats one long sentence about rivers, bridges, \
+                ferries and the small towns along the water, then ends with its own tag";
+    let text: String = (1..=40).map(|i| format!("{base} tag{i:02}\n")).collect();
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn sampled_ids(path: &Path, seed: &str) -> (Vec<u32>, serde_json::Value) {
+    let (pairs, read) = scan_with_summary(path, &["--sample", "6", "--seed", seed], None);
+    let mut ids: Vec<u32> = pairs
+        .iter()
+        .flat_map(|(a, b)| [a.parse().unwrap(), b.parse().unwrap()])
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    // All 15 pairs among the 6 sampled documents are found, a before b in input order.
+    assert_eq!(pairs.len(), 15, "{pairs:?}");
+    assert!(
+        pairs
+            .iter()
+            .all(|(a, b)| a.parse::<u32>().unwrap() < b.parse().unwrap())
+    );
+    (ids, read)
+}
+
+#[test]
+fn sample_is_reproducible_per_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = all_similar_corpus(dir.path());
+    let (first, read) = sampled_ids(&path, "3");
+    assert_eq!(first.len(), 6);
+    assert!(first.iter().all(|&i| (1..=40).contains(&i)));
+    assert_eq!(
+        (read["documents"].clone(), read["rows_read"].clone()),
+        (6.into(), 40.into())
+    );
+    let (again, _) = sampled_ids(&path, "3");
+    assert_eq!(first, again, "same seed, same sample");
+    let (other, _) = sampled_ids(&path, "4");
+    assert_ne!(first, other, "another seed, another sample");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input: exit code 2, the file and line, and what to do
+
+#[test]
+fn ragged_csv_row_names_file_and_line() {
+    let err = scan_fails(&data("bad/ragged.csv"), &[]);
+    // The quoted first row spans lines 2-3, so the ragged row is on line 5.
+    assert!(err.contains("ragged.csv:5:"), "{err}");
+    assert!(
+        err.contains("row has 3 fields but the header has 2"),
+        "{err}"
+    );
+    assert!(err.contains("--skip-bad"), "{err}");
+}
+
+#[test]
+fn skip_bad_goes_on_and_reports_the_lines() {
+    let (pairs, read) = scan_with_summary(&data("bad/ragged.csv"), &["--skip-bad"], None);
+    assert!(pairs.is_empty());
+    assert_eq!(read["documents"], 3);
+    assert_eq!(read["skipped"], 2);
+    assert_eq!(read["skipped_lines"], serde_json::json!([5, 7]));
+    // And the human summary says so too.
+    lshscope()
+        .args(["scan", "--skip-bad"])
+        .arg(data("bad/broken.jsonl"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("2 skipped"))
+        .stderr(predicate::str::contains("skipped rows at lines 3, 4"));
+}
+
+#[test]
+fn malformed_json_line_names_file_line_and_column() {
+    let err = scan_fails(&data("bad/broken.jsonl"), &[]);
+    assert!(err.contains("broken.jsonl:3:"), "{err}");
+    assert!(err.contains("invalid JSON at column"), "{err}");
+    assert!(err.contains("--skip-bad"), "{err}");
+}
+
+#[test]
+fn json_text_of_the_wrong_type_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("typed.jsonl");
+    std::fs::write(
+        &path,
+        "{\"text\": \"fine\"}\n{\"text\": [\"a\", \"list\"]}\n",
+    )
+    .unwrap();
+    let err = scan_fails(&path, &[]);
+    assert!(err.contains("typed.jsonl:2:"), "{err}");
+    assert!(err.contains("expected a string in field `text`"), "{err}");
+}
+
+#[test]
+fn missing_csv_column_lists_the_columns() {
+    let err = scan_fails(&data("notes.csv"), &["--text-column", "body"]);
+    assert!(err.contains("notes.csv:1:"), "{err}");
+    assert!(
+        err.contains("no column named `body`; columns are: id, title, text"),
+        "{err}"
+    );
+    assert!(err.contains("--text-column"), "{err}");
+    let err = scan_fails(&data("notes.csv"), &["--id-column", "9"]);
+    assert!(err.contains("--id-column 9 is out of range"), "{err}");
+    let err = scan_fails(
+        &data("notes_noheader.csv"),
+        &["--no-headers", "--text-column", "text"],
+    );
+    assert!(err.contains("give a 1-based index"), "{err}");
+}
+
+#[test]
+fn missing_json_fields_name_the_line_and_the_fields_present() {
+    let err = scan_fails(&data("notes.jsonl"), &["--text-field", "content"]);
+    assert!(err.contains("notes.jsonl:1:"), "{err}");
+    assert!(err.contains("no field `content`"), "{err}");
+    assert!(err.contains("body, id, num, text, title"), "{err}");
+    assert!(err.contains("--text-field"), "{err}");
+    let err = scan_fails(&data("notes.jsonl"), &["--id-field", "uuid"]);
+    assert!(err.contains("no field `uuid`"), "{err}");
+    assert!(err.contains("--id-field"), "{err}");
+}
+
+#[test]
+fn unreadable_paths_are_named() {
+    let err = scan_fails(Path::new("no/such/corpus.csv"), &[]);
+    assert!(err.contains("no/such/corpus.csv"), "{err}");
+    assert!(err.contains("cannot read"), "{err}");
+
+    // A dangling link inside a directory cannot be read (even by root).
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("ok.txt"), "a readable note").unwrap();
+    std::os::unix::fs::symlink(dir.path().join("gone.txt"), dir.path().join("dangling.txt"))
+        .unwrap();
+    let err = scan_fails(dir.path(), &[]);
+    assert!(err.contains("dangling.txt"), "{err}");
+}
+
+#[test]
+fn corrupt_or_mislabelled_compression_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = dir.path().join("plain.txt.gz");
+    std::fs::write(&fake, "not compressed at all\n").unwrap();
+    let err = scan_fails(&fake, &[]);
+    assert!(err.contains("plain.txt.gz"), "{err}");
+    assert!(err.contains("not gzip-compressed"), "{err}");
+
+    let text: String = (0..2000)
+        .map(|i| format!("line number {i} of a long file\n"))
+        .collect();
+    let mut truncated = gzip(text.as_bytes());
+    truncated.truncate(truncated.len() / 2);
+    let cut = dir.path().join("cut.txt.gz");
+    std::fs::write(&cut, truncated).unwrap();
+    let err = scan_fails(&cut, &[]);
+    assert!(err.contains("cut.txt.gz"), "{err}");
+    assert!(err.contains("read failed"), "{err}");
+}
+
+#[test]
+fn format_that_contradicts_the_path_is_an_error() {
+    let err = scan_fails(&data("notes_dir"), &["--format", "csv"]);
+    assert!(err.contains("is a directory"), "{err}");
+    assert!(err.contains("--format dir"), "{err}");
+    let err = scan_fails(&data("notes.csv"), &["--format", "dir"]);
+    assert!(err.contains("not a directory"), "{err}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Empty documents and invalid UTF-8 are kept and counted
+
+#[test]
+fn empty_documents_are_counted_and_never_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("gaps.txt");
+    let notes = std::fs::read_to_string(data("notes.txt")).unwrap();
+    let lines: Vec<&str> = notes.lines().collect();
+    std::fs::write(&path, format!("\n{}\n   \n\n{}\n", lines[1], lines[4])).unwrap();
+    let (pairs, read) = scan_with_summary(&path, &[], None);
+    assert_eq!(pairs, pair("2", "5"));
+    assert_eq!(read["documents"], 5);
+    assert_eq!(read["empty"], 3);
+}
+
+#[test]
+fn invalid_utf8_is_read_lossily_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("latin1.csv");
+    let mut bytes = b"id,text\n".to_vec();
+    bytes.extend_from_slice(b"a,caf\xE9 au lait with a croissant in the morning\n");
+    bytes.extend_from_slice(b"b,caf\xE9 au lait with a croissant in the evening\n");
+    std::fs::write(&path, bytes).unwrap();
+    let (pairs, read) = scan_with_summary(&path, &[], None);
+    assert_eq!(pairs, pair("a", "b"));
+    assert_eq!(read["lossy_utf8"], 2);
+}
