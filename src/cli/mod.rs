@@ -11,8 +11,10 @@ use crate::minhash::IndexOptions;
 use crate::text::{ShingleKind, ShingleOptions};
 
 mod generate;
+pub mod plot;
 mod progress;
 mod scan;
+pub mod tune;
 
 pub use progress::ProgressBar;
 
@@ -36,6 +38,10 @@ pub enum Command {
     Scan(scan::ScanArgs),
     /// Generate a corpus with planted near-duplicates at chosen Jaccard levels, plus its truth.
     Gen(generate::GenArgs),
+    /// Choose bands and rows: datasketch's pick, recall targets, constraints, corpus-weighted.
+    Tune(tune::TuneArgs),
+    /// Export S-curves and similarity histograms as SVG or PNG.
+    Plot(plot::PlotArgs),
 }
 
 /// Runs the parsed command line; returns the process exit code.
@@ -43,6 +49,8 @@ pub fn run(cli: Cli) -> crate::Result<i32> {
     match cli.command {
         Some(Command::Scan(args)) => scan::run(args),
         Some(Command::Gen(args)) => generate::run(args),
+        Some(Command::Tune(args)) => tune::run(args),
+        Some(Command::Plot(args)) => plot::run(args),
         None => Err(crate::Error::usage(
             "no subcommand given: try `lshscope scan sample_data/questions.txt` or `lshscope --help`",
         )),
