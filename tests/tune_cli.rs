@@ -193,6 +193,28 @@ fn pairs_add_corpus_columns() {
 }
 
 #[test]
+fn scan_banding_reweights_pairs() {
+    // With a 1 × 1 scan, P₀(s) = s: each pair weighs 1/s, so the corpus size is Σ 1/s and a
+    // 1 × 1 banding expects Σ (1/s)·s = 40 candidates, exactly the pairs the scan found.
+    let report = tune_json(&[
+        "-t",
+        "0.8",
+        "--pairs",
+        PAIRS,
+        "--scan-banding",
+        "1x1",
+        "--banding",
+        "1x1",
+    ]);
+    let inverse: f64 = fixture_similarities().iter().map(|s| 1.0 / s).sum();
+    assert!((report["corpus"]["pairs"].as_f64().unwrap() - inverse).abs() < 1e-9);
+    let given = &row(&report, "given")["corpus"];
+    assert!((given["expected_candidates"].as_f64().unwrap() - 40.0).abs() < 1e-9);
+    assert!(report["notes"][0].as_str().unwrap().contains("1/P₀(s)"));
+    fails_with(&["-t", "0.8", "--scan-banding", "20x5"], "--pairs");
+}
+
+#[test]
 fn similarities_as_list_and_as_csv_agree() {
     let list = tune_json(&["-t", "0.8", "--similarities", SIMILARITIES]);
     let csv = tune_json(&["-t", "0.8", "--similarities", PAIRS]);

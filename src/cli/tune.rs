@@ -50,6 +50,11 @@ pub struct TuneArgs {
     /// candidates, recall and precision at t on these similarities.
     #[arg(long, value_name = "FILE", conflicts_with = "similarities")]
     pub pairs: Option<PathBuf>,
+    /// The banding the --pairs scan ran with (e.g. `20x5`). Each pair then counts 1/P₀(s)
+    /// times (Horvitz–Thompson), correcting for the pairs that scan's banding missed, so the
+    /// corpus columns estimate all pairs rather than only the scan's candidates.
+    #[arg(long, value_name = "BxR", requires = "pairs")]
+    pub scan_banding: Option<BandingArg>,
     /// Pair similarities: one number per line, or a CSV with a `jaccard` column (for example
     /// a sample of random pairs).
     #[arg(long, value_name = "FILE")]
@@ -291,7 +296,40 @@ pub fn build_report(args: &TuneArgs) -> Result<TuneReport> {
         }
         (None, None) => (None, None),
     };
-    let distribution = distribution.map(|v| SimilarityDistribution::from_similarities(&v));
+    let mut notes = Vec::new();
+    let distribution = match (distribution, args.scan_banding) {
+        (Some(values), Some(scan)) => {
+            // A pair with similarity s was found with probability P₀(s); weighting it by
+            // 1/P₀(s) makes every sum over the found pairs an unbiased estimate of the same
+            // sum over all pairs (Horvitz & Thompson, JASA 1952).
+            let mut impossible = 0usize;
+            let weighted: Vec<(f64, f64)> = values
+                .iter()
+                .filter_map(|&s| {
+                    let p0 = candidate_probability(s, scan.bands, scan.rows);
+                    if p0 > 0.0 {
+                        Some((s, 1.0 / p0))
+                    } else {
+                        impossible += 1;
+                        None
+                    }
+                })
+                .collect();
+            notes.push(format!(
+                "each pair weighted by 1/P₀(s) for the scan's {} × {} banding: the corpus \
+                 columns estimate all pairs of the corpus; rare low-similarity pairs carry \
+                 large weights, so those estimates are noisy",
+                scan.bands, scan.rows
+            ));
+            if impossible > 0 {
+                notes.push(format!(
+                    "{impossible} pairs with P₀(s) = 0 (similarity 0) were left out"
+                ));
+            }
+            Some(SimilarityDistribution::from_weighted(weighted))
+        }
+        (values, _) => values.map(|v| SimilarityDistribution::from_similarities(&v)),
+    };
     if args.budget.is_some() && distribution.is_none() {
         return Err(Error::usage(
             "--budget needs pair similarities: give --pairs FILE or --similarities FILE",
@@ -400,11 +438,11 @@ pub fn build_report(args: &TuneArgs) -> Result<TuneReport> {
         .for_tool
         .map(|tool| export_for(tool, chosen_row, k, t, args.shingle));
 
-    let mut notes = Vec::new();
-    if args.pairs.is_some() {
+    if args.pairs.is_some() && args.scan_banding.is_none() {
         notes.push(
             "pairs from a scan hold only the pairs that scan's banding found (and kept at its \
-             --threshold): expected candidates and recall count those pairs, not pairs it missed"
+             --threshold): expected candidates and recall count those pairs, not pairs it missed; \
+             give --scan-banding BxR to correct for the missed ones"
                 .to_string(),
         );
     }
@@ -456,6 +494,15 @@ fn percent(p: f64) -> String {
         format!("{v:.3} %")
     } else {
         format!("{v:.2} %")
+    }
+}
+
+/// A pair count: whole numbers as such, weighted (estimated) counts rounded to one decimal.
+fn count(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v}")
+    } else {
+        format!("≈{v:.1}")
     }
 }
 
@@ -576,7 +623,9 @@ fn render_table(report: &TuneReport) -> String {
             .as_ref()
             .map(|c| format!(
                 ", {} pairs from {} ({} at or above t)",
-                c.pairs, c.source, c.pairs_at_or_above_threshold
+                count(c.pairs),
+                c.source,
+                count(c.pairs_at_or_above_threshold)
             ))
             .unwrap_or_default()
     );
