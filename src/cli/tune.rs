@@ -66,7 +66,8 @@ pub struct TuneArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TuneFormat::Table)]
     pub format: TuneFormat,
-    /// Print the chosen banding in this tool's own parameters.
+    /// Print the chosen banding in this tool's own parameters, and what the tool cannot
+    /// express. The chosen banding is the first row: budget, else constraints, else recall.
     #[arg(long = "for", value_enum, value_name = "TOOL")]
     pub for_tool: Option<Tool>,
     /// Shingles you hash (for the n-gram settings printed by --for).
@@ -815,8 +816,8 @@ pub fn export_for(
             let n = word_size(shingle);
             notes.extend(word_ngram_note("text-dedup", n));
             notes.push(
-                "with --b and --r given, text-dedup skips its own datasketch-style optimisation; \
-                 --threshold then only filters pairs when false positives are checked"
+                "with --b and --r given, text-dedup skips its own datasketch-style optimisation \
+                 (which would pick from --threshold alone)"
                     .to_string(),
             );
             (
