@@ -200,9 +200,10 @@ pub fn write_histogram(path: &Path, plot: &HistogramPlot) -> Result<()> {
     write_figure(path, plot.width, plot.height, plot)
 }
 
-/// Font sizes scale with the image height (tuned for 1200×800).
-fn font_scale(height: u32) -> f64 {
-    height as f64 / 800.0
+/// Font sizes and spacing scale with the image (tuned for 1200×800); the tighter dimension
+/// decides, so text fits a narrow image too.
+fn font_scale(width: u32, height: u32) -> f64 {
+    (width as f64 / 1200.0).min(height as f64 / 800.0)
 }
 
 fn curve_points(c: CurveSpec, steps: usize) -> Vec<(f64, f64)> {
@@ -258,7 +259,7 @@ fn draw_legend<DB: DrawingBackend>(
 ) -> DrawResult<DB> {
     let px = |v: f64| (v * k).round() as i32;
     let line_h = px(30.0);
-    let x0 = px(110.0);
+    let x0 = px(90.0);
     let font = ("sans-serif", 20.0 * k).into_font();
     for (i, (swatch, text)) in entries.iter().enumerate() {
         let y = px(12.0) + line_h * i as i32 + line_h / 2;
@@ -326,7 +327,7 @@ fn label_percent(p: f64) -> String {
 
 impl Figure for ScurvePlot {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
-        let k = font_scale(self.height);
+        let k = font_scale(self.width, self.height);
         let px = |v: f64| (v * k).round() as i32;
         root.fill(&WHITE)?;
         let legend_lines = self.curves.len() + usize::from(self.threshold.is_some()) + 1;
@@ -417,7 +418,7 @@ impl Figure for ScurvePlot {
             .enumerate()
             .map(|(i, &c)| {
                 let mut text = format!(
-                    "{} bands × {} rows ({} hashes): steepest at s = {:.3}, P = 10 % at {:.3}, 90 % at {:.3}",
+                    "{} × {} ({} hashes): steepest at {:.3}; P = 10 % / 90 % at {:.3} / {:.3}",
                     c.bands,
                     c.rows,
                     c.bands * c.rows,
@@ -454,7 +455,7 @@ impl Figure for ScurvePlot {
 
 impl Figure for HistogramPlot {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
-        let k = font_scale(self.height);
+        let k = font_scale(self.width, self.height);
         let px = |v: f64| (v * k).round() as i32;
         root.fill(&WHITE)?;
         let total: u64 = self.bins.iter().map(|b| b.count).sum();
@@ -468,7 +469,7 @@ impl Figure for HistogramPlot {
         )];
         if let Some(c) = self.curve {
             let mut text = format!(
-                "S-curve (right axis): {} bands × {} rows, steepest at s = {:.3}",
+                "S-curve (right axis): {} bands × {} rows, steepest at {:.3}",
                 c.bands,
                 c.rows,
                 steepest_point(c.bands, c.rows)
