@@ -60,7 +60,7 @@ fn scurve_svg_and_png_have_the_requested_size() {
         .success();
     assert_eq!(svg_size(&svg), (1200, 800));
     let text = std::fs::read_to_string(&svg).unwrap();
-    assert!(text.contains("42 bands × 3 rows"));
+    assert!(text.contains("42 × 3 (126 hashes): steepest at 0.252"));
     assert!(text.contains("threshold t = 0.5"));
     assert!(text.contains("Jaccard similarity"));
 
