@@ -14,6 +14,7 @@ pub mod corpus;
 pub mod error;
 pub mod jobs;
 pub mod minhash;
+pub mod plot;
 pub mod scan;
 pub mod similarity;
 pub mod synth;

@@ -12,8 +12,10 @@ use crate::text::{ShingleKind, ShingleOptions};
 
 mod bench;
 mod generate;
+pub mod plot;
 mod progress;
 mod scan;
+pub mod tune;
 
 pub use progress::ProgressBar;
 
@@ -39,6 +41,10 @@ pub enum Command {
     Gen(generate::GenArgs),
     /// Measure the pipeline's throughput and peak memory on a generated corpus.
     Bench(bench::BenchArgs),
+    /// Choose bands and rows: datasketch's pick, recall targets, constraints, corpus-weighted.
+    Tune(tune::TuneArgs),
+    /// Export S-curves and similarity histograms as SVG or PNG.
+    Plot(plot::PlotArgs),
 }
 
 /// Runs the parsed command line; returns the process exit code.
@@ -47,6 +53,8 @@ pub fn run(cli: Cli) -> crate::Result<i32> {
         Some(Command::Scan(args)) => scan::run(args),
         Some(Command::Gen(args)) => generate::run(args),
         Some(Command::Bench(args)) => bench::run(args),
+        Some(Command::Tune(args)) => tune::run(args),
+        Some(Command::Plot(args)) => plot::run(args),
         None => Err(crate::Error::usage(
             "no subcommand given: try `lshscope scan sample_data/questions.txt` or `lshscope --help`",
         )),

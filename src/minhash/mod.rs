@@ -4,6 +4,7 @@ mod banding;
 pub(crate) mod family;
 mod index;
 pub mod scurve;
+pub mod tune;
 
 pub use banding::{
     Banding, BandingOptions, BucketInfo, CandidatePair, Candidates, band_key, band_keys,

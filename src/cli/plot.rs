@@ -1,0 +1,183 @@
+//! `lshscope plot`: S-curves and similarity histograms as SVG or PNG files.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use super::tune::{BandingArg, read_similarities};
+use crate::plot::{
+    CurveSpec, HistogramPlot, ScurvePlot, histogram_bins, image_format, write_histogram,
+    write_scurve,
+};
+use crate::{Error, Result};
+
+#[derive(Debug, Args)]
+pub struct PlotArgs {
+    #[command(subcommand)]
+    pub kind: PlotKind,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PlotKind {
+    /// S-curves P(s) = 1 − (1 − s^r)^b with steepest points, P = 10 %/90 % marks and threshold.
+    Scurve(ScurveArgs),
+    /// Histogram of candidate-pair Jaccard similarities, with the S-curve on a second axis.
+    Histogram(HistogramArgs),
+}
+
+/// Image file and size, shared by every plot.
+#[derive(Debug, Args)]
+pub struct ImageArgs {
+    /// Image to write; the extension picks the format: `.svg` or `.png`.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: PathBuf,
+    /// Width in pixels.
+    #[arg(long, default_value_t = 1200)]
+    pub width: u32,
+    /// Height in pixels.
+    #[arg(long, default_value_t = 800)]
+    pub height: u32,
+}
+
+#[derive(Debug, Args)]
+pub struct ScurveArgs {
+    /// Bands b of the main curve.
+    #[arg(long, short = 'b')]
+    pub bands: usize,
+    /// Rows r of the main curve.
+    #[arg(long, short = 'r')]
+    pub rows: usize,
+    /// More curves to compare, e.g. `16x8,5x25`.
+    #[arg(long, value_delimiter = ',', value_name = "BxR,...")]
+    pub compare: Vec<BandingArg>,
+    /// Draw the threshold t and give P(t) for each curve.
+    #[arg(long, short = 't', value_name = "T")]
+    pub threshold: Option<f64>,
+    /// Permutations K: every curve must have b·r ≤ K (shown in the title).
+    #[arg(long, short = 'k', value_name = "K")]
+    pub num_perm: Option<usize>,
+    #[command(flatten)]
+    pub image: ImageArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct HistogramArgs {
+    /// Pairs written by `lshscope scan` (CSV with a `jaccard` column).
+    #[arg(long, value_name = "FILE")]
+    pub pairs: PathBuf,
+    /// Bands b of the S-curve to overlay (with --rows).
+    #[arg(long, short = 'b', requires = "rows")]
+    pub bands: Option<usize>,
+    /// Rows r of the S-curve to overlay (with --bands).
+    #[arg(long, short = 'r', requires = "bands")]
+    pub rows: Option<usize>,
+    /// Draw the threshold t.
+    #[arg(long, short = 't', value_name = "T")]
+    pub threshold: Option<f64>,
+    /// Logarithmic count axis.
+    #[arg(long)]
+    pub log: bool,
+    /// Number of equal-width bins over [0, 1].
+    #[arg(long, default_value_t = 50, value_name = "N")]
+    pub bins: usize,
+    #[command(flatten)]
+    pub image: ImageArgs,
+}
+
+pub fn run(args: PlotArgs) -> Result<i32> {
+    match args.kind {
+        PlotKind::Scurve(a) => run_scurve(a),
+        PlotKind::Histogram(a) => run_histogram(a),
+    }
+}
+
+fn check_threshold(t: Option<f64>) -> Result<()> {
+    if let Some(t) = t
+        && !(0.0..=1.0).contains(&t)
+    {
+        return Err(Error::usage(format!(
+            "--threshold must be in [0, 1], got {t}"
+        )));
+    }
+    Ok(())
+}
+
+fn check_curve(c: CurveSpec, num_perm: Option<usize>) -> Result<()> {
+    if c.bands == 0 || c.rows == 0 {
+        return Err(Error::usage(format!(
+            "bands and rows must be at least 1, got {} × {}",
+            c.bands, c.rows
+        )));
+    }
+    if let Some(k) = num_perm
+        && c.bands * c.rows > k
+    {
+        return Err(Error::usage(format!(
+            "{} bands × {} rows needs {} permutations but --num-perm is {k}",
+            c.bands,
+            c.rows,
+            c.bands * c.rows
+        )));
+    }
+    Ok(())
+}
+
+fn run_scurve(args: ScurveArgs) -> Result<i32> {
+    // Fail on the file name before any work.
+    image_format(&args.image.output)?;
+    check_threshold(args.threshold)?;
+    let mut curves = vec![CurveSpec {
+        bands: args.bands,
+        rows: args.rows,
+    }];
+    curves.extend(args.compare.iter().map(|c| CurveSpec {
+        bands: c.bands,
+        rows: c.rows,
+    }));
+    for &c in &curves {
+        check_curve(c, args.num_perm)?;
+    }
+    write_scurve(
+        &args.image.output,
+        &ScurvePlot {
+            curves,
+            threshold: args.threshold,
+            num_perm: args.num_perm,
+            width: args.image.width,
+            height: args.image.height,
+        },
+    )?;
+    Ok(0)
+}
+
+fn run_histogram(args: HistogramArgs) -> Result<i32> {
+    image_format(&args.image.output)?;
+    check_threshold(args.threshold)?;
+    if !(1..=1000).contains(&args.bins) {
+        return Err(Error::usage(format!(
+            "--bins must be between 1 and 1000, got {}",
+            args.bins
+        )));
+    }
+    let curve = match (args.bands, args.rows) {
+        (Some(bands), Some(rows)) => {
+            let c = CurveSpec { bands, rows };
+            check_curve(c, None)?;
+            Some(c)
+        }
+        _ => None,
+    };
+    let values = read_similarities(&args.pairs, true)?;
+    write_histogram(
+        &args.image.output,
+        &HistogramPlot {
+            bins: histogram_bins(&values, args.bins),
+            curve,
+            threshold: args.threshold,
+            log_counts: args.log,
+            width: args.image.width,
+            height: args.image.height,
+        },
+    )?;
+    Ok(0)
+}

@@ -1,0 +1,266 @@
+//! Choosing bands b and rows r for K permutations: summaries of one S-curve, the constraint
+//! search, the search for a target probability at a threshold, and the corpus-weighted view
+//! (expected candidates, recall and precision over the pair similarities of a real corpus).
+//!
+//! Pure math on numbers: no I/O. The CLI (`lshscope tune`) and the explorer draw from here.
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::scurve::{
+    AreaIntegrator, approximate_threshold, bandings, candidate_probability,
+    similarity_at_probability, steepest_point, steepest_slope,
+};
+
+/// Everything the tuner reports about one (b, r) at a threshold t.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct CurveSummary {
+    pub bands: usize,
+    pub rows: usize,
+    /// b·r: permutations the banding reads.
+    pub hashes: usize,
+    /// ((r − 1)/(b·r − 1))^(1/r).
+    pub steepest_point: f64,
+    /// P'(s) at the steepest point.
+    pub steepest_slope: f64,
+    /// (1/b)^(1/r).
+    pub approximate_threshold: f64,
+    pub threshold: f64,
+    /// P(t).
+    pub probability_at_threshold: f64,
+    /// The similarities where P = 10 %, 50 % and 90 %.
+    pub similarity_at_10: f64,
+    pub similarity_at_50: f64,
+    pub similarity_at_90: f64,
+    /// datasketch's ∫₀ᵗ P ds and ∫ₜ¹ (1 − P) ds.
+    pub false_positive_area: f64,
+    pub false_negative_area: f64,
+}
+
+/// Summarises (b, r) at threshold t.
+pub fn summarize(bands: usize, rows: usize, threshold: f64) -> CurveSummary {
+    let areas = AreaIntegrator::new(bands * rows);
+    summarize_with(&areas, bands, rows, threshold)
+}
+
+fn summarize_with(
+    areas: &AreaIntegrator,
+    bands: usize,
+    rows: usize,
+    threshold: f64,
+) -> CurveSummary {
+    CurveSummary {
+        bands,
+        rows,
+        hashes: bands * rows,
+        steepest_point: steepest_point(bands, rows),
+        steepest_slope: steepest_slope(bands, rows),
+        approximate_threshold: approximate_threshold(bands, rows),
+        threshold,
+        probability_at_threshold: candidate_probability(threshold, bands, rows),
+        similarity_at_10: similarity_at_probability(0.1, bands, rows),
+        similarity_at_50: similarity_at_probability(0.5, bands, rows),
+        similarity_at_90: similarity_at_probability(0.9, bands, rows),
+        false_positive_area: areas.false_positive_area(threshold, bands, rows),
+        false_negative_area: areas.false_negative_area(threshold, bands, rows),
+    }
+}
+
+/// A bound on P at one similarity: "pairs at `similarity` become candidates with probability
+/// at most (reject) / at least (accept) `probability`".
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ProbabilityBound {
+    pub similarity: f64,
+    pub probability: f64,
+}
+
+/// The constraints of a search: every `reject` bound needs P(s) ≤ p, every `accept` bound
+/// needs P(s) ≥ p.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Constraints {
+    pub reject: Vec<ProbabilityBound>,
+    pub accept: Vec<ProbabilityBound>,
+}
+
+impl Constraints {
+    pub fn is_empty(&self) -> bool {
+        self.reject.is_empty() && self.accept.is_empty()
+    }
+
+    /// True when (b, r) meets every bound.
+    pub fn satisfied_by(&self, bands: usize, rows: usize) -> bool {
+        self.reject
+            .iter()
+            .all(|c| candidate_probability(c.similarity, bands, rows) <= c.probability)
+            && self
+                .accept
+                .iter()
+                .all(|c| candidate_probability(c.similarity, bands, rows) >= c.probability)
+    }
+}
+
+/// Every (b, r) with b·r ≤ K meeting the constraints, ranked by fewest hashes, then by the
+/// steepest slope (the sharpest separation), then by fewer bands.
+pub fn constraint_search(num_perm: usize, constraints: &Constraints) -> Vec<(usize, usize)> {
+    let mut found: Vec<(usize, usize, f64)> = bandings(num_perm)
+        .filter(|&(b, r)| constraints.satisfied_by(b, r))
+        .map(|(b, r)| (b, r, steepest_slope(b, r)))
+        .collect();
+    found.sort_by(|x, y| {
+        (x.0 * x.1)
+            .cmp(&(y.0 * y.1))
+            .then(y.2.total_cmp(&x.2))
+            .then(x.0.cmp(&y.0))
+    });
+    found.into_iter().map(|(b, r, _)| (b, r)).collect()
+}
+
+/// The banding that reaches P(t) ≥ `min_probability` with the least false-positive area
+/// ∫₀ᵗ P ds (the sharpest curve that still finds that share of pairs at t); among equal areas,
+/// the fewest hashes. `None` when no b·r ≤ K reaches it.
+///
+/// "Fewest hashes" alone is not a useful first criterion here: with r = 1, three bands already
+/// give P(0.8) ≥ 0.99, and also P(0.3) = 0.66.
+pub fn sharpest_with_probability_at(
+    num_perm: usize,
+    threshold: f64,
+    min_probability: f64,
+) -> Option<(usize, usize)> {
+    let areas = AreaIntegrator::new(num_perm);
+    bandings(num_perm)
+        .filter(|&(b, r)| candidate_probability(threshold, b, r) >= min_probability)
+        .map(|(b, r)| (b, r, areas.false_positive_area(threshold, b, r)))
+        .min_by(|x, y| x.2.total_cmp(&y.2).then((x.0 * x.1).cmp(&(y.0 * y.1))))
+        .map(|(b, r, _)| (b, r))
+}
+
+/// Pair similarities with weights: a list (weight 1 each) or a histogram (bin centre, count).
+/// Equal similarities are merged, which keeps sums over large lists cheap.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SimilarityDistribution {
+    /// (similarity, weight), sorted by similarity, similarities distinct.
+    points: Vec<(f64, f64)>,
+}
+
+impl SimilarityDistribution {
+    /// From a list of pair similarities. Values must lie in [0, 1] (callers validate).
+    pub fn from_similarities(values: &[f64]) -> Self {
+        Self::from_weighted(values.iter().map(|&s| (s, 1.0)))
+    }
+
+    /// From a histogram: (similarity, count) per bin, e.g. bin centres.
+    pub fn from_weighted(points: impl IntoIterator<Item = (f64, f64)>) -> Self {
+        let mut raw: Vec<(f64, f64)> = points.into_iter().filter(|p| p.1 > 0.0).collect();
+        raw.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut merged: Vec<(f64, f64)> = Vec::with_capacity(raw.len());
+        for (s, w) in raw {
+            match merged.last_mut() {
+                Some(last) if last.0 == s => last.1 += w,
+                _ => merged.push((s, w)),
+            }
+        }
+        SimilarityDistribution { points: merged }
+    }
+
+    /// Total weight (number of pairs).
+    pub fn total(&self) -> f64 {
+        self.points.iter().map(|p| p.1).sum()
+    }
+
+    /// Weight of pairs with similarity ≥ t.
+    pub fn at_or_above(&self, threshold: f64) -> f64 {
+        self.points
+            .iter()
+            .filter(|p| p.0 >= threshold)
+            .map(|p| p.1)
+            .sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.points.is_empty()
+    }
+
+    /// The merged (similarity, weight) points, sorted by similarity.
+    pub fn points(&self) -> &[(f64, f64)] {
+        &self.points
+    }
+}
+
+/// What a banding is expected to do on a similarity distribution.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct CorpusEstimate {
+    /// Σ wᵢ P(sᵢ): expected number of candidate pairs.
+    pub expected_candidates: f64,
+    /// Σ_{sᵢ ≥ t} wᵢ: the pairs a perfect filter would keep.
+    pub pairs_at_or_above: f64,
+    /// Σ_{sᵢ ≥ t} wᵢ P(sᵢ) / Σ_{sᵢ ≥ t} wᵢ; `None` when no pair reaches t.
+    pub expected_recall: Option<f64>,
+    /// Σ_{sᵢ ≥ t} wᵢ P(sᵢ) / Σ wᵢ P(sᵢ): share of candidates at or above t; `None` when no
+    /// candidate is expected at all.
+    pub expected_precision: Option<f64>,
+}
+
+/// Expected candidates, recall and precision of (b, r) at threshold t on `distribution`.
+pub fn corpus_estimate(
+    distribution: &SimilarityDistribution,
+    bands: usize,
+    rows: usize,
+    threshold: f64,
+) -> CorpusEstimate {
+    let (mut candidates, mut found_above, mut above) = (0.0, 0.0, 0.0);
+    for &(s, w) in &distribution.points {
+        let p = w * candidate_probability(s, bands, rows);
+        candidates += p;
+        if s >= threshold {
+            found_above += p;
+            above += w;
+        }
+    }
+    CorpusEstimate {
+        expected_candidates: candidates,
+        pairs_at_or_above: above,
+        expected_recall: (above > 0.0).then(|| found_above / above),
+        expected_precision: (candidates > 0.0).then(|| found_above / candidates),
+    }
+}
+
+/// The banding with the highest expected recall at t whose expected candidates stay within
+/// `budget`; ties go to fewer expected candidates, then fewer hashes. `None` when no pair
+/// reaches t or no banding fits the budget.
+pub fn best_recall_within_budget(
+    distribution: &SimilarityDistribution,
+    num_perm: usize,
+    threshold: f64,
+    budget: f64,
+) -> Option<(usize, usize, CorpusEstimate)> {
+    let all: Vec<(usize, usize)> = bandings(num_perm).collect();
+    let scored: Vec<(usize, usize, CorpusEstimate)> = all
+        .par_iter()
+        .map(|&(b, r)| (b, r, corpus_estimate(distribution, b, r, threshold)))
+        .collect();
+    scored
+        .into_iter()
+        .filter(|(_, _, e)| e.expected_candidates <= budget && e.expected_recall.is_some())
+        .min_by(|x, y| {
+            let (rx, ry) = (x.2.expected_recall.unwrap(), y.2.expected_recall.unwrap());
+            ry.total_cmp(&rx)
+                .then(x.2.expected_candidates.total_cmp(&y.2.expected_candidates))
+                .then((x.0 * x.1).cmp(&(y.0 * y.1)))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corpus_estimate_by_hand() {
+        // Two pairs at 0.9, one at 0.2; 1 band × 1 row makes P(s) = s.
+        let d = SimilarityDistribution::from_similarities(&[0.9, 0.2, 0.9]);
+        let e = corpus_estimate(&d, 1, 1, 0.5);
+        assert!((e.expected_candidates - 2.0).abs() < 1e-12);
+        assert!((e.expected_recall.unwrap() - 0.9).abs() < 1e-12);
+        assert!((e.expected_precision.unwrap() - 0.9).abs() < 1e-12);
+        assert_eq!(d.points().len(), 2);
+    }
+}

@@ -1,0 +1,597 @@
+//! Plot export (SVG or PNG, chosen by the file extension) of S-curves and of histograms of
+//! pair similarities, with plotters. Plain data in, one file out, written atomically.
+//!
+//! The bitmap backend has no system fonts here: DejaVu Sans (the `dejavu` crate) is embedded
+//! and registered with plotters' `ab_glyph` font backend before anything is drawn. The SVG
+//! backend writes text as `<text>` elements but measures it with the same font.
+//!
+//! Colours are the Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2008), which
+//! stays distinguishable under the common forms of colour blindness; curves also differ in
+//! marker shape so they never depend on colour alone.
+
+use std::path::Path;
+use std::sync::Once;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::FontStyle;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::minhash::scurve::{candidate_probability, similarity_at_probability, steepest_point};
+use crate::{Error, Result};
+
+/// Okabe–Ito colours in the order curves use them (blue, vermillion, bluish green, reddish
+/// purple, orange, sky blue, black); yellow is left out, it vanishes on white.
+pub const PALETTE: [RGBColor; 7] = [
+    RGBColor(0x00, 0x72, 0xB2),
+    RGBColor(0xD5, 0x5E, 0x00),
+    RGBColor(0x00, 0x9E, 0x73),
+    RGBColor(0xCC, 0x79, 0xA7),
+    RGBColor(0xE6, 0x9F, 0x00),
+    RGBColor(0x56, 0xB4, 0xE9),
+    RGBColor(0x00, 0x00, 0x00),
+];
+const GREY: RGBColor = RGBColor(0x70, 0x70, 0x70);
+const BAR: RGBColor = RGBColor(0x56, 0xB4, 0xE9);
+
+/// The image formats the extension can ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImageFormat {
+    Svg,
+    Png,
+}
+
+/// The format `path`'s extension asks for (`.svg` or `.png`, any case).
+pub fn image_format(path: &Path) -> Result<ImageFormat> {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(|e| e.to_ascii_lowercase())
+        .as_deref()
+    {
+        Some("svg") => Ok(ImageFormat::Svg),
+        Some("png") => Ok(ImageFormat::Png),
+        other => Err(Error::usage(format!(
+            "{}: cannot tell the image format from {}: name the file .svg or .png",
+            path.display(),
+            match other {
+                Some(e) => format!("the extension `.{e}`"),
+                None => "a name without extension".to_string(),
+            }
+        ))),
+    }
+}
+
+/// One S-curve to draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CurveSpec {
+    pub bands: usize,
+    pub rows: usize,
+}
+
+/// An S-curve figure: P(s) = 1 − (1 − s^r)^b for each curve, its steepest point and its
+/// P = 10 % / 90 % similarities, and the threshold line with P(t) in the legend.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScurvePlot {
+    pub curves: Vec<CurveSpec>,
+    pub threshold: Option<f64>,
+    /// Shown in the title when known.
+    pub num_perm: Option<usize>,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// One histogram bar: pairs with similarity in [lo, hi) (the last bin includes 1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HistogramBin {
+    pub lo: f64,
+    pub hi: f64,
+    pub count: u64,
+}
+
+/// A histogram of pair similarities, optionally with an S-curve on a second y axis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistogramPlot {
+    pub bins: Vec<HistogramBin>,
+    pub curve: Option<CurveSpec>,
+    pub threshold: Option<f64>,
+    /// Logarithmic count axis (empty bins are then not drawn).
+    pub log_counts: bool,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Counts `values` (each in [0, 1]) into `bins` equal bins over [0, 1].
+pub fn histogram_bins(values: &[f64], bins: usize) -> Vec<HistogramBin> {
+    let n = bins.max(1);
+    let mut counts = vec![0u64; n];
+    for &v in values {
+        let i = ((v * n as f64) as usize).min(n - 1);
+        counts[i] += 1;
+    }
+    counts
+        .into_iter()
+        .enumerate()
+        .map(|(i, count)| HistogramBin {
+            lo: i as f64 / n as f64,
+            hi: (i + 1) as f64 / n as f64,
+            count,
+        })
+        .collect()
+}
+
+fn register_fonts() {
+    static FONTS: Once = Once::new();
+    FONTS.call_once(|| {
+        // The embedded DejaVu files are valid TrueType; failing here is a build defect.
+        plotters::style::register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
+            .map_err(|_| ())
+            .expect("embedded DejaVu Sans parses");
+        plotters::style::register_font("sans-serif", FontStyle::Bold, dejavu::sans::bold())
+            .map_err(|_| ())
+            .expect("embedded DejaVu Sans Bold parses");
+    });
+}
+
+fn check_size(width: u32, height: u32) -> Result<()> {
+    if !(200..=10_000).contains(&width) || !(150..=10_000).contains(&height) {
+        return Err(Error::usage(format!(
+            "image size {width}×{height} is out of range: width 200–10000, height 150–10000"
+        )));
+    }
+    Ok(())
+}
+
+/// Something that can draw itself on any plotters backend.
+trait Figure {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB>;
+}
+
+type DrawResult<DB> =
+    std::result::Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+fn write_figure(path: &Path, width: u32, height: u32, figure: &impl Figure) -> Result<()> {
+    check_size(width, height)?;
+    let format = image_format(path)?;
+    register_fonts();
+    let failed = |e: String| Error::usage(format!("{}: drawing failed: {e}", path.display()));
+    match format {
+        ImageFormat::Svg => {
+            let mut svg = String::new();
+            {
+                let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+                figure.draw(&root).map_err(|e| failed(e.to_string()))?;
+                root.present().map_err(|e| failed(e.to_string()))?;
+            }
+            crate::atomic::write_atomically(path, |w| w.write_all(svg.as_bytes()))
+        }
+        ImageFormat::Png => {
+            let mut rgb = vec![0u8; width as usize * height as usize * 3];
+            {
+                let root =
+                    BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
+                figure.draw(&root).map_err(|e| failed(e.to_string()))?;
+                root.present().map_err(|e| failed(e.to_string()))?;
+            }
+            crate::atomic::write_atomically(path, |w| {
+                let mut encoder = png::Encoder::new(w, width, height);
+                encoder.set_color(png::ColorType::Rgb);
+                encoder.set_depth(png::BitDepth::Eight);
+                let mut writer = encoder.write_header().map_err(std::io::Error::other)?;
+                writer
+                    .write_image_data(&rgb)
+                    .map_err(std::io::Error::other)?;
+                writer.finish().map_err(std::io::Error::other)
+            })
+        }
+    }
+}
+
+/// Writes the S-curve figure to `path` (`.svg` or `.png`).
+pub fn write_scurve(path: &Path, plot: &ScurvePlot) -> Result<()> {
+    if plot.curves.is_empty() {
+        return Err(Error::usage("an S-curve plot needs at least one curve"));
+    }
+    write_figure(path, plot.width, plot.height, plot)
+}
+
+/// Writes the histogram figure to `path` (`.svg` or `.png`).
+pub fn write_histogram(path: &Path, plot: &HistogramPlot) -> Result<()> {
+    write_figure(path, plot.width, plot.height, plot)
+}
+
+/// Font sizes and spacing scale with the image (tuned for 1200×800); the tighter dimension
+/// decides, so text fits a narrow image too.
+fn font_scale(width: u32, height: u32) -> f64 {
+    (width as f64 / 1200.0).min(height as f64 / 800.0)
+}
+
+fn curve_points(c: CurveSpec, steps: usize) -> Vec<(f64, f64)> {
+    (0..=steps)
+        .map(|i| {
+            let s = i as f64 / steps as f64;
+            (s, candidate_probability(s, c.bands, c.rows))
+        })
+        .collect()
+}
+
+/// Outline of marker shape `index` (circle, triangle, square, diamond, …) around (0, 0), in
+/// pixels; the first point is repeated at the end so a path closes.
+fn marker_outline(index: usize, size: i32) -> Vec<(i32, i32)> {
+    let r = size as f64;
+    let polygon = |corners: usize, start: f64, radius: f64| -> Vec<(i32, i32)> {
+        (0..=corners)
+            .map(|i| {
+                let a = start + std::f64::consts::TAU * i as f64 / corners as f64;
+                (
+                    (radius * a.cos()).round() as i32,
+                    (radius * a.sin()).round() as i32,
+                )
+            })
+            .collect()
+    };
+    use std::f64::consts::FRAC_PI_2;
+    match index % 4 {
+        0 => polygon(20, 0.0, r),
+        1 => polygon(3, -FRAC_PI_2, r * 1.35),
+        2 => polygon(4, std::f64::consts::FRAC_PI_4, r * 1.3),
+        _ => polygon(4, 0.0, r * 1.4),
+    }
+}
+
+/// What a legend entry shows next to its text.
+enum Swatch {
+    /// A curve: line in a palette colour with marker shape `marker`.
+    Curve { color: RGBColor, marker: usize },
+    /// A filled bar.
+    Bar(RGBColor),
+    /// A dashed black line (the threshold).
+    Dashed,
+}
+
+/// Draws legend entries one per line, left-aligned, into `area` (a band under the chart, so
+/// the legend never hides a curve or a bar).
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    entries: &[(Swatch, String)],
+    note: Option<&str>,
+    k: f64,
+) -> DrawResult<DB> {
+    let px = |v: f64| (v * k).round() as i32;
+    let line_h = px(30.0);
+    let x0 = px(90.0);
+    let font = ("sans-serif", 20.0 * k).into_font();
+    for (i, (swatch, text)) in entries.iter().enumerate() {
+        let y = px(12.0) + line_h * i as i32 + line_h / 2;
+        match swatch {
+            Swatch::Curve { color, marker } => {
+                area.draw(&PathElement::new(
+                    vec![(x0, y), (x0 + px(50.0), y)],
+                    color.stroke_width(px(3.0).max(1) as u32),
+                ))?;
+                area.draw(
+                    &(EmptyElement::at((x0 + px(25.0), y))
+                        + Polygon::new(marker_outline(*marker, px(7.0).max(3)), color.filled())),
+                )?;
+            }
+            Swatch::Bar(color) => {
+                area.draw(&Rectangle::new(
+                    [(x0 + px(5.0), y - px(9.0)), (x0 + px(45.0), y + px(9.0))],
+                    color.mix(0.85).filled(),
+                ))?;
+            }
+            Swatch::Dashed => {
+                for seg in 0..3 {
+                    let a = x0 + px(20.0) * seg;
+                    area.draw(&PathElement::new(
+                        vec![(a, y), (a + px(12.0), y)],
+                        BLACK.stroke_width(px(2.0).max(1) as u32),
+                    ))?;
+                }
+            }
+        }
+        area.draw_text(
+            text,
+            &TextStyle::from(font.clone()).pos(Pos::new(HPos::Left, VPos::Center)),
+            (x0 + px(65.0), y),
+        )?;
+    }
+    if let Some(note) = note {
+        let y = px(12.0) + line_h * entries.len() as i32 + line_h / 2;
+        area.draw_text(
+            note,
+            &TextStyle::from(("sans-serif", 18.0 * k).into_font())
+                .color(&GREY)
+                .pos(Pos::new(HPos::Left, VPos::Center)),
+            (x0, y),
+        )?;
+    }
+    Ok(())
+}
+
+/// Height of a legend band with `lines` lines.
+fn legend_height(lines: usize, k: f64) -> u32 {
+    ((30.0 + 30.0 * lines as f64) * k).round() as u32
+}
+
+/// "= 47.01 %" for a label: two decimals, but never rounded to a flat 0 % or 100 %.
+fn label_percent(p: f64) -> String {
+    if p > 0.0 && p < 0.00005 {
+        "< 0.01 %".to_string()
+    } else if (0.99995..1.0).contains(&p) {
+        "> 99.99 %".to_string()
+    } else {
+        format!("= {:.2} %", 100.0 * p)
+    }
+}
+
+impl Figure for ScurvePlot {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        let k = font_scale(self.width, self.height);
+        let px = |v: f64| (v * k).round() as i32;
+        root.fill(&WHITE)?;
+        let legend_lines = self.curves.len() + usize::from(self.threshold.is_some()) + 1;
+        let legend_h = legend_height(legend_lines, k);
+        let (upper, lower) = root.split_vertically(self.height.saturating_sub(legend_h));
+        let title = match self.num_perm {
+            Some(n) => format!("LSH S-curves: P(candidate) = 1 − (1 − s^r)^b, K = {n}"),
+            None => "LSH S-curves: P(candidate) = 1 − (1 − s^r)^b".to_string(),
+        };
+        let mut chart = ChartBuilder::on(&upper)
+            .caption(
+                title,
+                ("sans-serif", 30.0 * k).into_font().style(FontStyle::Bold),
+            )
+            .margin(px(20.0))
+            .x_label_area_size(px(70.0))
+            .y_label_area_size(px(90.0))
+            .build_cartesian_2d(0f64..1f64, 0f64..1.02f64)?;
+        chart
+            .configure_mesh()
+            .x_desc("Jaccard similarity s of a pair")
+            .y_desc("P(pair becomes a candidate)")
+            .axis_desc_style(("sans-serif", 24.0 * k))
+            .label_style(("sans-serif", 20.0 * k))
+            .x_labels(11)
+            .y_labels(11)
+            .x_label_formatter(&|v| format!("{v:.1}"))
+            .y_label_formatter(&|v| format!("{:.0} %", v * 100.0))
+            .light_line_style(RGBColor(0xF0, 0xF0, 0xF0))
+            .bold_line_style(RGBColor(0xDC, 0xDC, 0xDC))
+            .draw()?;
+
+        // P = 10 % and 90 % guides, labelled at the right end above the line.
+        let guide = GREY.mix(0.8).stroke_width(px(1.5).max(1) as u32);
+        for p in [0.1, 0.9] {
+            chart.draw_series(DashedLineSeries::new(
+                vec![(0.0, p), (1.0, p)],
+                px(8.0).max(2) as u32,
+                px(6.0).max(2) as u32,
+                guide,
+            ))?;
+            chart.draw_series(std::iter::once(Text::new(
+                format!("P = {:.0} %", p * 100.0),
+                (0.004, p + 0.008),
+                TextStyle::from(("sans-serif", 18.0 * k).into_font())
+                    .color(&GREY)
+                    .pos(Pos::new(HPos::Left, VPos::Bottom)),
+            )))?;
+        }
+        if let Some(t) = self.threshold {
+            chart.draw_series(DashedLineSeries::new(
+                vec![(t, 0.0), (t, 1.02)],
+                px(12.0).max(2) as u32,
+                px(6.0).max(2) as u32,
+                BLACK.stroke_width(px(2.0).max(1) as u32),
+            ))?;
+        }
+
+        for (i, &c) in self.curves.iter().enumerate() {
+            let color = PALETTE[i % PALETTE.len()];
+            let size = px(7.0).max(3);
+            chart.draw_series(LineSeries::new(
+                curve_points(c, 800),
+                color.stroke_width(px(3.0).max(1) as u32),
+            ))?;
+            // Steepest point: filled marker; P = 10 % / 90 %: hollow markers of the same shape.
+            let s_star = steepest_point(c.bands, c.rows);
+            let steepest = (s_star, candidate_probability(s_star, c.bands, c.rows));
+            chart.draw_series(std::iter::once(
+                EmptyElement::at(steepest) + Polygon::new(marker_outline(i, size), color.filled()),
+            ))?;
+            for p in [0.1, 0.9] {
+                let s = similarity_at_probability(p, c.bands, c.rows);
+                chart.draw_series(std::iter::once(
+                    EmptyElement::at((s, p))
+                        + Polygon::new(marker_outline(i, size), WHITE.filled())
+                        + PathElement::new(
+                            marker_outline(i, size),
+                            color.stroke_width(px(2.5).max(1) as u32),
+                        ),
+                ))?;
+            }
+        }
+
+        let mut entries: Vec<(Swatch, String)> = self
+            .curves
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| {
+                let mut text = format!(
+                    "{} × {} ({} hashes): steepest at {:.3}; P = 10 % / 90 % at {:.3} / {:.3}",
+                    c.bands,
+                    c.rows,
+                    c.bands * c.rows,
+                    steepest_point(c.bands, c.rows),
+                    similarity_at_probability(0.1, c.bands, c.rows),
+                    similarity_at_probability(0.9, c.bands, c.rows),
+                );
+                if let Some(t) = self.threshold {
+                    text += &format!(
+                        ", P({t}) {}",
+                        label_percent(candidate_probability(t, c.bands, c.rows))
+                    );
+                }
+                (
+                    Swatch::Curve {
+                        color: PALETTE[i % PALETTE.len()],
+                        marker: i,
+                    },
+                    text,
+                )
+            })
+            .collect();
+        if let Some(t) = self.threshold {
+            entries.push((Swatch::Dashed, format!("threshold t = {t}")));
+        }
+        draw_legend(
+            &lower,
+            &entries,
+            Some("filled marker: steepest point;  hollow markers: P = 10 % and P = 90 %"),
+            k,
+        )
+    }
+}
+
+impl Figure for HistogramPlot {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        let k = font_scale(self.width, self.height);
+        let px = |v: f64| (v * k).round() as i32;
+        root.fill(&WHITE)?;
+        let total: u64 = self.bins.iter().map(|b| b.count).sum();
+        let max = self.bins.iter().map(|b| b.count).max().unwrap_or(0).max(1) as f64;
+        let mut entries = vec![(
+            Swatch::Bar(BAR),
+            format!(
+                "candidate pairs per bin (left axis{}), {total} pairs in all",
+                if self.log_counts { ", log scale" } else { "" }
+            ),
+        )];
+        if let Some(c) = self.curve {
+            let mut text = format!(
+                "S-curve (right axis): {} bands × {} rows, steepest at {:.3}",
+                c.bands,
+                c.rows,
+                steepest_point(c.bands, c.rows)
+            );
+            if let Some(t) = self.threshold {
+                text += &format!(
+                    ", P({t}) {}",
+                    label_percent(candidate_probability(t, c.bands, c.rows))
+                );
+            }
+            entries.push((
+                Swatch::Curve {
+                    color: PALETTE[1],
+                    marker: 0,
+                },
+                text,
+            ));
+        }
+        if let Some(t) = self.threshold {
+            entries.push((Swatch::Dashed, format!("threshold t = {t}")));
+        }
+        let legend_h = legend_height(entries.len(), k);
+        let (upper, lower) = root.split_vertically(self.height.saturating_sub(legend_h));
+        let title = "Frequency of candidate pairs by Jaccard similarity";
+        let y_desc = if self.log_counts {
+            "pairs per bin (log scale)"
+        } else {
+            "pairs per bin"
+        };
+
+        macro_rules! draw_with_y {
+            ($y_range:expr, $base:expr) => {{
+                let mut chart = ChartBuilder::on(&upper)
+                    .caption(
+                        title,
+                        ("sans-serif", 30.0 * k).into_font().style(FontStyle::Bold),
+                    )
+                    .margin(px(20.0))
+                    .x_label_area_size(px(70.0))
+                    .y_label_area_size(px(100.0))
+                    .right_y_label_area_size(if self.curve.is_some() { px(100.0) } else { 0 })
+                    .build_cartesian_2d(0f64..1f64, $y_range)?
+                    .set_secondary_coord(0f64..1f64, 0f64..1.02f64);
+                chart
+                    .configure_mesh()
+                    .x_desc("Jaccard similarity of the pair")
+                    .y_desc(y_desc)
+                    .axis_desc_style(("sans-serif", 24.0 * k))
+                    .label_style(("sans-serif", 20.0 * k))
+                    .x_labels(11)
+                    .x_label_formatter(&|v| format!("{v:.1}"))
+                    .y_label_formatter(&|v| format!("{v:.0}"))
+                    .light_line_style(RGBColor(0xF0, 0xF0, 0xF0))
+                    .bold_line_style(RGBColor(0xDC, 0xDC, 0xDC))
+                    .draw()?;
+                let base = $base;
+                chart.draw_series(self.bins.iter().filter(|b| b.count > 0).map(|b| {
+                    Rectangle::new(
+                        [(b.lo, base), (b.hi, b.count as f64)],
+                        BAR.mix(0.85).filled(),
+                    )
+                }))?;
+                if let Some(c) = self.curve {
+                    chart
+                        .configure_secondary_axes()
+                        .y_desc("P(pair becomes a candidate)")
+                        .axis_desc_style(("sans-serif", 24.0 * k))
+                        .label_style(("sans-serif", 20.0 * k))
+                        .y_labels(11)
+                        .y_label_formatter(&|v| format!("{:.0} %", v * 100.0))
+                        .draw()?;
+                    let color = PALETTE[1];
+                    chart.draw_secondary_series(LineSeries::new(
+                        curve_points(c, 800),
+                        color.stroke_width(px(3.0).max(1) as u32),
+                    ))?;
+                    let s_star = steepest_point(c.bands, c.rows);
+                    chart.draw_secondary_series(std::iter::once(
+                        EmptyElement::at((s_star, candidate_probability(s_star, c.bands, c.rows)))
+                            + Polygon::new(marker_outline(0, px(7.0).max(3)), color.filled()),
+                    ))?;
+                }
+                if let Some(t) = self.threshold {
+                    chart.draw_secondary_series(DashedLineSeries::new(
+                        vec![(t, 0.0), (t, 1.02)],
+                        px(12.0).max(2) as u32,
+                        px(6.0).max(2) as u32,
+                        BLACK.stroke_width(px(2.0).max(1) as u32),
+                    ))?;
+                }
+            }};
+        }
+
+        if self.log_counts {
+            // Bars start at 0.5 so a bin with one pair is still visible on the log axis.
+            draw_with_y!((0.5f64..max * 2.0).log_scale(), 0.5f64);
+        } else {
+            draw_with_y!(0f64..max * 1.08, 0f64);
+        }
+        draw_legend(&lower, &entries, None, k)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bins_cover_zero_to_one() {
+        let bins = histogram_bins(&[0.0, 0.05, 0.1, 0.999, 1.0], 10);
+        assert_eq!(bins.len(), 10);
+        assert_eq!(bins[0].count, 2);
+        assert_eq!(bins[1].count, 1);
+        assert_eq!(bins[9].count, 2);
+        assert_eq!(bins.iter().map(|b| b.count).sum::<u64>(), 5);
+    }
+
+    #[test]
+    fn extension_decides_format() {
+        assert_eq!(image_format(Path::new("a.SVG")).unwrap(), ImageFormat::Svg);
+        assert_eq!(image_format(Path::new("a.png")).unwrap(), ImageFormat::Png);
+        assert!(image_format(Path::new("a.jpg")).is_err());
+        assert!(image_format(Path::new("a")).is_err());
+    }
+}

@@ -1,0 +1,383 @@
+//! `lshscope tune`: every flag, every output format, and the errors for bad arguments.
+
+use assert_cmd::Command;
+use lshscope::minhash::scurve::candidate_probability;
+use predicates::prelude::*;
+use serde_json::Value;
+
+const PAIRS: &str = "tests/data/math/pairs.csv";
+const SIMILARITIES: &str = "tests/data/math/similarities.txt";
+
+fn tune() -> Command {
+    Command::cargo_bin("lshscope").unwrap()
+}
+
+fn tune_json(args: &[&str]) -> Value {
+    let out = tune()
+        .arg("tune")
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn row<'a>(report: &'a Value, criterion: &str) -> &'a Value {
+    report["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["criterion"] == criterion)
+        .unwrap_or_else(|| panic!("no {criterion} row in {report}"))
+}
+
+fn banding(row: &Value) -> (u64, u64) {
+    (
+        row["bands"].as_u64().unwrap(),
+        row["rows"].as_u64().unwrap(),
+    )
+}
+
+/// The pair similarities in the fixture, read independently of the code under test.
+fn fixture_similarities() -> Vec<f64> {
+    std::fs::read_to_string(SIMILARITIES)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn datasketch_row_follows_the_weights() {
+    // Expected picks from datasketch 2.0.0 (see tests/scurve.rs for the full table).
+    let even = tune_json(&["--num-perm", "128", "--threshold", "0.8"]);
+    assert_eq!(banding(row(&even, "datasketch")), (9, 13));
+    let fn_heavy = tune_json(&[
+        "--num-perm",
+        "128",
+        "--threshold",
+        "0.8",
+        "--fp-weight",
+        "0.1",
+        "--fn-weight",
+        "0.9",
+    ]);
+    assert_eq!(banding(row(&fn_heavy, "datasketch")), (14, 9));
+    let k256 = tune_json(&["-k", "256", "-t", "0.9"]);
+    assert_eq!(banding(row(&k256, "datasketch")), (9, 28));
+}
+
+#[test]
+fn json_carries_every_number_of_the_table() {
+    let report = tune_json(&["--threshold", "0.8"]);
+    assert_eq!(report["num_perm"], 128);
+    assert_eq!(report["threshold"], 0.8);
+    let r = row(&report, "datasketch");
+    for key in [
+        "bands",
+        "rows",
+        "hashes",
+        "steepest_point",
+        "steepest_slope",
+        "approximate_threshold",
+        "probability_at_threshold",
+        "similarity_at_10",
+        "similarity_at_50",
+        "similarity_at_90",
+        "false_positive_area",
+        "false_negative_area",
+        "unused_permutations",
+    ] {
+        assert!(r[key].is_number(), "{key} missing in {r}");
+    }
+    // 9 × 13 uses 117 of 128 and misses most pairs at 0.8: both warnings.
+    assert_eq!(r["unused_permutations"], 11);
+    let warnings = r["warnings"].to_string();
+    assert!(
+        warnings.contains("11 computed but never banded"),
+        "{warnings}"
+    );
+    assert!(warnings.contains("most pairs at the threshold are missed"));
+    let p = r["probability_at_threshold"].as_f64().unwrap();
+    assert!((p - candidate_probability(0.8, 9, 13)).abs() < 1e-12);
+}
+
+#[test]
+fn recall_row_meets_min_recall() {
+    let report = tune_json(&["--threshold", "0.7", "--min-recall", "0.95"]);
+    let r = row(&report, "recall");
+    assert!(r["probability_at_threshold"].as_f64().unwrap() >= 0.95);
+    assert!(r["hashes"].as_u64().unwrap() <= 128);
+}
+
+#[test]
+fn constraints_reproduce_42_by_3_in_fractions_and_percent() {
+    for (reject, accept) in [("0.05:0.6%", "0.5:99.6%"), ("0.05:0.006", "0.5:0.996")] {
+        let report = tune_json(&[
+            "--num-perm",
+            "128",
+            "--threshold",
+            "0.5",
+            "--reject",
+            reject,
+            "--accept",
+            accept,
+        ]);
+        let r = row(&report, "constraints");
+        assert_eq!(banding(r), (42, 3));
+        assert!((r["probability_at_threshold"].as_f64().unwrap() - 0.9963).abs() < 5e-5);
+        assert_eq!(report["chosen"], "constraints");
+    }
+    tune()
+        .args([
+            "tune",
+            "-t",
+            "0.5",
+            "--reject",
+            "0.05:0.6%",
+            "--accept",
+            "0.5:99.6%",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("constraints    42    3    126"))
+        .stdout(predicate::str::contains("99.63 %"));
+}
+
+#[test]
+fn impossible_constraints_are_reported() {
+    let report = tune_json(&["-t", "0.8", "--reject", "0.79:0.01", "--accept", "0.8:0.99"]);
+    assert!(
+        report["not_found"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("constraints: no banding")
+    );
+}
+
+#[test]
+fn pairs_add_corpus_columns() {
+    let report = tune_json(&["-t", "0.8", "--pairs", PAIRS]);
+    let values = fixture_similarities();
+    let r = row(&report, "datasketch");
+    let (b, c) = banding(r);
+    let expected: f64 = values
+        .iter()
+        .map(|&s| candidate_probability(s, b as usize, c as usize))
+        .sum();
+    let corpus = &r["corpus"];
+    assert!((corpus["expected_candidates"].as_f64().unwrap() - expected).abs() < 1e-9);
+    let above: Vec<f64> = values.iter().copied().filter(|&s| s >= 0.8).collect();
+    let found: f64 = above
+        .iter()
+        .map(|&s| candidate_probability(s, b as usize, c as usize))
+        .sum();
+    let recall = corpus["expected_recall"].as_f64().unwrap();
+    assert!((recall - found / above.len() as f64).abs() < 1e-12);
+    let precision = corpus["expected_precision"].as_f64().unwrap();
+    assert!((precision - found / expected).abs() < 1e-12);
+    assert_eq!(report["corpus"]["pairs"], 40.0);
+    assert!(report["notes"][0].as_str().unwrap().contains("scan"));
+    // Table shows the extra columns.
+    tune()
+        .args(["tune", "-t", "0.8", "--pairs", PAIRS])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("exp. cands"))
+        .stdout(predicate::str::contains("recall@t"));
+}
+
+#[test]
+fn scan_banding_reweights_pairs() {
+    // With a 1 × 1 scan, P₀(s) = s: each pair weighs 1/s, so the corpus size is Σ 1/s and a
+    // 1 × 1 banding expects Σ (1/s)·s = 40 candidates, exactly the pairs the scan found.
+    let report = tune_json(&[
+        "-t",
+        "0.8",
+        "--pairs",
+        PAIRS,
+        "--scan-banding",
+        "1x1",
+        "--banding",
+        "1x1",
+    ]);
+    let inverse: f64 = fixture_similarities().iter().map(|s| 1.0 / s).sum();
+    assert!((report["corpus"]["pairs"].as_f64().unwrap() - inverse).abs() < 1e-9);
+    let given = &row(&report, "given")["corpus"];
+    assert!((given["expected_candidates"].as_f64().unwrap() - 40.0).abs() < 1e-9);
+    assert!(report["notes"][0].as_str().unwrap().contains("1/P₀(s)"));
+    fails_with(&["-t", "0.8", "--scan-banding", "20x5"], "--pairs");
+}
+
+#[test]
+fn similarities_as_list_and_as_csv_agree() {
+    let list = tune_json(&["-t", "0.8", "--similarities", SIMILARITIES]);
+    let csv = tune_json(&["-t", "0.8", "--similarities", PAIRS]);
+    assert_eq!(
+        row(&list, "recall")["corpus"],
+        row(&csv, "recall")["corpus"]
+    );
+}
+
+#[test]
+fn budget_picks_best_recall_within_budget() {
+    for budget in ["3", "12"] {
+        let report = tune_json(&["-t", "0.8", "--pairs", PAIRS, "--budget", budget]);
+        let r = row(&report, "budget");
+        let cands = r["corpus"]["expected_candidates"].as_f64().unwrap();
+        assert!(cands <= budget.parse::<f64>().unwrap());
+        assert_eq!(report["chosen"], "budget");
+    }
+    let impossible = tune_json(&["-t", "0.8", "--pairs", PAIRS, "--budget", "0"]);
+    assert!(impossible["not_found"].to_string().contains("budget"));
+}
+
+#[test]
+fn csv_format_has_one_line_per_row() {
+    let out = tune()
+        .args(["tune", "-t", "0.8", "--banding", "20x5", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let headers = reader.headers().unwrap().clone();
+    assert!(headers.iter().any(|h| h == "probability_at_threshold"));
+    let records: Vec<_> = reader.records().map(|r| r.unwrap()).collect();
+    assert_eq!(records.len(), 3); // recall, datasketch, given
+    assert_eq!(&records[2][0], "given");
+    assert_eq!(&records[2][1], "20");
+}
+
+#[test]
+fn for_each_tool_prints_its_own_terms() {
+    let cases = [
+        (
+            "datatrove",
+            vec!["num_buckets=", "hashes_per_bucket=", "n_grams="],
+        ),
+        (
+            "text-dedup",
+            vec!["--num_perm 128", "--b ", "--r ", "--ngram"],
+        ),
+        ("datasketch", vec!["MinHashLSH(num_perm=128, params=("]),
+        ("spark", vec!["numHashTables=", "cannot express", "no AND"]),
+        (
+            "nemo",
+            vec!["char_ngrams=5", "num_bands=", "minhashes_per_band="],
+        ),
+    ];
+    for (tool, needles) in cases {
+        let out = tune()
+            .args(["tune", "-t", "0.8", "--for", tool])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{tool}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        for n in needles {
+            assert!(text.contains(n), "{tool}: `{n}` missing in\n{text}");
+        }
+    }
+    // Word shingles: datatrove is fine, NeMo says it cannot.
+    let report = tune_json(&["-t", "0.8", "--for", "nemo", "--shingle", "word:3"]);
+    assert!(
+        report["export"]["notes"]
+            .to_string()
+            .contains("cannot express word:3")
+    );
+    let report = tune_json(&["-t", "0.8", "--for", "datatrove", "--shingle", "word:3"]);
+    assert_eq!(
+        report["export"]["parameters"][0],
+        serde_json::json!(["n_grams", 3])
+    );
+    // Spark can express r = 1 bandings exactly: K = 4, P(0.3) ≥ 0.5 is met most sharply by
+    // 2 × 1 (P(0.3) = 0.51), and Spark then needs no "cannot" note.
+    let report = tune_json(&[
+        "-k",
+        "4",
+        "-t",
+        "0.3",
+        "--min-recall",
+        "0.5",
+        "--for",
+        "spark",
+    ]);
+    assert_eq!(banding(&report["rows"][0]), (2, 1));
+    assert_eq!(
+        report["export"]["parameters"][0],
+        serde_json::json!(["numHashTables", 2])
+    );
+    assert!(
+        !report["export"]["notes"]
+            .to_string()
+            .contains("cannot express")
+    );
+}
+
+fn fails_with(args: &[&str], needle: &str) {
+    tune()
+        .arg("tune")
+        .args(args)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(needle));
+}
+
+#[test]
+fn bad_arguments_fail_with_clear_errors() {
+    fails_with(&["-t", "1.5"], "--threshold must be in [0, 1]");
+    fails_with(&["--threshold=-0.1"], "--threshold must be in [0, 1]");
+    fails_with(&["-t", "0.8", "--reject", "1.2:0.1"], "outside [0, 1]");
+    fails_with(&["-t", "0.8", "--accept", "0.5:150%"], "outside [0, 1]");
+    fails_with(&["-t", "0.8", "--accept", "0.5"], "expected S:P");
+    fails_with(&["-t", "0.8", "--for", "pandas"], "invalid value 'pandas'");
+    fails_with(
+        &["-t", "0.8", "-k", "128", "--banding", "20x7"],
+        "needs 140 permutations but --num-perm is 128",
+    );
+    fails_with(&["-t", "0.8", "--banding", "20by7"], "expected BANDSxROWS");
+    fails_with(
+        &["-t", "0.8", "--budget", "10"],
+        "--budget needs pair similarities",
+    );
+    fails_with(&["-t", "0.8", "--fp-weight=-1"], "--fp-weight");
+    fails_with(
+        &["-t", "0.8", "--fp-weight", "0", "--fn-weight", "0"],
+        "cannot both be 0",
+    );
+    fails_with(&["-t", "0.8", "--for", "spark", "--format", "csv"], "--for");
+    fails_with(&["-t", "0.8", "-k", "0"], "--num-perm");
+    fails_with(
+        &[
+            "-t",
+            "0.8",
+            "--similarities",
+            "tests/data/math/similarities_bad.txt",
+        ],
+        "similarities_bad.txt:4: similarity 1.3 is outside [0, 1]",
+    );
+    fails_with(
+        &["-t", "0.8", "--pairs", "tests/data/math/similarities.txt"],
+        "no `jaccard` column",
+    );
+    fails_with(
+        &["-t", "0.8", "--pairs", "tests/data/math/missing.csv"],
+        "missing.csv",
+    );
+    fails_with(
+        &[
+            "-t",
+            "0.8",
+            "--pairs",
+            PAIRS,
+            "--similarities",
+            SIMILARITIES,
+        ],
+        "cannot be used with",
+    );
+}
