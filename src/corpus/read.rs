@@ -256,12 +256,15 @@ fn read_stream(
     progress: &Progress,
 ) -> Result<(Corpus, ReadReport)> {
     let mut sink = Sink::new(name, opts);
-    // Without compression or sampling the file size bounds the text bytes: reserving it up
-    // front avoids the repeated growth copies of a 400 MB arena (the excess is released at
-    // the end).
-    if let (Compression::None, None, Some(bytes)) =
-        (source.compression, opts.sample, source.disk_bytes)
-    {
+    // Without compression, sampling or a limit the file size bounds the text bytes: reserving
+    // it up front avoids the repeated growth copies of a 400 MB arena (the excess is released
+    // at the end).
+    if let (Compression::None, None, None, Some(bytes)) = (
+        source.compression,
+        opts.sample,
+        opts.limit,
+        source.disk_bytes,
+    ) {
         sink.corpus.texts.reserve(bytes as usize);
     }
     let mut reader = source.reader;
