@@ -49,6 +49,44 @@ fn reset_peak_rss() -> bool {
     std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }
 
+/// CPU seconds (user + system) this process has used so far, from /proc (10 ms resolution).
+/// Per-core rates are computed from CPU time, so they stay meaningful when other processes
+/// compete for the cores.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return f64::NAN;
+    };
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(f64::NAN)
+    };
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Wall and CPU time of one measured phase.
+struct Clock {
+    wall: Instant,
+    cpu: f64,
+}
+
+impl Clock {
+    fn start() -> Self {
+        Clock {
+            wall: Instant::now(),
+            cpu: cpu_seconds(),
+        }
+    }
+    /// (wall seconds, CPU seconds) since start.
+    fn stop(&self) -> (f64, f64) {
+        (self.wall.elapsed().as_secs_f64(), cpu_seconds() - self.cpu)
+    }
+}
+
 fn mb(bytes: f64) -> String {
     format!("{:.1} MB", bytes / 1e6)
 }
@@ -87,7 +125,16 @@ pub fn run(args: BenchArgs) -> Result<i32> {
     };
     let progress = Progress::new();
 
-    // Signatures on one thread (per-core rate), then on all threads (kept).
+    // Each phase: wall time, CPU time, and rates per wall second and per CPU second (= per core).
+    let report = |name: &str, (wall, cpu): (f64, f64), amount: f64, unit: &str, extra: String| {
+        println!(
+            "{name:<24} {wall:>8.3} s wall {cpu:>8.2} s CPU   {:>9.1} {unit}/s   {:>9.1} {unit}/s per core{extra}",
+            amount / wall,
+            amount / cpu
+        );
+    };
+
+    // Signatures on one thread over a prefix (per-core rate without scheduling effects).
     let sample = corpus.len().min(50_000);
     let head =
         crate::corpus::Corpus::from_pairs((0..sample).map(|i| (corpus.id(i), corpus.text(i))));
@@ -95,38 +142,42 @@ pub fn run(args: BenchArgs) -> Result<i32> {
         .num_threads(1)
         .build()
         .map_err(|e| Error::usage(e.to_string()))?;
-    let start = Instant::now();
+    let clock = Clock::start();
     one.install(|| build_index(&head, &options, &progress))?;
-    let single = start.elapsed().as_secs_f64();
-    drop(head);
-    println!(
-        "signatures, 1 thread   {:>9.3} s  {:>8.1} MB/s per core  (first {sample} docs)",
-        single,
-        text_mb * sample as f64 / corpus.len() as f64 / 1e6 / single
+    report(
+        "signatures (1 thread)",
+        clock.stop(),
+        head.text_bytes() as f64 / 1e6,
+        "MB",
+        format!("   first {sample} docs"),
     );
-    let start = Instant::now();
+    drop(head);
+
+    let clock = Clock::start();
     let index = build_index(&corpus, &options, &progress)?;
-    let all = start.elapsed().as_secs_f64();
-    println!(
-        "signatures, {threads} threads {:>9.3} s  {:>8.1} MB/s  ({} shingles)",
-        all,
-        text_mb / 1e6 / all,
-        index.sets.total()
+    report(
+        "signatures (all threads)",
+        clock.stop(),
+        text_mb / 1e6,
+        "MB",
+        format!("   {} shingles", index.sets.total()),
     );
 
     // Grouping alone: bucket keys for every band, sorted into buckets.
-    let start = Instant::now();
+    let clock = Clock::start();
     let grouped: usize = (0..grouping.bands)
         .into_par_iter()
         .map(|band| band_keys(&index.signatures, grouping, band).len())
         .sum();
-    let group = start.elapsed().as_secs_f64();
-    println!(
-        "grouping {}×{}         {:>9.3} s  ({grouped} bucket entries)",
-        grouping.bands, grouping.rows, group
+    report(
+        &format!("grouping {}×{}", grouping.bands, grouping.rows),
+        clock.stop(),
+        grouped as f64 / 1e6,
+        "M keys",
+        String::new(),
     );
 
-    let start = Instant::now();
+    let clock = Clock::start();
     let candidates = find_candidates(
         &index.signatures,
         &BandingOptions {
@@ -135,24 +186,26 @@ pub fn run(args: BenchArgs) -> Result<i32> {
         },
         &progress,
     )?;
-    let banded = start.elapsed().as_secs_f64();
-    println!(
-        "candidates {}×{}       {:>9.3} s  {} bucket pairs → {} candidates ({:.1} M bucket pairs/s)",
-        banding.bands,
-        banding.rows,
-        banded,
-        candidates.bucket_pairs,
-        candidates.pairs.len(),
-        candidates.bucket_pairs as f64 / banded / 1e6
+    report(
+        &format!("candidates {}×{}", banding.bands, banding.rows),
+        clock.stop(),
+        candidates.bucket_pairs as f64 / 1e6,
+        "M pairs",
+        format!(
+            "   {} bucket pairs → {} candidates",
+            candidates.bucket_pairs,
+            candidates.pairs.len()
+        ),
     );
 
-    let start = Instant::now();
+    let clock = Clock::start();
     let pairs = verify(&index, &candidates.pairs, 0.0, &progress)?;
-    let verified = start.elapsed().as_secs_f64();
-    println!(
-        "verification           {:>9.3} s  {:.2} M pairs/s",
-        verified,
-        pairs.len() as f64 / verified / 1e6
+    report(
+        "verification",
+        clock.stop(),
+        pairs.len() as f64 / 1e6,
+        "M pairs",
+        String::new(),
     );
 
     let found = planted
