@@ -13,7 +13,10 @@
 pub fn intersection_size(a: &[u64], b: &[u64]) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::is_x86_feature_detected!("avx512f") {
+        if std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512dq")
+            && std::is_x86_feature_detected!("popcnt")
+        {
             // SAFETY: the CPU supports the features this function was compiled for.
             return unsafe { intersection_size_avx512(a, b) };
         }
@@ -51,7 +54,7 @@ fn intersection_size_blocks(a: &[u64], b: &[u64]) -> usize {
 /// values broadcast; the OR of the 8 match masks has one bit per matched B value (values in a
 /// set are distinct, so each B value matches at most one A value).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+#[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl,popcnt")]
 unsafe fn intersection_size_avx512(a: &[u64], b: &[u64]) -> usize {
     use std::arch::x86_64::*;
     let (mut i, mut j, mut count) = (0usize, 0usize, 0usize);

@@ -192,9 +192,12 @@ pub fn run(args: BenchArgs) -> Result<i32> {
         candidates.bucket_pairs as f64 / 1e6,
         "M pairs",
         format!(
-            "   {} bucket pairs → {} candidates",
+            "   {} bucket pairs → {} candidates; grouping {:.3} s, pair union {:.3} s = {:.1} M pairs/s",
             candidates.bucket_pairs,
-            candidates.pairs.len()
+            candidates.pairs.len(),
+            candidates.grouping_seconds,
+            candidates.union_seconds,
+            candidates.bucket_pairs as f64 / candidates.union_seconds / 1e6
         ),
     );
 

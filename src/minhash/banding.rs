@@ -1,6 +1,8 @@
 //! LSH banding: split each signature into b bands of r rows, bucket documents by band, and
 //! collect the pairs that share at least one bucket.
 
+use std::time::Instant;
+
 use rayon::prelude::*;
 
 use super::index::Signatures;
@@ -79,74 +81,103 @@ pub struct Candidates {
     pub pairs_dropped_by_cap: u64,
     /// Bucket pairs emitted, over all bands (before the union).
     pub bucket_pairs: u64,
+    /// Time spent computing bucket keys and grouping them, all bands.
+    pub grouping_seconds: f64,
+    /// Time spent merging the bands' pairs into candidates.
+    pub union_seconds: f64,
 }
 
-/// The key of band `band` of a signature row: a hash of its r values.
+/// The key of band `band` of a signature row: a 64-bit hash of its r values. Two documents
+/// share a bucket when their keys are equal, that is when their r values agree (or, with
+/// probability about 2^-64, by a hash collision).
 #[inline]
 pub fn band_key(row: &[u32], banding: Banding, band: usize) -> u64 {
     let values = &row[band * banding.rows..(band + 1) * banding.rows];
-    // SAFETY-free byte view: hash the little-endian bytes of the r values.
-    let mut buf = [0u8; 256];
-    if values.len() * 4 <= buf.len() {
-        for (i, v) in values.iter().enumerate() {
-            buf[i * 4..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
-        }
-        xxhash_rust::xxh3::xxh3_64(&buf[..values.len() * 4])
-    } else {
-        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        xxhash_rust::xxh3::xxh3_64(&bytes)
-    }
+    // SAFETY: any initialized u32 slice is a valid byte slice of four times the length, with
+    // alignment 1. Keys are only compared within one process, so byte order does not matter.
+    let bytes =
+        unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), size_of_val(values)) };
+    xxhash_rust::xxh3::xxh3_64(bytes)
 }
 
 /// Bucket keys of one band for every document that has shingles, sorted by (key, doc).
 pub fn band_keys(sigs: &Signatures, banding: Banding, band: usize) -> Vec<(u64, u32)> {
-    let keys: Vec<(u64, u32)> = (0..sigs.len())
-        .filter(|&i| !sigs.is_empty_doc(i))
-        .map(|i| (band_key(sigs.row(i), banding, band), i as u32))
-        .collect();
+    let mut keys: Vec<(u64, u32)> = Vec::with_capacity(sigs.len());
+    keys.extend(
+        (0..sigs.len())
+            .filter(|&i| !sigs.is_empty_doc(i))
+            .map(|i| (band_key(sigs.row(i), banding, band), i as u32)),
+    );
     sort_by_key_then_doc(keys)
 }
 
 /// Sorts (key, doc) entries whose docs are ascending and whose keys are uniform hashes.
 ///
-/// A counting pass on the keys' top bits scatters the entries (stably, so docs stay ascending
-/// within a key) into buckets of about one distinct key each; an insertion sort then only
-/// fixes order inside those tiny buckets. Two linear passes instead of an n log n sort, which
-/// is what makes re-banding a million documents take a fraction of a second. Many documents
-/// with one key (duplicates) are already in order and never move.
-fn sort_by_key_then_doc(keys: Vec<(u64, u32)>) -> Vec<(u64, u32)> {
+/// Two stable counting passes (most-significant digit first): 256 partitions by the top 8
+/// bits, then each partition, small enough to stay in cache, by its next bits into buckets of
+/// about one distinct key; an insertion sort only fixes order inside those tiny buckets. Both
+/// passes are linear and cache-friendly (a single pass into a million buckets misses cache on
+/// nearly every write), which keeps re-banding a million documents well under a second. Many
+/// documents with one key (duplicates) stay in doc order and never move.
+fn sort_by_key_then_doc(mut keys: Vec<(u64, u32)>) -> Vec<(u64, u32)> {
     let n = keys.len();
     if n < 256 {
-        let mut keys = keys;
         keys.sort_unstable();
         return keys;
     }
-    let bits = (usize::BITS - n.leading_zeros()).clamp(8, 20);
-    let shift = 64 - bits;
-    let mut counts = vec![0u32; (1 << bits) + 1];
+    const TOP_BITS: u32 = 8;
+    let mut starts = [0usize; (1 << TOP_BITS) + 1];
     for &(k, _) in &keys {
-        counts[(k >> shift) as usize + 1] += 1;
+        starts[(k >> (64 - TOP_BITS)) as usize + 1] += 1;
     }
-    for i in 1..counts.len() {
-        counts[i] += counts[i - 1];
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
     }
-    let mut out = vec![(0u64, 0u32); n];
+    let mut partitioned = vec![(0u64, 0u32); n];
+    let mut next = starts;
     for &entry in &keys {
-        let slot = &mut counts[(entry.0 >> shift) as usize];
-        out[*slot as usize] = entry;
+        let slot = &mut next[(entry.0 >> (64 - TOP_BITS)) as usize];
+        partitioned[*slot] = entry;
         *slot += 1;
     }
-    drop(keys);
-    for i in 1..n {
-        let x = out[i];
-        let mut j = i;
-        while j > 0 && out[j - 1] > x {
-            out[j] = out[j - 1];
-            j -= 1;
+    // Second pass: each partition back into `keys`, at the same offsets.
+    let mut counts: Vec<u32> = Vec::new();
+    for p in 0..1 << TOP_BITS {
+        let (lo, hi) = (starts[p], starts[p + 1]);
+        let (src, dst) = (&partitioned[lo..hi], &mut keys[lo..hi]);
+        let len = src.len();
+        if len < 32 {
+            dst.copy_from_slice(src);
+            dst.sort_unstable();
+            continue;
         }
-        out[j] = x;
+        let bits = (usize::BITS - len.leading_zeros()).clamp(4, 16);
+        let shift = 64 - TOP_BITS - bits;
+        let mask = (1u64 << bits) - 1;
+        counts.clear();
+        counts.resize((1 << bits) + 1, 0);
+        for &(k, _) in src {
+            counts[((k >> shift) & mask) as usize + 1] += 1;
+        }
+        for i in 1..counts.len() {
+            counts[i] += counts[i - 1];
+        }
+        for &entry in src {
+            let slot = &mut counts[((entry.0 >> shift) & mask) as usize];
+            dst[*slot as usize] = entry;
+            *slot += 1;
+        }
+        for i in 1..len {
+            let x = dst[i];
+            let mut j = i;
+            while j > 0 && dst[j - 1] > x {
+                dst[j] = dst[j - 1];
+                j -= 1;
+            }
+            dst[j] = x;
+        }
     }
-    out
+    keys
 }
 
 struct BandResult {
@@ -172,6 +203,7 @@ pub fn find_candidates(
     Banding::new(banding.bands, banding.rows, sigs.num_perm())?;
     let cap = options.max_bucket.unwrap_or(usize::MAX).max(2);
     progress.begin(Phase::Banding, banding.bands as u64);
+    let started = Instant::now();
 
     let per_band: Vec<BandResult> = (0..banding.bands)
         .into_par_iter()
@@ -223,38 +255,90 @@ pub fn find_candidates(
         })
         .collect::<Result<_>>()?;
 
-    let mut result = Candidates::default();
-    let total: usize = per_band.iter().map(|r| r.pairs.len()).sum();
-    let mut all = Vec::with_capacity(total);
-    for r in per_band {
-        all.extend_from_slice(&r.pairs);
-        result.largest_buckets.extend(r.largest);
+    let grouped_at = Instant::now();
+    let mut result = Candidates {
+        grouping_seconds: (grouped_at - started).as_secs_f64(),
+        ..Default::default()
+    };
+    for r in &per_band {
+        result.largest_buckets.extend_from_slice(&r.largest);
         result.capped_bucket_count += r.capped.len();
-        result.capped_buckets.extend(r.capped);
+        result.capped_buckets.extend_from_slice(&r.capped);
         result.pairs_dropped_by_cap += r.dropped;
     }
     keep_top(&mut result.largest_buckets, 10);
     keep_top(&mut result.capped_buckets, 10);
-    result.bucket_pairs = all.len() as u64;
     progress.check()?;
-    all.par_sort_unstable();
-
-    // Run-length count: a pair appearing in m bands collided m times.
-    let mut i = 0;
-    while i < all.len() {
-        let p = all[i];
-        let mut j = i + 1;
-        while j < all.len() && all[j] == p {
-            j += 1;
-        }
-        result.pairs.push(CandidatePair {
-            a: (p >> 32) as u32,
-            b: p as u32,
-            bands_hit: (j - i) as u32,
-        });
-        i = j;
-    }
+    let band_pairs: Vec<Vec<u64>> = per_band.into_iter().map(|r| r.pairs).collect();
+    result.bucket_pairs = band_pairs.iter().map(|p| p.len() as u64).sum();
+    result.pairs = union_of_band_pairs(band_pairs, sigs.len());
+    result.union_seconds = grouped_at.elapsed().as_secs_f64();
     Ok(result)
+}
+
+/// Merges the pairs of all bands (packed `a << 32 | b`) into sorted candidates, counting in
+/// how many bands each pair appeared.
+///
+/// The pairs are first scattered into partitions by ranges of `a`, each small enough to sort
+/// in cache, and the partitions are then sorted and run-length counted in parallel; their
+/// concatenation is sorted by (a, b). One global sort of tens of millions of pairs would spend
+/// most of its time waiting for memory.
+fn union_of_band_pairs(band_pairs: Vec<Vec<u64>>, docs: usize) -> Vec<CandidatePair> {
+    let total: usize = band_pairs.iter().map(Vec::len).sum();
+    if total == 0 {
+        return Vec::new();
+    }
+    let parts = (total / 32_768).next_power_of_two().clamp(1, 1 << 14);
+    let part_of = |p: u64| (((p >> 32) as usize * parts) / docs.max(1)).min(parts - 1);
+    let mut starts = vec![0usize; parts + 1];
+    for pairs in &band_pairs {
+        for &p in pairs {
+            starts[part_of(p) + 1] += 1;
+        }
+    }
+    for i in 1..=parts {
+        starts[i] += starts[i - 1];
+    }
+    let mut all = vec![0u64; total];
+    let mut next = starts.clone();
+    for pairs in band_pairs {
+        for p in pairs {
+            let slot = &mut next[part_of(p)];
+            all[*slot] = p;
+            *slot += 1;
+        }
+    }
+    let mut slices = Vec::with_capacity(parts);
+    let mut rest: &mut [u64] = &mut all;
+    for i in 0..parts {
+        let (head, tail) = rest.split_at_mut(starts[i + 1] - starts[i]);
+        slices.push(head);
+        rest = tail;
+    }
+    let counted: Vec<Vec<CandidatePair>> = slices
+        .into_par_iter()
+        .map(|slice| {
+            slice.sort_unstable();
+            let mut out = Vec::with_capacity(slice.len());
+            let mut i = 0;
+            while i < slice.len() {
+                let p = slice[i];
+                let mut j = i + 1;
+                while j < slice.len() && slice[j] == p {
+                    j += 1;
+                }
+                out.push(CandidatePair {
+                    a: (p >> 32) as u32,
+                    b: p as u32,
+                    bands_hit: (j - i) as u32,
+                });
+                i = j;
+            }
+            out
+        })
+        .collect();
+    drop(all);
+    counted.concat()
 }
 
 #[cfg(test)]
@@ -266,7 +350,7 @@ mod tests {
     #[test]
     fn radix_grouping_matches_sort() {
         let mut state = 1u64;
-        for n in [0usize, 5, 300, 5000] {
+        for n in [0usize, 5, 300, 5000, 70_000] {
             let keys: Vec<(u64, u32)> = (0..n as u32)
                 .map(|d| {
                     let k = crate::minhash::family::splitmix64(&mut state);
