@@ -10,6 +10,7 @@ use crate::corpus::{ColumnSpec, InputFormat, ReadOptions};
 use crate::minhash::IndexOptions;
 use crate::text::{ShingleKind, ShingleOptions};
 
+mod explore;
 mod generate;
 mod progress;
 mod scan;
@@ -36,6 +37,8 @@ pub enum Command {
     Scan(scan::ScanArgs),
     /// Generate a corpus with planted near-duplicates at chosen Jaccard levels, plus its truth.
     Gen(generate::GenArgs),
+    /// Explore interactively: live S-curve, similarity histogram, side-by-side pair viewer.
+    Explore(explore::ExploreArgs),
 }
 
 /// Runs the parsed command line; returns the process exit code.
@@ -43,9 +46,8 @@ pub fn run(cli: Cli) -> crate::Result<i32> {
     match cli.command {
         Some(Command::Scan(args)) => scan::run(args),
         Some(Command::Gen(args)) => generate::run(args),
-        None => Err(crate::Error::usage(
-            "no subcommand given: try `lshscope scan sample_data/questions.txt` or `lshscope --help`",
-        )),
+        Some(Command::Explore(args)) => explore::run(args),
+        None => explore::run_sample(),
     }
 }
 

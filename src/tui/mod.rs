@@ -1,0 +1,297 @@
+//! `lshscope explore`: the interactive explorer.
+//!
+//! Structure (see DESIGN.md): [`app::App`] holds all state and changes only in
+//! [`app::App::update`]; [`ui::render`] draws a frame from an `&App`; [`keys::BINDINGS`] is
+//! the one key table. Work runs off the UI thread: a load job (read corpus → build index) and
+//! latest-wins re-banding jobs (`find_candidates` + `verify`), each reporting back through the
+//! single [`Event`] channel. Results carry the request id they answer, and the App drops any
+//! answer that is not for its newest request.
+
+pub mod app;
+pub mod export;
+pub mod keys;
+pub mod sample;
+pub mod theme;
+pub mod ui;
+
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+use ratatui::crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, KeyCode, KeyEvent, KeyEventKind, MouseButton,
+    MouseEventKind,
+};
+use ratatui::crossterm::execute;
+
+use crate::analysis::labels::LabelStore;
+use crate::corpus::read_corpus;
+use crate::jobs::{Phase, Progress};
+use crate::minhash::{Banding, BandingOptions, Index, build_index, find_candidates};
+use crate::scan::{VerifiedPair, verify};
+use crate::{Error, Result};
+
+use app::{Action, App, BandOutcome, Config, Effect, LoadStep, Loaded, Overlay, PromptKey, Source};
+
+/// How often the screen is redrawn while nothing else happens (progress gauges move).
+const TICK: Duration = Duration::from_millis(100);
+
+/// Everything that wakes the event loop.
+enum Event {
+    Key(KeyEvent),
+    Mouse(event::MouseEvent),
+    Resize(u16, u16),
+    Worker(Action),
+}
+
+/// Band and verify every candidate of `banding` (threshold 0: the histogram needs them all).
+pub fn reband(
+    index: &Index,
+    banding: Banding,
+    max_bucket: Option<usize>,
+    progress: &Progress,
+) -> Result<Vec<VerifiedPair>> {
+    let candidates = find_candidates(
+        &index.signatures,
+        &BandingOptions {
+            banding,
+            max_bucket,
+        },
+        progress,
+    )?;
+    verify(index, &candidates.pairs, 0.0, progress)
+}
+
+/// Reads the corpus and builds the index, reporting each finished phase.
+pub fn load(
+    config: &Config,
+    progress: &Progress,
+    mut step_done: impl FnMut(LoadStep),
+) -> Result<Loaded> {
+    let start = Instant::now();
+    let (corpus, read) = match &config.source {
+        Source::File { path, read } => read_corpus(path, read, progress)?,
+        Source::EmbeddedSample => sample::read_sample(progress)?,
+    };
+    step_done(LoadStep {
+        phase: Phase::Reading,
+        items: read.bytes,
+        unit: "bytes",
+        seconds: start.elapsed().as_secs_f64(),
+    });
+    if corpus.is_empty() {
+        return Err(Error::usage(format!(
+            "{} has no documents: nothing to explore",
+            config.source_name
+        )));
+    }
+    let start = Instant::now();
+    let index = build_index(&corpus, &config.index_options, progress)?;
+    step_done(LoadStep {
+        phase: Phase::Signatures,
+        items: corpus.len() as u64,
+        unit: "docs",
+        seconds: start.elapsed().as_secs_f64(),
+    });
+    progress.finish();
+    Ok(Loaded {
+        corpus,
+        index,
+        read,
+    })
+}
+
+/// What a user sees when stdout or stdin is not a terminal.
+pub const NOT_A_TERMINAL: &str = "lshscope explore needs an interactive terminal (stdin and \
+stdout must be a TTY).\nFor pipes, scripts and CI use `lshscope scan INPUT` (add -b/-r/-t as \
+needed); it prints the pairs as CSV or JSON Lines.";
+
+/// Runs the explorer until the user quits; returns the exit code.
+pub fn run(config: Config, labels: LabelStore) -> Result<i32> {
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        eprintln!("lshscope: {NOT_A_TERMINAL}");
+        return Ok(2);
+    }
+    let mut terminal = ratatui::try_init().map_err(|e| Error::io("<terminal>", e))?;
+    // ratatui's hook (installed by init) restores raw mode and the screen; ours runs first
+    // and also turns mouse reporting off, so the panic message lands on a sane terminal.
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = execute!(std::io::stdout(), DisableMouseCapture);
+        previous(info);
+    }));
+    let _ = execute!(std::io::stdout(), EnableMouseCapture);
+    let result = event_loop(&mut terminal, config, labels);
+    let _ = execute!(std::io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    result
+}
+
+fn event_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    config: Config,
+    labels: LabelStore,
+) -> Result<i32> {
+    let size = terminal.size().map_err(|e| Error::io("<terminal>", e))?;
+    let (tx, rx) = mpsc::channel::<Event>();
+    spawn_input_thread(tx.clone());
+
+    let mut app = App::new(config.clone(), labels, (size.width, size.height));
+    {
+        let tx = tx.clone();
+        let progress = app.load_progress.clone();
+        std::thread::Builder::new()
+            .name("lshscope-load".into())
+            .spawn(move || {
+                let step_tx = tx.clone();
+                let result = load(&config, &progress, |step| {
+                    let _ = step_tx.send(Event::Worker(Action::LoadStepDone(step)));
+                });
+                if !matches!(result, Err(Error::Cancelled)) {
+                    let _ = tx.send(Event::Worker(Action::Loaded(Box::new(result))));
+                }
+            })
+            .map_err(|e| Error::io("<thread>", e))?;
+    }
+
+    loop {
+        terminal
+            .draw(|frame| ui::render(frame, &app))
+            .map_err(|e| Error::io("<terminal>", e))?;
+        let first = match rx.recv_timeout(TICK) {
+            Ok(ev) => Some(ev),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
+        match first {
+            None => app.update(Action::Tick),
+            Some(ev) => {
+                handle(&mut app, ev);
+                // Take whatever else is queued before drawing again, so a burst of key
+                // repeats costs one frame, not one frame each.
+                drain(&mut app, &rx);
+            }
+        }
+        for effect in app.take_effects() {
+            start_effect(&app, effect, &tx);
+        }
+        if app.should_quit {
+            break;
+        }
+    }
+    match app.fatal.take() {
+        Some(e) => Err(e),
+        None => Ok(0),
+    }
+}
+
+fn drain(app: &mut App, rx: &Receiver<Event>) {
+    while let Ok(ev) = rx.try_recv() {
+        handle(app, ev);
+        if app.should_quit {
+            return;
+        }
+    }
+}
+
+fn spawn_input_thread(tx: Sender<Event>) {
+    let _ = std::thread::Builder::new()
+        .name("lshscope-input".into())
+        .spawn(move || {
+            loop {
+                let ev = match event::read() {
+                    Ok(ev) => ev,
+                    Err(_) => return,
+                };
+                let sent = match ev {
+                    event::Event::Key(k) if k.kind == KeyEventKind::Press => tx.send(Event::Key(k)),
+                    event::Event::Mouse(m) => tx.send(Event::Mouse(m)),
+                    event::Event::Resize(w, h) => tx.send(Event::Resize(w, h)),
+                    _ => Ok(()),
+                };
+                if sent.is_err() {
+                    return;
+                }
+            }
+        });
+}
+
+/// Turns a terminal or worker event into an [`Action`] for the App.
+fn handle(app: &mut App, ev: Event) {
+    match ev {
+        Event::Worker(action) => app.update(action),
+        Event::Resize(w, h) => app.update(Action::Resize(w, h)),
+        Event::Key(key) => {
+            if let Some(action) = key_action(app, &key) {
+                app.update(action);
+            }
+        }
+        Event::Mouse(m) => match m.kind {
+            MouseEventKind::Down(MouseButton::Left) => app.update(Action::Click(m.column, m.row)),
+            MouseEventKind::ScrollDown => app.update(Action::Wheel(m.column, m.row, true)),
+            MouseEventKind::ScrollUp => app.update(Action::Wheel(m.column, m.row, false)),
+            _ => {}
+        },
+    }
+}
+
+/// The action of a key press: prompt editing while a prompt is open, else the key table.
+pub fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
+    if let Overlay::Prompt(_) = app.overlay {
+        let ctrl = key.modifiers.contains(event::KeyModifiers::CONTROL);
+        return match key.code {
+            KeyCode::Char('c') if ctrl => Some(Action::Command(keys::Command::Quit)),
+            KeyCode::Char(c) => Some(Action::PromptInput(PromptKey::Char(c))),
+            KeyCode::Backspace => Some(Action::PromptInput(PromptKey::Backspace)),
+            KeyCode::Enter => Some(Action::PromptInput(PromptKey::Submit)),
+            KeyCode::Esc => Some(Action::PromptInput(PromptKey::Cancel)),
+            _ => None,
+        };
+    }
+    if app.overlay == Overlay::Help {
+        // Any key closes the help (the App does that on any command).
+        return Some(Action::Command(
+            keys::lookup(key, app.context()).unwrap_or(keys::Command::Help),
+        ));
+    }
+    keys::lookup(key, app.context()).map(Action::Command)
+}
+
+fn start_effect(app: &App, effect: Effect, tx: &Sender<Event>) {
+    match effect {
+        Effect::Reband {
+            request,
+            banding,
+            progress,
+        } => {
+            let Some(data) = app.data.clone() else { return };
+            let tx = tx.clone();
+            let max_bucket = app.config.max_bucket;
+            let _ = std::thread::Builder::new()
+                .name("lshscope-reband".into())
+                .spawn(move || {
+                    let data: Arc<Loaded> = data;
+                    let start = Instant::now();
+                    match reband(&data.index, banding, max_bucket, &progress) {
+                        Ok(pairs) => {
+                            progress.finish();
+                            let _ = tx.send(Event::Worker(Action::Banded(BandOutcome {
+                                request,
+                                banding,
+                                pairs,
+                                elapsed: start.elapsed(),
+                            })));
+                        }
+                        Err(Error::Cancelled) => {}
+                        Err(e) => {
+                            let _ = tx.send(Event::Worker(Action::BandFailed {
+                                request,
+                                message: e.to_string(),
+                            }));
+                        }
+                    }
+                });
+        }
+    }
+}
