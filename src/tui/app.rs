@@ -86,6 +86,7 @@ pub struct RunningJob {
     pub request: u64,
     pub banding: Banding,
     pub progress: Progress,
+    pub started: std::time::Instant,
 }
 
 /// Work for the event loop.
@@ -286,6 +287,8 @@ pub struct App {
     pub viewer: Option<PairView>,
     pub show_band_values: bool,
     pub message: Option<Message>,
+    /// From the request of the shown result to its histogram and list being ready.
+    pub last_latency: Option<Duration>,
     pub size: (u16, u16),
     pub should_quit: bool,
     /// Set when loading failed: the event loop ends and reports it.
@@ -328,6 +331,7 @@ impl App {
             viewer: None,
             show_band_values: false,
             message,
+            last_latency: None,
             size,
             should_quit: false,
             fatal: None,
@@ -481,6 +485,7 @@ impl App {
             request: self.next_request,
             banding: self.banding,
             progress: Progress::new(),
+            started: std::time::Instant::now(),
         };
         self.effects.push(Effect::Reband {
             request: job.request,

@@ -562,8 +562,6 @@ fn is_partner(a: Command, b: Command) -> bool {
             | (BinLeft, BinRight)
             | (Up, Down)
             | (PrevPair, NextPair)
-            | (LabelDuplicate, LabelNotDuplicate)
-            | (LabelNotDuplicate, LabelUnsure)
     )
 }
 

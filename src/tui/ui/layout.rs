@@ -23,15 +23,17 @@ pub struct MainLayout {
     pub histogram: Rect,
     pub pairs: Rect,
     pub status: Rect,
+    pub message: Rect,
     pub footer: Rect,
 }
 
 pub fn main_layout(size: (u16, u16)) -> MainLayout {
     let area = screen(size);
-    let top_height = (area.height.saturating_sub(2) * 11 / 20).max(14);
-    let [top, pairs, status, footer] = Layout::vertical([
+    let top_height = (area.height.saturating_sub(3) * 11 / 20).max(14);
+    let [top, pairs, status, message, footer] = Layout::vertical([
         Constraint::Length(top_height),
         Constraint::Min(5),
+        Constraint::Length(1),
         Constraint::Length(1),
         Constraint::Length(1),
     ])
@@ -43,6 +45,7 @@ pub fn main_layout(size: (u16, u16)) -> MainLayout {
         histogram,
         pairs,
         status,
+        message,
         footer,
     }
 }
@@ -129,6 +132,7 @@ pub struct ViewerLayout {
     pub left: Rect,
     pub right: Rect,
     pub status: Rect,
+    pub message: Rect,
     pub footer: Rect,
 }
 
@@ -139,7 +143,7 @@ fn strip_height(size: (u16, u16), show_values: bool, bands: usize) -> u16 {
         .div_ceil(size.0.saturating_sub(4).max(2))
         .max(1);
     let values = if show_values {
-        (bands as u16 + 1).min(size.1.saturating_sub(14) / 2)
+        (bands as u16 + 1).min(size.1.saturating_sub(15) / 2)
     } else {
         0
     };
@@ -148,10 +152,11 @@ fn strip_height(size: (u16, u16), show_values: bool, bands: usize) -> u16 {
 
 pub fn viewer_layout(size: (u16, u16), show_values: bool, bands: usize) -> ViewerLayout {
     let area = screen(size);
-    let [header, strip, texts, status, footer] = Layout::vertical([
+    let [header, strip, texts, status, message, footer] = Layout::vertical([
         Constraint::Length(4),
         Constraint::Length(strip_height(size, show_values, bands)),
         Constraint::Min(4),
+        Constraint::Length(1),
         Constraint::Length(1),
         Constraint::Length(1),
     ])
@@ -164,6 +169,7 @@ pub fn viewer_layout(size: (u16, u16), show_values: bool, bands: usize) -> Viewe
         left,
         right,
         status,
+        message,
         footer,
     }
 }

@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Gauge, Paragraph};
 
 use super::layout::centered;
-use super::{amount, human_rate};
+use super::{amount, compact, human_rate};
 use crate::jobs::Phase;
 use crate::tui::app::App;
 
@@ -78,9 +78,8 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 Span::styled("▸ ", theme.key()),
                 Span::raw(format!("{:<32}", snap.phase.label())),
                 Span::raw(format!(
-                    "{}{} · {} · {:.1} s",
-                    amount(snap.done, snap.phase.unit()),
-                    total,
+                    "{}{total} · {} · {:.1} s",
+                    compact(snap.done),
                     human_rate(snap.rate(), snap.phase.unit()),
                     snap.elapsed.as_secs_f64()
                 )),

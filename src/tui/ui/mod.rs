@@ -33,12 +33,14 @@ pub fn render(frame: &mut Frame, app: &App) {
             histogram::render(frame, app, l.histogram);
             pairs::render(frame, app, l.pairs);
             status::render_status(frame, app, l.status);
+            status::render_message(frame, app, l.message);
             status::render_footer(frame, app, l.footer);
         }
         Screen::Viewer => {
             let l = layout::viewer_layout(size, app.show_band_values, app.banding.bands);
             viewer::render(frame, app, &l);
             status::render_status(frame, app, l.status);
+            status::render_message(frame, app, l.message);
             status::render_footer(frame, app, l.footer);
         }
     }

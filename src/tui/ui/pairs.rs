@@ -71,6 +71,23 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
 
     let rows_shown = area.height.saturating_sub(3) as usize;
     let bands = result.banding.bands;
+    let shown = app.visible.iter().skip(app.list_offset).take(rows_shown);
+    let id_width = shown
+        .flat_map(|&p| {
+            let pair = &result.pairs[p as usize];
+            [pair.a, pair.b].map(|d| data.corpus.id(d as usize).chars().count())
+        })
+        .max()
+        .unwrap_or(4)
+        .clamp(4, 24) as u16;
+    let preview = |d: u32| -> String {
+        data.corpus
+            .text(d as usize)
+            .chars()
+            .take(200)
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect()
+    };
     let rows: Vec<Row> = app
         .visible
         .iter()
@@ -91,6 +108,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                     Some(l) => Cell::from(Span::styled(l.as_str(), theme.label(l))),
                     None => Cell::from(""),
                 },
+                Cell::from(Span::styled(preview(pair.a), theme.dim())),
             ]);
             if i == app.selected {
                 row = row.style(theme.selected());
@@ -98,18 +116,21 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             row
         })
         .collect();
-    let header = Row::new(["#", "id A", "id B", "Jaccard", "estimate", "bands", "label"])
-        .style(theme.title());
+    let header = Row::new([
+        "#", "id A", "id B", "Jaccard", "estimate", "bands", "label", "text A",
+    ])
+    .style(theme.title());
     let table = Table::new(
         rows,
         [
+            Constraint::Length(6),
+            Constraint::Length(id_width),
+            Constraint::Length(id_width),
             Constraint::Length(7),
-            Constraint::Fill(1),
-            Constraint::Fill(1),
             Constraint::Length(8),
-            Constraint::Length(9),
-            Constraint::Length(8),
-            Constraint::Length(14),
+            Constraint::Length(7),
+            Constraint::Length(13),
+            Constraint::Fill(1),
         ],
     )
     .header(header)

@@ -107,7 +107,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             Axis::default()
                 .bounds([0.0, 1.0])
                 .style(theme.dim())
-                .labels(["0", "P", "1"]),
+                .labels(["0", ".5", "1"]),
         );
     frame.render_widget(chart, chart_area);
 

@@ -40,7 +40,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
                 "· {} candidates · {} ≥ t · re-banded in {} ms ",
                 thousands(r.pairs.len() as u64),
                 thousands(app.pairs_at_or_above_t as u64),
-                r.elapsed.as_millis()
+                app.last_latency.unwrap_or(r.elapsed).as_millis()
             )));
         }
     }
@@ -60,6 +60,19 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
         ));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The last message (what a key did, where a file went, what went wrong).
+pub fn render_message(frame: &mut Frame, app: &App, area: Rect) {
+    if let Some(msg) = &app.message {
+        let theme = &app.theme;
+        let style = if msg.error {
+            theme.error()
+        } else {
+            theme.good()
+        };
+        frame.render_widget(Paragraph::new(Span::styled(msg.text.clone(), style)), area);
+    }
 }
 
 pub fn render_footer(frame: &mut Frame, app: &App, area: Rect) {
