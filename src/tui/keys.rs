@@ -324,14 +324,14 @@ pub const BINDINGS: &[Binding] = &[
         &[code(KeyCode::Tab)],
         Command::ScrollSide,
         &[Viewer],
-        "scroll both texts, only the left, or only the right",
+        "scroll both / left / right text",
         Some("scroll side"),
     ),
     bind(
         &[ch('v')],
         Command::ToggleBandValues,
         &[Viewer],
-        "show/hide the r signature values of every band",
+        "show/hide each band's r values",
         Some("band values"),
     ),
     // Main screen.
@@ -339,7 +339,7 @@ pub const BINDINGS: &[Binding] = &[
         &[code(KeyCode::Tab)],
         Command::FocusNext,
         MAIN,
-        "focus the next panel (S-curve, histogram, pairs)",
+        "next panel: S-curve, histogram, pairs",
         Some("panel"),
     ),
     bind(
@@ -389,7 +389,7 @@ pub const BINDINGS: &[Binding] = &[
         &[ch('p')],
         Command::Pin,
         MAIN,
-        "pin the current S-curve for comparison",
+        "pin the S-curve for comparison",
         Some("pin"),
     ),
     bind(
@@ -431,14 +431,14 @@ pub const BINDINGS: &[Binding] = &[
         &[ch('s')],
         Command::CycleSort,
         MAIN,
-        "sort pairs: Jaccard ↓, Jaccard ↑, shuffled",
+        "sort: Jaccard ↓, Jaccard ↑, shuffled",
         Some("sort"),
     ),
     bind(
         &[ch('f')],
         Command::FilterPrompt,
         MAIN,
-        "filter pairs by a Jaccard range, e.g. 0.5-0.8",
+        "filter by Jaccard range (0.5-0.8)",
         Some("filter"),
     ),
     bind(
@@ -460,7 +460,7 @@ pub const BINDINGS: &[Binding] = &[
         Command::LabelDuplicate,
         WORKING,
         "label the pair: duplicate",
-        Some("y/n/u label"),
+        Some("label"),
     ),
     bind(
         &[ch('n')],
@@ -487,7 +487,7 @@ pub const BINDINGS: &[Binding] = &[
         &[ch('e')],
         Command::Export,
         WORKING,
-        "export the filtered pairs (CSV) and plots",
+        "export filtered pairs (CSV), plots",
         None,
     ),
     bind(
@@ -539,16 +539,20 @@ pub fn footer(context: Context) -> Vec<(String, &'static str)> {
         i += 1;
         let Some(text) = b.footer else { continue };
         let mut keys = vec![b.keys[0].label()];
-        // Merge the direct partner (e.g. → after ←) when it belongs to the same panel group.
+        let mut last = b.command;
+        // Merge partners (→ after ←, n and u after y) that follow in the same panel group.
         while i < rows.len()
             && rows[i].footer.is_none()
             && rows[i].contexts == b.contexts
-            && is_partner(b.command, rows[i].command)
+            && is_partner(last, rows[i].command)
         {
             keys.push(rows[i].keys[0].label());
+            last = rows[i].command;
             i += 1;
         }
-        out.push((keys.concat(), text));
+        // Arrows read well side by side (←→); letters need a separator (y/n/u).
+        let alnum = keys.iter().any(|k| k.chars().all(char::is_alphanumeric));
+        out.push((keys.join(if alnum { "/" } else { "" }), text));
     }
     out
 }
@@ -562,6 +566,8 @@ fn is_partner(a: Command, b: Command) -> bool {
             | (BinLeft, BinRight)
             | (Up, Down)
             | (PrevPair, NextPair)
+            | (LabelDuplicate, LabelNotDuplicate)
+            | (LabelNotDuplicate, LabelUnsure)
     )
 }
 
@@ -611,5 +617,6 @@ mod tests {
         assert_eq!(f[0], ("←→".to_string(), "bands"));
         assert_eq!(f[1], ("↓↑".to_string(), "rows"));
         assert!(f.iter().any(|(k, t)| k == "q" && *t == "quit"));
+        assert!(f.iter().any(|(k, t)| k == "y/n/u" && *t == "label"));
     }
 }

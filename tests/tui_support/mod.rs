@@ -128,7 +128,12 @@ pub fn run_effects(app: &mut App) -> usize {
             progress,
         } = effect;
         let data = app.data.clone().expect("reband before load");
-        let pairs = lshscope::tui::reband(&data.index, banding, None, &progress).unwrap();
+        // A job superseded by a newer request was cancelled; the worker sends nothing then.
+        let pairs = match lshscope::tui::reband(&data.index, banding, None, &progress) {
+            Ok(pairs) => pairs,
+            Err(lshscope::Error::Cancelled) => continue,
+            Err(e) => panic!("re-banding failed: {e}"),
+        };
         app.update(Action::Banded(BandOutcome {
             request,
             banding,

@@ -63,7 +63,8 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     }
 
     let log = app.log_scale;
-    let max = scaled(hist.max_count(), log).max(1.0);
+    let max_count = hist.max_count().max(1);
+    let max = scaled(max_count, log);
     let cols = g.plot.width as usize;
     let per_bin = g.per_bin as usize;
     // Bars, one column at a time in plot coordinates: x ∈ [0, cols − 1] is the column index.
@@ -80,6 +81,10 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let mut bars: Vec<(f64, f64, bool)> = Vec::with_capacity(cols);
     for c in 0..cols {
         let bin = c / per_bin;
+        // With room for it, a one-column gap keeps neighbouring bins apart.
+        if per_bin >= 3 && c % per_bin == per_bin - 1 {
+            continue;
+        }
         let h = scaled(hist.counts[bin], log);
         // An empty bin stays empty; any non-empty one shows at least a sliver.
         let h = if hist.counts[bin] > 0 {
@@ -131,9 +136,10 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(canvas, g.plot);
 
     // Y labels: top, middle, zero.
+    // The inverse of `scaled`, to label heights with counts.
     let label = |v: f64| -> String {
         if log {
-            compact(10f64.powf(v).round() as u64 - 1)
+            compact((10f64.powf(v) - 1.0).round().max(0.0) as u64)
         } else {
             compact(v.round() as u64)
         }
@@ -147,7 +153,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         ));
     }
     let mid = g.y_labels.height as usize / 2;
-    if g.y_labels.height >= 5 {
+    if g.y_labels.height >= 5 && max_count >= 4 {
         y_lines[mid] = Line::raw(format!(
             "{:>w$}",
             label(max / 2.0),

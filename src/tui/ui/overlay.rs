@@ -3,7 +3,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::layout::centered;
 use crate::tui::app::{App, Overlay};
@@ -49,49 +49,84 @@ fn context_title(ctx: Context) -> &'static str {
 fn render_help(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;
     let current = app.context();
-    // One line per binding: keys, what it does, where it works (the current view first).
+    let width = 104.min(area.width);
+    let column = (width.saturating_sub(4) / 2) as usize;
+    // The current view's keys in two columns, then the other views' keys in compact lines.
+    let entries: Vec<(String, &str)> = BINDINGS
+        .iter()
+        .filter(|b| b.contexts.contains(&current))
+        .map(|b| (keys::keys_label(b), b.help))
+        .collect();
     let mut lines = vec![Line::from(Span::styled(
-        format!("Keys in the {} (current view)", context_title(current)),
+        format!("Keys in the {} (the current view)", context_title(current)),
         theme.title(),
     ))];
-    let mut others = vec![
-        Line::raw(""),
-        Line::from(Span::styled("Other views", theme.title())),
-    ];
-    for b in BINDINGS {
-        let line = |extra: String| {
-            Line::from(vec![
-                Span::styled(format!("  {:<14}", keys::keys_label(b)), theme.key()),
-                Span::raw(b.help.to_string()),
-                Span::styled(extra, theme.dim()),
-            ])
-        };
-        if b.contexts.contains(&current) {
-            lines.push(line(String::new()));
-        } else {
-            let places: Vec<&str> = b.contexts.iter().map(|&c| context_title(c)).collect();
-            others.push(line(format!("  ({})", places.join(", "))));
+    let half = entries.len().div_ceil(2);
+    let cell = |(k, h): &(String, &str)| -> Vec<Span<'static>> {
+        let text: String = h.chars().take(column.saturating_sub(13)).collect();
+        vec![
+            Span::styled(format!(" {k:<11} "), theme.key()),
+            Span::raw(format!("{text:<w$}", w = column.saturating_sub(13))),
+        ]
+    };
+    for i in 0..half {
+        let mut spans = cell(&entries[i]);
+        if let Some(right) = entries.get(half + i) {
+            spans.extend(cell(right));
         }
+        lines.push(Line::from(spans));
     }
-    lines.extend(others);
+    lines.push(Line::raw(""));
+    for ctx in [
+        Context::Curve,
+        Context::Histogram,
+        Context::Pairs,
+        Context::Viewer,
+        Context::Loading,
+    ] {
+        if ctx == current {
+            continue;
+        }
+        // Only what differs from the current view.
+        let own: Vec<Span> = BINDINGS
+            .iter()
+            .filter(|b| b.contexts.contains(&ctx) && !b.contexts.contains(&current))
+            .flat_map(|b| {
+                [
+                    Span::styled(keys::keys_label(b), theme.key()),
+                    Span::raw(format!(" {}  ", b.help)),
+                ]
+            })
+            .collect();
+        if own.is_empty() {
+            continue;
+        }
+        let mut spans = vec![Span::styled(
+            format!("In the {}: ", context_title(ctx)),
+            theme.title(),
+        )];
+        spans.extend(own);
+        lines.push(Line::from(spans));
+    }
     lines.push(Line::raw(""));
     lines.push(Line::from(Span::styled(
-        "Mouse: click a histogram bin to filter, click a pair to select it, wheel scrolls.",
+        "Mouse: click a histogram bin to filter to it, click a pair to select it, the wheel scrolls. \
+         Any key closes this help.",
         theme.dim(),
     )));
-    lines.push(Line::from(Span::styled(
-        "Any key closes this help.",
-        theme.dim(),
-    )));
-    let height = (lines.len() as u16 + 2).min(area.height);
-    let rect = centered(area, 92, height);
-    frame.render_widget(Clear, rect);
-    frame.render_widget(
-        Paragraph::new(lines).block(
-            Block::bordered()
-                .border_style(theme.focused_border())
-                .title(Span::styled(" lshscope explore · help ", theme.title())),
-        ),
-        rect,
+    // Word wrapping can take a little more than the character count suggests: allow slack.
+    let inner = width.saturating_sub(2).max(1) as usize;
+    let wrapped: usize = lines
+        .iter()
+        .map(|l| l.width().div_ceil(inner).max(1) + usize::from(l.width() > inner))
+        .sum();
+    let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false }).block(
+        Block::bordered()
+            .border_style(theme.focused_border())
+            .title(Span::styled(" lshscope explore · help ", theme.title())),
     );
+    let height = (wrapped as u16 + 2).min(area.height);
+    let rect = centered(area, width, height);
+    frame.render_widget(Clear, rect);
+    frame.render_widget(paragraph, rect);
 }

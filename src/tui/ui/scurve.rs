@@ -128,7 +128,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     }
     let lines = vec![
         Line::from(vec![
-            Span::raw(format!("{used} of K = {k} hashes used, ")),
+            Span::raw(format!("{used}/{k} hashes used (")),
             Span::styled(
                 format!("{} unused", k - used),
                 if k > used {
@@ -137,19 +137,19 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                     theme.dim()
                 },
             ),
+            Span::raw(")"),
+            Span::styled("  │ ", Style::default().fg(theme.threshold())),
+            Span::raw(format!("t {t:.2}: P(t) {:.1} %", p_t * 100.0)),
         ]),
         Line::from(vec![
             Span::styled("● ", theme.warning()),
-            Span::raw(format!("steepest {steep:.3}  ")),
+            Span::raw(format!("steepest s = {steep:.3}   ")),
             Span::styled("◆ ", theme.warning()),
-            Span::raw(format!(
-                "(1/b)^(1/r) {approx:.3}  P10% {p10:.2}  P90% {p90:.2}"
-            )),
+            Span::raw(format!("(1/b)^(1/r) = {approx:.3}")),
         ]),
-        Line::from(vec![
-            Span::styled("│ ", Style::default().fg(theme.threshold())),
-            Span::raw(format!("t = {t:.2}  P(t) = {:.1} %", p_t * 100.0)),
-        ]),
+        Line::from(Span::raw(format!(
+            "P = 10 % at s = {p10:.3}   P = 90 % at s = {p90:.3}"
+        ))),
         Line::from(legend),
     ];
     frame.render_widget(Paragraph::new(lines), info_area);
