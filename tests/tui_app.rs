@@ -122,7 +122,13 @@ fn stale_results_are_never_shown_as_current() {
         request: old_id,
         banding: old_b,
         progress: old_p,
+        previous,
     } = old.clone();
+    let shown = app.result.as_ref().unwrap();
+    assert!(
+        previous.is_some_and(|p| std::sync::Arc::ptr_eq(&p, &shown.pairs)),
+        "the job reuses the shown result's similarities"
+    );
     let Effect::Reband {
         request: new_id,
         banding: new_b,
@@ -138,18 +144,18 @@ fn stale_results_are_never_shown_as_current() {
     app.update(Action::Banded(BandOutcome {
         request: old_id,
         banding: old_b,
-        pairs: vec![],
+        pairs: Default::default(),
         elapsed: Duration::ZERO,
     }));
     assert_eq!(app.result.as_ref().unwrap().banding, first);
     assert!(app.job.is_some());
     // The newest answer is taken.
     let data = app.data.clone().unwrap();
-    let pairs = lshscope::tui::reband(&data.index, new_b, None, &Default::default()).unwrap();
+    let pairs = lshscope::tui::reband(&data.index, new_b, None, None, &Default::default()).unwrap();
     app.update(Action::Banded(BandOutcome {
         request: new_id,
         banding: new_b,
-        pairs,
+        pairs: std::sync::Arc::new(pairs),
         elapsed: Duration::ZERO,
     }));
     assert_eq!(app.result.as_ref().unwrap().banding, new_b);
@@ -470,4 +476,72 @@ fn mouse_click_on_a_bin_filters_and_on_a_row_selects() {
     assert_eq!(app.selected, 2);
     app.update(Action::Wheel(l.pairs.x + 3, l.pairs.y + 3, true));
     assert_eq!(app.selected, (2 + 3).min(app.visible.len() - 1));
+}
+
+#[test]
+fn oversized_bandings_are_refused_before_they_exhaust_memory() {
+    use lshscope::corpus::Corpus;
+    use lshscope::minhash::{IndexOptions, build_index};
+    let mut docs = vec!["the same words again and again"; 10];
+    docs.push("something else entirely");
+    let index = build_index(
+        &Corpus::from_texts(docs),
+        &IndexOptions::default(),
+        &Default::default(),
+    )
+    .unwrap();
+    let b = Banding { bands: 8, rows: 2 };
+    // Ten identical documents share every bucket: C(10, 2) = 45 pairs per band.
+    assert_eq!(
+        lshscope::tui::estimated_bucket_pairs(&index, b, None),
+        45 * 8
+    );
+    assert_eq!(
+        lshscope::tui::estimated_bucket_pairs(&index, b, Some(4)),
+        6 * 8
+    );
+
+    // A failure answering the newest request is shown; one for an older request is not.
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    cmd(&mut app, Command::BandsUp);
+    cmd(&mut app, Command::BandsUp);
+    let ids: Vec<u64> = app
+        .take_effects()
+        .into_iter()
+        .map(|Effect::Reband { request, .. }| request)
+        .collect();
+    app.update(Action::BandFailed {
+        request: ids[0],
+        message: "old".into(),
+    });
+    assert!(app.job.is_some() && app.message.is_none());
+    app.update(Action::BandFailed {
+        request: ids[1],
+        message: "too many pairs".into(),
+    });
+    assert!(app.job.is_none());
+    let msg = app.message.clone().unwrap();
+    assert!(msg.error && msg.text.contains("too many pairs"));
+    assert!(
+        app.result_is_stale(),
+        "the old histogram stays, marked as not current"
+    );
+}
+
+#[test]
+fn rebanding_reuses_similarities_and_matches_a_fresh_verification() {
+    let data = loaded_data();
+    let p = lshscope::jobs::Progress::new();
+    let wide = Banding { bands: 32, rows: 2 };
+    let first = lshscope::tui::reband(&data.index, BANDING, None, None, &p).unwrap();
+    let fresh = lshscope::tui::reband(&data.index, wide, None, None, &p).unwrap();
+    let reused = lshscope::tui::reband(&data.index, wide, None, Some(&first), &p).unwrap();
+    assert!(fresh.len() > first.len(), "32×2 finds more pairs than 16×4");
+    assert_eq!(fresh, reused);
+    assert!(
+        reused
+            .iter()
+            .all(|v| v.jaccard.is_finite() && v.estimate.is_finite())
+    );
 }

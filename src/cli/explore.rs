@@ -149,7 +149,10 @@ pub fn run_sample() -> Result<i32> {
     let view = ViewArgs::default();
     let index = IndexOptions::default();
     let banding = check(&view, index.num_perm)?;
-    let labels_path = PathBuf::from(SAMPLE_LABELS);
+    // In the current directory, spelled out in full so the status line says exactly where.
+    let labels_path = std::env::current_dir()
+        .map(|d| d.join(SAMPLE_LABELS))
+        .unwrap_or_else(|_| PathBuf::from(SAMPLE_LABELS));
     let (export_dir, export_stem) = export_place(&labels_path, "lshscope-sample");
     let config = Config {
         source: Source::EmbeddedSample,

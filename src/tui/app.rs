@@ -75,8 +75,9 @@ pub struct LoadStep {
 pub struct BandOutcome {
     pub request: u64,
     pub banding: Banding,
-    /// Every candidate with its exact Jaccard and estimate, sorted by (a, b).
-    pub pairs: Vec<VerifiedPair>,
+    /// Every candidate with its exact Jaccard and estimate, sorted by (a, b). Shared with the
+    /// next re-banding job, which reuses the similarities of the pairs both bandings find.
+    pub pairs: Arc<Vec<VerifiedPair>>,
     pub elapsed: Duration,
 }
 
@@ -97,6 +98,8 @@ pub enum Effect {
         request: u64,
         banding: Banding,
         progress: Progress,
+        /// The pairs of the shown result: their similarities need no second computation.
+        previous: Option<Arc<Vec<VerifiedPair>>>,
     },
 }
 
@@ -491,6 +494,7 @@ impl App {
             request: job.request,
             banding: job.banding,
             progress: job.progress.clone(),
+            previous: self.result.as_ref().map(|r| Arc::clone(&r.pairs)),
         });
         self.job = Some(job);
         if let (Some(view), Some(data)) = (&mut self.viewer, &self.data) {

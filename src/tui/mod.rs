@@ -28,7 +28,7 @@ use ratatui::crossterm::execute;
 use crate::analysis::labels::LabelStore;
 use crate::corpus::read_corpus;
 use crate::jobs::{Phase, Progress};
-use crate::minhash::{Banding, BandingOptions, Index, build_index, find_candidates};
+use crate::minhash::{Banding, BandingOptions, Index, band_keys, build_index, find_candidates};
 use crate::scan::{VerifiedPair, verify};
 use crate::{Error, Result};
 
@@ -45,13 +45,52 @@ enum Event {
     Worker(Action),
 }
 
+/// The explorer refuses a banding expected to emit more bucket pairs than this (about 0.5 GB
+/// of pair buffers): with r = 1 on a large corpus, one popular minimum hash puts most
+/// documents in one bucket, and its pairs alone would exhaust memory.
+pub const MAX_BUCKET_PAIRS: u64 = 40_000_000;
+
+/// Bucket pairs band 0 of `banding` would emit, times b: an estimate of the total (bands are
+/// exchangeable, each uses its own independent permutations). Costs one band of work.
+pub fn estimated_bucket_pairs(index: &Index, banding: Banding, max_bucket: Option<usize>) -> u64 {
+    let keys = band_keys(&index.signatures, banding, 0);
+    let cap = max_bucket.unwrap_or(usize::MAX).max(2) as u64;
+    let mut pairs = 0u64;
+    let mut start = 0;
+    while start < keys.len() {
+        let mut end = start + 1;
+        while end < keys.len() && keys[end].0 == keys[start].0 {
+            end += 1;
+        }
+        let size = ((end - start) as u64).min(cap);
+        pairs += size * size.saturating_sub(1) / 2;
+        start = end;
+    }
+    pairs.saturating_mul(banding.bands as u64)
+}
+
 /// Band and verify every candidate of `banding` (threshold 0: the histogram needs them all).
+///
+/// Exact Jaccard and the MinHash estimate of a pair do not depend on the banding, and
+/// neighbouring bandings share most of their candidates, so pairs found in `previous` (sorted
+/// by (a, b), as candidates are) take their similarities from it in one merge pass; only the
+/// new pairs are verified. This is what keeps a b or r step fast on large corpora.
 pub fn reband(
     index: &Index,
     banding: Banding,
     max_bucket: Option<usize>,
+    previous: Option<&[VerifiedPair]>,
     progress: &Progress,
 ) -> Result<Vec<VerifiedPair>> {
+    let expected = estimated_bucket_pairs(index, banding, max_bucket);
+    if expected > MAX_BUCKET_PAIRS {
+        return Err(Error::usage(format!(
+            "{banding} would emit about {} bucket pairs (estimated from band 1), more than the \
+             explorer holds ({}); raise r, or start with --max-bucket N",
+            ui::compact(expected),
+            ui::compact(MAX_BUCKET_PAIRS)
+        )));
+    }
     let candidates = find_candidates(
         &index.signatures,
         &BandingOptions {
@@ -60,7 +99,42 @@ pub fn reband(
         },
         progress,
     )?;
-    verify(index, &candidates.pairs, 0.0, progress)
+    let Some(previous) = previous else {
+        return verify(index, &candidates.pairs, 0.0, progress);
+    };
+    let mut out = Vec::with_capacity(candidates.pairs.len());
+    let mut missing = Vec::new();
+    let mut slots = Vec::new();
+    let mut j = 0;
+    for c in &candidates.pairs {
+        while j < previous.len() && (previous[j].a, previous[j].b) < (c.a, c.b) {
+            j += 1;
+        }
+        match previous.get(j) {
+            Some(p) if (p.a, p.b) == (c.a, c.b) => out.push(VerifiedPair {
+                bands_hit: c.bands_hit,
+                ..*p
+            }),
+            _ => {
+                slots.push(out.len());
+                missing.push(*c);
+                // Filled in below from the verification of `missing`.
+                out.push(VerifiedPair {
+                    a: c.a,
+                    b: c.b,
+                    bands_hit: c.bands_hit,
+                    jaccard: f64::NAN,
+                    estimate: f64::NAN,
+                });
+            }
+        }
+    }
+    // Threshold 0 keeps every pair, in input order, so results line up with `slots`.
+    let fresh = verify(index, &missing, 0.0, progress)?;
+    for (slot, pair) in slots.into_iter().zip(fresh) {
+        out[slot] = pair;
+    }
+    Ok(out)
 }
 
 /// Reads the corpus and builds the index, reporting each finished phase.
@@ -114,12 +188,14 @@ pub fn run(config: Config, labels: LabelStore) -> Result<i32> {
         return Ok(2);
     }
     let mut terminal = ratatui::try_init().map_err(|e| Error::io("<terminal>", e))?;
-    // ratatui's hook (installed by init) restores raw mode and the screen; ours runs first
-    // and also turns mouse reporting off, so the panic message lands on a sane terminal.
+    // ratatui's hook (installed by init) restores raw mode and the screen, then prints the
+    // message; ours runs first to turn mouse reporting off too. A panic on a worker thread
+    // would leave the UI drawing on a restored terminal, so any panic ends the process.
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let _ = execute!(std::io::stdout(), DisableMouseCapture);
         previous(info);
+        std::process::exit(101);
     }));
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     let result = event_loop(&mut terminal, config, labels);
@@ -264,6 +340,7 @@ fn start_effect(app: &App, effect: Effect, tx: &Sender<Event>) {
             request,
             banding,
             progress,
+            previous,
         } => {
             let Some(data) = app.data.clone() else { return };
             let tx = tx.clone();
@@ -273,13 +350,14 @@ fn start_effect(app: &App, effect: Effect, tx: &Sender<Event>) {
                 .spawn(move || {
                     let data: Arc<Loaded> = data;
                     let start = Instant::now();
-                    match reband(&data.index, banding, max_bucket, &progress) {
+                    let previous = previous.as_deref().map(Vec::as_slice);
+                    match reband(&data.index, banding, max_bucket, previous, &progress) {
                         Ok(pairs) => {
                             progress.finish();
                             let _ = tx.send(Event::Worker(Action::Banded(BandOutcome {
                                 request,
                                 banding,
-                                pairs,
+                                pairs: Arc::new(pairs),
                                 elapsed: start.elapsed(),
                             })));
                         }

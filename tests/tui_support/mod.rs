@@ -126,10 +126,12 @@ pub fn run_effects(app: &mut App) -> usize {
             request,
             banding,
             progress,
+            previous,
         } = effect;
         let data = app.data.clone().expect("reband before load");
         // A job superseded by a newer request was cancelled; the worker sends nothing then.
-        let pairs = match lshscope::tui::reband(&data.index, banding, None, &progress) {
+        let previous = previous.as_deref().map(Vec::as_slice);
+        let pairs = match lshscope::tui::reband(&data.index, banding, None, previous, &progress) {
             Ok(pairs) => pairs,
             Err(lshscope::Error::Cancelled) => continue,
             Err(e) => panic!("re-banding failed: {e}"),
@@ -137,7 +139,7 @@ pub fn run_effects(app: &mut App) -> usize {
         app.update(Action::Banded(BandOutcome {
             request,
             banding,
-            pairs,
+            pairs: std::sync::Arc::new(pairs),
             elapsed: Duration::from_millis(3),
         }));
     }

@@ -13,18 +13,6 @@ use crate::tui::keys;
 pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;
     let mut spans = Vec::new();
-    if let Some(msg) = &app.message {
-        spans.push(Span::styled(
-            msg.text.clone(),
-            if msg.error {
-                theme.error()
-            } else {
-                theme.good()
-            },
-        ));
-        frame.render_widget(Paragraph::new(Line::from(spans)), area);
-        return;
-    }
     if let Some(data) = &app.data {
         let b = app.banding;
         spans.push(Span::raw(format!(
