@@ -78,6 +78,9 @@ pub struct BandOutcome {
     /// Every candidate with its exact Jaccard and estimate, sorted by (a, b). Shared with the
     /// next re-banding job, which reuses the similarities of the pairs both bandings find.
     pub pairs: Arc<Vec<VerifiedPair>>,
+    /// Every pair verified so far this session (sorted by (a, b)), for the next job; `None`
+    /// means just `pairs`.
+    pub known: Option<Arc<Vec<VerifiedPair>>>,
     pub elapsed: Duration,
 }
 
@@ -98,8 +101,8 @@ pub enum Effect {
         request: u64,
         banding: Banding,
         progress: Progress,
-        /// The pairs of the shown result: their similarities need no second computation.
-        previous: Option<Arc<Vec<VerifiedPair>>>,
+        /// Pairs verified before (sorted by (a, b)): their similarities are not computed again.
+        known: Option<Arc<Vec<VerifiedPair>>>,
     },
 }
 
@@ -275,6 +278,8 @@ pub struct App {
     pub job: Option<RunningJob>,
     /// The newest answered request; its `banding` may lag behind `self.banding`.
     pub result: Option<BandOutcome>,
+    /// Similarities of every pair verified so far, reused by the next re-banding job.
+    pub known_similarities: Option<Arc<Vec<VerifiedPair>>>,
     pub hist: SimilarityHistogram,
     pub pairs_at_or_above_t: usize,
     pub log_scale: bool,
@@ -320,6 +325,7 @@ impl App {
             next_request: 0,
             job: None,
             result: None,
+            known_similarities: None,
             hist: SimilarityHistogram::new(bins),
             pairs_at_or_above_t: 0,
             log_scale: false,
@@ -472,6 +478,11 @@ impl App {
         }
         self.job = None;
         let keep = self.selected_pair().map(|p| (p.a, p.b));
+        let mut outcome = outcome;
+        self.known_similarities = outcome
+            .known
+            .take()
+            .or_else(|| Some(Arc::clone(&outcome.pairs)));
         self.result = Some(outcome);
         self.rebuild_histogram();
         self.count_above_threshold();
@@ -494,7 +505,7 @@ impl App {
             request: job.request,
             banding: job.banding,
             progress: job.progress.clone(),
-            previous: self.result.as_ref().map(|r| Arc::clone(&r.pairs)),
+            known: self.known_similarities.clone(),
         });
         self.job = Some(job);
         if let (Some(view), Some(data)) = (&mut self.viewer, &self.data) {

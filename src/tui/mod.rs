@@ -72,14 +72,14 @@ pub fn estimated_bucket_pairs(index: &Index, banding: Banding, max_bucket: Optio
 /// Band and verify every candidate of `banding` (threshold 0: the histogram needs them all).
 ///
 /// Exact Jaccard and the MinHash estimate of a pair do not depend on the banding, and
-/// neighbouring bandings share most of their candidates, so pairs found in `previous` (sorted
-/// by (a, b), as candidates are) take their similarities from it in one merge pass; only the
+/// neighbouring bandings share most of their candidates, so pairs found in `known` (sorted by
+/// (a, b), as candidates are) take their similarities from it in one merge pass; only the
 /// new pairs are verified. This is what keeps a b or r step fast on large corpora.
 pub fn reband(
     index: &Index,
     banding: Banding,
     max_bucket: Option<usize>,
-    previous: Option<&[VerifiedPair]>,
+    known: Option<&[VerifiedPair]>,
     progress: &Progress,
 ) -> Result<Vec<VerifiedPair>> {
     let expected = estimated_bucket_pairs(index, banding, max_bucket);
@@ -99,7 +99,7 @@ pub fn reband(
         },
         progress,
     )?;
-    let Some(previous) = previous else {
+    let Some(previous) = known else {
         return verify(index, &candidates.pairs, 0.0, progress);
     };
     let mut out = Vec::with_capacity(candidates.pairs.len());
@@ -135,6 +135,40 @@ pub fn reband(
         out[slot] = pair;
     }
     Ok(out)
+}
+
+/// Beyond this many remembered pairs (32 bytes each) only the latest result is kept.
+pub const MAX_KNOWN_PAIRS: usize = 4_000_000;
+
+/// The sorted union by (a, b) of `known` and `pairs` (both sorted): the similarities the next
+/// job can reuse. When it would exceed [`MAX_KNOWN_PAIRS`], just `pairs`.
+pub fn remember(known: &[VerifiedPair], pairs: &[VerifiedPair]) -> Vec<VerifiedPair> {
+    if known.len() + pairs.len() > MAX_KNOWN_PAIRS {
+        return pairs.to_vec();
+    }
+    let mut out = Vec::with_capacity(known.len() + pairs.len());
+    let (mut i, mut j) = (0, 0);
+    while i < known.len() && j < pairs.len() {
+        let (x, y) = ((known[i].a, known[i].b), (pairs[j].a, pairs[j].b));
+        match x.cmp(&y) {
+            std::cmp::Ordering::Less => {
+                out.push(known[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(pairs[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push(pairs[j]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&known[i..]);
+    out.extend_from_slice(&pairs[j..]);
+    out
 }
 
 /// Reads the corpus and builds the index, reporting each finished phase.
@@ -340,7 +374,7 @@ fn start_effect(app: &App, effect: Effect, tx: &Sender<Event>) {
             request,
             banding,
             progress,
-            previous,
+            known,
         } => {
             let Some(data) = app.data.clone() else { return };
             let tx = tx.clone();
@@ -350,14 +384,16 @@ fn start_effect(app: &App, effect: Effect, tx: &Sender<Event>) {
                 .spawn(move || {
                     let data: Arc<Loaded> = data;
                     let start = Instant::now();
-                    let previous = previous.as_deref().map(Vec::as_slice);
-                    match reband(&data.index, banding, max_bucket, previous, &progress) {
+                    let known = known.as_deref().map(Vec::as_slice);
+                    match reband(&data.index, banding, max_bucket, known, &progress) {
                         Ok(pairs) => {
+                            let known = known.map(|k| Arc::new(remember(k, &pairs)));
                             progress.finish();
                             let _ = tx.send(Event::Worker(Action::Banded(BandOutcome {
                                 request,
                                 banding,
                                 pairs: Arc::new(pairs),
+                                known,
                                 elapsed: start.elapsed(),
                             })));
                         }

@@ -126,12 +126,12 @@ pub fn run_effects(app: &mut App) -> usize {
             request,
             banding,
             progress,
-            previous,
+            known,
         } = effect;
         let data = app.data.clone().expect("reband before load");
         // A job superseded by a newer request was cancelled; the worker sends nothing then.
-        let previous = previous.as_deref().map(Vec::as_slice);
-        let pairs = match lshscope::tui::reband(&data.index, banding, None, previous, &progress) {
+        let known = known.as_deref().map(Vec::as_slice);
+        let pairs = match lshscope::tui::reband(&data.index, banding, None, known, &progress) {
             Ok(pairs) => pairs,
             Err(lshscope::Error::Cancelled) => continue,
             Err(e) => panic!("re-banding failed: {e}"),
@@ -139,6 +139,7 @@ pub fn run_effects(app: &mut App) -> usize {
         app.update(Action::Banded(BandOutcome {
             request,
             banding,
+            known: known.map(|k| std::sync::Arc::new(lshscope::tui::remember(k, &pairs))),
             pairs: std::sync::Arc::new(pairs),
             elapsed: Duration::from_millis(3),
         }));
