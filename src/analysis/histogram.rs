@@ -52,11 +52,18 @@ impl SimilarityHistogram {
     pub fn add(&mut self, value: f64, label: Option<Label>) {
         let i = bin_of(value, self.bins());
         self.counts[i] += 1;
+        if let Some(l) = label {
+            self.add_label(value, l);
+        }
+    }
+
+    /// Records a label for a pair already counted with [`SimilarityHistogram::add`].
+    pub fn add_label(&mut self, value: f64, label: Label) {
+        let i = bin_of(value, self.bins());
         match label {
-            Some(Label::Duplicate) => self.duplicate[i] += 1,
-            Some(Label::NotDuplicate) => self.not_duplicate[i] += 1,
-            Some(Label::Unsure) => self.unsure[i] += 1,
-            None => {}
+            Label::Duplicate => self.duplicate[i] += 1,
+            Label::NotDuplicate => self.not_duplicate[i] += 1,
+            Label::Unsure => self.unsure[i] += 1,
         }
     }
 

@@ -4,6 +4,8 @@
 //! done outside itself (start a re-banding job) it queues as an [`Effect`] for the event loop.
 
 use std::collections::HashMap;
+
+use rayon::prelude::*;
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -544,14 +546,17 @@ impl App {
             self.hist = SimilarityHistogram::new(bins);
             return;
         };
-        let labels = &self.label_by_pos;
-        self.hist = SimilarityHistogram::from_values(
-            result
-                .pairs
-                .iter()
-                .map(|p| (p.jaccard, labels.get(&(p.a, p.b)).copied())),
-            bins,
-        );
+        let pairs = &result.pairs;
+        let mut hist =
+            SimilarityHistogram::from_values(pairs.iter().map(|p| (p.jaccard, None)), bins);
+        // Labels are few and pairs sorted by (a, b): look each label's pair up, rather than
+        // every pair's label.
+        for (&(a, b), &label) in &self.label_by_pos {
+            if let Ok(i) = pairs.binary_search_by(|p| (p.a, p.b).cmp(&(a, b))) {
+                hist.add_label(pairs[i].jaccard, label);
+            }
+        }
+        self.hist = hist;
     }
 
     fn count_above_threshold(&mut self) {
@@ -570,35 +575,33 @@ impl App {
             return;
         };
         let pairs = &result.pairs;
-        let mut visible: Vec<u32> = (0..pairs.len() as u32)
-            .filter(|&i| {
-                self.filter
-                    .is_none_or(|f| f.contains(pairs[i as usize].jaccard))
+        // Millions of candidates are possible (a low threshold on a large corpus), and this
+        // runs on the UI thread: sort (key, index) pairs in parallel rather than calling a
+        // comparator that looks both pairs up. Index order is (a, b) order, so ties break by
+        // ids' input positions.
+        let filter = self.filter;
+        let seed = self.config.shuffle_seed;
+        let sort = self.sort;
+        let mut keyed: Vec<(u64, u32)> = pairs
+            .par_iter()
+            .enumerate()
+            .filter(|(_, p)| filter.is_none_or(|f| f.contains(p.jaccard)))
+            .map(|(i, p)| {
+                // Non-negative floats order like their bit patterns.
+                let bits = p.jaccard.max(0.0).to_bits();
+                let key = match sort {
+                    SortOrder::JaccardDesc => u64::MAX - bits,
+                    SortOrder::JaccardAsc => bits,
+                    // A pseudo-random key per pair (not per position): the order of the pairs
+                    // two bandings share stays the same, so an audit can go on after
+                    // re-banding.
+                    SortOrder::Shuffled => splitmix64(seed ^ (((p.a as u64) << 32) | p.b as u64)),
+                };
+                (key, i as u32)
             })
             .collect();
-        match self.sort {
-            SortOrder::JaccardDesc => visible.sort_by(|&x, &y| {
-                let (p, q) = (&pairs[x as usize], &pairs[y as usize]);
-                q.jaccard
-                    .total_cmp(&p.jaccard)
-                    .then((p.a, p.b).cmp(&(q.a, q.b)))
-            }),
-            SortOrder::JaccardAsc => visible.sort_by(|&x, &y| {
-                let (p, q) = (&pairs[x as usize], &pairs[y as usize]);
-                p.jaccard
-                    .total_cmp(&q.jaccard)
-                    .then((p.a, p.b).cmp(&(q.a, q.b)))
-            }),
-            SortOrder::Shuffled => {
-                // A pseudo-random key per pair (not per position): the order of the pairs two
-                // bandings share stays the same, so an audit can go on after re-banding.
-                let seed = self.config.shuffle_seed;
-                visible.sort_by_cached_key(|&x| {
-                    let p = &pairs[x as usize];
-                    splitmix64(seed ^ (((p.a as u64) << 32) | p.b as u64))
-                })
-            }
-        }
+        keyed.par_sort_unstable();
+        let visible: Vec<u32> = keyed.into_iter().map(|(_, i)| i).collect();
         self.visible = visible;
         self.selected = keep
             .and_then(|(a, b)| {
