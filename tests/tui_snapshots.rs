@@ -194,3 +194,29 @@ fn monochrome_theme_uses_no_colour_but_keeps_highlights() {
             .any(|c| c.modifier.contains(Modifier::REVERSED))
     );
 }
+
+#[test]
+fn every_view_draws_at_the_minimum_and_at_odd_sizes() {
+    let dir = tempfile::tempdir().unwrap();
+    for (w, h) in [(80, 24), (81, 25), (97, 31), (200, 60), (79, 24), (80, 23)] {
+        let mut app = ready_app(dir.path(), (w, h));
+        app.update(Action::Resize(w, h));
+        let main = screen(&app, w, h);
+        if (w, h) >= (80, 24) && h >= 24 {
+            assert!(main.contains("Candidate pairs"), "{w}×{h}:\n{main}");
+            assert!(main.contains("S-curve"), "{w}×{h}:\n{main}");
+        } else {
+            assert!(main.contains("larger terminal"), "{w}×{h}:\n{main}");
+        }
+        cmd(&mut app, Command::FocusNext);
+        let _ = screen(&app, w, h);
+        cmd(&mut app, Command::Open);
+        cmd(&mut app, Command::ToggleBandValues);
+        for _ in 0..5 {
+            cmd(&mut app, Command::PageDown);
+        }
+        let _ = screen(&app, w, h);
+        cmd(&mut app, Command::Help);
+        let _ = screen(&app, w, h);
+    }
+}
