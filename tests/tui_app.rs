@@ -23,7 +23,10 @@ fn type_prompt(app: &mut lshscope::tui::app::App, text: &str) {
 fn pending_bandings(app: &mut lshscope::tui::app::App) -> Vec<Banding> {
     app.take_effects()
         .into_iter()
-        .map(|Effect::Reband { banding, .. }| banding)
+        .filter_map(|e| match e {
+            Effect::Reband { banding, .. } => Some(banding),
+            _ => None,
+        })
         .collect()
 }
 
@@ -123,7 +126,10 @@ fn stale_results_are_never_shown_as_current() {
         banding: old_b,
         progress: old_p,
         known,
-    } = old.clone();
+    } = old.clone()
+    else {
+        panic!("expected a re-banding job")
+    };
     let remembered = app.known_similarities.clone().unwrap();
     assert!(
         known.is_some_and(|p| std::sync::Arc::ptr_eq(&p, &remembered)),
@@ -133,7 +139,10 @@ fn stale_results_are_never_shown_as_current() {
         request: new_id,
         banding: new_b,
         ..
-    } = new.clone();
+    } = new.clone()
+    else {
+        panic!("expected a re-banding job")
+    };
     assert!(old_p.is_cancelled(), "the superseded job is cancelled");
     assert!(
         app.result_is_stale(),
@@ -434,6 +443,12 @@ fn export_writes_the_filtered_pairs() {
     let n = app.visible.len();
     cmd(&mut app, Command::Export);
     let path = dir.path().join("fixture.pairs.16x4.csv");
+    assert!(
+        !path.exists(),
+        "the file is written by the worker, not the UI thread"
+    );
+    assert!(app.message.as_ref().unwrap().text.starts_with("exporting"));
+    run_effects(&mut app);
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.starts_with("id_a,id_b,jaccard,estimate,bands_hit,label\n"));
     assert_eq!(text.lines().count(), n + 1);
@@ -511,7 +526,10 @@ fn oversized_bandings_are_refused_before_they_exhaust_memory() {
     let ids: Vec<u64> = app
         .take_effects()
         .into_iter()
-        .map(|Effect::Reband { request, .. }| request)
+        .filter_map(|e| match e {
+            Effect::Reband { request, .. } => Some(request),
+            _ => None,
+        })
         .collect();
     app.update(Action::BandFailed {
         request: ids[0],

@@ -106,6 +106,8 @@ pub enum Effect {
         /// Pairs verified before (sorted by (a, b)): their similarities are not computed again.
         known: Option<Arc<Vec<VerifiedPair>>>,
     },
+    /// Write the filtered pairs and the plots; answer with [`Action::Exported`].
+    Export(Box<ExportJob>),
 }
 
 /// Inputs to [`App::update`].
@@ -128,6 +130,7 @@ pub enum Action {
         request: u64,
         message: String,
     },
+    Exported(ExportReport),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -428,6 +431,7 @@ impl App {
                 }
             }
             Action::PromptInput(key) => self.on_prompt_key(key),
+            Action::Exported(report) => self.on_exported(report),
             Action::Click(x, y) => self.on_click(x, y),
             Action::Wheel(x, y, down) => self.on_wheel(x, y, down),
             Action::Command(cmd) => {
@@ -976,9 +980,10 @@ impl App {
         self.scroll_or_move(if down { 3 } else { -3 });
     }
 
-    /// Writes the filtered pairs as CSV (and plots, once the plot module is wired).
+    /// Queues the export of the filtered pairs (CSV) and the plots; the file is written off
+    /// the UI thread (it may hold millions of rows) and [`Action::Exported`] reports back.
     fn export(&mut self) {
-        let (Some(result), Some(data)) = (&self.result, &self.data) else {
+        let Some(result) = &self.result else {
             self.complain("nothing to export yet");
             return;
         };
@@ -986,36 +991,34 @@ impl App {
             "{}.pairs.{}x{}.csv",
             self.config.export_stem, result.banding.bands, result.banding.rows
         ));
-        let rows: Vec<&VerifiedPair> = self
-            .visible
-            .iter()
-            .map(|&i| &result.pairs[i as usize])
-            .collect();
-        let written = crate::atomic::write_atomically(&path, |w| {
-            let mut out = csv::Writer::from_writer(w);
-            out.write_record(["id_a", "id_b", "jaccard", "estimate", "bands_hit", "label"])?;
-            for p in &rows {
-                let label = self
-                    .label_by_pos
-                    .get(&(p.a, p.b))
-                    .map(|l| l.as_str())
-                    .unwrap_or("");
-                out.write_record([
-                    data.corpus.id(p.a as usize),
-                    data.corpus.id(p.b as usize),
-                    &p.jaccard.to_string(),
-                    &p.estimate.to_string(),
-                    &p.bands_hit.to_string(),
-                    label,
-                ])?;
-            }
-            out.flush()
-        });
-        let n = rows.len();
-        match written {
+        let job = ExportJob {
+            path: path.clone(),
+            pairs: Arc::clone(&result.pairs),
+            rows: self.visible.clone(),
+            labels: self.label_by_pos.clone(),
+            plots: PlotSpec {
+                dir: self.config.export_dir.clone(),
+                stem: self.config.export_stem.clone(),
+                banding: self.banding,
+                pins: self.pins.clone(),
+                threshold: self.threshold,
+                histogram: self.hist.clone(),
+                log_scale: self.log_scale,
+            },
+        };
+        self.say(format!(
+            "exporting {} pairs to {}…",
+            job.rows.len(),
+            path.display()
+        ));
+        self.effects.push(Effect::Export(Box::new(job)));
+    }
+
+    fn on_exported(&mut self, report: ExportReport) {
+        match report.csv {
             Err(e) => self.complain(format!("export failed: {e}")),
             Ok(()) => {
-                let plots = match super::export::export_plots(self, &self.config.export_dir) {
+                let plots = match report.plots {
                     Ok(Some(paths)) => format!(
                         "; plots: {}",
                         paths
@@ -1027,10 +1030,45 @@ impl App {
                     Ok(None) => "; SVG/PNG plots: not in this build yet".to_string(),
                     Err(e) => format!("; plots failed: {e}"),
                 };
-                self.say(format!("wrote {n} pairs to {}{plots}", path.display()));
+                self.say(format!(
+                    "wrote {} pairs to {}{plots}",
+                    report.rows,
+                    report.path.display()
+                ));
             }
         }
     }
+}
+
+/// What the S-curve and histogram plots show, owned so a worker thread can draw them.
+#[derive(Debug, Clone)]
+pub struct PlotSpec {
+    pub dir: PathBuf,
+    pub stem: String,
+    pub banding: Banding,
+    pub pins: Vec<Banding>,
+    pub threshold: f64,
+    pub histogram: SimilarityHistogram,
+    pub log_scale: bool,
+}
+
+/// An export for the worker: the filtered rows of `pairs`, in list order, with labels.
+#[derive(Debug, Clone)]
+pub struct ExportJob {
+    pub path: PathBuf,
+    pub pairs: Arc<Vec<VerifiedPair>>,
+    pub rows: Vec<u32>,
+    pub labels: HashMap<(u32, u32), Label>,
+    pub plots: PlotSpec,
+}
+
+/// How an export went.
+#[derive(Debug)]
+pub struct ExportReport {
+    pub path: PathBuf,
+    pub rows: usize,
+    pub csv: Result<(), String>,
+    pub plots: Result<Option<Vec<PathBuf>>, String>,
 }
 
 /// Parses `0.5-0.8`, `0.5..0.8`, `0.5 0.8`, `0.5,0.8` or a single lower bound `0.7`.

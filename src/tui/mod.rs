@@ -370,6 +370,16 @@ pub fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
 
 fn start_effect(app: &App, effect: Effect, tx: &Sender<Event>) {
     match effect {
+        Effect::Export(job) => {
+            let Some(data) = app.data.clone() else { return };
+            let tx = tx.clone();
+            let _ = std::thread::Builder::new()
+                .name("lshscope-export".into())
+                .spawn(move || {
+                    let report = export::run_export(&data, &job);
+                    let _ = tx.send(Event::Worker(Action::Exported(report)));
+                });
+        }
         Effect::Reband {
             request,
             banding,

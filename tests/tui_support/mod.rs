@@ -122,12 +122,20 @@ pub fn run_effects(app: &mut App) -> usize {
     let effects = app.take_effects();
     let n = effects.len();
     for effect in effects {
-        let Effect::Reband {
-            request,
-            banding,
-            progress,
-            known,
-        } = effect;
+        let (request, banding, progress, known) = match effect {
+            Effect::Reband {
+                request,
+                banding,
+                progress,
+                known,
+            } => (request, banding, progress, known),
+            Effect::Export(job) => {
+                let data = app.data.clone().expect("export before load");
+                let report = lshscope::tui::export::run_export(&data, &job);
+                app.update(Action::Exported(report));
+                continue;
+            }
+        };
         let data = app.data.clone().expect("reband before load");
         // A job superseded by a newer request was cancelled; the worker sends nothing then.
         let known = known.as_deref().map(Vec::as_slice);
