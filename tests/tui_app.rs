@@ -565,3 +565,73 @@ fn rebanding_reuses_similarities_and_matches_a_fresh_verification() {
             .all(|v| v.jaccard.is_finite() && v.estimate.is_finite())
     );
 }
+
+#[test]
+fn viewer_scrolls_both_or_one_side_and_stops_at_the_end() {
+    use lshscope::corpus::Corpus;
+    use lshscope::minhash::{IndexOptions, build_index};
+    use lshscope::tui::app::{Loaded, ScrollSide};
+    let words = [
+        "river", "stone", "lantern", "meadow", "copper", "violet", "harbor", "ember",
+    ];
+    let long: String = (0..600)
+        .map(|i| words[(i * 7 + i / 3) % 8])
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut edited = long.clone();
+    edited.replace_range(100..110, "XXXXXXXXXX");
+    let corpus = Corpus::from_pairs([
+        ("long-a", long.as_str()),
+        ("long-b", edited.as_str()),
+        ("other", "short"),
+    ]);
+    let index = build_index(&corpus, &IndexOptions::default(), &Default::default()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = new_app(dir.path(), SIZE);
+    app.update(Action::Loaded(Box::new(Ok(Loaded {
+        corpus,
+        index,
+        read: Default::default(),
+    }))));
+    run_effects(&mut app);
+    cmd(&mut app, Command::Open);
+    assert_eq!(app.screen, Screen::Viewer);
+    let scroll = |app: &lshscope::tui::app::App| {
+        let v = app.viewer.as_ref().unwrap();
+        (v.scroll_a, v.scroll_b)
+    };
+    for _ in 0..5 {
+        cmd(&mut app, Command::Down);
+    }
+    assert_eq!(scroll(&app), (5, 5));
+    cmd(&mut app, Command::ScrollSide);
+    assert_eq!(app.viewer.as_ref().unwrap().side, ScrollSide::Left);
+    cmd(&mut app, Command::Down);
+    assert_eq!(scroll(&app), (6, 5));
+    cmd(&mut app, Command::ScrollSide);
+    cmd(&mut app, Command::Up);
+    assert_eq!(scroll(&app), (6, 4));
+    cmd(&mut app, Command::ScrollSide);
+    assert_eq!(app.viewer.as_ref().unwrap().side, ScrollSide::Both);
+    for _ in 0..100 {
+        cmd(&mut app, Command::PageDown);
+    }
+    let width = lshscope::tui::ui::layout::viewer_text_width(SIZE);
+    let rows = lshscope::tui::ui::layout::viewer_text_rows(SIZE, false, BANDING.bands);
+    let lines = lshscope::tui::ui::viewer::wrapped_line_count(&long, width);
+    assert!(lines > rows, "the fixture must be longer than the view");
+    assert_eq!(
+        scroll(&app).0,
+        lines - rows,
+        "scrolling stops at the last screenful"
+    );
+    for _ in 0..100 {
+        cmd(&mut app, Command::PageUp);
+    }
+    assert_eq!(scroll(&app), (0, 0));
+    let screen = screen(&app, SIZE.0, SIZE.1);
+    assert!(
+        screen.contains(&format!("lines 1–{rows} of {lines}")),
+        "{screen}"
+    );
+}

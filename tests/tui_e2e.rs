@@ -152,3 +152,44 @@ fn not_a_terminal_points_to_scan() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("interactive terminal"));
 }
+
+#[test]
+fn q_quits_while_the_sample_is_still_loading() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: tmux is not installed; the end-to-end explorer test needs it");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let session = format!("lshscope-e2e-load-{}", std::process::id());
+    // No subcommand: the explorer on the embedded sample (20 000 documents).
+    let command = format!(
+        "cd {} && {}; echo \"lshscope exited $?\"; sleep 60",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_lshscope")
+    );
+    tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &session,
+        "-x",
+        "120",
+        "-y",
+        "40",
+        &command,
+    ]);
+    let _guard = Session(session.clone());
+    let loading = wait_for(&session, "lshscope · loading");
+    assert!(loading.contains("embedded sample"), "{loading}");
+    let start = Instant::now();
+    send(&session, &["q"]);
+    wait_for(&session, "lshscope exited 0");
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "quitting waited for the load"
+    );
+    assert_eq!(
+        tmux(&["display", "-p", "-t", &session, "#{alternate_on}"]).trim(),
+        "0"
+    );
+}
