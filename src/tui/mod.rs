@@ -211,13 +211,20 @@ pub fn load(
 }
 
 /// What a user sees when stdout or stdin is not a terminal.
-pub const NOT_A_TERMINAL: &str = "lshscope explore needs an interactive terminal (stdin and \
-stdout must be a TTY).\nFor pipes, scripts and CI use `lshscope scan INPUT` (add -b/-r/-t as \
-needed); it prints the pairs as CSV or JSON Lines.";
+pub const NOT_A_TERMINAL: &str = "lshscope explore needs an interactive terminal (stdout \
+must be a TTY, and keys are read from the controlling terminal).\nFor pipes, scripts and CI use \
+`lshscope scan INPUT` (add -b/-r/-t as needed); it prints the pairs as CSV or JSON Lines.";
+
+/// The explorer draws on stdout and reads keys from stdin, or from /dev/tty when stdin is
+/// the corpus (`cat docs.txt | lshscope explore -`), as crossterm does.
+fn has_terminal() -> bool {
+    std::io::stdout().is_terminal()
+        && (std::io::stdin().is_terminal() || std::fs::File::open("/dev/tty").is_ok())
+}
 
 /// Runs the explorer until the user quits; returns the exit code.
 pub fn run(config: Config, labels: LabelStore) -> Result<i32> {
-    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+    if !has_terminal() {
         eprintln!("lshscope: {NOT_A_TERMINAL}");
         return Ok(2);
     }

@@ -53,6 +53,11 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         },
         theme.dim(),
     ));
+    title.push(Span::styled(
+        "· ⠉⠉ ",
+        Style::default().fg(theme.overlay_curve()),
+    ));
+    title.push(Span::styled("S-curve to scale ", theme.dim()));
     let block = Block::bordered()
         .border_style(border)
         .title(Line::from(title));

@@ -57,6 +57,9 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let steep_pt = [(steep, candidate_probability(steep, b.bands, b.rows))];
     let approx_pt = [(approx, candidate_probability(approx, b.bands, b.rows))];
     let t_line = [(t, 0.0), (t, 1.0)];
+    let p10 = similarity_at_probability(0.1, b.bands, b.rows);
+    let p90 = similarity_at_probability(0.9, b.bands, b.rows);
+    let p10_p90 = [(p10, 0.1), (p90, 0.9)];
 
     let mut datasets = Vec::new();
     for (i, (_, pts)) in pinned.iter().enumerate() {
@@ -81,6 +84,13 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             .graph_type(GraphType::Line)
             .style(Style::default().fg(theme.curve()))
             .data(&current),
+    );
+    datasets.push(
+        Dataset::default()
+            .marker(Marker::Custom('○'))
+            .graph_type(GraphType::Scatter)
+            .style(Style::default().fg(theme.curve()))
+            .data(&p10_p90),
     );
     datasets.push(
         Dataset::default()
@@ -111,8 +121,6 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         );
     frame.render_widget(chart, chart_area);
 
-    let p10 = similarity_at_probability(0.1, b.bands, b.rows);
-    let p90 = similarity_at_probability(0.9, b.bands, b.rows);
     let used = b.bands * b.rows;
     let mut legend = vec![
         Span::styled("━ ", Style::default().fg(theme.curve())),
@@ -147,9 +155,12 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             Span::styled("◆ ", theme.warning()),
             Span::raw(format!("(1/b)^(1/r) = {approx:.3}")),
         ]),
-        Line::from(Span::raw(format!(
-            "P = 10 % at s = {p10:.3}   P = 90 % at s = {p90:.3}"
-        ))),
+        Line::from(vec![
+            Span::styled("○ ", Style::default().fg(theme.curve())),
+            Span::raw(format!(
+                "P = 10 % at s = {p10:.3}   P = 90 % at s = {p90:.3}"
+            )),
+        ]),
         Line::from(legend),
     ];
     frame.render_widget(Paragraph::new(lines), info_area);
