@@ -230,7 +230,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let mut info = vec![Line::from(vec![
         Span::styled("│", Style::default().fg(theme.threshold())),
         Span::raw(format!(
-            " t = {:.2}: {} below, {} at or above · {} candidates",
+            " t = {:.2}: {} below, {} at/above (of {})",
             t,
             thousands((total - above) as u64),
             thousands(above as u64),
@@ -261,7 +261,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         ]));
     } else {
         info.push(Line::from(Span::styled(
-            "Tab here, ←/→ and Enter (or click) filter the pairs to a bin",
+            "Tab, then ←/→ and Enter (or a click) filter pairs to a bin",
             theme.dim(),
         )));
     }

@@ -143,7 +143,7 @@ fn strip_height(size: (u16, u16), show_values: bool, bands: usize) -> u16 {
         .div_ceil(size.0.saturating_sub(4).max(2))
         .max(1);
     let values = if show_values {
-        (bands as u16 + 1).min(size.1.saturating_sub(15) / 2)
+        (bands as u16 + 1).min(size.1.saturating_sub(16) / 2)
     } else {
         0
     };
@@ -153,7 +153,7 @@ fn strip_height(size: (u16, u16), show_values: bool, bands: usize) -> u16 {
 pub fn viewer_layout(size: (u16, u16), show_values: bool, bands: usize) -> ViewerLayout {
     let area = screen(size);
     let [header, strip, texts, status, message, footer] = Layout::vertical([
-        Constraint::Length(4),
+        Constraint::Length(5),
         Constraint::Length(strip_height(size, show_values, bands)),
         Constraint::Min(4),
         Constraint::Length(1),

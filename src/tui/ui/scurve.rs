@@ -151,15 +151,13 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         ]),
         Line::from(vec![
             Span::styled("● ", theme.warning()),
-            Span::raw(format!("steepest s = {steep:.3}   ")),
+            Span::raw(format!("steepest {steep:.3}   ")),
             Span::styled("◆ ", theme.warning()),
-            Span::raw(format!("(1/b)^(1/r) = {approx:.3}")),
+            Span::raw(format!("(1/b)^(1/r) {approx:.3}")),
         ]),
         Line::from(vec![
             Span::styled("○ ", Style::default().fg(theme.curve())),
-            Span::raw(format!(
-                "P = 10 % at s = {p10:.3}   P = 90 % at s = {p90:.3}"
-            )),
+            Span::raw(format!("P=10 % at s={p10:.3}  P=90 % at s={p90:.3}")),
         ]),
         Line::from(legend),
     ];

@@ -143,13 +143,11 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
         Line::from(vec![
             Span::styled(format!("Jaccard {:.3}", view.jaccard), theme.key()),
             Span::raw(format!(
-                " ({} shared of {} ∪ shingles; {} / {})   MinHash estimate {:.3} ± {:.3} (1σ at K = {k})   ",
+                " ({} shared of {} shingles in the union; {} / {})  ",
                 view.shared_shingles,
                 view.shingles_a + view.shingles_b - view.shared_shingles,
                 view.shingles_a,
                 view.shingles_b,
-                view.estimate,
-                sigma
             )),
             Span::styled(
                 format!("bands hit {hit} of {}", view.collided.len()),
@@ -157,12 +155,17 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
             ),
         ]),
         Line::from(Span::raw(format!(
-            "edit-based (first {METRIC_CHARS} chars): normalized Levenshtein {:.3} · Jaro-Winkler {:.3} · Sørensen–Dice {:.3}",
+            "MinHash estimate {:.3} ± {:.3} (1σ = √(J(1−J)/K), K = {k})",
+            view.estimate, sigma
+        ))),
+        Line::from(Span::raw(format!(
+            "Levenshtein (normalized) {:.3} · Jaro-Winkler {:.3} · Sørensen–Dice {:.3} \
+             (edit-based, first {METRIC_CHARS} chars)",
             m.normalized_levenshtein, m.jaro_winkler, m.sorensen_dice
         ))),
         Line::from(Span::styled(
             format!(
-                "highlighted: characters inside shingles ({}) that both documents contain",
+                "highlighted: characters inside {} shingles both documents contain",
                 data.index.options.shingle.kind
             ),
             theme.dim(),
