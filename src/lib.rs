@@ -8,6 +8,7 @@
 //! Corpus ─▶ Index (ShingleSets + Signatures) ─▶ find_candidates(Banding) ─▶ verify ─▶ pairs
 //! ```
 
+pub mod analysis;
 pub mod atomic;
 pub mod cli;
 pub mod corpus;
@@ -20,5 +21,6 @@ pub mod scan;
 pub mod similarity;
 pub mod synth;
 pub mod text;
+pub mod tui;
 
 pub use error::{Error, Result};

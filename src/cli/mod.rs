@@ -11,6 +11,7 @@ use crate::minhash::IndexOptions;
 use crate::text::{ShingleKind, ShingleOptions};
 
 mod bench;
+mod explore;
 mod generate;
 pub mod plot;
 mod progress;
@@ -35,16 +36,18 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Explore interactively: live S-curve, similarity histogram, side-by-side pair viewer.
+    Explore(explore::ExploreArgs),
     /// Find near-duplicate pairs: shingle, MinHash, band, verify, write the pairs.
     Scan(scan::ScanArgs),
-    /// Generate a corpus with planted near-duplicates at chosen Jaccard levels, plus its truth.
-    Gen(generate::GenArgs),
-    /// Measure the pipeline's throughput and peak memory on a generated corpus.
-    Bench(bench::BenchArgs),
     /// Choose bands and rows: datasketch's pick, recall targets, constraints, corpus-weighted.
     Tune(tune::TuneArgs),
     /// Export S-curves and similarity histograms as SVG or PNG.
     Plot(plot::PlotArgs),
+    /// Generate a corpus with planted near-duplicates at chosen Jaccard levels, plus its truth.
+    Gen(generate::GenArgs),
+    /// Measure the pipeline's throughput and peak memory on a generated corpus.
+    Bench(bench::BenchArgs),
 }
 
 /// Runs the parsed command line; returns the process exit code.
@@ -52,12 +55,11 @@ pub fn run(cli: Cli) -> crate::Result<i32> {
     match cli.command {
         Some(Command::Scan(args)) => scan::run(args),
         Some(Command::Gen(args)) => generate::run(args),
+        Some(Command::Explore(args)) => explore::run(args),
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Tune(args)) => tune::run(args),
         Some(Command::Plot(args)) => plot::run(args),
-        None => Err(crate::Error::usage(
-            "no subcommand given: try `lshscope scan sample_data/questions.txt` or `lshscope --help`",
-        )),
+        None => explore::run_sample(),
     }
 }
 

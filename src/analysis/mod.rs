@@ -1,0 +1,4 @@
+//! Analyses of verified pairs: similarity histograms, human labels.
+
+pub mod histogram;
+pub mod labels;

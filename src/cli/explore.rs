@@ -1,0 +1,189 @@
+//! `lshscope explore`: the interactive explorer (and, with no subcommand, the same on the
+//! embedded sample corpus).
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+
+use super::{CorpusArgs, IndexArgs};
+use crate::analysis::labels::LabelStore;
+use crate::minhash::{Banding, IndexOptions};
+use crate::tui::app::{Config, Source};
+use crate::{Error, Result};
+
+#[derive(Debug, Args)]
+pub struct ExploreArgs {
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    #[command(flatten)]
+    pub index: IndexArgs,
+    #[command(flatten)]
+    pub view: ViewArgs,
+}
+
+/// Settings of the explorer itself (shared with the no-subcommand sample mode).
+#[derive(Debug, Clone, Args)]
+pub struct ViewArgs {
+    /// Number of LSH bands b to start with.
+    #[arg(long, short = 'b', default_value_t = 20)]
+    pub bands: usize,
+    /// Rows per band r to start with (b·r must not exceed --num-perm).
+    #[arg(long, short = 'r', default_value_t = 5)]
+    pub rows: usize,
+    /// Similarity threshold t to start with.
+    #[arg(long, short = 't', default_value_t = 0.5, value_name = "T")]
+    pub threshold: f64,
+    /// In a bucket with more than N documents, only the first N form pairs.
+    #[arg(long, value_name = "N")]
+    pub max_bucket: Option<usize>,
+    /// Labels file (CSV `id_a,id_b,label`), read at start and rewritten after every label
+    /// [default: INPUT.labels.csv next to the input].
+    #[arg(long, value_name = "FILE")]
+    pub labels: Option<PathBuf>,
+    /// Colours: `auto` honours NO_COLOR; `never` uses a monochrome theme.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+impl Default for ViewArgs {
+    fn default() -> Self {
+        ViewArgs {
+            bands: 20,
+            rows: 5,
+            threshold: 0.5,
+            max_bucket: None,
+            labels: None,
+            color: ColorChoice::Auto,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    /// Monochrome for `never`, and for `auto` when NO_COLOR is set to anything non-empty
+    /// (https://no-color.org).
+    pub fn monochrome(self) -> bool {
+        match self {
+            ColorChoice::Always => false,
+            ColorChoice::Never => true,
+            ColorChoice::Auto => std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+        }
+    }
+}
+
+/// Labels of the embedded sample go to the current directory under this name.
+pub const SAMPLE_LABELS: &str = "lshscope-sample.labels.csv";
+
+fn check(view: &ViewArgs, num_perm: usize) -> Result<Banding> {
+    if !(0.0..=1.0).contains(&view.threshold) {
+        return Err(Error::usage(format!(
+            "--threshold must be in [0, 1], got {}",
+            view.threshold
+        )));
+    }
+    Banding::new(view.bands, view.rows, num_perm)
+}
+
+/// `INPUT.labels.csv` next to the input (`./stdin.labels.csv` for `-`).
+pub fn default_labels_path(input: &Path) -> PathBuf {
+    if input == Path::new("-") {
+        return PathBuf::from("stdin.labels.csv");
+    }
+    let mut name = input
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_else(|| "corpus".into());
+    name.push(".labels.csv");
+    input.with_file_name(name)
+}
+
+fn export_place(labels: &Path, stem: &str) -> (PathBuf, String) {
+    let dir = match labels.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    (dir, stem.to_string())
+}
+
+pub fn run(args: ExploreArgs) -> Result<i32> {
+    let banding = check(&args.view, args.index.num_perm)?;
+    let input = args.corpus.input.clone();
+    let labels_path = args
+        .view
+        .labels
+        .clone()
+        .unwrap_or_else(|| default_labels_path(&input));
+    let stem = input
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "corpus".into());
+    let (export_dir, export_stem) = export_place(&labels_path, &stem);
+    let config = Config {
+        source: Source::File {
+            path: input.clone(),
+            read: args.corpus.read_options(args.index.seed),
+        },
+        source_name: input.display().to_string(),
+        index_options: args.index.index_options(),
+        banding,
+        threshold: args.view.threshold,
+        max_bucket: args.view.max_bucket,
+        export_dir,
+        export_stem,
+        monochrome: args.view.color.monochrome(),
+        bins: 20,
+        shuffle_seed: args.index.seed,
+    };
+    let labels = LabelStore::load(labels_path)?;
+    crate::tui::run(config, labels)
+}
+
+/// `lshscope` with no subcommand: the explorer on the embedded sample, default settings.
+pub fn run_sample() -> Result<i32> {
+    let view = ViewArgs::default();
+    let index = IndexOptions::default();
+    let banding = check(&view, index.num_perm)?;
+    // In the current directory, spelled out in full so the status line says exactly where.
+    let labels_path = std::env::current_dir()
+        .map(|d| d.join(SAMPLE_LABELS))
+        .unwrap_or_else(|_| PathBuf::from(SAMPLE_LABELS));
+    let (export_dir, export_stem) = export_place(&labels_path, "lshscope-sample");
+    let config = Config {
+        source: Source::EmbeddedSample,
+        source_name: crate::tui::sample::SAMPLE_NAME.to_string(),
+        shuffle_seed: index.seed,
+        index_options: index,
+        banding,
+        threshold: view.threshold,
+        max_bucket: None,
+        export_dir,
+        export_stem,
+        monochrome: view.color.monochrome(),
+        bins: 20,
+    };
+    let labels = LabelStore::load(labels_path)?;
+    crate::tui::run(config, labels)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_default_next_to_input() {
+        assert_eq!(
+            default_labels_path(Path::new("data/corpus.csv")),
+            PathBuf::from("data/corpus.csv.labels.csv")
+        );
+        assert_eq!(
+            default_labels_path(Path::new("-")),
+            PathBuf::from("stdin.labels.csv")
+        );
+    }
+}

@@ -1,0 +1,622 @@
+//! The one key table. The event handler, the `?` help overlay and the footer all read
+//! [`BINDINGS`], so a key and its description can never disagree.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// Everything a key can ask for. Data-free, so the table can be a `const`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Command {
+    Quit,
+    Help,
+    Back,
+    FocusNext,
+    FocusPrev,
+    BandsDown,
+    BandsUp,
+    RowsDown,
+    RowsUp,
+    Pin,
+    ClearPins,
+    ThresholdPrompt,
+    ThresholdDown,
+    ThresholdUp,
+    ToggleLog,
+    BinLeft,
+    BinRight,
+    FilterToBin,
+    FilterPrompt,
+    ClearFilter,
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    Open,
+    CycleSort,
+    JumpPrompt,
+    LabelDuplicate,
+    LabelNotDuplicate,
+    LabelUnsure,
+    ClearLabel,
+    PrevPair,
+    NextPair,
+    ToggleBandValues,
+    ScrollSide,
+    Export,
+}
+
+/// Where a binding applies: the screen and, on the main screen, the focused panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Context {
+    Loading,
+    Curve,
+    Histogram,
+    Pairs,
+    Viewer,
+}
+
+/// One key: a code and whether Ctrl is held. Shift is part of the character (`B` vs `b`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Key {
+    pub code: KeyCode,
+    pub ctrl: bool,
+}
+
+const fn ch(c: char) -> Key {
+    Key {
+        code: KeyCode::Char(c),
+        ctrl: false,
+    }
+}
+
+const fn code(code: KeyCode) -> Key {
+    Key { code, ctrl: false }
+}
+
+const fn ctrl(c: char) -> Key {
+    Key {
+        code: KeyCode::Char(c),
+        ctrl: true,
+    }
+}
+
+impl Key {
+    /// How the key is written in help and footer.
+    pub fn label(&self) -> String {
+        let base = match self.code {
+            KeyCode::Left => "←".to_string(),
+            KeyCode::Right => "→".to_string(),
+            KeyCode::Up => "↑".to_string(),
+            KeyCode::Down => "↓".to_string(),
+            KeyCode::Enter => "Enter".to_string(),
+            KeyCode::Esc => "Esc".to_string(),
+            KeyCode::Tab => "Tab".to_string(),
+            KeyCode::BackTab => "S-Tab".to_string(),
+            KeyCode::PageUp => "PgUp".to_string(),
+            KeyCode::PageDown => "PgDn".to_string(),
+            KeyCode::Home => "Home".to_string(),
+            KeyCode::End => "End".to_string(),
+            KeyCode::Char(' ') => "Space".to_string(),
+            KeyCode::Char(c) => c.to_string(),
+            other => format!("{other:?}"),
+        };
+        if self.ctrl { format!("C-{base}") } else { base }
+    }
+
+    fn matches(&self, event: &KeyEvent) -> bool {
+        let has_ctrl = event.modifiers.contains(KeyModifiers::CONTROL);
+        if has_ctrl != self.ctrl || event.modifiers.contains(KeyModifiers::ALT) {
+            return false;
+        }
+        match (self.code, event.code) {
+            // Terminals differ in whether Shift+Tab arrives as BackTab or Tab+SHIFT.
+            (KeyCode::BackTab, KeyCode::Tab) => event.modifiers.contains(KeyModifiers::SHIFT),
+            (KeyCode::Tab, KeyCode::Tab) => !event.modifiers.contains(KeyModifiers::SHIFT),
+            (a, b) => a == b,
+        }
+    }
+}
+
+/// A row of the key table.
+#[derive(Debug, Clone, Copy)]
+pub struct Binding {
+    pub keys: &'static [Key],
+    pub command: Command,
+    pub contexts: &'static [Context],
+    /// What the key does, for the help overlay.
+    pub help: &'static str,
+    /// Shown in the footer as `keys help_short`; `None` keeps it out of the footer.
+    pub footer: Option<&'static str>,
+}
+
+use Context::*;
+
+const EVERYWHERE: &[Context] = &[Loading, Curve, Histogram, Pairs, Viewer];
+const MAIN: &[Context] = &[Curve, Histogram, Pairs];
+const WORKING: &[Context] = &[Curve, Histogram, Pairs, Viewer];
+
+const fn bind(
+    keys: &'static [Key],
+    command: Command,
+    contexts: &'static [Context],
+    help: &'static str,
+    footer: Option<&'static str>,
+) -> Binding {
+    Binding {
+        keys,
+        command,
+        contexts,
+        help,
+        footer,
+    }
+}
+
+/// The key table. The first row that matches a key in the current context wins, so rows for
+/// a single panel come before rows that apply everywhere.
+pub const BINDINGS: &[Binding] = &[
+    // S-curve panel focused: arrows and hjkl turn b and r.
+    bind(
+        &[code(KeyCode::Left), ch('h')],
+        Command::BandsDown,
+        &[Curve],
+        "fewer bands b",
+        Some("bands"),
+    ),
+    bind(
+        &[code(KeyCode::Right), ch('l')],
+        Command::BandsUp,
+        &[Curve],
+        "more bands b",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::Down), ch('j')],
+        Command::RowsDown,
+        &[Curve],
+        "fewer rows r per band",
+        Some("rows"),
+    ),
+    bind(
+        &[code(KeyCode::Up), ch('k')],
+        Command::RowsUp,
+        &[Curve],
+        "more rows r per band",
+        None,
+    ),
+    // Histogram focused: arrows pick a bin, Enter filters the pair list to it.
+    bind(
+        &[code(KeyCode::Left), ch('h')],
+        Command::BinLeft,
+        &[Histogram],
+        "previous bin",
+        Some("bin"),
+    ),
+    bind(
+        &[code(KeyCode::Right), ch('l')],
+        Command::BinRight,
+        &[Histogram],
+        "next bin",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::Enter), ch(' ')],
+        Command::FilterToBin,
+        &[Histogram],
+        "filter the pairs to the bin",
+        Some("filter bin"),
+    ),
+    // Pair list focused.
+    bind(
+        &[code(KeyCode::Up), ch('k')],
+        Command::Up,
+        &[Pairs],
+        "previous pair",
+        Some("move"),
+    ),
+    bind(
+        &[code(KeyCode::Down), ch('j')],
+        Command::Down,
+        &[Pairs],
+        "next pair",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::Left), ch('h')],
+        Command::BandsDown,
+        &[Pairs],
+        "fewer bands b",
+        Some("bands"),
+    ),
+    bind(
+        &[code(KeyCode::Right), ch('l')],
+        Command::BandsUp,
+        &[Pairs],
+        "more bands b",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::PageUp)],
+        Command::PageUp,
+        &[Pairs],
+        "page up",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::PageDown)],
+        Command::PageDown,
+        &[Pairs],
+        "page down",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::Home), ch('g')],
+        Command::Top,
+        &[Pairs],
+        "first pair",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::End), ch('G')],
+        Command::Bottom,
+        &[Pairs],
+        "last pair",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::Enter)],
+        Command::Open,
+        &[Curve, Pairs],
+        "open the selected pair side by side",
+        Some("open pair"),
+    ),
+    // Pair viewer.
+    bind(
+        &[code(KeyCode::Esc)],
+        Command::Back,
+        &[Viewer],
+        "back to the main screen",
+        Some("back"),
+    ),
+    bind(
+        &[code(KeyCode::Up), ch('k')],
+        Command::Up,
+        &[Viewer],
+        "scroll the texts up",
+        Some("scroll"),
+    ),
+    bind(
+        &[code(KeyCode::Down), ch('j')],
+        Command::Down,
+        &[Viewer],
+        "scroll the texts down",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::PageUp)],
+        Command::PageUp,
+        &[Viewer],
+        "scroll a page up",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::PageDown), ch(' ')],
+        Command::PageDown,
+        &[Viewer],
+        "scroll a page down",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::Left), ch('h')],
+        Command::PrevPair,
+        &[Viewer],
+        "previous pair in the list",
+        Some("prev/next pair"),
+    ),
+    bind(
+        &[code(KeyCode::Right), ch('l')],
+        Command::NextPair,
+        &[Viewer],
+        "next pair in the list",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::Tab)],
+        Command::ScrollSide,
+        &[Viewer],
+        "scroll both / left / right text",
+        Some("scroll side"),
+    ),
+    bind(
+        &[ch('v')],
+        Command::ToggleBandValues,
+        &[Viewer],
+        "show/hide each band's r values",
+        Some("band values"),
+    ),
+    // Main screen.
+    bind(
+        &[code(KeyCode::Tab)],
+        Command::FocusNext,
+        MAIN,
+        "next panel: S-curve, histogram, pairs",
+        Some("panel"),
+    ),
+    bind(
+        &[code(KeyCode::BackTab)],
+        Command::FocusPrev,
+        MAIN,
+        "focus the previous panel",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::Esc)],
+        Command::Back,
+        MAIN,
+        "clear the filter, or close the help",
+        None,
+    ),
+    // Everywhere once the corpus is loaded.
+    bind(
+        &[ch('b')],
+        Command::BandsDown,
+        WORKING,
+        "fewer bands b (any panel)",
+        None,
+    ),
+    bind(
+        &[ch('B')],
+        Command::BandsUp,
+        WORKING,
+        "more bands b (any panel)",
+        None,
+    ),
+    bind(
+        &[ch('r')],
+        Command::RowsDown,
+        WORKING,
+        "fewer rows r (any panel)",
+        None,
+    ),
+    bind(
+        &[ch('R')],
+        Command::RowsUp,
+        WORKING,
+        "more rows r (any panel)",
+        None,
+    ),
+    bind(
+        &[ch('p')],
+        Command::Pin,
+        MAIN,
+        "pin the S-curve for comparison",
+        Some("pin"),
+    ),
+    bind(
+        &[ch('c')],
+        Command::ClearPins,
+        MAIN,
+        "clear the pinned curves",
+        None,
+    ),
+    bind(
+        &[ch('t')],
+        Command::ThresholdPrompt,
+        WORKING,
+        "type a similarity threshold t",
+        Some("threshold"),
+    ),
+    bind(
+        &[ch('<')],
+        Command::ThresholdDown,
+        WORKING,
+        "threshold t − 0.01",
+        None,
+    ),
+    bind(
+        &[ch('>')],
+        Command::ThresholdUp,
+        WORKING,
+        "threshold t + 0.01",
+        None,
+    ),
+    bind(
+        &[ch('L')],
+        Command::ToggleLog,
+        MAIN,
+        "histogram counts: linear / log scale",
+        Some("log"),
+    ),
+    bind(
+        &[ch('s')],
+        Command::CycleSort,
+        MAIN,
+        "sort: Jaccard ↓, Jaccard ↑, shuffled",
+        Some("sort"),
+    ),
+    bind(
+        &[ch('f')],
+        Command::FilterPrompt,
+        MAIN,
+        "filter by Jaccard range (0.5-0.8)",
+        Some("filter"),
+    ),
+    bind(
+        &[ch('F')],
+        Command::ClearFilter,
+        MAIN,
+        "clear the filter",
+        None,
+    ),
+    bind(
+        &[ch('/')],
+        Command::JumpPrompt,
+        MAIN,
+        "jump to a pair containing an id",
+        None,
+    ),
+    bind(
+        &[ch('y')],
+        Command::LabelDuplicate,
+        WORKING,
+        "label the pair: duplicate",
+        Some("label"),
+    ),
+    bind(
+        &[ch('n')],
+        Command::LabelNotDuplicate,
+        WORKING,
+        "label the pair: not a duplicate",
+        None,
+    ),
+    bind(
+        &[ch('u')],
+        Command::LabelUnsure,
+        WORKING,
+        "label the pair: unsure",
+        None,
+    ),
+    bind(
+        &[ch('x')],
+        Command::ClearLabel,
+        WORKING,
+        "remove the pair's label",
+        None,
+    ),
+    bind(
+        &[ch('e')],
+        Command::Export,
+        WORKING,
+        "export filtered pairs (CSV), plots",
+        None,
+    ),
+    bind(
+        &[ch('?')],
+        Command::Help,
+        EVERYWHERE,
+        "this help",
+        Some("help"),
+    ),
+    bind(
+        &[ch('q'), ctrl('c')],
+        Command::Quit,
+        EVERYWHERE,
+        "quit",
+        Some("quit"),
+    ),
+];
+
+/// The command bound to `event` in `context`, if any.
+pub fn lookup(event: &KeyEvent, context: Context) -> Option<Command> {
+    BINDINGS
+        .iter()
+        .filter(|b| b.contexts.contains(&context))
+        .find(|b| b.keys.iter().any(|k| k.matches(event)))
+        .map(|b| b.command)
+}
+
+/// `←/h`-style label of a binding's keys.
+pub fn keys_label(binding: &Binding) -> String {
+    binding
+        .keys
+        .iter()
+        .map(Key::label)
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Footer entries for `context`: bindings with a footer text, with keys of the same footer
+/// group (a footer text followed by `None` rows of the same panel) merged, e.g. `←→ bands`.
+pub fn footer(context: Context) -> Vec<(String, &'static str)> {
+    let rows: Vec<&Binding> = BINDINGS
+        .iter()
+        .filter(|b| b.contexts.contains(&context))
+        .collect();
+    let mut out: Vec<(String, &'static str)> = Vec::new();
+    let mut i = 0;
+    while i < rows.len() {
+        let b = rows[i];
+        i += 1;
+        let Some(text) = b.footer else { continue };
+        let mut keys = vec![b.keys[0].label()];
+        let mut last = b.command;
+        // Merge partners (→ after ←, n and u after y) that follow in the same panel group.
+        while i < rows.len()
+            && rows[i].footer.is_none()
+            && rows[i].contexts == b.contexts
+            && is_partner(last, rows[i].command)
+        {
+            keys.push(rows[i].keys[0].label());
+            last = rows[i].command;
+            i += 1;
+        }
+        // Arrows read well side by side (←→); letters need a separator (y/n/u).
+        let alnum = keys.iter().any(|k| k.chars().all(char::is_alphanumeric));
+        out.push((keys.join(if alnum { "/" } else { "" }), text));
+    }
+    out
+}
+
+fn is_partner(a: Command, b: Command) -> bool {
+    use Command::*;
+    matches!(
+        (a, b),
+        (BandsDown, BandsUp)
+            | (RowsDown, RowsUp)
+            | (BinLeft, BinRight)
+            | (Up, Down)
+            | (PrevPair, NextPair)
+            | (LabelDuplicate, LabelNotDuplicate)
+            | (LabelNotDuplicate, LabelUnsure)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn press(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, mods)
+    }
+
+    #[test]
+    fn context_decides_what_arrows_do() {
+        let left = press(KeyCode::Left, KeyModifiers::NONE);
+        assert_eq!(lookup(&left, Context::Curve), Some(Command::BandsDown));
+        assert_eq!(lookup(&left, Context::Histogram), Some(Command::BinLeft));
+        assert_eq!(lookup(&left, Context::Viewer), Some(Command::PrevPair));
+        assert_eq!(lookup(&left, Context::Loading), None);
+        let q = press(KeyCode::Char('q'), KeyModifiers::NONE);
+        assert_eq!(lookup(&q, Context::Loading), Some(Command::Quit));
+        let cc = press(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(lookup(&cc, Context::Pairs), Some(Command::Quit));
+        let c = press(KeyCode::Char('c'), KeyModifiers::NONE);
+        assert_eq!(lookup(&c, Context::Pairs), Some(Command::ClearPins));
+        let big_b = press(KeyCode::Char('B'), KeyModifiers::SHIFT);
+        assert_eq!(lookup(&big_b, Context::Viewer), Some(Command::BandsUp));
+        let shift_tab = press(KeyCode::Tab, KeyModifiers::SHIFT);
+        assert_eq!(lookup(&shift_tab, Context::Pairs), Some(Command::FocusPrev));
+    }
+
+    #[test]
+    fn no_key_is_bound_twice_in_one_context() {
+        for ctx in EVERYWHERE {
+            let mut seen: Vec<Key> = Vec::new();
+            for b in BINDINGS.iter().filter(|b| b.contexts.contains(ctx)) {
+                for k in b.keys {
+                    assert!(!seen.contains(k), "{k:?} bound twice in {ctx:?}");
+                    seen.push(*k);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn footer_merges_partners() {
+        let f = footer(Context::Curve);
+        assert_eq!(f[0], ("←→".to_string(), "bands"));
+        assert_eq!(f[1], ("↓↑".to_string(), "rows"));
+        assert!(f.iter().any(|(k, t)| k == "q" && *t == "quit"));
+        assert!(f.iter().any(|(k, t)| k == "y/n/u" && *t == "label"));
+    }
+}

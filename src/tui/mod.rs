@@ -1,0 +1,428 @@
+//! `lshscope explore`: the interactive explorer.
+//!
+//! Structure (see DESIGN.md): [`app::App`] holds all state and changes only in
+//! [`app::App::update`]; [`ui::render`] draws a frame from an `&App`; [`keys::BINDINGS`] is
+//! the one key table. Work runs off the UI thread: a load job (read corpus → build index) and
+//! latest-wins re-banding jobs (`find_candidates` + `verify`), each reporting back through the
+//! single [`Event`] channel. Results carry the request id they answer, and the App drops any
+//! answer that is not for its newest request.
+
+pub mod app;
+pub mod export;
+pub mod keys;
+pub mod sample;
+pub mod theme;
+pub mod ui;
+
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+use ratatui::crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, KeyCode, KeyEvent, KeyEventKind, MouseButton,
+    MouseEventKind,
+};
+use ratatui::crossterm::execute;
+
+use crate::analysis::labels::LabelStore;
+use crate::corpus::read_corpus;
+use crate::jobs::{Phase, Progress};
+use crate::minhash::{Banding, BandingOptions, Index, band_keys, build_index, find_candidates};
+use crate::scan::{VerifiedPair, verify};
+use crate::{Error, Result};
+
+use app::{Action, App, BandOutcome, Config, Effect, LoadStep, Loaded, Overlay, PromptKey, Source};
+
+/// How often the screen is redrawn while nothing else happens (progress gauges move).
+const TICK: Duration = Duration::from_millis(100);
+
+/// Everything that wakes the event loop.
+enum Event {
+    Key(KeyEvent),
+    Mouse(event::MouseEvent),
+    Resize(u16, u16),
+    Worker(Action),
+}
+
+/// The explorer refuses a banding expected to emit more bucket pairs than this (about 0.5 GB
+/// of pair buffers): with r = 1 on a large corpus, one popular minimum hash puts most
+/// documents in one bucket, and its pairs alone would exhaust memory.
+pub const MAX_BUCKET_PAIRS: u64 = 40_000_000;
+
+/// Bucket pairs band 0 of `banding` would emit, times b: an estimate of the total (bands are
+/// exchangeable, each uses its own independent permutations). Costs one band of work.
+pub fn estimated_bucket_pairs(index: &Index, banding: Banding, max_bucket: Option<usize>) -> u64 {
+    let keys = band_keys(&index.signatures, banding, 0);
+    let cap = max_bucket.unwrap_or(usize::MAX).max(2) as u64;
+    let mut pairs = 0u64;
+    let mut start = 0;
+    while start < keys.len() {
+        let mut end = start + 1;
+        while end < keys.len() && keys[end].0 == keys[start].0 {
+            end += 1;
+        }
+        let size = ((end - start) as u64).min(cap);
+        pairs += size * size.saturating_sub(1) / 2;
+        start = end;
+    }
+    pairs.saturating_mul(banding.bands as u64)
+}
+
+/// Band and verify every candidate of `banding` (threshold 0: the histogram needs them all).
+///
+/// Exact Jaccard and the MinHash estimate of a pair do not depend on the banding, and
+/// neighbouring bandings share most of their candidates, so pairs found in `known` (sorted by
+/// (a, b), as candidates are) take their similarities from it in one merge pass; only the
+/// new pairs are verified. This is what keeps a b or r step fast on large corpora.
+pub fn reband(
+    index: &Index,
+    banding: Banding,
+    max_bucket: Option<usize>,
+    known: Option<&[VerifiedPair]>,
+    progress: &Progress,
+) -> Result<Vec<VerifiedPair>> {
+    let expected = estimated_bucket_pairs(index, banding, max_bucket);
+    if expected > MAX_BUCKET_PAIRS {
+        return Err(Error::usage(format!(
+            "{banding} would emit about {} bucket pairs (estimated from band 1), more than the \
+             explorer holds ({}); raise r, or start with --max-bucket N",
+            ui::compact(expected),
+            ui::compact(MAX_BUCKET_PAIRS)
+        )));
+    }
+    let candidates = find_candidates(
+        &index.signatures,
+        &BandingOptions {
+            banding,
+            max_bucket,
+        },
+        progress,
+    )?;
+    let Some(previous) = known else {
+        return verify(index, &candidates.pairs, 0.0, progress);
+    };
+    let mut out = Vec::with_capacity(candidates.pairs.len());
+    let mut missing = Vec::new();
+    let mut slots = Vec::new();
+    let mut j = 0;
+    for c in &candidates.pairs {
+        while j < previous.len() && (previous[j].a, previous[j].b) < (c.a, c.b) {
+            j += 1;
+        }
+        match previous.get(j) {
+            Some(p) if (p.a, p.b) == (c.a, c.b) => out.push(VerifiedPair {
+                bands_hit: c.bands_hit,
+                ..*p
+            }),
+            _ => {
+                slots.push(out.len());
+                missing.push(*c);
+                // Filled in below from the verification of `missing`.
+                out.push(VerifiedPair {
+                    a: c.a,
+                    b: c.b,
+                    bands_hit: c.bands_hit,
+                    jaccard: f64::NAN,
+                    estimate: f64::NAN,
+                });
+            }
+        }
+    }
+    // Threshold 0 keeps every pair, in input order, so results line up with `slots`.
+    let fresh = verify(index, &missing, 0.0, progress)?;
+    for (slot, pair) in slots.into_iter().zip(fresh) {
+        out[slot] = pair;
+    }
+    Ok(out)
+}
+
+/// Beyond this many remembered pairs (32 bytes each) only the latest result is kept.
+pub const MAX_KNOWN_PAIRS: usize = 4_000_000;
+
+/// The sorted union by (a, b) of `known` and `pairs` (both sorted): the similarities the next
+/// job can reuse. When it would exceed [`MAX_KNOWN_PAIRS`], just `pairs`.
+pub fn remember(known: &[VerifiedPair], pairs: &[VerifiedPair]) -> Vec<VerifiedPair> {
+    if known.len() + pairs.len() > MAX_KNOWN_PAIRS {
+        return pairs.to_vec();
+    }
+    let mut out = Vec::with_capacity(known.len() + pairs.len());
+    let (mut i, mut j) = (0, 0);
+    while i < known.len() && j < pairs.len() {
+        let (x, y) = ((known[i].a, known[i].b), (pairs[j].a, pairs[j].b));
+        match x.cmp(&y) {
+            std::cmp::Ordering::Less => {
+                out.push(known[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(pairs[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push(pairs[j]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&known[i..]);
+    out.extend_from_slice(&pairs[j..]);
+    out
+}
+
+/// Reads the corpus and builds the index, reporting each finished phase.
+pub fn load(
+    config: &Config,
+    progress: &Progress,
+    mut step_done: impl FnMut(LoadStep),
+) -> Result<Loaded> {
+    let start = Instant::now();
+    let (corpus, read) = match &config.source {
+        Source::File { path, read } => read_corpus(path, read, progress)?,
+        Source::EmbeddedSample => sample::read_sample(progress)?,
+    };
+    step_done(LoadStep {
+        phase: Phase::Reading,
+        items: read.bytes,
+        unit: "bytes",
+        seconds: start.elapsed().as_secs_f64(),
+    });
+    if corpus.is_empty() {
+        return Err(Error::usage(format!(
+            "{} has no documents: nothing to explore",
+            config.source_name
+        )));
+    }
+    let start = Instant::now();
+    let index = build_index(&corpus, &config.index_options, progress)?;
+    step_done(LoadStep {
+        phase: Phase::Signatures,
+        items: corpus.len() as u64,
+        unit: "docs",
+        seconds: start.elapsed().as_secs_f64(),
+    });
+    progress.finish();
+    Ok(Loaded {
+        corpus,
+        index,
+        read,
+    })
+}
+
+/// What a user sees when stdout or stdin is not a terminal.
+pub const NOT_A_TERMINAL: &str = "lshscope explore needs an interactive terminal (stdout \
+must be a TTY, and keys are read from the controlling terminal).\nFor pipes, scripts and CI use \
+`lshscope scan INPUT` (add -b/-r/-t as needed); it prints the pairs as CSV or JSON Lines.";
+
+/// The explorer draws on stdout and reads keys from stdin, or from /dev/tty when stdin is
+/// the corpus (`cat docs.txt | lshscope explore -`), as crossterm does.
+fn has_terminal() -> bool {
+    std::io::stdout().is_terminal()
+        && (std::io::stdin().is_terminal() || std::fs::File::open("/dev/tty").is_ok())
+}
+
+/// Runs the explorer until the user quits; returns the exit code.
+pub fn run(config: Config, labels: LabelStore) -> Result<i32> {
+    if !has_terminal() {
+        eprintln!("lshscope: {NOT_A_TERMINAL}");
+        return Ok(2);
+    }
+    let mut terminal = ratatui::try_init().map_err(|e| Error::io("<terminal>", e))?;
+    // ratatui's hook (installed by init) restores raw mode and the screen, then prints the
+    // message; ours runs first to turn mouse reporting off too. A panic on a worker thread
+    // would leave the UI drawing on a restored terminal, so any panic ends the process.
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = execute!(std::io::stdout(), DisableMouseCapture);
+        previous(info);
+        std::process::exit(101);
+    }));
+    let _ = execute!(std::io::stdout(), EnableMouseCapture);
+    let result = event_loop(&mut terminal, config, labels);
+    let _ = execute!(std::io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    result
+}
+
+fn event_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    config: Config,
+    labels: LabelStore,
+) -> Result<i32> {
+    let size = terminal.size().map_err(|e| Error::io("<terminal>", e))?;
+    let (tx, rx) = mpsc::channel::<Event>();
+    spawn_input_thread(tx.clone());
+
+    let mut app = App::new(config.clone(), labels, (size.width, size.height));
+    {
+        let tx = tx.clone();
+        let progress = app.load_progress.clone();
+        std::thread::Builder::new()
+            .name("lshscope-load".into())
+            .spawn(move || {
+                let step_tx = tx.clone();
+                let result = load(&config, &progress, |step| {
+                    let _ = step_tx.send(Event::Worker(Action::LoadStepDone(step)));
+                });
+                if !matches!(result, Err(Error::Cancelled)) {
+                    let _ = tx.send(Event::Worker(Action::Loaded(Box::new(result))));
+                }
+            })
+            .map_err(|e| Error::io("<thread>", e))?;
+    }
+
+    loop {
+        terminal
+            .draw(|frame| ui::render(frame, &app))
+            .map_err(|e| Error::io("<terminal>", e))?;
+        let first = match rx.recv_timeout(TICK) {
+            Ok(ev) => Some(ev),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
+        match first {
+            None => app.update(Action::Tick),
+            Some(ev) => {
+                handle(&mut app, ev);
+                // Take whatever else is queued before drawing again, so a burst of key
+                // repeats costs one frame, not one frame each.
+                drain(&mut app, &rx);
+            }
+        }
+        for effect in app.take_effects() {
+            start_effect(&app, effect, &tx);
+        }
+        if app.should_quit {
+            break;
+        }
+    }
+    match app.fatal.take() {
+        Some(e) => Err(e),
+        None => Ok(0),
+    }
+}
+
+fn drain(app: &mut App, rx: &Receiver<Event>) {
+    while let Ok(ev) = rx.try_recv() {
+        handle(app, ev);
+        if app.should_quit {
+            return;
+        }
+    }
+}
+
+fn spawn_input_thread(tx: Sender<Event>) {
+    let _ = std::thread::Builder::new()
+        .name("lshscope-input".into())
+        .spawn(move || {
+            loop {
+                let ev = match event::read() {
+                    Ok(ev) => ev,
+                    Err(_) => return,
+                };
+                let sent = match ev {
+                    event::Event::Key(k) if k.kind == KeyEventKind::Press => tx.send(Event::Key(k)),
+                    event::Event::Mouse(m) => tx.send(Event::Mouse(m)),
+                    event::Event::Resize(w, h) => tx.send(Event::Resize(w, h)),
+                    _ => Ok(()),
+                };
+                if sent.is_err() {
+                    return;
+                }
+            }
+        });
+}
+
+/// Turns a terminal or worker event into an [`Action`] for the App.
+fn handle(app: &mut App, ev: Event) {
+    match ev {
+        Event::Worker(action) => app.update(action),
+        Event::Resize(w, h) => app.update(Action::Resize(w, h)),
+        Event::Key(key) => {
+            if let Some(action) = key_action(app, &key) {
+                app.update(action);
+            }
+        }
+        Event::Mouse(m) => match m.kind {
+            MouseEventKind::Down(MouseButton::Left) => app.update(Action::Click(m.column, m.row)),
+            MouseEventKind::ScrollDown => app.update(Action::Wheel(m.column, m.row, true)),
+            MouseEventKind::ScrollUp => app.update(Action::Wheel(m.column, m.row, false)),
+            _ => {}
+        },
+    }
+}
+
+/// The action of a key press: prompt editing while a prompt is open, else the key table.
+pub fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
+    if let Overlay::Prompt(_) = app.overlay {
+        let ctrl = key.modifiers.contains(event::KeyModifiers::CONTROL);
+        return match key.code {
+            KeyCode::Char('c') if ctrl => Some(Action::Command(keys::Command::Quit)),
+            KeyCode::Char(c) => Some(Action::PromptInput(PromptKey::Char(c))),
+            KeyCode::Backspace => Some(Action::PromptInput(PromptKey::Backspace)),
+            KeyCode::Enter => Some(Action::PromptInput(PromptKey::Submit)),
+            KeyCode::Esc => Some(Action::PromptInput(PromptKey::Cancel)),
+            _ => None,
+        };
+    }
+    if app.overlay == Overlay::Help {
+        // Any key closes the help (the App does that on any command).
+        return Some(Action::Command(
+            keys::lookup(key, app.context()).unwrap_or(keys::Command::Help),
+        ));
+    }
+    keys::lookup(key, app.context()).map(Action::Command)
+}
+
+fn start_effect(app: &App, effect: Effect, tx: &Sender<Event>) {
+    match effect {
+        Effect::Export(job) => {
+            let Some(data) = app.data.clone() else { return };
+            let tx = tx.clone();
+            let _ = std::thread::Builder::new()
+                .name("lshscope-export".into())
+                .spawn(move || {
+                    let report = export::run_export(&data, &job);
+                    let _ = tx.send(Event::Worker(Action::Exported(report)));
+                });
+        }
+        Effect::Reband {
+            request,
+            banding,
+            progress,
+            known,
+        } => {
+            let Some(data) = app.data.clone() else { return };
+            let tx = tx.clone();
+            let max_bucket = app.config.max_bucket;
+            let _ = std::thread::Builder::new()
+                .name("lshscope-reband".into())
+                .spawn(move || {
+                    let data: Arc<Loaded> = data;
+                    let start = Instant::now();
+                    let known = known.as_deref().map(Vec::as_slice);
+                    match reband(&data.index, banding, max_bucket, known, &progress) {
+                        Ok(pairs) => {
+                            let known = known.map(|k| Arc::new(remember(k, &pairs)));
+                            progress.finish();
+                            let _ = tx.send(Event::Worker(Action::Banded(BandOutcome {
+                                request,
+                                banding,
+                                pairs: Arc::new(pairs),
+                                known,
+                                elapsed: start.elapsed(),
+                            })));
+                        }
+                        Err(Error::Cancelled) => {}
+                        Err(e) => {
+                            let _ = tx.send(Event::Worker(Action::BandFailed {
+                                request,
+                                message: e.to_string(),
+                            }));
+                        }
+                    }
+                });
+        }
+    }
+}

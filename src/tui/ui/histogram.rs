@@ -1,0 +1,269 @@
+//! The histogram panel: exact Jaccard of the current candidate pairs in equal bins, linear or
+//! log counts, the S-curve overlaid (scaled to the panel height), the threshold line, the
+//! counts below and at/above t, and the labelled precision of each bin.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::canvas::{Canvas, Line as CanvasLine, Points};
+use ratatui::widgets::{Block, Paragraph};
+
+use super::layout::{Y_LABEL_WIDTH, histogram_geometry};
+use super::{compact, thousands};
+use crate::minhash::scurve::candidate_probability;
+use crate::tui::app::{App, Focus};
+
+/// Bar height of `count` on the chosen scale (log: log10(1 + count)).
+fn scaled(count: u64, log: bool) -> f64 {
+    if log {
+        (1.0 + count as f64).log10()
+    } else {
+        count as f64
+    }
+}
+
+/// Eighth blocks for the precision strip: ▁ is 0 %, █ is 100 %.
+const LEVELS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+
+pub fn render(frame: &mut Frame, app: &App, area: Rect) {
+    let theme = &app.theme;
+    let hist = &app.hist;
+    let bins = hist.bins();
+    let border = if app.focus == Focus::Histogram {
+        theme.focused_border()
+    } else {
+        theme.border()
+    };
+    let mut title = vec![Span::styled(" Exact Jaccard of candidates ", theme.title())];
+    match (&app.result, &app.job) {
+        (None, _) => title.push(Span::styled("(computing…) ", theme.warning())),
+        (Some(r), _) if r.banding != app.banding => title.push(Span::styled(
+            format!("showing {} · computing {}… ", r.banding, app.banding),
+            theme.warning(),
+        )),
+        (Some(r), _) => title.push(Span::styled(format!("{} ", r.banding), theme.key())),
+    }
+    title.push(Span::styled(
+        if app.log_scale {
+            "· log "
+        } else {
+            "· linear "
+        },
+        theme.dim(),
+    ));
+    title.push(Span::styled(
+        "· ⠉⠉ ",
+        Style::default().fg(theme.overlay_curve()),
+    ));
+    title.push(Span::styled("S-curve to scale ", theme.dim()));
+    let block = Block::bordered()
+        .border_style(border)
+        .title(Line::from(title));
+    frame.render_widget(block, area);
+    let g = histogram_geometry(area, bins);
+    if g.plot.height < 2 || g.plot.width < bins as u16 {
+        return;
+    }
+
+    let log = app.log_scale;
+    let max_count = hist.max_count().max(1);
+    let max = scaled(max_count, log);
+    let cols = g.plot.width as usize;
+    let per_bin = g.per_bin as usize;
+    // Bars, one column at a time in plot coordinates: x ∈ [0, cols − 1] is the column index.
+    let bar_color = theme.bars();
+    let selected_color = theme.bars_selected();
+    let highlighted = app
+        .filter
+        .and_then(|f| f.bin)
+        .or(if app.focus == Focus::Histogram {
+            Some(app.bin_cursor)
+        } else {
+            None
+        });
+    let mut bars: Vec<(f64, f64, bool)> = Vec::with_capacity(cols);
+    for c in 0..cols {
+        let bin = c / per_bin;
+        // With room for it, a one-column gap keeps neighbouring bins apart.
+        if per_bin >= 3 && c % per_bin == per_bin - 1 {
+            continue;
+        }
+        let h = scaled(hist.counts[bin], log);
+        // An empty bin stays empty; any non-empty one shows at least a sliver.
+        let h = if hist.counts[bin] > 0 {
+            h.max(max * 0.02)
+        } else {
+            0.0
+        };
+        bars.push((c as f64, h, Some(bin) == highlighted));
+    }
+    // The S-curve over the bars: s maps to the column whose centre is s.
+    let xs = |s: f64| s * cols as f64 - 0.5;
+    let b = app.banding;
+    let curve: Vec<(f64, f64)> = (0..=cols * 4)
+        .map(|i| {
+            let s = i as f64 / (cols * 4) as f64;
+            (xs(s), candidate_probability(s, b.bands, b.rows) * max)
+        })
+        .collect();
+    let t = app.threshold;
+    let canvas = Canvas::default()
+        .x_bounds([0.0, (cols - 1).max(1) as f64])
+        .y_bounds([0.0, max])
+        .marker(Marker::HalfBlock)
+        .paint(|ctx| {
+            for &(x, h, sel) in &bars {
+                if h > 0.0 {
+                    ctx.draw(&CanvasLine {
+                        x1: x,
+                        y1: 0.0,
+                        x2: x,
+                        y2: h,
+                        color: if sel { selected_color } else { bar_color },
+                    });
+                }
+            }
+            ctx.marker(Marker::Braille);
+            ctx.draw(&Points {
+                coords: &curve,
+                color: theme.overlay_curve(),
+            });
+            ctx.draw(&CanvasLine {
+                x1: xs(t),
+                y1: 0.0,
+                x2: xs(t),
+                y2: max,
+                color: theme.threshold(),
+            });
+        });
+    frame.render_widget(canvas, g.plot);
+
+    // Y labels: top, middle, zero.
+    // The inverse of `scaled`, to label heights with counts.
+    let label = |v: f64| -> String {
+        if log {
+            compact((10f64.powf(v) - 1.0).round().max(0.0) as u64)
+        } else {
+            compact(v.round() as u64)
+        }
+    };
+    let mut y_lines = vec![Line::raw(""); g.y_labels.height as usize];
+    if let Some(first) = y_lines.first_mut() {
+        *first = Line::raw(format!(
+            "{:>w$}",
+            label(max),
+            w = (Y_LABEL_WIDTH - 1) as usize
+        ));
+    }
+    let mid = g.y_labels.height as usize / 2;
+    if g.y_labels.height >= 5 && max_count >= 4 {
+        y_lines[mid] = Line::raw(format!(
+            "{:>w$}",
+            label(max / 2.0),
+            w = (Y_LABEL_WIDTH - 1) as usize
+        ));
+    }
+    if let Some(last) = y_lines.last_mut() {
+        *last = Line::raw(format!("{:>w$}", "0", w = (Y_LABEL_WIDTH - 1) as usize));
+    }
+    frame.render_widget(Paragraph::new(y_lines).style(theme.dim()), g.y_labels);
+
+    // X axis: tick labels at 0, 0.25, 0.5, 0.75, 1 under their columns.
+    let mut axis: Vec<char> = vec![' '; g.x_axis.width as usize];
+    let offset = Y_LABEL_WIDTH as usize;
+    for (s, text) in [
+        (0.0, "0"),
+        (0.25, ".25"),
+        (0.5, ".5"),
+        (0.75, ".75"),
+        (1.0, "1"),
+    ] {
+        let col = offset + ((s * cols as f64).round() as usize).min(cols.saturating_sub(1));
+        let start = if s >= 1.0 {
+            (offset + cols).saturating_sub(text.len())
+        } else {
+            col.saturating_sub(text.len() / 2)
+        };
+        for (i, ch) in text.chars().enumerate() {
+            if let Some(slot) = axis.get_mut(start + i) {
+                *slot = ch;
+            }
+        }
+    }
+    if let Some(slot) = axis.get_mut(0..4) {
+        for (s, ch) in slot.iter_mut().zip("J →".chars()) {
+            *s = ch;
+        }
+    }
+    frame.render_widget(
+        Paragraph::new(axis.into_iter().collect::<String>()).style(theme.dim()),
+        g.x_axis,
+    );
+
+    // Precision strip: per bin, duplicates / decided labels as an eighth-block level.
+    let mut strip = vec![Span::styled(
+        format!("{:<w$}", "prec", w = offset),
+        theme.dim(),
+    )];
+    for bin in 0..bins {
+        let cell = match hist.precision(bin) {
+            Some(p) => LEVELS[((p * 7.0).round() as usize).min(7)].to_string(),
+            None if hist.labelled(bin) > 0 => "?".to_string(),
+            None => "·".to_string(),
+        };
+        let style = if Some(bin) == highlighted {
+            theme.key().add_modifier(Modifier::UNDERLINED)
+        } else if hist.precision(bin).is_some() {
+            theme.good()
+        } else {
+            theme.dim()
+        };
+        strip.push(Span::styled(cell.repeat(per_bin), style));
+    }
+    frame.render_widget(Paragraph::new(Line::from(strip)), g.precision);
+
+    // Counts around t, and the highlighted bin.
+    let total = app.result.as_ref().map(|r| r.pairs.len()).unwrap_or(0);
+    let above = app.pairs_at_or_above_t;
+    let mut info = vec![Line::from(vec![
+        Span::styled("│", Style::default().fg(theme.threshold())),
+        Span::raw(format!(
+            " t = {:.2}: {} below, {} at/above (of {})",
+            t,
+            thousands((total - above) as u64),
+            thousands(above as u64),
+            thousands(total as u64)
+        )),
+    ])];
+    if let Some(bin) = highlighted {
+        let (lo, hi) = hist.bin_range(bin);
+        let precision = match hist.precision(bin) {
+            Some(p) => format!("precision {:.0} %", p * 100.0),
+            None => "no y/n labels".to_string(),
+        };
+        info.push(Line::from(vec![
+            Span::styled(
+                format!(
+                    "bin [{lo:.2}, {hi:.2}{}",
+                    if bin + 1 == bins { "]" } else { ")" }
+                ),
+                theme.key(),
+            ),
+            Span::raw(format!(
+                ": {} pairs · labels {} y / {} n / {} u · {precision}",
+                thousands(hist.counts[bin]),
+                hist.duplicate[bin],
+                hist.not_duplicate[bin],
+                hist.unsure[bin]
+            )),
+        ]));
+    } else {
+        info.push(Line::from(Span::styled(
+            "Tab, then ←/→ and Enter (or a click) filter pairs to a bin",
+            theme.dim(),
+        )));
+    }
+    frame.render_widget(Paragraph::new(info), g.info);
+}

@@ -1,0 +1,200 @@
+//! Screen geometry as pure functions of the terminal size, shared by the renderer and by
+//! [`App::update`](crate::tui::app::App::update) (mouse hits, page sizes, scrolling limits),
+//! so both always agree on where things are.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+
+/// Smallest terminal the explorer draws in; below it, a message asks for more room.
+pub const MIN_WIDTH: u16 = 80;
+pub const MIN_HEIGHT: u16 = 24;
+
+pub fn too_small(size: (u16, u16)) -> bool {
+    size.0 < MIN_WIDTH || size.1 < MIN_HEIGHT
+}
+
+fn screen(size: (u16, u16)) -> Rect {
+    Rect::new(0, 0, size.0, size.1)
+}
+
+/// The main screen: S-curve and histogram side by side, pair list, status line, footer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MainLayout {
+    pub curve: Rect,
+    pub histogram: Rect,
+    pub pairs: Rect,
+    pub status: Rect,
+    pub message: Rect,
+    pub footer: Rect,
+}
+
+pub fn main_layout(size: (u16, u16)) -> MainLayout {
+    let area = screen(size);
+    let top_height = (area.height.saturating_sub(3) * 11 / 20).max(14);
+    let [top, pairs, status, message, footer] = Layout::vertical([
+        Constraint::Length(top_height),
+        Constraint::Min(5),
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let [curve, histogram] =
+        Layout::horizontal([Constraint::Percentage(42), Constraint::Percentage(58)]).areas(top);
+    MainLayout {
+        curve,
+        histogram,
+        pairs,
+        status,
+        message,
+        footer,
+    }
+}
+
+/// Rows of pairs the list shows (inside the border, below the header).
+pub fn pair_list_rows(size: (u16, u16)) -> usize {
+    main_layout(size).pairs.height.saturating_sub(3) as usize
+}
+
+/// Where the histogram draws inside its panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HistogramGeometry {
+    /// The bars (and the overlaid S-curve).
+    pub plot: Rect,
+    /// Columns per bin; `plot.width == per_bin * bins`.
+    pub per_bin: u16,
+    /// Y-axis labels to the left of the plot.
+    pub y_labels: Rect,
+    /// Tick labels under the plot.
+    pub x_axis: Rect,
+    /// Labelled precision per bin, under the axis.
+    pub precision: Rect,
+    /// Counts below/above t and the selected bin.
+    pub info: Rect,
+}
+
+/// Width of the y-axis labels of the histogram.
+pub const Y_LABEL_WIDTH: u16 = 7;
+
+pub fn histogram_geometry(panel: Rect, bins: usize) -> HistogramGeometry {
+    let inner = Rect {
+        x: panel.x + 1,
+        y: panel.y + 1,
+        width: panel.width.saturating_sub(2),
+        height: panel.height.saturating_sub(2),
+    };
+    let bins = bins.max(1) as u16;
+    let avail = inner.width.saturating_sub(Y_LABEL_WIDTH + 1);
+    let per_bin = (avail / bins).max(1);
+    let plot_height = inner.height.saturating_sub(4);
+    let plot = Rect {
+        x: inner.x + Y_LABEL_WIDTH,
+        y: inner.y,
+        width: (per_bin * bins).min(avail),
+        height: plot_height,
+    };
+    let row = |i: u16| Rect {
+        x: inner.x,
+        y: inner.y + plot_height + i,
+        width: inner.width,
+        height: 1,
+    };
+    HistogramGeometry {
+        plot,
+        per_bin,
+        y_labels: Rect {
+            x: inner.x,
+            y: inner.y,
+            width: Y_LABEL_WIDTH,
+            height: plot_height,
+        },
+        x_axis: row(0),
+        precision: row(1),
+        info: Rect {
+            height: 2,
+            ..row(2)
+        },
+    }
+}
+
+impl HistogramGeometry {
+    /// The bin under screen column `x`, if `x` is over the plot.
+    pub fn bin_at(&self, x: u16) -> Option<usize> {
+        (x >= self.plot.x && x < self.plot.x + self.plot.width)
+            .then(|| ((x - self.plot.x) / self.per_bin) as usize)
+    }
+}
+
+/// The pair viewer: header, band strip (and band values), two texts, status, footer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ViewerLayout {
+    pub header: Rect,
+    pub strip: Rect,
+    pub left: Rect,
+    pub right: Rect,
+    pub status: Rect,
+    pub message: Rect,
+    pub footer: Rect,
+}
+
+/// Rows of the band strip: one line of cells (wrapped if b is large), plus one line per band
+/// when the values are shown, capped to leave room for the texts.
+fn strip_height(size: (u16, u16), show_values: bool, bands: usize) -> u16 {
+    let cell_rows = (bands as u16 * 2)
+        .div_ceil(size.0.saturating_sub(4).max(2))
+        .max(1);
+    let values = if show_values {
+        (bands as u16 + 1).min(size.1.saturating_sub(16) / 2)
+    } else {
+        0
+    };
+    cell_rows + values + 2
+}
+
+pub fn viewer_layout(size: (u16, u16), show_values: bool, bands: usize) -> ViewerLayout {
+    let area = screen(size);
+    let [header, strip, texts, status, message, footer] = Layout::vertical([
+        Constraint::Length(5),
+        Constraint::Length(strip_height(size, show_values, bands)),
+        Constraint::Min(4),
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let [left, right] =
+        Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(texts);
+    ViewerLayout {
+        header,
+        strip,
+        left,
+        right,
+        status,
+        message,
+        footer,
+    }
+}
+
+/// Text columns' inner width (inside the borders).
+pub fn viewer_text_width(size: (u16, u16)) -> usize {
+    viewer_layout(size, false, 1).left.width.saturating_sub(2) as usize
+}
+
+/// Text lines visible in each column.
+pub fn viewer_text_rows(size: (u16, u16), show_values: bool, bands: usize) -> usize {
+    viewer_layout(size, show_values, bands)
+        .left
+        .height
+        .saturating_sub(2) as usize
+}
+
+/// A rectangle of `width` × `height` centred in `area` (clipped to it).
+pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let width = width.min(area.width);
+    let height = height.min(area.height);
+    Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    }
+}

@@ -1,0 +1,110 @@
+//! The loading screen: each phase with a gauge, counts and throughput.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Gauge, Paragraph};
+
+use super::layout::centered;
+use super::{amount, compact, human_rate};
+use crate::jobs::Phase;
+use crate::tui::app::App;
+
+pub fn render(frame: &mut Frame, app: &App, area: Rect) {
+    let theme = &app.theme;
+    let box_area = centered(area, 76.min(area.width), 14);
+    let block = Block::bordered()
+        .title(Span::styled(" lshscope · loading ", theme.title()))
+        .border_style(theme.border());
+    let inner = block.inner(box_area);
+    frame.render_widget(block, box_area);
+    let [source, done, current, gauge, _, hint] = Layout::vertical([
+        Constraint::Length(2),
+        Constraint::Length(3),
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Min(0),
+        Constraint::Length(1),
+    ])
+    .areas(inner);
+
+    let opts = &app.config.index_options;
+    frame.render_widget(
+        Paragraph::new(vec![
+            Line::from(vec![
+                Span::raw("corpus  "),
+                Span::styled(app.config.source_name.clone(), theme.title()),
+            ]),
+            Line::from(Span::styled(
+                format!(
+                    "shingles {} · K = {} permutations · seed {}",
+                    opts.shingle.kind, opts.num_perm, opts.seed
+                ),
+                theme.dim(),
+            )),
+        ]),
+        source,
+    );
+
+    let mut lines = Vec::new();
+    for step in &app.load_steps {
+        let rate = if step.seconds > 0.0 {
+            step.items as f64 / step.seconds
+        } else {
+            0.0
+        };
+        lines.push(Line::from(vec![
+            Span::styled("✓ ", theme.good()),
+            Span::raw(format!("{:<32}", step.phase.label())),
+            Span::raw(format!(
+                "{:>14} {:>7.2} s  {:>14}",
+                amount(step.items, step.unit),
+                step.seconds,
+                human_rate(rate, step.unit)
+            )),
+        ]));
+    }
+    frame.render_widget(Paragraph::new(lines), done);
+
+    let snap = app.load_progress.snapshot();
+    if snap.phase != Phase::Idle {
+        let total = if snap.total > 0 {
+            format!(" of {}", amount(snap.total, snap.phase.unit()))
+        } else {
+            String::new()
+        };
+        frame.render_widget(
+            Paragraph::new(Line::from(vec![
+                Span::styled("▸ ", theme.key()),
+                Span::raw(format!("{:<32}", snap.phase.label())),
+                Span::raw(format!(
+                    "{}{total} · {} · {:.1} s",
+                    compact(snap.done),
+                    human_rate(snap.rate(), snap.phase.unit()),
+                    snap.elapsed.as_secs_f64()
+                )),
+            ])),
+            current,
+        );
+        let ratio = snap.fraction().unwrap_or(0.0);
+        frame.render_widget(
+            Gauge::default()
+                .ratio(ratio)
+                .label(format!("{:.0} %", ratio * 100.0))
+                .gauge_style(theme.key())
+                .use_unicode(true),
+            gauge,
+        );
+    } else {
+        frame.render_widget(Paragraph::new("starting…"), current);
+    }
+    frame.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled("q", theme.key()),
+            Span::raw(" quit   "),
+            Span::styled("?", theme.key()),
+            Span::raw(" help   the work runs in the background"),
+        ])),
+        hint,
+    );
+}

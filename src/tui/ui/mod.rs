@@ -1,0 +1,104 @@
+//! Drawing: a pure function of [`App`]. One module per panel; each has
+//! `render(frame, &App, area)`.
+
+pub mod histogram;
+pub mod layout;
+pub mod loading;
+pub mod overlay;
+pub mod pairs;
+pub mod scurve;
+pub mod status;
+pub mod viewer;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::app::{App, Screen};
+
+/// Draws the whole screen for `app`.
+pub fn render(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    let size = (area.width, area.height);
+    if layout::too_small(size) {
+        render_too_small(frame, area);
+        return;
+    }
+    match app.screen {
+        Screen::Loading => loading::render(frame, app, area),
+        Screen::Main => {
+            let l = layout::main_layout(size);
+            scurve::render(frame, app, l.curve);
+            histogram::render(frame, app, l.histogram);
+            pairs::render(frame, app, l.pairs);
+            status::render_status(frame, app, l.status);
+            status::render_message(frame, app, l.message);
+            status::render_footer(frame, app, l.footer);
+        }
+        Screen::Viewer => {
+            let l = layout::viewer_layout(size, app.show_band_values, app.banding.bands);
+            viewer::render(frame, app, &l);
+            status::render_status(frame, app, l.status);
+            status::render_message(frame, app, l.message);
+            status::render_footer(frame, app, l.footer);
+        }
+    }
+    overlay::render(frame, app, area);
+}
+
+fn render_too_small(frame: &mut Frame, area: Rect) {
+    let text = vec![
+        Line::from("lshscope explore needs a larger terminal:"),
+        Line::from(format!(
+            "at least {}×{}, this one is {}×{}.",
+            layout::MIN_WIDTH,
+            layout::MIN_HEIGHT,
+            area.width,
+            area.height
+        )),
+        Line::from("Enlarge the window (q quits)."),
+    ];
+    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+}
+
+/// `12345` → `12,345`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `1234567` → `1.2 M`, for tight spaces.
+pub fn compact(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => format!("{:.1} k", n as f64 / 1e3),
+        1_000_000..1_000_000_000 => format!("{:.1} M", n as f64 / 1e6),
+        _ => format!("{:.1} G", n as f64 / 1e9),
+    }
+}
+
+/// An amount of `unit`: bytes as MB, everything else as a compact count.
+pub fn amount(n: u64, unit: &str) -> String {
+    if unit == "bytes" {
+        format!("{:.1} MB", n as f64 / 1e6)
+    } else {
+        format!("{} {unit}", compact(n))
+    }
+}
+
+/// A rate of `unit` per second, e.g. `12.3 MB/s`, `45.6 k docs/s`.
+pub fn human_rate(rate: f64, unit: &str) -> String {
+    if unit == "bytes" {
+        format!("{:.1} MB/s", rate / 1e6)
+    } else {
+        format!("{} {unit}/s", compact(rate.round() as u64))
+    }
+}

@@ -1,0 +1,165 @@
+//! The S-curve panel: P(s) = 1 − (1 − s^r)^b for the current (b, r), pinned curves, the
+//! steepest point, (1/b)^(1/r), the similarities where P = 10 % and 90 %, and the threshold.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph};
+
+use crate::minhash::Banding;
+use crate::minhash::scurve::{
+    approximate_threshold, candidate_probability, similarity_at_probability, steepest_point,
+};
+use crate::tui::app::{App, Focus};
+
+/// Points along the curve; two per Braille dot column of a wide panel is plenty.
+const CURVE_POINTS: usize = 241;
+
+/// (s, P(s)) samples of the S-curve of `banding` on [0, 1].
+pub fn curve_points(banding: Banding) -> Vec<(f64, f64)> {
+    (0..CURVE_POINTS)
+        .map(|i| {
+            let s = i as f64 / (CURVE_POINTS - 1) as f64;
+            (s, candidate_probability(s, banding.bands, banding.rows))
+        })
+        .collect()
+}
+
+pub fn render(frame: &mut Frame, app: &App, area: Rect) {
+    let theme = &app.theme;
+    let b = app.banding;
+    let k = app.num_perm();
+    let border = if app.focus == Focus::Curve {
+        theme.focused_border()
+    } else {
+        theme.border()
+    };
+    let block = Block::bordered()
+        .border_style(border)
+        .title(Line::from(vec![
+            Span::styled(" S-curve ", theme.title()),
+            Span::styled(format!("b = {} × r = {} ", b.bands, b.rows), theme.key()),
+        ]));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let [chart_area, info_area] =
+        Layout::vertical([Constraint::Min(5), Constraint::Length(4)]).areas(inner);
+
+    let current = curve_points(b);
+    let pinned: Vec<(Banding, Vec<(f64, f64)>)> =
+        app.pins.iter().map(|&p| (p, curve_points(p))).collect();
+    let steep = steepest_point(b.bands, b.rows);
+    let approx = approximate_threshold(b.bands, b.rows);
+    let t = app.threshold;
+    let p_t = candidate_probability(t, b.bands, b.rows);
+    let steep_pt = [(steep, candidate_probability(steep, b.bands, b.rows))];
+    let approx_pt = [(approx, candidate_probability(approx, b.bands, b.rows))];
+    let t_line = [(t, 0.0), (t, 1.0)];
+    let p10 = similarity_at_probability(0.1, b.bands, b.rows);
+    let p90 = similarity_at_probability(0.9, b.bands, b.rows);
+    let p10_p90 = [(p10, 0.1), (p90, 0.9)];
+
+    let mut datasets = Vec::new();
+    for (i, (_, pts)) in pinned.iter().enumerate() {
+        datasets.push(
+            Dataset::default()
+                .marker(theme.pin_marker())
+                .graph_type(GraphType::Line)
+                .style(Style::default().fg(theme.pin(i)))
+                .data(pts),
+        );
+    }
+    datasets.push(
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(Style::default().fg(theme.threshold()))
+            .data(&t_line),
+    );
+    datasets.push(
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(Style::default().fg(theme.curve()))
+            .data(&current),
+    );
+    datasets.push(
+        Dataset::default()
+            .marker(Marker::Custom('○'))
+            .graph_type(GraphType::Scatter)
+            .style(Style::default().fg(theme.curve()))
+            .data(&p10_p90),
+    );
+    datasets.push(
+        Dataset::default()
+            .marker(Marker::Custom('◆'))
+            .graph_type(GraphType::Scatter)
+            .style(theme.warning())
+            .data(&approx_pt),
+    );
+    datasets.push(
+        Dataset::default()
+            .marker(Marker::Custom('●'))
+            .graph_type(GraphType::Scatter)
+            .style(theme.warning())
+            .data(&steep_pt),
+    );
+    let chart = Chart::new(datasets)
+        .x_axis(
+            Axis::default()
+                .bounds([0.0, 1.0])
+                .style(theme.dim())
+                .labels(["0", "0.25", "0.5", "0.75", "1"]),
+        )
+        .y_axis(
+            Axis::default()
+                .bounds([0.0, 1.0])
+                .style(theme.dim())
+                .labels(["0", ".5", "1"]),
+        );
+    frame.render_widget(chart, chart_area);
+
+    let used = b.bands * b.rows;
+    let mut legend = vec![
+        Span::styled("━ ", Style::default().fg(theme.curve())),
+        Span::raw(format!("{b}  ")),
+    ];
+    for (i, (p, _)) in pinned.iter().enumerate() {
+        let glyph = if theme.mono { "·· " } else { "━ " };
+        legend.push(Span::styled(glyph, Style::default().fg(theme.pin(i))));
+        legend.push(Span::raw(format!("{p}  ")));
+    }
+    if pinned.is_empty() {
+        legend.push(Span::styled("(p pins this curve)", theme.dim()));
+    }
+    let lines = vec![
+        Line::from(vec![
+            Span::raw(format!("{used}/{k} hashes used (")),
+            Span::styled(
+                format!("{} unused", k - used),
+                if k > used {
+                    theme.warning()
+                } else {
+                    theme.dim()
+                },
+            ),
+            Span::raw(")"),
+            Span::styled("  │ ", Style::default().fg(theme.threshold())),
+            Span::raw(format!("t {t:.2}: P(t) {:.1} %", p_t * 100.0)),
+        ]),
+        Line::from(vec![
+            Span::styled("● ", theme.warning()),
+            Span::raw(format!("steepest {steep:.3}   ")),
+            Span::styled("◆ ", theme.warning()),
+            Span::raw(format!("(1/b)^(1/r) {approx:.3}")),
+        ]),
+        Line::from(vec![
+            Span::styled("○ ", Style::default().fg(theme.curve())),
+            Span::raw(format!("P=10 % at s={p10:.3}  P=90 % at s={p90:.3}")),
+        ]),
+        Line::from(legend),
+    ];
+    frame.render_widget(Paragraph::new(lines), info_area);
+}

@@ -1,0 +1,74 @@
+//! The status line (corpus, parameters, counts, running job, messages) and the footer (the
+//! main keys of the current view, from the key table).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::{compact, thousands};
+use crate::tui::app::App;
+use crate::tui::keys;
+
+pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
+    let theme = &app.theme;
+    let mut spans = Vec::new();
+    if let Some(data) = &app.data {
+        let b = app.banding;
+        spans.push(Span::raw(format!(
+            "{} docs · {} shingles · K {} · {}×{} ",
+            thousands(data.corpus.len() as u64),
+            compact(data.index.sets.total() as u64),
+            app.num_perm(),
+            b.bands,
+            b.rows
+        )));
+        if let Some(r) = &app.result {
+            spans.push(Span::raw(format!(
+                "· {} candidates · {} ≥ t · re-banded in {} ms ",
+                thousands(r.pairs.len() as u64),
+                thousands(app.pairs_at_or_above_t as u64),
+                app.last_latency.unwrap_or(r.elapsed).as_millis()
+            )));
+        }
+    }
+    if let Some(job) = &app.job {
+        let s = job.progress.snapshot();
+        let fraction = s
+            .fraction()
+            .map(|f| format!(" {:.0} %", f * 100.0))
+            .unwrap_or_default();
+        spans.push(Span::styled(
+            format!(
+                "⟳ re-banding {}: {}{fraction}",
+                job.banding,
+                s.phase.label()
+            ),
+            theme.warning(),
+        ));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The last message (what a key did, where a file went, what went wrong).
+pub fn render_message(frame: &mut Frame, app: &App, area: Rect) {
+    if let Some(msg) = &app.message {
+        let theme = &app.theme;
+        let style = if msg.error {
+            theme.error()
+        } else {
+            theme.good()
+        };
+        frame.render_widget(Paragraph::new(Span::styled(msg.text.clone(), style)), area);
+    }
+}
+
+pub fn render_footer(frame: &mut Frame, app: &App, area: Rect) {
+    let theme = &app.theme;
+    let mut spans = Vec::new();
+    for (k, text) in keys::footer(app.context()) {
+        spans.push(Span::styled(k, theme.key()));
+        spans.push(Span::raw(format!(" {text}  ")));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)).style(theme.dim()), area);
+}

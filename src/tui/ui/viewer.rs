@@ -1,0 +1,365 @@
+//! The pair viewer: both texts side by side with the characters of shared shingles
+//! highlighted, a header with exact Jaccard, the estimate ±1σ, bands hit and edit-distance
+//! metrics, and the band strip (optionally with every band's r signature values).
+
+use std::ops::Range;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+use unicode_width::UnicodeWidthChar;
+
+use super::layout::ViewerLayout;
+use crate::similarity::estimate_sigma;
+use crate::tui::app::{App, METRIC_CHARS, PairView, ScrollSide};
+
+/// Greedy word wrap of `text` into byte ranges of at most `width` display columns. Words
+/// longer than a line are split; newlines end a line.
+pub fn wrap_ranges(text: &str, width: usize) -> Vec<Range<usize>> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    for (para_start, para) in split_inclusive_offsets(text) {
+        let mut line_start = para_start;
+        let mut line_width = 0usize;
+        // The last place a line may break (after a space), as (byte, width up to there).
+        let mut last_break: Option<(usize, usize)> = None;
+        for (i, ch) in para.char_indices() {
+            let pos = para_start + i;
+            let w = ch.width().unwrap_or(0);
+            if line_width + w > width && line_width > 0 {
+                match last_break {
+                    Some((brk, brk_width)) if brk > line_start => {
+                        lines.push(line_start..brk);
+                        line_start = brk;
+                        line_width -= brk_width;
+                    }
+                    _ => {
+                        lines.push(line_start..pos);
+                        line_start = pos;
+                        line_width = 0;
+                    }
+                }
+                last_break = None;
+            }
+            line_width += w;
+            if ch == ' ' {
+                last_break = Some((pos + 1, line_width));
+            }
+        }
+        lines.push(line_start..para_start + para.len());
+    }
+    lines
+}
+
+/// Lines of `text` without their line terminators, with their byte offsets.
+fn split_inclusive_offsets(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        out.push((start, body));
+        start += line.len();
+    }
+    if out.is_empty() {
+        out.push((0, ""));
+    }
+    out
+}
+
+/// Number of lines `text` wraps to at `width`.
+pub fn wrapped_line_count(text: &str, width: usize) -> usize {
+    wrap_ranges(text, width).len()
+}
+
+/// The wrapped lines of `text` with bytes inside `highlight` (sorted, disjoint) styled.
+pub fn highlighted_lines(
+    text: &str,
+    highlight: &[Range<usize>],
+    width: usize,
+    style: Style,
+) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    let mut h = 0;
+    for line in wrap_ranges(text, width) {
+        let mut spans = Vec::new();
+        let mut pos = line.start;
+        while pos < line.end {
+            while h < highlight.len() && highlight[h].end <= pos {
+                h += 1;
+            }
+            let (end, lit) = match highlight.get(h) {
+                Some(r) if r.start <= pos => (r.end.min(line.end), true),
+                Some(r) => (r.start.min(line.end), false),
+                None => (line.end, false),
+            };
+            let piece = text[pos..end].to_string();
+            spans.push(if lit {
+                Span::styled(piece, style)
+            } else {
+                Span::raw(piece)
+            });
+            pos = end;
+        }
+        out.push(Line::from(spans));
+    }
+    out
+}
+
+pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
+    let (Some(view), Some(data)) = (&app.viewer, &app.data) else {
+        return;
+    };
+    let theme = &app.theme;
+    let k = app.num_perm();
+    let (id_a, id_b) = (
+        data.corpus.id(view.a as usize),
+        data.corpus.id(view.b as usize),
+    );
+    let position = app
+        .result
+        .as_ref()
+        .and_then(|r| {
+            app.visible
+                .iter()
+                .position(|&i| (r.pairs[i as usize].a, r.pairs[i as usize].b) == (view.a, view.b))
+        })
+        .map(|i| format!("pair {} of {}", i + 1, app.visible.len()))
+        .unwrap_or_else(|| format!("not a candidate at {}", app.banding));
+    let label = match app.label_of(view.a, view.b) {
+        Some(lbl) => Span::styled(format!("label: {}", lbl.as_str()), theme.label(lbl)),
+        None => Span::styled("unlabelled (y/n/u)", theme.dim()),
+    };
+    let sigma = estimate_sigma(view.jaccard, k);
+    let hit = view.collided.iter().filter(|&&c| c).count();
+    let m = &view.metrics;
+    let header = vec![
+        Line::from(vec![
+            Span::styled(format!("{id_a}  ⟷  {id_b}"), theme.title()),
+            Span::raw(format!("   {position}   ")),
+            label,
+        ]),
+        Line::from(vec![
+            Span::styled(format!("Jaccard {:.3}", view.jaccard), theme.key()),
+            Span::raw(format!(
+                " ({} shared of {} shingles in the union; {} / {})  ",
+                view.shared_shingles,
+                view.shingles_a + view.shingles_b - view.shared_shingles,
+                view.shingles_a,
+                view.shingles_b,
+            )),
+            Span::styled(
+                format!("bands hit {hit} of {}", view.collided.len()),
+                theme.key(),
+            ),
+        ]),
+        Line::from(Span::raw(format!(
+            "MinHash estimate {:.3} ± {:.3} (1σ = √(J(1−J)/K), K = {k})",
+            view.estimate, sigma
+        ))),
+        Line::from(Span::raw(format!(
+            "Levenshtein (normalized) {:.3} · Jaro-Winkler {:.3} · Sørensen–Dice {:.3} \
+             (edit-based, first {METRIC_CHARS} chars)",
+            m.normalized_levenshtein, m.jaro_winkler, m.sorensen_dice
+        ))),
+        Line::from(Span::styled(
+            format!(
+                "highlighted: characters inside {} shingles both documents contain",
+                data.index.options.shingle.kind
+            ),
+            theme.dim(),
+        )),
+    ];
+    frame.render_widget(Paragraph::new(header), l.header);
+
+    render_band_strip(frame, app, view, l.strip);
+
+    for (rect, pos, ranges, scroll, side) in [
+        (
+            l.left,
+            view.a,
+            &view.ranges_a,
+            view.scroll_a,
+            ScrollSide::Left,
+        ),
+        (
+            l.right,
+            view.b,
+            &view.ranges_b,
+            view.scroll_b,
+            ScrollSide::Right,
+        ),
+    ] {
+        let text = data.corpus.text(pos as usize);
+        let width = rect.width.saturating_sub(2) as usize;
+        let rows = rect.height.saturating_sub(2) as usize;
+        let lines = highlighted_lines(text, ranges, width, theme.shared());
+        let total = lines.len();
+        let scroll = scroll.min(total.saturating_sub(rows));
+        let focused = view.side == ScrollSide::Both || view.side == side;
+        let block = Block::bordered()
+            .border_style(if focused && view.side != ScrollSide::Both {
+                theme.focused_border()
+            } else {
+                theme.border()
+            })
+            .title(Line::from(vec![
+                Span::styled(format!(" {} ", data.corpus.id(pos as usize)), theme.title()),
+                Span::styled(format!("{} chars ", text.chars().count()), theme.dim()),
+            ]))
+            .title_bottom(Line::from(Span::styled(
+                format!(
+                    " lines {}–{} of {} ",
+                    (scroll + 1).min(total),
+                    (scroll + rows).min(total),
+                    total
+                ),
+                theme.dim(),
+            )));
+        let shown: Vec<Line> = lines.into_iter().skip(scroll).take(rows).collect();
+        frame.render_widget(Paragraph::new(shown).block(block), rect);
+    }
+}
+
+/// b cells, one per band: `█` when the band collided (same r values, same bucket), `·` when
+/// not; with `v`, each band's r values for both documents, equal values marked.
+fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) {
+    let theme = &app.theme;
+    let b = app.banding;
+    let hit = view.collided.iter().filter(|&&c| c).count();
+    let block = Block::bordered()
+        .border_style(theme.border())
+        .title(Line::from(vec![
+            Span::styled(" Band strip ", theme.title()),
+            Span::raw(format!("{b}: {hit} of {} bands collided ", b.bands)),
+            Span::styled("█ collided  · not  ", theme.dim()),
+            Span::styled(
+                if app.show_band_values {
+                    "(v hides values) "
+                } else {
+                    "(v shows each band's values) "
+                },
+                theme.dim(),
+            ),
+        ]));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let hit_style = if theme.mono {
+        Style::default().add_modifier(Modifier::BOLD)
+    } else {
+        theme.good()
+    };
+    let mut cells = Vec::new();
+    for &c in &view.collided {
+        cells.push(if c {
+            Span::styled("█ ", hit_style)
+        } else {
+            Span::styled("· ", theme.dim())
+        });
+    }
+    let mut lines: Vec<Line> = Vec::new();
+    // Wrap the cells to the strip width (two columns per band).
+    let per_line = (inner.width as usize / 2).max(1);
+    for chunk in cells.chunks(per_line) {
+        lines.push(Line::from(chunk.to_vec()));
+    }
+    if app.show_band_values {
+        let Some(data) = &app.data else { return };
+        let (ra, rb) = (
+            data.index.signatures.row(view.a as usize),
+            data.index.signatures.row(view.b as usize),
+        );
+        let room = (inner.height as usize).saturating_sub(lines.len());
+        // Collided bands first: they are why the pair is a candidate.
+        let mut order: Vec<usize> = (0..b.bands).filter(|&i| view.collided[i]).collect();
+        order.extend((0..b.bands).filter(|&i| !view.collided[i]));
+        let shown = if order.len() > room {
+            room.saturating_sub(1)
+        } else {
+            order.len()
+        };
+        for &band in order.iter().take(shown) {
+            let rows = band * b.rows..(band + 1) * b.rows;
+            let mut spans = vec![Span::styled(
+                format!(
+                    "{:>4} {} ",
+                    band + 1,
+                    if view.collided[band] { "█" } else { "·" }
+                ),
+                if view.collided[band] {
+                    hit_style
+                } else {
+                    theme.dim()
+                },
+            )];
+            for (side, row) in [("A", ra), ("B", rb)] {
+                spans.push(Span::styled(format!("{side} "), theme.dim()));
+                for r in rows.clone() {
+                    let same = ra[r] == rb[r];
+                    spans.push(Span::styled(
+                        format!("{:08x}", row[r]),
+                        if same {
+                            theme.shared()
+                        } else {
+                            Style::default()
+                        },
+                    ));
+                    spans.push(Span::raw(" "));
+                }
+                spans.push(Span::raw("  "));
+            }
+            lines.push(Line::from(spans));
+        }
+        if shown < order.len() {
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "… {} more bands (a taller terminal shows more)",
+                    order.len() - shown
+                ),
+                theme.dim(),
+            )));
+        }
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wraps_at_spaces_and_splits_long_words() {
+        let text = "the quick brown fox";
+        let lines: Vec<&str> = wrap_ranges(text, 10)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(lines, ["the quick ", "brown fox"]);
+        let text = "abcdefghijkl";
+        let lines: Vec<&str> = wrap_ranges(text, 5).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(lines, ["abcde", "fghij", "kl"]);
+        let text = "one\ntwo";
+        let lines: Vec<&str> = wrap_ranges(text, 10)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(lines, ["one", "two"]);
+        assert_eq!(wrapped_line_count("", 10), 1);
+    }
+
+    #[test]
+    fn highlights_cross_line_breaks() {
+        let text = "aaaa bbbb cccc";
+        let style = Style::default().add_modifier(Modifier::REVERSED);
+        let shared: Vec<Range<usize>> = std::iter::once(3..7).collect();
+        let lines = highlighted_lines(text, &shared, 5, style);
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0].spans[0].content, "aaa");
+        assert_eq!(lines[0].spans[1].content, "a ");
+        assert_eq!(lines[0].spans[1].style, style);
+        assert_eq!(lines[1].spans[0].content, "bb");
+        assert_eq!(lines[1].spans[0].style, style);
+        assert_eq!(lines[1].spans[1].content, "bb ");
+    }
+}

@@ -1,0 +1,637 @@
+//! App state tests: every key path goes through `App::update(Action)`.
+
+mod tui_support;
+
+use lshscope::analysis::labels::{Label, LabelStore};
+use lshscope::minhash::Banding;
+use lshscope::tui::app::{
+    Action, BandOutcome, Effect, Focus, Overlay, PromptKey, Screen, SortOrder,
+};
+use lshscope::tui::keys::Command;
+use std::time::Duration;
+use tui_support::*;
+
+const SIZE: (u16, u16) = (140, 44);
+
+fn type_prompt(app: &mut lshscope::tui::app::App, text: &str) {
+    for c in text.chars() {
+        app.update(Action::PromptInput(PromptKey::Char(c)));
+    }
+    app.update(Action::PromptInput(PromptKey::Submit));
+}
+
+fn pending_bandings(app: &mut lshscope::tui::app::App) -> Vec<Banding> {
+    app.take_effects()
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::Reband { banding, .. } => Some(banding),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn loading_then_first_banding() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = new_app(dir.path(), SIZE);
+    assert_eq!(app.screen, Screen::Loading);
+    cmd(&mut app, Command::BandsUp); // not bound while loading; harmless if sent
+    assert!(
+        app.take_effects().is_empty(),
+        "no banding before the corpus is loaded"
+    );
+    app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
+    assert_eq!(app.screen, Screen::Main);
+    assert_eq!(run_effects(&mut app), 1);
+    let result = app.result.as_ref().unwrap();
+    assert_eq!(result.banding, app.banding);
+    assert!(!result.pairs.is_empty());
+    assert_eq!(app.hist.total() as usize, result.pairs.len());
+    assert_eq!(app.visible.len(), result.pairs.len());
+}
+
+#[test]
+fn load_failure_ends_the_session_with_the_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = new_app(dir.path(), SIZE);
+    app.update(Action::Loaded(Box::new(Err(lshscope::Error::input(
+        "x.csv", 3, "bad row",
+    )))));
+    assert!(app.should_quit);
+    assert!(app.fatal.as_ref().unwrap().to_string().contains("x.csv:3"));
+}
+
+#[test]
+fn bands_and_rows_respect_b_times_r_at_most_k() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    assert_eq!(app.banding, Banding { bands: 16, rows: 4 });
+    cmd(&mut app, Command::BandsUp);
+    assert_eq!(app.banding, Banding { bands: 17, rows: 4 });
+    assert_eq!(
+        pending_bandings(&mut app),
+        vec![Banding { bands: 17, rows: 4 }]
+    );
+    // 32 × 4 = 128 = K is allowed, 33 × 4 is not.
+    for _ in 0..20 {
+        cmd(&mut app, Command::BandsUp);
+    }
+    assert_eq!(app.banding, Banding { bands: 32, rows: 4 });
+    let msg = app.message.clone().unwrap();
+    assert!(msg.error && msg.text.contains("b·r ≤ K"), "{msg:?}");
+    cmd(&mut app, Command::RowsUp);
+    assert_eq!(app.banding.rows, 4, "32 × 5 > 128 must be refused");
+    for _ in 0..40 {
+        cmd(&mut app, Command::BandsDown);
+    }
+    assert_eq!(app.banding.bands, 1);
+    for _ in 0..10 {
+        cmd(&mut app, Command::RowsDown);
+    }
+    assert_eq!(app.banding, Banding { bands: 1, rows: 1 });
+    for _ in 0..200 {
+        cmd(&mut app, Command::RowsUp);
+    }
+    assert_eq!(
+        app.banding,
+        Banding {
+            bands: 1,
+            rows: 128
+        }
+    );
+    // Every accepted change asked for exactly one job; the refused ones asked for none.
+    let asked = pending_bandings(&mut app);
+    assert!(asked.iter().all(|b| b.bands * b.rows <= 128));
+    assert_eq!(
+        asked.last(),
+        Some(&Banding {
+            bands: 1,
+            rows: 128
+        })
+    );
+}
+
+#[test]
+fn stale_results_are_never_shown_as_current() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    let first = app.result.as_ref().unwrap().banding;
+    cmd(&mut app, Command::BandsUp);
+    cmd(&mut app, Command::BandsUp);
+    let effects = app.take_effects();
+    assert_eq!(effects.len(), 2);
+    let (old, new) = (&effects[0], &effects[1]);
+    let Effect::Reband {
+        request: old_id,
+        banding: old_b,
+        progress: old_p,
+        known,
+    } = old.clone()
+    else {
+        panic!("expected a re-banding job")
+    };
+    let remembered = app.known_similarities.clone().unwrap();
+    assert!(
+        known.is_some_and(|p| std::sync::Arc::ptr_eq(&p, &remembered)),
+        "the job reuses the similarities verified so far"
+    );
+    let Effect::Reband {
+        request: new_id,
+        banding: new_b,
+        ..
+    } = new.clone()
+    else {
+        panic!("expected a re-banding job")
+    };
+    assert!(old_p.is_cancelled(), "the superseded job is cancelled");
+    assert!(
+        app.result_is_stale(),
+        "the shown result answers {first}, not {}",
+        app.banding
+    );
+    // The old job's answer arrives late: dropped.
+    app.update(Action::Banded(BandOutcome {
+        request: old_id,
+        banding: old_b,
+        pairs: Default::default(),
+        known: None,
+        elapsed: Duration::ZERO,
+    }));
+    assert_eq!(app.result.as_ref().unwrap().banding, first);
+    assert!(app.job.is_some());
+    // The newest answer is taken.
+    let data = app.data.clone().unwrap();
+    let pairs = lshscope::tui::reband(&data.index, new_b, None, None, &Default::default()).unwrap();
+    app.update(Action::Banded(BandOutcome {
+        request: new_id,
+        banding: new_b,
+        pairs: std::sync::Arc::new(pairs),
+        known: None,
+        elapsed: Duration::ZERO,
+    }));
+    assert_eq!(app.result.as_ref().unwrap().banding, new_b);
+    assert!(!app.result_is_stale());
+    assert!(app.job.is_none());
+}
+
+#[test]
+fn pins_add_dedupe_cap_and_clear() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    cmd(&mut app, Command::Pin);
+    cmd(&mut app, Command::Pin);
+    assert_eq!(app.pins, vec![Banding { bands: 16, rows: 4 }]);
+    for _ in 0..10 {
+        cmd(&mut app, Command::BandsDown);
+        cmd(&mut app, Command::Pin);
+    }
+    assert_eq!(app.pins.len(), lshscope::tui::theme::MAX_PINS);
+    assert!(app.message.as_ref().unwrap().error);
+    cmd(&mut app, Command::ClearPins);
+    assert!(app.pins.is_empty());
+}
+
+#[test]
+fn threshold_keys_prompt_and_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    let count_at = |app: &lshscope::tui::app::App, t: f64| {
+        app.result
+            .as_ref()
+            .unwrap()
+            .pairs
+            .iter()
+            .filter(|p| p.jaccard >= t)
+            .count()
+    };
+    assert_eq!(app.pairs_at_or_above_t, count_at(&app, 0.5));
+    cmd(&mut app, Command::ThresholdUp);
+    cmd(&mut app, Command::ThresholdUp);
+    assert_eq!(app.threshold, 0.52);
+    cmd(&mut app, Command::ThresholdDown);
+    assert_eq!(app.threshold, 0.51);
+    cmd(&mut app, Command::ThresholdPrompt);
+    assert!(matches!(app.overlay, Overlay::Prompt(_)));
+    type_prompt(&mut app, "0.8");
+    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.threshold, 0.8);
+    assert_eq!(app.pairs_at_or_above_t, count_at(&app, 0.8));
+    cmd(&mut app, Command::ThresholdPrompt);
+    type_prompt(&mut app, "1.5");
+    assert_eq!(app.threshold, 0.8);
+    assert!(app.message.as_ref().unwrap().error);
+    // Backspace and cancel.
+    cmd(&mut app, Command::ThresholdPrompt);
+    app.update(Action::PromptInput(PromptKey::Char('9')));
+    app.update(Action::PromptInput(PromptKey::Backspace));
+    app.update(Action::PromptInput(PromptKey::Cancel));
+    assert_eq!(app.overlay, Overlay::None);
+    for _ in 0..30 {
+        cmd(&mut app, Command::ThresholdUp);
+    }
+    assert_eq!(app.threshold, 1.0);
+}
+
+#[test]
+fn histogram_bin_filter_and_range_filter() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    let all = app.visible.len();
+    cmd(&mut app, Command::FocusNext);
+    assert_eq!(app.focus, Focus::Histogram);
+    // Walk to the fullest bin and filter to it.
+    let fullest = (0..app.hist.bins())
+        .max_by_key(|&i| app.hist.counts[i])
+        .unwrap();
+    for _ in 0..40 {
+        cmd(&mut app, Command::BinLeft);
+    }
+    assert_eq!(app.bin_cursor, 0);
+    for _ in 0..fullest {
+        cmd(&mut app, Command::BinRight);
+    }
+    cmd(&mut app, Command::FilterToBin);
+    assert_eq!(app.visible.len() as u64, app.hist.counts[fullest]);
+    let (lo, hi) = app.hist.bin_range(fullest);
+    let result = app.result.as_ref().unwrap();
+    assert!(app.visible.iter().all(|&i| {
+        let j = result.pairs[i as usize].jaccard;
+        j >= lo - 1e-9 && j <= hi + 1e-9
+    }));
+    cmd(&mut app, Command::Back); // Esc clears the filter
+    assert!(app.filter.is_none());
+    assert_eq!(app.visible.len(), all);
+    cmd(&mut app, Command::FilterPrompt);
+    type_prompt(&mut app, "0.6-1");
+    let result = app.result.as_ref().unwrap();
+    let expected = result.pairs.iter().filter(|p| p.jaccard >= 0.6).count();
+    assert_eq!(app.visible.len(), expected);
+    cmd(&mut app, Command::FilterPrompt);
+    type_prompt(&mut app, "nonsense");
+    assert!(app.message.as_ref().unwrap().error);
+    assert_eq!(
+        app.visible.len(),
+        expected,
+        "a bad range keeps the old filter"
+    );
+    cmd(&mut app, Command::ClearFilter);
+    assert_eq!(app.visible.len(), all);
+}
+
+#[test]
+fn sort_orders() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    let js = |app: &lshscope::tui::app::App| -> Vec<f64> {
+        let r = app.result.as_ref().unwrap();
+        app.visible
+            .iter()
+            .map(|&i| r.pairs[i as usize].jaccard)
+            .collect()
+    };
+    assert_eq!(app.sort, SortOrder::JaccardDesc);
+    assert!(js(&app).windows(2).all(|w| w[0] >= w[1]));
+    cmd(&mut app, Command::CycleSort);
+    assert_eq!(app.sort, SortOrder::JaccardAsc);
+    assert!(js(&app).windows(2).all(|w| w[0] <= w[1]));
+    cmd(&mut app, Command::CycleSort);
+    assert_eq!(app.sort, SortOrder::Shuffled);
+    let mut shuffled = app.visible.clone();
+    let first = shuffled.clone();
+    shuffled.sort();
+    let n = app.result.as_ref().unwrap().pairs.len() as u32;
+    assert_eq!(
+        shuffled,
+        (0..n).collect::<Vec<_>>(),
+        "a permutation of all pairs"
+    );
+    cmd(&mut app, Command::CycleSort);
+    cmd(&mut app, Command::CycleSort);
+    cmd(&mut app, Command::CycleSort);
+    assert_eq!(app.visible, first, "the shuffle is reproducible");
+}
+
+#[test]
+fn list_navigation_and_viewer() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    cmd(&mut app, Command::FocusPrev);
+    assert_eq!(app.focus, Focus::Pairs);
+    cmd(&mut app, Command::Down);
+    cmd(&mut app, Command::Down);
+    assert_eq!(app.selected, 2);
+    cmd(&mut app, Command::Up);
+    assert_eq!(app.selected, 1);
+    cmd(&mut app, Command::Bottom);
+    assert_eq!(app.selected, app.visible.len() - 1);
+    cmd(&mut app, Command::Down);
+    assert_eq!(app.selected, app.visible.len() - 1);
+    cmd(&mut app, Command::Top);
+    assert_eq!(app.selected, 0);
+    cmd(&mut app, Command::Open);
+    assert_eq!(app.screen, Screen::Viewer);
+    let pair = *app.selected_pair().unwrap();
+    let view = app.viewer.clone().unwrap();
+    assert_eq!((view.a, view.b), (pair.a, pair.b));
+    let hit = view.collided.iter().filter(|&&c| c).count() as u32;
+    assert_eq!(hit, pair.bands_hit, "band strip agrees with the banding");
+    assert!(!view.ranges_a.is_empty() && !view.ranges_b.is_empty());
+    cmd(&mut app, Command::NextPair);
+    assert_eq!(app.selected, 1);
+    assert_ne!(
+        app.viewer.as_ref().map(|v| (v.a, v.b)),
+        Some((view.a, view.b))
+    );
+    cmd(&mut app, Command::PrevPair);
+    cmd(&mut app, Command::PrevPair);
+    assert_eq!(app.selected, 0);
+    cmd(&mut app, Command::ToggleBandValues);
+    assert!(app.show_band_values);
+    cmd(&mut app, Command::ScrollSide);
+    assert_eq!(
+        app.viewer.as_ref().unwrap().side,
+        lshscope::tui::app::ScrollSide::Left
+    );
+    // Changing b in the viewer recomputes the strip for the new banding.
+    cmd(&mut app, Command::BandsDown);
+    assert_eq!(app.viewer.as_ref().unwrap().collided.len(), 15);
+    cmd(&mut app, Command::Back);
+    assert_eq!(app.screen, Screen::Main);
+    assert!(app.viewer.is_none());
+}
+
+#[test]
+fn jump_to_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    cmd(&mut app, Command::JumpPrompt);
+    type_prompt(&mut app, "train-2");
+    let data = app.data.clone().unwrap();
+    let p = *app.selected_pair().unwrap();
+    let ids = [data.corpus.id(p.a as usize), data.corpus.id(p.b as usize)];
+    assert_eq!(ids, ["train-1", "train-2"]);
+    assert!(
+        app.selected > 0,
+        "the pair is not the first one: the jump moved"
+    );
+    cmd(&mut app, Command::JumpPrompt);
+    type_prompt(&mut app, "no-such-id");
+    assert!(app.message.as_ref().unwrap().error);
+    cmd(&mut app, Command::JumpPrompt);
+    type_prompt(&mut app, "bread-3");
+    let msg = app.message.clone().unwrap();
+    assert!(msg.error && msg.text.contains("no candidate"), "{msg:?}");
+}
+
+#[test]
+fn labels_are_saved_after_each_key_and_loaded_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("labels.csv");
+    let mut app = ready_app(dir.path(), SIZE);
+    let data = app.data.clone().unwrap();
+    let p = *app.selected_pair().unwrap();
+    let (a, b) = (data.corpus.id(p.a as usize), data.corpus.id(p.b as usize));
+    cmd(&mut app, Command::LabelDuplicate);
+    assert_eq!(
+        LabelStore::load(&path).unwrap().get(a, b),
+        Some(Label::Duplicate)
+    );
+    let bin = lshscope::analysis::histogram::bin_of(p.jaccard, app.hist.bins());
+    assert_eq!(app.hist.precision(bin), Some(1.0));
+    cmd(&mut app, Command::LabelNotDuplicate);
+    assert_eq!(
+        LabelStore::load(&path).unwrap().get(b, a),
+        Some(Label::NotDuplicate)
+    );
+    assert_eq!(app.hist.precision(bin), Some(0.0));
+    cmd(&mut app, Command::LabelUnsure);
+    assert_eq!(
+        LabelStore::load(&path).unwrap().get(a, b),
+        Some(Label::Unsure)
+    );
+    assert_eq!(app.hist.precision(bin), None);
+    assert_eq!(app.hist.labelled(bin), 1);
+    // Label a second pair from the viewer, then clear the first.
+    cmd(&mut app, Command::FocusPrev);
+    cmd(&mut app, Command::Down);
+    cmd(&mut app, Command::Open);
+    cmd(&mut app, Command::LabelDuplicate);
+    cmd(&mut app, Command::Back);
+    cmd(&mut app, Command::Top);
+    cmd(&mut app, Command::ClearLabel);
+    let store = LabelStore::load(&path).unwrap();
+    assert_eq!(store.len(), 1);
+    assert_eq!(store.get(a, b), None);
+    // A new session reads the file back.
+    let app2 = ready_app(dir.path(), SIZE);
+    let r = app2.result.as_ref().unwrap();
+    let labelled: Vec<_> = r
+        .pairs
+        .iter()
+        .filter_map(|p| app2.label_of(p.a, p.b))
+        .collect();
+    assert_eq!(labelled, vec![Label::Duplicate]);
+    assert!(app2.message.as_ref().unwrap().text.contains("1 match"));
+}
+
+#[test]
+fn export_writes_the_filtered_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    cmd(&mut app, Command::FilterPrompt);
+    type_prompt(&mut app, "0.5");
+    let n = app.visible.len();
+    cmd(&mut app, Command::Export);
+    let path = dir.path().join("fixture.pairs.16x4.csv");
+    assert!(
+        !path.exists(),
+        "the file is written by the worker, not the UI thread"
+    );
+    assert!(app.message.as_ref().unwrap().text.starts_with("exporting"));
+    run_effects(&mut app);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("id_a,id_b,jaccard,estimate,bands_hit,label\n"));
+    assert_eq!(text.lines().count(), n + 1);
+    let msg = app.message.clone().unwrap();
+    assert!(msg.text.contains(&path.display().to_string()), "{msg:?}");
+    assert!(
+        msg.text.contains("not in this build"),
+        "plots are not faked: {msg:?}"
+    );
+}
+
+#[test]
+fn help_opens_and_any_key_closes_it_and_quit_cancels_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = new_app(dir.path(), SIZE);
+    cmd(&mut app, Command::Help);
+    assert_eq!(app.overlay, Overlay::Help);
+    cmd(&mut app, Command::Pin);
+    assert_eq!(app.overlay, Overlay::None);
+    cmd(&mut app, Command::Quit);
+    assert!(app.should_quit);
+    assert!(app.load_progress.is_cancelled());
+}
+
+#[test]
+fn mouse_click_on_a_bin_filters_and_on_a_row_selects() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    let l = lshscope::tui::ui::layout::main_layout(SIZE);
+    let g = lshscope::tui::ui::layout::histogram_geometry(l.histogram, app.hist.bins());
+    let bin = (0..app.hist.bins())
+        .find(|&i| app.hist.counts[i] > 0)
+        .unwrap();
+    let x = g.plot.x + bin as u16 * g.per_bin;
+    app.update(Action::Click(x, g.plot.y + 1));
+    assert_eq!(app.focus, Focus::Histogram);
+    assert_eq!(app.filter.unwrap().bin, Some(bin));
+    assert_eq!(app.visible.len() as u64, app.hist.counts[bin]);
+    cmd(&mut app, Command::ClearFilter);
+    app.update(Action::Click(l.pairs.x + 3, l.pairs.y + 2 + 2));
+    assert_eq!(app.focus, Focus::Pairs);
+    assert_eq!(app.selected, 2);
+    app.update(Action::Wheel(l.pairs.x + 3, l.pairs.y + 3, true));
+    assert_eq!(app.selected, (2 + 3).min(app.visible.len() - 1));
+}
+
+#[test]
+fn oversized_bandings_are_refused_before_they_exhaust_memory() {
+    use lshscope::corpus::Corpus;
+    use lshscope::minhash::{IndexOptions, build_index};
+    let mut docs = vec!["the same words again and again"; 10];
+    docs.push("something else entirely");
+    let index = build_index(
+        &Corpus::from_texts(docs),
+        &IndexOptions::default(),
+        &Default::default(),
+    )
+    .unwrap();
+    let b = Banding { bands: 8, rows: 2 };
+    // Ten identical documents share every bucket: C(10, 2) = 45 pairs per band.
+    assert_eq!(
+        lshscope::tui::estimated_bucket_pairs(&index, b, None),
+        45 * 8
+    );
+    assert_eq!(
+        lshscope::tui::estimated_bucket_pairs(&index, b, Some(4)),
+        6 * 8
+    );
+
+    // A failure answering the newest request is shown; one for an older request is not.
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    cmd(&mut app, Command::BandsUp);
+    cmd(&mut app, Command::BandsUp);
+    let ids: Vec<u64> = app
+        .take_effects()
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::Reband { request, .. } => Some(request),
+            _ => None,
+        })
+        .collect();
+    app.update(Action::BandFailed {
+        request: ids[0],
+        message: "old".into(),
+    });
+    assert!(app.job.is_some() && app.message.is_none());
+    app.update(Action::BandFailed {
+        request: ids[1],
+        message: "too many pairs".into(),
+    });
+    assert!(app.job.is_none());
+    let msg = app.message.clone().unwrap();
+    assert!(msg.error && msg.text.contains("too many pairs"));
+    assert!(
+        app.result_is_stale(),
+        "the old histogram stays, marked as not current"
+    );
+}
+
+#[test]
+fn rebanding_reuses_similarities_and_matches_a_fresh_verification() {
+    let data = loaded_data();
+    let p = lshscope::jobs::Progress::new();
+    let wide = Banding { bands: 32, rows: 2 };
+    let first = lshscope::tui::reband(&data.index, BANDING, None, None, &p).unwrap();
+    let fresh = lshscope::tui::reband(&data.index, wide, None, None, &p).unwrap();
+    let reused = lshscope::tui::reband(&data.index, wide, None, Some(&first), &p).unwrap();
+    assert!(fresh.len() > first.len(), "32×2 finds more pairs than 16×4");
+    assert_eq!(fresh, reused);
+    assert!(
+        reused
+            .iter()
+            .all(|v| v.jaccard.is_finite() && v.estimate.is_finite())
+    );
+}
+
+#[test]
+fn viewer_scrolls_both_or_one_side_and_stops_at_the_end() {
+    use lshscope::corpus::Corpus;
+    use lshscope::minhash::{IndexOptions, build_index};
+    use lshscope::tui::app::{Loaded, ScrollSide};
+    let words = [
+        "river", "stone", "lantern", "meadow", "copper", "violet", "harbor", "ember",
+    ];
+    let long: String = (0..600)
+        .map(|i| words[(i * 7 + i / 3) % 8])
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut edited = long.clone();
+    edited.replace_range(100..110, "XXXXXXXXXX");
+    let corpus = Corpus::from_pairs([
+        ("long-a", long.as_str()),
+        ("long-b", edited.as_str()),
+        ("other", "short"),
+    ]);
+    let index = build_index(&corpus, &IndexOptions::default(), &Default::default()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = new_app(dir.path(), SIZE);
+    app.update(Action::Loaded(Box::new(Ok(Loaded {
+        corpus,
+        index,
+        read: Default::default(),
+    }))));
+    run_effects(&mut app);
+    cmd(&mut app, Command::Open);
+    assert_eq!(app.screen, Screen::Viewer);
+    let scroll = |app: &lshscope::tui::app::App| {
+        let v = app.viewer.as_ref().unwrap();
+        (v.scroll_a, v.scroll_b)
+    };
+    for _ in 0..5 {
+        cmd(&mut app, Command::Down);
+    }
+    assert_eq!(scroll(&app), (5, 5));
+    cmd(&mut app, Command::ScrollSide);
+    assert_eq!(app.viewer.as_ref().unwrap().side, ScrollSide::Left);
+    cmd(&mut app, Command::Down);
+    assert_eq!(scroll(&app), (6, 5));
+    cmd(&mut app, Command::ScrollSide);
+    cmd(&mut app, Command::Up);
+    assert_eq!(scroll(&app), (6, 4));
+    cmd(&mut app, Command::ScrollSide);
+    assert_eq!(app.viewer.as_ref().unwrap().side, ScrollSide::Both);
+    for _ in 0..100 {
+        cmd(&mut app, Command::PageDown);
+    }
+    let width = lshscope::tui::ui::layout::viewer_text_width(SIZE);
+    let rows = lshscope::tui::ui::layout::viewer_text_rows(SIZE, false, BANDING.bands);
+    let lines = lshscope::tui::ui::viewer::wrapped_line_count(&long, width);
+    assert!(lines > rows, "the fixture must be longer than the view");
+    assert_eq!(
+        scroll(&app).0,
+        lines - rows,
+        "scrolling stops at the last screenful"
+    );
+    for _ in 0..100 {
+        cmd(&mut app, Command::PageUp);
+    }
+    assert_eq!(scroll(&app), (0, 0));
+    let screen = screen(&app, SIZE.0, SIZE.1);
+    assert!(
+        screen.contains(&format!("lines 1–{rows} of {lines}")),
+        "{screen}"
+    );
+}

@@ -1,0 +1,212 @@
+//! Shared fixtures for the explorer tests: a fixed small corpus, an App driven through its
+//! load and re-banding like the event loop would, and screen capture through TestBackend.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::time::Duration;
+
+use lshscope::analysis::labels::LabelStore;
+use lshscope::corpus::Corpus;
+use lshscope::jobs::Progress;
+use lshscope::minhash::{Banding, IndexOptions, build_index};
+use lshscope::tui::app::{Action, App, BandOutcome, Config, Effect, Loaded, Source};
+use lshscope::tui::keys::Command;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+/// Twelve short documents: three families of edited copies and three loners.
+pub const DOCS: &[(&str, &str)] = &[
+    (
+        "lake-1",
+        "the old boat drifted across the quiet lake while herons watched from the reeds at dawn",
+    ),
+    (
+        "lake-2",
+        "the old boat drifted across the quiet lake while herons watched from the reeds at dusk",
+    ),
+    (
+        "lake-3",
+        "an old boat drifted over the quiet lake while two herons watched from tall reeds at dawn",
+    ),
+    (
+        "bread-1",
+        "knead the dough for ten minutes then let it rise in a warm corner until it doubles in size",
+    ),
+    (
+        "bread-2",
+        "knead the dough for ten minutes, then let it rise in a warm corner until doubled in size",
+    ),
+    (
+        "bread-3",
+        "knead the dough for twelve minutes and let it rest somewhere warm until it has doubled",
+    ),
+    (
+        "train-1",
+        "the night train to the coast leaves at eleven and stops at every small station on the way",
+    ),
+    (
+        "train-2",
+        "the night train to the coast leaves at eleven and stops at every small station along the way",
+    ),
+    (
+        "train-3",
+        "the morning train to the hills leaves at seven and stops only at the larger stations",
+    ),
+    (
+        "solo-1",
+        "copper wire conducts heat and electricity far better than most other common metals do",
+    ),
+    (
+        "solo-2",
+        "a sonnet has fourteen lines and usually follows one of a few strict rhyme schemes",
+    ),
+    (
+        "solo-3",
+        "penguins cannot fly but they swim with remarkable speed through cold southern waters",
+    ),
+];
+
+pub const K: usize = 128;
+pub const BANDING: Banding = Banding { bands: 16, rows: 4 };
+
+pub fn config(export_dir: &Path) -> Config {
+    Config {
+        source: Source::EmbeddedSample,
+        source_name: "fixture (12 documents)".to_string(),
+        index_options: IndexOptions {
+            num_perm: K,
+            ..IndexOptions::default()
+        },
+        banding: BANDING,
+        threshold: 0.5,
+        max_bucket: None,
+        export_dir: export_dir.to_path_buf(),
+        export_stem: "fixture".to_string(),
+        monochrome: false,
+        bins: 20,
+        shuffle_seed: 7,
+    }
+}
+
+pub fn loaded_data() -> Loaded {
+    let corpus = Corpus::from_pairs(DOCS.iter().copied());
+    let index = build_index(
+        &corpus,
+        &IndexOptions {
+            num_perm: K,
+            ..IndexOptions::default()
+        },
+        &Progress::new(),
+    )
+    .unwrap();
+    Loaded {
+        corpus,
+        index,
+        read: Default::default(),
+    }
+}
+
+/// An App on the fixture, before loading finished, with labels in `dir/labels.csv`.
+pub fn new_app(dir: &Path, size: (u16, u16)) -> App {
+    new_app_with(config(dir), dir, size)
+}
+
+pub fn new_app_with(config: Config, dir: &Path, size: (u16, u16)) -> App {
+    let labels = LabelStore::load(dir.join("labels.csv")).unwrap();
+    App::new(config, labels, size)
+}
+
+/// Runs queued re-banding effects synchronously, answering as the worker would (with a fixed
+/// elapsed time so screens are reproducible). Returns how many ran.
+pub fn run_effects(app: &mut App) -> usize {
+    let effects = app.take_effects();
+    let n = effects.len();
+    for effect in effects {
+        let (request, banding, progress, known) = match effect {
+            Effect::Reband {
+                request,
+                banding,
+                progress,
+                known,
+            } => (request, banding, progress, known),
+            Effect::Export(job) => {
+                let data = app.data.clone().expect("export before load");
+                let report = lshscope::tui::export::run_export(&data, &job);
+                app.update(Action::Exported(report));
+                continue;
+            }
+        };
+        let data = app.data.clone().expect("reband before load");
+        // A job superseded by a newer request was cancelled; the worker sends nothing then.
+        let known = known.as_deref().map(Vec::as_slice);
+        let pairs = match lshscope::tui::reband(&data.index, banding, None, known, &progress) {
+            Ok(pairs) => pairs,
+            Err(lshscope::Error::Cancelled) => continue,
+            Err(e) => panic!("re-banding failed: {e}"),
+        };
+        app.update(Action::Banded(BandOutcome {
+            request,
+            banding,
+            known: known.map(|k| std::sync::Arc::new(lshscope::tui::remember(k, &pairs))),
+            pairs: std::sync::Arc::new(pairs),
+            elapsed: Duration::from_millis(3),
+        }));
+    }
+    n
+}
+
+/// A loaded App with its first banding answered.
+pub fn ready_app(dir: &Path, size: (u16, u16)) -> App {
+    let mut app = new_app(dir, size);
+    app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
+    run_effects(&mut app);
+    app
+}
+
+pub fn cmd(app: &mut App, command: Command) {
+    app.update(Action::Command(command));
+}
+
+/// The screen as text, one line per row (trailing spaces kept so widths show).
+pub fn screen(app: &App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal
+        .draw(|frame| lshscope::tui::ui::render(frame, app))
+        .unwrap();
+    let buffer = terminal.backend().buffer().clone();
+    let mut out = String::new();
+    for y in 0..buffer.area.height {
+        let mut line = String::new();
+        for x in 0..buffer.area.width {
+            line.push_str(buffer[(x, y)].symbol());
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    // The re-banding time is measured with a clock; replace it so snapshots are stable.
+    redact_latency(&out)
+}
+
+fn redact_latency(s: &str) -> String {
+    let marker = "re-banded in ";
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find(marker) {
+        out.push_str(&rest[..i + marker.len()]);
+        rest = &rest[i + marker.len()..];
+        let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
+        out.push_str(&"N".repeat(digits.max(1)));
+        rest = &rest[digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// True when some cell on `row` whose symbol is `ch` has style modifier or colour `pred`.
+pub fn cell_styles(app: &App, width: u16, height: u16) -> ratatui::buffer::Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal
+        .draw(|frame| lshscope::tui::ui::render(frame, app))
+        .unwrap();
+    terminal.backend().buffer().clone()
+}
