@@ -8,6 +8,7 @@
 //! Corpus ─▶ Index (ShingleSets + Signatures) ─▶ find_candidates(Banding) ─▶ verify ─▶ pairs
 //! ```
 
+pub mod analysis;
 pub mod atomic;
 pub mod cli;
 pub mod corpus;

@@ -13,6 +13,7 @@ use crate::text::{ShingleKind, ShingleOptions};
 mod generate;
 mod progress;
 mod scan;
+mod truth;
 
 pub use progress::ProgressBar;
 
@@ -36,6 +37,8 @@ pub enum Command {
     Scan(scan::ScanArgs),
     /// Generate a corpus with planted near-duplicates at chosen Jaccard levels, plus its truth.
     Gen(generate::GenArgs),
+    /// Exact similarity join (every pair with Jaccard ≥ T), or a sample of pair similarities.
+    Truth(truth::TruthArgs),
 }
 
 /// Runs the parsed command line; returns the process exit code.
@@ -43,6 +46,7 @@ pub fn run(cli: Cli) -> crate::Result<i32> {
     match cli.command {
         Some(Command::Scan(args)) => scan::run(args),
         Some(Command::Gen(args)) => generate::run(args),
+        Some(Command::Truth(args)) => truth::run(args),
         None => Err(crate::Error::usage(
             "no subcommand given: try `lshscope scan sample_data/questions.txt` or `lshscope --help`",
         )),

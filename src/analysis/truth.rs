@@ -1,0 +1,682 @@
+//! Ground truth: the exact similarity join (every pair of documents whose shingle sets have
+//! Jaccard ≥ T) without comparing all pairs, and uniform samples of pair similarities.
+//!
+//! The join is the prefix-filtering family of algorithms:
+//! - AllPairs (Bayardo, Ma & Srikant, "Scaling up all pairs similarity search", WWW 2007):
+//!   order tokens globally by ascending document frequency; two sets with Jaccard ≥ T must share
+//!   a token among the first |x| − ⌈T·|x|⌉ + 1 tokens of each (the *prefix*), so only prefixes
+//!   are indexed and probed, and rare tokens make posting lists short. Documents are processed
+//!   by size, and the length filter |y| ≥ T·|x| cuts each posting list to a contiguous range.
+//! - PPJoin (Xiao, Wang, Lin & Yu, "Efficient similarity joins for near duplicate detection",
+//!   WWW 2008): the indexed side only needs the shorter prefix |y| − ⌈2T/(1+T)·|y|⌉ + 1 when
+//!   |y| ≤ |x|, and the *positional filter*: a shared token at positions i in x and j in y
+//!   bounds the overlap by A + 1 + min(|x| − i − 1, |y| − j − 1), where A counts the shared
+//!   tokens before it; a pair whose bound falls below the required overlap
+//!   α = ⌈T/(1+T)·(|x| + |y|)⌉ is dropped for good.
+//!
+//! Survivors are verified with [`crate::similarity::jaccard`] on the original 64-bit shingle
+//! sets, the very function `scan` uses, so the two agree on every Jaccard to the last bit.
+
+use rayon::prelude::*;
+
+use crate::jobs::{Phase, Progress};
+use crate::minhash::ShingleSets;
+use crate::minhash::family::splitmix64;
+use crate::similarity::jaccard;
+use crate::{Error, Result};
+
+/// A pair of documents (input positions, `a < b`) with its exact Jaccard.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct TruthPair {
+    pub a: u32,
+    pub b: u32,
+    pub jaccard: f64,
+}
+
+/// Documents probed per unit of parallel work: small, because later documents (larger sets,
+/// longer posting lists before them) cost more and work stealing needs pieces to move.
+const PROBE_CHUNK: usize = 256;
+
+/// Posting entries the probe loop scans per second per thread, measured on the project's
+/// benchmark machine (release build, 100k generated documents, T = 0.5; see the README). Only
+/// used to turn the work estimate into seconds for the refusal message.
+const POSTINGS_PER_SECOND_PER_THREAD: f64 = 1.5e8;
+
+/// Above this many estimated seconds the CLI refuses to run the join without `--force`.
+pub const DEFAULT_BUDGET_SECONDS: f64 = 600.0;
+
+/// The integer bounds below (prefix lengths, minimum size, minimum overlap) are derived from a
+/// threshold slightly *below* T. Verification accepts a pair when the f64 quotient
+/// inter/union ≥ T, which only guarantees the exact ratio is ≥ T·(1 − 2⁻⁵³); lowering T by a
+/// relative 1e-12 (far more than the few roundings in each bound) makes every filter a strict
+/// necessary condition of acceptance, so no accepted pair is ever filtered away. The cost is
+/// at most one extra token in a prefix when T·n is within 1e-12 of an integer.
+fn filter_threshold(t: f64) -> f64 {
+    t * (1.0 - 1e-12)
+}
+
+/// ⌈v⌉ for the small, non-negative reals of the bounds, as a size.
+fn ceil_size(v: f64) -> usize {
+    if v <= 0.0 { 0 } else { v.ceil() as usize }
+}
+
+/// Tokens of an n-set that must be probed: n − ⌈T·n⌉ + 1 (AllPairs), within [1, n].
+fn probe_prefix_len(n: usize, tf: f64) -> usize {
+    if n == 0 {
+        return 0;
+    }
+    (n + 1).saturating_sub(ceil_size(tf * n as f64)).clamp(1, n)
+}
+
+/// Tokens of an n-set that must be indexed when it is only probed by sets at least as large:
+/// n − ⌈2T/(1+T)·n⌉ + 1 (PPJoin), within [1, n].
+fn index_prefix_len(n: usize, tf: f64) -> usize {
+    if n == 0 {
+        return 0;
+    }
+    (n + 1)
+        .saturating_sub(ceil_size(2.0 * tf / (1.0 + tf) * n as f64))
+        .clamp(1, n)
+}
+
+/// What the join will cost, known before the probing starts.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct JoinWork {
+    pub documents: usize,
+    /// Documents with at least one shingle (the others never pair).
+    pub nonempty_documents: usize,
+    /// Distinct shingles over the corpus.
+    pub distinct_tokens: usize,
+    /// Tokens in all probe prefixes.
+    pub probe_tokens: u64,
+    /// Entries in the inverted index (all index prefixes).
+    pub posting_entries: u64,
+    /// Estimated posting entries scanned: Σ over tokens of (probes × postings) / 2, since each
+    /// document only meets the documents before it. The length filter makes the real number
+    /// smaller, so this errs on the safe side.
+    pub estimated_scans: f64,
+}
+
+impl JoinWork {
+    /// Rough wall-clock seconds for the probe loop on `threads` threads.
+    pub fn estimated_seconds(&self, threads: usize) -> f64 {
+        self.estimated_scans / (POSTINGS_PER_SECOND_PER_THREAD * threads.max(1) as f64)
+    }
+
+    /// The largest sample of documents whose join fits in `budget_seconds`: the work grows
+    /// with the square of the number of documents (each meets a fixed fraction of the rest).
+    pub fn sample_that_fits(&self, threads: usize, budget_seconds: f64) -> usize {
+        let secs = self.estimated_seconds(threads);
+        if secs <= budget_seconds {
+            return self.documents;
+        }
+        ((self.documents as f64) * (budget_seconds / secs).sqrt()) as usize
+    }
+}
+
+/// What the probe loop did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+pub struct JoinStats {
+    /// Posting entries scanned (after the length filter).
+    pub scans: u64,
+    /// Pairs that survived the positional filter and were verified.
+    pub verified: u64,
+}
+
+/// Everything the probe loop needs, built by [`plan_join`]: token order, prefixes and the
+/// inverted index. Holding the plan lets a caller look at [`JoinPlan::work`] before paying for
+/// the join itself.
+pub struct JoinPlan<'a> {
+    sets: &'a ShingleSets,
+    threshold: f64,
+    /// Input positions of documents in processing order (by set size, then position).
+    order: Vec<u32>,
+    /// Set sizes, by processing order.
+    sizes: Vec<u32>,
+    /// Probe prefixes (token ranks, ascending), by processing order, CSR.
+    prefix_offsets: Vec<usize>,
+    prefix_tokens: Vec<u32>,
+    /// Inverted index of index prefixes: for token w, entries
+    /// `posting_offsets[w]..posting_offsets[w + 1]` hold (processing order, position in the
+    /// document's token order), sorted by processing order.
+    posting_offsets: Vec<usize>,
+    posting_docs: Vec<u32>,
+    posting_positions: Vec<u32>,
+    pub work: JoinWork,
+}
+
+/// Document frequency of every distinct token: returns (distinct hashes ascending, their
+/// document frequencies).
+///
+/// Hashes are split into groups by their top bits; since each document's set is sorted, a
+/// group is one contiguous range of it. Groups are gathered, sorted and counted in parallel, so
+/// only a fraction of all entries is ever copied at once.
+fn document_frequencies(sets: &ShingleSets, progress: &Progress) -> Result<(Vec<u64>, Vec<u32>)> {
+    let n = sets.len();
+    let total = sets.total();
+    let groups_log2 = {
+        // About a million entries per group, and at least a few groups per thread.
+        let wanted = (total / (1 << 20))
+            .max(4 * rayon::current_num_threads())
+            .max(1);
+        (usize::BITS - (wanted - 1).leading_zeros()).clamp(2, 12)
+    };
+    let groups = 1usize << groups_log2;
+    let shift = 64 - groups_log2;
+    let counted: Vec<(Vec<u64>, Vec<u32>)> = (0..groups)
+        .into_par_iter()
+        .map(|g| {
+            progress.check()?;
+            let g = g as u64;
+            let mut values = Vec::with_capacity(total / groups + total / (4 * groups) + 16);
+            for d in 0..n {
+                let s = sets.get(d);
+                let lo = s.partition_point(|&h| (h >> shift) < g);
+                let hi = lo + s[lo..].partition_point(|&h| (h >> shift) == g);
+                values.extend_from_slice(&s[lo..hi]);
+            }
+            values.sort_unstable();
+            let mut hashes = Vec::new();
+            let mut counts: Vec<u32> = Vec::new();
+            for &h in &values {
+                if hashes.last() == Some(&h) {
+                    *counts.last_mut().expect("counts follows hashes") += 1;
+                } else {
+                    hashes.push(h);
+                    counts.push(1);
+                }
+            }
+            Ok((hashes, counts))
+        })
+        .collect::<Result<_>>()?;
+    let distinct = counted.iter().map(|(h, _)| h.len()).sum();
+    let mut hashes = Vec::with_capacity(distinct);
+    let mut counts = Vec::with_capacity(distinct);
+    for (h, c) in counted {
+        hashes.extend_from_slice(&h);
+        counts.extend_from_slice(&c);
+    }
+    Ok((hashes, counts))
+}
+
+/// Maps a 64-bit shingle hash to its rank in the global token order.
+struct TokenRanks {
+    hashes: Vec<u64>,
+    ranks: Vec<u32>,
+    /// `buckets[k]..buckets[k + 1]` is where hashes with top bits `k` lie in `hashes`: shingle
+    /// hashes are uniform, so a bucket holds a handful and a lookup costs two cache misses
+    /// instead of a full binary search.
+    buckets: Vec<u32>,
+    shift: u32,
+}
+
+impl TokenRanks {
+    /// Ranks tokens by ascending document frequency, ties by hash (a total order that does not
+    /// depend on the input order). Counting sort: frequencies are at most the document count.
+    fn new(hashes: Vec<u64>, counts: Vec<u32>) -> Self {
+        let max_df = counts.iter().copied().max().unwrap_or(0) as usize;
+        let mut next = vec![0u32; max_df + 2];
+        for &c in &counts {
+            next[c as usize + 1] += 1;
+        }
+        for i in 1..next.len() {
+            next[i] += next[i - 1];
+        }
+        let ranks: Vec<u32> = counts
+            .iter()
+            .map(|&c| {
+                let r = next[c as usize];
+                next[c as usize] += 1;
+                r
+            })
+            .collect();
+        drop(counts);
+        let bits = (usize::BITS - hashes.len().leading_zeros()).clamp(1, 26);
+        let shift = 64 - bits;
+        let mut buckets = vec![0u32; (1usize << bits) + 1];
+        for &h in &hashes {
+            buckets[(h >> shift) as usize + 1] += 1;
+        }
+        for i in 1..buckets.len() {
+            buckets[i] += buckets[i - 1];
+        }
+        TokenRanks {
+            hashes,
+            ranks,
+            buckets,
+            shift,
+        }
+    }
+
+    #[inline]
+    fn rank(&self, h: u64) -> u32 {
+        let k = (h >> self.shift) as usize;
+        let (lo, hi) = (self.buckets[k] as usize, self.buckets[k + 1] as usize);
+        let i = lo
+            + self.hashes[lo..hi]
+                .binary_search(&h)
+                .expect("every shingle was counted");
+        self.ranks[i]
+    }
+
+    fn len(&self) -> usize {
+        self.hashes.len()
+    }
+}
+
+/// Builds token order, prefixes and the inverted index for a join at `threshold` ∈ (0, 1].
+pub fn plan_join<'a>(
+    sets: &'a ShingleSets,
+    threshold: f64,
+    progress: &Progress,
+) -> Result<JoinPlan<'a>> {
+    if !(threshold > 0.0 && threshold <= 1.0) {
+        return Err(Error::usage(format!(
+            "the join threshold must be in (0, 1], got {threshold}: at 0 every pair qualifies, \
+             use --estimate-pairs to look at the whole distribution"
+        )));
+    }
+    let n = sets.len();
+    if n > u32::MAX as usize {
+        return Err(Error::usage(
+            "the exact join handles at most 2^32 − 1 documents",
+        ));
+    }
+    progress.begin(Phase::Join, 0);
+    let tf = filter_threshold(threshold);
+
+    let (hashes, counts) = document_frequencies(sets, progress)?;
+    if hashes.len() > u32::MAX as usize {
+        return Err(Error::usage(
+            "more than 2^32 − 1 distinct shingles: use --sample",
+        ));
+    }
+    let ranks = TokenRanks::new(hashes, counts);
+    progress.check()?;
+
+    // Processing order: by size, then input position (a stable, input-independent tie rule).
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    order.par_sort_unstable_by_key(|&d| (sets.get(d as usize).len(), d));
+    let sizes: Vec<u32> = order
+        .iter()
+        .map(|&d| sets.get(d as usize).len() as u32)
+        .collect();
+
+    // Probe prefixes: the p smallest ranks of each set, ascending.
+    let prefixes: Vec<(Vec<u32>, Vec<usize>)> = order
+        .par_chunks(PROBE_CHUNK * 4)
+        .map_init(Vec::new, |buf: &mut Vec<u32>, docs| {
+            progress.check()?;
+            let mut tokens = Vec::new();
+            let mut lens = Vec::with_capacity(docs.len());
+            for &d in docs {
+                let set = sets.get(d as usize);
+                let p = probe_prefix_len(set.len(), tf);
+                buf.clear();
+                buf.extend(set.iter().map(|&h| ranks.rank(h)));
+                if p > 0 && p < buf.len() {
+                    buf.select_nth_unstable(p - 1);
+                }
+                let prefix = &mut buf[..p];
+                prefix.sort_unstable();
+                tokens.extend_from_slice(prefix);
+                lens.push(p);
+            }
+            Ok((tokens, lens))
+        })
+        .collect::<Result<_>>()?;
+    let distinct_tokens = ranks.len();
+    drop(ranks);
+    let mut prefix_offsets = Vec::with_capacity(n + 1);
+    prefix_offsets.push(0usize);
+    let mut prefix_tokens = Vec::with_capacity(prefixes.iter().map(|(t, _)| t.len()).sum());
+    for (tokens, lens) in prefixes {
+        prefix_tokens.extend_from_slice(&tokens);
+        for len in lens {
+            prefix_offsets.push(prefix_offsets.last().expect("starts at 0") + len);
+        }
+    }
+    progress.check()?;
+
+    // Inverted index of the (shorter) index prefixes, filled in processing order so each
+    // posting list is sorted by it; probe counts per token for the work estimate.
+    let mut posting_offsets = vec![0usize; distinct_tokens + 1];
+    let mut probes = vec![0u32; distinct_tokens];
+    for o in 0..n {
+        let tokens = &prefix_tokens[prefix_offsets[o]..prefix_offsets[o + 1]];
+        let indexed = index_prefix_len(sizes[o] as usize, tf).min(tokens.len());
+        for &w in &tokens[..indexed] {
+            posting_offsets[w as usize + 1] += 1;
+        }
+        for &w in tokens {
+            probes[w as usize] += 1;
+        }
+    }
+    let mut estimated_scans = 0.0f64;
+    for w in 0..distinct_tokens {
+        estimated_scans += probes[w] as f64 * posting_offsets[w + 1] as f64 / 2.0;
+    }
+    drop(probes);
+    for w in 1..posting_offsets.len() {
+        posting_offsets[w] += posting_offsets[w - 1];
+    }
+    let posting_entries = posting_offsets[distinct_tokens];
+    let mut fill = posting_offsets.clone();
+    let mut posting_docs = vec![0u32; posting_entries];
+    let mut posting_positions = vec![0u32; posting_entries];
+    for o in 0..n {
+        let tokens = &prefix_tokens[prefix_offsets[o]..prefix_offsets[o + 1]];
+        let indexed = index_prefix_len(sizes[o] as usize, tf).min(tokens.len());
+        for (j, &w) in tokens[..indexed].iter().enumerate() {
+            let slot = &mut fill[w as usize];
+            posting_docs[*slot] = o as u32;
+            posting_positions[*slot] = j as u32;
+            *slot += 1;
+        }
+    }
+    drop(fill);
+
+    let work = JoinWork {
+        documents: n,
+        nonempty_documents: sizes.iter().filter(|&&s| s > 0).count(),
+        distinct_tokens,
+        probe_tokens: prefix_tokens.len() as u64,
+        posting_entries: posting_entries as u64,
+        estimated_scans,
+    };
+    Ok(JoinPlan {
+        sets,
+        threshold,
+        order,
+        sizes,
+        prefix_offsets,
+        prefix_tokens,
+        posting_offsets,
+        posting_docs,
+        posting_positions,
+        work,
+    })
+}
+
+/// Per-thread scratch of the probe loop: overlap counters by processing order, and the
+/// documents touched by the current probe (to reset only those).
+struct Scratch {
+    overlap: Vec<i32>,
+    touched: Vec<u32>,
+}
+
+/// Marks a document whose positional bound failed: it can no longer reach the overlap needed.
+const PRUNED: i32 = -1;
+
+impl JoinPlan<'_> {
+    pub fn threshold(&self) -> f64 {
+        self.threshold
+    }
+
+    /// Runs the join: every pair with exact Jaccard ≥ T, sorted by (a, b), each pair once.
+    pub fn run(&self, progress: &Progress) -> Result<(Vec<TruthPair>, JoinStats)> {
+        let n = self.order.len();
+        progress.begin(Phase::Join, n as u64);
+        let tf = filter_threshold(self.threshold);
+        let overlap_factor = tf / (1.0 + tf);
+        let order_indices: Vec<u32> = (0..n as u32).collect();
+        let chunks: Vec<(Vec<TruthPair>, JoinStats)> = order_indices
+            .par_chunks(PROBE_CHUNK)
+            .map_init(
+                || Scratch {
+                    overlap: vec![0; n],
+                    touched: Vec::new(),
+                },
+                |scratch, chunk| {
+                    progress.check()?;
+                    let mut found = Vec::new();
+                    let mut stats = JoinStats::default();
+                    for &ox in chunk {
+                        self.probe(ox, overlap_factor, tf, scratch, &mut found, &mut stats);
+                    }
+                    progress.advance(chunk.len() as u64);
+                    Ok((found, stats))
+                },
+            )
+            .collect::<Result<_>>()?;
+        let mut stats = JoinStats::default();
+        let mut pairs = Vec::with_capacity(chunks.iter().map(|(p, _)| p.len()).sum());
+        for (found, s) in chunks {
+            pairs.extend_from_slice(&found);
+            stats.scans += s.scans;
+            stats.verified += s.verified;
+        }
+        pairs.par_sort_unstable_by_key(|p| (p.a, p.b));
+        Ok((pairs, stats))
+    }
+
+    /// Finds the partners of document `ox` (processing order) among the documents before it.
+    fn probe(
+        &self,
+        ox: u32,
+        overlap_factor: f64,
+        tf: f64,
+        scratch: &mut Scratch,
+        found: &mut Vec<TruthPair>,
+        stats: &mut JoinStats,
+    ) {
+        let o = ox as usize;
+        let nx = self.sizes[o] as usize;
+        if nx == 0 {
+            return;
+        }
+        // Length filter: J ≥ T and |y| ≤ |x| imply |y| ≥ T·|x|.
+        let min_size = ceil_size(tf * nx as f64).max(1) as u32;
+        let tokens = &self.prefix_tokens[self.prefix_offsets[o]..self.prefix_offsets[o + 1]];
+        for (i, &w) in tokens.iter().enumerate() {
+            let range = self.posting_offsets[w as usize]..self.posting_offsets[w as usize + 1];
+            let docs = &self.posting_docs[range.clone()];
+            let positions = &self.posting_positions[range];
+            let hi = docs.partition_point(|&oy| oy < ox);
+            let lo = docs[..hi].partition_point(|&oy| self.sizes[oy as usize] < min_size);
+            stats.scans += (hi - lo) as u64;
+            let rest_x = nx - i - 1;
+            for k in lo..hi {
+                let oy = docs[k] as usize;
+                let seen = scratch.overlap[oy];
+                if seen == PRUNED {
+                    continue;
+                }
+                if seen == 0 {
+                    scratch.touched.push(oy as u32);
+                }
+                let ny = self.sizes[oy] as usize;
+                let needed = ceil_size(overlap_factor * (nx + ny) as f64).max(1);
+                let rest_y = ny - positions[k] as usize - 1;
+                let bound = seen as usize + 1 + rest_x.min(rest_y);
+                scratch.overlap[oy] = if bound >= needed { seen + 1 } else { PRUNED };
+            }
+        }
+        let dx = self.order[o];
+        for &oy in &scratch.touched {
+            let oy = oy as usize;
+            if scratch.overlap[oy] > 0 {
+                stats.verified += 1;
+                let dy = self.order[oy];
+                let (a, b) = (dx.min(dy), dx.max(dy));
+                let j = jaccard(self.sets.get(a as usize), self.sets.get(b as usize));
+                if j >= self.threshold {
+                    found.push(TruthPair { a, b, jaccard: j });
+                }
+            }
+            scratch.overlap[oy] = 0;
+        }
+        scratch.touched.clear();
+    }
+}
+
+/// Every pair with exact Jaccard ≥ `threshold` ∈ (0, 1], sorted by (a, b).
+pub fn similarity_join(
+    sets: &ShingleSets,
+    threshold: f64,
+    progress: &Progress,
+) -> Result<Vec<TruthPair>> {
+    Ok(plan_join(sets, threshold, progress)?.run(progress)?.0)
+}
+
+/// The same pairs as [`similarity_join`] by comparing all N(N − 1)/2 pairs: the reference the
+/// join is tested against, and fine for a few thousand documents.
+pub fn brute_force_join(sets: &ShingleSets, threshold: f64) -> Vec<TruthPair> {
+    let n = sets.len();
+    (0..n)
+        .into_par_iter()
+        .flat_map_iter(|a| {
+            (a + 1..n).filter_map(move |b| {
+                let j = jaccard(sets.get(a), sets.get(b));
+                (threshold > 0.0 && j >= threshold).then_some(TruthPair {
+                    a: a as u32,
+                    b: b as u32,
+                    jaccard: j,
+                })
+            })
+        })
+        .collect()
+}
+
+/// A uniform integer in [0, bound) (Lemire's multiply-shift; the bias is below 2⁻⁶⁴·bound,
+/// negligible for any pair count we sample from).
+fn below(state: &mut u64, bound: u64) -> u64 {
+    ((splitmix64(state) as u128 * bound as u128) >> 64) as u64
+}
+
+/// The k-th unordered pair (a < b) in the order (0,1), (0,2), (1,2), (0,3), …: pairs whose
+/// larger member is b occupy k ∈ [b(b − 1)/2, b(b + 1)/2).
+fn pair_at(k: u64) -> (u32, u32) {
+    let mut b = ((1.0 + (1.0 + 8.0 * k as f64).sqrt()) / 2.0) as u64;
+    // Correct the floating-point guess to the exact triangular bracket.
+    while b * (b - 1) / 2 > k {
+        b -= 1;
+    }
+    while (b + 1) * b / 2 <= k {
+        b += 1;
+    }
+    ((k - b * (b - 1) / 2) as u32, b as u32)
+}
+
+/// `m` distinct unordered pairs of `n` documents, uniformly at random (Floyd's algorithm, as in
+/// Bentley & Floyd, "Programming pearls: a sample of brilliance", CACM 30(9), 1987), sorted by
+/// (a, b). All pairs when `m` is at least N(N − 1)/2.
+pub fn sample_pairs(n: usize, m: usize, seed: u64) -> Vec<(u32, u32)> {
+    let total = (n as u64) * (n as u64).saturating_sub(1) / 2;
+    let mut chosen: Vec<u64> = if m as u64 >= total {
+        (0..total).collect()
+    } else {
+        let mut state = seed ^ 0x7061_6972_7321;
+        let mut set = std::collections::HashSet::with_capacity(m);
+        for j in total - m as u64..total {
+            let t = below(&mut state, j + 1);
+            if !set.insert(t) {
+                set.insert(j);
+            }
+        }
+        set.into_iter().collect()
+    };
+    chosen.sort_unstable();
+    let mut pairs: Vec<(u32, u32)> = chosen.into_iter().map(pair_at).collect();
+    pairs.sort_unstable();
+    pairs
+}
+
+/// Exact Jaccard of `m` uniformly random distinct pairs (see [`sample_pairs`]), sorted by
+/// (a, b): the corpus's similarity distribution when the full join is out of reach.
+pub fn sample_pair_similarities(
+    sets: &ShingleSets,
+    m: usize,
+    seed: u64,
+    progress: &Progress,
+) -> Result<Vec<TruthPair>> {
+    let pairs = sample_pairs(sets.len(), m, seed);
+    progress.begin(Phase::Verifying, pairs.len() as u64);
+    let chunks: Vec<Vec<TruthPair>> = pairs
+        .par_chunks(16 * 1024)
+        .map(|chunk| {
+            progress.check()?;
+            let out = chunk
+                .iter()
+                .map(|&(a, b)| TruthPair {
+                    a,
+                    b,
+                    jaccard: jaccard(sets.get(a as usize), sets.get(b as usize)),
+                })
+                .collect();
+            progress.advance(chunk.len() as u64);
+            Ok(out)
+        })
+        .collect::<Result<_>>()?;
+    Ok(chunks.concat())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefix_lengths_follow_the_formulas() {
+        let tf = filter_threshold(0.5);
+        // n − ⌈0.5 n⌉ + 1
+        assert_eq!(probe_prefix_len(10, tf), 6);
+        assert_eq!(probe_prefix_len(9, tf), 5);
+        assert_eq!(probe_prefix_len(1, tf), 1);
+        // n − ⌈2/3 n⌉ + 1
+        assert_eq!(index_prefix_len(9, tf), 4);
+        assert_eq!(index_prefix_len(1, tf), 1);
+        assert_eq!(probe_prefix_len(0, tf), 0);
+        let one = filter_threshold(1.0);
+        assert_eq!(probe_prefix_len(7, one), 1);
+        assert_eq!(index_prefix_len(7, one), 1);
+    }
+
+    #[test]
+    fn pair_indexing_round_trips() {
+        let mut k = 0u64;
+        for b in 1..200u32 {
+            for a in 0..b {
+                assert_eq!(pair_at(k), (a, b));
+                k += 1;
+            }
+        }
+        // Far out, where the f64 square root is inexact.
+        let b = 3_000_000_000u64;
+        let k = b * (b - 1) / 2 + 17;
+        assert_eq!(pair_at(k), (17, b as u32));
+        assert_eq!(pair_at(k - 18), (b as u32 - 2, b as u32 - 1));
+    }
+
+    #[test]
+    fn samples_are_distinct_and_complete_when_asked_for_all() {
+        let s = sample_pairs(50, 300, 9);
+        assert_eq!(s.len(), 300);
+        assert!(s.windows(2).all(|w| w[0] < w[1]));
+        assert!(s.iter().all(|&(a, b)| a < b && b < 50));
+        assert_eq!(sample_pairs(50, 300, 9), s);
+        assert_ne!(sample_pairs(50, 300, 10), s);
+        assert_eq!(sample_pairs(5, 100, 1).len(), 10);
+        assert!(sample_pairs(1, 10, 1).is_empty());
+    }
+
+    #[test]
+    fn join_finds_small_cases() {
+        let sets = ShingleSets::from_sets(&[
+            vec![1, 2, 3, 4],
+            vec![],
+            vec![1, 2, 3, 5],
+            vec![1, 2, 3, 4],
+            vec![9],
+            vec![9],
+            vec![],
+        ]);
+        let p = Progress::new();
+        let got = similarity_join(&sets, 0.6, &p).unwrap();
+        let want = brute_force_join(&sets, 0.6);
+        assert_eq!(got, want);
+        let pairs: Vec<(u32, u32)> = got.iter().map(|p| (p.a, p.b)).collect();
+        assert_eq!(pairs, vec![(0, 2), (0, 3), (2, 3), (4, 5)]);
+        assert_eq!(got[1].jaccard, 1.0);
+        assert!(similarity_join(&sets, 0.0, &p).is_err());
+    }
+}
