@@ -133,9 +133,10 @@ pub struct JoinPlan<'a> {
     order: Vec<u32>,
     /// Set sizes, by processing order.
     sizes: Vec<u32>,
-    /// Probe prefixes (token ranks, ascending), by processing order, CSR.
-    prefix_offsets: Vec<usize>,
-    prefix_tokens: Vec<u32>,
+    /// Every set as token ranks, ascending, by processing order, CSR. A document's probe
+    /// prefix is the start of its array; the rest serves the early-exit verification.
+    token_offsets: Vec<usize>,
+    tokens: Vec<u32>,
     /// Inverted index of index prefixes: for token w, entries
     /// `posting_offsets[w]..posting_offsets[w + 1]` hold (processing order, position in the
     /// document's token order), sorted by processing order.
@@ -302,39 +303,30 @@ pub fn plan_join<'a>(
         .map(|&d| sets.get(d as usize).len() as u32)
         .collect();
 
-    // Probe prefixes: the p smallest ranks of each set, ascending.
-    let prefixes: Vec<(Vec<u32>, Vec<usize>)> = order
+    // Every set as ascending token ranks (its first tokens are its probe prefix).
+    let ranked: Vec<Vec<u32>> = order
         .par_chunks(PROBE_CHUNK * 4)
-        .map_init(Vec::new, |buf: &mut Vec<u32>, docs| {
+        .map(|docs| {
             progress.check()?;
             let mut tokens = Vec::new();
-            let mut lens = Vec::with_capacity(docs.len());
             for &d in docs {
-                let set = sets.get(d as usize);
-                let p = probe_prefix_len(set.len(), tf);
-                buf.clear();
-                buf.extend(set.iter().map(|&h| ranks.rank(h)));
-                if p > 0 && p < buf.len() {
-                    buf.select_nth_unstable(p - 1);
-                }
-                let prefix = &mut buf[..p];
-                prefix.sort_unstable();
-                tokens.extend_from_slice(prefix);
-                lens.push(p);
+                let start = tokens.len();
+                tokens.extend(sets.get(d as usize).iter().map(|&h| ranks.rank(h)));
+                tokens[start..].sort_unstable();
             }
-            Ok((tokens, lens))
+            Ok(tokens)
         })
         .collect::<Result<_>>()?;
     let distinct_tokens = ranks.len();
     drop(ranks);
-    let mut prefix_offsets = Vec::with_capacity(n + 1);
-    prefix_offsets.push(0usize);
-    let mut prefix_tokens = Vec::with_capacity(prefixes.iter().map(|(t, _)| t.len()).sum());
-    for (tokens, lens) in prefixes {
-        prefix_tokens.extend_from_slice(&tokens);
-        for len in lens {
-            prefix_offsets.push(prefix_offsets.last().expect("starts at 0") + len);
-        }
+    let mut token_offsets = Vec::with_capacity(n + 1);
+    token_offsets.push(0usize);
+    for &size in &sizes {
+        token_offsets.push(token_offsets.last().expect("starts at 0") + size as usize);
+    }
+    let mut tokens = Vec::with_capacity(token_offsets[n]);
+    for chunk in ranked {
+        tokens.extend_from_slice(&chunk);
     }
     progress.check()?;
 
@@ -342,13 +334,15 @@ pub fn plan_join<'a>(
     // posting list is sorted by it; probe counts per token for the work estimate.
     let mut posting_offsets = vec![0usize; distinct_tokens + 1];
     let mut probes = vec![0u32; distinct_tokens];
+    let mut probe_tokens = 0u64;
     for o in 0..n {
-        let tokens = &prefix_tokens[prefix_offsets[o]..prefix_offsets[o + 1]];
-        let indexed = index_prefix_len(sizes[o] as usize, tf).min(tokens.len());
-        for &w in &tokens[..indexed] {
+        let set = &tokens[token_offsets[o]..token_offsets[o + 1]];
+        for &w in &set[..index_prefix_len(set.len(), tf)] {
             posting_offsets[w as usize + 1] += 1;
         }
-        for &w in tokens {
+        let probed = probe_prefix_len(set.len(), tf);
+        probe_tokens += probed as u64;
+        for &w in &set[..probed] {
             probes[w as usize] += 1;
         }
     }
@@ -365,9 +359,8 @@ pub fn plan_join<'a>(
     let mut posting_docs = vec![0u32; posting_entries];
     let mut posting_positions = vec![0u32; posting_entries];
     for o in 0..n {
-        let tokens = &prefix_tokens[prefix_offsets[o]..prefix_offsets[o + 1]];
-        let indexed = index_prefix_len(sizes[o] as usize, tf).min(tokens.len());
-        for (j, &w) in tokens[..indexed].iter().enumerate() {
+        let set = &tokens[token_offsets[o]..token_offsets[o + 1]];
+        for (j, &w) in set[..index_prefix_len(set.len(), tf)].iter().enumerate() {
             let slot = &mut fill[w as usize];
             posting_docs[*slot] = o as u32;
             posting_positions[*slot] = j as u32;
@@ -380,7 +373,7 @@ pub fn plan_join<'a>(
         documents: n,
         nonempty_documents: sizes.iter().filter(|&&s| s > 0).count(),
         distinct_tokens,
-        probe_tokens: prefix_tokens.len() as u64,
+        probe_tokens,
         posting_entries: posting_entries as u64,
         estimated_scans,
     };
@@ -389,8 +382,8 @@ pub fn plan_join<'a>(
         threshold,
         order,
         sizes,
-        prefix_offsets,
-        prefix_tokens,
+        token_offsets,
+        tokens,
         posting_offsets,
         posting_docs,
         posting_positions,
@@ -467,8 +460,9 @@ impl JoinPlan<'_> {
         }
         // Length filter: J ≥ T and |y| ≤ |x| imply |y| ≥ T·|x|.
         let min_size = ceil_size(tf * nx as f64).max(1) as u32;
-        let tokens = &self.prefix_tokens[self.prefix_offsets[o]..self.prefix_offsets[o + 1]];
-        for (i, &w) in tokens.iter().enumerate() {
+        let xs = self.tokens_of(o);
+        let px = probe_prefix_len(nx, tf);
+        for (i, &w) in xs[..px].iter().enumerate() {
             let range = self.posting_offsets[w as usize]..self.posting_offsets[w as usize + 1];
             let docs = &self.posting_docs[range.clone()];
             let positions = &self.posting_positions[range];
@@ -495,18 +489,76 @@ impl JoinPlan<'_> {
         let dx = self.order[o];
         for &oy in &scratch.touched {
             let oy = oy as usize;
-            if scratch.overlap[oy] > 0 {
-                stats.verified += 1;
-                let dy = self.order[oy];
-                let (a, b) = (dx.min(dy), dx.max(dy));
-                let j = jaccard(self.sets.get(a as usize), self.sets.get(b as usize));
-                if j >= self.threshold {
-                    found.push(TruthPair { a, b, jaccard: j });
-                }
-            }
+            let shared = scratch.overlap[oy];
             scratch.overlap[oy] = 0;
+            if shared <= 0 {
+                continue;
+            }
+            let ys = self.tokens_of(oy);
+            let needed = ceil_size(overlap_factor * (nx + ys.len()) as f64).max(1);
+            if !self.may_reach(
+                xs,
+                px,
+                ys,
+                index_prefix_len(ys.len(), tf),
+                shared as usize,
+                needed,
+            ) {
+                continue;
+            }
+            stats.verified += 1;
+            let dy = self.order[oy];
+            let (a, b) = (dx.min(dy), dx.max(dy));
+            let j = jaccard(self.sets.get(a as usize), self.sets.get(b as usize));
+            if j >= self.threshold {
+                found.push(TruthPair { a, b, jaccard: j });
+            }
         }
         scratch.touched.clear();
+    }
+}
+
+impl JoinPlan<'_> {
+    #[inline]
+    fn tokens_of(&self, o: usize) -> &[u32] {
+        &self.tokens[self.token_offsets[o]..self.token_offsets[o + 1]]
+    }
+
+    /// Whether x (probe prefix `px`) and y (index prefix `py`), which share `shared` tokens
+    /// between those prefixes, can share `needed` tokens in all: PPJoin's verification.
+    ///
+    /// Tokens are in one global order, so the shared tokens not yet counted all lie after the
+    /// prefix whose last token is smaller: if x's prefix ends first (w_x < w_y), they are in
+    /// x's suffix, matched against y's tokens after w_x; otherwise in y's suffix, matched
+    /// against x's tokens after w_y. The merge stops as soon as the tokens left cannot make up
+    /// the difference, which for most candidates is at once.
+    fn may_reach(
+        &self,
+        xs: &[u32],
+        px: usize,
+        ys: &[u32],
+        py: usize,
+        shared: usize,
+        needed: usize,
+    ) -> bool {
+        let (wx, wy) = (xs[px - 1], ys[py - 1]);
+        let (rest_a, rest_b) = if wx < wy {
+            (&xs[px..], &ys[ys.partition_point(|&t| t <= wx)..])
+        } else {
+            (&ys[py..], &xs[xs.partition_point(|&t| t <= wy)..])
+        };
+        let mut have = shared;
+        let (mut i, mut j) = (0, 0);
+        while have < needed {
+            if have + (rest_a.len() - i).min(rest_b.len() - j) < needed {
+                return false;
+            }
+            let (u, v) = (rest_a[i], rest_b[j]);
+            have += (u == v) as usize;
+            i += (u <= v) as usize;
+            j += (v <= u) as usize;
+        }
+        true
     }
 }
 

@@ -429,7 +429,7 @@ fn render_truth(t: &TruthComparison) -> String {
         (Some(recall), Some(predicted)) => {
             let _ = writeln!(
                 out,
-                "recall at Jaccard ≥ {}: {:.4} ({} of {} true pairs are candidates; the S-curve                  predicts {:.4})",
+                "recall at Jaccard ≥ {}: {:.4} ({} of {} true pairs are candidates; the S-curve predicts {:.4})",
                 r.threshold, recall, r.found_at_threshold, r.true_at_threshold, predicted
             );
         }
@@ -451,14 +451,15 @@ fn render_truth(t: &TruthComparison) -> String {
     }
     let _ = writeln!(
         out,
-        "{} of {} bins outside the 95 % interval (about 1 in 20 is expected by chance)",
+        "{} of {} bins outside the 95 % interval (about 1 in 20 by chance alone; more when \
+         many pairs share frequent shingles, whose outcomes then move together)",
         r.flagged_bins,
         r.bins.len()
     );
     if t.jaccard_mismatches > 0 {
         let _ = writeln!(
             out,
-            "warning: {} truth pairs have a different Jaccard under this scan's shingle options              (was the truth made with other --shingle/--no-lowercase/--nfkc/--strip-punct?)",
+            "warning: {} truth pairs have a different Jaccard under this scan's shingle options (was the truth made with other --shingle/--no-lowercase/--nfkc/--strip-punct?)",
             t.jaccard_mismatches
         );
     }
