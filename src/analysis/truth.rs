@@ -37,10 +37,11 @@ pub struct TruthPair {
 /// longer posting lists before them) cost more and work stealing needs pieces to move.
 const PROBE_CHUNK: usize = 256;
 
-/// Posting entries the probe loop scans per second per thread, measured on the project's
-/// benchmark machine (release build, 100k generated documents, T = 0.5; see the README). Only
-/// used to turn the work estimate into seconds for the refusal message.
-const POSTINGS_PER_SECOND_PER_THREAD: f64 = 1.5e8;
+/// Posting entries the probe loop scans per second per thread, measured with a release build
+/// on the project's 2-core machine (100k generated documents of ~400 characters, T = 0.5:
+/// 2.8 G entries in 30 s with other work running; about 15 ns of CPU per entry, most of it
+/// cache misses). Only used to turn the work estimate into seconds for the refusal message.
+const POSTINGS_PER_SECOND_PER_THREAD: f64 = 6.0e7;
 
 /// Above this many estimated seconds the CLI refuses to run the join without `--force`.
 pub const DEFAULT_BUDGET_SECONDS: f64 = 600.0;
@@ -138,12 +139,26 @@ pub struct JoinPlan<'a> {
     token_offsets: Vec<usize>,
     tokens: Vec<u32>,
     /// Inverted index of index prefixes: for token w, entries
-    /// `posting_offsets[w]..posting_offsets[w + 1]` hold (processing order, position in the
-    /// document's token order), sorted by processing order.
+    /// `posting_offsets[w]..posting_offsets[w + 1]` of `postings`, sorted by processing order.
     posting_offsets: Vec<usize>,
-    posting_docs: Vec<u32>,
-    posting_positions: Vec<u32>,
+    postings: Vec<Posting>,
+    /// Index prefix length and its last token, by processing order (for the verification's
+    /// first bound, without reading the document's tokens).
+    index_prefix_lens: Vec<u32>,
+    index_prefix_last: Vec<u32>,
     pub work: JoinWork,
+}
+
+/// One entry of the inverted index: everything the probe loop needs about the indexed
+/// document, in one place, so a scan touches one sequential stream and the overlap counter.
+#[derive(Debug, Clone, Copy, Default)]
+struct Posting {
+    /// Processing order of the indexed document.
+    doc: u32,
+    /// Its set size |y|.
+    size: u32,
+    /// Tokens of y after this one: |y| − j − 1 for position j.
+    rest: u32,
 }
 
 /// Document frequency of every distinct token: returns (distinct hashes ascending, their
@@ -356,18 +371,30 @@ pub fn plan_join<'a>(
     }
     let posting_entries = posting_offsets[distinct_tokens];
     let mut fill = posting_offsets.clone();
-    let mut posting_docs = vec![0u32; posting_entries];
-    let mut posting_positions = vec![0u32; posting_entries];
+    let mut postings = vec![Posting::default(); posting_entries];
     for o in 0..n {
         let set = &tokens[token_offsets[o]..token_offsets[o + 1]];
         for (j, &w) in set[..index_prefix_len(set.len(), tf)].iter().enumerate() {
             let slot = &mut fill[w as usize];
-            posting_docs[*slot] = o as u32;
-            posting_positions[*slot] = j as u32;
+            postings[*slot] = Posting {
+                doc: o as u32,
+                size: set.len() as u32,
+                rest: (set.len() - j - 1) as u32,
+            };
             *slot += 1;
         }
     }
     drop(fill);
+    let index_prefix_lens: Vec<u32> = sizes
+        .iter()
+        .map(|&s| index_prefix_len(s as usize, tf) as u32)
+        .collect();
+    let index_prefix_last: Vec<u32> = (0..n)
+        .map(|o| match index_prefix_lens[o] {
+            0 => 0,
+            p => tokens[token_offsets[o] + p as usize - 1],
+        })
+        .collect();
 
     let work = JoinWork {
         documents: n,
@@ -385,8 +412,9 @@ pub fn plan_join<'a>(
         token_offsets,
         tokens,
         posting_offsets,
-        posting_docs,
-        posting_positions,
+        postings,
+        index_prefix_lens,
+        index_prefix_last,
         work,
     })
 }
@@ -396,6 +424,8 @@ pub fn plan_join<'a>(
 struct Scratch {
     overlap: Vec<i32>,
     touched: Vec<u32>,
+    /// Overlap needed with a document of size `min_size + k`, for the current probe.
+    needed: Vec<u32>,
 }
 
 /// Marks a document whose positional bound failed: it can no longer reach the overlap needed.
@@ -419,6 +449,7 @@ impl JoinPlan<'_> {
                 || Scratch {
                     overlap: vec![0; n],
                     touched: Vec::new(),
+                    needed: Vec::new(),
                 },
                 |scratch, chunk| {
                     progress.check()?;
@@ -458,33 +489,47 @@ impl JoinPlan<'_> {
         if nx == 0 {
             return;
         }
-        // Length filter: J ≥ T and |y| ≤ |x| imply |y| ≥ T·|x|.
-        let min_size = ceil_size(tf * nx as f64).max(1) as u32;
+        // Length filter: J ≥ T and |y| ≤ |x| imply |y| ≥ T·|x|. Documents are ordered by
+        // size, so the filter is an order bound and each posting list a contiguous range.
+        let min_size = ceil_size(tf * nx as f64).max(1).min(nx);
+        let first = self.sizes[..o].partition_point(|&s| (s as usize) < min_size) as u32;
+        // α = ⌈T/(1+T)·(|x| + |y|)⌉ for every admissible |y|, once per probe.
+        scratch.needed.clear();
+        scratch.needed.extend(
+            (min_size..=nx).map(|ny| ceil_size(overlap_factor * (nx + ny) as f64).max(1) as u32),
+        );
         let xs = self.tokens_of(o);
         let px = probe_prefix_len(nx, tf);
         for (i, &w) in xs[..px].iter().enumerate() {
-            let range = self.posting_offsets[w as usize]..self.posting_offsets[w as usize + 1];
-            let docs = &self.posting_docs[range.clone()];
-            let positions = &self.posting_positions[range];
-            let hi = docs.partition_point(|&oy| oy < ox);
-            let lo = docs[..hi].partition_point(|&oy| self.sizes[oy as usize] < min_size);
-            stats.scans += (hi - lo) as u64;
-            let rest_x = nx - i - 1;
-            for k in lo..hi {
-                let oy = docs[k] as usize;
+            let list = &self.postings
+                [self.posting_offsets[w as usize]..self.posting_offsets[w as usize + 1]];
+            // Entries from `first` on (one binary search, skipped when the list starts there),
+            // up to the first document not before x (a compare per entry, no second search).
+            let lo = if list.first().is_some_and(|p| p.doc < first) {
+                list.partition_point(|p| p.doc < first)
+            } else {
+                0
+            };
+            let rest_x = (nx - i - 1) as u32;
+            let mut scanned = 0u64;
+            for p in &list[lo..] {
+                if p.doc >= ox {
+                    break;
+                }
+                scanned += 1;
+                let oy = p.doc as usize;
                 let seen = scratch.overlap[oy];
                 if seen == PRUNED {
                     continue;
                 }
                 if seen == 0 {
-                    scratch.touched.push(oy as u32);
+                    scratch.touched.push(p.doc);
                 }
-                let ny = self.sizes[oy] as usize;
-                let needed = ceil_size(overlap_factor * (nx + ny) as f64).max(1);
-                let rest_y = ny - positions[k] as usize - 1;
-                let bound = seen as usize + 1 + rest_x.min(rest_y);
+                let needed = scratch.needed[p.size as usize - min_size];
+                let bound = seen as u32 + 1 + rest_x.min(p.rest);
                 scratch.overlap[oy] = if bound >= needed { seen + 1 } else { PRUNED };
             }
+            stats.scans += scanned;
         }
         let dx = self.order[o];
         for &oy in &scratch.touched {
@@ -494,16 +539,9 @@ impl JoinPlan<'_> {
             if shared <= 0 {
                 continue;
             }
-            let ys = self.tokens_of(oy);
-            let needed = ceil_size(overlap_factor * (nx + ys.len()) as f64).max(1);
-            if !self.may_reach(
-                xs,
-                px,
-                ys,
-                index_prefix_len(ys.len(), tf),
-                shared as usize,
-                needed,
-            ) {
+            let ny = self.sizes[oy] as usize;
+            let needed = scratch.needed[ny - min_size] as usize;
+            if !self.may_reach(xs, px, oy, shared as usize, needed) {
                 continue;
             }
             stats.verified += 1;
@@ -524,25 +562,27 @@ impl JoinPlan<'_> {
         &self.tokens[self.token_offsets[o]..self.token_offsets[o + 1]]
     }
 
-    /// Whether x (probe prefix `px`) and y (index prefix `py`), which share `shared` tokens
-    /// between those prefixes, can share `needed` tokens in all: PPJoin's verification.
+    /// Whether x (probe prefix `px`) and y (processing order `oy`), which share `shared`
+    /// tokens between their prefixes, can share `needed` tokens in all: PPJoin's verification.
     ///
     /// Tokens are in one global order, so the shared tokens not yet counted all lie after the
     /// prefix whose last token is smaller: if x's prefix ends first (w_x < w_y), they are in
     /// x's suffix, matched against y's tokens after w_x; otherwise in y's suffix, matched
-    /// against x's tokens after w_y. The merge stops as soon as the tokens left cannot make up
-    /// the difference, which for most candidates is at once.
-    fn may_reach(
-        &self,
-        xs: &[u32],
-        px: usize,
-        ys: &[u32],
-        py: usize,
-        shared: usize,
-        needed: usize,
-    ) -> bool {
-        let (wx, wy) = (xs[px - 1], ys[py - 1]);
-        let (rest_a, rest_b) = if wx < wy {
+    /// against x's tokens after w_y. The suffix length alone rejects most candidates without
+    /// reading y's tokens; the merge stops as soon as the tokens left cannot make up the
+    /// difference.
+    fn may_reach(&self, xs: &[u32], px: usize, oy: usize, shared: usize, needed: usize) -> bool {
+        let wx = xs[px - 1];
+        let wy = self.index_prefix_last[oy];
+        let ny = self.sizes[oy] as usize;
+        let py = self.index_prefix_lens[oy] as usize;
+        let x_first = wx < wy;
+        let suffix = if x_first { xs.len() - px } else { ny - py };
+        if shared + suffix < needed {
+            return false;
+        }
+        let ys = self.tokens_of(oy);
+        let (rest_a, rest_b) = if x_first {
             (&xs[px..], &ys[ys.partition_point(|&t| t <= wx)..])
         } else {
             (&ys[py..], &xs[xs.partition_point(|&t| t <= wy)..])
