@@ -93,8 +93,8 @@ pub struct JoinWork {
     /// Entries in the inverted index (all index prefixes).
     pub posting_entries: u64,
     /// Estimated posting entries scanned: Σ over tokens of (probes × postings) / 2, since each
-    /// document only meets the documents before it. The length filter makes the real number
-    /// smaller, so this errs on the safe side.
+    /// document only meets the documents before it (the length filter lowers the real number;
+    /// correlation between a token's frequency and document size can raise it a little).
     pub estimated_scans: f64,
 }
 
@@ -165,52 +165,76 @@ struct Posting {
 /// document frequencies).
 ///
 /// Hashes are split into groups by their top bits; since each document's set is sorted, a
-/// group is one contiguous range of it. Groups are gathered, sorted and counted in parallel, so
-/// only a fraction of all entries is ever copied at once.
+/// group is one contiguous run of it. Groups are handled in a few batches: one parallel pass
+/// over the documents copies a batch's runs (a binary search per document, then a linear
+/// walk), then each group is sorted and counted in parallel. Only one batch of entries is
+/// copied at a time, and every set is read sequentially.
 fn document_frequencies(sets: &ShingleSets, progress: &Progress) -> Result<(Vec<u64>, Vec<u32>)> {
+    /// Documents per task of the copy pass.
+    const COPY_CHUNK: usize = 4096;
     let n = sets.len();
     let total = sets.total();
-    let groups_log2 = {
-        // About a million entries per group, and at least a few groups per thread.
-        let wanted = (total / (1 << 20))
-            .max(4 * rayon::current_num_threads())
-            .max(1);
-        (usize::BITS - (wanted - 1).leading_zeros()).clamp(2, 12)
-    };
-    let groups = 1usize << groups_log2;
-    let shift = 64 - groups_log2;
-    let counted: Vec<(Vec<u64>, Vec<u32>)> = (0..groups)
-        .into_par_iter()
-        .map(|g| {
-            progress.check()?;
-            let g = g as u64;
-            let mut values = Vec::with_capacity(total / groups + total / (4 * groups) + 16);
-            for d in 0..n {
-                let s = sets.get(d);
-                let lo = s.partition_point(|&h| (h >> shift) < g);
-                let hi = lo + s[lo..].partition_point(|&h| (h >> shift) == g);
-                values.extend_from_slice(&s[lo..hi]);
-            }
-            values.sort_unstable();
-            let mut hashes = Vec::new();
-            let mut counts: Vec<u32> = Vec::new();
-            for &h in &values {
-                if hashes.last() == Some(&h) {
-                    *counts.last_mut().expect("counts follows hashes") += 1;
-                } else {
-                    hashes.push(h);
-                    counts.push(1);
+    // About a million entries per group, and a few groups per thread.
+    let groups = (total >> 20)
+        .max(4 * rayon::current_num_threads())
+        .next_power_of_two()
+        .clamp(4, 4096);
+    let shift = 64 - groups.trailing_zeros();
+    // At most about 16 M entries (128 MB) copied per batch.
+    let batches = (total >> 24).max(1).next_power_of_two().min(groups);
+    let per_batch = groups / batches;
+    let docs: Vec<usize> = (0..n).collect();
+    let mut hashes = Vec::new();
+    let mut counts = Vec::new();
+    for batch in 0..batches {
+        let (g_lo, g_hi) = ((batch * per_batch) as u64, ((batch + 1) * per_batch) as u64);
+        // For each chunk of documents, its entries of each group of the batch.
+        let copied: Vec<Vec<Vec<u64>>> = docs
+            .par_chunks(COPY_CHUNK)
+            .map(|chunk| {
+                progress.check()?;
+                let mut parts = vec![Vec::new(); per_batch];
+                for &d in chunk {
+                    let set = sets.get(d);
+                    let start = set.partition_point(|&h| (h >> shift) < g_lo);
+                    for &h in &set[start..] {
+                        let g = h >> shift;
+                        if g >= g_hi {
+                            break;
+                        }
+                        parts[(g - g_lo) as usize].push(h);
+                    }
                 }
-            }
-            Ok((hashes, counts))
-        })
-        .collect::<Result<_>>()?;
-    let distinct = counted.iter().map(|(h, _)| h.len()).sum();
-    let mut hashes = Vec::with_capacity(distinct);
-    let mut counts = Vec::with_capacity(distinct);
-    for (h, c) in counted {
-        hashes.extend_from_slice(&h);
-        counts.extend_from_slice(&c);
+                Ok(parts)
+            })
+            .collect::<Result<_>>()?;
+        let counted: Vec<(Vec<u64>, Vec<u32>)> = (0..per_batch)
+            .into_par_iter()
+            .map(|g| {
+                let mut values: Vec<u64> =
+                    Vec::with_capacity(copied.iter().map(|parts| parts[g].len()).sum());
+                for parts in &copied {
+                    values.extend_from_slice(&parts[g]);
+                }
+                values.sort_unstable();
+                let mut hashes = Vec::new();
+                let mut counts: Vec<u32> = Vec::new();
+                for &h in &values {
+                    if hashes.last() == Some(&h) {
+                        *counts.last_mut().expect("counts follows hashes") += 1;
+                    } else {
+                        hashes.push(h);
+                        counts.push(1);
+                    }
+                }
+                (hashes, counts)
+            })
+            .collect();
+        drop(copied);
+        for (h, c) in counted {
+            hashes.extend_from_slice(&h);
+            counts.extend_from_slice(&c);
+        }
     }
     Ok((hashes, counts))
 }

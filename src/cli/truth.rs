@@ -220,7 +220,7 @@ fn render_summary(
     );
     let _ = writeln!(
         out,
-        "join work: {} posting entries scanned (estimated at most {:.0}), {} pairs verified",
+        "join work: {} posting entries scanned (estimated {:.0}), {} pairs verified",
         stats.scans, work.estimated_scans, stats.verified
     );
     out.push_str(&render_phases(phases));
