@@ -39,8 +39,8 @@ const PROBE_CHUNK: usize = 256;
 
 /// Posting entries the probe loop scans per second per thread, measured with a release build
 /// on the project's 2-core machine (100k generated documents of ~400 characters, T = 0.5:
-/// 2.8 G entries in 30 s with other work running; about 15 ns of CPU per entry, most of it
-/// cache misses). Only used to turn the work estimate into seconds for the refusal message.
+/// 2.8 G entries in 34 s of CPU, planning included, i.e. ~12 ns per entry, mostly cache
+/// misses), rounded down. Only used to turn the work estimate into seconds for the refusal.
 const POSTINGS_PER_SECOND_PER_THREAD: f64 = 6.0e7;
 
 /// Above this many estimated seconds the CLI refuses to run the join without `--force`.
@@ -472,7 +472,7 @@ impl JoinPlan<'_> {
             .map_init(
                 || Scratch {
                     overlap: vec![0; n],
-                    touched: Vec::new(),
+                    touched: vec![0; n],
                     needed: Vec::new(),
                 },
                 |scratch, chunk| {
@@ -524,6 +524,8 @@ impl JoinPlan<'_> {
         );
         let xs = self.tokens_of(o);
         let px = probe_prefix_len(nx, tf);
+        // `touched[..touched]` lists the documents met so far; it has room for all of them.
+        let mut touched = 0usize;
         for (i, &w) in xs[..px].iter().enumerate() {
             let list = &self.postings
                 [self.posting_offsets[w as usize]..self.posting_offsets[w as usize + 1]];
@@ -541,22 +543,20 @@ impl JoinPlan<'_> {
                     break;
                 }
                 scanned += 1;
+                // Branch-free: whether a document is new, alive or pruned is unpredictable.
                 let oy = p.doc as usize;
                 let seen = scratch.overlap[oy];
-                if seen == PRUNED {
-                    continue;
-                }
-                if seen == 0 {
-                    scratch.touched.push(p.doc);
-                }
+                scratch.touched[touched] = p.doc;
+                touched += (seen == 0) as usize;
                 let needed = scratch.needed[p.size as usize - min_size];
-                let bound = seen as u32 + 1 + rest_x.min(p.rest);
-                scratch.overlap[oy] = if bound >= needed { seen + 1 } else { PRUNED };
+                let bound = (seen + 1) as u32 + rest_x.min(p.rest);
+                let alive = seen != PRUNED && bound >= needed;
+                scratch.overlap[oy] = if alive { seen + 1 } else { PRUNED };
             }
             stats.scans += scanned;
         }
         let dx = self.order[o];
-        for &oy in &scratch.touched {
+        for &oy in &scratch.touched[..touched] {
             let oy = oy as usize;
             let shared = scratch.overlap[oy];
             scratch.overlap[oy] = 0;
@@ -576,7 +576,6 @@ impl JoinPlan<'_> {
                 found.push(TruthPair { a, b, jaccard: j });
             }
         }
-        scratch.touched.clear();
     }
 }
 
