@@ -794,4 +794,19 @@ mod tests {
         assert_eq!(got[1].jaccard, 1.0);
         assert!(similarity_join(&sets, 0.0, &p).is_err());
     }
+
+    #[test]
+    fn join_handles_degenerate_inputs() {
+        let p = Progress::new();
+        let none = ShingleSets::from_sets(&[]);
+        assert!(similarity_join(&none, 0.5, &p).unwrap().is_empty());
+        let empty = ShingleSets::from_sets(&[vec![], vec![], vec![]]);
+        let plan = plan_join(&empty, 0.5, &p).unwrap();
+        assert_eq!(plan.work.nonempty_documents, 0);
+        assert!(plan.run(&p).unwrap().0.is_empty());
+        let same = ShingleSets::from_sets(&[vec![7, 8], vec![7, 8], vec![7, 8]]);
+        let got = similarity_join(&same, 1.0, &p).unwrap();
+        assert_eq!(got.len(), 3);
+        assert!(got.iter().all(|q| q.jaccard == 1.0));
+    }
 }
