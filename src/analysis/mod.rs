@@ -1,4 +1,7 @@
-//! Analyses of verified pairs: similarity histograms, human labels.
+//! Analyses on top of the engine: ground truth and measured recall, similarity histograms,
+//! human labels.
 
 pub mod histogram;
 pub mod labels;
+pub mod recall;
+pub mod truth;

@@ -16,6 +16,7 @@ mod generate;
 pub mod plot;
 mod progress;
 mod scan;
+mod truth;
 pub mod tune;
 
 pub use progress::ProgressBar;
@@ -42,6 +43,8 @@ pub enum Command {
     Scan(scan::ScanArgs),
     /// Choose bands and rows: datasketch's pick, recall targets, constraints, corpus-weighted.
     Tune(tune::TuneArgs),
+    /// Exact similarity join (every pair with Jaccard ≥ T), or a sample of pair similarities.
+    Truth(truth::TruthArgs),
     /// Export S-curves and similarity histograms as SVG or PNG.
     Plot(plot::PlotArgs),
     /// Generate a corpus with planted near-duplicates at chosen Jaccard levels, plus its truth.
@@ -59,6 +62,7 @@ pub fn run(cli: Cli) -> crate::Result<i32> {
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Tune(args)) => tune::run(args),
         Some(Command::Plot(args)) => plot::run(args),
+        Some(Command::Truth(args)) => truth::run(args),
         None => explore::run_sample(),
     }
 }

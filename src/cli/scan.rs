@@ -7,6 +7,7 @@ use std::time::Instant;
 use clap::{Args, ValueEnum};
 
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
+use crate::analysis::recall::{RecallReport, measure_recall, read_truth};
 use crate::corpus::{Corpus, ReadReport, read_corpus};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::{Banding, BandingOptions, BucketInfo, Index, build_index, find_candidates};
@@ -42,6 +43,11 @@ pub struct ScanArgs {
     /// Also write the summary as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub summary_json: Option<PathBuf>,
+    /// Compare the candidates with a truth file (`id_a,id_b,jaccard`, from `lshscope truth`
+    /// or `lshscope gen`): recall per similarity bin against the S-curve, recall and precision
+    /// at --threshold (or, when it is 0, at the smallest Jaccard in the file).
+    #[arg(long, value_name = "FILE")]
+    pub truth: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -87,6 +93,19 @@ pub struct ScanSummary {
     pub capped_buckets: usize,
     pub pairs_dropped_by_cap: u64,
     pub phases: Vec<PhaseTiming>,
+    /// The comparison with `--truth`, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truth: Option<TruthComparison>,
+}
+
+/// What `--truth` adds to the summary.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct TruthComparison {
+    pub file: String,
+    pub pairs: usize,
+    /// Truth pairs whose Jaccard differs from this scan's own (different shingle options?).
+    pub jaccard_mismatches: usize,
+    pub report: RecallReport,
 }
 
 /// Reads the corpus and builds its index with progress on stderr; shared by corpus commands.
@@ -127,6 +146,11 @@ pub fn run(args: ScanArgs) -> Result<i32> {
     let _bar = ProgressBar::start(&progress, show_progress(args.quiet));
     let mut phases = Vec::new();
     let (corpus, read, index) = load_and_index(&args.corpus, &args.index, &progress, &mut phases)?;
+    // Read the truth before the long phases, so a bad file fails fast.
+    let truth = match &args.truth {
+        Some(path) => Some((path, read_truth(path, &corpus)?)),
+        None => None,
+    };
 
     let start = Instant::now();
     let options = BandingOptions {
@@ -178,6 +202,41 @@ pub fn run(args: ScanArgs) -> Result<i32> {
     progress.finish();
     drop(_bar);
 
+    let truth = truth.map(|(path, truth)| {
+        let threshold = if args.threshold > 0.0 || truth.is_empty() {
+            args.threshold
+        } else {
+            truth
+                .iter()
+                .map(|p| p.jaccard)
+                .fold(f64::INFINITY, f64::min)
+        };
+        // `pairs` holds every candidate with Jaccard ≥ --threshold ≤ threshold.
+        let at_threshold = pairs.iter().filter(|p| p.jaccard >= threshold).count();
+        let jaccard_mismatches = truth
+            .iter()
+            .filter(|p| {
+                crate::similarity::jaccard(
+                    index.sets.get(p.a as usize),
+                    index.sets.get(p.b as usize),
+                ) != p.jaccard
+            })
+            .count();
+        TruthComparison {
+            file: path.display().to_string(),
+            pairs: truth.len(),
+            jaccard_mismatches,
+            report: measure_recall(
+                &truth,
+                &candidates.pairs,
+                at_threshold,
+                banding,
+                threshold,
+                TRUTH_BINS,
+            ),
+        }
+    });
+
     let summary = ScanSummary {
         input: args.corpus.input.display().to_string(),
         documents_without_shingles: index.shingleless_docs(),
@@ -193,6 +252,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         pairs_dropped_by_cap: candidates.pairs_dropped_by_cap,
         phases,
         read,
+        truth,
     };
     if !args.quiet {
         eprint!("{}", render_summary(&summary, &corpus));
@@ -205,6 +265,9 @@ pub fn run(args: ScanArgs) -> Result<i32> {
     }
     Ok(0)
 }
+
+/// Similarity bins of the `--truth` table: 0.05 wide.
+const TRUTH_BINS: usize = 20;
 
 /// Writes pairs as CSV (`id_a,id_b,jaccard,estimate,bands_hit`) or JSON Lines. Floats use the
 /// shortest representation that round-trips, so every tool reading them sees the same value.
@@ -248,22 +311,7 @@ pub fn write_pairs(
 
 fn render_summary(s: &ScanSummary, corpus: &Corpus) -> String {
     use std::fmt::Write as _;
-    let mut out = String::new();
-    let r = &s.read;
-    let _ = writeln!(
-        out,
-        "read {} documents from {} ({} skipped, {} empty, {} without shingles, {} with invalid UTF-8)",
-        r.documents, s.input, r.skipped, r.empty, s.documents_without_shingles, r.lossy_utf8
-    );
-    if r.skipped > 0 {
-        let lines: Vec<String> = r.skipped_lines.iter().map(|l| l.to_string()).collect();
-        let _ = writeln!(
-            out,
-            "  skipped rows at lines {}{}",
-            lines.join(", "),
-            if r.skipped > lines.len() { ", …" } else { "" }
-        );
-    }
+    let mut out = render_read_line(&s.read, &s.input, s.documents_without_shingles);
     let _ = writeln!(
         out,
         "{} shingles, K = {}, {} bands × {} rows ({} of {} hashes used)",
@@ -295,7 +343,39 @@ fn render_summary(s: &ScanSummary, corpus: &Corpus) -> String {
             s.capped_buckets, s.pairs_dropped_by_cap
         );
     }
-    for p in &s.phases {
+    out.push_str(&render_phases(&s.phases));
+    if let Some(t) = &s.truth {
+        out.push_str(&render_truth(t));
+    }
+    out
+}
+
+/// The first summary line: what was read (shared by the corpus commands).
+pub(super) fn render_read_line(r: &ReadReport, input: &str, without_shingles: usize) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "read {} documents from {} ({} skipped, {} empty, {} without shingles, {} with invalid UTF-8)",
+        r.documents, input, r.skipped, r.empty, without_shingles, r.lossy_utf8
+    );
+    if r.skipped > 0 {
+        let lines: Vec<String> = r.skipped_lines.iter().map(|l| l.to_string()).collect();
+        let _ = writeln!(
+            out,
+            "  skipped rows at lines {}{}",
+            lines.join(", "),
+            if r.skipped > lines.len() { ", …" } else { "" }
+        );
+    }
+    out
+}
+
+/// One line per phase: time and throughput (shared by the corpus commands).
+pub(super) fn render_phases(phases: &[PhaseTiming]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for p in phases {
         let rate = if p.seconds > 0.0 {
             p.items as f64 / p.seconds
         } else {
@@ -307,6 +387,80 @@ fn render_summary(s: &ScanSummary, corpus: &Corpus) -> String {
             p.phase.label(),
             p.seconds,
             super::progress::human_rate(rate, p.unit)
+        );
+    }
+    out
+}
+
+/// The `--truth` table: per bin the measured candidate rate with its Wilson 95 % interval
+/// next to the S-curve's prediction, then recall and precision at the threshold.
+fn render_truth(t: &TruthComparison) -> String {
+    use std::fmt::Write as _;
+    let r = &t.report;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "truth: {} ({} pairs), {} bands × {} rows",
+        t.file, t.pairs, r.bands, r.rows
+    );
+    let _ = writeln!(
+        out,
+        "  {:<14} {:>8} {:>8} {:>9} {:>17} {:>9}",
+        "Jaccard", "true", "found", "measured", "95 % interval", "S-curve"
+    );
+    for b in &r.bins {
+        let last = b.hi >= 1.0;
+        let _ = writeln!(
+            out,
+            "  [{:.2}, {:.2}{}   {:>8} {:>8} {:>9.3}   [{:.3}, {:.3}] {:>9.3}{}",
+            b.lo,
+            b.hi,
+            if last { "]" } else { ")" },
+            b.true_pairs,
+            b.found,
+            b.measured,
+            b.interval_lo,
+            b.interval_hi,
+            b.predicted,
+            if b.outside { "  ← outside" } else { "" }
+        );
+    }
+    match (r.recall, r.predicted_recall) {
+        (Some(recall), Some(predicted)) => {
+            let _ = writeln!(
+                out,
+                "recall at Jaccard ≥ {}: {:.4} ({} of {} true pairs are candidates; the S-curve predicts {:.4})",
+                r.threshold, recall, r.found_at_threshold, r.true_at_threshold, predicted
+            );
+        }
+        _ => {
+            let _ = writeln!(out, "recall at Jaccard ≥ {}: no true pairs", r.threshold);
+        }
+    }
+    match r.precision {
+        Some(p) => {
+            let _ = writeln!(
+                out,
+                "precision at Jaccard ≥ {}: {:.4} ({} of {} candidates)",
+                r.threshold, p, r.candidates_at_threshold, r.candidates
+            );
+        }
+        None => {
+            let _ = writeln!(out, "precision: no candidates");
+        }
+    }
+    let _ = writeln!(
+        out,
+        "{} of {} bins outside the 95 % interval (about 1 in 20 by chance alone; more when \
+         many pairs share frequent shingles, whose outcomes then move together)",
+        r.flagged_bins,
+        r.bins.len()
+    );
+    if t.jaccard_mismatches > 0 {
+        let _ = writeln!(
+            out,
+            "warning: {} truth pairs have a different Jaccard under this scan's shingle options (was the truth made with other --shingle/--no-lowercase/--nfkc/--strip-punct?)",
+            t.jaccard_mismatches
         );
     }
     out

@@ -1,0 +1,384 @@
+//! Measured against the S-curve: given the true similar pairs of a corpus and the candidate
+//! pairs of one banding (b, r), how many true pairs the banding finds per similarity bin, what
+//! the S-curve predicted for exactly those pairs, and whether the two disagree beyond chance.
+//!
+//! The truth does not depend on b and r, so everything here is a pass over the truth pairs and
+//! a binary search in the (sorted) candidates: cheap enough to redo on every re-banding.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use super::truth::TruthPair;
+use crate::corpus::Corpus;
+use crate::minhash::scurve::candidate_probability;
+use crate::minhash::{Banding, CandidatePair};
+use crate::{Error, Result};
+
+/// z for a two-sided 95 % interval: Φ⁻¹(0.975).
+pub const Z_95: f64 = 1.959_963_984_540_054;
+
+/// The Wilson score interval for a binomial proportion with `successes` out of `n` trials
+/// (E. B. Wilson, "Probable inference, the law of succession, and statistical inference",
+/// JASA 22:209–212, 1927; recommended over the Wald interval by Brown, Cai & DasGupta,
+/// Statistical Science 16(2), 2001). `(0, 1)` when n = 0.
+///
+/// It is exactly the set of p that a two-sided score test at level z does not reject, so
+/// "the S-curve's prediction lies outside the interval of the measurement" is the same
+/// statement as "the measurement lies outside the binomial acceptance region of the
+/// prediction".
+pub fn wilson_interval(successes: usize, n: usize, z: f64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let nf = n as f64;
+    let p = successes as f64 / nf;
+    let z2 = z * z;
+    let center = (p + z2 / (2.0 * nf)) / (1.0 + z2 / nf);
+    let half = z / (1.0 + z2 / nf) * (p * (1.0 - p) / nf + z2 / (4.0 * nf * nf)).sqrt();
+    // The exact endpoints at p = 0 and p = 1 are 0 and 1; rounding must not move them.
+    let lo = if successes == 0 { 0.0 } else { center - half };
+    let hi = if successes == n { 1.0 } else { center + half };
+    (lo.max(0.0), hi.min(1.0))
+}
+
+/// One similarity bin of the comparison.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct RecallBin {
+    /// The bin is [lo, hi) (the last bin includes 1).
+    pub lo: f64,
+    pub hi: f64,
+    /// True pairs whose Jaccard falls in the bin.
+    pub true_pairs: usize,
+    /// Of those, pairs the banding made candidates.
+    pub found: usize,
+    /// found / true_pairs: the measured candidate rate (the recall of the bin).
+    pub measured: f64,
+    /// Wilson 95 % interval of the measured rate.
+    pub interval_lo: f64,
+    pub interval_hi: f64,
+    /// The S-curve's prediction: the mean of P(sᵢ) = 1 − (1 − sᵢ^r)^b over the bin's pairs.
+    pub predicted: f64,
+    /// The prediction lies outside the interval: the measurement disagrees with the S-curve
+    /// beyond 95 % chance. (The number found is a sum of Bernoulli(P(sᵢ)) with unequal
+    /// P(sᵢ), whose variance is at most the binomial one at their mean, so the test errs on
+    /// the side of flagging less. But P(s) is a probability over the choice of hash functions,
+    /// and all pairs of one corpus share one choice: pairs with frequent shingles in common
+    /// succeed or fail together, which widens the spread beyond the binomial one. On generated
+    /// corpora with 120 pairs per bin, about 9 % of bins fall outside instead of 5 %.)
+    pub outside: bool,
+}
+
+/// Recall, precision and the per-bin comparison for one banding.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct RecallReport {
+    pub bands: usize,
+    pub rows: usize,
+    /// The similarity threshold t that recall and precision refer to.
+    pub threshold: f64,
+    /// Non-empty bins, ascending.
+    pub bins: Vec<RecallBin>,
+    /// True pairs with Jaccard ≥ t, and how many of them are candidates.
+    pub true_at_threshold: usize,
+    pub found_at_threshold: usize,
+    /// found / true at t; `None` without true pairs at t.
+    pub recall: Option<f64>,
+    /// The S-curve's expected recall for the same pairs (mean of P(sᵢ)).
+    pub predicted_recall: Option<f64>,
+    pub candidates: usize,
+    /// Candidates whose exact Jaccard is ≥ t.
+    pub candidates_at_threshold: usize,
+    /// candidates_at_threshold / candidates; `None` without candidates.
+    pub precision: Option<f64>,
+    /// Bins where the measurement falls outside the interval.
+    pub flagged_bins: usize,
+}
+
+/// True when the pair (a, b) (a < b) is among `candidates` (sorted by (a, b)).
+fn is_candidate(candidates: &[CandidatePair], a: u32, b: u32) -> bool {
+    candidates
+        .binary_search_by(|c| (c.a, c.b).cmp(&(a, b)))
+        .is_ok()
+}
+
+/// Compares the candidates of `banding` with the truth, in `bins` equal-width similarity bins
+/// over [0, 1]. `candidates` must be sorted by (a, b) (as [`crate::minhash::find_candidates`]
+/// returns them); `candidates_at_threshold` is how many of them have exact Jaccard ≥
+/// `threshold` (as counted by [`crate::scan::verify`]), for precision.
+pub fn measure_recall(
+    truth: &[TruthPair],
+    candidates: &[CandidatePair],
+    candidates_at_threshold: usize,
+    banding: Banding,
+    threshold: f64,
+    bins: usize,
+) -> RecallReport {
+    let bins = bins.max(1);
+    let (b, r) = (banding.bands, banding.rows);
+    // Per bin: true pairs, found, Σ P(sᵢ).
+    let mut acc = vec![(0usize, 0usize, 0.0f64); bins];
+    let (mut true_t, mut found_t, mut predicted_t) = (0usize, 0usize, 0.0f64);
+    for p in truth {
+        // J·bins is exact at the bin edges k/bins that matter (0.5·20 = 10), unlike J / width.
+        let k = ((p.jaccard * bins as f64) as usize).min(bins - 1);
+        let hit = is_candidate(candidates, p.a, p.b);
+        let prob = candidate_probability(p.jaccard, b, r);
+        let e = &mut acc[k];
+        e.0 += 1;
+        e.1 += hit as usize;
+        e.2 += prob;
+        if p.jaccard >= threshold {
+            true_t += 1;
+            found_t += hit as usize;
+            predicted_t += prob;
+        }
+    }
+    let bins_out: Vec<RecallBin> = acc
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.0 > 0)
+        .map(|(k, &(n, found, sum_p))| {
+            let (lo, hi) = wilson_interval(found, n, Z_95);
+            let predicted = sum_p / n as f64;
+            // A hair of slack so a prediction of 1 − 1e-17 against an interval ending at 1 is
+            // not flagged by rounding.
+            let outside = predicted < lo - 1e-12 || predicted > hi + 1e-12;
+            RecallBin {
+                lo: k as f64 / bins as f64,
+                hi: (k + 1) as f64 / bins as f64,
+                true_pairs: n,
+                found,
+                measured: found as f64 / n as f64,
+                interval_lo: lo,
+                interval_hi: hi,
+                predicted,
+                outside,
+            }
+        })
+        .collect();
+    RecallReport {
+        bands: b,
+        rows: r,
+        threshold,
+        flagged_bins: bins_out.iter().filter(|b| b.outside).count(),
+        bins: bins_out,
+        true_at_threshold: true_t,
+        found_at_threshold: found_t,
+        recall: (true_t > 0).then(|| found_t as f64 / true_t as f64),
+        predicted_recall: (true_t > 0).then(|| predicted_t / true_t as f64),
+        candidates: candidates.len(),
+        candidates_at_threshold,
+        precision: (!candidates.is_empty())
+            .then(|| candidates_at_threshold as f64 / candidates.len() as f64),
+    }
+}
+
+/// True pairs with Jaccard ≥ `threshold` that are not candidates (the false negatives), in
+/// the order of `truth`.
+pub fn missed_pairs(
+    truth: &[TruthPair],
+    candidates: &[CandidatePair],
+    threshold: f64,
+) -> Vec<TruthPair> {
+    truth
+        .iter()
+        .filter(|p| p.jaccard >= threshold && !is_candidate(candidates, p.a, p.b))
+        .copied()
+        .collect()
+}
+
+/// Reads a truth file (`id_a,id_b,jaccard`, header required, further columns such as the
+/// `level` of `lshscope gen` ignored) and maps its ids to positions in `corpus`. Pairs come
+/// back with a < b, sorted by (a, b).
+pub fn read_truth(path: &Path, corpus: &Corpus) -> Result<Vec<TruthPair>> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    read_truth_from(std::io::BufReader::new(file), path, corpus)
+}
+
+/// [`read_truth`] from any reader; `name` is used in messages.
+pub fn read_truth_from(
+    reader: impl std::io::Read,
+    name: &Path,
+    corpus: &Corpus,
+) -> Result<Vec<TruthPair>> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(false)
+        .from_reader(reader);
+    let headers = rdr
+        .headers()
+        .map_err(|e| Error::input(name, 1, format!("cannot read the header: {e}")))?
+        .clone();
+    let column = |want: &str| {
+        headers
+            .iter()
+            .position(|h| h.trim() == want)
+            .ok_or_else(|| {
+                Error::input(
+                    name,
+                    1,
+                    format!(
+                        "no `{want}` column in the header (found: {}); a truth file has the \
+                     columns id_a,id_b,jaccard as written by `lshscope truth` or `lshscope gen`",
+                        headers.iter().collect::<Vec<_>>().join(",")
+                    ),
+                )
+            })
+    };
+    let (ca, cb, cj) = (column("id_a")?, column("id_b")?, column("jaccard")?);
+
+    // First position of every id (ids of a well-formed corpus are unique).
+    let mut positions: HashMap<&str, u32> = HashMap::with_capacity(corpus.len());
+    for i in 0..corpus.len() {
+        positions.entry(corpus.id(i)).or_insert(i as u32);
+    }
+    let mut pairs: Vec<(TruthPair, u64)> = Vec::new();
+    let mut record = csv::StringRecord::new();
+    loop {
+        match rdr.read_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => {
+                let line = e.position().map(|p| p.line()).unwrap_or(0);
+                return Err(Error::input(name, line, format!("malformed CSV: {e}")));
+            }
+        }
+        let line = record.position().map(|p| p.line()).unwrap_or(0);
+        let position = |c: usize, label: &str| -> Result<u32> {
+            let id = record.get(c).unwrap_or("");
+            positions.get(id).copied().ok_or_else(|| {
+                Error::input(
+                    name,
+                    line,
+                    format!(
+                        "{label} `{id}` is not an id of the corpus ({} documents): was the truth \
+                         computed on the same input, with the same --limit/--sample and id \
+                         column?",
+                        corpus.len()
+                    ),
+                )
+            })
+        };
+        let (a, b) = (position(ca, "id_a")?, position(cb, "id_b")?);
+        let raw = record.get(cj).unwrap_or("").trim();
+        let jaccard: f64 = raw.parse().map_err(|_| {
+            Error::input(
+                name,
+                line,
+                format!("column {} (jaccard): `{raw}` is not a number", cj + 1),
+            )
+        })?;
+        if !(0.0..=1.0).contains(&jaccard) {
+            return Err(Error::input(
+                name,
+                line,
+                format!("column {} (jaccard): {jaccard} is not in [0, 1]", cj + 1),
+            ));
+        }
+        if a == b {
+            return Err(Error::input(
+                name,
+                line,
+                format!(
+                    "a document paired with itself (`{}`)",
+                    corpus.id(a as usize)
+                ),
+            ));
+        }
+        pairs.push((
+            TruthPair {
+                a: a.min(b),
+                b: a.max(b),
+                jaccard,
+            },
+            line,
+        ));
+    }
+    pairs.sort_by_key(|(p, line)| (p.a, p.b, *line));
+    if let Some(w) = pairs
+        .windows(2)
+        .find(|w| (w[0].0.a, w[0].0.b) == (w[1].0.a, w[1].0.b))
+    {
+        return Err(Error::input(
+            name,
+            w[1].1,
+            format!(
+                "the pair {},{} is listed twice (first at line {})",
+                corpus.id(w[0].0.a as usize),
+                corpus.id(w[0].0.b as usize),
+                w[0].1
+            ),
+        ));
+    }
+    Ok(pairs.into_iter().map(|(p, _)| p).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_hand_computation() {
+        // 8 of 10, z = 1.96: center (0.8 + 0.19208) / 1.38416, half-width per the formula.
+        let (lo, hi) = wilson_interval(8, 10, 1.96);
+        assert!((lo - 0.4902).abs() < 1e-4, "{lo}");
+        assert!((hi - 0.9433).abs() < 1e-4, "{hi}");
+        assert_eq!(wilson_interval(0, 5, Z_95).0, 0.0);
+        assert_eq!(wilson_interval(5, 5, Z_95).1, 1.0);
+        assert_eq!(wilson_interval(0, 0, Z_95), (0.0, 1.0));
+    }
+
+    fn pair(a: u32, b: u32, jaccard: f64) -> TruthPair {
+        TruthPair { a, b, jaccard }
+    }
+
+    #[test]
+    fn counts_recall_precision_and_misses() {
+        let truth = vec![
+            pair(0, 1, 0.9),
+            pair(0, 2, 0.55),
+            pair(1, 3, 0.52),
+            pair(2, 3, 0.3),
+        ];
+        let cand = |a, b| CandidatePair { a, b, bands_hit: 1 };
+        let candidates = vec![cand(0, 1), cand(0, 3), cand(1, 3), cand(2, 3)];
+        let banding = Banding::new(20, 5, 128).unwrap();
+        let rep = measure_recall(&truth, &candidates, 2, banding, 0.5, 20);
+        assert_eq!(rep.true_at_threshold, 3);
+        assert_eq!(rep.found_at_threshold, 2);
+        assert_eq!(rep.recall, Some(2.0 / 3.0));
+        assert_eq!(rep.precision, Some(0.5));
+        // Bins [0.3, 0.35), [0.5, 0.55), [0.55, 0.6), [0.9, 0.95).
+        let lows: Vec<f64> = rep.bins.iter().map(|b| b.lo).collect();
+        assert_eq!(lows, vec![0.3, 0.5, 0.55, 0.9]);
+        assert_eq!((rep.bins[1].true_pairs, rep.bins[1].found), (1, 1));
+        assert_eq!((rep.bins[2].true_pairs, rep.bins[2].found), (1, 0));
+        let p = candidate_probability(0.55, 20, 5);
+        assert!((rep.bins[2].predicted - p).abs() < 1e-15);
+        let missed = missed_pairs(&truth, &candidates, 0.5);
+        assert_eq!(missed, vec![pair(0, 2, 0.55)]);
+    }
+
+    #[test]
+    fn reads_truth_with_extra_columns_and_names_bad_lines() {
+        let corpus = Corpus::from_pairs([("x", "a"), ("y", "b"), ("z", "c")]);
+        let ok = "id_a,id_b,jaccard,level\nz,x,0.5,0.5\nx,y,1,0.95\n";
+        let got = read_truth_from(ok.as_bytes(), Path::new("t.csv"), &corpus).unwrap();
+        assert_eq!(got, vec![pair(0, 1, 1.0), pair(0, 2, 0.5)]);
+
+        let err = |text: &str| {
+            read_truth_from(text.as_bytes(), Path::new("t.csv"), &corpus)
+                .unwrap_err()
+                .to_string()
+        };
+        let e = err("id_a,id_b,jaccard\nx,y,0.5\nx,nope,0.5\n");
+        assert!(e.starts_with("t.csv:3:") && e.contains("`nope`"), "{e}");
+        let e = err("id_a,id_b,jaccard\nx,y,half\n");
+        assert!(e.starts_with("t.csv:2:") && e.contains("column 3"), "{e}");
+        let e = err("a,b\nx,y\n");
+        assert!(e.starts_with("t.csv:1:") && e.contains("id_a"), "{e}");
+        let e = err("id_a,id_b,jaccard\nx,y,0.5\ny,x,0.5\n");
+        assert!(e.starts_with("t.csv:3:") && e.contains("line 2"), "{e}");
+        let e = err("id_a,id_b,jaccard\nx,x,0.5\n");
+        assert!(e.contains("itself"), "{e}");
+    }
+}

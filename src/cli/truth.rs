@@ -1,0 +1,276 @@
+//! `lshscope truth`: the exact similarity join (ground truth), or a sample of pair similarities
+//! when the join is out of reach.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+
+use super::scan::{PhaseTiming, load_and_index, render_phases, render_read_line};
+use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
+use crate::analysis::recall::{Z_95, wilson_interval};
+use crate::analysis::truth::{
+    DEFAULT_BUDGET_SECONDS, JoinStats, JoinWork, TruthPair, plan_join, sample_pair_similarities,
+};
+use crate::corpus::{Corpus, ReadReport};
+use crate::jobs::{Phase, Progress};
+use crate::{Error, Result};
+
+#[derive(Debug, Args)]
+pub struct TruthArgs {
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    #[command(flatten)]
+    pub index: IndexArgs,
+    /// Find every pair whose exact Jaccard is at least T (0 < T ≤ 1).
+    #[arg(
+        long,
+        short = 't',
+        value_name = "T",
+        required_unless_present = "estimate_pairs"
+    )]
+    pub threshold: Option<f64>,
+    /// Write `id_a,id_b,jaccard` here instead of stdout (written atomically).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Run the join even when its estimated time exceeds --max-seconds.
+    #[arg(long)]
+    pub force: bool,
+    /// Time budget: refuse (without --force) when the join's estimated time is longer.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_BUDGET_SECONDS)]
+    pub max_seconds: f64,
+    /// Instead of the join, sample M distinct random pairs (reproducible with --seed), print
+    /// the distribution of their Jaccard and write a one-column `jaccard` CSV for the tuner.
+    #[arg(long, value_name = "M")]
+    pub estimate_pairs: Option<usize>,
+    /// No summary and no progress on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+pub fn run(args: TruthArgs) -> Result<i32> {
+    if let Some(t) = args.threshold
+        && !(t > 0.0 && t <= 1.0)
+    {
+        return Err(Error::usage(format!(
+            "--threshold must be in (0, 1] for the exact join, got {t}"
+        )));
+    }
+    let progress = Progress::new();
+    let bar = ProgressBar::start(&progress, show_progress(args.quiet));
+    let mut phases = Vec::new();
+    // The join needs shingle sets only; one permutation keeps the signature pass negligible
+    // (the seed still drives --sample, so the sample matches a scan with the same seed).
+    let index_args = IndexArgs {
+        num_perm: 1,
+        ..args.index.clone()
+    };
+    let (corpus, read, index) = load_and_index(&args.corpus, &index_args, &progress, &mut phases)?;
+    let input = args.corpus.input.display().to_string();
+
+    if let Some(m) = args.estimate_pairs {
+        let start = Instant::now();
+        let sample = sample_pair_similarities(&index.sets, m, args.index.seed, &progress)?;
+        phases.push(PhaseTiming::new(
+            Phase::Verifying,
+            start,
+            sample.len() as u64,
+            "pairs",
+        ));
+        write_output(&args.output, &progress, &mut phases, sample.len(), |w| {
+            let mut out = csv::Writer::from_writer(w);
+            out.write_record(["jaccard"])?;
+            for p in &sample {
+                out.write_record([p.jaccard.to_string()])?;
+            }
+            out.flush()
+        })?;
+        progress.finish();
+        drop(bar);
+        if !args.quiet {
+            let mut text = render_read_line(&read, &input, index.shingleless_docs());
+            text.push_str(&render_sample(&sample, corpus.len(), args.threshold));
+            text.push_str(&render_phases(&phases));
+            eprint!("{text}");
+        }
+        return Ok(0);
+    }
+
+    let threshold = args
+        .threshold
+        .ok_or_else(|| Error::usage("--threshold is required for the exact join"))?;
+    let start = Instant::now();
+    let plan = plan_join(&index.sets, threshold, &progress)?;
+    let threads = rayon::current_num_threads();
+    let seconds = plan.work.estimated_seconds(threads);
+    if seconds > args.max_seconds && !args.force {
+        return Err(Error::usage(refusal(
+            &plan.work,
+            threshold,
+            threads,
+            args.max_seconds,
+        )));
+    }
+    let (pairs, stats) = plan.run(&progress)?;
+    let work = plan.work;
+    drop(plan);
+    phases.push(PhaseTiming::new(
+        Phase::Join,
+        start,
+        corpus.len() as u64,
+        "docs",
+    ));
+    write_output(&args.output, &progress, &mut phases, pairs.len(), |w| {
+        write_truth(w, &corpus, &pairs)
+    })?;
+    progress.finish();
+    drop(bar);
+    if !args.quiet {
+        eprint!(
+            "{}",
+            render_summary(
+                &read, &input, &index, threshold, &pairs, &work, &stats, &phases
+            )
+        );
+    }
+    Ok(0)
+}
+
+fn refusal(work: &JoinWork, threshold: f64, threads: usize, budget: f64) -> String {
+    let fits = work.sample_that_fits(threads, budget);
+    format!(
+        "the exact join at Jaccard ≥ {threshold} over {} documents would scan about {:.2e} \
+         posting entries, roughly {:.1} s on {threads} threads, beyond the budget of {budget} s \
+         (--max-seconds). Use --sample N (about --sample {fits} fits), raise --threshold, try \
+         --estimate-pairs M for the similarity distribution, or pass --force to run it anyway",
+        work.documents,
+        work.estimated_scans,
+        work.estimated_seconds(threads),
+    )
+}
+
+/// Writes through `write` to `--output` (atomically) or stdout, and times it.
+fn write_output(
+    output: &Option<PathBuf>,
+    progress: &Progress,
+    phases: &mut Vec<PhaseTiming>,
+    rows: usize,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
+    let start = Instant::now();
+    progress.begin(Phase::Writing, rows as u64);
+    match output {
+        Some(path) => crate::atomic::write_atomically(path, write)?,
+        None => {
+            let stdout = std::io::stdout();
+            let mut lock = std::io::BufWriter::new(stdout.lock());
+            match write(&mut lock).and_then(|_| lock.flush()) {
+                Ok(()) => {}
+                // A closed pipe (`| head`) is the reader's choice, not an error.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                Err(e) => return Err(Error::io("<stdout>", e)),
+            }
+        }
+    }
+    phases.push(PhaseTiming::new(
+        Phase::Writing,
+        start,
+        rows as u64,
+        "pairs",
+    ));
+    Ok(())
+}
+
+/// Writes `id_a,id_b,jaccard` rows in scan's conventions: id_a is the earlier input position,
+/// rows ordered by (a, b), floats in Rust's shortest round-trip form.
+pub fn write_truth(w: &mut dyn Write, corpus: &Corpus, pairs: &[TruthPair]) -> std::io::Result<()> {
+    let mut out = csv::Writer::from_writer(w);
+    out.write_record(["id_a", "id_b", "jaccard"])?;
+    for p in pairs {
+        out.write_record([
+            corpus.id(p.a as usize),
+            corpus.id(p.b as usize),
+            &p.jaccard.to_string(),
+        ])?;
+    }
+    out.flush()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn render_summary(
+    read: &ReadReport,
+    input: &str,
+    index: &crate::minhash::Index,
+    threshold: f64,
+    pairs: &[TruthPair],
+    work: &JoinWork,
+    stats: &JoinStats,
+    phases: &[PhaseTiming],
+) -> String {
+    use std::fmt::Write as _;
+    let mut out = render_read_line(read, input, index.shingleless_docs());
+    let _ = writeln!(
+        out,
+        "{} shingles ({} distinct); exact join: {} pairs with Jaccard ≥ {}",
+        index.sets.total(),
+        work.distinct_tokens,
+        pairs.len(),
+        threshold
+    );
+    let _ = writeln!(
+        out,
+        "join work: {} posting entries scanned (estimated {:.0}), {} pairs verified",
+        stats.scans, work.estimated_scans, stats.verified
+    );
+    out.push_str(&render_phases(phases));
+    out
+}
+
+/// The sampled similarity distribution: counts per 0.05 bin, and the share at ≥ T with its
+/// Wilson interval extrapolated to all N(N − 1)/2 pairs.
+fn render_sample(sample: &[TruthPair], documents: usize, threshold: Option<f64>) -> String {
+    use std::fmt::Write as _;
+    const BINS: usize = 20;
+    let mut out = String::new();
+    let all_pairs = documents as f64 * (documents as f64 - 1.0).max(0.0) / 2.0;
+    let _ = writeln!(
+        out,
+        "sampled {} of {} pairs uniformly at random; Jaccard distribution:",
+        sample.len(),
+        all_pairs
+    );
+    let mut counts = [0usize; BINS];
+    for p in sample {
+        counts[((p.jaccard * BINS as f64) as usize).min(BINS - 1)] += 1;
+    }
+    for (k, &c) in counts.iter().enumerate() {
+        if c == 0 {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "  [{:.2}, {:.2}{} {:>10}  {:>8.4} %",
+            k as f64 / BINS as f64,
+            (k + 1) as f64 / BINS as f64,
+            if k + 1 == BINS { "]" } else { ")" },
+            c,
+            100.0 * c as f64 / sample.len().max(1) as f64
+        );
+    }
+    if let Some(t) = threshold
+        && !sample.is_empty()
+    {
+        let above = sample.iter().filter(|p| p.jaccard >= t).count();
+        let (lo, hi) = wilson_interval(above, sample.len(), Z_95);
+        let _ = writeln!(
+            out,
+            "{above} sampled pairs have Jaccard ≥ {t}: about {:.0} pairs in the corpus \
+             (95 % interval {:.0} – {:.0})",
+            above as f64 / sample.len() as f64 * all_pairs,
+            lo * all_pairs,
+            hi * all_pairs
+        );
+    }
+    out
+}

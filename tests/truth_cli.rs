@@ -1,0 +1,257 @@
+//! `lshscope truth` and `lshscope scan --truth` end to end.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use lshscope::analysis::truth::brute_force_join;
+use lshscope::corpus::{ReadOptions, read_corpus};
+use lshscope::jobs::Progress;
+use lshscope::minhash::{IndexOptions, build_index};
+use lshscope::synth::{GenOptions, generate};
+use lshscope::text::ShingleOptions;
+
+fn lshscope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lshscope"))
+        .args(args)
+        .output()
+        .expect("run lshscope")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A one-document-per-line corpus (ids are line numbers) with planted pairs and a blank line.
+fn write_corpus(dir: &Path) -> PathBuf {
+    let (corpus, _) = generate(&GenOptions {
+        documents: 400,
+        length: 200,
+        levels: vec![0.4, 0.55, 0.7, 0.85, 1.0],
+        pairs_per_level: 15,
+        seed: 21,
+        shingle: ShingleOptions::default(),
+    });
+    let mut lines: Vec<String> = (0..corpus.len())
+        .map(|i| corpus.text(i).to_string())
+        .collect();
+    lines.insert(17, String::new());
+    let path = dir.join("corpus.txt");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+#[test]
+fn truth_writes_the_brute_force_pairs_in_scan_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_corpus(dir.path());
+    let out = dir.path().join("truth.csv");
+    let run = lshscope(&[
+        "truth",
+        input.to_str().unwrap(),
+        "--threshold",
+        "0.5",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let stderr = text(&run.stderr);
+    assert!(stderr.contains("read 401 documents"), "{stderr}");
+    assert!(stderr.contains("exact join:"), "{stderr}");
+    assert!(stderr.contains("exact similarity join"), "{stderr}");
+
+    // The same pairs, ids and float strings as brute force on the same sets.
+    let progress = Progress::new();
+    let (corpus, _) = read_corpus(&input, &ReadOptions::default(), &progress).unwrap();
+    let index = build_index(&corpus, &IndexOptions::default(), &progress).unwrap();
+    let mut want = String::from("id_a,id_b,jaccard\n");
+    let pairs = brute_force_join(&index.sets, 0.5);
+    assert!(
+        pairs.len() >= 45,
+        "too few pairs to mean anything: {}",
+        pairs.len()
+    );
+    for p in &pairs {
+        want.push_str(&format!(
+            "{},{},{}\n",
+            corpus.id(p.a as usize),
+            corpus.id(p.b as usize),
+            p.jaccard
+        ));
+    }
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), want);
+
+    // Stdout when no --output; --quiet silences stderr.
+    let run = lshscope(&["truth", input.to_str().unwrap(), "-t", "0.5", "--quiet"]);
+    assert!(run.status.success());
+    assert_eq!(text(&run.stdout), want);
+    assert!(run.stderr.is_empty(), "{}", text(&run.stderr));
+}
+
+#[test]
+fn truth_refuses_work_beyond_the_budget_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_corpus(dir.path());
+    let input = input.to_str().unwrap();
+    let run = lshscope(&["truth", input, "-t", "0.3", "--max-seconds", "0", "-q"]);
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = text(&run.stderr);
+    assert!(
+        stderr.contains("--sample") && stderr.contains("--force"),
+        "{stderr}"
+    );
+    assert!(run.stdout.is_empty());
+
+    let run = lshscope(&[
+        "truth",
+        input,
+        "-t",
+        "0.3",
+        "--max-seconds",
+        "0",
+        "--force",
+        "-q",
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert!(text(&run.stdout).starts_with("id_a,id_b,jaccard\n"));
+
+    for bad in ["0", "1.5", "-0.1"] {
+        let run = lshscope(&["truth", input, "-t", bad]);
+        assert_eq!(run.status.code(), Some(2), "threshold {bad}");
+    }
+    let run = lshscope(&["truth", input]);
+    assert_eq!(run.status.code(), Some(2), "no threshold");
+}
+
+#[test]
+fn estimate_pairs_writes_a_jaccard_column_and_a_distribution() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_corpus(dir.path());
+    let out = dir.path().join("sample.csv");
+    let run = lshscope(&[
+        "truth",
+        input.to_str().unwrap(),
+        "--estimate-pairs",
+        "2000",
+        "-t",
+        "0.5",
+        "--seed",
+        "4",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let stderr = text(&run.stderr);
+    assert!(stderr.contains("sampled 2000 of 80200 pairs"), "{stderr}");
+    assert!(stderr.contains("[0.00, 0.05)"), "{stderr}");
+    let written = std::fs::read_to_string(&out).unwrap();
+    let mut lines = written.lines();
+    assert_eq!(lines.next(), Some("jaccard"));
+    let values: Vec<f64> = lines.map(|l| l.parse().unwrap()).collect();
+    assert_eq!(values.len(), 2000);
+    assert!(values.iter().all(|v| (0.0..=1.0).contains(v)));
+    // Same seed, same sample.
+    let again = dir.path().join("again.csv");
+    let run = lshscope(&[
+        "truth",
+        input.to_str().unwrap(),
+        "--estimate-pairs",
+        "2000",
+        "--seed",
+        "4",
+        "-q",
+        "-o",
+        again.to_str().unwrap(),
+    ]);
+    assert!(run.status.success());
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), written);
+}
+
+#[test]
+fn scan_with_truth_reports_recall_and_keeps_its_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_corpus(dir.path());
+    let input = input.to_str().unwrap();
+    let truth = dir.path().join("truth.csv");
+    let run = lshscope(&[
+        "truth",
+        input,
+        "-t",
+        "0.5",
+        "-q",
+        "-o",
+        truth.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+
+    let plain = lshscope(&["scan", input, "-t", "0.5"]);
+    assert!(plain.status.success());
+    let json = dir.path().join("summary.json");
+    let with_truth = lshscope(&[
+        "scan",
+        input,
+        "-t",
+        "0.5",
+        "--truth",
+        truth.to_str().unwrap(),
+        "--summary-json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(with_truth.status.success(), "{}", text(&with_truth.stderr));
+    assert_eq!(
+        with_truth.stdout, plain.stdout,
+        "--truth changed the pairs written"
+    );
+    let stderr = text(&with_truth.stderr);
+    assert!(stderr.contains("recall at Jaccard ≥ 0.5:"), "{stderr}");
+    assert!(stderr.contains("precision at Jaccard ≥ 0.5:"), "{stderr}");
+    assert!(stderr.contains("95 % interval"), "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+
+    // Recall in the JSON equals pairs written (all candidates ≥ 0.5) over truth pairs.
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let report = &summary["truth"]["report"];
+    let true_pairs = std::fs::read_to_string(&truth).unwrap().lines().count() - 1;
+    let written = text(&plain.stdout).lines().count() - 1;
+    assert_eq!(report["true_at_threshold"], true_pairs);
+    assert_eq!(report["found_at_threshold"], written);
+    assert_eq!(report["candidates_at_threshold"], written);
+    assert_eq!(summary["truth"]["jaccard_mismatches"], 0);
+
+    // A gen-style truth file with a `level` column is accepted; an unknown id names its line.
+    let with_level = dir.path().join("level.csv");
+    let mut rows = String::from("id_a,id_b,jaccard,level\n");
+    for line in std::fs::read_to_string(&truth).unwrap().lines().skip(1) {
+        rows.push_str(line);
+        rows.push_str(",0.5\n");
+    }
+    std::fs::write(&with_level, &rows).unwrap();
+    let run = lshscope(&["scan", input, "-q", "--truth", with_level.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    rows.push_str("1,no-such-id,0.7,0.7\n");
+    std::fs::write(&with_level, &rows).unwrap();
+    let run = lshscope(&["scan", input, "-q", "--truth", with_level.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = text(&run.stderr);
+    let line = rows.lines().count();
+    assert!(
+        stderr.contains(&format!("level.csv:{line}:")) && stderr.contains("no-such-id"),
+        "{stderr}"
+    );
+
+    // A truth made with other shingles is flagged.
+    let run = lshscope(&[
+        "scan",
+        input,
+        "--shingle",
+        "char:4",
+        "--truth",
+        truth.to_str().unwrap(),
+    ]);
+    assert!(run.status.success());
+    assert!(
+        text(&run.stderr).contains("warning"),
+        "{}",
+        text(&run.stderr)
+    );
+}
