@@ -112,15 +112,39 @@ pub fn measure_recall(
     threshold: f64,
     bins: usize,
 ) -> RecallReport {
+    measure_recall_with(
+        truth,
+        |i| is_candidate(candidates, truth[i].a, truth[i].b),
+        candidates.len(),
+        candidates_at_threshold,
+        banding,
+        threshold,
+        bins,
+    )
+}
+
+/// [`measure_recall`] for a caller that already knows which truth pairs are candidates:
+/// `is_candidate(i)` answers for `truth[i]`, and `candidates` is how many candidates the
+/// banding produced (for precision). The explorer uses it to redo the report on every change
+/// of t without searching the candidates again.
+pub fn measure_recall_with(
+    truth: &[TruthPair],
+    is_candidate: impl Fn(usize) -> bool,
+    candidates: usize,
+    candidates_at_threshold: usize,
+    banding: Banding,
+    threshold: f64,
+    bins: usize,
+) -> RecallReport {
     let bins = bins.max(1);
     let (b, r) = (banding.bands, banding.rows);
     // Per bin: true pairs, found, Σ P(sᵢ).
     let mut acc = vec![(0usize, 0usize, 0.0f64); bins];
     let (mut true_t, mut found_t, mut predicted_t) = (0usize, 0usize, 0.0f64);
-    for p in truth {
+    for (i, p) in truth.iter().enumerate() {
         // J·bins is exact at the bin edges k/bins that matter (0.5·20 = 10), unlike J / width.
         let k = ((p.jaccard * bins as f64) as usize).min(bins - 1);
-        let hit = is_candidate(candidates, p.a, p.b);
+        let hit = is_candidate(i);
         let prob = candidate_probability(p.jaccard, b, r);
         let e = &mut acc[k];
         e.0 += 1;
@@ -165,10 +189,9 @@ pub fn measure_recall(
         found_at_threshold: found_t,
         recall: (true_t > 0).then(|| found_t as f64 / true_t as f64),
         predicted_recall: (true_t > 0).then(|| predicted_t / true_t as f64),
-        candidates: candidates.len(),
+        candidates,
         candidates_at_threshold,
-        precision: (!candidates.is_empty())
-            .then(|| candidates_at_threshold as f64 / candidates.len() as f64),
+        precision: (candidates > 0).then(|| candidates_at_threshold as f64 / candidates as f64),
     }
 }
 

@@ -19,6 +19,11 @@ pub struct ExploreArgs {
     pub index: IndexArgs,
     #[command(flatten)]
     pub view: ViewArgs,
+    /// Ground truth to measure the candidates against (`id_a,id_b,jaccard` as `lshscope
+    /// truth` writes it; further columns, such as the `level` of `lshscope gen`, are ignored):
+    /// recall and precision at t, the measured candidate rate over the S-curve, missed pairs.
+    #[arg(long, value_name = "FILE")]
+    pub truth: Option<PathBuf>,
 }
 
 /// Settings of the explorer itself (shared with the no-subcommand sample mode).
@@ -113,6 +118,11 @@ fn export_place(labels: &Path, stem: &str) -> (PathBuf, String) {
 
 pub fn run(args: ExploreArgs) -> Result<i32> {
     let banding = check(&args.view, args.index.num_perm)?;
+    // A mistyped truth path is reported before the terminal is taken over; its content is
+    // checked against the corpus once that is loaded.
+    if let Some(path) = &args.truth {
+        std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    }
     let input = args.corpus.input.clone();
     let labels_path = args
         .view
@@ -139,6 +149,7 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
         monochrome: args.view.color.monochrome(),
         bins: 20,
         shuffle_seed: args.index.seed,
+        truth: args.truth.clone(),
     };
     let labels = LabelStore::load(labels_path)?;
     crate::tui::run(config, labels)
@@ -166,6 +177,7 @@ pub fn run_sample() -> Result<i32> {
         export_stem,
         monochrome: view.color.monochrome(),
         bins: 20,
+        truth: None,
     };
     let labels = LabelStore::load(labels_path)?;
     crate::tui::run(config, labels)

@@ -53,6 +53,8 @@ pub struct Config {
     pub bins: usize,
     /// Seed of the shuffled sort order.
     pub shuffle_seed: u64,
+    /// Ground truth to read once the corpus is loaded (`--truth FILE`).
+    pub truth: Option<PathBuf>,
 }
 
 /// The corpus and its index, shared read-only with the workers.
@@ -108,6 +110,8 @@ pub enum Effect {
     },
     /// Write the filtered pairs and the plots; answer with [`Action::Exported`].
     Export(Box<ExportJob>),
+    /// Read or compute the ground truth; answer with [`Action::TruthDone`].
+    Truth(super::truth::TruthJob),
 }
 
 /// Inputs to [`App::update`].
@@ -131,6 +135,7 @@ pub enum Action {
         message: String,
     },
     Exported(ExportReport),
+    TruthDone(super::truth::TruthDone),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -307,6 +312,8 @@ pub struct App {
     /// Set when loading failed: the event loop ends and reports it.
     pub fatal: Option<crate::Error>,
     effects: Vec<Effect>,
+    /// Ground truth, recall against it and the missed-pairs list (see [`super::truth`]).
+    pub truth: super::truth::TruthState,
 }
 
 impl App {
@@ -350,6 +357,7 @@ impl App {
             should_quit: false,
             fatal: None,
             effects: Vec::new(),
+            truth: Default::default(),
             config,
         }
     }
@@ -394,14 +402,18 @@ impl App {
         result.pairs.get(i as usize)
     }
 
-    fn say(&mut self, text: impl Into<String>) {
+    pub(super) fn queue(&mut self, effect: Effect) {
+        self.effects.push(effect);
+    }
+
+    pub(super) fn say(&mut self, text: impl Into<String>) {
         self.message = Some(Message {
             text: text.into(),
             error: false,
         });
     }
 
-    fn complain(&mut self, text: impl Into<String>) {
+    pub(super) fn complain(&mut self, text: impl Into<String>) {
         self.message = Some(Message {
             text: text.into(),
             error: true,
@@ -432,6 +444,7 @@ impl App {
             }
             Action::PromptInput(key) => self.on_prompt_key(key),
             Action::Exported(report) => self.on_exported(report),
+            Action::TruthDone(done) => self.on_truth_done(done),
             Action::Click(x, y) => self.on_click(x, y),
             Action::Wheel(x, y, down) => self.on_wheel(x, y, down),
             Action::Command(cmd) => {
@@ -471,6 +484,7 @@ impl App {
         self.data = Some(Arc::new(loaded));
         self.screen = Screen::Main;
         self.request_banding();
+        self.truth_on_loaded();
     }
 
     fn on_banded(&mut self, outcome: BandOutcome) {
@@ -493,6 +507,7 @@ impl App {
         self.rebuild_histogram();
         self.count_above_threshold();
         self.rebuild_visible(keep);
+        self.truth_remeasure();
     }
 
     /// Cancels the running job (if any) and queues a job for `self.banding`.
@@ -616,6 +631,7 @@ impl App {
             .unwrap_or(0);
         self.list_offset = 0;
         self.scroll_list_into_view();
+        self.rebuild_missed();
     }
 
     fn scroll_list_into_view(&mut self) {
@@ -651,6 +667,7 @@ impl App {
     fn set_label(&mut self, label: Option<Label>) {
         let pair = match (&self.viewer, self.screen) {
             (Some(v), Screen::Viewer) => Some((v.a, v.b)),
+            _ if self.truth.show_missed => self.selected_missed().map(|p| (p.a, p.b)),
             _ => self.selected_pair().map(|p| (p.a, p.b)),
         };
         let (Some((a, b)), Some(data)) = (pair, &self.data) else {
@@ -682,6 +699,9 @@ impl App {
             if cmd != Command::Quit {
                 return;
             }
+        }
+        if self.truth_command(cmd) {
+            return;
         }
         let b = self.banding;
         match cmd {
@@ -784,6 +804,8 @@ impl App {
                 }
             }
             Command::Export => self.export(),
+            // Handled by `truth_command` above.
+            Command::ComputeTruth | Command::ToggleMissed => {}
         }
     }
 
@@ -799,6 +821,10 @@ impl App {
     }
 
     fn scroll_or_move(&mut self, delta: isize) {
+        if self.screen != Screen::Viewer && self.truth.show_missed {
+            self.move_missed(delta);
+            return;
+        }
         if self.screen != Screen::Viewer {
             self.move_selection(delta);
             return;
@@ -829,6 +855,7 @@ impl App {
         // Round to 1e-6 so repeated ±0.01 steps do not drift (0.1 + 0.01·k in binary).
         self.threshold = (t.clamp(0.0, 1.0) * 1e6).round() / 1e6;
         self.count_above_threshold();
+        self.truth_remeasure();
     }
 
     fn filter_to_bin(&mut self, bin: usize) {
@@ -965,6 +992,13 @@ impl App {
             self.focus = Focus::Pairs;
             let first_row = l.pairs.y + 2;
             if y >= first_row {
+                if self.truth.show_missed {
+                    let i = self.truth.offset + (y - first_row) as usize;
+                    if i < self.truth.visible.len() {
+                        self.truth.selected = i;
+                    }
+                    return;
+                }
                 let i = self.list_offset + (y - first_row) as usize;
                 if i < self.visible.len() {
                     self.selected = i;
@@ -1092,7 +1126,7 @@ fn parse_range(input: &str) -> Option<(f64, f64)> {
 }
 
 /// SplitMix64 finalizer (Steele, Lea & Flood 2014): a well-mixed 64-bit key.
-fn splitmix64(mut z: u64) -> u64 {
+pub(super) fn splitmix64(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

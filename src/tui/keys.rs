@@ -44,6 +44,8 @@ pub enum Command {
     ToggleBandValues,
     ScrollSide,
     Export,
+    ComputeTruth,
+    ToggleMissed,
 }
 
 /// Where a binding applies: the screen and, on the main screen, the focused panel.
@@ -489,6 +491,20 @@ pub const BINDINGS: &[Binding] = &[
         WORKING,
         "export filtered pairs (CSV), plots",
         None,
+    ),
+    bind(
+        &[ch('T')],
+        Command::ComputeTruth,
+        MAIN,
+        "exact truth ≥ t (join; small corpora)",
+        Some("truth"),
+    ),
+    bind(
+        &[ch('m')],
+        Command::ToggleMissed,
+        MAIN,
+        "list missed true pairs / candidates",
+        Some("missed"),
     ),
     bind(
         &[ch('?')],

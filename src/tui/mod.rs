@@ -12,6 +12,7 @@ pub mod export;
 pub mod keys;
 pub mod sample;
 pub mod theme;
+pub mod truth;
 pub mod ui;
 
 use std::io::IsTerminal;
@@ -377,6 +378,17 @@ pub fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
 
 fn start_effect(app: &App, effect: Effect, tx: &Sender<Event>) {
     match effect {
+        Effect::Truth(job) => {
+            let Some(data) = app.data.clone() else { return };
+            let tx = tx.clone();
+            let _ = std::thread::Builder::new()
+                .name("lshscope-truth".into())
+                .spawn(move || {
+                    if let Some(done) = truth::run_truth_job(&data, &job) {
+                        let _ = tx.send(Event::Worker(Action::TruthDone(done)));
+                    }
+                });
+        }
         Effect::Export(job) => {
             let Some(data) = app.data.clone() else { return };
             let tx = tx.clone();

@@ -85,6 +85,7 @@ pub fn config(export_dir: &Path) -> Config {
         monochrome: false,
         bins: 20,
         shuffle_seed: 7,
+        truth: None,
     }
 }
 
@@ -129,6 +130,13 @@ pub fn run_effects(app: &mut App) -> usize {
                 progress,
                 known,
             } => (request, banding, progress, known),
+            Effect::Truth(job) => {
+                let data = app.data.clone().expect("truth before load");
+                if let Some(done) = lshscope::tui::truth::run_truth_job(&data, &job) {
+                    app.update(Action::TruthDone(done));
+                }
+                continue;
+            }
             Effect::Export(job) => {
                 let data = app.data.clone().expect("export before load");
                 let report = lshscope::tui::export::run_export(&data, &job);

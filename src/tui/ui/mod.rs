@@ -4,6 +4,7 @@
 pub mod histogram;
 pub mod layout;
 pub mod loading;
+pub mod missed;
 pub mod overlay;
 pub mod pairs;
 pub mod scurve;
@@ -31,7 +32,11 @@ pub fn render(frame: &mut Frame, app: &App) {
             let l = layout::main_layout(size);
             scurve::render(frame, app, l.curve);
             histogram::render(frame, app, l.histogram);
-            pairs::render(frame, app, l.pairs);
+            if app.truth.show_missed {
+                missed::render(frame, app, l.pairs);
+            } else {
+                pairs::render(frame, app, l.pairs);
+            }
             status::render_status(frame, app, l.status);
             status::render_message(frame, app, l.message);
             status::render_footer(frame, app, l.footer);

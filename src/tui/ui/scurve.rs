@@ -60,6 +60,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let p10 = similarity_at_probability(0.1, b.bands, b.rows);
     let p90 = similarity_at_probability(0.9, b.bands, b.rows);
     let p10_p90 = [(p10, 0.1), (p90, 0.9)];
+    let measured = super::missed::MeasuredOverlay::new(app);
 
     let mut datasets = Vec::new();
     for (i, (_, pts)) in pinned.iter().enumerate() {
@@ -106,6 +107,9 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             .style(theme.warning())
             .data(&steep_pt),
     );
+    if let Some(m) = &measured {
+        m.push_datasets(app, &mut datasets);
+    }
     let chart = Chart::new(datasets)
         .x_axis(
             Axis::default()
@@ -131,7 +135,9 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         legend.push(Span::styled(glyph, Style::default().fg(theme.pin(i))));
         legend.push(Span::raw(format!("{p}  ")));
     }
-    if pinned.is_empty() {
+    if let Some(m) = &measured {
+        legend.extend(m.legend(app));
+    } else if pinned.is_empty() {
         legend.push(Span::styled("(p pins this curve)", theme.dim()));
     }
     let lines = vec![

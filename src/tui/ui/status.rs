@@ -30,6 +30,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
                 thousands(app.pairs_at_or_above_t as u64),
                 app.last_latency.unwrap_or(r.elapsed).as_millis()
             )));
+            spans.extend(super::missed::status_spans(app));
         }
     }
     if let Some(job) = &app.job {
@@ -47,6 +48,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
             theme.warning(),
         ));
     }
+    spans.extend(super::missed::job_span(app));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 

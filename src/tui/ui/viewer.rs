@@ -126,6 +126,17 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
                 .position(|&i| (r.pairs[i as usize].a, r.pairs[i as usize].b) == (view.a, view.b))
         })
         .map(|i| format!("pair {} of {}", i + 1, app.visible.len()))
+        .or_else(|| {
+            let t = &app.truth;
+            let p = app.selected_missed().filter(|_| t.viewing)?;
+            ((p.a, p.b) == (view.a, view.b)).then(|| {
+                format!(
+                    "missed pair {} of {} (true J ≥ t, not a candidate)",
+                    t.selected + 1,
+                    t.visible.len()
+                )
+            })
+        })
         .unwrap_or_else(|| format!("not a candidate at {}", app.banding));
     let label = match app.label_of(view.a, view.b) {
         Some(lbl) => Span::styled(format!("label: {}", lbl.as_str()), theme.label(lbl)),

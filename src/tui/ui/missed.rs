@@ -1,0 +1,290 @@
+//! Ground truth on screen: the missed-pairs list (true pairs with Jaccard ≥ t that the
+//! current banding did not make candidates), the recall/precision spans of the status line,
+//! and the measured candidate rate per bin drawn over the S-curve.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Cell, Dataset, GraphType, Paragraph, Row, Table};
+
+use super::thousands;
+use crate::minhash::scurve::candidate_probability;
+use crate::tui::app::{App, Focus};
+use crate::tui::truth::closest_band;
+
+/// The pair list panel while it shows missed pairs.
+pub fn render(frame: &mut Frame, app: &App, area: Rect) {
+    let theme = &app.theme;
+    let state = &app.truth;
+    let border = if app.focus == Focus::Pairs {
+        theme.focused_border()
+    } else {
+        theme.border()
+    };
+    let total = state.measure.as_ref().map(|m| m.missed).unwrap_or(0);
+    let mut title = vec![
+        Span::styled(" Missed pairs ", theme.title()),
+        Span::raw(format!(
+            "{} of {} ",
+            thousands(state.visible.len() as u64),
+            thousands(total as u64),
+        )),
+    ];
+    if let Some(m) = &state.measure {
+        title.push(Span::raw(format!(
+            "· {} of {} true pairs ≥ {:.2} are candidates at {}",
+            thousands(m.report.found_at_threshold as u64),
+            thousands(m.report.true_at_threshold as u64),
+            app.threshold,
+            m.banding
+        )));
+    }
+    title.push(Span::raw(format!(" · sort {} ", app.sort.label())));
+    if let Some(f) = &app.filter {
+        title.push(Span::styled(
+            format!("· {} ", f.describe()),
+            theme.warning(),
+        ));
+    }
+    title.push(Span::styled("· m: candidates ", theme.dim()));
+    let block = Block::bordered()
+        .border_style(border)
+        .title(Line::from(title));
+
+    let (Some(truth), Some(measure), Some(data)) = (&state.truth, &state.measure, &app.data) else {
+        let text = if state.truth.is_none() {
+            "No truth yet: T computes it (exact join at t), or start with --truth FILE."
+        } else {
+            "banding…"
+        };
+        frame.render_widget(Paragraph::new(text).block(block), area);
+        return;
+    };
+    if state.visible.is_empty() {
+        let text = if total == 0 {
+            format!(
+                "No missed pairs: every true pair with Jaccard ≥ {:.2} is a candidate at {}.",
+                app.threshold, measure.banding
+            )
+        } else {
+            "No missed pair passes the filter (F or Esc clears it).".to_string()
+        };
+        frame.render_widget(Paragraph::new(text).block(block), area);
+        return;
+    }
+
+    let rows_shown = area.height.saturating_sub(3) as usize;
+    let b = measure.banding;
+    let id_width = state
+        .visible
+        .iter()
+        .skip(state.offset)
+        .take(rows_shown)
+        .flat_map(|&i| {
+            let p = &truth.pairs[i as usize];
+            [p.a, p.b].map(|d| data.corpus.id(d as usize).chars().count())
+        })
+        .max()
+        .unwrap_or(4)
+        .clamp(4, 24) as u16;
+    let preview = |d: u32| -> String {
+        data.corpus
+            .text(d as usize)
+            .chars()
+            .take(200)
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect()
+    };
+    let rows: Vec<Row> = state
+        .visible
+        .iter()
+        .enumerate()
+        .skip(state.offset)
+        .take(rows_shown)
+        .map(|(n, &i)| {
+            let p = &truth.pairs[i as usize];
+            let estimate = data.index.signatures.estimate(p.a as usize, p.b as usize);
+            let closest = closest_band(&data.index, p.a, p.b, b);
+            let mut row = Row::new(vec![
+                Cell::from(format!("{}", n + 1)),
+                Cell::from(data.corpus.id(p.a as usize).to_string()),
+                Cell::from(data.corpus.id(p.b as usize).to_string()),
+                Cell::from(format!("{:.3}", p.jaccard)),
+                Cell::from(format!("{estimate:.3}")),
+                Cell::from(format!(
+                    "{:>5.1} %",
+                    candidate_probability(p.jaccard, b.bands, b.rows) * 100.0
+                )),
+                Cell::from(format!("{closest:>3}/{}", b.rows)),
+                match app.label_of(p.a, p.b) {
+                    Some(l) => Cell::from(Span::styled(l.as_str(), theme.label(l))),
+                    None => Cell::from(""),
+                },
+                Cell::from(Span::styled(preview(p.a), theme.dim())),
+            ]);
+            if n == state.selected {
+                row = row.style(theme.selected());
+            }
+            row
+        })
+        .collect();
+    let header = Row::new([
+        "#", "id A", "id B", "Jaccard", "estimate", "P(s)", "closest", "label", "text A",
+    ])
+    .style(theme.title());
+    let table = Table::new(
+        rows,
+        [
+            Constraint::Length(6),
+            Constraint::Length(id_width),
+            Constraint::Length(id_width),
+            Constraint::Length(7),
+            Constraint::Length(8),
+            Constraint::Length(8),
+            Constraint::Length(7),
+            Constraint::Length(13),
+            Constraint::Fill(1),
+        ],
+    )
+    .header(header)
+    .block(block);
+    frame.render_widget(table, area);
+}
+
+fn percent(x: Option<f64>) -> String {
+    x.map(|v| format!("{:.1} %", v * 100.0))
+        .unwrap_or_else(|| "–".to_string())
+}
+
+/// `recall … · precision …` for the status line, when there is truth.
+pub fn status_spans(app: &App) -> Vec<Span<'static>> {
+    let theme = &app.theme;
+    let Some(m) = &app.truth.measure else {
+        return Vec::new();
+    };
+    let r = &m.report;
+    // Short: the status line is shared, and the counts are in the missed list's title.
+    let mut spans = vec![Span::styled(
+        format!(
+            "· recall {} · precision {} ",
+            percent(r.recall),
+            percent(r.precision)
+        ),
+        theme.key(),
+    )];
+    if let Some(t) = &app.truth.truth
+        && app.truth_below_floor()
+    {
+        spans.push(Span::styled(
+            format!("(truth ≥ {:.2} only) ", t.floor),
+            theme.warning(),
+        ));
+    }
+    spans
+}
+
+/// The running truth job, for the status line.
+pub fn job_span(app: &App) -> Option<Span<'static>> {
+    let job = app.truth.job.as_ref()?;
+    let s = job.progress.snapshot();
+    let fraction = s
+        .fraction()
+        .map(|f| format!(" {:.0} %", f * 100.0))
+        .unwrap_or_default();
+    Some(Span::styled(
+        format!("⟳ {}{fraction} ", job.describe()),
+        app.theme.warning(),
+    ))
+}
+
+/// Points and interval bars of the measured candidate rate, for the S-curve chart.
+pub struct MeasuredOverlay {
+    /// One vertical segment (the Wilson 95 % interval) per non-empty bin.
+    bars: Vec<[(f64, f64); 2]>,
+    /// Measured rates inside their interval's agreement with the curve, and outside it.
+    inside: Vec<(f64, f64)>,
+    outside: Vec<(f64, f64)>,
+}
+
+impl MeasuredOverlay {
+    /// `None` without truth, or while the measurement answers another banding than the curve.
+    pub fn new(app: &App) -> Option<Self> {
+        let m = app.truth.measure.as_ref()?;
+        if m.banding != app.banding {
+            return None;
+        }
+        let bins = app.hist.bins();
+        let mut overlay = MeasuredOverlay {
+            bars: Vec::new(),
+            inside: Vec::new(),
+            outside: Vec::new(),
+        };
+        for bin in &m.report.bins {
+            let k = ((bin.lo * bins as f64).round() as usize).min(bins - 1);
+            // Drawn at the mean similarity of the bin's true pairs, where the bin's
+            // prediction (mean of P(sᵢ)) is about the curve's height.
+            let x = app
+                .truth
+                .bin_means
+                .get(k)
+                .copied()
+                .flatten()
+                .unwrap_or((bin.lo + bin.hi) / 2.0);
+            overlay
+                .bars
+                .push([(x, bin.interval_lo), (x, bin.interval_hi)]);
+            let point = (x, bin.measured);
+            if bin.outside {
+                overlay.outside.push(point);
+            } else {
+                overlay.inside.push(point);
+            }
+        }
+        Some(overlay)
+    }
+
+    /// Adds the overlay's datasets (borrowing from `self`) to a chart's.
+    pub fn push_datasets<'a>(&'a self, app: &App, datasets: &mut Vec<Dataset<'a>>) {
+        let theme = &app.theme;
+        for bar in &self.bars {
+            datasets.push(
+                Dataset::default()
+                    .marker(Marker::Braille)
+                    .graph_type(GraphType::Line)
+                    .style(theme.good())
+                    .data(bar),
+            );
+        }
+        datasets.push(
+            Dataset::default()
+                .marker(Marker::Custom('▪'))
+                .graph_type(GraphType::Scatter)
+                .style(theme.good())
+                .data(&self.inside),
+        );
+        datasets.push(
+            Dataset::default()
+                .marker(Marker::Custom('✖'))
+                .graph_type(GraphType::Scatter)
+                .style(theme.error())
+                .data(&self.outside),
+        );
+    }
+
+    /// Legend spans for the S-curve panel.
+    pub fn legend(&self, app: &App) -> Vec<Span<'static>> {
+        let theme = &app.theme;
+        let mut spans = vec![
+            Span::styled("▪┆ ", theme.good()),
+            Span::raw("measured ±95 % "),
+        ];
+        if !self.outside.is_empty() {
+            spans.push(Span::styled(
+                format!("✖ {} off curve ", self.outside.len()),
+                theme.error(),
+            ));
+        }
+        spans
+    }
+}

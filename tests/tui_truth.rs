@@ -1,0 +1,383 @@
+//! Ground truth in the explorer, driven through `App::update(Action)`: the truth from a file
+//! or computed with `T`, recall and precision that follow b, r and t without recomputing the
+//! truth, the missed-pairs list and its viewer, and the screens that show them.
+
+mod tui_support;
+
+use std::sync::Arc;
+
+use lshscope::analysis::labels::{Label, LabelStore};
+use lshscope::analysis::recall::measure_recall;
+use lshscope::analysis::truth::brute_force_join;
+use lshscope::minhash::{Banding, CandidatePair};
+use lshscope::tui::app::{Action, App, Effect, Screen};
+use lshscope::tui::keys::Command;
+use lshscope::tui::truth::{TruthOrigin, TruthTask};
+use tui_support::*;
+
+const W: u16 = 140;
+const H: u16 = 44;
+const SIZE: (u16, u16) = (W, H);
+
+/// A ready App with the exact truth at t = 0.5 computed through `T`.
+fn app_with_truth(dir: &std::path::Path) -> App {
+    let mut app = ready_app(dir, SIZE);
+    cmd(&mut app, Command::ComputeTruth);
+    assert_eq!(run_effects(&mut app), 1);
+    assert!(app.truth.job.is_none());
+    app
+}
+
+/// Recall of `app`'s shown candidates the slow way: the engine's `measure_recall`, which
+/// binary-searches every truth pair in the candidates.
+fn expected_recall(app: &App) -> (usize, usize, Option<f64>) {
+    let result = app.result.as_ref().unwrap();
+    let truth = app.truth.truth.as_ref().unwrap();
+    let candidates: Vec<CandidatePair> = result
+        .pairs
+        .iter()
+        .map(|p| CandidatePair {
+            a: p.a,
+            b: p.b,
+            bands_hit: p.bands_hit,
+        })
+        .collect();
+    let at_t = result
+        .pairs
+        .iter()
+        .filter(|p| p.jaccard >= app.threshold)
+        .count();
+    let r = measure_recall(
+        &truth.pairs,
+        &candidates,
+        at_t,
+        result.banding,
+        app.threshold,
+        app.hist.bins(),
+    );
+    (r.found_at_threshold, r.true_at_threshold, r.precision)
+}
+
+fn shown_recall(app: &App) -> (usize, usize, Option<f64>) {
+    let r = &app.truth.measure.as_ref().unwrap().report;
+    (r.found_at_threshold, r.true_at_threshold, r.precision)
+}
+
+#[test]
+fn t_computes_the_exact_truth_at_the_threshold() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    cmd(&mut app, Command::ComputeTruth);
+    let effects = app.take_effects();
+    let [Effect::Truth(job)] = effects.as_slice() else {
+        panic!("T queues one truth job, got {effects:?}")
+    };
+    assert_eq!(job.task, TruthTask::Join { threshold: 0.5 });
+    let status = tui_support::screen(&app, W, H);
+    assert!(status.contains("⟳ exact join at J ≥ 0.5"), "{status}");
+    let data = app.data.clone().unwrap();
+    let done = lshscope::tui::truth::run_truth_job(&data, job).unwrap();
+    app.update(Action::TruthDone(done));
+    let truth = app.truth.truth.as_ref().unwrap();
+    assert_eq!(truth.origin, TruthOrigin::Computed { threshold: 0.5 });
+    assert_eq!(*truth.pairs, brute_force_join(&data.index.sets, 0.5));
+    assert!(truth.pairs.len() >= 4, "the fixture has near-duplicates");
+    let msg = app.message.as_ref().unwrap();
+    assert!(!msg.error && msg.text.starts_with("truth: "), "{msg:?}");
+    assert_eq!(shown_recall(&app), expected_recall(&app));
+}
+
+#[test]
+fn a_join_beyond_the_budget_is_refused_with_the_way_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    app.truth.join_budget_seconds = 0.0;
+    cmd(&mut app, Command::ComputeTruth);
+    run_effects(&mut app);
+    assert!(app.truth.truth.is_none());
+    let msg = app.message.clone().unwrap();
+    assert!(msg.error, "{msg:?}");
+    assert!(
+        msg.text.contains("lshscope truth INPUT -t 0.5 --sample")
+            && msg.text.contains("--truth truth.csv"),
+        "{msg:?}"
+    );
+}
+
+#[test]
+fn a_newer_truth_request_supersedes_the_older_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    cmd(&mut app, Command::ComputeTruth);
+    cmd(&mut app, Command::ThresholdUp);
+    cmd(&mut app, Command::ComputeTruth);
+    let effects = app.take_effects();
+    let jobs: Vec<_> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Truth(j) => Some(j.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(jobs.len(), 2);
+    assert!(jobs[0].progress.is_cancelled());
+    let data = app.data.clone().unwrap();
+    // The old job finishes anyway (it was past its last check): its answer is dropped.
+    let old = lshscope::tui::truth::run_truth_job(&data, &jobs[0]).unwrap_or_else(|| {
+        let fresh = lshscope::tui::truth::TruthJob {
+            progress: Default::default(),
+            ..jobs[0].clone()
+        };
+        lshscope::tui::truth::run_truth_job(&data, &fresh).unwrap()
+    });
+    app.update(Action::TruthDone(old));
+    assert!(app.truth.truth.is_none() && app.truth.job.is_some());
+    let new = lshscope::tui::truth::run_truth_job(&data, &jobs[1]).unwrap();
+    app.update(Action::TruthDone(new));
+    assert_eq!(
+        app.truth.truth.as_ref().unwrap().origin,
+        TruthOrigin::Computed { threshold: 0.51 }
+    );
+}
+
+#[test]
+fn recall_follows_b_r_and_t_without_recomputing_the_truth() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_with_truth(dir.path());
+    let truth = Arc::clone(&app.truth.truth.as_ref().unwrap().pairs);
+    let first = shown_recall(&app);
+    assert_eq!(first, expected_recall(&app));
+
+    // More rows per band: fewer candidates, recall can only fall (and it does by r = 8,
+    // where P(0.55) is 13 %).
+    let mut seen = vec![first];
+    for _ in 0..4 {
+        cmd(&mut app, Command::RowsUp);
+        assert!(app.truth.job.is_none(), "changing r starts no truth job");
+        run_effects(&mut app);
+        let m = app.truth.measure.as_ref().unwrap();
+        assert_eq!(m.banding, app.banding, "recall answers the shown banding");
+        assert_eq!(shown_recall(&app), expected_recall(&app));
+        seen.push(shown_recall(&app));
+    }
+    assert_eq!(app.banding, Banding { bands: 16, rows: 8 });
+    assert!(
+        seen.last().unwrap().0 < first.0,
+        "recall must drop at 16×8: {seen:?}"
+    );
+    assert!(Arc::ptr_eq(
+        &truth,
+        &app.truth.truth.as_ref().unwrap().pairs
+    ));
+
+    // t moves: recounted at once, no job at all.
+    cmd(&mut app, Command::ThresholdUp);
+    cmd(&mut app, Command::ThresholdUp);
+    assert!(app.take_effects().is_empty());
+    assert_eq!(shown_recall(&app), expected_recall(&app));
+    assert_eq!(app.truth.measure.as_ref().unwrap().report.threshold, 0.52);
+
+    // Below the truth's threshold the status line says the truth is incomplete.
+    for _ in 0..5 {
+        cmd(&mut app, Command::ThresholdDown);
+    }
+    assert!(app.truth_below_floor());
+    let s = tui_support::screen(&app, W, H);
+    assert!(
+        s.contains("recall 60.0 % · precision 100.0 % (truth ≥ 0.50 only)"),
+        "{s}"
+    );
+}
+
+#[test]
+fn missed_pairs_list_opens_in_the_viewer_and_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    cmd(&mut app, Command::ToggleMissed);
+    assert!(app.message.as_ref().unwrap().error, "no truth yet");
+    assert!(!app.truth.show_missed);
+    cmd(&mut app, Command::ComputeTruth);
+    for _ in 0..4 {
+        cmd(&mut app, Command::RowsUp);
+    }
+    run_effects(&mut app);
+    assert_eq!(app.banding, Banding { bands: 16, rows: 8 });
+    cmd(&mut app, Command::ToggleMissed);
+    assert!(app.truth.show_missed);
+    let missed = app.truth.visible.len();
+    let m = app.truth.measure.as_ref().unwrap();
+    assert_eq!(missed, m.missed);
+    assert!(missed >= 2, "16×8 misses pairs near 0.5: {missed}");
+    // Sorted by Jaccard, descending, like the candidates; every one is ≥ t and no candidate.
+    let truth = app.truth.truth.clone().unwrap();
+    let result = app.result.clone().unwrap();
+    let js: Vec<f64> = app
+        .truth
+        .visible
+        .iter()
+        .map(|&i| truth.pairs[i as usize].jaccard)
+        .collect();
+    assert!(js.windows(2).all(|w| w[0] >= w[1]), "{js:?}");
+    for &i in &app.truth.visible {
+        let p = truth.pairs[i as usize];
+        assert!(p.jaccard >= app.threshold);
+        assert!(!result.pairs.iter().any(|c| (c.a, c.b) == (p.a, p.b)));
+    }
+
+    // Down, open: the viewer shows the second missed pair, with no band collided.
+    app.focus = lshscope::tui::app::Focus::Pairs;
+    cmd(&mut app, Command::Down);
+    assert_eq!(app.truth.selected, 1);
+    let second = truth.pairs[app.truth.visible[1] as usize];
+    cmd(&mut app, Command::Open);
+    assert_eq!(app.screen, Screen::Viewer);
+    let view = app.viewer.as_ref().unwrap();
+    assert_eq!((view.a, view.b), (second.a, second.b));
+    assert!(view.collided.iter().all(|c| !c));
+    let s = tui_support::screen(&app, W, H);
+    assert!(
+        s.contains(&format!("missed pair 2 of {missed}")),
+        "the viewer says where the pair comes from:\n{s}"
+    );
+    // ← moves within the missed list, not the candidates.
+    cmd(&mut app, Command::PrevPair);
+    let first = truth.pairs[app.truth.visible[0] as usize];
+    let view = app.viewer.as_ref().unwrap();
+    assert_eq!((view.a, view.b), (first.a, first.b));
+    // A false negative is labelled like any pair, and saved.
+    cmd(&mut app, Command::LabelDuplicate);
+    assert_eq!(app.label_of(first.a, first.b), Some(Label::Duplicate));
+    let data = app.data.clone().unwrap();
+    let saved = LabelStore::load(dir.path().join("labels.csv")).unwrap();
+    let ids = (
+        data.corpus.id(first.a as usize),
+        data.corpus.id(first.b as usize),
+    );
+    assert!(
+        saved
+            .iter()
+            .any(|(a, b, l)| (a, b) == ids && l == Label::Duplicate),
+        "labels file has the missed pair"
+    );
+    // Back on the main screen the missed list is still shown; `n` there labels its selection.
+    cmd(&mut app, Command::Back);
+    assert_eq!(app.screen, Screen::Main);
+    assert!(app.truth.show_missed && !app.truth.viewing);
+    cmd(&mut app, Command::Bottom);
+    let last = truth.pairs[*app.truth.visible.last().unwrap() as usize];
+    cmd(&mut app, Command::LabelNotDuplicate);
+    assert_eq!(app.label_of(last.a, last.b), Some(Label::NotDuplicate));
+
+    // More bands find them: the list empties; m goes back to the candidates.
+    for _ in 0..16 {
+        cmd(&mut app, Command::BandsUp);
+    }
+    for _ in 0..6 {
+        cmd(&mut app, Command::RowsDown);
+    }
+    run_effects(&mut app);
+    assert!(app.truth.visible.len() < missed, "{:?}", app.banding);
+    cmd(&mut app, Command::ToggleMissed);
+    assert!(!app.truth.show_missed);
+}
+
+#[test]
+fn the_missed_list_follows_the_bin_filter() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_with_truth(dir.path());
+    for _ in 0..4 {
+        cmd(&mut app, Command::RowsUp);
+    }
+    run_effects(&mut app);
+    cmd(&mut app, Command::ToggleMissed);
+    let all = app.truth.visible.len();
+    // Filter to J ≥ 0.9: only the highest missed pairs (maybe none) remain.
+    cmd(&mut app, Command::FilterPrompt);
+    for c in "0.9".chars() {
+        app.update(Action::PromptInput(lshscope::tui::app::PromptKey::Char(c)));
+    }
+    app.update(Action::PromptInput(lshscope::tui::app::PromptKey::Submit));
+    let truth = app.truth.truth.clone().unwrap();
+    assert!(
+        app.truth
+            .visible
+            .iter()
+            .all(|&i| truth.pairs[i as usize].jaccard >= 0.9)
+    );
+    cmd(&mut app, Command::ClearFilter);
+    assert_eq!(app.truth.visible.len(), all);
+}
+
+fn write_truth_file(dir: &std::path::Path, text: &str) -> std::path::PathBuf {
+    let path = dir.join("truth.csv");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn truth_file_is_read_after_loading() {
+    let dir = tempfile::tempdir().unwrap();
+    // gen's format: an extra `level` column; the pairs in either order.
+    let path = write_truth_file(
+        dir.path(),
+        "id_a,id_b,jaccard,level\nlake-2,lake-1,0.929,0.9\ntrain-1,train-2,0.835,0.8\n",
+    );
+    let mut config = config(dir.path());
+    config.truth = Some(path.clone());
+    let mut app = new_app_with(config, dir.path(), SIZE);
+    app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
+    assert_eq!(run_effects(&mut app), 2, "re-banding and reading the truth");
+    let truth = app.truth.truth.as_ref().unwrap();
+    assert_eq!(truth.origin, TruthOrigin::File(path));
+    assert_eq!(truth.pairs.len(), 2);
+    assert_eq!(truth.floor, 0.83);
+    assert_eq!(shown_recall(&app), expected_recall(&app));
+    assert!(
+        app.truth_below_floor(),
+        "t = 0.5 is below what the file covers"
+    );
+}
+
+#[test]
+fn a_bad_truth_file_ends_the_session_with_its_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_truth_file(dir.path(), "id_a,id_b,jaccard\nlake-1,nobody,0.9\n");
+    let mut config = config(dir.path());
+    config.truth = Some(path);
+    let mut app = new_app_with(config, dir.path(), SIZE);
+    app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
+    run_effects(&mut app);
+    assert!(app.should_quit);
+    let e = app.fatal.as_ref().unwrap();
+    assert_eq!(e.exit_code(), 2);
+    assert!(
+        e.to_string().contains("truth.csv:2:") && e.to_string().contains("`nobody`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn main_screen_with_truth() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_with_truth(dir.path());
+    for _ in 0..2 {
+        cmd(&mut app, Command::RowsUp);
+    }
+    run_effects(&mut app);
+    insta::assert_snapshot!("main_with_truth", screen(&app, W, H));
+}
+
+#[test]
+fn missed_pairs_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_with_truth(dir.path());
+    for _ in 0..4 {
+        cmd(&mut app, Command::RowsUp);
+    }
+    run_effects(&mut app);
+    cmd(&mut app, Command::ToggleMissed);
+    cmd(&mut app, Command::FocusNext);
+    cmd(&mut app, Command::FocusNext);
+    cmd(&mut app, Command::Down);
+    insta::assert_snapshot!("missed_pairs", screen(&app, W, H));
+}
