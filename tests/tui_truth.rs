@@ -184,7 +184,7 @@ fn recall_follows_b_r_and_t_without_recomputing_the_truth() {
     assert!(app.truth_below_floor());
     let s = tui_support::screen(&app, W, H);
     assert!(
-        s.contains("recall 60.0 % · precision 100.0 % (truth ≥ 0.50 only)"),
+        s.contains("recall ? (truth ≥ 0.50; T) · precision 100.0 %"),
         "{s}"
     );
 }

@@ -165,22 +165,26 @@ pub fn status_spans(app: &App) -> Vec<Span<'static>> {
     };
     let r = &m.report;
     // Short: the status line is shared, and the counts are in the missed list's title.
-    let mut spans = vec![Span::styled(
-        format!(
-            "· recall {} · precision {} ",
-            percent(r.recall),
-            percent(r.precision)
-        ),
-        theme.key(),
-    )];
-    if let Some(t) = &app.truth.truth
-        && app.truth_below_floor()
-    {
-        spans.push(Span::styled(
-            format!("(truth ≥ {:.2} only) ", t.floor),
-            theme.warning(),
-        ));
+    let mut spans = Vec::new();
+    match &app.truth.truth {
+        // Below what the truth covers, the pairs between t and its floor are unknown: recall
+        // over the rest would overstate it.
+        Some(t) if app.truth_below_floor() => {
+            spans.push(Span::styled("· recall ", theme.key()));
+            spans.push(Span::styled(
+                format!("? (truth ≥ {:.2}; T) ", t.floor),
+                theme.warning(),
+            ));
+        }
+        _ => spans.push(Span::styled(
+            format!("· recall {} ", percent(r.recall)),
+            theme.key(),
+        )),
     }
+    spans.push(Span::styled(
+        format!("· precision {} ", percent(r.precision)),
+        theme.key(),
+    ));
     spans
 }
 
@@ -193,7 +197,7 @@ pub fn job_span(app: &App) -> Option<Span<'static>> {
         .map(|f| format!(" {:.0} %", f * 100.0))
         .unwrap_or_default();
     Some(Span::styled(
-        format!("⟳ {}{fraction} ", job.describe()),
+        format!("⟳ {}:{fraction} ", job.describe()),
         app.theme.warning(),
     ))
 }
@@ -272,9 +276,41 @@ impl MeasuredOverlay {
         );
     }
 
-    /// Legend spans for the S-curve panel.
+    /// Legend spans for the S-curve panel: with a histogram bin highlighted, that bin's
+    /// numbers (found / true, the interval, the curve's prediction); else the key.
     pub fn legend(&self, app: &App) -> Vec<Span<'static>> {
         let theme = &app.theme;
+        let highlighted = app
+            .filter
+            .and_then(|f| f.bin)
+            .or((app.focus == Focus::Histogram).then_some(app.bin_cursor));
+        let bins = app.hist.bins();
+        let bin = highlighted.and_then(|k| {
+            let m = app.truth.measure.as_ref()?;
+            m.report
+                .bins
+                .iter()
+                .find(|b| ((b.lo * bins as f64).round() as usize) == k)
+        });
+        if let Some(b) = bin {
+            let style = if b.outside {
+                theme.error()
+            } else {
+                theme.good()
+            };
+            return vec![
+                Span::styled(if b.outside { "✖ " } else { "▪ " }, style),
+                Span::raw(format!(
+                    "found {}/{} = {:.0} % [{:.0}, {:.0}], curve {:.0} %",
+                    thousands(b.found as u64),
+                    thousands(b.true_pairs as u64),
+                    b.measured * 100.0,
+                    b.interval_lo * 100.0,
+                    b.interval_hi * 100.0,
+                    b.predicted * 100.0
+                )),
+            ];
+        }
         let mut spans = vec![
             Span::styled("▪┆ ", theme.good()),
             Span::raw("measured ±95 % "),
