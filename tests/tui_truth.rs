@@ -381,3 +381,52 @@ fn missed_pairs_screen() {
     cmd(&mut app, Command::Down);
     insta::assert_snapshot!("missed_pairs", screen(&app, W, H));
 }
+
+#[test]
+fn the_highlighted_bin_shows_its_measured_rate_in_the_legend() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_with_truth(dir.path());
+    cmd(&mut app, Command::FocusNext);
+    // The bin cursor starts on the last bin, [0.95, 1]: lake-1 · lake-2 (0.929) is not in it;
+    // walk left to the bin of 0.929, [0.90, 0.95).
+    cmd(&mut app, Command::BinLeft);
+    let bin = app
+        .truth
+        .measure
+        .as_ref()
+        .unwrap()
+        .report
+        .bins
+        .iter()
+        .find(|b| (b.lo - 0.9).abs() < 1e-9)
+        .copied()
+        .expect("a true pair in [0.90, 0.95)");
+    let s = tui_support::screen(&app, W, H);
+    let want = format!(
+        "found {}/{} = {:.0} % [{:.0}, {:.0}], curve {:.0} %",
+        bin.found,
+        bin.true_pairs,
+        bin.measured * 100.0,
+        bin.interval_lo * 100.0,
+        bin.interval_hi * 100.0,
+        bin.predicted * 100.0
+    );
+    assert!(s.contains(&want), "{want}\n{s}");
+}
+
+#[test]
+fn a_missing_truth_file_is_reported_before_the_screen_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("docs.txt");
+    std::fs::write(&corpus, "one document\nanother document\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lshscope"))
+        .arg("explore")
+        .arg(&corpus)
+        .args(["--truth", "no-such-truth.csv"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no-such-truth.csv"), "{err}");
+}
