@@ -268,6 +268,24 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     cmd(&mut app, Command::LabelNotDuplicate);
     assert_eq!(app.label_of(last.a, last.b), Some(Label::NotDuplicate));
 
+    // `e` on the missed list writes the missed pairs, with their labels.
+    cmd(&mut app, Command::Export);
+    run_effects(&mut app);
+    let csv = std::fs::read_to_string(dir.path().join("fixture.missed.16x8.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "id_a,id_b,jaccard,estimate,bands_hit,label");
+    assert_eq!(lines.len(), 1 + missed, "{csv}");
+    let (la, lb) = (
+        data.corpus.id(last.a as usize),
+        data.corpus.id(last.b as usize),
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("{la},{lb},")) && l.ends_with(",0,not_duplicate")),
+        "{csv}"
+    );
+
     // More bands find them: the list empties; m goes back to the candidates.
     for _ in 0..16 {
         cmd(&mut app, Command::BandsUp);

@@ -19,7 +19,9 @@ use crate::jobs::{Phase, Progress};
 use crate::minhash::{Banding, Index};
 use crate::scan::VerifiedPair;
 
-use super::app::{App, Effect, Loaded, Screen, SortOrder, pair_view, splitmix64};
+use super::app::{
+    App, Effect, ExportJob, Loaded, PlotSpec, Screen, SortOrder, pair_view, splitmix64,
+};
 use super::keys::Command;
 use super::ui::layout;
 
@@ -364,6 +366,10 @@ impl App {
                 self.open_missed();
                 true
             }
+            Command::Export if on_missed_list => {
+                self.export_missed();
+                true
+            }
             Command::JumpPrompt if on_missed_list => {
                 self.complain("/ searches the candidate list (m shows it)");
                 true
@@ -518,6 +524,61 @@ impl App {
             s.offset = s.selected + 1 - height;
         }
         s.offset = s.offset.min(s.visible.len().saturating_sub(height));
+    }
+
+    /// `e` on the missed list: the listed missed pairs (filtered, in list order) as CSV, in
+    /// the candidates' export format (bands_hit 0), next to the candidate exports.
+    fn export_missed(&mut self) {
+        let (Some(truth), Some(data), Some(m)) =
+            (&self.truth.truth, &self.data, &self.truth.measure)
+        else {
+            self.complain("nothing to export yet");
+            return;
+        };
+        let pairs: Vec<VerifiedPair> = self
+            .truth
+            .visible
+            .iter()
+            .map(|&i| {
+                let p = truth.pairs[i as usize];
+                VerifiedPair {
+                    a: p.a,
+                    b: p.b,
+                    bands_hit: 0,
+                    jaccard: p.jaccard,
+                    estimate: data.index.signatures.estimate(p.a as usize, p.b as usize),
+                }
+            })
+            .collect();
+        let labels = pairs
+            .iter()
+            .filter_map(|p| self.label_of(p.a, p.b).map(|l| ((p.a, p.b), l)))
+            .collect();
+        let path = self.config.export_dir.join(format!(
+            "{}.missed.{}x{}.csv",
+            self.config.export_stem, m.banding.bands, m.banding.rows
+        ));
+        let job = ExportJob {
+            path: path.clone(),
+            rows: (0..pairs.len() as u32).collect(),
+            pairs: Arc::new(pairs),
+            labels,
+            plots: PlotSpec {
+                dir: self.config.export_dir.clone(),
+                stem: self.config.export_stem.clone(),
+                banding: self.banding,
+                pins: self.pins.clone(),
+                threshold: self.threshold,
+                histogram: self.hist.clone(),
+                log_scale: self.log_scale,
+            },
+        };
+        self.say(format!(
+            "exporting {} missed pairs to {}…",
+            job.rows.len(),
+            path.display()
+        ));
+        self.queue(Effect::Export(Box::new(job)));
     }
 
     /// Opens the selected missed pair in the pair viewer.
