@@ -311,13 +311,28 @@ impl MeasuredOverlay {
                 )),
             ];
         }
-        let mut spans = vec![
-            Span::styled("▪┆ ", theme.good()),
-            Span::raw("measured ±95 % "),
-        ];
+        // The key of the points, and recall at t beside what the curve predicts for the
+        // same true pairs (the mean of P(sᵢ)).
+        let mut spans = vec![Span::styled("▪┆ ", theme.good())];
+        let recall = app.truth.measure.as_ref().map(|m| &m.report);
+        match (&app.truth.truth, recall) {
+            (Some(t), Some(_)) if app.truth_below_floor() => {
+                spans.push(Span::raw("measured recall "));
+                spans.push(Span::styled(
+                    format!("? (truth ≥ {:.2}) ", t.floor),
+                    theme.warning(),
+                ));
+            }
+            (_, Some(r)) if r.recall.is_some() => spans.push(Span::raw(format!(
+                "measured recall {} (curve {}) ",
+                percent(r.recall),
+                percent(r.predicted_recall)
+            ))),
+            _ => spans.push(Span::raw("measured ±95 % ")),
+        }
         if !self.outside.is_empty() {
             spans.push(Span::styled(
-                format!("✖ {} off curve ", self.outside.len()),
+                format!("✖ {} off ", self.outside.len()),
                 theme.error(),
             ));
         }
