@@ -426,6 +426,7 @@ impl App {
             Action::Resize(w, h) => {
                 self.size = (w, h);
                 self.scroll_list_into_view();
+                self.scroll_missed_into_view();
             }
             Action::LoadStepDone(step) => self.load_steps.push(step),
             Action::Loaded(result) => match *result {

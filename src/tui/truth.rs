@@ -515,7 +515,7 @@ impl App {
         self.scroll_missed_into_view();
     }
 
-    fn scroll_missed_into_view(&mut self) {
+    pub(super) fn scroll_missed_into_view(&mut self) {
         let height = layout::pair_list_rows(self.size).max(1);
         let s = &mut self.truth;
         if s.selected < s.offset {

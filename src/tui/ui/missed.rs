@@ -152,9 +152,21 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(table, area);
 }
 
+/// A proportion as a percentage, with more decimals below 1 % so that a precision of 1,099
+/// in 3.5 M candidates reads 0.031 %, not 0.0 %.
 fn percent(x: Option<f64>) -> String {
-    x.map(|v| format!("{:.1} %", v * 100.0))
-        .unwrap_or_else(|| "–".to_string())
+    let Some(v) = x else {
+        return "–".to_string();
+    };
+    let p = v * 100.0;
+    let decimals = if p == 0.0 || p >= 1.0 {
+        1
+    } else if p >= 0.1 {
+        2
+    } else {
+        3
+    };
+    format!("{p:.decimals$} %")
 }
 
 /// `recall … · precision …` for the status line, when there is truth.
@@ -337,5 +349,20 @@ impl MeasuredOverlay {
             ));
         }
         spans
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::percent;
+
+    #[test]
+    fn small_percentages_keep_their_digits() {
+        assert_eq!(percent(Some(0.919)), "91.9 %");
+        assert_eq!(percent(Some(1.0)), "100.0 %");
+        assert_eq!(percent(Some(0.0)), "0.0 %");
+        assert_eq!(percent(Some(0.0042)), "0.42 %");
+        assert_eq!(percent(Some(1099.0 / 3_502_214.0)), "0.031 %");
+        assert_eq!(percent(None), "–");
     }
 }
