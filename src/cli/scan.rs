@@ -174,31 +174,9 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         "pairs",
     ));
 
-    let start = Instant::now();
-    progress.begin(Phase::Writing, pairs.len() as u64);
-    match &args.output {
-        Some(path) => crate::atomic::write_atomically(path, |w| {
-            write_pairs(w, &corpus, &pairs, args.output_format)
-        })?,
-        None => {
-            let stdout = std::io::stdout();
-            let mut lock = std::io::BufWriter::new(stdout.lock());
-            match write_pairs(&mut lock, &corpus, &pairs, args.output_format)
-                .and_then(|_| lock.flush())
-            {
-                Ok(()) => {}
-                // A closed pipe (`| head`) is the reader's choice, not an error.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-                Err(e) => return Err(Error::io("<stdout>", e)),
-            }
-        }
-    }
-    phases.push(PhaseTiming::new(
-        Phase::Writing,
-        start,
-        pairs.len() as u64,
-        "pairs",
-    ));
+    super::write_output(&args.output, &progress, &mut phases, pairs.len(), |w| {
+        write_pairs(w, &corpus, &pairs, args.output_format)
+    })?;
     progress.finish();
     drop(_bar);
 

@@ -167,15 +167,7 @@ fn sort_by_key_then_doc(mut keys: Vec<(u64, u32)>) -> Vec<(u64, u32)> {
             dst[*slot as usize] = entry;
             *slot += 1;
         }
-        for i in 1..len {
-            let x = dst[i];
-            let mut j = i;
-            while j > 0 && dst[j - 1] > x {
-                dst[j] = dst[j - 1];
-                j -= 1;
-            }
-            dst[j] = x;
-        }
+        super::index::insertion_sort(dst);
     }
     keys
 }
