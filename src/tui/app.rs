@@ -300,6 +300,9 @@ pub struct App {
     pub viewer: Option<PairView>,
     pub show_band_values: bool,
     pub message: Option<Message>,
+    /// `e` was pressed while the shown candidates answered an older banding: the export runs
+    /// when the current banding's candidates arrive, so files and screen agree.
+    pub export_pending: bool,
     /// From the request of the shown result to its histogram and list being ready.
     pub last_latency: Option<Duration>,
     pub size: (u16, u16),
@@ -345,6 +348,7 @@ impl App {
             viewer: None,
             show_band_values: false,
             message,
+            export_pending: false,
             last_latency: None,
             size,
             should_quit: false,
@@ -427,7 +431,12 @@ impl App {
             Action::BandFailed { request, message } => {
                 if self.job.as_ref().is_some_and(|j| j.request == request) {
                     self.job = None;
-                    self.complain(format!("re-banding failed: {message}"));
+                    let export = if std::mem::take(&mut self.export_pending) {
+                        " (export cancelled)"
+                    } else {
+                        ""
+                    };
+                    self.complain(format!("re-banding failed: {message}{export}"));
                 }
             }
             Action::PromptInput(key) => self.on_prompt_key(key),
@@ -493,6 +502,9 @@ impl App {
         self.rebuild_histogram();
         self.count_above_threshold();
         self.rebuild_visible(keep);
+        if std::mem::take(&mut self.export_pending) {
+            self.export();
+        }
     }
 
     /// Cancels the running job (if any) and queues a job for `self.banding`.
@@ -983,6 +995,14 @@ impl App {
     /// Queues the export of the filtered pairs (CSV) and the plots; the file is written off
     /// the UI thread (it may hold millions of rows) and [`Action::Exported`] reports back.
     fn export(&mut self) {
+        if self.job.is_some() && (self.result.is_none() || self.result_is_stale()) {
+            self.export_pending = true;
+            self.say(format!(
+                "exporting when the candidates of {} are ready…",
+                self.banding
+            ));
+            return;
+        }
         let Some(result) = &self.result else {
             self.complain("nothing to export yet");
             return;
@@ -1002,13 +1022,15 @@ impl App {
                 banding: self.banding,
                 pins: self.pins.clone(),
                 threshold: self.threshold,
+                num_perm: self.num_perm(),
                 histogram: self.hist.clone(),
+                histogram_banding: result.banding,
                 log_scale: self.log_scale,
             },
         };
         self.say(format!(
-            "exporting {} pairs to {}…",
-            job.rows.len(),
+            "exporting {} pairs to {} and the plots…",
+            super::ui::thousands(job.rows.len() as u64),
             path.display()
         ));
         self.effects.push(Effect::Export(Box::new(job)));
@@ -1018,26 +1040,50 @@ impl App {
         match report.csv {
             Err(e) => self.complain(format!("export failed: {e}")),
             Ok(()) => {
-                let plots = match report.plots {
-                    Ok(Some(paths)) => format!(
-                        "; plots: {}",
-                        paths
-                            .iter()
-                            .map(|p| p.display().to_string())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                    Ok(None) => "; SVG/PNG plots: not in this build yet".to_string(),
-                    Err(e) => format!("; plots failed: {e}"),
-                };
-                self.say(format!(
-                    "wrote {} pairs to {}{plots}",
-                    report.rows,
+                let csv = format!(
+                    "wrote {} pairs to {}",
+                    super::ui::thousands(report.rows as u64),
                     report.path.display()
-                ));
+                );
+                match report.plots {
+                    Ok(paths) => {
+                        let names = brace_names(&paths, report.path.parent());
+                        self.say(format!("{csv}; plots: {names}"));
+                    }
+                    Err(e) => self.complain(format!("{csv}; plots failed: {e}")),
+                }
             }
         }
     }
+}
+
+/// Short names for files written together: those in `dir` by file name alone, and the
+/// formats of one figure folded into braces, shell style (`x.scurve.20x5.{svg,png}`).
+pub fn brace_names(paths: &[PathBuf], dir: Option<&std::path::Path>) -> String {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for p in paths {
+        let shown = match p.file_name() {
+            Some(n) if p.parent() == dir => n.to_string_lossy().into_owned(),
+            _ => p.display().to_string(),
+        };
+        let (base, ext) = match shown.rsplit_once('.') {
+            Some((base, ext)) if !base.is_empty() => (base.to_string(), ext.to_string()),
+            _ => (shown.clone(), String::new()),
+        };
+        match groups.iter_mut().find(|(b, _)| *b == base) {
+            Some((_, exts)) => exts.push(ext),
+            None => groups.push((base, vec![ext])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(base, exts)| match exts.as_slice() {
+            [e] if e.is_empty() => base,
+            [e] => format!("{base}.{e}"),
+            _ => format!("{base}.{{{}}}", exts.join(",")),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// What the S-curve and histogram plots show, owned so a worker thread can draw them.
@@ -1048,7 +1094,12 @@ pub struct PlotSpec {
     pub banding: Banding,
     pub pins: Vec<Banding>,
     pub threshold: f64,
+    /// K, for the S-curve's title.
+    pub num_perm: usize,
     pub histogram: SimilarityHistogram,
+    /// The banding whose candidates `histogram` counts (it lags `banding` while a
+    /// re-banding job runs).
+    pub histogram_banding: Banding,
     pub log_scale: bool,
 }
 
@@ -1068,7 +1119,7 @@ pub struct ExportReport {
     pub path: PathBuf,
     pub rows: usize,
     pub csv: Result<(), String>,
-    pub plots: Result<Option<Vec<PathBuf>>, String>,
+    pub plots: Result<Vec<PathBuf>, String>,
 }
 
 /// Parses `0.5-0.8`, `0.5..0.8`, `0.5 0.8`, `0.5,0.8` or a single lower bound `0.7`.
@@ -1156,6 +1207,25 @@ mod tests {
         assert_eq!(parse_range("1.5"), None);
         assert_eq!(parse_range("abc"), None);
         assert_eq!(parse_range(""), None);
+    }
+
+    #[test]
+    fn export_names_fold_formats() {
+        let dir = std::path::Path::new("/out");
+        let paths: Vec<PathBuf> = [
+            "/out/c.scurve.20x5.svg",
+            "/out/c.scurve.20x5.png",
+            "/out/c.histogram.18x5.svg",
+            "/out/c.histogram.18x5.png",
+            "/elsewhere/d.svg",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        assert_eq!(
+            brace_names(&paths, Some(dir)),
+            "c.scurve.20x5.{svg,png}, c.histogram.18x5.{svg,png}, /elsewhere/d.svg"
+        );
     }
 
     #[test]

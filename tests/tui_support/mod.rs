@@ -120,6 +120,11 @@ pub fn new_app_with(config: Config, dir: &Path, size: (u16, u16)) -> App {
 /// elapsed time so screens are reproducible). Returns how many ran.
 pub fn run_effects(app: &mut App) -> usize {
     let effects = app.take_effects();
+    run_given_effects(app, effects)
+}
+
+/// Runs `effects` (taken from `app` earlier) as [`run_effects`] does.
+pub fn run_given_effects(app: &mut App, effects: Vec<Effect>) -> usize {
     let n = effects.len();
     for effect in effects {
         let (request, banding, progress, known) = match effect {
