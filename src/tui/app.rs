@@ -451,6 +451,13 @@ impl App {
     }
 
     fn on_loaded(&mut self, loaded: Loaded) {
+        self.attach(Arc::new(loaded));
+    }
+
+    /// Shows `loaded` (what [`Action::Loaded`] does with a finished load): resolves the
+    /// labels to input positions, opens the main screen and queues the first re-banding.
+    /// Public so benchmarks can share one index among several Apps.
+    pub fn attach(&mut self, loaded: Arc<Loaded>) {
         // Resolve labelled id pairs to input positions once (first occurrence of an id).
         let wanted: std::collections::HashSet<&str> =
             self.labels.iter().flat_map(|(a, b, _)| [a, b]).collect();
@@ -477,7 +484,7 @@ impl App {
                 known
             ));
         }
-        self.data = Some(Arc::new(loaded));
+        self.data = Some(loaded);
         self.screen = Screen::Main;
         self.request_banding();
     }
@@ -491,7 +498,7 @@ impl App {
         {
             return;
         }
-        self.job = None;
+        let started = self.job.take().map(|j| j.started);
         let keep = self.selected_pair().map(|p| (p.a, p.b));
         let mut outcome = outcome;
         self.known_similarities = outcome
@@ -502,6 +509,7 @@ impl App {
         self.rebuild_histogram();
         self.count_above_threshold();
         self.rebuild_visible(keep);
+        self.last_latency = started.map(|t| t.elapsed());
         if std::mem::take(&mut self.export_pending) {
             self.export();
         }
