@@ -8,12 +8,15 @@
 //! - `reband_*`: the worker's job, `tui::reband` (find_candidates, then similarities reused
 //!   from the previous result by a merge and only the new pairs verified), from 20 × 5 to
 //!   the neighbouring banding.
-//! - `apply_result`: the UI thread's share of the same step, `App::update(Action::Banded)`
-//!   (histogram, count ≥ t, filtered and sorted pair list).
+//! - `prepare_result`: the worker's next step, histogram counts and the sorted pair list.
+//! - `apply_result`: the UI thread's share, `App::update(Action::Banded)` with that prepared
+//!   result (labels, count ≥ t, the selection kept).
 //! - `frame_*`: drawing the main screen and the pair viewer into a 200 × 60 `TestBackend`.
 //!
-//! A b or r step costs the user `reband_*` + `apply_result` (+ one frame).
+//! A b or r step costs the user `reband_*` + `prepare_result` + `apply_result` (+ a frame);
+//! only `apply_result` and the frame hold the UI thread.
 
+use std::cell::RefCell;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -24,7 +27,7 @@ use lshscope::minhash::{Banding, IndexOptions, build_index};
 use lshscope::scan::VerifiedPair;
 use lshscope::synth::{GenOptions, generate};
 use lshscope::text::ShingleOptions;
-use lshscope::tui::app::{Action, App, BandOutcome, Config, Effect, Loaded, Source};
+use lshscope::tui::app::{Action, App, BandOutcome, Config, Effect, Loaded, Prepared, Source};
 use lshscope::tui::keys::Command;
 use lshscope::tui::reband;
 use ratatui::Terminal;
@@ -144,30 +147,36 @@ fn ready_app(docs: usize) -> App {
     app
 }
 
-/// Answers the App's queued re-banding with `pairs` (already computed).
-fn answer(app: &mut App, pairs: &Arc<Vec<VerifiedPair>>) {
-    for effect in app.take_effects() {
-        if let Effect::Reband {
-            request, banding, ..
-        } = effect
-        {
-            app.update(Action::Banded(BandOutcome {
-                request,
-                banding,
-                pairs: Arc::clone(pairs),
-                known: None,
-                elapsed: Duration::ZERO,
-            }));
-        }
+/// The outcome answering the App's queued re-banding with `pairs` (already computed), with
+/// the histogram and list order prepared as the worker does.
+fn outcome(app: &mut App, pairs: &Arc<Vec<VerifiedPair>>) -> BandOutcome {
+    let Some(Effect::Reband {
+        request,
+        banding,
+        view,
+        bins,
+        ..
+    }) = app.take_effects().into_iter().last()
+    else {
+        panic!("a re-banding job is queued")
+    };
+    BandOutcome {
+        request,
+        banding,
+        pairs: Arc::clone(pairs),
+        known: None,
+        elapsed: Duration::ZERO,
+        prepared: Some(Box::new(Prepared::new(pairs, bins, view))),
     }
 }
 
-/// The UI thread's work when a result arrives: alternately 21 × 5 and back to 20 × 5, each
-/// answered with its precomputed candidates.
-#[divan::bench(args = SIZES, sample_count = 10, sample_size = 1)]
-fn apply_result(bencher: Bencher, docs: usize) {
-    let s = setup(docs);
-    let up = Arc::new(
+fn answer(app: &mut App, pairs: &Arc<Vec<VerifiedPair>>) {
+    let outcome = outcome(app, pairs);
+    app.update(Action::Banded(outcome));
+}
+
+fn step_up(s: &Setup) -> Arc<Vec<VerifiedPair>> {
+    Arc::new(
         reband(
             &s.data.index,
             Banding { bands: 21, rows: 5 },
@@ -176,20 +185,43 @@ fn apply_result(bencher: Bencher, docs: usize) {
             &Progress::new(),
         )
         .unwrap(),
-    );
-    let mut app = ready_app(docs);
+    )
+}
+
+/// The worker's share after re-banding: histogram counts and the sorted list (J ↓, no
+/// filter) of the 21 × 5 candidates.
+#[divan::bench(args = SIZES, sample_count = 10, sample_size = 1)]
+fn prepare_result(bencher: Bencher, docs: usize) {
+    let up = step_up(setup(docs));
+    let view = ready_app(docs).list_view();
+    bencher.bench(|| Prepared::new(&up, 20, view));
+}
+
+/// The UI thread's share when a prepared result arrives (labels into the histogram, count
+/// ≥ t, selection kept): alternately 21 × 5 and back to 20 × 5.
+#[divan::bench(args = SIZES, sample_count = 10, sample_size = 1)]
+fn apply_result(bencher: Bencher, docs: usize) {
+    let s = setup(docs);
+    let up = step_up(s);
+    let app = RefCell::new(ready_app(docs));
     let mut step = 0usize;
-    bencher.bench_local(|| {
-        step += 1;
-        let (command, pairs) = if step % 2 == 1 {
-            (Command::BandsUp, &up)
-        } else {
-            (Command::BandsDown, &s.start)
-        };
-        app.update(Action::Command(command));
-        answer(&mut app, pairs);
-        app.visible.len()
-    });
+    bencher
+        .with_inputs(|| {
+            step += 1;
+            let (command, pairs) = if step % 2 == 1 {
+                (Command::BandsUp, &up)
+            } else {
+                (Command::BandsDown, &s.start)
+            };
+            let mut app = app.borrow_mut();
+            app.update(Action::Command(command));
+            outcome(&mut app, pairs)
+        })
+        .bench_local_values(|outcome| {
+            let mut app = app.borrow_mut();
+            app.update(Action::Banded(outcome));
+            app.visible.len()
+        });
 }
 
 fn draw(terminal: &mut Terminal<TestBackend>, app: &App) {

@@ -126,6 +126,7 @@ fn stale_results_are_never_shown_as_current() {
         banding: old_b,
         progress: old_p,
         known,
+        ..
     } = old.clone()
     else {
         panic!("expected a re-banding job")
@@ -156,6 +157,7 @@ fn stale_results_are_never_shown_as_current() {
         pairs: Default::default(),
         known: None,
         elapsed: Duration::ZERO,
+        prepared: None,
     }));
     assert_eq!(app.result.as_ref().unwrap().banding, first);
     assert!(app.job.is_some());
@@ -168,6 +170,7 @@ fn stale_results_are_never_shown_as_current() {
         pairs: std::sync::Arc::new(pairs),
         known: None,
         elapsed: Duration::ZERO,
+        prepared: None,
     }));
     assert_eq!(app.result.as_ref().unwrap().banding, new_b);
     assert!(!app.result_is_stale());
@@ -554,6 +557,78 @@ fn export_during_rebanding_waits_for_the_current_banding() {
     assert!(dir.path().join("fixture.pairs.17x4.csv").exists());
     assert!(dir.path().join("fixture.histogram.17x4.png").exists());
     assert!(!dir.path().join("fixture.pairs.16x4.csv").exists());
+}
+
+/// The worker's precomputed histogram and list order give the same screen state as the App
+/// computing them itself; and an order prepared for a view the user has since changed is
+/// not used.
+#[test]
+fn prepared_results_match_the_apps_own_and_stale_views_are_recomputed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut own = ready_app(dir.path(), SIZE);
+    let mut prepared = ready_app(dir.path(), SIZE);
+    for app in [&mut own, &mut prepared] {
+        cmd(app, Command::Down);
+        cmd(app, Command::CycleSort);
+        cmd(app, Command::RowsDown);
+    }
+    let effects = own.take_effects();
+    let Some(Effect::Reband {
+        request,
+        banding,
+        view,
+        bins,
+        ..
+    }) = effects.into_iter().last()
+    else {
+        panic!("a re-banding job")
+    };
+    let data = own.data.clone().unwrap();
+    let pairs = std::sync::Arc::new(
+        lshscope::tui::reband(&data.index, banding, None, None, &Default::default()).unwrap(),
+    );
+    let outcome = |prepared| BandOutcome {
+        request,
+        banding,
+        pairs: pairs.clone(),
+        known: None,
+        elapsed: Duration::ZERO,
+        prepared,
+    };
+    own.update(Action::Banded(outcome(None)));
+    prepared.take_effects();
+    // While the job ran, the user changed the sort: the prepared order is for the old view.
+    cmd(&mut prepared, Command::CycleSort);
+    cmd(&mut prepared, Command::CycleSort);
+    cmd(&mut prepared, Command::CycleSort);
+    assert_eq!(prepared.sort, own.sort);
+    let mut stale_view = view;
+    stale_view.sort = SortOrder::Shuffled;
+    let wrong = lshscope::tui::app::Prepared::new(&pairs, bins, stale_view);
+    prepared.update(Action::Banded(outcome(Some(Box::new(wrong)))));
+    assert_eq!(
+        prepared.visible, own.visible,
+        "recomputed for the current view"
+    );
+    // And with the view unchanged, the prepared order is used as is.
+    let mut again = ready_app(dir.path(), SIZE);
+    cmd(&mut again, Command::RowsDown);
+    run_effects(&mut again);
+    let mut reference = ready_app(dir.path(), SIZE);
+    cmd(&mut reference, Command::RowsDown);
+    let Some(Effect::Reband { request, .. }) = reference.take_effects().into_iter().last() else {
+        panic!("a re-banding job")
+    };
+    reference.update(Action::Banded(BandOutcome {
+        request,
+        ..outcome(None)
+    }));
+    assert_eq!(again.visible, reference.visible);
+    assert_eq!(again.hist, reference.hist);
+    assert_eq!(again.selected, reference.selected);
+    assert_eq!(again.pairs_at_or_above_t, reference.pairs_at_or_above_t);
+    assert_eq!(prepared.hist, own.hist);
+    assert_eq!(prepared.selected, own.selected);
 }
 
 #[test]

@@ -84,6 +84,66 @@ pub struct BandOutcome {
     /// means just `pairs`.
     pub known: Option<Arc<Vec<VerifiedPair>>>,
     pub elapsed: Duration,
+    /// Histogram counts and list order computed by the worker for the view asked with the
+    /// request, so a large result does not stall the UI thread; `None`: the App computes them.
+    pub prepared: Option<Box<Prepared>>,
+}
+
+/// What the pair list shows: which pairs and in what order.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ListView {
+    pub filter: Option<JaccardFilter>,
+    pub sort: SortOrder,
+    pub shuffle_seed: u64,
+}
+
+/// A result's histogram counts (no labels) and its list order for `view`.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub view: ListView,
+    pub hist: SimilarityHistogram,
+    pub order: Vec<u32>,
+}
+
+impl Prepared {
+    pub fn new(pairs: &[VerifiedPair], bins: usize, view: ListView) -> Self {
+        Prepared {
+            view,
+            hist: SimilarityHistogram::from_values(pairs.iter().map(|p| (p.jaccard, None)), bins),
+            order: list_order(pairs, view),
+        }
+    }
+}
+
+/// Indices of the `pairs` that pass `view.filter`, in `view.sort` order. Millions of
+/// candidates are possible (a low threshold on a large corpus): (key, index) pairs are
+/// sorted in parallel rather than with a comparator that looks both pairs up. Index order is
+/// (a, b) order, so ties break by the ids' input positions.
+pub fn list_order(pairs: &[VerifiedPair], view: ListView) -> Vec<u32> {
+    let ListView {
+        filter,
+        sort,
+        shuffle_seed: seed,
+    } = view;
+    let mut keyed: Vec<(u64, u32)> = pairs
+        .par_iter()
+        .enumerate()
+        .filter(|(_, p)| filter.is_none_or(|f| f.contains(p.jaccard)))
+        .map(|(i, p)| {
+            // Non-negative floats order like their bit patterns.
+            let bits = p.jaccard.max(0.0).to_bits();
+            let key = match sort {
+                SortOrder::JaccardDesc => u64::MAX - bits,
+                SortOrder::JaccardAsc => bits,
+                // A pseudo-random key per pair (not per position): the order of the pairs
+                // two bandings share stays the same, so an audit can go on after re-banding.
+                SortOrder::Shuffled => splitmix64(seed ^ (((p.a as u64) << 32) | p.b as u64)),
+            };
+            (key, i as u32)
+        })
+        .collect();
+    keyed.par_sort_unstable();
+    keyed.into_iter().map(|(_, i)| i).collect()
 }
 
 /// A re-banding job in flight.
@@ -105,6 +165,9 @@ pub enum Effect {
         progress: Progress,
         /// Pairs verified before (sorted by (a, b)): their similarities are not computed again.
         known: Option<Arc<Vec<VerifiedPair>>>,
+        /// The list view and histogram bins when asked, for [`Prepared`].
+        view: ListView,
+        bins: usize,
     },
     /// Write the filtered pairs and the plots; answer with [`Action::Exported`].
     Export(Box<ExportJob>),
@@ -505,10 +568,25 @@ impl App {
             .known
             .take()
             .or_else(|| Some(Arc::clone(&outcome.pairs)));
+        let prepared = outcome.prepared.take();
         self.result = Some(outcome);
-        self.rebuild_histogram();
+        match prepared.map(|p| *p) {
+            Some(p) if p.hist.bins() == self.hist.bins() => {
+                self.hist = p.hist;
+                self.add_labels_to_histogram();
+                if p.view == self.list_view() {
+                    self.show_order(p.order, keep);
+                } else {
+                    // The filter or sort changed while the job ran.
+                    self.rebuild_visible(keep);
+                }
+            }
+            _ => {
+                self.rebuild_histogram();
+                self.rebuild_visible(keep);
+            }
+        }
         self.count_above_threshold();
-        self.rebuild_visible(keep);
         self.last_latency = started.map(|t| t.elapsed());
         if std::mem::take(&mut self.export_pending) {
             self.export();
@@ -532,6 +610,8 @@ impl App {
             banding: job.banding,
             progress: job.progress.clone(),
             known: self.known_similarities.clone(),
+            view: self.list_view(),
+            bins: self.hist.bins(),
         });
         self.job = Some(job);
         if let (Some(view), Some(data)) = (&mut self.viewer, &self.data) {
@@ -566,21 +646,36 @@ impl App {
 
     fn rebuild_histogram(&mut self) {
         let bins = self.hist.bins();
-        let Some(result) = &self.result else {
-            self.hist = SimilarityHistogram::new(bins);
-            return;
+        self.hist = match &self.result {
+            Some(result) => SimilarityHistogram::from_values(
+                result.pairs.iter().map(|p| (p.jaccard, None)),
+                bins,
+            ),
+            None => SimilarityHistogram::new(bins),
         };
+        self.add_labels_to_histogram();
+    }
+
+    /// Counts the labels of the current candidates into `hist` (which must have no labels).
+    fn add_labels_to_histogram(&mut self) {
+        let Some(result) = &self.result else { return };
         let pairs = &result.pairs;
-        let mut hist =
-            SimilarityHistogram::from_values(pairs.iter().map(|p| (p.jaccard, None)), bins);
         // Labels are few and pairs sorted by (a, b): look each label's pair up, rather than
         // every pair's label.
         for (&(a, b), &label) in &self.label_by_pos {
             if let Ok(i) = pairs.binary_search_by(|p| (p.a, p.b).cmp(&(a, b))) {
-                hist.add_label(pairs[i].jaccard, label);
+                self.hist.add_label(pairs[i].jaccard, label);
             }
         }
-        self.hist = hist;
+    }
+
+    /// The filter and sort the pair list shows.
+    pub fn list_view(&self) -> ListView {
+        ListView {
+            filter: self.filter,
+            sort: self.sort,
+            shuffle_seed: self.config.shuffle_seed,
+        }
     }
 
     fn count_above_threshold(&mut self) {
@@ -594,46 +689,27 @@ impl App {
 
     /// Recomputes the filtered, sorted list, keeping `keep` selected if it is still there.
     fn rebuild_visible(&mut self, keep: Option<(u32, u32)>) {
-        let Some(result) = &self.result else {
-            self.visible.clear();
-            return;
+        let order = match &self.result {
+            Some(result) => list_order(&result.pairs, self.list_view()),
+            None => Vec::new(),
         };
-        let pairs = &result.pairs;
-        // Millions of candidates are possible (a low threshold on a large corpus), and this
-        // runs on the UI thread: sort (key, index) pairs in parallel rather than calling a
-        // comparator that looks both pairs up. Index order is (a, b) order, so ties break by
-        // ids' input positions.
-        let filter = self.filter;
-        let seed = self.config.shuffle_seed;
-        let sort = self.sort;
-        let mut keyed: Vec<(u64, u32)> = pairs
-            .par_iter()
-            .enumerate()
-            .filter(|(_, p)| filter.is_none_or(|f| f.contains(p.jaccard)))
-            .map(|(i, p)| {
-                // Non-negative floats order like their bit patterns.
-                let bits = p.jaccard.max(0.0).to_bits();
-                let key = match sort {
-                    SortOrder::JaccardDesc => u64::MAX - bits,
-                    SortOrder::JaccardAsc => bits,
-                    // A pseudo-random key per pair (not per position): the order of the pairs
-                    // two bandings share stays the same, so an audit can go on after
-                    // re-banding.
-                    SortOrder::Shuffled => splitmix64(seed ^ (((p.a as u64) << 32) | p.b as u64)),
-                };
-                (key, i as u32)
-            })
-            .collect();
-        keyed.par_sort_unstable();
-        let visible: Vec<u32> = keyed.into_iter().map(|(_, i)| i).collect();
-        self.visible = visible;
-        self.selected = keep
-            .and_then(|(a, b)| {
+        self.show_order(order, keep);
+    }
+
+    /// Shows `order` (indices into the current result) as the list, keeping `keep` selected
+    /// if it is still there.
+    fn show_order(&mut self, order: Vec<u32>, keep: Option<(u32, u32)>) {
+        self.visible = order;
+        self.selected = match (&self.result, keep) {
+            (Some(result), Some((a, b))) => {
+                let pairs = &result.pairs;
                 self.visible
                     .iter()
                     .position(|&i| (pairs[i as usize].a, pairs[i as usize].b) == (a, b))
-            })
-            .unwrap_or(0);
+                    .unwrap_or(0)
+            }
+            _ => 0,
+        };
         self.list_offset = 0;
         self.scroll_list_into_view();
     }

@@ -127,13 +127,15 @@ pub fn run_effects(app: &mut App) -> usize {
 pub fn run_given_effects(app: &mut App, effects: Vec<Effect>) -> usize {
     let n = effects.len();
     for effect in effects {
-        let (request, banding, progress, known) = match effect {
+        let (request, banding, progress, known, view, bins) = match effect {
             Effect::Reband {
                 request,
                 banding,
                 progress,
                 known,
-            } => (request, banding, progress, known),
+                view,
+                bins,
+            } => (request, banding, progress, known, view, bins),
             Effect::Export(job) => {
                 let data = app.data.clone().expect("export before load");
                 let report = lshscope::tui::export::run_export(&data, &job);
@@ -149,12 +151,15 @@ pub fn run_given_effects(app: &mut App, effects: Vec<Effect>) -> usize {
             Err(lshscope::Error::Cancelled) => continue,
             Err(e) => panic!("re-banding failed: {e}"),
         };
+        // As the worker does; tests of the App's own fallback pass `None` themselves.
+        let prepared = lshscope::tui::app::Prepared::new(&pairs, bins, view);
         app.update(Action::Banded(BandOutcome {
             request,
             banding,
             known: known.map(|k| std::sync::Arc::new(lshscope::tui::remember(k, &pairs))),
             pairs: std::sync::Arc::new(pairs),
             elapsed: Duration::from_millis(3),
+            prepared: Some(Box::new(prepared)),
         }));
         // The App measures request-to-screen time with a clock; fix it like `elapsed`.
         if app.last_latency.is_some() {
