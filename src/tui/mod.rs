@@ -392,6 +392,8 @@ fn start_effect(app: &App, effect: Effect, tx: &Sender<Event>) {
             banding,
             progress,
             known,
+            view,
+            bins,
         } => {
             let Some(data) = app.data.clone() else { return };
             let tx = tx.clone();
@@ -405,6 +407,7 @@ fn start_effect(app: &App, effect: Effect, tx: &Sender<Event>) {
                     match reband(&data.index, banding, max_bucket, known, &progress) {
                         Ok(pairs) => {
                             let known = known.map(|k| Arc::new(remember(k, &pairs)));
+                            let prepared = app::Prepared::new(&pairs, bins, view);
                             progress.finish();
                             let _ = tx.send(Event::Worker(Action::Banded(BandOutcome {
                                 request,
@@ -412,6 +415,7 @@ fn start_effect(app: &App, effect: Effect, tx: &Sender<Event>) {
                                 pairs: Arc::new(pairs),
                                 known,
                                 elapsed: start.elapsed(),
+                                prepared: Some(Box::new(prepared)),
                             })));
                         }
                         Err(Error::Cancelled) => {}
