@@ -126,6 +126,7 @@ fn stale_results_are_never_shown_as_current() {
         banding: old_b,
         progress: old_p,
         known,
+        ..
     } = old.clone()
     else {
         panic!("expected a re-banding job")
@@ -156,6 +157,7 @@ fn stale_results_are_never_shown_as_current() {
         pairs: Default::default(),
         known: None,
         elapsed: Duration::ZERO,
+        prepared: None,
     }));
     assert_eq!(app.result.as_ref().unwrap().banding, first);
     assert!(app.job.is_some());
@@ -168,6 +170,7 @@ fn stale_results_are_never_shown_as_current() {
         pairs: std::sync::Arc::new(pairs),
         known: None,
         elapsed: Duration::ZERO,
+        prepared: None,
     }));
     assert_eq!(app.result.as_ref().unwrap().banding, new_b);
     assert!(!app.result_is_stale());
@@ -434,18 +437,57 @@ fn labels_are_saved_after_each_key_and_loaded_again() {
     assert!(app2.message.as_ref().unwrap().text.contains("1 match"));
 }
 
+/// Width, height and RGB pixels of a PNG file.
+fn decode_png(path: &std::path::Path) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgb, "{}", path.display());
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+/// Checks an SVG is one complete document of the export size and returns its text.
+fn read_svg(path: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.trim_start().starts_with("<svg"), "{}", path.display());
+    assert!(text.trim_end().ends_with("</svg>"), "{}", path.display());
+    assert!(
+        text.contains(r#"width="1200""#) && text.contains(r#"height="800""#),
+        "{}",
+        path.display()
+    );
+    text
+}
+
 #[test]
-fn export_writes_the_filtered_pairs() {
+fn export_writes_the_filtered_pairs_and_the_plots() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
+    // A pinned comparison curve, the log scale and a threshold the plots must show.
+    cmd(&mut app, Command::Pin);
+    cmd(&mut app, Command::RowsUp);
+    run_effects(&mut app);
+    cmd(&mut app, Command::ToggleLog);
+    cmd(&mut app, Command::ThresholdPrompt);
+    type_prompt(&mut app, "0.62");
     cmd(&mut app, Command::FilterPrompt);
     type_prompt(&mut app, "0.5");
     let n = app.visible.len();
+    let total = app.hist.total();
     cmd(&mut app, Command::Export);
-    let path = dir.path().join("fixture.pairs.16x4.csv");
+    let path = dir.path().join("fixture.pairs.16x5.csv");
+    let plots = [
+        "fixture.scurve.16x5.svg",
+        "fixture.scurve.16x5.png",
+        "fixture.histogram.16x5.svg",
+        "fixture.histogram.16x5.png",
+    ]
+    .map(|name| dir.path().join(name));
     assert!(
-        !path.exists(),
-        "the file is written by the worker, not the UI thread"
+        !path.exists() && plots.iter().all(|p| !p.exists()),
+        "the files are written by the worker, not the UI thread"
     );
     assert!(app.message.as_ref().unwrap().text.starts_with("exporting"));
     run_effects(&mut app);
@@ -453,11 +495,140 @@ fn export_writes_the_filtered_pairs() {
     assert!(text.starts_with("id_a,id_b,jaccard,estimate,bands_hit,label\n"));
     assert_eq!(text.lines().count(), n + 1);
     let msg = app.message.clone().unwrap();
+    assert!(!msg.error, "{msg:?}");
     assert!(msg.text.contains(&path.display().to_string()), "{msg:?}");
     assert!(
-        msg.text.contains("not in this build"),
-        "plots are not faked: {msg:?}"
+        msg.text.contains("fixture.scurve.16x5.{svg,png}")
+            && msg.text.contains("fixture.histogram.16x5.{svg,png}"),
+        "the message names the plots: {msg:?}"
     );
+
+    // The S-curve: current banding and the pin, each in the legend, and the threshold.
+    let scurve = read_svg(&plots[0]);
+    assert!(scurve.contains("K = 128"), "title names K");
+    assert!(scurve.contains("16 × 5 (80 hashes)"), "current curve");
+    assert!(scurve.contains("16 × 4 (64 hashes)"), "pinned curve");
+    assert!(scurve.contains("threshold t = 0.62"));
+    // The histogram: the panel's counts (all candidates, not just the filtered list), the
+    // log scale and the overlay of the banding those candidates come from.
+    let hist = read_svg(&plots[2]);
+    assert!(hist.contains(&format!("{total} pairs in all")), "{total}");
+    assert!(hist.contains("log scale"));
+    assert!(hist.contains("16 bands × 5 rows"));
+    assert!(hist.contains("threshold t = 0.62"));
+
+    for png in [&plots[1], &plots[3]] {
+        let (w, h, rgb) = decode_png(png);
+        assert_eq!((w, h), (1200, 800), "{}", png.display());
+        assert_eq!(rgb.len(), 1200 * 800 * 3);
+        // A drawn figure: mostly white background, and some coloured (curve/bar) pixels.
+        let white = rgb.chunks(3).filter(|p| p == &[255, 255, 255]).count();
+        let coloured = rgb
+            .chunks(3)
+            .filter(|p| p.iter().max().unwrap() - p.iter().min().unwrap() > 60)
+            .count();
+        assert!(white > 1200 * 800 / 2, "{}: {white} white", png.display());
+        assert!(coloured > 2000, "{}: {coloured} coloured", png.display());
+    }
+}
+
+#[test]
+fn export_during_rebanding_waits_for_the_current_banding() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    cmd(&mut app, Command::BandsUp);
+    assert!(app.result_is_stale());
+    cmd(&mut app, Command::Export);
+    assert!(app.export_pending);
+    assert!(
+        app.message.as_ref().unwrap().text.contains("17×4"),
+        "{:?}",
+        app.message
+    );
+    // The queued job answers 17 × 4; only then is the export queued, for 17 × 4.
+    let effects = app.take_effects();
+    assert!(
+        effects.iter().all(|e| matches!(e, Effect::Reband { .. })),
+        "no export of the stale candidates"
+    );
+    run_given_effects(&mut app, effects);
+    assert!(!app.export_pending);
+    assert_eq!(run_effects(&mut app), 1, "the export runs after the answer");
+    assert!(dir.path().join("fixture.pairs.17x4.csv").exists());
+    assert!(dir.path().join("fixture.histogram.17x4.png").exists());
+    assert!(!dir.path().join("fixture.pairs.16x4.csv").exists());
+}
+
+/// The worker's precomputed histogram and list order give the same screen state as the App
+/// computing them itself; and an order prepared for a view the user has since changed is
+/// not used.
+#[test]
+fn prepared_results_match_the_apps_own_and_stale_views_are_recomputed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut own = ready_app(dir.path(), SIZE);
+    let mut prepared = ready_app(dir.path(), SIZE);
+    for app in [&mut own, &mut prepared] {
+        cmd(app, Command::Down);
+        cmd(app, Command::CycleSort);
+        cmd(app, Command::RowsDown);
+    }
+    let effects = own.take_effects();
+    let Some(Effect::Reband {
+        request,
+        banding,
+        view,
+        bins,
+        ..
+    }) = effects.into_iter().last()
+    else {
+        panic!("a re-banding job")
+    };
+    let data = own.data.clone().unwrap();
+    let pairs = std::sync::Arc::new(
+        lshscope::tui::reband(&data.index, banding, None, None, &Default::default()).unwrap(),
+    );
+    let outcome = |prepared| BandOutcome {
+        request,
+        banding,
+        pairs: pairs.clone(),
+        known: None,
+        elapsed: Duration::ZERO,
+        prepared,
+    };
+    own.update(Action::Banded(outcome(None)));
+    prepared.take_effects();
+    // While the job ran, the user changed the sort: the prepared order is for the old view.
+    cmd(&mut prepared, Command::CycleSort);
+    cmd(&mut prepared, Command::CycleSort);
+    cmd(&mut prepared, Command::CycleSort);
+    assert_eq!(prepared.sort, own.sort);
+    let mut stale_view = view;
+    stale_view.sort = SortOrder::Shuffled;
+    let wrong = lshscope::tui::app::Prepared::new(&pairs, bins, stale_view);
+    prepared.update(Action::Banded(outcome(Some(Box::new(wrong)))));
+    assert_eq!(
+        prepared.visible, own.visible,
+        "recomputed for the current view"
+    );
+    // And with the view unchanged, the prepared order is used as is.
+    let mut again = ready_app(dir.path(), SIZE);
+    cmd(&mut again, Command::RowsDown);
+    run_effects(&mut again);
+    let mut reference = ready_app(dir.path(), SIZE);
+    cmd(&mut reference, Command::RowsDown);
+    let Some(Effect::Reband { request, .. }) = reference.take_effects().into_iter().last() else {
+        panic!("a re-banding job")
+    };
+    reference.update(Action::Banded(BandOutcome {
+        request,
+        ..outcome(None)
+    }));
+    assert_eq!(again.visible, reference.visible);
+    assert_eq!(again.hist, reference.hist);
+    assert_eq!(again.selected, reference.selected);
+    assert_eq!(again.pairs_at_or_above_t, reference.pairs_at_or_above_t);
+    assert_eq!(prepared.hist, own.hist);
+    assert_eq!(prepared.selected, own.selected);
 }
 
 #[test]

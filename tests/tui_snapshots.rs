@@ -68,6 +68,10 @@ fn main_screen_while_rebanding_marks_the_old_result() {
     let s = screen(&app, W, H);
     assert!(s.contains("showing 16×4 · computing 17×4…"), "{s}");
     assert!(s.contains("re-banding 17×4"), "{s}");
+    assert!(
+        s.contains("(of 16×4)"),
+        "the status line says whose counts it shows: {s}"
+    );
 }
 
 #[test]

@@ -340,9 +340,8 @@ fn truth_file_is_read_after_loading() {
         dir.path(),
         "id_a,id_b,jaccard,level\nlake-2,lake-1,0.929,0.9\ntrain-1,train-2,0.835,0.8\n",
     );
-    let mut config = config(dir.path());
-    config.truth = Some(path.clone());
-    let mut app = new_app_with(config, dir.path(), SIZE);
+    let mut app = new_app(dir.path(), SIZE);
+    app.truth.file = Some(path.clone());
     app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
     assert_eq!(run_effects(&mut app), 2, "re-banding and reading the truth");
     let truth = app.truth.truth.as_ref().unwrap();
@@ -360,9 +359,8 @@ fn truth_file_is_read_after_loading() {
 fn a_bad_truth_file_ends_the_session_with_its_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = write_truth_file(dir.path(), "id_a,id_b,jaccard\nlake-1,nobody,0.9\n");
-    let mut config = config(dir.path());
-    config.truth = Some(path);
-    let mut app = new_app_with(config, dir.path(), SIZE);
+    let mut app = new_app(dir.path(), SIZE);
+    app.truth.file = Some(path);
     app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
     run_effects(&mut app);
     assert!(app.should_quit);

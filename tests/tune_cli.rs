@@ -381,3 +381,41 @@ fn bad_arguments_fail_with_clear_errors() {
         "cannot be used with",
     );
 }
+
+#[test]
+fn truth_file_gives_expected_recall_over_the_true_pairs() {
+    // A truth file as `lshscope truth` writes it: ids and the exact Jaccard of every pair at or
+    // above the join threshold (here 0.6).
+    let dir = tempfile::tempdir().unwrap();
+    let truth = dir.path().join("truth.csv");
+    let sims = [0.6, 0.65, 0.7, 0.75, 0.8, 0.9, 0.95, 1.0];
+    let mut text = String::from("id_a,id_b,jaccard\n");
+    for (i, s) in sims.iter().enumerate() {
+        text.push_str(&format!("d{i},e{i},{s}\n"));
+    }
+    std::fs::write(&truth, text).unwrap();
+    let report = tune_json(&[
+        "-t",
+        "0.7",
+        "--truth",
+        truth.to_str().unwrap(),
+        "--banding",
+        "20x5",
+    ]);
+    let given = row(&report, "given");
+    let above: Vec<f64> = sims.iter().copied().filter(|&s| s >= 0.7).collect();
+    let expected = above
+        .iter()
+        .map(|&s| candidate_probability(s, 20, 5))
+        .sum::<f64>()
+        / above.len() as f64;
+    let recall = given["corpus"]["expected_recall"].as_f64().unwrap();
+    assert!((recall - expected).abs() < 1e-12, "{recall} vs {expected}");
+    assert!(report["notes"].to_string().contains("truth pairs"));
+    tune()
+        .args(["tune", "-t", "0.7", "--truth"])
+        .arg(&truth)
+        .args(["--pairs", PAIRS])
+        .assert()
+        .code(2);
+}

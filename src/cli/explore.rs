@@ -149,10 +149,9 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
         monochrome: args.view.color.monochrome(),
         bins: 20,
         shuffle_seed: args.index.seed,
-        truth: args.truth.clone(),
     };
     let labels = LabelStore::load(labels_path)?;
-    crate::tui::run(config, labels)
+    crate::tui::run_with_truth(config, labels, args.truth)
 }
 
 /// `lshscope` with no subcommand: the explorer on the embedded sample, default settings.
@@ -177,7 +176,6 @@ pub fn run_sample() -> Result<i32> {
         export_stem,
         monochrome: view.color.monochrome(),
         bins: 20,
-        truth: None,
     };
     let labels = LabelStore::load(labels_path)?;
     crate::tui::run(config, labels)

@@ -1,14 +1,18 @@
 //! Command-line interface: clap definitions and the glue from arguments to engine calls.
 //! Each subcommand lives in its own file with its `Args` struct and its `run` function.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::corpus::{ColumnSpec, InputFormat, ReadOptions};
+use crate::jobs::{Phase, Progress};
 use crate::minhash::IndexOptions;
 use crate::text::{ShingleKind, ShingleOptions};
+use crate::{Error, Result};
+use scan::PhaseTiming;
 
 mod bench;
 mod explore;
@@ -182,4 +186,36 @@ impl IndexArgs {
 /// True when progress bars should be drawn: stderr is a terminal and not `--quiet`.
 pub fn show_progress(quiet: bool) -> bool {
     !quiet && std::io::stderr().is_terminal()
+}
+
+/// Writes through `write` to `--output` (atomically) or stdout, and times it.
+pub(crate) fn write_output(
+    output: &Option<PathBuf>,
+    progress: &Progress,
+    phases: &mut Vec<PhaseTiming>,
+    rows: usize,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
+    let start = Instant::now();
+    progress.begin(Phase::Writing, rows as u64);
+    match output {
+        Some(path) => crate::atomic::write_atomically(path, write)?,
+        None => {
+            let stdout = std::io::stdout();
+            let mut lock = std::io::BufWriter::new(stdout.lock());
+            match write(&mut lock).and_then(|_| lock.flush()) {
+                Ok(()) => {}
+                // A closed pipe (`| head`) is the reader's choice, not an error.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                Err(e) => return Err(Error::io("<stdout>", e)),
+            }
+        }
+    }
+    phases.push(PhaseTiming::new(
+        Phase::Writing,
+        start,
+        rows as u64,
+        "pairs",
+    ));
+    Ok(())
 }

@@ -174,31 +174,9 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         "pairs",
     ));
 
-    let start = Instant::now();
-    progress.begin(Phase::Writing, pairs.len() as u64);
-    match &args.output {
-        Some(path) => crate::atomic::write_atomically(path, |w| {
-            write_pairs(w, &corpus, &pairs, args.output_format)
-        })?,
-        None => {
-            let stdout = std::io::stdout();
-            let mut lock = std::io::BufWriter::new(stdout.lock());
-            match write_pairs(&mut lock, &corpus, &pairs, args.output_format)
-                .and_then(|_| lock.flush())
-            {
-                Ok(()) => {}
-                // A closed pipe (`| head`) is the reader's choice, not an error.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-                Err(e) => return Err(Error::io("<stdout>", e)),
-            }
-        }
-    }
-    phases.push(PhaseTiming::new(
-        Phase::Writing,
-        start,
-        pairs.len() as u64,
-        "pairs",
-    ));
+    super::write_output(&args.output, &progress, &mut phases, pairs.len(), |w| {
+        write_pairs(w, &corpus, &pairs, args.output_format)
+    })?;
     progress.finish();
     drop(_bar);
 
@@ -354,10 +332,16 @@ fn render_summary(s: &ScanSummary, corpus: &Corpus) -> String {
 pub(super) fn render_read_line(r: &ReadReport, input: &str, without_shingles: usize) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
+    let sampled = if r.rows_read > r.documents {
+        format!(" (sampled from {})", r.rows_read)
+    } else {
+        String::new()
+    };
+    let compression = r.compression.map(|c| format!(", {c}")).unwrap_or_default();
     let _ = writeln!(
         out,
-        "read {} documents from {} ({} skipped, {} empty, {} without shingles, {} with invalid UTF-8)",
-        r.documents, input, r.skipped, r.empty, without_shingles, r.lossy_utf8
+        "read {} documents{sampled} from {input}{compression} ({} skipped, {} empty, {} without shingles, {} with invalid UTF-8)",
+        r.documents, r.skipped, r.empty, without_shingles, r.lossy_utf8
     );
     if r.skipped > 0 {
         let lines: Vec<String> = r.skipped_lines.iter().map(|l| l.to_string()).collect();
@@ -366,6 +350,13 @@ pub(super) fn render_read_line(r: &ReadReport, input: &str, without_shingles: us
             "  skipped rows at lines {}{}",
             lines.join(", "),
             if r.skipped > lines.len() { ", …" } else { "" }
+        );
+    }
+    if !r.skipped_files.is_empty() {
+        let _ = writeln!(
+            out,
+            "  unreadable files skipped: {}",
+            r.skipped_files.join(", ")
         );
     }
     out

@@ -78,7 +78,7 @@ pub fn run(args: TruthArgs) -> Result<i32> {
             sample.len() as u64,
             "pairs",
         ));
-        write_output(&args.output, &progress, &mut phases, sample.len(), |w| {
+        super::write_output(&args.output, &progress, &mut phases, sample.len(), |w| {
             let mut out = csv::Writer::from_writer(w);
             out.write_record(["jaccard"])?;
             for p in &sample {
@@ -121,7 +121,7 @@ pub fn run(args: TruthArgs) -> Result<i32> {
         corpus.len() as u64,
         "docs",
     ));
-    write_output(&args.output, &progress, &mut phases, pairs.len(), |w| {
+    super::write_output(&args.output, &progress, &mut phases, pairs.len(), |w| {
         write_truth(w, &corpus, &pairs)
     })?;
     progress.finish();
@@ -148,38 +148,6 @@ fn refusal(work: &JoinWork, threshold: f64, threads: usize, budget: f64) -> Stri
         work.estimated_scans,
         work.estimated_seconds(threads),
     )
-}
-
-/// Writes through `write` to `--output` (atomically) or stdout, and times it.
-fn write_output(
-    output: &Option<PathBuf>,
-    progress: &Progress,
-    phases: &mut Vec<PhaseTiming>,
-    rows: usize,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> Result<()> {
-    let start = Instant::now();
-    progress.begin(Phase::Writing, rows as u64);
-    match output {
-        Some(path) => crate::atomic::write_atomically(path, write)?,
-        None => {
-            let stdout = std::io::stdout();
-            let mut lock = std::io::BufWriter::new(stdout.lock());
-            match write(&mut lock).and_then(|_| lock.flush()) {
-                Ok(()) => {}
-                // A closed pipe (`| head`) is the reader's choice, not an error.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-                Err(e) => return Err(Error::io("<stdout>", e)),
-            }
-        }
-    }
-    phases.push(PhaseTiming::new(
-        Phase::Writing,
-        start,
-        rows as u64,
-        "pairs",
-    ));
-    Ok(())
 }
 
 /// Writes `id_a,id_b,jaccard` rows in scan's conventions: id_a is the earlier input position,

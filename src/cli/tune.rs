@@ -59,6 +59,11 @@ pub struct TuneArgs {
     /// a sample of random pairs).
     #[arg(long, value_name = "FILE")]
     pub similarities: Option<PathBuf>,
+    /// A truth file from `lshscope truth` (every pair at or above its join threshold): adds
+    /// the expected recall at t of each banding over those true pairs. For t at or above the
+    /// join's threshold this is the recall the banding is expected to reach on that corpus.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["pairs", "similarities"])]
+    pub truth: Option<PathBuf>,
     /// Pick the banding with the highest expected recall at t whose expected number of
     /// candidate pairs stays within N (needs --pairs or --similarities).
     #[arg(long, value_name = "N")]
@@ -286,7 +291,27 @@ pub fn build_report(args: &TuneArgs) -> Result<TuneReport> {
         accept: args.accept.iter().map(|b| b.0).collect(),
     };
 
+    let mut notes = Vec::new();
     let (corpus, distribution) = match (&args.pairs, &args.similarities) {
+        (None, None) if args.truth.is_some() => {
+            let path = args.truth.as_ref().expect("checked");
+            let values = read_similarities(path, true)?;
+            let lowest = values.iter().copied().fold(f64::INFINITY, f64::min);
+            if lowest > t {
+                notes.push(format!(
+                    "the truth file's lowest Jaccard is {lowest:.3}, above t = {t}: pairs \
+                     between t and {lowest:.3} are missing, so recall@t counts only the pairs \
+                     at or above {lowest:.3}"
+                ));
+            }
+            notes.push(
+                "truth pairs hold only pairs at or above the join threshold: recall@t is the \
+                 expected recall on them; expected candidates and precision count only those \
+                 pairs, not the many dissimilar pairs a banding also lets through"
+                    .to_string(),
+            );
+            (Some(path.display().to_string()), Some(values))
+        }
         (Some(path), _) => {
             let values = read_similarities(path, true)?;
             (Some(path.display().to_string()), Some(values))
@@ -297,7 +322,6 @@ pub fn build_report(args: &TuneArgs) -> Result<TuneReport> {
         }
         (None, None) => (None, None),
     };
-    let mut notes = Vec::new();
     let distribution = match (distribution, args.scan_banding) {
         (Some(values), Some(scan)) => {
             // A pair with similarity s was found with probability P₀(s); weighting it by

@@ -167,15 +167,7 @@ fn sort_by_key_then_doc(mut keys: Vec<(u64, u32)>) -> Vec<(u64, u32)> {
             dst[*slot as usize] = entry;
             *slot += 1;
         }
-        for i in 1..len {
-            let x = dst[i];
-            let mut j = i;
-            while j > 0 && dst[j - 1] > x {
-                dst[j] = dst[j - 1];
-                j -= 1;
-            }
-            dst[j] = x;
-        }
+        super::index::insertion_sort(dst);
     }
     keys
 }
@@ -308,37 +300,51 @@ fn union_of_band_pairs(band_pairs: Vec<Vec<u64>>, docs: usize) -> Vec<CandidateP
             *slot += 1;
         }
     }
-    let mut slices = Vec::with_capacity(parts);
+    let mut slices: Vec<&mut [u64]> = Vec::with_capacity(parts);
     let mut rest: &mut [u64] = &mut all;
     for i in 0..parts {
         let (head, tail) = rest.split_at_mut(starts[i + 1] - starts[i]);
         slices.push(head);
         rest = tail;
     }
-    let counted: Vec<Vec<CandidatePair>> = slices
-        .into_par_iter()
+    // Sort each partition in place and count its distinct pairs, then write every partition
+    // straight into its place in one exact-size result (no per-partition vectors to
+    // concatenate: at tens of millions of pairs that copy would double the peak).
+    let distinct: Vec<usize> = slices
+        .par_iter_mut()
         .map(|slice| {
             slice.sort_unstable();
-            let mut out = Vec::with_capacity(slice.len());
-            let mut i = 0;
-            while i < slice.len() {
-                let p = slice[i];
-                let mut j = i + 1;
-                while j < slice.len() && slice[j] == p {
-                    j += 1;
-                }
-                out.push(CandidatePair {
-                    a: (p >> 32) as u32,
-                    b: p as u32,
-                    bands_hit: (j - i) as u32,
-                });
-                i = j;
-            }
-            out
+            slice.chunk_by(|x, y| x == y).count()
         })
         .collect();
-    drop(all);
-    counted.concat()
+    let mut result = vec![
+        CandidatePair {
+            a: 0,
+            b: 0,
+            bands_hit: 0
+        };
+        distinct.iter().sum()
+    ];
+    let mut outputs = Vec::with_capacity(parts);
+    let mut rest: &mut [CandidatePair] = &mut result;
+    for &d in &distinct {
+        let (head, tail) = rest.split_at_mut(d);
+        outputs.push(head);
+        rest = tail;
+    }
+    slices
+        .into_par_iter()
+        .zip(outputs)
+        .for_each(|(slice, out)| {
+            for (run, slot) in slice.chunk_by(|x, y| x == y).zip(out.iter_mut()) {
+                *slot = CandidatePair {
+                    a: (run[0] >> 32) as u32,
+                    b: run[0] as u32,
+                    bands_hit: run.len() as u32,
+                };
+            }
+        });
+    result
 }
 
 #[cfg(test)]
@@ -369,6 +375,37 @@ mod tests {
             expected.sort_unstable();
             assert_eq!(sort_by_key_then_doc(keys), expected, "n = {n}");
         }
+    }
+
+    #[test]
+    fn union_over_many_partitions_matches_a_plain_count() {
+        let mut state = 9u64;
+        let docs = 5000u64;
+        let band_pairs: Vec<Vec<u64>> = (0..6)
+            .map(|_| {
+                (0..40_000)
+                    .map(|_| {
+                        let a = crate::minhash::family::splitmix64(&mut state) % (docs - 1);
+                        let b =
+                            a + 1 + crate::minhash::family::splitmix64(&mut state) % (docs - 1 - a);
+                        (a << 32) | b
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut counts = std::collections::BTreeMap::new();
+        for p in band_pairs.iter().flatten() {
+            *counts.entry(*p).or_insert(0u32) += 1;
+        }
+        let expected: Vec<CandidatePair> = counts
+            .into_iter()
+            .map(|(p, n)| CandidatePair {
+                a: (p >> 32) as u32,
+                b: p as u32,
+                bands_hit: n,
+            })
+            .collect();
+        assert_eq!(union_of_band_pairs(band_pairs, docs as usize), expected);
     }
 
     #[test]

@@ -242,6 +242,21 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
     })
 }
 
+/// Insertion sort, for the last step of the bucket sorts here: after a counting pass on the top
+/// bits of uniform hashes, values are at most a few places from where they belong, so this
+/// runs in near-linear time. Equal values never move past each other (stable).
+pub(crate) fn insertion_sort<T: PartialOrd + Copy>(v: &mut [T]) {
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && v[j - 1] > x {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
+    }
+}
+
 /// Buffers reused by [`sort_dedup_hashes`] from one document to the next.
 #[derive(Debug, Default)]
 pub(crate) struct SortScratch {
@@ -284,15 +299,7 @@ pub(crate) fn sort_dedup_hashes(v: &mut Vec<u64>, scratch: &mut SortScratch) {
         scratch[*slot as usize] = h;
         *slot += 1;
     }
-    for i in 1..n {
-        let x = scratch[i];
-        let mut j = i;
-        while j > 0 && scratch[j - 1] > x {
-            scratch[j] = scratch[j - 1];
-            j -= 1;
-        }
-        scratch[j] = x;
-    }
+    insertion_sort(scratch);
     std::mem::swap(v, scratch);
     v.dedup();
 }

@@ -53,8 +53,6 @@ pub struct Config {
     pub bins: usize,
     /// Seed of the shuffled sort order.
     pub shuffle_seed: u64,
-    /// Ground truth to read once the corpus is loaded (`--truth FILE`).
-    pub truth: Option<PathBuf>,
 }
 
 /// The corpus and its index, shared read-only with the workers.
@@ -86,6 +84,66 @@ pub struct BandOutcome {
     /// means just `pairs`.
     pub known: Option<Arc<Vec<VerifiedPair>>>,
     pub elapsed: Duration,
+    /// Histogram counts and list order computed by the worker for the view asked with the
+    /// request, so a large result does not stall the UI thread; `None`: the App computes them.
+    pub prepared: Option<Box<Prepared>>,
+}
+
+/// What the pair list shows: which pairs and in what order.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ListView {
+    pub filter: Option<JaccardFilter>,
+    pub sort: SortOrder,
+    pub shuffle_seed: u64,
+}
+
+/// A result's histogram counts (no labels) and its list order for `view`.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub view: ListView,
+    pub hist: SimilarityHistogram,
+    pub order: Vec<u32>,
+}
+
+impl Prepared {
+    pub fn new(pairs: &[VerifiedPair], bins: usize, view: ListView) -> Self {
+        Prepared {
+            view,
+            hist: SimilarityHistogram::from_values(pairs.iter().map(|p| (p.jaccard, None)), bins),
+            order: list_order(pairs, view),
+        }
+    }
+}
+
+/// Indices of the `pairs` that pass `view.filter`, in `view.sort` order. Millions of
+/// candidates are possible (a low threshold on a large corpus): (key, index) pairs are
+/// sorted in parallel rather than with a comparator that looks both pairs up. Index order is
+/// (a, b) order, so ties break by the ids' input positions.
+pub fn list_order(pairs: &[VerifiedPair], view: ListView) -> Vec<u32> {
+    let ListView {
+        filter,
+        sort,
+        shuffle_seed: seed,
+    } = view;
+    let mut keyed: Vec<(u64, u32)> = pairs
+        .par_iter()
+        .enumerate()
+        .filter(|(_, p)| filter.is_none_or(|f| f.contains(p.jaccard)))
+        .map(|(i, p)| {
+            // Non-negative floats order like their bit patterns.
+            let bits = p.jaccard.max(0.0).to_bits();
+            let key = match sort {
+                SortOrder::JaccardDesc => u64::MAX - bits,
+                SortOrder::JaccardAsc => bits,
+                // A pseudo-random key per pair (not per position): the order of the pairs
+                // two bandings share stays the same, so an audit can go on after re-banding.
+                SortOrder::Shuffled => splitmix64(seed ^ (((p.a as u64) << 32) | p.b as u64)),
+            };
+            (key, i as u32)
+        })
+        .collect();
+    keyed.par_sort_unstable();
+    keyed.into_iter().map(|(_, i)| i).collect()
 }
 
 /// A re-banding job in flight.
@@ -107,6 +165,9 @@ pub enum Effect {
         progress: Progress,
         /// Pairs verified before (sorted by (a, b)): their similarities are not computed again.
         known: Option<Arc<Vec<VerifiedPair>>>,
+        /// The list view and histogram bins when asked, for [`Prepared`].
+        view: ListView,
+        bins: usize,
     },
     /// Write the filtered pairs and the plots; answer with [`Action::Exported`].
     Export(Box<ExportJob>),
@@ -305,6 +366,9 @@ pub struct App {
     pub viewer: Option<PairView>,
     pub show_band_values: bool,
     pub message: Option<Message>,
+    /// `e` was pressed while the shown candidates answered an older banding: the export runs
+    /// when the current banding's candidates arrive, so files and screen agree.
+    pub export_pending: bool,
     /// From the request of the shown result to its histogram and list being ready.
     pub last_latency: Option<Duration>,
     pub size: (u16, u16),
@@ -352,6 +416,7 @@ impl App {
             viewer: None,
             show_band_values: false,
             message,
+            export_pending: false,
             last_latency: None,
             size,
             should_quit: false,
@@ -440,7 +505,12 @@ impl App {
             Action::BandFailed { request, message } => {
                 if self.job.as_ref().is_some_and(|j| j.request == request) {
                     self.job = None;
-                    self.complain(format!("re-banding failed: {message}"));
+                    let export = if std::mem::take(&mut self.export_pending) {
+                        " (export cancelled)"
+                    } else {
+                        ""
+                    };
+                    self.complain(format!("re-banding failed: {message}{export}"));
                 }
             }
             Action::PromptInput(key) => self.on_prompt_key(key),
@@ -456,6 +526,13 @@ impl App {
     }
 
     fn on_loaded(&mut self, loaded: Loaded) {
+        self.attach(Arc::new(loaded));
+    }
+
+    /// Shows `loaded` (what [`Action::Loaded`] does with a finished load): resolves the
+    /// labels to input positions, opens the main screen and queues the first re-banding.
+    /// Public so benchmarks can share one index among several Apps.
+    pub fn attach(&mut self, loaded: Arc<Loaded>) {
         // Resolve labelled id pairs to input positions once (first occurrence of an id).
         let wanted: std::collections::HashSet<&str> =
             self.labels.iter().flat_map(|(a, b, _)| [a, b]).collect();
@@ -482,7 +559,7 @@ impl App {
                 known
             ));
         }
-        self.data = Some(Arc::new(loaded));
+        self.data = Some(loaded);
         self.screen = Screen::Main;
         self.request_banding();
         self.truth_on_loaded();
@@ -497,18 +574,37 @@ impl App {
         {
             return;
         }
-        self.job = None;
+        let started = self.job.take().map(|j| j.started);
         let keep = self.selected_pair().map(|p| (p.a, p.b));
         let mut outcome = outcome;
         self.known_similarities = outcome
             .known
             .take()
             .or_else(|| Some(Arc::clone(&outcome.pairs)));
+        let prepared = outcome.prepared.take();
         self.result = Some(outcome);
-        self.rebuild_histogram();
+        match prepared.map(|p| *p) {
+            Some(p) if p.hist.bins() == self.hist.bins() => {
+                self.hist = p.hist;
+                self.add_labels_to_histogram();
+                if p.view == self.list_view() {
+                    self.show_order(p.order, keep);
+                } else {
+                    // The filter or sort changed while the job ran.
+                    self.rebuild_visible(keep);
+                }
+            }
+            _ => {
+                self.rebuild_histogram();
+                self.rebuild_visible(keep);
+            }
+        }
         self.count_above_threshold();
-        self.rebuild_visible(keep);
         self.truth_remeasure();
+        self.last_latency = started.map(|t| t.elapsed());
+        if std::mem::take(&mut self.export_pending) {
+            self.export();
+        }
     }
 
     /// Cancels the running job (if any) and queues a job for `self.banding`.
@@ -528,6 +624,8 @@ impl App {
             banding: job.banding,
             progress: job.progress.clone(),
             known: self.known_similarities.clone(),
+            view: self.list_view(),
+            bins: self.hist.bins(),
         });
         self.job = Some(job);
         if let (Some(view), Some(data)) = (&mut self.viewer, &self.data) {
@@ -562,21 +660,36 @@ impl App {
 
     fn rebuild_histogram(&mut self) {
         let bins = self.hist.bins();
-        let Some(result) = &self.result else {
-            self.hist = SimilarityHistogram::new(bins);
-            return;
+        self.hist = match &self.result {
+            Some(result) => SimilarityHistogram::from_values(
+                result.pairs.iter().map(|p| (p.jaccard, None)),
+                bins,
+            ),
+            None => SimilarityHistogram::new(bins),
         };
+        self.add_labels_to_histogram();
+    }
+
+    /// Counts the labels of the current candidates into `hist` (which must have no labels).
+    fn add_labels_to_histogram(&mut self) {
+        let Some(result) = &self.result else { return };
         let pairs = &result.pairs;
-        let mut hist =
-            SimilarityHistogram::from_values(pairs.iter().map(|p| (p.jaccard, None)), bins);
         // Labels are few and pairs sorted by (a, b): look each label's pair up, rather than
         // every pair's label.
         for (&(a, b), &label) in &self.label_by_pos {
             if let Ok(i) = pairs.binary_search_by(|p| (p.a, p.b).cmp(&(a, b))) {
-                hist.add_label(pairs[i].jaccard, label);
+                self.hist.add_label(pairs[i].jaccard, label);
             }
         }
-        self.hist = hist;
+    }
+
+    /// The filter and sort the pair list shows.
+    pub fn list_view(&self) -> ListView {
+        ListView {
+            filter: self.filter,
+            sort: self.sort,
+            shuffle_seed: self.config.shuffle_seed,
+        }
     }
 
     fn count_above_threshold(&mut self) {
@@ -590,46 +703,27 @@ impl App {
 
     /// Recomputes the filtered, sorted list, keeping `keep` selected if it is still there.
     fn rebuild_visible(&mut self, keep: Option<(u32, u32)>) {
-        let Some(result) = &self.result else {
-            self.visible.clear();
-            return;
+        let order = match &self.result {
+            Some(result) => list_order(&result.pairs, self.list_view()),
+            None => Vec::new(),
         };
-        let pairs = &result.pairs;
-        // Millions of candidates are possible (a low threshold on a large corpus), and this
-        // runs on the UI thread: sort (key, index) pairs in parallel rather than calling a
-        // comparator that looks both pairs up. Index order is (a, b) order, so ties break by
-        // ids' input positions.
-        let filter = self.filter;
-        let seed = self.config.shuffle_seed;
-        let sort = self.sort;
-        let mut keyed: Vec<(u64, u32)> = pairs
-            .par_iter()
-            .enumerate()
-            .filter(|(_, p)| filter.is_none_or(|f| f.contains(p.jaccard)))
-            .map(|(i, p)| {
-                // Non-negative floats order like their bit patterns.
-                let bits = p.jaccard.max(0.0).to_bits();
-                let key = match sort {
-                    SortOrder::JaccardDesc => u64::MAX - bits,
-                    SortOrder::JaccardAsc => bits,
-                    // A pseudo-random key per pair (not per position): the order of the pairs
-                    // two bandings share stays the same, so an audit can go on after
-                    // re-banding.
-                    SortOrder::Shuffled => splitmix64(seed ^ (((p.a as u64) << 32) | p.b as u64)),
-                };
-                (key, i as u32)
-            })
-            .collect();
-        keyed.par_sort_unstable();
-        let visible: Vec<u32> = keyed.into_iter().map(|(_, i)| i).collect();
-        self.visible = visible;
-        self.selected = keep
-            .and_then(|(a, b)| {
+        self.show_order(order, keep);
+    }
+
+    /// Shows `order` (indices into the current result) as the list, keeping `keep` selected
+    /// if it is still there.
+    fn show_order(&mut self, order: Vec<u32>, keep: Option<(u32, u32)>) {
+        self.visible = order;
+        self.selected = match (&self.result, keep) {
+            (Some(result), Some((a, b))) => {
+                let pairs = &result.pairs;
                 self.visible
                     .iter()
                     .position(|&i| (pairs[i as usize].a, pairs[i as usize].b) == (a, b))
-            })
-            .unwrap_or(0);
+                    .unwrap_or(0)
+            }
+            _ => 0,
+        };
         self.list_offset = 0;
         self.scroll_list_into_view();
         self.rebuild_missed();
@@ -1018,6 +1112,14 @@ impl App {
     /// Queues the export of the filtered pairs (CSV) and the plots; the file is written off
     /// the UI thread (it may hold millions of rows) and [`Action::Exported`] reports back.
     fn export(&mut self) {
+        if self.job.is_some() && (self.result.is_none() || self.result_is_stale()) {
+            self.export_pending = true;
+            self.say(format!(
+                "exporting when the candidates of {} are ready…",
+                self.banding
+            ));
+            return;
+        }
         let Some(result) = &self.result else {
             self.complain("nothing to export yet");
             return;
@@ -1037,13 +1139,15 @@ impl App {
                 banding: self.banding,
                 pins: self.pins.clone(),
                 threshold: self.threshold,
+                num_perm: self.num_perm(),
                 histogram: self.hist.clone(),
+                histogram_banding: result.banding,
                 log_scale: self.log_scale,
             },
         };
         self.say(format!(
-            "exporting {} pairs to {}…",
-            job.rows.len(),
+            "exporting {} pairs to {} and the plots…",
+            super::ui::thousands(job.rows.len() as u64),
             path.display()
         ));
         self.effects.push(Effect::Export(Box::new(job)));
@@ -1053,26 +1157,50 @@ impl App {
         match report.csv {
             Err(e) => self.complain(format!("export failed: {e}")),
             Ok(()) => {
-                let plots = match report.plots {
-                    Ok(Some(paths)) => format!(
-                        "; plots: {}",
-                        paths
-                            .iter()
-                            .map(|p| p.display().to_string())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                    Ok(None) => "; SVG/PNG plots: not in this build yet".to_string(),
-                    Err(e) => format!("; plots failed: {e}"),
-                };
-                self.say(format!(
-                    "wrote {} pairs to {}{plots}",
-                    report.rows,
+                let csv = format!(
+                    "wrote {} pairs to {}",
+                    super::ui::thousands(report.rows as u64),
                     report.path.display()
-                ));
+                );
+                match report.plots {
+                    Ok(paths) => {
+                        let names = brace_names(&paths, report.path.parent());
+                        self.say(format!("{csv}; plots: {names}"));
+                    }
+                    Err(e) => self.complain(format!("{csv}; plots failed: {e}")),
+                }
             }
         }
     }
+}
+
+/// Short names for files written together: those in `dir` by file name alone, and the
+/// formats of one figure folded into braces, shell style (`x.scurve.20x5.{svg,png}`).
+pub fn brace_names(paths: &[PathBuf], dir: Option<&std::path::Path>) -> String {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for p in paths {
+        let shown = match p.file_name() {
+            Some(n) if p.parent() == dir => n.to_string_lossy().into_owned(),
+            _ => p.display().to_string(),
+        };
+        let (base, ext) = match shown.rsplit_once('.') {
+            Some((base, ext)) if !base.is_empty() => (base.to_string(), ext.to_string()),
+            _ => (shown.clone(), String::new()),
+        };
+        match groups.iter_mut().find(|(b, _)| *b == base) {
+            Some((_, exts)) => exts.push(ext),
+            None => groups.push((base, vec![ext])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(base, exts)| match exts.as_slice() {
+            [e] if e.is_empty() => base,
+            [e] => format!("{base}.{e}"),
+            _ => format!("{base}.{{{}}}", exts.join(",")),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// What the S-curve and histogram plots show, owned so a worker thread can draw them.
@@ -1083,7 +1211,12 @@ pub struct PlotSpec {
     pub banding: Banding,
     pub pins: Vec<Banding>,
     pub threshold: f64,
+    /// K, for the S-curve's title.
+    pub num_perm: usize,
     pub histogram: SimilarityHistogram,
+    /// The banding whose candidates `histogram` counts (it lags `banding` while a
+    /// re-banding job runs).
+    pub histogram_banding: Banding,
     pub log_scale: bool,
 }
 
@@ -1103,7 +1236,7 @@ pub struct ExportReport {
     pub path: PathBuf,
     pub rows: usize,
     pub csv: Result<(), String>,
-    pub plots: Result<Option<Vec<PathBuf>>, String>,
+    pub plots: Result<Vec<PathBuf>, String>,
 }
 
 /// Parses `0.5-0.8`, `0.5..0.8`, `0.5 0.8`, `0.5,0.8` or a single lower bound `0.7`.
@@ -1191,6 +1324,25 @@ mod tests {
         assert_eq!(parse_range("1.5"), None);
         assert_eq!(parse_range("abc"), None);
         assert_eq!(parse_range(""), None);
+    }
+
+    #[test]
+    fn export_names_fold_formats() {
+        let dir = std::path::Path::new("/out");
+        let paths: Vec<PathBuf> = [
+            "/out/c.scurve.20x5.svg",
+            "/out/c.scurve.20x5.png",
+            "/out/c.histogram.18x5.svg",
+            "/out/c.histogram.18x5.png",
+            "/elsewhere/d.svg",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        assert_eq!(
+            brace_names(&paths, Some(dir)),
+            "c.scurve.20x5.{svg,png}, c.histogram.18x5.{svg,png}, /elsewhere/d.svg"
+        );
     }
 
     #[test]

@@ -489,7 +489,7 @@ pub const BINDINGS: &[Binding] = &[
         &[ch('e')],
         Command::Export,
         WORKING,
-        "export filtered pairs (CSV), plots",
+        "export pairs (CSV), plots (SVG, PNG)",
         None,
     ),
     bind(

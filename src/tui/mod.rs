@@ -225,6 +225,16 @@ fn has_terminal() -> bool {
 
 /// Runs the explorer until the user quits; returns the exit code.
 pub fn run(config: Config, labels: LabelStore) -> Result<i32> {
+    run_with_truth(config, labels, None)
+}
+
+/// [`run`], measuring the candidates against the ground truth in `truth` (read once the
+/// corpus is loaded; see [`truth`]).
+pub fn run_with_truth(
+    config: Config,
+    labels: LabelStore,
+    truth: Option<std::path::PathBuf>,
+) -> Result<i32> {
     if !has_terminal() {
         eprintln!("lshscope: {NOT_A_TERMINAL}");
         return Ok(2);
@@ -240,7 +250,7 @@ pub fn run(config: Config, labels: LabelStore) -> Result<i32> {
         std::process::exit(101);
     }));
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
-    let result = event_loop(&mut terminal, config, labels);
+    let result = event_loop(&mut terminal, config, labels, truth);
     let _ = execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
     result
@@ -250,12 +260,14 @@ fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     config: Config,
     labels: LabelStore,
+    truth: Option<std::path::PathBuf>,
 ) -> Result<i32> {
     let size = terminal.size().map_err(|e| Error::io("<terminal>", e))?;
     let (tx, rx) = mpsc::channel::<Event>();
     spawn_input_thread(tx.clone());
 
     let mut app = App::new(config.clone(), labels, (size.width, size.height));
+    app.truth.file = truth;
     {
         let tx = tx.clone();
         let progress = app.load_progress.clone();
@@ -404,6 +416,8 @@ fn start_effect(app: &App, effect: Effect, tx: &Sender<Event>) {
             banding,
             progress,
             known,
+            view,
+            bins,
         } => {
             let Some(data) = app.data.clone() else { return };
             let tx = tx.clone();
@@ -417,6 +431,7 @@ fn start_effect(app: &App, effect: Effect, tx: &Sender<Event>) {
                     match reband(&data.index, banding, max_bucket, known, &progress) {
                         Ok(pairs) => {
                             let known = known.map(|k| Arc::new(remember(k, &pairs)));
+                            let prepared = app::Prepared::new(&pairs, bins, view);
                             progress.finish();
                             let _ = tx.send(Event::Worker(Action::Banded(BandOutcome {
                                 request,
@@ -424,6 +439,7 @@ fn start_effect(app: &App, effect: Effect, tx: &Sender<Event>) {
                                 pairs: Arc::new(pairs),
                                 known,
                                 elapsed: start.elapsed(),
+                                prepared: Some(Box::new(prepared)),
                             })));
                         }
                         Err(Error::Cancelled) => {}

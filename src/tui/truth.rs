@@ -118,6 +118,8 @@ pub struct Measure {
 /// Truth, its measurement and the missed-pairs list.
 #[derive(Debug)]
 pub struct TruthState {
+    /// `--truth FILE`: read once the corpus is loaded.
+    pub file: Option<PathBuf>,
     pub truth: Option<Truth>,
     /// Mean Jaccard of the truth pairs in each histogram bin: where a bin's measured rate is
     /// drawn over the S-curve (the bin's prediction is the mean of P(sᵢ) over those pairs).
@@ -140,6 +142,7 @@ pub struct TruthState {
 impl Default for TruthState {
     fn default() -> Self {
         TruthState {
+            file: None,
             truth: None,
             bin_means: Vec::new(),
             job: None,
@@ -292,7 +295,7 @@ impl App {
 
     /// After loading: read `--truth FILE` in the background.
     pub(super) fn truth_on_loaded(&mut self) {
-        if let Some(path) = self.config.truth.clone() {
+        if let Some(path) = self.truth.file.clone() {
             self.start_truth_job(TruthTask::Read(path));
         }
     }
@@ -569,7 +572,9 @@ impl App {
                 banding: self.banding,
                 pins: self.pins.clone(),
                 threshold: self.threshold,
+                num_perm: self.num_perm(),
                 histogram: self.hist.clone(),
+                histogram_banding: m.banding,
                 log_scale: self.log_scale,
             },
         };

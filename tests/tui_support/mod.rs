@@ -85,7 +85,6 @@ pub fn config(export_dir: &Path) -> Config {
         monochrome: false,
         bins: 20,
         shuffle_seed: 7,
-        truth: None,
     }
 }
 
@@ -121,15 +120,22 @@ pub fn new_app_with(config: Config, dir: &Path, size: (u16, u16)) -> App {
 /// elapsed time so screens are reproducible). Returns how many ran.
 pub fn run_effects(app: &mut App) -> usize {
     let effects = app.take_effects();
+    run_given_effects(app, effects)
+}
+
+/// Runs `effects` (taken from `app` earlier) as [`run_effects`] does.
+pub fn run_given_effects(app: &mut App, effects: Vec<Effect>) -> usize {
     let n = effects.len();
     for effect in effects {
-        let (request, banding, progress, known) = match effect {
+        let (request, banding, progress, known, view, bins) = match effect {
             Effect::Reband {
                 request,
                 banding,
                 progress,
                 known,
-            } => (request, banding, progress, known),
+                view,
+                bins,
+            } => (request, banding, progress, known, view, bins),
             Effect::Truth(job) => {
                 let data = app.data.clone().expect("truth before load");
                 if let Some(done) = lshscope::tui::truth::run_truth_job(&data, &job) {
@@ -152,13 +158,20 @@ pub fn run_effects(app: &mut App) -> usize {
             Err(lshscope::Error::Cancelled) => continue,
             Err(e) => panic!("re-banding failed: {e}"),
         };
+        // As the worker does; tests of the App's own fallback pass `None` themselves.
+        let prepared = lshscope::tui::app::Prepared::new(&pairs, bins, view);
         app.update(Action::Banded(BandOutcome {
             request,
             banding,
             known: known.map(|k| std::sync::Arc::new(lshscope::tui::remember(k, &pairs))),
             pairs: std::sync::Arc::new(pairs),
             elapsed: Duration::from_millis(3),
+            prepared: Some(Box::new(prepared)),
         }));
+        // The App measures request-to-screen time with a clock; fix it like `elapsed`.
+        if app.last_latency.is_some() {
+            app.last_latency = Some(Duration::from_millis(3));
+        }
     }
     n
 }

@@ -209,7 +209,7 @@ pub fn job_span(app: &App) -> Option<Span<'static>> {
         .map(|f| format!(" {:.0} %", f * 100.0))
         .unwrap_or_default();
     Some(Span::styled(
-        format!("⟳ {}:{fraction} ", job.describe()),
+        format!(" ⟳ {}:{fraction} ", job.describe()),
         app.theme.warning(),
     ))
 }

@@ -24,12 +24,24 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
             b.rows
         )));
         if let Some(r) = &app.result {
-            spans.push(Span::raw(format!(
-                "· {} candidates · {} ≥ t · re-banded in {} ms ",
+            let counts = format!(
+                "· {} candidates · {} ≥ t ",
                 thousands(r.pairs.len() as u64),
                 thousands(app.pairs_at_or_above_t as u64),
-                app.last_latency.unwrap_or(r.elapsed).as_millis()
-            )));
+            );
+            let took = app.last_latency.unwrap_or(r.elapsed);
+            if r.banding == b {
+                spans.push(Span::raw(format!(
+                    "{counts}· re-banded in {} ",
+                    duration(took)
+                )));
+            } else {
+                // The counts answer the previous banding until the job for `b` reports.
+                spans.push(Span::styled(
+                    format!("{counts}(of {}) ", r.banding),
+                    theme.warning(),
+                ));
+            }
             spans.extend(super::missed::status_spans(app));
         }
     }
@@ -50,6 +62,16 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
     }
     spans.extend(super::missed::job_span(app));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// `812 ms`, or `3.79 s` from a second on.
+fn duration(d: std::time::Duration) -> String {
+    let ms = d.as_millis();
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else {
+        format!("{:.2} s", d.as_secs_f64())
+    }
 }
 
 /// The last message (what a key did, where a file went, what went wrong).

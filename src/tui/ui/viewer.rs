@@ -121,11 +121,22 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
         .result
         .as_ref()
         .and_then(|r| {
-            app.visible
-                .iter()
-                .position(|&i| (r.pairs[i as usize].a, r.pairs[i as usize].b) == (view.a, view.b))
+            let is_open =
+                |&i: &u32| (r.pairs[i as usize].a, r.pairs[i as usize].b) == (view.a, view.b);
+            // The open pair is nearly always the selected one; only after a re-banding or a
+            // filter change does the (possibly million-row) list need a search.
+            match app.visible.get(app.selected) {
+                Some(i) if is_open(i) => Some(app.selected),
+                _ => app.visible.iter().position(is_open),
+            }
         })
-        .map(|i| format!("pair {} of {}", i + 1, app.visible.len()))
+        .map(|i| {
+            format!(
+                "pair {} of {}",
+                super::thousands(i as u64 + 1),
+                super::thousands(app.visible.len() as u64)
+            )
+        })
         .or_else(|| {
             let t = &app.truth;
             let p = app.selected_missed().filter(|_| t.viewing)?;
@@ -154,7 +165,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
         Line::from(vec![
             Span::styled(format!("Jaccard {:.3}", view.jaccard), theme.key()),
             Span::raw(format!(
-                " ({} shared of {} shingles in the union; {} / {})  ",
+                " = {} shared / {} in the union (A has {}, B {})  ",
                 view.shared_shingles,
                 view.shingles_a + view.shingles_b - view.shared_shingles,
                 view.shingles_a,
