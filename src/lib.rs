@@ -14,7 +14,6 @@ pub mod cli;
 pub mod corpus;
 pub mod error;
 pub mod jobs;
-pub mod memory;
 pub mod minhash;
 pub mod plot;
 pub mod scan;

@@ -185,9 +185,7 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
     let n = corpus.len();
     progress.begin(Phase::Signatures, n as u64);
     let family = HashFamily::new(k, options.seed);
-    let mut data = Vec::with_capacity(n * k);
-    crate::memory::advise_huge_pages(&mut data);
-    data.resize(n * k, u32::MAX);
+    let mut data = vec![u32::MAX; n * k];
     let mut empty = vec![false; n];
 
     let chunks: Vec<SetChunk> = data
@@ -227,10 +225,10 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
                     offsets.push(staging.len() as u32);
                 }
                 progress.advance(docs as u64);
-                let mut values = Vec::with_capacity(staging.len());
-                crate::memory::advise_huge_pages(&mut values);
-                values.extend_from_slice(staging);
-                Ok(SetChunk { offsets, values })
+                Ok(SetChunk {
+                    offsets,
+                    values: staging.to_vec(),
+                })
             },
         )
         .collect::<Result<_>>()?;
