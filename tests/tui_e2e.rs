@@ -193,3 +193,47 @@ fn q_quits_while_the_sample_is_still_loading() {
         "0"
     );
 }
+
+#[test]
+fn a_panic_restores_the_terminal_before_its_message() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: tmux is not installed; the end-to-end explorer test needs it");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = write_corpus(dir.path());
+    let session = format!("lshscope-e2e-panic-{}", std::process::id());
+    let command = format!(
+        "{} explore {} --format text --labels {}; echo \"lshscope exited $?\"; sleep 60",
+        env!("CARGO_BIN_EXE_lshscope"),
+        corpus.display(),
+        dir.path().join("labels.csv").display()
+    );
+    tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &session,
+        "-x",
+        "120",
+        "-y",
+        "40",
+        "-e",
+        "LSHSCOPE_TEST_PANIC=1",
+        &command,
+    ]);
+    let _guard = Session(session.clone());
+    let after = wait_for(&session, "lshscope exited 101");
+    assert!(
+        after.contains("deliberate panic"),
+        "the panic message is shown:\n{after}"
+    );
+    assert_eq!(
+        tmux(&["display", "-p", "-t", &session, "#{alternate_on}"]).trim(),
+        "0"
+    );
+    assert_eq!(
+        tmux(&["display", "-p", "-t", &session, "#{mouse_any_flag}"]).trim(),
+        "0"
+    );
+}

@@ -285,10 +285,16 @@ fn event_loop(
             .map_err(|e| Error::io("<thread>", e))?;
     }
 
+    // A deliberate panic after the first frame, so a test can check that a panic restores the
+    // terminal (raw mode, alternate screen, mouse) before its message prints.
+    let panic_for_test = std::env::var_os("LSHSCOPE_TEST_PANIC").is_some();
     loop {
         terminal
             .draw(|frame| ui::render(frame, &app))
             .map_err(|e| Error::io("<terminal>", e))?;
+        if panic_for_test {
+            panic!("deliberate panic (LSHSCOPE_TEST_PANIC is set)");
+        }
         let first = match rx.recv_timeout(TICK) {
             Ok(ev) => Some(ev),
             Err(RecvTimeoutError::Timeout) => None,
