@@ -76,26 +76,19 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
 
     let rows_shown = area.height.saturating_sub(3) as usize;
     let b = measure.banding;
-    let id_width = state
-        .visible
-        .iter()
-        .skip(state.offset)
-        .take(rows_shown)
-        .flat_map(|&i| {
-            let p = &truth.pairs[i as usize];
-            [p.a, p.b].map(|d| data.corpus.id(d as usize).chars().count())
-        })
-        .max()
-        .unwrap_or(4)
-        .clamp(4, 24) as u16;
-    let preview = |d: u32| -> String {
-        data.corpus
-            .text(d as usize)
-            .chars()
-            .take(200)
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect()
-    };
+    let id_width = super::pairs::id_column_width(
+        &data.corpus,
+        state
+            .visible
+            .iter()
+            .skip(state.offset)
+            .take(rows_shown)
+            .flat_map(|&i| {
+                let p = &truth.pairs[i as usize];
+                [p.a, p.b]
+            }),
+    );
+    let preview = |d: u32| super::pairs::text_preview(&data.corpus, d);
     let rows: Vec<Row> = state
         .visible
         .iter()

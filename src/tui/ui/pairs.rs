@@ -72,22 +72,14 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let rows_shown = area.height.saturating_sub(3) as usize;
     let bands = result.banding.bands;
     let shown = app.visible.iter().skip(app.list_offset).take(rows_shown);
-    let id_width = shown
-        .flat_map(|&p| {
+    let id_width = id_column_width(
+        &data.corpus,
+        shown.flat_map(|&p| {
             let pair = &result.pairs[p as usize];
-            [pair.a, pair.b].map(|d| data.corpus.id(d as usize).chars().count())
-        })
-        .max()
-        .unwrap_or(4)
-        .clamp(4, 24) as u16;
-    let preview = |d: u32| -> String {
-        data.corpus
-            .text(d as usize)
-            .chars()
-            .take(200)
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect()
-    };
+            [pair.a, pair.b]
+        }),
+    );
+    let preview = |d: u32| text_preview(&data.corpus, d);
     let rows: Vec<Row> = app
         .visible
         .iter()
@@ -136,4 +128,25 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     .header(header)
     .block(block);
     frame.render_widget(table, area);
+}
+
+/// Width of an id column: the longest id among the rows shown, between 4 and 24 characters.
+pub(super) fn id_column_width(
+    corpus: &crate::corpus::Corpus,
+    docs: impl Iterator<Item = u32>,
+) -> u16 {
+    docs.map(|d| corpus.id(d as usize).chars().count())
+        .max()
+        .unwrap_or(4)
+        .clamp(4, 24) as u16
+}
+
+/// The start of a document's text on one line (control characters blanked).
+pub(super) fn text_preview(corpus: &crate::corpus::Corpus, doc: u32) -> String {
+    corpus
+        .text(doc as usize)
+        .chars()
+        .take(200)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
 }
