@@ -15,7 +15,7 @@ use std::path::Path;
 
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 
-use super::read::{CHECK_EVERY, ReadOptions, Sink, decode, number_id, read_error, strip_bom};
+use super::read::{Lines, ReadOptions, Sink, decode, number_id};
 use crate::jobs::Progress;
 use crate::{Error, Result};
 
@@ -32,34 +32,13 @@ pub(super) fn read(
         id: opts.id_field.as_deref().unwrap_or("id"),
     };
     let id_required = opts.id_field.is_some();
-    let mut line = Vec::with_capacity(4096);
+    let mut lines = Lines::new(reader, name);
     let mut doc = Doc::default();
     let mut id_buf = String::new();
-    let mut number = 0u64;
-    let mut bytes = 0u64;
     while !sink.is_full() {
-        line.clear();
-        let n = reader
-            .read_until(b'\n', &mut line)
-            .map_err(|e| read_error(name, number + 1, e))?;
-        if n == 0 {
+        let Some((number, content)) = lines.next_line(progress)? else {
             break;
-        }
-        number += 1;
-        bytes += n as u64;
-        if number.is_multiple_of(CHECK_EVERY) {
-            progress.check()?;
-        }
-        let mut content = line.as_slice();
-        if let Some(rest) = content.strip_suffix(b"\n") {
-            content = rest;
-        }
-        if let Some(rest) = content.strip_suffix(b"\r") {
-            content = rest;
-        }
-        if number == 1 {
-            content = strip_bom(content);
-        }
+        };
         if content.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
@@ -108,7 +87,7 @@ pub(super) fn read(
         };
         sink.push(id, &doc.text, lossy);
     }
-    Ok(bytes)
+    Ok(lines.bytes)
 }
 
 /// ` (its fields are: a, b)` for an error message, when the line is an object.

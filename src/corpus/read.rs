@@ -293,40 +293,71 @@ fn read_stream(
     Ok((corpus, report))
 }
 
-/// One document per line; id = line number from 1. A trailing `\r` (CRLF files) and a UTF-8
-/// byte-order mark at the start are removed. Returns the bytes read.
-fn read_lines(reader: &mut dyn BufRead, sink: &mut Sink, progress: &Progress) -> Result<u64> {
-    let mut line = Vec::with_capacity(4096);
-    let mut id = String::new();
-    let mut number = 0u64;
-    let mut bytes = 0u64;
-    while !sink.is_full() {
-        line.clear();
-        let n = reader
-            .read_until(b'\n', &mut line)
-            .map_err(|e| read_error(sink.name(), number + 1, e))?;
-        if n == 0 {
-            break;
+/// Lines of a reader with their 1-based numbers: the line ending (`\n` or `\r\n`) and a UTF-8
+/// byte-order mark on the first line removed, I/O errors naming the line, and a cancellation
+/// check every few thousand lines. One reused buffer, no allocation per line.
+pub(super) struct Lines<'r> {
+    reader: &'r mut dyn BufRead,
+    name: &'r Path,
+    buf: Vec<u8>,
+    number: u64,
+    /// Bytes read so far, line endings included.
+    pub(super) bytes: u64,
+}
+
+impl<'r> Lines<'r> {
+    pub(super) fn new(reader: &'r mut dyn BufRead, name: &'r Path) -> Self {
+        Lines {
+            reader,
+            name,
+            buf: Vec::with_capacity(4096),
+            number: 0,
+            bytes: 0,
         }
-        number += 1;
-        bytes += n as u64;
-        if number.is_multiple_of(CHECK_EVERY) {
+    }
+
+    /// The next line as (number, content), or `None` at the end.
+    pub(super) fn next_line(&mut self, progress: &Progress) -> Result<Option<(u64, &[u8])>> {
+        self.buf.clear();
+        let n = self
+            .reader
+            .read_until(b'\n', &mut self.buf)
+            .map_err(|e| read_error(self.name, self.number + 1, e))?;
+        if n == 0 {
+            return Ok(None);
+        }
+        self.number += 1;
+        self.bytes += n as u64;
+        if self.number.is_multiple_of(CHECK_EVERY) {
             progress.check()?;
         }
-        let mut content = line.as_slice();
+        let mut content = self.buf.as_slice();
         if let Some(rest) = content.strip_suffix(b"\n") {
             content = rest;
         }
         if let Some(rest) = content.strip_suffix(b"\r") {
             content = rest;
         }
-        if number == 1 {
+        if self.number == 1 {
             content = strip_bom(content);
         }
+        Ok(Some((self.number, content)))
+    }
+}
+
+/// One document per line; id = line number from 1. Returns the bytes read.
+fn read_lines(reader: &mut dyn BufRead, sink: &mut Sink, progress: &Progress) -> Result<u64> {
+    let name = sink.name().to_path_buf();
+    let mut lines = Lines::new(reader, &name);
+    let mut id = String::new();
+    while !sink.is_full() {
+        let Some((number, content)) = lines.next_line(progress)? else {
+            break;
+        };
         let (text, lossy) = decode(content);
         sink.push(number_id(&mut id, number), &text, lossy);
     }
-    Ok(bytes)
+    Ok(lines.bytes)
 }
 
 pub(super) fn strip_bom(bytes: &[u8]) -> &[u8] {
