@@ -446,3 +446,23 @@ fn a_missing_truth_file_is_reported_before_the_screen_opens() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no-such-truth.csv"), "{err}");
 }
+
+#[test]
+fn recall_and_precision_fit_an_80_column_status_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_with_truth(dir.path());
+    run_effects(&mut app);
+    let text = screen(&app, 80, 24);
+    let status = text
+        .lines()
+        .find(|l| l.contains("docs ·"))
+        .unwrap_or_else(|| panic!("no status line:\n{text}"));
+    assert!(
+        status.contains("recall") && status.contains("precision"),
+        "{status}"
+    );
+    assert!(
+        status.trim_end().ends_with('%'),
+        "precision cut off: {status}"
+    );
+}

@@ -13,28 +13,51 @@ use crate::tui::keys;
 pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;
     let mut spans = Vec::new();
+    // On narrow terminals the corpus facts shrink so that the counts, and recall and precision
+    // when a truth is loaded, stay on the line.
+    let narrow = area.width < 130;
     if let Some(data) = &app.data {
         let b = app.banding;
-        spans.push(Span::raw(format!(
-            "{} docs · {} shingles · K {} · {}×{} ",
-            thousands(data.corpus.len() as u64),
-            compact(data.index.sets.total() as u64),
-            app.num_perm(),
-            b.bands,
-            b.rows
-        )));
+        spans.push(Span::raw(if narrow {
+            format!(
+                "{} docs · {}×{} ",
+                compact(data.corpus.len() as u64),
+                b.bands,
+                b.rows
+            )
+        } else {
+            format!(
+                "{} docs · {} shingles · K {} · {}×{} ",
+                thousands(data.corpus.len() as u64),
+                compact(data.index.sets.total() as u64),
+                app.num_perm(),
+                b.bands,
+                b.rows
+            )
+        }));
         if let Some(r) = &app.result {
-            let counts = format!(
-                "· {} candidates · {} ≥ t ",
-                thousands(r.pairs.len() as u64),
-                thousands(app.pairs_at_or_above_t as u64),
-            );
+            let counts = if narrow {
+                format!(
+                    "· {} cand. · {} ≥ t ",
+                    compact(r.pairs.len() as u64),
+                    compact(app.pairs_at_or_above_t as u64),
+                )
+            } else {
+                format!(
+                    "· {} candidates · {} ≥ t ",
+                    thousands(r.pairs.len() as u64),
+                    thousands(app.pairs_at_or_above_t as u64),
+                )
+            };
             let took = app.last_latency.unwrap_or(r.elapsed);
             if r.banding == b {
-                spans.push(Span::raw(format!(
-                    "{counts}· re-banded in {} ",
-                    duration(took)
-                )));
+                // Narrow and with a truth loaded, recall and precision need the room.
+                let time = match (narrow, app.truth.measure.is_some()) {
+                    (false, _) => format!("· re-banded in {} ", duration(took)),
+                    (true, false) => format!("· {} ", duration(took)),
+                    (true, true) => String::new(),
+                };
+                spans.push(Span::raw(format!("{counts}{time}")));
             } else {
                 // The counts answer the previous banding until the job for `b` reports.
                 spans.push(Span::styled(
