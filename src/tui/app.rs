@@ -15,6 +15,7 @@ use crate::analysis::histogram::SimilarityHistogram;
 use crate::analysis::labels::{Label, LabelStore};
 use crate::corpus::{Corpus, ReadOptions, ReadReport};
 use crate::jobs::{Phase, Progress};
+use crate::minhash::family::splitmix64;
 use crate::minhash::{Banding, Index, IndexOptions};
 use crate::scan::VerifiedPair;
 use crate::similarity::TextMetrics;
@@ -129,18 +130,7 @@ pub fn list_order(pairs: &[VerifiedPair], view: ListView) -> Vec<u32> {
         .par_iter()
         .enumerate()
         .filter(|(_, p)| filter.is_none_or(|f| f.contains(p.jaccard)))
-        .map(|(i, p)| {
-            // Non-negative floats order like their bit patterns.
-            let bits = p.jaccard.max(0.0).to_bits();
-            let key = match sort {
-                SortOrder::JaccardDesc => u64::MAX - bits,
-                SortOrder::JaccardAsc => bits,
-                // A pseudo-random key per pair (not per position): the order of the pairs
-                // two bandings share stays the same, so an audit can go on after re-banding.
-                SortOrder::Shuffled => splitmix64(seed ^ (((p.a as u64) << 32) | p.b as u64)),
-            };
-            (key, i as u32)
-        })
+        .map(|(i, p)| (sort_key(sort, seed, p.jaccard, p.a, p.b), i as u32))
         .collect();
     keyed.par_sort_unstable();
     keyed.into_iter().map(|(_, i)| i).collect()
@@ -1259,12 +1249,17 @@ fn parse_range(input: &str) -> Option<(f64, f64)> {
         .then_some((low, high))
 }
 
-/// SplitMix64 finalizer (Steele, Lea & Flood 2014): a well-mixed 64-bit key.
-pub(super) fn splitmix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+/// The key pair (a, b) with this Jaccard sorts by under `sort` (ascending keys).
+pub(super) fn sort_key(sort: SortOrder, seed: u64, jaccard: f64, a: u32, b: u32) -> u64 {
+    // Non-negative floats order like their bit patterns.
+    let bits = jaccard.max(0.0).to_bits();
+    match sort {
+        SortOrder::JaccardDesc => u64::MAX - bits,
+        SortOrder::JaccardAsc => bits,
+        // A pseudo-random key per pair (not per position): the order of the pairs two
+        // bandings share stays the same, so an audit can go on after re-banding.
+        SortOrder::Shuffled => splitmix64(&mut (seed ^ (((a as u64) << 32) | b as u64))),
+    }
 }
 
 /// Which bands of `banding` put `a` and `b` in the same bucket: band i collides when the r

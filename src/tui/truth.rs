@@ -19,9 +19,7 @@ use crate::jobs::{Phase, Progress};
 use crate::minhash::{Banding, Index};
 use crate::scan::VerifiedPair;
 
-use super::app::{
-    App, Effect, ExportJob, Loaded, PlotSpec, Screen, SortOrder, pair_view, splitmix64,
-};
+use super::app::{App, Effect, ExportJob, Loaded, PlotSpec, Screen, pair_view, sort_key};
 use super::keys::Command;
 use super::ui::layout;
 
@@ -485,15 +483,7 @@ impl App {
             .filter(|(_, (p, hit))| {
                 !**hit && p.jaccard >= t && filter.is_none_or(|f| f.contains(p.jaccard))
             })
-            .map(|(i, (p, _))| {
-                let bits = p.jaccard.max(0.0).to_bits();
-                let key = match self.sort {
-                    SortOrder::JaccardDesc => u64::MAX - bits,
-                    SortOrder::JaccardAsc => bits,
-                    SortOrder::Shuffled => splitmix64(seed ^ (((p.a as u64) << 32) | p.b as u64)),
-                };
-                (key, i as u32)
-            })
+            .map(|(i, (p, _))| (sort_key(self.sort, seed, p.jaccard, p.a, p.b), i as u32))
             .collect();
         keyed.sort_unstable();
         self.truth.visible = keyed.into_iter().map(|(_, i)| i).collect();
