@@ -106,8 +106,9 @@ pub fn histogram_bins(values: &[f64], bins: usize) -> Vec<HistogramBin> {
     let n = bins.max(1);
     let mut counts = vec![0u64; n];
     for &v in values {
-        let i = ((v * n as f64) as usize).min(n - 1);
-        counts[i] += 1;
+        // The explorer's binning rule, so an exported figure and `plot histogram` put a pair
+        // on a bin edge into the same bar.
+        counts[crate::analysis::histogram::bin_of(v, n)] += 1;
     }
     counts
         .into_iter()
@@ -585,6 +586,10 @@ mod tests {
         assert_eq!(bins[1].count, 1);
         assert_eq!(bins[9].count, 2);
         assert_eq!(bins.iter().map(|b| b.count).sum::<u64>(), 5);
+        // 3/20 is 2.9999999999999996 twentieths in floating point; it still belongs to bin 3,
+        // as in the explorer.
+        let edge = histogram_bins(&[3.0 / 20.0], 20);
+        assert_eq!(edge[3].count, 1);
     }
 
     #[test]
