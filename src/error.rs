@@ -69,12 +69,21 @@ impl Error {
     /// | code | meaning |
     /// | --- | --- |
     /// | 0 | the reader of stdout closed the pipe early (nothing went wrong) |
-    /// | 1 | a failure that is not the input's fault: reading or writing failed, or a budget of memory or time refused the job |
-    /// | 2 | bad usage or bad input: fix the command line or the file |
+    /// | 1 | a failure that is not the input's fault: reading or writing failed part-way (disk full, device error), or a budget of memory or time refused the job |
+    /// | 2 | bad usage or bad input: fix the command line, a path that does not exist or may not be opened, or the file |
     /// | 130 | interrupted (Ctrl-C), after cleaning up |
     pub fn exit_code(&self) -> i32 {
+        use std::io::ErrorKind::{IsADirectory, NotADirectory, NotFound, PermissionDenied};
         match self {
             _ if self.is_broken_pipe() => 0,
+            Error::Io { source, .. }
+                if matches!(
+                    source.kind(),
+                    NotFound | PermissionDenied | IsADirectory | NotADirectory
+                ) =>
+            {
+                2
+            }
             Error::Io { .. } | Error::Refused(_) => 1,
             Error::Input { .. } | Error::Usage(_) => 2,
             Error::Cancelled => 130,

@@ -69,9 +69,10 @@ pub enum Command {
 const EXIT_CODES: &str = "\
 Exit codes:
   0    success; also when the reader of stdout stops early (`lshscope scan … | head`)
-  1    a failure that is not the input's fault: reading or writing failed, or a budget of
-       memory or time refused the job (see --max-seconds, --force)
-  2    bad usage or bad input: the message names the option, or the file and line
+  1    a failure that is not the input's fault: reading or writing failed part-way (disk
+       full, device error), or a budget of memory or time refused the job (--max-seconds)
+  2    bad usage or bad input: the message names the option, the path that cannot be
+       opened, or the file and line
   130  interrupted (Ctrl-C): the running job stopped, no half-written output is left";
 
 #[derive(Debug, Args)]
