@@ -203,8 +203,12 @@ pub enum Field<'a> {
 
 /// Writes rows of a fixed set of columns as CSV (header first) or JSON Lines (keys in column
 /// order), advancing `progress` as it goes and stopping when it is cancelled.
+///
+/// Rows are formatted into one reused buffer that goes to `out` in large blocks: one virtual
+/// call per megabyte instead of one per field, and no allocation per row.
 pub struct RowWriter<'w, 'p> {
     out: &'w mut dyn Write,
+    buf: Vec<u8>,
     format: OutputFormat,
     columns: &'static [&'static str],
     progress: Option<&'p Progress>,
@@ -227,8 +231,9 @@ impl<'w, 'p> RowWriter<'w, 'p> {
                 "Parquet is written by its own writer, not row by row",
             ));
         }
-        let writer = RowWriter {
+        let mut writer = RowWriter {
             out,
+            buf: Vec::with_capacity(BUFFER + 4096),
             format,
             columns,
             progress,
@@ -239,11 +244,11 @@ impl<'w, 'p> RowWriter<'w, 'p> {
         if format == OutputFormat::Csv {
             for (i, c) in columns.iter().enumerate() {
                 if i > 0 {
-                    writer.out.write_all(b",")?;
+                    writer.buf.push(b',');
                 }
-                write_csv_str(writer.out, c)?;
+                push_csv_str(&mut writer.buf, c);
             }
-            writer.out.write_all(b"\n")?;
+            writer.buf.push(b'\n');
         }
         Ok(writer)
     }
@@ -251,46 +256,51 @@ impl<'w, 'p> RowWriter<'w, 'p> {
     /// Writes one row; `fields` are in the order of the columns.
     pub fn write_row(&mut self, fields: &[Field]) -> std::io::Result<()> {
         debug_assert_eq!(fields.len(), self.columns.len());
+        let buf = &mut self.buf;
         match self.format {
             OutputFormat::Csv => {
                 for (i, f) in fields.iter().enumerate() {
                     if i > 0 {
-                        self.out.write_all(b",")?;
+                        buf.push(b',');
                     }
                     match *f {
-                        Field::Str(s) => write_csv_str(self.out, s)?,
-                        Field::F64(v) => self.out.write_all(format_f64(&mut self.floats, v))?,
-                        Field::U64(v) => self.out.write_all(self.ints.format(v).as_bytes())?,
+                        Field::Str(s) => push_csv_str(buf, s),
+                        Field::F64(v) => buf.extend_from_slice(format_f64(&mut self.floats, v)),
+                        Field::U64(v) => buf.extend_from_slice(self.ints.format(v).as_bytes()),
                     }
                 }
-                self.out.write_all(b"\n")?;
+                buf.push(b'\n');
             }
             _ => {
-                self.out.write_all(b"{")?;
+                buf.push(b'{');
                 for (i, (f, key)) in fields.iter().zip(self.columns).enumerate() {
-                    self.out.write_all(if i > 0 { b",\"" } else { b"\"" })?;
-                    self.out.write_all(key.as_bytes())?;
-                    self.out.write_all(b"\":")?;
+                    buf.extend_from_slice(if i > 0 { b",\"" } else { b"\"" });
+                    buf.extend_from_slice(key.as_bytes());
+                    buf.extend_from_slice(b"\":");
                     match *f {
-                        Field::Str(s) => serde_json::to_writer(&mut *self.out, s)?,
+                        Field::Str(s) => serde_json::to_writer(&mut *buf, s)?,
                         Field::F64(v) if v.is_finite() => {
-                            self.out.write_all(format_f64(&mut self.floats, v))?
+                            buf.extend_from_slice(format_f64(&mut self.floats, v))
                         }
-                        Field::F64(_) => self.out.write_all(b"null")?,
-                        Field::U64(v) => self.out.write_all(self.ints.format(v).as_bytes())?,
+                        Field::F64(_) => buf.extend_from_slice(b"null"),
+                        Field::U64(v) => buf.extend_from_slice(self.ints.format(v).as_bytes()),
                     }
                 }
-                self.out.write_all(b"}\n")?;
+                buf.extend_from_slice(b"}\n");
             }
+        }
+        if self.buf.len() >= BUFFER {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
         }
         self.since_update += 1;
         if self.since_update == PROGRESS_EVERY {
-            self.flush_progress()?;
+            self.count_progress()?;
         }
         Ok(())
     }
 
-    fn flush_progress(&mut self) -> std::io::Result<()> {
+    fn count_progress(&mut self) -> std::io::Result<()> {
         if let Some(p) = self.progress {
             p.advance(self.since_update);
             if p.is_cancelled() {
@@ -301,9 +311,10 @@ impl<'w, 'p> RowWriter<'w, 'p> {
         Ok(())
     }
 
-    /// Counts the last rows into the progress handle and flushes.
+    /// Writes what is buffered, counts the last rows into the progress handle, and flushes.
     pub fn finish(mut self) -> std::io::Result<()> {
-        self.flush_progress()?;
+        self.count_progress()?;
+        self.out.write_all(&self.buf)?;
         self.out.flush()
     }
 }
@@ -316,22 +327,23 @@ fn format_f64(buf: &mut ryu::Buffer, v: f64) -> &[u8] {
 }
 
 /// A CSV field, quoted only when it holds a comma, a quote or a line break (RFC 4180).
-fn write_csv_str(out: &mut dyn Write, s: &str) -> std::io::Result<()> {
+fn push_csv_str(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     if !bytes
         .iter()
         .any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
     {
-        return out.write_all(bytes);
+        out.extend_from_slice(bytes);
+        return;
     }
-    out.write_all(b"\"")?;
+    out.push(b'"');
     for (i, part) in bytes.split(|&b| b == b'"').enumerate() {
         if i > 0 {
-            out.write_all(b"\"\"")?;
+            out.extend_from_slice(b"\"\"");
         }
-        out.write_all(part)?;
+        out.extend_from_slice(part);
     }
-    out.write_all(b"\"")
+    out.push(b'"');
 }
 
 // ---------------------------------------------------------------------------------------------
