@@ -421,7 +421,13 @@ pub fn for_each_pair_in(
         ));
     }
     let first_byte = head.iter().find(|b| !b.is_ascii_whitespace()).copied();
+    let named_jsonl = matches!(
+        OutputFormat::from_name(name),
+        Some(OutputFormat::Jsonl)
+    );
     match first_byte {
+        // JSON Lines without rows is an empty file: a truth or scan that found no pair.
+        None if named_jsonl => Ok(()),
         None => Err(Error::input(
             name,
             1,
@@ -768,6 +774,13 @@ mod tests {
         assert!(e.contains("outside"), "{e}");
         let e = read_all(b"", IDS).unwrap_err().to_string();
         assert!(e.contains("empty"), "{e}");
+        let mut rows = 0;
+        for_each_pair_in(&b""[..], Path::new("none.jsonl.gz"), IDS, |_| {
+            rows += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(rows, 0);
     }
 
     #[test]
