@@ -27,7 +27,8 @@ pub enum OutputFormat {
     Csv,
     /// JSON Lines: one object per row, keys in the CSV column order.
     Jsonl,
-    /// Apache Parquet (pair files only).
+    /// Apache Parquet (pair files only). Hidden from `--help` until its writer is wired in.
+    #[value(hide = true)]
     Parquet,
 }
 
