@@ -383,8 +383,8 @@ pub fn open_input(path: &Path) -> Result<Box<dyn BufRead>> {
             flate2::bufread::MultiGzDecoder::new(buffered),
         ))
     } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-        let dec = zstd::stream::read::Decoder::with_buffer(buffered)
-            .map_err(|e| Error::io(path, e))?;
+        let dec =
+            zstd::stream::read::Decoder::with_buffer(buffered).map_err(|e| Error::io(path, e))?;
         Box::new(BufReader::with_capacity(BUFFER, dec))
     } else {
         Box::new(buffered)
@@ -422,10 +422,7 @@ pub fn for_each_pair_in(
         ));
     }
     let first_byte = head.iter().find(|b| !b.is_ascii_whitespace()).copied();
-    let named_jsonl = matches!(
-        OutputFormat::from_name(name),
-        Some(OutputFormat::Jsonl)
-    );
+    let named_jsonl = matches!(OutputFormat::from_name(name), Some(OutputFormat::Jsonl));
     match first_byte {
         // JSON Lines without rows is an empty file: a truth or scan that found no pair.
         None if named_jsonl => Ok(()),
@@ -506,7 +503,11 @@ fn read_plain(
         }
         line.clear();
         line_no += 1;
-        if reader.read_line(&mut line).map_err(|e| Error::io(name, e))? == 0 {
+        if reader
+            .read_line(&mut line)
+            .map_err(|e| Error::io(name, e))?
+            == 0
+        {
             return Ok(());
         }
     }
@@ -569,10 +570,7 @@ fn read_csv(
         let line = record.position().map(|p| p.line()).unwrap_or(0);
         let jaccard = check_jaccard(name, line, &jaccard_label, record.get(cj).unwrap_or(""))?;
         let (id_a, id_b) = match ids {
-            Some((ca, cb)) => (
-                record.get(ca).unwrap_or(""),
-                record.get(cb).unwrap_or(""),
-            ),
+            Some((ca, cb)) => (record.get(ca).unwrap_or(""), record.get(cb).unwrap_or("")),
             None => ("", ""),
         };
         row(PairRow {
@@ -760,10 +758,16 @@ mod tests {
         let e = read_all(b"id_a,id_b,jaccard\nx,y,0.5\nx,z,half\n", IDS)
             .unwrap_err()
             .to_string();
-        assert!(e.starts_with("p:3:") && e.contains("column 3 (jaccard)"), "{e}");
-        let e = read_all(b"{\"id_a\":\"x\",\"id_b\":\"y\",\"jaccard\":0.5}\n{\"id_a\":\"x\",", IDS)
-            .unwrap_err()
-            .to_string();
+        assert!(
+            e.starts_with("p:3:") && e.contains("column 3 (jaccard)"),
+            "{e}"
+        );
+        let e = read_all(
+            b"{\"id_a\":\"x\",\"id_b\":\"y\",\"jaccard\":0.5}\n{\"id_a\":\"x\",",
+            IDS,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(e.starts_with("p:2:") && e.contains("column"), "{e}");
         let e = read_all(b"{\"id_a\":\"x\",\"jaccard\":0.5}\n", IDS)
             .unwrap_err()
@@ -832,7 +836,10 @@ mod tests {
                 })
                 .unwrap();
             let bytes = std::fs::read(&path).unwrap();
-            assert!(bytes[0] == 0x1f || bytes[0] == 0x28, "{name} not compressed");
+            assert!(
+                bytes[0] == 0x1f || bytes[0] == 0x28,
+                "{name} not compressed"
+            );
             let mut got = Vec::new();
             for_each_pair(&path, IDS, |r| {
                 got.push((r.id_a.into_owned(), r.id_b.into_owned(), r.jaccard));

@@ -104,11 +104,30 @@ fn completions_for_every_shell_name_the_subcommands_and_options() {
 #[test]
 fn man_page_is_roff_with_every_subcommand() {
     let page = run(&["man"]);
-    assert!(page.starts_with(".ie") || page.contains(".TH lshscope"), "{}", &page[..200]);
+    assert!(
+        page.starts_with(".ie") || page.contains(".TH lshscope"),
+        "{}",
+        &page[..200]
+    );
     assert!(page.contains(".TH lshscope 1"));
     assert!(page.contains(".SH NAME") && page.contains(".SH SYNOPSIS"));
-    for sub in ["scan", "tune", "truth", "plot", "gen", "bench", "completions", "man"] {
-        assert!(page.contains(&format!("lshscope\\-{sub}")) || page.contains(sub), "{sub}");
+    for sub in [
+        "scan",
+        "tune",
+        "truth",
+        "plot",
+        "gen",
+        "bench",
+        "completions",
+        "man",
+    ] {
+        assert!(
+            page.contains(&format!("lshscope\\-{sub}")) || page.contains(sub),
+            "{sub}"
+        );
     }
-    assert!(page.contains("Exit codes"), "exit codes missing from the man page");
+    assert!(
+        page.contains("Exit codes"),
+        "exit codes missing from the man page"
+    );
 }

@@ -23,7 +23,11 @@ fn scan_stdout(extra: &[&str]) -> Vec<u8> {
         .args(extra)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     out.stdout
 }
 
@@ -105,16 +109,28 @@ fn jsonl_name_writes_json_lines_in_csv_column_order() {
     assert_eq!(lines.len(), csv_rows.len());
     for (line, row) in lines.iter().zip(&csv_rows) {
         assert!(line.starts_with("{\"id_a\":"), "{line}");
-        let keys: Vec<usize> = ["\"id_a\"", "\"id_b\"", "\"jaccard\"", "\"estimate\"", "\"bands_hit\""]
-            .iter()
-            .map(|k| line.find(k).expect(k))
-            .collect();
+        let keys: Vec<usize> = [
+            "\"id_a\"",
+            "\"id_b\"",
+            "\"jaccard\"",
+            "\"estimate\"",
+            "\"bands_hit\"",
+        ]
+        .iter()
+        .map(|k| line.find(k).expect(k))
+        .collect();
         assert!(keys.windows(2).all(|w| w[0] < w[1]), "key order: {line}");
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         let fields: Vec<&str> = row.split(',').collect();
         assert_eq!(v["id_a"], fields[0]);
-        assert_eq!(v["jaccard"].as_f64().unwrap(), fields[2].parse::<f64>().unwrap());
-        assert_eq!(v["bands_hit"].as_u64().unwrap(), fields[4].parse::<u64>().unwrap());
+        assert_eq!(
+            v["jaccard"].as_f64().unwrap(),
+            fields[2].parse::<f64>().unwrap()
+        );
+        assert_eq!(
+            v["bands_hit"].as_u64().unwrap(),
+            fields[4].parse::<u64>().unwrap()
+        );
     }
     // Also compressed, and `.ndjson` is the same format.
     let zst = dir.path().join("x.ndjson.zst");
@@ -184,7 +200,15 @@ fn a_closed_stdout_pipe_exits_0_quietly() {
         .arg(&corpus)
         .assert()
         .success();
-    head_1(&["scan", corpus.to_str().unwrap(), "-b", "64", "-r", "1", "-q"]);
+    head_1(&[
+        "scan",
+        corpus.to_str().unwrap(),
+        "-b",
+        "64",
+        "-r",
+        "1",
+        "-q",
+    ]);
     head_1(&["scan", corpus.to_str().unwrap(), "-b", "64", "-r", "1"]);
 }
 
@@ -228,7 +252,11 @@ fn tune_json(pairs: &str, stdin: Option<Vec<u8>>) -> serde_json::Value {
         cmd.write_stdin(bytes);
     }
     let out = cmd.output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let mut report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     // Everything but the file's name must agree.
     report["corpus"]["source"] = serde_json::Value::Null;
@@ -241,11 +269,21 @@ fn tune_and_plot_read_what_scan_writes_and_stdin() {
     let paths = pair_files(dir.path());
     let reference = tune_json(paths[0].to_str().unwrap(), None);
     for p in &paths[1..] {
-        assert_eq!(tune_json(p.to_str().unwrap(), None), reference, "{}", p.display());
+        assert_eq!(
+            tune_json(p.to_str().unwrap(), None),
+            reference,
+            "{}",
+            p.display()
+        );
     }
     for p in &paths {
         let bytes = std::fs::read(p).unwrap();
-        assert_eq!(tune_json("-", Some(bytes)), reference, "stdin of {}", p.display());
+        assert_eq!(
+            tune_json("-", Some(bytes)),
+            reference,
+            "stdin of {}",
+            p.display()
+        );
     }
     for (i, p) in paths.iter().enumerate() {
         let svg = dir.path().join(format!("h{i}.svg"));
@@ -290,7 +328,11 @@ fn pair_readers_name_file_line_and_column() {
         .stderr(predicate::str::contains(format!("{}:2:", bad.display())))
         .stderr(predicate::str::contains("jaccard"));
     let broken = dir.path().join("broken.jsonl");
-    std::fs::write(&broken, "{\"id_a\":\"1\",\"id_b\":\"2\",\"jaccard\":0.5}\n{\"id_a\":\n").unwrap();
+    std::fs::write(
+        &broken,
+        "{\"id_a\":\"1\",\"id_b\":\"2\",\"jaccard\":0.5}\n{\"id_a\":\n",
+    )
+    .unwrap();
     lshscope()
         .args(["plot", "histogram", "-o"])
         .arg(dir.path().join("h.svg"))
@@ -333,7 +375,11 @@ fn scan_truth_reads_compressed_json_lines_from_truth() {
             .arg(truth)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let text = String::from_utf8(out.stderr).unwrap();
         text[text.find("truth:").unwrap()..].to_string()
     };
@@ -399,10 +445,19 @@ fn ctrl_c_cancels_cleans_up_and_exits_130() {
     assert!(killed.success());
     let status = child.wait().unwrap();
     let mut stderr = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
     assert_eq!(status.code(), Some(130), "{stderr}");
     assert!(stderr.contains("interrupted"), "{stderr}");
-    assert!(files(&out_dir).is_empty(), "left behind: {:?}", files(&out_dir));
+    assert!(
+        files(&out_dir).is_empty(),
+        "left behind: {:?}",
+        files(&out_dir)
+    );
 }
 
 #[test]

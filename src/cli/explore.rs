@@ -121,6 +121,11 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
     let banding = check(&args.view, args.index.num_perm)?;
     // A mistyped truth path is reported before the terminal is taken over; its content is
     // checked against the corpus once that is loaded.
+    if args.truth.as_deref() == Some(Path::new("-")) && args.corpus.input == Path::new("-") {
+        return Err(Error::usage(
+            "the corpus and --truth cannot both be read from stdin: give one of them a file",
+        ));
+    }
     if let Some(path) = &args.truth
         && path != Path::new("-")
     {

@@ -118,7 +118,10 @@ pub(crate) fn new_progress() -> Progress {
 fn install_interrupt_handler() {
     // Fails only if a handler is already set (a second `run` in one process): keep that one.
     let _ = ctrlc::set_handler(|| {
-        let current = INTERRUPTIBLE.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let current = INTERRUPTIBLE
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
         match current {
             Some(p) if !p.is_cancelled() => p.cancel(),
             _ => std::process::exit(130),

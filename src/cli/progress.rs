@@ -61,7 +61,7 @@ fn new_bar(s: &ProgressSnapshot) -> indicatif::ProgressBar {
     // The label column is as wide as the longest phase label, so bars line up from phase to
     // phase; `wide_bar` takes what the terminal has left, so the line never wraps.
     let template = if s.total > 0 {
-        "{prefix:30} {wide_bar} {percent:>3}% {msg} ETA {eta}"
+        "{prefix:30} {wide_bar} {percent:>3}% {msg}"
     } else {
         "{prefix:30} {spinner} {msg}"
     };
@@ -84,9 +84,19 @@ fn update(b: &indicatif::ProgressBar, s: &ProgressSnapshot) {
     b.set_position(s.done.min(s.total.max(s.done)));
     let rate = human_rate(s.rate(), s.phase.unit());
     if s.total > 0 {
-        b.set_message(format!("{rate}/s"));
+        // The ETA from this phase's own average rate: the bar is updated in jumps every
+        // poll, which indicatif's per-step estimator reads poorly.
+        let eta = match s.rate() {
+            r if r > 0.0 => format_eta(s.total.saturating_sub(s.done) as f64 / r),
+            _ => "?".to_string(),
+        };
+        b.set_message(format!("{rate}/s ETA {eta}"));
     } else {
-        b.set_message(format!("{} {}, {rate}/s", human_count(s.done), s.phase.unit()));
+        b.set_message(format!(
+            "{} {}, {rate}/s",
+            human_count(s.done),
+            s.phase.unit()
+        ));
         b.tick();
     }
 }
@@ -117,6 +127,16 @@ pub fn human_rate(rate: f64, unit: &str) -> String {
     format!("{v:.1}{suffix}{unit}")
 }
 
+/// "45s", "3m05s", "2h07m": short enough for a progress line.
+fn format_eta(seconds: f64) -> String {
+    let s = seconds.ceil() as u64;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m{:02}s", s / 60, s % 60),
+        _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
+    }
+}
+
 /// A count in the same style as [`human_rate`], without the unit.
 fn human_count(n: u64) -> String {
     human_rate(n as f64, "").trim_end().to_string()
@@ -131,5 +151,8 @@ mod tests {
         assert_eq!(human_rate(12_345_678.0, "pairs"), "12.3 Mpairs");
         assert_eq!(human_rate(2.5e6, "bytes"), "2.5 MB");
         assert_eq!(human_count(1500), "1.5 k");
+        assert_eq!(format_eta(0.2), "1s");
+        assert_eq!(format_eta(185.0), "3m05s");
+        assert_eq!(format_eta(7620.0), "2h07m");
     }
 }

@@ -10,8 +10,8 @@ use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::recall::{RecallReport, measure_recall, read_truth};
 use crate::corpus::{Corpus, ReadReport, read_corpus};
 use crate::jobs::{Phase, Progress};
-use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
 use crate::minhash::{Banding, BandingOptions, BucketInfo, Index, build_index, find_candidates};
+use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
 use crate::scan::{VerifiedPair, verify};
 use crate::{Error, Result};
 
@@ -149,6 +149,13 @@ pub fn run(args: ScanArgs) -> Result<i32> {
     if target.path.is_none() && summary_target.as_ref().is_some_and(|t| t.path.is_none()) {
         return Err(Error::usage(
             "pairs and --summary-json cannot both go to stdout: give one of them a file name",
+        ));
+    }
+    if args.truth.as_deref() == Some(std::path::Path::new("-"))
+        && args.corpus.input == std::path::Path::new("-")
+    {
+        return Err(Error::usage(
+            "the corpus and --truth cannot both be read from stdin: give one of them a file",
         ));
     }
     let progress = super::new_progress();
