@@ -887,6 +887,28 @@ mod tests {
     }
 
     #[test]
+    fn cancelling_while_writing_leaves_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.csv.gz");
+        let progress = Progress::new();
+        progress.begin(crate::jobs::Phase::Writing, 1_000_000);
+        let result = OutputTarget::new(Some(&path)).write(Some(&progress), |w| {
+            let mut rows = RowWriter::new(w, OutputFormat::Csv, &["jaccard"], Some(&progress))?;
+            for i in 0..1_000_000u64 {
+                if i == 200_000 {
+                    progress.cancel();
+                }
+                rows.write_row(&[Field::U64(i)])?;
+            }
+            rows.finish()
+        });
+        assert!(matches!(result, Err(Error::Cancelled)), "{result:?}");
+        let done = progress.snapshot().done;
+        assert!((200_000..=300_000).contains(&done), "{done}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
     fn compressed_files_round_trip() {
         let dir = tempfile::tempdir().unwrap();
         for name in ["p.csv.gz", "p.jsonl.zst"] {
