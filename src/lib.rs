@@ -15,6 +15,7 @@ pub mod corpus;
 pub mod error;
 pub mod jobs;
 pub mod minhash;
+pub mod pairs_parquet;
 pub mod plot;
 pub mod scan;
 pub mod similarity;

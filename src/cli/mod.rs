@@ -115,6 +115,7 @@ pub enum FormatArg {
     Tsv,
     Jsonl,
     Dir,
+    Parquet,
 }
 
 impl CorpusArgs {
@@ -127,6 +128,7 @@ impl CorpusArgs {
                 FormatArg::Tsv => InputFormat::Tsv,
                 FormatArg::Jsonl => InputFormat::Jsonl,
                 FormatArg::Dir => InputFormat::Dir,
+                FormatArg::Parquet => InputFormat::Parquet,
             },
             has_headers: !self.no_headers,
             text_column: self.text_column.clone(),
