@@ -31,7 +31,7 @@ use parquet::file::reader::{ChunkReader, FileReader};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::parser::parse_message_type;
 
-use crate::corpus::parquet::{ColumnBatch, TypedReader, corrupt, open};
+use crate::corpus::parquet::{ColumnBatch, TypedReader, corrupt, guard_panics, open};
 use crate::jobs::Progress;
 use crate::{Error, Result};
 
@@ -199,7 +199,7 @@ pub fn read_pairs_file(
 ) -> Result<u64> {
     let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
-    read_pairs_chunks(file, len, path, progress, visit)
+    guard_panics(path, || read_pairs_chunks(file, len, path, progress, visit))
 }
 
 /// [`read_pairs_file`] for bytes in memory (stdin `-`); `name` is used in messages.
@@ -210,7 +210,9 @@ pub fn read_pairs_bytes(
     visit: impl FnMut(PairRecord<'_>) -> Result<()>,
 ) -> Result<u64> {
     let len = bytes.len() as u64;
-    read_pairs_chunks(Bytes::from(bytes), len, name, progress, visit)
+    guard_panics(name, || {
+        read_pairs_chunks(Bytes::from(bytes), len, name, progress, visit)
+    })
 }
 
 /// The five columns in schema order; the last two optional.

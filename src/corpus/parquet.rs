@@ -86,6 +86,36 @@ fn read_chunks<R: ChunkReader + 'static>(
     opts: &ReadOptions,
     progress: &Progress,
 ) -> Result<(Corpus, ReadReport)> {
+    guard_panics(name, || read_guarded(chunks, file_bytes, name, opts, progress))
+}
+
+/// Runs a decode that may panic on a corrupt file: the `parquet` crate still has decoder
+/// paths that panic on malformed pages (found by the corrupt-file test below), and a corrupt
+/// input must be an error naming the file, never a crash.
+pub(crate) fn guard_panics<T>(name: &Path, decode: impl FnOnce() -> Result<T>) -> Result<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(decode)).unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "decoder failure".to_string());
+        Err(Error::input(
+            name,
+            0,
+            format!(
+                "not a readable Parquet file: {what}; the file is probably truncated or corrupt"
+            ),
+        ))
+    })
+}
+
+fn read_guarded<R: ChunkReader + 'static>(
+    chunks: R,
+    file_bytes: u64,
+    name: &Path,
+    opts: &ReadOptions,
+    progress: &Progress,
+) -> Result<(Corpus, ReadReport)> {
     if opts.limit == Some(0) || opts.sample == Some(0) {
         return Err(Error::usage("--limit and --sample must be at least 1"));
     }
@@ -530,5 +560,272 @@ impl ColumnBatch {
             }
         }
         buf
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use parquet::basic::{Compression, GzipLevel, ZstdLevel};
+    use parquet::column::writer::ColumnWriterImpl;
+    use parquet::data_type::DataType;
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    use parquet::schema::parser::parse_message_type;
+
+    use super::*;
+
+    /// One column's values for the test writer; `None` is null.
+    #[derive(Clone)]
+    enum Col {
+        Bytes(Vec<Option<Vec<u8>>>),
+        I64(Vec<Option<i64>>),
+    }
+
+    fn strs(values: &[Option<&str>]) -> Col {
+        Col::Bytes(
+            values
+                .iter()
+                .map(|o| o.map(|s| s.as_bytes().to_vec()))
+                .collect(),
+        )
+    }
+
+    fn put<T: DataType>(w: &mut ColumnWriterImpl<'_, T>, values: Vec<Option<T::T>>) {
+        let nullable = w.get_descriptor().max_def_level() > 0;
+        let defs: Vec<i16> = values.iter().map(|o| i16::from(o.is_some())).collect();
+        let vals: Vec<T::T> = values.into_iter().flatten().collect();
+        w.write_batch(&vals, nullable.then_some(&defs[..]), None)
+            .unwrap();
+    }
+
+    /// Writes a file with `schema`, splitting the rows into groups of `group_rows` and pages of
+    /// 3 rows, so batches, pages and groups all have boundaries in the data.
+    fn write(schema: &str, cols: &[Col], group_rows: usize, codec: Compression) -> Vec<u8> {
+        let schema = Arc::new(parse_message_type(schema).unwrap());
+        let props = Arc::new(
+            WriterProperties::builder()
+                .set_compression(codec)
+                .set_data_page_row_count_limit(3)
+                .set_write_batch_size(3)
+                .build(),
+        );
+        let mut w = SerializedFileWriter::new(Vec::new(), schema, props).unwrap();
+        let rows = match &cols[0] {
+            Col::Bytes(v) => v.len(),
+            Col::I64(v) => v.len(),
+        };
+        let mut start = 0;
+        while start < rows {
+            let end = (start + group_rows).min(rows);
+            let mut g = w.next_row_group().unwrap();
+            for col in cols {
+                let mut cw = g.next_column().unwrap().unwrap();
+                match col {
+                    Col::Bytes(v) => put(
+                        cw.typed::<ByteArrayType>(),
+                        v[start..end]
+                            .iter()
+                            .map(|o| o.clone().map(ByteArray::from))
+                            .collect(),
+                    ),
+                    Col::I64(v) => put(cw.typed::<Int64Type>(), v[start..end].to_vec()),
+                }
+                cw.close().unwrap();
+            }
+            g.close().unwrap();
+            start = end;
+        }
+        w.into_inner().unwrap()
+    }
+
+    fn read(bytes: Vec<u8>, opts: &ReadOptions) -> Result<(Corpus, ReadReport)> {
+        read_parquet_bytes(bytes, Path::new("x.parquet"), opts, &Progress::new())
+    }
+
+    fn docs(c: &Corpus) -> Vec<(String, String)> {
+        (0..c.len())
+            .map(|i| (c.id(i).to_string(), c.text(i).to_string()))
+            .collect()
+    }
+
+    fn message(r: Result<(Corpus, ReadReport)>) -> String {
+        match r {
+            Err(Error::Input { message, .. }) => message,
+            other => panic!("expected an input error, got {other:?}"),
+        }
+    }
+
+    const STRING_ID_TEXT: &str = "message m {
+        optional binary title (STRING);
+        optional int64 id;
+        optional binary text (STRING);
+    }";
+
+    fn sample_columns(n: usize) -> Vec<Col> {
+        let titles: Vec<Option<&str>> = (0..n).map(|_| Some("t")).collect();
+        let ids: Vec<Option<i64>> = (0..n).map(|i| Some(100 + i as i64)).collect();
+        let texts: Vec<Option<Vec<u8>>> = (0..n)
+            .map(|i| (i % 4 != 3).then(|| format!("doc number {i}").into_bytes()))
+            .collect();
+        vec![strs(&titles), Col::I64(ids), Col::Bytes(texts)]
+    }
+
+    #[test]
+    fn reads_every_row_group_with_every_codec() {
+        for codec in [
+            Compression::UNCOMPRESSED,
+            Compression::SNAPPY,
+            Compression::GZIP(GzipLevel::default()),
+            Compression::ZSTD(ZstdLevel::default()),
+            Compression::LZ4_RAW,
+        ] {
+            // 2500 rows in groups of 700: four groups, batches of 1024 cross none of them.
+            let bytes = write(STRING_ID_TEXT, &sample_columns(2500), 700, codec);
+            let file_len = bytes.len() as u64;
+            let (c, r) = read(bytes, &ReadOptions::default()).unwrap();
+            assert_eq!(c.len(), 2500, "{codec:?}");
+            for i in 0..2500 {
+                assert_eq!(c.id(i), (100 + i).to_string(), "{codec:?}");
+                let want = if i % 4 == 3 {
+                    String::new()
+                } else {
+                    format!("doc number {i}")
+                };
+                assert_eq!(c.text(i), want, "{codec:?} row {i}");
+            }
+            assert_eq!((r.format, r.empty, r.bytes), (InputFormat::Parquet, 625, file_len));
+        }
+    }
+
+    #[test]
+    fn columns_by_name_or_index_and_row_number_ids() {
+        let cols = vec![
+            strs(&[Some("a"), Some("b"), Some("c")]),
+            strs(&[Some("first"), None, Some("third")]),
+        ];
+        let bytes = write(
+            "message m { required binary key (STRING); optional binary body (STRING); }",
+            &cols,
+            2,
+            Compression::SNAPPY,
+        );
+        let message_text = message(read(bytes.clone(), &ReadOptions::default()));
+        assert!(
+            message_text.contains("no column named `text`; columns are: key (string), body (string)"),
+            "{message_text}"
+        );
+        assert!(message_text.contains("--text-column"), "{message_text}");
+
+        let by_name = ReadOptions {
+            text_column: Some(ColumnSpec::Name("body".into())),
+            ..Default::default()
+        };
+        let (c, _) = read(bytes.clone(), &by_name).unwrap();
+        let want = |ids: [&str; 3]| {
+            ids.iter()
+                .zip(["first", "", "third"])
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(docs(&c), want(["1", "2", "3"]));
+
+        let by_index = ReadOptions {
+            text_column: Some(ColumnSpec::Index(2)),
+            id_column: Some(ColumnSpec::Index(1)),
+            ..Default::default()
+        };
+        let (c, _) = read(bytes.clone(), &by_index).unwrap();
+        assert_eq!(docs(&c), want(["a", "b", "c"]));
+
+        let out_of_range = ReadOptions {
+            text_column: Some(ColumnSpec::Index(3)),
+            ..Default::default()
+        };
+        let m = message(read(bytes, &out_of_range));
+        assert!(m.contains("has 2 top-level columns"), "{m}");
+    }
+
+    #[test]
+    fn wrong_types_and_null_ids_are_explained() {
+        let bytes = write(STRING_ID_TEXT, &sample_columns(5), 10, Compression::UNCOMPRESSED);
+        let text_is_int = ReadOptions {
+            text_column: Some(ColumnSpec::Name("id".into())),
+            ..Default::default()
+        };
+        let m = message(read(bytes, &text_is_int));
+        assert!(m.contains("column `id` is of type INT64") && m.contains("not a string"), "{m}");
+
+        let cols = vec![
+            Col::I64(vec![Some(1), None, Some(3)]),
+            strs(&[Some("x"), Some("y"), Some("z")]),
+        ];
+        let bytes = write(
+            "message m { optional int64 id (INTEGER(64, false)); required binary text (STRING); }",
+            &cols,
+            2,
+            Compression::SNAPPY,
+        );
+        let m = message(read(bytes.clone(), &ReadOptions::default()));
+        assert!(m.contains("row 2 (row group 1)") && m.contains("`id` is null"), "{m}");
+        let skip = ReadOptions {
+            skip_bad: true,
+            ..Default::default()
+        };
+        let (c, r) = read(bytes, &skip).unwrap();
+        assert_eq!(
+            docs(&c),
+            vec![("1".into(), "x".into()), ("3".into(), "z".into())]
+        );
+        assert_eq!((r.skipped, r.skipped_lines), (1, vec![2]));
+    }
+
+    #[test]
+    fn binary_text_is_decoded_lossily_and_counted() {
+        let cols = vec![Col::Bytes(vec![Some(b"ok".to_vec()), Some(b"bad \xFF".to_vec())])];
+        let bytes = write("message m { required binary text; }", &cols, 10, Compression::SNAPPY);
+        let (c, r) = read(bytes, &ReadOptions::default()).unwrap();
+        assert_eq!(c.text(1), "bad \u{FFFD}");
+        assert_eq!(r.lossy_utf8, 1);
+    }
+
+    #[test]
+    fn limit_and_sample_go_through_the_sink() {
+        let bytes = write(STRING_ID_TEXT, &sample_columns(3000), 1000, Compression::SNAPPY);
+        let limited = ReadOptions {
+            limit: Some(1500),
+            ..Default::default()
+        };
+        let (c, r) = read(bytes.clone(), &limited).unwrap();
+        assert_eq!((c.len(), r.rows_read, c.id(1499)), (1500, 1500, "1599"));
+        let sampled = ReadOptions {
+            sample: Some(10),
+            seed: 3,
+            ..Default::default()
+        };
+        let (c, r) = read(bytes, &sampled).unwrap();
+        assert_eq!((c.len(), r.rows_read), (10, 3000));
+    }
+
+    #[test]
+    fn corrupt_files_are_errors_not_panics() {
+        let m = message(read(b"id,text\n1,a\n".to_vec(), &ReadOptions::default()));
+        assert!(m.contains("not a Parquet file"), "{m}");
+        let good = write(STRING_ID_TEXT, &sample_columns(300), 100, Compression::SNAPPY);
+        // Truncations and single-byte changes everywhere: each must read or fail cleanly.
+        for cut in (0..good.len()).step_by(7) {
+            let _ = read(good[..cut].to_vec(), &ReadOptions::default());
+        }
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..3000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let mut bytes = good.clone();
+            let at = (state as usize) % bytes.len();
+            bytes[at] ^= (state >> 32) as u8 | 1;
+            let _ = read(bytes, &ReadOptions::default());
+        }
     }
 }
