@@ -389,3 +389,138 @@ fn read_pairs_chunks<R: ChunkReader + 'static>(
     }
     Ok(row_number)
 }
+
+#[cfg(test)]
+mod tests {
+    use parquet::file::reader::SerializedFileReader;
+
+    use super::*;
+
+    type Owned = (String, String, f64, Option<f64>, Option<u32>);
+
+    fn read_all(bytes: Vec<u8>) -> Result<Vec<Owned>> {
+        let mut rows = Vec::new();
+        let mut expected_row = 0;
+        read_pairs_bytes(bytes, Path::new("pairs.parquet"), &Progress::new(), |r| {
+            expected_row += 1;
+            assert_eq!(r.row, expected_row);
+            rows.push((
+                r.id_a.to_string(),
+                r.id_b.to_string(),
+                r.jaccard,
+                r.estimate,
+                r.bands_hit,
+            ));
+            Ok(())
+        })?;
+        Ok(rows)
+    }
+
+    #[test]
+    fn pairs_round_trip_bit_exactly_across_row_groups() {
+        // Awkward floats: thirds, subnormals, -0.0, and values one ulp apart.
+        let specials = [
+            1.0 / 3.0,
+            f64::MIN_POSITIVE / 4.0,
+            -0.0,
+            0.1 + 0.2,
+            0.3,
+            1.0,
+            0.0,
+            f64::from_bits(0x3FE0_0000_0000_0001),
+        ];
+        let rows: Vec<Owned> = (0..1000u32)
+            .map(|i| {
+                (
+                    format!("doc-{i}"),
+                    if i % 3 == 0 {
+                        String::new()
+                    } else {
+                        format!("é{}", i * 7)
+                    },
+                    specials[i as usize % specials.len()],
+                    Some(specials[(i as usize + 3) % specials.len()]),
+                    Some(i % 33),
+                )
+            })
+            .collect();
+        let mut w = PairsParquetWriter::with_row_group_rows(Vec::new(), 300).unwrap();
+        for (a, b, j, e, h) in &rows {
+            w.write_pair(a, b, *j, e.unwrap(), h.unwrap()).unwrap();
+        }
+        let bytes = w.finish().unwrap();
+        let back = read_all(bytes.clone()).unwrap();
+        assert_eq!(back.len(), rows.len());
+        for (got, want) in back.iter().zip(&rows) {
+            assert_eq!((&got.0, &got.1, got.4), (&want.0, &want.1, want.4));
+            assert_eq!(got.2.to_bits(), want.2.to_bits());
+            assert_eq!(got.3.unwrap().to_bits(), want.3.unwrap().to_bits());
+        }
+        let reader = SerializedFileReader::new(Bytes::from(bytes)).unwrap();
+        assert_eq!(reader.metadata().num_row_groups(), 4);
+    }
+
+    #[test]
+    fn empty_output_is_a_valid_file() {
+        let bytes = PairsParquetWriter::new(Vec::new())
+            .unwrap()
+            .finish()
+            .unwrap();
+        assert!(read_all(bytes).unwrap().is_empty());
+    }
+
+    #[test]
+    fn oversized_band_count_is_refused() {
+        let mut w = PairsParquetWriter::new(Vec::new()).unwrap();
+        assert!(w.write_pair("a", "b", 0.5, 0.5, u32::MAX).is_err());
+    }
+
+    #[test]
+    fn a_file_without_pair_columns_is_explained() {
+        let mut w = SerializedFileWriter::new(
+            Vec::new(),
+            std::sync::Arc::new(
+                parse_message_type("message m { required binary text (STRING); }").unwrap(),
+            ),
+            Default::default(),
+        )
+        .unwrap();
+        let mut g = w.next_row_group().unwrap();
+        let mut c = g.next_column().unwrap().unwrap();
+        c.typed::<ByteArrayType>()
+            .write_batch(&[ByteArray::from("x")], None, None)
+            .unwrap();
+        c.close().unwrap();
+        g.close().unwrap();
+        let bytes = w.into_inner().unwrap();
+        match read_all(bytes) {
+            Err(Error::Input { message, .. }) => {
+                assert!(message.contains("no column `id_a`"), "{message}");
+                assert!(message.contains("columns are: text"), "{message}");
+            }
+            other => panic!("expected an input error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn corrupt_pairs_files_are_errors() {
+        let mut w = PairsParquetWriter::with_row_group_rows(Vec::new(), 50).unwrap();
+        for i in 0..200 {
+            w.write_pair(&i.to_string(), "b", 0.5, 0.25, 3).unwrap();
+        }
+        let good = w.finish().unwrap();
+        for cut in (0..good.len()).step_by(5) {
+            assert!(read_all(good[..cut].to_vec()).is_err());
+        }
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..2000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let mut bytes = good.clone();
+            let at = (state as usize) % bytes.len();
+            bytes[at] ^= (state >> 40) as u8 | 1;
+            let _ = read_all(bytes);
+        }
+    }
+}

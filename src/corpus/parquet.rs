@@ -45,7 +45,10 @@ pub(super) fn read_file(
     progress: &Progress,
 ) -> Result<(Corpus, ReadReport)> {
     let file = std::fs::File::open(path).map_err(|e| super::source::cannot_open(path, e))?;
-    let len = file.metadata().map_err(|e| super::source::cannot_open(path, e))?.len();
+    let len = file
+        .metadata()
+        .map_err(|e| super::source::cannot_open(path, e))?
+        .len();
     read_chunks(file, len, path, opts, progress)
 }
 
@@ -75,8 +78,12 @@ enum Kind {
     Utf8,
     /// Byte array without a string annotation: decoded lossily.
     Binary,
-    Int32 { signed: bool },
-    Int64 { signed: bool },
+    Int32 {
+        signed: bool,
+    },
+    Int64 {
+        signed: bool,
+    },
 }
 
 fn read_chunks<R: ChunkReader + 'static>(
@@ -86,7 +93,9 @@ fn read_chunks<R: ChunkReader + 'static>(
     opts: &ReadOptions,
     progress: &Progress,
 ) -> Result<(Corpus, ReadReport)> {
-    guard_panics(name, || read_guarded(chunks, file_bytes, name, opts, progress))
+    guard_panics(name, || {
+        read_guarded(chunks, file_bytes, name, opts, progress)
+    })
 }
 
 /// Runs a decode that may panic on a corrupt file: the `parquet` crate still has decoder
@@ -122,8 +131,14 @@ fn read_guarded<R: ChunkReader + 'static>(
     let reader = open(chunks, file_bytes, name)?;
     let metadata = reader.metadata();
     let schema = metadata.file_metadata().schema_descr();
-    let text = project(name, schema, opts.text_column.as_ref(), "text", "--text-column")?
-        .ok_or_else(|| unreachable_default(name))?;
+    let text = project(
+        name,
+        schema,
+        opts.text_column.as_ref(),
+        "text",
+        "--text-column",
+    )?
+    .ok_or_else(|| unreachable_default(name))?;
     if !matches!(text.kind, Kind::Utf8 | Kind::Binary) {
         return Err(Error::input(
             name,
@@ -357,27 +372,22 @@ fn project(
 
 /// Exact match first, then ASCII case-insensitive (as the CSV reader does for `text`/`id`).
 fn find_field(fields: &[parquet::schema::types::TypePtr], wanted: &str) -> Option<usize> {
-    fields
-        .iter()
-        .position(|f| f.name() == wanted)
-        .or_else(|| fields.iter().position(|f| f.name().eq_ignore_ascii_case(wanted)))
+    fields.iter().position(|f| f.name() == wanted).or_else(|| {
+        fields
+            .iter()
+            .position(|f| f.name().eq_ignore_ascii_case(wanted))
+    })
 }
 
 fn classify(descr: &ColumnDescriptor) -> Option<Kind> {
     let logical = descr.logical_type_ref();
     match descr.physical_type() {
-        PhysicalType::BYTE_ARRAY => Some(
-            match (logical, descr.converted_type()) {
-                (Some(LogicalType::String | LogicalType::Json | LogicalType::Enum), _) => {
-                    Kind::Utf8
-                }
-                (None, ConvertedType::UTF8 | ConvertedType::JSON | ConvertedType::ENUM) => {
-                    Kind::Utf8
-                }
-                (None, ConvertedType::NONE | ConvertedType::BSON) => Kind::Binary,
-                _ => return None,
-            },
-        ),
+        PhysicalType::BYTE_ARRAY => Some(match (logical, descr.converted_type()) {
+            (Some(LogicalType::String | LogicalType::Json | LogicalType::Enum), _) => Kind::Utf8,
+            (None, ConvertedType::UTF8 | ConvertedType::JSON | ConvertedType::ENUM) => Kind::Utf8,
+            (None, ConvertedType::NONE | ConvertedType::BSON) => Kind::Binary,
+            _ => return None,
+        }),
         PhysicalType::INT32 | PhysicalType::INT64 => {
             let signed = match (logical, descr.converted_type()) {
                 (Some(LogicalType::Integer(int)), _) => int.is_signed,
@@ -522,8 +532,7 @@ impl ColumnBatch {
         } else {
             records
         };
-        if records != rows || values != non_null || (max_def > 0 && self.defs.len() != rows)
-        {
+        if records != rows || values != non_null || (max_def > 0 && self.defs.len() != rows) {
             return Err(ParquetError::General(format!(
                 "the column chunk holds fewer rows than its row group ({records} of {rows} in \
                  this batch)"
@@ -695,7 +704,10 @@ mod tests {
                 };
                 assert_eq!(c.text(i), want, "{codec:?} row {i}");
             }
-            assert_eq!((r.format, r.empty, r.bytes), (InputFormat::Parquet, 625, file_len));
+            assert_eq!(
+                (r.format, r.empty, r.bytes),
+                (InputFormat::Parquet, 625, file_len)
+            );
         }
     }
 
@@ -713,7 +725,8 @@ mod tests {
         );
         let message_text = message(read(bytes.clone(), &ReadOptions::default()));
         assert!(
-            message_text.contains("no column named `text`; columns are: key (string), body (string)"),
+            message_text
+                .contains("no column named `text`; columns are: key (string), body (string)"),
             "{message_text}"
         );
         assert!(message_text.contains("--text-column"), "{message_text}");
@@ -749,13 +762,21 @@ mod tests {
 
     #[test]
     fn wrong_types_and_null_ids_are_explained() {
-        let bytes = write(STRING_ID_TEXT, &sample_columns(5), 10, Compression::UNCOMPRESSED);
+        let bytes = write(
+            STRING_ID_TEXT,
+            &sample_columns(5),
+            10,
+            Compression::UNCOMPRESSED,
+        );
         let text_is_int = ReadOptions {
             text_column: Some(ColumnSpec::Name("id".into())),
             ..Default::default()
         };
         let m = message(read(bytes, &text_is_int));
-        assert!(m.contains("column `id` is of type INT64") && m.contains("not a string"), "{m}");
+        assert!(
+            m.contains("column `id` is of type INT64") && m.contains("not a string"),
+            "{m}"
+        );
 
         let cols = vec![
             Col::I64(vec![Some(1), None, Some(3)]),
@@ -768,7 +789,10 @@ mod tests {
             Compression::SNAPPY,
         );
         let m = message(read(bytes.clone(), &ReadOptions::default()));
-        assert!(m.contains("row 2 (row group 1)") && m.contains("`id` is null"), "{m}");
+        assert!(
+            m.contains("row 2 (row group 1)") && m.contains("`id` is null"),
+            "{m}"
+        );
         let skip = ReadOptions {
             skip_bad: true,
             ..Default::default()
@@ -783,8 +807,16 @@ mod tests {
 
     #[test]
     fn binary_text_is_decoded_lossily_and_counted() {
-        let cols = vec![Col::Bytes(vec![Some(b"ok".to_vec()), Some(b"bad \xFF".to_vec())])];
-        let bytes = write("message m { required binary text; }", &cols, 10, Compression::SNAPPY);
+        let cols = vec![Col::Bytes(vec![
+            Some(b"ok".to_vec()),
+            Some(b"bad \xFF".to_vec()),
+        ])];
+        let bytes = write(
+            "message m { required binary text; }",
+            &cols,
+            10,
+            Compression::SNAPPY,
+        );
         let (c, r) = read(bytes, &ReadOptions::default()).unwrap();
         assert_eq!(c.text(1), "bad \u{FFFD}");
         assert_eq!(r.lossy_utf8, 1);
@@ -792,7 +824,12 @@ mod tests {
 
     #[test]
     fn limit_and_sample_go_through_the_sink() {
-        let bytes = write(STRING_ID_TEXT, &sample_columns(3000), 1000, Compression::SNAPPY);
+        let bytes = write(
+            STRING_ID_TEXT,
+            &sample_columns(3000),
+            1000,
+            Compression::SNAPPY,
+        );
         let limited = ReadOptions {
             limit: Some(1500),
             ..Default::default()
@@ -812,7 +849,12 @@ mod tests {
     fn corrupt_files_are_errors_not_panics() {
         let m = message(read(b"id,text\n1,a\n".to_vec(), &ReadOptions::default()));
         assert!(m.contains("not a Parquet file"), "{m}");
-        let good = write(STRING_ID_TEXT, &sample_columns(300), 100, Compression::SNAPPY);
+        let good = write(
+            STRING_ID_TEXT,
+            &sample_columns(300),
+            100,
+            Compression::SNAPPY,
+        );
         // Truncations and single-byte changes everywhere: each must read or fail cleanly.
         for cut in (0..good.len()).step_by(7) {
             let _ = read(good[..cut].to_vec(), &ReadOptions::default());

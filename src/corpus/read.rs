@@ -558,6 +558,7 @@ mod tests {
         assert_eq!(f("a.tab"), InputFormat::Tsv);
         assert_eq!(f("a.jsonl"), InputFormat::Jsonl);
         assert_eq!(f("a.ndjson.gz"), InputFormat::Jsonl);
+        assert_eq!(f("hf/train-00000-of-00002.parquet"), InputFormat::Parquet);
         assert_eq!(f("a.txt"), InputFormat::Text);
         assert_eq!(f("a.json"), InputFormat::Text);
         assert_eq!(f("notes"), InputFormat::Text);
