@@ -114,3 +114,25 @@ fn a_text_file_named_parquet_is_refused() {
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(stderr.contains("not a Parquet file"), "{stderr}");
 }
+
+/// `bad/corrupt_page.parquet` is the fixture with a few bytes changed (a random mutation that
+/// makes the `parquet` crate's page decoder panic): one clear error line and exit 2, no panic
+/// message or backtrace.
+#[test]
+fn a_corrupt_page_is_one_clear_error() {
+    let bad = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bad/corrupt_page.parquet");
+    let out = lshscope()
+        .arg("scan")
+        .arg(&bad)
+        .arg("-q")
+        .env("RUST_BACKTRACE", "1")
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("corrupt_page.parquet: not a readable Parquet file"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}

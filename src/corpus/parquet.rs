@@ -100,9 +100,16 @@ fn read_chunks<R: ChunkReader + 'static>(
 
 /// Runs a decode that may panic on a corrupt file: the `parquet` crate still has decoder
 /// paths that panic on malformed pages (found by the corrupt-file test below), and a corrupt
-/// input must be an error naming the file, never a crash.
+/// input must be an error naming the file, never a crash. While `decode` runs, the panic hook
+/// stays silent on this thread, so the user sees one error line instead of a backtrace; other
+/// threads' panics are reported as before. (A panic inside a caller's callback run by `decode`
+/// is reported the same way, as a decoder failure.)
 pub(crate) fn guard_panics<T>(name: &Path, decode: impl FnOnce() -> Result<T>) -> Result<T> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(decode)).unwrap_or_else(|panic| {
+    install_quiet_hook();
+    let was = DECODING.with(|d| d.replace(true));
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(decode));
+    DECODING.with(|d| d.set(was));
+    outcome.unwrap_or_else(|panic| {
         let what = panic
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
@@ -112,10 +119,28 @@ pub(crate) fn guard_panics<T>(name: &Path, decode: impl FnOnce() -> Result<T>) -
             name,
             0,
             format!(
-                "not a readable Parquet file: {what}; the file is probably truncated or corrupt"
+                "not a readable Parquet file ({what}); the file is probably truncated or corrupt"
             ),
         ))
     })
+}
+
+thread_local! {
+    /// True while this thread runs a guarded Parquet decode.
+    static DECODING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Wraps the current panic hook once so that it skips panics raised inside a guarded decode.
+fn install_quiet_hook() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !DECODING.with(std::cell::Cell::get) {
+                previous(info);
+            }
+        }));
+    });
 }
 
 fn read_guarded<R: ChunkReader + 'static>(
@@ -859,14 +884,30 @@ mod tests {
         for cut in (0..good.len()).step_by(7) {
             let _ = read(good[..cut].to_vec(), &ReadOptions::default());
         }
+        // Also pyarrow's output (dictionary pages, snappy, large_string): what users have.
+        let pyarrow = include_bytes!("../../tests/data/notes.parquet").to_vec();
+        let rounds: usize = std::env::var("LSHSCOPE_PARQUET_MUTATIONS")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(3000);
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..3000 {
+        let mut next = move || {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            let mut bytes = good.clone();
-            let at = (state as usize) % bytes.len();
-            bytes[at] ^= (state >> 32) as u8 | 1;
+            state
+        };
+        for round in 0..rounds {
+            let mut bytes = if round % 2 == 0 {
+                good.clone()
+            } else {
+                pyarrow.clone()
+            };
+            // One to four changed bytes per file.
+            for _ in 0..=(next() % 4) {
+                let at = (next() as usize) % bytes.len();
+                bytes[at] = next() as u8;
+            }
             let _ = read(bytes, &ReadOptions::default());
         }
     }
