@@ -282,7 +282,16 @@ pub(crate) fn open<R: ChunkReader + 'static>(
     name: &Path,
 ) -> Result<SerializedFileReader<R>> {
     let head = chunks.get_bytes(0, 4.min(file_bytes as usize));
-    if !head.is_ok_and(|head| head.as_ref() == MAGIC) {
+    let head = head.as_ref().map(|h| h.as_ref()).unwrap_or_default();
+    if head.starts_with(&[0x1f, 0x8b]) || head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        return Err(Error::input(
+            name,
+            0,
+            "is gzip- or zstd-compressed, but Parquet is read uncompressed (its pages carry \
+             their own compression); decompress the file first",
+        ));
+    }
+    if head != MAGIC {
         return Err(Error::input(
             name,
             0,
@@ -874,6 +883,11 @@ mod tests {
     fn corrupt_files_are_errors_not_panics() {
         let m = message(read(b"id,text\n1,a\n".to_vec(), &ReadOptions::default()));
         assert!(m.contains("not a Parquet file"), "{m}");
+        let m = message(read(
+            zstd::encode_all(&b"PAR1"[..], 1).unwrap(),
+            &ReadOptions::default(),
+        ));
+        assert!(m.contains("decompress the file first"), "{m}");
         let good = write(
             STRING_ID_TEXT,
             &sample_columns(300),
