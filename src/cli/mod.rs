@@ -164,11 +164,11 @@ pub struct CorpusArgs {
     /// CSV/TSV: the first row is data, not a header.
     #[arg(long)]
     pub no_headers: bool,
-    /// CSV/TSV column with the text: a header name or a 1-based index
+    /// CSV/TSV/Parquet column with the text: a header name or a 1-based index
     /// [default: `text`, else the last column].
     #[arg(long, value_name = "NAME|INDEX")]
     pub text_column: Option<ColumnSpec>,
-    /// CSV/TSV column with the id: a header name or a 1-based index
+    /// CSV/TSV/Parquet column with the id: a header name or a 1-based index
     /// [default: `id`, else the row number].
     #[arg(long, value_name = "NAME|INDEX")]
     pub id_column: Option<ColumnSpec>,
@@ -197,6 +197,7 @@ pub enum FormatArg {
     Tsv,
     Jsonl,
     Dir,
+    Parquet,
 }
 
 impl CorpusArgs {
@@ -209,6 +210,7 @@ impl CorpusArgs {
                 FormatArg::Tsv => InputFormat::Tsv,
                 FormatArg::Jsonl => InputFormat::Jsonl,
                 FormatArg::Dir => InputFormat::Dir,
+                FormatArg::Parquet => InputFormat::Parquet,
             },
             has_headers: !self.no_headers,
             text_column: self.text_column.clone(),

@@ -7,10 +7,12 @@
 mod delimited;
 mod dir;
 mod jsonl;
+pub(crate) mod parquet;
 mod read;
 mod sample;
 mod source;
 
+pub use parquet::read_parquet_bytes;
 pub use read::{ColumnSpec, InputFormat, ReadOptions, ReadReport, read_corpus, read_corpus_from};
 
 /// Documents in input order, ids and texts held in two arenas.

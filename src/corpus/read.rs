@@ -31,6 +31,8 @@ pub enum InputFormat {
     Jsonl,
     /// Every regular file below a directory is one document; id = its relative path.
     Dir,
+    /// Apache Parquet, read natively (only the text and id columns, row group by row group).
+    Parquet,
 }
 
 /// A CSV/TSV column: a header name, or a 1-based index.
@@ -177,6 +179,17 @@ pub fn read_corpus(
     if format == InputFormat::Dir {
         return super::dir::read_dir_corpus(path, opts, progress);
     }
+    if format == InputFormat::Parquet {
+        // Parquet's footer sits at the end of the file: it needs random access, so a file is
+        // read from its path and stdin is read into memory first.
+        if !is_stdin {
+            return super::parquet::read_file(path, opts, progress);
+        }
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
+            .map_err(|e| source::cannot_open(Path::new("<stdin>"), e))?;
+        return super::parquet::read_parquet_bytes(bytes, Path::new("<stdin>"), opts, progress);
+    }
     let source = source::open(path, progress)?;
     let name = if is_stdin { Path::new("<stdin>") } else { path };
     if let Some(total) = source.disk_bytes {
@@ -203,6 +216,14 @@ pub fn read_corpus_from(
         }
         f => f,
     };
+    if format == InputFormat::Parquet {
+        let mut reader = reader;
+        let mut bytes = Vec::new();
+        reader
+            .read_to_end(&mut bytes)
+            .map_err(|e| source::cannot_open(name, e))?;
+        return super::parquet::read_parquet_bytes(bytes, name, opts, progress);
+    }
     let source = source::wrap(reader, name, Compression::None, None)?;
     read_stream(source, name, format, opts, progress)
 }
@@ -217,6 +238,7 @@ impl InputFormat {
             InputFormat::Tsv => "tsv",
             InputFormat::Jsonl => "jsonl",
             InputFormat::Dir => "dir",
+            InputFormat::Parquet => "parquet",
         }
     }
 }
@@ -234,6 +256,7 @@ pub fn detect_format(path: &Path) -> InputFormat {
         Some("csv") => InputFormat::Csv,
         Some("tsv" | "tab") => InputFormat::Tsv,
         Some("jsonl" | "ndjson") => InputFormat::Jsonl,
+        Some("parquet" | "pq") => InputFormat::Parquet,
         _ => InputFormat::Text,
     }
 }
@@ -278,6 +301,7 @@ fn read_stream(
         }
         InputFormat::Jsonl => super::jsonl::read(&mut reader, name, opts, &mut sink, progress)?,
         InputFormat::Dir => unreachable!("directories are read by dir::read_dir_corpus"),
+        InputFormat::Parquet => unreachable!("Parquet is read by parquet::read_file"),
     };
     let mut report = ReadReport {
         format,
@@ -534,6 +558,7 @@ mod tests {
         assert_eq!(f("a.tab"), InputFormat::Tsv);
         assert_eq!(f("a.jsonl"), InputFormat::Jsonl);
         assert_eq!(f("a.ndjson.gz"), InputFormat::Jsonl);
+        assert_eq!(f("hf/train-00000-of-00002.parquet"), InputFormat::Parquet);
         assert_eq!(f("a.txt"), InputFormat::Text);
         assert_eq!(f("a.json"), InputFormat::Text);
         assert_eq!(f("notes"), InputFormat::Text);

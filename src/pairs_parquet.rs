@@ -1,0 +1,526 @@
+//! Candidate pairs as Apache Parquet: a streaming writer for `scan`'s pairs and a reader for
+//! `tune --pairs` / `plot --pairs`.
+//!
+//! Schema (every column required, no nulls):
+//!
+//! | column      | Parquet type                 | Arrow / pandas / Spark      |
+//! |-------------|------------------------------|-----------------------------|
+//! | `id_a`      | BYTE_ARRAY (STRING)          | string / object / string    |
+//! | `id_b`      | BYTE_ARRAY (STRING)          | string / object / string    |
+//! | `jaccard`   | DOUBLE                       | double / float64 / double   |
+//! | `estimate`  | DOUBLE                       | double / float64 / double   |
+//! | `bands_hit` | INT32 (signed)               | int32 / int32 / integer     |
+//!
+//! `bands_hit` is a signed 32-bit integer rather than an unsigned one: Spark and Hive have no
+//! unsigned types (Spark widens UINT32 to a 64-bit long, older versions refuse it), Java-based
+//! tools read INT32 directly, and the count of bands never comes near 2^31.
+//!
+//! The writer accepts any [`Write`] (it need not be `Send` nor seekable): each row group is
+//! encoded into a buffer and passed on when complete, so the output can be a compressed
+//! stream, a temporary file or stdout.
+
+use std::io::Write;
+use std::path::Path;
+
+use bytes::Bytes;
+use parquet::basic::{Compression, Type as PhysicalType};
+use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int32Type};
+use parquet::errors::ParquetError;
+use parquet::file::properties::WriterProperties;
+use parquet::file::reader::{ChunkReader, FileReader};
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::parser::parse_message_type;
+
+use crate::corpus::parquet::{ColumnBatch, TypedReader, corrupt, guard_panics, open};
+use crate::jobs::Progress;
+use crate::{Error, Result};
+
+/// The pairs schema in Parquet's message syntax.
+const SCHEMA: &str = "message pairs {
+    required binary id_a (STRING);
+    required binary id_b (STRING);
+    required double jaccard;
+    required double estimate;
+    required int32 bands_hit;
+}";
+
+/// Rows per row group: about 4 MB of buffered rows with typical short ids, many pairs per
+/// group for efficient columns, and several groups in a large output for parallel readers.
+pub const ROW_GROUP_ROWS: usize = 128 * 1024;
+
+/// Rows decoded per batch when reading.
+const BATCH_ROWS: usize = 4096;
+
+fn to_io(e: ParquetError) -> std::io::Error {
+    std::io::Error::other(e)
+}
+
+/// Writes pairs to any [`Write`], one at a time; call [`PairsParquetWriter::finish`] to write
+/// the footer (without it the output is not a valid Parquet file).
+pub struct PairsParquetWriter<W: Write> {
+    out: W,
+    file: SerializedFileWriter<Vec<u8>>,
+    id_a: Vec<ByteArray>,
+    id_b: Vec<ByteArray>,
+    jaccard: Vec<f64>,
+    estimate: Vec<f64>,
+    bands_hit: Vec<i32>,
+    rows_per_group: usize,
+}
+
+impl<W: Write> PairsParquetWriter<W> {
+    /// A writer with zstd-compressed columns and [`ROW_GROUP_ROWS`] rows per row group.
+    pub fn new(out: W) -> std::io::Result<Self> {
+        Self::with_row_group_rows(out, ROW_GROUP_ROWS)
+    }
+
+    /// A writer with `rows` rows per row group (at least 1).
+    pub fn with_row_group_rows(out: W, rows: usize) -> std::io::Result<Self> {
+        let schema = std::sync::Arc::new(parse_message_type(SCHEMA).map_err(to_io)?);
+        let props = WriterProperties::builder()
+            // zstd level 1: smaller than snappy on ids and similarities, and every current
+            // reader (pyarrow, Spark 3, DuckDB, Polars) decodes it.
+            .set_compression(Compression::ZSTD(Default::default()))
+            .build();
+        let file = SerializedFileWriter::new(Vec::new(), schema, std::sync::Arc::new(props))
+            .map_err(to_io)?;
+        Ok(PairsParquetWriter {
+            out,
+            file,
+            id_a: Vec::new(),
+            id_b: Vec::new(),
+            jaccard: Vec::new(),
+            estimate: Vec::new(),
+            bands_hit: Vec::new(),
+            rows_per_group: rows.max(1),
+        })
+    }
+
+    /// Appends one pair. `bands_hit` above `i32::MAX` is an error (no LSH setup has that many
+    /// bands).
+    pub fn write_pair(
+        &mut self,
+        id_a: &str,
+        id_b: &str,
+        jaccard: f64,
+        estimate: f64,
+        bands_hit: u32,
+    ) -> std::io::Result<()> {
+        let bands = i32::try_from(bands_hit).map_err(|_| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("bands_hit {bands_hit} does not fit the int32 column"),
+            )
+        })?;
+        self.id_a.push(ByteArray::from(id_a));
+        self.id_b.push(ByteArray::from(id_b));
+        self.jaccard.push(jaccard);
+        self.estimate.push(estimate);
+        self.bands_hit.push(bands);
+        if self.id_a.len() >= self.rows_per_group {
+            self.flush_group()?;
+        }
+        Ok(())
+    }
+
+    fn flush_group(&mut self) -> std::io::Result<()> {
+        if self.id_a.is_empty() {
+            return Ok(());
+        }
+        let mut group = self.file.next_row_group().map_err(to_io)?;
+        let mut column = 0;
+        while let Some(mut writer) = group.next_column().map_err(to_io)? {
+            match column {
+                0 => writer
+                    .typed::<ByteArrayType>()
+                    .write_batch(&self.id_a, None, None),
+                1 => writer
+                    .typed::<ByteArrayType>()
+                    .write_batch(&self.id_b, None, None),
+                2 => writer
+                    .typed::<DoubleType>()
+                    .write_batch(&self.jaccard, None, None),
+                3 => writer
+                    .typed::<DoubleType>()
+                    .write_batch(&self.estimate, None, None),
+                _ => writer
+                    .typed::<Int32Type>()
+                    .write_batch(&self.bands_hit, None, None),
+            }
+            .map_err(to_io)?;
+            writer.close().map_err(to_io)?;
+            column += 1;
+        }
+        group.close().map_err(to_io)?;
+        self.id_a.clear();
+        self.id_b.clear();
+        self.jaccard.clear();
+        self.estimate.clear();
+        self.bands_hit.clear();
+        // Pass the finished group on. The parquet writer counts offsets itself, so taking the
+        // bytes out of its buffer does not disturb the footer it writes later.
+        self.file.flush()?;
+        let encoded = self.file.inner_mut();
+        self.out.write_all(encoded)?;
+        encoded.clear();
+        Ok(())
+    }
+
+    /// Writes the last row group and the footer; returns the output (flushed).
+    pub fn finish(mut self) -> std::io::Result<W> {
+        self.flush_group()?;
+        let rest = self.file.into_inner().map_err(to_io)?;
+        self.out.write_all(&rest)?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// One pair read back. `estimate` and `bands_hit` are `None` when the file has no such column
+/// (a pairs file written by another tool) or the value is null.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairRecord<'a> {
+    /// 1-based row number in the file, for messages.
+    pub row: u64,
+    pub id_a: &'a str,
+    pub id_b: &'a str,
+    pub jaccard: f64,
+    pub estimate: Option<f64>,
+    pub bands_hit: Option<u32>,
+}
+
+/// Reads a pairs Parquet file, calling `visit` for each row in order; returns the row count.
+/// Columns are found by name (`id_a`, `id_b`, `jaccard` required; `estimate`, `bands_hit`
+/// optional); other columns are not decoded.
+pub fn read_pairs_file(
+    path: &Path,
+    progress: &Progress,
+    visit: impl FnMut(PairRecord<'_>) -> Result<()>,
+) -> Result<u64> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    guard_panics(path, || read_pairs_chunks(file, len, path, progress, visit))
+}
+
+/// [`read_pairs_file`] for bytes in memory (stdin `-`); `name` is used in messages.
+pub fn read_pairs_bytes(
+    bytes: Vec<u8>,
+    name: &Path,
+    progress: &Progress,
+    visit: impl FnMut(PairRecord<'_>) -> Result<()>,
+) -> Result<u64> {
+    let len = bytes.len() as u64;
+    guard_panics(name, || {
+        read_pairs_chunks(Bytes::from(bytes), len, name, progress, visit)
+    })
+}
+
+/// The five columns in schema order; the last two optional.
+const COLUMNS: [&str; 5] = ["id_a", "id_b", "jaccard", "estimate", "bands_hit"];
+
+fn read_pairs_chunks<R: ChunkReader + 'static>(
+    chunks: R,
+    file_bytes: u64,
+    name: &Path,
+    progress: &Progress,
+    mut visit: impl FnMut(PairRecord<'_>) -> Result<()>,
+) -> Result<u64> {
+    let reader = open(chunks, file_bytes, name)?;
+    let metadata = reader.metadata();
+    let schema = metadata.file_metadata().schema_descr();
+    let listing = (0..schema.num_columns())
+        .map(|i| schema.column(i).path().string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    // Leaf index and max definition level of each wanted column.
+    let mut leaves: [Option<(usize, i16)>; 5] = [None; 5];
+    for (slot, wanted) in leaves.iter_mut().zip(COLUMNS) {
+        let Some(leaf) = (0..schema.num_columns()).find(|&i| {
+            let c = schema.column(i);
+            c.path().parts().len() == 1 && c.name() == wanted
+        }) else {
+            continue;
+        };
+        let descr = schema.column(leaf);
+        let expected: &[PhysicalType] = match wanted {
+            "id_a" | "id_b" => &[PhysicalType::BYTE_ARRAY],
+            "jaccard" | "estimate" => &[PhysicalType::DOUBLE, PhysicalType::FLOAT],
+            _ => &[PhysicalType::INT32, PhysicalType::INT64],
+        };
+        if !expected.contains(&descr.physical_type()) || descr.max_rep_level() != 0 {
+            return Err(Error::input(
+                name,
+                0,
+                format!(
+                    "column `{wanted}` has type {}{}; a pairs file needs {} (columns are: \
+                     {listing})",
+                    descr.physical_type(),
+                    if descr.max_rep_level() != 0 {
+                        " (repeated)"
+                    } else {
+                        ""
+                    },
+                    expected
+                        .iter()
+                        .map(|t| t.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ),
+            ));
+        }
+        *slot = Some((leaf, descr.max_def_level()));
+    }
+    for (slot, wanted) in leaves.iter().zip(COLUMNS).take(3) {
+        if slot.is_none() {
+            return Err(Error::input(
+                name,
+                0,
+                format!(
+                    "no column `{wanted}`; a pairs file needs id_a, id_b and jaccard (columns \
+                     are: {listing})"
+                ),
+            ));
+        }
+    }
+
+    progress.set_total(file_bytes);
+    let mut batches: [ColumnBatch; 5] = Default::default();
+    let mut row_number = 0u64;
+    let mut id_buf = [String::new(), String::new()];
+    for group_index in 0..metadata.num_row_groups() {
+        let group_meta = metadata.row_group(group_index);
+        let group_rows = usize::try_from(group_meta.num_rows().max(0)).unwrap_or(usize::MAX);
+        let group_bytes = u64::try_from(group_meta.compressed_size().max(0)).unwrap_or(0);
+        let place = |c: &str| format!("row group {}, column `{c}`", group_index + 1);
+        let group = reader
+            .get_row_group(group_index)
+            .map_err(|e| corrupt(name, &format!("row group {}", group_index + 1), &e))?;
+        let mut readers: Vec<Option<TypedReader>> = Vec::with_capacity(5);
+        for (slot, column) in leaves.iter().zip(COLUMNS) {
+            readers.push(match slot {
+                Some((leaf, _)) => Some(TypedReader::new(
+                    group
+                        .get_column_reader(*leaf)
+                        .map_err(|e| corrupt(name, &place(column), &e))?,
+                )),
+                None => None,
+            });
+        }
+        let mut done = 0usize;
+        while done < group_rows {
+            progress.check()?;
+            let want = BATCH_ROWS.min(group_rows - done);
+            for (c, reader) in readers.iter_mut().enumerate() {
+                if let (Some(reader), Some((_, max_def))) = (reader.as_mut(), leaves[c]) {
+                    batches[c]
+                        .fill(reader, max_def, want)
+                        .map_err(|e| corrupt(name, &place(COLUMNS[c]), &e))?;
+                }
+            }
+            let mut next_value = [0usize; 5];
+            for row in 0..want {
+                row_number += 1;
+                // The value of column `c` in this row, or None when null or absent.
+                let mut present = [false; 5];
+                for c in 0..5 {
+                    if let Some((_, max_def)) = leaves[c]
+                        && batches[c].is_set(row, max_def)
+                    {
+                        present[c] = true;
+                        next_value[c] += 1;
+                    }
+                }
+                for c in 0..3 {
+                    if !present[c] {
+                        return Err(Error::input(
+                            name,
+                            0,
+                            format!(
+                                "row {row_number} (row group {}): `{}` is null; every pair \
+                                 needs both ids and its jaccard",
+                                group_index + 1,
+                                COLUMNS[c]
+                            ),
+                        ));
+                    }
+                }
+                for (c, buf) in id_buf.iter_mut().enumerate() {
+                    buf.clear();
+                    buf.push_str(&String::from_utf8_lossy(
+                        batches[c].bytes[next_value[c] - 1].data(),
+                    ));
+                }
+                let float = |c: usize| -> Option<f64> {
+                    if !present[c] {
+                        return None;
+                    }
+                    let i = next_value[c] - 1;
+                    let b = &batches[c];
+                    Some(if b.double.is_empty() {
+                        f64::from(b.float[i])
+                    } else {
+                        b.double[i]
+                    })
+                };
+                // A negative or oversized count (another tool's file) reads as absent.
+                let bands_hit = if present[4] {
+                    let i = next_value[4] - 1;
+                    let b = &batches[4];
+                    if b.int32.is_empty() {
+                        u32::try_from(b.int64[i]).ok()
+                    } else {
+                        u32::try_from(b.int32[i]).ok()
+                    }
+                } else {
+                    None
+                };
+                visit(PairRecord {
+                    row: row_number,
+                    id_a: &id_buf[0],
+                    id_b: &id_buf[1],
+                    jaccard: float(2).unwrap_or(f64::NAN),
+                    estimate: float(3),
+                    bands_hit,
+                })?;
+            }
+            done += want;
+            progress.advance(group_bytes * want as u64 / group_rows.max(1) as u64);
+        }
+    }
+    Ok(row_number)
+}
+
+#[cfg(test)]
+mod tests {
+    use parquet::file::reader::SerializedFileReader;
+
+    use super::*;
+
+    type Owned = (String, String, f64, Option<f64>, Option<u32>);
+
+    fn read_all(bytes: Vec<u8>) -> Result<Vec<Owned>> {
+        let mut rows = Vec::new();
+        let mut expected_row = 0;
+        read_pairs_bytes(bytes, Path::new("pairs.parquet"), &Progress::new(), |r| {
+            expected_row += 1;
+            assert_eq!(r.row, expected_row);
+            rows.push((
+                r.id_a.to_string(),
+                r.id_b.to_string(),
+                r.jaccard,
+                r.estimate,
+                r.bands_hit,
+            ));
+            Ok(())
+        })?;
+        Ok(rows)
+    }
+
+    #[test]
+    fn pairs_round_trip_bit_exactly_across_row_groups() {
+        // Awkward floats: thirds, subnormals, -0.0, and values one ulp apart.
+        let specials = [
+            1.0 / 3.0,
+            f64::MIN_POSITIVE / 4.0,
+            -0.0,
+            0.1 + 0.2,
+            0.3,
+            1.0,
+            0.0,
+            f64::from_bits(0x3FE0_0000_0000_0001),
+        ];
+        let rows: Vec<Owned> = (0..1000u32)
+            .map(|i| {
+                (
+                    format!("doc-{i}"),
+                    if i % 3 == 0 {
+                        String::new()
+                    } else {
+                        format!("é{}", i * 7)
+                    },
+                    specials[i as usize % specials.len()],
+                    Some(specials[(i as usize + 3) % specials.len()]),
+                    Some(i % 33),
+                )
+            })
+            .collect();
+        let mut w = PairsParquetWriter::with_row_group_rows(Vec::new(), 300).unwrap();
+        for (a, b, j, e, h) in &rows {
+            w.write_pair(a, b, *j, e.unwrap(), h.unwrap()).unwrap();
+        }
+        let bytes = w.finish().unwrap();
+        let back = read_all(bytes.clone()).unwrap();
+        assert_eq!(back.len(), rows.len());
+        for (got, want) in back.iter().zip(&rows) {
+            assert_eq!((&got.0, &got.1, got.4), (&want.0, &want.1, want.4));
+            assert_eq!(got.2.to_bits(), want.2.to_bits());
+            assert_eq!(got.3.unwrap().to_bits(), want.3.unwrap().to_bits());
+        }
+        let reader = SerializedFileReader::new(Bytes::from(bytes)).unwrap();
+        assert_eq!(reader.metadata().num_row_groups(), 4);
+    }
+
+    #[test]
+    fn empty_output_is_a_valid_file() {
+        let bytes = PairsParquetWriter::new(Vec::new())
+            .unwrap()
+            .finish()
+            .unwrap();
+        assert!(read_all(bytes).unwrap().is_empty());
+    }
+
+    #[test]
+    fn oversized_band_count_is_refused() {
+        let mut w = PairsParquetWriter::new(Vec::new()).unwrap();
+        assert!(w.write_pair("a", "b", 0.5, 0.5, u32::MAX).is_err());
+    }
+
+    #[test]
+    fn a_file_without_pair_columns_is_explained() {
+        let mut w = SerializedFileWriter::new(
+            Vec::new(),
+            std::sync::Arc::new(
+                parse_message_type("message m { required binary text (STRING); }").unwrap(),
+            ),
+            Default::default(),
+        )
+        .unwrap();
+        let mut g = w.next_row_group().unwrap();
+        let mut c = g.next_column().unwrap().unwrap();
+        c.typed::<ByteArrayType>()
+            .write_batch(&[ByteArray::from("x")], None, None)
+            .unwrap();
+        c.close().unwrap();
+        g.close().unwrap();
+        let bytes = w.into_inner().unwrap();
+        match read_all(bytes) {
+            Err(Error::Input { message, .. }) => {
+                assert!(message.contains("no column `id_a`"), "{message}");
+                assert!(message.contains("columns are: text"), "{message}");
+            }
+            other => panic!("expected an input error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn corrupt_pairs_files_are_errors() {
+        let mut w = PairsParquetWriter::with_row_group_rows(Vec::new(), 50).unwrap();
+        for i in 0..200 {
+            w.write_pair(&i.to_string(), "b", 0.5, 0.25, 3).unwrap();
+        }
+        let good = w.finish().unwrap();
+        for cut in (0..good.len()).step_by(5) {
+            assert!(read_all(good[..cut].to_vec()).is_err());
+        }
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..2000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let mut bytes = good.clone();
+            let at = (state as usize) % bytes.len();
+            bytes[at] ^= (state >> 40) as u8 | 1;
+            let _ = read_all(bytes);
+        }
+    }
+}
