@@ -18,7 +18,7 @@ use crate::{Error, Result};
 const BUFFER: usize = 1 << 20;
 
 /// Rows between two progress updates (and cancellation checks) while writing.
-const PROGRESS_EVERY: u64 = 1 << 16;
+pub const PROGRESS_EVERY: u64 = 1 << 16;
 
 /// The row format of an output file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -27,8 +27,8 @@ pub enum OutputFormat {
     Csv,
     /// JSON Lines: one object per row, keys in the CSV column order.
     Jsonl,
-    /// Apache Parquet (pair files only). Hidden from `--help` until its writer is wired in.
-    #[value(hide = true)]
+    /// Apache Parquet (pair files only): columns id_a, id_b (string), jaccard, estimate
+    /// (double), bands_hit (int32).
     Parquet,
 }
 
@@ -126,19 +126,9 @@ impl OutputTarget {
                 names.join(" or ")
             )));
         }
-        if format == OutputFormat::Parquet {
-            if self.compression != Compression::None {
-                return Err(Error::usage(format!(
-                    "{}: Parquet compresses internally; drop the .gz/.zst extension",
-                    self.display()
-                )));
-            }
-            // PARQUET HOOK: once src/pairs_parquet.rs is wired in, remove this refusal and
-            // call its pair writer where `write_pairs` in src/cli/scan.rs matches
-            // `OutputFormat::Parquet`.
+        if format == OutputFormat::Parquet && self.compression != Compression::None {
             return Err(Error::usage(format!(
-                "{}: Parquet output is not available in this build; write .csv or .jsonl \
-                 (optionally .gz or .zst)",
+                "{}: Parquet compresses internally; drop the .gz/.zst extension",
                 self.display()
             )));
         }
@@ -461,13 +451,20 @@ pub fn for_each_pair_in(
     let io = |e| Error::io(name, e);
     let head = reader.fill_buf().map_err(io)?;
     if head.starts_with(b"PAR1") {
-        // PARQUET HOOK: read pair files written by src/pairs_parquet.rs here.
-        return Err(Error::input(
-            name,
-            0,
-            "a Parquet file: this build reads pair files as CSV or JSON Lines (optionally \
-             .gz/.zst); convert it, or rerun scan with -o pairs.csv",
-        ));
+        // Parquet needs random access (its footer is at the end): read the file into memory.
+        // Pair files are compressed column by column, so this is a fraction of the CSV size.
+        let mut bytes = Vec::new();
+        reader.read_to_end(&mut bytes).map_err(io)?;
+        crate::pairs_parquet::read_pairs_bytes(bytes, name, &Progress::new(), |r| {
+            let jaccard = check_range(name, r.row, "column `jaccard`", r.jaccard)?;
+            row(PairRow {
+                line: r.row,
+                id_a: Cow::Borrowed(r.id_a),
+                id_b: Cow::Borrowed(r.id_b),
+                jaccard,
+            })
+        })?;
+        return Ok(());
     }
     let first_byte = head.iter().find(|b| !b.is_ascii_whitespace()).copied();
     let named_jsonl = matches!(OutputFormat::from_name(name), Some(OutputFormat::Jsonl));
@@ -520,6 +517,10 @@ fn check_jaccard(name: &Path, line: u64, column: &str, text: &str) -> Result<f64
             format!("{column}: `{text}` is not a number; expected a Jaccard similarity in [0, 1]"),
         )
     })?;
+    check_range(name, line, column, v)
+}
+
+fn check_range(name: &Path, line: u64, column: &str, v: f64) -> Result<f64> {
     if !(0.0..=1.0).contains(&v) {
         return Err(Error::input(
             name,

@@ -265,7 +265,11 @@ const TRUTH_BINS: usize = 20;
 
 /// The formats `scan -o` can write. (Parquet joins once its writer is wired in: see the
 /// PARQUET HOOK in `crate::pairfile`.)
-const PAIR_FORMATS: &[OutputFormat] = &[OutputFormat::Csv, OutputFormat::Jsonl];
+const PAIR_FORMATS: &[OutputFormat] = &[
+    OutputFormat::Csv,
+    OutputFormat::Jsonl,
+    OutputFormat::Parquet,
+];
 
 /// The columns of a pair file, in order (CSV header and JSON Lines keys).
 pub const PAIR_COLUMNS: &[&str] = &["id_a", "id_b", "jaccard", "estimate", "bands_hit"];
@@ -280,6 +284,27 @@ pub fn write_pairs(
     format: OutputFormat,
     progress: Option<&Progress>,
 ) -> std::io::Result<()> {
+    if format == OutputFormat::Parquet {
+        let mut out = crate::pairs_parquet::PairsParquetWriter::new(w)?;
+        for block in pairs.chunks(crate::pairfile::PROGRESS_EVERY as usize) {
+            for p in block {
+                out.write_pair(
+                    corpus.id(p.a as usize),
+                    corpus.id(p.b as usize),
+                    p.jaccard,
+                    p.estimate,
+                    p.bands_hit,
+                )?;
+            }
+            if let Some(progress) = progress {
+                progress.advance(block.len() as u64);
+                if progress.is_cancelled() {
+                    return Err(std::io::Error::other("cancelled"));
+                }
+            }
+        }
+        return out.finish().map(|_| ());
+    }
     let mut out = RowWriter::new(w, format, PAIR_COLUMNS, progress)?;
     for p in pairs {
         out.write_row(&[
