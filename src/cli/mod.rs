@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::corpus::{ColumnSpec, InputFormat, ReadOptions};
+use crate::corpus::{ColumnSpec, InputFormat, Quote, ReadOptions};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::IndexOptions;
 use crate::text::{ShingleKind, ShingleOptions};
@@ -90,6 +90,11 @@ pub struct CorpusArgs {
     /// [default: `id`, else the row number].
     #[arg(long, value_name = "NAME|INDEX")]
     pub id_column: Option<ColumnSpec>,
+    /// CSV/TSV quoting: `double` (RFC 4180: `"..."` may hold delimiters, `""` and line
+    /// breaks) or `none` (a field is everything between delimiters, quotes kept)
+    /// [default: double for CSV, none for TSV].
+    #[arg(long, value_enum, value_name = "double|none")]
+    pub quote: Option<QuoteArg>,
     /// JSON Lines field with the text [default: text].
     #[arg(long, value_name = "FIELD")]
     pub text_field: Option<String>,
@@ -117,6 +122,12 @@ pub enum FormatArg {
     Dir,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum QuoteArg {
+    Double,
+    None,
+}
+
 impl CorpusArgs {
     pub fn read_options(&self, seed: u64) -> ReadOptions {
         ReadOptions {
@@ -131,6 +142,10 @@ impl CorpusArgs {
             has_headers: !self.no_headers,
             text_column: self.text_column.clone(),
             id_column: self.id_column.clone(),
+            quote: self.quote.map(|q| match q {
+                QuoteArg::Double => Quote::Double,
+                QuoteArg::None => Quote::None,
+            }),
             text_field: self.text_field.clone(),
             id_field: self.id_field.clone(),
             limit: self.limit,

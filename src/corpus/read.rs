@@ -52,6 +52,18 @@ impl std::str::FromStr for ColumnSpec {
     }
 }
 
+/// Quoting in CSV/TSV fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Quote {
+    /// RFC 4180: a field starting with `"` runs to the closing `"`; `""` is a literal quote;
+    /// the field may hold delimiters and line breaks. The CSV default.
+    Double,
+    /// No quoting: a field is everything between two delimiters, quotes included. The TSV
+    /// default (IANA text/tab-separated-values).
+    None,
+}
+
 /// Options for [`read_corpus`].
 #[derive(Debug, Clone)]
 pub struct ReadOptions {
@@ -62,6 +74,8 @@ pub struct ReadOptions {
     pub text_column: Option<ColumnSpec>,
     /// CSV/TSV id column; default: a column named `id`, else the row number.
     pub id_column: Option<ColumnSpec>,
+    /// CSV/TSV quoting; `None` means the format's default (CSV double, TSV none).
+    pub quote: Option<Quote>,
     /// JSON Lines field holding the text (default `text`).
     pub text_field: Option<String>,
     /// JSON Lines field holding the id (default `id`; line number when absent).
@@ -82,6 +96,7 @@ impl Default for ReadOptions {
             has_headers: true,
             text_column: None,
             id_column: None,
+            quote: None,
             text_field: None,
             id_field: None,
             limit: None,
@@ -117,7 +132,34 @@ pub struct ReadReport {
     /// Directory input under `skip_bad`: the first few files that could not be read.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped_files: Vec<String>,
+    /// How the physical lines read became rows (0 for directory input). For every line
+    /// format: `lines = header_lines + blank_lines + continuation_lines + rows_read +
+    /// skipped`.
+    pub lines: LineCounts,
+    /// Documents whose id repeats the id of an earlier document.
+    pub duplicate_ids: usize,
+    /// The first few repeated ids, in order of their first repetition.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub duplicate_id_examples: Vec<String>,
 }
+
+/// Physical lines of a line-based input, by what became of them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct LineCounts {
+    /// Lines read (up to the last row taken under `limit`).
+    pub physical: u64,
+    /// Lines of the CSV/TSV header row.
+    pub header: u64,
+    /// Blank lines between rows, skipped (CSV, TSV, JSON Lines; in text input a blank line is
+    /// an empty document).
+    pub blank: u64,
+    /// Lines after the first of a row whose quoted field spans several lines (CSV, or TSV
+    /// with `--quote double`), including those of skipped rows.
+    pub continuation: u64,
+}
+
+/// How many repeated ids the report keeps as examples.
+pub const DUPLICATE_IDS_KEPT: usize = 5;
 
 /// How many skipped line numbers (and file names) the report keeps.
 pub const SKIPPED_LINES_KEPT: usize = 10;
@@ -293,6 +335,39 @@ fn read_stream(
     Ok((corpus, report))
 }
 
+/// Counts documents whose id equals an earlier one, keeping the first few such ids.
+///
+/// Memory stays near 12 bytes per document: a map from the 64-bit hash of an id to the first
+/// document with that hash, equality confirmed on a hit; ids whose hash collides with a
+/// different id (vanishingly rare) go to a small exact set.
+fn duplicate_ids(corpus: &Corpus) -> (usize, Vec<String>) {
+    use std::collections::{HashMap, HashSet};
+    let mut first: HashMap<u64, u32> = HashMap::with_capacity(corpus.len());
+    let mut collided: HashSet<&str> = HashSet::new();
+    let mut count = 0;
+    let mut examples = Vec::new();
+    for i in 0..corpus.len() {
+        let id = corpus.id(i);
+        let hash = xxhash_rust::xxh3::xxh3_64(id.as_bytes());
+        let repeated = match first.entry(hash) {
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(i as u32);
+                false
+            }
+            std::collections::hash_map::Entry::Occupied(slot) => {
+                corpus.id(*slot.get() as usize) == id || !collided.insert(id)
+            }
+        };
+        if repeated {
+            count += 1;
+            if examples.len() < DUPLICATE_IDS_KEPT && !examples.iter().any(|e| e == id) {
+                examples.push(id.to_string());
+            }
+        }
+    }
+    (count, examples)
+}
+
 /// Lines of a reader with their 1-based numbers: the line ending (`\n` or `\r\n`) and a UTF-8
 /// byte-order mark on the first line removed, I/O errors naming the line, and a cancellation
 /// check every few thousand lines. One reused buffer, no allocation per line.
@@ -318,6 +393,23 @@ impl<'r> Lines<'r> {
 
     /// The next line as (number, content), or `None` at the end.
     pub(super) fn next_line(&mut self, progress: &Progress) -> Result<Option<(u64, &[u8])>> {
+        Ok(self
+            .next_line_and_ending(progress)?
+            .map(|(number, content, _)| (number, content)))
+    }
+
+    /// Physical lines read so far.
+    pub(super) fn count(&self) -> u64 {
+        self.number
+    }
+
+    /// The next line as (number, content, ending): the ending is the `\n` or `\r\n` removed
+    /// from the content (empty on a last line without one), for readers that keep line breaks
+    /// inside quoted fields.
+    pub(super) fn next_line_and_ending(
+        &mut self,
+        progress: &Progress,
+    ) -> Result<Option<(u64, &[u8], &[u8])>> {
         self.buf.clear();
         let n = self
             .reader
@@ -332,16 +424,18 @@ impl<'r> Lines<'r> {
             progress.check()?;
         }
         let mut content = self.buf.as_slice();
+        let full = content.len();
         if let Some(rest) = content.strip_suffix(b"\n") {
             content = rest;
         }
         if let Some(rest) = content.strip_suffix(b"\r") {
             content = rest;
         }
+        let ending = &self.buf[content.len()..full];
         if self.number == 1 {
             content = strip_bom(content);
         }
-        Ok(Some((self.number, content)))
+        Ok(Some((self.number, content, ending)))
     }
 }
 
@@ -357,6 +451,7 @@ fn read_lines(reader: &mut dyn BufRead, sink: &mut Sink, progress: &Progress) ->
         let (text, lossy) = decode(content);
         sink.push(number_id(&mut id, number), &text, lossy);
     }
+    sink.lines.physical = lines.count();
     Ok(lines.bytes)
 }
 
@@ -404,6 +499,8 @@ pub(super) struct Sink {
     skipped: usize,
     skipped_lines: Vec<u64>,
     skipped_files: Vec<String>,
+    /// Filled by the line-based readers.
+    pub(super) lines: LineCounts,
 }
 
 impl Sink {
@@ -419,6 +516,7 @@ impl Sink {
             skipped: 0,
             skipped_lines: Vec::new(),
             skipped_files: Vec::new(),
+            lines: LineCounts::default(),
         }
     }
 
@@ -494,6 +592,8 @@ impl Sink {
         report.skipped = self.skipped;
         report.skipped_lines = self.skipped_lines;
         report.skipped_files = self.skipped_files;
+        report.lines = self.lines;
+        (report.duplicate_ids, report.duplicate_id_examples) = duplicate_ids(&corpus);
         corpus
     }
 }
@@ -758,5 +858,148 @@ mod tests {
                 Err(Error::Usage(_))
             ));
         }
+    }
+
+    #[test]
+    fn tsv_quotes_are_ordinary_characters_by_default() {
+        // Texts that start (and some that end) with a quote, as in unquoted dumps.
+        let mut input = String::from("id\ttext\n");
+        let n = 500;
+        for i in 0..n {
+            match i % 3 {
+                0 => input.push_str(&format!("{i}\t\"quoted start of text {i}\n")),
+                1 => input.push_str(&format!("{i}\t\"fully quoted {i}\"\n")),
+                _ => input.push_str(&format!("{i}\tplain \"inner\" {i}\n")),
+            }
+        }
+        let (c, r) = read_bytes(input.as_bytes(), "x.tsv", &ReadOptions::default()).unwrap();
+        assert_eq!(c.len(), n);
+        assert_eq!(c.text(0), "\"quoted start of text 0");
+        assert_eq!(c.text(1), "\"fully quoted 1\"");
+        assert_eq!(c.text(2), "plain \"inner\" 2");
+        assert_eq!(
+            r.lines,
+            LineCounts {
+                physical: n as u64 + 1,
+                header: 1,
+                blank: 0,
+                continuation: 0
+            }
+        );
+    }
+
+    #[test]
+    fn tsv_with_double_quotes_unescapes() {
+        let opts = ReadOptions {
+            quote: Some(Quote::Double),
+            ..Default::default()
+        };
+        let (c, r) = read_bytes(b"id\ttext\n1\t\"a\tb\"\"c\nd\"\n", "x.tsv", &opts).unwrap();
+        assert_eq!(docs(&c), pairs(&[("1", "a\tb\"c\nd")]));
+        assert_eq!((r.lines.physical, r.lines.continuation), (3, 1));
+    }
+
+    #[test]
+    fn csv_quoting_keeps_crlf_and_counts_lines() {
+        let input = b"id,text\r\n\r\na,\"x\r\ny\"\r\nb,\"\"\"q\"\" end\"\r\nc,plain\r\n";
+        let (c, r) = read_bytes(input, "x.csv", &ReadOptions::default()).unwrap();
+        assert_eq!(
+            docs(&c),
+            pairs(&[("a", "x\r\ny"), ("b", "\"q\" end"), ("c", "plain")])
+        );
+        assert_eq!(
+            r.lines,
+            LineCounts {
+                physical: 6,
+                header: 1,
+                blank: 1,
+                continuation: 1
+            }
+        );
+        let l = r.lines;
+        assert_eq!(
+            l.physical,
+            l.header + l.blank + l.continuation + r.rows_read as u64 + r.skipped as u64
+        );
+    }
+
+    #[test]
+    fn csv_quote_open_at_end_names_its_line() {
+        let input = b"id,text\na,fine\nb,\"never closed\nc,swallowed\nd,too\n";
+        let (line, message) = input_error(read_bytes(input, "x.csv", &ReadOptions::default()));
+        assert_eq!(line, 3);
+        assert!(message.contains("still open at the end"), "{message}");
+        assert!(message.contains("--quote none"), "{message}");
+
+        let opts = ReadOptions {
+            skip_bad: true,
+            ..Default::default()
+        };
+        let (c, r) = read_bytes(input, "x.csv", &opts).unwrap();
+        assert_eq!(
+            docs(&c),
+            pairs(&[("a", "fine"), ("c", "swallowed"), ("d", "too")])
+        );
+        assert_eq!((r.skipped, r.skipped_lines.clone()), (1, vec![3]));
+        assert_eq!(r.lines.physical, 5);
+
+        let none = ReadOptions {
+            quote: Some(Quote::None),
+            ..Default::default()
+        };
+        let (c, _) = read_bytes(input, "x.csv", &none).unwrap();
+        assert_eq!(c.text(1), "\"never closed");
+        assert_eq!(c.len(), 4);
+    }
+
+    #[test]
+    fn csv_quote_spanning_too_many_lines_is_bounded() {
+        let mut input = String::from("id,text\n1,\"runaway\n");
+        let n = super::super::MAX_QUOTED_LINES as usize + 50;
+        for i in 0..n {
+            input.push_str(&format!("{},line {i}\n", i + 2));
+        }
+        input.push_str("last,\"closes here\"\n");
+        let (line, message) = input_error(read_bytes(
+            input.as_bytes(),
+            "x.csv",
+            &ReadOptions::default(),
+        ));
+        assert_eq!(line, 2);
+        assert!(message.contains("spans more than 10000 lines"), "{message}");
+        let opts = ReadOptions {
+            skip_bad: true,
+            ..Default::default()
+        };
+        let (c, r) = read_bytes(input.as_bytes(), "x.csv", &opts).unwrap();
+        assert_eq!(c.len(), n + 1);
+        assert_eq!(c.text(c.len() - 1), "closes here");
+        assert_eq!(r.skipped_lines, vec![2]);
+        assert_eq!(r.lines.physical, n as u64 + 3);
+    }
+
+    #[test]
+    fn repeated_ids_are_counted() {
+        let input = b"id,text\na,1\nb,2\na,3\nc,4\na,5\nb,6\n";
+        let (c, r) = read_bytes(input, "x.csv", &ReadOptions::default()).unwrap();
+        assert_eq!(c.len(), 6);
+        assert_eq!(r.duplicate_ids, 3);
+        assert_eq!(
+            r.duplicate_id_examples,
+            vec!["a".to_string(), "b".to_string()]
+        );
+        let (_, r) = read_bytes(b"x\ny\n", "x.txt", &ReadOptions::default()).unwrap();
+        assert_eq!(r.duplicate_ids, 0);
+    }
+
+    #[test]
+    fn jsonl_blank_lines_are_counted() {
+        let (_, r) = read_bytes(
+            b"{\"text\": \"a\"}\n\n  \n{\"text\": \"b\"}\n",
+            "x.jsonl",
+            &ReadOptions::default(),
+        )
+        .unwrap();
+        assert_eq!((r.lines.physical, r.lines.blank, r.documents), (4, 2, 2));
     }
 }
