@@ -495,3 +495,107 @@ fn invalid_utf8_is_read_lossily_and_counted() {
     assert_eq!(pairs, pair("a", "b"));
     assert_eq!(read["lossy_utf8"], 2);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Quoting, line accounting, repeated ids (issue 8)
+
+/// A TSV dump whose texts start (and some end) with quotes: read as TSV is, one row per line.
+#[test]
+fn tsv_texts_starting_with_quotes_keep_every_line_and_quote() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dump.tsv");
+    let n = 3000;
+    let mut body = String::from("id\ttext\n");
+    for i in 0..n {
+        match i % 4 {
+            0 => body.push_str(&format!(
+                "r{i}\t\"opening quote only, row {i} of the dump\n"
+            )),
+            1 => body.push_str(&format!("r{i}\t\"quoted on both ends, row {i}\"\n")),
+            2 => body.push_str(&format!("r{i}\tsays \"hello\" in row {i}\n")),
+            _ => body.push_str(&format!("r{i}\t\"\n")),
+        }
+    }
+    std::fs::write(&path, body).unwrap();
+    let (_, read) = scan_with_summary(&path, &[], None);
+    assert_eq!(read["documents"], n);
+    assert_eq!(read["lines"]["physical"], n + 1);
+    assert_eq!(read["lines"]["header"], 1);
+    assert_eq!(read["lines"]["continuation"], 0);
+    assert_eq!(read["empty"], 0, "a lone quote is a one-character text");
+
+    // The same file read with RFC 4180 quoting fails at the first lone quote, and says why.
+    let err = scan_fails(&path, &["--quote", "double"]);
+    assert!(err.contains("dump.tsv"), "{err}");
+    assert!(err.contains("--quote none"), "{err}");
+}
+
+#[test]
+fn csv_unterminated_quote_names_the_line_it_opened_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("open.csv");
+    std::fs::write(
+        &path,
+        "id,text\na,first row\nb,\"starts a quote\nc,third row\n",
+    )
+    .unwrap();
+    let err = scan_fails(&path, &[]);
+    assert!(err.contains("open.csv"), "{err}");
+    assert!(err.contains(":3") || err.contains("line 3"), "{err}");
+    assert!(err.contains("still open at the end"), "{err}");
+    assert!(err.contains("--quote none"), "{err}");
+
+    let (_, read) = scan_with_summary(&path, &["--skip-bad"], None);
+    assert_eq!(read["documents"], 2, "a and c survive; b is skipped");
+    assert_eq!(read["skipped_lines"], serde_json::json!([3]));
+    let (_, read) = scan_with_summary(&path, &["--quote", "none"], None);
+    assert_eq!(read["documents"], 3);
+}
+
+#[test]
+fn summary_says_how_lines_became_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("multi.csv");
+    std::fs::write(&path, "id,text\n\na,\"two\nlines\"\nb,plain\nc,too,many\n").unwrap();
+    let out = lshscope()
+        .arg("scan")
+        .arg(&path)
+        .arg("--skip-bad")
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains(
+            "6 lines → 2 rows: 1 header line, 1 blank line skipped, 1 line inside multi-line \
+             quoted fields, 1 bad row skipped"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn repeated_ids_warn_and_are_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dups.csv");
+    std::fs::write(
+        &path,
+        "id,text\n1,the first text here\n1,another text entirely\n2,third one\n2,fourth\n",
+    )
+    .unwrap();
+    let out = lshscope().arg("scan").arg(&path).assert().success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("warning: 2 documents repeat an earlier id (first: 1, 2)"),
+        "{err}"
+    );
+    let (_, read) = scan_with_summary(&path, &[], None);
+    assert_eq!(read["duplicate_ids"], 2);
+    // --quiet silences the warning.
+    lshscope()
+        .arg("scan")
+        .arg(&path)
+        .arg("-q")
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+}
