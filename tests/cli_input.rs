@@ -599,3 +599,130 @@ fn repeated_ids_warn_and_are_counted() {
         .success()
         .stderr(predicate::str::is_empty());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Compression, binary input, .json, options that do not fit (issue 8)
+
+fn bzip2_bytes(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+    enc.write_all(bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+fn xz_bytes(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = liblzma::write::XzEncoder::new(Vec::new(), 1);
+    enc.write_all(bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+#[test]
+fn bz2_and_xz_are_decompressed_by_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = std::fs::read(data("notes.csv")).unwrap();
+    for (ext, bytes, kind) in [
+        ("bz2", bzip2_bytes(&csv), "bzip2"),
+        ("xz", xz_bytes(&csv), "xz"),
+    ] {
+        let path = dir.path().join(format!("notes.csv.{ext}"));
+        std::fs::write(&path, &bytes).unwrap();
+        let (pairs, read) = scan_with_summary(&path, &[], None);
+        assert_eq!(pairs, pair("n2", "n5"), "{ext}");
+        assert_eq!(read["compression"], kind);
+        assert_eq!(read["format"], "csv");
+        // On stdin too, recognised by the magic bytes alone.
+        let (pairs, _) = scan_with_summary(Path::new("-"), &["--format", "csv"], Some(bytes));
+        assert_eq!(pairs, pair("n2", "n5"), "stdin {ext}");
+    }
+    let fake = dir.path().join("plain.txt.xz");
+    std::fs::write(&fake, "plain words\n").unwrap();
+    let err = scan_fails(&fake, &[]);
+    assert!(err.contains("not xz-compressed"), "{err}");
+    let fake = dir.path().join("other.txt.bz2");
+    std::fs::write(&fake, gzip(b"gzip inside\n")).unwrap();
+    let err = scan_fails(&fake, &[]);
+    assert!(
+        err.contains("not bzip2-compressed (it is gzip-compressed)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn binary_files_are_refused_with_what_they_appear_to_be() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, Vec<u8>, &str); 6] = [
+        (
+            "data.parquet",
+            b"PAR1\x15\x04\x15\x10".to_vec(),
+            "--format parquet",
+        ),
+        ("a.zip", b"PK\x03\x04\x14\x00rest".to_vec(), "ZIP archive"),
+        ("paper.txt", b"%PDF-1.7\n%stuff\n".to_vec(), "PDF document"),
+        (
+            "pic.txt",
+            b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec(),
+            "PNG image",
+        ),
+        ("blob.csv", b"id,text\n1,a\0b\0c\n".to_vec(), "NUL bytes"),
+        (
+            "inner.txt.gz",
+            gzip(b"%PDF-1.4\nx\n"),
+            "PDF document (gzip-compressed)",
+        ),
+    ];
+    for (file, bytes, expected) in cases {
+        let path = dir.path().join(file);
+        std::fs::write(&path, bytes).unwrap();
+        let err = scan_fails(&path, &[]);
+        assert!(err.contains(file), "{err}");
+        assert!(err.contains(expected), "{file}: {err}");
+    }
+}
+
+#[test]
+fn json_holding_ndjson_is_read_as_json_lines_and_arrays_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let ndjson = dir.path().join("notes.json");
+    std::fs::copy(data("notes.jsonl"), &ndjson).unwrap();
+    let (pairs, read) = scan_with_summary(&ndjson, &[], None);
+    assert_eq!(read["format"], "jsonl");
+    assert_eq!(read["documents"], 6);
+    assert_eq!(pairs.len(), 1);
+
+    let array = dir.path().join("array.json");
+    std::fs::write(&array, "[\n  {\"text\": \"a\"},\n  {\"text\": \"b\"}\n]\n").unwrap();
+    let err = scan_fails(&array, &[]);
+    assert!(
+        err.contains("array.json") && err.contains("JSON array"),
+        "{err}"
+    );
+    assert!(err.contains("jq -c"), "{err}");
+
+    let pretty = dir.path().join("pretty.json");
+    std::fs::write(&pretty, "{\n  \"text\": \"a\"\n}\n").unwrap();
+    let err = scan_fails(&pretty, &[]);
+    assert!(err.contains("spread over several lines"), "{err}");
+}
+
+#[test]
+fn options_for_another_format_are_usage_errors() {
+    let err = scan_fails(&data("notes.txt"), &["--id-column", "1"]);
+    assert!(err.contains("--id-column applies only to CSV/TSV"), "{err}");
+    let err = scan_fails(&data("notes.csv"), &["--text-field", "body"]);
+    assert!(
+        err.contains("--text-field applies only to JSON Lines"),
+        "{err}"
+    );
+    let err = scan_fails(&data("notes.jsonl"), &["--quote", "none", "--no-headers"]);
+    assert!(err.contains("--no-headers, --quote apply only"), "{err}");
+    let err = scan_fails(&data("notes_dir"), &["--text-column", "text"]);
+    assert!(err.contains("a directory"), "{err}");
+
+    let out = lshscope()
+        .args(["scan", "-", "-q", "--id-column", "1"])
+        .write_stdin("a b c\n")
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("stdin is read as text lines"), "{err}");
+    assert!(err.contains("--format csv"), "{err}");
+}

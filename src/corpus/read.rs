@@ -217,6 +217,7 @@ pub fn read_corpus(
         f => f,
     };
     if format == InputFormat::Dir {
+        check_format_options(opts, format, false)?;
         return super::dir::read_dir_corpus(path, opts, progress);
     }
     let source = source::open(path, progress)?;
@@ -224,7 +225,12 @@ pub fn read_corpus(
     if let Some(total) = source.disk_bytes {
         progress.set_total(total);
     }
-    read_stream(source, name, format, opts, progress)
+    let how = How {
+        format,
+        sniff_json: opts.format == InputFormat::Auto && !is_stdin && has_json_extension(path),
+        stdin_default: opts.format == InputFormat::Auto && is_stdin,
+    };
+    read_stream(source, name, how, opts, progress)
 }
 
 /// Reads documents from any buffered reader (gzip / zstd recognised by their magic bytes);
@@ -246,7 +252,12 @@ pub fn read_corpus_from(
         f => f,
     };
     let source = source::wrap(reader, name, Compression::None, None)?;
-    read_stream(source, name, format, opts, progress)
+    let how = How {
+        format,
+        sniff_json: opts.format == InputFormat::Auto && has_json_extension(name),
+        stdin_default: false,
+    };
+    read_stream(source, name, how, opts, progress)
 }
 
 impl InputFormat {
@@ -290,13 +301,159 @@ fn check_options(opts: &ReadOptions) -> Result<()> {
     Ok(())
 }
 
+/// `.json` after removing a compression extension.
+fn has_json_extension(path: &Path) -> bool {
+    let stripped;
+    let mut path = path;
+    if Compression::from_name(path) != Compression::None {
+        stripped = path.with_extension("");
+        path = &stripped;
+    }
+    source::lower_extension(path).as_deref() == Some("json")
+}
+
+/// The format to read with, and how it was chosen.
+struct How {
+    format: InputFormat,
+    /// A `.json` name under `Auto`: JSON Lines if the content is, else refused.
+    sniff_json: bool,
+    /// Stdin under `Auto`, read as text: options for other formats get a hint.
+    stdin_default: bool,
+}
+
+/// Options that only another format uses are a usage error: ignoring them would read the
+/// input differently from what the command line asks for.
+fn check_format_options(
+    opts: &ReadOptions,
+    format: InputFormat,
+    stdin_default: bool,
+) -> Result<()> {
+    let mut delimited_only = Vec::new();
+    if opts.text_column.is_some() {
+        delimited_only.push("--text-column");
+    }
+    if opts.id_column.is_some() {
+        delimited_only.push("--id-column");
+    }
+    if !opts.has_headers {
+        delimited_only.push("--no-headers");
+    }
+    if opts.quote.is_some() {
+        delimited_only.push("--quote");
+    }
+    let mut jsonl_only = Vec::new();
+    if opts.text_field.is_some() {
+        jsonl_only.push("--text-field");
+    }
+    if opts.id_field.is_some() {
+        jsonl_only.push("--id-field");
+    }
+    let (misfits, fits) = match format {
+        InputFormat::Text | InputFormat::Auto | InputFormat::Dir => {
+            let mut all = delimited_only;
+            all.extend(jsonl_only);
+            (
+                all,
+                "CSV/TSV (columns, headers, quoting) or JSON Lines (fields)",
+            )
+        }
+        InputFormat::Jsonl => (delimited_only, "CSV/TSV (use --text-field/--id-field here)"),
+        InputFormat::Csv | InputFormat::Tsv => (
+            jsonl_only,
+            "JSON Lines (use --text-column/--id-column here)",
+        ),
+    };
+    if misfits.is_empty() {
+        return Ok(());
+    }
+    let hint = if stdin_default {
+        "; stdin is read as text lines unless --format says otherwise: add --format csv, tsv \
+         or jsonl"
+    } else {
+        "; remove them or choose the right --format"
+    };
+    Err(Error::usage(format!(
+        "{} appl{} only to {fits}, but the input is read as {}{hint}",
+        misfits.join(", "),
+        if misfits.len() == 1 { "ies" } else { "y" },
+        match format {
+            InputFormat::Auto | InputFormat::Text => "text lines (one document per line)",
+            InputFormat::Csv => "CSV",
+            InputFormat::Tsv => "TSV",
+            InputFormat::Jsonl => "JSON Lines",
+            InputFormat::Dir => "a directory (one document per file)",
+        }
+    )))
+}
+
+/// A `.json` file holding NDJSON (its first non-blank line a complete JSON object) is JSON
+/// Lines; a single JSON array or document cannot be streamed and is refused with advice.
+fn sniff_json(reader: &mut dyn BufRead, name: &Path) -> Result<InputFormat> {
+    let head = reader.fill_buf().map_err(|e| read_error(name, 1, e))?;
+    let head = strip_bom(head);
+    let start = head
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(head.len());
+    let line_no = 1 + head[..start].iter().filter(|&&b| b == b'\n').count() as u64;
+    let rest = &head[start..];
+    let convert = "convert it to JSON Lines (one object per line), e.g. `jq -c '.[]' IN.json > \
+                   OUT.jsonl`, or `jq -c . IN.json > OUT.jsonl` for one document";
+    match rest.first() {
+        None => Ok(InputFormat::Jsonl),
+        Some(b'{') => {
+            let line = match memchr::memchr(b'\n', rest) {
+                Some(end) => &rest[..end],
+                // A first line longer than the buffer: let the JSON Lines reader judge it.
+                None if rest.len() >= super::source::BUFFER_BYTES => {
+                    return Ok(InputFormat::Jsonl);
+                }
+                None => rest,
+            };
+            let is_object = serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok();
+            if is_object {
+                Ok(InputFormat::Jsonl)
+            } else {
+                Err(Error::input(
+                    name,
+                    line_no,
+                    format!(
+                        "this .json file holds one JSON document spread over several lines, \
+                         not one object per line; {convert}"
+                    ),
+                ))
+            }
+        }
+        Some(b'[') => Err(Error::input(
+            name,
+            line_no,
+            format!("this .json file holds a JSON array, which is not read as a stream; {convert}"),
+        )),
+        Some(_) => Err(Error::input(
+            name,
+            line_no,
+            format!(
+                "this .json file does not start with a JSON object; if it is plain text, pass \
+                 --format text, else {convert}"
+            ),
+        )),
+    }
+}
+
 fn read_stream(
     source: source::Source<'_>,
     name: &Path,
-    format: InputFormat,
+    how: How,
     opts: &ReadOptions,
     progress: &Progress,
 ) -> Result<(Corpus, ReadReport)> {
+    let mut source = source;
+    let format = if how.sniff_json {
+        sniff_json(&mut source.reader, name)?
+    } else {
+        how.format
+    };
+    check_format_options(opts, format, how.stdin_default)?;
     let mut sink = Sink::new(name, opts);
     // Without compression, sampling or a limit the file size bounds the text bytes: reserving
     // it up front avoids the repeated growth copies of a 400 MB arena (the excess is released
@@ -324,11 +481,7 @@ fn read_stream(
     let mut report = ReadReport {
         format,
         bytes,
-        compression: match source.compression {
-            Compression::None => None,
-            Compression::Gzip => Some("gzip"),
-            Compression::Zstd => Some("zstd"),
-        },
+        compression: source.compression.name(),
         ..Default::default()
     };
     let corpus = sink.finish(&mut report);
