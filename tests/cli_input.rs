@@ -726,3 +726,46 @@ fn options_for_another_format_are_usage_errors() {
     assert!(err.contains("stdin is read as text lines"), "{err}");
     assert!(err.contains("--format csv"), "{err}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Directory rules (issue 8)
+
+#[test]
+fn directory_skips_hidden_and_ignored_files_unless_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = std::fs::read_to_string(data("notes.txt")).unwrap();
+    let lines: Vec<&str> = notes.lines().collect();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".cache")).unwrap();
+    std::fs::create_dir_all(root.join("build")).unwrap();
+    std::fs::create_dir_all(root.join("keep")).unwrap();
+    std::fs::write(root.join("keep/two.txt"), lines[1]).unwrap();
+    std::fs::write(root.join("five.txt"), lines[4]).unwrap();
+    std::fs::write(root.join("three.txt"), lines[2]).unwrap();
+    // Copies of note 2 in hidden and ignored places would add pairs if they were read.
+    std::fs::write(root.join(".hidden.txt"), lines[1]).unwrap();
+    std::fs::write(root.join(".cache/copy.txt"), lines[1]).unwrap();
+    std::fs::write(root.join("build/copy.txt"), lines[1]).unwrap();
+    std::fs::write(root.join("scratch.log"), lines[1]).unwrap();
+    std::fs::write(root.join(".gitignore"), "build/\n").unwrap();
+    std::fs::write(root.join(".ignore"), "*.log\n").unwrap();
+
+    let (pairs, read) = scan_with_summary(root, &[], None);
+    assert_eq!(pairs, pair("five.txt", "keep/two.txt"));
+    assert_eq!(read["documents"], 3);
+
+    let (pairs, read) = scan_with_summary(root, &["--no-ignore"], None);
+    assert_eq!(read["documents"], 5, "build/copy.txt and scratch.log join");
+    assert_eq!(
+        pairs.len(),
+        6,
+        "four similar notes make six pairs: {pairs:?}"
+    );
+
+    let (_, read) = scan_with_summary(root, &["--hidden"], None);
+    // .hidden.txt, .cache/copy.txt, .gitignore and .ignore join; build/ and *.log stay out.
+    assert_eq!(read["documents"], 7);
+
+    let err = scan_fails(&data("notes.txt"), &["--hidden"]);
+    assert!(err.contains("only to directory input"), "{err}");
+}

@@ -74,7 +74,7 @@ pub fn run(cli: Cli) -> crate::Result<i32> {
 /// Where documents come from and how to read them (shared by every corpus command).
 #[derive(Debug, Clone, Args)]
 pub struct CorpusArgs {
-    /// Input file or directory; `-` reads stdin. `.gz` and `.zst` are decompressed.
+    /// Input file or directory; `-` reads stdin. gzip, zstd, bzip2 and xz are decompressed.
     pub input: PathBuf,
     /// Input format; `auto` decides from the extension.
     #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
@@ -110,6 +110,12 @@ pub struct CorpusArgs {
     /// Skip malformed rows (and report them) instead of stopping at the first one.
     #[arg(long)]
     pub skip_bad: bool,
+    /// Directory input: include hidden files and directories (names starting with `.`).
+    #[arg(long)]
+    pub hidden: bool,
+    /// Directory input: read files that .gitignore, .ignore or .git/info/exclude exclude.
+    #[arg(long)]
+    pub no_ignore: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -152,6 +158,8 @@ impl CorpusArgs {
             sample: self.sample,
             seed,
             skip_bad: self.skip_bad,
+            hidden: self.hidden,
+            no_ignore: self.no_ignore,
         }
     }
 }

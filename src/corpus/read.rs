@@ -87,6 +87,10 @@ pub struct ReadOptions {
     pub seed: u64,
     /// Skip malformed rows instead of failing.
     pub skip_bad: bool,
+    /// Directory input: include hidden files and directories (names starting with `.`).
+    pub hidden: bool,
+    /// Directory input: do not honour `.gitignore`, `.ignore` and `.git/info/exclude`.
+    pub no_ignore: bool,
 }
 
 impl Default for ReadOptions {
@@ -103,6 +107,8 @@ impl Default for ReadOptions {
             sample: None,
             seed: 1,
             skip_bad: false,
+            hidden: false,
+            no_ignore: false,
         }
     }
 }
@@ -363,6 +369,12 @@ fn check_format_options(
             "JSON Lines (use --text-column/--id-column here)",
         ),
     };
+    if format != InputFormat::Dir && (opts.hidden || opts.no_ignore) {
+        return Err(Error::usage(
+            "--hidden and --no-ignore apply only to directory input (one document per file); \
+             remove them or pass a directory",
+        ));
+    }
     if misfits.is_empty() {
         return Ok(());
     }
