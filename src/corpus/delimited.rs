@@ -59,6 +59,7 @@ pub(super) fn read(
             open_line: 0,
         },
         held: Vec::new(),
+        held_bytes: Vec::new(),
         name,
     };
 
@@ -195,7 +196,10 @@ struct Rows<'r> {
     splitter: Splitter,
     /// Lines after the first of the record being assembled (number, content + ending, ending
     /// length): what is read again when a quote turns out to run away.
-    held: Vec<(u64, Vec<u8>, usize)>,
+    /// (line number, end of its content, end of its ending) in `held_bytes`; one buffer for
+    /// all, so multi-line rows cost no allocation per line.
+    held: Vec<(u64, usize, usize)>,
+    held_bytes: Vec<u8>,
     name: &'r Path,
 }
 
@@ -221,6 +225,7 @@ impl Rows<'_> {
         };
         // A quoted field continues on the next lines.
         self.held.clear();
+        self.held_bytes.clear();
         loop {
             let too_long = last_line - self.splitter.open_line >= MAX_QUOTED_LINES
                 || self.splitter.out.len() > MAX_QUOTED_BYTES;
@@ -247,11 +252,21 @@ impl Rows<'_> {
                 sink.lines.continuation += open - first_line;
                 sink.bad_row(open, Error::input(self.name, open, message))?;
                 // Read again every line after the one where the quote opened.
-                for held in self.held.drain(..).rev() {
-                    if held.0 > open {
-                        self.lines.replay.push_front(held);
+                let mut start = 0;
+                for &(number, content_end, end) in &self.held {
+                    if number > open {
+                        let raw = self.held_bytes[start..end].to_vec();
+                        self.lines
+                            .replay
+                            .push_back((number, raw, end - content_end));
                     }
+                    start = end;
                 }
+                // Lines still waiting to be replayed (from an earlier runaway quote) come after.
+                let fresh = self.held.iter().filter(|h| h.0 > open).count();
+                self.lines
+                    .replay
+                    .rotate_left(self.lines.replay.len() - fresh);
                 return Ok(Some(Row::Skipped));
             };
             last_line = number;
@@ -260,12 +275,11 @@ impl Rows<'_> {
                 .out
                 .extend_from_slice(if crlf { b"\r\n" } else { b"\n" });
             crlf = ending == b"\r\n";
-            let mut raw = Vec::with_capacity(content.len() + ending.len());
-            raw.extend_from_slice(content);
-            raw.extend_from_slice(ending);
-            let ending_len = ending.len();
+            self.held_bytes.extend_from_slice(content);
+            let content_end = self.held_bytes.len();
+            self.held_bytes.extend_from_slice(ending);
+            self.held.push((number, content_end, self.held_bytes.len()));
             let done = self.splitter.feed(content, number);
-            self.held.push((number, raw, ending_len));
             if done {
                 return Ok(Some(Row::Record(Record {
                     line: first_line,

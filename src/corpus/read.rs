@@ -1118,6 +1118,26 @@ mod tests {
     }
 
     #[test]
+    fn a_later_quote_closes_an_open_field_and_a_last_one_runs_away() {
+        let input = b"id,text\na,\"one\nb,\"two\nc,three\nd,\"four\"\"\n";
+        let opts = ReadOptions {
+            skip_bad: true,
+            ..Default::default()
+        };
+        let (c, r) = read_bytes(input, "x.csv", &opts).unwrap();
+        // The quote of line 3 closes the field opened on line 2 (the rest, `two`, is taken
+        // literally, as the csv crate does); line 5, `d,"four""`, never closes.
+        assert_eq!(docs(&c), pairs(&[("a", "one\nb,two"), ("c", "three")]));
+        assert_eq!(r.skipped_lines, vec![5]);
+        assert_eq!(r.lines.physical, 5);
+        let l = r.lines;
+        assert_eq!(
+            l.physical,
+            l.header + l.blank + l.continuation + r.rows_read as u64 + r.skipped as u64
+        );
+    }
+
+    #[test]
     fn csv_quote_spanning_too_many_lines_is_bounded() {
         let mut input = String::from("id,text\n1,\"runaway\n");
         let n = super::super::MAX_QUOTED_LINES as usize + 50;
