@@ -19,7 +19,7 @@ use std::io::BufRead;
 use std::path::Path;
 
 use super::ColumnSpec;
-use super::read::{Lines, Quote, ReadOptions, Sink, decode, number_id};
+use super::read::{Lines, Quote, RawLine, ReadOptions, Sink, decode, number_id};
 use crate::jobs::Progress;
 use crate::{Error, Result};
 
@@ -180,7 +180,7 @@ struct LineSource<'r> {
 }
 
 impl LineSource<'_> {
-    fn next(&mut self, progress: &Progress) -> Result<Option<(u64, &[u8], &[u8])>> {
+    fn next(&mut self, progress: &Progress) -> Result<Option<RawLine<'_>>> {
         if let Some((number, bytes, ending)) = self.replay.pop_front() {
             self.current = bytes;
             let split = self.current.len() - ending;

@@ -533,6 +533,9 @@ fn duplicate_ids(corpus: &Corpus) -> (usize, Vec<String>) {
     (count, examples)
 }
 
+/// A physical line: (1-based number, content, the line ending removed from it).
+pub(super) type RawLine<'a> = (u64, &'a [u8], &'a [u8]);
+
 /// Lines of a reader with their 1-based numbers: the line ending (`\n` or `\r\n`) and a UTF-8
 /// byte-order mark on the first line removed, I/O errors naming the line, and a cancellation
 /// check every few thousand lines. One reused buffer, no allocation per line.
@@ -574,7 +577,7 @@ impl<'r> Lines<'r> {
     pub(super) fn next_line_and_ending(
         &mut self,
         progress: &Progress,
-    ) -> Result<Option<(u64, &[u8], &[u8])>> {
+    ) -> Result<Option<RawLine<'_>>> {
         self.buf.clear();
         let n = self
             .reader
