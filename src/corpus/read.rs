@@ -132,7 +132,7 @@ pub struct ReadReport {
     /// Documents read from the input before `sample` chose among them (equals `documents`
     /// without sampling; counts rows up to `limit` when both are given).
     pub rows_read: usize,
-    /// `gzip` or `zstd` when the input was decompressed.
+    /// `gzip`, `zstd`, `bzip2` or `xz` when the input was decompressed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compression: Option<&'static str>,
     /// Directory input under `skip_bad`: the first few files that could not be read.
@@ -175,7 +175,9 @@ pub(super) const CHECK_EVERY: u64 = 4096;
 
 /// Reads a corpus from `path`: a file, a directory, or `-` for stdin.
 ///
-/// The format comes from `opts.format`, or for `Auto` from the path (see [`detect_format`]).
+/// The format comes from `opts.format`, or for `Auto` from the path: the extension after any
+/// compression extension (`.csv`, `.tsv`/`.tab`, `.jsonl`/`.ndjson`, `.json` when its content
+/// is JSON Lines, else text), a directory is `Dir` and stdin is `Text`.
 /// Errors name the file and line and say what to do; all are [`Error::Input`] (exit code 2)
 /// except cancellation.
 pub fn read_corpus(
