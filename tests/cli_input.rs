@@ -495,3 +495,278 @@ fn invalid_utf8_is_read_lossily_and_counted() {
     assert_eq!(pairs, pair("a", "b"));
     assert_eq!(read["lossy_utf8"], 2);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Quoting, line accounting, repeated ids (issue 8)
+
+/// A TSV dump whose texts start (and some end) with quotes: read as TSV is, one row per line.
+#[test]
+fn tsv_texts_starting_with_quotes_keep_every_line_and_quote() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dump.tsv");
+    let n = 3000;
+    let mut body = String::from("id\ttext\n");
+    for i in 0..n {
+        match i % 4 {
+            0 => body.push_str(&format!(
+                "r{i}\t\"opening quote only, row {i} of the dump\n"
+            )),
+            1 => body.push_str(&format!("r{i}\t\"quoted on both ends, row {i}\"\n")),
+            2 => body.push_str(&format!("r{i}\tsays \"hello\" in row {i}\n")),
+            _ => body.push_str(&format!("r{i}\t\"\n")),
+        }
+    }
+    std::fs::write(&path, body).unwrap();
+    let (_, read) = scan_with_summary(&path, &[], None);
+    assert_eq!(read["documents"], n);
+    assert_eq!(read["lines"]["physical"], n + 1);
+    assert_eq!(read["lines"]["header"], 1);
+    assert_eq!(read["lines"]["continuation"], 0);
+    assert_eq!(read["empty"], 0, "a lone quote is a one-character text");
+
+    // The same file read with RFC 4180 quoting fails at the first lone quote, and says why.
+    let err = scan_fails(&path, &["--quote", "double"]);
+    assert!(err.contains("dump.tsv"), "{err}");
+    assert!(err.contains("--quote none"), "{err}");
+}
+
+#[test]
+fn csv_unterminated_quote_names_the_line_it_opened_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("open.csv");
+    std::fs::write(
+        &path,
+        "id,text\na,first row\nb,\"starts a quote\nc,third row\n",
+    )
+    .unwrap();
+    let err = scan_fails(&path, &[]);
+    assert!(err.contains("open.csv"), "{err}");
+    assert!(err.contains(":3") || err.contains("line 3"), "{err}");
+    assert!(err.contains("still open at the end"), "{err}");
+    assert!(err.contains("--quote none"), "{err}");
+
+    let (_, read) = scan_with_summary(&path, &["--skip-bad"], None);
+    assert_eq!(read["documents"], 2, "a and c survive; b is skipped");
+    assert_eq!(read["skipped_lines"], serde_json::json!([3]));
+    let (_, read) = scan_with_summary(&path, &["--quote", "none"], None);
+    assert_eq!(read["documents"], 3);
+}
+
+#[test]
+fn summary_says_how_lines_became_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("multi.csv");
+    std::fs::write(&path, "id,text\n\na,\"two\nlines\"\nb,plain\nc,too,many\n").unwrap();
+    let out = lshscope()
+        .arg("scan")
+        .arg(&path)
+        .arg("--skip-bad")
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains(
+            "6 lines → 2 rows: 1 header line, 1 blank line skipped, 1 line inside multi-line \
+             quoted fields, 1 bad row skipped"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn repeated_ids_warn_and_are_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dups.csv");
+    std::fs::write(
+        &path,
+        "id,text\n1,the first text here\n1,another text entirely\n2,third one\n2,fourth\n",
+    )
+    .unwrap();
+    let out = lshscope().arg("scan").arg(&path).assert().success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("warning: 2 documents repeat an earlier id (first: 1, 2)"),
+        "{err}"
+    );
+    let (_, read) = scan_with_summary(&path, &[], None);
+    assert_eq!(read["duplicate_ids"], 2);
+    // --quiet silences the warning.
+    lshscope()
+        .arg("scan")
+        .arg(&path)
+        .arg("-q")
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compression, binary input, .json, options that do not fit (issue 8)
+
+fn bzip2_bytes(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+    enc.write_all(bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+fn xz_bytes(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = liblzma::write::XzEncoder::new(Vec::new(), 1);
+    enc.write_all(bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+#[test]
+fn bz2_and_xz_are_decompressed_by_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = std::fs::read(data("notes.csv")).unwrap();
+    for (ext, bytes, kind) in [
+        ("bz2", bzip2_bytes(&csv), "bzip2"),
+        ("xz", xz_bytes(&csv), "xz"),
+    ] {
+        let path = dir.path().join(format!("notes.csv.{ext}"));
+        std::fs::write(&path, &bytes).unwrap();
+        let (pairs, read) = scan_with_summary(&path, &[], None);
+        assert_eq!(pairs, pair("n2", "n5"), "{ext}");
+        assert_eq!(read["compression"], kind);
+        assert_eq!(read["format"], "csv");
+        // On stdin too, recognised by the magic bytes alone.
+        let (pairs, _) = scan_with_summary(Path::new("-"), &["--format", "csv"], Some(bytes));
+        assert_eq!(pairs, pair("n2", "n5"), "stdin {ext}");
+    }
+    let fake = dir.path().join("plain.txt.xz");
+    std::fs::write(&fake, "plain words\n").unwrap();
+    let err = scan_fails(&fake, &[]);
+    assert!(err.contains("not xz-compressed"), "{err}");
+    let fake = dir.path().join("other.txt.bz2");
+    std::fs::write(&fake, gzip(b"gzip inside\n")).unwrap();
+    let err = scan_fails(&fake, &[]);
+    assert!(
+        err.contains("not bzip2-compressed (it is gzip-compressed)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn binary_files_are_refused_with_what_they_appear_to_be() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, Vec<u8>, &str); 6] = [
+        // PAR1 sends any file to the Parquet reader, which judges a truncated one.
+        (
+            "data.bin",
+            b"PAR1\x15\x04\x15\x10".to_vec(),
+            "not a readable Parquet file",
+        ),
+        ("a.zip", b"PK\x03\x04\x14\x00rest".to_vec(), "ZIP archive"),
+        ("paper.txt", b"%PDF-1.7\n%stuff\n".to_vec(), "PDF document"),
+        (
+            "pic.txt",
+            b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec(),
+            "PNG image",
+        ),
+        ("blob.csv", b"id,text\n1,a\0b\0c\n".to_vec(), "NUL bytes"),
+        (
+            "inner.txt.gz",
+            gzip(b"%PDF-1.4\nx\n"),
+            "PDF document (gzip-compressed)",
+        ),
+    ];
+    for (file, bytes, expected) in cases {
+        let path = dir.path().join(file);
+        std::fs::write(&path, bytes).unwrap();
+        let err = scan_fails(&path, &[]);
+        assert!(err.contains(file), "{err}");
+        assert!(err.contains(expected), "{file}: {err}");
+    }
+}
+
+#[test]
+fn json_holding_ndjson_is_read_as_json_lines_and_arrays_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let ndjson = dir.path().join("notes.json");
+    std::fs::copy(data("notes.jsonl"), &ndjson).unwrap();
+    let (pairs, read) = scan_with_summary(&ndjson, &[], None);
+    assert_eq!(read["format"], "jsonl");
+    assert_eq!(read["documents"], 6);
+    assert_eq!(pairs.len(), 1);
+
+    let array = dir.path().join("array.json");
+    std::fs::write(&array, "[\n  {\"text\": \"a\"},\n  {\"text\": \"b\"}\n]\n").unwrap();
+    let err = scan_fails(&array, &[]);
+    assert!(
+        err.contains("array.json") && err.contains("JSON array"),
+        "{err}"
+    );
+    assert!(err.contains("jq -c"), "{err}");
+
+    let pretty = dir.path().join("pretty.json");
+    std::fs::write(&pretty, "{\n  \"text\": \"a\"\n}\n").unwrap();
+    let err = scan_fails(&pretty, &[]);
+    assert!(err.contains("spread over several lines"), "{err}");
+}
+
+#[test]
+fn options_for_another_format_are_usage_errors() {
+    let err = scan_fails(&data("notes.txt"), &["--id-column", "1"]);
+    assert!(err.contains("--id-column applies only to CSV/TSV"), "{err}");
+    let err = scan_fails(&data("notes.csv"), &["--text-field", "body"]);
+    assert!(
+        err.contains("--text-field applies only to JSON Lines"),
+        "{err}"
+    );
+    let err = scan_fails(&data("notes.jsonl"), &["--quote", "none", "--no-headers"]);
+    assert!(err.contains("--no-headers, --quote apply only"), "{err}");
+    let err = scan_fails(&data("notes_dir"), &["--text-column", "text"]);
+    assert!(err.contains("a directory"), "{err}");
+
+    let out = lshscope()
+        .args(["scan", "-", "-q", "--id-column", "1"])
+        .write_stdin("a b c\n")
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("stdin is read as text lines"), "{err}");
+    assert!(err.contains("--format csv"), "{err}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Directory rules (issue 8)
+
+#[test]
+fn directory_skips_hidden_and_ignored_files_unless_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = std::fs::read_to_string(data("notes.txt")).unwrap();
+    let lines: Vec<&str> = notes.lines().collect();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".cache")).unwrap();
+    std::fs::create_dir_all(root.join("build")).unwrap();
+    std::fs::create_dir_all(root.join("keep")).unwrap();
+    std::fs::write(root.join("keep/two.txt"), lines[1]).unwrap();
+    std::fs::write(root.join("five.txt"), lines[4]).unwrap();
+    std::fs::write(root.join("three.txt"), lines[2]).unwrap();
+    // Copies of note 2 in hidden and ignored places would add pairs if they were read.
+    std::fs::write(root.join(".hidden.txt"), lines[1]).unwrap();
+    std::fs::write(root.join(".cache/copy.txt"), lines[1]).unwrap();
+    std::fs::write(root.join("build/copy.txt"), lines[1]).unwrap();
+    std::fs::write(root.join("scratch.log"), lines[1]).unwrap();
+    std::fs::write(root.join(".gitignore"), "build/\n").unwrap();
+    std::fs::write(root.join(".ignore"), "*.log\n").unwrap();
+
+    let (pairs, read) = scan_with_summary(root, &[], None);
+    assert_eq!(pairs, pair("five.txt", "keep/two.txt"));
+    assert_eq!(read["documents"], 3);
+
+    let (pairs, read) = scan_with_summary(root, &["--no-ignore"], None);
+    assert_eq!(read["documents"], 5, "build/copy.txt and scratch.log join");
+    assert_eq!(
+        pairs.len(),
+        6,
+        "four similar notes make six pairs: {pairs:?}"
+    );
+
+    let (_, read) = scan_with_summary(root, &["--hidden"], None);
+    // .hidden.txt, .cache/copy.txt, .gitignore and .ignore join; build/ and *.log stay out.
+    assert_eq!(read["documents"], 7);
+
+    let err = scan_fails(&data("notes.txt"), &["--hidden"]);
+    assert!(err.contains("only to directory input"), "{err}");
+}

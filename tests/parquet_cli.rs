@@ -136,3 +136,34 @@ fn a_corrupt_page_is_one_clear_error() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
+
+/// Hugging Face exports are often named without an extension (`train-00000-of-00001`): the
+/// `PAR1` magic picks the reader; a compressed Parquet file or a quote option is refused.
+#[test]
+fn parquet_is_recognised_by_its_magic_and_refuses_options_it_has_no_use_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let unnamed = dir.path().join("train-00000-of-00001");
+    std::fs::copy(fixture(), &unnamed).unwrap();
+    let (pairs, read) = scan(&unnamed, &[], None);
+    assert_eq!(pairs, pair("n2", "n5"));
+    assert_eq!(read["format"], "parquet");
+
+    lshscope()
+        .arg("scan")
+        .arg(fixture())
+        .args(["--quote", "none"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--quote"));
+
+    let gz = dir.path().join("notes.parquet.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut enc, &std::fs::read(fixture()).unwrap()).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    lshscope()
+        .arg("scan")
+        .arg(&gz)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("decompress"));
+}

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
-use crate::corpus::{ColumnSpec, InputFormat, ReadOptions};
+use crate::corpus::{ColumnSpec, InputFormat, Quote, ReadOptions};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::IndexOptions;
 use crate::pairfile::OutputTarget;
@@ -156,7 +156,7 @@ fn write_stdout(bytes: &[u8]) -> Result<i32> {
 /// Where documents come from and how to read them (shared by every corpus command).
 #[derive(Debug, Clone, Args)]
 pub struct CorpusArgs {
-    /// Input file or directory; `-` reads stdin. `.gz` and `.zst` are decompressed.
+    /// Input file or directory; `-` reads stdin. gzip, zstd, bzip2 and xz are decompressed.
     pub input: PathBuf,
     /// Input format; `auto` decides from the extension.
     #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
@@ -172,6 +172,11 @@ pub struct CorpusArgs {
     /// [default: `id`, else the row number].
     #[arg(long, value_name = "NAME|INDEX")]
     pub id_column: Option<ColumnSpec>,
+    /// CSV/TSV quoting: `double` (RFC 4180: `"..."` may hold delimiters, `""` and line
+    /// breaks) or `none` (a field is everything between delimiters, quotes kept)
+    /// [default: double for CSV, none for TSV].
+    #[arg(long, value_enum, value_name = "double|none")]
+    pub quote: Option<QuoteArg>,
     /// JSON Lines field with the text [default: text].
     #[arg(long, value_name = "FIELD")]
     pub text_field: Option<String>,
@@ -187,6 +192,12 @@ pub struct CorpusArgs {
     /// Skip malformed rows (and report them) instead of stopping at the first one.
     #[arg(long)]
     pub skip_bad: bool,
+    /// Directory input: include hidden files and directories (names starting with `.`).
+    #[arg(long)]
+    pub hidden: bool,
+    /// Directory input: read files that .gitignore, .ignore or .git/info/exclude exclude.
+    #[arg(long)]
+    pub no_ignore: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -198,6 +209,12 @@ pub enum FormatArg {
     Jsonl,
     Dir,
     Parquet,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum QuoteArg {
+    Double,
+    None,
 }
 
 impl CorpusArgs {
@@ -215,12 +232,18 @@ impl CorpusArgs {
             has_headers: !self.no_headers,
             text_column: self.text_column.clone(),
             id_column: self.id_column.clone(),
+            quote: self.quote.map(|q| match q {
+                QuoteArg::Double => Quote::Double,
+                QuoteArg::None => Quote::None,
+            }),
             text_field: self.text_field.clone(),
             id_field: self.id_field.clone(),
             limit: self.limit,
             sample: self.sample,
             seed,
             skip_bad: self.skip_bad,
+            hidden: self.hidden,
+            no_ignore: self.no_ignore,
         }
     }
 }

@@ -162,6 +162,9 @@ pub fn run(args: ScanArgs) -> Result<i32> {
     let _bar = ProgressBar::start(&progress, show_progress(args.quiet));
     let mut phases = Vec::new();
     let (corpus, read, index) = load_and_index(&args.corpus, &args.index, &progress, &mut phases)?;
+    if read.duplicate_ids > 0 && !args.quiet {
+        eprintln!("warning: {}", duplicate_ids_message(&read));
+    }
     // Read the truth before the long phases, so a bad file fails fast.
     let truth = match &args.truth {
         Some(path) => Some((path, read_truth(path, &corpus)?)),
@@ -374,6 +377,37 @@ pub(super) fn render_read_line(r: &ReadReport, input: &str, without_shingles: us
         "read {} documents{sampled} from {input}{compression} ({} skipped, {} empty, {} without shingles, {} with invalid UTF-8)",
         r.documents, r.skipped, r.empty, without_shingles, r.lossy_utf8
     );
+    let l = &r.lines;
+    if l.physical > 0 {
+        // Why lines and documents differ, so no document goes missing without a word.
+        let mut reasons = Vec::new();
+        let plural =
+            |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        if l.header > 0 {
+            reasons.push(plural(l.header, "header line", "header lines"));
+        }
+        if l.blank > 0 {
+            reasons.push(plural(l.blank, "blank line", "blank lines") + " skipped");
+        }
+        if l.continuation > 0 {
+            reasons
+                .push(plural(l.continuation, "line", "lines") + " inside multi-line quoted fields");
+        }
+        if r.skipped > 0 {
+            reasons.push(plural(r.skipped as u64, "bad row", "bad rows") + " skipped");
+        }
+        let _ = writeln!(
+            out,
+            "  {} → {}{}{}",
+            plural(l.physical, "line", "lines"),
+            plural(r.rows_read as u64, "row", "rows"),
+            if reasons.is_empty() { "" } else { ": " },
+            reasons.join(", ")
+        );
+    }
+    if r.duplicate_ids > 0 {
+        let _ = writeln!(out, "  {}", duplicate_ids_message(r));
+    }
     if r.skipped > 0 {
         let lines: Vec<String> = r.skipped_lines.iter().map(|l| l.to_string()).collect();
         let _ = writeln!(
@@ -391,6 +425,22 @@ pub(super) fn render_read_line(r: &ReadReport, input: &str, without_shingles: us
         );
     }
     out
+}
+
+/// `N documents repeat an earlier id (first: a, b)`, for the warning and the summary.
+pub(super) fn duplicate_ids_message(r: &ReadReport) -> String {
+    format!(
+        "{} document{} repeat{} an earlier id (first: {}{}); pairs name documents by id, so          make ids unique or choose another --id-column/--id-field",
+        r.duplicate_ids,
+        if r.duplicate_ids == 1 { "" } else { "s" },
+        if r.duplicate_ids == 1 { "s" } else { "" },
+        r.duplicate_id_examples.join(", "),
+        if r.duplicate_ids > r.duplicate_id_examples.len() {
+            ", …"
+        } else {
+            ""
+        }
+    )
 }
 
 /// One line per phase: time and throughput (shared by the corpus commands).

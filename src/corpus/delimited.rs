@@ -1,17 +1,33 @@
-//! CSV and TSV: the `csv` crate's byte records (no UTF-8 check per field until we decode the
-//! two fields we keep), strict field counts so a ragged row is reported rather than misread.
+//! CSV and TSV with our own line-based splitter, so that every physical line is accounted for
+//! and a quote that never closes is reported instead of swallowing the rest of the file.
 //!
-//! Both formats use RFC 4180 double-quote quoting (a TSV written by pandas or Python's `csv`
-//! quotes fields holding tabs, quotes or newlines the same way).
+//! Quoting ([`Quote`]) is per format: CSV defaults to RFC 4180 double quotes (a field that
+//! starts with `"` runs to the matching `"`, `""` inside it is one quote, and it may hold the
+//! delimiter and line breaks); TSV defaults to none, as the IANA text/tab-separated-values
+//! format, `cut` and PostgreSQL's text COPY read it: a field is everything between two tabs and
+//! a leading `"` is an ordinary character. Field counts are strict, so a ragged row is reported
+//! (or skipped under `--skip-bad`) rather than misread. Completely blank lines between rows
+//! are skipped and counted.
+//!
+//! A quoted field may not span more than [`MAX_QUOTED_LINES`] lines or [`MAX_QUOTED_BYTES`]
+//! bytes, nor be open at the end of the input: either is a malformed row naming the line where
+//! the quote opened. Under `--skip-bad` that row is dropped and reading resumes at the line
+//! after the one where the quote opened, so the lines a runaway quote swallowed are read again.
 
+use std::collections::VecDeque;
 use std::io::BufRead;
 use std::path::Path;
 
 use super::ColumnSpec;
-use super::read::{CHECK_EVERY, ReadOptions, Sink, decode, number_id, read_error};
-use super::source::BUFFER_BYTES;
+use super::read::{Lines, Quote, RawLine, ReadOptions, Sink, decode, number_id};
 use crate::jobs::Progress;
 use crate::{Error, Result};
+
+/// Longest quoted field, in physical lines: real multi-line texts (addresses, paragraphs)
+/// stay far below it, a stray quote in an unquoted dump reaches it quickly.
+pub const MAX_QUOTED_LINES: u64 = 10_000;
+/// Longest quoted field, in bytes (16 MiB).
+pub const MAX_QUOTED_BYTES: usize = 16 << 20;
 
 /// Reads CSV (`delimiter = b','`) or TSV (`b'\t'`); returns the bytes read.
 pub(super) fn read(
@@ -22,33 +38,60 @@ pub(super) fn read(
     sink: &mut Sink,
     progress: &Progress,
 ) -> Result<u64> {
-    let mut rdr = csv::ReaderBuilder::new()
-        .delimiter(delimiter)
-        // The header row is handled here, so that the first record of a header-less file goes
-        // through the same column resolution as a header.
-        .has_headers(false)
-        .flexible(false)
-        .buffer_capacity(BUFFER_BYTES)
-        .from_reader(reader);
-    let mut record = csv::ByteRecord::new();
-    let first = rdr
-        .read_byte_record(&mut record)
-        .map_err(|e| csv_failure(name, &rdr, e, opts.has_headers))?;
-    if !first {
-        return Ok(rdr.position().byte());
-    }
+    let quote = opts.quote.unwrap_or(if delimiter == b'\t' {
+        Quote::None
+    } else {
+        Quote::Double
+    });
+    let mut rows = Rows {
+        lines: LineSource {
+            lines: Lines::new(reader, name),
+            replay: VecDeque::new(),
+            current: Vec::new(),
+        },
+        splitter: Splitter {
+            delimiter,
+            quoted: quote == Quote::Double,
+            out: Vec::with_capacity(4096),
+            spans: Vec::new(),
+            field_start: 0,
+            state: State::FieldStart,
+            open_line: 0,
+        },
+        held: Vec::new(),
+        held_bytes: Vec::new(),
+        name,
+    };
+
+    // The header row is handled here, so that the first record of a header-less file goes
+    // through the same column resolution as a header.
+    let first = loop {
+        match rows.next(progress, sink)? {
+            Some(Row::Record(r)) => break Some(r),
+            Some(Row::Skipped) => continue,
+            None => break None,
+        }
+    };
+    let Some(first) = first else {
+        sink.lines.physical = rows.lines.lines.count();
+        return Ok(rows.lines.lines.bytes);
+    };
+    let count = rows.splitter.spans.len();
     let headers: Option<Vec<String>> = opts.has_headers.then(|| {
-        record
-            .iter()
-            .map(|f| String::from_utf8_lossy(f).trim().to_string())
+        (0..count)
+            .map(|i| {
+                String::from_utf8_lossy(rows.splitter.field(i))
+                    .trim()
+                    .to_string()
+            })
             .collect()
     });
     let columns = Columns {
-        count: record.len(),
+        count,
         headers: headers.as_deref(),
         delimiter,
     };
-    let header_line = record.position().map_or(1, |p| p.line());
+    let header_line = first.line;
     let text_col = columns
         .resolve(opts.text_column.as_ref(), "text", "--text-column")
         .map_err(|m| Error::input(name, header_line, m))?
@@ -56,38 +99,46 @@ pub(super) fn read(
     let id_col = columns
         .resolve(opts.id_column.as_ref(), "id", "--id-column")
         .map_err(|m| Error::input(name, header_line, m))?;
+    let has_headers = opts.has_headers;
+    if has_headers {
+        sink.lines.header += first.lines;
+    }
 
-    let mut first_data_pending = !opts.has_headers;
+    let mut pending = (!has_headers).then_some(first);
     let mut row = 0u64;
     let mut id_buf = String::new();
     while !sink.is_full() {
-        if !first_data_pending {
-            match rdr.read_byte_record(&mut record) {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(e) => {
-                    let line = e
-                        .position()
-                        .map_or_else(|| rdr.position().line(), |p| p.line());
-                    if let csv::ErrorKind::UnequalLengths { .. } = e.kind() {
-                        // The row is consumed; under --skip-bad the next one is read normally.
-                        row += 1;
-                        sink.bad_row(line, csv_failure(name, &rdr, e, opts.has_headers))?;
-                        continue;
-                    }
-                    return Err(csv_failure(name, &rdr, e, opts.has_headers));
-                }
-            }
+        let record = match pending.take() {
+            Some(r) => r,
+            None => match rows.next(progress, sink)? {
+                Some(Row::Record(r)) => r,
+                Some(Row::Skipped) => continue,
+                None => break,
+            },
+        };
+        if rows.splitter.spans.len() != count {
+            let len = rows.splitter.spans.len();
+            let message = format!(
+                "row has {len} field{} but the {} has {count}; fix the row{}, or pass \
+                 --skip-bad to skip such rows",
+                if len == 1 { "" } else { "s" },
+                if has_headers { "header" } else { "first row" },
+                if rows.splitter.quoted {
+                    " (quote fields that contain the delimiter, quotes or line breaks)"
+                } else {
+                    ""
+                },
+            );
+            sink.lines.continuation += record.lines - 1;
+            sink.bad_row(record.line, Error::input(name, record.line, message))?;
+            continue;
         }
-        first_data_pending = false;
+        sink.lines.continuation += record.lines - 1;
         row += 1;
-        if row.is_multiple_of(CHECK_EVERY) {
-            progress.check()?;
-        }
-        let (text, text_lossy) = decode(record.get(text_col).unwrap_or_default());
+        let (text, text_lossy) = decode(rows.splitter.field(text_col));
         let (id, id_lossy) = match id_col {
             Some(c) => {
-                let (id, lossy) = decode(record.get(c).unwrap_or_default());
+                let (id, lossy) = decode(rows.splitter.field(c));
                 // Ids are compared and printed; stray spaces around them are never meant.
                 match id {
                     std::borrow::Cow::Borrowed(s) => (std::borrow::Cow::Borrowed(s.trim()), lossy),
@@ -103,35 +154,258 @@ pub(super) fn read(
         };
         sink.push(&id, &text, text_lossy || id_lossy);
     }
-    Ok(rdr.position().byte())
+    sink.lines.physical = rows.lines.lines.count();
+    Ok(rows.lines.lines.bytes)
 }
 
-/// Turns a `csv` error into a message that says where, what, and what to do.
-fn csv_failure<R: std::io::Read>(
-    name: &Path,
-    rdr: &csv::Reader<R>,
-    e: csv::Error,
-    has_headers: bool,
-) -> Error {
-    let line = e
-        .position()
-        .map_or_else(|| rdr.position().line(), |p| p.line());
-    match e.into_kind() {
-        csv::ErrorKind::UnequalLengths {
-            expected_len, len, ..
-        } => Error::input(
-            name,
-            line,
-            format!(
-                "row has {len} field{} but the {} has {expected_len}; fix the row \
-                 (quote fields that contain the delimiter, quotes or line breaks), or pass \
-                 --skip-bad to skip such rows",
-                if len == 1 { "" } else { "s" },
-                if has_headers { "header" } else { "first row" }
-            ),
-        ),
-        csv::ErrorKind::Io(io) => read_error(name, line, io),
-        other => Error::input(name, line, format!("malformed row: {other:?}")),
+/// A complete record: the line it starts on and how many physical lines it spans. Its fields
+/// are in the splitter.
+struct Record {
+    line: u64,
+    lines: u64,
+}
+
+enum Row {
+    Record(Record),
+    /// A runaway quote under `--skip-bad`: counted in the sink, nothing to use.
+    Skipped,
+}
+
+/// Physical lines, from the reader or, after a runaway quote, replayed from memory.
+struct LineSource<'r> {
+    lines: Lines<'r>,
+    /// Lines to read again (number, content, ending length), oldest first.
+    replay: VecDeque<(u64, Vec<u8>, usize)>,
+    current: Vec<u8>,
+}
+
+impl LineSource<'_> {
+    fn next(&mut self, progress: &Progress) -> Result<Option<RawLine<'_>>> {
+        if let Some((number, bytes, ending)) = self.replay.pop_front() {
+            self.current = bytes;
+            let split = self.current.len() - ending;
+            let (content, ending) = self.current.split_at(split);
+            return Ok(Some((number, content, ending)));
+        }
+        self.lines.next_line_and_ending(progress)
+    }
+}
+
+struct Rows<'r> {
+    lines: LineSource<'r>,
+    splitter: Splitter,
+    /// Lines after the first of the record being assembled (number, content + ending, ending
+    /// length): what is read again when a quote turns out to run away.
+    /// (line number, end of its content, end of its ending) in `held_bytes`; one buffer for
+    /// all, so multi-line rows cost no allocation per line.
+    held: Vec<(u64, usize, usize)>,
+    held_bytes: Vec<u8>,
+    name: &'r Path,
+}
+
+impl Rows<'_> {
+    /// The next non-blank record, its fields in the splitter.
+    fn next(&mut self, progress: &Progress, sink: &mut Sink) -> Result<Option<Row>> {
+        let (first_line, mut last_line, mut crlf) = loop {
+            let Some((number, content, ending)) = self.lines.next(progress)? else {
+                return Ok(None);
+            };
+            if content.is_empty() {
+                sink.lines.blank += 1;
+                continue;
+            }
+            self.splitter.begin();
+            if self.splitter.feed(content, number) {
+                return Ok(Some(Row::Record(Record {
+                    line: number,
+                    lines: 1,
+                })));
+            }
+            break (number, number, ending == b"\r\n");
+        };
+        // A quoted field continues on the next lines.
+        self.held.clear();
+        self.held_bytes.clear();
+        loop {
+            let too_long = last_line - self.splitter.open_line >= MAX_QUOTED_LINES
+                || self.splitter.out.len() > MAX_QUOTED_BYTES;
+            let next = if too_long {
+                None
+            } else {
+                self.lines.next(progress)?
+            };
+            let Some((number, content, ending)) = next else {
+                let open = self.splitter.open_line;
+                let what = if too_long {
+                    format!(
+                        "spans more than {MAX_QUOTED_LINES} lines or {} MiB",
+                        MAX_QUOTED_BYTES >> 20
+                    )
+                } else {
+                    "is still open at the end of the input".to_string()
+                };
+                let message = format!(
+                    "a quoted field opened on this line {what}; a `\"` at the start of a field \
+                     begins a quoted field: if quotes in this file are ordinary characters, \
+                     pass --quote none, else fix the row or pass --skip-bad to skip it"
+                );
+                sink.lines.continuation += open - first_line;
+                sink.bad_row(open, Error::input(self.name, open, message))?;
+                // Read again every line after the one where the quote opened.
+                let mut start = 0;
+                for &(number, content_end, end) in &self.held {
+                    if number > open {
+                        let raw = self.held_bytes[start..end].to_vec();
+                        self.lines
+                            .replay
+                            .push_back((number, raw, end - content_end));
+                    }
+                    start = end;
+                }
+                // Lines still waiting to be replayed (from an earlier runaway quote) come after.
+                let fresh = self.held.iter().filter(|h| h.0 > open).count();
+                self.lines
+                    .replay
+                    .rotate_left(self.lines.replay.len() - fresh);
+                return Ok(Some(Row::Skipped));
+            };
+            last_line = number;
+            // The line break belongs to the quoted field: keep it as it was written.
+            self.splitter
+                .out
+                .extend_from_slice(if crlf { b"\r\n" } else { b"\n" });
+            crlf = ending == b"\r\n";
+            self.held_bytes.extend_from_slice(content);
+            let content_end = self.held_bytes.len();
+            self.held_bytes.extend_from_slice(ending);
+            self.held.push((number, content_end, self.held_bytes.len()));
+            let done = self.splitter.feed(content, number);
+            if done {
+                return Ok(Some(Row::Record(Record {
+                    line: first_line,
+                    lines: last_line - first_line + 1,
+                })));
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// At the first byte of a field.
+    FieldStart,
+    /// Inside an unquoted field (or after a closing quote: the rest is taken literally, as
+    /// the `csv` crate and Python do).
+    Unquoted,
+    /// Inside a quoted field.
+    Quoted,
+    /// Just after a `"` inside a quoted field: `"` again is an escaped quote, anything else
+    /// means the field closed.
+    QuoteSeen,
+}
+
+/// Splits physical lines into the fields of one record, unescaping quoted fields into one
+/// reused buffer.
+struct Splitter {
+    delimiter: u8,
+    quoted: bool,
+    /// Field bytes, back to back.
+    out: Vec<u8>,
+    /// Each field's range in `out`.
+    spans: Vec<(usize, usize)>,
+    /// Where the field being read starts in `out`.
+    field_start: usize,
+    state: State,
+    /// Line of the quote that opened the field still open.
+    open_line: u64,
+}
+
+impl Splitter {
+    fn begin(&mut self) {
+        self.out.clear();
+        self.spans.clear();
+        self.field_start = 0;
+        self.state = State::FieldStart;
+    }
+
+    fn field(&self, i: usize) -> &[u8] {
+        let (start, end) = self.spans[i];
+        &self.out[start..end]
+    }
+
+    /// Feeds one physical line (without its ending); true when the record is complete, false
+    /// when a quoted field is still open (the caller appends the line break and feeds the next
+    /// line).
+    fn feed(&mut self, line: &[u8], number: u64) -> bool {
+        let d = self.delimiter;
+        if !self.quoted || (self.state == State::FieldStart && memchr::memchr(b'"', line).is_none())
+        {
+            // No quoting in play: split on the delimiter.
+            // Delimiters stay in `out` between the spans.
+            let base = self.out.len();
+            self.out.extend_from_slice(line);
+            let mut start = base;
+            for i in memchr::memchr_iter(d, line) {
+                self.spans.push((start, base + i));
+                start = base + i + 1;
+            }
+            self.spans.push((start, self.out.len()));
+            return true;
+        }
+        let mut i = 0;
+        while i < line.len() {
+            match self.state {
+                State::FieldStart => {
+                    if line[i] == b'"' {
+                        self.state = State::Quoted;
+                        self.open_line = number;
+                        i += 1;
+                    } else {
+                        self.state = State::Unquoted;
+                    }
+                }
+                State::Unquoted => match memchr::memchr(d, &line[i..]) {
+                    Some(j) => {
+                        self.out.extend_from_slice(&line[i..i + j]);
+                        self.spans.push((self.field_start, self.out.len()));
+                        self.field_start = self.out.len();
+                        self.state = State::FieldStart;
+                        i += j + 1;
+                    }
+                    None => {
+                        self.out.extend_from_slice(&line[i..]);
+                        i = line.len();
+                    }
+                },
+                State::Quoted => match memchr::memchr(b'"', &line[i..]) {
+                    Some(j) => {
+                        self.out.extend_from_slice(&line[i..i + j]);
+                        self.state = State::QuoteSeen;
+                        i += j + 1;
+                    }
+                    None => {
+                        self.out.extend_from_slice(&line[i..]);
+                        i = line.len();
+                    }
+                },
+                State::QuoteSeen => {
+                    if line[i] == b'"' {
+                        self.out.push(b'"');
+                        self.state = State::Quoted;
+                        i += 1;
+                    } else {
+                        self.state = State::Unquoted;
+                    }
+                }
+            }
+        }
+        if self.state == State::Quoted {
+            return false;
+        }
+        // The last field (empty after a delimiter at the end of the line).
+        self.spans.push((self.field_start, self.out.len()));
+        self.state = State::FieldStart;
+        true
     }
 }
 

@@ -1,7 +1,9 @@
 //! A directory as a corpus: every regular file below it (recursively) is one document, in the
-//! byte order of its relative path, whose id is that path with `/` separators.
+//! byte order of its relative path, whose id is that path with `/` separators. Hidden files
+//! and files excluded by ignore files are left out (see [`walk`]).
 //!
-//! Files named `.gz` / `.zst` (or starting with those magic bytes) are decompressed. Symbolic
+//! Compressed files (gzip, zstd, bzip2, xz, recognised by their bytes) are decompressed;
+//! binary files are refused like any other input (skipped under `--skip-bad`). Symbolic
 //! links to files are followed; symbolic links to directories are not (a link cycle would
 //! otherwise never end). Sockets, pipes and devices are not files and are left out.
 
@@ -27,7 +29,7 @@ pub(super) fn read_dir_corpus(
     progress: &Progress,
 ) -> Result<(Corpus, ReadReport)> {
     let mut entries = Vec::new();
-    walk(root, root, &mut entries, progress)?;
+    walk(root, opts, &mut entries, progress)?;
     entries.sort_unstable_by(|a, b| a.relative.cmp(&b.relative));
     progress.set_total(entries.iter().map(|e| e.bytes).sum());
 
@@ -58,44 +60,68 @@ pub(super) fn read_dir_corpus(
     Ok((corpus, report))
 }
 
-fn walk(root: &Path, dir: &Path, out: &mut Vec<Entry>, progress: &Progress) -> Result<()> {
-    progress.check()?;
-    let listing = std::fs::read_dir(dir).map_err(|e| cannot_list(dir, e))?;
-    for item in listing {
-        let item = item.map_err(|e| cannot_list(dir, e))?;
+/// The files below `root` that are documents: hidden files and directories and what
+/// `.gitignore` / `.ignore` / `.git/info/exclude` files inside `root` exclude are left out
+/// unless the options say otherwise (as ripgrep and fd do). Ignore files above `root` and the
+/// user's global git excludes are not consulted, so the same directory reads the same anywhere,
+/// and `.gitignore` applies whether or not the directory is in a git repository.
+fn walk(root: &Path, opts: &ReadOptions, out: &mut Vec<Entry>, progress: &Progress) -> Result<()> {
+    let respect = !opts.no_ignore;
+    let walker = ignore::WalkBuilder::new(root)
+        .hidden(!opts.hidden)
+        .ignore(respect)
+        .git_ignore(respect)
+        .git_exclude(respect)
+        .git_global(false)
+        .parents(false)
+        .require_git(false)
+        .follow_links(false)
+        .build();
+    for (n, item) in walker.enumerate() {
+        if n % 1024 == 0 {
+            progress.check()?;
+        }
+        let item = item.map_err(|e| walk_error(root, e))?;
         let path = item.path();
-        let kind = item
-            .file_type()
-            .map_err(|e| source::cannot_open(&path, e))?;
-        let (is_file, is_dir, bytes) = if kind.is_symlink() {
-            // Follow links to files only.
-            match std::fs::metadata(&path) {
-                Ok(m) => (m.is_file(), false, m.len()),
-                Err(e) => return Err(source::cannot_open(&path, e)),
+        let Some(kind) = item.file_type() else {
+            continue; // stdin; never produced for a directory walk
+        };
+        let (is_file, bytes) = if kind.is_symlink() {
+            // Follow links to files only: a link to a directory could close a cycle.
+            match std::fs::metadata(path) {
+                Ok(m) => (m.is_file(), m.len()),
+                Err(e) => return Err(source::cannot_open(path, e)),
             }
         } else if kind.is_file() {
-            (true, false, item.metadata().map(|m| m.len()).unwrap_or(0))
+            (true, item.metadata().map(|m| m.len()).unwrap_or(0))
         } else {
-            (false, kind.is_dir(), 0)
+            (false, 0)
         };
-        if is_dir {
-            walk(root, &path, out, progress)?;
-        } else if is_file {
-            let relative = path
-                .strip_prefix(root)
-                .unwrap_or(&path)
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy())
-                .collect::<Vec<_>>()
-                .join("/");
-            out.push(Entry {
-                relative,
-                path,
-                bytes,
-            });
+        if !is_file {
+            continue;
         }
+        let relative = path
+            .strip_prefix(root)
+            .unwrap_or(path)
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/");
+        out.push(Entry {
+            relative,
+            path: path.to_path_buf(),
+            bytes,
+        });
     }
     Ok(())
+}
+
+fn walk_error(root: &Path, e: ignore::Error) -> Error {
+    match e.io_error() {
+        Some(io) => cannot_list(root, std::io::Error::new(io.kind(), e.to_string())),
+        // A malformed ignore file, for instance.
+        None => Error::input(root, 0, format!("cannot walk the directory: {e}")),
+    }
 }
 
 fn cannot_list(dir: &Path, e: std::io::Error) -> Error {

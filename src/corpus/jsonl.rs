@@ -40,6 +40,7 @@ pub(super) fn read(
             break;
         };
         if content.iter().all(u8::is_ascii_whitespace) {
+            sink.lines.blank += 1;
             continue;
         }
         // serde_json rejects invalid UTF-8 inside strings; decode lossily first (allocating
@@ -87,6 +88,7 @@ pub(super) fn read(
         };
         sink.push(id, &doc.text, lossy);
     }
+    sink.lines.physical = lines.count();
     Ok(lines.bytes)
 }
 

@@ -54,6 +54,18 @@ impl std::str::FromStr for ColumnSpec {
     }
 }
 
+/// Quoting in CSV/TSV fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Quote {
+    /// RFC 4180: a field starting with `"` runs to the closing `"`; `""` is a literal quote;
+    /// the field may hold delimiters and line breaks. The CSV default.
+    Double,
+    /// No quoting: a field is everything between two delimiters, quotes included. The TSV
+    /// default (IANA text/tab-separated-values).
+    None,
+}
+
 /// Options for [`read_corpus`].
 #[derive(Debug, Clone)]
 pub struct ReadOptions {
@@ -64,6 +76,8 @@ pub struct ReadOptions {
     pub text_column: Option<ColumnSpec>,
     /// CSV/TSV id column; default: a column named `id`, else the row number.
     pub id_column: Option<ColumnSpec>,
+    /// CSV/TSV quoting; `None` means the format's default (CSV double, TSV none).
+    pub quote: Option<Quote>,
     /// JSON Lines field holding the text (default `text`).
     pub text_field: Option<String>,
     /// JSON Lines field holding the id (default `id`; line number when absent).
@@ -75,6 +89,10 @@ pub struct ReadOptions {
     pub seed: u64,
     /// Skip malformed rows instead of failing.
     pub skip_bad: bool,
+    /// Directory input: include hidden files and directories (names starting with `.`).
+    pub hidden: bool,
+    /// Directory input: do not honour `.gitignore`, `.ignore` and `.git/info/exclude`.
+    pub no_ignore: bool,
 }
 
 impl Default for ReadOptions {
@@ -84,12 +102,15 @@ impl Default for ReadOptions {
             has_headers: true,
             text_column: None,
             id_column: None,
+            quote: None,
             text_field: None,
             id_field: None,
             limit: None,
             sample: None,
             seed: 1,
             skip_bad: false,
+            hidden: false,
+            no_ignore: false,
         }
     }
 }
@@ -113,13 +134,40 @@ pub struct ReadReport {
     /// Documents read from the input before `sample` chose among them (equals `documents`
     /// without sampling; counts rows up to `limit` when both are given).
     pub rows_read: usize,
-    /// `gzip` or `zstd` when the input was decompressed.
+    /// `gzip`, `zstd`, `bzip2` or `xz` when the input was decompressed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compression: Option<&'static str>,
     /// Directory input under `skip_bad`: the first few files that could not be read.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped_files: Vec<String>,
+    /// How the physical lines read became rows (0 for directory input). For every line
+    /// format: `lines = header_lines + blank_lines + continuation_lines + rows_read +
+    /// skipped`.
+    pub lines: LineCounts,
+    /// Documents whose id repeats the id of an earlier document.
+    pub duplicate_ids: usize,
+    /// The first few repeated ids, in order of their first repetition.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub duplicate_id_examples: Vec<String>,
 }
+
+/// Physical lines of a line-based input, by what became of them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct LineCounts {
+    /// Lines read (up to the last row taken under `limit`).
+    pub physical: u64,
+    /// Lines of the CSV/TSV header row.
+    pub header: u64,
+    /// Blank lines between rows, skipped (CSV, TSV, JSON Lines; in text input a blank line is
+    /// an empty document).
+    pub blank: u64,
+    /// Lines after the first of a row whose quoted field spans several lines (CSV, or TSV
+    /// with `--quote double`), including those of skipped rows.
+    pub continuation: u64,
+}
+
+/// How many repeated ids the report keeps as examples.
+pub const DUPLICATE_IDS_KEPT: usize = 5;
 
 /// How many skipped line numbers (and file names) the report keeps.
 pub const SKIPPED_LINES_KEPT: usize = 10;
@@ -129,7 +177,9 @@ pub(super) const CHECK_EVERY: u64 = 4096;
 
 /// Reads a corpus from `path`: a file, a directory, or `-` for stdin.
 ///
-/// The format comes from `opts.format`, or for `Auto` from the path (see [`detect_format`]).
+/// The format comes from `opts.format`, or for `Auto` from the path: the extension after any
+/// compression extension (`.csv`, `.tsv`/`.tab`, `.jsonl`/`.ndjson`, `.json` when its content
+/// is JSON Lines, else text), a directory is `Dir` and stdin is `Text`.
 /// Errors name the file and line and say what to do; all are [`Error::Input`] (exit code 2)
 /// except cancellation.
 pub fn read_corpus(
@@ -150,6 +200,9 @@ pub fn read_corpus(
     let format = match opts.format {
         InputFormat::Auto if is_dir => InputFormat::Dir,
         InputFormat::Auto if is_stdin => InputFormat::Text,
+        // A Parquet file announces itself in its first bytes whatever its name (exports named
+        // `train-00000-of-00001`); anything else goes by the extension.
+        InputFormat::Auto if source::starts_with_parquet_magic(path) => InputFormat::Parquet,
         InputFormat::Auto => detect_format(path),
         InputFormat::Dir if is_stdin => {
             return Err(Error::usage(
@@ -177,9 +230,11 @@ pub fn read_corpus(
         f => f,
     };
     if format == InputFormat::Dir {
+        check_format_options(opts, format, false)?;
         return super::dir::read_dir_corpus(path, opts, progress);
     }
     if format == InputFormat::Parquet {
+        check_format_options(opts, format, false)?;
         // Parquet's footer sits at the end of the file: it needs random access, so a file is
         // read from its path and stdin is read into memory first.
         if !is_stdin {
@@ -195,7 +250,12 @@ pub fn read_corpus(
     if let Some(total) = source.disk_bytes {
         progress.set_total(total);
     }
-    read_stream(source, name, format, opts, progress)
+    let how = How {
+        format,
+        sniff_json: opts.format == InputFormat::Auto && !is_stdin && has_json_extension(path),
+        stdin_default: opts.format == InputFormat::Auto && is_stdin,
+    };
+    read_stream(source, name, how, opts, progress)
 }
 
 /// Reads documents from any buffered reader (gzip / zstd recognised by their magic bytes);
@@ -217,6 +277,7 @@ pub fn read_corpus_from(
         f => f,
     };
     if format == InputFormat::Parquet {
+        check_format_options(opts, format, false)?;
         let mut reader = reader;
         let mut bytes = Vec::new();
         reader
@@ -225,7 +286,12 @@ pub fn read_corpus_from(
         return super::parquet::read_parquet_bytes(bytes, name, opts, progress);
     }
     let source = source::wrap(reader, name, Compression::None, None)?;
-    read_stream(source, name, format, opts, progress)
+    let how = How {
+        format,
+        sniff_json: opts.format == InputFormat::Auto && has_json_extension(name),
+        stdin_default: false,
+    };
+    read_stream(source, name, how, opts, progress)
 }
 
 impl InputFormat {
@@ -271,13 +337,178 @@ fn check_options(opts: &ReadOptions) -> Result<()> {
     Ok(())
 }
 
+/// `.json` after removing a compression extension.
+fn has_json_extension(path: &Path) -> bool {
+    let stripped;
+    let mut path = path;
+    if Compression::from_name(path) != Compression::None {
+        stripped = path.with_extension("");
+        path = &stripped;
+    }
+    source::lower_extension(path).as_deref() == Some("json")
+}
+
+/// The format to read with, and how it was chosen.
+struct How {
+    format: InputFormat,
+    /// A `.json` name under `Auto`: JSON Lines if the content is, else refused.
+    sniff_json: bool,
+    /// Stdin under `Auto`, read as text: options for other formats get a hint.
+    stdin_default: bool,
+}
+
+/// Options that only another format uses are a usage error: ignoring them would read the
+/// input differently from what the command line asks for.
+fn check_format_options(
+    opts: &ReadOptions,
+    format: InputFormat,
+    stdin_default: bool,
+) -> Result<()> {
+    let mut delimited_only = Vec::new();
+    if opts.text_column.is_some() {
+        delimited_only.push("--text-column");
+    }
+    if opts.id_column.is_some() {
+        delimited_only.push("--id-column");
+    }
+    if !opts.has_headers {
+        delimited_only.push("--no-headers");
+    }
+    if opts.quote.is_some() {
+        delimited_only.push("--quote");
+    }
+    let mut jsonl_only = Vec::new();
+    if opts.text_field.is_some() {
+        jsonl_only.push("--text-field");
+    }
+    if opts.id_field.is_some() {
+        jsonl_only.push("--id-field");
+    }
+    let (misfits, fits) = match format {
+        InputFormat::Text | InputFormat::Auto | InputFormat::Dir => {
+            let mut all = delimited_only;
+            all.extend(jsonl_only);
+            (
+                all,
+                "CSV/TSV (columns, headers, quoting) or JSON Lines (fields)",
+            )
+        }
+        InputFormat::Jsonl => (delimited_only, "CSV/TSV (use --text-field/--id-field here)"),
+        InputFormat::Csv | InputFormat::Tsv => (
+            jsonl_only,
+            "JSON Lines (use --text-column/--id-column here)",
+        ),
+        InputFormat::Parquet => {
+            // Parquet has named columns but no header row or quoting.
+            let mut misfits: Vec<&str> = delimited_only
+                .into_iter()
+                .filter(|o| matches!(*o, "--no-headers" | "--quote"))
+                .collect();
+            misfits.extend(jsonl_only);
+            (
+                misfits,
+                "CSV/TSV or JSON Lines (use --text-column/--id-column here)",
+            )
+        }
+    };
+    if format != InputFormat::Dir && (opts.hidden || opts.no_ignore) {
+        return Err(Error::usage(
+            "--hidden and --no-ignore apply only to directory input (one document per file); \
+             remove them or pass a directory",
+        ));
+    }
+    if misfits.is_empty() {
+        return Ok(());
+    }
+    let hint = if stdin_default {
+        "; stdin is read as text lines unless --format says otherwise: add --format csv, tsv \
+         or jsonl"
+    } else {
+        "; remove them or choose the right --format"
+    };
+    Err(Error::usage(format!(
+        "{} appl{} only to {fits}, but the input is read as {}{hint}",
+        misfits.join(", "),
+        if misfits.len() == 1 { "ies" } else { "y" },
+        match format {
+            InputFormat::Auto | InputFormat::Text => "text lines (one document per line)",
+            InputFormat::Csv => "CSV",
+            InputFormat::Tsv => "TSV",
+            InputFormat::Jsonl => "JSON Lines",
+            InputFormat::Dir => "a directory (one document per file)",
+            InputFormat::Parquet => "Parquet",
+        }
+    )))
+}
+
+/// A `.json` file holding NDJSON (its first non-blank line a complete JSON object) is JSON
+/// Lines; a single JSON array or document cannot be streamed and is refused with advice.
+fn sniff_json(reader: &mut dyn BufRead, name: &Path) -> Result<InputFormat> {
+    let head = reader.fill_buf().map_err(|e| read_error(name, 1, e))?;
+    let head = strip_bom(head);
+    let start = head
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(head.len());
+    let line_no = 1 + head[..start].iter().filter(|&&b| b == b'\n').count() as u64;
+    let rest = &head[start..];
+    let convert = "convert it to JSON Lines (one object per line), e.g. `jq -c '.[]' IN.json > \
+                   OUT.jsonl`, or `jq -c . IN.json > OUT.jsonl` for one document";
+    match rest.first() {
+        None => Ok(InputFormat::Jsonl),
+        Some(b'{') => {
+            let line = match memchr::memchr(b'\n', rest) {
+                Some(end) => &rest[..end],
+                // A first line longer than the buffer: let the JSON Lines reader judge it.
+                None if rest.len() >= super::source::BUFFER_BYTES => {
+                    return Ok(InputFormat::Jsonl);
+                }
+                None => rest,
+            };
+            let is_object = serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok();
+            if is_object {
+                Ok(InputFormat::Jsonl)
+            } else {
+                Err(Error::input(
+                    name,
+                    line_no,
+                    format!(
+                        "this .json file holds one JSON document spread over several lines, \
+                         not one object per line; {convert}"
+                    ),
+                ))
+            }
+        }
+        Some(b'[') => Err(Error::input(
+            name,
+            line_no,
+            format!("this .json file holds a JSON array, which is not read as a stream; {convert}"),
+        )),
+        Some(_) => Err(Error::input(
+            name,
+            line_no,
+            format!(
+                "this .json file does not start with a JSON object; if it is plain text, pass \
+                 --format text, else {convert}"
+            ),
+        )),
+    }
+}
+
 fn read_stream(
     source: source::Source<'_>,
     name: &Path,
-    format: InputFormat,
+    how: How,
     opts: &ReadOptions,
     progress: &Progress,
 ) -> Result<(Corpus, ReadReport)> {
+    let mut source = source;
+    let format = if how.sniff_json {
+        sniff_json(&mut source.reader, name)?
+    } else {
+        how.format
+    };
+    check_format_options(opts, format, how.stdin_default)?;
     let mut sink = Sink::new(name, opts);
     // Without compression, sampling or a limit the file size bounds the text bytes: reserving
     // it up front avoids the repeated growth copies of a 400 MB arena (the excess is released
@@ -306,16 +537,48 @@ fn read_stream(
     let mut report = ReadReport {
         format,
         bytes,
-        compression: match source.compression {
-            Compression::None => None,
-            Compression::Gzip => Some("gzip"),
-            Compression::Zstd => Some("zstd"),
-        },
+        compression: source.compression.name(),
         ..Default::default()
     };
     let corpus = sink.finish(&mut report);
     Ok((corpus, report))
 }
+
+/// Counts documents whose id equals an earlier one, keeping the first few such ids.
+///
+/// Memory stays near 12 bytes per document: a map from the 64-bit hash of an id to the first
+/// document with that hash, equality confirmed on a hit; ids whose hash collides with a
+/// different id (vanishingly rare) go to a small exact set.
+fn duplicate_ids(corpus: &Corpus) -> (usize, Vec<String>) {
+    use std::collections::{HashMap, HashSet};
+    let mut first: HashMap<u64, u32> = HashMap::with_capacity(corpus.len());
+    let mut collided: HashSet<&str> = HashSet::new();
+    let mut count = 0;
+    let mut examples = Vec::new();
+    for i in 0..corpus.len() {
+        let id = corpus.id(i);
+        let hash = xxhash_rust::xxh3::xxh3_64(id.as_bytes());
+        let repeated = match first.entry(hash) {
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(i as u32);
+                false
+            }
+            std::collections::hash_map::Entry::Occupied(slot) => {
+                corpus.id(*slot.get() as usize) == id || !collided.insert(id)
+            }
+        };
+        if repeated {
+            count += 1;
+            if examples.len() < DUPLICATE_IDS_KEPT && !examples.iter().any(|e| e == id) {
+                examples.push(id.to_string());
+            }
+        }
+    }
+    (count, examples)
+}
+
+/// A physical line: (1-based number, content, the line ending removed from it).
+pub(super) type RawLine<'a> = (u64, &'a [u8], &'a [u8]);
 
 /// Lines of a reader with their 1-based numbers: the line ending (`\n` or `\r\n`) and a UTF-8
 /// byte-order mark on the first line removed, I/O errors naming the line, and a cancellation
@@ -342,6 +605,23 @@ impl<'r> Lines<'r> {
 
     /// The next line as (number, content), or `None` at the end.
     pub(super) fn next_line(&mut self, progress: &Progress) -> Result<Option<(u64, &[u8])>> {
+        Ok(self
+            .next_line_and_ending(progress)?
+            .map(|(number, content, _)| (number, content)))
+    }
+
+    /// Physical lines read so far.
+    pub(super) fn count(&self) -> u64 {
+        self.number
+    }
+
+    /// The next line as (number, content, ending): the ending is the `\n` or `\r\n` removed
+    /// from the content (empty on a last line without one), for readers that keep line breaks
+    /// inside quoted fields.
+    pub(super) fn next_line_and_ending(
+        &mut self,
+        progress: &Progress,
+    ) -> Result<Option<RawLine<'_>>> {
         self.buf.clear();
         let n = self
             .reader
@@ -356,16 +636,18 @@ impl<'r> Lines<'r> {
             progress.check()?;
         }
         let mut content = self.buf.as_slice();
+        let full = content.len();
         if let Some(rest) = content.strip_suffix(b"\n") {
             content = rest;
         }
         if let Some(rest) = content.strip_suffix(b"\r") {
             content = rest;
         }
+        let ending = &self.buf[content.len()..full];
         if self.number == 1 {
             content = strip_bom(content);
         }
-        Ok(Some((self.number, content)))
+        Ok(Some((self.number, content, ending)))
     }
 }
 
@@ -381,6 +663,7 @@ fn read_lines(reader: &mut dyn BufRead, sink: &mut Sink, progress: &Progress) ->
         let (text, lossy) = decode(content);
         sink.push(number_id(&mut id, number), &text, lossy);
     }
+    sink.lines.physical = lines.count();
     Ok(lines.bytes)
 }
 
@@ -428,6 +711,8 @@ pub(super) struct Sink {
     skipped: usize,
     skipped_lines: Vec<u64>,
     skipped_files: Vec<String>,
+    /// Filled by the line-based readers.
+    pub(super) lines: LineCounts,
 }
 
 impl Sink {
@@ -443,6 +728,7 @@ impl Sink {
             skipped: 0,
             skipped_lines: Vec::new(),
             skipped_files: Vec::new(),
+            lines: LineCounts::default(),
         }
     }
 
@@ -518,6 +804,8 @@ impl Sink {
         report.skipped = self.skipped;
         report.skipped_lines = self.skipped_lines;
         report.skipped_files = self.skipped_files;
+        report.lines = self.lines;
+        (report.duplicate_ids, report.duplicate_id_examples) = duplicate_ids(&corpus);
         corpus
     }
 }
@@ -783,5 +1071,168 @@ mod tests {
                 Err(Error::Usage(_))
             ));
         }
+    }
+
+    #[test]
+    fn tsv_quotes_are_ordinary_characters_by_default() {
+        // Texts that start (and some that end) with a quote, as in unquoted dumps.
+        let mut input = String::from("id\ttext\n");
+        let n = 500;
+        for i in 0..n {
+            match i % 3 {
+                0 => input.push_str(&format!("{i}\t\"quoted start of text {i}\n")),
+                1 => input.push_str(&format!("{i}\t\"fully quoted {i}\"\n")),
+                _ => input.push_str(&format!("{i}\tplain \"inner\" {i}\n")),
+            }
+        }
+        let (c, r) = read_bytes(input.as_bytes(), "x.tsv", &ReadOptions::default()).unwrap();
+        assert_eq!(c.len(), n);
+        assert_eq!(c.text(0), "\"quoted start of text 0");
+        assert_eq!(c.text(1), "\"fully quoted 1\"");
+        assert_eq!(c.text(2), "plain \"inner\" 2");
+        assert_eq!(
+            r.lines,
+            LineCounts {
+                physical: n as u64 + 1,
+                header: 1,
+                blank: 0,
+                continuation: 0
+            }
+        );
+    }
+
+    #[test]
+    fn tsv_with_double_quotes_unescapes() {
+        let opts = ReadOptions {
+            quote: Some(Quote::Double),
+            ..Default::default()
+        };
+        let (c, r) = read_bytes(b"id\ttext\n1\t\"a\tb\"\"c\nd\"\n", "x.tsv", &opts).unwrap();
+        assert_eq!(docs(&c), pairs(&[("1", "a\tb\"c\nd")]));
+        assert_eq!((r.lines.physical, r.lines.continuation), (3, 1));
+    }
+
+    #[test]
+    fn csv_quoting_keeps_crlf_and_counts_lines() {
+        let input = b"id,text\r\n\r\na,\"x\r\ny\"\r\nb,\"\"\"q\"\" end\"\r\nc,plain\r\n";
+        let (c, r) = read_bytes(input, "x.csv", &ReadOptions::default()).unwrap();
+        assert_eq!(
+            docs(&c),
+            pairs(&[("a", "x\r\ny"), ("b", "\"q\" end"), ("c", "plain")])
+        );
+        assert_eq!(
+            r.lines,
+            LineCounts {
+                physical: 6,
+                header: 1,
+                blank: 1,
+                continuation: 1
+            }
+        );
+        let l = r.lines;
+        assert_eq!(
+            l.physical,
+            l.header + l.blank + l.continuation + r.rows_read as u64 + r.skipped as u64
+        );
+    }
+
+    #[test]
+    fn csv_quote_open_at_end_names_its_line() {
+        let input = b"id,text\na,fine\nb,\"never closed\nc,swallowed\nd,too\n";
+        let (line, message) = input_error(read_bytes(input, "x.csv", &ReadOptions::default()));
+        assert_eq!(line, 3);
+        assert!(message.contains("still open at the end"), "{message}");
+        assert!(message.contains("--quote none"), "{message}");
+
+        let opts = ReadOptions {
+            skip_bad: true,
+            ..Default::default()
+        };
+        let (c, r) = read_bytes(input, "x.csv", &opts).unwrap();
+        assert_eq!(
+            docs(&c),
+            pairs(&[("a", "fine"), ("c", "swallowed"), ("d", "too")])
+        );
+        assert_eq!((r.skipped, r.skipped_lines.clone()), (1, vec![3]));
+        assert_eq!(r.lines.physical, 5);
+
+        let none = ReadOptions {
+            quote: Some(Quote::None),
+            ..Default::default()
+        };
+        let (c, _) = read_bytes(input, "x.csv", &none).unwrap();
+        assert_eq!(c.text(1), "\"never closed");
+        assert_eq!(c.len(), 4);
+    }
+
+    #[test]
+    fn a_later_quote_closes_an_open_field_and_a_last_one_runs_away() {
+        let input = b"id,text\na,\"one\nb,\"two\nc,three\nd,\"four\"\"\n";
+        let opts = ReadOptions {
+            skip_bad: true,
+            ..Default::default()
+        };
+        let (c, r) = read_bytes(input, "x.csv", &opts).unwrap();
+        // The quote of line 3 closes the field opened on line 2 (the rest, `two`, is taken
+        // literally, as the csv crate does); line 5, `d,"four""`, never closes.
+        assert_eq!(docs(&c), pairs(&[("a", "one\nb,two"), ("c", "three")]));
+        assert_eq!(r.skipped_lines, vec![5]);
+        assert_eq!(r.lines.physical, 5);
+        let l = r.lines;
+        assert_eq!(
+            l.physical,
+            l.header + l.blank + l.continuation + r.rows_read as u64 + r.skipped as u64
+        );
+    }
+
+    #[test]
+    fn csv_quote_spanning_too_many_lines_is_bounded() {
+        let mut input = String::from("id,text\n1,\"runaway\n");
+        let n = super::super::MAX_QUOTED_LINES as usize + 50;
+        for i in 0..n {
+            input.push_str(&format!("{},line {i}\n", i + 2));
+        }
+        input.push_str("last,\"closes here\"\n");
+        let (line, message) = input_error(read_bytes(
+            input.as_bytes(),
+            "x.csv",
+            &ReadOptions::default(),
+        ));
+        assert_eq!(line, 2);
+        assert!(message.contains("spans more than 10000 lines"), "{message}");
+        let opts = ReadOptions {
+            skip_bad: true,
+            ..Default::default()
+        };
+        let (c, r) = read_bytes(input.as_bytes(), "x.csv", &opts).unwrap();
+        assert_eq!(c.len(), n + 1);
+        assert_eq!(c.text(c.len() - 1), "closes here");
+        assert_eq!(r.skipped_lines, vec![2]);
+        assert_eq!(r.lines.physical, n as u64 + 3);
+    }
+
+    #[test]
+    fn repeated_ids_are_counted() {
+        let input = b"id,text\na,1\nb,2\na,3\nc,4\na,5\nb,6\n";
+        let (c, r) = read_bytes(input, "x.csv", &ReadOptions::default()).unwrap();
+        assert_eq!(c.len(), 6);
+        assert_eq!(r.duplicate_ids, 3);
+        assert_eq!(
+            r.duplicate_id_examples,
+            vec!["a".to_string(), "b".to_string()]
+        );
+        let (_, r) = read_bytes(b"x\ny\n", "x.txt", &ReadOptions::default()).unwrap();
+        assert_eq!(r.duplicate_ids, 0);
+    }
+
+    #[test]
+    fn jsonl_blank_lines_are_counted() {
+        let (_, r) = read_bytes(
+            b"{\"text\": \"a\"}\n\n  \n{\"text\": \"b\"}\n",
+            "x.jsonl",
+            &ReadOptions::default(),
+        )
+        .unwrap();
+        assert_eq!((r.lines.physical, r.lines.blank, r.documents), (4, 2, 2));
     }
 }

@@ -1,6 +1,12 @@
-//! Opening an input: a file or stdin, with transparent gzip / zstd decompression and progress
-//! counted on the bytes actually read from disk (so the bar's total is the file size even when
-//! the file is compressed).
+//! Opening an input: a file or stdin, with transparent gzip / zstd / bzip2 / xz decompression
+//! and progress counted on the bytes actually read from disk (so the bar's total is the file
+//! size even when the file is compressed).
+//!
+//! Content is recognised by its first bytes, never trusted from the name alone: compressed
+//! data is decompressed whatever the name, a name promising compression over plain bytes is an
+//! error, and binary files no reader can use (ZIP, PDF, images, Parquet, anything with NUL
+//! bytes in its first block) are refused with what they appear to be and what to do, instead
+//! of being split into lines of garbage.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
@@ -15,6 +21,12 @@ pub(super) const BUFFER_BYTES: usize = 256 * 1024;
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 /// Zstandard frame magic number 0xFD2FB528, little endian (RFC 8878 §3.1.1).
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+/// `BZh` and a block size digit.
+const BZIP2_MAGIC: &[u8] = b"BZh";
+/// xz stream header magic (xz file format §2.1.1.1).
+const XZ_MAGIC: [u8; 6] = [0xfd, b'7', b'z', b'X', b'Z', 0x00];
+/// Bytes examined for NUL bytes when deciding that a stream is binary.
+const SNIFF_BYTES: usize = 8192;
 
 /// Compression of an input stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,15 +34,40 @@ pub(super) enum Compression {
     None,
     Gzip,
     Zstd,
+    Bzip2,
+    Xz,
 }
 
 impl Compression {
-    /// What the file name promises (`.gz` / `.zst`, any case).
+    /// What the file name promises (`.gz`, `.zst`, `.bz2`, `.xz`, any case).
     pub(super) fn from_name(path: &Path) -> Compression {
         match lower_extension(path).as_deref() {
             Some("gz") => Compression::Gzip,
             Some("zst") => Compression::Zstd,
+            Some("bz2") => Compression::Bzip2,
+            Some("xz") => Compression::Xz,
             _ => Compression::None,
+        }
+    }
+
+    /// The name in messages and in the read report.
+    pub(super) fn name(self) -> Option<&'static str> {
+        match self {
+            Compression::None => None,
+            Compression::Gzip => Some("gzip"),
+            Compression::Zstd => Some("zstd"),
+            Compression::Bzip2 => Some("bzip2"),
+            Compression::Xz => Some("xz"),
+        }
+    }
+
+    fn extension(self) -> &'static str {
+        match self {
+            Compression::None => "",
+            Compression::Gzip => "gz",
+            Compression::Zstd => "zst",
+            Compression::Bzip2 => "bz2",
+            Compression::Xz => "xz",
         }
     }
 
@@ -40,6 +77,13 @@ impl Compression {
             Compression::Gzip
         } else if head.starts_with(&ZSTD_MAGIC) {
             Compression::Zstd
+        } else if head.len() >= 4
+            && head.starts_with(BZIP2_MAGIC)
+            && (b'1'..=b'9').contains(&head[3])
+        {
+            Compression::Bzip2
+        } else if head.starts_with(&XZ_MAGIC) {
+            Compression::Xz
         } else {
             Compression::None
         }
@@ -116,24 +160,23 @@ pub(super) fn wrap<'a, R: BufRead + 'a>(
     let sniffed = Compression::sniff(head);
     let empty = head.is_empty();
     if by_name != Compression::None && sniffed != by_name && !empty {
-        let what = if by_name == Compression::Gzip {
-            "gzip"
-        } else {
-            "zstd"
+        let found = match sniffed.name() {
+            Some(other) => format!("{other}-compressed"),
+            None => "not compressed at all".to_string(),
         };
         return Err(Error::input(
             name,
             0,
             format!(
-                "the name ends in .{} but the content is not {what}-compressed; \
-                 rename the file or compress it",
-                if by_name == Compression::Gzip {
-                    "gz"
-                } else {
-                    "zst"
-                }
+                "the name ends in .{} but the content is not {}-compressed (it is {found}); \
+                 rename the file to match its content",
+                by_name.extension(),
+                by_name.name().unwrap_or_default(),
             ),
         ));
+    }
+    if sniffed == Compression::None {
+        refuse_binary(head, name, None)?;
     }
     let reader: Box<dyn BufRead + 'a> = match sniffed {
         Compression::None => Box::new(reader),
@@ -146,12 +189,118 @@ pub(super) fn wrap<'a, R: BufRead + 'a>(
             BUFFER_BYTES,
             zstd::stream::read::Decoder::with_buffer(reader).map_err(|e| cannot_open(name, e))?,
         )),
+        Compression::Bzip2 => Box::new(BufReader::with_capacity(
+            BUFFER_BYTES,
+            // Multi-stream: `pbzip2` and `cat a.bz2 b.bz2` write several streams.
+            bzip2::bufread::MultiBzDecoder::new(reader),
+        )),
+        Compression::Xz => Box::new(BufReader::with_capacity(
+            BUFFER_BYTES,
+            liblzma::bufread::XzDecoder::new_multi_decoder(reader),
+        )),
     };
+    let mut reader = reader;
+    if sniffed != Compression::None {
+        // What was compressed may itself be binary (a .tar.gz, a zipped PDF).
+        let head = reader
+            .fill_buf()
+            .map_err(|e| super::read::read_error(name, 1, e))?;
+        refuse_binary(head, name, sniffed.name())?;
+    }
     Ok(Source {
         reader,
         disk_bytes,
         compression: sniffed,
     })
+}
+
+/// True when the file at `path` starts with Parquet's magic `PAR1` (false when it cannot be
+/// read: the stream reader then reports that with its own message).
+pub(super) fn starts_with_parquet_magic(path: &Path) -> bool {
+    let mut head = [0u8; 4];
+    File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok()
+        && &head == b"PAR1"
+}
+
+/// What the first bytes of a stream say it holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Content {
+    /// Possibly text: no known binary signature and no NUL byte in the first block.
+    Text,
+    /// An Apache Parquet file (`PAR1`).
+    Parquet,
+    /// Some other binary format, described for the message.
+    Binary(&'static str),
+}
+
+/// Recognises binary formats by their signatures, then by NUL bytes in the first block.
+pub(crate) fn sniff_content(head: &[u8]) -> Content {
+    const SIGNATURES: &[(&[u8], &str)] = &[
+        (
+            b"PK\x03\x04",
+            "a ZIP archive (or a .docx/.xlsx/.odt document)",
+        ),
+        (b"PK\x05\x06", "an empty ZIP archive"),
+        (b"%PDF-", "a PDF document"),
+        (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+        (b"\xff\xd8\xff", "a JPEG image"),
+        (b"GIF87a", "a GIF image"),
+        (b"GIF89a", "a GIF image"),
+        (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+        (b"SQLite format 3\0", "an SQLite database"),
+        (b"\x7fELF", "an executable"),
+    ];
+    if head.starts_with(b"PAR1") {
+        return Content::Parquet;
+    }
+    if head.len() >= 12 && &head[..4] == b"RIFF" && &head[8..12] == b"WEBP" {
+        return Content::Binary("a WebP image");
+    }
+    if let Some((_, what)) = SIGNATURES.iter().find(|(magic, _)| head.starts_with(magic)) {
+        return Content::Binary(what);
+    }
+    if head.starts_with(b"\xff\xfe") || head.starts_with(b"\xfe\xff") {
+        return Content::Binary("UTF-16 text");
+    }
+    let block = &head[..head.len().min(SNIFF_BYTES)];
+    if memchr::memchr(0, block).is_some() {
+        return Content::Binary("binary data (NUL bytes in its first 8 KiB)");
+    }
+    Content::Text
+}
+
+/// An error for content no reader here can use; `Ok` for anything that may be text.
+fn refuse_binary(head: &[u8], name: &Path, compression: Option<&str>) -> Result<()> {
+    let inside = compression
+        .map(|c| format!(" ({c}-compressed)"))
+        .unwrap_or_default();
+    let message = match sniff_content(head) {
+        Content::Text => return Ok(()),
+        Content::Parquet if compression.is_some() => format!(
+            "the content is a Parquet file{inside}; Parquet compresses internally, so \
+             decompress the file first and read the .parquet file"
+        ),
+        Content::Parquet => format!(
+            "the content is a Parquet file (it starts with PAR1); read it with \
+             --format parquet"
+        ),
+        Content::Binary(what) if what.starts_with("UTF-16") => format!(
+            "the content appears to be UTF-16 text{inside}; convert it to UTF-8 first \
+             (iconv -f UTF-16 -t UTF-8)"
+        ),
+        Content::Binary(what) if what.starts_with("binary data") => format!(
+            "the content appears to be {what}{inside}, not text; if it is text with stray NUL \
+             bytes, remove them first (tr -d '\\000'); in a directory, pass --skip-bad to \
+             skip such files"
+        ),
+        Content::Binary(what) => format!(
+            "the content appears to be {what}{inside}, not text; extract or convert the text \
+             first (in a directory, pass --skip-bad to skip such files)"
+        ),
+    };
+    Err(Error::input(name, 0, message))
 }
 
 pub(super) fn cannot_open(path: &Path, e: std::io::Error) -> Error {
