@@ -282,10 +282,9 @@ fn refuse_binary(head: &[u8], name: &Path, compression: Option<&str>) -> Result<
             "the content is a Parquet file{inside}; Parquet compresses internally, so \
              decompress the file first and read the .parquet file"
         ),
-        Content::Parquet => format!(
-            "the content is a Parquet file (it starts with PAR1); read it with \
-             --format parquet"
-        ),
+        Content::Parquet => "the content is a Parquet file (it starts with PAR1); read it with \
+                             --format parquet"
+            .to_string(),
         Content::Binary(what) if what.starts_with("UTF-16") => format!(
             "the content appears to be UTF-16 text{inside}; convert it to UTF-8 first \
              (iconv -f UTF-16 -t UTF-8)"
