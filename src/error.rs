@@ -25,6 +25,10 @@ pub enum Error {
     /// Options that contradict each other or are out of range.
     #[error("{0}")]
     Usage(String),
+    /// A job refused up front because it would exceed a budget of memory or time; the message
+    /// says what the budget is and how to fit within it (or override it).
+    #[error("{0}")]
+    Refused(String),
     /// The caller cancelled the job through its [`crate::jobs::Progress`] handle.
     #[error("cancelled")]
     Cancelled,
@@ -50,12 +54,60 @@ impl Error {
         Error::Usage(message.into())
     }
 
-    /// The process exit code the CLI uses for this error: 2 for anything the user can fix
-    /// (bad input, bad options, unreadable paths), 130 for a cancellation.
+    pub fn refused(message: impl Into<String>) -> Self {
+        Error::Refused(message.into())
+    }
+
+    /// True when this is a write to a pipe whose reader has gone (`lshscope scan | head -1`):
+    /// the reader's choice to stop, not a failure.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, Error::Io { source, .. } if is_broken_pipe(source))
+    }
+
+    /// The process exit code for this error, the one mapping the CLI uses:
+    ///
+    /// | code | meaning |
+    /// | --- | --- |
+    /// | 0 | the reader of stdout closed the pipe early (nothing went wrong) |
+    /// | 1 | a failure that is not the input's fault: reading or writing failed part-way (disk full, device error), or a budget of memory or time refused the job |
+    /// | 2 | bad usage or bad input: fix the command line, a path that does not exist or may not be opened, or the file |
+    /// | 130 | interrupted (Ctrl-C), after cleaning up |
     pub fn exit_code(&self) -> i32 {
+        use std::io::ErrorKind::{IsADirectory, NotADirectory, NotFound, PermissionDenied};
         match self {
+            _ if self.is_broken_pipe() => 0,
+            Error::Io { source, .. }
+                if matches!(
+                    source.kind(),
+                    NotFound | PermissionDenied | IsADirectory | NotADirectory
+                ) =>
+            {
+                2
+            }
+            Error::Io { .. } | Error::Refused(_) => 1,
+            Error::Input { .. } | Error::Usage(_) => 2,
             Error::Cancelled => 130,
-            _ => 2,
         }
+    }
+}
+
+/// True for `EPIPE`, also when it arrives wrapped (the csv crate wraps its writer's errors).
+pub fn is_broken_pipe(e: &std::io::Error) -> bool {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return true;
+    }
+    match e.get_ref() {
+        Some(inner) => {
+            if let Some(io) = inner.downcast_ref::<std::io::Error>() {
+                return is_broken_pipe(io);
+            }
+            if let Some(csv) = inner.downcast_ref::<csv::Error>()
+                && let csv::ErrorKind::Io(io) = csv.kind()
+            {
+                return is_broken_pipe(io);
+            }
+            false
+        }
+        None => false,
     }
 }

@@ -16,6 +16,7 @@ pub mod error;
 pub mod jobs;
 pub mod learn;
 pub mod minhash;
+pub mod pairfile;
 pub mod plot;
 pub mod scan;
 pub mod similarity;

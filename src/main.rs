@@ -5,7 +5,13 @@ fn main() {
     match lshscope::cli::run(cli) {
         Ok(code) => std::process::exit(code),
         Err(e) => {
-            eprintln!("lshscope: error: {e}");
+            // One mapping from error to exit code: `Error::exit_code`. A closed stdout pipe
+            // maps to 0 and says nothing: the reader had what it wanted.
+            match &e {
+                _ if e.is_broken_pipe() => {}
+                lshscope::Error::Cancelled => eprintln!("lshscope: interrupted"),
+                _ => eprintln!("lshscope: error: {e}"),
+            }
             std::process::exit(e.exit_code());
         }
     }

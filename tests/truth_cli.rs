@@ -93,7 +93,7 @@ fn truth_refuses_work_beyond_the_budget_unless_forced() {
     let input = write_corpus(dir.path());
     let input = input.to_str().unwrap();
     let run = lshscope(&["truth", input, "-t", "0.3", "--max-seconds", "0", "-q"]);
-    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(run.status.code(), Some(1), "a refused budget exits 1");
     let stderr = text(&run.stderr);
     assert!(
         stderr.contains("--sample") && stderr.contains("--force"),

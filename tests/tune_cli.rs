@@ -359,7 +359,7 @@ fn bad_arguments_fail_with_clear_errors() {
             "--similarities",
             "tests/data/math/similarities_bad.txt",
         ],
-        "similarities_bad.txt:4: similarity 1.3 is outside [0, 1]",
+        "similarities_bad.txt:4: column 1: similarity 1.3 is outside [0, 1]",
     );
     fails_with(
         &["-t", "0.8", "--pairs", "tests/data/math/similarities.txt"],

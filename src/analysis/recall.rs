@@ -209,69 +209,36 @@ pub fn missed_pairs(
         .collect()
 }
 
-/// Reads a truth file (`id_a,id_b,jaccard`, header required, further columns such as the
-/// `level` of `lshscope gen` ignored) and maps its ids to positions in `corpus`. Pairs come
-/// back with a < b, sorted by (a, b).
+/// Reads a truth file (`id_a,id_b,jaccard` as CSV with a header or as JSON Lines, possibly
+/// .gz/.zst, `-` for stdin; further columns such as the `level` of `lshscope gen` ignored) and
+/// maps its ids to positions in `corpus`. Pairs come back with a < b, sorted by (a, b).
 pub fn read_truth(path: &Path, corpus: &Corpus) -> Result<Vec<TruthPair>> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    read_truth_from(std::io::BufReader::new(file), path, corpus)
+    let reader = crate::pairfile::open_input(path)?;
+    read_truth_from(reader, path, corpus)
 }
 
-/// [`read_truth`] from any reader; `name` is used in messages.
+/// [`read_truth`] from any (decompressed) reader; `name` is used in messages.
 pub fn read_truth_from(
-    reader: impl std::io::Read,
+    reader: impl std::io::BufRead,
     name: &Path,
     corpus: &Corpus,
 ) -> Result<Vec<TruthPair>> {
-    let mut rdr = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(false)
-        .from_reader(reader);
-    let headers = rdr
-        .headers()
-        .map_err(|e| Error::input(name, 1, format!("cannot read the header: {e}")))?
-        .clone();
-    let column = |want: &str| {
-        headers
-            .iter()
-            .position(|h| h.trim() == want)
-            .ok_or_else(|| {
-                Error::input(
-                    name,
-                    1,
-                    format!(
-                        "no `{want}` column in the header (found: {}); a truth file has the \
-                     columns id_a,id_b,jaccard as written by `lshscope truth` or `lshscope gen`",
-                        headers.iter().collect::<Vec<_>>().join(",")
-                    ),
-                )
-            })
-    };
-    let (ca, cb, cj) = (column("id_a")?, column("id_b")?, column("jaccard")?);
-
     // First position of every id (ids of a well-formed corpus are unique).
     let mut positions: HashMap<&str, u32> = HashMap::with_capacity(corpus.len());
     for i in 0..corpus.len() {
         positions.entry(corpus.id(i)).or_insert(i as u32);
     }
     let mut pairs: Vec<(TruthPair, u64)> = Vec::new();
-    let mut record = csv::StringRecord::new();
-    loop {
-        match rdr.read_record(&mut record) {
-            Ok(false) => break,
-            Ok(true) => {}
-            Err(e) => {
-                let line = e.position().map(|p| p.line()).unwrap_or(0);
-                return Err(Error::input(name, line, format!("malformed CSV: {e}")));
-            }
-        }
-        let line = record.position().map(|p| p.line()).unwrap_or(0);
-        let position = |c: usize, label: &str| -> Result<u32> {
-            let id = record.get(c).unwrap_or("");
+    let columns = crate::pairfile::PairColumns {
+        ids: true,
+        plain_list: false,
+    };
+    crate::pairfile::for_each_pair_in(reader, name, columns, |row| {
+        let position = |id: &str, label: &str| -> Result<u32> {
             positions.get(id).copied().ok_or_else(|| {
                 Error::input(
                     name,
-                    line,
+                    row.line,
                     format!(
                         "{label} `{id}` is not an id of the corpus ({} documents): was the truth \
                          computed on the same input, with the same --limit/--sample and id \
@@ -281,26 +248,11 @@ pub fn read_truth_from(
                 )
             })
         };
-        let (a, b) = (position(ca, "id_a")?, position(cb, "id_b")?);
-        let raw = record.get(cj).unwrap_or("").trim();
-        let jaccard: f64 = raw.parse().map_err(|_| {
-            Error::input(
-                name,
-                line,
-                format!("column {} (jaccard): `{raw}` is not a number", cj + 1),
-            )
-        })?;
-        if !(0.0..=1.0).contains(&jaccard) {
-            return Err(Error::input(
-                name,
-                line,
-                format!("column {} (jaccard): {jaccard} is not in [0, 1]", cj + 1),
-            ));
-        }
+        let (a, b) = (position(&row.id_a, "id_a")?, position(&row.id_b, "id_b")?);
         if a == b {
             return Err(Error::input(
                 name,
-                line,
+                row.line,
                 format!(
                     "a document paired with itself (`{}`)",
                     corpus.id(a as usize)
@@ -311,11 +263,12 @@ pub fn read_truth_from(
             TruthPair {
                 a: a.min(b),
                 b: a.max(b),
-                jaccard,
+                jaccard: row.jaccard,
             },
-            line,
+            row.line,
         ));
-    }
+        Ok(())
+    })?;
     pairs.sort_by_key(|(p, line)| (p.a, p.b, *line));
     if let Some(w) = pairs
         .windows(2)
@@ -397,7 +350,7 @@ mod tests {
         assert!(e.starts_with("t.csv:3:") && e.contains("`nope`"), "{e}");
         let e = err("id_a,id_b,jaccard\nx,y,half\n");
         assert!(e.starts_with("t.csv:2:") && e.contains("column 3"), "{e}");
-        let e = err("a,b\nx,y\n");
+        let e = err("a,b,jaccard\nx,y,0.5\n");
         assert!(e.starts_with("t.csv:1:") && e.contains("id_a"), "{e}");
         let e = err("id_a,id_b,jaccard\nx,y,0.5\ny,x,0.5\n");
         assert!(e.starts_with("t.csv:3:") && e.contains("line 2"), "{e}");

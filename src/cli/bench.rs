@@ -6,7 +6,6 @@ use std::time::Instant;
 use clap::Args;
 use rayon::prelude::*;
 
-use crate::jobs::Progress;
 use crate::minhash::{
     Banding, BandingOptions, IndexOptions, band_keys, build_index, find_candidates,
 };
@@ -123,7 +122,7 @@ pub fn run(args: BenchArgs) -> Result<i32> {
         seed: args.seed,
         ..Default::default()
     };
-    let progress = Progress::new();
+    let progress = super::new_progress();
 
     // Each phase: wall time, CPU time, and rates per wall second and per CPU second (= per core).
     let report = |name: &str, (wall, cpu): (f64, f64), amount: f64, unit: &str, extra: String| {

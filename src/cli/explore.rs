@@ -20,7 +20,8 @@ pub struct ExploreArgs {
     #[command(flatten)]
     pub view: ViewArgs,
     /// Ground truth to measure the candidates against (`id_a,id_b,jaccard` as `lshscope
-    /// truth` writes it; further columns, such as the `level` of `lshscope gen`, are ignored):
+    /// truth` writes it, CSV or JSON Lines, possibly .gz/.zst, `-` for stdin; further columns,
+    /// such as the `level` of `lshscope gen`, are ignored):
     /// recall and precision at t, the measured candidate rate over the S-curve, missed pairs.
     #[arg(long, value_name = "FILE")]
     pub truth: Option<PathBuf>,
@@ -120,7 +121,14 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
     let banding = check(&args.view, args.index.num_perm)?;
     // A mistyped truth path is reported before the terminal is taken over; its content is
     // checked against the corpus once that is loaded.
-    if let Some(path) = &args.truth {
+    if args.truth.as_deref() == Some(Path::new("-")) && args.corpus.input == Path::new("-") {
+        return Err(Error::usage(
+            "the corpus and --truth cannot both be read from stdin: give one of them a file",
+        ));
+    }
+    if let Some(path) = &args.truth
+        && path != Path::new("-")
+    {
         std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     }
     let input = args.corpus.input.clone();

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
 use crate::synth::{GenOptions, generate};
 use crate::text::{ShingleKind, ShingleOptions};
 use crate::{Error, Result};
@@ -31,27 +32,43 @@ pub struct GenArgs {
     pub shingle: ShingleKind,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Corpus file to write: `.csv` (id,text) or `.jsonl` ({"id","text"}).
-    #[arg(long, short = 'o')]
-    pub output: PathBuf,
-    /// Truth file to write: id_a,id_b,jaccard,level for every planted pair.
-    #[arg(long)]
+    /// Corpus file to write (atomically) instead of stdout; `-` is stdout. The name picks
+    /// the format (`.csv` id,text or `.jsonl` {"id","text"}) and compression (`.gz`, `.zst`).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Format of the corpus; overrides the output name's extension [default: from the name,
+    /// else csv].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<OutputFormat>,
+    /// Truth file to write: id_a,id_b,jaccard,level for every planted pair (format and
+    /// compression from its name, as for --output).
+    #[arg(long, value_name = "FILE")]
     pub truth: Option<PathBuf>,
+    /// No message on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
+
+const FORMATS: &[OutputFormat] = &[OutputFormat::Csv, OutputFormat::Jsonl];
 
 pub fn run(args: GenArgs) -> Result<i32> {
     if let Some(l) = args.levels.iter().find(|l| !(0.0..=1.0).contains(*l)) {
         return Err(Error::usage(format!("--levels must be in [0, 1], got {l}")));
     }
-    let jsonl = match args.output.extension().and_then(|e| e.to_str()) {
-        Some("csv") => false,
-        Some("jsonl") => true,
-        _ => {
-            return Err(Error::usage(format!(
-                "{}: use a .csv or .jsonl extension for the generated corpus",
-                args.output.display()
-            )));
+    let target = OutputTarget::new(args.output.as_deref());
+    let format = target.format(args.output_format, FORMATS)?;
+    let truth = match &args.truth {
+        Some(path) => {
+            let t = OutputTarget::new(Some(path));
+            if t.path.is_none() && target.path.is_none() {
+                return Err(Error::usage(
+                    "the corpus and --truth cannot both go to stdout: give --output a file name",
+                ));
+            }
+            let f = t.format(None, FORMATS)?;
+            Some((t, f))
         }
+        None => None,
     };
     let opts = GenOptions {
         documents: args.docs,
@@ -65,44 +82,34 @@ pub fn run(args: GenArgs) -> Result<i32> {
         },
     };
     let (corpus, pairs) = generate(&opts);
-    crate::atomic::write_atomically(&args.output, |w| {
-        if jsonl {
-            for i in 0..corpus.len() {
-                serde_json::to_writer(
-                    &mut *w,
-                    &serde_json::json!({"id": corpus.id(i), "text": corpus.text(i)}),
-                )?;
-                w.write_all(b"\n")?;
-            }
-            Ok(())
-        } else {
-            let mut out = csv::Writer::from_writer(w);
-            out.write_record(["id", "text"])?;
-            for i in 0..corpus.len() {
-                out.write_record([corpus.id(i), corpus.text(i)])?;
-            }
-            out.flush()
+    target.write(None, |w| {
+        let mut out = RowWriter::new(w, format, &["id", "text"], None)?;
+        for i in 0..corpus.len() {
+            out.write_row(&[Field::Str(corpus.id(i)), Field::Str(corpus.text(i))])?;
         }
+        out.finish()
     })?;
-    if let Some(path) = &args.truth {
-        crate::atomic::write_atomically(path, |w| {
-            let mut out = csv::Writer::from_writer(w);
-            out.write_record(["id_a", "id_b", "jaccard", "level"])?;
+    if let Some((t, f)) = &truth {
+        t.write(None, |w| {
+            let mut out = RowWriter::new(w, *f, &["id_a", "id_b", "jaccard", "level"], None)?;
             for p in &pairs {
-                out.write_record([
-                    corpus.id(p.a as usize),
-                    corpus.id(p.b as usize),
-                    &p.jaccard.to_string(),
-                    &p.level.to_string(),
+                out.write_row(&[
+                    Field::Str(corpus.id(p.a as usize)),
+                    Field::Str(corpus.id(p.b as usize)),
+                    Field::F64(p.jaccard),
+                    Field::F64(p.level),
                 ])?;
             }
-            out.flush()
+            out.finish()
         })?;
+    }
+    if args.quiet {
+        return Ok(0);
     }
     eprintln!(
         "wrote {} documents to {} with {} planted pairs{}",
         corpus.len(),
-        args.output.display(),
+        target.display(),
         pairs.len(),
         args.truth
             .as_ref()

@@ -3,13 +3,15 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::time::Instant;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::corpus::{ColumnSpec, InputFormat, ReadOptions};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::IndexOptions;
+use crate::pairfile::OutputTarget;
 use crate::text::{ShingleKind, ShingleOptions};
 use crate::{Error, Result};
 use scan::PhaseTiming;
@@ -33,6 +35,8 @@ pub use progress::ProgressBar;
     long_about = "Workbench for MinHash + LSH near-duplicate detection: find candidate pairs, \
                   tune bands and rows, and explore why pairs collide.\n\nWith no subcommand, \
                   opens the explorer on the embedded sample corpus."
+,
+    after_help = EXIT_CODES
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -55,11 +59,39 @@ pub enum Command {
     Gen(generate::GenArgs),
     /// Measure the pipeline's throughput and peak memory on a generated corpus.
     Bench(bench::BenchArgs),
+    /// Print a shell completion script to stdout (e.g. `lshscope completions bash`).
+    Completions(CompletionsArgs),
+    /// Print the man page (roff) to stdout: `lshscope man > lshscope.1`.
+    Man,
+}
+
+/// The exit codes, shown after `--help` and documented in the README.
+const EXIT_CODES: &str = "\
+Exit codes:
+  0    success; also when the reader of stdout stops early (`lshscope scan … | head`)
+  1    a failure that is not the input's fault: reading or writing failed part-way (disk
+       full, device error), or a budget of memory or time refused the job (--max-seconds)
+  2    bad usage or bad input: the message names the option, the path that cannot be
+       opened, or the file and line
+  130  interrupted (Ctrl-C): the running job stopped, no half-written output is left";
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Runs the parsed command line; returns the process exit code.
 pub fn run(cli: Cli) -> crate::Result<i32> {
+    // The explorer reads Ctrl-C as a key (the terminal is in raw mode); everything else
+    // cancels its running job on SIGINT.
+    if !matches!(cli.command, None | Some(Command::Explore(_))) {
+        install_interrupt_handler();
+    }
     match cli.command {
+        Some(Command::Completions(args)) => print_completions(args.shell),
+        Some(Command::Man) => print_man(),
         Some(Command::Scan(args)) => scan::run(args),
         Some(Command::Gen(args)) => generate::run(args),
         Some(Command::Explore(args)) => explore::run(args),
@@ -69,6 +101,56 @@ pub fn run(cli: Cli) -> crate::Result<i32> {
         Some(Command::Truth(args)) => truth::run(args),
         None => explore::run_sample(),
     }
+}
+
+/// The job Ctrl-C cancels: the [`Progress`] of the command's running work.
+static INTERRUPTIBLE: Mutex<Option<Progress>> = Mutex::new(None);
+
+/// A progress handle for a command's job, registered so that Ctrl-C cancels it: the engine
+/// stops at its next check, atomic outputs drop their temporary files, and the command exits
+/// with 130. A second Ctrl-C (or one while no job is registered) exits at once.
+pub(crate) fn new_progress() -> Progress {
+    let progress = Progress::new();
+    *INTERRUPTIBLE.lock().unwrap_or_else(|e| e.into_inner()) = Some(progress.clone());
+    progress
+}
+
+fn install_interrupt_handler() {
+    // Fails only if a handler is already set (a second `run` in one process): keep that one.
+    let _ = ctrlc::set_handler(|| {
+        let current = INTERRUPTIBLE
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        match current {
+            Some(p) if !p.is_cancelled() => p.cancel(),
+            _ => std::process::exit(130),
+        }
+    });
+}
+
+fn print_completions(shell: clap_complete::Shell) -> Result<i32> {
+    let mut command = Cli::command();
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut command, "lshscope", &mut out);
+    write_stdout(&out)
+}
+
+fn print_man() -> Result<i32> {
+    let mut out = Vec::new();
+    clap_mangen::Man::new(Cli::command())
+        .render(&mut out)
+        .map_err(|e| Error::io("<man page>", e))?;
+    write_stdout(&out)
+}
+
+fn write_stdout(bytes: &[u8]) -> Result<i32> {
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(bytes)
+        .and_then(|_| stdout.flush())
+        .map_err(|e| Error::io("<stdout>", e))?;
+    Ok(0)
 }
 
 /// Where documents come from and how to read them (shared by every corpus command).
@@ -188,9 +270,10 @@ pub fn show_progress(quiet: bool) -> bool {
     !quiet && std::io::stderr().is_terminal()
 }
 
-/// Writes through `write` to `--output` (atomically) or stdout, and times it.
+/// Writes through `write` to `target` (a file, atomically, or stdout; compressed as its name
+/// says) and times it as the writing phase of `rows` rows.
 pub(crate) fn write_output(
-    output: &Option<PathBuf>,
+    target: &OutputTarget,
     progress: &Progress,
     phases: &mut Vec<PhaseTiming>,
     rows: usize,
@@ -198,19 +281,7 @@ pub(crate) fn write_output(
 ) -> Result<()> {
     let start = Instant::now();
     progress.begin(Phase::Writing, rows as u64);
-    match output {
-        Some(path) => crate::atomic::write_atomically(path, write)?,
-        None => {
-            let stdout = std::io::stdout();
-            let mut lock = std::io::BufWriter::new(stdout.lock());
-            match write(&mut lock).and_then(|_| lock.flush()) {
-                Ok(()) => {}
-                // A closed pipe (`| head`) is the reader's choice, not an error.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-                Err(e) => return Err(Error::io("<stdout>", e)),
-            }
-        }
-    }
+    target.write(Some(progress), write)?;
     phases.push(PhaseTiming::new(
         Phase::Writing,
         start,

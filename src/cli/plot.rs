@@ -62,7 +62,8 @@ pub struct ScurveArgs {
 
 #[derive(Debug, Args)]
 pub struct HistogramArgs {
-    /// Pairs written by `lshscope scan` (CSV with a `jaccard` column).
+    /// Pairs written by `lshscope scan` (CSV or JSON Lines with a `jaccard` column, possibly
+    /// .gz/.zst); `-` reads stdin.
     #[arg(long, value_name = "FILE")]
     pub pairs: PathBuf,
     /// Bands b of the S-curve to overlay (with --rows).
@@ -167,7 +168,7 @@ fn run_histogram(args: HistogramArgs) -> Result<i32> {
         }
         _ => None,
     };
-    let values = read_similarities(&args.pairs, true)?;
+    let values = read_similarities(&args.pairs, false)?;
     write_histogram(
         &args.image.output,
         &HistogramPlot {

@@ -4,13 +4,14 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::recall::{RecallReport, measure_recall, read_truth};
 use crate::corpus::{Corpus, ReadReport, read_corpus};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::{Banding, BandingOptions, BucketInfo, Index, build_index, find_candidates};
+use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
 use crate::scan::{VerifiedPair, verify};
 use crate::{Error, Result};
 
@@ -32,15 +33,17 @@ pub struct ScanArgs {
     /// Keep pairs whose exact Jaccard is at least T (0 keeps every candidate).
     #[arg(long, short = 't', default_value_t = 0.0, value_name = "T")]
     pub threshold: f64,
-    /// Write pairs here instead of stdout (written atomically).
+    /// Write pairs to FILE (atomically) instead of stdout; `-` is stdout. The name picks
+    /// the format (`.csv`, `.jsonl`/`.ndjson`) and compression (`.gz`, `.zst`).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
-    #[arg(long, value_enum, default_value_t = OutputFormat::Csv)]
-    pub output_format: OutputFormat,
+    /// Row format; overrides the output name's extension [default: from the name, else csv].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<OutputFormat>,
     /// No summary and no progress on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    /// Also write the summary as JSON to FILE.
+    /// Also write the summary as JSON to FILE (`-` is stdout; `.gz`/`.zst` compress).
     #[arg(long, value_name = "FILE")]
     pub summary_json: Option<PathBuf>,
     /// Compare the candidates with a truth file (`id_a,id_b,jaccard`, from `lshscope truth`
@@ -48,12 +51,6 @@ pub struct ScanArgs {
     /// at --threshold (or, when it is 0, at the smallest Jaccard in the file).
     #[arg(long, value_name = "FILE")]
     pub truth: Option<PathBuf>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OutputFormat {
-    Csv,
-    Jsonl,
 }
 
 /// Time and throughput of one phase.
@@ -142,7 +139,26 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         )));
     }
     let banding = Banding::new(args.bands, args.rows, args.index.num_perm)?;
-    let progress = Progress::new();
+    // Check the output names before the long phases, so a bad one fails fast.
+    let target = OutputTarget::new(args.output.as_deref());
+    let format = target.format(args.output_format, PAIR_FORMATS)?;
+    let summary_target = args
+        .summary_json
+        .as_deref()
+        .map(|p| OutputTarget::new(Some(p)));
+    if target.path.is_none() && summary_target.as_ref().is_some_and(|t| t.path.is_none()) {
+        return Err(Error::usage(
+            "pairs and --summary-json cannot both go to stdout: give one of them a file name",
+        ));
+    }
+    if args.truth.as_deref() == Some(std::path::Path::new("-"))
+        && args.corpus.input == std::path::Path::new("-")
+    {
+        return Err(Error::usage(
+            "the corpus and --truth cannot both be read from stdin: give one of them a file",
+        ));
+    }
+    let progress = super::new_progress();
     let _bar = ProgressBar::start(&progress, show_progress(args.quiet));
     let mut phases = Vec::new();
     let (corpus, read, index) = load_and_index(&args.corpus, &args.index, &progress, &mut phases)?;
@@ -174,8 +190,8 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         "pairs",
     ));
 
-    super::write_output(&args.output, &progress, &mut phases, pairs.len(), |w| {
-        write_pairs(w, &corpus, &pairs, args.output_format)
+    super::write_output(&target, &progress, &mut phases, pairs.len(), |w| {
+        write_pairs(w, &corpus, &pairs, format, Some(&progress))
     })?;
     progress.finish();
     drop(_bar);
@@ -235,8 +251,8 @@ pub fn run(args: ScanArgs) -> Result<i32> {
     if !args.quiet {
         eprint!("{}", render_summary(&summary, &corpus));
     }
-    if let Some(path) = &args.summary_json {
-        crate::atomic::write_atomically(path, |w| {
+    if let Some(target) = &summary_target {
+        target.write(None, |w| {
             serde_json::to_writer_pretty(&mut *w, &summary)?;
             writeln!(w)
         })?;
@@ -247,44 +263,34 @@ pub fn run(args: ScanArgs) -> Result<i32> {
 /// Similarity bins of the `--truth` table: 0.05 wide.
 const TRUTH_BINS: usize = 20;
 
-/// Writes pairs as CSV (`id_a,id_b,jaccard,estimate,bands_hit`) or JSON Lines. Floats use the
-/// shortest representation that round-trips, so every tool reading them sees the same value.
+/// The formats `scan -o` can write. (Parquet joins once its writer is wired in: see the
+/// PARQUET HOOK in `crate::pairfile`.)
+const PAIR_FORMATS: &[OutputFormat] = &[OutputFormat::Csv, OutputFormat::Jsonl];
+
+/// The columns of a pair file, in order (CSV header and JSON Lines keys).
+pub const PAIR_COLUMNS: &[&str] = &["id_a", "id_b", "jaccard", "estimate", "bands_hit"];
+
+/// Writes pairs as CSV (`id_a,id_b,jaccard,estimate,bands_hit`) or JSON Lines with the same
+/// keys in the same order. Floats use the shortest representation that round-trips, so every
+/// tool reading them sees the same value. `progress` advances per row written.
 pub fn write_pairs(
     w: &mut dyn Write,
     corpus: &Corpus,
     pairs: &[VerifiedPair],
     format: OutputFormat,
+    progress: Option<&Progress>,
 ) -> std::io::Result<()> {
-    match format {
-        OutputFormat::Csv => {
-            let mut out = csv::Writer::from_writer(w);
-            out.write_record(["id_a", "id_b", "jaccard", "estimate", "bands_hit"])?;
-            for p in pairs {
-                out.write_record([
-                    corpus.id(p.a as usize),
-                    corpus.id(p.b as usize),
-                    &p.jaccard.to_string(),
-                    &p.estimate.to_string(),
-                    &p.bands_hit.to_string(),
-                ])?;
-            }
-            out.flush()
-        }
-        OutputFormat::Jsonl => {
-            for p in pairs {
-                let row = serde_json::json!({
-                    "id_a": corpus.id(p.a as usize),
-                    "id_b": corpus.id(p.b as usize),
-                    "jaccard": p.jaccard,
-                    "estimate": p.estimate,
-                    "bands_hit": p.bands_hit,
-                });
-                serde_json::to_writer(&mut *w, &row)?;
-                w.write_all(b"\n")?;
-            }
-            Ok(())
-        }
+    let mut out = RowWriter::new(w, format, PAIR_COLUMNS, progress)?;
+    for p in pairs {
+        out.write_row(&[
+            Field::Str(corpus.id(p.a as usize)),
+            Field::Str(corpus.id(p.b as usize)),
+            Field::F64(p.jaccard),
+            Field::F64(p.estimate),
+            Field::U64(p.bands_hit as u64),
+        ])?;
     }
+    out.finish()
 }
 
 fn render_summary(s: &ScanSummary, corpus: &Corpus) -> String {

@@ -15,6 +15,7 @@ use crate::analysis::truth::{
 };
 use crate::corpus::{Corpus, ReadReport};
 use crate::jobs::{Phase, Progress};
+use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
 use crate::{Error, Result};
 
 #[derive(Debug, Args)]
@@ -31,9 +32,13 @@ pub struct TruthArgs {
         required_unless_present = "estimate_pairs"
     )]
     pub threshold: Option<f64>,
-    /// Write `id_a,id_b,jaccard` here instead of stdout (written atomically).
+    /// Write `id_a,id_b,jaccard` to FILE (atomically) instead of stdout; `-` is stdout. The
+    /// name picks the format (`.csv`, `.jsonl`/`.ndjson`) and compression (`.gz`, `.zst`).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Row format; overrides the output name's extension [default: from the name, else csv].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<OutputFormat>,
     /// Run the join even when its estimated time exceeds --max-seconds.
     #[arg(long)]
     pub force: bool,
@@ -57,7 +62,12 @@ pub fn run(args: TruthArgs) -> Result<i32> {
             "--threshold must be in (0, 1] for the exact join, got {t}"
         )));
     }
-    let progress = Progress::new();
+    let target = OutputTarget::new(args.output.as_deref());
+    let format = target.format(
+        args.output_format,
+        &[OutputFormat::Csv, OutputFormat::Jsonl],
+    )?;
+    let progress = super::new_progress();
     let bar = ProgressBar::start(&progress, show_progress(args.quiet));
     let mut phases = Vec::new();
     // The join needs shingle sets only; one permutation keeps the signature pass negligible
@@ -78,13 +88,12 @@ pub fn run(args: TruthArgs) -> Result<i32> {
             sample.len() as u64,
             "pairs",
         ));
-        super::write_output(&args.output, &progress, &mut phases, sample.len(), |w| {
-            let mut out = csv::Writer::from_writer(w);
-            out.write_record(["jaccard"])?;
+        super::write_output(&target, &progress, &mut phases, sample.len(), |w| {
+            let mut out = RowWriter::new(w, format, &["jaccard"], Some(&progress))?;
             for p in &sample {
-                out.write_record([p.jaccard.to_string()])?;
+                out.write_row(&[Field::F64(p.jaccard)])?;
             }
-            out.flush()
+            out.finish()
         })?;
         progress.finish();
         drop(bar);
@@ -105,7 +114,7 @@ pub fn run(args: TruthArgs) -> Result<i32> {
     let threads = rayon::current_num_threads();
     let seconds = plan.work.estimated_seconds(threads);
     if seconds > args.max_seconds && !args.force {
-        return Err(Error::usage(refusal(
+        return Err(Error::refused(refusal(
             &plan.work,
             threshold,
             threads,
@@ -121,8 +130,8 @@ pub fn run(args: TruthArgs) -> Result<i32> {
         corpus.len() as u64,
         "docs",
     ));
-    super::write_output(&args.output, &progress, &mut phases, pairs.len(), |w| {
-        write_truth(w, &corpus, &pairs)
+    super::write_output(&target, &progress, &mut phases, pairs.len(), |w| {
+        write_truth(w, &corpus, &pairs, format, Some(&progress))
     })?;
     progress.finish();
     drop(bar);
@@ -151,18 +160,23 @@ fn refusal(work: &JoinWork, threshold: f64, threads: usize, budget: f64) -> Stri
 }
 
 /// Writes `id_a,id_b,jaccard` rows in scan's conventions: id_a is the earlier input position,
-/// rows ordered by (a, b), floats in Rust's shortest round-trip form.
-pub fn write_truth(w: &mut dyn Write, corpus: &Corpus, pairs: &[TruthPair]) -> std::io::Result<()> {
-    let mut out = csv::Writer::from_writer(w);
-    out.write_record(["id_a", "id_b", "jaccard"])?;
+/// rows ordered by (a, b), floats in the shortest round-trip form; CSV or JSON Lines.
+pub fn write_truth(
+    w: &mut dyn Write,
+    corpus: &Corpus,
+    pairs: &[TruthPair],
+    format: OutputFormat,
+    progress: Option<&Progress>,
+) -> std::io::Result<()> {
+    let mut out = RowWriter::new(w, format, &["id_a", "id_b", "jaccard"], progress)?;
     for p in pairs {
-        out.write_record([
-            corpus.id(p.a as usize),
-            corpus.id(p.b as usize),
-            &p.jaccard.to_string(),
+        out.write_row(&[
+            Field::Str(corpus.id(p.a as usize)),
+            Field::Str(corpus.id(p.b as usize)),
+            Field::F64(p.jaccard),
         ])?;
     }
-    out.flush()
+    out.finish()
 }
 
 #[allow(clippy::too_many_arguments)]

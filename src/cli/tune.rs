@@ -2,7 +2,6 @@
 //! weighted by a corpus's own pair similarities, and print them in another tool's terms.
 
 use std::fmt::Write as _;
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
@@ -46,7 +45,8 @@ pub struct TuneArgs {
     /// Also evaluate this banding (e.g. `20x5`, the one you use today). Repeatable.
     #[arg(long, value_name = "BxR")]
     pub banding: Vec<BandingArg>,
-    /// Pairs written by `lshscope scan` (CSV with a `jaccard` column): adds expected
+    /// Pairs written by `lshscope scan` (CSV or JSON Lines, possibly .gz/.zst; `-` is
+    /// stdin): adds expected
     /// candidates, recall and precision at t on these similarities.
     #[arg(long, value_name = "FILE", conflicts_with = "similarities")]
     pub pairs: Option<PathBuf>,
@@ -55,8 +55,8 @@ pub struct TuneArgs {
     /// corpus columns estimate all pairs rather than only the scan's candidates.
     #[arg(long, value_name = "BxR", requires = "pairs")]
     pub scan_banding: Option<BandingArg>,
-    /// Pair similarities: one number per line, or a CSV with a `jaccard` column (for example
-    /// a sample of random pairs).
+    /// Pair similarities: one number per line, or a pair file with a `jaccard` column (CSV
+    /// or JSON Lines, possibly .gz/.zst; `-` is stdin), for example a sample of random pairs.
     #[arg(long, value_name = "FILE")]
     pub similarities: Option<PathBuf>,
     /// A truth file from `lshscope truth` (every pair at or above its join threshold): adds
@@ -295,7 +295,7 @@ pub fn build_report(args: &TuneArgs) -> Result<TuneReport> {
     let (corpus, distribution) = match (&args.pairs, &args.similarities) {
         (None, None) if args.truth.is_some() => {
             let path = args.truth.as_ref().expect("checked");
-            let values = read_similarities(path, true)?;
+            let values = read_similarities(path, false)?;
             let lowest = values.iter().copied().fold(f64::INFINITY, f64::min);
             if lowest > t {
                 notes.push(format!(
@@ -313,11 +313,11 @@ pub fn build_report(args: &TuneArgs) -> Result<TuneReport> {
             (Some(path.display().to_string()), Some(values))
         }
         (Some(path), _) => {
-            let values = read_similarities(path, true)?;
+            let values = read_similarities(path, false)?;
             (Some(path.display().to_string()), Some(values))
         }
         (None, Some(path)) => {
-            let values = read_similarities(path, false)?;
+            let values = read_similarities(path, true)?;
             (Some(path.display().to_string()), Some(values))
         }
         (None, None) => (None, None),
@@ -531,109 +531,11 @@ fn count(v: f64) -> String {
     }
 }
 
-/// Reads pair similarities: with `csv_required`, a CSV whose header has a `jaccard` column;
-/// otherwise also one number per line. Every value must be a number in [0, 1].
-pub fn read_similarities(path: &Path, csv_required: bool) -> Result<Vec<f64>> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut reader = std::io::BufReader::new(file);
-    let mut first = String::new();
-    reader
-        .read_line(&mut first)
-        .map_err(|e| Error::io(path, e))?;
-    let first_trimmed = first.trim();
-    if first_trimmed.is_empty() {
-        return Err(Error::input(
-            path,
-            1,
-            if csv_required {
-                "empty file: expected a CSV header with a `jaccard` column (as `lshscope scan` writes)"
-            } else {
-                "empty file: expected one similarity per line or a CSV with a `jaccard` column"
-            },
-        ));
-    }
-    let mut values = Vec::new();
-    if !csv_required && first_trimmed.parse::<f64>().is_ok() {
-        // One number per line, no header.
-        let mut line_no = 1u64;
-        let mut line = first;
-        loop {
-            let text = line.trim();
-            if !text.is_empty() {
-                values.push(parse_similarity(path, line_no, None, text)?);
-            }
-            line.clear();
-            line_no += 1;
-            if reader
-                .read_line(&mut line)
-                .map_err(|e| Error::io(path, e))?
-                == 0
-            {
-                break;
-            }
-        }
-        return Ok(values);
-    }
-    // A CSV: re-read from the start with the csv crate.
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut csv = csv::ReaderBuilder::new().flexible(false).from_reader(file);
-    let headers = csv
-        .headers()
-        .map_err(|e| Error::input(path, 1, format!("cannot read the CSV header: {e}")))?
-        .clone();
-    let column = headers
-        .iter()
-        .position(|h| h.trim() == "jaccard")
-        .ok_or_else(|| {
-            Error::input(
-                path,
-                1,
-                format!(
-                    "no `jaccard` column in the header ({}); expected the CSV `lshscope scan` \
-                     writes (id_a,id_b,jaccard,estimate,bands_hit){}",
-                    headers.iter().collect::<Vec<_>>().join(","),
-                    if csv_required {
-                        ""
-                    } else {
-                        " or one number per line"
-                    }
-                ),
-            )
-        })?;
-    for record in csv.records() {
-        let record = record.map_err(|e| {
-            let line = e.position().map(|p| p.line()).unwrap_or(0);
-            Error::input(path, line, format!("malformed CSV row: {e}"))
-        })?;
-        let line = record.position().map(|p| p.line()).unwrap_or(0);
-        let field = record.get(column).unwrap_or("");
-        values.push(parse_similarity(
-            path,
-            line,
-            Some(column + 1),
-            field.trim(),
-        )?);
-    }
-    Ok(values)
-}
-
-fn parse_similarity(path: &Path, line: u64, column: Option<usize>, text: &str) -> Result<f64> {
-    let at = column.map(|c| format!(" (column {c})")).unwrap_or_default();
-    let v: f64 = text.parse().map_err(|_| {
-        Error::input(
-            path,
-            line,
-            format!("`{text}`{at} is not a number; expected a Jaccard similarity in [0, 1]"),
-        )
-    })?;
-    if !(0.0..=1.0).contains(&v) {
-        return Err(Error::input(
-            path,
-            line,
-            format!("similarity {v}{at} is outside [0, 1]"),
-        ));
-    }
-    Ok(v)
+/// Reads pair similarities from a pair file (CSV or JSON Lines with a `jaccard` column or
+/// field, possibly .gz/.zst, `-` for stdin); with `plain_list`, also one number per line.
+/// Every value must be a number in [0, 1].
+pub fn read_similarities(path: &Path, plain_list: bool) -> Result<Vec<f64>> {
+    crate::pairfile::read_similarities(path, plain_list)
 }
 
 fn render_table(report: &TuneReport) -> String {

@@ -85,7 +85,7 @@ pub fn reband(
 ) -> Result<Vec<VerifiedPair>> {
     let expected = estimated_bucket_pairs(index, banding, max_bucket);
     if expected > MAX_BUCKET_PAIRS {
-        return Err(Error::usage(format!(
+        return Err(Error::refused(format!(
             "{banding} would emit about {} bucket pairs (estimated from band 1), more than the \
              explorer holds ({}); raise r, or start with --max-bucket N",
             ui::compact(expected),

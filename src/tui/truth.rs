@@ -194,8 +194,8 @@ pub fn run_truth_job(data: &Loaded, job: &TruthJob) -> Option<TruthDone> {
                 seconds: start.elapsed().as_secs_f64(),
             }),
             Err(Error::Cancelled) => return None,
-            // A refusal travels from `join` as a usage error.
-            Err(Error::Usage(msg)) => Err(TruthFailure::Refused(msg)),
+            // A refusal travels from `join` as Error::Refused.
+            Err(Error::Refused(msg)) => Err(TruthFailure::Refused(msg)),
             Err(e) => Err(TruthFailure::Failed(e.to_string())),
         },
     };
@@ -219,7 +219,7 @@ fn join(
     let seconds = plan.work.estimated_seconds(threads);
     if seconds > budget {
         let fits = plan.work.sample_that_fits(threads, budget);
-        return Err(Error::usage(format!(
+        return Err(Error::refused(format!(
             "exact join at J ≥ {threshold} over {} docs: ~{seconds:.1} s estimated, over the \
              explorer's {budget:.0} s. Run `lshscope truth INPUT -t {threshold} \
              --sample {fits} -o truth.csv`, then explore with the same --sample and --truth \

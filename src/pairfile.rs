@@ -1,0 +1,941 @@
+//! Pair files in and out: one place that knows where output goes (a file written atomically,
+//! or stdout for `-`), how it is compressed (`.gz`, `.zst`) and formatted (CSV, JSON Lines,
+//! Parquet for pairs), and one reader for everything `scan`, `truth` and `gen` write, used by
+//! every command that reads pairs.
+//!
+//! Writing is on the hot path of a scan that keeps millions of pairs, so [`RowWriter`] formats
+//! without allocating per row: ids are copied as bytes (quoted only when they must be), floats
+//! go through `ryu` (shortest round-trip), integers through `itoa`, into a large buffer.
+
+use std::borrow::Cow;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::jobs::Progress;
+use crate::{Error, Result};
+
+/// Buffer size of every writer and reader here: large enough that the kernel sees few calls.
+const BUFFER: usize = 1 << 20;
+
+/// Rows between two progress updates (and cancellation checks) while writing.
+const PROGRESS_EVERY: u64 = 1 << 16;
+
+/// The row format of an output file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// Comma-separated values with a header row.
+    Csv,
+    /// JSON Lines: one object per row, keys in the CSV column order.
+    Jsonl,
+    /// Apache Parquet (pair files only). Hidden from `--help` until its writer is wired in.
+    #[value(hide = true)]
+    Parquet,
+}
+
+impl OutputFormat {
+    /// The format an output name asks for by its extension (after any `.gz`/`.zst`), if any.
+    pub fn from_name(path: &Path) -> Option<OutputFormat> {
+        let stripped = Compression::strip(path).0;
+        match extension(&stripped).as_deref() {
+            Some("csv") => Some(OutputFormat::Csv),
+            Some("jsonl" | "ndjson") => Some(OutputFormat::Jsonl),
+            Some("parquet") => Some(OutputFormat::Parquet),
+            _ => None,
+        }
+    }
+}
+
+/// Compression applied to an output stream, chosen by the file name's last extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    None,
+    Gzip,
+    Zstd,
+}
+
+impl Compression {
+    /// The compression a name asks for, and the name without that extension.
+    fn strip(path: &Path) -> (PathBuf, Compression) {
+        match extension(path).as_deref() {
+            Some("gz") => (path.with_extension(""), Compression::Gzip),
+            Some("zst") => (path.with_extension(""), Compression::Zstd),
+            _ => (path.to_path_buf(), Compression::None),
+        }
+    }
+}
+
+fn extension(path: &Path) -> Option<String> {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .map(|e| e.to_ascii_lowercase())
+}
+
+/// Where one output goes: a file (replaced atomically) or stdout, and its compression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputTarget {
+    /// `None` is stdout (no `-o`, or `-o -`).
+    pub path: Option<PathBuf>,
+    pub compression: Compression,
+}
+
+impl OutputTarget {
+    /// The target for an `-o` argument: absent or `-` is stdout (uncompressed); a name ending
+    /// in `.gz` or `.zst` is compressed.
+    pub fn new(path: Option<&Path>) -> OutputTarget {
+        match path {
+            None => OutputTarget::stdout(),
+            Some(p) if p == Path::new("-") => OutputTarget::stdout(),
+            Some(p) => OutputTarget {
+                path: Some(p.to_path_buf()),
+                compression: Compression::strip(p).1,
+            },
+        }
+    }
+
+    pub fn stdout() -> OutputTarget {
+        OutputTarget {
+            path: None,
+            compression: Compression::None,
+        }
+    }
+
+    /// The name used in messages: the path, or `<stdout>`.
+    pub fn display(&self) -> String {
+        match &self.path {
+            Some(p) => p.display().to_string(),
+            None => "<stdout>".to_string(),
+        }
+    }
+
+    /// The row format: `flag` when given (an explicit `--output-format` wins over the
+    /// extension, as documented), else the extension's, else CSV. `allowed` lists the formats
+    /// this output can take; others are a usage error before any work starts.
+    pub fn format(
+        &self,
+        flag: Option<OutputFormat>,
+        allowed: &[OutputFormat],
+    ) -> Result<OutputFormat> {
+        let by_name = self.path.as_deref().and_then(OutputFormat::from_name);
+        let format = flag.or(by_name).unwrap_or(OutputFormat::Csv);
+        if !allowed.contains(&format) {
+            let names: Vec<&str> = allowed.iter().map(|f| format_name(*f)).collect();
+            return Err(Error::usage(format!(
+                "{}: this output cannot be written as {}; use {}",
+                self.display(),
+                format_name(format),
+                names.join(" or ")
+            )));
+        }
+        if format == OutputFormat::Parquet {
+            if self.compression != Compression::None {
+                return Err(Error::usage(format!(
+                    "{}: Parquet compresses internally; drop the .gz/.zst extension",
+                    self.display()
+                )));
+            }
+            // PARQUET HOOK: once src/pairs_parquet.rs is wired in, remove this refusal and
+            // call its pair writer where `write_pairs` in src/cli/scan.rs matches
+            // `OutputFormat::Parquet`.
+            return Err(Error::usage(format!(
+                "{}: Parquet output is not available in this build; write .csv or .jsonl \
+                 (optionally .gz or .zst)",
+                self.display()
+            )));
+        }
+        Ok(format)
+    }
+
+    /// Writes through `write`, compressed as the name says, to the file (atomically: a failed
+    /// or cancelled write leaves the old file, and no temporary file) or to stdout.
+    ///
+    /// A cancelled `progress` turns the failure into [`Error::Cancelled`].
+    pub fn write<F>(&self, progress: Option<&Progress>, write: F) -> Result<()>
+    where
+        F: FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    {
+        let compression = self.compression;
+        let compressed = move |w: &mut dyn Write| -> std::io::Result<()> {
+            match compression {
+                Compression::None => write(w),
+                Compression::Gzip => {
+                    let mut enc = flate2::write::GzEncoder::new(w, flate2::Compression::fast());
+                    write(&mut enc)?;
+                    enc.try_finish()
+                }
+                Compression::Zstd => {
+                    let mut enc = zstd::stream::write::Encoder::new(w, 3)?;
+                    write(&mut enc)?;
+                    enc.finish().map(|_| ())
+                }
+            }
+        };
+        let result = match &self.path {
+            Some(path) => crate::atomic::write_atomically(path, compressed),
+            None => {
+                let stdout = std::io::stdout();
+                let mut w = std::io::BufWriter::with_capacity(BUFFER, stdout.lock());
+                compressed(&mut w)
+                    .and_then(|_| w.flush())
+                    .map_err(|e| Error::io("<stdout>", e))
+            }
+        };
+        match result {
+            Err(_) if progress.is_some_and(|p| p.is_cancelled()) => Err(Error::Cancelled),
+            other => other,
+        }
+    }
+}
+
+fn format_name(f: OutputFormat) -> &'static str {
+    match f {
+        OutputFormat::Csv => "CSV",
+        OutputFormat::Jsonl => "JSON Lines",
+        OutputFormat::Parquet => "Parquet",
+    }
+}
+
+/// One value of a row.
+#[derive(Debug, Clone, Copy)]
+pub enum Field<'a> {
+    Str(&'a str),
+    F64(f64),
+    U64(u64),
+}
+
+/// Writes rows of a fixed set of columns as CSV (header first) or JSON Lines (keys in column
+/// order), advancing `progress` as it goes and stopping when it is cancelled.
+///
+/// Rows are formatted into one reused buffer that goes to `out` in large blocks: one virtual
+/// call per megabyte instead of one per field, and no allocation per row.
+pub struct RowWriter<'w, 'p> {
+    out: &'w mut dyn Write,
+    buf: Vec<u8>,
+    format: OutputFormat,
+    columns: &'static [&'static str],
+    progress: Option<&'p Progress>,
+    since_update: u64,
+    floats: FloatCache,
+    ints: itoa::Buffer,
+}
+
+impl<'w, 'p> RowWriter<'w, 'p> {
+    /// Starts a file of `columns`; CSV writes its header now. Parquet is not a row format
+    /// here: it has its own writer.
+    pub fn new(
+        out: &'w mut dyn Write,
+        format: OutputFormat,
+        columns: &'static [&'static str],
+        progress: Option<&'p Progress>,
+    ) -> std::io::Result<Self> {
+        if format == OutputFormat::Parquet {
+            return Err(std::io::Error::other(
+                "Parquet is written by its own writer, not row by row",
+            ));
+        }
+        let mut writer = RowWriter {
+            out,
+            buf: Vec::with_capacity(BUFFER + 4096),
+            format,
+            columns,
+            progress,
+            since_update: 0,
+            floats: FloatCache::new(),
+            ints: itoa::Buffer::new(),
+        };
+        if format == OutputFormat::Csv {
+            for (i, c) in columns.iter().enumerate() {
+                if i > 0 {
+                    writer.buf.push(b',');
+                }
+                push_csv_str(&mut writer.buf, c);
+            }
+            writer.buf.push(b'\n');
+        }
+        Ok(writer)
+    }
+
+    /// Writes one row; `fields` are in the order of the columns.
+    pub fn write_row(&mut self, fields: &[Field]) -> std::io::Result<()> {
+        debug_assert_eq!(fields.len(), self.columns.len());
+        let buf = &mut self.buf;
+        match self.format {
+            OutputFormat::Csv => {
+                for (i, f) in fields.iter().enumerate() {
+                    if i > 0 {
+                        buf.push(b',');
+                    }
+                    match *f {
+                        Field::Str(s) => push_csv_str(buf, s),
+                        Field::F64(v) => self.floats.push(buf, v),
+                        Field::U64(v) => buf.extend_from_slice(self.ints.format(v).as_bytes()),
+                    }
+                }
+                buf.push(b'\n');
+            }
+            _ => {
+                buf.push(b'{');
+                for (i, (f, key)) in fields.iter().zip(self.columns).enumerate() {
+                    buf.extend_from_slice(if i > 0 { b",\"" } else { b"\"" });
+                    buf.extend_from_slice(key.as_bytes());
+                    buf.extend_from_slice(b"\":");
+                    match *f {
+                        Field::Str(s) => serde_json::to_writer(&mut *buf, s)?,
+                        Field::F64(v) if v.is_finite() => self.floats.push(buf, v),
+                        Field::F64(_) => buf.extend_from_slice(b"null"),
+                        Field::U64(v) => buf.extend_from_slice(self.ints.format(v).as_bytes()),
+                    }
+                }
+                buf.extend_from_slice(b"}\n");
+            }
+        }
+        if self.buf.len() >= BUFFER {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        self.since_update += 1;
+        if self.since_update == PROGRESS_EVERY {
+            self.count_progress()?;
+        }
+        Ok(())
+    }
+
+    fn count_progress(&mut self) -> std::io::Result<()> {
+        if let Some(p) = self.progress {
+            p.advance(self.since_update);
+            if p.is_cancelled() {
+                return Err(std::io::Error::other("cancelled"));
+            }
+        }
+        self.since_update = 0;
+        Ok(())
+    }
+
+    /// Writes what is buffered, counts the last rows into the progress handle, and flushes.
+    pub fn finish(mut self) -> std::io::Result<()> {
+        self.count_progress()?;
+        self.out.write_all(&self.buf)?;
+        self.out.flush()
+    }
+}
+
+/// Recently formatted floats, direct-mapped by their bits. A pair file repeats few distinct
+/// values per column (estimates are multiples of 1/K, Jaccard values ratios of small
+/// integers), and copying a cached text is several times cheaper than formatting it anew.
+struct FloatCache {
+    ryu: ryu::Buffer,
+    slots: Vec<FloatSlot>,
+}
+
+#[derive(Clone, Copy)]
+struct FloatSlot {
+    /// The value's bits; a NaN pattern marks an empty slot (NaN is never cached).
+    bits: u64,
+    len: u8,
+    text: [u8; 24],
+}
+
+impl FloatCache {
+    const SLOTS_LOG2: u32 = 10;
+
+    fn new() -> Self {
+        let empty = FloatSlot {
+            bits: u64::MAX,
+            len: 0,
+            text: [0; 24],
+        };
+        FloatCache {
+            ryu: ryu::Buffer::new(),
+            slots: vec![empty; 1 << Self::SLOTS_LOG2],
+        }
+    }
+
+    fn push(&mut self, out: &mut Vec<u8>, v: f64) {
+        if !v.is_finite() {
+            out.extend_from_slice(self.ryu.format(v).as_bytes());
+            return;
+        }
+        let bits = v.to_bits();
+        // Fibonacci hashing spreads the few varying mantissa bits over the slot index.
+        let i = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - Self::SLOTS_LOG2)) as usize;
+        let slot = &mut self.slots[i];
+        if slot.bits != bits {
+            let text = format_f64(&mut self.ryu, v);
+            slot.len = text.len() as u8;
+            slot.text[..text.len()].copy_from_slice(text);
+            slot.bits = bits;
+        }
+        out.extend_from_slice(&slot.text[..slot.len as usize]);
+    }
+}
+
+/// Shortest round-trip form; whole numbers without `.0` (`1`, not `1.0`), as Rust's `{}`
+/// writes them, so files stay as earlier versions wrote them.
+fn format_f64(buf: &mut ryu::Buffer, v: f64) -> &[u8] {
+    let s = buf.format(v).as_bytes();
+    s.strip_suffix(b".0").unwrap_or(s)
+}
+
+/// A CSV field, quoted only when it holds a comma, a quote or a line break (RFC 4180).
+fn push_csv_str(out: &mut Vec<u8>, s: &str) {
+    let bytes = s.as_bytes();
+    if !bytes
+        .iter()
+        .any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+    {
+        out.extend_from_slice(bytes);
+        return;
+    }
+    out.push(b'"');
+    for (i, part) in bytes.split(|&b| b == b'"').enumerate() {
+        if i > 0 {
+            out.extend_from_slice(b"\"\"");
+        }
+        out.extend_from_slice(part);
+    }
+    out.push(b'"');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+/// What a reader of pair files needs from each row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PairColumns {
+    /// Require `id_a` and `id_b` (truth files); otherwise only `jaccard` is read.
+    pub ids: bool,
+    /// Also accept a plain list: one similarity per line, no header.
+    pub plain_list: bool,
+}
+
+/// One row of a pair file. `line` is the 1-based physical line where the row starts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairRow<'a> {
+    pub line: u64,
+    pub id_a: Cow<'a, str>,
+    pub id_b: Cow<'a, str>,
+    pub jaccard: f64,
+}
+
+/// Opens `path` (`-` is stdin), undoing gzip or zstd compression found by its magic bytes.
+pub fn open_input(path: &Path) -> Result<Box<dyn BufRead>> {
+    let raw: Box<dyn Read> = if path == Path::new("-") {
+        Box::new(std::io::stdin())
+    } else {
+        Box::new(std::fs::File::open(path).map_err(|e| Error::io(path, e))?)
+    };
+    let mut buffered = BufReader::with_capacity(BUFFER, raw);
+    let head = buffered.fill_buf().map_err(|e| Error::io(path, e))?;
+    Ok(if head.starts_with(&[0x1f, 0x8b]) {
+        Box::new(BufReader::with_capacity(
+            BUFFER,
+            flate2::bufread::MultiGzDecoder::new(buffered),
+        ))
+    } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        let dec =
+            zstd::stream::read::Decoder::with_buffer(buffered).map_err(|e| Error::io(path, e))?;
+        Box::new(BufReader::with_capacity(BUFFER, dec))
+    } else {
+        Box::new(buffered)
+    })
+}
+
+/// Reads every row of the pair file at `path` (`-` is stdin; CSV or JSON Lines, either
+/// possibly gzip- or zstd-compressed: what `scan`, `truth` and `gen` write) and hands it to
+/// `row`. Errors name the file, the line and the column.
+pub fn for_each_pair(
+    path: &Path,
+    columns: PairColumns,
+    row: impl FnMut(PairRow) -> Result<()>,
+) -> Result<()> {
+    let reader = open_input(path)?;
+    for_each_pair_in(reader, path, columns, row)
+}
+
+/// [`for_each_pair`] from a reader (already decompressed); `name` is used in messages.
+pub fn for_each_pair_in(
+    mut reader: impl BufRead,
+    name: &Path,
+    columns: PairColumns,
+    mut row: impl FnMut(PairRow) -> Result<()>,
+) -> Result<()> {
+    let io = |e| Error::io(name, e);
+    let head = reader.fill_buf().map_err(io)?;
+    if head.starts_with(b"PAR1") {
+        // PARQUET HOOK: read pair files written by src/pairs_parquet.rs here.
+        return Err(Error::input(
+            name,
+            0,
+            "a Parquet file: this build reads pair files as CSV or JSON Lines (optionally \
+             .gz/.zst); convert it, or rerun scan with -o pairs.csv",
+        ));
+    }
+    let first_byte = head.iter().find(|b| !b.is_ascii_whitespace()).copied();
+    let named_jsonl = matches!(OutputFormat::from_name(name), Some(OutputFormat::Jsonl));
+    match first_byte {
+        // JSON Lines without rows is an empty file: a truth or scan that found no pair.
+        None if named_jsonl => Ok(()),
+        None => Err(Error::input(
+            name,
+            1,
+            "empty file: expected the CSV header id_a,id_b,jaccard,… or JSON Lines as \
+             `lshscope scan` writes them",
+        )),
+        Some(b'{') => read_jsonl(reader, name, columns, &mut row),
+        Some(_) => {
+            let mut first = String::new();
+            reader.read_line(&mut first).map_err(io)?;
+            let first_trimmed = first.trim().trim_start_matches('\u{feff}');
+            if columns.plain_list && first_trimmed.parse::<f64>().is_ok() {
+                read_plain(first, reader, name, &mut row)
+            } else {
+                let chained = std::io::Cursor::new(first.into_bytes()).chain(reader);
+                read_csv(chained, name, columns, &mut row)
+            }
+        }
+    }
+}
+
+/// Reads only the `jaccard` values (for histograms and the tuner).
+pub fn read_similarities(path: &Path, plain_list: bool) -> Result<Vec<f64>> {
+    let mut values = Vec::new();
+    for_each_pair(
+        path,
+        PairColumns {
+            ids: false,
+            plain_list,
+        },
+        |r| {
+            values.push(r.jaccard);
+            Ok(())
+        },
+    )?;
+    Ok(values)
+}
+
+fn check_jaccard(name: &Path, line: u64, column: &str, text: &str) -> Result<f64> {
+    let v: f64 = text.trim().parse().map_err(|_| {
+        Error::input(
+            name,
+            line,
+            format!("{column}: `{text}` is not a number; expected a Jaccard similarity in [0, 1]"),
+        )
+    })?;
+    if !(0.0..=1.0).contains(&v) {
+        return Err(Error::input(
+            name,
+            line,
+            format!("{column}: similarity {v} is outside [0, 1]"),
+        ));
+    }
+    Ok(v)
+}
+
+fn read_plain(
+    first: String,
+    mut reader: impl BufRead,
+    name: &Path,
+    row: &mut impl FnMut(PairRow) -> Result<()>,
+) -> Result<()> {
+    let mut line = first;
+    let mut line_no = 1u64;
+    loop {
+        let text = line.trim();
+        if !text.is_empty() {
+            let jaccard = check_jaccard(name, line_no, "column 1", text)?;
+            row(PairRow {
+                line: line_no,
+                id_a: Cow::Borrowed(""),
+                id_b: Cow::Borrowed(""),
+                jaccard,
+            })?;
+        }
+        line.clear();
+        line_no += 1;
+        if reader
+            .read_line(&mut line)
+            .map_err(|e| Error::io(name, e))?
+            == 0
+        {
+            return Ok(());
+        }
+    }
+}
+
+fn read_csv(
+    reader: impl Read,
+    name: &Path,
+    columns: PairColumns,
+    row: &mut impl FnMut(PairRow) -> Result<()>,
+) -> Result<()> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(false)
+        .buffer_capacity(BUFFER)
+        .from_reader(reader);
+    let headers = rdr
+        .headers()
+        .map_err(|e| Error::input(name, 1, format!("cannot read the CSV header: {e}")))?
+        .clone();
+    let found = || headers.iter().collect::<Vec<_>>().join(",");
+    let column = |want: &str| {
+        headers
+            .iter()
+            .position(|h| h.trim().trim_start_matches('\u{feff}') == want)
+            .ok_or_else(|| {
+                Error::input(
+                    name,
+                    1,
+                    format!(
+                        "no `{want}` column in the header (found: {}); expected a pair file as \
+                         `lshscope scan`, `truth` or `gen` write it (id_a,id_b,jaccard,…){}",
+                        found(),
+                        if columns.plain_list {
+                            ", or one similarity per line"
+                        } else {
+                            ""
+                        }
+                    ),
+                )
+            })
+    };
+    let cj = column("jaccard")?;
+    let ids = if columns.ids {
+        Some((column("id_a")?, column("id_b")?))
+    } else {
+        None
+    };
+    let jaccard_label = format!("column {} (jaccard)", cj + 1);
+    let mut record = csv::StringRecord::new();
+    loop {
+        match rdr.read_record(&mut record) {
+            Ok(false) => return Ok(()),
+            Ok(true) => {}
+            Err(e) => {
+                let line = e.position().map(|p| p.line()).unwrap_or(0);
+                return Err(Error::input(name, line, format!("malformed CSV: {e}")));
+            }
+        }
+        let line = record.position().map(|p| p.line()).unwrap_or(0);
+        let jaccard = check_jaccard(name, line, &jaccard_label, record.get(cj).unwrap_or(""))?;
+        let (id_a, id_b) = match ids {
+            Some((ca, cb)) => (record.get(ca).unwrap_or(""), record.get(cb).unwrap_or("")),
+            None => ("", ""),
+        };
+        row(PairRow {
+            line,
+            id_a: Cow::Borrowed(id_a),
+            id_b: Cow::Borrowed(id_b),
+            jaccard,
+        })?;
+    }
+}
+
+/// One JSON Lines row; ids may be strings or integers (written back as their decimal form).
+#[derive(serde::Deserialize)]
+struct JsonRow<'a> {
+    #[serde(borrow, default)]
+    id_a: Option<JsonId<'a>>,
+    #[serde(borrow, default)]
+    id_b: Option<JsonId<'a>>,
+    #[serde(default)]
+    jaccard: Option<serde_json::Value>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum JsonId<'a> {
+    Str(#[serde(borrow)] Cow<'a, str>),
+    Int(i64),
+}
+
+fn json_id<'a>(v: Option<JsonId<'a>>, key: &str, name: &Path, line: u64) -> Result<Cow<'a, str>> {
+    match v {
+        Some(JsonId::Str(s)) => Ok(s),
+        Some(JsonId::Int(i)) => Ok(Cow::Owned(i.to_string())),
+        None => Err(Error::input(
+            name,
+            line,
+            format!("no `{key}` field; a truth file needs id_a, id_b and jaccard"),
+        )),
+    }
+}
+
+fn read_jsonl(
+    mut reader: impl BufRead,
+    name: &Path,
+    columns: PairColumns,
+    row: &mut impl FnMut(PairRow) -> Result<()>,
+) -> Result<()> {
+    let mut line = String::new();
+    let mut line_no = 0u64;
+    loop {
+        line.clear();
+        if reader
+            .read_line(&mut line)
+            .map_err(|e| Error::io(name, e))?
+            == 0
+        {
+            return Ok(());
+        }
+        line_no += 1;
+        let text = line.trim();
+        if text.is_empty() {
+            continue;
+        }
+        let parsed: JsonRow = serde_json::from_str(text).map_err(|e| {
+            Error::input(
+                name,
+                line_no,
+                format!(
+                    "column {}: not a JSON object of a pair ({e}); expected JSON Lines as \
+                     `lshscope scan -o pairs.jsonl` writes them",
+                    e.column()
+                ),
+            )
+        })?;
+        let jaccard = match parsed.jaccard {
+            Some(serde_json::Value::Number(n)) => {
+                check_jaccard(name, line_no, "field `jaccard`", &n.to_string())?
+            }
+            Some(other) => {
+                return Err(Error::input(
+                    name,
+                    line_no,
+                    format!("field `jaccard`: {other} is not a number"),
+                ));
+            }
+            None => {
+                return Err(Error::input(
+                    name,
+                    line_no,
+                    "no `jaccard` field; expected objects with id_a, id_b and jaccard",
+                ));
+            }
+        };
+        let (id_a, id_b) = if columns.ids {
+            (
+                json_id(parsed.id_a, "id_a", name, line_no)?,
+                json_id(parsed.id_b, "id_b", name, line_no)?,
+            )
+        } else {
+            (Cow::Borrowed(""), Cow::Borrowed(""))
+        };
+        row(PairRow {
+            line: line_no,
+            id_a,
+            id_b,
+            jaccard,
+        })?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const COLUMNS: &[&str] = &["id_a", "id_b", "jaccard", "estimate", "bands_hit"];
+
+    fn write(format: OutputFormat) -> String {
+        let mut buf = Vec::new();
+        let mut w = RowWriter::new(&mut buf, format, COLUMNS, None).unwrap();
+        w.write_row(&[
+            Field::Str("a"),
+            Field::Str("b,\"c\""),
+            Field::F64(1.0),
+            Field::F64(0.1 + 0.2),
+            Field::U64(3),
+        ])
+        .unwrap();
+        w.finish().unwrap();
+        String::from_utf8(buf).unwrap()
+    }
+
+    #[test]
+    fn csv_quotes_only_when_needed_and_floats_round_trip() {
+        assert_eq!(
+            write(OutputFormat::Csv),
+            "id_a,id_b,jaccard,estimate,bands_hit\na,\"b,\"\"c\"\"\",1,0.30000000000000004,3\n"
+        );
+    }
+
+    #[test]
+    fn cached_floats_equal_fresh_ones() {
+        let mut cache = FloatCache::new();
+        let mut fresh = ryu::Buffer::new();
+        let mut out = Vec::new();
+        // Enough distinct values that slots are overwritten, each seen twice.
+        for round in 0..2 {
+            for k in 0..5000u32 {
+                let v = f64::from(k) / 4999.0;
+                out.clear();
+                cache.push(&mut out, v);
+                assert_eq!(out, format_f64(&mut fresh, v), "{v} in round {round}");
+            }
+        }
+        out.clear();
+        cache.push(&mut out, 1.0);
+        assert_eq!(out, b"1");
+    }
+
+    #[test]
+    fn jsonl_keys_follow_the_csv_columns() {
+        let line = write(OutputFormat::Jsonl);
+        assert_eq!(
+            line,
+            "{\"id_a\":\"a\",\"id_b\":\"b,\\\"c\\\"\",\"jaccard\":1,\"estimate\":0.30000000000000004,\"bands_hit\":3}\n"
+        );
+        let v: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+        assert_eq!(v["id_b"], "b,\"c\"");
+    }
+
+    fn read_all(text: &[u8], columns: PairColumns) -> Result<Vec<(u64, String, String, f64)>> {
+        let mut out = Vec::new();
+        for_each_pair_in(text, Path::new("p"), columns, |r| {
+            out.push((r.line, r.id_a.into_owned(), r.id_b.into_owned(), r.jaccard));
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    const IDS: PairColumns = PairColumns {
+        ids: true,
+        plain_list: false,
+    };
+
+    #[test]
+    fn reads_back_what_it_writes() {
+        for format in [OutputFormat::Csv, OutputFormat::Jsonl] {
+            let text = write(format);
+            let rows = read_all(text.as_bytes(), IDS).unwrap();
+            assert_eq!(
+                rows,
+                vec![(
+                    if format == OutputFormat::Csv { 2 } else { 1 },
+                    "a".to_string(),
+                    "b,\"c\"".to_string(),
+                    1.0
+                )],
+                "{format:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let e = read_all(b"id_a,id_b,jaccard\nx,y,0.5\nx,z,half\n", IDS)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("p:3:") && e.contains("column 3 (jaccard)"),
+            "{e}"
+        );
+        let e = read_all(
+            b"{\"id_a\":\"x\",\"id_b\":\"y\",\"jaccard\":0.5}\n{\"id_a\":\"x\",",
+            IDS,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("p:2:") && e.contains("column"), "{e}");
+        let e = read_all(b"{\"id_a\":\"x\",\"jaccard\":0.5}\n", IDS)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("id_b"), "{e}");
+        let e = read_all(b"{\"id_a\":\"x\",\"id_b\":\"y\",\"jaccard\":1.5}\n", IDS)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("outside"), "{e}");
+        let e = read_all(b"", IDS).unwrap_err().to_string();
+        assert!(e.contains("empty"), "{e}");
+        let mut rows = 0;
+        for_each_pair_in(&b""[..], Path::new("none.jsonl.gz"), IDS, |_| {
+            rows += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(rows, 0);
+    }
+
+    #[test]
+    fn plain_lists_only_where_allowed() {
+        let plain = PairColumns {
+            ids: false,
+            plain_list: true,
+        };
+        let rows = read_all(b"0.5\n\n1\n", plain).unwrap();
+        assert_eq!(rows.iter().map(|r| r.3).collect::<Vec<_>>(), vec![0.5, 1.0]);
+        assert!(read_all(b"0.5\n1\n", IDS).is_err());
+    }
+
+    #[test]
+    fn names_choose_format_and_compression() {
+        let t = OutputTarget::new(Some(Path::new("out/pairs.JSONL.gz")));
+        assert_eq!(t.compression, Compression::Gzip);
+        let all = [OutputFormat::Csv, OutputFormat::Jsonl];
+        assert_eq!(t.format(None, &all).unwrap(), OutputFormat::Jsonl);
+        assert_eq!(
+            t.format(Some(OutputFormat::Csv), &all).unwrap(),
+            OutputFormat::Csv
+        );
+        let stdout = OutputTarget::new(Some(Path::new("-")));
+        assert_eq!(stdout, OutputTarget::stdout());
+        assert_eq!(stdout.format(None, &all).unwrap(), OutputFormat::Csv);
+        let zst = OutputTarget::new(Some(Path::new("p.ndjson.zst")));
+        assert_eq!(zst.compression, Compression::Zstd);
+        assert_eq!(zst.format(None, &all).unwrap(), OutputFormat::Jsonl);
+        let parquet = OutputTarget::new(Some(Path::new("p.parquet")));
+        assert!(parquet.format(None, &all).is_err());
+    }
+
+    #[test]
+    fn cancelling_while_writing_leaves_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.csv.gz");
+        let progress = Progress::new();
+        progress.begin(crate::jobs::Phase::Writing, 1_000_000);
+        let result = OutputTarget::new(Some(&path)).write(Some(&progress), |w| {
+            let mut rows = RowWriter::new(w, OutputFormat::Csv, &["jaccard"], Some(&progress))?;
+            for i in 0..1_000_000u64 {
+                if i == 200_000 {
+                    progress.cancel();
+                }
+                rows.write_row(&[Field::U64(i)])?;
+            }
+            rows.finish()
+        });
+        assert!(matches!(result, Err(Error::Cancelled)), "{result:?}");
+        let done = progress.snapshot().done;
+        assert!((200_000..=300_000).contains(&done), "{done}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn compressed_files_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["p.csv.gz", "p.jsonl.zst"] {
+            let path = dir.path().join(name);
+            let target = OutputTarget::new(Some(&path));
+            let format = target
+                .format(None, &[OutputFormat::Csv, OutputFormat::Jsonl])
+                .unwrap();
+            target
+                .write(None, |w| {
+                    let mut rows = RowWriter::new(w, format, &["id_a", "id_b", "jaccard"], None)?;
+                    rows.write_row(&[Field::Str("1"), Field::Str("2"), Field::F64(0.75)])?;
+                    rows.finish()
+                })
+                .unwrap();
+            let bytes = std::fs::read(&path).unwrap();
+            assert!(
+                bytes[0] == 0x1f || bytes[0] == 0x28,
+                "{name} not compressed"
+            );
+            let mut got = Vec::new();
+            for_each_pair(&path, IDS, |r| {
+                got.push((r.id_a.into_owned(), r.id_b.into_owned(), r.jaccard));
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(got, vec![("1".into(), "2".into(), 0.75)], "{name}");
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! The command line as users meet it: snapshots of `--help` for the program and every
+//! subcommand (so a changed option shows up in review), and the completion scripts and man
+//! page generated from the same clap definitions.
+
+use assert_cmd::Command;
+use clap::CommandFactory;
+use lshscope::cli::Cli;
+
+/// Every subcommand path, the program itself first.
+const COMMANDS: &[&[&str]] = &[
+    &[],
+    &["explore"],
+    &["scan"],
+    &["tune"],
+    &["truth"],
+    &["plot"],
+    &["plot", "scurve"],
+    &["plot", "histogram"],
+    &["gen"],
+    &["bench"],
+    &["completions"],
+    &["man"],
+];
+
+/// `--help` as the binary prints it, at a fixed width so the snapshot does not depend on the
+/// terminal the tests run in.
+fn long_help(path: &[&str]) -> String {
+    let mut command = Cli::command().term_width(100);
+    command.build();
+    let mut current = &mut command;
+    for name in path {
+        current = current
+            .find_subcommand_mut(name)
+            .unwrap_or_else(|| panic!("no subcommand {name}"));
+    }
+    current.render_long_help().to_string()
+}
+
+#[test]
+fn help_snapshots() {
+    for path in COMMANDS {
+        let name = if path.is_empty() {
+            "help".to_string()
+        } else {
+            format!("help_{}", path.join("_"))
+        };
+        insta::assert_snapshot!(name, long_help(path));
+    }
+}
+
+#[test]
+fn binary_help_matches_the_definitions() {
+    // The snapshots are rendered from the definitions; the binary prints the same text.
+    for path in [&["scan"][..], &[]] {
+        let out = Command::cargo_bin("lshscope")
+            .unwrap()
+            .args(path)
+            .arg("--help")
+            .env("COLUMNS", "100")
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), long_help(path));
+    }
+    assert!(long_help(&[]).contains("Exit codes:\n  0 "));
+}
+
+fn run(args: &[&str]) -> String {
+    let out = Command::cargo_bin("lshscope")
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn completions_for_every_shell_name_the_subcommands_and_options() {
+    for (shell, marker) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef lshscope"),
+        ("fish", "complete -c lshscope"),
+        ("elvish", "edit:completion:arg-completer[lshscope]"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ] {
+        let script = run(&["completions", shell]);
+        assert!(script.contains(marker), "{shell}: no `{marker}`");
+        for word in ["scan", "tune", "histogram", "output-format", "summary-json"] {
+            assert!(script.contains(word), "{shell} completion lacks {word}");
+        }
+    }
+    Command::cargo_bin("lshscope")
+        .unwrap()
+        .args(["completions", "tcsh"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn man_page_is_roff_with_every_subcommand() {
+    let page = run(&["man"]);
+    assert!(
+        page.starts_with(".ie") || page.contains(".TH lshscope"),
+        "{}",
+        &page[..200]
+    );
+    assert!(page.contains(".TH lshscope 1"));
+    assert!(page.contains(".SH NAME") && page.contains(".SH SYNOPSIS"));
+    for sub in [
+        "scan",
+        "tune",
+        "truth",
+        "plot",
+        "gen",
+        "bench",
+        "completions",
+        "man",
+    ] {
+        assert!(
+            page.contains(&format!("lshscope\\-{sub}")) || page.contains(sub),
+            "{sub}"
+        );
+    }
+    assert!(
+        page.contains("Exit codes"),
+        "exit codes missing from the man page"
+    );
+}

@@ -1,0 +1,480 @@
+//! Output by its name and the exit codes, end to end: `-o -`, `.gz`/`.zst`, the format from
+//! the extension, a closed stdout pipe, Ctrl-C, and every pair reader taking what scan writes.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command as StdCommand, Stdio};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+const QUESTIONS: &str = "sample_data/questions.txt";
+/// Enough bands of one row that most pairs of the sample become candidates.
+const MANY: &[&str] = &["-b", "32", "-r", "2"];
+
+fn lshscope() -> Command {
+    Command::cargo_bin("lshscope").unwrap()
+}
+
+fn scan_stdout(extra: &[&str]) -> Vec<u8> {
+    let out = lshscope()
+        .args(["scan", QUESTIONS, "-q"])
+        .args(MANY)
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+fn scan_to(path: &Path, extra: &[&str]) {
+    lshscope()
+        .args(["scan", QUESTIONS, "-q"])
+        .args(MANY)
+        .arg("-o")
+        .arg(path)
+        .args(extra)
+        .assert()
+        .success();
+}
+
+fn gunzip(bytes: &[u8]) -> String {
+    let mut text = String::new();
+    flate2::read::MultiGzDecoder::new(bytes)
+        .read_to_string(&mut text)
+        .unwrap();
+    text
+}
+
+/// Files in `dir`, sorted: nothing half-written or temporary may be left there.
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn dash_is_stdout_and_creates_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = scan_stdout(&[]);
+    let out = lshscope()
+        .current_dir(dir.path())
+        .args(["scan", "-q", "-o", "-"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(QUESTIONS))
+        .args(MANY)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(out.stdout, plain);
+    assert!(files(dir.path()).is_empty(), "{:?}", files(dir.path()));
+}
+
+#[test]
+fn gz_and_zst_names_compress() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = String::from_utf8(scan_stdout(&[])).unwrap();
+    assert!(plain.starts_with("id_a,id_b,jaccard,estimate,bands_hit\n"));
+
+    let gz = dir.path().join("pairs.csv.gz");
+    scan_to(&gz, &[]);
+    let bytes = std::fs::read(&gz).unwrap();
+    assert_eq!(&bytes[..2], &[0x1f, 0x8b], "not gzip");
+    assert_eq!(gunzip(&bytes), plain);
+
+    let zst = dir.path().join("pairs.csv.zst");
+    scan_to(&zst, &[]);
+    let bytes = std::fs::read(&zst).unwrap();
+    assert_eq!(&bytes[..4], &[0x28, 0xb5, 0x2f, 0xfd], "not zstd");
+    let text = zstd::stream::decode_all(bytes.as_slice()).unwrap();
+    assert_eq!(String::from_utf8(text).unwrap(), plain);
+    assert_eq!(files(dir.path()), ["pairs.csv.gz", "pairs.csv.zst"]);
+}
+
+#[test]
+fn jsonl_name_writes_json_lines_in_csv_column_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.jsonl");
+    scan_to(&path, &[]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let csv = String::from_utf8(scan_stdout(&[])).unwrap();
+    let csv_rows: Vec<&str> = csv.lines().skip(1).collect();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), csv_rows.len());
+    for (line, row) in lines.iter().zip(&csv_rows) {
+        assert!(line.starts_with("{\"id_a\":"), "{line}");
+        let keys: Vec<usize> = [
+            "\"id_a\"",
+            "\"id_b\"",
+            "\"jaccard\"",
+            "\"estimate\"",
+            "\"bands_hit\"",
+        ]
+        .iter()
+        .map(|k| line.find(k).expect(k))
+        .collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "key order: {line}");
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let fields: Vec<&str> = row.split(',').collect();
+        assert_eq!(v["id_a"], fields[0]);
+        assert_eq!(
+            v["jaccard"].as_f64().unwrap(),
+            fields[2].parse::<f64>().unwrap()
+        );
+        assert_eq!(
+            v["bands_hit"].as_u64().unwrap(),
+            fields[4].parse::<u64>().unwrap()
+        );
+    }
+    // Also compressed, and `.ndjson` is the same format.
+    let zst = dir.path().join("x.ndjson.zst");
+    scan_to(&zst, &[]);
+    let text2 = zstd::stream::decode_all(std::fs::read(&zst).unwrap().as_slice()).unwrap();
+    assert_eq!(String::from_utf8(text2).unwrap(), text);
+}
+
+#[test]
+fn output_format_flag_wins_over_the_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.jsonl");
+    scan_to(&path, &["--output-format", "csv"]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.as_bytes(), scan_stdout(&[]).as_slice());
+    let jsonl = scan_stdout(&["--output-format", "jsonl"]);
+    assert!(jsonl.starts_with(b"{\"id_a\":"));
+}
+
+#[test]
+fn parquet_and_unknown_formats_are_usage_errors_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pairs.parquet");
+    lshscope()
+        .args(["scan", QUESTIONS, "-o"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("Parquet"));
+    lshscope()
+        .args(["gen", "-n", "10", "-o"])
+        .arg(dir.path().join("c.parquet"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("CSV or JSON Lines"));
+    assert!(files(dir.path()).is_empty());
+}
+
+/// Spawns `args` with stdout piped, reads one line, closes the pipe: the command must stop
+/// with exit 0 and say nothing.
+fn head_1(args: &[&str]) {
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("lshscope"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(!first.is_empty());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    assert!(!stderr.contains("error"), "{args:?}: {stderr}");
+}
+
+#[test]
+fn a_closed_stdout_pipe_exits_0_quietly() {
+    // Far more than a pipe buffer holds, so the writer meets the closed pipe.
+    head_1(&["gen", "-n", "20000", "-q"]);
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c.csv");
+    lshscope()
+        .args(["gen", "-n", "800", "-q", "-o"])
+        .arg(&corpus)
+        .assert()
+        .success();
+    head_1(&[
+        "scan",
+        corpus.to_str().unwrap(),
+        "-b",
+        "64",
+        "-r",
+        "1",
+        "-q",
+    ]);
+    head_1(&["scan", corpus.to_str().unwrap(), "-b", "64", "-r", "1"]);
+}
+
+#[test]
+fn gen_writes_the_corpus_to_stdout_by_default() {
+    let out = lshscope().args(["gen", "-n", "5", "-q"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("id,text\n"), "{text}");
+    assert_eq!(text.lines().count(), 6);
+    let jsonl = lshscope()
+        .args(["gen", "-n", "5", "-q", "--output-format", "jsonl"])
+        .output()
+        .unwrap();
+    let first = String::from_utf8(jsonl.stdout).unwrap();
+    assert!(first.starts_with("{\"id\":"), "{first}");
+    lshscope()
+        .args(["gen", "-n", "5", "--truth", "-"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("both go to stdout"));
+}
+
+/// A scan's pairs in every form the readers must take.
+fn pair_files(dir: &Path) -> Vec<PathBuf> {
+    let names = ["p.csv", "p.jsonl", "p.csv.gz", "p.jsonl.zst"];
+    names
+        .iter()
+        .map(|n| {
+            let p = dir.join(n);
+            scan_to(&p, &[]);
+            p
+        })
+        .collect()
+}
+
+fn tune_json(pairs: &str, stdin: Option<Vec<u8>>) -> serde_json::Value {
+    let mut cmd = lshscope();
+    cmd.args(["tune", "-t", "0.5", "--format", "json", "--pairs", pairs]);
+    if let Some(bytes) = stdin {
+        cmd.write_stdin(bytes);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Everything but the file's name must agree.
+    report["corpus"]["source"] = serde_json::Value::Null;
+    report
+}
+
+#[test]
+fn tune_and_plot_read_what_scan_writes_and_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = pair_files(dir.path());
+    let reference = tune_json(paths[0].to_str().unwrap(), None);
+    for p in &paths[1..] {
+        assert_eq!(
+            tune_json(p.to_str().unwrap(), None),
+            reference,
+            "{}",
+            p.display()
+        );
+    }
+    for p in &paths {
+        let bytes = std::fs::read(p).unwrap();
+        assert_eq!(
+            tune_json("-", Some(bytes)),
+            reference,
+            "stdin of {}",
+            p.display()
+        );
+    }
+    for (i, p) in paths.iter().enumerate() {
+        let svg = dir.path().join(format!("h{i}.svg"));
+        lshscope()
+            .args(["plot", "histogram", "--pairs"])
+            .arg(p)
+            .arg("-o")
+            .arg(&svg)
+            .assert()
+            .success();
+        assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    }
+    let svg = dir.path().join("stdin.svg");
+    lshscope()
+        .args(["plot", "histogram", "--pairs", "-", "-o"])
+        .arg(&svg)
+        .write_stdin(std::fs::read(&paths[1]).unwrap())
+        .assert()
+        .success();
+    // --similarities takes the same files.
+    lshscope()
+        .args(["tune", "-t", "0.5", "--similarities"])
+        .arg(&paths[3])
+        .assert()
+        .success();
+}
+
+#[test]
+fn pair_readers_name_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(
+        &bad,
+        "{\"id_a\":\"1\",\"id_b\":\"2\",\"jaccard\":0.5}\n{\"id_a\":\"1\",\"id_b\":\"3\",\"jaccard\":\"x\"}\n",
+    )
+    .unwrap();
+    lshscope()
+        .args(["tune", "-t", "0.5", "--pairs"])
+        .arg(&bad)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!("{}:2:", bad.display())))
+        .stderr(predicate::str::contains("jaccard"));
+    let broken = dir.path().join("broken.jsonl");
+    std::fs::write(
+        &broken,
+        "{\"id_a\":\"1\",\"id_b\":\"2\",\"jaccard\":0.5}\n{\"id_a\":\n",
+    )
+    .unwrap();
+    lshscope()
+        .args(["plot", "histogram", "-o"])
+        .arg(dir.path().join("h.svg"))
+        .arg("--pairs")
+        .arg(&broken)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(":2: column"));
+}
+
+#[test]
+fn scan_truth_reads_compressed_json_lines_from_truth() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c.csv");
+    let truth_csv = dir.path().join("t.csv");
+    let truth_zst = dir.path().join("t.jsonl.zst");
+    lshscope()
+        .args(["gen", "-n", "1000", "--pairs-per-level", "20", "-q", "-o"])
+        .arg(&corpus)
+        .assert()
+        .success();
+    for t in [&truth_csv, &truth_zst] {
+        lshscope()
+            .args(["truth", "-q", "-t", "0.5"])
+            .arg(&corpus)
+            .arg("-o")
+            .arg(t)
+            .assert()
+            .success();
+    }
+    let summary = |truth: &Path| {
+        let out = lshscope()
+            .args(["scan", "-o", "-", "--summary-json"])
+            .arg(dir.path().join(format!(
+                "{}.json",
+                truth.file_name().unwrap().to_string_lossy()
+            )))
+            .arg(&corpus)
+            .arg("--truth")
+            .arg(truth)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stderr).unwrap();
+        text[text.find("truth:").unwrap()..].to_string()
+    };
+    let a = summary(&truth_csv);
+    let b = summary(&truth_zst);
+    assert_eq!(a.replace("t.csv", "T"), b.replace("t.jsonl.zst", "T"));
+}
+
+#[test]
+fn exit_codes_follow_the_documented_mapping() {
+    // 2: bad usage, bad input, a path that does not exist.
+    lshscope()
+        .args(["scan", QUESTIONS, "-t", "2"])
+        .assert()
+        .code(2);
+    lshscope()
+        .args(["scan", "no/such/file.csv"])
+        .assert()
+        .code(2);
+    lshscope().args(["scan", "--no-such-flag"]).assert().code(2);
+    // 1: a write that fails part-way (a full device).
+    if Path::new("/dev/full").exists() {
+        lshscope()
+            .args(["scan", QUESTIONS, "-q", "-o", "/dev/full"])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("/dev/full"));
+    }
+    // --help documents them.
+    lshscope()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Exit codes:"))
+        .stdout(predicate::str::contains("130"));
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_cancels_cleans_up_and_exits_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c.csv");
+    lshscope()
+        .args(["gen", "-n", "3000", "-q", "-o"])
+        .arg(&corpus)
+        .assert()
+        .success();
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    // One row per band: tens of millions of candidate pairs, far longer than the wait below.
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("lshscope"))
+        .args(["scan", "-b", "128", "-r", "1", "-q", "-o"])
+        .arg(out_dir.join("pairs.csv"))
+        .arg(&corpus)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = StdCommand::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    assert!(
+        files(&out_dir).is_empty(),
+        "left behind: {:?}",
+        files(&out_dir)
+    );
+}
+
+#[test]
+fn summary_json_goes_to_stdout_with_dash() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = lshscope()
+        .args(["scan", QUESTIONS, "-q", "--summary-json", "-", "-o"])
+        .arg(dir.path().join("p.csv"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["pairs_kept"].as_u64().is_some());
+    let mut both = lshscope();
+    both.args(["scan", QUESTIONS, "-q", "--summary-json", "-"]);
+    both.assert()
+        .code(2)
+        .stderr(predicate::str::contains("both go to stdout"));
+    let _ = std::io::stdout().flush();
+}
