@@ -8,16 +8,26 @@ use crate::minhash::{HashFamily, fold32, scurve};
 use crate::text::{ShingleKind, ShingleOptions, Shingler, shingle_hash};
 
 /// The built-in documents: short questions of the kind seen on Q&A sites, written for this
-/// project, with near-duplicates (0 and 1 share most words, 2 rephrases them, 3 and 4 are
-/// another pair, 5 is unrelated).
+/// project. Under word:1 shingles (punctuation stripped) the near-duplicates sit at known
+/// similarities: 1–2 and 4–5 at 0.75, 1–3 and 2–3 at 0.4; 6 shares almost nothing.
 pub const BUILTIN_DOCUMENTS: [&str; 6] = [
-    "How do I reverse a list in Python?",
-    "How do I reverse a list in Python quickly?",
-    "What is the fastest way to reverse a Python list?",
-    "Why does my bread not rise in the oven?",
+    "How do I sort a Python list?",
+    "How do I sort a Java list?",
+    "How can I sort my list quickly?",
+    "Why does my sourdough bread not rise?",
     "Why does my bread dough not rise?",
-    "Which train goes from Berlin to Prague?",
+    "Which train goes from Vienna to Prague?",
 ];
+
+/// The normalization the walkthrough uses: the engine's own, with punctuation stripped so
+/// that "list?" and "list" are one word on the screen (`scan --strip-punct`).
+pub fn learn_options(kind: ShingleKind) -> ShingleOptions {
+    ShingleOptions {
+        kind,
+        strip_punct: true,
+        ..ShingleOptions::default()
+    }
+}
 
 /// One document of the walkthrough: its text and its normalized form.
 #[derive(Debug, Clone, PartialEq)]
@@ -233,6 +243,97 @@ impl Walkthrough {
             }
         }
         pairs
+    }
+}
+
+impl Walkthrough {
+    /// The rows of the characteristic matrix in the order permutation `k` puts them.
+    pub fn permuted_rows(&self, k: usize) -> Vec<usize> {
+        let mut rows: Vec<usize> = (0..self.universe.len()).collect();
+        rows.sort_by_key(|&row| self.permutations[k][row]);
+        rows
+    }
+
+    /// The characteristic matrix as CSV: `shingle,<doc ids…>` then one 0/1 row per shingle.
+    pub fn characteristic_csv(&self) -> String {
+        let mut out = self.csv_header("shingle");
+        for (row, shingle) in self.universe.iter().enumerate() {
+            out.push_str(&csv_field(shingle));
+            for &x in &self.matrix[row] {
+                out.push_str(if x { ",1" } else { ",0" });
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// A signature matrix as CSV: `row,<doc ids…>` then one row per permutation or hash.
+    pub fn signature_csv(&self, from_hashes: bool) -> String {
+        let mut out = self.csv_header(if from_hashes { "hash" } else { "permutation" });
+        for k in 0..self.permutations.len() {
+            out.push_str(&(k + 1).to_string());
+            for d in 0..self.docs.len() {
+                let v = if from_hashes {
+                    self.hash_signatures[k][d] as u64
+                } else {
+                    self.perm_signatures[k][d] as u64
+                };
+                out.push_str(&format!(",{v}"));
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The documents' shingles as CSV: `id,normalized,shingles` (shingles joined by ` | `).
+    pub fn shingles_csv(&self) -> String {
+        let mut out = String::from("id,normalized,shingles\n");
+        for (d, doc) in self.docs.iter().enumerate() {
+            out.push_str(&format!(
+                "{},{},{}\n",
+                csv_field(&doc.id),
+                csv_field(&doc.normalized),
+                csv_field(&self.shingles[d].join(" | "))
+            ));
+        }
+        out
+    }
+
+    /// The buckets of every band as CSV: `band,bucket,documents` (ids joined by spaces).
+    pub fn buckets_csv(&self, bands: usize, rows: usize) -> String {
+        let mut out = String::from("band,values,documents\n");
+        for (band, buckets) in self.buckets(bands, rows).iter().enumerate() {
+            for (values, docs) in buckets {
+                let values: Vec<String> = values.iter().map(u32::to_string).collect();
+                let ids: Vec<&str> = docs.iter().map(|&d| self.docs[d].id.as_str()).collect();
+                out.push_str(&format!(
+                    "{},{},{}\n",
+                    band + 1,
+                    values.join(" "),
+                    csv_field(&ids.join(" "))
+                ));
+            }
+        }
+        out
+    }
+
+    fn csv_header(&self, first: &str) -> String {
+        let mut out = first.to_string();
+        for doc in &self.docs {
+            out.push(',');
+            out.push_str(&csv_field(&doc.id));
+        }
+        out.push('\n');
+        out
+    }
+}
+
+/// A CSV field, quoted when it holds a comma, quote or line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
     }
 }
 

@@ -19,6 +19,7 @@ use scan::PhaseTiming;
 mod bench;
 mod explore;
 mod generate;
+mod learn;
 pub mod plot;
 mod progress;
 mod scan;
@@ -67,6 +68,8 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print the man page (roff) to stdout: `lshscope man > lshscope.1`.
     Man,
+    /// Teaching walkthrough: shingles, matrices, signatures, bands and the S-curve, step by step.
+    Learn(learn::LearnArgs),
 }
 
 /// The exit codes, shown after `--help` and documented in the README.
@@ -104,6 +107,7 @@ pub fn run(cli: Cli) -> crate::Result<i32> {
         Some(Command::Plot(args)) => plot::run(args),
         Some(Command::Truth(args)) => truth::run(args),
         Some(Command::Shingles(args)) => shingles::run(args),
+        Some(Command::Learn(args)) => learn::run(args),
         None => explore::run_sample(),
     }
 }

@@ -10,6 +10,7 @@
 pub mod app;
 pub mod export;
 pub mod keys;
+pub mod learn;
 pub mod sample;
 pub mod theme;
 pub mod truth;
