@@ -46,7 +46,10 @@ fn word_one_jaccard_of_three_questions() {
 
 #[test]
 fn built_in_questions_sit_at_their_documented_similarities() {
-    let docs = documents(&texts(&BUILTIN_DOCUMENTS), &learn_options(ShingleKind::Word(1)));
+    let docs = documents(
+        &texts(&BUILTIN_DOCUMENTS),
+        &learn_options(ShingleKind::Word(1)),
+    );
     let w = Walkthrough::new(docs, ShingleKind::Word(1), 6, 1);
     let j = |a: usize, b: usize| jaccard(&w.shingles[a], &w.shingles[b]).2;
     assert_eq!((j(0, 1), j(3, 4), j(0, 2), j(1, 2)), (0.75, 0.75, 0.4, 0.4));
@@ -55,7 +58,10 @@ fn built_in_questions_sit_at_their_documented_similarities() {
 
 #[test]
 fn signatures_estimate_jaccard_and_candidates_follow_buckets() {
-    let docs = documents(&texts(&BUILTIN_DOCUMENTS), &learn_options(ShingleKind::Char(3)));
+    let docs = documents(
+        &texts(&BUILTIN_DOCUMENTS),
+        &learn_options(ShingleKind::Char(3)),
+    );
     let w = Walkthrough::new(docs, ShingleKind::Char(3), 400, 7);
     for (a, b) in [(0, 1), (0, 2), (3, 4), (0, 5)] {
         let exact = jaccard(&w.shingles[a], &w.shingles[b]).2;
@@ -86,7 +92,10 @@ fn signatures_estimate_jaccard_and_candidates_follow_buckets() {
 
 #[test]
 fn permutation_signature_is_the_first_one_in_the_shuffled_order() {
-    let docs = documents(&texts(&BUILTIN_DOCUMENTS), &learn_options(ShingleKind::Word(1)));
+    let docs = documents(
+        &texts(&BUILTIN_DOCUMENTS),
+        &learn_options(ShingleKind::Word(1)),
+    );
     let w = Walkthrough::new(docs, ShingleKind::Word(1), 5, 3);
     for k in 0..5 {
         let order = w.permuted_rows(k);

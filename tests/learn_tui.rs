@@ -53,7 +53,10 @@ fn every_step_at_80x24_and_160x45() {
         let mut app = app();
         for step in 0..STEPS {
             assert_eq!(app.step, step);
-            insta::assert_snapshot!(format!("learn_step{}_{w}x{h}", step + 1), screen(&app, w, h));
+            insta::assert_snapshot!(
+                format!("learn_step{}_{w}x{h}", step + 1),
+                screen(&app, w, h)
+            );
             press(&mut app, KeyCode::Right);
         }
     }
@@ -65,7 +68,9 @@ fn the_first_screen_names_the_step_and_every_key_at_80_columns() {
     let lines: Vec<&str> = s.lines().collect();
     assert!(lines[0].contains("Step 1/7: Documents"), "{s}");
     let footer = lines[23];
-    for key in ["←/→", "k/K", "p/P", "b/B", "r/R", "n/N", "e export", "q quit"] {
+    for key in [
+        "←/→", "k/K", "p/P", "b/B", "r/R", "n/N", "e export", "q quit",
+    ] {
         assert!(footer.contains(key), "{key} missing from {footer:?}");
     }
 }
@@ -192,7 +197,10 @@ fn export_writes_each_steps_figure_and_says_where() {
         press(&mut app, KeyCode::Right);
     }
     let matrix = std::fs::read_to_string(dir.path().join(expected[2])).unwrap();
-    assert!(matrix.starts_with("shingle,1,2,3,4,5,6\na,1,1,0,0,0,0\n"), "{matrix}");
+    assert!(
+        matrix.starts_with("shingle,1,2,3,4,5,6\na,1,1,0,0,0,0\n"),
+        "{matrix}"
+    );
     let svg = std::fs::read_to_string(dir.path().join(expected[6])).unwrap();
     assert!(svg.contains("<svg"));
 }

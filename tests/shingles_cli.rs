@@ -79,7 +79,11 @@ fn advisor_json(path: &std::path::Path, extra: &[&str]) -> serde_json::Value {
         .args(extra)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -164,7 +168,10 @@ fn the_same_seed_gives_the_same_figures_and_samples_are_reproducible() {
     assert_eq!(a, b);
     assert_eq!(a["documents"], 250);
     assert_eq!(a["read"]["rows_read"], 400);
-    let c = advisor_json(file.path(), &["--pairs", "500", "--max-docs", "250", "--seed", "10"]);
+    let c = advisor_json(
+        file.path(),
+        &["--pairs", "500", "--max-docs", "250", "--seed", "10"],
+    );
     assert_ne!(a["sizes"], c["sizes"]);
 }
 
@@ -180,7 +187,10 @@ fn table_marks_the_recommendation_and_csv_has_one_row_per_size() {
     assert!(out.status.success());
     let table = String::from_utf8(out.stdout).unwrap();
     assert!(table.contains("120 documents with text"), "{table}");
-    let marked: Vec<&str> = table.lines().filter(|l| l.contains("◀ recommended")).collect();
+    let marked: Vec<&str> = table
+        .lines()
+        .filter(|l| l.contains("◀ recommended"))
+        .collect();
     assert_eq!(marked.len(), 1, "{table}");
     assert!(table.contains("recommended: --shingle char:"), "{table}");
 
@@ -224,7 +234,11 @@ fn scan_stderr(path: &std::path::Path, extra: &[&str]) -> String {
         .args(extra)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stderr).unwrap()
 }
 

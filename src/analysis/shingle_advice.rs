@@ -73,7 +73,10 @@ pub struct ShingleSizeStats {
     pub p99_jaccard: f64,
 }
 
-fn serialize_kind<S: serde::Serializer>(kind: &ShingleKind, s: S) -> std::result::Result<S::Ok, S::Error> {
+fn serialize_kind<S: serde::Serializer>(
+    kind: &ShingleKind,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
     s.collect_str(kind)
 }
 
@@ -372,7 +375,8 @@ pub fn expected_candidate_share(
         .map(|&(a, b)| jaccard(sets.get(a as usize), sets.get(b as usize)))
         .collect();
     let p = |s: f64| candidate_probability(s, banding.bands, banding.rows);
-    let expected_share = similarities.iter().map(|&s| p(s)).sum::<f64>() / similarities.len() as f64;
+    let expected_share =
+        similarities.iter().map(|&s| p(s)).sum::<f64>() / similarities.len() as f64;
     let median_jaccard = percentile(&mut similarities, 0.5);
     Some(CandidateShare {
         banding,
@@ -397,7 +401,11 @@ pub fn candidate_share_warning(index: &crate::minhash::Index, banding: Banding) 
 pub fn describe_candidate_share(share: &CandidateShare, kind: ShingleKind) -> String {
     let percent = |x: f64| {
         let p = 100.0 * x;
-        if p >= 10.0 { format!("{p:.0} %") } else { format!("{p:.1} %") }
+        if p >= 10.0 {
+            format!("{p:.0} %")
+        } else {
+            format!("{p:.1} %")
+        }
     };
     format!(
         "random pairs are similar under {kind} (median Jaccard {:.2} over {} sampled pairs): \
@@ -463,7 +471,8 @@ mod tests {
             })
             .collect();
         let sets = ShingleSets::from_sets(&sets);
-        let share = expected_candidate_share(&sets, Banding { bands: 20, rows: 5 }, 100, 1).unwrap();
+        let share =
+            expected_candidate_share(&sets, Banding { bands: 20, rows: 5 }, 100, 1).unwrap();
         assert_eq!(share.pairs_sampled, 6);
         assert!(share.is_large(), "{share:?}");
         assert!(share.median_jaccard > 0.3);

@@ -64,12 +64,12 @@ pub enum Command {
     /// Recommend a shingle size: per char and word size, how common shingles are and how
     /// similar random pairs look.
     Shingles(shingles::ShinglesArgs),
+    /// Teaching walkthrough: shingles, matrices, signatures, bands and the S-curve, step by step.
+    Learn(learn::LearnArgs),
     /// Print a shell completion script to stdout (e.g. `lshscope completions bash`).
     Completions(CompletionsArgs),
     /// Print the man page (roff) to stdout: `lshscope man > lshscope.1`.
     Man,
-    /// Teaching walkthrough: shingles, matrices, signatures, bands and the S-curve, step by step.
-    Learn(learn::LearnArgs),
 }
 
 /// The exit codes, shown after `--help` and documented in the README.

@@ -164,10 +164,15 @@ pub fn run(args: ScanArgs) -> Result<i32> {
     let (corpus, read, index) = load_and_index(&args.corpus, &args.index, &progress, &mut phases)?;
     // Before banding, which is what a too-similar corpus makes explode.
     if !args.quiet
-        && let Some(warning) = crate::analysis::shingle_advice::candidate_share_warning(&index, banding)
+        && let Some(warning) =
+            crate::analysis::shingle_advice::candidate_share_warning(&index, banding)
     {
         // Over the progress bar's line, which would otherwise stay behind half-drawn.
-        let clear_line = if show_progress(args.quiet) { "\r\x1b[2K" } else { "" };
+        let clear_line = if show_progress(args.quiet) {
+            "\r\x1b[2K"
+        } else {
+            ""
+        };
         eprintln!("{clear_line}warning: {warning}");
     }
     // Read the truth before the long phases, so a bad file fails fast.

@@ -121,7 +121,10 @@ pub fn run(args: ShinglesArgs) -> Result<i32> {
 pub fn render_table(advice: &ShingleAdvice, read: &ReadReport, input: &str, seed: u64) -> String {
     let mut out = String::new();
     let sampled = if read.rows_read > read.documents {
-        format!(" (a uniform sample of {} read)", thousands(read.rows_read as u64))
+        format!(
+            " (a uniform sample of {} read)",
+            thousands(read.rows_read as u64)
+        )
     } else {
         String::new()
     };
@@ -163,11 +166,7 @@ pub fn render_table(advice: &ShingleAdvice, read: &ReadReport, input: &str, seed
         );
     }
     let _ = writeln!(out);
-    let _ = writeln!(
-        out,
-        "recommended: --shingle {}",
-        advice.recommended
-    );
+    let _ = writeln!(out, "recommended: --shingle {}", advice.recommended);
     for line in wrap(&advice.reason, 96) {
         let _ = writeln!(out, "  {line}");
     }
@@ -186,8 +185,9 @@ pub fn render_table(advice: &ShingleAdvice, read: &ReadReport, input: &str, seed
 }
 
 fn render_csv(advice: &ShingleAdvice) -> String {
-    let mut out =
-        String::from("shingle,distinct,mean_per_doc,common_share,mean_jaccard,p99_jaccard,recommended\n");
+    let mut out = String::from(
+        "shingle,distinct,mean_per_doc,common_share,mean_jaccard,p99_jaccard,recommended\n",
+    );
     for s in &advice.sizes {
         let _ = writeln!(
             out,

@@ -199,7 +199,6 @@ impl LearnApp {
     }
 }
 
-
 fn step_size(v: usize, up: bool, max: usize) -> usize {
     if up {
         (v + 1).min(max)
@@ -300,9 +299,11 @@ pub fn render(frame: &mut Frame, app: &LearnApp) {
     .areas(area);
     render_header(frame, app, head);
     frame.render_widget(
-        Paragraph::new(explanation)
-            .wrap(Wrap { trim: true })
-            .block(Block::default().borders(Borders::BOTTOM).border_style(app.theme.border())),
+        Paragraph::new(explanation).wrap(Wrap { trim: true }).block(
+            Block::default()
+                .borders(Borders::BOTTOM)
+                .border_style(app.theme.border()),
+        ),
         text,
     );
     if app.step == STEPS - 1 {
@@ -310,10 +311,7 @@ pub fn render(frame: &mut Frame, app: &LearnApp) {
     } else {
         let lines = figure(app, body.width);
         let scroll = app.scroll.min(lines.len().saturating_sub(1));
-        frame.render_widget(
-            Paragraph::new(lines).scroll((scroll as u16, 0)),
-            body,
-        );
+        frame.render_widget(Paragraph::new(lines).scroll((scroll as u16, 0)), body);
     }
     render_footer(frame, app, foot);
 }
@@ -327,12 +325,7 @@ fn render_header(frame: &mut Frame, app: &LearnApp, area: Rect) {
         ),
         Span::raw(format!(
             " {}  K={}  b={} r={}  pair {}–{}",
-            app.kind,
-            app.num_perm,
-            app.bands,
-            app.rows,
-            app.docs[a].id,
-            app.docs[b].id
+            app.kind, app.num_perm, app.bands, app.rows, app.docs[a].id, app.docs[b].id
         )),
     ]);
     frame.render_widget(Paragraph::new(line), area);
@@ -353,7 +346,10 @@ fn render_footer(frame: &mut Frame, app: &LearnApp, area: Rect) {
                     (w, _) => w,
                 };
                 spans.push(Span::styled(*key, app.theme.key()));
-                spans.push(Span::raw(format!(" {what}{}", if narrow { " " } else { "  " })));
+                spans.push(Span::raw(format!(
+                    " {what}{}",
+                    if narrow { " " } else { "  " }
+                )));
             }
             Line::from(spans)
         }
@@ -399,7 +395,11 @@ fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
             for (d, doc) in w.docs.iter().enumerate() {
                 let mark = if d == a || d == b { "▸" } else { " " };
                 lines.push(Line::styled(
-                    format!("{mark}{:>3}  {}", doc.id, clip(&doc.text, width.saturating_sub(6))),
+                    format!(
+                        "{mark}{:>3}  {}",
+                        doc.id,
+                        clip(&doc.text, width.saturating_sub(6))
+                    ),
                     pair_style(app, d),
                 ));
                 lines.push(Line::styled(
@@ -552,7 +552,10 @@ fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
             let unused = app.num_perm - app.bands * app.rows;
             if unused > 0 {
                 lines.push(Line::styled(
-                    format!("({unused} of the K = {} rows are not used by this banding)", app.num_perm),
+                    format!(
+                        "({unused} of the K = {} rows are not used by this banding)",
+                        app.num_perm
+                    ),
                     app.theme.dim(),
                 ));
             }
