@@ -259,3 +259,33 @@ fn scan_warns_when_single_characters_make_every_pair_a_candidate() {
     // --quiet silences it.
     assert_eq!(scan_stderr(file.path(), &["--shingle", "char:1", "-q"]), "");
 }
+
+#[test]
+fn explorer_notice_fits_an_80_column_status_line() {
+    use lshscope::analysis::shingle_advice::candidate_share_notice;
+    use lshscope::corpus::Corpus;
+    use lshscope::jobs::Progress;
+    use lshscope::minhash::{Banding, IndexOptions, build_index};
+    use lshscope::text::{ShingleKind, ShingleOptions};
+
+    let corpus = Corpus::from_texts(corpus(60));
+    let index_with = |kind| {
+        let options = IndexOptions {
+            shingle: ShingleOptions {
+                kind,
+                ..ShingleOptions::default()
+            },
+            num_perm: 128,
+            seed: 1,
+        };
+        build_index(&corpus, &options, &Progress::new()).unwrap()
+    };
+    let banding = Banding { bands: 20, rows: 5 };
+    let notice = candidate_share_notice(&index_with(ShingleKind::Char(1)), banding).unwrap();
+    assert!(notice.starts_with("warning: char:1 makes ~"), "{notice}");
+    assert!(notice.chars().count() <= 80, "{notice}");
+    assert_eq!(
+        candidate_share_notice(&index_with(ShingleKind::Char(5)), banding),
+        None
+    );
+}

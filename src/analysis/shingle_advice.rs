@@ -397,6 +397,20 @@ pub fn candidate_share_warning(index: &crate::minhash::Index, banding: Banding) 
         .then(|| describe_candidate_share(&share, index.options.shingle.kind))
 }
 
+/// The same check as [`candidate_share_warning`], in one short line for the explorer's
+/// status bar (which shows the banding beside it).
+pub fn candidate_share_notice(index: &crate::minhash::Index, banding: Banding) -> Option<String> {
+    let share = expected_candidate_share(&index.sets, banding, DEFAULT_PAIRS, index.options.seed)?;
+    share.is_large().then(|| {
+        // Fits an 80-column status line.
+        format!(
+            "warning: {} makes ~{:.0} % of all pairs candidates (random pairs too alike)",
+            index.options.shingle.kind,
+            100.0 * share.expected_share
+        )
+    })
+}
+
 /// One sentence on a large candidate share and what to do about it.
 pub fn describe_candidate_share(share: &CandidateShare, kind: ShingleKind) -> String {
     let percent = |x: f64| {
