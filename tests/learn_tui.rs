@@ -204,3 +204,34 @@ fn export_writes_each_steps_figure_and_says_where() {
     let svg = std::fs::read_to_string(dir.path().join(expected[6])).unwrap();
     assert!(svg.contains("<svg"));
 }
+
+#[test]
+fn eight_documents_fit_80_columns_with_the_agreement_marks() {
+    let texts: Vec<(String, String)> = (1..=8)
+        .map(|i| {
+            (
+                i.to_string(),
+                format!("Question {i}: how do I sort a list?"),
+            )
+        })
+        .collect();
+    let mut app = LearnApp::new(&texts, false);
+    chars(&mut app, "w");
+    assert_eq!(app.kind, ShingleKind::Char(3));
+    press(&mut app, KeyCode::Right);
+    // Spaces inside character shingles are shown, so "a␣l" reads as three characters.
+    assert!(screen(&app, 80, 24).contains("[a␣l]"));
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Right);
+    }
+    let s = screen(&app, 80, 24);
+    let rows: Vec<&str> = s
+        .lines()
+        .filter(|l| l.starts_with('h') && !l.starts_with("hash"))
+        .collect();
+    assert_eq!(rows.len(), 6, "{s}");
+    for row in rows {
+        let row = row.trim_end();
+        assert!(row.ends_with('=') || row.ends_with('≠'), "{row}");
+    }
+}

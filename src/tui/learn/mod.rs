@@ -373,6 +373,15 @@ fn clip(s: &str, n: usize) -> String {
     }
 }
 
+/// A shingle as shown: spaces inside character shingles become `␣`, so "a b" and "ab " can
+/// be told apart.
+fn shown(app: &LearnApp, shingle: &str) -> String {
+    match app.kind {
+        ShingleKind::Char(_) => shingle.replace(' ', "␣"),
+        ShingleKind::Word(_) => shingle.to_string(),
+    }
+}
+
 fn pair_style(app: &LearnApp, d: usize) -> Style {
     if d == app.pair.0 || d == app.pair.1 {
         app.theme.title()
@@ -430,7 +439,7 @@ fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
                     } else {
                         Style::default()
                     };
-                    spans.push(Span::styled(format!("[{s}]"), style));
+                    spans.push(Span::styled(format!("[{}]", shown(app, s)), style));
                     spans.push(Span::raw(" "));
                 }
                 // Wrap by hand so the shingles of one document stay together.
@@ -445,7 +454,10 @@ fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
             }
             lines.push(Line::styled(head, app.theme.title()));
             for (row, s) in w.universe.iter().enumerate() {
-                let mut spans = vec![Span::raw(format!("{:<label$}", clip(s, label - 1)))];
+                let mut spans = vec![Span::raw(format!(
+                    "{:<label$}",
+                    clip(&shown(app, s), label - 1)
+                ))];
                 for d in 0..n {
                     let one = w.matrix[row][d];
                     let style = if one && (d == a || d == b) {
@@ -467,7 +479,7 @@ fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
                 let cells: Vec<String> = (0..n)
                     .map(|d| format!("{:>4}", w.perm_signatures[k][d] + 1))
                     .collect();
-                lines.push(signature_row(app, format!("{:<6}", k + 1), &cells, k));
+                lines.push(signature_row(app, format!("{:<4}", k + 1), &cells, k));
             }
             lines.push(agreement_line(app, w.perm_agreement(a, b), j));
             lines.push(Line::raw(""));
@@ -478,7 +490,11 @@ fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
             let order = w.permuted_rows(0);
             let mut seen = vec![false; n];
             for (pos, &row) in order.iter().enumerate() {
-                let mut text = format!("{:>3} {:<12}", pos + 1, clip(&w.universe[row], 11));
+                let mut text = format!(
+                    "{:>3} {:<12}",
+                    pos + 1,
+                    clip(&shown(app, &w.universe[row]), 11)
+                );
                 for (d, first) in seen.iter_mut().enumerate() {
                     let one = w.matrix[row][d];
                     if one && !*first {
@@ -497,7 +513,7 @@ fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
                 let cells: Vec<String> = (0..n)
                     .map(|d| format!(" {:08x}", w.hash_signatures[k][d]))
                     .collect();
-                lines.push(signature_row(app, format!("h{:<5}", k + 1), &cells, k));
+                lines.push(signature_row(app, format!("h{:<3}", k + 1), &cells, k));
             }
             lines.push(agreement_line(app, w.hash_agreement(a, b), j));
             lines.push(Line::styled(
@@ -522,9 +538,9 @@ fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
                         .map(|d| format!(" {:08x}", w.hash_signatures[k][d]))
                         .collect();
                     let label = if r == 0 {
-                        format!("{:<6}", band + 1)
+                        format!("{:<4}", band + 1)
                     } else {
-                        "      ".to_string()
+                        "    ".to_string()
                     };
                     lines.push(signature_row(app, label, &cells, k));
                 }
@@ -538,7 +554,7 @@ fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
                     .collect();
                 lines.push(Line::styled(
                     format!(
-                        "      → {} buckets; shared: {}",
+                        "    → {} buckets; shared: {}",
                         groups.len(),
                         if shared.is_empty() {
                             "none".to_string()
@@ -585,11 +601,12 @@ fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
 
 fn signature_head(app: &LearnApp, first: &str) -> Line<'static> {
     let cell = if app.step == 3 { 4 } else { 9 };
-    let mut head = format!("{first:<6}");
+    let mut head = format!("{first:<4}");
     for d in 0..app.docs.len() {
         head.push_str(&doc_label(app, d, cell));
     }
-    head.push_str("  pair");
+    // The column of `=`/`≠` marks: does the selected pair agree on this row?
+    head.push_str("  =");
     Line::styled(head, app.theme.title())
 }
 
