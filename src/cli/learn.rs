@@ -1,8 +1,6 @@
 //! `lshscope learn [FILE]`: the teaching walkthrough, on built-in questions or on the first
 //! documents of FILE (any input `scan` reads).
 
-use std::io::IsTerminal;
-
 use clap::Args;
 
 use super::CorpusArgs;
@@ -62,9 +60,12 @@ pub fn learn_texts(corpus: Option<&CorpusArgs>) -> Result<Vec<(String, String)>>
 pub fn run(args: LearnArgs) -> Result<i32> {
     let corpus = (args.corpus.input.as_os_str() != BUILTIN).then_some(&args.corpus);
     let texts = learn_texts(corpus)?;
-    if !std::io::stdout().is_terminal() {
-        eprintln!("lshscope: learn needs an interactive terminal (stdout is not one)");
-        return Ok(2);
+    // The same test as the explorer's: stdout a terminal, and keys readable.
+    if !crate::tui::has_terminal() {
+        return Err(Error::usage(
+            "lshscope learn needs an interactive terminal (stdout is not one); run it without \
+             redirecting its output",
+        ));
     }
     let mut app = LearnApp::new(&texts, args.color.monochrome());
     run_tui(&mut app).map_err(|e| Error::io("<terminal>", e))?;
