@@ -235,3 +235,37 @@ fn eight_documents_fit_80_columns_with_the_agreement_marks() {
         assert!(row.ends_with('=') || row.ends_with('≠'), "{row}");
     }
 }
+
+#[test]
+fn the_matrix_scrolls_under_its_column_heads() {
+    let mut app = app();
+    press(&mut app, KeyCode::Right);
+    press(&mut app, KeyCode::Right);
+    let before = screen(&app, 80, 24);
+    for _ in 0..5 {
+        press(&mut app, KeyCode::Down);
+    }
+    let after = screen(&app, 80, 24);
+    let head = |s: &str| {
+        s.lines()
+            .find(|l| l.contains("25 shingles"))
+            .map(String::from)
+    };
+    assert!(
+        head(&before).is_some() && head(&before) == head(&after),
+        "{after}"
+    );
+    // The first row was `a`; five rows down it is `from` (rows are sorted shingles).
+    let first_row = |s: &str| {
+        let lines: Vec<&str> = s.lines().collect();
+        let i = lines
+            .iter()
+            .position(|l| l.contains("25 shingles"))
+            .unwrap();
+        lines[i + 1].split_whitespace().next().unwrap().to_string()
+    };
+    assert_eq!(first_row(&before), "a");
+    assert_eq!(first_row(&after), "dough");
+    press(&mut app, KeyCode::Right);
+    assert_eq!(app.scroll, 0, "a new step starts at the top");
+}

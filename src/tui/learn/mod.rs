@@ -309,7 +309,17 @@ pub fn render(frame: &mut Frame, app: &LearnApp) {
     if app.step == STEPS - 1 {
         render_scurve_step(frame, app, body);
     } else {
-        let lines = figure(app, body.width);
+        let mut lines = figure(app, body.width);
+        // On the long figures (shingle lists, the matrix) the first line, the pair's figures
+        // or the column heads, stays put while the rest scrolls.
+        let body = if matches!(app.step, 1 | 2) && body.height > 2 && !lines.is_empty() {
+            let [fixed, rest] =
+                Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(body);
+            frame.render_widget(Paragraph::new(lines.remove(0)), fixed);
+            rest
+        } else {
+            body
+        };
         let scroll = app.scroll.min(lines.len().saturating_sub(1));
         frame.render_widget(Paragraph::new(lines).scroll((scroll as u16, 0)), body);
     }
