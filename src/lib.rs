@@ -14,6 +14,7 @@ pub mod cli;
 pub mod corpus;
 pub mod error;
 pub mod jobs;
+pub mod learn;
 pub mod minhash;
 pub mod pairfile;
 pub mod pairs_parquet;

@@ -18,6 +18,8 @@ const COMMANDS: &[&[&str]] = &[
     &["plot", "histogram"],
     &["gen"],
     &["bench"],
+    &["shingles"],
+    &["learn"],
     &["completions"],
     &["man"],
 ];

@@ -4,4 +4,5 @@
 pub mod histogram;
 pub mod labels;
 pub mod recall;
+pub mod shingle_advice;
 pub mod truth;

@@ -19,9 +19,11 @@ use scan::PhaseTiming;
 mod bench;
 mod explore;
 mod generate;
+mod learn;
 pub mod plot;
 mod progress;
 mod scan;
+mod shingles;
 mod truth;
 pub mod tune;
 
@@ -59,6 +61,11 @@ pub enum Command {
     Gen(generate::GenArgs),
     /// Measure the pipeline's throughput and peak memory on a generated corpus.
     Bench(bench::BenchArgs),
+    /// Recommend a shingle size: per char and word size, how common shingles are and how
+    /// similar random pairs look.
+    Shingles(shingles::ShinglesArgs),
+    /// Teaching walkthrough: shingles, matrices, signatures, bands and the S-curve, step by step.
+    Learn(learn::LearnArgs),
     /// Print a shell completion script to stdout (e.g. `lshscope completions bash`).
     Completions(CompletionsArgs),
     /// Print the man page (roff) to stdout: `lshscope man > lshscope.1`.
@@ -99,6 +106,8 @@ pub fn run(cli: Cli) -> crate::Result<i32> {
         Some(Command::Tune(args)) => tune::run(args),
         Some(Command::Plot(args)) => plot::run(args),
         Some(Command::Truth(args)) => truth::run(args),
+        Some(Command::Shingles(args)) => shingles::run(args),
+        Some(Command::Learn(args)) => learn::run(args),
         None => explore::run_sample(),
     }
 }

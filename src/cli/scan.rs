@@ -162,8 +162,21 @@ pub fn run(args: ScanArgs) -> Result<i32> {
     let _bar = ProgressBar::start(&progress, show_progress(args.quiet));
     let mut phases = Vec::new();
     let (corpus, read, index) = load_and_index(&args.corpus, &args.index, &progress, &mut phases)?;
+    // Warnings go over the progress bar's line, which would otherwise stay behind half-drawn.
+    let clear_line = if show_progress(args.quiet) {
+        "\r\x1b[2K"
+    } else {
+        ""
+    };
     if read.duplicate_ids > 0 && !args.quiet {
-        eprintln!("warning: {}", duplicate_ids_message(&read));
+        eprintln!("{clear_line}warning: {}", duplicate_ids_message(&read));
+    }
+    // Before banding, which is what a too-similar corpus makes explode.
+    if !args.quiet
+        && let Some(warning) =
+            crate::analysis::shingle_advice::candidate_share_warning(&index, banding)
+    {
+        eprintln!("{clear_line}warning: {warning}");
     }
     // Read the truth before the long phases, so a bad file fails fast.
     let truth = match &args.truth {

@@ -549,6 +549,12 @@ impl App {
                 known
             ));
         }
+        // Random pairs similar enough to flood the candidates (char:1, say) deserve a word.
+        if let Some(w) =
+            crate::analysis::shingle_advice::candidate_share_notice(&loaded.index, self.banding)
+        {
+            self.complain(w);
+        }
         self.data = Some(loaded);
         self.screen = Screen::Main;
         self.request_banding();

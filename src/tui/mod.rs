@@ -10,6 +10,7 @@
 pub mod app;
 pub mod export;
 pub mod keys;
+pub mod learn;
 pub mod sample;
 pub mod theme;
 pub mod truth;
@@ -218,7 +219,7 @@ must be a TTY, and keys are read from the controlling terminal).\nFor pipes, scr
 
 /// The explorer draws on stdout and reads keys from stdin, or from /dev/tty when stdin is
 /// the corpus (`cat docs.txt | lshscope explore -`), as crossterm does.
-fn has_terminal() -> bool {
+pub(crate) fn has_terminal() -> bool {
     std::io::stdout().is_terminal()
         && (std::io::stdin().is_terminal() || std::fs::File::open("/dev/tty").is_ok())
 }

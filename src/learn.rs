@@ -1,0 +1,372 @@
+//! The computations behind `lshscope learn`: every number the walkthrough shows, computed from
+//! the documents with the engine's own normalization, hash family and S-curve, so what a class
+//! sees is what `scan` does. Nothing here prints or touches a terminal.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::minhash::{HashFamily, fold32, scurve};
+use crate::text::{ShingleKind, ShingleOptions, Shingler, shingle_hash};
+
+/// The built-in documents: short questions of the kind seen on Q&A sites, written for this
+/// project. Under word:1 shingles (punctuation stripped) the near-duplicates sit at known
+/// similarities: 1–2 and 4–5 at 0.75, 1–3 and 2–3 at 0.4; 6 shares almost nothing.
+pub const BUILTIN_DOCUMENTS: [&str; 6] = [
+    "How do I sort a Python list?",
+    "How do I sort a Java list?",
+    "How can I sort my list quickly?",
+    "Why does my sourdough bread not rise?",
+    "Why does my bread dough not rise?",
+    "Which train goes from Vienna to Prague?",
+];
+
+/// The normalization the walkthrough uses: the engine's own, with punctuation stripped so
+/// that "list?" and "list" are one word on the screen (`scan --strip-punct`).
+pub fn learn_options(kind: ShingleKind) -> ShingleOptions {
+    ShingleOptions {
+        kind,
+        strip_punct: true,
+        ..ShingleOptions::default()
+    }
+}
+
+/// One document of the walkthrough: its text and its normalized form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LearnDoc {
+    pub id: String,
+    pub text: String,
+    pub normalized: String,
+}
+
+/// Everything the walkthrough shows, for one setting of k, K, b and r.
+#[derive(Debug, Clone)]
+pub struct Walkthrough {
+    pub docs: Vec<LearnDoc>,
+    pub kind: ShingleKind,
+    /// The distinct shingles of each document, sorted.
+    pub shingles: Vec<Vec<String>>,
+    /// Every distinct shingle of all documents (the rows of the characteristic matrix), sorted.
+    pub universe: Vec<String>,
+    /// Characteristic matrix: `matrix[row][doc]` is true when document `doc` has shingle `row`.
+    pub matrix: Vec<Vec<bool>>,
+    /// K random permutations of the rows (drawn from a seed): `permutations[k][row]` is the
+    /// position of `row` in permutation k.
+    pub permutations: Vec<Vec<usize>>,
+    /// Signature matrix from permutations: `[k][doc]` = first position holding a 1.
+    pub perm_signatures: Vec<Vec<usize>>,
+    /// Signature matrix from the engine's hash family: `[k][doc]`.
+    pub hash_signatures: Vec<Vec<u32>>,
+}
+
+/// Normalized text of each document with the engine's normalization.
+pub fn documents(texts: &[(String, String)], opts: &ShingleOptions) -> Vec<LearnDoc> {
+    let mut shingler = Shingler::new(opts.clone());
+    texts
+        .iter()
+        .map(|(id, text)| LearnDoc {
+            id: id.clone(),
+            text: text.clone(),
+            normalized: shingler.normalize(text).to_string(),
+        })
+        .collect()
+}
+
+/// The distinct shingles of a normalized text, sorted. Like the engine, a non-empty text
+/// shorter than one shingle is one shingle, its whole text.
+pub fn shingles_of(normalized: &str, kind: ShingleKind) -> Vec<String> {
+    let mut set = BTreeSet::new();
+    match kind {
+        ShingleKind::Char(k) => {
+            let chars: Vec<char> = normalized.chars().collect();
+            if chars.len() < k {
+                if !chars.is_empty() {
+                    set.insert(normalized.to_string());
+                }
+            } else {
+                for w in chars.windows(k) {
+                    set.insert(w.iter().collect::<String>());
+                }
+            }
+        }
+        ShingleKind::Word(n) => {
+            let words: Vec<&str> = normalized.split(' ').filter(|w| !w.is_empty()).collect();
+            if words.len() < n {
+                if !words.is_empty() {
+                    set.insert(words.join(" "));
+                }
+            } else {
+                for w in words.windows(n) {
+                    set.insert(w.join(" "));
+                }
+            }
+        }
+    }
+    set.into_iter().collect()
+}
+
+/// Jaccard similarity of two sorted sets, with |A∩B| and |A∪B|.
+pub fn jaccard(a: &[String], b: &[String]) -> (usize, usize, f64) {
+    let sa: BTreeSet<&String> = a.iter().collect();
+    let inter = b.iter().filter(|s| sa.contains(s)).count();
+    let union = a.len() + b.len() - inter;
+    let j = if union == 0 {
+        0.0
+    } else {
+        inter as f64 / union as f64
+    };
+    (inter, union, j)
+}
+
+/// SplitMix64 step, for the seeded permutations (the same generator the hash family uses).
+fn next(state: &mut u64) -> u64 {
+    crate::minhash::family::splitmix64(state)
+}
+
+/// A uniformly random permutation of `0..n` (Fisher–Yates), as the position of each row.
+pub fn permutation(n: usize, state: &mut u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = (next(state) % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    // order[pos] = row; invert to position of row.
+    let mut position = vec![0; n];
+    for (pos, &row) in order.iter().enumerate() {
+        position[row] = pos;
+    }
+    position
+}
+
+impl Walkthrough {
+    /// Computes every step for `docs` with shingles `kind` and `num_perm` permutations.
+    pub fn new(docs: Vec<LearnDoc>, kind: ShingleKind, num_perm: usize, seed: u64) -> Self {
+        let shingles: Vec<Vec<String>> = docs
+            .iter()
+            .map(|d| shingles_of(&d.normalized, kind))
+            .collect();
+        let universe: Vec<String> = shingles
+            .iter()
+            .flatten()
+            .cloned()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let matrix: Vec<Vec<bool>> = universe
+            .iter()
+            .map(|s| {
+                shingles
+                    .iter()
+                    .map(|set| set.binary_search(s).is_ok())
+                    .collect()
+            })
+            .collect();
+        let mut state = seed;
+        let permutations: Vec<Vec<usize>> = (0..num_perm)
+            .map(|_| permutation(universe.len(), &mut state))
+            .collect();
+        let perm_signatures = permutations
+            .iter()
+            .map(|pos| {
+                (0..docs.len())
+                    .map(|d| {
+                        (0..universe.len())
+                            .filter(|&row| matrix[row][d])
+                            .map(|row| pos[row])
+                            .min()
+                            .unwrap_or(usize::MAX)
+                    })
+                    .collect()
+            })
+            .collect();
+        let family = HashFamily::new(num_perm, seed);
+        let hash_signatures = (0..num_perm)
+            .map(|k| {
+                shingles
+                    .iter()
+                    .map(|set| {
+                        set.iter()
+                            .map(|s| family.value(k, fold32(shingle_hash(s.as_bytes()))))
+                            .min()
+                            .unwrap_or(u32::MAX)
+                    })
+                    .collect()
+            })
+            .collect();
+        Walkthrough {
+            docs,
+            kind,
+            shingles,
+            universe,
+            matrix,
+            permutations,
+            perm_signatures,
+            hash_signatures,
+        }
+    }
+
+    /// Fraction of signature rows (from permutations) on which documents `a` and `b` agree.
+    pub fn perm_agreement(&self, a: usize, b: usize) -> f64 {
+        agreement(self.perm_signatures.iter().map(|row| row[a] == row[b]))
+    }
+
+    /// Fraction of signature rows (from the hash family) on which `a` and `b` agree.
+    pub fn hash_agreement(&self, a: usize, b: usize) -> f64 {
+        agreement(self.hash_signatures.iter().map(|row| row[a] == row[b]))
+    }
+
+    /// Buckets of each band over the hash signature: for band i, a map from the band's
+    /// values to the documents that share them. Uses the first `bands * rows` rows.
+    pub fn buckets(&self, bands: usize, rows: usize) -> Vec<BTreeMap<Vec<u32>, Vec<usize>>> {
+        (0..bands)
+            .map(|band| {
+                let mut map: BTreeMap<Vec<u32>, Vec<usize>> = BTreeMap::new();
+                for d in 0..self.docs.len() {
+                    let key: Vec<u32> = (band * rows..(band + 1) * rows)
+                        .filter_map(|k| self.hash_signatures.get(k).map(|row| row[d]))
+                        .collect();
+                    map.entry(key).or_default().push(d);
+                }
+                map
+            })
+            .collect()
+    }
+
+    /// Candidate pairs (a < b): documents sharing a bucket in at least one band.
+    pub fn candidates(&self, bands: usize, rows: usize) -> BTreeSet<(usize, usize)> {
+        let mut pairs = BTreeSet::new();
+        for band in self.buckets(bands, rows) {
+            for docs in band.values() {
+                for (i, &a) in docs.iter().enumerate() {
+                    for &b in &docs[i + 1..] {
+                        pairs.insert((a, b));
+                    }
+                }
+            }
+        }
+        pairs
+    }
+}
+
+impl Walkthrough {
+    /// The rows of the characteristic matrix in the order permutation `k` puts them.
+    pub fn permuted_rows(&self, k: usize) -> Vec<usize> {
+        let mut rows: Vec<usize> = (0..self.universe.len()).collect();
+        rows.sort_by_key(|&row| self.permutations[k][row]);
+        rows
+    }
+
+    /// The characteristic matrix as CSV: `shingle,<doc ids…>` then one 0/1 row per shingle.
+    pub fn characteristic_csv(&self) -> String {
+        let mut out = self.csv_header("shingle");
+        for (row, shingle) in self.universe.iter().enumerate() {
+            out.push_str(&csv_field(shingle));
+            for &x in &self.matrix[row] {
+                out.push_str(if x { ",1" } else { ",0" });
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// A signature matrix as CSV: `row,<doc ids…>` then one row per permutation or hash.
+    pub fn signature_csv(&self, from_hashes: bool) -> String {
+        let mut out = self.csv_header(if from_hashes { "hash" } else { "permutation" });
+        for k in 0..self.permutations.len() {
+            out.push_str(&(k + 1).to_string());
+            for d in 0..self.docs.len() {
+                let v = if from_hashes {
+                    self.hash_signatures[k][d] as u64
+                } else {
+                    self.perm_signatures[k][d] as u64
+                };
+                out.push_str(&format!(",{v}"));
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The documents' shingles as CSV: `id,normalized,shingles` (shingles joined by ` | `).
+    pub fn shingles_csv(&self) -> String {
+        let mut out = String::from("id,normalized,shingles\n");
+        for (d, doc) in self.docs.iter().enumerate() {
+            out.push_str(&format!(
+                "{},{},{}\n",
+                csv_field(&doc.id),
+                csv_field(&doc.normalized),
+                csv_field(&self.shingles[d].join(" | "))
+            ));
+        }
+        out
+    }
+
+    /// The buckets of every band as CSV: `band,bucket,documents` (ids joined by spaces).
+    pub fn buckets_csv(&self, bands: usize, rows: usize) -> String {
+        let mut out = String::from("band,values,documents\n");
+        for (band, buckets) in self.buckets(bands, rows).iter().enumerate() {
+            for (values, docs) in buckets {
+                let values: Vec<String> = values.iter().map(u32::to_string).collect();
+                let ids: Vec<&str> = docs.iter().map(|&d| self.docs[d].id.as_str()).collect();
+                out.push_str(&format!(
+                    "{},{},{}\n",
+                    band + 1,
+                    values.join(" "),
+                    csv_field(&ids.join(" "))
+                ));
+            }
+        }
+        out
+    }
+
+    fn csv_header(&self, first: &str) -> String {
+        let mut out = first.to_string();
+        for doc in &self.docs {
+            out.push(',');
+            out.push_str(&csv_field(&doc.id));
+        }
+        out.push('\n');
+        out
+    }
+}
+
+/// A CSV field, quoted when it holds a comma, quote or line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn agreement(it: impl Iterator<Item = bool>) -> f64 {
+    let (mut same, mut total) = (0usize, 0usize);
+    for eq in it {
+        total += 1;
+        same += eq as usize;
+    }
+    if total == 0 {
+        0.0
+    } else {
+        same as f64 / total as f64
+    }
+}
+
+/// The intermediate numbers of the S-curve at similarity `s`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SCurveSteps {
+    pub s_pow_r: f64,
+    pub band_miss: f64,
+    pub all_bands_miss: f64,
+    pub candidate: f64,
+}
+
+pub fn scurve_steps(s: f64, bands: usize, rows: usize) -> SCurveSteps {
+    let s_pow_r = s.powi(rows as i32);
+    let band_miss = 1.0 - s_pow_r;
+    let all_bands_miss = band_miss.powi(bands as i32);
+    SCurveSteps {
+        s_pow_r,
+        band_miss,
+        all_bands_miss,
+        candidate: scurve::candidate_probability(s, bands, rows),
+    }
+}
