@@ -4,8 +4,9 @@
 //! [`app::App::update`]; [`ui::render`] draws a frame from an `&App`; [`keys::BINDINGS`] is
 //! the one key table. Work runs off the UI thread: a load job (read corpus → build index) and
 //! latest-wins re-banding jobs (`find_candidates` + `verify`), each reporting back through the
-//! single [`Event`] channel. Results carry the request id they answer, and the App drops any
-//! answer that is not for its newest request.
+//! single `Event` channel. Results carry the request id they answer, and the App drops any
+//! answer that is not for its newest request. Labels are written by one writer thread, from
+//! snapshots numbered by change, so the status line can say "saved" once a change is on disk.
 
 pub mod app;
 pub mod export;
