@@ -110,7 +110,7 @@ fn explore_label_and_quit_in_a_real_terminal() {
 
     send(&session, &["y"]);
     let labelled = wait_for(&session, "label: duplicate");
-    assert!(labelled.contains("saved to"), "{labelled}");
+    assert!(labelled.contains("saved 1 labels to"), "{labelled}");
 
     send(&session, &["q"]);
     let after = wait_for(&session, "lshscope exited 0");
@@ -132,6 +132,75 @@ fn explore_label_and_quit_in_a_real_terminal() {
         text, "id_a,id_b,label\n1,2,duplicate\n",
         "labels file:\n{text}"
     );
+}
+
+/// 20 rounds: label a pair with a burst of keys, wait until the screen acknowledges the last
+/// one, SIGKILL the explorer at once, and check the file is whole and holds that label.
+#[test]
+fn acknowledged_labels_survive_sigkill() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: tmux is not installed; the end-to-end explorer test needs it");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = write_corpus(dir.path());
+    let labels = dir.path().join("labels.csv");
+    for round in 0..20 {
+        let session = format!("lshscope-crash-{}-{round}", std::process::id());
+        // `exec`: the pane's process is the explorer itself, so the kill reaches it.
+        let command = format!(
+            "exec {} explore {} --format text -b 16 -r 4 --labels {}",
+            env!("CARGO_BIN_EXE_lshscope"),
+            corpus.display(),
+            labels.display()
+        );
+        tmux(&[
+            "new-session",
+            "-d",
+            "-s",
+            &session,
+            "-x",
+            "160",
+            "-y",
+            "50",
+            "-e",
+            "NO_COLOR=",
+            &command,
+        ]);
+        let _guard = Session(session.clone());
+        wait_for(&session, "Candidate pairs");
+        send(&session, &["Enter"]);
+        wait_for(&session, "⟷");
+        // A burst of y/n with no pause, then one `u`: only the last key's answer says unsure.
+        let burst = round % 6;
+        let mut keys: Vec<&str> = (0..burst)
+            .map(|i| if i % 2 == 0 { "y" } else { "n" })
+            .collect();
+        keys.push("u");
+        let mut args = vec!["send-keys", "-t", session.as_str()];
+        args.extend_from_slice(&keys);
+        tmux(&args);
+        wait_for(&session, "unsure: saved 1 labels to");
+        let pid = tmux(&["display", "-p", "-t", &session, "#{pane_pid}"]);
+        let status = Command::new("kill")
+            .args(["-KILL", pid.trim()])
+            .status()
+            .unwrap();
+        assert!(status.success(), "kill {pid}");
+
+        let text = std::fs::read_to_string(&labels).unwrap();
+        assert_eq!(
+            text, "id_a,id_b,label\n1,2,unsure\n",
+            "round {round}: labels file:\n{text}"
+        );
+        let store = lshscope::analysis::labels::LabelStore::load(&labels).unwrap();
+        assert_eq!(
+            store.get("1", "2"),
+            Some(lshscope::analysis::labels::Label::Unsure)
+        );
+        // The next round starts from a different state, so a stale file would show.
+        std::fs::write(&labels, "id_a,id_b,label\n1,2,duplicate\n").unwrap();
+    }
 }
 
 #[test]

@@ -246,6 +246,7 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     assert_eq!((view.a, view.b), (first.a, first.b));
     // A false negative is labelled like any pair, and saved.
     cmd(&mut app, Command::LabelDuplicate);
+    tui_support::run_effects(&mut app);
     assert_eq!(app.label_of(first.a, first.b), Some(Label::Duplicate));
     let data = app.data.clone().unwrap();
     let saved = LabelStore::load(dir.path().join("labels.csv")).unwrap();

@@ -1,8 +1,8 @@
 //! Human judgements of candidate pairs, kept in a small CSV file (`id_a,id_b,label`).
 //!
-//! The explorer writes the whole file again after every label, through
-//! [`crate::atomic::write_atomically`], so a crash never leaves a half-written file and the
-//! file on disk always matches what the user last saw. Pairs are unordered: `(a, b)` and
+//! The explorer writes the whole file again after every label (on a writer thread, from a
+//! snapshot of the store), through [`crate::atomic::write_atomically`], so a crash never
+//! leaves a half-written file, and a label the screen calls saved is on disk. Pairs are unordered: `(a, b)` and
 //! `(b, a)` are the same pair. Labels of pairs not in the current corpus are kept as they are.
 
 use std::collections::BTreeMap;

@@ -163,6 +163,24 @@ pub enum Effect {
     Export(Box<ExportJob>),
     /// Read or compute the ground truth; answer with [`Action::TruthDone`].
     Truth(super::truth::TruthJob),
+    /// Write this snapshot of the labels to its file; answer with [`Action::LabelsSaved`].
+    /// Only the newest queued snapshot needs writing: it holds every earlier change.
+    SaveLabels(Box<LabelSave>),
+}
+
+/// The labels as they were after change number `generation`, for the label writer.
+#[derive(Debug, Clone)]
+pub struct LabelSave {
+    pub generation: u64,
+    pub labels: LabelStore,
+}
+
+/// The label writer's answer: snapshot `generation` (`count` labels) is on disk, or why not.
+#[derive(Debug, Clone)]
+pub struct LabelsSaved {
+    pub generation: u64,
+    pub count: usize,
+    pub result: std::result::Result<(), String>,
 }
 
 /// Inputs to [`App::update`].
@@ -187,6 +205,7 @@ pub enum Action {
     },
     Exported(ExportReport),
     TruthDone(super::truth::TruthDone),
+    LabelsSaved(LabelsSaved),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -353,6 +372,12 @@ pub struct App {
     pub list_offset: usize,
     pub labels: LabelStore,
     label_by_pos: HashMap<(u32, u32), Label>,
+    /// Label changes made so far; each queues a snapshot carrying its number.
+    label_generation: u64,
+    /// The newest change known to be on disk.
+    labels_on_disk: u64,
+    /// What the newest change did, shown again once it is on disk.
+    last_label_change: String,
     pub viewer: Option<PairView>,
     pub show_band_values: bool,
     pub message: Option<Message>,
@@ -403,6 +428,9 @@ impl App {
             list_offset: 0,
             labels,
             label_by_pos: HashMap::new(),
+            label_generation: 0,
+            labels_on_disk: 0,
+            last_label_change: String::new(),
             viewer: None,
             show_band_values: false,
             message,
@@ -444,6 +472,11 @@ impl App {
         self.result
             .as_ref()
             .is_some_and(|r| r.banding != self.banding)
+    }
+
+    /// True while a label change is not yet known to be on disk.
+    pub fn labels_unsaved(&self) -> bool {
+        self.labels_on_disk < self.label_generation
     }
 
     pub fn label_of(&self, a: u32, b: u32) -> Option<Label> {
@@ -506,6 +539,7 @@ impl App {
             Action::PromptInput(key) => self.on_prompt_key(key),
             Action::Exported(report) => self.on_exported(report),
             Action::TruthDone(done) => self.on_truth_done(done),
+            Action::LabelsSaved(saved) => self.on_labels_saved(saved),
             Action::Click(x, y) => self.on_click(x, y),
             Action::Wheel(x, y, down) => self.on_wheel(x, y, down),
             Action::Command(cmd) => {
@@ -771,16 +805,42 @@ impl App {
             Some(l) => format!("{id_a} · {id_b}: {}", l.as_str()),
             None => format!("{id_a} · {id_b}: label removed"),
         };
-        let path = self.labels.path().display().to_string();
-        match self.labels.save() {
-            Ok(()) => self.say(format!("{text} (saved to {path})")),
-            Err(e) => self.complain(format!("{text}, but saving failed: {e}")),
-        }
+        // The file is written by the label writer thread; the status line says "saved" only
+        // when it answers, so what the screen acknowledges is on disk.
+        self.label_generation += 1;
+        self.effects.push(Effect::SaveLabels(Box::new(LabelSave {
+            generation: self.label_generation,
+            labels: self.labels.clone(),
+        })));
+        self.say(format!("{text} (saving…)"));
+        self.last_label_change = text;
         match label {
             Some(l) => self.label_by_pos.insert((a, b), l),
             None => self.label_by_pos.remove(&(a, b)),
         };
         self.rebuild_histogram();
+    }
+
+    fn on_labels_saved(&mut self, saved: LabelsSaved) {
+        let path = self.labels.path().display().to_string();
+        match saved.result {
+            Ok(()) => {
+                self.labels_on_disk = self.labels_on_disk.max(saved.generation);
+                // An older snapshot says nothing about the newest change; its own answer will.
+                if saved.generation == self.label_generation {
+                    self.say(format!(
+                        "{}: saved {} labels to {path}",
+                        self.last_label_change, saved.count
+                    ));
+                }
+            }
+            // A failure older than what is already on disk no longer matters. A newer one
+            // stays until the next change, which writes the whole store again.
+            Err(e) if saved.generation > self.labels_on_disk => self.complain(format!(
+                "saving labels to {path} failed: {e}; they are written again on the next                  label change"
+            )),
+            Err(_) => {}
+        }
     }
 
     fn on_command(&mut self, cmd: Command) {

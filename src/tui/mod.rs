@@ -4,8 +4,9 @@
 //! [`app::App::update`]; [`ui::render`] draws a frame from an `&App`; [`keys::BINDINGS`] is
 //! the one key table. Work runs off the UI thread: a load job (read corpus → build index) and
 //! latest-wins re-banding jobs (`find_candidates` + `verify`), each reporting back through the
-//! single [`Event`] channel. Results carry the request id they answer, and the App drops any
-//! answer that is not for its newest request.
+//! single `Event` channel. Results carry the request id they answer, and the App drops any
+//! answer that is not for its newest request. Labels are written by one writer thread, from
+//! snapshots numbered by change, so the status line can say "saved" once a change is on disk.
 
 pub mod app;
 pub mod export;
@@ -17,8 +18,8 @@ pub mod truth;
 pub mod ui;
 
 use std::io::IsTerminal;
-use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{
@@ -34,7 +35,10 @@ use crate::minhash::{Banding, BandingOptions, Index, band_keys, build_index, fin
 use crate::scan::{VerifiedPair, verify};
 use crate::{Error, Result};
 
-use app::{Action, App, BandOutcome, Config, Effect, LoadStep, Loaded, Overlay, PromptKey, Source};
+use app::{
+    Action, App, BandOutcome, Config, Effect, LabelSave, LabelsSaved, LoadStep, Loaded, Overlay,
+    PromptKey, Source,
+};
 
 /// How often the screen is redrawn while nothing else happens (progress gauges move).
 const TICK: Duration = Duration::from_millis(100);
@@ -267,6 +271,7 @@ fn event_loop(
     let (tx, rx) = mpsc::channel::<Event>();
     spawn_input_thread(tx.clone());
 
+    let label_writer = LabelWriter::spawn(tx.clone())?;
     let mut app = App::new(config.clone(), labels, (size.width, size.height));
     app.truth.file = truth;
     {
@@ -311,12 +316,14 @@ fn event_loop(
             }
         }
         for effect in app.take_effects() {
-            start_effect(&app, effect, &tx);
+            start_effect(&app, effect, &tx, &label_writer);
         }
         if app.should_quit {
             break;
         }
     }
+    // Labels the user made are written before the process ends.
+    label_writer.finish();
     match app.fatal.take() {
         Some(e) => Err(e),
         None => Ok(0),
@@ -395,8 +402,84 @@ pub fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
     keys::lookup(key, app.context()).map(Action::Command)
 }
 
-fn start_effect(app: &App, effect: Effect, tx: &Sender<Event>) {
+/// The thread that writes label snapshots, newest first: a burst of changes queued while one
+/// write runs costs one more write, of the last snapshot (which holds all of them).
+struct LabelWriter {
+    shared: Arc<(Mutex<WriterSlot>, Condvar)>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+#[derive(Default)]
+struct WriterSlot {
+    newest: Option<LabelSave>,
+    closed: bool,
+}
+
+impl LabelWriter {
+    fn spawn(tx: Sender<Event>) -> Result<Self> {
+        let shared = Arc::new((Mutex::new(WriterSlot::default()), Condvar::new()));
+        let theirs = Arc::clone(&shared);
+        let thread = std::thread::Builder::new()
+            .name("lshscope-labels".into())
+            .spawn(move || {
+                let (slot, wake) = &*theirs;
+                loop {
+                    let save = {
+                        let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+                        while slot.newest.is_none() && !slot.closed {
+                            slot = wake.wait(slot).unwrap_or_else(|e| e.into_inner());
+                        }
+                        match slot.newest.take() {
+                            Some(save) => save,
+                            None => return,
+                        }
+                    };
+                    let result = save.labels.save().map_err(|e| e.to_string());
+                    // After quitting nobody listens; the write itself is what counts.
+                    let _ = tx.send(Event::Worker(Action::LabelsSaved(LabelsSaved {
+                        generation: save.generation,
+                        count: save.labels.len(),
+                        result,
+                    })));
+                }
+            })
+            .map_err(|e| Error::io("<thread>", e))?;
+        Ok(LabelWriter {
+            shared,
+            thread: Some(thread),
+        })
+    }
+
+    /// Queues `save`, replacing an older snapshot not yet taken up.
+    fn submit(&self, save: LabelSave) {
+        let (slot, wake) = &*self.shared;
+        let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+        if slot
+            .newest
+            .as_ref()
+            .is_none_or(|s| s.generation < save.generation)
+        {
+            slot.newest = Some(save);
+        }
+        wake.notify_one();
+    }
+
+    /// Writes what is still queued, then stops the thread.
+    fn finish(mut self) {
+        {
+            let (slot, wake) = &*self.shared;
+            slot.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
+            wake.notify_one();
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn start_effect(app: &App, effect: Effect, tx: &Sender<Event>, label_writer: &LabelWriter) {
     match effect {
+        Effect::SaveLabels(save) => label_writer.submit(*save),
         Effect::Truth(job) => {
             let Some(data) = app.data.clone() else { return };
             let tx = tx.clone();

@@ -9,7 +9,9 @@ use lshscope::analysis::labels::LabelStore;
 use lshscope::corpus::Corpus;
 use lshscope::jobs::Progress;
 use lshscope::minhash::{Banding, IndexOptions, build_index};
-use lshscope::tui::app::{Action, App, BandOutcome, Config, Effect, Loaded, Source};
+use lshscope::tui::app::{
+    Action, App, BandOutcome, Config, Effect, LabelSave, LabelsSaved, Loaded, Source,
+};
 use lshscope::tui::keys::Command;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -143,6 +145,10 @@ pub fn run_given_effects(app: &mut App, effects: Vec<Effect>) -> usize {
                 }
                 continue;
             }
+            Effect::SaveLabels(save) => {
+                app.update(Action::LabelsSaved(save_labels(&save)));
+                continue;
+            }
             Effect::Export(job) => {
                 let data = app.data.clone().expect("export before load");
                 let report = lshscope::tui::export::run_export(&data, &job);
@@ -174,6 +180,15 @@ pub fn run_given_effects(app: &mut App, effects: Vec<Effect>) -> usize {
         }
     }
     n
+}
+
+/// Writes a label snapshot as the label writer thread does, and its answer.
+pub fn save_labels(save: &LabelSave) -> LabelsSaved {
+    LabelsSaved {
+        generation: save.generation,
+        count: save.labels.len(),
+        result: save.labels.save().map_err(|e| e.to_string()),
+    }
 }
 
 /// A loaded App with its first banding answered.
