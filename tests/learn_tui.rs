@@ -192,7 +192,12 @@ fn export_writes_each_steps_figure_and_says_where() {
         let path = dir.path().join(name);
         assert!(path.exists(), "{name}");
         let message = app.message.clone().unwrap();
-        assert_eq!(message, format!("wrote {}", path.display()));
+        if name.ends_with(".svg") {
+            assert!(path.with_extension("png").exists(), "the PNG beside {name}");
+            assert_eq!(message, format!("wrote {} (and .png)", path.display()));
+        } else {
+            assert_eq!(message, format!("wrote {}", path.display()));
+        }
         assert!(screen(&app, 80, 24).contains("wrote "), "{name}");
         press(&mut app, KeyCode::Right);
     }

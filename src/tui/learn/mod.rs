@@ -155,6 +155,9 @@ impl LearnApp {
             KeyCode::Char('N') if n >= 2 => self.pair = previous_pair(self.pair, n),
             KeyCode::Char('e') => {
                 self.message = Some(match self.export() {
+                    Ok(path) if path.extension().is_some_and(|e| e == "svg") => {
+                        format!("wrote {} (and .png)", path.display())
+                    }
                     Ok(path) => format!("wrote {}", path.display()),
                     Err(e) => format!("export failed: {e}"),
                 });
@@ -163,8 +166,8 @@ impl LearnApp {
         }
     }
 
-    /// Writes the current step's figure: the S-curve as SVG on the last step, the step's
-    /// table as CSV on the others. Returns the path written.
+    /// Writes the current step's figure: the S-curve as SVG and PNG on the last step, the
+    /// step's table as CSV on the others. Returns the path written.
     pub fn export(&self) -> crate::Result<PathBuf> {
         let w = &self.walk;
         let (name, csv) = match self.step {
@@ -174,20 +177,20 @@ impl LearnApp {
             4 => ("signatures-hashes", w.signature_csv(true)),
             5 => ("buckets", w.buckets_csv(self.bands, self.rows)),
             _ => {
+                // SVG for slides and the web, PNG for documents that take only bitmaps.
+                let plot = ScurvePlot {
+                    curves: vec![CurveSpec {
+                        bands: self.bands,
+                        rows: self.rows,
+                    }],
+                    threshold: Some(self.pair_jaccard()),
+                    num_perm: Some(self.num_perm),
+                    width: 800,
+                    height: 500,
+                };
                 let path = self.export_dir.join("learn-step7-scurve.svg");
-                write_scurve(
-                    &path,
-                    &ScurvePlot {
-                        curves: vec![CurveSpec {
-                            bands: self.bands,
-                            rows: self.rows,
-                        }],
-                        threshold: Some(self.pair_jaccard()),
-                        num_perm: Some(self.num_perm),
-                        width: 800,
-                        height: 500,
-                    },
-                )?;
+                write_scurve(&path.with_extension("png"), &plot)?;
+                write_scurve(&path, &plot)?;
                 return Ok(path);
             }
         };
