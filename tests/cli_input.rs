@@ -585,7 +585,10 @@ fn repeated_ids_warn_and_are_counted() {
     let out = lshscope().arg("scan").arg(&path).assert().success();
     let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(
-        err.contains("warning: 2 documents repeat an earlier id (first: 1, 2)"),
+        err.contains(
+            "warning: 2 documents repeat an earlier id (first: 1, 2); pairs name documents by \
+             id, so make ids unique"
+        ),
         "{err}"
     );
     let (_, read) = scan_with_summary(&path, &[], None);

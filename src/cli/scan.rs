@@ -443,7 +443,8 @@ pub(super) fn render_read_line(r: &ReadReport, input: &str, without_shingles: us
 /// `N documents repeat an earlier id (first: a, b)`, for the warning and the summary.
 pub(super) fn duplicate_ids_message(r: &ReadReport) -> String {
     format!(
-        "{} document{} repeat{} an earlier id (first: {}{}); pairs name documents by id, so          make ids unique or choose another --id-column/--id-field",
+        "{} document{} repeat{} an earlier id (first: {}{}); pairs name documents by id, \
+         so make ids unique or choose another --id-column/--id-field",
         r.duplicate_ids,
         if r.duplicate_ids == 1 { "" } else { "s" },
         if r.duplicate_ids == 1 { "s" } else { "" },
