@@ -56,7 +56,7 @@ impl HashFamily {
         (self.a[k].wrapping_mul(x as u64).wrapping_add(self.b[k]) >> 32) as u32
     }
 
-    /// Lowers `sig[k]` to min(sig[k], h_k(x)) for every x in `xs`. `sig.len()` must equal K.
+    /// Lowers `sig[k]` to `min(sig[k], h_k(x))` for every x in `xs`. `sig.len()` must equal K.
     /// Uses AVX-512 or AVX2 when the CPU has them (runtime detection), else portable code.
     pub fn update(&self, sig: &mut [u32], xs: &[u32]) {
         assert_eq!(sig.len(), self.len());
