@@ -406,7 +406,8 @@ pub struct PairRow<'a> {
     pub jaccard: f64,
 }
 
-/// Opens `path` (`-` is stdin), undoing gzip or zstd compression found by its magic bytes.
+/// Opens `path` (`-` is stdin), undoing gzip, zstd, bzip2 or xz compression found by its
+/// magic bytes.
 pub fn open_input(path: &Path) -> Result<Box<dyn BufRead>> {
     let raw: Box<dyn Read> = if path == Path::new("-") {
         Box::new(std::io::stdin())
@@ -415,18 +416,9 @@ pub fn open_input(path: &Path) -> Result<Box<dyn BufRead>> {
     };
     let mut buffered = BufReader::with_capacity(BUFFER, raw);
     let head = buffered.fill_buf().map_err(|e| Error::io(path, e))?;
-    Ok(if head.starts_with(&[0x1f, 0x8b]) {
-        Box::new(BufReader::with_capacity(
-            BUFFER,
-            flate2::bufread::MultiGzDecoder::new(buffered),
-        ))
-    } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-        let dec =
-            zstd::stream::read::Decoder::with_buffer(buffered).map_err(|e| Error::io(path, e))?;
-        Box::new(BufReader::with_capacity(BUFFER, dec))
-    } else {
-        Box::new(buffered)
-    })
+    // The same magic-byte detection and decoders as the corpus readers.
+    let compression = crate::corpus::source::Compression::sniff(head);
+    crate::corpus::source::decompress(buffered, compression, path)
 }
 
 /// Reads every row of the pair file at `path` (`-` is stdin; CSV or JSON Lines, either
@@ -930,6 +922,31 @@ mod tests {
                 bytes[0] == 0x1f || bytes[0] == 0x28,
                 "{name} not compressed"
             );
+            let mut got = Vec::new();
+            for_each_pair(&path, IDS, |r| {
+                got.push((r.id_a.into_owned(), r.id_b.into_owned(), r.jaccard));
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(got, vec![("1".into(), "2".into(), 0.75)], "{name}");
+        }
+    }
+
+    #[test]
+    fn bzip2_and_xz_pair_files_read_like_the_corpus_readers_do() {
+        use std::io::Write as _;
+        let plain = b"id_a,id_b,jaccard\n1,2,0.75\n";
+        let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+        bz.write_all(plain).unwrap();
+        let mut xz = liblzma::write::XzEncoder::new(Vec::new(), 1);
+        xz.write_all(plain).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        for (name, bytes) in [
+            ("p.csv.bz2", bz.finish().unwrap()),
+            ("p.csv.xz", xz.finish().unwrap()),
+        ] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, bytes).unwrap();
             let mut got = Vec::new();
             for_each_pair(&path, IDS, |r| {
                 got.push((r.id_a.into_owned(), r.id_b.into_owned(), r.jaccard));

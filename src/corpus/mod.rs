@@ -10,7 +10,7 @@ mod jsonl;
 pub(crate) mod parquet;
 mod read;
 mod sample;
-mod source;
+pub(crate) mod source;
 
 pub use delimited::{MAX_QUOTED_BYTES, MAX_QUOTED_LINES};
 pub use parquet::read_parquet_bytes;

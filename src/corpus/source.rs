@@ -30,7 +30,7 @@ const SNIFF_BYTES: usize = 8192;
 
 /// Compression of an input stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Compression {
+pub(crate) enum Compression {
     None,
     Gzip,
     Zstd,
@@ -72,7 +72,7 @@ impl Compression {
     }
 
     /// What the first bytes say.
-    fn sniff(head: &[u8]) -> Compression {
+    pub(crate) fn sniff(head: &[u8]) -> Compression {
         if head.starts_with(&GZIP_MAGIC) {
             Compression::Gzip
         } else if head.starts_with(&ZSTD_MAGIC) {
@@ -178,7 +178,30 @@ pub(super) fn wrap<'a, R: BufRead + 'a>(
     if sniffed == Compression::None {
         refuse_binary(head, name, None)?;
     }
-    let reader: Box<dyn BufRead + 'a> = match sniffed {
+    let reader = decompress(reader, sniffed, name)?;
+    let mut reader = reader;
+    if sniffed != Compression::None {
+        // What was compressed may itself be binary (a .tar.gz, a zipped PDF).
+        let head = reader
+            .fill_buf()
+            .map_err(|e| super::read::read_error(name, 1, e))?;
+        refuse_binary(head, name, sniffed.name())?;
+    }
+    Ok(Source {
+        reader,
+        disk_bytes,
+        compression: sniffed,
+    })
+}
+
+/// `reader` decoded as `compression` says (found by [`Compression::sniff`]): the one place that
+/// knows each codec's decoder, for corpora and pair files alike.
+pub(crate) fn decompress<'a, R: BufRead + 'a>(
+    reader: R,
+    compression: Compression,
+    name: &Path,
+) -> Result<Box<dyn BufRead + 'a>> {
+    Ok(match compression {
         Compression::None => Box::new(reader),
         Compression::Gzip => Box::new(BufReader::with_capacity(
             BUFFER_BYTES,
@@ -198,19 +221,6 @@ pub(super) fn wrap<'a, R: BufRead + 'a>(
             BUFFER_BYTES,
             liblzma::bufread::XzDecoder::new_multi_decoder(reader),
         )),
-    };
-    let mut reader = reader;
-    if sniffed != Compression::None {
-        // What was compressed may itself be binary (a .tar.gz, a zipped PDF).
-        let head = reader
-            .fill_buf()
-            .map_err(|e| super::read::read_error(name, 1, e))?;
-        refuse_binary(head, name, sniffed.name())?;
-    }
-    Ok(Source {
-        reader,
-        disk_bytes,
-        compression: sniffed,
     })
 }
 
