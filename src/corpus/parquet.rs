@@ -32,7 +32,7 @@ use crate::jobs::Progress;
 use crate::{Error, Result};
 
 /// The four bytes that open and close every Parquet file.
-pub(super) const MAGIC: &[u8; 4] = b"PAR1";
+pub(crate) const MAGIC: &[u8; 4] = b"PAR1";
 
 /// Rows decoded per batch: large enough to amortise the per-call cost, small enough that a
 /// batch of long documents stays a few megabytes and cancellation stays prompt.

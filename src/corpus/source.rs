@@ -231,7 +231,7 @@ pub(super) fn starts_with_parquet_magic(path: &Path) -> bool {
     File::open(path)
         .and_then(|mut f| f.read_exact(&mut head))
         .is_ok()
-        && &head == b"PAR1"
+        && &head == super::parquet::MAGIC
 }
 
 /// What the first bytes of a stream say it holds.
@@ -262,7 +262,7 @@ pub(crate) fn sniff_content(head: &[u8]) -> Content {
         (b"SQLite format 3\0", "an SQLite database"),
         (b"\x7fELF", "an executable"),
     ];
-    if head.starts_with(b"PAR1") {
+    if head.starts_with(super::parquet::MAGIC) {
         return Content::Parquet;
     }
     if head.len() >= 12 && &head[..4] == b"RIFF" && &head[8..12] == b"WEBP" {
