@@ -209,6 +209,16 @@ pub fn missed_pairs(
         .collect()
 }
 
+/// The similarity from which a truth file is complete: its lowest Jaccard, exactly.
+///
+/// A file made by `lshscope truth --threshold T` holds every pair at or above T, and T is at
+/// most its lowest value; any rounding of that value would claim pairs the file may not hold.
+/// `scan --truth`, `tune --truth` and the explorer all use this one rule, so one truth file
+/// gives recall at the same thresholds everywhere. `None` for an empty file.
+pub fn truth_floor(similarities: impl IntoIterator<Item = f64>) -> Option<f64> {
+    similarities.into_iter().reduce(f64::min)
+}
+
 /// Reads a truth file (`id_a,id_b,jaccard` as CSV with a header or as JSON Lines, possibly
 /// .gz/.zst, `-` for stdin; further columns such as the `level` of `lshscope gen` ignored) and
 /// maps its ids to positions in `corpus`. Pairs come back with a < b, sorted by (a, b).

@@ -7,7 +7,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
-use crate::analysis::recall::{RecallReport, measure_recall, read_truth};
+use crate::analysis::recall::{RecallReport, measure_recall, read_truth, truth_floor};
 use crate::corpus::{Corpus, ReadReport, read_corpus};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::{Banding, BandingOptions, BucketInfo, Index, build_index, find_candidates};
@@ -213,13 +213,10 @@ pub fn run(args: ScanArgs) -> Result<i32> {
     drop(_bar);
 
     let truth = truth.map(|(path, truth)| {
-        let threshold = if args.threshold > 0.0 || truth.is_empty() {
+        let threshold = if args.threshold > 0.0 {
             args.threshold
         } else {
-            truth
-                .iter()
-                .map(|p| p.jaccard)
-                .fold(f64::INFINITY, f64::min)
+            truth_floor(truth.iter().map(|p| p.jaccard)).unwrap_or(0.0)
         };
         // `pairs` holds every candidate with Jaccard ≥ --threshold ≤ threshold.
         let at_threshold = pairs.iter().filter(|p| p.jaccard >= threshold).count();

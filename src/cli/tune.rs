@@ -296,7 +296,8 @@ pub fn build_report(args: &TuneArgs) -> Result<TuneReport> {
         (None, None) if args.truth.is_some() => {
             let path = args.truth.as_ref().expect("checked");
             let values = read_similarities(path, false)?;
-            let lowest = values.iter().copied().fold(f64::INFINITY, f64::min);
+            let lowest = crate::analysis::recall::truth_floor(values.iter().copied())
+                .unwrap_or(f64::INFINITY);
             if lowest > t {
                 notes.push(format!(
                     "the truth file's lowest Jaccard is {lowest:.3}, above t = {t}: pairs \

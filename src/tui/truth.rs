@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::Error;
-use crate::analysis::recall::{RecallReport, measure_recall_with, read_truth};
+use crate::analysis::recall::{RecallReport, measure_recall_with, read_truth, truth_floor};
 use crate::analysis::truth::{TruthPair, plan_join};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::{Banding, Index};
@@ -165,15 +165,7 @@ pub fn run_truth_job(data: &Loaded, job: &TruthJob) -> Option<TruthDone> {
             progress.begin(Phase::Reading, 0);
             read_truth(path, &data.corpus)
                 .map(|pairs| {
-                    let lowest = pairs
-                        .iter()
-                        .map(|p| p.jaccard)
-                        .fold(f64::INFINITY, f64::min);
-                    let floor = if lowest.is_finite() {
-                        (lowest * 100.0 + 1e-9).floor() / 100.0
-                    } else {
-                        0.0
-                    };
+                    let floor = truth_floor(pairs.iter().map(|p| p.jaccard)).unwrap_or(0.0);
                     Truth {
                         pairs: Arc::new(pairs),
                         origin: TruthOrigin::File(path.clone()),
@@ -288,7 +280,7 @@ impl App {
         self.truth
             .truth
             .as_ref()
-            .is_some_and(|t| self.threshold < t.floor - 1e-9)
+            .is_some_and(|t| self.threshold < t.floor)
     }
 
     /// After loading: read `--truth FILE` in the background.

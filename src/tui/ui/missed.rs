@@ -177,7 +177,7 @@ pub fn status_spans(app: &App) -> Vec<Span<'static>> {
         Some(t) if app.truth_below_floor() => {
             spans.push(Span::styled("· recall ", theme.key()));
             spans.push(Span::styled(
-                format!("? (truth ≥ {:.2}; T) ", t.floor),
+                format!("? (truth ≥ {}; T) ", floor_text(t.floor)),
                 theme.warning(),
             ));
         }
@@ -324,7 +324,7 @@ impl MeasuredOverlay {
             (Some(t), Some(_)) if app.truth_below_floor() => {
                 spans.push(Span::raw("measured recall "));
                 spans.push(Span::styled(
-                    format!("? (truth ≥ {:.2}) ", t.floor),
+                    format!("? (truth ≥ {}) ", floor_text(t.floor)),
                     theme.warning(),
                 ));
             }
@@ -358,4 +358,11 @@ mod tests {
         assert_eq!(percent(Some(1099.0 / 3_502_214.0)), "0.031 %");
         assert_eq!(percent(None), "–");
     }
+}
+
+/// The truth's floor for display, rounded *up* to 3 decimals: "truth ≥ x" then never claims
+/// pairs below what the file covers.
+fn floor_text(floor: f64) -> String {
+    let text = format!("{:.3}", (floor * 1000.0).ceil() / 1000.0);
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
