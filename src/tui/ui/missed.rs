@@ -345,6 +345,13 @@ impl MeasuredOverlay {
     }
 }
 
+/// The truth's floor for display, rounded *up* to 3 decimals: "truth ≥ x" then never claims
+/// pairs below what the file covers.
+fn floor_text(floor: f64) -> String {
+    let text = format!("{:.3}", (floor * 1000.0).ceil() / 1000.0);
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::percent;
@@ -358,11 +365,4 @@ mod tests {
         assert_eq!(percent(Some(1099.0 / 3_502_214.0)), "0.031 %");
         assert_eq!(percent(None), "–");
     }
-}
-
-/// The truth's floor for display, rounded *up* to 3 decimals: "truth ≥ x" then never claims
-/// pairs below what the file covers.
-fn floor_text(floor: f64) -> String {
-    let text = format!("{:.3}", (floor * 1000.0).ceil() / 1000.0);
-    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
