@@ -55,6 +55,33 @@ fn to_io(e: ParquetError) -> std::io::Error {
     std::io::Error::other(e)
 }
 
+/// The ids of a corpus as values of a string column, made once: every id is a slice of one
+/// shared buffer, so a row costs two reference counts instead of two allocations (they were
+/// a fifth of the writing time).
+pub struct IdColumn(Vec<ByteArray>);
+
+impl IdColumn {
+    pub fn new<'a>(ids: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut bytes = Vec::new();
+        let mut ends = Vec::new();
+        for id in ids {
+            bytes.extend_from_slice(id.as_bytes());
+            ends.push(bytes.len());
+        }
+        let all = Bytes::from(bytes);
+        let mut start = 0;
+        IdColumn(
+            ends.into_iter()
+                .map(|end| {
+                    let id = ByteArray::from(all.slice(start..end));
+                    start = end;
+                    id
+                })
+                .collect(),
+        )
+    }
+}
+
 /// Writes pairs to any [`Write`], one at a time; call [`PairsParquetWriter::finish`] to write
 /// the footer (without it the output is not a valid Parquet file).
 pub struct PairsParquetWriter<W: Write> {
@@ -106,14 +133,51 @@ impl<W: Write> PairsParquetWriter<W> {
         estimate: f64,
         bands_hit: u32,
     ) -> std::io::Result<()> {
+        self.push(
+            ByteArray::from(id_a),
+            ByteArray::from(id_b),
+            jaccard,
+            estimate,
+            bands_hit,
+        )
+    }
+
+    /// Appends the pair of documents `a` and `b` of `ids`: the same row as
+    /// [`PairsParquetWriter::write_pair`] with their ids, without copying an id per row.
+    pub fn write_indexed_pair(
+        &mut self,
+        ids: &IdColumn,
+        a: u32,
+        b: u32,
+        jaccard: f64,
+        estimate: f64,
+        bands_hit: u32,
+    ) -> std::io::Result<()> {
+        self.push(
+            ids.0[a as usize].clone(),
+            ids.0[b as usize].clone(),
+            jaccard,
+            estimate,
+            bands_hit,
+        )
+    }
+
+    fn push(
+        &mut self,
+        id_a: ByteArray,
+        id_b: ByteArray,
+        jaccard: f64,
+        estimate: f64,
+        bands_hit: u32,
+    ) -> std::io::Result<()> {
         let bands = i32::try_from(bands_hit).map_err(|_| {
             std::io::Error::new(
                 std::io::ErrorKind::InvalidInput,
                 format!("bands_hit {bands_hit} does not fit the int32 column"),
             )
         })?;
-        self.id_a.push(ByteArray::from(id_a));
-        self.id_b.push(ByteArray::from(id_b));
+        self.id_a.push(id_a);
+        self.id_b.push(id_b);
         self.jaccard.push(jaccard);
         self.estimate.push(estimate);
         self.bands_hit.push(bands);
@@ -458,6 +522,23 @@ mod tests {
         }
         let reader = SerializedFileReader::new(Bytes::from(bytes)).unwrap();
         assert_eq!(reader.metadata().num_row_groups(), 4);
+    }
+
+    #[test]
+    fn indexed_pairs_write_the_same_bytes_as_named_pairs() {
+        let ids = ["a", "", "dóc-2", "a", "long id with spaces"];
+        let table = IdColumn::new(ids);
+        let rows = [(0u32, 1u32), (0, 4), (2, 3), (3, 4), (1, 2)];
+        let mut named = PairsParquetWriter::with_row_group_rows(Vec::new(), 2).unwrap();
+        let mut indexed = PairsParquetWriter::with_row_group_rows(Vec::new(), 2).unwrap();
+        for (k, &(a, b)) in rows.iter().enumerate() {
+            let (j, e, h) = (k as f64 / 7.0, k as f64 / 9.0, k as u32 + 1);
+            named
+                .write_pair(ids[a as usize], ids[b as usize], j, e, h)
+                .unwrap();
+            indexed.write_indexed_pair(&table, a, b, j, e, h).unwrap();
+        }
+        assert_eq!(named.finish().unwrap(), indexed.finish().unwrap());
     }
 
     #[test]

@@ -299,15 +299,10 @@ pub fn write_pairs(
 ) -> std::io::Result<()> {
     if format == OutputFormat::Parquet {
         let mut out = crate::pairs_parquet::PairsParquetWriter::new(w)?;
+        let ids = crate::pairs_parquet::IdColumn::new((0..corpus.len()).map(|i| corpus.id(i)));
         for block in pairs.chunks(crate::pairfile::PROGRESS_EVERY as usize) {
             for p in block {
-                out.write_pair(
-                    corpus.id(p.a as usize),
-                    corpus.id(p.b as usize),
-                    p.jaccard,
-                    p.estimate,
-                    p.bands_hit,
-                )?;
+                out.write_indexed_pair(&ids, p.a, p.b, p.jaccard, p.estimate, p.bands_hit)?;
             }
             if let Some(progress) = progress {
                 progress.advance(block.len() as u64);
