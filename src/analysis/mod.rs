@@ -1,6 +1,7 @@
 //! Analyses on top of the engine: ground truth and measured recall, similarity histograms,
 //! human labels.
 
+pub mod clusters;
 pub mod histogram;
 pub mod labels;
 pub mod recall;

@@ -2,6 +2,7 @@
 
 mod banding;
 pub(crate) mod family;
+mod identical;
 mod index;
 pub mod scurve;
 pub mod tune;
@@ -11,4 +12,5 @@ pub use banding::{
     find_candidates,
 };
 pub use family::{HashFamily, fold32};
+pub use identical::IdenticalGroups;
 pub use index::{Index, IndexOptions, ShingleSets, Signatures, build_index};

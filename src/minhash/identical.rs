@@ -1,0 +1,189 @@
+//! Documents with identical shingle sets, grouped before banding.
+//!
+//! Identical sets have identical signatures, so they share a bucket in every band: a template
+//! copied m times costs m(m−1)/2 candidate pairs, all at Jaccard 1, that say nothing new.
+//! Grouping them first (one representative with a multiplicity) makes such a family cost O(m).
+//! Every candidate pair between members of two groups is a candidate between their
+//! representatives in the same bands with the same Jaccard, so clusters built from the
+//! representatives' pairs plus the groups equal clusters built from every pair.
+
+use rayon::prelude::*;
+
+use super::ShingleSets;
+
+/// Which documents share a shingle set with an earlier document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdenticalGroups {
+    /// For each document, the first document in input order with the same shingle set (itself
+    /// when it is the first or unique). Documents without shingles stand alone: an empty set
+    /// is no evidence that two documents are the same.
+    representative: Vec<u32>,
+    /// For each representative of a group of two or more, its group's number; `u32::MAX`
+    /// for every other document.
+    group: Vec<u32>,
+    /// Group members in input order, grouped by representative (CSR: `offsets[g]..offsets[g+1]`
+    /// indexes `members`); only groups of two or more documents.
+    offsets: Vec<u32>,
+    members: Vec<u32>,
+}
+
+impl IdenticalGroups {
+    /// Groups the documents of `sets` by identical set: hash every set, sort by hash, and
+    /// compare the sets of equal hashes, so a hash collision never merges different sets.
+    pub fn find(sets: &ShingleSets) -> Self {
+        Self::find_with(sets, set_hash)
+    }
+
+    fn find_with(sets: &ShingleSets, hash: impl Fn(&[u64]) -> u64 + Sync) -> Self {
+        let n = sets.len();
+        let mut keyed: Vec<(u64, u32)> = (0..n as u32)
+            .into_par_iter()
+            .filter(|&d| !sets.get(d as usize).is_empty())
+            .map(|d| (hash(sets.get(d as usize)), d))
+            .collect();
+        keyed.par_sort_unstable();
+        let mut representative: Vec<u32> = (0..n as u32).collect();
+        let mut start = 0;
+        while start < keyed.len() {
+            let mut end = start + 1;
+            while end < keyed.len() && keyed[end].0 == keyed[start].0 {
+                end += 1;
+            }
+            // Within one hash the documents come in input order; each takes the first earlier
+            // document whose set is equal (nearly always the run's first).
+            let run = &keyed[start..end];
+            for (k, &(_, d)) in run.iter().enumerate().skip(1) {
+                let set = sets.get(d as usize);
+                if let Some(&(_, first)) = run[..k]
+                    .iter()
+                    .find(|&&(_, e)| representative[e as usize] == e && sets.get(e as usize) == set)
+                {
+                    representative[d as usize] = first;
+                }
+            }
+            start = end;
+        }
+        Self::from_representatives(representative)
+    }
+
+    fn from_representatives(representative: Vec<u32>) -> Self {
+        let n = representative.len();
+        let mut size = vec![0u32; n];
+        for &r in &representative {
+            size[r as usize] += 1;
+        }
+        // Group g belongs to the g-th representative (in input order) with two or more members.
+        let mut group = vec![u32::MAX; n];
+        let mut offsets = vec![0u32];
+        for d in 0..n {
+            if representative[d] == d as u32 && size[d] >= 2 {
+                group[d] = offsets.len() as u32 - 1;
+                offsets.push(offsets.last().unwrap() + size[d]);
+            }
+        }
+        let mut fill: Vec<u32> = offsets[..offsets.len() - 1].to_vec();
+        let mut members = vec![0u32; *offsets.last().unwrap() as usize];
+        for (d, &r) in representative.iter().enumerate() {
+            let g = group[r as usize];
+            if g != u32::MAX {
+                members[fill[g as usize] as usize] = d as u32;
+                fill[g as usize] += 1;
+            }
+        }
+        IdenticalGroups {
+            representative,
+            group,
+            offsets,
+            members,
+        }
+    }
+
+    /// The first document with the same shingle set as `doc` (`doc` itself when unique).
+    pub fn representative(&self, doc: u32) -> u32 {
+        self.representative[doc as usize]
+    }
+
+    /// True when `doc` is the first of its set (what banding keeps).
+    pub fn is_representative(&self, doc: u32) -> bool {
+        self.representative[doc as usize] == doc
+    }
+
+    /// Number of documents grouped.
+    pub fn len(&self) -> usize {
+        self.representative.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.representative.is_empty()
+    }
+
+    /// Groups of two or more identical documents, each in input order (its first member is its
+    /// representative), ordered by representative.
+    pub fn groups(&self) -> impl ExactSizeIterator<Item = &[u32]> + '_ {
+        self.offsets
+            .windows(2)
+            .map(|w| &self.members[w[0] as usize..w[1] as usize])
+    }
+
+    /// Number of documents in `doc`'s group (1 when its set is unique).
+    pub fn multiplicity(&self, doc: u32) -> usize {
+        match self.group[self.representative(doc) as usize] {
+            u32::MAX => 1,
+            g => (self.offsets[g as usize + 1] - self.offsets[g as usize]) as usize,
+        }
+    }
+
+    /// Documents that repeat an earlier document's set: what the collapse saves.
+    pub fn copies(&self) -> usize {
+        self.members.len() - self.groups().len()
+    }
+
+    /// Representatives in input order: the documents banding needs to see.
+    pub fn representatives(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.representative.len() as u32).filter(|&d| self.is_representative(d))
+    }
+}
+
+/// A 64-bit hash of a sorted set of shingle hashes (xxh3 over its bytes).
+fn set_hash(set: &[u64]) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for x in set {
+        h.update(&x.to_le_bytes());
+    }
+    h.digest()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sets(v: &[&[u64]]) -> ShingleSets {
+        ShingleSets::from_sets(&v.iter().map(|s| s.to_vec()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn identical_sets_share_the_first_as_representative() {
+        let s = sets(&[&[1, 2], &[3], &[1, 2], &[], &[], &[3], &[1, 2], &[1, 2, 3]]);
+        let g = IdenticalGroups::find(&s);
+        let reps: Vec<u32> = (0..8).map(|d| g.representative(d)).collect();
+        assert_eq!(reps, [0, 1, 0, 3, 4, 1, 0, 7], "empty sets stay apart");
+        let groups: Vec<&[u32]> = g.groups().collect();
+        assert_eq!(groups, [&[0u32, 2, 6][..], &[1, 5]]);
+        assert_eq!(g.copies(), 3);
+        assert_eq!(
+            (g.multiplicity(6), g.multiplicity(5), g.multiplicity(7)),
+            (3, 2, 1)
+        );
+        assert_eq!(g.representatives().collect::<Vec<_>>(), [0, 1, 3, 4, 7]);
+    }
+
+    #[test]
+    fn equal_hashes_of_different_sets_are_not_merged() {
+        // Every set hashes alike: only the comparison of the sets tells them apart.
+        let s = sets(&[&[5], &[6], &[5], &[6], &[7], &[6]]);
+        let g = IdenticalGroups::find_with(&s, |_| 42);
+        let reps: Vec<u32> = (0..6).map(|d| g.representative(d)).collect();
+        assert_eq!(reps, [0, 1, 0, 1, 4, 1]);
+        assert_eq!(g.groups().collect::<Vec<_>>(), [&[0u32, 2][..], &[1, 3, 5]]);
+    }
+}
