@@ -2,6 +2,7 @@
 //! human labels.
 
 pub mod clusters;
+pub mod dedup;
 pub mod histogram;
 pub mod labels;
 pub mod recall;

@@ -102,10 +102,20 @@ pub fn band_key(row: &[u32], banding: Banding, band: usize) -> u64 {
 
 /// Bucket keys of one band for every document that has shingles, sorted by (key, doc).
 pub fn band_keys(sigs: &Signatures, banding: Banding, band: usize) -> Vec<(u64, u32)> {
+    band_keys_among(sigs, banding, band, None)
+}
+
+/// [`band_keys`] of the documents `included` marks (all when `None`).
+fn band_keys_among(
+    sigs: &Signatures,
+    banding: Banding,
+    band: usize,
+    included: Option<&[bool]>,
+) -> Vec<(u64, u32)> {
     let mut keys: Vec<(u64, u32)> = Vec::with_capacity(sigs.len());
     keys.extend(
         (0..sigs.len())
-            .filter(|&i| !sigs.is_empty_doc(i))
+            .filter(|&i| !sigs.is_empty_doc(i) && included.is_none_or(|inc| inc[i]))
             .map(|i| (band_key(sigs.row(i), banding, band), i as u32)),
     );
     sort_by_key_then_doc(keys)
@@ -191,6 +201,20 @@ pub fn find_candidates(
     options: &BandingOptions,
     progress: &Progress,
 ) -> Result<Candidates> {
+    find_candidates_among(sigs, options, None, progress)
+}
+
+/// [`find_candidates`] among the documents `included` marks (all when `None`): with
+/// identical copies collapsed, only their representatives.
+pub fn find_candidates_among(
+    sigs: &Signatures,
+    options: &BandingOptions,
+    included: Option<&[bool]>,
+    progress: &Progress,
+) -> Result<Candidates> {
+    if let Some(inc) = included {
+        assert_eq!(inc.len(), sigs.len(), "one flag per document");
+    }
     let banding = options.banding;
     Banding::new(banding.bands, banding.rows, sigs.num_perm())?;
     let cap = options.max_bucket.unwrap_or(usize::MAX).max(2);
@@ -201,7 +225,7 @@ pub fn find_candidates(
         .into_par_iter()
         .map(|band| {
             progress.check()?;
-            let keys = band_keys(sigs, banding, band);
+            let keys = band_keys_among(sigs, banding, band, included);
             let mut out = BandResult {
                 pairs: Vec::new(),
                 largest: Vec::new(),

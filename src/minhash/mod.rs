@@ -9,7 +9,7 @@ pub mod tune;
 
 pub use banding::{
     Banding, BandingOptions, BucketInfo, CandidatePair, Candidates, band_key, band_keys,
-    find_candidates,
+    find_candidates, find_candidates_among,
 };
 pub use family::{HashFamily, fold32};
 pub use identical::IdenticalGroups;

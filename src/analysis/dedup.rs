@@ -1,0 +1,208 @@
+//! Deduplication end to end on an index: identical copies collapsed, banding over their
+//! representatives, verification, clusters and the chaining audit.
+
+use crate::Result;
+use crate::jobs::Progress;
+use crate::minhash::{BandingOptions, Candidates, IdenticalGroups, Index, find_candidates_among};
+use crate::scan::{VerifiedPair, verify};
+
+use super::clusters::{AuditLimits, ChainAudit, Clusters, Edge, KeepRule, audit_all};
+
+/// Which pairs join documents into clusters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Joining {
+    /// Candidates whose exact Jaccard reaches the threshold (text-dedup with
+    /// `check_false_positive`, and what lshscope recommends).
+    Verified,
+    /// Every candidate, as datatrove and the current NeMo Curator workflow do: each false
+    /// positive of the banding removes a document.
+    Unverified,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DedupOptions {
+    pub banding: BandingOptions,
+    pub threshold: f64,
+    pub joining: Joining,
+    pub keep: KeepRule,
+    /// Group identical shingle sets before banding (the clusters are the same either way;
+    /// without it a template copied m times costs m(m−1)/2 pairs).
+    pub collapse_identical: bool,
+    pub audit: AuditLimits,
+}
+
+/// The outcome of [`dedup`].
+#[derive(Debug, Clone)]
+pub struct Dedup {
+    /// Identical-set groups, when collapsed.
+    pub identical: Option<IdenticalGroups>,
+    /// The banding's candidates among the representatives (pairs and bucket statistics).
+    pub candidates: Candidates,
+    /// Every candidate with its exact Jaccard and estimate (threshold 0), sorted by (a, b).
+    pub pairs: Vec<VerifiedPair>,
+    pub clusters: Clusters,
+    /// One audit per cluster.
+    pub audits: Vec<ChainAudit>,
+    /// With [`Joining::Unverified`]: documents removed only through pairs below the threshold
+    /// (verified joining would keep them).
+    pub removed_below_threshold: Option<usize>,
+}
+
+/// Bands, verifies and clusters `index`. `length(doc)` serves [`KeepRule::Longest`].
+pub fn dedup(
+    index: &Index,
+    options: &DedupOptions,
+    length: impl Fn(u32) -> usize + Copy,
+    progress: &Progress,
+) -> Result<Dedup> {
+    let n = index.len();
+    let identical = options
+        .collapse_identical
+        .then(|| IdenticalGroups::find(&index.sets));
+    let included: Option<Vec<bool>> = identical
+        .as_ref()
+        .map(|g| (0..n as u32).map(|d| g.is_representative(d)).collect());
+    let candidates = find_candidates_among(
+        &index.signatures,
+        &options.banding,
+        included.as_deref(),
+        progress,
+    )?;
+    let pairs = verify(index, &candidates.pairs, 0.0, progress)?;
+    let edges_at = |threshold: f64| -> Vec<Edge> {
+        pairs
+            .iter()
+            .filter(|p| p.jaccard >= threshold)
+            .map(|p| Edge {
+                a: p.a,
+                b: p.b,
+                jaccard: p.jaccard,
+            })
+            .collect()
+    };
+    let verified = Clusters::build(
+        n,
+        &edges_at(options.threshold),
+        identical.as_ref(),
+        options.keep,
+        length,
+    );
+    let (clusters, removed_below_threshold) = match options.joining {
+        Joining::Verified => (verified, None),
+        Joining::Unverified => {
+            let all = Clusters::build(n, &edges_at(0.0), identical.as_ref(), options.keep, length);
+            let below = all.removed_beyond(&verified);
+            (all, Some(below))
+        }
+    };
+    progress.check()?;
+    let audits = audit_all(
+        &clusters,
+        &index.sets,
+        identical.as_ref(),
+        options.threshold,
+        options.audit,
+    );
+    Ok(Dedup {
+        identical,
+        candidates,
+        pairs,
+        clusters,
+        audits,
+        removed_below_threshold,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Corpus;
+    use crate::minhash::{Banding, IndexOptions, build_index};
+
+    fn corpus(texts: &[String]) -> Corpus {
+        let mut c = Corpus::new();
+        for (i, t) in texts.iter().enumerate() {
+            c.push(&format!("d{i}"), t);
+        }
+        c
+    }
+
+    /// A template family with edits, identical copies of some members, and loners.
+    fn family_corpus() -> Vec<String> {
+        let base = "the quick brown fox jumps over the lazy dog near the riverbank at noon";
+        let mut texts = Vec::new();
+        for i in 0..40 {
+            let text = match i % 5 {
+                0 => base.to_string(),
+                1 => base.replace("noon", "dawn"),
+                2 => base.replace("lazy", "sleepy"),
+                3 => format!("{base} today {i}"),
+                _ => format!("an unrelated sentence number {i} about copper kettles and tea"),
+            };
+            texts.push(text);
+        }
+        texts.push(String::new());
+        texts.push(String::new());
+        texts
+    }
+
+    fn options(collapse: bool, joining: Joining) -> DedupOptions {
+        DedupOptions {
+            banding: BandingOptions {
+                banding: Banding { bands: 16, rows: 4 },
+                max_bucket: None,
+            },
+            threshold: 0.6,
+            joining,
+            keep: KeepRule::First,
+            collapse_identical: collapse,
+            audit: AuditLimits::default(),
+        }
+    }
+
+    fn members(c: &Clusters) -> Vec<Vec<u32>> {
+        (0..c.len()).map(|k| c.members(k).to_vec()).collect()
+    }
+
+    #[test]
+    fn collapsing_identical_copies_changes_no_cluster() {
+        let texts = family_corpus();
+        let index =
+            build_index(&corpus(&texts), &IndexOptions::default(), &Progress::new()).unwrap();
+        let len = |d: u32| texts[d as usize].len();
+        for joining in [Joining::Verified, Joining::Unverified] {
+            let with = dedup(&index, &options(true, joining), len, &Progress::new()).unwrap();
+            let without = dedup(&index, &options(false, joining), len, &Progress::new()).unwrap();
+            assert_eq!(members(&with.clusters), members(&without.clusters));
+            assert_eq!(
+                with.removed_below_threshold,
+                without.removed_below_threshold
+            );
+            assert!(
+                with.pairs.len() < without.pairs.len(),
+                "the collapse saves pairs: {} vs {}",
+                with.pairs.len(),
+                without.pairs.len()
+            );
+            let copies = with.identical.as_ref().unwrap().copies();
+            assert!(copies >= 20, "{copies}");
+        }
+    }
+
+    #[test]
+    fn empty_documents_are_never_clustered() {
+        let texts = family_corpus();
+        let index =
+            build_index(&corpus(&texts), &IndexOptions::default(), &Progress::new()).unwrap();
+        let d = dedup(
+            &index,
+            &options(true, Joining::Unverified),
+            |_| 0,
+            &Progress::new(),
+        )
+        .unwrap();
+        let n = texts.len() as u32;
+        assert!(d.clusters.cluster_of(n - 1).is_none() && d.clusters.cluster_of(n - 2).is_none());
+    }
+}
