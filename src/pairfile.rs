@@ -190,6 +190,12 @@ pub enum Field<'a> {
     Str(&'a str),
     F64(f64),
     U64(u64),
+    /// `true`/`false` in CSV, a JSON boolean in JSON Lines.
+    Bool(bool),
+}
+
+fn bool_text(v: bool) -> &'static [u8] {
+    if v { b"true" } else { b"false" }
 }
 
 /// Writes rows of a fixed set of columns as CSV (header first) or JSON Lines (keys in column
@@ -258,6 +264,7 @@ impl<'w, 'p> RowWriter<'w, 'p> {
                         Field::Str(s) => push_csv_str(buf, s),
                         Field::F64(v) => self.floats.push(buf, v),
                         Field::U64(v) => buf.extend_from_slice(self.ints.format(v).as_bytes()),
+                        Field::Bool(v) => buf.extend_from_slice(bool_text(v)),
                     }
                 }
                 buf.push(b'\n');
@@ -273,6 +280,7 @@ impl<'w, 'p> RowWriter<'w, 'p> {
                         Field::F64(v) if v.is_finite() => self.floats.push(buf, v),
                         Field::F64(_) => buf.extend_from_slice(b"null"),
                         Field::U64(v) => buf.extend_from_slice(self.ints.format(v).as_bytes()),
+                        Field::Bool(v) => buf.extend_from_slice(bool_text(v)),
                     }
                 }
                 buf.extend_from_slice(b"}\n");

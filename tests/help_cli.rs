@@ -11,6 +11,7 @@ const COMMANDS: &[&[&str]] = &[
     &[],
     &["explore"],
     &["scan"],
+    &["dedup"],
     &["tune"],
     &["truth"],
     &["plot"],

@@ -17,6 +17,7 @@ use crate::{Error, Result};
 use scan::PhaseTiming;
 
 mod bench;
+mod dedup;
 mod explore;
 mod generate;
 mod learn;
@@ -51,6 +52,9 @@ pub enum Command {
     Explore(explore::ExploreArgs),
     /// Find near-duplicate pairs: shingle, MinHash, band, verify, write the pairs.
     Scan(scan::ScanArgs),
+    /// Deduplicate: clusters of near-duplicates, the document each keeps, the ids to drop,
+    /// and which clusters are chains.
+    Dedup(dedup::DedupArgs),
     /// Choose bands and rows: datasketch's pick, recall targets, constraints, corpus-weighted.
     Tune(tune::TuneArgs),
     /// Exact similarity join (every pair with Jaccard ≥ T), or a sample of pair similarities.
@@ -100,6 +104,7 @@ pub fn run(cli: Cli) -> crate::Result<i32> {
         Some(Command::Completions(args)) => print_completions(args.shell),
         Some(Command::Man) => print_man(),
         Some(Command::Scan(args)) => scan::run(args),
+        Some(Command::Dedup(args)) => dedup::run(args),
         Some(Command::Gen(args)) => generate::run(args),
         Some(Command::Explore(args)) => explore::run(args),
         Some(Command::Bench(args)) => bench::run(args),

@@ -1,0 +1,308 @@
+//! `lshscope dedup` end to end: the clusters file, the drop list, the summary and its chaining
+//! audit, identical copies, and clusters checked against the exact join's components.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn lshscope() -> Command {
+    Command::cargo_bin("lshscope").unwrap()
+}
+
+const QUESTIONS: &str = "sample_data/questions.txt";
+
+fn run_ok(args: &[&str]) -> (String, String) {
+    let out = lshscope().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Rows of a clusters CSV as (id, cluster, size, keep).
+fn rows(csv: &str) -> Vec<(String, String, usize, bool)> {
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("id,cluster,size,keep"));
+    lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (
+                f[0].to_string(),
+                f[1].to_string(),
+                f[2].parse().unwrap(),
+                f[3].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn summary(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn the_sample_chain_is_flagged() {
+    // Questions 22–23 (0.315) and 22–24 (0.478) join 23 and 24, which share 0.121.
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("summary.json");
+    let (out, err) = run_ok(&[
+        "dedup",
+        QUESTIONS,
+        "-b",
+        "64",
+        "-r",
+        "2",
+        "-t",
+        "0.3",
+        "--summary-json",
+        json.to_str().unwrap(),
+    ]);
+    let rows = rows(&out);
+    let family: Vec<_> = rows.iter().filter(|r| r.1 == "22").collect();
+    assert_eq!(family.len(), 3, "{rows:?}");
+    assert!(family.iter().all(|r| r.2 == 3));
+    let s = summary(&json);
+    assert_eq!(s["chained_clusters"], 1);
+    let chain = &s["most_chained"][0];
+    assert_eq!(chain["kept"], "22");
+    assert_eq!(chain["farthest_pair_ids"], serde_json::json!(["23", "24"]));
+    assert!((chain["farthest_pair"].as_f64().unwrap() - 0.121_495).abs() < 1e-5);
+    assert!((chain["weakest_link"].as_f64().unwrap() - 0.314_815).abs() < 1e-5);
+    assert_eq!(chain["exact"], true);
+    assert!(err.contains("1 of 14 clusters are chained"), "{err}");
+    assert!(err.contains("23 and 24 at 0.121"), "{err}");
+}
+
+#[test]
+fn rows_drop_list_and_counts_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let (clusters, drop, json) = (
+        dir.path().join("clusters.csv"),
+        dir.path().join("drop.txt"),
+        dir.path().join("s.json"),
+    );
+    run_ok(&[
+        "dedup",
+        QUESTIONS,
+        "-b",
+        "32",
+        "-r",
+        "2",
+        "-t",
+        "0.4",
+        "-q",
+        "-o",
+        clusters.to_str().unwrap(),
+        "--drop-list",
+        drop.to_str().unwrap(),
+        "--summary-json",
+        json.to_str().unwrap(),
+    ]);
+    let rows = rows(&std::fs::read_to_string(&clusters).unwrap());
+    // Input order, one kept document per cluster, named by it, sizes that add up.
+    let ids: Vec<usize> = rows.iter().map(|r| r.0.parse().unwrap()).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    let mut by_cluster: BTreeMap<&str, Vec<&(String, String, usize, bool)>> = BTreeMap::new();
+    for r in &rows {
+        by_cluster.entry(&r.1).or_default().push(r);
+    }
+    for (cluster, members) in &by_cluster {
+        let kept: Vec<_> = members.iter().filter(|r| r.3).collect();
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].0, *cluster);
+        assert_eq!(kept[0].0, members[0].0, "--keep first keeps the first");
+        assert!(members.iter().all(|r| r.2 == members.len()));
+    }
+    let dropped: Vec<String> = std::fs::read_to_string(&drop)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    let not_kept: Vec<String> = rows.iter().filter(|r| !r.3).map(|r| r.0.clone()).collect();
+    assert_eq!(dropped, not_kept);
+    let s = summary(&json);
+    assert_eq!(s["clusters"], by_cluster.len());
+    assert_eq!(s["documents_removed"], dropped.len());
+    assert_eq!(s["documents_in_clusters"], rows.len());
+}
+
+/// Connected components (as sorted id sets) of the pairs `lshscope truth` writes.
+fn components_of_truth(csv: &str) -> BTreeSet<BTreeSet<String>> {
+    let mut next: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for line in csv.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        next.entry(f[0].into()).or_default().push(f[1].into());
+        next.entry(f[1].into()).or_default().push(f[0].into());
+    }
+    let mut seen = BTreeSet::new();
+    let mut out = BTreeSet::new();
+    for start in next.keys() {
+        if seen.contains(start) {
+            continue;
+        }
+        let mut comp = BTreeSet::new();
+        let mut stack = vec![start.clone()];
+        while let Some(x) = stack.pop() {
+            if seen.insert(x.clone()) {
+                comp.insert(x.clone());
+                stack.extend(next[&x].iter().cloned());
+            }
+        }
+        out.insert(comp);
+    }
+    out
+}
+
+fn components_of_clusters(csv: &str) -> BTreeSet<BTreeSet<String>> {
+    let mut by: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (id, cluster, _, _) in rows(csv) {
+        by.entry(cluster).or_default().insert(id);
+    }
+    by.into_values().collect()
+}
+
+/// A corpus shaped like real dumps: a template family of 64 edits, 1,500 identical copies of
+/// one member, texts with quotes, and unrelated texts.
+fn template_corpus(dir: &Path) -> std::path::PathBuf {
+    let mut csv = String::from("id,text\n");
+    let base = [
+        "Senior data engineer wanted for our growing analytics team in the city centre",
+        "you will build batch pipelines, review schemas and mentor two junior colleagues",
+        "we offer flexible hours, a learning budget and a quiet office near the station",
+    ];
+    let swaps = [
+        "harbour", "museum", "market", "bridge", "tower", "garden", "square", "castle",
+    ];
+    let mut n = 0;
+    let mut push = |csv: &mut String, text: &str| {
+        csv.push_str(&format!("doc{n},\"{}\"\n", text.replace('"', "\"\"")));
+        n += 1;
+    };
+    for i in 0..64 {
+        let text = format!(
+            "{} {} {} near the {}",
+            base[0],
+            base[1],
+            base[2].replace("station", swaps[i % swaps.len()]),
+            swaps[(i / swaps.len()) % swaps.len()]
+        );
+        push(&mut csv, &text);
+        if i == 7 {
+            for _ in 0..1500 {
+                push(&mut csv, &text);
+            }
+        }
+    }
+    for i in 0..150 {
+        push(
+            &mut csv,
+            &format!(
+                "\"quoted\" note {i}: the {} opens at {} o'clock",
+                swaps[i % 8],
+                i % 12
+            ),
+        );
+    }
+    let path = dir.join("template.csv");
+    std::fs::write(&path, csv).unwrap();
+    path
+}
+
+#[test]
+fn clusters_equal_the_components_of_the_exact_join() {
+    // With r = 1 and 64 bands a pair at J ≥ 0.5 is missed with probability ≤ 2^-64: the
+    // verified clusters must be exactly the connected components of every pair at J ≥ 0.5.
+    let dir = tempfile::tempdir().unwrap();
+    let input = template_corpus(dir.path());
+    let input = input.to_str().unwrap();
+    let (truth, _) = run_ok(&["truth", input, "-t", "0.5", "-q"]);
+    let json = dir.path().join("s.json");
+    let (clusters, _) = run_ok(&[
+        "dedup",
+        input,
+        "-b",
+        "64",
+        "-r",
+        "1",
+        "-t",
+        "0.5",
+        "-q",
+        "--summary-json",
+        json.to_str().unwrap(),
+    ]);
+    let expected = components_of_truth(&truth);
+    assert!(
+        expected.iter().any(|c| c.len() > 1500),
+        "the copies form one family"
+    );
+    assert_eq!(components_of_clusters(&clusters), expected);
+    let s = summary(&json);
+    assert_eq!(s["identical_copies"], 1500);
+    // Representatives only: 1,500 copies would add over a million pairs.
+    assert!(
+        s["candidates"].as_u64().unwrap() < 100_000,
+        "{}",
+        s["candidates"]
+    );
+}
+
+#[test]
+fn unverified_joining_counts_removals_below_the_threshold() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("s.json");
+    let (out, err) = run_ok(&[
+        "dedup",
+        QUESTIONS,
+        "-b",
+        "64",
+        "-r",
+        "2",
+        "-t",
+        "0.5",
+        "--unverified",
+        "--keep",
+        "longest",
+        "--output-format",
+        "jsonl",
+        "--summary-json",
+        json.to_str().unwrap(),
+    ]);
+    let s = summary(&json);
+    let below = s["removed_below_threshold"].as_u64().unwrap();
+    assert!(below > 0, "64×2 lets pairs well below 0.5 through");
+    assert!(err.contains(&format!(
+        "{below} documents are removed only through pairs below"
+    )));
+    assert_eq!(s["joining"], "unverified");
+    let line = out.lines().next().unwrap();
+    let at = |key: &str| line.find(&format!("\"{key}\":")).unwrap();
+    assert!(at("id") < at("cluster") && at("cluster") < at("size") && at("size") < at("keep"));
+    let first: serde_json::Value = serde_json::from_str(line).unwrap();
+    assert!(first["keep"].is_boolean());
+}
+
+#[test]
+fn bad_options_are_usage_errors() {
+    lshscope()
+        .args(["dedup", QUESTIONS, "-t", "1.5"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--threshold must be in [0, 1]"));
+    lshscope()
+        .args(["dedup", QUESTIONS, "-t", "0.5", "--drop-list", "-"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("only one of the clusters"));
+    lshscope()
+        .args(["dedup", QUESTIONS])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--threshold"));
+}
