@@ -1,5 +1,5 @@
 //! Candidate pairs as Apache Parquet: a streaming writer for `scan`'s pairs and a reader for
-//! `tune --pairs` / `plot --pairs`.
+//! `tune --pairs` / `plot --pairs`; and a writer for `dedup`'s clusters.
 //!
 //! Schema (every column required, no nulls):
 //!
@@ -24,7 +24,7 @@ use std::path::Path;
 
 use bytes::Bytes;
 use parquet::basic::{Compression, Type as PhysicalType};
-use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int32Type};
+use parquet::data_type::{BoolType, ByteArray, ByteArrayType, DoubleType, Int32Type, Int64Type};
 use parquet::errors::ParquetError;
 use parquet::file::properties::WriterProperties;
 use parquet::file::reader::{ChunkReader, FileReader};
@@ -82,18 +82,115 @@ impl IdColumn {
     }
 }
 
-/// Writes pairs to any [`Write`], one at a time; call [`PairsParquetWriter::finish`] to write
-/// the footer (without it the output is not a valid Parquet file).
-pub struct PairsParquetWriter<W: Write> {
+/// The buffered values of one column of the row group being filled.
+enum ColumnValues {
+    Text(Vec<ByteArray>),
+    Double(Vec<f64>),
+    Int32(Vec<i32>),
+    Int64(Vec<i64>),
+    Boolean(Vec<bool>),
+}
+
+impl ColumnValues {
+    fn len(&self) -> usize {
+        match self {
+            ColumnValues::Text(v) => v.len(),
+            ColumnValues::Double(v) => v.len(),
+            ColumnValues::Int32(v) => v.len(),
+            ColumnValues::Int64(v) => v.len(),
+            ColumnValues::Boolean(v) => v.len(),
+        }
+    }
+
+    fn clear(&mut self) {
+        match self {
+            ColumnValues::Text(v) => v.clear(),
+            ColumnValues::Double(v) => v.clear(),
+            ColumnValues::Int32(v) => v.clear(),
+            ColumnValues::Int64(v) => v.clear(),
+            ColumnValues::Boolean(v) => v.clear(),
+        }
+    }
+}
+
+/// Streams rows of required columns into a Parquet file on any [`Write`]: values collect per
+/// column, and every `rows_per_group` rows they are encoded as one row group and passed on.
+struct TableWriter<W: Write> {
     out: W,
     file: SerializedFileWriter<Vec<u8>>,
-    id_a: Vec<ByteArray>,
-    id_b: Vec<ByteArray>,
-    jaccard: Vec<f64>,
-    estimate: Vec<f64>,
-    bands_hit: Vec<i32>,
+    columns: Vec<ColumnValues>,
     rows_per_group: usize,
 }
+
+impl<W: Write> TableWriter<W> {
+    /// `schema` in Parquet's message syntax; `columns` empty buffers of its columns' types,
+    /// in order.
+    fn new(out: W, schema: &str, columns: Vec<ColumnValues>, rows: usize) -> std::io::Result<Self> {
+        let schema = std::sync::Arc::new(parse_message_type(schema).map_err(to_io)?);
+        let props = WriterProperties::builder()
+            // zstd level 1: smaller than snappy on ids and similarities, and every current
+            // reader (pyarrow, Spark 3, DuckDB, Polars) decodes it.
+            .set_compression(Compression::ZSTD(Default::default()))
+            .build();
+        let file = SerializedFileWriter::new(Vec::new(), schema, std::sync::Arc::new(props))
+            .map_err(to_io)?;
+        Ok(TableWriter {
+            out,
+            file,
+            columns,
+            rows_per_group: rows.max(1),
+        })
+    }
+
+    /// Call after pushing one value to every column.
+    fn row_done(&mut self) -> std::io::Result<()> {
+        if self.columns[0].len() >= self.rows_per_group {
+            self.flush_group()?;
+        }
+        Ok(())
+    }
+
+    fn flush_group(&mut self) -> std::io::Result<()> {
+        if self.columns[0].len() == 0 {
+            return Ok(());
+        }
+        let mut group = self.file.next_row_group().map_err(to_io)?;
+        let mut values = self.columns.iter();
+        while let Some(mut writer) = group.next_column().map_err(to_io)? {
+            match values.next().expect("one buffer per schema column") {
+                ColumnValues::Text(v) => writer.typed::<ByteArrayType>().write_batch(v, None, None),
+                ColumnValues::Double(v) => writer.typed::<DoubleType>().write_batch(v, None, None),
+                ColumnValues::Int32(v) => writer.typed::<Int32Type>().write_batch(v, None, None),
+                ColumnValues::Int64(v) => writer.typed::<Int64Type>().write_batch(v, None, None),
+                ColumnValues::Boolean(v) => writer.typed::<BoolType>().write_batch(v, None, None),
+            }
+            .map_err(to_io)?;
+            writer.close().map_err(to_io)?;
+        }
+        group.close().map_err(to_io)?;
+        self.columns.iter_mut().for_each(ColumnValues::clear);
+        // Pass the finished group on. The parquet writer counts offsets itself, so taking the
+        // bytes out of its buffer does not disturb the footer it writes later.
+        self.file.flush()?;
+        let encoded = self.file.inner_mut();
+        self.out.write_all(encoded)?;
+        encoded.clear();
+        Ok(())
+    }
+
+    /// Writes the last row group and the footer; returns the output (flushed).
+    fn finish(mut self) -> std::io::Result<W> {
+        self.flush_group()?;
+        let rest = self.file.into_inner().map_err(to_io)?;
+        self.out.write_all(&rest)?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// Writes pairs to any [`Write`], one at a time; call [`PairsParquetWriter::finish`] to write
+/// the footer (without it the output is not a valid Parquet file).
+pub struct PairsParquetWriter<W: Write>(TableWriter<W>);
 
 impl<W: Write> PairsParquetWriter<W> {
     /// A writer with zstd-compressed columns and [`ROW_GROUP_ROWS`] rows per row group.
@@ -103,24 +200,16 @@ impl<W: Write> PairsParquetWriter<W> {
 
     /// A writer with `rows` rows per row group (at least 1).
     pub fn with_row_group_rows(out: W, rows: usize) -> std::io::Result<Self> {
-        let schema = std::sync::Arc::new(parse_message_type(SCHEMA).map_err(to_io)?);
-        let props = WriterProperties::builder()
-            // zstd level 1: smaller than snappy on ids and similarities, and every current
-            // reader (pyarrow, Spark 3, DuckDB, Polars) decodes it.
-            .set_compression(Compression::ZSTD(Default::default()))
-            .build();
-        let file = SerializedFileWriter::new(Vec::new(), schema, std::sync::Arc::new(props))
-            .map_err(to_io)?;
-        Ok(PairsParquetWriter {
-            out,
-            file,
-            id_a: Vec::new(),
-            id_b: Vec::new(),
-            jaccard: Vec::new(),
-            estimate: Vec::new(),
-            bands_hit: Vec::new(),
-            rows_per_group: rows.max(1),
-        })
+        let columns = vec![
+            ColumnValues::Text(Vec::new()),
+            ColumnValues::Text(Vec::new()),
+            ColumnValues::Double(Vec::new()),
+            ColumnValues::Double(Vec::new()),
+            ColumnValues::Int32(Vec::new()),
+        ];
+        Ok(PairsParquetWriter(TableWriter::new(
+            out, SCHEMA, columns, rows,
+        )?))
     }
 
     /// Appends one pair. `bands_hit` above `i32::MAX` is an error (no LSH setup has that many
@@ -176,67 +265,85 @@ impl<W: Write> PairsParquetWriter<W> {
                 format!("bands_hit {bands_hit} does not fit the int32 column"),
             )
         })?;
-        self.id_a.push(id_a);
-        self.id_b.push(id_b);
-        self.jaccard.push(jaccard);
-        self.estimate.push(estimate);
-        self.bands_hit.push(bands);
-        if self.id_a.len() >= self.rows_per_group {
-            self.flush_group()?;
-        }
-        Ok(())
-    }
-
-    fn flush_group(&mut self) -> std::io::Result<()> {
-        if self.id_a.is_empty() {
-            return Ok(());
-        }
-        let mut group = self.file.next_row_group().map_err(to_io)?;
-        let mut column = 0;
-        while let Some(mut writer) = group.next_column().map_err(to_io)? {
-            match column {
-                0 => writer
-                    .typed::<ByteArrayType>()
-                    .write_batch(&self.id_a, None, None),
-                1 => writer
-                    .typed::<ByteArrayType>()
-                    .write_batch(&self.id_b, None, None),
-                2 => writer
-                    .typed::<DoubleType>()
-                    .write_batch(&self.jaccard, None, None),
-                3 => writer
-                    .typed::<DoubleType>()
-                    .write_batch(&self.estimate, None, None),
-                _ => writer
-                    .typed::<Int32Type>()
-                    .write_batch(&self.bands_hit, None, None),
-            }
-            .map_err(to_io)?;
-            writer.close().map_err(to_io)?;
-            column += 1;
-        }
-        group.close().map_err(to_io)?;
-        self.id_a.clear();
-        self.id_b.clear();
-        self.jaccard.clear();
-        self.estimate.clear();
-        self.bands_hit.clear();
-        // Pass the finished group on. The parquet writer counts offsets itself, so taking the
-        // bytes out of its buffer does not disturb the footer it writes later.
-        self.file.flush()?;
-        let encoded = self.file.inner_mut();
-        self.out.write_all(encoded)?;
-        encoded.clear();
-        Ok(())
+        let [
+            ColumnValues::Text(a),
+            ColumnValues::Text(b),
+            ColumnValues::Double(j),
+            ColumnValues::Double(e),
+            ColumnValues::Int32(h),
+        ] = &mut self.0.columns[..]
+        else {
+            unreachable!("the pairs schema's buffers")
+        };
+        a.push(id_a);
+        b.push(id_b);
+        j.push(jaccard);
+        e.push(estimate);
+        h.push(bands);
+        self.0.row_done()
     }
 
     /// Writes the last row group and the footer; returns the output (flushed).
-    pub fn finish(mut self) -> std::io::Result<W> {
-        self.flush_group()?;
-        let rest = self.file.into_inner().map_err(to_io)?;
-        self.out.write_all(&rest)?;
-        self.out.flush()?;
-        Ok(self.out)
+    pub fn finish(self) -> std::io::Result<W> {
+        self.0.finish()
+    }
+}
+
+/// The clusters schema (`lshscope dedup`): a document, the id of its cluster's kept document,
+/// the cluster's size and whether this document is the one kept.
+const CLUSTERS_SCHEMA: &str = "message clusters {
+    required binary id (STRING);
+    required binary cluster (STRING);
+    required int64 size;
+    required boolean keep;
+}";
+
+/// Writes the rows of a clusters file as Parquet; [`ClustersParquetWriter::finish`] writes the
+/// footer.
+pub struct ClustersParquetWriter<W: Write>(TableWriter<W>);
+
+impl<W: Write> ClustersParquetWriter<W> {
+    pub fn new(out: W) -> std::io::Result<Self> {
+        let columns = vec![
+            ColumnValues::Text(Vec::new()),
+            ColumnValues::Text(Vec::new()),
+            ColumnValues::Int64(Vec::new()),
+            ColumnValues::Boolean(Vec::new()),
+        ];
+        Ok(ClustersParquetWriter(TableWriter::new(
+            out,
+            CLUSTERS_SCHEMA,
+            columns,
+            ROW_GROUP_ROWS,
+        )?))
+    }
+
+    /// Appends document `doc` of `ids`, in the cluster kept as `kept`, of `size` documents.
+    pub fn write_member(
+        &mut self,
+        ids: &IdColumn,
+        doc: u32,
+        kept: u32,
+        size: usize,
+    ) -> std::io::Result<()> {
+        let [
+            ColumnValues::Text(id),
+            ColumnValues::Text(cluster),
+            ColumnValues::Int64(sizes),
+            ColumnValues::Boolean(keep),
+        ] = &mut self.0.columns[..]
+        else {
+            unreachable!("the clusters schema's buffers")
+        };
+        id.push(ids.0[doc as usize].clone());
+        cluster.push(ids.0[kept as usize].clone());
+        sizes.push(size as i64);
+        keep.push(doc == kept);
+        self.0.row_done()
+    }
+
+    pub fn finish(self) -> std::io::Result<W> {
+        self.0.finish()
     }
 }
 
@@ -522,6 +629,32 @@ mod tests {
         }
         let reader = SerializedFileReader::new(Bytes::from(bytes)).unwrap();
         assert_eq!(reader.metadata().num_row_groups(), 4);
+    }
+
+    #[test]
+    fn clusters_read_back_with_their_types() {
+        let ids = IdColumn::new(["a", "b", "c", "d"]);
+        let mut w = ClustersParquetWriter::new(Vec::new()).unwrap();
+        w.write_member(&ids, 0, 0, 3).unwrap();
+        w.write_member(&ids, 2, 0, 3).unwrap();
+        w.write_member(&ids, 3, 0, 3).unwrap();
+        let reader = SerializedFileReader::new(Bytes::from(w.finish().unwrap())).unwrap();
+        let schema = reader.metadata().file_metadata().schema_descr_ptr();
+        let names: Vec<&str> = schema.columns().iter().map(|c| c.name()).collect();
+        assert_eq!(names, ["id", "cluster", "size", "keep"]);
+        let rows: Vec<String> = reader
+            .get_row_iter(None)
+            .unwrap()
+            .map(|r| r.unwrap().to_string())
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                r#"{id: "a", cluster: "a", size: 3, keep: true}"#,
+                r#"{id: "c", cluster: "a", size: 3, keep: false}"#,
+                r#"{id: "d", cluster: "a", size: 3, keep: false}"#,
+            ]
+        );
     }
 
     #[test]

@@ -306,3 +306,31 @@ fn bad_options_are_usage_errors() {
         .code(2)
         .stderr(predicate::str::contains("--threshold"));
 }
+
+#[test]
+fn parquet_clusters_hold_the_csv_rows() {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::record::RowAccessor;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("clusters.parquet");
+    let args = ["dedup", QUESTIONS, "-b", "64", "-r", "2", "-t", "0.3", "-q"];
+    let (csv, _) = run_ok(&args);
+    let mut with_output = args.to_vec();
+    with_output.extend(["-o", path.to_str().unwrap()]);
+    run_ok(&with_output);
+    let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
+    let from_parquet: Vec<(String, String, usize, bool)> = reader
+        .get_row_iter(None)
+        .unwrap()
+        .map(|row| {
+            let row = row.unwrap();
+            (
+                row.get_string(0).unwrap().clone(),
+                row.get_string(1).unwrap().clone(),
+                row.get_long(2).unwrap() as usize,
+                row.get_bool(3).unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(from_parquet, rows(&csv));
+}

@@ -17,6 +17,7 @@ use crate::corpus::{Corpus, ReadReport};
 use crate::jobs::Phase;
 use crate::minhash::{Banding, BandingOptions};
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
+use crate::pairs_parquet::{ClustersParquetWriter, IdColumn};
 use crate::{Error, Result};
 
 #[derive(Debug, Args)]
@@ -45,8 +46,8 @@ pub struct DedupArgs {
     #[arg(long, value_enum, default_value_t = KeepArg::First)]
     pub keep: KeepArg,
     /// Write the clusters (`id,cluster,size,keep`) to FILE (atomically) instead of stdout;
-    /// `-` is stdout. The name picks the format (`.csv`, `.jsonl`) and compression
-    /// (`.gz`, `.zst`).
+    /// `-` is stdout. The name picks the format (`.csv`, `.jsonl`, `.parquet`) and
+    /// compression (`.gz`, `.zst`).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Row format; overrides the output name's extension [default: from the name, else csv].
@@ -222,7 +223,11 @@ pub fn run(args: DedupArgs) -> Result<i32> {
 }
 
 /// The formats `dedup -o` can write.
-const CLUSTER_FORMATS: &[OutputFormat] = &[OutputFormat::Csv, OutputFormat::Jsonl];
+const CLUSTER_FORMATS: &[OutputFormat] = &[
+    OutputFormat::Csv,
+    OutputFormat::Jsonl,
+    OutputFormat::Parquet,
+];
 
 /// One row per document in a cluster, in input order: its id, the id of its cluster's kept
 /// document, the cluster's size, and whether this is the kept document.
@@ -232,6 +237,16 @@ pub fn write_clusters(
     clusters: &Clusters,
     format: OutputFormat,
 ) -> std::io::Result<()> {
+    if format == OutputFormat::Parquet {
+        let ids = IdColumn::new((0..corpus.len()).map(|i| corpus.id(i)));
+        let mut out = ClustersParquetWriter::new(w)?;
+        for d in 0..corpus.len() as u32 {
+            if let Some(c) = clusters.cluster_of(d) {
+                out.write_member(&ids, d, clusters.kept(c), clusters.members(c).len())?;
+            }
+        }
+        return out.finish().map(|_| ());
+    }
     let mut out = RowWriter::new(w, format, CLUSTER_COLUMNS, None)?;
     for d in 0..corpus.len() as u32 {
         if let Some(c) = clusters.cluster_of(d) {
