@@ -22,6 +22,7 @@ pub mod plot;
 pub mod scan;
 pub mod similarity;
 pub mod synth;
+pub mod templated;
 pub mod text;
 pub mod tui;
 

@@ -334,3 +334,46 @@ fn parquet_clusters_hold_the_csv_rows() {
         .collect();
     assert_eq!(from_parquet, rows(&csv));
 }
+
+#[test]
+fn clusters_of_a_generated_template_corpus_equal_the_exact_components() {
+    // `gen --templates`: power-law families, verbatim copies, a planted group of 400 copies.
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("templates.csv");
+    let input = input.to_str().unwrap();
+    run_ok(&[
+        "gen",
+        "--templates",
+        "-n",
+        "3000",
+        "--max-family",
+        "300",
+        "--identical-group",
+        "400",
+        "--seed",
+        "5",
+        "-o",
+        input,
+        "-q",
+    ]);
+    let (truth, _) = run_ok(&["truth", input, "-t", "0.6", "-q"]);
+    let json = dir.path().join("s.json");
+    // 32 × 2 misses a pair at J = 0.6 with probability (1 − 0.36)^32 ≈ 6e-7.
+    let (clusters, _) = run_ok(&[
+        "dedup",
+        input,
+        "-b",
+        "32",
+        "-r",
+        "2",
+        "-t",
+        "0.6",
+        "-q",
+        "--summary-json",
+        json.to_str().unwrap(),
+    ]);
+    let expected = components_of_truth(&truth);
+    assert!(expected.iter().any(|c| c.len() >= 400));
+    assert_eq!(components_of_clusters(&clusters), expected);
+    assert!(summary(&json)["identical_copies"].as_u64().unwrap() >= 399);
+}

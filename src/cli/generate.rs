@@ -4,8 +4,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::corpus::Corpus;
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
 use crate::synth::{GenOptions, generate};
+use crate::templated::{TemplateOptions, generate_templated};
 use crate::text::{ShingleKind, ShingleOptions};
 use crate::{Error, Result};
 
@@ -47,6 +49,33 @@ pub struct GenArgs {
     /// No message on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Make a corpus shaped like real dumps instead: template families with power-law sizes
+    /// (most documents unique, some families in the thousands), verbatim copies, short and
+    /// long texts, quotes and non-ASCII characters; ids `t0000001`, … in shuffled order.
+    #[arg(long, conflicts_with_all = ["length", "levels", "pairs_per_level", "shingle", "truth"])]
+    pub templates: bool,
+    /// With --templates: the largest family.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 15_000,
+        requires = "templates"
+    )]
+    pub max_family: usize,
+    /// With --templates: the share of a family's members that copy its first one verbatim.
+    #[arg(
+        long,
+        value_name = "SHARE",
+        default_value_t = 0.3,
+        requires = "templates"
+    )]
+    pub copy_share: f64,
+    /// With --templates: also plant a group of N verbatim copies of one text.
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "templates")]
+    pub identical_group: usize,
+    /// With --templates: also plant a family of N edited copies of one template.
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "templates")]
+    pub template_family: usize,
 }
 
 const FORMATS: &[OutputFormat] = &[OutputFormat::Csv, OutputFormat::Jsonl];
@@ -70,6 +99,9 @@ pub fn run(args: GenArgs) -> Result<i32> {
         }
         None => None,
     };
+    if args.templates {
+        return write_templated(&args, &target, format);
+    }
     let opts = GenOptions {
         documents: args.docs,
         length: args.length,
@@ -82,13 +114,7 @@ pub fn run(args: GenArgs) -> Result<i32> {
         },
     };
     let (corpus, pairs) = generate(&opts);
-    target.write(None, |w| {
-        let mut out = RowWriter::new(w, format, &["id", "text"], None)?;
-        for i in 0..corpus.len() {
-            out.write_row(&[Field::Str(corpus.id(i)), Field::Str(corpus.text(i))])?;
-        }
-        out.finish()
-    })?;
+    write_corpus(&target, format, &corpus)?;
     if let Some((t, f)) = &truth {
         t.write(None, |w| {
             let mut out = RowWriter::new(w, *f, &["id_a", "id_b", "jaccard", "level"], None)?;
@@ -116,5 +142,47 @@ pub fn run(args: GenArgs) -> Result<i32> {
             .map(|p| format!(" (truth: {})", p.display()))
             .unwrap_or_default()
     );
+    Ok(0)
+}
+
+fn write_corpus(target: &OutputTarget, format: OutputFormat, corpus: &Corpus) -> Result<()> {
+    target.write(None, |w| {
+        let mut out = RowWriter::new(w, format, &["id", "text"], None)?;
+        for i in 0..corpus.len() {
+            out.write_row(&[Field::Str(corpus.id(i)), Field::Str(corpus.text(i))])?;
+        }
+        out.finish()
+    })
+}
+
+fn write_templated(args: &GenArgs, target: &OutputTarget, format: OutputFormat) -> Result<i32> {
+    if !(0.0..=1.0).contains(&args.copy_share) {
+        return Err(Error::usage(format!(
+            "--copy-share must be in [0, 1], got {}",
+            args.copy_share
+        )));
+    }
+    if args.max_family == 0 {
+        return Err(Error::usage("--max-family must be at least 1"));
+    }
+    let out = generate_templated(&TemplateOptions {
+        docs: args.docs,
+        seed: args.seed,
+        max_family: args.max_family,
+        copy_share: args.copy_share,
+        identical_group: args.identical_group,
+        template_family: args.template_family,
+        ..TemplateOptions::default()
+    });
+    write_corpus(target, format, &out.corpus)?;
+    if !args.quiet {
+        let families = out.family.iter().max().map_or(0, |&f| f as usize + 1);
+        eprintln!(
+            "wrote {} documents in {} template families to {}",
+            out.corpus.len(),
+            families,
+            target.display()
+        );
+    }
     Ok(0)
 }
