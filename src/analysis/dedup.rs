@@ -191,6 +191,75 @@ mod tests {
     }
 
     #[test]
+    fn audits_match_brute_force_on_a_template_corpus() {
+        use crate::similarity::jaccard;
+        use crate::templated::{TemplateOptions, generate_templated};
+        let generated = generate_templated(&TemplateOptions {
+            docs: 1_500,
+            max_family: 120,
+            seed: 3,
+            ..TemplateOptions::default()
+        });
+        let index = build_index(
+            &generated.corpus,
+            &IndexOptions::default(),
+            &Progress::new(),
+        )
+        .unwrap();
+        let mut options = options(true, Joining::Verified);
+        options.threshold = 0.7;
+        let d = dedup(&index, &options, |_| 0, &Progress::new()).unwrap();
+        assert!(d.clusters.len() > 20, "{}", d.clusters.len());
+        let mut chained = 0;
+        for c in 0..d.clusters.len() {
+            let members = d.clusters.members(c);
+            let audit = &d.audits[c];
+            assert!(audit.exact);
+            // The farthest pair is the lowest Jaccard over every pair of members.
+            let mut lowest = 1.0f64;
+            for (i, &a) in members.iter().enumerate() {
+                for &b in &members[i + 1..] {
+                    lowest = lowest.min(jaccard(
+                        index.sets.get(a as usize),
+                        index.sets.get(b as usize),
+                    ));
+                }
+            }
+            assert_eq!(audit.farthest_pair.jaccard, lowest, "cluster {c}");
+            assert_eq!(audit.chained, lowest < options.threshold);
+            chained += usize::from(audit.chained);
+            // The weakest link is the bottleneck: the cluster's verified edges strictly above
+            // it do not connect it (copies count as edges at 1).
+            let w = audit.weakest_link.jaccard;
+            if w < 1.0 {
+                let edges: Vec<Edge> = d
+                    .pairs
+                    .iter()
+                    .filter(|p| p.jaccard > w && members.contains(&p.a))
+                    .map(|p| Edge {
+                        a: p.a,
+                        b: p.b,
+                        jaccard: p.jaccard,
+                    })
+                    .collect();
+                let split = Clusters::build(
+                    index.len(),
+                    &edges,
+                    d.identical.as_ref(),
+                    KeepRule::First,
+                    |_| 0,
+                );
+                assert!(
+                    split
+                        .cluster_of(members[0])
+                        .is_none_or(|k| split.members(k).len() < members.len())
+                );
+            }
+        }
+        assert!(chained > 0, "template families chain at 0.7");
+    }
+
+    #[test]
     fn empty_documents_are_never_clustered() {
         let texts = family_corpus();
         let index =
