@@ -19,6 +19,7 @@ pub mod minhash;
 pub mod pairfile;
 pub mod pairs_parquet;
 pub mod plot;
+pub mod rng;
 pub mod scan;
 pub mod similarity;
 pub mod synth;
