@@ -113,10 +113,9 @@ pub fn histogram_bins(values: &[f64], bins: usize) -> Vec<HistogramBin> {
     counts
         .into_iter()
         .enumerate()
-        .map(|(i, count)| HistogramBin {
-            lo: i as f64 / n as f64,
-            hi: (i + 1) as f64 / n as f64,
-            count,
+        .map(|(i, count)| {
+            let (lo, hi, _) = crate::analysis::histogram::bin_bounds(i, n);
+            HistogramBin { lo, hi, count }
         })
         .collect()
 }

@@ -409,3 +409,43 @@ fn measured_candidate_rate_follows_the_s_curve() {
         "{flagged} of {bins} bins outside their interval"
     );
 }
+
+#[test]
+fn recall_bins_agree_with_the_histogram_at_every_edge() {
+    // 29/50 floors to bin 28 of 50 when multiplied out (29/50·50 = 28.999999999999996); the
+    // recall table, the histogram and its bin filter must all put it in bin 29, [0.58, 0.6).
+    use lshscope::analysis::histogram::{SimilarityHistogram, bin_bounds, bin_of};
+    let banding = Banding::new(20, 5, 128).unwrap();
+    for bins in [20, 50, 100] {
+        let truth: Vec<TruthPair> = (0..=50u32)
+            .map(|k| TruthPair {
+                a: k,
+                b: k + 100,
+                jaccard: f64::from(k) / 50.0,
+            })
+            .collect();
+        let report = measure_recall(&truth, &[], 0, banding, 0.5, bins);
+        let hist = SimilarityHistogram::from_values(truth.iter().map(|p| (p.jaccard, None)), bins);
+        for b in &report.bins {
+            let i = bin_of(b.lo, bins);
+            let (lo, hi, _) = bin_bounds(i, bins);
+            assert_eq!((b.lo, b.hi), (lo, hi), "{bins} bins");
+            assert_eq!(b.true_pairs as u64, hist.counts[i], "bin {i} of {bins}");
+        }
+        let total: usize = report.bins.iter().map(|b| b.true_pairs).sum();
+        assert_eq!(total, truth.len());
+    }
+    let report = measure_recall(
+        &[TruthPair {
+            a: 0,
+            b: 1,
+            jaccard: 29.0 / 50.0,
+        }],
+        &[],
+        0,
+        banding,
+        0.5,
+        50,
+    );
+    assert_eq!(report.bins[0].lo, 29.0 / 50.0);
+}

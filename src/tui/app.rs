@@ -1010,13 +1010,13 @@ impl App {
     }
 
     fn filter_to_bin(&mut self, bin: usize) {
-        let (low, high) = self.hist.bin_range(bin);
-        let last = bin + 1 == self.hist.bins();
+        let (low, high, high_inclusive) =
+            crate::analysis::histogram::bin_bounds(bin, self.hist.bins());
         self.bin_cursor = bin;
         self.set_filter(JaccardFilter {
             low,
             high,
-            high_inclusive: last,
+            high_inclusive,
             bin: Some(bin),
         });
     }

@@ -230,7 +230,7 @@ impl MeasuredOverlay {
             outside: Vec::new(),
         };
         for bin in &m.report.bins {
-            let k = ((bin.lo * bins as f64).round() as usize).min(bins - 1);
+            let k = crate::analysis::histogram::bin_of(bin.lo, bins);
             // Drawn at the mean similarity of the bin's true pairs, where the bin's
             // prediction (mean of P(sᵢ)) is about the curve's height.
             let x = app
@@ -295,7 +295,7 @@ impl MeasuredOverlay {
             m.report
                 .bins
                 .iter()
-                .find(|b| ((b.lo * bins as f64).round() as usize) == k)
+                .find(|b| crate::analysis::histogram::bin_of(b.lo, bins) == k)
         });
         if let Some(b) = bin {
             let style = if b.outside {
