@@ -16,6 +16,7 @@ pub mod error;
 pub mod jobs;
 pub mod learn;
 pub mod minhash;
+pub mod numfmt;
 pub mod pairfile;
 pub mod pairs_parquet;
 pub mod plot;

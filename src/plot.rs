@@ -316,12 +316,11 @@ fn legend_height(lines: usize, k: f64) -> u32 {
 
 /// "= 47.01 %" for a label: two decimals, but never rounded to a flat 0 % or 100 %.
 fn label_percent(p: f64) -> String {
-    if p > 0.0 && p < 0.00005 {
-        "< 0.01 %".to_string()
-    } else if (0.99995..1.0).contains(&p) {
-        "> 99.99 %".to_string()
+    let text = crate::numfmt::percent_two_decimals(p);
+    if text.starts_with(['<', '>']) {
+        text
     } else {
-        format!("= {:.2} %", 100.0 * p)
+        format!("= {text}")
     }
 }
 
