@@ -26,5 +26,6 @@ pub mod similarity;
 pub mod synth;
 pub mod text;
 pub mod tui;
+pub mod tune;
 
 pub use error::{Error, Result};
