@@ -8,7 +8,7 @@ use lshscope::analysis::recall::{measure_recall, missed_pairs, read_truth};
 use lshscope::analysis::truth::{
     TruthPair, brute_force_join, plan_join, sample_pair_similarities, similarity_join,
 };
-use lshscope::corpus::Corpus;
+use lshscope::corpus::{Corpus, ReadOptions, read_corpus};
 use lshscope::jobs::Progress;
 use lshscope::minhash::{
     Banding, BandingOptions, IndexOptions, ShingleSets, build_index, find_candidates,
@@ -136,18 +136,13 @@ fn join_equals_brute_force_on_generated_corpora() {
     }
 }
 
-/// The sample corpus, read as `id,text` CSV (the truth file names these ids).
+/// The sample corpus, read as `id,text` CSV by the corpus reader (the truth file names these
+/// ids).
 fn sample_corpus() -> Corpus {
-    let mut rdr = csv::Reader::from_path(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_data/planted.csv"),
-    )
-    .unwrap();
-    let mut corpus = Corpus::new();
-    for rec in rdr.records() {
-        let rec = rec.unwrap();
-        corpus.push(&rec[0], &rec[1]);
-    }
-    corpus
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_data/planted.csv");
+    read_corpus(&path, &ReadOptions::default(), &Progress::new())
+        .unwrap()
+        .0
 }
 
 #[test]
