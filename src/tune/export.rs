@@ -5,8 +5,8 @@
 use serde::Serialize;
 use serde_json::json;
 
-use super::TuneRow;
 use crate::minhash::scurve::candidate_probability;
+use crate::minhash::tune::CurveSummary;
 use crate::numfmt::percent_fine;
 use crate::text::ShingleKind;
 
@@ -47,15 +47,17 @@ pub struct ToolExport {
     pub notes: Vec<String>,
 }
 
-/// The banding of `row` in `tool`'s own parameters, with what it cannot express.
+/// The banding of `curve` (picked by `criterion`, e.g. a [`super::TuneRow`]'s) in `tool`'s own
+/// parameters, with what the tool cannot express.
 pub fn export_for(
     tool: Tool,
-    row: &TuneRow,
+    criterion: &'static str,
+    curve: &CurveSummary,
     num_perm: usize,
     threshold: f64,
     shingle: ShingleKind,
 ) -> ToolExport {
-    let (b, r) = (row.curve.bands, row.curve.rows);
+    let (b, r) = (curve.bands, curve.rows);
     let mut notes = Vec::new();
     let word_ngram_note = |tool: &str, n: usize| match shingle {
         ShingleKind::Word(_) => None,
@@ -138,7 +140,7 @@ pub fn export_for(
             let tables = if r == 1 {
                 b
             } else {
-                spark_tables_reaching(row.curve.probability_at_threshold, threshold)
+                spark_tables_reaching(curve.probability_at_threshold, threshold)
             };
             if r > 1 {
                 notes.push(format!(
@@ -150,7 +152,7 @@ pub fn export_for(
                     "the nearest Spark curve reaching the same P(t) = {} is numHashTables={tables} \
                      (r = 1), which also makes pairs at similarity {low} candidates with P = {} \
                      (vs {} for {b} × {r}); the similarity join then verifies them all",
-                    percent_fine(row.curve.probability_at_threshold),
+                    percent_fine(curve.probability_at_threshold),
                     percent_fine(candidate_probability(low, tables, 1)),
                     percent_fine(candidate_probability(low, b, r))
                 ));
@@ -210,7 +212,7 @@ pub fn export_for(
     };
     ToolExport {
         tool,
-        criterion: row.criterion,
+        criterion,
         parameters,
         snippet,
         notes,
@@ -240,28 +242,31 @@ mod tests {
     use super::*;
     use crate::minhash::tune::summarize;
 
-    fn row(bands: usize, rows: usize, threshold: f64) -> TuneRow {
-        TuneRow {
-            criterion: "given",
-            description: String::new(),
-            curve: summarize(bands, rows, threshold),
-            unused_permutations: 0,
-            corpus: None,
-            warnings: Vec::new(),
-        }
-    }
-
     #[test]
     fn spark_gets_enough_single_hash_tables_for_the_same_probability() {
         let t = 0.8;
-        let e = export_for(Tool::Spark, &row(20, 5, t), 128, t, ShingleKind::Char(5));
+        let e = export_for(
+            Tool::Spark,
+            "given",
+            &summarize(20, 5, t),
+            128,
+            t,
+            ShingleKind::Char(5),
+        );
         let tables = e.parameters[0].1.as_u64().unwrap() as usize;
         let p = summarize(20, 5, t).probability_at_threshold;
         assert!(candidate_probability(t, tables, 1) >= p);
         assert!(candidate_probability(t, tables - 1, 1) < p);
         assert!(e.notes[0].contains("cannot express 20 × 5"));
         // r = 1 is Spark's own shape: the bands are the tables, nothing to explain.
-        let same = export_for(Tool::Spark, &row(7, 1, t), 128, t, ShingleKind::Char(5));
+        let same = export_for(
+            Tool::Spark,
+            "given",
+            &summarize(7, 1, t),
+            128,
+            t,
+            ShingleKind::Char(5),
+        );
         assert_eq!(same.parameters[0].1, json!(7));
         assert!(!same.notes.iter().any(|n| n.contains("cannot express")));
     }

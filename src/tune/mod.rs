@@ -379,7 +379,7 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
     let chosen = chosen_row.criterion;
     let export = options
         .export
-        .map(|tool| export_for(tool, chosen_row, k, t, options.shingle));
+        .map(|tool| export_for(tool, chosen, &chosen_row.curve, k, t, options.shingle));
 
     if let Some(PairSimilarities::ScanPairs {
         scan_banding: None, ..
