@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::minhash::{HashFamily, fold32, scurve};
+use crate::rng::SplitMix64;
 use crate::text::{ShingleKind, ShingleOptions, Shingler, shingle_hash};
 
 /// The built-in documents: short questions of the kind seen on Q&A sites, written for this
@@ -116,16 +117,12 @@ pub fn jaccard(a: &[String], b: &[String]) -> (usize, usize, f64) {
     (inter, union, j)
 }
 
-/// SplitMix64 step, for the seeded permutations (the same generator the hash family uses).
-fn next(state: &mut u64) -> u64 {
-    crate::minhash::family::splitmix64(state)
-}
-
 /// A uniformly random permutation of `0..n` (Fisher–Yates), as the position of each row.
-pub fn permutation(n: usize, state: &mut u64) -> Vec<usize> {
+pub fn permutation(n: usize, rng: &mut SplitMix64) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).collect();
     for i in (1..n).rev() {
-        let j = (next(state) % (i as u64 + 1)) as usize;
+        // Plain modulo (bias below n/2⁶⁴) keeps the permutations the walkthrough has shown.
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
         order.swap(i, j);
     }
     // order[pos] = row; invert to position of row.
@@ -159,9 +156,10 @@ impl Walkthrough {
                     .collect()
             })
             .collect();
-        let mut state = seed;
+        // The generator the hash family uses, seeded with the seed as given.
+        let mut rng = SplitMix64::new(seed);
         let permutations: Vec<Vec<usize>> = (0..num_perm)
-            .map(|_| permutation(universe.len(), &mut state))
+            .map(|_| permutation(universe.len(), &mut rng))
             .collect();
         let perm_signatures = permutations
             .iter()

@@ -16,14 +16,17 @@ pub mod error;
 pub mod jobs;
 pub mod learn;
 pub mod minhash;
+pub mod numfmt;
 pub mod pairfile;
 pub mod pairs_parquet;
 pub mod plot;
+pub mod rng;
 pub mod scan;
 pub mod similarity;
 pub mod synth;
 pub mod templated;
 pub mod text;
 pub mod tui;
+pub mod tune;
 
 pub use error::{Error, Result};

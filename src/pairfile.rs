@@ -562,42 +562,94 @@ fn read_plain(
     }
 }
 
+/// A CSV file with a header row, read by column name: the one reader of header-column files
+/// (pair, truth and similarity files here, labels files in [`crate::analysis::labels`]).
+/// Header names match after trimming spaces and a byte-order mark; errors name the file and
+/// the line.
+pub struct HeaderCsv<R: Read> {
+    reader: csv::Reader<R>,
+    name: PathBuf,
+    headers: csv::StringRecord,
+    record: csv::StringRecord,
+}
+
+impl<R: Read> HeaderCsv<R> {
+    /// Reads the header of `reader`; `name` is used in messages. With `flexible`, rows may
+    /// have more or fewer fields than the header (missing ones read as empty).
+    pub fn new(reader: R, name: &Path, flexible: bool) -> Result<Self> {
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .flexible(flexible)
+            .buffer_capacity(BUFFER)
+            .from_reader(reader);
+        let headers = reader
+            .headers()
+            .map_err(|e| Error::input(name, 1, format!("cannot read the CSV header: {e}")))?
+            .clone();
+        Ok(HeaderCsv {
+            reader,
+            name: name.to_path_buf(),
+            headers,
+            record: csv::StringRecord::new(),
+        })
+    }
+
+    /// The position of the column named `want`, if the header has it.
+    pub fn column(&self, want: &str) -> Option<usize> {
+        self.headers
+            .iter()
+            .position(|h| h.trim().trim_start_matches('\u{feff}') == want)
+    }
+
+    /// The header as found, comma-separated, for messages.
+    pub fn header_text(&self) -> String {
+        self.headers.iter().collect::<Vec<_>>().join(",")
+    }
+
+    /// The next row and the 1-based line it starts on; `None` at the end.
+    pub fn next_row(&mut self) -> Result<Option<(u64, &csv::StringRecord)>> {
+        match self.reader.read_record(&mut self.record) {
+            Ok(false) => Ok(None),
+            Ok(true) => {
+                let line = self.record.position().map(|p| p.line()).unwrap_or(0);
+                Ok(Some((line, &self.record)))
+            }
+            Err(e) => {
+                let line = e.position().map(|p| p.line()).unwrap_or(0);
+                Err(Error::input(
+                    &self.name,
+                    line,
+                    format!("malformed CSV: {e}"),
+                ))
+            }
+        }
+    }
+}
+
 fn read_csv(
     reader: impl Read,
     name: &Path,
     columns: PairColumns,
     row: &mut impl FnMut(PairRow) -> Result<()>,
 ) -> Result<()> {
-    let mut rdr = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(false)
-        .buffer_capacity(BUFFER)
-        .from_reader(reader);
-    let headers = rdr
-        .headers()
-        .map_err(|e| Error::input(name, 1, format!("cannot read the CSV header: {e}")))?
-        .clone();
-    let found = || headers.iter().collect::<Vec<_>>().join(",");
+    let mut csv = HeaderCsv::new(reader, name, false)?;
     let column = |want: &str| {
-        headers
-            .iter()
-            .position(|h| h.trim().trim_start_matches('\u{feff}') == want)
-            .ok_or_else(|| {
-                Error::input(
-                    name,
-                    1,
-                    format!(
-                        "no `{want}` column in the header (found: {}); expected a pair file as \
-                         `lshscope scan`, `truth` or `gen` write it (id_a,id_b,jaccard,…){}",
-                        found(),
-                        if columns.plain_list {
-                            ", or one similarity per line"
-                        } else {
-                            ""
-                        }
-                    ),
-                )
-            })
+        csv.column(want).ok_or_else(|| {
+            Error::input(
+                name,
+                1,
+                format!(
+                    "no `{want}` column in the header (found: {}); expected a pair file as \
+                     `lshscope scan`, `truth` or `gen` write it (id_a,id_b,jaccard,…){}",
+                    csv.header_text(),
+                    if columns.plain_list {
+                        ", or one similarity per line"
+                    } else {
+                        ""
+                    }
+                ),
+            )
+        })
     };
     let cj = column("jaccard")?;
     let ids = if columns.ids {
@@ -606,17 +658,7 @@ fn read_csv(
         None
     };
     let jaccard_label = format!("column {} (jaccard)", cj + 1);
-    let mut record = csv::StringRecord::new();
-    loop {
-        match rdr.read_record(&mut record) {
-            Ok(false) => return Ok(()),
-            Ok(true) => {}
-            Err(e) => {
-                let line = e.position().map(|p| p.line()).unwrap_or(0);
-                return Err(Error::input(name, line, format!("malformed CSV: {e}")));
-            }
-        }
-        let line = record.position().map(|p| p.line()).unwrap_or(0);
+    while let Some((line, record)) = csv.next_row()? {
         let jaccard = check_jaccard(name, line, &jaccard_label, record.get(cj).unwrap_or(""))?;
         let (id_a, id_b) = match ids {
             Some((ca, cb)) => (record.get(ca).unwrap_or(""), record.get(cb).unwrap_or("")),
@@ -629,6 +671,7 @@ fn read_csv(
             jaccard,
         })?;
     }
+    Ok(())
 }
 
 /// One JSON Lines row; ids may be strings or integers (written back as their decimal form).

@@ -726,11 +726,9 @@ mod tests {
         for cut in (0..good.len()).step_by(5) {
             assert!(read_all(good[..cut].to_vec()).is_err());
         }
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = crate::rng::SplitMix64::new(7);
         for _ in 0..2000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = rng.next_u64();
             let mut bytes = good.clone();
             let at = (state as usize) % bytes.len();
             bytes[at] ^= (state >> 40) as u8 | 1;

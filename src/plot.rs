@@ -113,10 +113,9 @@ pub fn histogram_bins(values: &[f64], bins: usize) -> Vec<HistogramBin> {
     counts
         .into_iter()
         .enumerate()
-        .map(|(i, count)| HistogramBin {
-            lo: i as f64 / n as f64,
-            hi: (i + 1) as f64 / n as f64,
-            count,
+        .map(|(i, count)| {
+            let (lo, hi, _) = crate::analysis::histogram::bin_bounds(i, n);
+            HistogramBin { lo, hi, count }
         })
         .collect()
 }
@@ -317,12 +316,11 @@ fn legend_height(lines: usize, k: f64) -> u32 {
 
 /// "= 47.01 %" for a label: two decimals, but never rounded to a flat 0 % or 100 %.
 fn label_percent(p: f64) -> String {
-    if p > 0.0 && p < 0.00005 {
-        "< 0.01 %".to_string()
-    } else if (0.99995..1.0).contains(&p) {
-        "> 99.99 %".to_string()
+    let text = crate::numfmt::percent_two_decimals(p);
+    if text.starts_with(['<', '>']) {
+        text
     } else {
-        format!("= {:.2} %", 100.0 * p)
+        format!("= {text}")
     }
 }
 

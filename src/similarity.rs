@@ -202,8 +202,8 @@ mod tests {
 
     #[test]
     fn block_intersection_matches_merge() {
-        let mut state = 5u64;
-        let mut next = || crate::minhash::family::splitmix64(&mut state) % 3000;
+        let mut rng = crate::rng::SplitMix64::new(5);
+        let mut next = || rng.next_u64() % 3000;
         for (na, nb) in [
             (0, 0),
             (3, 100),

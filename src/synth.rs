@@ -7,7 +7,7 @@
 //! under the given shingle options, lands as close as possible to the requested level.
 
 use crate::corpus::Corpus;
-use crate::minhash::family::splitmix64;
+use crate::rng::SplitMix64;
 use crate::similarity::jaccard;
 use crate::text::{ShingleOptions, Shingler};
 
@@ -33,18 +33,10 @@ pub struct PlantedPair {
     pub level: f64,
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        splitmix64(&mut self.0)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        ((self.next() >> 11) as f64 / (1u64 << 53) as f64 * n as f64) as usize
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
+/// A uniform index in [0, n), by scaling [`SplitMix64::unit`]: the mapping `gen` has always
+/// used, so a seed keeps giving the same corpus.
+fn index_below(rng: &mut SplitMix64, n: usize) -> usize {
+    (rng.unit() * n as f64) as usize
 }
 
 const ONSETS: &[&str] = &[
@@ -54,17 +46,17 @@ const ONSETS: &[&str] = &[
 const VOWELS: &[&str] = &["a", "e", "i", "o", "u", "ai", "ea", "io", "ou", "y"];
 const CODAS: &[&str] = &["", "", "", "n", "r", "s", "t", "l", "m", "nd", "st", "ck"];
 
-fn make_vocabulary(rng: &mut Rng, size: usize) -> Vec<String> {
+fn make_vocabulary(rng: &mut SplitMix64, size: usize) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     let mut words = Vec::with_capacity(size);
     while words.len() < size {
-        let syllables = 1 + rng.below(3);
+        let syllables = 1 + index_below(rng, 3);
         let mut w = String::new();
         for _ in 0..syllables {
-            w.push_str(ONSETS[rng.below(ONSETS.len())]);
-            w.push_str(VOWELS[rng.below(VOWELS.len())]);
+            w.push_str(ONSETS[index_below(rng, ONSETS.len())]);
+            w.push_str(VOWELS[index_below(rng, VOWELS.len())]);
         }
-        w.push_str(CODAS[rng.below(CODAS.len())]);
+        w.push_str(CODAS[index_below(rng, CODAS.len())]);
         if seen.insert(w.clone()) {
             words.push(w);
         }
@@ -74,7 +66,7 @@ fn make_vocabulary(rng: &mut Rng, size: usize) -> Vec<String> {
 
 struct Writer<'a> {
     vocab: &'a [String],
-    rng: Rng,
+    rng: SplitMix64,
 }
 
 impl Writer<'_> {
@@ -134,11 +126,11 @@ fn shingle_set(shingler: &mut Shingler, text: &str) -> Vec<u64> {
 
 /// Generates the corpus (ids `doc-000001`…, order shuffled) and its planted pairs.
 pub fn generate(opts: &GenOptions) -> (Corpus, Vec<PlantedPair>) {
-    let mut rng = Rng(opts.seed ^ 0x67656e);
+    let mut rng = SplitMix64::new(opts.seed ^ 0x67656e);
     let vocab = make_vocabulary(&mut rng, 6000);
     let mut writer = Writer {
         vocab: &vocab,
-        rng: Rng(opts.seed.wrapping_mul(31).wrapping_add(7)),
+        rng: SplitMix64::new(opts.seed.wrapping_mul(31).wrapping_add(7)),
     };
     let mut shingler = Shingler::new(opts.shingle.clone());
     let planted_total = (opts.levels.len() * opts.pairs_per_level * 2).min(opts.documents);
@@ -157,7 +149,7 @@ pub fn generate(opts: &GenOptions) -> (Corpus, Vec<PlantedPair>) {
             // (almost) monotonically with the number m of replaced positions.
             let mut order: Vec<usize> = (0..base.len()).collect();
             for i in (1..order.len()).rev() {
-                order.swap(i, writer.rng.below(i + 1));
+                order.swap(i, index_below(&mut writer.rng, i + 1));
             }
             let fresh: Vec<usize> = (0..base.len()).map(|_| writer.word()).collect();
             let variant = |m: usize| {
@@ -197,7 +189,7 @@ pub fn generate(opts: &GenOptions) -> (Corpus, Vec<PlantedPair>) {
     // Shuffle document order so planted pairs are not neighbours.
     let mut perm: Vec<usize> = (0..texts.len()).collect();
     for i in (1..perm.len()).rev() {
-        perm.swap(i, writer.rng.below(i + 1));
+        perm.swap(i, index_below(&mut writer.rng, i + 1));
     }
     let mut position = vec![0u32; texts.len()];
     for (pos, &orig) in perm.iter().enumerate() {

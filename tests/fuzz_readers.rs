@@ -8,6 +8,8 @@ mod targets;
 
 use std::time::{Duration, Instant};
 
+use lshscope::rng::SplitMix64;
+
 /// Per target: at most this many inputs, and at most this long.
 const ITERATIONS: u64 = 20_000;
 const TIME_CAP: Duration = Duration::from_secs(3);
@@ -59,61 +61,50 @@ const SEEDS: &[&[u8]] = &[
     b"\xEF\xBB\xBFid,text\n\"unterminated,oops\n4,x\n",
 ];
 
-/// SplitMix64 (Steele et al. 2014): small, seedable, enough for choosing mutations.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
+/// A draw in [0, n) from the shared generator, by modulo (the mapping the fuzz cases were
+/// found with, so the mutation sequence of each seed stays the same).
+fn below(rng: &mut SplitMix64, n: usize) -> usize {
+    (rng.next_u64() % n.max(1) as u64) as usize
 }
 
-fn mutate(rng: &mut Rng, input: &mut Vec<u8>) {
-    for _ in 0..=rng.below(4) {
-        match rng.below(5) {
+fn mutate(rng: &mut SplitMix64, input: &mut Vec<u8>) {
+    for _ in 0..=below(rng, 4) {
+        match below(rng, 5) {
             0 if !input.is_empty() => {
-                let i = rng.below(input.len());
-                input[i] ^= 1 << rng.below(8);
+                let i = below(rng, input.len());
+                input[i] ^= 1 << below(rng, 8);
             }
             1 => {
-                let at = rng.below(input.len() + 1);
-                let token = TOKENS[rng.below(TOKENS.len())];
+                let at = below(rng, input.len() + 1);
+                let token = TOKENS[below(rng, TOKENS.len())];
                 input.splice(at..at, token.iter().copied());
             }
             2 if !input.is_empty() => {
-                let start = rng.below(input.len());
-                let end = (start + rng.below(16)).min(input.len());
+                let start = below(rng, input.len());
+                let end = (start + below(rng, 16)).min(input.len());
                 input.drain(start..end);
             }
             3 => {
-                let at = rng.below(input.len() + 1);
-                let byte = rng.next() as u8;
+                let at = below(rng, input.len() + 1);
+                let byte = rng.next_u64() as u8;
                 input.insert(at, byte);
             }
             _ if input.len() > 1 => {
                 // Duplicate a slice: repeated structure (many rows) from few seeds.
-                let start = rng.below(input.len());
-                let end = (start + rng.below(64)).min(input.len());
+                let start = below(rng, input.len());
+                let end = (start + below(rng, 64)).min(input.len());
                 let copy = input[start..end].to_vec();
-                let at = rng.below(input.len() + 1);
+                let at = below(rng, input.len() + 1);
                 input.splice(at..at, copy);
             }
-            _ => input.push(rng.next() as u8),
+            _ => input.push(rng.next_u64() as u8),
         }
     }
     input.truncate(16 * 1024);
 }
 
 fn run(name: &str, target: fn(&[u8]), seed: u64) {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut pool: Vec<Vec<u8>> = SEEDS.iter().map(|s| s.to_vec()).collect();
     if name.starts_with("parquet") {
         // A real pyarrow file, so mutations reach the page decoders and not only the magic.
@@ -123,14 +114,14 @@ fn run(name: &str, target: fn(&[u8]), seed: u64) {
     let start = Instant::now();
     let mut done = 0u64;
     while done < ITERATIONS && start.elapsed() < TIME_CAP {
-        let mut input = pool[rng.below(pool.len())].clone();
+        let mut input = pool[below(&mut rng, pool.len())].clone();
         mutate(&mut rng, &mut input);
         let outcome = std::panic::catch_unwind(|| target(&input));
         if outcome.is_err() {
             panic!("fuzz target {name} panicked at iteration {done} (seed {seed}) on {input:?}");
         }
         // Keep a few mutants as new parents, so structure accumulates.
-        if rng.below(16) == 0 && pool.len() < 256 {
+        if below(&mut rng, 16) == 0 && pool.len() < 256 {
             pool.push(input);
         }
         done += 1;

@@ -12,6 +12,7 @@ use lshscope::minhash::scurve::candidate_probability;
 use lshscope::minhash::{
     Banding, BandingOptions, HashFamily, IndexOptions, build_index, find_candidates, fold32,
 };
+use lshscope::rng::SplitMix64;
 use lshscope::similarity::jaccard;
 use lshscope::text::{ShingleKind, ShingleOptions};
 
@@ -77,14 +78,8 @@ fn each_row_agrees_with_probability_jaccard() {
     // the probability that row k agrees equals J for every k (no row is biased).
     const K: usize = 64;
     const TRIALS: usize = 2000;
-    let mut state = 42u64;
-    let mut next = || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut rng = SplitMix64::new(42);
+    let mut next = || rng.next_u64();
     let family = HashFamily::new(K, 9);
     // 60 shared hashes, 30 more in each set: J = 60 / 120.
     let exact = 0.5;

@@ -8,28 +8,20 @@ use lshscope::analysis::recall::{measure_recall, missed_pairs, read_truth};
 use lshscope::analysis::truth::{
     TruthPair, brute_force_join, plan_join, sample_pair_similarities, similarity_join,
 };
-use lshscope::corpus::Corpus;
+use lshscope::corpus::{Corpus, ReadOptions, read_corpus};
 use lshscope::jobs::Progress;
 use lshscope::minhash::{
     Banding, BandingOptions, IndexOptions, ShingleSets, build_index, find_candidates,
 };
+use lshscope::rng::SplitMix64;
 use lshscope::similarity::jaccard;
 use lshscope::synth::{GenOptions, generate};
 use lshscope::text::ShingleOptions;
 
-/// splitmix64, for test data.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
+/// A draw in [0, n) from the shared generator, by modulo (the mapping these tests were
+/// written with, so their data stays the same).
+fn below(rng: &mut SplitMix64, n: u64) -> u64 {
+    rng.next_u64() % n
 }
 
 const THRESHOLDS: [f64; 7] = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
@@ -51,31 +43,34 @@ fn assert_join_is_exact(sets: &ShingleSets, label: &str) {
 /// Random sets from a small skewed universe, with near-copies (to have pairs at every
 /// similarity), exact copies, empty sets and one-element sets mixed in.
 fn random_sets(seed: u64, n: usize) -> Vec<Vec<u64>> {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut sets: Vec<Vec<u64>> = Vec::new();
     while sets.len() < n {
-        match rng.below(10) {
+        match below(&mut rng, 10) {
             0 => sets.push(Vec::new()),
-            1 => sets.push(vec![rng.below(5)]),
+            1 => sets.push(vec![below(&mut rng, 5)]),
             2 | 3 if !sets.is_empty() => {
                 // A mutated copy of an earlier set: drop and add a few elements.
-                let base = sets[rng.below(sets.len() as u64) as usize].clone();
-                let mut s: Vec<u64> = base.into_iter().filter(|_| rng.below(5) != 0).collect();
-                for _ in 0..rng.below(4) {
-                    s.push(rng.below(400));
+                let base = sets[below(&mut rng, sets.len() as u64) as usize].clone();
+                let mut s: Vec<u64> = base
+                    .into_iter()
+                    .filter(|_| below(&mut rng, 5) != 0)
+                    .collect();
+                for _ in 0..below(&mut rng, 4) {
+                    s.push(below(&mut rng, 400));
                 }
                 sets.push(s);
             }
             4 if !sets.is_empty() => {
-                let copy = sets[rng.below(sets.len() as u64) as usize].clone();
+                let copy = sets[below(&mut rng, sets.len() as u64) as usize].clone();
                 sets.push(copy);
             }
             _ => {
-                let len = 1 + rng.below(40);
+                let len = 1 + below(&mut rng, 40);
                 // Square of a uniform: small values (frequent tokens) are likelier.
                 let s = (0..len)
                     .map(|_| {
-                        let u = rng.below(400);
+                        let u = below(&mut rng, 400);
                         u * u / 400
                     })
                     .collect();
@@ -141,18 +136,13 @@ fn join_equals_brute_force_on_generated_corpora() {
     }
 }
 
-/// The sample corpus, read as `id,text` CSV (the truth file names these ids).
+/// The sample corpus, read as `id,text` CSV by the corpus reader (the truth file names these
+/// ids).
 fn sample_corpus() -> Corpus {
-    let mut rdr = csv::Reader::from_path(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_data/planted.csv"),
-    )
-    .unwrap();
-    let mut corpus = Corpus::new();
-    for rec in rdr.records() {
-        let rec = rec.unwrap();
-        corpus.push(&rec[0], &rec[1]);
-    }
-    corpus
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_data/planted.csv");
+    read_corpus(&path, &ReadOptions::default(), &Progress::new())
+        .unwrap()
+        .0
 }
 
 #[test]
@@ -413,4 +403,44 @@ fn measured_candidate_rate_follows_the_s_curve() {
         flagged as f64 <= 0.05 * bins as f64,
         "{flagged} of {bins} bins outside their interval"
     );
+}
+
+#[test]
+fn recall_bins_agree_with_the_histogram_at_every_edge() {
+    // 29/50 floors to bin 28 of 50 when multiplied out (29/50·50 = 28.999999999999996); the
+    // recall table, the histogram and its bin filter must all put it in bin 29, [0.58, 0.6).
+    use lshscope::analysis::histogram::{SimilarityHistogram, bin_bounds, bin_of};
+    let banding = Banding::new(20, 5, 128).unwrap();
+    for bins in [20, 50, 100] {
+        let truth: Vec<TruthPair> = (0..=50u32)
+            .map(|k| TruthPair {
+                a: k,
+                b: k + 100,
+                jaccard: f64::from(k) / 50.0,
+            })
+            .collect();
+        let report = measure_recall(&truth, &[], 0, banding, 0.5, bins);
+        let hist = SimilarityHistogram::from_values(truth.iter().map(|p| (p.jaccard, None)), bins);
+        for b in &report.bins {
+            let i = bin_of(b.lo, bins);
+            let (lo, hi, _) = bin_bounds(i, bins);
+            assert_eq!((b.lo, b.hi), (lo, hi), "{bins} bins");
+            assert_eq!(b.true_pairs as u64, hist.counts[i], "bin {i} of {bins}");
+        }
+        let total: usize = report.bins.iter().map(|b| b.true_pairs).sum();
+        assert_eq!(total, truth.len());
+    }
+    let report = measure_recall(
+        &[TruthPair {
+            a: 0,
+            b: 1,
+            jaccard: 29.0 / 50.0,
+        }],
+        &[],
+        0,
+        banding,
+        0.5,
+        50,
+    );
+    assert_eq!(report.bins[0].lo, 29.0 / 50.0);
 }

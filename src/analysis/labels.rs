@@ -85,16 +85,10 @@ impl LabelStore {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(store),
             Err(e) => return Err(Error::io(&path, e)),
         };
-        let mut reader = csv::ReaderBuilder::new()
-            .has_headers(true)
-            .flexible(true)
-            .from_reader(bytes.as_slice());
-        let headers = reader
-            .headers()
-            .map_err(|e| Error::input(&path, 1, format!("cannot read the header: {e}")))?
-            .clone();
-        let column = |name: &str| headers.iter().position(|h| h.trim() == name);
-        let (Some(ia), Some(ib), Some(il)) = (column("id_a"), column("id_b"), column("label"))
+        // Flexible: a hand-edited file may carry extra fields on some rows.
+        let mut csv = crate::pairfile::HeaderCsv::new(bytes.as_slice(), &path, true)?;
+        let (Some(ia), Some(ib), Some(il)) =
+            (csv.column("id_a"), csv.column("id_b"), csv.column("label"))
         else {
             return Err(Error::input(
                 &path,
@@ -103,12 +97,7 @@ impl LabelStore {
                  another --labels file",
             ));
         };
-        for record in reader.records() {
-            let record = record.map_err(|e| {
-                let line = e.position().map(|p| p.line()).unwrap_or(0);
-                Error::input(&path, line, format!("malformed CSV row: {e}"))
-            })?;
-            let line = record.position().map(|p| p.line()).unwrap_or(0);
+        while let Some((line, record)) = csv.next_row()? {
             let field = |i: usize| record.get(i).unwrap_or("");
             let label = Label::parse(field(il)).ok_or_else(|| {
                 Error::input(
@@ -208,5 +197,27 @@ mod tests {
         std::fs::write(&path, "x,y\n").unwrap();
         let err = LabelStore::load(&path).unwrap_err().to_string();
         assert!(err.contains("id_a,id_b,label"), "{err}");
+    }
+
+    #[test]
+    fn loads_through_the_shared_header_reader() {
+        // A byte-order mark (as spreadsheets save) and a row with an extra field both load;
+        // bytes that are not UTF-8 are an error naming their line.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("labels.csv");
+        std::fs::write(
+            &path,
+            "\u{feff}id_a,id_b,label\na,b,duplicate,checked twice\nc,d,unsure\n",
+        )
+        .unwrap();
+        let store = LabelStore::load(&path).unwrap();
+        assert_eq!(store.get("b", "a"), Some(Label::Duplicate));
+        assert_eq!(store.get("c", "d"), Some(Label::Unsure));
+        std::fs::write(&path, b"id_a,id_b,label\na,b,duplicate\nc,\xff,unsure\n").unwrap();
+        let err = LabelStore::load(&path).unwrap_err().to_string();
+        assert!(
+            err.contains(":3:") && err.contains("malformed CSV"),
+            "{err}"
+        );
     }
 }

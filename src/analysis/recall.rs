@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use super::histogram::{bin_bounds, bin_of};
 use super::truth::TruthPair;
 use crate::corpus::Corpus;
 use crate::minhash::scurve::candidate_probability;
@@ -44,7 +45,8 @@ pub fn wilson_interval(successes: usize, n: usize, z: f64) -> (f64, f64) {
 /// One similarity bin of the comparison.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct RecallBin {
-    /// The bin is [lo, hi) (the last bin includes 1).
+    /// The bin is [lo, hi) (the last bin includes 1), as [`super::histogram::bin_bounds`]
+    /// gives them; [`super::histogram::bin_of`] of `lo` is the bin's index.
     pub lo: f64,
     pub hi: f64,
     /// True pairs whose Jaccard falls in the bin.
@@ -142,8 +144,7 @@ pub fn measure_recall_with(
     let mut acc = vec![(0usize, 0usize, 0.0f64); bins];
     let (mut true_t, mut found_t, mut predicted_t) = (0usize, 0usize, 0.0f64);
     for (i, p) in truth.iter().enumerate() {
-        // J·bins is exact at the bin edges k/bins that matter (0.5·20 = 10), unlike J / width.
-        let k = ((p.jaccard * bins as f64) as usize).min(bins - 1);
+        let k = bin_of(p.jaccard, bins);
         let hit = is_candidate(i);
         let prob = candidate_probability(p.jaccard, b, r);
         let e = &mut acc[k];
@@ -166,9 +167,10 @@ pub fn measure_recall_with(
             // A hair of slack so a prediction of 1 − 1e-17 against an interval ending at 1 is
             // not flagged by rounding.
             let outside = predicted < lo - 1e-12 || predicted > hi + 1e-12;
+            let (bin_lo, bin_hi, _) = bin_bounds(k, bins);
             RecallBin {
-                lo: k as f64 / bins as f64,
-                hi: (k + 1) as f64 / bins as f64,
+                lo: bin_lo,
+                hi: bin_hi,
                 true_pairs: n,
                 found,
                 measured: found as f64 / n as f64,

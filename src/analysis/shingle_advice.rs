@@ -16,6 +16,7 @@ use crate::corpus::Corpus;
 use crate::jobs::{Phase, Progress};
 use crate::minhash::scurve::candidate_probability;
 use crate::minhash::{Banding, ShingleSets};
+use crate::numfmt::{percent_rough, thousands};
 use crate::similarity::jaccard;
 use crate::text::{ShingleKind, ShingleOptions, Shingler};
 use crate::{Error, Result};
@@ -413,14 +414,6 @@ pub fn candidate_share_notice(index: &crate::minhash::Index, banding: Banding) -
 
 /// One sentence on a large candidate share and what to do about it.
 pub fn describe_candidate_share(share: &CandidateShare, kind: ShingleKind) -> String {
-    let percent = |x: f64| {
-        let p = 100.0 * x;
-        if p >= 10.0 {
-            format!("{p:.0} %")
-        } else {
-            format!("{p:.1} %")
-        }
-    };
     format!(
         "random pairs are similar under {kind} (median Jaccard {:.2} over {} sampled pairs): \
          with {} bands × {} rows the typical pair becomes a candidate with probability {}, \
@@ -430,24 +423,11 @@ pub fn describe_candidate_share(share: &CandidateShare, kind: ShingleKind) -> St
         share.pairs_sampled,
         share.banding.bands,
         share.banding.rows,
-        percent(share.median_probability),
-        percent(share.expected_share),
-        group_digits(share.total_pairs()),
-        group_digits(share.expected_candidates().round() as u64),
+        percent_rough(share.median_probability),
+        percent_rough(share.expected_share),
+        thousands(share.total_pairs()),
+        thousands(share.expected_candidates().round() as u64),
     )
-}
-
-/// `1814017` → `1,814,017`.
-fn group_digits(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use rayon::prelude::*;
 
 use crate::jobs::{Phase, Progress};
 use crate::minhash::ShingleSets;
-use crate::minhash::family::splitmix64;
+use crate::rng::SplitMix64;
 use crate::similarity::jaccard;
 use crate::{Error, Result};
 
@@ -653,12 +653,6 @@ pub fn brute_force_join(sets: &ShingleSets, threshold: f64) -> Vec<TruthPair> {
         .collect()
 }
 
-/// A uniform integer in [0, bound) (Lemire's multiply-shift; the bias is below 2⁻⁶⁴·bound,
-/// negligible for any pair count we sample from).
-fn below(state: &mut u64, bound: u64) -> u64 {
-    ((splitmix64(state) as u128 * bound as u128) >> 64) as u64
-}
-
 /// The k-th unordered pair (a < b) in the order (0,1), (0,2), (1,2), (0,3), …: pairs whose
 /// larger member is b occupy k ∈ [b(b − 1)/2, b(b + 1)/2).
 fn pair_at(k: u64) -> (u32, u32) {
@@ -681,10 +675,10 @@ pub fn sample_pairs(n: usize, m: usize, seed: u64) -> Vec<(u32, u32)> {
     let mut chosen: Vec<u64> = if m as u64 >= total {
         (0..total).collect()
     } else {
-        let mut state = seed ^ 0x7061_6972_7321;
+        let mut rng = SplitMix64::new(seed ^ 0x7061_6972_7321);
         let mut set = std::collections::HashSet::with_capacity(m);
         for j in total - m as u64..total {
-            let t = below(&mut state, j + 1);
+            let t = rng.below(j + 1);
             if !set.insert(t) {
                 set.insert(j);
             }

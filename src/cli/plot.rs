@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use super::tune::{BandingArg, read_similarities};
+use super::tune::BandingArg;
+use crate::pairfile::read_similarities;
 use crate::plot::{
     CurveSpec, HistogramPlot, ScurvePlot, histogram_bins, image_format, write_histogram,
     write_scurve,

@@ -10,6 +10,9 @@ use std::time::Duration;
 use indicatif::{ProgressDrawTarget, ProgressStyle};
 
 use crate::jobs::{Phase, Progress, ProgressSnapshot};
+// Progress lines show done items compactly (`1.5 k`) and rates as `12.3 Mdocs` + `/s`.
+use crate::numfmt::compact as human_count;
+pub use crate::numfmt::prefixed as human_rate;
 
 /// How often the bar reads the handle.
 const POLL: Duration = Duration::from_millis(100);
@@ -110,23 +113,6 @@ impl Drop for ProgressBar {
     }
 }
 
-/// "12.3 M docs" style rates.
-pub fn human_rate(rate: f64, unit: &str) -> String {
-    if unit == "bytes" {
-        return format!("{:.1} MB", rate / 1e6);
-    }
-    let (v, suffix) = if rate >= 1e9 {
-        (rate / 1e9, " G")
-    } else if rate >= 1e6 {
-        (rate / 1e6, " M")
-    } else if rate >= 1e3 {
-        (rate / 1e3, " k")
-    } else {
-        (rate, " ")
-    };
-    format!("{v:.1}{suffix}{unit}")
-}
-
 /// "45s", "3m05s", "2h07m": short enough for a progress line.
 fn format_eta(seconds: f64) -> String {
     let s = seconds.ceil() as u64;
@@ -135,11 +121,6 @@ fn format_eta(seconds: f64) -> String {
         60..3600 => format!("{}m{:02}s", s / 60, s % 60),
         _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
     }
-}
-
-/// A count in the same style as [`human_rate`], without the unit.
-fn human_count(n: u64) -> String {
-    human_rate(n as f64, "").trim_end().to_string()
 }
 
 #[cfg(test)]
@@ -151,6 +132,7 @@ mod tests {
         assert_eq!(human_rate(12_345_678.0, "pairs"), "12.3 Mpairs");
         assert_eq!(human_rate(2.5e6, "bytes"), "2.5 MB");
         assert_eq!(human_count(1500), "1.5 k");
+        assert_eq!(human_count(512), "512");
         assert_eq!(format_eta(0.2), "1s");
         assert_eq!(format_eta(185.0), "3m05s");
         assert_eq!(format_eta(7620.0), "2h07m");

@@ -13,8 +13,8 @@ use crate::analysis::shingle_advice::{
     advise_shingles,
 };
 use crate::corpus::{ReadReport, read_corpus};
+use crate::numfmt::thousands;
 use crate::text::{ShingleKind, ShingleOptions};
-use crate::tui::ui::thousands;
 use crate::{Error, Result};
 
 #[derive(Debug, Args)]

@@ -2,19 +2,16 @@
 //! weighted by a corpus's own pair similarities, and print them in another tool's terms.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::str::FromStr;
 
 use clap::{Args, ValueEnum};
-use serde::Serialize;
 
-use crate::minhash::scurve::{candidate_probability, datasketch_optimal_params};
-use crate::minhash::tune::{
-    Constraints, CorpusEstimate, CurveSummary, ProbabilityBound, SimilarityDistribution,
-    best_recall_within_budget, constraint_search, corpus_estimate, sharpest_with_probability_at,
-    summarize,
-};
+use crate::minhash::Banding;
+use crate::minhash::tune::{Constraints, ProbabilityBound};
+use crate::numfmt::{estimated_count, percent_fine};
 use crate::text::ShingleKind;
+use crate::tune::{PairSimilarities, TuneOptions, TuneReport, build_report};
 use crate::{Error, Result};
 
 #[derive(Debug, Args)]
@@ -87,14 +84,26 @@ pub enum TuneFormat {
     Csv,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
-#[serde(rename_all = "kebab-case")]
+/// `--for`: the tools [`crate::tune::export`] knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Tool {
     Datatrove,
     TextDedup,
     Datasketch,
     Spark,
     Nemo,
+}
+
+impl From<Tool> for crate::tune::Tool {
+    fn from(tool: Tool) -> Self {
+        match tool {
+            Tool::Datatrove => crate::tune::Tool::Datatrove,
+            Tool::TextDedup => crate::tune::Tool::TextDedup,
+            Tool::Datasketch => crate::tune::Tool::Datasketch,
+            Tool::Spark => crate::tune::Tool::Spark,
+            Tool::Nemo => crate::tune::Tool::Nemo,
+        }
+    }
 }
 
 /// `S:P` on the command line.
@@ -166,61 +175,55 @@ impl FromStr for BandingArg {
     }
 }
 
-/// One row of the table: a banding and why it was picked.
-#[derive(Debug, Clone, Serialize)]
-pub struct TuneRow {
-    /// Short key: `datasketch`, `recall`, `constraints`, `budget` or `given`.
-    pub criterion: &'static str,
-    /// What the criterion means, in words.
-    pub description: String,
-    #[serde(flatten)]
-    pub curve: CurveSummary,
-    pub unused_permutations: usize,
-    /// Expected behaviour on the given similarities (with --pairs / --similarities).
-    pub corpus: Option<CorpusEstimate>,
-    pub warnings: Vec<String>,
+impl From<BandingArg> for Banding {
+    fn from(b: BandingArg) -> Self {
+        Banding {
+            bands: b.bands,
+            rows: b.rows,
+        }
+    }
 }
 
-#[derive(Debug, Clone, Serialize)]
-pub struct CorpusInfo {
-    pub source: String,
-    pub pairs: f64,
-    pub pairs_at_or_above_threshold: f64,
-}
-
-/// A banding in another tool's terms.
-#[derive(Debug, Clone, Serialize)]
-pub struct ToolExport {
-    pub tool: Tool,
-    pub criterion: &'static str,
-    /// The tool's parameter names and values, in the order the tool documents them.
-    pub parameters: Vec<(String, serde_json::Value)>,
-    /// Code or a command line to paste.
-    pub snippet: String,
-    /// What the tool cannot express, or does differently.
-    pub notes: Vec<String>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct TuneReport {
-    pub num_perm: usize,
-    pub threshold: f64,
-    pub fp_weight: f64,
-    pub fn_weight: f64,
-    pub min_recall: f64,
-    pub constraints: Constraints,
-    pub corpus: Option<CorpusInfo>,
-    pub rows: Vec<TuneRow>,
-    /// Criteria that found no banding, with the reason.
-    pub not_found: Vec<String>,
-    /// The criterion of the row `--for` uses.
-    pub chosen: &'static str,
-    pub export: Option<ToolExport>,
-    pub notes: Vec<String>,
+impl TuneArgs {
+    /// The engine's options for these flags.
+    pub fn options(&self) -> TuneOptions {
+        let similarities = match (&self.truth, &self.pairs, &self.similarities) {
+            (Some(path), _, _) => Some(PairSimilarities::Truth(path.clone())),
+            (None, Some(path), _) => Some(PairSimilarities::ScanPairs {
+                path: path.clone(),
+                scan_banding: self.scan_banding.map(Banding::from),
+            }),
+            (None, None, Some(path)) => Some(PairSimilarities::Similarities(path.clone())),
+            (None, None, None) => None,
+        };
+        TuneOptions {
+            num_perm: self.num_perm,
+            threshold: self.threshold,
+            fp_weight: self.fp_weight,
+            fn_weight: self.fn_weight,
+            min_recall: self.min_recall,
+            constraints: Constraints {
+                reject: self.reject.iter().map(|b| b.0).collect(),
+                accept: self.accept.iter().map(|b| b.0).collect(),
+            },
+            given: self.banding.iter().copied().map(Banding::from).collect(),
+            similarities,
+            budget: self.budget,
+            export: self.for_tool.map(crate::tune::Tool::from),
+            shingle: self.shingle,
+        }
+    }
 }
 
 pub fn run(args: TuneArgs) -> Result<i32> {
-    let report = build_report(&args)?;
+    let options = args.options();
+    options.validate()?;
+    if args.for_tool.is_some() && args.format == TuneFormat::Csv {
+        return Err(Error::usage(
+            "--for prints code, which does not fit in CSV: use --format table or json",
+        ));
+    }
+    let report = build_report(&options)?;
     let text = match args.format {
         TuneFormat::Table => render_table(&report),
         TuneFormat::Json => {
@@ -237,308 +240,6 @@ pub fn run(args: TuneArgs) -> Result<i32> {
     }
 }
 
-fn check_unit(name: &str, value: f64) -> Result<()> {
-    if !(0.0..=1.0).contains(&value) {
-        return Err(Error::usage(format!(
-            "{name} must be in [0, 1], got {value}"
-        )));
-    }
-    Ok(())
-}
-
-/// Validates the arguments and computes every row.
-pub fn build_report(args: &TuneArgs) -> Result<TuneReport> {
-    let k = args.num_perm;
-    if k == 0 {
-        return Err(Error::usage("--num-perm must be at least 1"));
-    }
-    check_unit("--threshold", args.threshold)?;
-    check_unit("--min-recall", args.min_recall)?;
-    for (name, w) in [
-        ("--fp-weight", args.fp_weight),
-        ("--fn-weight", args.fn_weight),
-    ] {
-        if !(w >= 0.0 && w.is_finite()) {
-            return Err(Error::usage(format!(
-                "{name} must be a non-negative number, got {w}"
-            )));
-        }
-    }
-    if args.fp_weight + args.fn_weight == 0.0 {
-        return Err(Error::usage(
-            "--fp-weight and --fn-weight cannot both be 0: nothing would be minimised",
-        ));
-    }
-    for b in &args.banding {
-        if b.bands * b.rows > k {
-            return Err(Error::usage(format!(
-                "--banding {}x{} needs {} permutations but --num-perm is {k}: \
-                 lower bands or rows, or raise --num-perm",
-                b.bands,
-                b.rows,
-                b.bands * b.rows
-            )));
-        }
-    }
-    if args.for_tool.is_some() && args.format == TuneFormat::Csv {
-        return Err(Error::usage(
-            "--for prints code, which does not fit in CSV: use --format table or json",
-        ));
-    }
-    let t = args.threshold;
-    let constraints = Constraints {
-        reject: args.reject.iter().map(|b| b.0).collect(),
-        accept: args.accept.iter().map(|b| b.0).collect(),
-    };
-
-    let mut notes = Vec::new();
-    let (corpus, distribution) = match (&args.pairs, &args.similarities) {
-        (None, None) if args.truth.is_some() => {
-            let path = args.truth.as_ref().expect("checked");
-            let values = read_similarities(path, false)?;
-            let lowest = crate::analysis::recall::truth_floor(values.iter().copied())
-                .unwrap_or(f64::INFINITY);
-            if lowest > t {
-                notes.push(format!(
-                    "the truth file's lowest Jaccard is {lowest:.3}, above t = {t}: pairs \
-                     between t and {lowest:.3} are missing, so recall@t counts only the pairs \
-                     at or above {lowest:.3}"
-                ));
-            }
-            notes.push(
-                "truth pairs hold only pairs at or above the join threshold: recall@t is the \
-                 expected recall on them; expected candidates and precision count only those \
-                 pairs, not the many dissimilar pairs a banding also lets through"
-                    .to_string(),
-            );
-            (Some(path.display().to_string()), Some(values))
-        }
-        (Some(path), _) => {
-            let values = read_similarities(path, false)?;
-            (Some(path.display().to_string()), Some(values))
-        }
-        (None, Some(path)) => {
-            let values = read_similarities(path, true)?;
-            (Some(path.display().to_string()), Some(values))
-        }
-        (None, None) => (None, None),
-    };
-    let distribution = match (distribution, args.scan_banding) {
-        (Some(values), Some(scan)) => {
-            // A pair with similarity s was found with probability P₀(s); weighting it by
-            // 1/P₀(s) makes every sum over the found pairs an unbiased estimate of the same
-            // sum over all pairs (Horvitz & Thompson, JASA 1952).
-            let mut impossible = 0usize;
-            let weighted: Vec<(f64, f64)> = values
-                .iter()
-                .filter_map(|&s| {
-                    let p0 = candidate_probability(s, scan.bands, scan.rows);
-                    if p0 > 0.0 {
-                        Some((s, 1.0 / p0))
-                    } else {
-                        impossible += 1;
-                        None
-                    }
-                })
-                .collect();
-            notes.push(format!(
-                "each pair weighted by 1/P₀(s) for the scan's {} × {} banding: the corpus \
-                 columns estimate all pairs of the corpus; rare low-similarity pairs carry \
-                 large weights, so those estimates are noisy",
-                scan.bands, scan.rows
-            ));
-            if impossible > 0 {
-                notes.push(format!(
-                    "{impossible} pairs with P₀(s) = 0 (similarity 0) were left out"
-                ));
-            }
-            Some(SimilarityDistribution::from_weighted(weighted))
-        }
-        (values, _) => values.map(|v| SimilarityDistribution::from_similarities(&v)),
-    };
-    if args.budget.is_some() && distribution.is_none() {
-        return Err(Error::usage(
-            "--budget needs pair similarities: give --pairs FILE or --similarities FILE",
-        ));
-    }
-    if let Some(b) = args.budget
-        && !(b >= 0.0 && b.is_finite())
-    {
-        return Err(Error::usage(format!(
-            "--budget must be a non-negative number of pairs, got {b}"
-        )));
-    }
-
-    let mut rows = Vec::new();
-    let mut not_found = Vec::new();
-    let make_row = |criterion: &'static str, description: String, b: usize, r: usize| {
-        let curve = summarize(b, r, t);
-        let corpus = distribution.as_ref().map(|d| corpus_estimate(d, b, r, t));
-        let mut warnings = Vec::new();
-        if b * r < k {
-            warnings.push(format!(
-                "uses {} of {k} permutations: {} computed but never banded",
-                b * r,
-                k - b * r
-            ));
-        }
-        if curve.probability_at_threshold < 0.5 {
-            warnings.push(format!(
-                "P(t = {t}) = {:.1} %: most pairs at the threshold are missed",
-                100.0 * curve.probability_at_threshold
-            ));
-        }
-        TuneRow {
-            criterion,
-            description,
-            curve,
-            unused_permutations: k - b * r,
-            corpus,
-            warnings,
-        }
-    };
-
-    if let (Some(d), Some(budget)) = (&distribution, args.budget) {
-        match best_recall_within_budget(d, k, t, budget) {
-            Some((b, r, _)) => rows.push(make_row(
-                "budget",
-                format!("highest expected recall at t with at most {budget} expected candidates"),
-                b,
-                r,
-            )),
-            None if d.at_or_above(t) == 0.0 => not_found.push(format!(
-                "budget: no pair in the similarities reaches t = {t}, so recall is undefined"
-            )),
-            None => not_found.push(format!(
-                "budget: every banding with b·r ≤ {k} expects more than {budget} candidates"
-            )),
-        }
-    }
-    if !constraints.is_empty() {
-        let description = describe_constraints(&constraints);
-        match constraint_search(k, &constraints).first() {
-            Some(&(b, r)) => rows.push(make_row("constraints", description, b, r)),
-            None => not_found.push(format!(
-                "constraints: no banding with b·r ≤ {k} meets {description}; \
-                 loosen a bound or raise --num-perm"
-            )),
-        }
-    }
-    match sharpest_with_probability_at(k, t, args.min_recall) {
-        Some((b, r)) => rows.push(make_row(
-            "recall",
-            format!(
-                "P(t) ≥ {}, then the least false-positive area",
-                args.min_recall
-            ),
-            b,
-            r,
-        )),
-        None => not_found.push(format!(
-            "recall: no banding with b·r ≤ {k} reaches P({t}) ≥ {}",
-            args.min_recall
-        )),
-    }
-    let (b, r) = datasketch_optimal_params(t, k, args.fp_weight, args.fn_weight);
-    rows.push(make_row(
-        "datasketch",
-        format!(
-            "datasketch's pick: min {}·∫₀ᵗP + {}·∫ₜ¹(1−P) (uniform similarities)",
-            args.fp_weight, args.fn_weight
-        ),
-        b,
-        r,
-    ));
-    for g in &args.banding {
-        rows.push(make_row(
-            "given",
-            "the banding given with --banding".to_string(),
-            g.bands,
-            g.rows,
-        ));
-    }
-
-    let chosen_row = &rows[0];
-    let chosen = chosen_row.criterion;
-    let export = args
-        .for_tool
-        .map(|tool| export_for(tool, chosen_row, k, t, args.shingle));
-
-    if args.pairs.is_some() && args.scan_banding.is_none() {
-        notes.push(
-            "pairs from a scan hold only the pairs that scan's banding found (and kept at its \
-             --threshold): expected candidates and recall count those pairs, not pairs it missed; \
-             give --scan-banding BxR to correct for the missed ones"
-                .to_string(),
-        );
-    }
-    let corpus = match (corpus, &distribution) {
-        (Some(source), Some(d)) => Some(CorpusInfo {
-            source,
-            pairs: d.total(),
-            pairs_at_or_above_threshold: d.at_or_above(t),
-        }),
-        _ => None,
-    };
-    Ok(TuneReport {
-        num_perm: k,
-        threshold: t,
-        fp_weight: args.fp_weight,
-        fn_weight: args.fn_weight,
-        min_recall: args.min_recall,
-        constraints,
-        corpus,
-        rows,
-        not_found,
-        chosen,
-        export,
-        notes,
-    })
-}
-
-fn describe_constraints(c: &Constraints) -> String {
-    let mut parts = Vec::new();
-    for b in &c.reject {
-        parts.push(format!("P({}) ≤ {}", b.similarity, percent(b.probability)));
-    }
-    for b in &c.accept {
-        parts.push(format!("P({}) ≥ {}", b.similarity, percent(b.probability)));
-    }
-    parts.join(", ") + ", fewest hashes, then steepest"
-}
-
-/// A probability as a percentage with enough digits to tell 99.6 % from 99.63 %.
-fn percent(p: f64) -> String {
-    let v = 100.0 * p;
-    if (0.999995..1.0).contains(&p) {
-        return "> 99.999 %".to_string();
-    }
-    if p > 0.0 && p < 0.000005 {
-        return "< 0.001 %".to_string();
-    }
-    if v != 0.0 && !(0.1..=99.9).contains(&v) && v != 100.0 {
-        format!("{v:.3} %")
-    } else {
-        format!("{v:.2} %")
-    }
-}
-
-/// A pair count: whole numbers as such, weighted (estimated) counts rounded to one decimal.
-fn count(v: f64) -> String {
-    if v.fract() == 0.0 {
-        format!("{v}")
-    } else {
-        format!("≈{v:.1}")
-    }
-}
-
-/// Reads pair similarities from a pair file (CSV or JSON Lines with a `jaccard` column or
-/// field, possibly .gz/.zst, `-` for stdin); with `plain_list`, also one number per line.
-/// Every value must be a number in [0, 1].
-pub fn read_similarities(path: &Path, plain_list: bool) -> Result<Vec<f64>> {
-    crate::pairfile::read_similarities(path, plain_list)
-}
-
 fn render_table(report: &TuneReport) -> String {
     let mut out = String::new();
     let t = report.threshold;
@@ -551,9 +252,9 @@ fn render_table(report: &TuneReport) -> String {
             .as_ref()
             .map(|c| format!(
                 ", {} pairs from {} ({} at or above t)",
-                count(c.pairs),
+                estimated_count(c.pairs),
                 c.source,
-                count(c.pairs_at_or_above_threshold)
+                estimated_count(c.pairs_at_or_above_threshold)
             ))
             .unwrap_or_default()
     );
@@ -579,13 +280,13 @@ fn render_table(report: &TuneReport) -> String {
             c.rows,
             c.hashes,
             c.steepest_point,
-            percent(c.probability_at_threshold),
+            percent_fine(c.probability_at_threshold),
             c.similarity_at_10,
             c.similarity_at_50,
             c.similarity_at_90
         );
         if let Some(e) = &row.corpus {
-            let opt = |v: Option<f64>| v.map(percent).unwrap_or_else(|| "n/a".to_string());
+            let opt = |v: Option<f64>| v.map(percent_fine).unwrap_or_else(|| "n/a".to_string());
             let _ = write!(
                 line,
                 " {:>12.1} {:>9} {:>10}",
@@ -610,7 +311,7 @@ fn render_table(report: &TuneReport) -> String {
         let _ = writeln!(
             out,
             "\n{} parameters for the `{}` row ({} × {}):",
-            tool_name(export.tool),
+            export.tool.name(),
             export.criterion,
             report.rows[0].curve.bands,
             report.rows[0].curve.rows
@@ -687,201 +388,4 @@ fn render_csv(report: &TuneReport) -> Result<String> {
     }
     let bytes = w.into_inner().map_err(|e| Error::usage(e.to_string()))?;
     Ok(String::from_utf8(bytes).expect("CSV of UTF-8 fields is UTF-8"))
-}
-
-fn tool_name(tool: Tool) -> &'static str {
-    match tool {
-        Tool::Datatrove => "datatrove",
-        Tool::TextDedup => "text-dedup",
-        Tool::Datasketch => "datasketch",
-        Tool::Spark => "Spark MLlib",
-        Tool::Nemo => "NeMo Curator",
-    }
-}
-
-/// The chosen banding in `tool`'s own parameters, with what it cannot express.
-pub fn export_for(
-    tool: Tool,
-    row: &TuneRow,
-    num_perm: usize,
-    threshold: f64,
-    shingle: ShingleKind,
-) -> ToolExport {
-    use serde_json::json;
-    let (b, r) = (row.curve.bands, row.curve.rows);
-    let mut notes = Vec::new();
-    let word_ngram_note = |tool: &str, n: usize| match shingle {
-        ShingleKind::Word(_) => None,
-        ShingleKind::Char(k) => Some(format!(
-            "{tool} shingles words, not characters: it cannot express char:{k} shingles. \
-             Jaccard values (and so the right threshold) differ between the two; re-run \
-             `lshscope scan --shingle word:{n}` on your data before trusting this banding"
-        )),
-    };
-    let (parameters, snippet) = match tool {
-        Tool::Datatrove => {
-            let n = word_size(shingle);
-            notes.extend(word_ngram_note("datatrove", n));
-            notes.push(format!(
-                "datatrove computes exactly num_buckets × hashes_per_bucket = {} hashes; \
-                 there is no separate num_perm",
-                b * r
-            ));
-            (
-                vec![
-                    ("n_grams".to_string(), json!(n)),
-                    ("num_buckets".to_string(), json!(b)),
-                    ("hashes_per_bucket".to_string(), json!(r)),
-                ],
-                format!(
-                    "from datatrove.pipeline.dedup.minhash import MinhashConfig\n\
-                     config = MinhashConfig(n_grams={n}, num_buckets={b}, hashes_per_bucket={r})"
-                ),
-            )
-        }
-        Tool::TextDedup => {
-            let n = word_size(shingle);
-            notes.extend(word_ngram_note("text-dedup", n));
-            notes.push(
-                "with --b and --r given, text-dedup skips its own datasketch-style optimisation \
-                 (which would pick from --threshold alone)"
-                    .to_string(),
-            );
-            (
-                vec![
-                    ("num_perm".to_string(), json!(num_perm)),
-                    ("b".to_string(), json!(b)),
-                    ("r".to_string(), json!(r)),
-                    ("ngram".to_string(), json!(n)),
-                    ("threshold".to_string(), json!(threshold)),
-                ],
-                format!(
-                    "python -m text_dedup.minhash --num_perm {num_perm} --b {b} --r {r} \
-                     --ngram {n} --threshold {threshold} ..."
-                ),
-            )
-        }
-        Tool::Datasketch => {
-            notes.push(
-                "with params=(b, r) datasketch ignores `threshold` and `weights`; it requires \
-                 b·r ≤ num_perm"
-                    .to_string(),
-            );
-            notes.push(format!(
-                "datasketch hashes whatever tokens you pass to MinHash.update: build the {} \
-                 shingles yourself",
-                shingle
-            ));
-            (
-                vec![
-                    ("num_perm".to_string(), json!(num_perm)),
-                    ("params".to_string(), json!([b, r])),
-                ],
-                format!(
-                    "from datasketch import MinHash, MinHashLSH\n\
-                     lsh = MinHashLSH(num_perm={num_perm}, params=({b}, {r}))\n\
-                     # each document: m = MinHash(num_perm={num_perm}); m.update(shingle.encode()) ..."
-                ),
-            )
-        }
-        Tool::Spark => {
-            let distance = 1.0 - threshold;
-            if r > 1 {
-                // The closest Spark can do: r = 1 with enough tables to reach the same P(t).
-                let target = row.curve.probability_at_threshold.min(1.0 - 1e-12);
-                let tables = ((1.0 - target).ln() / (1.0 - threshold).ln())
-                    .ceil()
-                    .max(1.0);
-                let tables = tables as usize;
-                notes.push(format!(
-                    "Spark's MinHashLSH cannot express {b} × {r}: each of its numHashTables is a \
-                     single MinHash (r = 1, OR only), with no AND of rows inside a band"
-                ));
-                let low = threshold / 2.0;
-                notes.push(format!(
-                    "the nearest Spark curve reaching the same P(t) = {} is numHashTables={tables} \
-                     (r = 1), which also makes pairs at similarity {low} candidates with P = {} \
-                     (vs {} for {b} × {r}); the similarity join then verifies them all",
-                    percent(row.curve.probability_at_threshold),
-                    percent(candidate_probability(low, tables, 1)),
-                    percent(candidate_probability(low, b, r))
-                ));
-                notes.push(
-                    "to get AND inside bands, concatenate r MinHash values per band yourself and \
-                     join on the band keys"
-                        .to_string(),
-                );
-            }
-            notes.push(format!(
-                "approxSimilarityJoin takes a Jaccard *distance* threshold: 1 − t = {distance}"
-            ));
-            notes.push(format!(
-                "Spark hashes sparse feature vectors: build {} shingles (e.g. NGram + \
-                 HashingTF) before MinHashLSH",
-                shingle
-            ));
-            let tables = if r == 1 {
-                b
-            } else {
-                let target = row.curve.probability_at_threshold.min(1.0 - 1e-12);
-                ((1.0 - target).ln() / (1.0 - threshold).ln())
-                    .ceil()
-                    .max(1.0) as usize
-            };
-            (
-                vec![("numHashTables".to_string(), json!(tables))],
-                format!(
-                    "from pyspark.ml.feature import MinHashLSH\n\
-                     mh = MinHashLSH(inputCol=\"features\", outputCol=\"hashes\", numHashTables={tables})\n\
-                     model = mh.fit(df)\n\
-                     pairs = model.approxSimilarityJoin(df, df, {distance}, distCol=\"JaccardDistance\")"
-                ),
-            )
-        }
-        Tool::Nemo => {
-            let k = match shingle {
-                ShingleKind::Char(k) => k,
-                ShingleKind::Word(n) => {
-                    notes.push(format!(
-                        "NeMo Curator shingles characters (char_ngrams): it cannot express \
-                         word:{n} shingles; re-measure with `lshscope scan --shingle char:K`"
-                    ));
-                    24
-                }
-            };
-            notes.push(format!(
-                "NeMo computes num_bands × minhashes_per_band = {} minhashes; older releases \
-                 (FuzzyDuplicatesConfig) call these num_buckets and hashes_per_bucket",
-                b * r
-            ));
-            (
-                vec![
-                    ("char_ngrams".to_string(), json!(k)),
-                    ("num_bands".to_string(), json!(b)),
-                    ("minhashes_per_band".to_string(), json!(r)),
-                ],
-                format!(
-                    "from nemo_curator.stages.deduplication.fuzzy.workflow import FuzzyDeduplicationWorkflow\n\
-                     workflow = FuzzyDeduplicationWorkflow(..., char_ngrams={k}, num_bands={b}, minhashes_per_band={r})\n\
-                     # older API: FuzzyDuplicatesConfig(..., char_ngrams={k}, num_buckets={b}, hashes_per_bucket={r}, jaccard_threshold={threshold})"
-                ),
-            )
-        }
-    };
-    ToolExport {
-        tool,
-        criterion: row.criterion,
-        parameters,
-        snippet,
-        notes,
-    }
-}
-
-/// The word n-gram size to print for tools that only shingle words.
-fn word_size(shingle: ShingleKind) -> usize {
-    match shingle {
-        ShingleKind::Word(n) => n,
-        // No character-to-word equivalence exists; 5 words is datatrove's default.
-        ShingleKind::Char(_) => 5,
-    }
 }

@@ -904,13 +904,8 @@ mod tests {
             .ok()
             .and_then(|n| n.parse().ok())
             .unwrap_or(3000);
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::rng::SplitMix64::new(1);
+        let mut next = move || rng.next_u64();
         for round in 0..rounds {
             let mut bytes = if round % 2 == 0 {
                 good.clone()

@@ -7,40 +7,11 @@
 //! One random draw per item is negligible next to parsing the item, so the skip-ahead variants
 //! (Algorithm L) would buy nothing here.
 
-/// SplitMix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number generators", OOPSLA
-/// 2014): tiny, fast, and good enough to drive sampling decisions.
-#[derive(Debug, Clone)]
-pub(super) struct SplitMix64(u64);
+use crate::rng::SplitMix64;
 
-impl SplitMix64 {
-    pub(super) fn new(seed: u64) -> Self {
-        // Offset the user's seed so the sample stream differs from other uses of the same seed
-        // (the MinHash permutations are also derived from `--seed`).
-        SplitMix64(seed ^ 0x5A3D_1E0F_C0DE_5A3D)
-    }
-
-    pub(super) fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform integer in `[0, bound)` without modulo bias: Lemire's multiply-and-reject
-    /// ("Fast Random Integer Generation in an Interval", ACM TOMACS 29(1), 2019).
-    pub(super) fn below(&mut self, bound: u64) -> u64 {
-        debug_assert!(bound > 0);
-        let mut m = u128::from(self.next_u64()) * u128::from(bound);
-        if (m as u64) < bound {
-            let threshold = bound.wrapping_neg() % bound;
-            while (m as u64) < threshold {
-                m = u128::from(self.next_u64()) * u128::from(bound);
-            }
-        }
-        (m >> 64) as u64
-    }
-}
+/// Offsets the user's seed so the sample stream differs from other uses of the same seed (the
+/// MinHash permutations are also derived from `--seed`).
+const SAMPLE_STREAM: u64 = 0x5A3D_1E0F_C0DE_5A3D;
 
 /// One kept document. Its buffers are reused when the slot is overwritten, so after the
 /// reservoir fills, sampling allocates only when a new document is longer than the slot's.
@@ -66,7 +37,7 @@ impl Reservoir {
         Reservoir {
             capacity,
             seen: 0,
-            rng: SplitMix64::new(seed),
+            rng: SplitMix64::new(seed ^ SAMPLE_STREAM),
             // Cap the up-front allocation: `--sample 10000000` on a small file must not reserve
             // ten million slots.
             slots: Vec::with_capacity(capacity.min(1 << 16)),
@@ -151,18 +122,5 @@ mod tests {
                 "item {item} kept {c} times, expected {mean} ± {sigma}"
             );
         }
-    }
-
-    #[test]
-    fn below_stays_in_range_and_covers_it() {
-        let mut rng = SplitMix64::new(3);
-        let mut seen = [false; 7];
-        for _ in 0..1000 {
-            let v = rng.below(7);
-            assert!(v < 7);
-            seen[v as usize] = true;
-        }
-        assert!(seen.iter().all(|&s| s));
-        assert_eq!(rng.below(1), 0);
     }
 }

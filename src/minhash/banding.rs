@@ -379,11 +379,11 @@ mod tests {
 
     #[test]
     fn radix_grouping_matches_sort() {
-        let mut state = 1u64;
+        let mut rng = crate::rng::SplitMix64::new(1);
         for n in [0usize, 5, 300, 5000, 70_000] {
             let keys: Vec<(u64, u32)> = (0..n as u32)
                 .map(|d| {
-                    let k = crate::minhash::family::splitmix64(&mut state);
+                    let k = rng.next_u64();
                     // Some heavy duplicates, as identical documents give.
                     (
                         if d % 5 == 0 {
@@ -403,15 +403,14 @@ mod tests {
 
     #[test]
     fn union_over_many_partitions_matches_a_plain_count() {
-        let mut state = 9u64;
+        let mut rng = crate::rng::SplitMix64::new(9);
         let docs = 5000u64;
         let band_pairs: Vec<Vec<u64>> = (0..6)
             .map(|_| {
                 (0..40_000)
                     .map(|_| {
-                        let a = crate::minhash::family::splitmix64(&mut state) % (docs - 1);
-                        let b =
-                            a + 1 + crate::minhash::family::splitmix64(&mut state) % (docs - 1 - a);
+                        let a = rng.next_u64() % (docs - 1);
+                        let b = a + 1 + rng.next_u64() % (docs - 1 - a);
                         (a << 32) | b
                     })
                     .collect()

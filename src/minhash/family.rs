@@ -12,20 +12,13 @@
 //! The statistical tests in `tests/statistics.rs` check that the estimate this family gives is
 //! unbiased and that candidate rates follow the S-curve.
 
+use crate::rng::SplitMix64;
+
 /// K hash functions of the family, drawn from a seed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HashFamily {
     a: Vec<u64>,
     b: Vec<u64>,
-}
-
-/// SplitMix64 (Steele, Lea & Flood 2014): a tiny, well-mixed generator for drawing parameters.
-pub(crate) fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// The 32-bit input of the permutations for a 64-bit shingle hash.
@@ -36,9 +29,9 @@ pub fn fold32(h: u64) -> u32 {
 
 impl HashFamily {
     pub fn new(k: usize, seed: u64) -> Self {
-        let mut state = seed ^ 0x6c73_6873_636f_7065; // "lshscope"
-        let a = (0..k).map(|_| splitmix64(&mut state)).collect();
-        let b = (0..k).map(|_| splitmix64(&mut state)).collect();
+        let mut rng = SplitMix64::new(seed ^ 0x6c73_6873_636f_7065); // "lshscope"
+        let a = (0..k).map(|_| rng.next_u64()).collect();
+        let b = (0..k).map(|_| rng.next_u64()).collect();
         HashFamily { a, b }
     }
 
@@ -144,8 +137,8 @@ mod tests {
     fn vector_paths_match_scalar() {
         for k in [1, 16, 100, 128, 130] {
             let fam = HashFamily::new(k, 7);
-            let mut state = 3;
-            let xs: Vec<u32> = (0..257).map(|_| splitmix64(&mut state) as u32).collect();
+            let mut rng = SplitMix64::new(3);
+            let xs: Vec<u32> = (0..257).map(|_| rng.next_u64() as u32).collect();
             let mut fast = vec![u32::MAX; k];
             let mut slow = vec![u32::MAX; k];
             fam.update(&mut fast, &xs);

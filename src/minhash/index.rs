@@ -308,16 +308,10 @@ mod tests {
 
     #[test]
     fn bucket_sort_matches_std_sort() {
-        let mut state = 11u64;
+        let mut rng = crate::rng::SplitMix64::new(11);
         for n in [0, 1, 63, 64, 65, 400, 5000] {
             let mut v: Vec<u64> = (0..n)
-                .map(|i| {
-                    if i % 7 == 0 {
-                        42
-                    } else {
-                        crate::minhash::family::splitmix64(&mut state)
-                    }
-                })
+                .map(|i| if i % 7 == 0 { 42 } else { rng.next_u64() })
                 .collect();
             let mut expected = v.clone();
             expected.sort_unstable();

@@ -15,8 +15,8 @@ use crate::analysis::histogram::SimilarityHistogram;
 use crate::analysis::labels::{Label, LabelStore};
 use crate::corpus::{Corpus, ReadOptions, ReadReport};
 use crate::jobs::{Phase, Progress};
-use crate::minhash::family::splitmix64;
 use crate::minhash::{Banding, Index, IndexOptions};
+use crate::rng::SplitMix64;
 use crate::scan::VerifiedPair;
 use crate::similarity::TextMetrics;
 
@@ -1010,13 +1010,13 @@ impl App {
     }
 
     fn filter_to_bin(&mut self, bin: usize) {
-        let (low, high) = self.hist.bin_range(bin);
-        let last = bin + 1 == self.hist.bins();
+        let (low, high, high_inclusive) =
+            crate::analysis::histogram::bin_bounds(bin, self.hist.bins());
         self.bin_cursor = bin;
         self.set_filter(JaccardFilter {
             low,
             high,
-            high_inclusive: last,
+            high_inclusive,
             bin: Some(bin),
         });
     }
@@ -1324,7 +1324,7 @@ pub(super) fn sort_key(sort: SortOrder, seed: u64, jaccard: f64, a: u32, b: u32)
         SortOrder::JaccardAsc => bits,
         // A pseudo-random key per pair (not per position): the order of the pairs two
         // bandings share stays the same, so an audit can go on after re-banding.
-        SortOrder::Shuffled => splitmix64(&mut (seed ^ (((a as u64) << 32) | b as u64))),
+        SortOrder::Shuffled => SplitMix64::mix(seed ^ (((a as u64) << 32) | b as u64)),
     }
 }
 

@@ -258,7 +258,7 @@ pub fn closest_band(index: &Index, a: u32, b: u32, banding: Banding) -> usize {
 fn bin_means(pairs: &[TruthPair], bins: usize) -> Vec<Option<f64>> {
     let mut acc = vec![(0usize, 0.0f64); bins];
     for p in pairs {
-        let k = ((p.jaccard * bins as f64) as usize).min(bins - 1);
+        let k = crate::analysis::histogram::bin_of(p.jaccard, bins);
         acc[k].0 += 1;
         acc[k].1 += p.jaccard;
     }

@@ -148,18 +148,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
 /// A proportion as a percentage, with more decimals below 1 % so that a precision of 1,099
 /// in 3.5 M candidates reads 0.031 %, not 0.0 %.
 fn percent(x: Option<f64>) -> String {
-    let Some(v) = x else {
-        return "–".to_string();
-    };
-    let p = v * 100.0;
-    let decimals = if p == 0.0 || p >= 1.0 {
-        1
-    } else if p >= 0.1 {
-        2
-    } else {
-        3
-    };
-    format!("{p:.decimals$} %")
+    x.map_or_else(|| "–".to_string(), crate::numfmt::percent_adaptive)
 }
 
 /// `recall … · precision …` for the status line, when there is truth.
@@ -230,7 +219,7 @@ impl MeasuredOverlay {
             outside: Vec::new(),
         };
         for bin in &m.report.bins {
-            let k = ((bin.lo * bins as f64).round() as usize).min(bins - 1);
+            let k = crate::analysis::histogram::bin_of(bin.lo, bins);
             // Drawn at the mean similarity of the bin's true pairs, where the bin's
             // prediction (mean of P(sᵢ)) is about the curve's height.
             let x = app
@@ -295,7 +284,7 @@ impl MeasuredOverlay {
             m.report
                 .bins
                 .iter()
-                .find(|b| ((b.lo * bins as f64).round() as usize) == k)
+                .find(|b| crate::analysis::histogram::bin_of(b.lo, bins) == k)
         });
         if let Some(b) = bin {
             let style = if b.outside {

@@ -67,43 +67,4 @@ fn render_too_small(frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
 }
 
-/// `12345` → `12,345`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// `1234567` → `1.2 M`, for tight spaces.
-pub fn compact(n: u64) -> String {
-    match n {
-        0..1_000 => n.to_string(),
-        1_000..1_000_000 => format!("{:.1} k", n as f64 / 1e3),
-        1_000_000..1_000_000_000 => format!("{:.1} M", n as f64 / 1e6),
-        _ => format!("{:.1} G", n as f64 / 1e9),
-    }
-}
-
-/// An amount of `unit`: bytes as MB, everything else as a compact count.
-pub fn amount(n: u64, unit: &str) -> String {
-    if unit == "bytes" {
-        format!("{:.1} MB", n as f64 / 1e6)
-    } else {
-        format!("{} {unit}", compact(n))
-    }
-}
-
-/// A rate of `unit` per second, e.g. `12.3 MB/s`, `45.6 k docs/s`.
-pub fn human_rate(rate: f64, unit: &str) -> String {
-    if unit == "bytes" {
-        format!("{:.1} MB/s", rate / 1e6)
-    } else {
-        format!("{} {unit}/s", compact(rate.round() as u64))
-    }
-}
+pub use crate::numfmt::{amount, compact, rate as human_rate, thousands};

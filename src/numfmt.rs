@@ -1,0 +1,183 @@
+//! Numbers as people read them: percentages, digit grouping, compact counts and rates. One
+//! copy for the CLI, the explorer, the figures and the engine's own sentences (the tuner's
+//! notes, the shingle advice), with no terminal dependency.
+//!
+//! The percentage styles differ on purpose, each for where it is read; their names say how.
+
+/// A probability as a percentage with enough digits to tell 99.6 % from 99.63 %: two decimals,
+/// three below 0.1 % and above 99.9 %, and never a flat 0 % or 100 % for a value that is not
+/// exactly 0 or 1 (`< 0.001 %`, `> 99.999 %`). The tuner's tables and notes.
+pub fn percent_fine(p: f64) -> String {
+    let v = 100.0 * p;
+    if (0.999995..1.0).contains(&p) {
+        return "> 99.999 %".to_string();
+    }
+    if p > 0.0 && p < 0.000005 {
+        return "< 0.001 %".to_string();
+    }
+    if v != 0.0 && !(0.1..=99.9).contains(&v) && v != 100.0 {
+        format!("{v:.3} %")
+    } else {
+        format!("{v:.2} %")
+    }
+}
+
+/// A proportion as a percentage with one decimal from 1 % up and more below, so that a
+/// precision of 1,099 in 3.5 M candidates reads `0.031 %`, not `0.0 %`: two decimals in
+/// [0.1 %, 1 %), three below. The explorer's recall and precision.
+pub fn percent_adaptive(p: f64) -> String {
+    let v = p * 100.0;
+    let decimals = if v == 0.0 || v >= 1.0 {
+        1
+    } else if v >= 0.1 {
+        2
+    } else {
+        3
+    };
+    format!("{v:.decimals$} %")
+}
+
+/// A share in a sentence: whole percent from 10 % up (`66 %`), one decimal below (`3.4 %`).
+pub fn percent_rough(p: f64) -> String {
+    let v = 100.0 * p;
+    if v >= 10.0 {
+        format!("{v:.0} %")
+    } else {
+        format!("{v:.1} %")
+    }
+}
+
+/// A probability for a figure label: two decimals (`47.01 %`), and `< 0.01 %` or `> 99.99 %`
+/// rather than a flat 0 % or 100 % for a value that is not exactly 0 or 1.
+pub fn percent_two_decimals(p: f64) -> String {
+    if p > 0.0 && p < 0.00005 {
+        "< 0.01 %".to_string()
+    } else if (0.99995..1.0).contains(&p) {
+        "> 99.99 %".to_string()
+    } else {
+        format!("{:.2} %", 100.0 * p)
+    }
+}
+
+/// `1814017` → `1,814,017`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `1234567` → `1.2 M`, for tight spaces; below 1000 the number itself.
+pub fn compact(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => format!("{:.1} k", n as f64 / 1e3),
+        1_000_000..1_000_000_000 => format!("{:.1} M", n as f64 / 1e6),
+        _ => format!("{:.1} G", n as f64 / 1e9),
+    }
+}
+
+/// An amount of `unit`: bytes as MB (`12.3 MB`), everything else as a [`compact`] count and
+/// the unit (`45.6 k docs`).
+pub fn amount(n: u64, unit: &str) -> String {
+    if unit == "bytes" {
+        format!("{:.1} MB", n as f64 / 1e6)
+    } else {
+        format!("{} {unit}", compact(n))
+    }
+}
+
+/// A rate of `unit` per second: `12.3 MB/s` for bytes, else a [`compact`] count of the rate
+/// rounded to a whole number (`45.6 k docs/s`).
+pub fn rate(per_second: f64, unit: &str) -> String {
+    if unit == "bytes" {
+        format!("{:.1} MB/s", per_second / 1e6)
+    } else {
+        format!("{} {unit}/s", compact(per_second.round() as u64))
+    }
+}
+
+/// A value with its SI prefix joined to the unit, as in `MB`: `12.3 Mpairs`, `2.5 MB` for
+/// bytes, and one decimal always (`512.0 docs`). The CLI's progress lines and timing tables,
+/// which append `/s`.
+pub fn prefixed(value: f64, unit: &str) -> String {
+    if unit == "bytes" {
+        return format!("{:.1} MB", value / 1e6);
+    }
+    let (v, prefix) = if value >= 1e9 {
+        (value / 1e9, " G")
+    } else if value >= 1e6 {
+        (value / 1e6, " M")
+    } else if value >= 1e3 {
+        (value / 1e3, " k")
+    } else {
+        (value, " ")
+    };
+    format!("{v:.1}{prefix}{unit}")
+}
+
+/// A pair count: a whole number as such (`40`), a weighted (estimated) count with one decimal
+/// and `≈` (`≈697.9`).
+pub fn estimated_count(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v}")
+    } else {
+        format!("≈{v:.1}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fine_percentages_keep_digits_near_the_ends() {
+        assert_eq!(percent_fine(0.9963), "99.63 %");
+        assert_eq!(percent_fine(0.5), "50.00 %");
+        assert_eq!(percent_fine(0.00006), "0.006 %");
+        assert_eq!(percent_fine(0.000001), "< 0.001 %");
+        assert_eq!(percent_fine(0.999999), "> 99.999 %");
+        assert_eq!(percent_fine(0.9995), "99.950 %");
+        assert_eq!(percent_fine(0.0), "0.00 %");
+        assert_eq!(percent_fine(1.0), "100.00 %");
+    }
+
+    #[test]
+    fn other_percentage_styles() {
+        assert_eq!(percent_adaptive(0.919), "91.9 %");
+        assert_eq!(percent_adaptive(0.0042), "0.42 %");
+        assert_eq!(percent_adaptive(1099.0 / 3_502_214.0), "0.031 %");
+        assert_eq!(percent_rough(0.66), "66 %");
+        assert_eq!(percent_rough(0.034), "3.4 %");
+        assert_eq!(percent_two_decimals(0.47012), "47.01 %");
+        assert_eq!(percent_two_decimals(0.00001), "< 0.01 %");
+        assert_eq!(percent_two_decimals(0.99999), "> 99.99 %");
+        assert_eq!(percent_two_decimals(0.0), "0.00 %");
+    }
+
+    #[test]
+    fn counts_and_rates() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_814_017), "1,814,017");
+        assert_eq!(compact(999), "999");
+        assert_eq!(compact(1500), "1.5 k");
+        assert_eq!(compact(1_234_567), "1.2 M");
+        assert_eq!(compact(3_000_000_000), "3.0 G");
+        assert_eq!(amount(2_100_000, "bytes"), "2.1 MB");
+        assert_eq!(amount(45_600, "docs"), "45.6 k docs");
+        assert_eq!(rate(2.1e6, "bytes"), "2.1 MB/s");
+        assert_eq!(rate(45_612.4, "docs"), "45.6 k docs/s");
+        // The CLI's style (moved with its assertions from cli/progress.rs).
+        assert_eq!(prefixed(12_345_678.0, "pairs"), "12.3 Mpairs");
+        assert_eq!(prefixed(2.5e6, "bytes"), "2.5 MB");
+        assert_eq!(prefixed(512.0, "docs"), "512.0 docs");
+        assert_eq!(estimated_count(40.0), "40");
+        assert_eq!(estimated_count(697.94), "≈697.9");
+    }
+}

@@ -1,0 +1,273 @@
+//! A banding in the parameters of the tools people deduplicate with (datatrove, text-dedup,
+//! datasketch, Spark MLlib, NeMo Curator): values to paste, a snippet, and what the tool
+//! cannot express or does differently. The one place that knows those tools' terms.
+
+use serde::Serialize;
+use serde_json::json;
+
+use crate::minhash::scurve::candidate_probability;
+use crate::minhash::tune::CurveSummary;
+use crate::numfmt::percent_fine;
+use crate::text::ShingleKind;
+
+/// A tool whose parameters [`export_for`] prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tool {
+    Datatrove,
+    TextDedup,
+    Datasketch,
+    Spark,
+    Nemo,
+}
+
+impl Tool {
+    /// The tool's name as its users write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Datatrove => "datatrove",
+            Tool::TextDedup => "text-dedup",
+            Tool::Datasketch => "datasketch",
+            Tool::Spark => "Spark MLlib",
+            Tool::Nemo => "NeMo Curator",
+        }
+    }
+}
+
+/// A banding in another tool's terms.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolExport {
+    pub tool: Tool,
+    pub criterion: &'static str,
+    /// The tool's parameter names and values, in the order the tool documents them.
+    pub parameters: Vec<(String, serde_json::Value)>,
+    /// Code or a command line to paste.
+    pub snippet: String,
+    /// What the tool cannot express, or does differently.
+    pub notes: Vec<String>,
+}
+
+/// The banding of `curve` (picked by `criterion`, e.g. a [`super::TuneRow`]'s) in `tool`'s own
+/// parameters, with what the tool cannot express.
+pub fn export_for(
+    tool: Tool,
+    criterion: &'static str,
+    curve: &CurveSummary,
+    num_perm: usize,
+    threshold: f64,
+    shingle: ShingleKind,
+) -> ToolExport {
+    let (b, r) = (curve.bands, curve.rows);
+    let mut notes = Vec::new();
+    let word_ngram_note = |tool: &str, n: usize| match shingle {
+        ShingleKind::Word(_) => None,
+        ShingleKind::Char(k) => Some(format!(
+            "{tool} shingles words, not characters: it cannot express char:{k} shingles. \
+             Jaccard values (and so the right threshold) differ between the two; re-run \
+             `lshscope scan --shingle word:{n}` on your data before trusting this banding"
+        )),
+    };
+    let (parameters, snippet) = match tool {
+        Tool::Datatrove => {
+            let n = word_size(shingle);
+            notes.extend(word_ngram_note("datatrove", n));
+            notes.push(format!(
+                "datatrove computes exactly num_buckets × hashes_per_bucket = {} hashes; \
+                 there is no separate num_perm",
+                b * r
+            ));
+            (
+                vec![
+                    ("n_grams".to_string(), json!(n)),
+                    ("num_buckets".to_string(), json!(b)),
+                    ("hashes_per_bucket".to_string(), json!(r)),
+                ],
+                format!(
+                    "from datatrove.pipeline.dedup.minhash import MinhashConfig\n\
+                     config = MinhashConfig(n_grams={n}, num_buckets={b}, hashes_per_bucket={r})"
+                ),
+            )
+        }
+        Tool::TextDedup => {
+            let n = word_size(shingle);
+            notes.extend(word_ngram_note("text-dedup", n));
+            notes.push(
+                "with --b and --r given, text-dedup skips its own datasketch-style optimisation \
+                 (which would pick from --threshold alone)"
+                    .to_string(),
+            );
+            (
+                vec![
+                    ("num_perm".to_string(), json!(num_perm)),
+                    ("b".to_string(), json!(b)),
+                    ("r".to_string(), json!(r)),
+                    ("ngram".to_string(), json!(n)),
+                    ("threshold".to_string(), json!(threshold)),
+                ],
+                format!(
+                    "python -m text_dedup.minhash --num_perm {num_perm} --b {b} --r {r} \
+                     --ngram {n} --threshold {threshold} ..."
+                ),
+            )
+        }
+        Tool::Datasketch => {
+            notes.push(
+                "with params=(b, r) datasketch ignores `threshold` and `weights`; it requires \
+                 b·r ≤ num_perm"
+                    .to_string(),
+            );
+            notes.push(format!(
+                "datasketch hashes whatever tokens you pass to MinHash.update: build the {} \
+                 shingles yourself",
+                shingle
+            ));
+            (
+                vec![
+                    ("num_perm".to_string(), json!(num_perm)),
+                    ("params".to_string(), json!([b, r])),
+                ],
+                format!(
+                    "from datasketch import MinHash, MinHashLSH\n\
+                     lsh = MinHashLSH(num_perm={num_perm}, params=({b}, {r}))\n\
+                     # each document: m = MinHash(num_perm={num_perm}); m.update(shingle.encode()) ..."
+                ),
+            )
+        }
+        Tool::Spark => {
+            let distance = 1.0 - threshold;
+            // Spark's tables are single MinHashes (r = 1); for r > 1, the nearest it can do is
+            // r = 1 with enough tables to reach the same P(t).
+            let tables = if r == 1 {
+                b
+            } else {
+                spark_tables_reaching(curve.probability_at_threshold, threshold)
+            };
+            if r > 1 {
+                notes.push(format!(
+                    "Spark's MinHashLSH cannot express {b} × {r}: each of its numHashTables is a \
+                     single MinHash (r = 1, OR only), with no AND of rows inside a band"
+                ));
+                let low = threshold / 2.0;
+                notes.push(format!(
+                    "the nearest Spark curve reaching the same P(t) = {} is numHashTables={tables} \
+                     (r = 1), which also makes pairs at similarity {low} candidates with P = {} \
+                     (vs {} for {b} × {r}); the similarity join then verifies them all",
+                    percent_fine(curve.probability_at_threshold),
+                    percent_fine(candidate_probability(low, tables, 1)),
+                    percent_fine(candidate_probability(low, b, r))
+                ));
+                notes.push(
+                    "to get AND inside bands, concatenate r MinHash values per band yourself and \
+                     join on the band keys"
+                        .to_string(),
+                );
+            }
+            notes.push(format!(
+                "approxSimilarityJoin takes a Jaccard *distance* threshold: 1 − t = {distance}"
+            ));
+            notes.push(format!(
+                "Spark hashes sparse feature vectors: build {} shingles (e.g. NGram + \
+                 HashingTF) before MinHashLSH",
+                shingle
+            ));
+            (
+                vec![("numHashTables".to_string(), json!(tables))],
+                format!(
+                    "from pyspark.ml.feature import MinHashLSH\n\
+                     mh = MinHashLSH(inputCol=\"features\", outputCol=\"hashes\", numHashTables={tables})\n\
+                     model = mh.fit(df)\n\
+                     pairs = model.approxSimilarityJoin(df, df, {distance}, distCol=\"JaccardDistance\")"
+                ),
+            )
+        }
+        Tool::Nemo => {
+            let k = match shingle {
+                ShingleKind::Char(k) => k,
+                ShingleKind::Word(n) => {
+                    notes.push(format!(
+                        "NeMo Curator shingles characters (char_ngrams): it cannot express \
+                         word:{n} shingles; re-measure with `lshscope scan --shingle char:K`"
+                    ));
+                    24
+                }
+            };
+            notes.push(format!(
+                "NeMo computes num_bands × minhashes_per_band = {} minhashes; older releases \
+                 (FuzzyDuplicatesConfig) call these num_buckets and hashes_per_bucket",
+                b * r
+            ));
+            (
+                vec![
+                    ("char_ngrams".to_string(), json!(k)),
+                    ("num_bands".to_string(), json!(b)),
+                    ("minhashes_per_band".to_string(), json!(r)),
+                ],
+                format!(
+                    "from nemo_curator.stages.deduplication.fuzzy.workflow import FuzzyDeduplicationWorkflow\n\
+                     workflow = FuzzyDeduplicationWorkflow(..., char_ngrams={k}, num_bands={b}, minhashes_per_band={r})\n\
+                     # older API: FuzzyDuplicatesConfig(..., char_ngrams={k}, num_buckets={b}, hashes_per_bucket={r}, jaccard_threshold={threshold})"
+                ),
+            )
+        }
+    };
+    ToolExport {
+        tool,
+        criterion,
+        parameters,
+        snippet,
+        notes,
+    }
+}
+
+/// The fewest single-MinHash tables (r = 1) whose P(t) = 1 − (1 − t)^tables reaches
+/// `probability` (capped just below 1, where no finite number of tables reaches it).
+fn spark_tables_reaching(probability: f64, threshold: f64) -> usize {
+    let target = probability.min(1.0 - 1e-12);
+    ((1.0 - target).ln() / (1.0 - threshold).ln())
+        .ceil()
+        .max(1.0) as usize
+}
+
+/// The word n-gram size to print for tools that only shingle words.
+fn word_size(shingle: ShingleKind) -> usize {
+    match shingle {
+        ShingleKind::Word(n) => n,
+        // No character-to-word equivalence exists; 5 words is datatrove's default.
+        ShingleKind::Char(_) => 5,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::minhash::tune::summarize;
+
+    #[test]
+    fn spark_gets_enough_single_hash_tables_for_the_same_probability() {
+        let t = 0.8;
+        let e = export_for(
+            Tool::Spark,
+            "given",
+            &summarize(20, 5, t),
+            128,
+            t,
+            ShingleKind::Char(5),
+        );
+        let tables = e.parameters[0].1.as_u64().unwrap() as usize;
+        let p = summarize(20, 5, t).probability_at_threshold;
+        assert!(candidate_probability(t, tables, 1) >= p);
+        assert!(candidate_probability(t, tables - 1, 1) < p);
+        assert!(e.notes[0].contains("cannot express 20 × 5"));
+        // r = 1 is Spark's own shape: the bands are the tables, nothing to explain.
+        let same = export_for(
+            Tool::Spark,
+            "given",
+            &summarize(7, 1, t),
+            128,
+            t,
+            ShingleKind::Char(5),
+        );
+        assert_eq!(same.parameters[0].1, json!(7));
+        assert!(!same.notes.iter().any(|n| n.contains("cannot express")));
+    }
+}

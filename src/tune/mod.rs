@@ -1,0 +1,564 @@
+//! The tuner's report: for K permutations and a threshold t, the banding (b, r) each criterion
+//! picks (datasketch's, a recall target, constraints, a candidate budget, bandings given by
+//! the user), each with its S-curve summary and, when pair similarities of a corpus are given,
+//! the expected candidates, recall and precision on them; plus the chosen banding in another
+//! tool's terms ([`export`]).
+//!
+//! The curve math and the searches live in [`crate::minhash::tune`]; this module decides what
+//! a report holds. `lshscope tune` parses its flags into [`TuneOptions`], calls
+//! [`build_report`] and renders the [`TuneReport`] as a table, CSV or JSON. Messages and notes
+//! name the options by their `lshscope tune` flags, which is how users meet them.
+
+pub mod export;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::minhash::Banding;
+use crate::minhash::scurve::{candidate_probability, datasketch_optimal_params};
+use crate::minhash::tune::{
+    Constraints, CorpusEstimate, CurveSummary, SimilarityDistribution, best_recall_within_budget,
+    constraint_search, corpus_estimate, sharpest_with_probability_at, summarize,
+};
+use crate::numfmt::percent_fine;
+use crate::text::ShingleKind;
+use crate::{Error, Result};
+
+pub use export::{Tool, ToolExport, export_for};
+
+/// Where the pair similarities that weight the corpus columns come from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PairSimilarities {
+    /// The candidate pairs of a scan (`--pairs`): a pair file with a `jaccard` column. With
+    /// the banding the scan ran with (`--scan-banding`), each pair counts 1/P₀(s) times
+    /// ([`horvitz_thompson`]), so the columns estimate all pairs, not only those found.
+    ScanPairs {
+        path: PathBuf,
+        scan_banding: Option<Banding>,
+    },
+    /// Pair similarities (`--similarities`), for example of random pairs: a pair file with a
+    /// `jaccard` column, or one number per line.
+    Similarities(PathBuf),
+    /// A truth file (`--truth`): every pair at or above the join's threshold.
+    Truth(PathBuf),
+}
+
+impl PairSimilarities {
+    pub fn path(&self) -> &Path {
+        match self {
+            PairSimilarities::ScanPairs { path, .. } => path,
+            PairSimilarities::Similarities(path) | PairSimilarities::Truth(path) => path,
+        }
+    }
+}
+
+/// What to tune for. [`TuneOptions::new`] gives the defaults of `lshscope tune`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TuneOptions {
+    /// K: every banding considered has b·r ≤ K.
+    pub num_perm: usize,
+    /// The Jaccard similarity t at which pairs count as duplicates.
+    pub threshold: f64,
+    /// datasketch's weights on the false-positive area ∫₀ᵗ P and the false-negative area
+    /// ∫ₜ¹ (1 − P).
+    pub fp_weight: f64,
+    pub fn_weight: f64,
+    /// The P(t) the `recall` criterion must reach.
+    pub min_recall: f64,
+    /// Bounds on P at chosen similarities, for the `constraints` criterion.
+    pub constraints: Constraints,
+    /// Bandings to evaluate as they are (`given` rows).
+    pub given: Vec<Banding>,
+    /// Pair similarities that add the corpus columns.
+    pub similarities: Option<PairSimilarities>,
+    /// The `budget` criterion: the highest expected recall at t with at most this many
+    /// expected candidates (needs `similarities`).
+    pub budget: Option<f64>,
+    /// Translate the chosen banding (the first row) into this tool's parameters.
+    pub export: Option<Tool>,
+    /// The shingles hashed, for the n-gram settings of the export.
+    pub shingle: ShingleKind,
+}
+
+impl TuneOptions {
+    /// The defaults of `lshscope tune` at threshold t: K = 128, equal datasketch weights,
+    /// P(t) ≥ 0.99 for the recall criterion, char:5 shingles, nothing else.
+    pub fn new(threshold: f64) -> Self {
+        TuneOptions {
+            num_perm: 128,
+            threshold,
+            fp_weight: 0.5,
+            fn_weight: 0.5,
+            min_recall: 0.99,
+            constraints: Constraints::default(),
+            given: Vec::new(),
+            similarities: None,
+            budget: None,
+            export: None,
+            shingle: ShingleKind::Char(5),
+        }
+    }
+
+    /// Checks what can be checked without reading anything.
+    pub fn validate(&self) -> Result<()> {
+        let k = self.num_perm;
+        if k == 0 {
+            return Err(Error::usage("--num-perm must be at least 1"));
+        }
+        check_unit("--threshold", self.threshold)?;
+        check_unit("--min-recall", self.min_recall)?;
+        for (name, w) in [
+            ("--fp-weight", self.fp_weight),
+            ("--fn-weight", self.fn_weight),
+        ] {
+            if !(w >= 0.0 && w.is_finite()) {
+                return Err(Error::usage(format!(
+                    "{name} must be a non-negative number, got {w}"
+                )));
+            }
+        }
+        if self.fp_weight + self.fn_weight == 0.0 {
+            return Err(Error::usage(
+                "--fp-weight and --fn-weight cannot both be 0: nothing would be minimised",
+            ));
+        }
+        for b in &self.given {
+            if b.bands * b.rows > k {
+                return Err(Error::usage(format!(
+                    "--banding {}x{} needs {} permutations but --num-perm is {k}: \
+                     lower bands or rows, or raise --num-perm",
+                    b.bands,
+                    b.rows,
+                    b.bands * b.rows
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn check_unit(name: &str, value: f64) -> Result<()> {
+    if !(0.0..=1.0).contains(&value) {
+        return Err(Error::usage(format!(
+            "{name} must be in [0, 1], got {value}"
+        )));
+    }
+    Ok(())
+}
+
+/// One row of the report: a banding and why it was picked.
+#[derive(Debug, Clone, Serialize)]
+pub struct TuneRow {
+    /// Short key: `datasketch`, `recall`, `constraints`, `budget` or `given`.
+    pub criterion: &'static str,
+    /// What the criterion means, in words.
+    pub description: String,
+    #[serde(flatten)]
+    pub curve: CurveSummary,
+    pub unused_permutations: usize,
+    /// Expected behaviour on the given similarities (with --pairs / --similarities).
+    pub corpus: Option<CorpusEstimate>,
+    pub warnings: Vec<String>,
+}
+
+/// The pair similarities the corpus columns are computed on.
+#[derive(Debug, Clone, Serialize)]
+pub struct CorpusInfo {
+    /// The file they came from.
+    pub source: String,
+    /// Their number (a weighted sum with [`horvitz_thompson`] weights).
+    pub pairs: f64,
+    pub pairs_at_or_above_threshold: f64,
+}
+
+/// Everything `lshscope tune` reports.
+#[derive(Debug, Clone, Serialize)]
+pub struct TuneReport {
+    pub num_perm: usize,
+    pub threshold: f64,
+    pub fp_weight: f64,
+    pub fn_weight: f64,
+    pub min_recall: f64,
+    pub constraints: Constraints,
+    pub corpus: Option<CorpusInfo>,
+    /// In order: budget, constraints, recall, datasketch, then the given bandings; a criterion
+    /// that finds nothing has no row.
+    pub rows: Vec<TuneRow>,
+    /// Criteria that found no banding, with the reason.
+    pub not_found: Vec<String>,
+    /// The criterion of the row the export uses (the first row).
+    pub chosen: &'static str,
+    pub export: Option<ToolExport>,
+    pub notes: Vec<String>,
+}
+
+/// Pairs found by a banding, reweighted to stand for all pairs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InclusionWeighted {
+    /// Each found pair at similarity s with weight 1/P₀(s).
+    pub distribution: SimilarityDistribution,
+    /// Found pairs with P₀(s) = 0 (similarity 0), which no weight can account for: left out.
+    pub impossible: usize,
+}
+
+/// The Horvitz–Thompson estimator (Horvitz & Thompson, "A generalization of sampling without
+/// replacement from a finite universe", JASA 47, 1952) for pairs found by `scan`: a pair with
+/// similarity s was found with probability P₀(s) = 1 − (1 − s^r)^b, so weighting it by
+/// 1/P₀(s) makes every sum over the found pairs an unbiased estimate of the same sum over all
+/// pairs of the corpus. Unbiasedness needs only each pair's own inclusion probability, so it
+/// holds although pairs sharing documents are found together; that dependence widens the
+/// spread, and rare low-similarity pairs carry large weights.
+pub fn horvitz_thompson(found: &[f64], scan: Banding) -> InclusionWeighted {
+    let mut impossible = 0usize;
+    let weighted: Vec<(f64, f64)> = found
+        .iter()
+        .filter_map(|&s| {
+            let p0 = candidate_probability(s, scan.bands, scan.rows);
+            if p0 > 0.0 {
+                Some((s, 1.0 / p0))
+            } else {
+                impossible += 1;
+                None
+            }
+        })
+        .collect();
+    InclusionWeighted {
+        distribution: SimilarityDistribution::from_weighted(weighted),
+        impossible,
+    }
+}
+
+/// Reads the similarities (if any), then computes every row. Errors name the option or the
+/// file, line and column.
+pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
+    options.validate()?;
+    let k = options.num_perm;
+    let t = options.threshold;
+    let constraints = options.constraints.clone();
+
+    let mut notes = Vec::new();
+    let (corpus, distribution) = match &options.similarities {
+        None => (None, None),
+        Some(source) => {
+            let path = source.path();
+            let plain_list = matches!(source, PairSimilarities::Similarities(_));
+            let values = crate::pairfile::read_similarities(path, plain_list)?;
+            let distribution = match source {
+                PairSimilarities::Truth(_) => {
+                    notes.extend(truth_notes(&values, t));
+                    SimilarityDistribution::from_similarities(&values)
+                }
+                PairSimilarities::ScanPairs {
+                    scan_banding: Some(scan),
+                    ..
+                } => {
+                    let weighted = horvitz_thompson(&values, *scan);
+                    notes.push(format!(
+                        "each pair weighted by 1/P₀(s) for the scan's {} × {} banding: the corpus \
+                         columns estimate all pairs of the corpus; rare low-similarity pairs carry \
+                         large weights, so those estimates are noisy",
+                        scan.bands, scan.rows
+                    ));
+                    if weighted.impossible > 0 {
+                        notes.push(format!(
+                            "{} pairs with P₀(s) = 0 (similarity 0) were left out",
+                            weighted.impossible
+                        ));
+                    }
+                    weighted.distribution
+                }
+                _ => SimilarityDistribution::from_similarities(&values),
+            };
+            (Some(path.display().to_string()), Some(distribution))
+        }
+    };
+    if options.budget.is_some() && distribution.is_none() {
+        return Err(Error::usage(
+            "--budget needs pair similarities: give --pairs FILE or --similarities FILE",
+        ));
+    }
+    if let Some(b) = options.budget
+        && !(b >= 0.0 && b.is_finite())
+    {
+        return Err(Error::usage(format!(
+            "--budget must be a non-negative number of pairs, got {b}"
+        )));
+    }
+
+    let mut rows = Vec::new();
+    let mut not_found = Vec::new();
+    let make_row = |criterion: &'static str, description: String, b: usize, r: usize| {
+        let curve = summarize(b, r, t);
+        let corpus = distribution.as_ref().map(|d| corpus_estimate(d, b, r, t));
+        let mut warnings = Vec::new();
+        if b * r < k {
+            warnings.push(format!(
+                "uses {} of {k} permutations: {} computed but never banded",
+                b * r,
+                k - b * r
+            ));
+        }
+        if curve.probability_at_threshold < 0.5 {
+            warnings.push(format!(
+                "P(t = {t}) = {:.1} %: most pairs at the threshold are missed",
+                100.0 * curve.probability_at_threshold
+            ));
+        }
+        TuneRow {
+            criterion,
+            description,
+            curve,
+            unused_permutations: k - b * r,
+            corpus,
+            warnings,
+        }
+    };
+
+    if let (Some(d), Some(budget)) = (&distribution, options.budget) {
+        match best_recall_within_budget(d, k, t, budget) {
+            Some((b, r, _)) => rows.push(make_row(
+                "budget",
+                format!("highest expected recall at t with at most {budget} expected candidates"),
+                b,
+                r,
+            )),
+            None if d.at_or_above(t) == 0.0 => not_found.push(format!(
+                "budget: no pair in the similarities reaches t = {t}, so recall is undefined"
+            )),
+            None => not_found.push(format!(
+                "budget: every banding with b·r ≤ {k} expects more than {budget} candidates"
+            )),
+        }
+    }
+    if !constraints.is_empty() {
+        let description = describe_constraints(&constraints);
+        match constraint_search(k, &constraints).first() {
+            Some(&(b, r)) => rows.push(make_row("constraints", description, b, r)),
+            None => not_found.push(format!(
+                "constraints: no banding with b·r ≤ {k} meets {description}; \
+                 loosen a bound or raise --num-perm"
+            )),
+        }
+    }
+    match sharpest_with_probability_at(k, t, options.min_recall) {
+        Some((b, r)) => rows.push(make_row(
+            "recall",
+            format!(
+                "P(t) ≥ {}, then the least false-positive area",
+                options.min_recall
+            ),
+            b,
+            r,
+        )),
+        None => not_found.push(format!(
+            "recall: no banding with b·r ≤ {k} reaches P({t}) ≥ {}",
+            options.min_recall
+        )),
+    }
+    let (b, r) = datasketch_optimal_params(t, k, options.fp_weight, options.fn_weight);
+    rows.push(make_row(
+        "datasketch",
+        format!(
+            "datasketch's pick: min {}·∫₀ᵗP + {}·∫ₜ¹(1−P) (uniform similarities)",
+            options.fp_weight, options.fn_weight
+        ),
+        b,
+        r,
+    ));
+    for g in &options.given {
+        rows.push(make_row(
+            "given",
+            "the banding given with --banding".to_string(),
+            g.bands,
+            g.rows,
+        ));
+    }
+
+    let chosen_row = &rows[0];
+    let chosen = chosen_row.criterion;
+    let export = options
+        .export
+        .map(|tool| export_for(tool, chosen, &chosen_row.curve, k, t, options.shingle));
+
+    if let Some(PairSimilarities::ScanPairs {
+        scan_banding: None, ..
+    }) = options.similarities
+    {
+        notes.push(
+            "pairs from a scan hold only the pairs that scan's banding found (and kept at its \
+             --threshold): expected candidates and recall count those pairs, not pairs it missed; \
+             give --scan-banding BxR to correct for the missed ones"
+                .to_string(),
+        );
+    }
+    let corpus = match (corpus, &distribution) {
+        (Some(source), Some(d)) => Some(CorpusInfo {
+            source,
+            pairs: d.total(),
+            pairs_at_or_above_threshold: d.at_or_above(t),
+        }),
+        _ => None,
+    };
+    Ok(TuneReport {
+        num_perm: k,
+        threshold: t,
+        fp_weight: options.fp_weight,
+        fn_weight: options.fn_weight,
+        min_recall: options.min_recall,
+        constraints,
+        corpus,
+        rows,
+        not_found,
+        chosen,
+        export,
+        notes,
+    })
+}
+
+/// What a truth file's similarities mean for the corpus columns: only pairs at or above its
+/// floor ([`crate::analysis::recall::truth_floor`]) are in it.
+fn truth_notes(values: &[f64], t: f64) -> Vec<String> {
+    let mut notes = Vec::new();
+    let lowest =
+        crate::analysis::recall::truth_floor(values.iter().copied()).unwrap_or(f64::INFINITY);
+    if lowest > t {
+        notes.push(format!(
+            "the truth file's lowest Jaccard is {lowest:.3}, above t = {t}: pairs \
+             between t and {lowest:.3} are missing, so recall@t counts only the pairs \
+             at or above {lowest:.3}"
+        ));
+    }
+    notes.push(
+        "truth pairs hold only pairs at or above the join threshold: recall@t is the \
+         expected recall on them; expected candidates and precision count only those \
+         pairs, not the many dissimilar pairs a banding also lets through"
+            .to_string(),
+    );
+    notes
+}
+
+fn describe_constraints(c: &Constraints) -> String {
+    let mut parts = Vec::new();
+    for b in &c.reject {
+        parts.push(format!(
+            "P({}) ≤ {}",
+            b.similarity,
+            percent_fine(b.probability)
+        ));
+    }
+    for b in &c.accept {
+        parts.push(format!(
+            "P({}) ≥ {}",
+            b.similarity,
+            percent_fine(b.probability)
+        ));
+    }
+    parts.join(", ") + ", fewest hashes, then steepest"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::minhash::tune::ProbabilityBound;
+    use crate::rng::SplitMix64;
+
+    #[test]
+    fn horvitz_thompson_by_hand() {
+        // With 1 band of 1 row, P₀(s) = s: a pair at 0.5 stands for 2 pairs, one at 0.25 for
+        // 4, and a pair at similarity 0 cannot be weighted.
+        let w = horvitz_thompson(&[0.5, 0.25, 0.0, 0.5], Banding { bands: 1, rows: 1 });
+        assert_eq!(w.impossible, 1);
+        assert_eq!(w.distribution.points(), &[(0.25, 4.0), (0.5, 4.0)]);
+        assert_eq!(w.distribution.total(), 8.0);
+    }
+
+    /// The corrected sums are unbiased: over many simulated scans of one population, where
+    /// each pair is found independently with probability P₀(s), the mean estimate of the
+    /// population's totals lies within 4 standard errors of the truth.
+    #[test]
+    fn horvitz_thompson_is_unbiased_on_simulated_scans() {
+        let scan = Banding { bands: 8, rows: 4 };
+        let other = Banding { bands: 16, rows: 4 };
+        let t = 0.7;
+        let mut rng = SplitMix64::new(2024);
+        // 3000 pairs, similarities spread over [0.1, 1]: P₀ runs from 0.0008 to 1.
+        let population: Vec<f64> = (0..3000).map(|_| 0.1 + 0.9 * rng.unit()).collect();
+        let p0 = |s: f64| candidate_probability(s, scan.bands, scan.rows);
+        // Three totals and the variance of their HT estimates under independent inclusion:
+        // Var = Σ y² (1 − p) / p for a sum of y over the population.
+        let sums = |y: &dyn Fn(f64) -> f64| {
+            let total: f64 = population.iter().map(|&s| y(s)).sum();
+            let var: f64 = population
+                .iter()
+                .map(|&s| y(s) * y(s) * (1.0 - p0(s)) / p0(s))
+                .sum();
+            (total, var)
+        };
+        let all = sums(&|_| 1.0);
+        let above = sums(&|s| if s >= t { 1.0 } else { 0.0 });
+        let candidates = sums(&|s| candidate_probability(s, other.bands, other.rows));
+
+        const TRIALS: usize = 400;
+        let (mut est_all, mut est_above, mut est_candidates) = (0.0, 0.0, 0.0);
+        let mut found_pairs = 0usize;
+        for _ in 0..TRIALS {
+            let found: Vec<f64> = population
+                .iter()
+                .copied()
+                .filter(|&s| rng.unit() < p0(s))
+                .collect();
+            found_pairs += found.len();
+            let w = horvitz_thompson(&found, scan);
+            assert_eq!(w.impossible, 0);
+            est_all += w.distribution.total();
+            est_above += w.distribution.at_or_above(t);
+            est_candidates +=
+                corpus_estimate(&w.distribution, other.bands, other.rows, t).expected_candidates;
+        }
+        for (name, estimate, (truth, var)) in [
+            ("pairs", est_all, all),
+            ("pairs at or above t", est_above, above),
+            ("expected candidates", est_candidates, candidates),
+        ] {
+            let mean = estimate / TRIALS as f64;
+            let standard_error = (var / TRIALS as f64).sqrt();
+            assert!(
+                (mean - truth).abs() < 4.0 * standard_error,
+                "{name}: mean estimate {mean} vs {truth} (standard error {standard_error})"
+            );
+        }
+        // Without the weights the found pairs stand for about half the population.
+        let found_share = found_pairs as f64 / TRIALS as f64 / all.0;
+        assert!((0.45..0.6).contains(&found_share), "{found_share}");
+    }
+
+    #[test]
+    fn report_rows_follow_the_criteria_in_order() {
+        let mut options = TuneOptions::new(0.8);
+        options.constraints.reject.push(ProbabilityBound {
+            similarity: 0.3,
+            probability: 0.01,
+        });
+        options.given.push(Banding { bands: 20, rows: 5 });
+        options.export = Some(Tool::Datatrove);
+        let report = build_report(&options).unwrap();
+        let criteria: Vec<&str> = report.rows.iter().map(|r| r.criterion).collect();
+        assert_eq!(criteria, ["constraints", "recall", "datasketch", "given"]);
+        assert_eq!(report.chosen, "constraints");
+        let export = report.export.unwrap();
+        assert_eq!(export.criterion, "constraints");
+        let c = &report.rows[0].curve;
+        assert_eq!(
+            export.parameters[1],
+            ("num_buckets".to_string(), serde_json::json!(c.bands))
+        );
+        assert!(report.corpus.is_none() && report.notes.is_empty());
+
+        options.budget = Some(10.0);
+        let e = build_report(&options).unwrap_err().to_string();
+        assert!(e.contains("--budget needs pair similarities"), "{e}");
+        options.num_perm = 0;
+        assert!(options.validate().is_err());
+    }
+}
