@@ -7,6 +7,7 @@
 //! bucket of m documents is m(m−1)/2 pairs), so the engine is measured and tested on them.
 
 use crate::corpus::Corpus;
+use crate::rng::SplitMix64;
 
 /// What to generate.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,21 +64,16 @@ const ODD: &[&str] = &[
 /// Template lengths in words: short summaries (~70 characters) to long descriptions (~500).
 const TEMPLATE_WORDS: &[usize] = &[10, 12, 16, 30, 60, 80];
 
-struct Stream(u64);
+/// The generator's draws, on the crate's one random generator.
+struct Stream(SplitMix64);
 
 impl Stream {
-    fn next(&mut self) -> u64 {
-        crate::minhash::family::splitmix64(&mut self.0)
-    }
-
-    /// A draw in 0..n by multiply-high (Lemire 2019).
     fn below(&mut self, n: usize) -> usize {
-        ((self.next() as u128 * n as u128) >> 64) as usize
+        self.0.below(n as u64) as usize
     }
 
-    /// Uniform in [0, 1).
     fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+        self.0.unit()
     }
 }
 
@@ -126,7 +122,7 @@ fn member(rng: &mut Stream, vocab: &[String], template: &[String]) -> String {
 
 /// Generates `options.docs` documents in shuffled order, ids `t0000001`, `t0000002`, ….
 pub fn generate_templated(options: &TemplateOptions) -> TemplateCorpus {
-    let mut rng = Stream(options.seed ^ 0x7465_6d70_6c61_7465);
+    let mut rng = Stream(SplitMix64::new(options.seed ^ 0x7465_6d70_6c61_7465));
     let vocab = vocabulary(&mut rng, 20_000);
     let n = options.docs;
     let mut texts: Vec<(u32, String)> = Vec::with_capacity(n);

@@ -13,6 +13,7 @@
 use rayon::prelude::*;
 
 use crate::minhash::{IdenticalGroups, ShingleSets};
+use crate::rng::SplitMix64;
 use crate::similarity::jaccard;
 
 /// Which document of a cluster is kept.
@@ -368,21 +369,6 @@ pub fn audit_all(
         .into_par_iter()
         .map(|c| audit(clusters, c, sets, identical, threshold, limits))
         .collect()
-}
-
-/// A seeded stream of draws below a bound (the hash family's SplitMix64; the lead folds
-/// this into the one RNG module when it lands).
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-
-    /// A draw in 0..n (n ≥ 1) by multiply-high (Lemire 2019); the bias is below n/2^64.
-    fn below(&mut self, n: u64) -> u64 {
-        ((crate::minhash::family::splitmix64(&mut self.0) as u128 * n as u128) >> 64) as u64
-    }
 }
 
 #[cfg(test)]
