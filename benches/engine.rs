@@ -10,7 +10,7 @@ use lshscope::jobs::Progress;
 use lshscope::minhash::{
     Banding, BandingOptions, HashFamily, Index, IndexOptions, build_index, find_candidates, fold32,
 };
-use lshscope::scan::verify;
+use lshscope::minhash::verify;
 use lshscope::similarity::jaccard;
 use lshscope::synth::{GenOptions, generate};
 use lshscope::text::{ShingleOptions, Shingler};

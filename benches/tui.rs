@@ -24,7 +24,7 @@ use divan::{Bencher, black_box};
 use lshscope::analysis::labels::LabelStore;
 use lshscope::jobs::Progress;
 use lshscope::minhash::{Banding, IndexOptions, build_index};
-use lshscope::scan::VerifiedPair;
+use lshscope::minhash::VerifiedPair;
 use lshscope::synth::{GenOptions, generate};
 use lshscope::text::ShingleOptions;
 use lshscope::tui::app::{Action, App, BandOutcome, Config, Effect, Loaded, Prepared, Source};

@@ -318,7 +318,7 @@ pub fn plan_join<'a>(
     }
     let n = sets.len();
     if n > u32::MAX as usize {
-        return Err(Error::usage(
+        return Err(Error::refused(
             "the exact join handles at most 2^32 − 1 documents",
         ));
     }
@@ -327,7 +327,7 @@ pub fn plan_join<'a>(
 
     let (hashes, counts) = document_frequencies(sets, progress)?;
     if hashes.len() > u32::MAX as usize {
-        return Err(Error::usage(
+        return Err(Error::refused(
             "more than 2^32 − 1 distinct shingles: use --sample",
         ));
     }
@@ -724,6 +724,32 @@ pub fn sample_pair_similarities(
         })
         .collect::<Result<_>>()?;
     Ok(chunks.concat())
+}
+
+impl JoinPlan<'_> {
+    /// Refuses the join with [`Error::Refused`] when its estimated time on this machine's
+    /// threads is beyond `budget_seconds`: the one wording of the join's budget, naming the
+    /// ways out (a sample, a higher threshold, the distribution, --force).
+    pub fn check_budget(&self, budget_seconds: f64) -> Result<()> {
+        let threads = rayon::current_num_threads();
+        let seconds = self.work.estimated_seconds(threads);
+        if seconds <= budget_seconds {
+            return Ok(());
+        }
+        let threshold = self.threshold;
+        Err(Error::refused(format!(
+            "the exact join at Jaccard ≥ {threshold} over {} documents would scan about {:.2e} \
+             posting entries, roughly {seconds:.1} s on {threads} threads, beyond the budget of \
+             {budget_seconds} s. Join a sample instead: `lshscope truth INPUT -t {threshold} \
+             --sample {} -o truth.csv`, then scan or explore with the same --sample and --truth \
+             truth.csv; or raise the threshold, see the similarity distribution with \
+             `lshscope truth INPUT --estimate-pairs M`, or run the join anyway with \
+             `lshscope truth --force` (or a larger --max-seconds)",
+            self.work.documents,
+            self.work.estimated_scans,
+            self.work.sample_that_fits(threads, budget_seconds),
+        )))
+    }
 }
 
 #[cfg(test)]

@@ -1,10 +1,11 @@
-//! MinHash signatures, LSH banding and candidate pairs.
+//! MinHash signatures, LSH banding, candidate pairs and their verification.
 
 mod banding;
 pub(crate) mod family;
 mod index;
 pub mod scurve;
 pub mod tune;
+mod verify;
 
 pub use banding::{
     Banding, BandingOptions, BucketInfo, CandidatePair, Candidates, band_key, band_keys,
@@ -12,3 +13,4 @@ pub use banding::{
 };
 pub use family::{HashFamily, fold32};
 pub use index::{Index, IndexOptions, ShingleSets, Signatures, build_index};
+pub use verify::{VerifiedPair, verify};

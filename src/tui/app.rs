@@ -17,7 +17,7 @@ use crate::corpus::{Corpus, ReadOptions, ReadReport};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::family::splitmix64;
 use crate::minhash::{Banding, Index, IndexOptions};
-use crate::scan::VerifiedPair;
+use crate::minhash::VerifiedPair;
 use crate::similarity::TextMetrics;
 
 use super::keys::{Command, Context};

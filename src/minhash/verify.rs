@@ -4,7 +4,7 @@ use rayon::prelude::*;
 
 use crate::Result;
 use crate::jobs::{Phase, Progress};
-use crate::minhash::{CandidatePair, Index};
+use super::{CandidatePair, Index};
 use crate::similarity::{jaccard, prefetch_set, prefetch_signature};
 
 /// A candidate pair with its exact and estimated similarity.
