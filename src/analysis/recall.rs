@@ -341,14 +341,7 @@ pub fn compare_truth(
         file: file.display().to_string(),
         pairs: truth.len(),
         jaccard_mismatches,
-        report: measure_recall(
-            truth,
-            candidates,
-            at_threshold,
-            banding,
-            threshold,
-            bins,
-        ),
+        report: measure_recall(truth, candidates, at_threshold, banding, threshold, bins),
     }
 }
 
@@ -422,4 +415,3 @@ mod tests {
         assert!(e.contains("itself"), "{e}");
     }
 }
-

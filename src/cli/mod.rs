@@ -11,8 +11,8 @@ use crate::corpus::{ColumnSpec, InputFormat, Quote, ReadOptions};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::IndexOptions;
 use crate::pairfile::OutputTarget;
-use crate::text::{ShingleKind, ShingleOptions};
 use crate::pipeline::Pipeline;
+use crate::text::{ShingleKind, ShingleOptions};
 use crate::{Error, Result};
 
 mod bench;

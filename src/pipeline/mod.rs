@@ -21,9 +21,7 @@ use crate::minhash::{
     find_candidates, verify,
 };
 
-pub use rebanding::{
-    MAX_BUCKET_PAIRS, MAX_KNOWN_PAIRS, estimated_bucket_pairs, reband, remember,
-};
+pub use rebanding::{MAX_BUCKET_PAIRS, MAX_KNOWN_PAIRS, estimated_bucket_pairs, reband, remember};
 
 /// Time and throughput of one finished phase (serialised as is in `scan --summary-json`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]

@@ -3,10 +3,10 @@
 //! recomputed. The explorer drives this on every b or r step; its benches and tests call the
 //! same functions.
 
+use crate::jobs::Progress;
 use crate::minhash::{
     Banding, BandingOptions, Index, VerifiedPair, band_keys, find_candidates, verify,
 };
-use crate::jobs::Progress;
 use crate::{Error, Result};
 
 /// The explorer refuses a banding expected to emit more bucket pairs than this (about 0.5 GB

@@ -15,9 +15,9 @@ use crate::analysis::histogram::SimilarityHistogram;
 use crate::analysis::labels::{Label, LabelStore};
 use crate::corpus::{Corpus, ReadOptions, ReadReport};
 use crate::jobs::{Phase, Progress};
+use crate::minhash::VerifiedPair;
 use crate::minhash::family::splitmix64;
 use crate::minhash::{Banding, Index, IndexOptions};
-use crate::minhash::VerifiedPair;
 use crate::similarity::TextMetrics;
 
 use super::keys::{Command, Context};

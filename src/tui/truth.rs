@@ -16,8 +16,8 @@ use crate::Error;
 use crate::analysis::recall::{RecallReport, measure_recall_with, read_truth, truth_floor};
 use crate::analysis::truth::{TruthPair, plan_join};
 use crate::jobs::{Phase, Progress};
-use crate::minhash::{Banding, Index};
 use crate::minhash::VerifiedPair;
+use crate::minhash::{Banding, Index};
 
 use super::app::{App, Effect, ExportJob, Loaded, PlotSpec, Screen, pair_view, sort_key};
 use super::keys::Command;
