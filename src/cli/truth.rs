@@ -8,6 +8,7 @@ use clap::Args;
 
 use super::scan::{render_phases, render_read_line};
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
+use crate::analysis::histogram::bin_of;
 use crate::analysis::recall::{Z_95, wilson_interval};
 use crate::analysis::truth::{
     DEFAULT_BUDGET_SECONDS, JoinStats, JoinWork, TruthPair, plan_join, sample_pair_similarities,
@@ -211,7 +212,7 @@ fn render_sample(sample: &[TruthPair], documents: usize, threshold: Option<f64>)
     );
     let mut counts = [0usize; BINS];
     for p in sample {
-        counts[((p.jaccard * BINS as f64) as usize).min(BINS - 1)] += 1;
+        counts[bin_of(p.jaccard, BINS)] += 1;
     }
     for (k, &c) in counts.iter().enumerate() {
         if c == 0 {

@@ -63,6 +63,9 @@ pub struct Loaded {
     pub index: Index,
 }
 
+/// Told of each phase as it finishes ([`Pipeline::on_phase`]).
+pub type PhaseObserver<'a> = Box<dyn FnMut(&PhaseTiming) + 'a>;
+
 /// Runs the phases of one job on one [`Progress`] handle and records their timings.
 ///
 /// ```
@@ -90,7 +93,7 @@ pub struct Loaded {
 pub struct Pipeline<'a> {
     progress: &'a Progress,
     phases: Vec<PhaseTiming>,
-    on_phase: Option<Box<dyn FnMut(&PhaseTiming) + 'a>>,
+    on_phase: Option<PhaseObserver<'a>>,
 }
 
 impl<'a> Pipeline<'a> {
