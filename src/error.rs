@@ -143,3 +143,33 @@ pub fn is_broken_pipe(e: &std::io::Error) -> bool {
         None => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn input_errors_read_file_line_column() {
+        let at = Error::input_at("a.csv", 3, 7, "bad");
+        assert_eq!(at.to_string(), "a.csv:3:7: bad");
+        assert_eq!(Error::input("a.csv", 3, "bad").to_string(), "a.csv:3: bad");
+        // Without a line, a column means nothing and is not shown.
+        assert_eq!(
+            Error::input_at("a.csv", 0, 7, "bad").to_string(),
+            "a.csv: bad"
+        );
+        assert_eq!(at.exit_code(), 2);
+    }
+
+    #[test]
+    fn each_kind_has_its_exit_code() {
+        assert_eq!(Error::usage("u").exit_code(), 2);
+        assert_eq!(Error::refused("r").exit_code(), 1);
+        assert_eq!(Error::internal("i").exit_code(), 1);
+        assert_eq!(Error::Cancelled.exit_code(), 130);
+        let missing = std::io::Error::from(std::io::ErrorKind::NotFound);
+        assert_eq!(Error::io("x", missing).exit_code(), 2);
+        let pipe = std::io::Error::from(std::io::ErrorKind::BrokenPipe);
+        assert_eq!(Error::io("x", pipe).exit_code(), 0);
+    }
+}
