@@ -29,7 +29,7 @@ use ratatui::crossterm::event::{
 use ratatui::crossterm::execute;
 
 use crate::analysis::labels::LabelStore;
-use crate::jobs::Progress;
+use crate::jobs::{Phase, Progress};
 use crate::pipeline::Pipeline;
 // Re-exported where the explorer's tests and benches have always found them.
 pub use crate::pipeline::rebanding::{
@@ -59,11 +59,17 @@ pub fn load(
     progress: &Progress,
     mut step_done: impl FnMut(LoadStep),
 ) -> Result<Loaded> {
+    // The loading screen counts the signature phase in documents, as its progress bar does.
+    let documents = std::cell::Cell::new(0);
     let mut run = Pipeline::new(progress).on_phase(|t| {
+        let (items, unit) = match t.phase {
+            Phase::Signatures => (documents.get(), "docs"),
+            _ => (t.items, t.unit),
+        };
         step_done(LoadStep {
             phase: t.phase,
-            items: t.items,
-            unit: t.unit,
+            items,
+            unit,
             seconds: t.seconds,
         })
     });
@@ -71,6 +77,7 @@ pub fn load(
         Source::File { path, read } => run.read(path, read)?,
         Source::EmbeddedSample => run.read_with(sample::read_sample)?,
     };
+    documents.set(corpus.len() as u64);
     if corpus.is_empty() {
         return Err(Error::usage(format!(
             "{} has no documents: nothing to explore",
