@@ -737,17 +737,17 @@ impl JoinPlan<'_> {
             return Ok(());
         }
         let threshold = self.threshold;
+        // The way out comes early: the explorer shows this on one line of the screen.
         Err(Error::refused(format!(
-            "the exact join at Jaccard ≥ {threshold} over {} documents would scan about {:.2e} \
-             posting entries, roughly {seconds:.1} s on {threads} threads, beyond the budget of \
-             {budget_seconds} s. Join a sample instead: `lshscope truth INPUT -t {threshold} \
-             --sample {} -o truth.csv`, then scan or explore with the same --sample and --truth \
-             truth.csv; or raise the threshold, see the similarity distribution with \
-             `lshscope truth INPUT --estimate-pairs M`, or run the join anyway with \
-             `lshscope truth --force` (or a larger --max-seconds)",
+            "exact join at Jaccard ≥ {threshold} over {} documents: ~{seconds:.1} s on \
+             {threads} threads, over the budget of {budget_seconds} s. Join a sample: \
+             `lshscope truth INPUT -t {threshold} --sample {} -o truth.csv`, then scan or \
+             explore with the same --sample and --truth truth.csv; or raise the threshold, see \
+             the similarity distribution with --estimate-pairs M, or run `lshscope truth` with \
+             --force or a larger --max-seconds (about {:.2e} posting entries to scan)",
             self.work.documents,
-            self.work.estimated_scans,
             self.work.sample_that_fits(threads, budget_seconds),
+            self.work.estimated_scans,
         )))
     }
 }
