@@ -183,3 +183,26 @@ fn a_broken_json_line_is_reported_at_its_line_and_column() {
         "{text}"
     );
 }
+
+#[test]
+fn load_reads_and_indexes_a_file_in_one_call() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_data/questions.txt");
+    let (loaded, phases) = lshscope::pipeline::load(
+        &path,
+        &ReadOptions::default(),
+        &IndexOptions::default(),
+        &Progress::new(),
+    )
+    .unwrap();
+    assert_eq!(loaded.corpus.len(), 40);
+    assert_eq!(loaded.read.documents, 40);
+    assert_eq!(loaded.index.sets.len(), 40);
+    let phases: Vec<(Phase, u64)> = phases.iter().map(|p| (p.phase, p.items)).collect();
+    assert_eq!(
+        phases,
+        [
+            (Phase::Reading, loaded.read.bytes),
+            (Phase::Signatures, loaded.corpus.text_bytes() as u64)
+        ]
+    );
+}
