@@ -7,10 +7,10 @@ use std::sync::OnceLock;
 use divan::{Bencher, black_box, counter::BytesCount, counter::ItemsCount};
 use lshscope::corpus::Corpus;
 use lshscope::jobs::Progress;
+use lshscope::minhash::verify;
 use lshscope::minhash::{
     Banding, BandingOptions, HashFamily, Index, IndexOptions, build_index, find_candidates, fold32,
 };
-use lshscope::scan::verify;
 use lshscope::similarity::jaccard;
 use lshscope::synth::{GenOptions, generate};
 use lshscope::text::{ShingleOptions, Shingler};

@@ -1,5 +1,10 @@
 //! The engine's typed error. Every variant carries enough context (file, line, column, what to
 //! do) for the CLI to print a message a user can act on without reading the code.
+//!
+//! The kinds: [`Error::Usage`] (the command line), [`Error::Input`] (the input file, at a
+//! line and column), [`Error::Io`] (a file or stream), [`Error::Refused`] (a budget of memory or
+//! time, with what to do), [`Error::Internal`] (producing the output failed otherwise) and
+//! [`Error::Cancelled`]; [`Error::exit_code`] is the one mapping to exit codes.
 
 use std::path::{Path, PathBuf};
 
@@ -15,11 +20,14 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-    /// The input is malformed at a known place. `line` is 1-based; 0 means "not line based".
-    #[error("{}{}: {message}", path.display(), if *line > 0 { format!(":{line}") } else { String::new() })]
+    /// The input is malformed at a known place: `file:line:column: message`. `line` is
+    /// 1-based, 0 means "not line based"; `column` (1-based, in characters) where the reader
+    /// knows it.
+    #[error("{}{}{}: {message}", path.display(), if *line > 0 { format!(":{line}") } else { String::new() }, match column { Some(c) if *line > 0 => format!(":{c}"), _ => String::new() })]
     Input {
         path: PathBuf,
         line: u64,
+        column: Option<u64>,
         message: String,
     },
     /// Options that contradict each other or are out of range.
@@ -29,6 +37,10 @@ pub enum Error {
     /// says what the budget is and how to fit within it (or override it).
     #[error("{0}")]
     Refused(String),
+    /// Producing a result failed for a reason that is neither the command line's nor the
+    /// input's, and not a file's I/O: serialising a report, drawing a plot, starting threads.
+    #[error("{0}")]
+    Internal(String),
     /// The caller cancelled the job through its [`crate::jobs::Progress`] handle.
     #[error("cancelled")]
     Cancelled,
@@ -46,6 +58,22 @@ impl Error {
         Error::Input {
             path: path.as_ref().to_path_buf(),
             line,
+            column: None,
+            message: message.into(),
+        }
+    }
+
+    /// [`Error::input`] at a known 1-based `column` (in characters) of `line`.
+    pub fn input_at(
+        path: impl AsRef<Path>,
+        line: u64,
+        column: u64,
+        message: impl Into<String>,
+    ) -> Self {
+        Error::Input {
+            path: path.as_ref().to_path_buf(),
+            line,
+            column: Some(column),
             message: message.into(),
         }
     }
@@ -56,6 +84,10 @@ impl Error {
 
     pub fn refused(message: impl Into<String>) -> Self {
         Error::Refused(message.into())
+    }
+
+    pub fn internal(message: impl Into<String>) -> Self {
+        Error::Internal(message.into())
     }
 
     /// True when this is a write to a pipe whose reader has gone (`lshscope scan | head -1`):
@@ -69,7 +101,7 @@ impl Error {
     /// | code | meaning |
     /// | --- | --- |
     /// | 0 | the reader of stdout closed the pipe early (nothing went wrong) |
-    /// | 1 | a failure that is not the input's fault: reading or writing failed part-way (disk full, device error), or a budget of memory or time refused the job |
+    /// | 1 | a failure that is not the input's fault: reading or writing failed part-way (disk full, device error), a budget of memory or time refused the job, or producing the output failed ([`Error::Internal`]) |
     /// | 2 | bad usage or bad input: fix the command line, a path that does not exist or may not be opened, or the file |
     /// | 130 | interrupted (Ctrl-C), after cleaning up |
     pub fn exit_code(&self) -> i32 {
@@ -84,7 +116,7 @@ impl Error {
             {
                 2
             }
-            Error::Io { .. } | Error::Refused(_) => 1,
+            Error::Io { .. } | Error::Refused(_) | Error::Internal(_) => 1,
             Error::Input { .. } | Error::Usage(_) => 2,
             Error::Cancelled => 130,
         }
@@ -109,5 +141,35 @@ pub fn is_broken_pipe(e: &std::io::Error) -> bool {
             false
         }
         None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn input_errors_read_file_line_column() {
+        let at = Error::input_at("a.csv", 3, 7, "bad");
+        assert_eq!(at.to_string(), "a.csv:3:7: bad");
+        assert_eq!(Error::input("a.csv", 3, "bad").to_string(), "a.csv:3: bad");
+        // Without a line, a column means nothing and is not shown.
+        assert_eq!(
+            Error::input_at("a.csv", 0, 7, "bad").to_string(),
+            "a.csv: bad"
+        );
+        assert_eq!(at.exit_code(), 2);
+    }
+
+    #[test]
+    fn each_kind_has_its_exit_code() {
+        assert_eq!(Error::usage("u").exit_code(), 2);
+        assert_eq!(Error::refused("r").exit_code(), 1);
+        assert_eq!(Error::internal("i").exit_code(), 1);
+        assert_eq!(Error::Cancelled.exit_code(), 130);
+        let missing = std::io::Error::from(std::io::ErrorKind::NotFound);
+        assert_eq!(Error::io("x", missing).exit_code(), 2);
+        let pipe = std::io::Error::from(std::io::ErrorKind::BrokenPipe);
+        assert_eq!(Error::io("x", pipe).exit_code(), 0);
     }
 }

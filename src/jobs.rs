@@ -16,19 +16,23 @@ pub enum Phase {
     Idle = 0,
     Reading,
     Signatures,
+    Collapsing,
     Banding,
     Verifying,
+    Clustering,
     Join,
     Writing,
 }
 
 impl Phase {
-    const ALL: [Phase; 7] = [
+    const ALL: [Phase; 9] = [
         Phase::Idle,
         Phase::Reading,
         Phase::Signatures,
+        Phase::Collapsing,
         Phase::Banding,
         Phase::Verifying,
+        Phase::Clustering,
         Phase::Join,
         Phase::Writing,
     ];
@@ -38,8 +42,10 @@ impl Phase {
             Phase::Idle => "idle",
             Phase::Reading => "reading documents",
             Phase::Signatures => "shingling + MinHash signatures",
+            Phase::Collapsing => "grouping identical documents",
             Phase::Banding => "banding",
             Phase::Verifying => "verifying candidates",
+            Phase::Clustering => "clusters and chaining audit",
             Phase::Join => "exact similarity join",
             Phase::Writing => "writing output",
         }
@@ -49,7 +55,7 @@ impl Phase {
     pub fn unit(self) -> &'static str {
         match self {
             Phase::Reading => "bytes",
-            Phase::Signatures | Phase::Join => "docs",
+            Phase::Signatures | Phase::Collapsing | Phase::Clustering | Phase::Join => "docs",
             Phase::Banding => "bands",
             Phase::Verifying | Phase::Writing => "pairs",
             Phase::Idle => "",

@@ -21,7 +21,8 @@ const BUFFER: usize = 1 << 20;
 pub const PROGRESS_EVERY: u64 = 1 << 16;
 
 /// The row format of an output file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum OutputFormat {
     /// Comma-separated values with a header row.
     Csv,

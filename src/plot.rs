@@ -154,7 +154,7 @@ fn write_figure(path: &Path, width: u32, height: u32, figure: &impl Figure) -> R
     check_size(width, height)?;
     let format = image_format(path)?;
     register_fonts();
-    let failed = |e: String| Error::usage(format!("{}: drawing failed: {e}", path.display()));
+    let failed = |e: String| Error::internal(format!("{}: drawing failed: {e}", path.display()));
     match format {
         ImageFormat::Svg => {
             let mut svg = String::new();

@@ -1,10 +1,7 @@
-//! Deduplication end to end on an index: identical copies collapsed, banding over their
-//! representatives, verification, clusters and the chaining audit.
+//! The dedup result's options and parts: which pairs join clusters, the clusters of a set of
+//! verified pairs, and their audits. `Pipeline::dedup` runs the whole sequence.
 
-use crate::Result;
-use crate::jobs::Progress;
-use crate::minhash::{BandingOptions, Candidates, IdenticalGroups, Index, find_candidates_among};
-use crate::scan::{VerifiedPair, verify};
+use crate::minhash::{BandingOptions, Candidates, IdenticalGroups, ShingleSets, VerifiedPair};
 
 use super::clusters::{AuditLimits, ChainAudit, Clusters, Edge, KeepRule, audit_all};
 
@@ -49,27 +46,16 @@ pub struct Dedup {
     pub removed_below_threshold: Option<usize>,
 }
 
-/// Bands, verifies and clusters `index`. `length(doc)` serves [`KeepRule::Longest`].
-pub fn dedup(
-    index: &Index,
+/// Clusters of `pairs` (every candidate with its Jaccard, among the representatives of
+/// `identical`) under `options`, with, for [`Joining::Unverified`], the removals owed to pairs
+/// below the threshold. `length(doc)` serves [`KeepRule::Longest`].
+pub fn cluster_pairs(
+    documents: usize,
+    pairs: &[VerifiedPair],
+    identical: Option<&IdenticalGroups>,
     options: &DedupOptions,
     length: impl Fn(u32) -> usize + Copy,
-    progress: &Progress,
-) -> Result<Dedup> {
-    let n = index.len();
-    let identical = options
-        .collapse_identical
-        .then(|| IdenticalGroups::find(&index.sets));
-    let included: Option<Vec<bool>> = identical
-        .as_ref()
-        .map(|g| (0..n as u32).map(|d| g.is_representative(d)).collect());
-    let candidates = find_candidates_among(
-        &index.signatures,
-        &options.banding,
-        included.as_deref(),
-        progress,
-    )?;
-    let pairs = verify(index, &candidates.pairs, 0.0, progress)?;
+) -> (Clusters, Option<usize>) {
     let edges_at = |threshold: f64| -> Vec<Edge> {
         pairs
             .iter()
@@ -82,196 +68,28 @@ pub fn dedup(
             .collect()
     };
     let verified = Clusters::build(
-        n,
+        documents,
         &edges_at(options.threshold),
-        identical.as_ref(),
+        identical,
         options.keep,
         length,
     );
-    let (clusters, removed_below_threshold) = match options.joining {
+    match options.joining {
         Joining::Verified => (verified, None),
         Joining::Unverified => {
-            let all = Clusters::build(n, &edges_at(0.0), identical.as_ref(), options.keep, length);
+            let all = Clusters::build(documents, &edges_at(0.0), identical, options.keep, length);
             let below = all.removed_beyond(&verified);
             (all, Some(below))
         }
-    };
-    progress.check()?;
-    let audits = audit_all(
-        &clusters,
-        &index.sets,
-        identical.as_ref(),
-        options.threshold,
-        options.audit,
-    );
-    Ok(Dedup {
-        identical,
-        candidates,
-        pairs,
-        clusters,
-        audits,
-        removed_below_threshold,
-    })
+    }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::corpus::Corpus;
-    use crate::minhash::{Banding, IndexOptions, build_index};
-
-    fn corpus(texts: &[String]) -> Corpus {
-        let mut c = Corpus::new();
-        for (i, t) in texts.iter().enumerate() {
-            c.push(&format!("d{i}"), t);
-        }
-        c
-    }
-
-    /// A template family with edits, identical copies of some members, and loners.
-    fn family_corpus() -> Vec<String> {
-        let base = "the quick brown fox jumps over the lazy dog near the riverbank at noon";
-        let mut texts = Vec::new();
-        for i in 0..40 {
-            let text = match i % 5 {
-                0 => base.to_string(),
-                1 => base.replace("noon", "dawn"),
-                2 => base.replace("lazy", "sleepy"),
-                3 => format!("{base} today {i}"),
-                _ => format!("an unrelated sentence number {i} about copper kettles and tea"),
-            };
-            texts.push(text);
-        }
-        texts.push(String::new());
-        texts.push(String::new());
-        texts
-    }
-
-    fn options(collapse: bool, joining: Joining) -> DedupOptions {
-        DedupOptions {
-            banding: BandingOptions {
-                banding: Banding { bands: 16, rows: 4 },
-                max_bucket: None,
-            },
-            threshold: 0.6,
-            joining,
-            keep: KeepRule::First,
-            collapse_identical: collapse,
-            audit: AuditLimits::default(),
-        }
-    }
-
-    fn members(c: &Clusters) -> Vec<Vec<u32>> {
-        (0..c.len()).map(|k| c.members(k).to_vec()).collect()
-    }
-
-    #[test]
-    fn collapsing_identical_copies_changes_no_cluster() {
-        let texts = family_corpus();
-        let index =
-            build_index(&corpus(&texts), &IndexOptions::default(), &Progress::new()).unwrap();
-        let len = |d: u32| texts[d as usize].len();
-        for joining in [Joining::Verified, Joining::Unverified] {
-            let with = dedup(&index, &options(true, joining), len, &Progress::new()).unwrap();
-            let without = dedup(&index, &options(false, joining), len, &Progress::new()).unwrap();
-            assert_eq!(members(&with.clusters), members(&without.clusters));
-            assert_eq!(
-                with.removed_below_threshold,
-                without.removed_below_threshold
-            );
-            assert!(
-                with.pairs.len() < without.pairs.len(),
-                "the collapse saves pairs: {} vs {}",
-                with.pairs.len(),
-                without.pairs.len()
-            );
-            let copies = with.identical.as_ref().unwrap().copies();
-            assert!(copies >= 20, "{copies}");
-        }
-    }
-
-    #[test]
-    fn audits_match_brute_force_on_a_template_corpus() {
-        use crate::similarity::jaccard;
-        use crate::templated::{TemplateOptions, generate_templated};
-        let generated = generate_templated(&TemplateOptions {
-            docs: 1_500,
-            max_family: 120,
-            seed: 3,
-            ..TemplateOptions::default()
-        });
-        let index = build_index(
-            &generated.corpus,
-            &IndexOptions::default(),
-            &Progress::new(),
-        )
-        .unwrap();
-        let mut options = options(true, Joining::Verified);
-        options.threshold = 0.7;
-        let d = dedup(&index, &options, |_| 0, &Progress::new()).unwrap();
-        assert!(d.clusters.len() > 20, "{}", d.clusters.len());
-        let mut chained = 0;
-        for c in 0..d.clusters.len() {
-            let members = d.clusters.members(c);
-            let audit = &d.audits[c];
-            assert!(audit.exact);
-            // The farthest pair is the lowest Jaccard over every pair of members.
-            let mut lowest = 1.0f64;
-            for (i, &a) in members.iter().enumerate() {
-                for &b in &members[i + 1..] {
-                    lowest = lowest.min(jaccard(
-                        index.sets.get(a as usize),
-                        index.sets.get(b as usize),
-                    ));
-                }
-            }
-            assert_eq!(audit.farthest_pair.jaccard, lowest, "cluster {c}");
-            assert_eq!(audit.chained, lowest < options.threshold);
-            chained += usize::from(audit.chained);
-            // The weakest link is the bottleneck: the cluster's verified edges strictly above
-            // it do not connect it (copies count as edges at 1).
-            let w = audit.weakest_link.jaccard;
-            if w < 1.0 {
-                let edges: Vec<Edge> = d
-                    .pairs
-                    .iter()
-                    .filter(|p| p.jaccard > w && members.contains(&p.a))
-                    .map(|p| Edge {
-                        a: p.a,
-                        b: p.b,
-                        jaccard: p.jaccard,
-                    })
-                    .collect();
-                let split = Clusters::build(
-                    index.len(),
-                    &edges,
-                    d.identical.as_ref(),
-                    KeepRule::First,
-                    |_| 0,
-                );
-                assert!(
-                    split
-                        .cluster_of(members[0])
-                        .is_none_or(|k| split.members(k).len() < members.len())
-                );
-            }
-        }
-        assert!(chained > 0, "template families chain at 0.7");
-    }
-
-    #[test]
-    fn empty_documents_are_never_clustered() {
-        let texts = family_corpus();
-        let index =
-            build_index(&corpus(&texts), &IndexOptions::default(), &Progress::new()).unwrap();
-        let d = dedup(
-            &index,
-            &options(true, Joining::Unverified),
-            |_| 0,
-            &Progress::new(),
-        )
-        .unwrap();
-        let n = texts.len() as u32;
-        assert!(d.clusters.cluster_of(n - 1).is_none() && d.clusters.cluster_of(n - 2).is_none());
-    }
+/// The audits of every cluster at the options' threshold.
+pub fn audit_clusters(
+    clusters: &Clusters,
+    sets: &ShingleSets,
+    identical: Option<&IdenticalGroups>,
+    options: &DedupOptions,
+) -> Vec<ChainAudit> {
+    audit_all(clusters, sets, identical, options.threshold, options.audit)
 }

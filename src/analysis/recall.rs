@@ -105,7 +105,7 @@ fn is_candidate(candidates: &[CandidatePair], a: u32, b: u32) -> bool {
 /// Compares the candidates of `banding` with the truth, in `bins` equal-width similarity bins
 /// over [0, 1]. `candidates` must be sorted by (a, b) (as [`crate::minhash::find_candidates`]
 /// returns them); `candidates_at_threshold` is how many of them have exact Jaccard ≥
-/// `threshold` (as counted by [`crate::scan::verify`]), for precision.
+/// `threshold` (as counted by [`crate::minhash::verify`]), for precision.
 pub fn measure_recall(
     truth: &[TruthPair],
     candidates: &[CandidatePair],
@@ -298,6 +298,53 @@ pub fn read_truth_from(
         ));
     }
     Ok(pairs.into_iter().map(|(p, _)| p).collect())
+}
+
+/// A truth file compared with one scan's candidates (`scan --truth`, in its summary JSON).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct TruthComparison {
+    pub file: String,
+    pub pairs: usize,
+    /// Truth pairs whose Jaccard differs from this index's own (different shingle options?).
+    pub jaccard_mismatches: usize,
+    pub report: RecallReport,
+}
+
+/// Compares `truth` (read from `file`) with the `candidates` of `banding` over `index`, in
+/// `bins` similarity bins. `kept` are the verified candidates with Jaccard ≥ `threshold`;
+/// recall and precision are measured at `threshold`, or, when it is 0, at the truth's floor
+/// ([`truth_floor`]: below it the file says nothing).
+#[allow(clippy::too_many_arguments)]
+pub fn compare_truth(
+    file: &Path,
+    truth: &[TruthPair],
+    index: &crate::minhash::Index,
+    candidates: &[CandidatePair],
+    kept: &[crate::minhash::VerifiedPair],
+    banding: Banding,
+    threshold: f64,
+    bins: usize,
+) -> TruthComparison {
+    let threshold = if threshold > 0.0 {
+        threshold
+    } else {
+        truth_floor(truth.iter().map(|p| p.jaccard)).unwrap_or(0.0)
+    };
+    // `kept` holds every candidate with Jaccard ≥ the scan's threshold ≤ `threshold`.
+    let at_threshold = kept.iter().filter(|p| p.jaccard >= threshold).count();
+    let jaccard_mismatches = truth
+        .iter()
+        .filter(|p| {
+            crate::similarity::jaccard(index.sets.get(p.a as usize), index.sets.get(p.b as usize))
+                != p.jaccard
+        })
+        .count();
+    TruthComparison {
+        file: file.display().to_string(),
+        pairs: truth.len(),
+        jaccard_mismatches,
+        report: measure_recall(truth, candidates, at_threshold, banding, threshold, bins),
+    }
 }
 
 #[cfg(test)]

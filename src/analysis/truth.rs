@@ -318,7 +318,7 @@ pub fn plan_join<'a>(
     }
     let n = sets.len();
     if n > u32::MAX as usize {
-        return Err(Error::usage(
+        return Err(Error::refused(
             "the exact join handles at most 2^32 − 1 documents",
         ));
     }
@@ -327,7 +327,7 @@ pub fn plan_join<'a>(
 
     let (hashes, counts) = document_frequencies(sets, progress)?;
     if hashes.len() > u32::MAX as usize {
-        return Err(Error::usage(
+        return Err(Error::refused(
             "more than 2^32 − 1 distinct shingles: use --sample",
         ));
     }
@@ -718,6 +718,32 @@ pub fn sample_pair_similarities(
         })
         .collect::<Result<_>>()?;
     Ok(chunks.concat())
+}
+
+impl JoinPlan<'_> {
+    /// Refuses the join with [`Error::Refused`] when its estimated time on this machine's
+    /// threads is beyond `budget_seconds`: the one wording of the join's budget, naming the
+    /// ways out (a sample, a higher threshold, the distribution, --force).
+    pub fn check_budget(&self, budget_seconds: f64) -> Result<()> {
+        let threads = rayon::current_num_threads();
+        let seconds = self.work.estimated_seconds(threads);
+        if seconds <= budget_seconds {
+            return Ok(());
+        }
+        let threshold = self.threshold;
+        // The way out comes early: the explorer shows this on one line of the screen.
+        Err(Error::refused(format!(
+            "exact join at Jaccard ≥ {threshold} over {} documents: ~{seconds:.1} s on \
+             {threads} threads, over the budget of {budget_seconds} s. Join a sample: \
+             `lshscope truth INPUT -t {threshold} --sample {} -o truth.csv`, then scan or \
+             explore with the same --sample and --truth truth.csv; or raise the threshold, see \
+             the similarity distribution with --estimate-pairs M, or run `lshscope truth` with \
+             --force or a larger --max-seconds (about {:.2e} posting entries to scan)",
+            self.work.documents,
+            self.work.sample_that_fits(threads, budget_seconds),
+            self.work.estimated_scans,
+        )))
+    }
 }
 
 #[cfg(test)]

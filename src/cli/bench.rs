@@ -6,10 +6,8 @@ use std::time::Instant;
 use clap::Args;
 use rayon::prelude::*;
 
-use crate::minhash::{
-    Banding, BandingOptions, IndexOptions, band_keys, build_index, find_candidates,
-};
-use crate::scan::verify;
+use crate::minhash::{Banding, BandingOptions, IndexOptions, band_keys};
+use crate::pipeline::Pipeline;
 use crate::synth::{GenOptions, generate};
 use crate::text::ShingleOptions;
 use crate::{Error, Result};
@@ -123,6 +121,8 @@ pub fn run(args: BenchArgs) -> Result<i32> {
         ..Default::default()
     };
     let progress = super::new_progress();
+    // The pipeline's phases, timed here in wall and CPU seconds (its own timings go unused).
+    let mut run = Pipeline::new(&progress);
 
     // Each phase: wall time, CPU time, and rates per wall second and per CPU second (= per core).
     let report = |name: &str, (wall, cpu): (f64, f64), amount: f64, unit: &str, extra: String| {
@@ -140,9 +140,9 @@ pub fn run(args: BenchArgs) -> Result<i32> {
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
-        .map_err(|e| Error::usage(e.to_string()))?;
+        .map_err(|e| Error::internal(format!("cannot start a one-thread pool: {e}")))?;
     let clock = Clock::start();
-    one.install(|| build_index(&head, &options, &progress))?;
+    one.install(|| Pipeline::new(&progress).index(&head, &options))?;
     report(
         "signatures (1 thread)",
         clock.stop(),
@@ -153,7 +153,7 @@ pub fn run(args: BenchArgs) -> Result<i32> {
     drop(head);
 
     let clock = Clock::start();
-    let index = build_index(&corpus, &options, &progress)?;
+    let index = run.index(&corpus, &options)?;
     report(
         "signatures (all threads)",
         clock.stop(),
@@ -177,13 +177,12 @@ pub fn run(args: BenchArgs) -> Result<i32> {
     );
 
     let clock = Clock::start();
-    let candidates = find_candidates(
-        &index.signatures,
+    let candidates = run.candidates(
+        &index,
         &BandingOptions {
             banding,
             max_bucket: None,
         },
-        &progress,
     )?;
     report(
         &format!("candidates {}×{}", banding.bands, banding.rows),
@@ -201,7 +200,7 @@ pub fn run(args: BenchArgs) -> Result<i32> {
     );
 
     let clock = Clock::start();
-    let pairs = verify(&index, &candidates.pairs, 0.0, &progress)?;
+    let pairs = run.verify(&index, &candidates.pairs, 0.0)?;
     report(
         "verification",
         clock.stop(),

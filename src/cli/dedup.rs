@@ -3,21 +3,19 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 
-use super::scan::{
-    PhaseTiming, duplicate_ids_message, load_and_index, render_phases, render_read_line,
-};
+use super::scan::{duplicate_ids_message, render_phases, render_read_line};
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::clusters::{AuditLimits, ChainAudit, Clusters, KeepRule};
-use crate::analysis::dedup::{Dedup, DedupOptions, Joining, dedup};
+use crate::analysis::dedup::{Dedup, DedupOptions, Joining};
 use crate::corpus::{Corpus, ReadReport};
 use crate::jobs::Phase;
 use crate::minhash::{Banding, BandingOptions};
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
 use crate::pairs_parquet::{ClustersParquetWriter, IdColumn};
+use crate::pipeline::{Loaded, PhaseTiming, Pipeline};
 use crate::{Error, Result};
 
 #[derive(Debug, Args)]
@@ -151,8 +149,16 @@ pub fn run(args: DedupArgs) -> Result<i32> {
     }
     let progress = super::new_progress();
     let bar = ProgressBar::start(&progress, show_progress(args.quiet));
-    let mut phases = Vec::new();
-    let (corpus, read, index) = load_and_index(&args.corpus, &args.index, &progress, &mut phases)?;
+    let mut run = Pipeline::new(&progress);
+    let Loaded {
+        corpus,
+        read,
+        index,
+    } = run.load(
+        &args.corpus.input,
+        &args.corpus.read_options(args.index.seed),
+        &args.index.index_options(),
+    )?;
     let clear_line = if show_progress(args.quiet) {
         "\r\x1b[2K"
     } else {
@@ -179,34 +185,25 @@ pub fn run(args: DedupArgs) -> Result<i32> {
         collapse_identical: true,
         audit: AuditLimits::default(),
     };
-    let start = Instant::now();
-    let result = dedup(
-        &index,
-        &options,
-        |d| corpus.text(d as usize).chars().count(),
-        &progress,
-    )?;
-    phases.push(PhaseTiming::new(
-        Phase::Banding,
-        start,
-        corpus.len() as u64,
-        "docs",
-    ));
+    let result = run.dedup(&index, &options, |d| {
+        corpus.text(d as usize).chars().count()
+    })?;
     let clusters = &result.clusters;
-    super::write_output(
-        &target,
-        &progress,
-        &mut phases,
-        clusters.clustered_documents(),
-        |w| write_clusters(w, &corpus, clusters, format),
-    )?;
+    let rows = clusters.clustered_documents() as u64;
+    run.timed(Phase::Writing, "rows", |progress| {
+        progress.begin(Phase::Writing, rows);
+        target.write(Some(progress), |w| {
+            write_clusters(w, &corpus, clusters, format)
+        })?;
+        Ok(((), rows))
+    })?;
     if let Some(drop) = &drop_target {
         drop.write(None, |w| write_drop_list(w, &corpus, clusters))?;
     }
     progress.finish();
     drop(bar);
 
-    let summary = summarize(&args, &corpus, read, &result, &options, phases);
+    let summary = summarize(&args, &corpus, read, &result, &options, run.into_phases());
     if !args.quiet {
         eprint!(
             "{}",

@@ -4,7 +4,6 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::time::Instant;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
@@ -12,9 +11,9 @@ use crate::corpus::{ColumnSpec, InputFormat, Quote, ReadOptions};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::IndexOptions;
 use crate::pairfile::OutputTarget;
+use crate::pipeline::Pipeline;
 use crate::text::{ShingleKind, ShingleOptions};
 use crate::{Error, Result};
-use scan::PhaseTiming;
 
 mod bench;
 mod dedup;
@@ -310,22 +309,16 @@ pub fn show_progress(quiet: bool) -> bool {
 }
 
 /// Writes through `write` to `target` (a file, atomically, or stdout; compressed as its name
-/// says) and times it as the writing phase of `rows` rows.
+/// says) as the pipeline's writing phase of `rows` rows.
 pub(crate) fn write_output(
     target: &OutputTarget,
-    progress: &Progress,
-    phases: &mut Vec<PhaseTiming>,
+    run: &mut Pipeline,
     rows: usize,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
-    let start = Instant::now();
-    progress.begin(Phase::Writing, rows as u64);
-    target.write(Some(progress), write)?;
-    phases.push(PhaseTiming::new(
-        Phase::Writing,
-        start,
-        rows as u64,
-        "pairs",
-    ));
-    Ok(())
+    run.timed(Phase::Writing, "pairs", |progress| {
+        progress.begin(Phase::Writing, rows as u64);
+        target.write(Some(progress), write)?;
+        Ok(((), rows as u64))
+    })
 }

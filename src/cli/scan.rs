@@ -2,17 +2,16 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
 
 use clap::Args;
 
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
-use crate::analysis::recall::{RecallReport, measure_recall, read_truth, truth_floor};
-use crate::corpus::{Corpus, ReadReport, read_corpus};
-use crate::jobs::{Phase, Progress};
-use crate::minhash::{Banding, BandingOptions, BucketInfo, Index, build_index, find_candidates};
+use crate::analysis::recall::{TruthComparison, compare_truth, read_truth};
+use crate::corpus::{Corpus, ReadReport};
+use crate::jobs::Progress;
+use crate::minhash::{Banding, BandingOptions, BucketInfo, VerifiedPair};
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
-use crate::scan::{VerifiedPair, verify};
+use crate::pipeline::{Loaded, PhaseTiming, Pipeline};
 use crate::{Error, Result};
 
 #[derive(Debug, Args)]
@@ -53,26 +52,6 @@ pub struct ScanArgs {
     pub truth: Option<PathBuf>,
 }
 
-/// Time and throughput of one phase.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct PhaseTiming {
-    pub phase: Phase,
-    pub seconds: f64,
-    pub items: u64,
-    pub unit: &'static str,
-}
-
-impl PhaseTiming {
-    pub fn new(phase: Phase, start: Instant, items: u64, unit: &'static str) -> Self {
-        PhaseTiming {
-            phase,
-            seconds: start.elapsed().as_secs_f64(),
-            items,
-            unit,
-        }
-    }
-}
-
 /// What a scan did, printed to stderr and optionally written as JSON.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct ScanSummary {
@@ -93,42 +72,6 @@ pub struct ScanSummary {
     /// The comparison with `--truth`, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub truth: Option<TruthComparison>,
-}
-
-/// What `--truth` adds to the summary.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct TruthComparison {
-    pub file: String,
-    pub pairs: usize,
-    /// Truth pairs whose Jaccard differs from this scan's own (different shingle options?).
-    pub jaccard_mismatches: usize,
-    pub report: RecallReport,
-}
-
-/// Reads the corpus and builds its index with progress on stderr; shared by corpus commands.
-pub fn load_and_index(
-    corpus: &CorpusArgs,
-    index: &IndexArgs,
-    progress: &Progress,
-    timings: &mut Vec<PhaseTiming>,
-) -> Result<(Corpus, ReadReport, Index)> {
-    let start = Instant::now();
-    let (docs, report) = read_corpus(&corpus.input, &corpus.read_options(index.seed), progress)?;
-    timings.push(PhaseTiming::new(
-        Phase::Reading,
-        start,
-        report.bytes,
-        "bytes",
-    ));
-    let start = Instant::now();
-    let idx = build_index(&docs, &index.index_options(), progress)?;
-    timings.push(PhaseTiming::new(
-        Phase::Signatures,
-        start,
-        docs.text_bytes() as u64,
-        "bytes",
-    ));
-    Ok((docs, report, idx))
 }
 
 pub fn run(args: ScanArgs) -> Result<i32> {
@@ -160,8 +103,16 @@ pub fn run(args: ScanArgs) -> Result<i32> {
     }
     let progress = super::new_progress();
     let _bar = ProgressBar::start(&progress, show_progress(args.quiet));
-    let mut phases = Vec::new();
-    let (corpus, read, index) = load_and_index(&args.corpus, &args.index, &progress, &mut phases)?;
+    let mut run = Pipeline::new(&progress);
+    let Loaded {
+        corpus,
+        read,
+        index,
+    } = run.load(
+        &args.corpus.input,
+        &args.corpus.read_options(args.index.seed),
+        &args.index.index_options(),
+    )?;
     // Warnings go over the progress bar's line, which would otherwise stay behind half-drawn.
     let clear_line = if show_progress(args.quiet) {
         "\r\x1b[2K"
@@ -184,64 +135,29 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         None => None,
     };
 
-    let start = Instant::now();
     let options = BandingOptions {
         banding,
         max_bucket: args.max_bucket,
     };
-    let candidates = find_candidates(&index.signatures, &options, &progress)?;
-    phases.push(PhaseTiming::new(
-        Phase::Banding,
-        start,
-        candidates.bucket_pairs,
-        "bucket pairs",
-    ));
+    let (candidates, pairs) = run.band_and_verify(&index, &options, args.threshold)?;
 
-    let start = Instant::now();
-    let pairs = verify(&index, &candidates.pairs, args.threshold, &progress)?;
-    phases.push(PhaseTiming::new(
-        Phase::Verifying,
-        start,
-        candidates.pairs.len() as u64,
-        "pairs",
-    ));
-
-    super::write_output(&target, &progress, &mut phases, pairs.len(), |w| {
+    super::write_output(&target, &mut run, pairs.len(), |w| {
         write_pairs(w, &corpus, &pairs, format, Some(&progress))
     })?;
     progress.finish();
     drop(_bar);
 
     let truth = truth.map(|(path, truth)| {
-        let threshold = if args.threshold > 0.0 {
-            args.threshold
-        } else {
-            truth_floor(truth.iter().map(|p| p.jaccard)).unwrap_or(0.0)
-        };
-        // `pairs` holds every candidate with Jaccard ≥ --threshold ≤ threshold.
-        let at_threshold = pairs.iter().filter(|p| p.jaccard >= threshold).count();
-        let jaccard_mismatches = truth
-            .iter()
-            .filter(|p| {
-                crate::similarity::jaccard(
-                    index.sets.get(p.a as usize),
-                    index.sets.get(p.b as usize),
-                ) != p.jaccard
-            })
-            .count();
-        TruthComparison {
-            file: path.display().to_string(),
-            pairs: truth.len(),
-            jaccard_mismatches,
-            report: measure_recall(
-                &truth,
-                &candidates.pairs,
-                at_threshold,
-                banding,
-                threshold,
-                TRUTH_BINS,
-            ),
-        }
+        compare_truth(
+            path,
+            &truth,
+            &index,
+            &candidates.pairs,
+            &pairs,
+            banding,
+            args.threshold,
+            TRUTH_BINS,
+        )
     });
 
     let summary = ScanSummary {
@@ -257,7 +173,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         largest_buckets: candidates.largest_buckets.iter().take(5).copied().collect(),
         capped_buckets: candidates.capped_bucket_count,
         pairs_dropped_by_cap: candidates.pairs_dropped_by_cap,
-        phases,
+        phases: run.into_phases(),
         read,
         truth,
     };
@@ -454,17 +370,12 @@ pub(super) fn render_phases(phases: &[PhaseTiming]) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     for p in phases {
-        let rate = if p.seconds > 0.0 {
-            p.items as f64 / p.seconds
-        } else {
-            0.0
-        };
         let _ = writeln!(
             out,
             "  {:<32} {:>8.3} s  {:>14}/s",
             p.phase.label(),
             p.seconds,
-            super::progress::human_rate(rate, p.unit)
+            super::progress::human_rate(p.rate(), p.unit)
         );
     }
     out

@@ -105,7 +105,8 @@ pub fn run(args: ShinglesArgs) -> Result<i32> {
                 seed: args.seed,
                 advice: &advice,
             };
-            serde_json::to_string_pretty(&report).map_err(|e| Error::usage(e.to_string()))? + "\n"
+            serde_json::to_string_pretty(&report).map_err(|e| Error::internal(e.to_string()))?
+                + "\n"
         }
         AdviceFormat::Csv => render_csv(&advice),
     };

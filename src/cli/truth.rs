@@ -3,12 +3,12 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
 
 use clap::Args;
 
-use super::scan::{PhaseTiming, load_and_index, render_phases, render_read_line};
+use super::scan::{render_phases, render_read_line};
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
+use crate::analysis::histogram::bin_of;
 use crate::analysis::recall::{Z_95, wilson_interval};
 use crate::analysis::truth::{
     DEFAULT_BUDGET_SECONDS, JoinStats, JoinWork, TruthPair, plan_join, sample_pair_similarities,
@@ -16,6 +16,7 @@ use crate::analysis::truth::{
 use crate::corpus::{Corpus, ReadReport};
 use crate::jobs::{Phase, Progress};
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
+use crate::pipeline::{Loaded, PhaseTiming, Pipeline};
 use crate::{Error, Result};
 
 #[derive(Debug, Args)]
@@ -69,26 +70,31 @@ pub fn run(args: TruthArgs) -> Result<i32> {
     )?;
     let progress = super::new_progress();
     let bar = ProgressBar::start(&progress, show_progress(args.quiet));
-    let mut phases = Vec::new();
+    let mut run = Pipeline::new(&progress);
     // The join needs shingle sets only; one permutation keeps the signature pass negligible
     // (the seed still drives --sample, so the sample matches a scan with the same seed).
     let index_args = IndexArgs {
         num_perm: 1,
         ..args.index.clone()
     };
-    let (corpus, read, index) = load_and_index(&args.corpus, &index_args, &progress, &mut phases)?;
+    let Loaded {
+        corpus,
+        read,
+        index,
+    } = run.load(
+        &args.corpus.input,
+        &args.corpus.read_options(args.index.seed),
+        &index_args.index_options(),
+    )?;
     let input = args.corpus.input.display().to_string();
 
     if let Some(m) = args.estimate_pairs {
-        let start = Instant::now();
-        let sample = sample_pair_similarities(&index.sets, m, args.index.seed, &progress)?;
-        phases.push(PhaseTiming::new(
-            Phase::Verifying,
-            start,
-            sample.len() as u64,
-            "pairs",
-        ));
-        super::write_output(&target, &progress, &mut phases, sample.len(), |w| {
+        let sample = run.timed(Phase::Verifying, "pairs", |progress| {
+            let sample = sample_pair_similarities(&index.sets, m, args.index.seed, progress)?;
+            let n = sample.len() as u64;
+            Ok((sample, n))
+        })?;
+        super::write_output(&target, &mut run, sample.len(), |w| {
             let mut out = RowWriter::new(w, format, &["jaccard"], Some(&progress))?;
             for p in &sample {
                 out.write_row(&[Field::F64(p.jaccard)])?;
@@ -100,7 +106,7 @@ pub fn run(args: TruthArgs) -> Result<i32> {
         if !args.quiet {
             let mut text = render_read_line(&read, &input, index.shingleless_docs());
             text.push_str(&render_sample(&sample, corpus.len(), args.threshold));
-            text.push_str(&render_phases(&phases));
+            text.push_str(&render_phases(run.phases()));
             eprint!("{text}");
         }
         return Ok(0);
@@ -109,28 +115,16 @@ pub fn run(args: TruthArgs) -> Result<i32> {
     let threshold = args
         .threshold
         .ok_or_else(|| Error::usage("--threshold is required for the exact join"))?;
-    let start = Instant::now();
-    let plan = plan_join(&index.sets, threshold, &progress)?;
-    let threads = rayon::current_num_threads();
-    let seconds = plan.work.estimated_seconds(threads);
-    if seconds > args.max_seconds && !args.force {
-        return Err(Error::refused(refusal(
-            &plan.work,
-            threshold,
-            threads,
-            args.max_seconds,
-        )));
-    }
-    let (pairs, stats) = plan.run(&progress)?;
-    let work = plan.work;
-    drop(plan);
-    phases.push(PhaseTiming::new(
-        Phase::Join,
-        start,
-        corpus.len() as u64,
-        "docs",
-    ));
-    super::write_output(&target, &progress, &mut phases, pairs.len(), |w| {
+    let documents = corpus.len() as u64;
+    let (pairs, work, stats) = run.timed(Phase::Join, "docs", |progress| {
+        let plan = plan_join(&index.sets, threshold, progress)?;
+        if !args.force {
+            plan.check_budget(args.max_seconds)?;
+        }
+        let (pairs, stats) = plan.run(progress)?;
+        Ok(((pairs, plan.work, stats), documents))
+    })?;
+    super::write_output(&target, &mut run, pairs.len(), |w| {
         write_truth(w, &corpus, &pairs, format, Some(&progress))
     })?;
     progress.finish();
@@ -139,24 +133,18 @@ pub fn run(args: TruthArgs) -> Result<i32> {
         eprint!(
             "{}",
             render_summary(
-                &read, &input, &index, threshold, &pairs, &work, &stats, &phases
+                &read,
+                &input,
+                &index,
+                threshold,
+                &pairs,
+                &work,
+                &stats,
+                run.phases()
             )
         );
     }
     Ok(0)
-}
-
-fn refusal(work: &JoinWork, threshold: f64, threads: usize, budget: f64) -> String {
-    let fits = work.sample_that_fits(threads, budget);
-    format!(
-        "the exact join at Jaccard ≥ {threshold} over {} documents would scan about {:.2e} \
-         posting entries, roughly {:.1} s on {threads} threads, beyond the budget of {budget} s \
-         (--max-seconds). Use --sample N (about --sample {fits} fits), raise --threshold, try \
-         --estimate-pairs M for the similarity distribution, or pass --force to run it anyway",
-        work.documents,
-        work.estimated_scans,
-        work.estimated_seconds(threads),
-    )
 }
 
 /// Writes `id_a,id_b,jaccard` rows in scan's conventions: id_a is the earlier input position,
@@ -224,7 +212,7 @@ fn render_sample(sample: &[TruthPair], documents: usize, threshold: Option<f64>)
     );
     let mut counts = [0usize; BINS];
     for p in sample {
-        counts[((p.jaccard * BINS as f64) as usize).min(BINS - 1)] += 1;
+        counts[bin_of(p.jaccard, BINS)] += 1;
     }
     for (k, &c) in counts.iter().enumerate() {
         if c == 0 {

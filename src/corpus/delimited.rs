@@ -57,6 +57,7 @@ pub(super) fn read(
             field_start: 0,
             state: State::FieldStart,
             open_line: 0,
+            open_column: 0,
         },
         held: Vec::new(),
         held_bytes: Vec::new(),
@@ -250,7 +251,8 @@ impl Rows<'_> {
                      pass --quote none, else fix the row or pass --skip-bad to skip it"
                 );
                 sink.lines.continuation += open - first_line;
-                sink.bad_row(open, Error::input(self.name, open, message))?;
+                let column = self.splitter.open_column;
+                sink.bad_row(open, Error::input_at(self.name, open, column, message))?;
                 // Read again every line after the one where the quote opened.
                 let mut start = 0;
                 for &(number, content_end, end) in &self.held {
@@ -318,6 +320,8 @@ struct Splitter {
     state: State,
     /// Line of the quote that opened the field still open.
     open_line: u64,
+    /// Its 1-based column, in characters.
+    open_column: u64,
 }
 
 impl Splitter {
@@ -359,6 +363,9 @@ impl Splitter {
                     if line[i] == b'"' {
                         self.state = State::Quoted;
                         self.open_line = number;
+                        // Characters before the quote: bytes that do not continue a UTF-8 one.
+                        self.open_column =
+                            line[..i].iter().filter(|&&b| b & 0xC0 != 0x80).count() as u64 + 1;
                         i += 1;
                     } else {
                         self.state = State::Unquoted;

@@ -123,7 +123,7 @@ fn json_failure(name: &Path, line: u64, e: &serde_json::Error) -> Error {
             e.column()
         )
     };
-    Error::input(name, line, text)
+    Error::input_at(name, line, e.column() as u64, text)
 }
 
 struct Fields<'a> {

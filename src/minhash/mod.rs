@@ -1,4 +1,4 @@
-//! MinHash signatures, LSH banding and candidate pairs.
+//! MinHash signatures, LSH banding, candidate pairs and their verification.
 
 mod banding;
 pub(crate) mod family;
@@ -6,6 +6,7 @@ mod identical;
 mod index;
 pub mod scurve;
 pub mod tune;
+mod verify;
 
 pub use banding::{
     Banding, BandingOptions, BucketInfo, CandidatePair, Candidates, band_key, band_keys,
@@ -14,3 +15,4 @@ pub use banding::{
 pub use family::{HashFamily, fold32};
 pub use identical::IdenticalGroups;
 pub use index::{Index, IndexOptions, ShingleSets, Signatures, build_index};
+pub use verify::{VerifiedPair, verify};

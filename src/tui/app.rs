@@ -15,9 +15,8 @@ use crate::analysis::histogram::SimilarityHistogram;
 use crate::analysis::labels::{Label, LabelStore};
 use crate::corpus::{Corpus, ReadOptions, ReadReport};
 use crate::jobs::{Phase, Progress};
-use crate::minhash::{Banding, Index, IndexOptions};
+use crate::minhash::{Banding, Index, IndexOptions, VerifiedPair};
 use crate::rng::SplitMix64;
-use crate::scan::VerifiedPair;
 use crate::similarity::TextMetrics;
 
 use super::keys::{Command, Context};

@@ -29,10 +29,12 @@ use ratatui::crossterm::event::{
 use ratatui::crossterm::execute;
 
 use crate::analysis::labels::LabelStore;
-use crate::corpus::read_corpus;
 use crate::jobs::{Phase, Progress};
-use crate::minhash::{Banding, BandingOptions, Index, band_keys, build_index, find_candidates};
-use crate::scan::{VerifiedPair, verify};
+use crate::pipeline::Pipeline;
+// Re-exported where the explorer's tests and benches have always found them.
+pub use crate::pipeline::rebanding::{
+    MAX_BUCKET_PAIRS, MAX_KNOWN_PAIRS, estimated_bucket_pairs, reband, remember,
+};
 use crate::{Error, Result};
 
 use app::{
@@ -51,163 +53,38 @@ enum Event {
     Worker(Action),
 }
 
-/// The explorer refuses a banding expected to emit more bucket pairs than this (about 0.5 GB
-/// of pair buffers): with r = 1 on a large corpus, one popular minimum hash puts most
-/// documents in one bucket, and its pairs alone would exhaust memory.
-pub const MAX_BUCKET_PAIRS: u64 = 40_000_000;
-
-/// Bucket pairs band 0 of `banding` would emit, times b: an estimate of the total (bands are
-/// exchangeable, each uses its own independent permutations). Costs one band of work.
-pub fn estimated_bucket_pairs(index: &Index, banding: Banding, max_bucket: Option<usize>) -> u64 {
-    let keys = band_keys(&index.signatures, banding, 0);
-    let cap = max_bucket.unwrap_or(usize::MAX).max(2) as u64;
-    let mut pairs = 0u64;
-    let mut start = 0;
-    while start < keys.len() {
-        let mut end = start + 1;
-        while end < keys.len() && keys[end].0 == keys[start].0 {
-            end += 1;
-        }
-        let size = ((end - start) as u64).min(cap);
-        pairs += size * size.saturating_sub(1) / 2;
-        start = end;
-    }
-    pairs.saturating_mul(banding.bands as u64)
-}
-
-/// Band and verify every candidate of `banding` (threshold 0: the histogram needs them all).
-///
-/// Exact Jaccard and the MinHash estimate of a pair do not depend on the banding, and
-/// neighbouring bandings share most of their candidates, so pairs found in `known` (sorted by
-/// (a, b), as candidates are) take their similarities from it in one merge pass; only the
-/// new pairs are verified. This is what keeps a b or r step fast on large corpora.
-pub fn reband(
-    index: &Index,
-    banding: Banding,
-    max_bucket: Option<usize>,
-    known: Option<&[VerifiedPair]>,
-    progress: &Progress,
-) -> Result<Vec<VerifiedPair>> {
-    let expected = estimated_bucket_pairs(index, banding, max_bucket);
-    if expected > MAX_BUCKET_PAIRS {
-        return Err(Error::refused(format!(
-            "{banding} would emit about {} bucket pairs (estimated from band 1), more than the \
-             explorer holds ({}); raise r, or start with --max-bucket N",
-            ui::compact(expected),
-            ui::compact(MAX_BUCKET_PAIRS)
-        )));
-    }
-    let candidates = find_candidates(
-        &index.signatures,
-        &BandingOptions {
-            banding,
-            max_bucket,
-        },
-        progress,
-    )?;
-    let Some(previous) = known else {
-        return verify(index, &candidates.pairs, 0.0, progress);
-    };
-    let mut out = Vec::with_capacity(candidates.pairs.len());
-    let mut missing = Vec::new();
-    let mut slots = Vec::new();
-    let mut j = 0;
-    for c in &candidates.pairs {
-        while j < previous.len() && (previous[j].a, previous[j].b) < (c.a, c.b) {
-            j += 1;
-        }
-        match previous.get(j) {
-            Some(p) if (p.a, p.b) == (c.a, c.b) => out.push(VerifiedPair {
-                bands_hit: c.bands_hit,
-                ..*p
-            }),
-            _ => {
-                slots.push(out.len());
-                missing.push(*c);
-                // Filled in below from the verification of `missing`.
-                out.push(VerifiedPair {
-                    a: c.a,
-                    b: c.b,
-                    bands_hit: c.bands_hit,
-                    jaccard: f64::NAN,
-                    estimate: f64::NAN,
-                });
-            }
-        }
-    }
-    // Threshold 0 keeps every pair, in input order, so results line up with `slots`.
-    let fresh = verify(index, &missing, 0.0, progress)?;
-    for (slot, pair) in slots.into_iter().zip(fresh) {
-        out[slot] = pair;
-    }
-    Ok(out)
-}
-
-/// Beyond this many remembered pairs (32 bytes each) only the latest result is kept.
-pub const MAX_KNOWN_PAIRS: usize = 4_000_000;
-
-/// The sorted union by (a, b) of `known` and `pairs` (both sorted): the similarities the next
-/// job can reuse. When it would exceed [`MAX_KNOWN_PAIRS`], just `pairs`.
-pub fn remember(known: &[VerifiedPair], pairs: &[VerifiedPair]) -> Vec<VerifiedPair> {
-    if known.len() + pairs.len() > MAX_KNOWN_PAIRS {
-        return pairs.to_vec();
-    }
-    let mut out = Vec::with_capacity(known.len() + pairs.len());
-    let (mut i, mut j) = (0, 0);
-    while i < known.len() && j < pairs.len() {
-        let (x, y) = ((known[i].a, known[i].b), (pairs[j].a, pairs[j].b));
-        match x.cmp(&y) {
-            std::cmp::Ordering::Less => {
-                out.push(known[i]);
-                i += 1;
-            }
-            std::cmp::Ordering::Greater => {
-                out.push(pairs[j]);
-                j += 1;
-            }
-            std::cmp::Ordering::Equal => {
-                out.push(pairs[j]);
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    out.extend_from_slice(&known[i..]);
-    out.extend_from_slice(&pairs[j..]);
-    out
-}
-
-/// Reads the corpus and builds the index, reporting each finished phase.
+/// Reads the corpus and builds the index ([`crate::pipeline`]), reporting each finished phase.
 pub fn load(
     config: &Config,
     progress: &Progress,
     mut step_done: impl FnMut(LoadStep),
 ) -> Result<Loaded> {
-    let start = Instant::now();
-    let (corpus, read) = match &config.source {
-        Source::File { path, read } => read_corpus(path, read, progress)?,
-        Source::EmbeddedSample => sample::read_sample(progress)?,
-    };
-    step_done(LoadStep {
-        phase: Phase::Reading,
-        items: read.bytes,
-        unit: "bytes",
-        seconds: start.elapsed().as_secs_f64(),
+    // The loading screen counts the signature phase in documents, as its progress bar does.
+    let documents = std::cell::Cell::new(0);
+    let mut run = Pipeline::new(progress).on_phase(|t| {
+        let (items, unit) = match t.phase {
+            Phase::Signatures => (documents.get(), "docs"),
+            _ => (t.items, t.unit),
+        };
+        step_done(LoadStep {
+            phase: t.phase,
+            items,
+            unit,
+            seconds: t.seconds,
+        })
     });
+    let (corpus, read) = match &config.source {
+        Source::File { path, read } => run.read(path, read)?,
+        Source::EmbeddedSample => run.read_with(sample::read_sample)?,
+    };
+    documents.set(corpus.len() as u64);
     if corpus.is_empty() {
         return Err(Error::usage(format!(
             "{} has no documents: nothing to explore",
             config.source_name
         )));
     }
-    let start = Instant::now();
-    let index = build_index(&corpus, &config.index_options, progress)?;
-    step_done(LoadStep {
-        phase: Phase::Signatures,
-        items: corpus.len() as u64,
-        unit: "docs",
-        seconds: start.elapsed().as_secs_f64(),
-    });
+    let index = run.index(&corpus, &config.index_options)?;
     progress.finish();
     Ok(Loaded {
         corpus,

@@ -16,8 +16,8 @@ use crate::Error;
 use crate::analysis::recall::{RecallReport, measure_recall_with, read_truth, truth_floor};
 use crate::analysis::truth::{TruthPair, plan_join};
 use crate::jobs::{Phase, Progress};
+use crate::minhash::VerifiedPair;
 use crate::minhash::{Banding, Index};
-use crate::scan::VerifiedPair;
 
 use super::app::{App, Effect, ExportJob, Loaded, PlotSpec, Screen, pair_view, sort_key};
 use super::keys::Command;
@@ -198,8 +198,8 @@ pub fn run_truth_job(data: &Loaded, job: &TruthJob) -> Option<TruthDone> {
     })
 }
 
-/// The exact join at `threshold`, refused (as a usage error) when its estimated time is
-/// beyond `budget` seconds.
+/// The exact join at `threshold`, refused ([`crate::analysis::truth::JoinPlan::check_budget`]) when its estimated
+/// time is beyond `budget` seconds.
 fn join(
     data: &Loaded,
     threshold: f64,
@@ -207,18 +207,7 @@ fn join(
     progress: &Progress,
 ) -> crate::Result<Vec<TruthPair>> {
     let plan = plan_join(&data.index.sets, threshold, progress)?;
-    let threads = rayon::current_num_threads();
-    let seconds = plan.work.estimated_seconds(threads);
-    if seconds > budget {
-        let fits = plan.work.sample_that_fits(threads, budget);
-        return Err(Error::refused(format!(
-            "exact join at J ≥ {threshold} over {} docs: ~{seconds:.1} s estimated, over the \
-             explorer's {budget:.0} s. Run `lshscope truth INPUT -t {threshold} \
-             --sample {fits} -o truth.csv`, then explore with the same --sample and --truth \
-             truth.csv",
-            plan.work.documents
-        )));
-    }
+    plan.check_budget(budget)?;
     Ok(plan.run(progress)?.0)
 }
 

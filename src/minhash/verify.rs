@@ -2,9 +2,9 @@
 
 use rayon::prelude::*;
 
+use super::{CandidatePair, Index};
 use crate::Result;
 use crate::jobs::{Phase, Progress};
-use crate::minhash::{CandidatePair, Index};
 use crate::similarity::{jaccard, prefetch_set, prefetch_signature};
 
 /// A candidate pair with its exact and estimated similarity.
