@@ -24,7 +24,7 @@ fn pending_bandings(app: &mut lshscope::tui::app::App) -> Vec<Banding> {
     app.take_effects()
         .into_iter()
         .filter_map(|e| match e {
-            Effect::Reband { banding, .. } => Some(banding),
+            Effect::Reband(job) => Some(job.request.banding),
             _ => None,
         })
         .collect()
@@ -47,7 +47,7 @@ fn loading_then_first_banding() {
     assert_eq!(result.banding, app.banding);
     assert!(!result.pairs.is_empty());
     assert_eq!(app.hist.total() as usize, result.pairs.len());
-    assert_eq!(app.visible.len(), result.pairs.len());
+    assert_eq!(app.candidates.len(), result.pairs.len());
 }
 
 #[test]
@@ -121,29 +121,24 @@ fn stale_results_are_never_shown_as_current() {
     let effects = app.take_effects();
     assert_eq!(effects.len(), 2);
     let (old, new) = (&effects[0], &effects[1]);
-    let Effect::Reband {
-        request: old_id,
-        banding: old_b,
-        progress: old_p,
-        known,
-        ..
-    } = old.clone()
-    else {
+    let Effect::Reband(old_job) = old.clone() else {
         panic!("expected a re-banding job")
     };
+    let (old_id, old_b, old_p, known) = (
+        old_job.id,
+        old_job.request.banding,
+        old_job.progress,
+        old_job.request.known,
+    );
     let remembered = app.known_similarities.clone().unwrap();
     assert!(
         known.is_some_and(|p| std::sync::Arc::ptr_eq(&p, &remembered)),
         "the job reuses the similarities verified so far"
     );
-    let Effect::Reband {
-        request: new_id,
-        banding: new_b,
-        ..
-    } = new.clone()
-    else {
+    let Effect::Reband(new_job) = new.clone() else {
         panic!("expected a re-banding job")
     };
+    let (new_id, new_b) = (new_job.id, new_job.request.banding);
     assert!(old_p.is_cancelled(), "the superseded job is cancelled");
     assert!(
         app.result_is_stale(),
@@ -160,7 +155,7 @@ fn stale_results_are_never_shown_as_current() {
         prepared: None,
     }));
     assert_eq!(app.result.as_ref().unwrap().banding, first);
-    assert!(app.job.is_some());
+    assert!(app.job.is_running());
     // The newest answer is taken.
     let data = app.data.clone().unwrap();
     let pairs = lshscope::tui::reband(&data.index, new_b, None, None, &Default::default()).unwrap();
@@ -174,7 +169,7 @@ fn stale_results_are_never_shown_as_current() {
     }));
     assert_eq!(app.result.as_ref().unwrap().banding, new_b);
     assert!(!app.result_is_stale());
-    assert!(app.job.is_none());
+    assert!(!app.job.is_running());
 }
 
 #[test]
@@ -239,7 +234,7 @@ fn threshold_keys_prompt_and_counts() {
 fn histogram_bin_filter_and_range_filter() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
-    let all = app.visible.len();
+    let all = app.candidates.len();
     cmd(&mut app, Command::FocusNext);
     assert_eq!(app.focus, Focus::Histogram);
     // Walk to the fullest bin and filter to it.
@@ -254,31 +249,31 @@ fn histogram_bin_filter_and_range_filter() {
         cmd(&mut app, Command::BinRight);
     }
     cmd(&mut app, Command::FilterToBin);
-    assert_eq!(app.visible.len() as u64, app.hist.counts[fullest]);
+    assert_eq!(app.candidates.len() as u64, app.hist.counts[fullest]);
     let (lo, hi) = app.hist.bin_range(fullest);
     let result = app.result.as_ref().unwrap();
-    assert!(app.visible.iter().all(|&i| {
+    assert!(app.candidates.rows().iter().all(|&i| {
         let j = result.pairs[i as usize].jaccard;
         j >= lo - 1e-9 && j <= hi + 1e-9
     }));
     cmd(&mut app, Command::Back); // Esc clears the filter
     assert!(app.filter.is_none());
-    assert_eq!(app.visible.len(), all);
+    assert_eq!(app.candidates.len(), all);
     cmd(&mut app, Command::FilterPrompt);
     type_prompt(&mut app, "0.6-1");
     let result = app.result.as_ref().unwrap();
     let expected = result.pairs.iter().filter(|p| p.jaccard >= 0.6).count();
-    assert_eq!(app.visible.len(), expected);
+    assert_eq!(app.candidates.len(), expected);
     cmd(&mut app, Command::FilterPrompt);
     type_prompt(&mut app, "nonsense");
     assert!(app.message.as_ref().unwrap().error);
     assert_eq!(
-        app.visible.len(),
+        app.candidates.len(),
         expected,
         "a bad range keeps the old filter"
     );
     cmd(&mut app, Command::ClearFilter);
-    assert_eq!(app.visible.len(), all);
+    assert_eq!(app.candidates.len(), all);
 }
 
 #[test]
@@ -287,7 +282,8 @@ fn sort_orders() {
     let mut app = ready_app(dir.path(), SIZE);
     let js = |app: &lshscope::tui::app::App| -> Vec<f64> {
         let r = app.result.as_ref().unwrap();
-        app.visible
+        app.candidates
+            .rows()
             .iter()
             .map(|&i| r.pairs[i as usize].jaccard)
             .collect()
@@ -299,7 +295,7 @@ fn sort_orders() {
     assert!(js(&app).windows(2).all(|w| w[0] <= w[1]));
     cmd(&mut app, Command::CycleSort);
     assert_eq!(app.sort, SortOrder::Shuffled);
-    let mut shuffled = app.visible.clone();
+    let mut shuffled = app.candidates.rows().to_vec();
     let first = shuffled.clone();
     shuffled.sort();
     let n = app.result.as_ref().unwrap().pairs.len() as u32;
@@ -311,7 +307,7 @@ fn sort_orders() {
     cmd(&mut app, Command::CycleSort);
     cmd(&mut app, Command::CycleSort);
     cmd(&mut app, Command::CycleSort);
-    assert_eq!(app.visible, first, "the shuffle is reproducible");
+    assert_eq!(app.candidates.rows(), first, "the shuffle is reproducible");
 }
 
 #[test]
@@ -322,15 +318,15 @@ fn list_navigation_and_viewer() {
     assert_eq!(app.focus, Focus::Pairs);
     cmd(&mut app, Command::Down);
     cmd(&mut app, Command::Down);
-    assert_eq!(app.selected, 2);
+    assert_eq!(app.candidates.selected(), 2);
     cmd(&mut app, Command::Up);
-    assert_eq!(app.selected, 1);
+    assert_eq!(app.candidates.selected(), 1);
     cmd(&mut app, Command::Bottom);
-    assert_eq!(app.selected, app.visible.len() - 1);
+    assert_eq!(app.candidates.selected(), app.candidates.len() - 1);
     cmd(&mut app, Command::Down);
-    assert_eq!(app.selected, app.visible.len() - 1);
+    assert_eq!(app.candidates.selected(), app.candidates.len() - 1);
     cmd(&mut app, Command::Top);
-    assert_eq!(app.selected, 0);
+    assert_eq!(app.candidates.selected(), 0);
     cmd(&mut app, Command::Open);
     assert_eq!(app.screen, Screen::Viewer);
     let pair = *app.selected_pair().unwrap();
@@ -340,14 +336,14 @@ fn list_navigation_and_viewer() {
     assert_eq!(hit, pair.bands_hit, "band strip agrees with the banding");
     assert!(!view.ranges_a.is_empty() && !view.ranges_b.is_empty());
     cmd(&mut app, Command::NextPair);
-    assert_eq!(app.selected, 1);
+    assert_eq!(app.candidates.selected(), 1);
     assert_ne!(
         app.viewer.as_ref().map(|v| (v.a, v.b)),
         Some((view.a, view.b))
     );
     cmd(&mut app, Command::PrevPair);
     cmd(&mut app, Command::PrevPair);
-    assert_eq!(app.selected, 0);
+    assert_eq!(app.candidates.selected(), 0);
     cmd(&mut app, Command::ToggleBandValues);
     assert!(app.show_band_values);
     cmd(&mut app, Command::ScrollSide);
@@ -374,7 +370,7 @@ fn jump_to_id() {
     let ids = [data.corpus.id(p.a as usize), data.corpus.id(p.b as usize)];
     assert_eq!(ids, ["train-1", "train-2"]);
     assert!(
-        app.selected > 0,
+        app.candidates.selected() > 0,
         "the pair is not the first one: the jump moved"
     );
     cmd(&mut app, Command::JumpPrompt);
@@ -555,7 +551,7 @@ fn export_writes_the_filtered_pairs_and_the_plots() {
     type_prompt(&mut app, "0.62");
     cmd(&mut app, Command::FilterPrompt);
     type_prompt(&mut app, "0.5");
-    let n = app.visible.len();
+    let n = app.candidates.len();
     let total = app.hist.total();
     cmd(&mut app, Command::Export);
     let path = dir.path().join("fixture.pairs.16x5.csv");
@@ -654,16 +650,15 @@ fn prepared_results_match_the_apps_own_and_stale_views_are_recomputed() {
         cmd(app, Command::RowsDown);
     }
     let effects = own.take_effects();
-    let Some(Effect::Reband {
-        request,
-        banding,
-        view,
-        bins,
-        ..
-    }) = effects.into_iter().last()
-    else {
+    let Some(Effect::Reband(job)) = effects.into_iter().last() else {
         panic!("a re-banding job")
     };
+    let (request, banding, view, bins) = (
+        job.id,
+        job.request.banding,
+        job.request.view,
+        job.request.bins,
+    );
     let data = own.data.clone().unwrap();
     let pairs = std::sync::Arc::new(
         lshscope::tui::reband(&data.index, banding, None, None, &Default::default()).unwrap(),
@@ -688,7 +683,8 @@ fn prepared_results_match_the_apps_own_and_stale_views_are_recomputed() {
     let wrong = lshscope::tui::app::Prepared::new(&pairs, bins, stale_view);
     prepared.update(Action::Banded(outcome(Some(Box::new(wrong)))));
     assert_eq!(
-        prepared.visible, own.visible,
+        prepared.candidates.rows(),
+        own.candidates.rows(),
         "recomputed for the current view"
     );
     // And with the view unchanged, the prepared order is used as is.
@@ -697,19 +693,20 @@ fn prepared_results_match_the_apps_own_and_stale_views_are_recomputed() {
     run_effects(&mut again);
     let mut reference = ready_app(dir.path(), SIZE);
     cmd(&mut reference, Command::RowsDown);
-    let Some(Effect::Reband { request, .. }) = reference.take_effects().into_iter().last() else {
+    let Some(Effect::Reband(job)) = reference.take_effects().into_iter().last() else {
         panic!("a re-banding job")
     };
+    let request = job.id;
     reference.update(Action::Banded(BandOutcome {
         request,
         ..outcome(None)
     }));
-    assert_eq!(again.visible, reference.visible);
+    assert_eq!(again.candidates.rows(), reference.candidates.rows());
     assert_eq!(again.hist, reference.hist);
-    assert_eq!(again.selected, reference.selected);
+    assert_eq!(again.candidates.selected(), reference.candidates.selected());
     assert_eq!(again.pairs_at_or_above_t, reference.pairs_at_or_above_t);
     assert_eq!(prepared.hist, own.hist);
-    assert_eq!(prepared.selected, own.selected);
+    assert_eq!(prepared.candidates.selected(), own.candidates.selected());
 }
 
 #[test]
@@ -729,8 +726,8 @@ fn help_opens_and_any_key_closes_it_and_quit_cancels_work() {
 fn mouse_click_on_a_bin_filters_and_on_a_row_selects() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
-    let l = lshscope::tui::ui::layout::main_layout(SIZE);
-    let g = lshscope::tui::ui::layout::histogram_geometry(l.histogram, app.hist.bins());
+    let l = lshscope::tui::layout::main_layout(SIZE);
+    let g = lshscope::tui::layout::histogram_geometry(l.histogram, app.hist.bins());
     let bin = (0..app.hist.bins())
         .find(|&i| app.hist.counts[i] > 0)
         .unwrap();
@@ -738,13 +735,16 @@ fn mouse_click_on_a_bin_filters_and_on_a_row_selects() {
     app.update(Action::Click(x, g.plot.y + 1));
     assert_eq!(app.focus, Focus::Histogram);
     assert_eq!(app.filter.unwrap().bin, Some(bin));
-    assert_eq!(app.visible.len() as u64, app.hist.counts[bin]);
+    assert_eq!(app.candidates.len() as u64, app.hist.counts[bin]);
     cmd(&mut app, Command::ClearFilter);
     app.update(Action::Click(l.pairs.x + 3, l.pairs.y + 2 + 2));
     assert_eq!(app.focus, Focus::Pairs);
-    assert_eq!(app.selected, 2);
+    assert_eq!(app.candidates.selected(), 2);
     app.update(Action::Wheel(l.pairs.x + 3, l.pairs.y + 3, true));
-    assert_eq!(app.selected, (2 + 3).min(app.visible.len() - 1));
+    assert_eq!(
+        app.candidates.selected(),
+        (2 + 3).min(app.candidates.len() - 1)
+    );
 }
 
 #[test]
@@ -779,7 +779,7 @@ fn oversized_bandings_are_refused_before_they_exhaust_memory() {
         .take_effects()
         .into_iter()
         .filter_map(|e| match e {
-            Effect::Reband { request, .. } => Some(request),
+            Effect::Reband(job) => Some(job.id),
             _ => None,
         })
         .collect();
@@ -787,12 +787,12 @@ fn oversized_bandings_are_refused_before_they_exhaust_memory() {
         request: ids[0],
         message: "old".into(),
     });
-    assert!(app.job.is_some() && app.message.is_none());
+    assert!(app.job.is_running() && app.message.is_none());
     app.update(Action::BandFailed {
         request: ids[1],
         message: "too many pairs".into(),
     });
-    assert!(app.job.is_none());
+    assert!(!app.job.is_running());
     let msg = app.message.clone().unwrap();
     assert!(msg.error && msg.text.contains("too many pairs"));
     assert!(
@@ -868,9 +868,9 @@ fn viewer_scrolls_both_or_one_side_and_stops_at_the_end() {
     for _ in 0..100 {
         cmd(&mut app, Command::PageDown);
     }
-    let width = lshscope::tui::ui::layout::viewer_text_width(SIZE);
-    let rows = lshscope::tui::ui::layout::viewer_text_rows(SIZE, false, BANDING.bands);
-    let lines = lshscope::tui::ui::viewer::wrapped_line_count(&long, width);
+    let width = lshscope::tui::layout::viewer_text_width(SIZE);
+    let rows = lshscope::tui::layout::viewer_text_rows(SIZE, false, BANDING.bands);
+    let lines = lshscope::tui::layout::wrapped_line_count(&long, width);
     assert!(lines > rows, "the fixture must be longer than the view");
     assert_eq!(
         scroll(&app).0,

@@ -97,7 +97,7 @@ fn pair_viewer_with_highlights() {
     insta::assert_snapshot!("viewer", text);
     // Shared shingles are highlighted (yellow background) and the rest is not.
     let buf = cell_styles(&app, W, H);
-    let l = lshscope::tui::ui::layout::viewer_layout((W, H), false, 16);
+    let l = lshscope::tui::layout::viewer_layout((W, H), false, 16);
     let columns = l.left.x + 1..l.left.x + l.left.width - 1;
     let rows = l.left.y + 1..l.left.y + l.left.height - 1;
     let lit = |x: u16, y: u16| buf[(x, y)].bg == Color::Yellow;

@@ -4,165 +4,37 @@
 //! done outside itself (start a re-banding job) it queues as an [`Effect`] for the event loop.
 
 use std::collections::HashMap;
-
-use rayon::prelude::*;
-use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::analysis::histogram::SimilarityHistogram;
 use crate::analysis::labels::{Label, LabelStore};
-use crate::corpus::{Corpus, ReadOptions, ReadReport};
-use crate::jobs::{Phase, Progress};
-use crate::minhash::family::splitmix64;
-use crate::minhash::{Banding, Index, IndexOptions};
+use crate::analysis::truth::TruthPair;
+use crate::jobs::{Latest, Progress};
+use crate::minhash::Banding;
 use crate::scan::VerifiedPair;
-use crate::similarity::TextMetrics;
 
-use super::keys::{Command, Context};
+pub use super::candidates::{BandOutcome, Prepared, RebandJob, RebandRequest};
+use super::export::{ExportJob, ExportReport, PlotSpec, brace_names};
+use super::format::thousands;
+use super::keys::{Command, Context, hint};
+use super::layout;
+pub use super::list::{JaccardFilter, ListView, PairList, SortOrder, list_order};
+pub use super::session::{Config, LoadStep, Loaded, Source};
 use super::theme::{MAX_PINS, Theme};
-use super::ui::layout;
-
-/// Where the documents come from.
-#[derive(Debug, Clone)]
-pub enum Source {
-    File {
-        path: PathBuf,
-        read: ReadOptions,
-    },
-    /// The gzipped sample compiled into the binary.
-    EmbeddedSample,
-}
-
-/// Everything fixed for a session.
-#[derive(Debug, Clone)]
-pub struct Config {
-    pub source: Source,
-    /// Shown in titles.
-    pub source_name: String,
-    pub index_options: IndexOptions,
-    /// The banding to start with.
-    pub banding: Banding,
-    pub threshold: f64,
-    pub max_bucket: Option<usize>,
-    /// Exports go to `export_dir/<export_stem>.pairs.<b>x<r>.csv`.
-    pub export_dir: PathBuf,
-    pub export_stem: String,
-    pub monochrome: bool,
-    /// Histogram bins (at least 20).
-    pub bins: usize,
-    /// Seed of the shuffled sort order.
-    pub shuffle_seed: u64,
-}
-
-/// The corpus and its index, shared read-only with the workers.
-#[derive(Debug)]
-pub struct Loaded {
-    pub corpus: Corpus,
-    pub index: Index,
-    pub read: ReadReport,
-}
-
-/// A finished loading phase, for the loading screen.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LoadStep {
-    pub phase: Phase,
-    pub items: u64,
-    pub unit: &'static str,
-    pub seconds: f64,
-}
-
-/// The verified candidates of one banding, tagged with the request that asked for them.
-#[derive(Debug, Clone)]
-pub struct BandOutcome {
-    pub request: u64,
-    pub banding: Banding,
-    /// Every candidate with its exact Jaccard and estimate, sorted by (a, b). Shared with the
-    /// next re-banding job, which reuses the similarities of the pairs both bandings find.
-    pub pairs: Arc<Vec<VerifiedPair>>,
-    /// Every pair verified so far this session (sorted by (a, b)), for the next job; `None`
-    /// means just `pairs`.
-    pub known: Option<Arc<Vec<VerifiedPair>>>,
-    pub elapsed: Duration,
-    /// Histogram counts and list order computed by the worker for the view asked with the
-    /// request, so a large result does not stall the UI thread; `None`: the App computes them.
-    pub prepared: Option<Box<Prepared>>,
-}
-
-/// What the pair list shows: which pairs and in what order.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ListView {
-    pub filter: Option<JaccardFilter>,
-    pub sort: SortOrder,
-    pub shuffle_seed: u64,
-}
-
-/// A result's histogram counts (no labels) and its list order for `view`.
-#[derive(Debug, Clone)]
-pub struct Prepared {
-    pub view: ListView,
-    pub hist: SimilarityHistogram,
-    pub order: Vec<u32>,
-}
-
-impl Prepared {
-    pub fn new(pairs: &[VerifiedPair], bins: usize, view: ListView) -> Self {
-        Prepared {
-            view,
-            hist: SimilarityHistogram::from_values(pairs.iter().map(|p| (p.jaccard, None)), bins),
-            order: list_order(pairs, view),
-        }
-    }
-}
-
-/// Indices of the `pairs` that pass `view.filter`, in `view.sort` order. Millions of
-/// candidates are possible (a low threshold on a large corpus): (key, index) pairs are
-/// sorted in parallel rather than with a comparator that looks both pairs up. Index order is
-/// (a, b) order, so ties break by the ids' input positions.
-pub fn list_order(pairs: &[VerifiedPair], view: ListView) -> Vec<u32> {
-    let ListView {
-        filter,
-        sort,
-        shuffle_seed: seed,
-    } = view;
-    let mut keyed: Vec<(u64, u32)> = pairs
-        .par_iter()
-        .enumerate()
-        .filter(|(_, p)| filter.is_none_or(|f| f.contains(p.jaccard)))
-        .map(|(i, p)| (sort_key(sort, seed, p.jaccard, p.a, p.b), i as u32))
-        .collect();
-    keyed.par_sort_unstable();
-    keyed.into_iter().map(|(_, i)| i).collect()
-}
-
-/// A re-banding job in flight.
-#[derive(Debug, Clone)]
-pub struct RunningJob {
-    pub request: u64,
-    pub banding: Banding,
-    pub progress: Progress,
-    pub started: std::time::Instant,
-}
+use super::truth::{MissedView, TruthFailure, TruthJob, TruthState, TruthTask};
+pub use super::viewer::{METRIC_CHARS, PairView, ScrollSide, pair_view};
 
 /// Work for the event loop.
 #[derive(Debug, Clone)]
 pub enum Effect {
-    /// Band and verify `banding`; answer with [`Action::Banded`] carrying `request`.
-    Reband {
-        request: u64,
-        banding: Banding,
-        progress: Progress,
-        /// Pairs verified before (sorted by (a, b)): their similarities are not computed again.
-        known: Option<Arc<Vec<VerifiedPair>>>,
-        /// The list view and histogram bins when asked, for [`Prepared`].
-        view: ListView,
-        bins: usize,
-    },
+    /// Band and verify a banding; answer with [`Action::Banded`] carrying the ticket id.
+    Reband(RebandJob),
     /// Write the filtered pairs and the plots; answer with [`Action::Exported`].
     Export(Box<ExportJob>),
     /// Read or compute the ground truth; answer with [`Action::TruthDone`].
-    Truth(super::truth::TruthJob),
+    Truth(TruthJob),
     /// Write this snapshot of the labels to its file; answer with [`Action::LabelsSaved`].
     /// Only the newest queued snapshot needs writing: it holds every earlier change.
     SaveLabels(Box<LabelSave>),
@@ -260,81 +132,6 @@ pub enum Overlay {
     Prompt(Prompt),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SortOrder {
-    JaccardDesc,
-    JaccardAsc,
-    Shuffled,
-}
-
-impl SortOrder {
-    pub fn label(self) -> &'static str {
-        match self {
-            SortOrder::JaccardDesc => "J ↓",
-            SortOrder::JaccardAsc => "J ↑",
-            SortOrder::Shuffled => "shuffled",
-        }
-    }
-}
-
-/// Pairs shown in the list: Jaccard in [low, high), or [low, high] when `high_inclusive`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct JaccardFilter {
-    pub low: f64,
-    pub high: f64,
-    pub high_inclusive: bool,
-    /// The histogram bin this filter came from, if any.
-    pub bin: Option<usize>,
-}
-
-impl JaccardFilter {
-    pub fn contains(&self, j: f64) -> bool {
-        j >= self.low - 1e-12
-            && (j < self.high - 1e-12 || (self.high_inclusive && j <= self.high + 1e-12))
-    }
-
-    pub fn describe(&self) -> String {
-        format!(
-            "J ∈ [{:.2}, {:.2}{}",
-            self.low,
-            self.high,
-            if self.high_inclusive { "]" } else { ")" }
-        )
-    }
-}
-
-/// Which text the viewer's scroll keys move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ScrollSide {
-    Both,
-    Left,
-    Right,
-}
-
-/// The open pair, with everything derived from it computed once.
-#[derive(Debug, Clone)]
-pub struct PairView {
-    pub a: u32,
-    pub b: u32,
-    pub jaccard: f64,
-    pub estimate: f64,
-    pub shared_shingles: usize,
-    pub shingles_a: usize,
-    pub shingles_b: usize,
-    /// Byte ranges of each text covered by shared shingles.
-    pub ranges_a: Vec<Range<usize>>,
-    pub ranges_b: Vec<Range<usize>>,
-    pub metrics: TextMetrics,
-    /// For the current banding: did band i collide (all r rows equal)?
-    pub collided: Vec<bool>,
-    pub scroll_a: usize,
-    pub scroll_b: usize,
-    pub side: ScrollSide,
-}
-
-/// strsim metrics look at this many leading characters (Levenshtein is quadratic).
-pub const METRIC_CHARS: usize = 2000;
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
     pub text: String,
@@ -354,8 +151,8 @@ pub struct App {
     pub banding: Banding,
     pub threshold: f64,
     pub pins: Vec<Banding>,
-    next_request: u64,
-    pub job: Option<RunningJob>,
+    /// The re-banding asked last, until it answers (latest wins).
+    pub job: Latest<RebandRequest>,
     /// The newest answered request; its `banding` may lag behind `self.banding`.
     pub result: Option<BandOutcome>,
     /// Similarities of every pair verified so far, reused by the next re-banding job.
@@ -366,10 +163,8 @@ pub struct App {
     pub bin_cursor: usize,
     pub filter: Option<JaccardFilter>,
     pub sort: SortOrder,
-    /// Indices into `result.pairs`, filtered and sorted.
-    pub visible: Vec<u32>,
-    pub selected: usize,
-    pub list_offset: usize,
+    /// The candidate list: rows are indices into `result.pairs`, filtered and sorted.
+    pub candidates: PairList,
     pub labels: LabelStore,
     label_by_pos: HashMap<(u32, u32), Label>,
     /// Label changes made so far; each queues a snapshot carrying its number.
@@ -392,7 +187,7 @@ pub struct App {
     pub fatal: Option<crate::Error>,
     effects: Vec<Effect>,
     /// Ground truth, recall against it and the missed-pairs list (see [`super::truth`]).
-    pub truth: super::truth::TruthState,
+    pub truth: TruthState,
 }
 
 impl App {
@@ -413,8 +208,7 @@ impl App {
             banding: config.banding,
             threshold: config.threshold.clamp(0.0, 1.0),
             pins: Vec::new(),
-            next_request: 0,
-            job: None,
+            job: Latest::default(),
             result: None,
             known_similarities: None,
             hist: SimilarityHistogram::new(bins),
@@ -423,9 +217,7 @@ impl App {
             bin_cursor: bins - 1,
             filter: None,
             sort: SortOrder::JaccardDesc,
-            visible: Vec::new(),
-            selected: 0,
-            list_offset: 0,
+            candidates: PairList::default(),
             labels,
             label_by_pos: HashMap::new(),
             label_generation: 0,
@@ -486,12 +278,7 @@ impl App {
     /// The selected pair of the list, if any.
     pub fn selected_pair(&self) -> Option<&VerifiedPair> {
         let result = self.result.as_ref()?;
-        let &i = self.visible.get(self.selected)?;
-        result.pairs.get(i as usize)
-    }
-
-    pub(super) fn queue(&mut self, effect: Effect) {
-        self.effects.push(effect);
+        result.pairs.get(self.candidates.selected_index()? as usize)
     }
 
     pub(super) fn say(&mut self, text: impl Into<String>) {
@@ -513,8 +300,9 @@ impl App {
             Action::Tick => {}
             Action::Resize(w, h) => {
                 self.size = (w, h);
-                self.scroll_list_into_view();
-                self.scroll_missed_into_view();
+                let height = self.list_height();
+                self.candidates.scroll_into_view(height);
+                self.truth.missed.scroll_into_view(height);
             }
             Action::LoadStepDone(step) => self.load_steps.push(step),
             Action::Loaded(result) => match *result {
@@ -526,8 +314,7 @@ impl App {
             },
             Action::Banded(outcome) => self.on_banded(outcome),
             Action::BandFailed { request, message } => {
-                if self.job.as_ref().is_some_and(|j| j.request == request) {
-                    self.job = None;
+                if self.job.accept(request).is_some() {
                     let export = if std::mem::take(&mut self.export_pending) {
                         " (export cancelled)"
                     } else {
@@ -597,14 +384,10 @@ impl App {
 
     fn on_banded(&mut self, outcome: BandOutcome) {
         // Latest wins: an answer to anything but the newest request is dropped.
-        if self
-            .job
-            .as_ref()
-            .is_none_or(|j| j.request != outcome.request)
-        {
+        let Some(ticket) = self.job.accept(outcome.request) else {
             return;
-        }
-        let started = self.job.take().map(|j| j.started);
+        };
+        let started = Some(ticket.submitted);
         let keep = self.selected_pair().map(|p| (p.a, p.b));
         let mut outcome = outcome;
         self.known_similarities = outcome
@@ -639,27 +422,24 @@ impl App {
 
     /// Cancels the running job (if any) and queues a job for `self.banding`.
     fn request_banding(&mut self) {
-        if let Some(job) = self.job.take() {
-            job.progress.cancel();
-        }
-        self.next_request += 1;
-        let job = RunningJob {
-            request: self.next_request,
-            banding: self.banding,
-            progress: Progress::new(),
-            started: std::time::Instant::now(),
+        let Some(data) = self.data.clone() else {
+            return;
         };
-        self.effects.push(Effect::Reband {
-            request: job.request,
-            banding: job.banding,
-            progress: job.progress.clone(),
+        let ticket = self.job.submit(RebandRequest {
+            data: Arc::clone(&data),
+            banding: self.banding,
+            max_bucket: self.config.max_bucket,
             known: self.known_similarities.clone(),
             view: self.list_view(),
             bins: self.hist.bins(),
         });
-        self.job = Some(job);
-        if let (Some(view), Some(data)) = (&mut self.viewer, &self.data) {
-            view.collided = collided_bands(&data.index, view.a, view.b, self.banding);
+        self.effects.push(Effect::Reband(ticket));
+        if let Some(view) = &mut self.viewer {
+            view.collided = self.banding.agreeing_bands(
+                &data.index.signatures,
+                view.a as usize,
+                view.b as usize,
+            );
         }
     }
 
@@ -743,40 +523,52 @@ impl App {
     /// Shows `order` (indices into the current result) as the list, keeping `keep` selected
     /// if it is still there.
     fn show_order(&mut self, order: Vec<u32>, keep: Option<(u32, u32)>) {
-        self.visible = order;
-        self.selected = match (&self.result, keep) {
-            (Some(result), Some((a, b))) => {
-                let pairs = &result.pairs;
-                self.visible
-                    .iter()
-                    .position(|&i| (pairs[i as usize].a, pairs[i as usize].b) == (a, b))
-                    .unwrap_or(0)
-            }
-            _ => 0,
-        };
-        self.list_offset = 0;
-        self.scroll_list_into_view();
+        let height = self.list_height();
+        let pairs = self.result.as_ref().map(|r| Arc::clone(&r.pairs));
+        self.candidates.show(
+            order,
+            |i| match (&pairs, keep) {
+                (Some(pairs), Some(k)) => (pairs[i as usize].a, pairs[i as usize].b) == k,
+                _ => false,
+            },
+            height,
+        );
         self.rebuild_missed();
     }
 
-    fn scroll_list_into_view(&mut self) {
-        let height = layout::pair_list_rows(self.size).max(1);
-        if self.selected < self.list_offset {
-            self.list_offset = self.selected;
-        } else if self.selected >= self.list_offset + height {
-            self.list_offset = self.selected + 1 - height;
+    /// Rows the pair list panel shows at the current size.
+    fn list_height(&self) -> usize {
+        layout::pair_list_rows(self.size).max(1)
+    }
+
+    /// The missed list's view: the candidate list's filter and sort, at t.
+    fn missed_view(&self) -> MissedView {
+        MissedView {
+            list: self.list_view(),
+            threshold: self.threshold,
+            height: self.list_height(),
         }
-        let max_offset = self.visible.len().saturating_sub(height);
-        self.list_offset = self.list_offset.min(max_offset);
+    }
+
+    fn rebuild_missed(&mut self) {
+        let view = self.missed_view();
+        self.truth.rebuild_missed(view);
+    }
+
+    /// Measures the truth against the shown candidates at the current t.
+    fn truth_remeasure(&mut self) {
+        let view = self.missed_view();
+        let candidates = self
+            .result
+            .as_ref()
+            .map(|r| (r.banding, r.pairs.as_slice()));
+        self.truth
+            .remeasure(candidates, self.pairs_at_or_above_t, self.hist.bins(), view);
     }
 
     fn move_selection(&mut self, delta: isize) {
-        if self.visible.is_empty() {
-            return;
-        }
-        let last = self.visible.len() as isize - 1;
-        self.selected = (self.selected as isize + delta).clamp(0, last) as usize;
-        self.scroll_list_into_view();
+        let height = self.list_height();
+        self.candidates.move_by(delta, height);
     }
 
     fn open_selected(&mut self) {
@@ -792,7 +584,7 @@ impl App {
     fn set_label(&mut self, label: Option<Label>) {
         let pair = match (&self.viewer, self.screen) {
             (Some(v), Screen::Viewer) => Some((v.a, v.b)),
-            _ if self.truth.show_missed => self.selected_missed().map(|p| (p.a, p.b)),
+            _ if self.truth.show_missed => self.truth.selected_missed().map(|p| (p.a, p.b)),
             _ => self.selected_pair().map(|p| (p.a, p.b)),
         };
         let (Some((a, b)), Some(data)) = (pair, &self.data) else {
@@ -858,9 +650,7 @@ impl App {
         match cmd {
             Command::Quit => {
                 self.load_progress.cancel();
-                if let Some(job) = &self.job {
-                    job.progress.cancel();
-                }
+                self.job.cancel_running();
                 self.should_quit = true;
             }
             Command::Help => self.overlay = Overlay::Help,
@@ -886,7 +676,10 @@ impl App {
                 if self.pins.contains(&b) {
                     self.say(format!("{b} is already pinned"));
                 } else if self.pins.len() >= MAX_PINS {
-                    self.complain(format!("at most {MAX_PINS} pinned curves: c clears them"));
+                    self.complain(format!(
+                        "at most {MAX_PINS} pinned curves: {} clears them",
+                        hint(Command::ClearPins)
+                    ));
                 } else {
                     self.pins.push(b);
                     self.say(format!("pinned {b}"));
@@ -910,12 +703,12 @@ impl App {
             Command::PageUp => self.scroll_or_move(-(self.page() as isize)),
             Command::PageDown => self.scroll_or_move(self.page() as isize),
             Command::Top => {
-                self.selected = 0;
-                self.scroll_list_into_view();
+                let height = self.list_height();
+                self.candidates.top(height);
             }
             Command::Bottom => {
-                self.selected = self.visible.len().saturating_sub(1);
-                self.scroll_list_into_view();
+                let height = self.list_height();
+                self.candidates.bottom(height);
             }
             Command::Open => self.open_selected(),
             Command::CycleSort => {
@@ -926,8 +719,8 @@ impl App {
                 };
                 let keep = self.selected_pair().map(|p| (p.a, p.b));
                 self.rebuild_visible(keep);
-                self.selected = 0;
-                self.list_offset = 0;
+                let height = self.list_height();
+                self.candidates.top(height);
                 self.say(format!("sorted by {}", self.sort.label()));
             }
             Command::JumpPrompt => self.open_prompt(PromptKind::Jump),
@@ -936,9 +729,9 @@ impl App {
             Command::LabelUnsure => self.set_label(Some(Label::Unsure)),
             Command::ClearLabel => self.set_label(None),
             Command::PrevPair | Command::NextPair => {
-                let before = self.selected;
+                let before = self.candidates.selected();
                 self.move_selection(if cmd == Command::NextPair { 1 } else { -1 });
-                if self.selected == before {
+                if self.candidates.selected() == before {
                     self.say("no more pairs in the list");
                 } else {
                     self.open_selected();
@@ -973,7 +766,8 @@ impl App {
 
     fn scroll_or_move(&mut self, delta: isize) {
         if self.screen != Screen::Viewer && self.truth.show_missed {
-            self.move_missed(delta);
+            let height = self.list_height();
+            self.truth.missed.move_by(delta, height);
             return;
         }
         if self.screen != Screen::Viewer {
@@ -988,8 +782,7 @@ impl App {
             layout::viewer_text_rows(self.size, self.show_band_values, self.banding.bands),
         );
         let max_scroll = |pos: u32| {
-            super::ui::viewer::wrapped_line_count(data.corpus.text(pos as usize), width)
-                .saturating_sub(rows)
+            layout::wrapped_line_count(data.corpus.text(pos as usize), width).saturating_sub(rows)
         };
         let step = |scroll: usize, max: usize| -> usize {
             (scroll as isize + delta).clamp(0, max as isize) as usize
@@ -1026,9 +819,10 @@ impl App {
         let keep = self.selected_pair().map(|p| (p.a, p.b));
         self.rebuild_visible(keep);
         self.say(format!(
-            "showing {} pairs with {} (F clears)",
-            self.visible.len(),
-            filter.describe()
+            "showing {} pairs with {} ({} clears)",
+            self.candidates.len(),
+            filter.describe(),
+            hint(Command::ClearFilter)
         ));
     }
 
@@ -1103,20 +897,17 @@ impl App {
             let p = &result.pairs[i as usize];
             data.corpus.id(p.a as usize) == id || data.corpus.id(p.b as usize) == id
         };
-        let n = self.visible.len();
         // Search forward from the pair after the selection, wrapping, so `/` again finds the
         // next pair with the same id.
-        let found = (1..=n)
-            .map(|k| (self.selected + k) % n.max(1))
-            .find(|&k| has(self.visible[k]));
-        match found {
+        match self.candidates.find_after_selection(has) {
             Some(k) => {
-                self.selected = k;
-                self.scroll_list_into_view();
+                let height = self.list_height();
+                self.candidates.select(k, height);
                 self.say(format!("pair with {id}"));
             }
             None if (0..result.pairs.len() as u32).any(has) => self.complain(format!(
-                "{id} is in a pair the filter hides (F clears the filter)"
+                "{id} is in a pair the filter hides ({} clears the filter)",
+                hint(Command::ClearFilter)
             )),
             None if data.corpus.position_of(id).is_some() => {
                 self.complain(format!("{id} is in no candidate pair at {}", self.banding))
@@ -1143,16 +934,14 @@ impl App {
             self.focus = Focus::Pairs;
             let first_row = l.pairs.y + 2;
             if y >= first_row {
-                if self.truth.show_missed {
-                    let i = self.truth.offset + (y - first_row) as usize;
-                    if i < self.truth.visible.len() {
-                        self.truth.selected = i;
-                    }
-                    return;
-                }
-                let i = self.list_offset + (y - first_row) as usize;
-                if i < self.visible.len() {
-                    self.selected = i;
+                let height = self.list_height();
+                let list = if self.truth.show_missed {
+                    &mut self.truth.missed
+                } else {
+                    &mut self.candidates
+                };
+                if let Some(i) = list.row_on_line((y - first_row) as usize) {
+                    list.select(i, height);
                 }
             }
         }
@@ -1168,7 +957,7 @@ impl App {
     /// Queues the export of the filtered pairs (CSV) and the plots; the file is written off
     /// the UI thread (it may hold millions of rows) and [`Action::Exported`] reports back.
     fn export(&mut self) {
-        if self.job.is_some() && (self.result.is_none() || self.result_is_stale()) {
+        if self.job.is_running() && (self.result.is_none() || self.result_is_stale()) {
             self.export_pending = true;
             self.say(format!(
                 "exporting when the candidates of {} are ready…",
@@ -1180,33 +969,216 @@ impl App {
             self.complain("nothing to export yet");
             return;
         };
-        let path = self.config.export_dir.join(format!(
-            "{}.pairs.{}x{}.csv",
-            self.config.export_stem, result.banding.bands, result.banding.rows
-        ));
+        let path = self.export_path("pairs", result.banding);
+        let Some(data) = self.data.clone() else {
+            return;
+        };
         let job = ExportJob {
+            data,
             path: path.clone(),
             pairs: Arc::clone(&result.pairs),
-            rows: self.visible.clone(),
+            rows: self.candidates.rows().to_vec(),
             labels: self.label_by_pos.clone(),
-            plots: PlotSpec {
-                dir: self.config.export_dir.clone(),
-                stem: self.config.export_stem.clone(),
-                banding: self.banding,
-                pins: self.pins.clone(),
-                threshold: self.threshold,
-                num_perm: self.num_perm(),
-                histogram: self.hist.clone(),
-                histogram_banding: result.banding,
-                log_scale: self.log_scale,
-            },
+            plots: self.plot_spec(result.banding),
         };
         self.say(format!(
             "exporting {} pairs to {} and the plots…",
-            super::ui::thousands(job.rows.len() as u64),
+            thousands(job.rows.len() as u64),
             path.display()
         ));
         self.effects.push(Effect::Export(Box::new(job)));
+    }
+
+    /// `e` on the missed list: the listed missed pairs (filtered, in list order) as CSV, in
+    /// the candidates' export format (bands_hit 0), next to the candidate exports.
+    fn export_missed(&mut self) {
+        let (Some(data), Some(m)) = (&self.data, &self.truth.measure) else {
+            self.complain("nothing to export yet");
+            return;
+        };
+        let banding = m.banding;
+        let pairs = self.truth.listed_missed(data);
+        let labels = pairs
+            .iter()
+            .filter_map(|p| self.label_of(p.a, p.b).map(|l| ((p.a, p.b), l)))
+            .collect();
+        let path = self.export_path("missed", banding);
+        let job = ExportJob {
+            data: Arc::clone(data),
+            path: path.clone(),
+            rows: (0..pairs.len() as u32).collect(),
+            pairs: Arc::new(pairs),
+            labels,
+            plots: self.plot_spec(banding),
+        };
+        self.say(format!(
+            "exporting {} missed pairs to {}…",
+            job.rows.len(),
+            path.display()
+        ));
+        self.effects.push(Effect::Export(Box::new(job)));
+    }
+
+    /// `export_dir/<stem>.<what>.<b>x<r>.csv`.
+    fn export_path(&self, what: &str, banding: Banding) -> PathBuf {
+        self.config.export_dir.join(format!(
+            "{}.{what}.{}x{}.csv",
+            self.config.export_stem, banding.bands, banding.rows
+        ))
+    }
+
+    /// The plots an export writes, with the histogram of the candidates of `histogram_banding`.
+    fn plot_spec(&self, histogram_banding: Banding) -> PlotSpec {
+        PlotSpec {
+            dir: self.config.export_dir.clone(),
+            stem: self.config.export_stem.clone(),
+            banding: self.banding,
+            pins: self.pins.clone(),
+            threshold: self.threshold,
+            num_perm: self.num_perm(),
+            histogram: self.hist.clone(),
+            histogram_banding,
+            log_scale: self.log_scale,
+        }
+    }
+
+    /// The truth is incomplete at the current t (t is below what it covers).
+    pub fn truth_below_floor(&self) -> bool {
+        self.truth.below_floor(self.threshold)
+    }
+
+    /// The truth pair the missed list has selected.
+    pub fn selected_missed(&self) -> Option<&TruthPair> {
+        self.truth.selected_missed()
+    }
+
+    /// After loading: read `--truth FILE` in the background.
+    fn truth_on_loaded(&mut self) {
+        if let Some(path) = self.truth.file.clone() {
+            self.start_truth_job(TruthTask::Read(path));
+        }
+    }
+
+    fn start_truth_job(&mut self, task: TruthTask) {
+        let Some(data) = self.data.clone() else {
+            return;
+        };
+        let job = self.truth.submit(data, task);
+        self.effects.push(Effect::Truth(job));
+    }
+
+    /// Handles the commands the truth owns, and the list and viewer commands while the missed
+    /// list is in use. `true` when `cmd` was handled here.
+    fn truth_command(&mut self, cmd: Command) -> bool {
+        let on_missed_list = self.screen == Screen::Main && self.truth.show_missed;
+        let in_missed_viewer = self.screen == Screen::Viewer && self.truth.viewing;
+        let height = self.list_height();
+        match cmd {
+            Command::Quit => {
+                self.truth.job.cancel_running();
+                false
+            }
+            Command::ComputeTruth => {
+                let t = self.threshold;
+                if t <= 0.0 {
+                    self.complain("the exact join needs t > 0 (at 0 every pair is similar)");
+                } else if self.data.is_some() {
+                    self.start_truth_job(TruthTask::Join { threshold: t });
+                    self.say(format!("computing the exact truth at J ≥ {t}…"));
+                }
+                true
+            }
+            Command::ToggleMissed => {
+                if self.truth.truth.is_none() {
+                    self.complain(format!(
+                        "no truth yet: {} computes it (exact join at t), or start with --truth FILE",
+                        hint(Command::ComputeTruth)
+                    ));
+                } else {
+                    self.truth.show_missed = !self.truth.show_missed;
+                    if self.truth.show_missed {
+                        self.say(format!(
+                            "pair list: missed pairs (true J ≥ t, not candidates); {}: candidates",
+                            hint(Command::ToggleMissed)
+                        ));
+                    } else {
+                        self.say("pair list: candidate pairs");
+                    }
+                }
+                true
+            }
+            Command::Top if on_missed_list => {
+                self.truth.missed.top(height);
+                true
+            }
+            Command::Bottom if on_missed_list => {
+                self.truth.missed.bottom(height);
+                true
+            }
+            Command::Open if on_missed_list => {
+                self.open_missed();
+                true
+            }
+            Command::Export if on_missed_list => {
+                self.export_missed();
+                true
+            }
+            Command::JumpPrompt if on_missed_list => {
+                self.complain(format!(
+                    "{} searches the candidate list ({} shows it)",
+                    hint(Command::JumpPrompt),
+                    hint(Command::ToggleMissed)
+                ));
+                true
+            }
+            Command::PrevPair | Command::NextPair if in_missed_viewer => {
+                let before = self.truth.missed.selected();
+                let delta = if cmd == Command::NextPair { 1 } else { -1 };
+                self.truth.missed.move_by(delta, height);
+                if self.truth.missed.selected() == before {
+                    self.say("no more pairs in the missed list");
+                } else {
+                    self.open_missed();
+                }
+                true
+            }
+            Command::Back if in_missed_viewer => {
+                self.truth.viewing = false;
+                false
+            }
+            _ => false,
+        }
+    }
+
+    fn on_truth_done(&mut self, done: super::truth::TruthDone) {
+        match self.truth.accept(done, self.hist.bins()) {
+            None => {}
+            Some(Ok(text)) => {
+                self.say(text);
+                self.truth_remeasure();
+            }
+            Some(Err(TruthFailure::BadFile(e))) => {
+                self.fatal = Some(e);
+                self.should_quit = true;
+            }
+            Some(Err(TruthFailure::Refused(msg))) => self.complain(msg),
+            Some(Err(TruthFailure::Failed(msg))) => {
+                self.complain(format!("exact join failed: {msg}"))
+            }
+        }
+    }
+
+    /// Opens the selected missed pair in the pair viewer.
+    fn open_missed(&mut self) {
+        let (Some(p), Some(data)) = (self.truth.selected_missed().copied(), self.data.clone())
+        else {
+            self.complain("no missed pair selected");
+            return;
+        };
+        let pair = self.truth.as_verified(&data, &p);
+        self.viewer = Some(pair_view(&data, &pair, self.banding));
+        self.screen = Screen::Viewer;
+        self.truth.viewing = true;
     }
 
     fn on_exported(&mut self, report: ExportReport) {
@@ -1215,7 +1187,7 @@ impl App {
             Ok(()) => {
                 let csv = format!(
                     "wrote {} pairs to {}",
-                    super::ui::thousands(report.rows as u64),
+                    thousands(report.rows as u64),
                     report.path.display()
                 );
                 match report.plots {
@@ -1228,71 +1200,6 @@ impl App {
             }
         }
     }
-}
-
-/// Short names for files written together: those in `dir` by file name alone, and the
-/// formats of one figure folded into braces, shell style (`x.scurve.20x5.{svg,png}`).
-pub fn brace_names(paths: &[PathBuf], dir: Option<&std::path::Path>) -> String {
-    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-    for p in paths {
-        let shown = match p.file_name() {
-            Some(n) if p.parent() == dir => n.to_string_lossy().into_owned(),
-            _ => p.display().to_string(),
-        };
-        let (base, ext) = match shown.rsplit_once('.') {
-            Some((base, ext)) if !base.is_empty() => (base.to_string(), ext.to_string()),
-            _ => (shown.clone(), String::new()),
-        };
-        match groups.iter_mut().find(|(b, _)| *b == base) {
-            Some((_, exts)) => exts.push(ext),
-            None => groups.push((base, vec![ext])),
-        }
-    }
-    groups
-        .into_iter()
-        .map(|(base, exts)| match exts.as_slice() {
-            [e] if e.is_empty() => base,
-            [e] => format!("{base}.{e}"),
-            _ => format!("{base}.{{{}}}", exts.join(",")),
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// What the S-curve and histogram plots show, owned so a worker thread can draw them.
-#[derive(Debug, Clone)]
-pub struct PlotSpec {
-    pub dir: PathBuf,
-    pub stem: String,
-    pub banding: Banding,
-    pub pins: Vec<Banding>,
-    pub threshold: f64,
-    /// K, for the S-curve's title.
-    pub num_perm: usize,
-    pub histogram: SimilarityHistogram,
-    /// The banding whose candidates `histogram` counts (it lags `banding` while a
-    /// re-banding job runs).
-    pub histogram_banding: Banding,
-    pub log_scale: bool,
-}
-
-/// An export for the worker: the filtered rows of `pairs`, in list order, with labels.
-#[derive(Debug, Clone)]
-pub struct ExportJob {
-    pub path: PathBuf,
-    pub pairs: Arc<Vec<VerifiedPair>>,
-    pub rows: Vec<u32>,
-    pub labels: HashMap<(u32, u32), Label>,
-    pub plots: PlotSpec,
-}
-
-/// How an export went.
-#[derive(Debug)]
-pub struct ExportReport {
-    pub path: PathBuf,
-    pub rows: usize,
-    pub csv: Result<(), String>,
-    pub plots: Result<Vec<PathBuf>, String>,
 }
 
 /// Parses `0.5-0.8`, `0.5..0.8`, `0.5 0.8`, `0.5,0.8` or a single lower bound `0.7`.
@@ -1315,61 +1222,6 @@ fn parse_range(input: &str) -> Option<(f64, f64)> {
         .then_some((low, high))
 }
 
-/// The key pair (a, b) with this Jaccard sorts by under `sort` (ascending keys).
-pub(super) fn sort_key(sort: SortOrder, seed: u64, jaccard: f64, a: u32, b: u32) -> u64 {
-    // Non-negative floats order like their bit patterns.
-    let bits = jaccard.max(0.0).to_bits();
-    match sort {
-        SortOrder::JaccardDesc => u64::MAX - bits,
-        SortOrder::JaccardAsc => bits,
-        // A pseudo-random key per pair (not per position): the order of the pairs two
-        // bandings share stays the same, so an audit can go on after re-banding.
-        SortOrder::Shuffled => splitmix64(&mut (seed ^ (((a as u64) << 32) | b as u64))),
-    }
-}
-
-/// Which bands of `banding` put `a` and `b` in the same bucket: band i collides when the r
-/// signature values of band i are equal (the bucket key is a hash of exactly those values).
-pub fn collided_bands(index: &Index, a: u32, b: u32, banding: Banding) -> Vec<bool> {
-    let (ra, rb) = (
-        index.signatures.row(a as usize),
-        index.signatures.row(b as usize),
-    );
-    let empty =
-        index.signatures.is_empty_doc(a as usize) || index.signatures.is_empty_doc(b as usize);
-    (0..banding.bands)
-        .map(|i| {
-            let rows = i * banding.rows..(i + 1) * banding.rows;
-            !empty && ra[rows.clone()] == rb[rows]
-        })
-        .collect()
-}
-
-/// Everything the viewer shows about a pair, computed once when it opens.
-pub fn pair_view(data: &Loaded, pair: &VerifiedPair, banding: Banding) -> PairView {
-    let (a, b) = (pair.a as usize, pair.b as usize);
-    let (set_a, set_b) = (data.index.sets.get(a), data.index.sets.get(b));
-    let shared = crate::similarity::intersection(set_a, set_b);
-    let opts = &data.index.options.shingle;
-    let (text_a, text_b) = (data.corpus.text(a), data.corpus.text(b));
-    PairView {
-        a: pair.a,
-        b: pair.b,
-        jaccard: pair.jaccard,
-        estimate: pair.estimate,
-        shared_shingles: shared.len(),
-        shingles_a: set_a.len(),
-        shingles_b: set_b.len(),
-        ranges_a: crate::text::shared_ranges(text_a, opts, &shared),
-        ranges_b: crate::text::shared_ranges(text_b, opts, &shared),
-        metrics: crate::similarity::text_metrics(text_a, text_b, METRIC_CHARS),
-        collided: collided_bands(&data.index, pair.a, pair.b, banding),
-        scroll_a: 0,
-        scroll_b: 0,
-        side: ScrollSide::Both,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1385,41 +1237,5 @@ mod tests {
         assert_eq!(parse_range("1.5"), None);
         assert_eq!(parse_range("abc"), None);
         assert_eq!(parse_range(""), None);
-    }
-
-    #[test]
-    fn export_names_fold_formats() {
-        let dir = std::path::Path::new("/out");
-        let paths: Vec<PathBuf> = [
-            "/out/c.scurve.20x5.svg",
-            "/out/c.scurve.20x5.png",
-            "/out/c.histogram.18x5.svg",
-            "/out/c.histogram.18x5.png",
-            "/elsewhere/d.svg",
-        ]
-        .iter()
-        .map(PathBuf::from)
-        .collect();
-        assert_eq!(
-            brace_names(&paths, Some(dir)),
-            "c.scurve.20x5.{svg,png}, c.histogram.18x5.{svg,png}, /elsewhere/d.svg"
-        );
-    }
-
-    #[test]
-    fn filter_bounds() {
-        let f = JaccardFilter {
-            low: 0.8,
-            high: 0.85,
-            high_inclusive: false,
-            bin: Some(16),
-        };
-        assert!(f.contains(0.8) && f.contains(0.84) && !f.contains(0.85) && !f.contains(0.79));
-        let g = JaccardFilter {
-            high: 1.0,
-            high_inclusive: true,
-            ..f
-        };
-        assert!(g.contains(1.0));
     }
 }

@@ -10,10 +10,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::canvas::{Canvas, Line as CanvasLine, Points};
 use ratatui::widgets::{Block, Paragraph};
 
-use super::layout::{Y_LABEL_WIDTH, histogram_geometry};
 use super::{compact, thousands};
 use crate::minhash::scurve::candidate_probability;
 use crate::tui::app::{App, Focus};
+use crate::tui::layout::{Y_LABEL_WIDTH, histogram_geometry};
 
 /// Bar height of `count` on the chosen scale (log: log10(1 + count)).
 fn scaled(count: u64, log: bool) -> f64 {

@@ -5,10 +5,10 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Gauge, Paragraph};
 
-use super::layout::centered;
 use super::{amount, compact, human_rate};
 use crate::jobs::Phase;
 use crate::tui::app::App;
+use crate::tui::layout::centered;
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;

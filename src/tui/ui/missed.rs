@@ -11,7 +11,7 @@ use ratatui::widgets::{Block, Cell, Dataset, GraphType, Paragraph, Row, Table};
 use super::thousands;
 use crate::minhash::scurve::candidate_probability;
 use crate::tui::app::{App, Focus};
-use crate::tui::truth::closest_band;
+use crate::tui::keys::{Command, hint};
 
 /// The pair list panel while it shows missed pairs.
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
@@ -27,7 +27,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         Span::styled(" Missed pairs ", theme.title()),
         Span::raw(format!(
             "{} of {} ",
-            thousands(state.visible.len() as u64),
+            thousands(state.missed.len() as u64),
             thousands(total as u64),
         )),
     ];
@@ -47,28 +47,38 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             theme.warning(),
         ));
     }
-    title.push(Span::styled("· m: candidates ", theme.dim()));
+    title.push(Span::styled(
+        format!("· {}: candidates ", hint(Command::ToggleMissed)),
+        theme.dim(),
+    ));
     let block = Block::bordered()
         .border_style(border)
         .title(Line::from(title));
 
     let (Some(truth), Some(measure), Some(data)) = (&state.truth, &state.measure, &app.data) else {
         let text = if state.truth.is_none() {
-            "No truth yet: T computes it (exact join at t), or start with --truth FILE."
+            format!(
+                "No truth yet: {} computes it (exact join at t), or start with --truth FILE.",
+                hint(Command::ComputeTruth)
+            )
         } else {
-            "banding…"
+            "banding…".to_string()
         };
         frame.render_widget(Paragraph::new(text).block(block), area);
         return;
     };
-    if state.visible.is_empty() {
+    if state.missed.is_empty() {
         let text = if total == 0 {
             format!(
                 "No missed pairs: every true pair with Jaccard ≥ {:.2} is a candidate at {}.",
                 app.threshold, measure.banding
             )
         } else {
-            "No missed pair passes the filter (F or Esc clears it).".to_string()
+            format!(
+                "No missed pair passes the filter ({} or {} clears it).",
+                hint(Command::ClearFilter),
+                hint(Command::Back)
+            )
         };
         frame.render_widget(Paragraph::new(text).block(block), area);
         return;
@@ -79,9 +89,10 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let id_width = super::pairs::id_column_width(
         &data.corpus,
         state
-            .visible
+            .missed
+            .rows()
             .iter()
-            .skip(state.offset)
+            .skip(state.missed.offset())
             .take(rows_shown)
             .flat_map(|&i| {
                 let p = &truth.pairs[i as usize];
@@ -90,15 +101,16 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     );
     let preview = |d: u32| super::pairs::text_preview(&data.corpus, d);
     let rows: Vec<Row> = state
-        .visible
+        .missed
+        .rows()
         .iter()
         .enumerate()
-        .skip(state.offset)
+        .skip(state.missed.offset())
         .take(rows_shown)
         .map(|(n, &i)| {
             let p = &truth.pairs[i as usize];
             let estimate = data.index.signatures.estimate(p.a as usize, p.b as usize);
-            let closest = closest_band(&data.index, p.a, p.b, b);
+            let closest = b.closest_band(&data.index.signatures, p.a as usize, p.b as usize);
             let mut row = Row::new(vec![
                 Cell::from(format!("{}", n + 1)),
                 Cell::from(data.corpus.id(p.a as usize).to_string()),
@@ -116,7 +128,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 },
                 Cell::from(Span::styled(preview(p.a), theme.dim())),
             ]);
-            if n == state.selected {
+            if n == state.missed.selected() {
                 row = row.style(theme.selected());
             }
             row
@@ -195,14 +207,14 @@ pub fn status_spans(app: &App) -> Vec<Span<'static>> {
 
 /// The running truth job, for the status line.
 pub fn job_span(app: &App) -> Option<Span<'static>> {
-    let job = app.truth.job.as_ref()?;
+    let job = app.truth.job.running()?;
     let s = job.progress.snapshot();
     let fraction = s
         .fraction()
         .map(|f| format!(" {:.0} %", f * 100.0))
         .unwrap_or_default();
     Some(Span::styled(
-        format!(" ⟳ {}:{fraction} ", job.describe()),
+        format!(" ⟳ {}:{fraction} ", job.request.describe()),
         app.theme.warning(),
     ))
 }

@@ -2,7 +2,6 @@
 //! `render(frame, &App, area)`.
 
 pub mod histogram;
-pub mod layout;
 pub mod loading;
 pub mod missed;
 pub mod overlay;
@@ -17,6 +16,8 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::app::{App, Screen};
+pub use super::format::{compact, thousands};
+use super::layout;
 
 /// Draws the whole screen for `app`.
 pub fn render(frame: &mut Frame, app: &App) {
@@ -62,32 +63,12 @@ fn render_too_small(frame: &mut Frame, area: Rect) {
             area.width,
             area.height
         )),
-        Line::from("Enlarge the window (q quits)."),
+        Line::from(format!(
+            "Enlarge the window ({} quits).",
+            super::keys::hint(super::keys::Command::Quit)
+        )),
     ];
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
-}
-
-/// `12345` → `12,345`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// `1234567` → `1.2 M`, for tight spaces.
-pub fn compact(n: u64) -> String {
-    match n {
-        0..1_000 => n.to_string(),
-        1_000..1_000_000 => format!("{:.1} k", n as f64 / 1e3),
-        1_000_000..1_000_000_000 => format!("{:.1} M", n as f64 / 1e6),
-        _ => format!("{:.1} G", n as f64 / 1e9),
-    }
 }
 
 /// An amount of `unit`: bytes as MB, everything else as a compact count.

@@ -7,6 +7,7 @@ use ratatui::widgets::{Block, Cell, Paragraph, Row, Table};
 
 use super::thousands;
 use crate::tui::app::{App, Focus};
+use crate::tui::keys::{Command, hint};
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;
@@ -20,7 +21,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         Span::styled(" Candidate pairs ", theme.title()),
         Span::raw(format!(
             "{} of {} · sort {} ",
-            thousands(app.visible.len() as u64),
+            thousands(app.candidates.len() as u64),
             thousands(total as u64),
             app.sort.label()
         )),
@@ -56,14 +57,18 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         frame.render_widget(Paragraph::new(text).block(block), area);
         return;
     };
-    if app.visible.is_empty() {
+    if app.candidates.is_empty() {
         let text = if total == 0 {
             format!(
                 "No candidate pairs at {}: lower r or raise b (the S-curve moves left).",
                 result.banding
             )
         } else {
-            "No pair passes the filter (F or Esc clears it).".to_string()
+            format!(
+                "No pair passes the filter ({} or {} clears it).",
+                hint(Command::ClearFilter),
+                hint(Command::Back)
+            )
         };
         frame.render_widget(Paragraph::new(text).block(block), area);
         return;
@@ -71,7 +76,12 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
 
     let rows_shown = area.height.saturating_sub(3) as usize;
     let bands = result.banding.bands;
-    let shown = app.visible.iter().skip(app.list_offset).take(rows_shown);
+    let shown = app
+        .candidates
+        .rows()
+        .iter()
+        .skip(app.candidates.offset())
+        .take(rows_shown);
     let id_width = id_column_width(
         &data.corpus,
         shown.flat_map(|&p| {
@@ -81,10 +91,11 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     );
     let preview = |d: u32| text_preview(&data.corpus, d);
     let rows: Vec<Row> = app
-        .visible
+        .candidates
+        .rows()
         .iter()
         .enumerate()
-        .skip(app.list_offset)
+        .skip(app.candidates.offset())
         .take(rows_shown)
         .map(|(i, &p)| {
             let pair = &result.pairs[p as usize];
@@ -102,7 +113,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 },
                 Cell::from(Span::styled(preview(pair.a), theme.dim())),
             ]);
-            if i == app.selected {
+            if i == app.candidates.selected() {
                 row = row.style(theme.selected());
             }
             row

@@ -68,7 +68,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
             spans.extend(super::missed::status_spans(app));
         }
     }
-    if let Some(job) = &app.job {
+    if let Some(job) = app.job.running() {
         let s = job.progress.snapshot();
         let fraction = s
             .fraction()
@@ -77,7 +77,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
         spans.push(Span::styled(
             format!(
                 "⟳ re-banding {}: {}{fraction}",
-                job.banding,
+                job.request.banding,
                 s.phase.label()
             ),
             theme.warning(),
