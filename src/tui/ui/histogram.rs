@@ -13,6 +13,7 @@ use ratatui::widgets::{Block, Paragraph};
 use super::{compact, thousands};
 use crate::minhash::scurve::candidate_probability;
 use crate::tui::app::{App, Focus};
+use crate::tui::keys::{Command, hint};
 use crate::tui::layout::{Y_LABEL_WIDTH, histogram_geometry};
 
 /// Bar height of `count` on the chosen scale (log: log10(1 + count)).
@@ -252,16 +253,25 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 theme.key(),
             ),
             Span::raw(format!(
-                ": {} pairs · labels {} y / {} n / {} u · {precision}",
+                ": {} pairs · labels {} {} / {} {} / {} {} · {precision}",
                 thousands(hist.counts[bin]),
                 hist.duplicate[bin],
+                hint(Command::LabelDuplicate),
                 hist.not_duplicate[bin],
-                hist.unsure[bin]
+                hint(Command::LabelNotDuplicate),
+                hist.unsure[bin],
+                hint(Command::LabelUnsure)
             )),
         ]));
     } else {
         info.push(Line::from(Span::styled(
-            "Tab, then ←/→ and Enter (or a click) filter pairs to a bin",
+            format!(
+                "{}, then {}/{} and {} (or a click) filter pairs to a bin",
+                hint(Command::FocusNext),
+                hint(Command::BinLeft),
+                hint(Command::BinRight),
+                hint(Command::FilterToBin)
+            ),
             theme.dim(),
         )));
     }

@@ -8,6 +8,7 @@ use ratatui::widgets::{Block, Gauge, Paragraph};
 use super::{amount, compact, human_rate};
 use crate::jobs::Phase;
 use crate::tui::app::App;
+use crate::tui::keys::{self, Command};
 use crate::tui::layout::centered;
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
@@ -100,9 +101,9 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     }
     frame.render_widget(
         Paragraph::new(Line::from(vec![
-            Span::styled("q", theme.key()),
+            Span::styled(keys::hint(Command::Quit), theme.key()),
             Span::raw(" quit   "),
-            Span::styled("?", theme.key()),
+            Span::styled(keys::hint(Command::Help), theme.key()),
             Span::raw(" help   the work runs in the background"),
         ])),
         hint,

@@ -3,11 +3,12 @@
 //! and the measured candidate rate per bin drawn over the S-curve.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Cell, Dataset, GraphType, Paragraph, Row, Table};
+use ratatui::widgets::{Block, Cell, Dataset, GraphType, Paragraph};
 
+use super::pairs::TableRow;
 use super::thousands;
 use crate::minhash::scurve::candidate_probability;
 use crate::tui::app::{App, Focus};
@@ -84,77 +85,33 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         return;
     }
 
-    let rows_shown = area.height.saturating_sub(3) as usize;
     let b = measure.banding;
-    let id_width = super::pairs::id_column_width(
-        &data.corpus,
-        state
-            .missed
-            .rows()
-            .iter()
-            .skip(state.missed.offset())
-            .take(rows_shown)
-            .flat_map(|&i| {
-                let p = &truth.pairs[i as usize];
-                [p.a, p.b]
-            }),
-    );
-    let preview = |d: u32| super::pairs::text_preview(&data.corpus, d);
-    let rows: Vec<Row> = state
-        .missed
-        .rows()
-        .iter()
-        .enumerate()
-        .skip(state.missed.offset())
-        .take(rows_shown)
-        .map(|(n, &i)| {
-            let p = &truth.pairs[i as usize];
-            let estimate = data.index.signatures.estimate(p.a as usize, p.b as usize);
+    let pairs = &truth.pairs;
+    super::pairs::render_table(
+        frame,
+        app,
+        area,
+        block,
+        &state.missed,
+        &[("P(s)", 8), ("closest", 7)],
+        |i| {
+            let p = &pairs[i as usize];
             let closest = b.closest_band(&data.index.signatures, p.a as usize, p.b as usize);
-            let mut row = Row::new(vec![
-                Cell::from(format!("{}", n + 1)),
-                Cell::from(data.corpus.id(p.a as usize).to_string()),
-                Cell::from(data.corpus.id(p.b as usize).to_string()),
-                Cell::from(format!("{:.3}", p.jaccard)),
-                Cell::from(format!("{estimate:.3}")),
-                Cell::from(format!(
-                    "{:>5.1} %",
-                    candidate_probability(p.jaccard, b.bands, b.rows) * 100.0
-                )),
-                Cell::from(format!("{closest:>3}/{}", b.rows)),
-                match app.label_of(p.a, p.b) {
-                    Some(l) => Cell::from(Span::styled(l.as_str(), theme.label(l))),
-                    None => Cell::from(""),
-                },
-                Cell::from(Span::styled(preview(p.a), theme.dim())),
-            ]);
-            if n == state.missed.selected() {
-                row = row.style(theme.selected());
+            TableRow {
+                a: p.a,
+                b: p.b,
+                jaccard: p.jaccard,
+                estimate: data.index.signatures.estimate(p.a as usize, p.b as usize),
+                extra: vec![
+                    Cell::from(format!(
+                        "{:>5.1} %",
+                        candidate_probability(p.jaccard, b.bands, b.rows) * 100.0
+                    )),
+                    Cell::from(format!("{closest:>3}/{}", b.rows)),
+                ],
             }
-            row
-        })
-        .collect();
-    let header = Row::new([
-        "#", "id A", "id B", "Jaccard", "estimate", "P(s)", "closest", "label", "text A",
-    ])
-    .style(theme.title());
-    let table = Table::new(
-        rows,
-        [
-            Constraint::Length(6),
-            Constraint::Length(id_width),
-            Constraint::Length(id_width),
-            Constraint::Length(7),
-            Constraint::Length(8),
-            Constraint::Length(8),
-            Constraint::Length(7),
-            Constraint::Length(13),
-            Constraint::Fill(1),
-        ],
-    )
-    .header(header)
-    .block(block);
-    frame.render_widget(table, area);
+        },
+    );
 }
 
 /// A proportion as a percentage, with more decimals below 1 % so that a precision of 1,099
@@ -189,7 +146,11 @@ pub fn status_spans(app: &App) -> Vec<Span<'static>> {
         Some(t) if app.truth_below_floor() => {
             spans.push(Span::styled("· recall ", theme.key()));
             spans.push(Span::styled(
-                format!("? (truth ≥ {}; T) ", floor_text(t.floor)),
+                format!(
+                    "? (truth ≥ {}; {}) ",
+                    floor_text(t.floor),
+                    hint(Command::ComputeTruth)
+                ),
                 theme.warning(),
             ));
         }
