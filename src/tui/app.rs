@@ -3,7 +3,6 @@
 //! Rendering reads an `&App`; workers report back through [`Action`]s; anything the App wants
 //! done outside itself (start a re-banding job) it queues as an [`Effect`] for the event loop.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,6 +18,7 @@ pub use super::candidates::{BandOutcome, Prepared, RebandJob, RebandRequest};
 use super::export::{ExportJob, ExportReport, PlotSpec, brace_names};
 use super::format::thousands;
 use super::keys::{Command, Context, hint};
+pub use super::labels::{LabelSave, LabelState, LabelsSaved};
 use super::layout;
 pub use super::list::{JaccardFilter, ListView, PairList, SortOrder, list_order};
 pub use super::session::{Config, LoadStep, Loaded, Source};
@@ -38,21 +38,6 @@ pub enum Effect {
     /// Write this snapshot of the labels to its file; answer with [`Action::LabelsSaved`].
     /// Only the newest queued snapshot needs writing: it holds every earlier change.
     SaveLabels(Box<LabelSave>),
-}
-
-/// The labels as they were after change number `generation`, for the label writer.
-#[derive(Debug, Clone)]
-pub struct LabelSave {
-    pub generation: u64,
-    pub labels: LabelStore,
-}
-
-/// The label writer's answer: snapshot `generation` (`count` labels) is on disk, or why not.
-#[derive(Debug, Clone)]
-pub struct LabelsSaved {
-    pub generation: u64,
-    pub count: usize,
-    pub result: std::result::Result<(), String>,
 }
 
 /// Inputs to [`App::update`].
@@ -165,14 +150,8 @@ pub struct App {
     pub sort: SortOrder,
     /// The candidate list: rows are indices into `result.pairs`, filtered and sorted.
     pub candidates: PairList,
-    pub labels: LabelStore,
-    label_by_pos: HashMap<(u32, u32), Label>,
-    /// Label changes made so far; each queues a snapshot carrying its number.
-    label_generation: u64,
-    /// The newest change known to be on disk.
-    labels_on_disk: u64,
-    /// What the newest change did, shown again once it is on disk.
-    last_label_change: String,
+    /// The user's labels and whether they are on disk.
+    labels: LabelState,
     pub viewer: Option<PairView>,
     pub show_band_values: bool,
     pub message: Option<Message>,
@@ -218,11 +197,7 @@ impl App {
             filter: None,
             sort: SortOrder::JaccardDesc,
             candidates: PairList::default(),
-            labels,
-            label_by_pos: HashMap::new(),
-            label_generation: 0,
-            labels_on_disk: 0,
-            last_label_change: String::new(),
+            labels: LabelState::new(labels),
             viewer: None,
             show_band_values: false,
             message,
@@ -268,11 +243,11 @@ impl App {
 
     /// True while a label change is not yet known to be on disk.
     pub fn labels_unsaved(&self) -> bool {
-        self.labels_on_disk < self.label_generation
+        self.labels.unsaved()
     }
 
     pub fn label_of(&self, a: u32, b: u32) -> Option<Label> {
-        self.label_by_pos.get(&(a, b)).copied()
+        self.labels.of(a, b)
     }
 
     /// The selected pair of the list, if any.
@@ -344,29 +319,13 @@ impl App {
     /// labels to input positions, opens the main screen and queues the first re-banding.
     /// Public so benchmarks can share one index among several Apps.
     pub fn attach(&mut self, loaded: Arc<Loaded>) {
-        // Resolve labelled id pairs to input positions once (first occurrence of an id).
-        let wanted: std::collections::HashSet<&str> =
-            self.labels.iter().flat_map(|(a, b, _)| [a, b]).collect();
-        let mut position: HashMap<&str, u32> = HashMap::new();
-        for i in 0..loaded.corpus.len() {
-            let id = loaded.corpus.id(i);
-            if wanted.contains(id) {
-                position.entry(id).or_insert(i as u32);
-            }
-        }
-        let mut by_pos = HashMap::new();
-        for (a, b, label) in self.labels.iter() {
-            if let (Some(&pa), Some(&pb)) = (position.get(a), position.get(b)) {
-                by_pos.insert((pa.min(pb), pa.max(pb)), label);
-            }
-        }
-        let known = by_pos.len();
-        self.label_by_pos = by_pos;
-        if !self.labels.is_empty() {
+        let known = self.labels.attach(&loaded.corpus);
+        let store = self.labels.store();
+        if !store.is_empty() {
             self.say(format!(
                 "loaded {} labels from {} ({} match this corpus)",
-                self.labels.len(),
-                self.labels.path().display(),
+                store.len(),
+                store.path().display(),
                 known
             ));
         }
@@ -486,7 +445,7 @@ impl App {
         let pairs = &result.pairs;
         // Labels are few and pairs sorted by (a, b): look each label's pair up, rather than
         // every pair's label.
-        for (&(a, b), &label) in &self.label_by_pos {
+        for (&(a, b), &label) in self.labels.by_position() {
             if let Ok(i) = pairs.binary_search_by(|p| (p.a, p.b).cmp(&(a, b))) {
                 self.hist.add_label(pairs[i].jaccard, label);
             }
@@ -591,47 +550,20 @@ impl App {
             self.complain("no pair selected to label");
             return;
         };
-        let (id_a, id_b) = (data.corpus.id(a as usize), data.corpus.id(b as usize));
-        self.labels.set(id_a, id_b, label);
-        let text = match label {
-            Some(l) => format!("{id_a} · {id_b}: {}", l.as_str()),
-            None => format!("{id_a} · {id_b}: label removed"),
-        };
+        let ids = (data.corpus.id(a as usize), data.corpus.id(b as usize));
         // The file is written by the label writer thread; the status line says "saved" only
         // when it answers, so what the screen acknowledges is on disk.
-        self.label_generation += 1;
-        self.effects.push(Effect::SaveLabels(Box::new(LabelSave {
-            generation: self.label_generation,
-            labels: self.labels.clone(),
-        })));
+        let (save, text) = self.labels.set((a, b), ids, label);
+        self.effects.push(Effect::SaveLabels(Box::new(save)));
         self.say(format!("{text} (saving…)"));
-        self.last_label_change = text;
-        match label {
-            Some(l) => self.label_by_pos.insert((a, b), l),
-            None => self.label_by_pos.remove(&(a, b)),
-        };
         self.rebuild_histogram();
     }
 
     fn on_labels_saved(&mut self, saved: LabelsSaved) {
-        let path = self.labels.path().display().to_string();
-        match saved.result {
-            Ok(()) => {
-                self.labels_on_disk = self.labels_on_disk.max(saved.generation);
-                // An older snapshot says nothing about the newest change; its own answer will.
-                if saved.generation == self.label_generation {
-                    self.say(format!(
-                        "{}: saved {} labels to {path}",
-                        self.last_label_change, saved.count
-                    ));
-                }
-            }
-            // A failure older than what is already on disk no longer matters. A newer one
-            // stays until the next change, which writes the whole store again.
-            Err(e) if saved.generation > self.labels_on_disk => self.complain(format!(
-                "saving labels to {path} failed: {e}; they are written again on the next                  label change"
-            )),
-            Err(_) => {}
+        match self.labels.saved(saved) {
+            Some(Ok(text)) => self.say(text),
+            Some(Err(text)) => self.complain(text),
+            None => {}
         }
     }
 
@@ -978,7 +910,7 @@ impl App {
             path: path.clone(),
             pairs: Arc::clone(&result.pairs),
             rows: self.candidates.rows().to_vec(),
-            labels: self.label_by_pos.clone(),
+            labels: self.labels.by_position().clone(),
             plots: self.plot_spec(result.banding),
         };
         self.say(format!(

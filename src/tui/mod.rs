@@ -13,6 +13,7 @@ pub mod candidates;
 pub mod export;
 pub mod format;
 pub mod keys;
+pub mod labels;
 pub mod layout;
 pub mod learn;
 pub mod list;
