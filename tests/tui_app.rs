@@ -43,11 +43,11 @@ fn loading_then_first_banding() {
     app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
     assert_eq!(app.screen, Screen::Main);
     assert_eq!(run_effects(&mut app), 1);
-    let result = app.result.as_ref().unwrap();
+    let result = app.candidates.result.as_ref().unwrap();
     assert_eq!(result.banding, app.banding);
     assert!(!result.pairs.is_empty());
     assert_eq!(app.hist.total() as usize, result.pairs.len());
-    assert_eq!(app.candidates.len(), result.pairs.len());
+    assert_eq!(app.candidates.list.len(), result.pairs.len());
 }
 
 #[test]
@@ -115,7 +115,7 @@ fn bands_and_rows_respect_b_times_r_at_most_k() {
 fn stale_results_are_never_shown_as_current() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
-    let first = app.result.as_ref().unwrap().banding;
+    let first = app.candidates.result.as_ref().unwrap().banding;
     cmd(&mut app, Command::BandsUp);
     cmd(&mut app, Command::BandsUp);
     let effects = app.take_effects();
@@ -130,7 +130,7 @@ fn stale_results_are_never_shown_as_current() {
         old_job.progress,
         old_job.request.known,
     );
-    let remembered = app.known_similarities.clone().unwrap();
+    let remembered = app.candidates.known.clone().unwrap();
     assert!(
         known.is_some_and(|p| std::sync::Arc::ptr_eq(&p, &remembered)),
         "the job reuses the similarities verified so far"
@@ -154,8 +154,8 @@ fn stale_results_are_never_shown_as_current() {
         elapsed: Duration::ZERO,
         prepared: None,
     }));
-    assert_eq!(app.result.as_ref().unwrap().banding, first);
-    assert!(app.job.is_running());
+    assert_eq!(app.candidates.result.as_ref().unwrap().banding, first);
+    assert!(app.candidates.job.is_running());
     // The newest answer is taken.
     let data = app.data.clone().unwrap();
     let pairs = lshscope::tui::reband(&data.index, new_b, None, None, &Default::default()).unwrap();
@@ -167,9 +167,9 @@ fn stale_results_are_never_shown_as_current() {
         elapsed: Duration::ZERO,
         prepared: None,
     }));
-    assert_eq!(app.result.as_ref().unwrap().banding, new_b);
+    assert_eq!(app.candidates.result.as_ref().unwrap().banding, new_b);
     assert!(!app.result_is_stale());
-    assert!(!app.job.is_running());
+    assert!(!app.candidates.job.is_running());
 }
 
 #[test]
@@ -194,7 +194,8 @@ fn threshold_keys_prompt_and_counts() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
     let count_at = |app: &lshscope::tui::app::App, t: f64| {
-        app.result
+        app.candidates
+            .result
             .as_ref()
             .unwrap()
             .pairs
@@ -234,7 +235,7 @@ fn threshold_keys_prompt_and_counts() {
 fn histogram_bin_filter_and_range_filter() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
-    let all = app.candidates.len();
+    let all = app.candidates.list.len();
     cmd(&mut app, Command::FocusNext);
     assert_eq!(app.focus, Focus::Histogram);
     // Walk to the fullest bin and filter to it.
@@ -249,31 +250,31 @@ fn histogram_bin_filter_and_range_filter() {
         cmd(&mut app, Command::BinRight);
     }
     cmd(&mut app, Command::FilterToBin);
-    assert_eq!(app.candidates.len() as u64, app.hist.counts[fullest]);
+    assert_eq!(app.candidates.list.len() as u64, app.hist.counts[fullest]);
     let (lo, hi) = app.hist.bin_range(fullest);
-    let result = app.result.as_ref().unwrap();
-    assert!(app.candidates.rows().iter().all(|&i| {
+    let result = app.candidates.result.as_ref().unwrap();
+    assert!(app.candidates.list.rows().iter().all(|&i| {
         let j = result.pairs[i as usize].jaccard;
         j >= lo - 1e-9 && j <= hi + 1e-9
     }));
     cmd(&mut app, Command::Back); // Esc clears the filter
     assert!(app.filter.is_none());
-    assert_eq!(app.candidates.len(), all);
+    assert_eq!(app.candidates.list.len(), all);
     cmd(&mut app, Command::FilterPrompt);
     type_prompt(&mut app, "0.6-1");
-    let result = app.result.as_ref().unwrap();
+    let result = app.candidates.result.as_ref().unwrap();
     let expected = result.pairs.iter().filter(|p| p.jaccard >= 0.6).count();
-    assert_eq!(app.candidates.len(), expected);
+    assert_eq!(app.candidates.list.len(), expected);
     cmd(&mut app, Command::FilterPrompt);
     type_prompt(&mut app, "nonsense");
     assert!(app.message.as_ref().unwrap().error);
     assert_eq!(
-        app.candidates.len(),
+        app.candidates.list.len(),
         expected,
         "a bad range keeps the old filter"
     );
     cmd(&mut app, Command::ClearFilter);
-    assert_eq!(app.candidates.len(), all);
+    assert_eq!(app.candidates.list.len(), all);
 }
 
 #[test]
@@ -281,8 +282,9 @@ fn sort_orders() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
     let js = |app: &lshscope::tui::app::App| -> Vec<f64> {
-        let r = app.result.as_ref().unwrap();
+        let r = app.candidates.result.as_ref().unwrap();
         app.candidates
+            .list
             .rows()
             .iter()
             .map(|&i| r.pairs[i as usize].jaccard)
@@ -295,10 +297,10 @@ fn sort_orders() {
     assert!(js(&app).windows(2).all(|w| w[0] <= w[1]));
     cmd(&mut app, Command::CycleSort);
     assert_eq!(app.sort, SortOrder::Shuffled);
-    let mut shuffled = app.candidates.rows().to_vec();
+    let mut shuffled = app.candidates.list.rows().to_vec();
     let first = shuffled.clone();
     shuffled.sort();
-    let n = app.result.as_ref().unwrap().pairs.len() as u32;
+    let n = app.candidates.result.as_ref().unwrap().pairs.len() as u32;
     assert_eq!(
         shuffled,
         (0..n).collect::<Vec<_>>(),
@@ -307,7 +309,11 @@ fn sort_orders() {
     cmd(&mut app, Command::CycleSort);
     cmd(&mut app, Command::CycleSort);
     cmd(&mut app, Command::CycleSort);
-    assert_eq!(app.candidates.rows(), first, "the shuffle is reproducible");
+    assert_eq!(
+        app.candidates.list.rows(),
+        first,
+        "the shuffle is reproducible"
+    );
 }
 
 #[test]
@@ -318,15 +324,21 @@ fn list_navigation_and_viewer() {
     assert_eq!(app.focus, Focus::Pairs);
     cmd(&mut app, Command::Down);
     cmd(&mut app, Command::Down);
-    assert_eq!(app.candidates.selected(), 2);
+    assert_eq!(app.candidates.list.selected(), 2);
     cmd(&mut app, Command::Up);
-    assert_eq!(app.candidates.selected(), 1);
+    assert_eq!(app.candidates.list.selected(), 1);
     cmd(&mut app, Command::Bottom);
-    assert_eq!(app.candidates.selected(), app.candidates.len() - 1);
+    assert_eq!(
+        app.candidates.list.selected(),
+        app.candidates.list.len() - 1
+    );
     cmd(&mut app, Command::Down);
-    assert_eq!(app.candidates.selected(), app.candidates.len() - 1);
+    assert_eq!(
+        app.candidates.list.selected(),
+        app.candidates.list.len() - 1
+    );
     cmd(&mut app, Command::Top);
-    assert_eq!(app.candidates.selected(), 0);
+    assert_eq!(app.candidates.list.selected(), 0);
     cmd(&mut app, Command::Open);
     assert_eq!(app.screen, Screen::Viewer);
     let pair = *app.selected_pair().unwrap();
@@ -336,14 +348,14 @@ fn list_navigation_and_viewer() {
     assert_eq!(hit, pair.bands_hit, "band strip agrees with the banding");
     assert!(!view.ranges_a.is_empty() && !view.ranges_b.is_empty());
     cmd(&mut app, Command::NextPair);
-    assert_eq!(app.candidates.selected(), 1);
+    assert_eq!(app.candidates.list.selected(), 1);
     assert_ne!(
         app.viewer.as_ref().map(|v| (v.a, v.b)),
         Some((view.a, view.b))
     );
     cmd(&mut app, Command::PrevPair);
     cmd(&mut app, Command::PrevPair);
-    assert_eq!(app.candidates.selected(), 0);
+    assert_eq!(app.candidates.list.selected(), 0);
     cmd(&mut app, Command::ToggleBandValues);
     assert!(app.show_band_values);
     cmd(&mut app, Command::ScrollSide);
@@ -370,7 +382,7 @@ fn jump_to_id() {
     let ids = [data.corpus.id(p.a as usize), data.corpus.id(p.b as usize)];
     assert_eq!(ids, ["train-1", "train-2"]);
     assert!(
-        app.candidates.selected() > 0,
+        app.candidates.list.selected() > 0,
         "the pair is not the first one: the jump moved"
     );
     cmd(&mut app, Command::JumpPrompt);
@@ -428,7 +440,7 @@ fn labels_are_saved_after_each_key_and_loaded_again() {
     assert_eq!(store.get(a, b), None);
     // A new session reads the file back.
     let app2 = ready_app(dir.path(), SIZE);
-    let r = app2.result.as_ref().unwrap();
+    let r = app2.candidates.result.as_ref().unwrap();
     let labelled: Vec<_> = r
         .pairs
         .iter()
@@ -551,7 +563,7 @@ fn export_writes_the_filtered_pairs_and_the_plots() {
     type_prompt(&mut app, "0.62");
     cmd(&mut app, Command::FilterPrompt);
     type_prompt(&mut app, "0.5");
-    let n = app.candidates.len();
+    let n = app.candidates.list.len();
     let total = app.hist.total();
     cmd(&mut app, Command::Export);
     let path = dir.path().join("fixture.pairs.16x5.csv");
@@ -616,7 +628,7 @@ fn export_during_rebanding_waits_for_the_current_banding() {
     cmd(&mut app, Command::BandsUp);
     assert!(app.result_is_stale());
     cmd(&mut app, Command::Export);
-    assert!(app.export_pending);
+    assert!(app.candidates.export_pending);
     assert!(
         app.message.as_ref().unwrap().text.contains("17×4"),
         "{:?}",
@@ -629,7 +641,7 @@ fn export_during_rebanding_waits_for_the_current_banding() {
         "no export of the stale candidates"
     );
     run_given_effects(&mut app, effects);
-    assert!(!app.export_pending);
+    assert!(!app.candidates.export_pending);
     assert_eq!(run_effects(&mut app), 1, "the export runs after the answer");
     assert!(dir.path().join("fixture.pairs.17x4.csv").exists());
     assert!(dir.path().join("fixture.histogram.17x4.png").exists());
@@ -683,8 +695,8 @@ fn prepared_results_match_the_apps_own_and_stale_views_are_recomputed() {
     let wrong = lshscope::tui::app::Prepared::new(&pairs, bins, stale_view);
     prepared.update(Action::Banded(outcome(Some(Box::new(wrong)))));
     assert_eq!(
-        prepared.candidates.rows(),
-        own.candidates.rows(),
+        prepared.candidates.list.rows(),
+        own.candidates.list.rows(),
         "recomputed for the current view"
     );
     // And with the view unchanged, the prepared order is used as is.
@@ -701,12 +713,21 @@ fn prepared_results_match_the_apps_own_and_stale_views_are_recomputed() {
         request,
         ..outcome(None)
     }));
-    assert_eq!(again.candidates.rows(), reference.candidates.rows());
+    assert_eq!(
+        again.candidates.list.rows(),
+        reference.candidates.list.rows()
+    );
     assert_eq!(again.hist, reference.hist);
-    assert_eq!(again.candidates.selected(), reference.candidates.selected());
+    assert_eq!(
+        again.candidates.list.selected(),
+        reference.candidates.list.selected()
+    );
     assert_eq!(again.pairs_at_or_above_t, reference.pairs_at_or_above_t);
     assert_eq!(prepared.hist, own.hist);
-    assert_eq!(prepared.candidates.selected(), own.candidates.selected());
+    assert_eq!(
+        prepared.candidates.list.selected(),
+        own.candidates.list.selected()
+    );
 }
 
 #[test]
@@ -735,15 +756,15 @@ fn mouse_click_on_a_bin_filters_and_on_a_row_selects() {
     app.update(Action::Click(x, g.plot.y + 1));
     assert_eq!(app.focus, Focus::Histogram);
     assert_eq!(app.filter.unwrap().bin, Some(bin));
-    assert_eq!(app.candidates.len() as u64, app.hist.counts[bin]);
+    assert_eq!(app.candidates.list.len() as u64, app.hist.counts[bin]);
     cmd(&mut app, Command::ClearFilter);
     app.update(Action::Click(l.pairs.x + 3, l.pairs.y + 2 + 2));
     assert_eq!(app.focus, Focus::Pairs);
-    assert_eq!(app.candidates.selected(), 2);
+    assert_eq!(app.candidates.list.selected(), 2);
     app.update(Action::Wheel(l.pairs.x + 3, l.pairs.y + 3, true));
     assert_eq!(
-        app.candidates.selected(),
-        (2 + 3).min(app.candidates.len() - 1)
+        app.candidates.list.selected(),
+        (2 + 3).min(app.candidates.list.len() - 1)
     );
 }
 
@@ -787,12 +808,12 @@ fn oversized_bandings_are_refused_before_they_exhaust_memory() {
         request: ids[0],
         message: "old".into(),
     });
-    assert!(app.job.is_running() && app.message.is_none());
+    assert!(app.candidates.job.is_running() && app.message.is_none());
     app.update(Action::BandFailed {
         request: ids[1],
         message: "too many pairs".into(),
     });
-    assert!(!app.job.is_running());
+    assert!(!app.candidates.job.is_running());
     let msg = app.message.clone().unwrap();
     assert!(msg.error && msg.text.contains("too many pairs"));
     assert!(

@@ -31,7 +31,7 @@ fn app_with_truth(dir: &std::path::Path) -> App {
 /// Recall of `app`'s shown candidates the slow way: the engine's `measure_recall`, which
 /// binary-searches every truth pair in the candidates.
 fn expected_recall(app: &App) -> (usize, usize, Option<f64>) {
-    let result = app.result.as_ref().unwrap();
+    let result = app.candidates.result.as_ref().unwrap();
     let truth = app.truth.truth.as_ref().unwrap();
     let candidates: Vec<CandidatePair> = result
         .pairs
@@ -212,7 +212,7 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     assert!(missed >= 2, "16×8 misses pairs near 0.5: {missed}");
     // Sorted by Jaccard, descending, like the candidates; every one is ≥ t and no candidate.
     let truth = app.truth.truth.clone().unwrap();
-    let result = app.result.clone().unwrap();
+    let result = app.candidates.result.clone().unwrap();
     let js: Vec<f64> = app
         .truth
         .missed

@@ -5,16 +5,15 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use crate::analysis::histogram::SimilarityHistogram;
 use crate::analysis::labels::{Label, LabelStore};
 use crate::analysis::truth::TruthPair;
-use crate::jobs::{Latest, Progress};
+use crate::jobs::Progress;
 use crate::minhash::Banding;
 use crate::scan::VerifiedPair;
 
-pub use super::candidates::{BandOutcome, Prepared, RebandJob, RebandRequest};
+pub use super::candidates::{BandOutcome, Candidates, Prepared, RebandJob, RebandRequest};
 use super::export::{ExportJob, ExportReport, PlotSpec, brace_names};
 use super::format::thousands;
 use super::keys::{Command, Context, hint};
@@ -136,30 +135,19 @@ pub struct App {
     pub banding: Banding,
     pub threshold: f64,
     pub pins: Vec<Banding>,
-    /// The re-banding asked last, until it answers (latest wins).
-    pub job: Latest<RebandRequest>,
-    /// The newest answered request; its `banding` may lag behind `self.banding`.
-    pub result: Option<BandOutcome>,
-    /// Similarities of every pair verified so far, reused by the next re-banding job.
-    pub known_similarities: Option<Arc<Vec<VerifiedPair>>>,
     pub hist: SimilarityHistogram,
     pub pairs_at_or_above_t: usize,
     pub log_scale: bool,
     pub bin_cursor: usize,
     pub filter: Option<JaccardFilter>,
     pub sort: SortOrder,
-    /// The candidate list: rows are indices into `result.pairs`, filtered and sorted.
-    pub candidates: PairList,
+    /// The candidates shown, the re-banding asked for and the candidate list.
+    pub candidates: Candidates,
     /// The user's labels and whether they are on disk.
     labels: LabelState,
     pub viewer: Option<PairView>,
     pub show_band_values: bool,
     pub message: Option<Message>,
-    /// `e` was pressed while the shown candidates answered an older banding: the export runs
-    /// when the current banding's candidates arrive, so files and screen agree.
-    pub export_pending: bool,
-    /// From the request of the shown result to its histogram and list being ready.
-    pub last_latency: Option<Duration>,
     pub size: (u16, u16),
     pub should_quit: bool,
     /// Set when loading failed: the event loop ends and reports it.
@@ -187,22 +175,17 @@ impl App {
             banding: config.banding,
             threshold: config.threshold.clamp(0.0, 1.0),
             pins: Vec::new(),
-            job: Latest::default(),
-            result: None,
-            known_similarities: None,
             hist: SimilarityHistogram::new(bins),
             pairs_at_or_above_t: 0,
             log_scale: false,
             bin_cursor: bins - 1,
             filter: None,
             sort: SortOrder::JaccardDesc,
-            candidates: PairList::default(),
+            candidates: Candidates::default(),
             labels: LabelState::new(labels),
             viewer: None,
             show_band_values: false,
             message,
-            export_pending: false,
-            last_latency: None,
             size,
             should_quit: false,
             fatal: None,
@@ -236,7 +219,8 @@ impl App {
 
     /// True when the shown candidates answer a different banding than the one asked for.
     pub fn result_is_stale(&self) -> bool {
-        self.result
+        self.candidates
+            .result
             .as_ref()
             .is_some_and(|r| r.banding != self.banding)
     }
@@ -252,8 +236,10 @@ impl App {
 
     /// The selected pair of the list, if any.
     pub fn selected_pair(&self) -> Option<&VerifiedPair> {
-        let result = self.result.as_ref()?;
-        result.pairs.get(self.candidates.selected_index()? as usize)
+        let result = self.candidates.result.as_ref()?;
+        result
+            .pairs
+            .get(self.candidates.list.selected_index()? as usize)
     }
 
     pub(super) fn say(&mut self, text: impl Into<String>) {
@@ -276,7 +262,7 @@ impl App {
             Action::Resize(w, h) => {
                 self.size = (w, h);
                 let height = self.list_height();
-                self.candidates.scroll_into_view(height);
+                self.candidates.list.scroll_into_view(height);
                 self.truth.missed.scroll_into_view(height);
             }
             Action::LoadStepDone(step) => self.load_steps.push(step),
@@ -289,8 +275,8 @@ impl App {
             },
             Action::Banded(outcome) => self.on_banded(outcome),
             Action::BandFailed { request, message } => {
-                if self.job.accept(request).is_some() {
-                    let export = if std::mem::take(&mut self.export_pending) {
+                if self.candidates.job.accept(request).is_some() {
+                    let export = if std::mem::take(&mut self.candidates.export_pending) {
                         " (export cancelled)"
                     } else {
                         ""
@@ -343,18 +329,18 @@ impl App {
 
     fn on_banded(&mut self, outcome: BandOutcome) {
         // Latest wins: an answer to anything but the newest request is dropped.
-        let Some(ticket) = self.job.accept(outcome.request) else {
+        let Some(ticket) = self.candidates.job.accept(outcome.request) else {
             return;
         };
         let started = Some(ticket.submitted);
         let keep = self.selected_pair().map(|p| (p.a, p.b));
         let mut outcome = outcome;
-        self.known_similarities = outcome
+        self.candidates.known = outcome
             .known
             .take()
             .or_else(|| Some(Arc::clone(&outcome.pairs)));
         let prepared = outcome.prepared.take();
-        self.result = Some(outcome);
+        self.candidates.result = Some(outcome);
         match prepared.map(|p| *p) {
             Some(p) if p.hist.bins() == self.hist.bins() => {
                 self.hist = p.hist;
@@ -373,8 +359,8 @@ impl App {
         }
         self.count_above_threshold();
         self.truth_remeasure();
-        self.last_latency = started.map(|t| t.elapsed());
-        if std::mem::take(&mut self.export_pending) {
+        self.candidates.last_latency = started.map(|t| t.elapsed());
+        if std::mem::take(&mut self.candidates.export_pending) {
             self.export();
         }
     }
@@ -384,11 +370,11 @@ impl App {
         let Some(data) = self.data.clone() else {
             return;
         };
-        let ticket = self.job.submit(RebandRequest {
+        let ticket = self.candidates.job.submit(RebandRequest {
             data: Arc::clone(&data),
             banding: self.banding,
             max_bucket: self.config.max_bucket,
-            known: self.known_similarities.clone(),
+            known: self.candidates.known.clone(),
             view: self.list_view(),
             bins: self.hist.bins(),
         });
@@ -429,7 +415,7 @@ impl App {
 
     fn rebuild_histogram(&mut self) {
         let bins = self.hist.bins();
-        self.hist = match &self.result {
+        self.hist = match &self.candidates.result {
             Some(result) => SimilarityHistogram::from_values(
                 result.pairs.iter().map(|p| (p.jaccard, None)),
                 bins,
@@ -441,7 +427,9 @@ impl App {
 
     /// Counts the labels of the current candidates into `hist` (which must have no labels).
     fn add_labels_to_histogram(&mut self) {
-        let Some(result) = &self.result else { return };
+        let Some(result) = &self.candidates.result else {
+            return;
+        };
         let pairs = &result.pairs;
         // Labels are few and pairs sorted by (a, b): look each label's pair up, rather than
         // every pair's label.
@@ -464,6 +452,7 @@ impl App {
     fn count_above_threshold(&mut self) {
         let t = self.threshold;
         self.pairs_at_or_above_t = self
+            .candidates
             .result
             .as_ref()
             .map(|r| r.pairs.iter().filter(|p| p.jaccard >= t).count())
@@ -472,7 +461,7 @@ impl App {
 
     /// Recomputes the filtered, sorted list, keeping `keep` selected if it is still there.
     fn rebuild_visible(&mut self, keep: Option<(u32, u32)>) {
-        let order = match &self.result {
+        let order = match &self.candidates.result {
             Some(result) => list_order(&result.pairs, self.list_view()),
             None => Vec::new(),
         };
@@ -483,8 +472,12 @@ impl App {
     /// if it is still there.
     fn show_order(&mut self, order: Vec<u32>, keep: Option<(u32, u32)>) {
         let height = self.list_height();
-        let pairs = self.result.as_ref().map(|r| Arc::clone(&r.pairs));
-        self.candidates.show(
+        let pairs = self
+            .candidates
+            .result
+            .as_ref()
+            .map(|r| Arc::clone(&r.pairs));
+        self.candidates.list.show(
             order,
             |i| match (&pairs, keep) {
                 (Some(pairs), Some(k)) => (pairs[i as usize].a, pairs[i as usize].b) == k,
@@ -518,6 +511,7 @@ impl App {
     fn truth_remeasure(&mut self) {
         let view = self.missed_view();
         let candidates = self
+            .candidates
             .result
             .as_ref()
             .map(|r| (r.banding, r.pairs.as_slice()));
@@ -527,7 +521,7 @@ impl App {
 
     fn move_selection(&mut self, delta: isize) {
         let height = self.list_height();
-        self.candidates.move_by(delta, height);
+        self.candidates.list.move_by(delta, height);
     }
 
     fn open_selected(&mut self) {
@@ -582,7 +576,7 @@ impl App {
         match cmd {
             Command::Quit => {
                 self.load_progress.cancel();
-                self.job.cancel_running();
+                self.candidates.job.cancel_running();
                 self.should_quit = true;
             }
             Command::Help => self.overlay = Overlay::Help,
@@ -636,11 +630,11 @@ impl App {
             Command::PageDown => self.scroll_or_move(self.page() as isize),
             Command::Top => {
                 let height = self.list_height();
-                self.candidates.top(height);
+                self.candidates.list.top(height);
             }
             Command::Bottom => {
                 let height = self.list_height();
-                self.candidates.bottom(height);
+                self.candidates.list.bottom(height);
             }
             Command::Open => self.open_selected(),
             Command::CycleSort => {
@@ -652,7 +646,7 @@ impl App {
                 let keep = self.selected_pair().map(|p| (p.a, p.b));
                 self.rebuild_visible(keep);
                 let height = self.list_height();
-                self.candidates.top(height);
+                self.candidates.list.top(height);
                 self.say(format!("sorted by {}", self.sort.label()));
             }
             Command::JumpPrompt => self.open_prompt(PromptKind::Jump),
@@ -661,9 +655,9 @@ impl App {
             Command::LabelUnsure => self.set_label(Some(Label::Unsure)),
             Command::ClearLabel => self.set_label(None),
             Command::PrevPair | Command::NextPair => {
-                let before = self.candidates.selected();
+                let before = self.candidates.list.selected();
                 self.move_selection(if cmd == Command::NextPair { 1 } else { -1 });
-                if self.candidates.selected() == before {
+                if self.candidates.list.selected() == before {
                     self.say("no more pairs in the list");
                 } else {
                     self.open_selected();
@@ -752,7 +746,7 @@ impl App {
         self.rebuild_visible(keep);
         self.say(format!(
             "showing {} pairs with {} ({} clears)",
-            self.candidates.len(),
+            self.candidates.list.len(),
             filter.describe(),
             hint(Command::ClearFilter)
         ));
@@ -819,7 +813,7 @@ impl App {
     }
 
     fn jump_to(&mut self, id: &str) {
-        let (Some(result), Some(data)) = (&self.result, &self.data) else {
+        let (Some(result), Some(data)) = (&self.candidates.result, &self.data) else {
             return;
         };
         if id.is_empty() {
@@ -831,10 +825,10 @@ impl App {
         };
         // Search forward from the pair after the selection, wrapping, so `/` again finds the
         // next pair with the same id.
-        match self.candidates.find_after_selection(has) {
+        match self.candidates.list.find_after_selection(has) {
             Some(k) => {
                 let height = self.list_height();
-                self.candidates.select(k, height);
+                self.candidates.list.select(k, height);
                 self.say(format!("pair with {id}"));
             }
             None if (0..result.pairs.len() as u32).any(has) => self.complain(format!(
@@ -870,7 +864,7 @@ impl App {
                 let list = if self.truth.show_missed {
                     &mut self.truth.missed
                 } else {
-                    &mut self.candidates
+                    &mut self.candidates.list
                 };
                 if let Some(i) = list.row_on_line((y - first_row) as usize) {
                     list.select(i, height);
@@ -889,15 +883,17 @@ impl App {
     /// Queues the export of the filtered pairs (CSV) and the plots; the file is written off
     /// the UI thread (it may hold millions of rows) and [`Action::Exported`] reports back.
     fn export(&mut self) {
-        if self.job.is_running() && (self.result.is_none() || self.result_is_stale()) {
-            self.export_pending = true;
+        if self.candidates.job.is_running()
+            && (self.candidates.result.is_none() || self.result_is_stale())
+        {
+            self.candidates.export_pending = true;
             self.say(format!(
                 "exporting when the candidates of {} are ready…",
                 self.banding
             ));
             return;
         }
-        let Some(result) = &self.result else {
+        let Some(result) = &self.candidates.result else {
             self.complain("nothing to export yet");
             return;
         };
@@ -909,7 +905,7 @@ impl App {
             data,
             path: path.clone(),
             pairs: Arc::clone(&result.pairs),
-            rows: self.candidates.rows().to_vec(),
+            rows: self.candidates.list.rows().to_vec(),
             labels: self.labels.by_position().clone(),
             plots: self.plot_spec(result.banding),
         };

@@ -1,15 +1,16 @@
 //! The candidates of a banding: what a re-banding job is asked ([`RebandRequest`]) and what
-//! it answers ([`BandOutcome`]). The job itself is [`super::run_reband_job`].
+//! it answers ([`BandOutcome`]), and the candidate list's state ([`Candidates`]). The job
+//! itself is [`super::run_reband_job`].
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::analysis::histogram::SimilarityHistogram;
-use crate::jobs::Ticket;
+use crate::jobs::{Latest, Ticket};
 use crate::minhash::Banding;
 use crate::scan::VerifiedPair;
 
-use super::list::{ListView, list_order};
+use super::list::{ListView, PairList, list_order};
 use super::session::Loaded;
 
 /// Band and verify `banding` over `data`; answered with a [`BandOutcome`].
@@ -61,4 +62,23 @@ impl Prepared {
             order: list_order(pairs, view),
         }
     }
+}
+
+/// The candidate list and what it shows: the re-banding asked last, the newest answer, the
+/// similarities verified so far, and the list's rows and selection.
+#[derive(Debug, Default)]
+pub struct Candidates {
+    /// The re-banding asked last, until it answers (latest wins).
+    pub job: Latest<RebandRequest>,
+    /// The newest answered request; its `banding` may lag behind the banding asked for.
+    pub result: Option<BandOutcome>,
+    /// Similarities of every pair verified so far, reused by the next re-banding job.
+    pub known: Option<Arc<Vec<VerifiedPair>>>,
+    /// Rows are indices into `result.pairs`, filtered and sorted.
+    pub list: PairList,
+    /// `e` was pressed while the shown candidates answered an older banding: the export runs
+    /// when the current banding's candidates arrive, so files and screen agree.
+    pub export_pending: bool,
+    /// From the request of the shown result to its histogram and list being ready.
+    pub last_latency: Option<Duration>,
 }

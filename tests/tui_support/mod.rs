@@ -145,8 +145,8 @@ pub fn run_given_effects(app: &mut App, effects: Vec<Effect>) -> usize {
         let was_banded = matches!(banded, Action::Banded(_));
         app.update(banded);
         // The App measures request-to-screen time with a clock; fix it like `elapsed`.
-        if was_banded && app.last_latency.is_some() {
-            app.last_latency = Some(Duration::from_millis(3));
+        if was_banded && app.candidates.last_latency.is_some() {
+            app.candidates.last_latency = Some(Duration::from_millis(3));
         }
     }
     n

@@ -38,7 +38,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         theme.border()
     };
     let mut title = vec![Span::styled(" Exact Jaccard of candidates ", theme.title())];
-    match (&app.result, &app.job) {
+    match (&app.candidates.result, &app.candidates.job) {
         (None, _) => title.push(Span::styled("(computing…) ", theme.warning())),
         (Some(r), _) if r.banding != app.banding => title.push(Span::styled(
             format!("showing {} · computing {}… ", r.banding, app.banding),
@@ -226,7 +226,12 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(Paragraph::new(Line::from(strip)), g.precision);
 
     // Counts around t, and the highlighted bin.
-    let total = app.result.as_ref().map(|r| r.pairs.len()).unwrap_or(0);
+    let total = app
+        .candidates
+        .result
+        .as_ref()
+        .map(|r| r.pairs.len())
+        .unwrap_or(0);
     let above = app.pairs_at_or_above_t;
     let mut info = vec![Line::from(vec![
         Span::styled("│", Style::default().fg(theme.threshold())),

@@ -17,12 +17,17 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     } else {
         theme.border()
     };
-    let total = app.result.as_ref().map(|r| r.pairs.len()).unwrap_or(0);
+    let total = app
+        .candidates
+        .result
+        .as_ref()
+        .map(|r| r.pairs.len())
+        .unwrap_or(0);
     let mut title = vec![
         Span::styled(" Candidate pairs ", theme.title()),
         Span::raw(format!(
             "{} of {} · sort {} ",
-            thousands(app.candidates.len() as u64),
+            thousands(app.candidates.list.len() as u64),
             thousands(total as u64),
             app.sort.label()
         )),
@@ -37,7 +42,8 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         title.push(Span::styled(
             format!(
                 "· from {} ",
-                app.result
+                app.candidates
+                    .result
                     .as_ref()
                     .map(|r| r.banding.to_string())
                     .unwrap_or_default()
@@ -49,7 +55,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         .border_style(border)
         .title(Line::from(title));
 
-    let (Some(result), Some(_)) = (&app.result, &app.data) else {
+    let (Some(result), Some(_)) = (&app.candidates.result, &app.data) else {
         let text = if app.data.is_some() {
             "banding…"
         } else {
@@ -58,7 +64,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         frame.render_widget(Paragraph::new(text).block(block), area);
         return;
     };
-    if app.candidates.is_empty() {
+    if app.candidates.list.is_empty() {
         let text = if total == 0 {
             format!(
                 "No candidate pairs at {}: lower r or raise b (the S-curve moves left).",
@@ -82,7 +88,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         app,
         area,
         block,
-        &app.candidates,
+        &app.candidates.list,
         &[("bands", 7)],
         |i| {
             let pair = &pairs[i as usize];

@@ -59,6 +59,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
         data.corpus.id(view.b as usize),
     );
     let position = app
+        .candidates
         .result
         .as_ref()
         .and_then(|r| {
@@ -66,7 +67,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
                 |&i: &u32| (r.pairs[i as usize].a, r.pairs[i as usize].b) == (view.a, view.b);
             // The open pair is nearly always the selected one; only after a re-banding or a
             // filter change does the (possibly million-row) list need a search.
-            let list = &app.candidates;
+            let list = &app.candidates.list;
             match list.rows().get(list.selected()) {
                 Some(i) if is_open(i) => Some(list.selected()),
                 _ => list.rows().iter().position(is_open),
@@ -76,7 +77,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
             format!(
                 "pair {} of {}",
                 super::thousands(i as u64 + 1),
-                super::thousands(app.candidates.len() as u64)
+                super::thousands(app.candidates.list.len() as u64)
             )
         })
         .or_else(|| {
