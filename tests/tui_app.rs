@@ -258,7 +258,7 @@ fn histogram_bin_filter_and_range_filter() {
         j >= lo - 1e-9 && j <= hi + 1e-9
     }));
     cmd(&mut app, Command::Back); // Esc clears the filter
-    assert!(app.filter.is_none());
+    assert!(app.view.filter.is_none());
     assert_eq!(app.candidates.list.len(), all);
     cmd(&mut app, Command::FilterPrompt);
     type_prompt(&mut app, "0.6-1");
@@ -290,13 +290,13 @@ fn sort_orders() {
             .map(|&i| r.pairs[i as usize].jaccard)
             .collect()
     };
-    assert_eq!(app.sort, SortOrder::JaccardDesc);
+    assert_eq!(app.view.sort, SortOrder::JaccardDesc);
     assert!(js(&app).windows(2).all(|w| w[0] >= w[1]));
     cmd(&mut app, Command::CycleSort);
-    assert_eq!(app.sort, SortOrder::JaccardAsc);
+    assert_eq!(app.view.sort, SortOrder::JaccardAsc);
     assert!(js(&app).windows(2).all(|w| w[0] <= w[1]));
     cmd(&mut app, Command::CycleSort);
-    assert_eq!(app.sort, SortOrder::Shuffled);
+    assert_eq!(app.view.sort, SortOrder::Shuffled);
     let mut shuffled = app.candidates.list.rows().to_vec();
     let first = shuffled.clone();
     shuffled.sort();
@@ -689,7 +689,7 @@ fn prepared_results_match_the_apps_own_and_stale_views_are_recomputed() {
     cmd(&mut prepared, Command::CycleSort);
     cmd(&mut prepared, Command::CycleSort);
     cmd(&mut prepared, Command::CycleSort);
-    assert_eq!(prepared.sort, own.sort);
+    assert_eq!(prepared.view.sort, own.view.sort);
     let mut stale_view = view;
     stale_view.sort = SortOrder::Shuffled;
     let wrong = lshscope::tui::app::Prepared::new(&pairs, bins, stale_view);
@@ -740,7 +740,7 @@ fn help_opens_and_any_key_closes_it_and_quit_cancels_work() {
     assert_eq!(app.overlay, Overlay::None);
     cmd(&mut app, Command::Quit);
     assert!(app.should_quit);
-    assert!(app.load_progress.is_cancelled());
+    assert!(app.load.progress.is_cancelled());
 }
 
 #[test]
@@ -755,7 +755,7 @@ fn mouse_click_on_a_bin_filters_and_on_a_row_selects() {
     let x = g.plot.x + bin as u16 * g.per_bin;
     app.update(Action::Click(x, g.plot.y + 1));
     assert_eq!(app.focus, Focus::Histogram);
-    assert_eq!(app.filter.unwrap().bin, Some(bin));
+    assert_eq!(app.view.filter.unwrap().bin, Some(bin));
     assert_eq!(app.candidates.list.len() as u64, app.hist.counts[bin]);
     cmd(&mut app, Command::ClearFilter);
     app.update(Action::Click(l.pairs.x + 3, l.pairs.y + 2 + 2));

@@ -43,8 +43,8 @@ fn loading_screen() {
         unit: "bytes",
         seconds: 0.5,
     }));
-    app.load_progress.begin(Phase::Signatures, 12);
-    app.load_progress.advance(5);
+    app.load.progress.begin(Phase::Signatures, 12);
+    app.load.progress.advance(5);
     insta::assert_snapshot!("loading", redact_clock(&screen(&app, W, H)));
 }
 

@@ -25,6 +25,13 @@ use super::theme::{MAX_PINS, Theme};
 use super::truth::{MissedView, TruthFailure, TruthJob, TruthState, TruthTask};
 pub use super::viewer::{METRIC_CHARS, PairView, ScrollSide, pair_view};
 
+/// The load's progress handle (cancelled on quit) and its finished phases.
+#[derive(Debug, Default)]
+pub struct LoadState {
+    pub progress: Progress,
+    pub steps: Vec<LoadStep>,
+}
+
 /// Work for the event loop.
 #[derive(Debug, Clone)]
 pub enum Effect {
@@ -128,8 +135,8 @@ pub struct App {
     pub screen: Screen,
     pub focus: Focus,
     pub overlay: Overlay,
-    pub load_progress: Progress,
-    pub load_steps: Vec<LoadStep>,
+    /// The load's progress and finished phases, for the loading screen.
+    pub load: LoadState,
     pub data: Option<Arc<Loaded>>,
     /// The banding the user asked for (what the S-curve shows).
     pub banding: Banding,
@@ -139,8 +146,8 @@ pub struct App {
     pub pairs_at_or_above_t: usize,
     pub log_scale: bool,
     pub bin_cursor: usize,
-    pub filter: Option<JaccardFilter>,
-    pub sort: SortOrder,
+    /// The filter and sort of the pair lists (the missed list follows the candidate list).
+    pub view: ListView,
     /// The candidates shown, the re-banding asked for and the candidate list.
     pub candidates: Candidates,
     /// The user's labels and whether they are on disk.
@@ -169,8 +176,7 @@ impl App {
             screen: Screen::Loading,
             focus: Focus::Curve,
             overlay: Overlay::None,
-            load_progress: Progress::new(),
-            load_steps: Vec::new(),
+            load: LoadState::default(),
             data: None,
             banding: config.banding,
             threshold: config.threshold.clamp(0.0, 1.0),
@@ -179,8 +185,11 @@ impl App {
             pairs_at_or_above_t: 0,
             log_scale: false,
             bin_cursor: bins - 1,
-            filter: None,
-            sort: SortOrder::JaccardDesc,
+            view: ListView {
+                filter: None,
+                sort: SortOrder::JaccardDesc,
+                shuffle_seed: config.shuffle_seed,
+            },
             candidates: Candidates::default(),
             labels: LabelState::new(labels),
             viewer: None,
@@ -265,7 +274,7 @@ impl App {
                 self.candidates.list.scroll_into_view(height);
                 self.truth.missed.scroll_into_view(height);
             }
-            Action::LoadStepDone(step) => self.load_steps.push(step),
+            Action::LoadStepDone(step) => self.load.steps.push(step),
             Action::Loaded(result) => match *result {
                 Ok(loaded) => self.on_loaded(loaded),
                 Err(e) => {
@@ -442,11 +451,7 @@ impl App {
 
     /// The filter and sort the pair list shows.
     pub fn list_view(&self) -> ListView {
-        ListView {
-            filter: self.filter,
-            sort: self.sort,
-            shuffle_seed: self.config.shuffle_seed,
-        }
+        self.view
     }
 
     fn count_above_threshold(&mut self) {
@@ -575,7 +580,7 @@ impl App {
         let b = self.banding;
         match cmd {
             Command::Quit => {
-                self.load_progress.cancel();
+                self.load.progress.cancel();
                 self.candidates.job.cancel_running();
                 self.should_quit = true;
             }
@@ -584,7 +589,7 @@ impl App {
                 if self.screen == Screen::Viewer {
                     self.screen = Screen::Main;
                     self.viewer = None;
-                } else if self.filter.is_some() {
+                } else if self.view.filter.is_some() {
                     self.clear_filter();
                 }
             }
@@ -638,7 +643,7 @@ impl App {
             }
             Command::Open => self.open_selected(),
             Command::CycleSort => {
-                self.sort = match self.sort {
+                self.view.sort = match self.view.sort {
                     SortOrder::JaccardDesc => SortOrder::JaccardAsc,
                     SortOrder::JaccardAsc => SortOrder::Shuffled,
                     SortOrder::Shuffled => SortOrder::JaccardDesc,
@@ -647,7 +652,7 @@ impl App {
                 self.rebuild_visible(keep);
                 let height = self.list_height();
                 self.candidates.list.top(height);
-                self.say(format!("sorted by {}", self.sort.label()));
+                self.say(format!("sorted by {}", self.view.sort.label()));
             }
             Command::JumpPrompt => self.open_prompt(PromptKind::Jump),
             Command::LabelDuplicate => self.set_label(Some(Label::Duplicate)),
@@ -666,11 +671,7 @@ impl App {
             Command::ToggleBandValues => self.show_band_values = !self.show_band_values,
             Command::ScrollSide => {
                 if let Some(v) = &mut self.viewer {
-                    v.side = match v.side {
-                        ScrollSide::Both => ScrollSide::Left,
-                        ScrollSide::Left => ScrollSide::Right,
-                        ScrollSide::Right => ScrollSide::Both,
-                    };
+                    v.next_side();
                 }
             }
             Command::Export => self.export(),
@@ -707,18 +708,7 @@ impl App {
             layout::viewer_text_width(self.size),
             layout::viewer_text_rows(self.size, self.show_band_values, self.banding.bands),
         );
-        let max_scroll = |pos: u32| {
-            layout::wrapped_line_count(data.corpus.text(pos as usize), width).saturating_sub(rows)
-        };
-        let step = |scroll: usize, max: usize| -> usize {
-            (scroll as isize + delta).clamp(0, max as isize) as usize
-        };
-        if view.side != ScrollSide::Right {
-            view.scroll_a = step(view.scroll_a, max_scroll(view.a));
-        }
-        if view.side != ScrollSide::Left {
-            view.scroll_b = step(view.scroll_b, max_scroll(view.b));
-        }
+        view.scroll(delta, &data.corpus, width, rows);
     }
 
     fn set_threshold(&mut self, t: f64) {
@@ -741,7 +731,7 @@ impl App {
     }
 
     fn set_filter(&mut self, filter: JaccardFilter) {
-        self.filter = Some(filter);
+        self.view.filter = Some(filter);
         let keep = self.selected_pair().map(|p| (p.a, p.b));
         self.rebuild_visible(keep);
         self.say(format!(
@@ -753,7 +743,7 @@ impl App {
     }
 
     fn clear_filter(&mut self) {
-        if self.filter.take().is_some() {
+        if self.view.filter.take().is_some() {
             let keep = self.selected_pair().map(|p| (p.a, p.b));
             self.rebuild_visible(keep);
             self.say("filter cleared");

@@ -289,7 +289,7 @@ fn event_loop(
         )
         .map_err(|e| Error::io("<thread>", e))?;
         loader.submit(Ticket {
-            progress: app.load_progress.clone(),
+            progress: app.load.progress.clone(),
             ..Ticket::new(0, config)
         });
         // Dropped: the thread ends after the load (or its cancellation).

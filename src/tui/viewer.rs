@@ -7,7 +7,9 @@ use crate::minhash::Banding;
 use crate::scan::VerifiedPair;
 use crate::similarity::TextMetrics;
 
+use super::layout::wrapped_line_count;
 use super::session::Loaded;
+use crate::corpus::Corpus;
 
 /// Which text the viewer's scroll keys move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,6 +38,33 @@ pub struct PairView {
     pub scroll_a: usize,
     pub scroll_b: usize,
     pub side: ScrollSide,
+}
+
+impl PairView {
+    /// Scrolls the texts `side` selects by `delta` lines, within the lines each wraps to at
+    /// `width` columns in a panel of `rows` lines.
+    pub fn scroll(&mut self, delta: isize, corpus: &Corpus, width: usize, rows: usize) {
+        let max_scroll =
+            |pos: u32| wrapped_line_count(corpus.text(pos as usize), width).saturating_sub(rows);
+        let step = |scroll: usize, max: usize| -> usize {
+            (scroll as isize + delta).clamp(0, max as isize) as usize
+        };
+        if self.side != ScrollSide::Right {
+            self.scroll_a = step(self.scroll_a, max_scroll(self.a));
+        }
+        if self.side != ScrollSide::Left {
+            self.scroll_b = step(self.scroll_b, max_scroll(self.b));
+        }
+    }
+
+    /// Both texts → left → right → both.
+    pub fn next_side(&mut self) {
+        self.side = match self.side {
+            ScrollSide::Both => ScrollSide::Left,
+            ScrollSide::Left => ScrollSide::Right,
+            ScrollSide::Right => ScrollSide::Both,
+        };
+    }
 }
 
 /// strsim metrics look at this many leading characters (Levenshtein is quadratic).

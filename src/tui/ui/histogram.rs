@@ -77,6 +77,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let bar_color = theme.bars();
     let selected_color = theme.bars_selected();
     let highlighted = app
+        .view
         .filter
         .and_then(|f| f.bin)
         .or(if app.focus == Focus::Histogram {

@@ -48,7 +48,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     );
 
     let mut lines = Vec::new();
-    for step in &app.load_steps {
+    for step in &app.load.steps {
         let rate = if step.seconds > 0.0 {
             step.items as f64 / step.seconds
         } else {
@@ -67,7 +67,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     }
     frame.render_widget(Paragraph::new(lines), done);
 
-    let snap = app.load_progress.snapshot();
+    let snap = app.load.progress.snapshot();
     if snap.phase != Phase::Idle {
         let total = if snap.total > 0 {
             format!(" of {}", amount(snap.total, snap.phase.unit()))

@@ -41,8 +41,8 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             m.banding
         )));
     }
-    title.push(Span::raw(format!(" · sort {} ", app.sort.label())));
-    if let Some(f) = &app.filter {
+    title.push(Span::raw(format!(" · sort {} ", app.view.sort.label())));
+    if let Some(f) = &app.view.filter {
         title.push(Span::styled(
             format!("· {} ", f.describe()),
             theme.warning(),
@@ -259,6 +259,7 @@ impl MeasuredOverlay {
     pub fn legend(&self, app: &App) -> Vec<Span<'static>> {
         let theme = &app.theme;
         let highlighted = app
+            .view
             .filter
             .and_then(|f| f.bin)
             .or((app.focus == Focus::Histogram).then_some(app.bin_cursor));

@@ -29,10 +29,10 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             "{} of {} · sort {} ",
             thousands(app.candidates.list.len() as u64),
             thousands(total as u64),
-            app.sort.label()
+            app.view.sort.label()
         )),
     ];
-    if let Some(f) = &app.filter {
+    if let Some(f) = &app.view.filter {
         title.push(Span::styled(
             format!("· {} ", f.describe()),
             theme.warning(),
