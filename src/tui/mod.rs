@@ -1,12 +1,23 @@
 //! `lshscope explore`: the interactive explorer.
 //!
-//! Structure (see DESIGN.md): [`app::App`] holds all state and changes only in
-//! [`app::App::update`]; [`ui::render`] draws a frame from an `&App`; [`keys::BINDINGS`] is
-//! the one key table. Work runs off the UI thread: a load job (read corpus → build index) and
-//! latest-wins re-banding jobs (`find_candidates` + `verify`), each reporting back through the
-//! single `Event` channel. Results carry the request id they answer, and the App drops any
-//! answer that is not for its newest request. Labels are written by one writer thread, from
-//! snapshots numbered by change, so the status line can say "saved" once a change is on disk.
+//! Structure (see DESIGN.md), from the bottom up, with no two modules importing each other:
+//! - [`layout`] (screen geometry, text wrapping) and [`format`](mod@format) (numbers): pure helpers the
+//!   App and the panels both read;
+//! - state by owner: [`session`] (config, loaded corpus), [`list`] (a [`list::PairList`] and
+//!   its order, for the candidate and missed lists), [`candidates`] (re-banding requests,
+//!   answers and the candidate list), [`truth`] (ground truth, recall, missed list),
+//!   [`viewer`] (the open pair), [`labels`] (labels and what is on disk);
+//! - [`app::App`] composes them and changes only in [`app::App::update`], which does no I/O:
+//!   work is queued as [`app::Effect`]s;
+//! - [`ui::render`] draws a frame from an `&App`, one module per panel; [`keys::BINDINGS`] is
+//!   the one key table (help, footer and message hints read it).
+//!
+//! Work runs off the UI thread through [`crate::jobs`]: the App numbers requests with a
+//! [`crate::jobs::Latest`] (a new one cancels the old), one [`crate::jobs::Runner`] thread per
+//! kind of job runs the newest, and answers carry the ticket id so a stale one is dropped.
+//! Tests run the same job functions inline ([`run_effect_inline`]). Labels are written by
+//! their own runner from snapshots numbered by change, so the status line can say "saved"
+//! once a change is on disk.
 
 pub mod app;
 pub mod candidates;
