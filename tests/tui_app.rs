@@ -908,3 +908,39 @@ fn viewer_scrolls_both_or_one_side_and_stops_at_the_end() {
         "{screen}"
     );
 }
+
+/// Hints in messages name the key the table binds, so a rebinding changes them too.
+#[test]
+fn message_hints_come_from_the_key_table() {
+    use lshscope::tui::keys::hint;
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    cmd(&mut app, Command::ToggleMissed);
+    let msg = app.message.clone().unwrap();
+    assert!(
+        msg.error
+            && msg
+                .text
+                .contains(&format!("{} computes it", hint(Command::ComputeTruth))),
+        "{msg:?}"
+    );
+    cmd(&mut app, Command::FocusNext);
+    cmd(&mut app, Command::FilterToBin);
+    let msg = app.message.clone().unwrap();
+    assert!(
+        msg.text
+            .contains(&format!("({} clears)", hint(Command::ClearFilter))),
+        "{msg:?}"
+    );
+    for _ in 0..lshscope::tui::theme::MAX_PINS {
+        cmd(&mut app, Command::Pin);
+        cmd(&mut app, Command::BandsDown);
+    }
+    cmd(&mut app, Command::Pin);
+    let msg = app.message.clone().unwrap();
+    assert!(
+        msg.text
+            .contains(&format!("{} clears them", hint(Command::ClearPins))),
+        "{msg:?}"
+    );
+}

@@ -13,6 +13,7 @@ use crate::minhash::scurve::{
     approximate_threshold, candidate_probability, similarity_at_probability, steepest_point,
 };
 use crate::tui::app::{App, Focus};
+use crate::tui::keys::{Command, hint};
 
 /// Points along the curve; two per Braille dot column of a wide panel is plenty.
 const CURVE_POINTS: usize = 241;
@@ -138,7 +139,10 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     if let Some(m) = &measured {
         legend.extend(m.legend(app));
     } else if pinned.is_empty() {
-        legend.push(Span::styled("(p pins this curve)", theme.dim()));
+        legend.push(Span::styled(
+            format!("({} pins this curve)", hint(Command::Pin)),
+            theme.dim(),
+        ));
     }
     let lines = vec![
         Line::from(vec![

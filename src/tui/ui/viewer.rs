@@ -12,6 +12,7 @@ use ratatui::widgets::{Block, Paragraph};
 
 use crate::similarity::estimate_sigma;
 use crate::tui::app::{App, METRIC_CHARS, PairView, ScrollSide};
+use crate::tui::keys::{Command, hint};
 use crate::tui::layout::{ViewerLayout, wrap_ranges};
 
 /// The wrapped lines of `text` with bytes inside `highlight` (sorted, disjoint) styled.
@@ -94,7 +95,15 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
         .unwrap_or_else(|| format!("not a candidate at {}", app.banding));
     let label = match app.label_of(view.a, view.b) {
         Some(lbl) => Span::styled(format!("label: {}", lbl.as_str()), theme.label(lbl)),
-        None => Span::styled("unlabelled (y/n/u)", theme.dim()),
+        None => Span::styled(
+            format!(
+                "unlabelled ({}/{}/{})",
+                hint(Command::LabelDuplicate),
+                hint(Command::LabelNotDuplicate),
+                hint(Command::LabelUnsure)
+            ),
+            theme.dim(),
+        ),
     };
     let sigma = estimate_sigma(view.jaccard, k);
     let hit = view.collided.iter().filter(|&&c| c).count();
@@ -201,9 +210,12 @@ fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) 
             Span::styled("█ collided  · not  ", theme.dim()),
             Span::styled(
                 if app.show_band_values {
-                    "(v hides values) "
+                    format!("({} hides values) ", hint(Command::ToggleBandValues))
                 } else {
-                    "(v shows each band's values) "
+                    format!(
+                        "({} shows each band's values) ",
+                        hint(Command::ToggleBandValues)
+                    )
                 },
                 theme.dim(),
             ),
