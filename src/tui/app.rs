@@ -1,7 +1,10 @@
 //! Explorer state and the only place it changes: [`App::update`].
 //!
-//! Rendering reads an `&App`; workers report back through [`Action`]s; anything the App wants
-//! done outside itself (start a re-banding job) it queues as an [`Effect`] for the event loop.
+//! The App composes the state parts, each with its owner module: [`Candidates`] (re-banding
+//! and the candidate list), [`TruthState`] (truth, recall, missed list), [`PairView`] (the
+//! open pair), [`LabelState`], the load, and the list view. Rendering reads an `&App`;
+//! workers report back through [`Action`]s. `update` does no I/O: re-banding, truth reading
+//! or joining, exports and label writes are queued as [`Effect`]s for the event loop.
 
 use std::path::PathBuf;
 use std::sync::Arc;

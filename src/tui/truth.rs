@@ -43,8 +43,8 @@ pub struct Truth {
     pub pairs: Arc<Vec<TruthPair>>,
     pub origin: TruthOrigin,
     /// The truth is complete for Jaccard ≥ `floor`: the join's threshold; for a file, its
-    /// lowest Jaccard rounded down to 0.01 (a file written at T = 0.5 has no pair below 0.5,
-    /// and its lowest pair may be 0.503). Below it, recall counts only the pairs it has.
+    /// lowest Jaccard, exactly ([`truth_floor`]). Below it, recall counts only the pairs it
+    /// has.
     pub floor: f64,
     pub seconds: f64,
 }
