@@ -232,4 +232,52 @@ mod tests {
         };
         assert!(g.contains(1.0));
     }
+
+    #[test]
+    fn pair_list_moves_scrolls_and_keeps_the_selection() {
+        let mut list = PairList::default();
+        list.move_by(1, 3);
+        assert_eq!((list.selected(), list.selected_index()), (0, None));
+        list.show((10..20).collect(), |i| i == 15, 3);
+        assert_eq!((list.selected(), list.selected_index()), (5, Some(15)));
+        assert_eq!(list.offset(), 3, "the kept selection is on screen");
+        list.move_by(100, 3);
+        assert_eq!((list.selected(), list.offset()), (9, 7));
+        list.move_by(-2, 3);
+        assert_eq!((list.selected(), list.offset()), (7, 7));
+        assert_eq!(list.row_on_line(1), Some(8));
+        assert_eq!(list.row_on_line(3), None, "below the last row");
+        list.top(3);
+        assert_eq!((list.selected(), list.offset()), (0, 0));
+        list.bottom(3);
+        assert_eq!(list.selected(), 9);
+        // Searching starts after the selection and wraps.
+        assert_eq!(list.find_after_selection(|i| i % 2 == 0), Some(0));
+        list.show((0..4).collect(), |_| false, 3);
+        assert_eq!((list.selected(), list.offset()), (0, 0));
+        list.clear();
+        assert!(list.is_empty());
+    }
+
+    #[test]
+    fn order_filters_and_sorts_with_ties_by_index() {
+        let js = [0.5, 0.9, 0.5, 0.2, 0.95];
+        let view = ListView {
+            filter: Some(JaccardFilter {
+                low: 0.3,
+                high: 1.0,
+                high_inclusive: true,
+                bin: None,
+            }),
+            sort: SortOrder::JaccardDesc,
+            shuffle_seed: 1,
+        };
+        let pair = |i: usize| (i != 4).then_some((js[i], 0, i as u32 + 1));
+        assert_eq!(ordered(js.len(), pair, view), vec![1, 0, 2]);
+        let asc = ListView {
+            sort: SortOrder::JaccardAsc,
+            ..view
+        };
+        assert_eq!(ordered(js.len(), pair, asc), vec![0, 2, 1]);
+    }
 }
