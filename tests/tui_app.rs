@@ -44,7 +44,7 @@ fn loading_then_first_banding() {
     assert_eq!(app.screen, Screen::Main);
     assert_eq!(run_effects(&mut app), 1);
     let result = app.candidates.result.as_ref().unwrap();
-    assert_eq!(result.banding, app.banding);
+    assert_eq!(result.banding, app.curve.banding);
     assert!(!result.pairs.is_empty());
     assert_eq!(app.hist.total() as usize, result.pairs.len());
     assert_eq!(app.candidates.list.len(), result.pairs.len());
@@ -57,17 +57,17 @@ fn load_failure_ends_the_session_with_the_error() {
     app.update(Action::Loaded(Box::new(Err(lshscope::Error::input(
         "x.csv", 3, "bad row",
     )))));
-    assert!(app.should_quit);
-    assert!(app.fatal.as_ref().unwrap().to_string().contains("x.csv:3"));
+    assert!(app.should_quit());
+    assert!(app.fatal().unwrap().to_string().contains("x.csv:3"));
 }
 
 #[test]
 fn bands_and_rows_respect_b_times_r_at_most_k() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
-    assert_eq!(app.banding, Banding { bands: 16, rows: 4 });
+    assert_eq!(app.curve.banding, Banding { bands: 16, rows: 4 });
     cmd(&mut app, Command::BandsUp);
-    assert_eq!(app.banding, Banding { bands: 17, rows: 4 });
+    assert_eq!(app.curve.banding, Banding { bands: 17, rows: 4 });
     assert_eq!(
         pending_bandings(&mut app),
         vec![Banding { bands: 17, rows: 4 }]
@@ -76,24 +76,24 @@ fn bands_and_rows_respect_b_times_r_at_most_k() {
     for _ in 0..20 {
         cmd(&mut app, Command::BandsUp);
     }
-    assert_eq!(app.banding, Banding { bands: 32, rows: 4 });
+    assert_eq!(app.curve.banding, Banding { bands: 32, rows: 4 });
     let msg = app.message.clone().unwrap();
     assert!(msg.error && msg.text.contains("b·r ≤ K"), "{msg:?}");
     cmd(&mut app, Command::RowsUp);
-    assert_eq!(app.banding.rows, 4, "32 × 5 > 128 must be refused");
+    assert_eq!(app.curve.banding.rows, 4, "32 × 5 > 128 must be refused");
     for _ in 0..40 {
         cmd(&mut app, Command::BandsDown);
     }
-    assert_eq!(app.banding.bands, 1);
+    assert_eq!(app.curve.banding.bands, 1);
     for _ in 0..10 {
         cmd(&mut app, Command::RowsDown);
     }
-    assert_eq!(app.banding, Banding { bands: 1, rows: 1 });
+    assert_eq!(app.curve.banding, Banding { bands: 1, rows: 1 });
     for _ in 0..200 {
         cmd(&mut app, Command::RowsUp);
     }
     assert_eq!(
-        app.banding,
+        app.curve.banding,
         Banding {
             bands: 1,
             rows: 128
@@ -143,7 +143,7 @@ fn stale_results_are_never_shown_as_current() {
     assert!(
         app.result_is_stale(),
         "the shown result answers {first}, not {}",
-        app.banding
+        app.curve.banding
     );
     // The old job's answer arrives late: dropped.
     app.update(Action::Banded(BandOutcome {
@@ -178,15 +178,15 @@ fn pins_add_dedupe_cap_and_clear() {
     let mut app = ready_app(dir.path(), SIZE);
     cmd(&mut app, Command::Pin);
     cmd(&mut app, Command::Pin);
-    assert_eq!(app.pins, vec![Banding { bands: 16, rows: 4 }]);
+    assert_eq!(app.curve.pins, vec![Banding { bands: 16, rows: 4 }]);
     for _ in 0..10 {
         cmd(&mut app, Command::BandsDown);
         cmd(&mut app, Command::Pin);
     }
-    assert_eq!(app.pins.len(), lshscope::tui::theme::MAX_PINS);
+    assert_eq!(app.curve.pins.len(), lshscope::tui::theme::MAX_PINS);
     assert!(app.message.as_ref().unwrap().error);
     cmd(&mut app, Command::ClearPins);
-    assert!(app.pins.is_empty());
+    assert!(app.curve.pins.is_empty());
 }
 
 #[test]
@@ -206,18 +206,18 @@ fn threshold_keys_prompt_and_counts() {
     assert_eq!(app.pairs_at_or_above_t, count_at(&app, 0.5));
     cmd(&mut app, Command::ThresholdUp);
     cmd(&mut app, Command::ThresholdUp);
-    assert_eq!(app.threshold, 0.52);
+    assert_eq!(app.curve.threshold, 0.52);
     cmd(&mut app, Command::ThresholdDown);
-    assert_eq!(app.threshold, 0.51);
+    assert_eq!(app.curve.threshold, 0.51);
     cmd(&mut app, Command::ThresholdPrompt);
     assert!(matches!(app.overlay, Overlay::Prompt(_)));
     type_prompt(&mut app, "0.8");
     assert_eq!(app.overlay, Overlay::None);
-    assert_eq!(app.threshold, 0.8);
+    assert_eq!(app.curve.threshold, 0.8);
     assert_eq!(app.pairs_at_or_above_t, count_at(&app, 0.8));
     cmd(&mut app, Command::ThresholdPrompt);
     type_prompt(&mut app, "1.5");
-    assert_eq!(app.threshold, 0.8);
+    assert_eq!(app.curve.threshold, 0.8);
     assert!(app.message.as_ref().unwrap().error);
     // Backspace and cancel.
     cmd(&mut app, Command::ThresholdPrompt);
@@ -228,7 +228,7 @@ fn threshold_keys_prompt_and_counts() {
     for _ in 0..30 {
         cmd(&mut app, Command::ThresholdUp);
     }
-    assert_eq!(app.threshold, 1.0);
+    assert_eq!(app.curve.threshold, 1.0);
 }
 
 #[test]
@@ -342,7 +342,7 @@ fn list_navigation_and_viewer() {
     cmd(&mut app, Command::Open);
     assert_eq!(app.screen, Screen::Viewer);
     let pair = *app.selected_pair().unwrap();
-    let view = app.viewer.clone().unwrap();
+    let view = app.viewer.pair.clone().unwrap();
     assert_eq!((view.a, view.b), (pair.a, pair.b));
     let hit = view.collided.iter().filter(|&&c| c).count() as u32;
     assert_eq!(hit, pair.bands_hit, "band strip agrees with the banding");
@@ -350,25 +350,25 @@ fn list_navigation_and_viewer() {
     cmd(&mut app, Command::NextPair);
     assert_eq!(app.candidates.list.selected(), 1);
     assert_ne!(
-        app.viewer.as_ref().map(|v| (v.a, v.b)),
+        app.viewer.pair.as_ref().map(|v| (v.a, v.b)),
         Some((view.a, view.b))
     );
     cmd(&mut app, Command::PrevPair);
     cmd(&mut app, Command::PrevPair);
     assert_eq!(app.candidates.list.selected(), 0);
     cmd(&mut app, Command::ToggleBandValues);
-    assert!(app.show_band_values);
+    assert!(app.viewer.show_values);
     cmd(&mut app, Command::ScrollSide);
     assert_eq!(
-        app.viewer.as_ref().unwrap().side,
+        app.viewer.pair.as_ref().unwrap().side,
         lshscope::tui::app::ScrollSide::Left
     );
     // Changing b in the viewer recomputes the strip for the new banding.
     cmd(&mut app, Command::BandsDown);
-    assert_eq!(app.viewer.as_ref().unwrap().collided.len(), 15);
+    assert_eq!(app.viewer.pair.as_ref().unwrap().collided.len(), 15);
     cmd(&mut app, Command::Back);
     assert_eq!(app.screen, Screen::Main);
-    assert!(app.viewer.is_none());
+    assert!(app.viewer.pair.is_none());
 }
 
 #[test]
@@ -739,7 +739,7 @@ fn help_opens_and_any_key_closes_it_and_quit_cancels_work() {
     cmd(&mut app, Command::Pin);
     assert_eq!(app.overlay, Overlay::None);
     cmd(&mut app, Command::Quit);
-    assert!(app.should_quit);
+    assert!(app.should_quit());
     assert!(app.load.progress.is_cancelled());
 }
 
@@ -870,7 +870,7 @@ fn viewer_scrolls_both_or_one_side_and_stops_at_the_end() {
     cmd(&mut app, Command::Open);
     assert_eq!(app.screen, Screen::Viewer);
     let scroll = |app: &lshscope::tui::app::App| {
-        let v = app.viewer.as_ref().unwrap();
+        let v = app.viewer.pair.as_ref().unwrap();
         (v.scroll_a, v.scroll_b)
     };
     for _ in 0..5 {
@@ -878,14 +878,14 @@ fn viewer_scrolls_both_or_one_side_and_stops_at_the_end() {
     }
     assert_eq!(scroll(&app), (5, 5));
     cmd(&mut app, Command::ScrollSide);
-    assert_eq!(app.viewer.as_ref().unwrap().side, ScrollSide::Left);
+    assert_eq!(app.viewer.pair.as_ref().unwrap().side, ScrollSide::Left);
     cmd(&mut app, Command::Down);
     assert_eq!(scroll(&app), (6, 5));
     cmd(&mut app, Command::ScrollSide);
     cmd(&mut app, Command::Up);
     assert_eq!(scroll(&app), (6, 4));
     cmd(&mut app, Command::ScrollSide);
-    assert_eq!(app.viewer.as_ref().unwrap().side, ScrollSide::Both);
+    assert_eq!(app.viewer.pair.as_ref().unwrap().side, ScrollSide::Both);
     for _ in 0..100 {
         cmd(&mut app, Command::PageDown);
     }

@@ -45,14 +45,14 @@ fn expected_recall(app: &App) -> (usize, usize, Option<f64>) {
     let at_t = result
         .pairs
         .iter()
-        .filter(|p| p.jaccard >= app.threshold)
+        .filter(|p| p.jaccard >= app.curve.threshold)
         .count();
     let r = measure_recall(
         &truth.pairs,
         &candidates,
         at_t,
         result.banding,
-        app.threshold,
+        app.curve.threshold,
         app.hist.bins(),
     );
     (r.found_at_threshold, r.true_at_threshold, r.precision)
@@ -158,11 +158,14 @@ fn recall_follows_b_r_and_t_without_recomputing_the_truth() {
         );
         run_effects(&mut app);
         let m = app.truth.measure.as_ref().unwrap();
-        assert_eq!(m.banding, app.banding, "recall answers the shown banding");
+        assert_eq!(
+            m.banding, app.curve.banding,
+            "recall answers the shown banding"
+        );
         assert_eq!(shown_recall(&app), expected_recall(&app));
         seen.push(shown_recall(&app));
     }
-    assert_eq!(app.banding, Banding { bands: 16, rows: 8 });
+    assert_eq!(app.curve.banding, Banding { bands: 16, rows: 8 });
     assert!(
         seen.last().unwrap().0 < first.0,
         "recall must drop at 16×8: {seen:?}"
@@ -203,7 +206,7 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
         cmd(&mut app, Command::RowsUp);
     }
     run_effects(&mut app);
-    assert_eq!(app.banding, Banding { bands: 16, rows: 8 });
+    assert_eq!(app.curve.banding, Banding { bands: 16, rows: 8 });
     cmd(&mut app, Command::ToggleMissed);
     assert!(app.truth.show_missed);
     let missed = app.truth.missed.len();
@@ -223,7 +226,7 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     assert!(js.windows(2).all(|w| w[0] >= w[1]), "{js:?}");
     for &i in app.truth.missed.rows() {
         let p = truth.pairs[i as usize];
-        assert!(p.jaccard >= app.threshold);
+        assert!(p.jaccard >= app.curve.threshold);
         assert!(!result.pairs.iter().any(|c| (c.a, c.b) == (p.a, p.b)));
     }
 
@@ -234,7 +237,7 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     let second = truth.pairs[app.truth.missed.rows()[1] as usize];
     cmd(&mut app, Command::Open);
     assert_eq!(app.screen, Screen::Viewer);
-    let view = app.viewer.as_ref().unwrap();
+    let view = app.viewer.pair.as_ref().unwrap();
     assert_eq!((view.a, view.b), (second.a, second.b));
     assert!(view.collided.iter().all(|c| !c));
     let s = tui_support::screen(&app, W, H);
@@ -245,7 +248,7 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     // ← moves within the missed list, not the candidates.
     cmd(&mut app, Command::PrevPair);
     let first = truth.pairs[app.truth.missed.rows()[0] as usize];
-    let view = app.viewer.as_ref().unwrap();
+    let view = app.viewer.pair.as_ref().unwrap();
     assert_eq!((view.a, view.b), (first.a, first.b));
     // A false negative is labelled like any pair, and saved.
     cmd(&mut app, Command::LabelDuplicate);
@@ -298,7 +301,7 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
         cmd(&mut app, Command::RowsDown);
     }
     run_effects(&mut app);
-    assert!(app.truth.missed.len() < missed, "{:?}", app.banding);
+    assert!(app.truth.missed.len() < missed, "{:?}", app.curve.banding);
     cmd(&mut app, Command::ToggleMissed);
     assert!(!app.truth.show_missed);
 }
@@ -369,8 +372,8 @@ fn a_bad_truth_file_ends_the_session_with_its_error() {
     app.truth.file = Some(path);
     app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
     run_effects(&mut app);
-    assert!(app.should_quit);
-    let e = app.fatal.as_ref().unwrap();
+    assert!(app.should_quit());
+    let e = app.fatal().unwrap();
     assert_eq!(e.exit_code(), 2);
     assert!(
         e.to_string().contains("truth.csv:2:") && e.to_string().contains("`nobody`"),

@@ -26,7 +26,16 @@ pub use super::list::{JaccardFilter, ListView, PairList, SortOrder, list_order};
 pub use super::session::{Config, LoadStep, Loaded, Source};
 use super::theme::{MAX_PINS, Theme};
 use super::truth::{MissedView, TruthFailure, TruthJob, TruthState, TruthTask};
-pub use super::viewer::{METRIC_CHARS, PairView, ScrollSide, pair_view};
+pub use super::viewer::{METRIC_CHARS, PairView, ScrollSide, ViewerState, pair_view};
+
+/// What the S-curve shows: the banding the user asked for (the candidates shown may still
+/// answer an older one), the threshold t and the pinned curves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Curve {
+    pub banding: Banding,
+    pub threshold: f64,
+    pub pins: Vec<Banding>,
+}
 
 /// The load's progress handle (cancelled on quit) and its finished phases.
 #[derive(Debug, Default)]
@@ -141,10 +150,8 @@ pub struct App {
     /// The load's progress and finished phases, for the loading screen.
     pub load: LoadState,
     pub data: Option<Arc<Loaded>>,
-    /// The banding the user asked for (what the S-curve shows).
-    pub banding: Banding,
-    pub threshold: f64,
-    pub pins: Vec<Banding>,
+    /// The banding asked for, the threshold and the pinned curves (what the S-curve shows).
+    pub curve: Curve,
     pub hist: SimilarityHistogram,
     pub pairs_at_or_above_t: usize,
     pub log_scale: bool,
@@ -155,13 +162,13 @@ pub struct App {
     pub candidates: Candidates,
     /// The user's labels and whether they are on disk.
     labels: LabelState,
-    pub viewer: Option<PairView>,
-    pub show_band_values: bool,
+    /// The pair viewer.
+    pub viewer: ViewerState,
     pub message: Option<Message>,
-    pub size: (u16, u16),
-    pub should_quit: bool,
+    size: (u16, u16),
+    should_quit: bool,
     /// Set when loading failed: the event loop ends and reports it.
-    pub fatal: Option<crate::Error>,
+    fatal: Option<crate::Error>,
     effects: Vec<Effect>,
     /// Ground truth, recall against it and the missed-pairs list (see [`super::truth`]).
     pub truth: TruthState,
@@ -181,9 +188,11 @@ impl App {
             overlay: Overlay::None,
             load: LoadState::default(),
             data: None,
-            banding: config.banding,
-            threshold: config.threshold.clamp(0.0, 1.0),
-            pins: Vec::new(),
+            curve: Curve {
+                banding: config.banding,
+                threshold: config.threshold.clamp(0.0, 1.0),
+                pins: Vec::new(),
+            },
             hist: SimilarityHistogram::new(bins),
             pairs_at_or_above_t: 0,
             log_scale: false,
@@ -195,8 +204,7 @@ impl App {
             },
             candidates: Candidates::default(),
             labels: LabelState::new(labels),
-            viewer: None,
-            show_band_values: false,
+            viewer: ViewerState::default(),
             message,
             size,
             should_quit: false,
@@ -205,6 +213,26 @@ impl App {
             truth: Default::default(),
             config,
         }
+    }
+
+    /// True once the user quit (or loading failed): the event loop ends.
+    pub fn should_quit(&self) -> bool {
+        self.should_quit
+    }
+
+    /// Why the session has to end, if loading or the truth file failed.
+    pub fn fatal(&self) -> Option<&crate::Error> {
+        self.fatal.as_ref()
+    }
+
+    /// Takes the error the session ends with.
+    pub fn take_fatal(&mut self) -> Option<crate::Error> {
+        self.fatal.take()
+    }
+
+    /// The terminal size the App lays its lists out for.
+    pub fn size(&self) -> (u16, u16) {
+        self.size
     }
 
     /// Effects queued since the last call.
@@ -234,7 +262,7 @@ impl App {
         self.candidates
             .result
             .as_ref()
-            .is_some_and(|r| r.banding != self.banding)
+            .is_some_and(|r| r.banding != self.curve.banding)
     }
 
     /// True while a label change is not yet known to be on disk.
@@ -328,9 +356,10 @@ impl App {
             ));
         }
         // Random pairs similar enough to flood the candidates (char:1, say) deserve a word.
-        if let Some(w) =
-            crate::analysis::shingle_advice::candidate_share_notice(&loaded.index, self.banding)
-        {
+        if let Some(w) = crate::analysis::shingle_advice::candidate_share_notice(
+            &loaded.index,
+            self.curve.banding,
+        ) {
             self.complain(w);
         }
         self.data = Some(loaded);
@@ -377,22 +406,22 @@ impl App {
         }
     }
 
-    /// Cancels the running job (if any) and queues a job for `self.banding`.
+    /// Cancels the running job (if any) and queues a job for `self.curve.banding`.
     fn request_banding(&mut self) {
         let Some(data) = self.data.clone() else {
             return;
         };
         let ticket = self.candidates.job.submit(RebandRequest {
             data: Arc::clone(&data),
-            banding: self.banding,
+            banding: self.curve.banding,
             max_bucket: self.config.max_bucket,
             known: self.candidates.known.clone(),
             view: self.list_view(),
             bins: self.hist.bins(),
         });
         self.effects.push(Effect::Reband(ticket));
-        if let Some(view) = &mut self.viewer {
-            view.collided = self.banding.agreeing_bands(
+        if let Some(view) = &mut self.viewer.pair {
+            view.collided = self.curve.banding.agreeing_bands(
                 &data.index.signatures,
                 view.a as usize,
                 view.b as usize,
@@ -416,10 +445,10 @@ impl App {
         let Ok(banding) = Banding::new(bands, rows, k) else {
             return;
         };
-        if banding == self.banding {
+        if banding == self.curve.banding {
             return;
         }
-        self.banding = banding;
+        self.curve.banding = banding;
         if self.data.is_some() {
             self.request_banding();
         }
@@ -458,7 +487,7 @@ impl App {
     }
 
     fn count_above_threshold(&mut self) {
-        let t = self.threshold;
+        let t = self.curve.threshold;
         self.pairs_at_or_above_t = self
             .candidates
             .result
@@ -505,7 +534,7 @@ impl App {
     fn missed_view(&self) -> MissedView {
         MissedView {
             list: self.list_view(),
-            threshold: self.threshold,
+            threshold: self.curve.threshold,
             height: self.list_height(),
         }
     }
@@ -538,12 +567,12 @@ impl App {
             return;
         };
         let Some(data) = &self.data else { return };
-        self.viewer = Some(pair_view(data, &pair, self.banding));
+        self.viewer.pair = Some(pair_view(data, &pair, self.curve.banding));
         self.screen = Screen::Viewer;
     }
 
     fn set_label(&mut self, label: Option<Label>) {
-        let pair = match (&self.viewer, self.screen) {
+        let pair = match (&self.viewer.pair, self.screen) {
             (Some(v), Screen::Viewer) => Some((v.a, v.b)),
             _ if self.truth.show_missed => self.truth.selected_missed().map(|p| (p.a, p.b)),
             _ => self.selected_pair().map(|p| (p.a, p.b)),
@@ -580,7 +609,7 @@ impl App {
         if self.truth_command(cmd) {
             return;
         }
-        let b = self.banding;
+        let b = self.curve.banding;
         match cmd {
             Command::Quit => {
                 self.load.progress.cancel();
@@ -591,7 +620,7 @@ impl App {
             Command::Back => {
                 if self.screen == Screen::Viewer {
                     self.screen = Screen::Main;
-                    self.viewer = None;
+                    self.viewer.pair = None;
                 } else if self.view.filter.is_some() {
                     self.clear_filter();
                 }
@@ -607,25 +636,25 @@ impl App {
             Command::RowsDown => self.set_banding(b.bands, b.rows.saturating_sub(1)),
             Command::RowsUp => self.set_banding(b.bands, b.rows + 1),
             Command::Pin => {
-                if self.pins.contains(&b) {
+                if self.curve.pins.contains(&b) {
                     self.say(format!("{b} is already pinned"));
-                } else if self.pins.len() >= MAX_PINS {
+                } else if self.curve.pins.len() >= MAX_PINS {
                     self.complain(format!(
                         "at most {MAX_PINS} pinned curves: {} clears them",
                         hint(Command::ClearPins)
                     ));
                 } else {
-                    self.pins.push(b);
+                    self.curve.pins.push(b);
                     self.say(format!("pinned {b}"));
                 }
             }
             Command::ClearPins => {
-                self.pins.clear();
+                self.curve.pins.clear();
                 self.say("pins cleared");
             }
             Command::ThresholdPrompt => self.open_prompt(PromptKind::Threshold),
-            Command::ThresholdDown => self.set_threshold(self.threshold - 0.01),
-            Command::ThresholdUp => self.set_threshold(self.threshold + 0.01),
+            Command::ThresholdDown => self.set_threshold(self.curve.threshold - 0.01),
+            Command::ThresholdUp => self.set_threshold(self.curve.threshold + 0.01),
             Command::ToggleLog => self.log_scale = !self.log_scale,
             Command::BinLeft => self.bin_cursor = self.bin_cursor.saturating_sub(1),
             Command::BinRight => self.bin_cursor = (self.bin_cursor + 1).min(self.hist.bins() - 1),
@@ -671,9 +700,9 @@ impl App {
                     self.open_selected();
                 }
             }
-            Command::ToggleBandValues => self.show_band_values = !self.show_band_values,
+            Command::ToggleBandValues => self.viewer.show_values = !self.viewer.show_values,
             Command::ScrollSide => {
-                if let Some(v) = &mut self.viewer {
+                if let Some(v) = &mut self.viewer.pair {
                     v.next_side();
                 }
             }
@@ -685,11 +714,13 @@ impl App {
 
     fn page(&self) -> usize {
         match self.screen {
-            Screen::Viewer => {
-                layout::viewer_text_rows(self.size, self.show_band_values, self.banding.bands)
-                    .saturating_sub(1)
-                    .max(1)
-            }
+            Screen::Viewer => layout::viewer_text_rows(
+                self.size,
+                self.viewer.show_values,
+                self.curve.banding.bands,
+            )
+            .saturating_sub(1)
+            .max(1),
             _ => layout::pair_list_rows(self.size).saturating_sub(1).max(1),
         }
     }
@@ -704,19 +735,19 @@ impl App {
             self.move_selection(delta);
             return;
         }
-        let (Some(view), Some(data)) = (&mut self.viewer, &self.data) else {
+        let (Some(view), Some(data)) = (&mut self.viewer.pair, &self.data) else {
             return;
         };
         let (width, rows) = (
             layout::viewer_text_width(self.size),
-            layout::viewer_text_rows(self.size, self.show_band_values, self.banding.bands),
+            layout::viewer_text_rows(self.size, self.viewer.show_values, self.curve.banding.bands),
         );
         view.scroll(delta, &data.corpus, width, rows);
     }
 
     fn set_threshold(&mut self, t: f64) {
         // Round to 1e-6 so repeated ±0.01 steps do not drift (0.1 + 0.01·k in binary).
-        self.threshold = (t.clamp(0.0, 1.0) * 1e6).round() / 1e6;
+        self.curve.threshold = (t.clamp(0.0, 1.0) * 1e6).round() / 1e6;
         self.count_above_threshold();
         self.truth_remeasure();
     }
@@ -828,9 +859,10 @@ impl App {
                 "{id} is in a pair the filter hides ({} clears the filter)",
                 hint(Command::ClearFilter)
             )),
-            None if data.corpus.position_of(id).is_some() => {
-                self.complain(format!("{id} is in no candidate pair at {}", self.banding))
-            }
+            None if data.corpus.position_of(id).is_some() => self.complain(format!(
+                "{id} is in no candidate pair at {}",
+                self.curve.banding
+            )),
             None => self.complain(format!("no document has the id {id:?}")),
         }
     }
@@ -882,7 +914,7 @@ impl App {
             self.candidates.export_pending = true;
             self.say(format!(
                 "exporting when the candidates of {} are ready…",
-                self.banding
+                self.curve.banding
             ));
             return;
         }
@@ -953,9 +985,9 @@ impl App {
         PlotSpec {
             dir: self.config.export_dir.clone(),
             stem: self.config.export_stem.clone(),
-            banding: self.banding,
-            pins: self.pins.clone(),
-            threshold: self.threshold,
+            banding: self.curve.banding,
+            pins: self.curve.pins.clone(),
+            threshold: self.curve.threshold,
             num_perm: self.num_perm(),
             histogram: self.hist.clone(),
             histogram_banding,
@@ -965,7 +997,7 @@ impl App {
 
     /// The truth is incomplete at the current t (t is below what it covers).
     pub fn truth_below_floor(&self) -> bool {
-        self.truth.below_floor(self.threshold)
+        self.truth.below_floor(self.curve.threshold)
     }
 
     /// The truth pair the missed list has selected.
@@ -1000,7 +1032,7 @@ impl App {
                 false
             }
             Command::ComputeTruth => {
-                let t = self.threshold;
+                let t = self.curve.threshold;
                 if t <= 0.0 {
                     self.complain("the exact join needs t > 0 (at 0 every pair is similar)");
                 } else if self.data.is_some() {
@@ -1097,7 +1129,7 @@ impl App {
             return;
         };
         let pair = self.truth.as_verified(&data, &p);
-        self.viewer = Some(pair_view(&data, &pair, self.banding));
+        self.viewer.pair = Some(pair_view(&data, &pair, self.curve.banding));
         self.screen = Screen::Viewer;
         self.truth.viewing = true;
     }

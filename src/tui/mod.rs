@@ -333,13 +333,13 @@ fn event_loop(
         for effect in app.take_effects() {
             workers.start(effect);
         }
-        if app.should_quit {
+        if app.should_quit() {
             break;
         }
     }
     // Labels the user made are written before the process ends.
     workers.finish();
-    match app.fatal.take() {
+    match app.take_fatal() {
         Some(e) => Err(e),
         None => Ok(0),
     }
@@ -348,7 +348,7 @@ fn event_loop(
 fn drain(app: &mut App, rx: &Receiver<Event>) {
     while let Ok(ev) = rx.try_recv() {
         handle(app, ev);
-        if app.should_quit {
+        if app.should_quit() {
             return;
         }
     }

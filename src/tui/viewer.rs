@@ -40,6 +40,13 @@ pub struct PairView {
     pub side: ScrollSide,
 }
 
+/// The viewer's state: the open pair, and whether the band strip shows each band's values.
+#[derive(Debug, Clone, Default)]
+pub struct ViewerState {
+    pub pair: Option<PairView>,
+    pub show_values: bool,
+}
+
 impl PairView {
     /// Scrolls the texts `side` selects by `delta` lines, within the lines each wraps to at
     /// `width` columns in a panel of `rows` lines.

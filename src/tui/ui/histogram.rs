@@ -40,8 +40,8 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let mut title = vec![Span::styled(" Exact Jaccard of candidates ", theme.title())];
     match (&app.candidates.result, &app.candidates.job) {
         (None, _) => title.push(Span::styled("(computing…) ", theme.warning())),
-        (Some(r), _) if r.banding != app.banding => title.push(Span::styled(
-            format!("showing {} · computing {}… ", r.banding, app.banding),
+        (Some(r), _) if r.banding != app.curve.banding => title.push(Span::styled(
+            format!("showing {} · computing {}… ", r.banding, app.curve.banding),
             theme.warning(),
         )),
         (Some(r), _) => title.push(Span::styled(format!("{} ", r.banding), theme.key())),
@@ -103,14 +103,14 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     }
     // The S-curve over the bars: s maps to the column whose centre is s.
     let xs = |s: f64| s * cols as f64 - 0.5;
-    let b = app.banding;
+    let b = app.curve.banding;
     let curve: Vec<(f64, f64)> = (0..=cols * 4)
         .map(|i| {
             let s = i as f64 / (cols * 4) as f64;
             (xs(s), candidate_probability(s, b.bands, b.rows) * max)
         })
         .collect();
-    let t = app.threshold;
+    let t = app.curve.threshold;
     let canvas = Canvas::default()
         .x_bounds([0.0, (cols - 1).max(1) as f64])
         .y_bounds([0.0, max])

@@ -37,7 +37,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             "· {} of {} true pairs ≥ {:.2} are candidates at {}",
             thousands(m.report.found_at_threshold as u64),
             thousands(m.report.true_at_threshold as u64),
-            app.threshold,
+            app.curve.threshold,
             m.banding
         )));
     }
@@ -72,7 +72,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         let text = if total == 0 {
             format!(
                 "No missed pairs: every true pair with Jaccard ≥ {:.2} is a candidate at {}.",
-                app.threshold, measure.banding
+                app.curve.threshold, measure.banding
             )
         } else {
             format!(
@@ -193,7 +193,7 @@ impl MeasuredOverlay {
     /// `None` without truth, or while the measurement answers another banding than the curve.
     pub fn new(app: &App) -> Option<Self> {
         let m = app.truth.measure.as_ref()?;
-        if m.banding != app.banding {
+        if m.banding != app.curve.banding {
             return None;
         }
         let bins = app.hist.bins();

@@ -43,7 +43,7 @@ pub fn render(frame: &mut Frame, app: &App) {
             status::render_footer(frame, app, l.footer);
         }
         Screen::Viewer => {
-            let l = layout::viewer_layout(size, app.show_band_values, app.banding.bands);
+            let l = layout::viewer_layout(size, app.viewer.show_values, app.curve.banding.bands);
             viewer::render(frame, app, &l);
             status::render_status(frame, app, l.status);
             status::render_message(frame, app, l.message);

@@ -17,7 +17,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
     // when a truth is loaded, stay on the line.
     let narrow = area.width < 130;
     if let Some(data) = &app.data {
-        let b = app.banding;
+        let b = app.curve.banding;
         spans.push(Span::raw(if narrow {
             format!(
                 "{} docs · {}×{} ",

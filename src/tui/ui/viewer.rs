@@ -50,7 +50,7 @@ pub fn highlighted_lines(
 }
 
 pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
-    let (Some(view), Some(data)) = (&app.viewer, &app.data) else {
+    let (Some(view), Some(data)) = (&app.viewer.pair, &app.data) else {
         return;
     };
     let theme = &app.theme;
@@ -92,7 +92,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
                 )
             })
         })
-        .unwrap_or_else(|| format!("not a candidate at {}", app.banding));
+        .unwrap_or_else(|| format!("not a candidate at {}", app.curve.banding));
     let label = match app.label_of(view.a, view.b) {
         Some(lbl) => Span::styled(format!("label: {}", lbl.as_str()), theme.label(lbl)),
         None => Span::styled(
@@ -200,7 +200,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
 /// not; with `v`, each band's r values for both documents, equal values marked.
 fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) {
     let theme = &app.theme;
-    let b = app.banding;
+    let b = app.curve.banding;
     let hit = view.collided.iter().filter(|&&c| c).count();
     let block = Block::bordered()
         .border_style(theme.border())
@@ -209,7 +209,7 @@ fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) 
             Span::raw(format!("{b}: {hit} of {} bands collided ", b.bands)),
             Span::styled("█ collided  · not  ", theme.dim()),
             Span::styled(
-                if app.show_band_values {
+                if app.viewer.show_values {
                     format!("({} hides values) ", hint(Command::ToggleBandValues))
                 } else {
                     format!(
@@ -241,7 +241,7 @@ fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) 
     for chunk in cells.chunks(per_line) {
         lines.push(Line::from(chunk.to_vec()));
     }
-    if app.show_band_values {
+    if app.viewer.show_values {
         let Some(data) = &app.data else { return };
         let (ra, rb) = (
             data.index.signatures.row(view.a as usize),
