@@ -8,6 +8,9 @@
 //! - `reband_*`: the worker's job, `tui::reband` (find_candidates, then similarities reused
 //!   from the previous result by a merge and only the new pairs verified), from 20 × 5 to
 //!   the neighbouring banding.
+//! - `worker_job_bands_up`: the whole worker job of that step (re-banding, the union of known
+//!   similarities, the prepared result) run through the job runner's `run_inline` and the
+//!   same job function its thread calls.
 //! - `prepare_result`: the worker's next step, histogram counts and the sorted pair list.
 //! - `apply_result`: the UI thread's share, `App::update(Action::Banded)` with that prepared
 //!   result (labels, count ≥ t, the selection kept).
@@ -27,7 +30,9 @@ use lshscope::minhash::VerifiedPair;
 use lshscope::minhash::{Banding, IndexOptions, build_index};
 use lshscope::synth::{GenOptions, generate};
 use lshscope::text::ShingleOptions;
-use lshscope::tui::app::{Action, App, BandOutcome, Config, Effect, Loaded, Prepared, Source};
+use lshscope::tui::app::{
+    Action, App, BandOutcome, Config, Effect, Loaded, Prepared, RebandRequest, Source,
+};
 use lshscope::tui::keys::Command;
 use lshscope::tui::reband;
 use ratatui::Terminal;
@@ -98,6 +103,42 @@ fn bench_step(bencher: Bencher, docs: usize, to: Banding) {
     });
 }
 
+/// The whole worker job of a b step (20 × 5 → 21 × 5) as the explorer's runner thread runs
+/// it: `reband`, the union of known similarities and the prepared histogram and list, through
+/// `jobs::run_inline` and the job function the runner calls.
+#[divan::bench(args = SIZES, sample_count = 5, sample_size = 1)]
+fn worker_job_bands_up(bencher: Bencher, docs: usize) {
+    let s = setup(docs);
+    bencher
+        .with_inputs(|| {
+            lshscope::jobs::Ticket::new(
+                1,
+                RebandRequest {
+                    data: Arc::clone(&s.data),
+                    banding: Banding { bands: 21, rows: 5 },
+                    max_bucket: None,
+                    known: Some(Arc::clone(&s.start)),
+                    view: ready_view(),
+                    bins: 20,
+                },
+            )
+        })
+        .bench_values(|job| {
+            lshscope::jobs::run_inline(job, lshscope::tui::run_reband_job)
+                .flatten()
+                .is_some()
+        });
+}
+
+/// The list view the explorer starts with (J ↓, no filter).
+fn ready_view() -> lshscope::tui::app::ListView {
+    lshscope::tui::app::ListView {
+        filter: None,
+        sort: lshscope::tui::app::SortOrder::JaccardDesc,
+        shuffle_seed: config().shuffle_seed,
+    }
+}
+
 /// One more band: 20 × 5 → 21 × 5.
 #[divan::bench(args = SIZES, sample_count = 5, sample_size = 1)]
 fn reband_bands_up(bencher: Bencher, docs: usize) {
@@ -150,18 +191,17 @@ fn ready_app(docs: usize) -> App {
 /// The outcome answering the App's queued re-banding with `pairs` (already computed), with
 /// the histogram and list order prepared as the worker does.
 fn outcome(app: &mut App, pairs: &Arc<Vec<VerifiedPair>>) -> BandOutcome {
-    let Some(Effect::Reband {
-        request,
+    let Some(Effect::Reband(job)) = app.take_effects().into_iter().last() else {
+        panic!("a re-banding job is queued")
+    };
+    let RebandRequest {
         banding,
         view,
         bins,
         ..
-    }) = app.take_effects().into_iter().last()
-    else {
-        panic!("a re-banding job is queued")
-    };
+    } = job.request;
     BandOutcome {
-        request,
+        request: job.id,
         banding,
         pairs: Arc::clone(pairs),
         known: None,
@@ -220,7 +260,7 @@ fn apply_result(bencher: Bencher, docs: usize) {
         .bench_local_values(|outcome| {
             let mut app = app.borrow_mut();
             app.update(Action::Banded(outcome));
-            app.visible.len()
+            app.candidates.list.len()
         });
 }
 
@@ -256,7 +296,7 @@ fn frame_viewer(bencher: Bencher) {
     app.update(Action::PromptInput(lshscope::tui::app::PromptKey::Submit));
     app.update(Action::Command(Command::Open));
     app.update(Action::Command(Command::ToggleBandValues));
-    assert!(app.viewer.is_some(), "a pair is open");
+    assert!(app.viewer.pair.is_some(), "a pair is open");
     let mut terminal = Terminal::new(TestBackend::new(FRAME.0, FRAME.1)).unwrap();
     bencher.bench_local(|| draw(&mut terminal, &app));
 }

@@ -3,9 +3,16 @@
 //! The engine never prints. Instead every long phase takes a [`Progress`] handle: it records the
 //! current phase and a done/total counter in atomics, which a CLI progress bar or the TUI polls
 //! on its own clock, and it carries a cancellation flag the engine checks between chunks.
+//!
+//! Background work that a user re-asks for (re-banding on every key press, a truth join, a
+//! label snapshot) runs through one latest-wins scheme: [`Latest`] numbers the requests and
+//! cancels the one a newer request supersedes; a [`Runner`] thread runs the newest pending
+//! [`Ticket`] and drops older pending ones; answers carry the ticket id, and
+//! [`Latest::accept`] takes only the newest, so a stale answer is never shown as current.
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// The phases of the pipeline, in the order they run.
@@ -165,6 +172,211 @@ impl Progress {
     }
 }
 
+/// One request for background work: its number, what is asked, and the handle through which
+/// the work reports progress and learns it was cancelled.
+#[derive(Debug, Clone)]
+pub struct Ticket<R> {
+    pub id: u64,
+    pub request: R,
+    pub progress: Progress,
+    pub submitted: Instant,
+}
+
+impl<R> Ticket<R> {
+    /// A ticket outside any [`Latest`] (an independent request such as one export).
+    pub fn new(id: u64, request: R) -> Self {
+        Ticket {
+            id,
+            request,
+            progress: Progress::new(),
+            submitted: Instant::now(),
+        }
+    }
+}
+
+/// The asking side of a latest-wins job: numbers requests, cancels the one a newer request
+/// supersedes, and tells the newest answer from stale ones. Plain state without threads, so
+/// the explorer's App owns it and stays free of I/O.
+#[derive(Debug)]
+pub struct Latest<R> {
+    next_id: u64,
+    running: Option<Ticket<R>>,
+}
+
+impl<R> Default for Latest<R> {
+    fn default() -> Self {
+        Latest {
+            next_id: 0,
+            running: None,
+        }
+    }
+}
+
+impl<R: Clone> Latest<R> {
+    /// A ticket for `request`, cancelling the one it supersedes. Hand the returned copy to a
+    /// [`Runner`] (or [`run_inline`]).
+    pub fn submit(&mut self, request: R) -> Ticket<R> {
+        self.cancel();
+        self.next_id += 1;
+        let ticket = Ticket {
+            id: self.next_id,
+            request,
+            progress: Progress::new(),
+            submitted: Instant::now(),
+        };
+        self.running = Some(ticket.clone());
+        ticket
+    }
+}
+
+impl<R> Latest<R> {
+    /// The newest request while it has not been answered.
+    pub fn running(&self) -> Option<&Ticket<R>> {
+        self.running.as_ref()
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// True when `id` answers the newest request, which is still waiting.
+    pub fn is_current(&self, id: u64) -> bool {
+        self.running.as_ref().is_some_and(|t| t.id == id)
+    }
+
+    /// Takes the running ticket when `id` answers it; `None` for a stale answer (drop it).
+    pub fn accept(&mut self, id: u64) -> Option<Ticket<R>> {
+        if self.is_current(id) {
+            self.running.take()
+        } else {
+            None
+        }
+    }
+
+    /// Cancels the running request (its work stops at its next check; its answer, if any,
+    /// is stale).
+    pub fn cancel(&mut self) {
+        if let Some(t) = self.running.take() {
+            t.progress.cancel();
+        }
+    }
+
+    /// Asks the running request to stop without forgetting it (quitting).
+    pub fn cancel_running(&self) {
+        if let Some(t) = &self.running {
+            t.progress.cancel();
+        }
+    }
+}
+
+/// What a [`Runner`] does with a ticket submitted while others wait.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pending {
+    /// The new ticket replaces any waiting one: only the newest request matters.
+    LatestWins,
+    /// Tickets wait their turn (each is its own request, e.g. an export to a file).
+    Queue,
+}
+
+#[derive(Debug)]
+struct Slot<R> {
+    waiting: VecDeque<Ticket<R>>,
+    closed: bool,
+}
+
+/// A worker thread that runs submitted tickets one at a time with `work`. A ticket cancelled
+/// before it starts is skipped.
+#[derive(Debug)]
+pub struct Runner<R> {
+    shared: Arc<(Mutex<Slot<R>>, Condvar)>,
+    pending: Pending,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl<R: Send + 'static> Runner<R> {
+    /// Starts the thread `name`; `work` runs each ticket (and delivers its answer itself).
+    pub fn spawn(
+        name: &str,
+        pending: Pending,
+        mut work: impl FnMut(Ticket<R>) + Send + 'static,
+    ) -> std::io::Result<Self> {
+        let shared = Arc::new((
+            Mutex::new(Slot {
+                waiting: VecDeque::new(),
+                closed: false,
+            }),
+            Condvar::new(),
+        ));
+        let theirs = Arc::clone(&shared);
+        let thread = std::thread::Builder::new()
+            .name(name.to_string())
+            .spawn(move || {
+                let (slot, wake) = &*theirs;
+                loop {
+                    let ticket = {
+                        let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+                        while slot.waiting.is_empty() && !slot.closed {
+                            slot = wake.wait(slot).unwrap_or_else(|e| e.into_inner());
+                        }
+                        match slot.waiting.pop_front() {
+                            Some(ticket) => ticket,
+                            None => return,
+                        }
+                    };
+                    run_inline(ticket, &mut work);
+                }
+            })?;
+        Ok(Runner {
+            shared,
+            pending,
+            thread: Some(thread),
+        })
+    }
+
+    /// Hands `ticket` to the thread (replacing a waiting one under [`Pending::LatestWins`]).
+    pub fn submit(&self, ticket: Ticket<R>) {
+        let (slot, wake) = &*self.shared;
+        let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+        if self.pending == Pending::LatestWins {
+            slot.waiting.clear();
+        }
+        slot.waiting.push_back(ticket);
+        wake.notify_one();
+    }
+
+    /// Runs what is still waiting, then stops the thread and waits for it.
+    pub fn finish(mut self) {
+        self.close();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+
+    fn close(&self) {
+        let (slot, wake) = &*self.shared;
+        slot.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
+        wake.notify_one();
+    }
+}
+
+impl<R> Drop for Runner<R> {
+    /// Without [`Runner::finish`], the thread ends after what is waiting, unwaited for.
+    fn drop(&mut self) {
+        let (slot, wake) = &*self.shared;
+        slot.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
+        wake.notify_one();
+    }
+}
+
+/// Runs `ticket` with `work` on the calling thread exactly as a [`Runner`] thread does
+/// (skipped when cancelled before it starts): tests and benchmarks run the same job code.
+pub fn run_inline<R, T>(ticket: Ticket<R>, work: impl FnOnce(Ticket<R>) -> T) -> Option<T> {
+    if ticket.progress.is_cancelled() {
+        return None;
+    }
+    Some(work(ticket))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,5 +394,68 @@ mod tests {
         assert!(p.check().is_ok());
         p.clone().cancel();
         assert!(matches!(p.check(), Err(crate::Error::Cancelled)));
+    }
+
+    #[test]
+    fn latest_wins_drops_stale_answers_and_cancels() {
+        let mut latest = Latest::default();
+        let first = latest.submit("a");
+        let second = latest.submit("b");
+        assert!(
+            first.progress.is_cancelled(),
+            "a newer request cancels the older"
+        );
+        assert!(!second.progress.is_cancelled());
+        assert!(
+            latest.accept(first.id).is_none(),
+            "a stale answer is dropped"
+        );
+        assert!(latest.is_running());
+        assert_eq!(latest.accept(second.id).map(|t| t.request), Some("b"));
+        assert!(!latest.is_running());
+        assert!(
+            run_inline(first, |t| t.request).is_none(),
+            "cancelled work does not run"
+        );
+    }
+
+    #[test]
+    fn runner_runs_the_newest_waiting_ticket() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (started_tx, started_rx) = std::sync::mpsc::channel::<()>();
+        let (gate_tx, gate_rx) = std::sync::mpsc::channel::<()>();
+        let runner = Runner::spawn("test-runner", Pending::LatestWins, move |t: Ticket<u32>| {
+            if t.request == 0 {
+                // Hold the thread until the other tickets wait.
+                started_tx.send(()).unwrap();
+                let _ = gate_rx.recv();
+            }
+            tx.send(t.request).unwrap();
+        })
+        .unwrap();
+        runner.submit(Ticket::new(0, 0));
+        started_rx.recv().unwrap();
+        // Ticket 0 runs on; of 1, 2 and 3 waiting behind it, only 3 remains.
+        let mut latest = Latest::default();
+        for r in 1..=3 {
+            runner.submit(latest.submit(r));
+        }
+        gate_tx.send(()).unwrap();
+        runner.finish();
+        assert_eq!(rx.iter().collect::<Vec<_>>(), vec![0, 3]);
+    }
+
+    #[test]
+    fn queue_runs_every_ticket_in_order() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let runner = Runner::spawn("test-queue", Pending::Queue, move |t: Ticket<u32>| {
+            tx.send(t.request).unwrap();
+        })
+        .unwrap();
+        for r in 1..=3 {
+            runner.submit(Ticket::new(r.into(), r));
+        }
+        runner.finish();
+        assert_eq!(rx.iter().collect::<Vec<_>>(), vec![1, 2, 3]);
     }
 }

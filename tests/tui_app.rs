@@ -24,7 +24,7 @@ fn pending_bandings(app: &mut lshscope::tui::app::App) -> Vec<Banding> {
     app.take_effects()
         .into_iter()
         .filter_map(|e| match e {
-            Effect::Reband { banding, .. } => Some(banding),
+            Effect::Reband(job) => Some(job.request.banding),
             _ => None,
         })
         .collect()
@@ -43,11 +43,11 @@ fn loading_then_first_banding() {
     app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
     assert_eq!(app.screen, Screen::Main);
     assert_eq!(run_effects(&mut app), 1);
-    let result = app.result.as_ref().unwrap();
-    assert_eq!(result.banding, app.banding);
+    let result = app.candidates.result.as_ref().unwrap();
+    assert_eq!(result.banding, app.curve.banding);
     assert!(!result.pairs.is_empty());
     assert_eq!(app.hist.total() as usize, result.pairs.len());
-    assert_eq!(app.visible.len(), result.pairs.len());
+    assert_eq!(app.candidates.list.len(), result.pairs.len());
 }
 
 #[test]
@@ -57,17 +57,17 @@ fn load_failure_ends_the_session_with_the_error() {
     app.update(Action::Loaded(Box::new(Err(lshscope::Error::input(
         "x.csv", 3, "bad row",
     )))));
-    assert!(app.should_quit);
-    assert!(app.fatal.as_ref().unwrap().to_string().contains("x.csv:3"));
+    assert!(app.should_quit());
+    assert!(app.fatal().unwrap().to_string().contains("x.csv:3"));
 }
 
 #[test]
 fn bands_and_rows_respect_b_times_r_at_most_k() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
-    assert_eq!(app.banding, Banding { bands: 16, rows: 4 });
+    assert_eq!(app.curve.banding, Banding { bands: 16, rows: 4 });
     cmd(&mut app, Command::BandsUp);
-    assert_eq!(app.banding, Banding { bands: 17, rows: 4 });
+    assert_eq!(app.curve.banding, Banding { bands: 17, rows: 4 });
     assert_eq!(
         pending_bandings(&mut app),
         vec![Banding { bands: 17, rows: 4 }]
@@ -76,24 +76,24 @@ fn bands_and_rows_respect_b_times_r_at_most_k() {
     for _ in 0..20 {
         cmd(&mut app, Command::BandsUp);
     }
-    assert_eq!(app.banding, Banding { bands: 32, rows: 4 });
+    assert_eq!(app.curve.banding, Banding { bands: 32, rows: 4 });
     let msg = app.message.clone().unwrap();
     assert!(msg.error && msg.text.contains("b·r ≤ K"), "{msg:?}");
     cmd(&mut app, Command::RowsUp);
-    assert_eq!(app.banding.rows, 4, "32 × 5 > 128 must be refused");
+    assert_eq!(app.curve.banding.rows, 4, "32 × 5 > 128 must be refused");
     for _ in 0..40 {
         cmd(&mut app, Command::BandsDown);
     }
-    assert_eq!(app.banding.bands, 1);
+    assert_eq!(app.curve.banding.bands, 1);
     for _ in 0..10 {
         cmd(&mut app, Command::RowsDown);
     }
-    assert_eq!(app.banding, Banding { bands: 1, rows: 1 });
+    assert_eq!(app.curve.banding, Banding { bands: 1, rows: 1 });
     for _ in 0..200 {
         cmd(&mut app, Command::RowsUp);
     }
     assert_eq!(
-        app.banding,
+        app.curve.banding,
         Banding {
             bands: 1,
             rows: 128
@@ -115,40 +115,35 @@ fn bands_and_rows_respect_b_times_r_at_most_k() {
 fn stale_results_are_never_shown_as_current() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
-    let first = app.result.as_ref().unwrap().banding;
+    let first = app.candidates.result.as_ref().unwrap().banding;
     cmd(&mut app, Command::BandsUp);
     cmd(&mut app, Command::BandsUp);
     let effects = app.take_effects();
     assert_eq!(effects.len(), 2);
     let (old, new) = (&effects[0], &effects[1]);
-    let Effect::Reband {
-        request: old_id,
-        banding: old_b,
-        progress: old_p,
-        known,
-        ..
-    } = old.clone()
-    else {
+    let Effect::Reband(old_job) = old.clone() else {
         panic!("expected a re-banding job")
     };
-    let remembered = app.known_similarities.clone().unwrap();
+    let (old_id, old_b, old_p, known) = (
+        old_job.id,
+        old_job.request.banding,
+        old_job.progress,
+        old_job.request.known,
+    );
+    let remembered = app.candidates.known.clone().unwrap();
     assert!(
         known.is_some_and(|p| std::sync::Arc::ptr_eq(&p, &remembered)),
         "the job reuses the similarities verified so far"
     );
-    let Effect::Reband {
-        request: new_id,
-        banding: new_b,
-        ..
-    } = new.clone()
-    else {
+    let Effect::Reband(new_job) = new.clone() else {
         panic!("expected a re-banding job")
     };
+    let (new_id, new_b) = (new_job.id, new_job.request.banding);
     assert!(old_p.is_cancelled(), "the superseded job is cancelled");
     assert!(
         app.result_is_stale(),
         "the shown result answers {first}, not {}",
-        app.banding
+        app.curve.banding
     );
     // The old job's answer arrives late: dropped.
     app.update(Action::Banded(BandOutcome {
@@ -159,8 +154,8 @@ fn stale_results_are_never_shown_as_current() {
         elapsed: Duration::ZERO,
         prepared: None,
     }));
-    assert_eq!(app.result.as_ref().unwrap().banding, first);
-    assert!(app.job.is_some());
+    assert_eq!(app.candidates.result.as_ref().unwrap().banding, first);
+    assert!(app.candidates.job.is_running());
     // The newest answer is taken.
     let data = app.data.clone().unwrap();
     let pairs = lshscope::tui::reband(&data.index, new_b, None, None, &Default::default()).unwrap();
@@ -172,9 +167,9 @@ fn stale_results_are_never_shown_as_current() {
         elapsed: Duration::ZERO,
         prepared: None,
     }));
-    assert_eq!(app.result.as_ref().unwrap().banding, new_b);
+    assert_eq!(app.candidates.result.as_ref().unwrap().banding, new_b);
     assert!(!app.result_is_stale());
-    assert!(app.job.is_none());
+    assert!(!app.candidates.job.is_running());
 }
 
 #[test]
@@ -183,15 +178,15 @@ fn pins_add_dedupe_cap_and_clear() {
     let mut app = ready_app(dir.path(), SIZE);
     cmd(&mut app, Command::Pin);
     cmd(&mut app, Command::Pin);
-    assert_eq!(app.pins, vec![Banding { bands: 16, rows: 4 }]);
+    assert_eq!(app.curve.pins, vec![Banding { bands: 16, rows: 4 }]);
     for _ in 0..10 {
         cmd(&mut app, Command::BandsDown);
         cmd(&mut app, Command::Pin);
     }
-    assert_eq!(app.pins.len(), lshscope::tui::theme::MAX_PINS);
+    assert_eq!(app.curve.pins.len(), lshscope::tui::theme::MAX_PINS);
     assert!(app.message.as_ref().unwrap().error);
     cmd(&mut app, Command::ClearPins);
-    assert!(app.pins.is_empty());
+    assert!(app.curve.pins.is_empty());
 }
 
 #[test]
@@ -199,7 +194,8 @@ fn threshold_keys_prompt_and_counts() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
     let count_at = |app: &lshscope::tui::app::App, t: f64| {
-        app.result
+        app.candidates
+            .result
             .as_ref()
             .unwrap()
             .pairs
@@ -210,18 +206,18 @@ fn threshold_keys_prompt_and_counts() {
     assert_eq!(app.pairs_at_or_above_t, count_at(&app, 0.5));
     cmd(&mut app, Command::ThresholdUp);
     cmd(&mut app, Command::ThresholdUp);
-    assert_eq!(app.threshold, 0.52);
+    assert_eq!(app.curve.threshold, 0.52);
     cmd(&mut app, Command::ThresholdDown);
-    assert_eq!(app.threshold, 0.51);
+    assert_eq!(app.curve.threshold, 0.51);
     cmd(&mut app, Command::ThresholdPrompt);
     assert!(matches!(app.overlay, Overlay::Prompt(_)));
     type_prompt(&mut app, "0.8");
     assert_eq!(app.overlay, Overlay::None);
-    assert_eq!(app.threshold, 0.8);
+    assert_eq!(app.curve.threshold, 0.8);
     assert_eq!(app.pairs_at_or_above_t, count_at(&app, 0.8));
     cmd(&mut app, Command::ThresholdPrompt);
     type_prompt(&mut app, "1.5");
-    assert_eq!(app.threshold, 0.8);
+    assert_eq!(app.curve.threshold, 0.8);
     assert!(app.message.as_ref().unwrap().error);
     // Backspace and cancel.
     cmd(&mut app, Command::ThresholdPrompt);
@@ -232,14 +228,14 @@ fn threshold_keys_prompt_and_counts() {
     for _ in 0..30 {
         cmd(&mut app, Command::ThresholdUp);
     }
-    assert_eq!(app.threshold, 1.0);
+    assert_eq!(app.curve.threshold, 1.0);
 }
 
 #[test]
 fn histogram_bin_filter_and_range_filter() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
-    let all = app.visible.len();
+    let all = app.candidates.list.len();
     cmd(&mut app, Command::FocusNext);
     assert_eq!(app.focus, Focus::Histogram);
     // Walk to the fullest bin and filter to it.
@@ -254,31 +250,31 @@ fn histogram_bin_filter_and_range_filter() {
         cmd(&mut app, Command::BinRight);
     }
     cmd(&mut app, Command::FilterToBin);
-    assert_eq!(app.visible.len() as u64, app.hist.counts[fullest]);
+    assert_eq!(app.candidates.list.len() as u64, app.hist.counts[fullest]);
     let (lo, hi) = app.hist.bin_range(fullest);
-    let result = app.result.as_ref().unwrap();
-    assert!(app.visible.iter().all(|&i| {
+    let result = app.candidates.result.as_ref().unwrap();
+    assert!(app.candidates.list.rows().iter().all(|&i| {
         let j = result.pairs[i as usize].jaccard;
         j >= lo - 1e-9 && j <= hi + 1e-9
     }));
     cmd(&mut app, Command::Back); // Esc clears the filter
-    assert!(app.filter.is_none());
-    assert_eq!(app.visible.len(), all);
+    assert!(app.view.filter.is_none());
+    assert_eq!(app.candidates.list.len(), all);
     cmd(&mut app, Command::FilterPrompt);
     type_prompt(&mut app, "0.6-1");
-    let result = app.result.as_ref().unwrap();
+    let result = app.candidates.result.as_ref().unwrap();
     let expected = result.pairs.iter().filter(|p| p.jaccard >= 0.6).count();
-    assert_eq!(app.visible.len(), expected);
+    assert_eq!(app.candidates.list.len(), expected);
     cmd(&mut app, Command::FilterPrompt);
     type_prompt(&mut app, "nonsense");
     assert!(app.message.as_ref().unwrap().error);
     assert_eq!(
-        app.visible.len(),
+        app.candidates.list.len(),
         expected,
         "a bad range keeps the old filter"
     );
     cmd(&mut app, Command::ClearFilter);
-    assert_eq!(app.visible.len(), all);
+    assert_eq!(app.candidates.list.len(), all);
 }
 
 #[test]
@@ -286,23 +282,25 @@ fn sort_orders() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
     let js = |app: &lshscope::tui::app::App| -> Vec<f64> {
-        let r = app.result.as_ref().unwrap();
-        app.visible
+        let r = app.candidates.result.as_ref().unwrap();
+        app.candidates
+            .list
+            .rows()
             .iter()
             .map(|&i| r.pairs[i as usize].jaccard)
             .collect()
     };
-    assert_eq!(app.sort, SortOrder::JaccardDesc);
+    assert_eq!(app.view.sort, SortOrder::JaccardDesc);
     assert!(js(&app).windows(2).all(|w| w[0] >= w[1]));
     cmd(&mut app, Command::CycleSort);
-    assert_eq!(app.sort, SortOrder::JaccardAsc);
+    assert_eq!(app.view.sort, SortOrder::JaccardAsc);
     assert!(js(&app).windows(2).all(|w| w[0] <= w[1]));
     cmd(&mut app, Command::CycleSort);
-    assert_eq!(app.sort, SortOrder::Shuffled);
-    let mut shuffled = app.visible.clone();
+    assert_eq!(app.view.sort, SortOrder::Shuffled);
+    let mut shuffled = app.candidates.list.rows().to_vec();
     let first = shuffled.clone();
     shuffled.sort();
-    let n = app.result.as_ref().unwrap().pairs.len() as u32;
+    let n = app.candidates.result.as_ref().unwrap().pairs.len() as u32;
     assert_eq!(
         shuffled,
         (0..n).collect::<Vec<_>>(),
@@ -311,7 +309,11 @@ fn sort_orders() {
     cmd(&mut app, Command::CycleSort);
     cmd(&mut app, Command::CycleSort);
     cmd(&mut app, Command::CycleSort);
-    assert_eq!(app.visible, first, "the shuffle is reproducible");
+    assert_eq!(
+        app.candidates.list.rows(),
+        first,
+        "the shuffle is reproducible"
+    );
 }
 
 #[test]
@@ -322,45 +324,51 @@ fn list_navigation_and_viewer() {
     assert_eq!(app.focus, Focus::Pairs);
     cmd(&mut app, Command::Down);
     cmd(&mut app, Command::Down);
-    assert_eq!(app.selected, 2);
+    assert_eq!(app.candidates.list.selected(), 2);
     cmd(&mut app, Command::Up);
-    assert_eq!(app.selected, 1);
+    assert_eq!(app.candidates.list.selected(), 1);
     cmd(&mut app, Command::Bottom);
-    assert_eq!(app.selected, app.visible.len() - 1);
+    assert_eq!(
+        app.candidates.list.selected(),
+        app.candidates.list.len() - 1
+    );
     cmd(&mut app, Command::Down);
-    assert_eq!(app.selected, app.visible.len() - 1);
+    assert_eq!(
+        app.candidates.list.selected(),
+        app.candidates.list.len() - 1
+    );
     cmd(&mut app, Command::Top);
-    assert_eq!(app.selected, 0);
+    assert_eq!(app.candidates.list.selected(), 0);
     cmd(&mut app, Command::Open);
     assert_eq!(app.screen, Screen::Viewer);
     let pair = *app.selected_pair().unwrap();
-    let view = app.viewer.clone().unwrap();
+    let view = app.viewer.pair.clone().unwrap();
     assert_eq!((view.a, view.b), (pair.a, pair.b));
     let hit = view.collided.iter().filter(|&&c| c).count() as u32;
     assert_eq!(hit, pair.bands_hit, "band strip agrees with the banding");
     assert!(!view.ranges_a.is_empty() && !view.ranges_b.is_empty());
     cmd(&mut app, Command::NextPair);
-    assert_eq!(app.selected, 1);
+    assert_eq!(app.candidates.list.selected(), 1);
     assert_ne!(
-        app.viewer.as_ref().map(|v| (v.a, v.b)),
+        app.viewer.pair.as_ref().map(|v| (v.a, v.b)),
         Some((view.a, view.b))
     );
     cmd(&mut app, Command::PrevPair);
     cmd(&mut app, Command::PrevPair);
-    assert_eq!(app.selected, 0);
+    assert_eq!(app.candidates.list.selected(), 0);
     cmd(&mut app, Command::ToggleBandValues);
-    assert!(app.show_band_values);
+    assert!(app.viewer.show_values);
     cmd(&mut app, Command::ScrollSide);
     assert_eq!(
-        app.viewer.as_ref().unwrap().side,
+        app.viewer.pair.as_ref().unwrap().side,
         lshscope::tui::app::ScrollSide::Left
     );
     // Changing b in the viewer recomputes the strip for the new banding.
     cmd(&mut app, Command::BandsDown);
-    assert_eq!(app.viewer.as_ref().unwrap().collided.len(), 15);
+    assert_eq!(app.viewer.pair.as_ref().unwrap().collided.len(), 15);
     cmd(&mut app, Command::Back);
     assert_eq!(app.screen, Screen::Main);
-    assert!(app.viewer.is_none());
+    assert!(app.viewer.pair.is_none());
 }
 
 #[test]
@@ -374,7 +382,7 @@ fn jump_to_id() {
     let ids = [data.corpus.id(p.a as usize), data.corpus.id(p.b as usize)];
     assert_eq!(ids, ["train-1", "train-2"]);
     assert!(
-        app.selected > 0,
+        app.candidates.list.selected() > 0,
         "the pair is not the first one: the jump moved"
     );
     cmd(&mut app, Command::JumpPrompt);
@@ -432,7 +440,7 @@ fn labels_are_saved_after_each_key_and_loaded_again() {
     assert_eq!(store.get(a, b), None);
     // A new session reads the file back.
     let app2 = ready_app(dir.path(), SIZE);
-    let r = app2.result.as_ref().unwrap();
+    let r = app2.candidates.result.as_ref().unwrap();
     let labelled: Vec<_> = r
         .pairs
         .iter()
@@ -555,7 +563,7 @@ fn export_writes_the_filtered_pairs_and_the_plots() {
     type_prompt(&mut app, "0.62");
     cmd(&mut app, Command::FilterPrompt);
     type_prompt(&mut app, "0.5");
-    let n = app.visible.len();
+    let n = app.candidates.list.len();
     let total = app.hist.total();
     cmd(&mut app, Command::Export);
     let path = dir.path().join("fixture.pairs.16x5.csv");
@@ -620,7 +628,7 @@ fn export_during_rebanding_waits_for_the_current_banding() {
     cmd(&mut app, Command::BandsUp);
     assert!(app.result_is_stale());
     cmd(&mut app, Command::Export);
-    assert!(app.export_pending);
+    assert!(app.candidates.export_pending);
     assert!(
         app.message.as_ref().unwrap().text.contains("17×4"),
         "{:?}",
@@ -633,7 +641,7 @@ fn export_during_rebanding_waits_for_the_current_banding() {
         "no export of the stale candidates"
     );
     run_given_effects(&mut app, effects);
-    assert!(!app.export_pending);
+    assert!(!app.candidates.export_pending);
     assert_eq!(run_effects(&mut app), 1, "the export runs after the answer");
     assert!(dir.path().join("fixture.pairs.17x4.csv").exists());
     assert!(dir.path().join("fixture.histogram.17x4.png").exists());
@@ -654,16 +662,15 @@ fn prepared_results_match_the_apps_own_and_stale_views_are_recomputed() {
         cmd(app, Command::RowsDown);
     }
     let effects = own.take_effects();
-    let Some(Effect::Reband {
-        request,
-        banding,
-        view,
-        bins,
-        ..
-    }) = effects.into_iter().last()
-    else {
+    let Some(Effect::Reband(job)) = effects.into_iter().last() else {
         panic!("a re-banding job")
     };
+    let (request, banding, view, bins) = (
+        job.id,
+        job.request.banding,
+        job.request.view,
+        job.request.bins,
+    );
     let data = own.data.clone().unwrap();
     let pairs = std::sync::Arc::new(
         lshscope::tui::reband(&data.index, banding, None, None, &Default::default()).unwrap(),
@@ -682,13 +689,14 @@ fn prepared_results_match_the_apps_own_and_stale_views_are_recomputed() {
     cmd(&mut prepared, Command::CycleSort);
     cmd(&mut prepared, Command::CycleSort);
     cmd(&mut prepared, Command::CycleSort);
-    assert_eq!(prepared.sort, own.sort);
+    assert_eq!(prepared.view.sort, own.view.sort);
     let mut stale_view = view;
     stale_view.sort = SortOrder::Shuffled;
     let wrong = lshscope::tui::app::Prepared::new(&pairs, bins, stale_view);
     prepared.update(Action::Banded(outcome(Some(Box::new(wrong)))));
     assert_eq!(
-        prepared.visible, own.visible,
+        prepared.candidates.list.rows(),
+        own.candidates.list.rows(),
         "recomputed for the current view"
     );
     // And with the view unchanged, the prepared order is used as is.
@@ -697,19 +705,29 @@ fn prepared_results_match_the_apps_own_and_stale_views_are_recomputed() {
     run_effects(&mut again);
     let mut reference = ready_app(dir.path(), SIZE);
     cmd(&mut reference, Command::RowsDown);
-    let Some(Effect::Reband { request, .. }) = reference.take_effects().into_iter().last() else {
+    let Some(Effect::Reband(job)) = reference.take_effects().into_iter().last() else {
         panic!("a re-banding job")
     };
+    let request = job.id;
     reference.update(Action::Banded(BandOutcome {
         request,
         ..outcome(None)
     }));
-    assert_eq!(again.visible, reference.visible);
+    assert_eq!(
+        again.candidates.list.rows(),
+        reference.candidates.list.rows()
+    );
     assert_eq!(again.hist, reference.hist);
-    assert_eq!(again.selected, reference.selected);
+    assert_eq!(
+        again.candidates.list.selected(),
+        reference.candidates.list.selected()
+    );
     assert_eq!(again.pairs_at_or_above_t, reference.pairs_at_or_above_t);
     assert_eq!(prepared.hist, own.hist);
-    assert_eq!(prepared.selected, own.selected);
+    assert_eq!(
+        prepared.candidates.list.selected(),
+        own.candidates.list.selected()
+    );
 }
 
 #[test]
@@ -721,30 +739,33 @@ fn help_opens_and_any_key_closes_it_and_quit_cancels_work() {
     cmd(&mut app, Command::Pin);
     assert_eq!(app.overlay, Overlay::None);
     cmd(&mut app, Command::Quit);
-    assert!(app.should_quit);
-    assert!(app.load_progress.is_cancelled());
+    assert!(app.should_quit());
+    assert!(app.load.progress.is_cancelled());
 }
 
 #[test]
 fn mouse_click_on_a_bin_filters_and_on_a_row_selects() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
-    let l = lshscope::tui::ui::layout::main_layout(SIZE);
-    let g = lshscope::tui::ui::layout::histogram_geometry(l.histogram, app.hist.bins());
+    let l = lshscope::tui::layout::main_layout(SIZE);
+    let g = lshscope::tui::layout::histogram_geometry(l.histogram, app.hist.bins());
     let bin = (0..app.hist.bins())
         .find(|&i| app.hist.counts[i] > 0)
         .unwrap();
     let x = g.plot.x + bin as u16 * g.per_bin;
     app.update(Action::Click(x, g.plot.y + 1));
     assert_eq!(app.focus, Focus::Histogram);
-    assert_eq!(app.filter.unwrap().bin, Some(bin));
-    assert_eq!(app.visible.len() as u64, app.hist.counts[bin]);
+    assert_eq!(app.view.filter.unwrap().bin, Some(bin));
+    assert_eq!(app.candidates.list.len() as u64, app.hist.counts[bin]);
     cmd(&mut app, Command::ClearFilter);
     app.update(Action::Click(l.pairs.x + 3, l.pairs.y + 2 + 2));
     assert_eq!(app.focus, Focus::Pairs);
-    assert_eq!(app.selected, 2);
+    assert_eq!(app.candidates.list.selected(), 2);
     app.update(Action::Wheel(l.pairs.x + 3, l.pairs.y + 3, true));
-    assert_eq!(app.selected, (2 + 3).min(app.visible.len() - 1));
+    assert_eq!(
+        app.candidates.list.selected(),
+        (2 + 3).min(app.candidates.list.len() - 1)
+    );
 }
 
 #[test]
@@ -779,7 +800,7 @@ fn oversized_bandings_are_refused_before_they_exhaust_memory() {
         .take_effects()
         .into_iter()
         .filter_map(|e| match e {
-            Effect::Reband { request, .. } => Some(request),
+            Effect::Reband(job) => Some(job.id),
             _ => None,
         })
         .collect();
@@ -787,12 +808,12 @@ fn oversized_bandings_are_refused_before_they_exhaust_memory() {
         request: ids[0],
         message: "old".into(),
     });
-    assert!(app.job.is_some() && app.message.is_none());
+    assert!(app.candidates.job.is_running() && app.message.is_none());
     app.update(Action::BandFailed {
         request: ids[1],
         message: "too many pairs".into(),
     });
-    assert!(app.job.is_none());
+    assert!(!app.candidates.job.is_running());
     let msg = app.message.clone().unwrap();
     assert!(msg.error && msg.text.contains("too many pairs"));
     assert!(
@@ -849,7 +870,7 @@ fn viewer_scrolls_both_or_one_side_and_stops_at_the_end() {
     cmd(&mut app, Command::Open);
     assert_eq!(app.screen, Screen::Viewer);
     let scroll = |app: &lshscope::tui::app::App| {
-        let v = app.viewer.as_ref().unwrap();
+        let v = app.viewer.pair.as_ref().unwrap();
         (v.scroll_a, v.scroll_b)
     };
     for _ in 0..5 {
@@ -857,20 +878,20 @@ fn viewer_scrolls_both_or_one_side_and_stops_at_the_end() {
     }
     assert_eq!(scroll(&app), (5, 5));
     cmd(&mut app, Command::ScrollSide);
-    assert_eq!(app.viewer.as_ref().unwrap().side, ScrollSide::Left);
+    assert_eq!(app.viewer.pair.as_ref().unwrap().side, ScrollSide::Left);
     cmd(&mut app, Command::Down);
     assert_eq!(scroll(&app), (6, 5));
     cmd(&mut app, Command::ScrollSide);
     cmd(&mut app, Command::Up);
     assert_eq!(scroll(&app), (6, 4));
     cmd(&mut app, Command::ScrollSide);
-    assert_eq!(app.viewer.as_ref().unwrap().side, ScrollSide::Both);
+    assert_eq!(app.viewer.pair.as_ref().unwrap().side, ScrollSide::Both);
     for _ in 0..100 {
         cmd(&mut app, Command::PageDown);
     }
-    let width = lshscope::tui::ui::layout::viewer_text_width(SIZE);
-    let rows = lshscope::tui::ui::layout::viewer_text_rows(SIZE, false, BANDING.bands);
-    let lines = lshscope::tui::ui::viewer::wrapped_line_count(&long, width);
+    let width = lshscope::tui::layout::viewer_text_width(SIZE);
+    let rows = lshscope::tui::layout::viewer_text_rows(SIZE, false, BANDING.bands);
+    let lines = lshscope::tui::layout::wrapped_line_count(&long, width);
     assert!(lines > rows, "the fixture must be longer than the view");
     assert_eq!(
         scroll(&app).0,
@@ -885,5 +906,41 @@ fn viewer_scrolls_both_or_one_side_and_stops_at_the_end() {
     assert!(
         screen.contains(&format!("lines 1–{rows} of {lines}")),
         "{screen}"
+    );
+}
+
+/// Hints in messages name the key the table binds, so a rebinding changes them too.
+#[test]
+fn message_hints_come_from_the_key_table() {
+    use lshscope::tui::keys::hint;
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    cmd(&mut app, Command::ToggleMissed);
+    let msg = app.message.clone().unwrap();
+    assert!(
+        msg.error
+            && msg
+                .text
+                .contains(&format!("{} computes it", hint(Command::ComputeTruth))),
+        "{msg:?}"
+    );
+    cmd(&mut app, Command::FocusNext);
+    cmd(&mut app, Command::FilterToBin);
+    let msg = app.message.clone().unwrap();
+    assert!(
+        msg.text
+            .contains(&format!("({} clears)", hint(Command::ClearFilter))),
+        "{msg:?}"
+    );
+    for _ in 0..lshscope::tui::theme::MAX_PINS {
+        cmd(&mut app, Command::Pin);
+        cmd(&mut app, Command::BandsDown);
+    }
+    cmd(&mut app, Command::Pin);
+    let msg = app.message.clone().unwrap();
+    assert!(
+        msg.text
+            .contains(&format!("{} clears them", hint(Command::ClearPins))),
+        "{msg:?}"
     );
 }

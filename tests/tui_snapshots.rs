@@ -4,7 +4,7 @@
 mod tui_support;
 
 use lshscope::jobs::Phase;
-use lshscope::tui::app::{Action, LoadStep};
+use lshscope::tui::app::{Action, PhaseTiming};
 use lshscope::tui::keys::Command;
 use ratatui::style::{Color, Modifier};
 use tui_support::*;
@@ -37,14 +37,14 @@ fn redact_clock(screen: &str) -> String {
 fn loading_screen() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = new_app(dir.path(), (W, H));
-    app.update(Action::LoadStepDone(LoadStep {
+    app.update(Action::LoadStepDone(PhaseTiming {
         phase: Phase::Reading,
         items: 1_048_576,
         unit: "bytes",
         seconds: 0.5,
     }));
-    app.load_progress.begin(Phase::Signatures, 12);
-    app.load_progress.advance(5);
+    app.load.progress.begin(Phase::Signatures, 12);
+    app.load.progress.advance(5);
     insta::assert_snapshot!("loading", redact_clock(&screen(&app, W, H)));
 }
 
@@ -97,7 +97,7 @@ fn pair_viewer_with_highlights() {
     insta::assert_snapshot!("viewer", text);
     // Shared shingles are highlighted (yellow background) and the rest is not.
     let buf = cell_styles(&app, W, H);
-    let l = lshscope::tui::ui::layout::viewer_layout((W, H), false, 16);
+    let l = lshscope::tui::layout::viewer_layout((W, H), false, 16);
     let columns = l.left.x + 1..l.left.x + l.left.width - 1;
     let rows = l.left.y + 1..l.left.y + l.left.height - 1;
     let lit = |x: u16, y: u16| buf[(x, y)].bg == Color::Yellow;

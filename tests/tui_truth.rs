@@ -24,14 +24,14 @@ fn app_with_truth(dir: &std::path::Path) -> App {
     let mut app = ready_app(dir, SIZE);
     cmd(&mut app, Command::ComputeTruth);
     assert_eq!(run_effects(&mut app), 1);
-    assert!(app.truth.job.is_none());
+    assert!(!app.truth.job.is_running());
     app
 }
 
 /// Recall of `app`'s shown candidates the slow way: the engine's `measure_recall`, which
 /// binary-searches every truth pair in the candidates.
 fn expected_recall(app: &App) -> (usize, usize, Option<f64>) {
-    let result = app.result.as_ref().unwrap();
+    let result = app.candidates.result.as_ref().unwrap();
     let truth = app.truth.truth.as_ref().unwrap();
     let candidates: Vec<CandidatePair> = result
         .pairs
@@ -45,14 +45,14 @@ fn expected_recall(app: &App) -> (usize, usize, Option<f64>) {
     let at_t = result
         .pairs
         .iter()
-        .filter(|p| p.jaccard >= app.threshold)
+        .filter(|p| p.jaccard >= app.curve.threshold)
         .count();
     let r = measure_recall(
         &truth.pairs,
         &candidates,
         at_t,
         result.banding,
-        app.threshold,
+        app.curve.threshold,
         app.hist.bins(),
     );
     (r.found_at_threshold, r.true_at_threshold, r.precision)
@@ -72,11 +72,11 @@ fn t_computes_the_exact_truth_at_the_threshold() {
     let [Effect::Truth(job)] = effects.as_slice() else {
         panic!("T queues one truth job, got {effects:?}")
     };
-    assert_eq!(job.task, TruthTask::Join { threshold: 0.5 });
+    assert_eq!(job.request.task, TruthTask::Join { threshold: 0.5 });
     let status = tui_support::screen(&app, W, H);
     assert!(status.contains("⟳ exact join at J ≥ 0.5"), "{status}");
     let data = app.data.clone().unwrap();
-    let done = lshscope::tui::truth::run_truth_job(&data, job).unwrap();
+    let done = lshscope::tui::truth::run_truth_job(job).unwrap();
     app.update(Action::TruthDone(done));
     let truth = app.truth.truth.as_ref().unwrap();
     assert_eq!(truth.origin, TruthOrigin::Computed { threshold: 0.5 });
@@ -121,18 +121,17 @@ fn a_newer_truth_request_supersedes_the_older_one() {
         .collect();
     assert_eq!(jobs.len(), 2);
     assert!(jobs[0].progress.is_cancelled());
-    let data = app.data.clone().unwrap();
     // The old job finishes anyway (it was past its last check): its answer is dropped.
-    let old = lshscope::tui::truth::run_truth_job(&data, &jobs[0]).unwrap_or_else(|| {
+    let old = lshscope::tui::truth::run_truth_job(&jobs[0]).unwrap_or_else(|| {
         let fresh = lshscope::tui::truth::TruthJob {
             progress: Default::default(),
             ..jobs[0].clone()
         };
-        lshscope::tui::truth::run_truth_job(&data, &fresh).unwrap()
+        lshscope::tui::truth::run_truth_job(&fresh).unwrap()
     });
     app.update(Action::TruthDone(old));
-    assert!(app.truth.truth.is_none() && app.truth.job.is_some());
-    let new = lshscope::tui::truth::run_truth_job(&data, &jobs[1]).unwrap();
+    assert!(app.truth.truth.is_none() && app.truth.job.is_running());
+    let new = lshscope::tui::truth::run_truth_job(&jobs[1]).unwrap();
     app.update(Action::TruthDone(new));
     assert_eq!(
         app.truth.truth.as_ref().unwrap().origin,
@@ -153,14 +152,20 @@ fn recall_follows_b_r_and_t_without_recomputing_the_truth() {
     let mut seen = vec![first];
     for _ in 0..4 {
         cmd(&mut app, Command::RowsUp);
-        assert!(app.truth.job.is_none(), "changing r starts no truth job");
+        assert!(
+            !app.truth.job.is_running(),
+            "changing r starts no truth job"
+        );
         run_effects(&mut app);
         let m = app.truth.measure.as_ref().unwrap();
-        assert_eq!(m.banding, app.banding, "recall answers the shown banding");
+        assert_eq!(
+            m.banding, app.curve.banding,
+            "recall answers the shown banding"
+        );
         assert_eq!(shown_recall(&app), expected_recall(&app));
         seen.push(shown_recall(&app));
     }
-    assert_eq!(app.banding, Banding { bands: 16, rows: 8 });
+    assert_eq!(app.curve.banding, Banding { bands: 16, rows: 8 });
     assert!(
         seen.last().unwrap().0 < first.0,
         "recall must drop at 16×8: {seen:?}"
@@ -201,37 +206,38 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
         cmd(&mut app, Command::RowsUp);
     }
     run_effects(&mut app);
-    assert_eq!(app.banding, Banding { bands: 16, rows: 8 });
+    assert_eq!(app.curve.banding, Banding { bands: 16, rows: 8 });
     cmd(&mut app, Command::ToggleMissed);
     assert!(app.truth.show_missed);
-    let missed = app.truth.visible.len();
+    let missed = app.truth.missed.len();
     let m = app.truth.measure.as_ref().unwrap();
     assert_eq!(missed, m.missed);
     assert!(missed >= 2, "16×8 misses pairs near 0.5: {missed}");
     // Sorted by Jaccard, descending, like the candidates; every one is ≥ t and no candidate.
     let truth = app.truth.truth.clone().unwrap();
-    let result = app.result.clone().unwrap();
+    let result = app.candidates.result.clone().unwrap();
     let js: Vec<f64> = app
         .truth
-        .visible
+        .missed
+        .rows()
         .iter()
         .map(|&i| truth.pairs[i as usize].jaccard)
         .collect();
     assert!(js.windows(2).all(|w| w[0] >= w[1]), "{js:?}");
-    for &i in &app.truth.visible {
+    for &i in app.truth.missed.rows() {
         let p = truth.pairs[i as usize];
-        assert!(p.jaccard >= app.threshold);
+        assert!(p.jaccard >= app.curve.threshold);
         assert!(!result.pairs.iter().any(|c| (c.a, c.b) == (p.a, p.b)));
     }
 
     // Down, open: the viewer shows the second missed pair, with no band collided.
     app.focus = lshscope::tui::app::Focus::Pairs;
     cmd(&mut app, Command::Down);
-    assert_eq!(app.truth.selected, 1);
-    let second = truth.pairs[app.truth.visible[1] as usize];
+    assert_eq!(app.truth.missed.selected(), 1);
+    let second = truth.pairs[app.truth.missed.rows()[1] as usize];
     cmd(&mut app, Command::Open);
     assert_eq!(app.screen, Screen::Viewer);
-    let view = app.viewer.as_ref().unwrap();
+    let view = app.viewer.pair.as_ref().unwrap();
     assert_eq!((view.a, view.b), (second.a, second.b));
     assert!(view.collided.iter().all(|c| !c));
     let s = tui_support::screen(&app, W, H);
@@ -241,8 +247,8 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     );
     // ← moves within the missed list, not the candidates.
     cmd(&mut app, Command::PrevPair);
-    let first = truth.pairs[app.truth.visible[0] as usize];
-    let view = app.viewer.as_ref().unwrap();
+    let first = truth.pairs[app.truth.missed.rows()[0] as usize];
+    let view = app.viewer.pair.as_ref().unwrap();
     assert_eq!((view.a, view.b), (first.a, first.b));
     // A false negative is labelled like any pair, and saved.
     cmd(&mut app, Command::LabelDuplicate);
@@ -265,7 +271,7 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     assert_eq!(app.screen, Screen::Main);
     assert!(app.truth.show_missed && !app.truth.viewing);
     cmd(&mut app, Command::Bottom);
-    let last = truth.pairs[*app.truth.visible.last().unwrap() as usize];
+    let last = truth.pairs[*app.truth.missed.rows().last().unwrap() as usize];
     cmd(&mut app, Command::LabelNotDuplicate);
     assert_eq!(app.label_of(last.a, last.b), Some(Label::NotDuplicate));
 
@@ -295,7 +301,7 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
         cmd(&mut app, Command::RowsDown);
     }
     run_effects(&mut app);
-    assert!(app.truth.visible.len() < missed, "{:?}", app.banding);
+    assert!(app.truth.missed.len() < missed, "{:?}", app.curve.banding);
     cmd(&mut app, Command::ToggleMissed);
     assert!(!app.truth.show_missed);
 }
@@ -309,7 +315,7 @@ fn the_missed_list_follows_the_bin_filter() {
     }
     run_effects(&mut app);
     cmd(&mut app, Command::ToggleMissed);
-    let all = app.truth.visible.len();
+    let all = app.truth.missed.len();
     // Filter to J ≥ 0.9: only the highest missed pairs (maybe none) remain.
     cmd(&mut app, Command::FilterPrompt);
     for c in "0.9".chars() {
@@ -319,12 +325,13 @@ fn the_missed_list_follows_the_bin_filter() {
     let truth = app.truth.truth.clone().unwrap();
     assert!(
         app.truth
-            .visible
+            .missed
+            .rows()
             .iter()
             .all(|&i| truth.pairs[i as usize].jaccard >= 0.9)
     );
     cmd(&mut app, Command::ClearFilter);
-    assert_eq!(app.truth.visible.len(), all);
+    assert_eq!(app.truth.missed.len(), all);
 }
 
 fn write_truth_file(dir: &std::path::Path, text: &str) -> std::path::PathBuf {
@@ -365,8 +372,8 @@ fn a_bad_truth_file_ends_the_session_with_its_error() {
     app.truth.file = Some(path);
     app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
     run_effects(&mut app);
-    assert!(app.should_quit);
-    let e = app.fatal.as_ref().unwrap();
+    assert!(app.should_quit());
+    let e = app.fatal().unwrap();
     assert_eq!(e.exit_code(), 2);
     assert!(
         e.to_string().contains("truth.csv:2:") && e.to_string().contains("`nobody`"),

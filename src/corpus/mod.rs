@@ -16,7 +16,7 @@ pub use delimited::{MAX_QUOTED_BYTES, MAX_QUOTED_LINES};
 pub use parquet::read_parquet_bytes;
 pub use read::{
     ColumnSpec, DUPLICATE_IDS_KEPT, InputFormat, LineCounts, Quote, ReadOptions, ReadReport,
-    read_corpus, read_corpus_from,
+    read_bytes, read_corpus, read_corpus_from,
 };
 
 /// Documents in input order, ids and texts held in two arenas.

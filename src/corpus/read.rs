@@ -294,6 +294,27 @@ pub fn read_corpus_from(
     read_stream(source, name, how, opts, progress)
 }
 
+/// Reads documents from `bytes` in memory (gzip / zstd recognised by their magic bytes) as
+/// [`read_corpus_from`] does, counting the bytes consumed on `progress` as a file read does.
+pub fn read_bytes(
+    bytes: &[u8],
+    name: &Path,
+    opts: &ReadOptions,
+    progress: &Progress,
+) -> Result<(Corpus, ReadReport)> {
+    progress.begin(Phase::Reading, bytes.len() as u64);
+    let counted = source::Counted {
+        inner: bytes,
+        progress: progress.clone(),
+    };
+    read_corpus_from(
+        std::io::BufReader::with_capacity(source::BUFFER_BYTES, counted),
+        name,
+        opts,
+        progress,
+    )
+}
+
 impl InputFormat {
     /// The name used by `--format`.
     pub fn name(self) -> &'static str {

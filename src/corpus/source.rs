@@ -96,9 +96,9 @@ pub(super) fn lower_extension(path: &Path) -> Option<String> {
 }
 
 /// Passes reads through and reports the byte count to the progress handle.
-struct Counted<R> {
-    inner: R,
-    progress: Progress,
+pub(super) struct Counted<R> {
+    pub(super) inner: R,
+    pub(super) progress: Progress,
 }
 
 impl<R: Read> Read for Counted<R> {

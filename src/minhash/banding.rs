@@ -37,6 +37,37 @@ impl Banding {
     pub fn hashes_used(&self) -> usize {
         self.bands * self.rows
     }
+
+    /// For each band, how many of its r rows the signatures `a` and `b` agree on; r means the
+    /// band puts them in the same bucket (its key is a hash of exactly those r values).
+    pub fn band_agreement<'s>(
+        &self,
+        a: &'s [u32],
+        b: &'s [u32],
+    ) -> impl Iterator<Item = usize> + 's {
+        let rows = self.rows;
+        (0..self.bands).map(move |i| {
+            let range = i * rows..(i + 1) * rows;
+            crate::similarity::agreeing_rows(&a[range.clone()], &b[range])
+        })
+    }
+
+    /// Which bands put documents `a` and `b` of `sigs` in the same bucket. A document without
+    /// shingles is in no bucket, so it collides nowhere.
+    pub fn agreeing_bands(&self, sigs: &Signatures, a: usize, b: usize) -> Vec<bool> {
+        let empty = sigs.is_empty_doc(a) || sigs.is_empty_doc(b);
+        self.band_agreement(sigs.row(a), sigs.row(b))
+            .map(|rows| !empty && rows == self.rows)
+            .collect()
+    }
+
+    /// The most rows any one band agrees on for documents `a` and `b` of `sigs`: r means they
+    /// are a candidate; for a missed pair, how close it came.
+    pub fn closest_band(&self, sigs: &Signatures, a: usize, b: usize) -> usize {
+        self.band_agreement(sigs.row(a), sigs.row(b))
+            .max()
+            .unwrap_or(0)
+    }
 }
 
 impl std::fmt::Display for Banding {
@@ -376,6 +407,66 @@ mod tests {
     use super::*;
     use crate::corpus::Corpus;
     use crate::minhash::{IndexOptions, build_index};
+
+    #[test]
+    fn band_agreement_counts_rows_per_band() {
+        let banding = Banding { bands: 3, rows: 2 };
+        let a = [1, 2, 3, 4, 5, 6, 9];
+        let b = [1, 2, 3, 0, 0, 0, 7];
+        assert_eq!(
+            banding.band_agreement(&a, &b).collect::<Vec<_>>(),
+            vec![2, 1, 0]
+        );
+    }
+
+    #[test]
+    fn agreeing_bands_match_the_candidates() {
+        let corpus = Corpus::from_pairs([
+            (
+                "a",
+                "the quick brown fox jumps over the lazy dog near the river bank",
+            ),
+            (
+                "b",
+                "the quick brown fox jumps over the lazy dog near the river bend",
+            ),
+            (
+                "c",
+                "completely different words about copper wire and electricity",
+            ),
+            ("e", ""),
+        ]);
+        let index = build_index(&corpus, &IndexOptions::default(), &Progress::new()).unwrap();
+        let banding = Banding { bands: 32, rows: 4 };
+        let sigs = &index.signatures;
+        let found = find_candidates(
+            sigs,
+            &BandingOptions {
+                banding,
+                max_bucket: None,
+            },
+            &Progress::new(),
+        )
+        .unwrap();
+        for a in 0..4 {
+            for b in a + 1..4 {
+                let bands = banding.agreeing_bands(sigs, a, b);
+                assert_eq!(bands.len(), 32);
+                let hits = bands.iter().filter(|&&hit| hit).count();
+                let candidate = found
+                    .pairs
+                    .iter()
+                    .find(|p| (p.a as usize, p.b as usize) == (a, b));
+                assert_eq!(candidate.map_or(0, |p| p.bands_hit as usize), hits);
+                if !sigs.is_empty_doc(a) && !sigs.is_empty_doc(b) {
+                    assert_eq!(banding.closest_band(sigs, a, b) == 4, hits > 0);
+                }
+            }
+        }
+        // The near copies collide somewhere; the empty document nowhere.
+        assert!(banding.agreeing_bands(sigs, 0, 1).contains(&true));
+        assert!(!banding.agreeing_bands(sigs, 0, 3).contains(&true));
+    }
 
     #[test]
     fn radix_grouping_matches_sort() {

@@ -63,9 +63,9 @@ impl Pipeline<'_> {
 mod tests {
     use super::*;
     use crate::analysis::clusters::{AuditLimits, Clusters, Edge, KeepRule};
-    use crate::jobs::Progress;
     use crate::analysis::dedup::Joining;
     use crate::corpus::Corpus;
+    use crate::jobs::Progress;
     use crate::minhash::{Banding, BandingOptions, IndexOptions, build_index};
 
     fn dedup(

@@ -1,185 +1,61 @@
 //! Explorer state and the only place it changes: [`App::update`].
 //!
-//! Rendering reads an `&App`; workers report back through [`Action`]s; anything the App wants
-//! done outside itself (start a re-banding job) it queues as an [`Effect`] for the event loop.
+//! The App composes the state parts, each with its owner module: [`Candidates`] (re-banding
+//! and the candidate list), [`TruthState`] (truth, recall, missed list), [`PairView`] (the
+//! open pair), [`LabelState`], the load, and the list view. Rendering reads an `&App`;
+//! workers report back through [`Action`]s. `update` does no I/O: re-banding, truth reading
+//! or joining, exports and label writes are queued as [`Effect`]s for the event loop.
 
-use std::collections::HashMap;
-
-use rayon::prelude::*;
-use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use crate::analysis::histogram::SimilarityHistogram;
 use crate::analysis::labels::{Label, LabelStore};
-use crate::corpus::{Corpus, ReadOptions, ReadReport};
-use crate::jobs::{Phase, Progress};
-use crate::minhash::{Banding, Index, IndexOptions, VerifiedPair};
-use crate::rng::SplitMix64;
-use crate::similarity::TextMetrics;
+use crate::analysis::truth::TruthPair;
+use crate::jobs::Progress;
+use crate::minhash::Banding;
+use crate::minhash::VerifiedPair;
 
-use super::keys::{Command, Context};
+pub use super::candidates::{BandOutcome, Candidates, Prepared, RebandJob, RebandRequest};
+use super::export::{ExportJob, ExportReport, PlotSpec, brace_names};
+use super::keys::{Command, Context, hint};
+pub use super::labels::{LabelSave, LabelState, LabelsSaved};
+use super::layout;
+pub use super::list::{JaccardFilter, ListView, PairList, SortOrder, list_order};
+pub use super::session::{Config, Loaded, PhaseTiming, Source};
 use super::theme::{MAX_PINS, Theme};
-use super::ui::layout;
+use super::truth::{MissedView, TruthFailure, TruthJob, TruthState, TruthTask};
+pub use super::viewer::{METRIC_CHARS, PairView, ScrollSide, ViewerState, pair_view};
+use crate::numfmt::thousands;
 
-/// Where the documents come from.
-#[derive(Debug, Clone)]
-pub enum Source {
-    File {
-        path: PathBuf,
-        read: ReadOptions,
-    },
-    /// The gzipped sample compiled into the binary.
-    EmbeddedSample,
-}
-
-/// Everything fixed for a session.
-#[derive(Debug, Clone)]
-pub struct Config {
-    pub source: Source,
-    /// Shown in titles.
-    pub source_name: String,
-    pub index_options: IndexOptions,
-    /// The banding to start with.
+/// What the S-curve shows: the banding the user asked for (the candidates shown may still
+/// answer an older one), the threshold t and the pinned curves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Curve {
     pub banding: Banding,
     pub threshold: f64,
-    pub max_bucket: Option<usize>,
-    /// Exports go to `export_dir/<export_stem>.pairs.<b>x<r>.csv`.
-    pub export_dir: PathBuf,
-    pub export_stem: String,
-    pub monochrome: bool,
-    /// Histogram bins (at least 20).
-    pub bins: usize,
-    /// Seed of the shuffled sort order.
-    pub shuffle_seed: u64,
+    pub pins: Vec<Banding>,
 }
 
-/// The corpus and its index, shared read-only with the workers.
-#[derive(Debug)]
-pub struct Loaded {
-    pub corpus: Corpus,
-    pub index: Index,
-    pub read: ReadReport,
-}
-
-/// A finished loading phase, for the loading screen.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LoadStep {
-    pub phase: Phase,
-    pub items: u64,
-    pub unit: &'static str,
-    pub seconds: f64,
-}
-
-/// The verified candidates of one banding, tagged with the request that asked for them.
-#[derive(Debug, Clone)]
-pub struct BandOutcome {
-    pub request: u64,
-    pub banding: Banding,
-    /// Every candidate with its exact Jaccard and estimate, sorted by (a, b). Shared with the
-    /// next re-banding job, which reuses the similarities of the pairs both bandings find.
-    pub pairs: Arc<Vec<VerifiedPair>>,
-    /// Every pair verified so far this session (sorted by (a, b)), for the next job; `None`
-    /// means just `pairs`.
-    pub known: Option<Arc<Vec<VerifiedPair>>>,
-    pub elapsed: Duration,
-    /// Histogram counts and list order computed by the worker for the view asked with the
-    /// request, so a large result does not stall the UI thread; `None`: the App computes them.
-    pub prepared: Option<Box<Prepared>>,
-}
-
-/// What the pair list shows: which pairs and in what order.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ListView {
-    pub filter: Option<JaccardFilter>,
-    pub sort: SortOrder,
-    pub shuffle_seed: u64,
-}
-
-/// A result's histogram counts (no labels) and its list order for `view`.
-#[derive(Debug, Clone)]
-pub struct Prepared {
-    pub view: ListView,
-    pub hist: SimilarityHistogram,
-    pub order: Vec<u32>,
-}
-
-impl Prepared {
-    pub fn new(pairs: &[VerifiedPair], bins: usize, view: ListView) -> Self {
-        Prepared {
-            view,
-            hist: SimilarityHistogram::from_values(pairs.iter().map(|p| (p.jaccard, None)), bins),
-            order: list_order(pairs, view),
-        }
-    }
-}
-
-/// Indices of the `pairs` that pass `view.filter`, in `view.sort` order. Millions of
-/// candidates are possible (a low threshold on a large corpus): (key, index) pairs are
-/// sorted in parallel rather than with a comparator that looks both pairs up. Index order is
-/// (a, b) order, so ties break by the ids' input positions.
-pub fn list_order(pairs: &[VerifiedPair], view: ListView) -> Vec<u32> {
-    let ListView {
-        filter,
-        sort,
-        shuffle_seed: seed,
-    } = view;
-    let mut keyed: Vec<(u64, u32)> = pairs
-        .par_iter()
-        .enumerate()
-        .filter(|(_, p)| filter.is_none_or(|f| f.contains(p.jaccard)))
-        .map(|(i, p)| (sort_key(sort, seed, p.jaccard, p.a, p.b), i as u32))
-        .collect();
-    keyed.par_sort_unstable();
-    keyed.into_iter().map(|(_, i)| i).collect()
-}
-
-/// A re-banding job in flight.
-#[derive(Debug, Clone)]
-pub struct RunningJob {
-    pub request: u64,
-    pub banding: Banding,
+/// The load's progress handle (cancelled on quit) and its finished phases.
+#[derive(Debug, Default)]
+pub struct LoadState {
     pub progress: Progress,
-    pub started: std::time::Instant,
+    pub steps: Vec<PhaseTiming>,
 }
 
 /// Work for the event loop.
 #[derive(Debug, Clone)]
 pub enum Effect {
-    /// Band and verify `banding`; answer with [`Action::Banded`] carrying `request`.
-    Reband {
-        request: u64,
-        banding: Banding,
-        progress: Progress,
-        /// Pairs verified before (sorted by (a, b)): their similarities are not computed again.
-        known: Option<Arc<Vec<VerifiedPair>>>,
-        /// The list view and histogram bins when asked, for [`Prepared`].
-        view: ListView,
-        bins: usize,
-    },
+    /// Band and verify a banding; answer with [`Action::Banded`] carrying the ticket id.
+    Reband(RebandJob),
     /// Write the filtered pairs and the plots; answer with [`Action::Exported`].
     Export(Box<ExportJob>),
     /// Read or compute the ground truth; answer with [`Action::TruthDone`].
-    Truth(super::truth::TruthJob),
+    Truth(TruthJob),
     /// Write this snapshot of the labels to its file; answer with [`Action::LabelsSaved`].
     /// Only the newest queued snapshot needs writing: it holds every earlier change.
     SaveLabels(Box<LabelSave>),
-}
-
-/// The labels as they were after change number `generation`, for the label writer.
-#[derive(Debug, Clone)]
-pub struct LabelSave {
-    pub generation: u64,
-    pub labels: LabelStore,
-}
-
-/// The label writer's answer: snapshot `generation` (`count` labels) is on disk, or why not.
-#[derive(Debug, Clone)]
-pub struct LabelsSaved {
-    pub generation: u64,
-    pub count: usize,
-    pub result: std::result::Result<(), String>,
 }
 
 /// Inputs to [`App::update`].
@@ -195,7 +71,7 @@ pub enum Action {
     Wheel(u16, u16, bool),
     /// A typed character or editing key for the open prompt.
     PromptInput(PromptKey),
-    LoadStepDone(LoadStep),
+    LoadStepDone(PhaseTiming),
     Loaded(Box<crate::Result<Loaded>>),
     Banded(BandOutcome),
     BandFailed {
@@ -259,81 +135,6 @@ pub enum Overlay {
     Prompt(Prompt),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SortOrder {
-    JaccardDesc,
-    JaccardAsc,
-    Shuffled,
-}
-
-impl SortOrder {
-    pub fn label(self) -> &'static str {
-        match self {
-            SortOrder::JaccardDesc => "J ↓",
-            SortOrder::JaccardAsc => "J ↑",
-            SortOrder::Shuffled => "shuffled",
-        }
-    }
-}
-
-/// Pairs shown in the list: Jaccard in [low, high), or [low, high] when `high_inclusive`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct JaccardFilter {
-    pub low: f64,
-    pub high: f64,
-    pub high_inclusive: bool,
-    /// The histogram bin this filter came from, if any.
-    pub bin: Option<usize>,
-}
-
-impl JaccardFilter {
-    pub fn contains(&self, j: f64) -> bool {
-        j >= self.low - 1e-12
-            && (j < self.high - 1e-12 || (self.high_inclusive && j <= self.high + 1e-12))
-    }
-
-    pub fn describe(&self) -> String {
-        format!(
-            "J ∈ [{:.2}, {:.2}{}",
-            self.low,
-            self.high,
-            if self.high_inclusive { "]" } else { ")" }
-        )
-    }
-}
-
-/// Which text the viewer's scroll keys move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ScrollSide {
-    Both,
-    Left,
-    Right,
-}
-
-/// The open pair, with everything derived from it computed once.
-#[derive(Debug, Clone)]
-pub struct PairView {
-    pub a: u32,
-    pub b: u32,
-    pub jaccard: f64,
-    pub estimate: f64,
-    pub shared_shingles: usize,
-    pub shingles_a: usize,
-    pub shingles_b: usize,
-    /// Byte ranges of each text covered by shared shingles.
-    pub ranges_a: Vec<Range<usize>>,
-    pub ranges_b: Vec<Range<usize>>,
-    pub metrics: TextMetrics,
-    /// For the current banding: did band i collide (all r rows equal)?
-    pub collided: Vec<bool>,
-    pub scroll_a: usize,
-    pub scroll_b: usize,
-    pub side: ScrollSide,
-}
-
-/// strsim metrics look at this many leading characters (Levenshtein is quadratic).
-pub const METRIC_CHARS: usize = 2000;
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
     pub text: String,
@@ -346,52 +147,31 @@ pub struct App {
     pub screen: Screen,
     pub focus: Focus,
     pub overlay: Overlay,
-    pub load_progress: Progress,
-    pub load_steps: Vec<LoadStep>,
+    /// The load's progress and finished phases, for the loading screen.
+    pub load: LoadState,
     pub data: Option<Arc<Loaded>>,
-    /// The banding the user asked for (what the S-curve shows).
-    pub banding: Banding,
-    pub threshold: f64,
-    pub pins: Vec<Banding>,
-    next_request: u64,
-    pub job: Option<RunningJob>,
-    /// The newest answered request; its `banding` may lag behind `self.banding`.
-    pub result: Option<BandOutcome>,
-    /// Similarities of every pair verified so far, reused by the next re-banding job.
-    pub known_similarities: Option<Arc<Vec<VerifiedPair>>>,
+    /// The banding asked for, the threshold and the pinned curves (what the S-curve shows).
+    pub curve: Curve,
     pub hist: SimilarityHistogram,
     pub pairs_at_or_above_t: usize,
     pub log_scale: bool,
     pub bin_cursor: usize,
-    pub filter: Option<JaccardFilter>,
-    pub sort: SortOrder,
-    /// Indices into `result.pairs`, filtered and sorted.
-    pub visible: Vec<u32>,
-    pub selected: usize,
-    pub list_offset: usize,
-    pub labels: LabelStore,
-    label_by_pos: HashMap<(u32, u32), Label>,
-    /// Label changes made so far; each queues a snapshot carrying its number.
-    label_generation: u64,
-    /// The newest change known to be on disk.
-    labels_on_disk: u64,
-    /// What the newest change did, shown again once it is on disk.
-    last_label_change: String,
-    pub viewer: Option<PairView>,
-    pub show_band_values: bool,
+    /// The filter and sort of the pair lists (the missed list follows the candidate list).
+    pub view: ListView,
+    /// The candidates shown, the re-banding asked for and the candidate list.
+    pub candidates: Candidates,
+    /// The user's labels and whether they are on disk.
+    labels: LabelState,
+    /// The pair viewer.
+    pub viewer: ViewerState,
     pub message: Option<Message>,
-    /// `e` was pressed while the shown candidates answered an older banding: the export runs
-    /// when the current banding's candidates arrive, so files and screen agree.
-    pub export_pending: bool,
-    /// From the request of the shown result to its histogram and list being ready.
-    pub last_latency: Option<Duration>,
-    pub size: (u16, u16),
-    pub should_quit: bool,
+    size: (u16, u16),
+    should_quit: bool,
     /// Set when loading failed: the event loop ends and reports it.
-    pub fatal: Option<crate::Error>,
+    fatal: Option<crate::Error>,
     effects: Vec<Effect>,
     /// Ground truth, recall against it and the missed-pairs list (see [`super::truth`]).
-    pub truth: super::truth::TruthState,
+    pub truth: TruthState,
 }
 
 impl App {
@@ -406,35 +186,26 @@ impl App {
             screen: Screen::Loading,
             focus: Focus::Curve,
             overlay: Overlay::None,
-            load_progress: Progress::new(),
-            load_steps: Vec::new(),
+            load: LoadState::default(),
             data: None,
-            banding: config.banding,
-            threshold: config.threshold.clamp(0.0, 1.0),
-            pins: Vec::new(),
-            next_request: 0,
-            job: None,
-            result: None,
-            known_similarities: None,
+            curve: Curve {
+                banding: config.banding,
+                threshold: config.threshold.clamp(0.0, 1.0),
+                pins: Vec::new(),
+            },
             hist: SimilarityHistogram::new(bins),
             pairs_at_or_above_t: 0,
             log_scale: false,
             bin_cursor: bins - 1,
-            filter: None,
-            sort: SortOrder::JaccardDesc,
-            visible: Vec::new(),
-            selected: 0,
-            list_offset: 0,
-            labels,
-            label_by_pos: HashMap::new(),
-            label_generation: 0,
-            labels_on_disk: 0,
-            last_label_change: String::new(),
-            viewer: None,
-            show_band_values: false,
+            view: ListView {
+                filter: None,
+                sort: SortOrder::JaccardDesc,
+                shuffle_seed: config.shuffle_seed,
+            },
+            candidates: Candidates::default(),
+            labels: LabelState::new(labels),
+            viewer: ViewerState::default(),
             message,
-            export_pending: false,
-            last_latency: None,
             size,
             should_quit: false,
             fatal: None,
@@ -442,6 +213,26 @@ impl App {
             truth: Default::default(),
             config,
         }
+    }
+
+    /// True once the user quit (or loading failed): the event loop ends.
+    pub fn should_quit(&self) -> bool {
+        self.should_quit
+    }
+
+    /// Why the session has to end, if loading or the truth file failed.
+    pub fn fatal(&self) -> Option<&crate::Error> {
+        self.fatal.as_ref()
+    }
+
+    /// Takes the error the session ends with.
+    pub fn take_fatal(&mut self) -> Option<crate::Error> {
+        self.fatal.take()
+    }
+
+    /// The terminal size the App lays its lists out for.
+    pub fn size(&self) -> (u16, u16) {
+        self.size
     }
 
     /// Effects queued since the last call.
@@ -468,29 +259,27 @@ impl App {
 
     /// True when the shown candidates answer a different banding than the one asked for.
     pub fn result_is_stale(&self) -> bool {
-        self.result
+        self.candidates
+            .result
             .as_ref()
-            .is_some_and(|r| r.banding != self.banding)
+            .is_some_and(|r| r.banding != self.curve.banding)
     }
 
     /// True while a label change is not yet known to be on disk.
     pub fn labels_unsaved(&self) -> bool {
-        self.labels_on_disk < self.label_generation
+        self.labels.unsaved()
     }
 
     pub fn label_of(&self, a: u32, b: u32) -> Option<Label> {
-        self.label_by_pos.get(&(a, b)).copied()
+        self.labels.of(a, b)
     }
 
     /// The selected pair of the list, if any.
     pub fn selected_pair(&self) -> Option<&VerifiedPair> {
-        let result = self.result.as_ref()?;
-        let &i = self.visible.get(self.selected)?;
-        result.pairs.get(i as usize)
-    }
-
-    pub(super) fn queue(&mut self, effect: Effect) {
-        self.effects.push(effect);
+        let result = self.candidates.result.as_ref()?;
+        result
+            .pairs
+            .get(self.candidates.list.selected_index()? as usize)
     }
 
     pub(super) fn say(&mut self, text: impl Into<String>) {
@@ -512,10 +301,11 @@ impl App {
             Action::Tick => {}
             Action::Resize(w, h) => {
                 self.size = (w, h);
-                self.scroll_list_into_view();
-                self.scroll_missed_into_view();
+                let height = self.list_height();
+                self.candidates.list.scroll_into_view(height);
+                self.truth.missed.scroll_into_view(height);
             }
-            Action::LoadStepDone(step) => self.load_steps.push(step),
+            Action::LoadStepDone(step) => self.load.steps.push(step),
             Action::Loaded(result) => match *result {
                 Ok(loaded) => self.on_loaded(loaded),
                 Err(e) => {
@@ -525,9 +315,8 @@ impl App {
             },
             Action::Banded(outcome) => self.on_banded(outcome),
             Action::BandFailed { request, message } => {
-                if self.job.as_ref().is_some_and(|j| j.request == request) {
-                    self.job = None;
-                    let export = if std::mem::take(&mut self.export_pending) {
+                if self.candidates.job.accept(request).is_some() {
+                    let export = if std::mem::take(&mut self.candidates.export_pending) {
                         " (export cancelled)"
                     } else {
                         ""
@@ -556,36 +345,21 @@ impl App {
     /// labels to input positions, opens the main screen and queues the first re-banding.
     /// Public so benchmarks can share one index among several Apps.
     pub fn attach(&mut self, loaded: Arc<Loaded>) {
-        // Resolve labelled id pairs to input positions once (first occurrence of an id).
-        let wanted: std::collections::HashSet<&str> =
-            self.labels.iter().flat_map(|(a, b, _)| [a, b]).collect();
-        let mut position: HashMap<&str, u32> = HashMap::new();
-        for i in 0..loaded.corpus.len() {
-            let id = loaded.corpus.id(i);
-            if wanted.contains(id) {
-                position.entry(id).or_insert(i as u32);
-            }
-        }
-        let mut by_pos = HashMap::new();
-        for (a, b, label) in self.labels.iter() {
-            if let (Some(&pa), Some(&pb)) = (position.get(a), position.get(b)) {
-                by_pos.insert((pa.min(pb), pa.max(pb)), label);
-            }
-        }
-        let known = by_pos.len();
-        self.label_by_pos = by_pos;
-        if !self.labels.is_empty() {
+        let known = self.labels.attach(&loaded.corpus);
+        let store = self.labels.store();
+        if !store.is_empty() {
             self.say(format!(
                 "loaded {} labels from {} ({} match this corpus)",
-                self.labels.len(),
-                self.labels.path().display(),
+                store.len(),
+                store.path().display(),
                 known
             ));
         }
         // Random pairs similar enough to flood the candidates (char:1, say) deserve a word.
-        if let Some(w) =
-            crate::analysis::shingle_advice::candidate_share_notice(&loaded.index, self.banding)
-        {
+        if let Some(w) = crate::analysis::shingle_advice::candidate_share_notice(
+            &loaded.index,
+            self.curve.banding,
+        ) {
             self.complain(w);
         }
         self.data = Some(loaded);
@@ -596,22 +370,18 @@ impl App {
 
     fn on_banded(&mut self, outcome: BandOutcome) {
         // Latest wins: an answer to anything but the newest request is dropped.
-        if self
-            .job
-            .as_ref()
-            .is_none_or(|j| j.request != outcome.request)
-        {
+        let Some(ticket) = self.candidates.job.accept(outcome.request) else {
             return;
-        }
-        let started = self.job.take().map(|j| j.started);
+        };
+        let started = Some(ticket.submitted);
         let keep = self.selected_pair().map(|p| (p.a, p.b));
         let mut outcome = outcome;
-        self.known_similarities = outcome
+        self.candidates.known = outcome
             .known
             .take()
             .or_else(|| Some(Arc::clone(&outcome.pairs)));
         let prepared = outcome.prepared.take();
-        self.result = Some(outcome);
+        self.candidates.result = Some(outcome);
         match prepared.map(|p| *p) {
             Some(p) if p.hist.bins() == self.hist.bins() => {
                 self.hist = p.hist;
@@ -630,35 +400,32 @@ impl App {
         }
         self.count_above_threshold();
         self.truth_remeasure();
-        self.last_latency = started.map(|t| t.elapsed());
-        if std::mem::take(&mut self.export_pending) {
+        self.candidates.last_latency = started.map(|t| t.elapsed());
+        if std::mem::take(&mut self.candidates.export_pending) {
             self.export();
         }
     }
 
-    /// Cancels the running job (if any) and queues a job for `self.banding`.
+    /// Cancels the running job (if any) and queues a job for `self.curve.banding`.
     fn request_banding(&mut self) {
-        if let Some(job) = self.job.take() {
-            job.progress.cancel();
-        }
-        self.next_request += 1;
-        let job = RunningJob {
-            request: self.next_request,
-            banding: self.banding,
-            progress: Progress::new(),
-            started: std::time::Instant::now(),
+        let Some(data) = self.data.clone() else {
+            return;
         };
-        self.effects.push(Effect::Reband {
-            request: job.request,
-            banding: job.banding,
-            progress: job.progress.clone(),
-            known: self.known_similarities.clone(),
+        let ticket = self.candidates.job.submit(RebandRequest {
+            data: Arc::clone(&data),
+            banding: self.curve.banding,
+            max_bucket: self.config.max_bucket,
+            known: self.candidates.known.clone(),
             view: self.list_view(),
             bins: self.hist.bins(),
         });
-        self.job = Some(job);
-        if let (Some(view), Some(data)) = (&mut self.viewer, &self.data) {
-            view.collided = collided_bands(&data.index, view.a, view.b, self.banding);
+        self.effects.push(Effect::Reband(ticket));
+        if let Some(view) = &mut self.viewer.pair {
+            view.collided = self.curve.banding.agreeing_bands(
+                &data.index.signatures,
+                view.a as usize,
+                view.b as usize,
+            );
         }
     }
 
@@ -678,10 +445,10 @@ impl App {
         let Ok(banding) = Banding::new(bands, rows, k) else {
             return;
         };
-        if banding == self.banding {
+        if banding == self.curve.banding {
             return;
         }
-        self.banding = banding;
+        self.curve.banding = banding;
         if self.data.is_some() {
             self.request_banding();
         }
@@ -689,7 +456,7 @@ impl App {
 
     fn rebuild_histogram(&mut self) {
         let bins = self.hist.bins();
-        self.hist = match &self.result {
+        self.hist = match &self.candidates.result {
             Some(result) => SimilarityHistogram::from_values(
                 result.pairs.iter().map(|p| (p.jaccard, None)),
                 bins,
@@ -701,11 +468,13 @@ impl App {
 
     /// Counts the labels of the current candidates into `hist` (which must have no labels).
     fn add_labels_to_histogram(&mut self) {
-        let Some(result) = &self.result else { return };
+        let Some(result) = &self.candidates.result else {
+            return;
+        };
         let pairs = &result.pairs;
         // Labels are few and pairs sorted by (a, b): look each label's pair up, rather than
         // every pair's label.
-        for (&(a, b), &label) in &self.label_by_pos {
+        for (&(a, b), &label) in self.labels.by_position() {
             if let Ok(i) = pairs.binary_search_by(|p| (p.a, p.b).cmp(&(a, b))) {
                 self.hist.add_label(pairs[i].jaccard, label);
             }
@@ -714,16 +483,13 @@ impl App {
 
     /// The filter and sort the pair list shows.
     pub fn list_view(&self) -> ListView {
-        ListView {
-            filter: self.filter,
-            sort: self.sort,
-            shuffle_seed: self.config.shuffle_seed,
-        }
+        self.view
     }
 
     fn count_above_threshold(&mut self) {
-        let t = self.threshold;
+        let t = self.curve.threshold;
         self.pairs_at_or_above_t = self
+            .candidates
             .result
             .as_ref()
             .map(|r| r.pairs.iter().filter(|p| p.jaccard >= t).count())
@@ -732,7 +498,7 @@ impl App {
 
     /// Recomputes the filtered, sorted list, keeping `keep` selected if it is still there.
     fn rebuild_visible(&mut self, keep: Option<(u32, u32)>) {
-        let order = match &self.result {
+        let order = match &self.candidates.result {
             Some(result) => list_order(&result.pairs, self.list_view()),
             None => Vec::new(),
         };
@@ -742,40 +508,57 @@ impl App {
     /// Shows `order` (indices into the current result) as the list, keeping `keep` selected
     /// if it is still there.
     fn show_order(&mut self, order: Vec<u32>, keep: Option<(u32, u32)>) {
-        self.visible = order;
-        self.selected = match (&self.result, keep) {
-            (Some(result), Some((a, b))) => {
-                let pairs = &result.pairs;
-                self.visible
-                    .iter()
-                    .position(|&i| (pairs[i as usize].a, pairs[i as usize].b) == (a, b))
-                    .unwrap_or(0)
-            }
-            _ => 0,
-        };
-        self.list_offset = 0;
-        self.scroll_list_into_view();
+        let height = self.list_height();
+        let pairs = self
+            .candidates
+            .result
+            .as_ref()
+            .map(|r| Arc::clone(&r.pairs));
+        self.candidates.list.show(
+            order,
+            |i| match (&pairs, keep) {
+                (Some(pairs), Some(k)) => (pairs[i as usize].a, pairs[i as usize].b) == k,
+                _ => false,
+            },
+            height,
+        );
         self.rebuild_missed();
     }
 
-    fn scroll_list_into_view(&mut self) {
-        let height = layout::pair_list_rows(self.size).max(1);
-        if self.selected < self.list_offset {
-            self.list_offset = self.selected;
-        } else if self.selected >= self.list_offset + height {
-            self.list_offset = self.selected + 1 - height;
+    /// Rows the pair list panel shows at the current size.
+    fn list_height(&self) -> usize {
+        layout::pair_list_rows(self.size).max(1)
+    }
+
+    /// The missed list's view: the candidate list's filter and sort, at t.
+    fn missed_view(&self) -> MissedView {
+        MissedView {
+            list: self.list_view(),
+            threshold: self.curve.threshold,
+            height: self.list_height(),
         }
-        let max_offset = self.visible.len().saturating_sub(height);
-        self.list_offset = self.list_offset.min(max_offset);
+    }
+
+    fn rebuild_missed(&mut self) {
+        let view = self.missed_view();
+        self.truth.rebuild_missed(view);
+    }
+
+    /// Measures the truth against the shown candidates at the current t.
+    fn truth_remeasure(&mut self) {
+        let view = self.missed_view();
+        let candidates = self
+            .candidates
+            .result
+            .as_ref()
+            .map(|r| (r.banding, r.pairs.as_slice()));
+        self.truth
+            .remeasure(candidates, self.pairs_at_or_above_t, self.hist.bins(), view);
     }
 
     fn move_selection(&mut self, delta: isize) {
-        if self.visible.is_empty() {
-            return;
-        }
-        let last = self.visible.len() as isize - 1;
-        self.selected = (self.selected as isize + delta).clamp(0, last) as usize;
-        self.scroll_list_into_view();
+        let height = self.list_height();
+        self.candidates.list.move_by(delta, height);
     }
 
     fn open_selected(&mut self) {
@@ -784,61 +567,34 @@ impl App {
             return;
         };
         let Some(data) = &self.data else { return };
-        self.viewer = Some(pair_view(data, &pair, self.banding));
+        self.viewer.pair = Some(pair_view(data, &pair, self.curve.banding));
         self.screen = Screen::Viewer;
     }
 
     fn set_label(&mut self, label: Option<Label>) {
-        let pair = match (&self.viewer, self.screen) {
+        let pair = match (&self.viewer.pair, self.screen) {
             (Some(v), Screen::Viewer) => Some((v.a, v.b)),
-            _ if self.truth.show_missed => self.selected_missed().map(|p| (p.a, p.b)),
+            _ if self.truth.show_missed => self.truth.selected_missed().map(|p| (p.a, p.b)),
             _ => self.selected_pair().map(|p| (p.a, p.b)),
         };
         let (Some((a, b)), Some(data)) = (pair, &self.data) else {
             self.complain("no pair selected to label");
             return;
         };
-        let (id_a, id_b) = (data.corpus.id(a as usize), data.corpus.id(b as usize));
-        self.labels.set(id_a, id_b, label);
-        let text = match label {
-            Some(l) => format!("{id_a} · {id_b}: {}", l.as_str()),
-            None => format!("{id_a} · {id_b}: label removed"),
-        };
+        let ids = (data.corpus.id(a as usize), data.corpus.id(b as usize));
         // The file is written by the label writer thread; the status line says "saved" only
         // when it answers, so what the screen acknowledges is on disk.
-        self.label_generation += 1;
-        self.effects.push(Effect::SaveLabels(Box::new(LabelSave {
-            generation: self.label_generation,
-            labels: self.labels.clone(),
-        })));
+        let (save, text) = self.labels.set((a, b), ids, label);
+        self.effects.push(Effect::SaveLabels(Box::new(save)));
         self.say(format!("{text} (saving…)"));
-        self.last_label_change = text;
-        match label {
-            Some(l) => self.label_by_pos.insert((a, b), l),
-            None => self.label_by_pos.remove(&(a, b)),
-        };
         self.rebuild_histogram();
     }
 
     fn on_labels_saved(&mut self, saved: LabelsSaved) {
-        let path = self.labels.path().display().to_string();
-        match saved.result {
-            Ok(()) => {
-                self.labels_on_disk = self.labels_on_disk.max(saved.generation);
-                // An older snapshot says nothing about the newest change; its own answer will.
-                if saved.generation == self.label_generation {
-                    self.say(format!(
-                        "{}: saved {} labels to {path}",
-                        self.last_label_change, saved.count
-                    ));
-                }
-            }
-            // A failure older than what is already on disk no longer matters. A newer one
-            // stays until the next change, which writes the whole store again.
-            Err(e) if saved.generation > self.labels_on_disk => self.complain(format!(
-                "saving labels to {path} failed: {e}; they are written again on the next                  label change"
-            )),
-            Err(_) => {}
+        match self.labels.saved(saved) {
+            Some(Ok(text)) => self.say(text),
+            Some(Err(text)) => self.complain(text),
+            None => {}
         }
     }
 
@@ -853,21 +609,19 @@ impl App {
         if self.truth_command(cmd) {
             return;
         }
-        let b = self.banding;
+        let b = self.curve.banding;
         match cmd {
             Command::Quit => {
-                self.load_progress.cancel();
-                if let Some(job) = &self.job {
-                    job.progress.cancel();
-                }
+                self.load.progress.cancel();
+                self.candidates.job.cancel_running();
                 self.should_quit = true;
             }
             Command::Help => self.overlay = Overlay::Help,
             Command::Back => {
                 if self.screen == Screen::Viewer {
                     self.screen = Screen::Main;
-                    self.viewer = None;
-                } else if self.filter.is_some() {
+                    self.viewer.pair = None;
+                } else if self.view.filter.is_some() {
                     self.clear_filter();
                 }
             }
@@ -882,22 +636,25 @@ impl App {
             Command::RowsDown => self.set_banding(b.bands, b.rows.saturating_sub(1)),
             Command::RowsUp => self.set_banding(b.bands, b.rows + 1),
             Command::Pin => {
-                if self.pins.contains(&b) {
+                if self.curve.pins.contains(&b) {
                     self.say(format!("{b} is already pinned"));
-                } else if self.pins.len() >= MAX_PINS {
-                    self.complain(format!("at most {MAX_PINS} pinned curves: c clears them"));
+                } else if self.curve.pins.len() >= MAX_PINS {
+                    self.complain(format!(
+                        "at most {MAX_PINS} pinned curves: {} clears them",
+                        hint(Command::ClearPins)
+                    ));
                 } else {
-                    self.pins.push(b);
+                    self.curve.pins.push(b);
                     self.say(format!("pinned {b}"));
                 }
             }
             Command::ClearPins => {
-                self.pins.clear();
+                self.curve.pins.clear();
                 self.say("pins cleared");
             }
             Command::ThresholdPrompt => self.open_prompt(PromptKind::Threshold),
-            Command::ThresholdDown => self.set_threshold(self.threshold - 0.01),
-            Command::ThresholdUp => self.set_threshold(self.threshold + 0.01),
+            Command::ThresholdDown => self.set_threshold(self.curve.threshold - 0.01),
+            Command::ThresholdUp => self.set_threshold(self.curve.threshold + 0.01),
             Command::ToggleLog => self.log_scale = !self.log_scale,
             Command::BinLeft => self.bin_cursor = self.bin_cursor.saturating_sub(1),
             Command::BinRight => self.bin_cursor = (self.bin_cursor + 1).min(self.hist.bins() - 1),
@@ -909,25 +666,25 @@ impl App {
             Command::PageUp => self.scroll_or_move(-(self.page() as isize)),
             Command::PageDown => self.scroll_or_move(self.page() as isize),
             Command::Top => {
-                self.selected = 0;
-                self.scroll_list_into_view();
+                let height = self.list_height();
+                self.candidates.list.top(height);
             }
             Command::Bottom => {
-                self.selected = self.visible.len().saturating_sub(1);
-                self.scroll_list_into_view();
+                let height = self.list_height();
+                self.candidates.list.bottom(height);
             }
             Command::Open => self.open_selected(),
             Command::CycleSort => {
-                self.sort = match self.sort {
+                self.view.sort = match self.view.sort {
                     SortOrder::JaccardDesc => SortOrder::JaccardAsc,
                     SortOrder::JaccardAsc => SortOrder::Shuffled,
                     SortOrder::Shuffled => SortOrder::JaccardDesc,
                 };
                 let keep = self.selected_pair().map(|p| (p.a, p.b));
                 self.rebuild_visible(keep);
-                self.selected = 0;
-                self.list_offset = 0;
-                self.say(format!("sorted by {}", self.sort.label()));
+                let height = self.list_height();
+                self.candidates.list.top(height);
+                self.say(format!("sorted by {}", self.view.sort.label()));
             }
             Command::JumpPrompt => self.open_prompt(PromptKind::Jump),
             Command::LabelDuplicate => self.set_label(Some(Label::Duplicate)),
@@ -935,22 +692,18 @@ impl App {
             Command::LabelUnsure => self.set_label(Some(Label::Unsure)),
             Command::ClearLabel => self.set_label(None),
             Command::PrevPair | Command::NextPair => {
-                let before = self.selected;
+                let before = self.candidates.list.selected();
                 self.move_selection(if cmd == Command::NextPair { 1 } else { -1 });
-                if self.selected == before {
+                if self.candidates.list.selected() == before {
                     self.say("no more pairs in the list");
                 } else {
                     self.open_selected();
                 }
             }
-            Command::ToggleBandValues => self.show_band_values = !self.show_band_values,
+            Command::ToggleBandValues => self.viewer.show_values = !self.viewer.show_values,
             Command::ScrollSide => {
-                if let Some(v) = &mut self.viewer {
-                    v.side = match v.side {
-                        ScrollSide::Both => ScrollSide::Left,
-                        ScrollSide::Left => ScrollSide::Right,
-                        ScrollSide::Right => ScrollSide::Both,
-                    };
+                if let Some(v) = &mut self.viewer.pair {
+                    v.next_side();
                 }
             }
             Command::Export => self.export(),
@@ -961,49 +714,40 @@ impl App {
 
     fn page(&self) -> usize {
         match self.screen {
-            Screen::Viewer => {
-                layout::viewer_text_rows(self.size, self.show_band_values, self.banding.bands)
-                    .saturating_sub(1)
-                    .max(1)
-            }
+            Screen::Viewer => layout::viewer_text_rows(
+                self.size,
+                self.viewer.show_values,
+                self.curve.banding.bands,
+            )
+            .saturating_sub(1)
+            .max(1),
             _ => layout::pair_list_rows(self.size).saturating_sub(1).max(1),
         }
     }
 
     fn scroll_or_move(&mut self, delta: isize) {
         if self.screen != Screen::Viewer && self.truth.show_missed {
-            self.move_missed(delta);
+            let height = self.list_height();
+            self.truth.missed.move_by(delta, height);
             return;
         }
         if self.screen != Screen::Viewer {
             self.move_selection(delta);
             return;
         }
-        let (Some(view), Some(data)) = (&mut self.viewer, &self.data) else {
+        let (Some(view), Some(data)) = (&mut self.viewer.pair, &self.data) else {
             return;
         };
         let (width, rows) = (
             layout::viewer_text_width(self.size),
-            layout::viewer_text_rows(self.size, self.show_band_values, self.banding.bands),
+            layout::viewer_text_rows(self.size, self.viewer.show_values, self.curve.banding.bands),
         );
-        let max_scroll = |pos: u32| {
-            super::ui::viewer::wrapped_line_count(data.corpus.text(pos as usize), width)
-                .saturating_sub(rows)
-        };
-        let step = |scroll: usize, max: usize| -> usize {
-            (scroll as isize + delta).clamp(0, max as isize) as usize
-        };
-        if view.side != ScrollSide::Right {
-            view.scroll_a = step(view.scroll_a, max_scroll(view.a));
-        }
-        if view.side != ScrollSide::Left {
-            view.scroll_b = step(view.scroll_b, max_scroll(view.b));
-        }
+        view.scroll(delta, &data.corpus, width, rows);
     }
 
     fn set_threshold(&mut self, t: f64) {
         // Round to 1e-6 so repeated ±0.01 steps do not drift (0.1 + 0.01·k in binary).
-        self.threshold = (t.clamp(0.0, 1.0) * 1e6).round() / 1e6;
+        self.curve.threshold = (t.clamp(0.0, 1.0) * 1e6).round() / 1e6;
         self.count_above_threshold();
         self.truth_remeasure();
     }
@@ -1021,18 +765,19 @@ impl App {
     }
 
     fn set_filter(&mut self, filter: JaccardFilter) {
-        self.filter = Some(filter);
+        self.view.filter = Some(filter);
         let keep = self.selected_pair().map(|p| (p.a, p.b));
         self.rebuild_visible(keep);
         self.say(format!(
-            "showing {} pairs with {} (F clears)",
-            self.visible.len(),
-            filter.describe()
+            "showing {} pairs with {} ({} clears)",
+            self.candidates.list.len(),
+            filter.describe(),
+            hint(Command::ClearFilter)
         ));
     }
 
     fn clear_filter(&mut self) {
-        if self.filter.take().is_some() {
+        if self.view.filter.take().is_some() {
             let keep = self.selected_pair().map(|p| (p.a, p.b));
             self.rebuild_visible(keep);
             self.say("filter cleared");
@@ -1092,7 +837,7 @@ impl App {
     }
 
     fn jump_to(&mut self, id: &str) {
-        let (Some(result), Some(data)) = (&self.result, &self.data) else {
+        let (Some(result), Some(data)) = (&self.candidates.result, &self.data) else {
             return;
         };
         if id.is_empty() {
@@ -1102,24 +847,22 @@ impl App {
             let p = &result.pairs[i as usize];
             data.corpus.id(p.a as usize) == id || data.corpus.id(p.b as usize) == id
         };
-        let n = self.visible.len();
         // Search forward from the pair after the selection, wrapping, so `/` again finds the
         // next pair with the same id.
-        let found = (1..=n)
-            .map(|k| (self.selected + k) % n.max(1))
-            .find(|&k| has(self.visible[k]));
-        match found {
+        match self.candidates.list.find_after_selection(has) {
             Some(k) => {
-                self.selected = k;
-                self.scroll_list_into_view();
+                let height = self.list_height();
+                self.candidates.list.select(k, height);
                 self.say(format!("pair with {id}"));
             }
             None if (0..result.pairs.len() as u32).any(has) => self.complain(format!(
-                "{id} is in a pair the filter hides (F clears the filter)"
+                "{id} is in a pair the filter hides ({} clears the filter)",
+                hint(Command::ClearFilter)
             )),
-            None if data.corpus.position_of(id).is_some() => {
-                self.complain(format!("{id} is in no candidate pair at {}", self.banding))
-            }
+            None if data.corpus.position_of(id).is_some() => self.complain(format!(
+                "{id} is in no candidate pair at {}",
+                self.curve.banding
+            )),
             None => self.complain(format!("no document has the id {id:?}")),
         }
     }
@@ -1142,16 +885,14 @@ impl App {
             self.focus = Focus::Pairs;
             let first_row = l.pairs.y + 2;
             if y >= first_row {
-                if self.truth.show_missed {
-                    let i = self.truth.offset + (y - first_row) as usize;
-                    if i < self.truth.visible.len() {
-                        self.truth.selected = i;
-                    }
-                    return;
-                }
-                let i = self.list_offset + (y - first_row) as usize;
-                if i < self.visible.len() {
-                    self.selected = i;
+                let height = self.list_height();
+                let list = if self.truth.show_missed {
+                    &mut self.truth.missed
+                } else {
+                    &mut self.candidates.list
+                };
+                if let Some(i) = list.row_on_line((y - first_row) as usize) {
+                    list.select(i, height);
                 }
             }
         }
@@ -1167,45 +908,230 @@ impl App {
     /// Queues the export of the filtered pairs (CSV) and the plots; the file is written off
     /// the UI thread (it may hold millions of rows) and [`Action::Exported`] reports back.
     fn export(&mut self) {
-        if self.job.is_some() && (self.result.is_none() || self.result_is_stale()) {
-            self.export_pending = true;
+        if self.candidates.job.is_running()
+            && (self.candidates.result.is_none() || self.result_is_stale())
+        {
+            self.candidates.export_pending = true;
             self.say(format!(
                 "exporting when the candidates of {} are ready…",
-                self.banding
+                self.curve.banding
             ));
             return;
         }
-        let Some(result) = &self.result else {
+        let Some(result) = &self.candidates.result else {
             self.complain("nothing to export yet");
             return;
         };
-        let path = self.config.export_dir.join(format!(
-            "{}.pairs.{}x{}.csv",
-            self.config.export_stem, result.banding.bands, result.banding.rows
-        ));
+        let path = self.export_path("pairs", result.banding);
+        let Some(data) = self.data.clone() else {
+            return;
+        };
         let job = ExportJob {
+            data,
             path: path.clone(),
             pairs: Arc::clone(&result.pairs),
-            rows: self.visible.clone(),
-            labels: self.label_by_pos.clone(),
-            plots: PlotSpec {
-                dir: self.config.export_dir.clone(),
-                stem: self.config.export_stem.clone(),
-                banding: self.banding,
-                pins: self.pins.clone(),
-                threshold: self.threshold,
-                num_perm: self.num_perm(),
-                histogram: self.hist.clone(),
-                histogram_banding: result.banding,
-                log_scale: self.log_scale,
-            },
+            rows: self.candidates.list.rows().to_vec(),
+            labels: self.labels.by_position().clone(),
+            plots: self.plot_spec(result.banding),
         };
         self.say(format!(
             "exporting {} pairs to {} and the plots…",
-            super::ui::thousands(job.rows.len() as u64),
+            thousands(job.rows.len() as u64),
             path.display()
         ));
         self.effects.push(Effect::Export(Box::new(job)));
+    }
+
+    /// `e` on the missed list: the listed missed pairs (filtered, in list order) as CSV, in
+    /// the candidates' export format (bands_hit 0), next to the candidate exports.
+    fn export_missed(&mut self) {
+        let (Some(data), Some(m)) = (&self.data, &self.truth.measure) else {
+            self.complain("nothing to export yet");
+            return;
+        };
+        let banding = m.banding;
+        let pairs = self.truth.listed_missed(data);
+        let labels = pairs
+            .iter()
+            .filter_map(|p| self.label_of(p.a, p.b).map(|l| ((p.a, p.b), l)))
+            .collect();
+        let path = self.export_path("missed", banding);
+        let job = ExportJob {
+            data: Arc::clone(data),
+            path: path.clone(),
+            rows: (0..pairs.len() as u32).collect(),
+            pairs: Arc::new(pairs),
+            labels,
+            plots: self.plot_spec(banding),
+        };
+        self.say(format!(
+            "exporting {} missed pairs to {}…",
+            job.rows.len(),
+            path.display()
+        ));
+        self.effects.push(Effect::Export(Box::new(job)));
+    }
+
+    /// `export_dir/<stem>.<what>.<b>x<r>.csv`.
+    fn export_path(&self, what: &str, banding: Banding) -> PathBuf {
+        self.config.export_dir.join(format!(
+            "{}.{what}.{}x{}.csv",
+            self.config.export_stem, banding.bands, banding.rows
+        ))
+    }
+
+    /// The plots an export writes, with the histogram of the candidates of `histogram_banding`.
+    fn plot_spec(&self, histogram_banding: Banding) -> PlotSpec {
+        PlotSpec {
+            dir: self.config.export_dir.clone(),
+            stem: self.config.export_stem.clone(),
+            banding: self.curve.banding,
+            pins: self.curve.pins.clone(),
+            threshold: self.curve.threshold,
+            num_perm: self.num_perm(),
+            histogram: self.hist.clone(),
+            histogram_banding,
+            log_scale: self.log_scale,
+        }
+    }
+
+    /// The truth is incomplete at the current t (t is below what it covers).
+    pub fn truth_below_floor(&self) -> bool {
+        self.truth.below_floor(self.curve.threshold)
+    }
+
+    /// The truth pair the missed list has selected.
+    pub fn selected_missed(&self) -> Option<&TruthPair> {
+        self.truth.selected_missed()
+    }
+
+    /// After loading: read `--truth FILE` in the background.
+    fn truth_on_loaded(&mut self) {
+        if let Some(path) = self.truth.file.clone() {
+            self.start_truth_job(TruthTask::Read(path));
+        }
+    }
+
+    fn start_truth_job(&mut self, task: TruthTask) {
+        let Some(data) = self.data.clone() else {
+            return;
+        };
+        let job = self.truth.submit(data, task);
+        self.effects.push(Effect::Truth(job));
+    }
+
+    /// Handles the commands the truth owns, and the list and viewer commands while the missed
+    /// list is in use. `true` when `cmd` was handled here.
+    fn truth_command(&mut self, cmd: Command) -> bool {
+        let on_missed_list = self.screen == Screen::Main && self.truth.show_missed;
+        let in_missed_viewer = self.screen == Screen::Viewer && self.truth.viewing;
+        let height = self.list_height();
+        match cmd {
+            Command::Quit => {
+                self.truth.job.cancel_running();
+                false
+            }
+            Command::ComputeTruth => {
+                let t = self.curve.threshold;
+                if t <= 0.0 {
+                    self.complain("the exact join needs t > 0 (at 0 every pair is similar)");
+                } else if self.data.is_some() {
+                    self.start_truth_job(TruthTask::Join { threshold: t });
+                    self.say(format!("computing the exact truth at J ≥ {t}…"));
+                }
+                true
+            }
+            Command::ToggleMissed => {
+                if self.truth.truth.is_none() {
+                    self.complain(format!(
+                        "no truth yet: {} computes it (exact join at t), or start with --truth FILE",
+                        hint(Command::ComputeTruth)
+                    ));
+                } else {
+                    self.truth.show_missed = !self.truth.show_missed;
+                    if self.truth.show_missed {
+                        self.say(format!(
+                            "pair list: missed pairs (true J ≥ t, not candidates); {}: candidates",
+                            hint(Command::ToggleMissed)
+                        ));
+                    } else {
+                        self.say("pair list: candidate pairs");
+                    }
+                }
+                true
+            }
+            Command::Top if on_missed_list => {
+                self.truth.missed.top(height);
+                true
+            }
+            Command::Bottom if on_missed_list => {
+                self.truth.missed.bottom(height);
+                true
+            }
+            Command::Open if on_missed_list => {
+                self.open_missed();
+                true
+            }
+            Command::Export if on_missed_list => {
+                self.export_missed();
+                true
+            }
+            Command::JumpPrompt if on_missed_list => {
+                self.complain(format!(
+                    "{} searches the candidate list ({} shows it)",
+                    hint(Command::JumpPrompt),
+                    hint(Command::ToggleMissed)
+                ));
+                true
+            }
+            Command::PrevPair | Command::NextPair if in_missed_viewer => {
+                let before = self.truth.missed.selected();
+                let delta = if cmd == Command::NextPair { 1 } else { -1 };
+                self.truth.missed.move_by(delta, height);
+                if self.truth.missed.selected() == before {
+                    self.say("no more pairs in the missed list");
+                } else {
+                    self.open_missed();
+                }
+                true
+            }
+            Command::Back if in_missed_viewer => {
+                self.truth.viewing = false;
+                false
+            }
+            _ => false,
+        }
+    }
+
+    fn on_truth_done(&mut self, done: super::truth::TruthDone) {
+        match self.truth.accept(done, self.hist.bins()) {
+            None => {}
+            Some(Ok(text)) => {
+                self.say(text);
+                self.truth_remeasure();
+            }
+            Some(Err(TruthFailure::BadFile(e))) => {
+                self.fatal = Some(e);
+                self.should_quit = true;
+            }
+            Some(Err(TruthFailure::Refused(msg))) => self.complain(msg),
+            Some(Err(TruthFailure::Failed(msg))) => {
+                self.complain(format!("exact join failed: {msg}"))
+            }
+        }
+    }
+
+    /// Opens the selected missed pair in the pair viewer.
+    fn open_missed(&mut self) {
+        let (Some(p), Some(data)) = (self.truth.selected_missed().copied(), self.data.clone())
+        else {
+            self.complain("no missed pair selected");
+            return;
+        };
+        let pair = self.truth.as_verified(&data, &p);
+        self.viewer.pair = Some(pair_view(&data, &pair, self.curve.banding));
+        self.screen = Screen::Viewer;
+        self.truth.viewing = true;
     }
 
     fn on_exported(&mut self, report: ExportReport) {
@@ -1214,7 +1140,7 @@ impl App {
             Ok(()) => {
                 let csv = format!(
                     "wrote {} pairs to {}",
-                    super::ui::thousands(report.rows as u64),
+                    thousands(report.rows as u64),
                     report.path.display()
                 );
                 match report.plots {
@@ -1227,71 +1153,6 @@ impl App {
             }
         }
     }
-}
-
-/// Short names for files written together: those in `dir` by file name alone, and the
-/// formats of one figure folded into braces, shell style (`x.scurve.20x5.{svg,png}`).
-pub fn brace_names(paths: &[PathBuf], dir: Option<&std::path::Path>) -> String {
-    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-    for p in paths {
-        let shown = match p.file_name() {
-            Some(n) if p.parent() == dir => n.to_string_lossy().into_owned(),
-            _ => p.display().to_string(),
-        };
-        let (base, ext) = match shown.rsplit_once('.') {
-            Some((base, ext)) if !base.is_empty() => (base.to_string(), ext.to_string()),
-            _ => (shown.clone(), String::new()),
-        };
-        match groups.iter_mut().find(|(b, _)| *b == base) {
-            Some((_, exts)) => exts.push(ext),
-            None => groups.push((base, vec![ext])),
-        }
-    }
-    groups
-        .into_iter()
-        .map(|(base, exts)| match exts.as_slice() {
-            [e] if e.is_empty() => base,
-            [e] => format!("{base}.{e}"),
-            _ => format!("{base}.{{{}}}", exts.join(",")),
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// What the S-curve and histogram plots show, owned so a worker thread can draw them.
-#[derive(Debug, Clone)]
-pub struct PlotSpec {
-    pub dir: PathBuf,
-    pub stem: String,
-    pub banding: Banding,
-    pub pins: Vec<Banding>,
-    pub threshold: f64,
-    /// K, for the S-curve's title.
-    pub num_perm: usize,
-    pub histogram: SimilarityHistogram,
-    /// The banding whose candidates `histogram` counts (it lags `banding` while a
-    /// re-banding job runs).
-    pub histogram_banding: Banding,
-    pub log_scale: bool,
-}
-
-/// An export for the worker: the filtered rows of `pairs`, in list order, with labels.
-#[derive(Debug, Clone)]
-pub struct ExportJob {
-    pub path: PathBuf,
-    pub pairs: Arc<Vec<VerifiedPair>>,
-    pub rows: Vec<u32>,
-    pub labels: HashMap<(u32, u32), Label>,
-    pub plots: PlotSpec,
-}
-
-/// How an export went.
-#[derive(Debug)]
-pub struct ExportReport {
-    pub path: PathBuf,
-    pub rows: usize,
-    pub csv: Result<(), String>,
-    pub plots: Result<Vec<PathBuf>, String>,
 }
 
 /// Parses `0.5-0.8`, `0.5..0.8`, `0.5 0.8`, `0.5,0.8` or a single lower bound `0.7`.
@@ -1314,61 +1175,6 @@ fn parse_range(input: &str) -> Option<(f64, f64)> {
         .then_some((low, high))
 }
 
-/// The key pair (a, b) with this Jaccard sorts by under `sort` (ascending keys).
-pub(super) fn sort_key(sort: SortOrder, seed: u64, jaccard: f64, a: u32, b: u32) -> u64 {
-    // Non-negative floats order like their bit patterns.
-    let bits = jaccard.max(0.0).to_bits();
-    match sort {
-        SortOrder::JaccardDesc => u64::MAX - bits,
-        SortOrder::JaccardAsc => bits,
-        // A pseudo-random key per pair (not per position): the order of the pairs two
-        // bandings share stays the same, so an audit can go on after re-banding.
-        SortOrder::Shuffled => SplitMix64::mix(seed ^ (((a as u64) << 32) | b as u64)),
-    }
-}
-
-/// Which bands of `banding` put `a` and `b` in the same bucket: band i collides when the r
-/// signature values of band i are equal (the bucket key is a hash of exactly those values).
-pub fn collided_bands(index: &Index, a: u32, b: u32, banding: Banding) -> Vec<bool> {
-    let (ra, rb) = (
-        index.signatures.row(a as usize),
-        index.signatures.row(b as usize),
-    );
-    let empty =
-        index.signatures.is_empty_doc(a as usize) || index.signatures.is_empty_doc(b as usize);
-    (0..banding.bands)
-        .map(|i| {
-            let rows = i * banding.rows..(i + 1) * banding.rows;
-            !empty && ra[rows.clone()] == rb[rows]
-        })
-        .collect()
-}
-
-/// Everything the viewer shows about a pair, computed once when it opens.
-pub fn pair_view(data: &Loaded, pair: &VerifiedPair, banding: Banding) -> PairView {
-    let (a, b) = (pair.a as usize, pair.b as usize);
-    let (set_a, set_b) = (data.index.sets.get(a), data.index.sets.get(b));
-    let shared = crate::similarity::intersection(set_a, set_b);
-    let opts = &data.index.options.shingle;
-    let (text_a, text_b) = (data.corpus.text(a), data.corpus.text(b));
-    PairView {
-        a: pair.a,
-        b: pair.b,
-        jaccard: pair.jaccard,
-        estimate: pair.estimate,
-        shared_shingles: shared.len(),
-        shingles_a: set_a.len(),
-        shingles_b: set_b.len(),
-        ranges_a: crate::text::shared_ranges(text_a, opts, &shared),
-        ranges_b: crate::text::shared_ranges(text_b, opts, &shared),
-        metrics: crate::similarity::text_metrics(text_a, text_b, METRIC_CHARS),
-        collided: collided_bands(&data.index, pair.a, pair.b, banding),
-        scroll_a: 0,
-        scroll_b: 0,
-        side: ScrollSide::Both,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1384,41 +1190,5 @@ mod tests {
         assert_eq!(parse_range("1.5"), None);
         assert_eq!(parse_range("abc"), None);
         assert_eq!(parse_range(""), None);
-    }
-
-    #[test]
-    fn export_names_fold_formats() {
-        let dir = std::path::Path::new("/out");
-        let paths: Vec<PathBuf> = [
-            "/out/c.scurve.20x5.svg",
-            "/out/c.scurve.20x5.png",
-            "/out/c.histogram.18x5.svg",
-            "/out/c.histogram.18x5.png",
-            "/elsewhere/d.svg",
-        ]
-        .iter()
-        .map(PathBuf::from)
-        .collect();
-        assert_eq!(
-            brace_names(&paths, Some(dir)),
-            "c.scurve.20x5.{svg,png}, c.histogram.18x5.{svg,png}, /elsewhere/d.svg"
-        );
-    }
-
-    #[test]
-    fn filter_bounds() {
-        let f = JaccardFilter {
-            low: 0.8,
-            high: 0.85,
-            high_inclusive: false,
-            bin: Some(16),
-        };
-        assert!(f.contains(0.8) && f.contains(0.84) && !f.contains(0.85) && !f.contains(0.79));
-        let g = JaccardFilter {
-            high: 1.0,
-            high_inclusive: true,
-            ..f
-        };
-        assert!(g.contains(1.0));
     }
 }

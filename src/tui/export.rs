@@ -1,9 +1,15 @@
 //! Exports from the explorer (`e`): the filtered pairs as CSV, and the S-curve and histogram
 //! plots as SVG and PNG through [`crate::plot`].
 
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
-use super::app::{ExportJob, ExportReport, Loaded, PlotSpec};
+use super::session::Loaded;
+use crate::analysis::histogram::SimilarityHistogram;
+use crate::analysis::labels::Label;
+use crate::minhash::Banding;
+use crate::minhash::VerifiedPair;
 use crate::plot::{CurveSpec, HistogramBin, HistogramPlot, ScurvePlot};
 
 /// Size of the exported images in pixels (the plot module's default, tuned for 1200×800).
@@ -13,7 +19,74 @@ pub const PLOT_HEIGHT: u32 = 800;
 /// The image formats written for each plot, in order.
 pub const PLOT_EXTENSIONS: [&str; 2] = ["svg", "png"];
 
-fn curve(b: crate::minhash::Banding) -> CurveSpec {
+/// Short names for files written together: those in `dir` by file name alone, and the
+/// formats of one figure folded into braces, shell style (`x.scurve.20x5.{svg,png}`).
+pub fn brace_names(paths: &[PathBuf], dir: Option<&std::path::Path>) -> String {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for p in paths {
+        let shown = match p.file_name() {
+            Some(n) if p.parent() == dir => n.to_string_lossy().into_owned(),
+            _ => p.display().to_string(),
+        };
+        let (base, ext) = match shown.rsplit_once('.') {
+            Some((base, ext)) if !base.is_empty() => (base.to_string(), ext.to_string()),
+            _ => (shown.clone(), String::new()),
+        };
+        match groups.iter_mut().find(|(b, _)| *b == base) {
+            Some((_, exts)) => exts.push(ext),
+            None => groups.push((base, vec![ext])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(base, exts)| match exts.as_slice() {
+            [e] if e.is_empty() => base,
+            [e] => format!("{base}.{e}"),
+            _ => format!("{base}.{{{}}}", exts.join(",")),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What the S-curve and histogram plots show, owned so a worker thread can draw them.
+#[derive(Debug, Clone)]
+pub struct PlotSpec {
+    pub dir: PathBuf,
+    pub stem: String,
+    pub banding: Banding,
+    pub pins: Vec<Banding>,
+    pub threshold: f64,
+    /// K, for the S-curve's title.
+    pub num_perm: usize,
+    pub histogram: SimilarityHistogram,
+    /// The banding whose candidates `histogram` counts (it lags `banding` while a
+    /// re-banding job runs).
+    pub histogram_banding: Banding,
+    pub log_scale: bool,
+}
+
+/// An export for the worker: the filtered rows of `pairs`, in list order, with labels.
+#[derive(Debug, Clone)]
+pub struct ExportJob {
+    /// The corpus the rows' ids come from.
+    pub data: Arc<Loaded>,
+    pub path: PathBuf,
+    pub pairs: Arc<Vec<VerifiedPair>>,
+    pub rows: Vec<u32>,
+    pub labels: HashMap<(u32, u32), Label>,
+    pub plots: PlotSpec,
+}
+
+/// How an export went.
+#[derive(Debug)]
+pub struct ExportReport {
+    pub path: PathBuf,
+    pub rows: usize,
+    pub csv: Result<(), String>,
+    pub plots: Result<Vec<PathBuf>, String>,
+}
+
+fn curve(b: Banding) -> CurveSpec {
     CurveSpec {
         bands: b.bands,
         rows: b.rows,
@@ -131,5 +204,29 @@ pub fn run_export(data: &Loaded, job: &ExportJob) -> ExportReport {
         rows: job.rows.len(),
         csv,
         plots,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn export_names_fold_formats() {
+        let dir = std::path::Path::new("/out");
+        let paths: Vec<PathBuf> = [
+            "/out/c.scurve.20x5.svg",
+            "/out/c.scurve.20x5.png",
+            "/out/c.histogram.18x5.svg",
+            "/out/c.histogram.18x5.png",
+            "/elsewhere/d.svg",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        assert_eq!(
+            brace_names(&paths, Some(dir)),
+            "c.scurve.20x5.{svg,png}, c.histogram.18x5.{svg,png}, /elsewhere/d.svg"
+        );
     }
 }

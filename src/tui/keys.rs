@@ -531,6 +531,17 @@ pub fn lookup(event: &KeyEvent, context: Context) -> Option<Command> {
         .map(|b| b.command)
 }
 
+/// The key bound to `command`, as help writes it (the first key of the first row binding
+/// it), for hints in messages: a rebinding changes every hint with it.
+pub fn hint(command: Command) -> String {
+    BINDINGS
+        .iter()
+        .find(|b| b.command == command)
+        .and_then(|b| b.keys.first())
+        .map(Key::label)
+        .unwrap_or_else(|| format!("{command:?}"))
+}
+
 /// `←/h`-style label of a binding's keys.
 pub fn keys_label(binding: &Binding) -> String {
     binding
@@ -634,5 +645,15 @@ mod tests {
         assert_eq!(f[1], ("↓↑".to_string(), "rows"));
         assert!(f.iter().any(|(k, t)| k == "q" && *t == "quit"));
         assert!(f.iter().any(|(k, t)| k == "y/n/u" && *t == "label"));
+    }
+
+    #[test]
+    fn hints_name_the_bound_key() {
+        assert_eq!(hint(Command::ClearFilter), "F");
+        assert_eq!(hint(Command::ComputeTruth), "T");
+        assert_eq!(hint(Command::ToggleMissed), "m");
+        assert_eq!(hint(Command::ClearPins), "c");
+        assert_eq!(hint(Command::JumpPrompt), "/");
+        assert_eq!(hint(Command::Quit), "q");
     }
 }

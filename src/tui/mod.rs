@@ -1,35 +1,51 @@
 //! `lshscope explore`: the interactive explorer.
 //!
-//! Structure (see DESIGN.md): [`app::App`] holds all state and changes only in
-//! [`app::App::update`]; [`ui::render`] draws a frame from an `&App`; [`keys::BINDINGS`] is
-//! the one key table. Work runs off the UI thread: a load job (read corpus → build index) and
-//! latest-wins re-banding jobs (`find_candidates` + `verify`), each reporting back through the
-//! single `Event` channel. Results carry the request id they answer, and the App drops any
-//! answer that is not for its newest request. Labels are written by one writer thread, from
-//! snapshots numbered by change, so the status line can say "saved" once a change is on disk.
+//! Structure (see DESIGN.md), from the bottom up, with no two modules importing each other:
+//! - [`layout`] (screen geometry, text wrapping) and [`format`](mod@format) (numbers): pure helpers the
+//!   App and the panels both read;
+//! - state by owner: [`session`] (config, loaded corpus), [`list`] (a [`list::PairList`] and
+//!   its order, for the candidate and missed lists), [`candidates`] (re-banding requests,
+//!   answers and the candidate list), [`truth`] (ground truth, recall, missed list),
+//!   [`viewer`] (the open pair), [`labels`] (labels and what is on disk);
+//! - [`app::App`] composes them and changes only in [`app::App::update`], which does no I/O:
+//!   work is queued as [`app::Effect`]s;
+//! - [`ui::render`] draws a frame from an `&App`, one module per panel; [`keys::BINDINGS`] is
+//!   the one key table (help, footer and message hints read it).
+//!
+//! Work runs off the UI thread through [`crate::jobs`]: the App numbers requests with a
+//! [`crate::jobs::Latest`] (a new one cancels the old), one [`crate::jobs::Runner`] thread per
+//! kind of job runs the newest, and answers carry the ticket id so a stale one is dropped.
+//! Tests run the same job functions inline ([`run_effect_inline`]). Labels are written by
+//! their own runner from snapshots numbered by change, so the status line can say "saved"
+//! once a change is on disk.
 
 pub mod app;
+pub mod candidates;
 pub mod export;
 pub mod keys;
+pub mod labels;
+pub mod layout;
 pub mod learn;
+pub mod list;
 pub mod sample;
+pub mod session;
+pub mod terminal;
 pub mod theme;
 pub mod truth;
 pub mod ui;
+pub mod viewer;
 
 use std::io::IsTerminal;
+use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{
-    self, DisableMouseCapture, EnableMouseCapture, KeyCode, KeyEvent, KeyEventKind, MouseButton,
-    MouseEventKind,
+    self, KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEventKind,
 };
-use ratatui::crossterm::execute;
 
 use crate::analysis::labels::LabelStore;
-use crate::jobs::{Phase, Progress};
+use crate::jobs::{Pending, Phase, Progress, Runner, Ticket, run_inline};
 use crate::pipeline::Pipeline;
 // Re-exported where the explorer's tests and benches have always found them.
 pub use crate::pipeline::rebanding::{
@@ -38,9 +54,11 @@ pub use crate::pipeline::rebanding::{
 use crate::{Error, Result};
 
 use app::{
-    Action, App, BandOutcome, Config, Effect, LabelSave, LabelsSaved, LoadStep, Loaded, Overlay,
-    PromptKey, Source,
+    Action, App, BandOutcome, Config, Effect, LabelSave, LabelsSaved, Loaded, Overlay, PhaseTiming,
+    Prepared, PromptKey, RebandJob, Source,
 };
+use export::ExportJob;
+use truth::TruthRequest;
 
 /// How often the screen is redrawn while nothing else happens (progress gauges move).
 const TICK: Duration = Duration::from_millis(100);
@@ -57,7 +75,7 @@ enum Event {
 pub fn load(
     config: &Config,
     progress: &Progress,
-    mut step_done: impl FnMut(LoadStep),
+    mut step_done: impl FnMut(PhaseTiming),
 ) -> Result<Loaded> {
     // The loading screen counts the signature phase in documents, as its progress bar does.
     let documents = std::cell::Cell::new(0);
@@ -66,7 +84,7 @@ pub fn load(
             Phase::Signatures => (documents.get(), "docs"),
             _ => (t.items, t.unit),
         };
-        step_done(LoadStep {
+        step_done(PhaseTiming {
             phase: t.phase,
             items,
             unit,
@@ -121,20 +139,10 @@ pub fn run_with_truth(
         eprintln!("lshscope: {NOT_A_TERMINAL}");
         return Ok(2);
     }
-    let mut terminal = ratatui::try_init().map_err(|e| Error::io("<terminal>", e))?;
-    // ratatui's hook (installed by init) restores raw mode and the screen, then prints the
-    // message; ours runs first to turn mouse reporting off too. A panic on a worker thread
-    // would leave the UI drawing on a restored terminal, so any panic ends the process.
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let _ = execute!(std::io::stdout(), DisableMouseCapture);
-        previous(info);
-        std::process::exit(101);
-    }));
-    let _ = execute!(std::io::stdout(), EnableMouseCapture);
+    let mut terminal =
+        terminal::setup(terminal::Mouse::On).map_err(|e| Error::io("<terminal>", e))?;
     let result = event_loop(&mut terminal, config, labels, truth);
-    let _ = execute!(std::io::stdout(), DisableMouseCapture);
-    ratatui::restore();
+    terminal::restore(terminal::Mouse::On);
     result
 }
 
@@ -148,24 +156,30 @@ fn event_loop(
     let (tx, rx) = mpsc::channel::<Event>();
     spawn_input_thread(tx.clone());
 
-    let label_writer = LabelWriter::spawn(tx.clone())?;
+    let workers = Workers::spawn(&tx).map_err(|e| Error::io("<thread>", e))?;
     let mut app = App::new(config.clone(), labels, (size.width, size.height));
     app.truth.file = truth;
     {
         let tx = tx.clone();
-        let progress = app.load_progress.clone();
-        std::thread::Builder::new()
-            .name("lshscope-load".into())
-            .spawn(move || {
+        let loader = Runner::spawn(
+            "lshscope-load",
+            Pending::Queue,
+            move |job: Ticket<Config>| {
                 let step_tx = tx.clone();
-                let result = load(&config, &progress, |step| {
+                let result = load(&job.request, &job.progress, |step| {
                     let _ = step_tx.send(Event::Worker(Action::LoadStepDone(step)));
                 });
                 if !matches!(result, Err(Error::Cancelled)) {
                     let _ = tx.send(Event::Worker(Action::Loaded(Box::new(result))));
                 }
-            })
-            .map_err(|e| Error::io("<thread>", e))?;
+            },
+        )
+        .map_err(|e| Error::io("<thread>", e))?;
+        loader.submit(Ticket {
+            progress: app.load.progress.clone(),
+            ..Ticket::new(0, config)
+        });
+        // Dropped: the thread ends after the load (or its cancellation).
     }
 
     // A deliberate panic after the first frame, so a test can check that a panic restores the
@@ -193,15 +207,15 @@ fn event_loop(
             }
         }
         for effect in app.take_effects() {
-            start_effect(&app, effect, &tx, &label_writer);
+            workers.start(effect);
         }
-        if app.should_quit {
+        if app.should_quit() {
             break;
         }
     }
     // Labels the user made are written before the process ends.
-    label_writer.finish();
-    match app.fatal.take() {
+    workers.finish();
+    match app.take_fatal() {
         Some(e) => Err(e),
         None => Ok(0),
     }
@@ -210,7 +224,7 @@ fn event_loop(
 fn drain(app: &mut App, rx: &Receiver<Event>) {
     while let Ok(ev) = rx.try_recv() {
         handle(app, ev);
-        if app.should_quit {
+        if app.should_quit() {
             return;
         }
     }
@@ -279,145 +293,123 @@ pub fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
     keys::lookup(key, app.context()).map(Action::Command)
 }
 
-/// The thread that writes label snapshots, newest first: a burst of changes queued while one
-/// write runs costs one more write, of the last snapshot (which holds all of them).
-struct LabelWriter {
-    shared: Arc<(Mutex<WriterSlot>, Condvar)>,
-    thread: Option<std::thread::JoinHandle<()>>,
+/// The worker threads of a session, one [`Runner`] per kind of job. Re-banding, the truth
+/// and label snapshots are latest-wins (only the newest request matters; a label snapshot
+/// holds every earlier change); exports queue (each is its own file).
+struct Workers {
+    reband: Runner<app::RebandRequest>,
+    truth: Runner<TruthRequest>,
+    export: Runner<ExportJob>,
+    labels: Runner<LabelSave>,
 }
 
-#[derive(Default)]
-struct WriterSlot {
-    newest: Option<LabelSave>,
-    closed: bool,
-}
-
-impl LabelWriter {
-    fn spawn(tx: Sender<Event>) -> Result<Self> {
-        let shared = Arc::new((Mutex::new(WriterSlot::default()), Condvar::new()));
-        let theirs = Arc::clone(&shared);
-        let thread = std::thread::Builder::new()
-            .name("lshscope-labels".into())
-            .spawn(move || {
-                let (slot, wake) = &*theirs;
-                loop {
-                    let save = {
-                        let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
-                        while slot.newest.is_none() && !slot.closed {
-                            slot = wake.wait(slot).unwrap_or_else(|e| e.into_inner());
-                        }
-                        match slot.newest.take() {
-                            Some(save) => save,
-                            None => return,
-                        }
-                    };
-                    let result = save.labels.save().map_err(|e| e.to_string());
-                    // After quitting nobody listens; the write itself is what counts.
-                    let _ = tx.send(Event::Worker(Action::LabelsSaved(LabelsSaved {
-                        generation: save.generation,
-                        count: save.labels.len(),
-                        result,
-                    })));
+impl Workers {
+    fn spawn(tx: &Sender<Event>) -> std::io::Result<Self> {
+        fn deliver(tx: &Sender<Event>) -> impl Fn(Option<Action>) + Send + 'static {
+            let tx = tx.clone();
+            // After quitting nobody listens; the work itself is what counts.
+            move |action| {
+                if let Some(action) = action {
+                    let _ = tx.send(Event::Worker(action));
                 }
-            })
-            .map_err(|e| Error::io("<thread>", e))?;
-        Ok(LabelWriter {
-            shared,
-            thread: Some(thread),
+            }
+        }
+        let (to_ui, truth_to_ui, export_to_ui, labels_to_ui) =
+            (deliver(tx), deliver(tx), deliver(tx), deliver(tx));
+        Ok(Workers {
+            reband: Runner::spawn("lshscope-reband", Pending::LatestWins, move |job| {
+                to_ui(run_reband_job(job))
+            })?,
+            truth: Runner::spawn("lshscope-truth", Pending::LatestWins, move |job| {
+                truth_to_ui(run_truth_job(job))
+            })?,
+            export: Runner::spawn("lshscope-export", Pending::Queue, move |job| {
+                export_to_ui(Some(run_export_job(job)))
+            })?,
+            labels: Runner::spawn("lshscope-labels", Pending::LatestWins, move |job| {
+                labels_to_ui(Some(run_label_save(job)))
+            })?,
         })
     }
 
-    /// Queues `save`, replacing an older snapshot not yet taken up.
-    fn submit(&self, save: LabelSave) {
-        let (slot, wake) = &*self.shared;
-        let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
-        if slot
-            .newest
-            .as_ref()
-            .is_none_or(|s| s.generation < save.generation)
-        {
-            slot.newest = Some(save);
+    fn start(&self, effect: Effect) {
+        match effect {
+            Effect::Reband(job) => self.reband.submit(job),
+            Effect::Truth(job) => self.truth.submit(job),
+            Effect::Export(job) => self.export.submit(Ticket::new(0, *job)),
+            Effect::SaveLabels(save) => self.labels.submit(Ticket::new(save.generation, *save)),
         }
-        wake.notify_one();
     }
 
-    /// Writes what is still queued, then stops the thread.
-    fn finish(mut self) {
-        {
-            let (slot, wake) = &*self.shared;
-            slot.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
-            wake.notify_one();
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+    /// Writes the labels still queued and waits for that; the other workers stop on their own
+    /// (their jobs were cancelled when quitting).
+    fn finish(self) {
+        self.labels.finish();
     }
 }
 
-fn start_effect(app: &App, effect: Effect, tx: &Sender<Event>, label_writer: &LabelWriter) {
+/// Runs `effect` on the calling thread with the same job code as the worker threads, and
+/// returns the answer the worker would send (`None`: cancelled, nothing is sent).
+pub fn run_effect_inline(effect: Effect) -> Option<Action> {
     match effect {
-        Effect::SaveLabels(save) => label_writer.submit(*save),
-        Effect::Truth(job) => {
-            let Some(data) = app.data.clone() else { return };
-            let tx = tx.clone();
-            let _ = std::thread::Builder::new()
-                .name("lshscope-truth".into())
-                .spawn(move || {
-                    if let Some(done) = truth::run_truth_job(&data, &job) {
-                        let _ = tx.send(Event::Worker(Action::TruthDone(done)));
-                    }
-                });
-        }
-        Effect::Export(job) => {
-            let Some(data) = app.data.clone() else { return };
-            let tx = tx.clone();
-            let _ = std::thread::Builder::new()
-                .name("lshscope-export".into())
-                .spawn(move || {
-                    let report = export::run_export(&data, &job);
-                    let _ = tx.send(Event::Worker(Action::Exported(report)));
-                });
-        }
-        Effect::Reband {
-            request,
-            banding,
-            progress,
-            known,
-            view,
-            bins,
-        } => {
-            let Some(data) = app.data.clone() else { return };
-            let tx = tx.clone();
-            let max_bucket = app.config.max_bucket;
-            let _ = std::thread::Builder::new()
-                .name("lshscope-reband".into())
-                .spawn(move || {
-                    let data: Arc<Loaded> = data;
-                    let start = Instant::now();
-                    let known = known.as_deref().map(Vec::as_slice);
-                    match reband(&data.index, banding, max_bucket, known, &progress) {
-                        Ok(pairs) => {
-                            let known = known.map(|k| Arc::new(remember(k, &pairs)));
-                            let prepared = app::Prepared::new(&pairs, bins, view);
-                            progress.finish();
-                            let _ = tx.send(Event::Worker(Action::Banded(BandOutcome {
-                                request,
-                                banding,
-                                pairs: Arc::new(pairs),
-                                known,
-                                elapsed: start.elapsed(),
-                                prepared: Some(Box::new(prepared)),
-                            })));
-                        }
-                        Err(Error::Cancelled) => {}
-                        Err(e) => {
-                            let _ = tx.send(Event::Worker(Action::BandFailed {
-                                request,
-                                message: e.to_string(),
-                            }));
-                        }
-                    }
-                });
-        }
+        Effect::Reband(job) => run_inline(job, run_reband_job).flatten(),
+        Effect::Truth(job) => run_inline(job, run_truth_job).flatten(),
+        Effect::Export(job) => run_inline(Ticket::new(0, *job), run_export_job),
+        Effect::SaveLabels(save) => run_inline(Ticket::new(save.generation, *save), run_label_save),
     }
+}
+
+/// The re-banding job: band and verify, reusing the similarities known so far, then prepare
+/// the histogram and list order off the UI thread. `None` when cancelled.
+pub fn run_reband_job(job: RebandJob) -> Option<Action> {
+    let start = Instant::now();
+    let request = &job.request;
+    let known = request.known.as_deref().map(Vec::as_slice);
+    let progress = &job.progress;
+    match reband(
+        &request.data.index,
+        request.banding,
+        request.max_bucket,
+        known,
+        progress,
+    ) {
+        Ok(pairs) => {
+            let known = known.map(|k| Arc::new(remember(k, &pairs)));
+            let prepared = Prepared::new(&pairs, request.bins, request.view);
+            progress.finish();
+            Some(Action::Banded(BandOutcome {
+                request: job.id,
+                banding: request.banding,
+                pairs: Arc::new(pairs),
+                known,
+                elapsed: start.elapsed(),
+                prepared: Some(Box::new(prepared)),
+            }))
+        }
+        Err(Error::Cancelled) => None,
+        Err(e) => Some(Action::BandFailed {
+            request: job.id,
+            message: e.to_string(),
+        }),
+    }
+}
+
+/// The truth job ([`truth::run_truth_job`]) as an answer for the App.
+pub fn run_truth_job(job: truth::TruthJob) -> Option<Action> {
+    truth::run_truth_job(&job).map(Action::TruthDone)
+}
+
+/// Writes an export and reports how it went.
+pub fn run_export_job(job: Ticket<ExportJob>) -> Action {
+    Action::Exported(export::run_export(&job.request.data, &job.request))
+}
+
+/// Writes a label snapshot and says whether it is on disk.
+pub fn run_label_save(job: Ticket<LabelSave>) -> Action {
+    let save = &job.request;
+    Action::LabelsSaved(LabelsSaved {
+        generation: save.generation,
+        count: save.labels.len(),
+        result: save.labels.save().map_err(|e| e.to_string()),
+    })
 }

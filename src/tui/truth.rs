@@ -15,13 +15,13 @@ use std::time::Instant;
 use crate::Error;
 use crate::analysis::recall::{RecallReport, measure_recall_with, read_truth, truth_floor};
 use crate::analysis::truth::{TruthPair, plan_join};
-use crate::jobs::{Phase, Progress};
+use crate::jobs::{Latest, Phase, Progress, Ticket};
+use crate::minhash::Banding;
 use crate::minhash::VerifiedPair;
-use crate::minhash::{Banding, Index};
 
-use super::app::{App, Effect, ExportJob, Loaded, PlotSpec, Screen, pair_view, sort_key};
-use super::keys::Command;
-use super::ui::layout;
+use super::list::{ListView, PairList, ordered};
+use super::session::Loaded;
+use crate::numfmt::thousands;
 
 /// The explorer runs the exact join itself only when its estimated time is below this; beyond
 /// it, `lshscope truth --sample` is the way (the join's work grows with the square of N).
@@ -43,8 +43,8 @@ pub struct Truth {
     pub pairs: Arc<Vec<TruthPair>>,
     pub origin: TruthOrigin,
     /// The truth is complete for Jaccard ≥ `floor`: the join's threshold; for a file, its
-    /// lowest Jaccard rounded down to 0.01 (a file written at T = 0.5 has no pair below 0.5,
-    /// and its lowest pair may be 0.503). Below it, recall counts only the pairs it has.
+    /// lowest Jaccard, exactly ([`truth_floor`]). Below it, recall counts only the pairs it
+    /// has.
     pub floor: f64,
     pub seconds: f64,
 }
@@ -56,15 +56,27 @@ pub enum TruthTask {
     Join { threshold: f64 },
 }
 
-/// A truth job for the event loop; answer with [`super::app::Action::TruthDone`].
+/// A truth job's request: what to do on which corpus; answered with a [`TruthDone`].
 #[derive(Debug, Clone)]
-pub struct TruthJob {
-    pub request: u64,
+pub struct TruthRequest {
+    pub data: Arc<Loaded>,
     pub task: TruthTask,
-    pub progress: Progress,
     /// The join is refused when its estimated time is longer.
     pub budget_seconds: f64,
 }
+
+impl TruthRequest {
+    /// What the status line says while it runs.
+    pub fn describe(&self) -> String {
+        match &self.task {
+            TruthTask::Read(path) => format!("reading truth {}", path.display()),
+            TruthTask::Join { threshold } => format!("exact join at J ≥ {threshold}"),
+        }
+    }
+}
+
+/// A truth job as the event loop runs it.
+pub type TruthJob = Ticket<TruthRequest>;
 
 /// Why a truth job brought no truth.
 #[derive(Debug)]
@@ -82,24 +94,6 @@ pub enum TruthFailure {
 pub struct TruthDone {
     pub request: u64,
     pub outcome: Result<Truth, TruthFailure>,
-}
-
-/// A truth job in flight.
-#[derive(Debug, Clone)]
-pub struct RunningTruthJob {
-    pub request: u64,
-    pub task: TruthTask,
-    pub progress: Progress,
-}
-
-impl RunningTruthJob {
-    /// What the status line says while it runs.
-    pub fn describe(&self) -> String {
-        match &self.task {
-            TruthTask::Read(path) => format!("reading truth {}", path.display()),
-            TruthTask::Join { threshold } => format!("exact join at J ≥ {threshold}"),
-        }
-    }
 }
 
 /// The truth measured against the candidates of one banding.
@@ -122,15 +116,13 @@ pub struct TruthState {
     /// Mean Jaccard of the truth pairs in each histogram bin: where a bin's measured rate is
     /// drawn over the S-curve (the bin's prediction is the mean of P(sᵢ) over those pairs).
     pub bin_means: Vec<Option<f64>>,
-    pub job: Option<RunningTruthJob>,
-    next_request: u64,
+    /// The truth job asked last, until it answers.
+    pub job: Latest<TruthRequest>,
     pub measure: Option<Measure>,
     /// The pair list shows missed pairs instead of candidates.
     pub show_missed: bool,
-    /// Indices into `truth.pairs` of the missed pairs the list shows, filtered and sorted.
-    pub visible: Vec<u32>,
-    pub selected: usize,
-    pub offset: usize,
+    /// The missed pairs the list shows (indices into `truth.pairs`, filtered and sorted).
+    pub missed: PairList,
     /// The open viewer came from the missed list (← / → move in it).
     pub viewing: bool,
     /// Joins estimated to take longer are refused ([`JOIN_BUDGET_SECONDS`]).
@@ -143,24 +135,162 @@ impl Default for TruthState {
             file: None,
             truth: None,
             bin_means: Vec::new(),
-            job: None,
-            next_request: 0,
+            job: Latest::default(),
             measure: None,
             show_missed: false,
-            visible: Vec::new(),
-            selected: 0,
-            offset: 0,
+            missed: PairList::default(),
             viewing: false,
             join_budget_seconds: JOIN_BUDGET_SECONDS,
         }
     }
 }
 
+/// The view the missed list is rebuilt for: the candidate list's filter and sort, t, and the
+/// rows the list panel shows.
+#[derive(Debug, Clone, Copy)]
+pub struct MissedView {
+    pub list: ListView,
+    pub threshold: f64,
+    pub height: usize,
+}
+
+impl TruthState {
+    /// The truth pair the missed list has selected.
+    pub fn selected_missed(&self) -> Option<&TruthPair> {
+        let truth = self.truth.as_ref()?;
+        truth.pairs.get(self.missed.selected_index()? as usize)
+    }
+
+    /// The truth is incomplete at `threshold` (below what it covers).
+    pub fn below_floor(&self, threshold: f64) -> bool {
+        self.truth.as_ref().is_some_and(|t| threshold < t.floor)
+    }
+
+    /// A job for `task`, superseding (and cancelling) any running one.
+    pub fn submit(&mut self, data: Arc<Loaded>, task: TruthTask) -> TruthJob {
+        self.job.submit(TruthRequest {
+            data,
+            task,
+            budget_seconds: self.join_budget_seconds,
+        })
+    }
+
+    /// Takes the answer of the newest job: the new truth, or why there is none. `None` for a
+    /// stale answer. On success, the status text to show.
+    pub fn accept(&mut self, done: TruthDone, bins: usize) -> Option<Result<String, TruthFailure>> {
+        self.job.accept(done.request)?;
+        Some(done.outcome.map(|truth| {
+            let what = match &truth.origin {
+                TruthOrigin::File(path) => format!("read from {}", path.display()),
+                TruthOrigin::Computed { threshold } => format!("exact join at J ≥ {threshold}"),
+            };
+            let text = format!(
+                "truth: {} pairs ({what}, {:.1} s); {} lists the missed ones",
+                thousands(truth.pairs.len() as u64),
+                truth.seconds,
+                super::keys::hint(super::keys::Command::ToggleMissed)
+            );
+            self.bin_means = bin_means(&truth.pairs, bins);
+            self.truth = Some(truth);
+            self.measure = None;
+            text
+        }))
+    }
+
+    /// Measures the truth against `candidates` (the shown banding and its pairs) at t: marks
+    /// the truth pairs that are candidates when the banding changed, then recounts.
+    pub fn remeasure(
+        &mut self,
+        candidates: Option<(Banding, &[VerifiedPair])>,
+        pairs_at_or_above_t: usize,
+        bins: usize,
+        view: MissedView,
+    ) {
+        let (Some(truth), Some((banding, pairs))) = (&self.truth, candidates) else {
+            self.measure = None;
+            self.rebuild_missed(view);
+            return;
+        };
+        let hits = match self.measure.take() {
+            Some(m) if m.banding == banding && m.hits.len() == truth.pairs.len() => m.hits,
+            _ => candidate_hits(&truth.pairs, pairs),
+        };
+        let report = measure_recall_with(
+            &truth.pairs,
+            |i| hits[i],
+            pairs.len(),
+            pairs_at_or_above_t,
+            banding,
+            view.threshold,
+            bins,
+        );
+        let missed = report.true_at_threshold - report.found_at_threshold;
+        self.measure = Some(Measure {
+            banding,
+            hits,
+            report,
+            missed,
+        });
+        self.rebuild_missed(view);
+    }
+
+    /// Recomputes the missed list (filter and sort of the candidate list apply to it too),
+    /// keeping the selected pair if it is still missed.
+    pub fn rebuild_missed(&mut self, view: MissedView) {
+        let keep = self.selected_missed().map(|p| (p.a, p.b));
+        let (Some(truth), Some(measure)) = (&self.truth, &self.measure) else {
+            self.missed.clear();
+            return;
+        };
+        let t = view.threshold;
+        let pairs = &truth.pairs;
+        let hits = &measure.hits;
+        let order = ordered(
+            pairs.len(),
+            |i| {
+                let p = &pairs[i];
+                (!hits[i] && p.jaccard >= t).then_some((p.jaccard, p.a, p.b))
+            },
+            view.list,
+        );
+        let pairs = Arc::clone(pairs);
+        self.missed.show(
+            order,
+            |i| keep == Some((pairs[i as usize].a, pairs[i as usize].b)),
+            view.height,
+        );
+    }
+
+    /// Truth pair `i` as a pair the viewer and the export take (not a candidate: no band hit).
+    pub fn as_verified(&self, data: &Loaded, p: &TruthPair) -> VerifiedPair {
+        VerifiedPair {
+            a: p.a,
+            b: p.b,
+            bands_hit: 0,
+            jaccard: p.jaccard,
+            estimate: data.index.signatures.estimate(p.a as usize, p.b as usize),
+        }
+    }
+
+    /// The listed missed pairs (filtered, in list order), as pairs the export writes.
+    pub fn listed_missed(&self, data: &Loaded) -> Vec<VerifiedPair> {
+        let Some(truth) = &self.truth else {
+            return Vec::new();
+        };
+        self.missed
+            .rows()
+            .iter()
+            .map(|&i| self.as_verified(data, &truth.pairs[i as usize]))
+            .collect()
+    }
+}
+
 /// Runs a truth job; `None` when it was cancelled (the worker then sends nothing).
-pub fn run_truth_job(data: &Loaded, job: &TruthJob) -> Option<TruthDone> {
+pub fn run_truth_job(job: &TruthJob) -> Option<TruthDone> {
     let start = Instant::now();
     let progress = &job.progress;
-    let outcome = match &job.task {
+    let data = &*job.request.data;
+    let outcome = match &job.request.task {
         TruthTask::Read(path) => {
             progress.begin(Phase::Reading, 0);
             read_truth(path, &data.corpus)
@@ -175,25 +305,26 @@ pub fn run_truth_job(data: &Loaded, job: &TruthJob) -> Option<TruthDone> {
                 })
                 .map_err(TruthFailure::BadFile)
         }
-        TruthTask::Join { threshold } => match join(data, *threshold, job.budget_seconds, progress)
-        {
-            Ok(pairs) => Ok(Truth {
-                pairs: Arc::new(pairs),
-                origin: TruthOrigin::Computed {
-                    threshold: *threshold,
-                },
-                floor: *threshold,
-                seconds: start.elapsed().as_secs_f64(),
-            }),
-            Err(Error::Cancelled) => return None,
-            // A refusal travels from `join` as Error::Refused.
-            Err(Error::Refused(msg)) => Err(TruthFailure::Refused(msg)),
-            Err(e) => Err(TruthFailure::Failed(e.to_string())),
-        },
+        TruthTask::Join { threshold } => {
+            match join(data, *threshold, job.request.budget_seconds, progress) {
+                Ok(pairs) => Ok(Truth {
+                    pairs: Arc::new(pairs),
+                    origin: TruthOrigin::Computed {
+                        threshold: *threshold,
+                    },
+                    floor: *threshold,
+                    seconds: start.elapsed().as_secs_f64(),
+                }),
+                Err(Error::Cancelled) => return None,
+                // A refusal travels from `join` as Error::Refused.
+                Err(Error::Refused(msg)) => Err(TruthFailure::Refused(msg)),
+                Err(e) => Err(TruthFailure::Failed(e.to_string())),
+            }
+        }
     };
     progress.finish();
     Some(TruthDone {
-        request: job.request,
+        request: job.id,
         outcome,
     })
 }
@@ -226,25 +357,9 @@ pub fn candidate_hits(truth: &[TruthPair], candidates: &[VerifiedPair]) -> Vec<b
         .collect()
 }
 
-/// The most rows any one band of `banding` agrees on for documents `a` and `b`: r means the
-/// pair collided in that band; for a missed pair, how close it came.
-pub fn closest_band(index: &Index, a: u32, b: u32, banding: Banding) -> usize {
-    let (ra, rb) = (
-        index.signatures.row(a as usize),
-        index.signatures.row(b as usize),
-    );
-    (0..banding.bands)
-        .map(|i| {
-            let rows = i * banding.rows..(i + 1) * banding.rows;
-            crate::similarity::agreeing_rows(&ra[rows.clone()], &rb[rows])
-        })
-        .max()
-        .unwrap_or(0)
-}
-
 /// Mean Jaccard of the pairs in each of `bins` equal bins over [0, 1] (binned as
 /// [`crate::analysis::recall::measure_recall`] bins them).
-fn bin_means(pairs: &[TruthPair], bins: usize) -> Vec<Option<f64>> {
+pub fn bin_means(pairs: &[TruthPair], bins: usize) -> Vec<Option<f64>> {
     let mut acc = vec![(0usize, 0.0f64); bins];
     for p in pairs {
         let k = crate::analysis::histogram::bin_of(p.jaccard, bins);
@@ -254,326 +369,6 @@ fn bin_means(pairs: &[TruthPair], bins: usize) -> Vec<Option<f64>> {
     acc.into_iter()
         .map(|(n, sum)| (n > 0).then(|| sum / n as f64))
         .collect()
-}
-
-impl App {
-    /// The truth pair the missed list has selected.
-    pub fn selected_missed(&self) -> Option<&TruthPair> {
-        let truth = self.truth.truth.as_ref()?;
-        let &i = self.truth.visible.get(self.truth.selected)?;
-        truth.pairs.get(i as usize)
-    }
-
-    /// The truth is incomplete at the current t (t is below what it covers).
-    pub fn truth_below_floor(&self) -> bool {
-        self.truth
-            .truth
-            .as_ref()
-            .is_some_and(|t| self.threshold < t.floor)
-    }
-
-    /// After loading: read `--truth FILE` in the background.
-    pub(super) fn truth_on_loaded(&mut self) {
-        if let Some(path) = self.truth.file.clone() {
-            self.start_truth_job(TruthTask::Read(path));
-        }
-    }
-
-    fn start_truth_job(&mut self, task: TruthTask) {
-        if let Some(job) = self.truth.job.take() {
-            job.progress.cancel();
-        }
-        self.truth.next_request += 1;
-        let job = RunningTruthJob {
-            request: self.truth.next_request,
-            task: task.clone(),
-            progress: Progress::new(),
-        };
-        self.queue(Effect::Truth(TruthJob {
-            request: job.request,
-            task,
-            progress: job.progress.clone(),
-            budget_seconds: self.truth.join_budget_seconds,
-        }));
-        self.truth.job = Some(job);
-    }
-
-    /// Handles the commands the truth owns, and the list and viewer commands while the missed
-    /// list is in use. `true` when `cmd` was handled here.
-    pub(super) fn truth_command(&mut self, cmd: Command) -> bool {
-        let on_missed_list = self.screen == Screen::Main && self.truth.show_missed;
-        let in_missed_viewer = self.screen == Screen::Viewer && self.truth.viewing;
-        match cmd {
-            Command::Quit => {
-                if let Some(job) = &self.truth.job {
-                    job.progress.cancel();
-                }
-                false
-            }
-            Command::ComputeTruth => {
-                let t = self.threshold;
-                if t <= 0.0 {
-                    self.complain("the exact join needs t > 0 (at 0 every pair is similar)");
-                } else if self.data.is_some() {
-                    self.start_truth_job(TruthTask::Join { threshold: t });
-                    self.say(format!("computing the exact truth at J ≥ {t}…"));
-                }
-                true
-            }
-            Command::ToggleMissed => {
-                if self.truth.truth.is_none() {
-                    self.complain(
-                        "no truth yet: T computes it (exact join at t), or start with --truth FILE",
-                    );
-                } else {
-                    self.truth.show_missed = !self.truth.show_missed;
-                    self.say(if self.truth.show_missed {
-                        "pair list: missed pairs (true J ≥ t, not candidates); m: candidates"
-                    } else {
-                        "pair list: candidate pairs"
-                    });
-                }
-                true
-            }
-            Command::Top | Command::Bottom if on_missed_list => {
-                self.truth.selected = if cmd == Command::Top {
-                    0
-                } else {
-                    self.truth.visible.len().saturating_sub(1)
-                };
-                self.scroll_missed_into_view();
-                true
-            }
-            Command::Open if on_missed_list => {
-                self.open_missed();
-                true
-            }
-            Command::Export if on_missed_list => {
-                self.export_missed();
-                true
-            }
-            Command::JumpPrompt if on_missed_list => {
-                self.complain("/ searches the candidate list (m shows it)");
-                true
-            }
-            Command::PrevPair | Command::NextPair if in_missed_viewer => {
-                let before = self.truth.selected;
-                self.move_missed(if cmd == Command::NextPair { 1 } else { -1 });
-                if self.truth.selected == before {
-                    self.say("no more pairs in the missed list");
-                } else {
-                    self.open_missed();
-                }
-                true
-            }
-            Command::Back if in_missed_viewer => {
-                self.truth.viewing = false;
-                false
-            }
-            _ => false,
-        }
-    }
-
-    pub(super) fn on_truth_done(&mut self, done: TruthDone) {
-        if self
-            .truth
-            .job
-            .as_ref()
-            .is_none_or(|j| j.request != done.request)
-        {
-            return;
-        }
-        self.truth.job = None;
-        match done.outcome {
-            Ok(truth) => {
-                let what = match &truth.origin {
-                    TruthOrigin::File(path) => format!("read from {}", path.display()),
-                    TruthOrigin::Computed { threshold } => {
-                        format!("exact join at J ≥ {threshold}")
-                    }
-                };
-                self.say(format!(
-                    "truth: {} pairs ({what}, {:.1} s); m lists the missed ones",
-                    super::ui::thousands(truth.pairs.len() as u64),
-                    truth.seconds
-                ));
-                self.truth.bin_means = bin_means(&truth.pairs, self.hist.bins());
-                self.truth.truth = Some(truth);
-                self.truth.measure = None;
-                self.truth_remeasure();
-            }
-            Err(TruthFailure::BadFile(e)) => {
-                self.fatal = Some(e);
-                self.should_quit = true;
-            }
-            Err(TruthFailure::Refused(msg)) => self.complain(msg),
-            Err(TruthFailure::Failed(msg)) => self.complain(format!("exact join failed: {msg}")),
-        }
-    }
-
-    /// Measures the truth against the shown candidates at the current t: marks the truth
-    /// pairs that are candidates when the banding changed, then recounts.
-    pub(super) fn truth_remeasure(&mut self) {
-        let (Some(truth), Some(result)) = (&self.truth.truth, &self.result) else {
-            self.truth.measure = None;
-            self.rebuild_missed();
-            return;
-        };
-        let hits = match self.truth.measure.take() {
-            Some(m) if m.banding == result.banding && m.hits.len() == truth.pairs.len() => m.hits,
-            _ => candidate_hits(&truth.pairs, &result.pairs),
-        };
-        let t = self.threshold;
-        let report = measure_recall_with(
-            &truth.pairs,
-            |i| hits[i],
-            result.pairs.len(),
-            self.pairs_at_or_above_t,
-            result.banding,
-            t,
-            self.hist.bins(),
-        );
-        let missed = report.true_at_threshold - report.found_at_threshold;
-        self.truth.measure = Some(Measure {
-            banding: result.banding,
-            hits,
-            report,
-            missed,
-        });
-        self.rebuild_missed();
-    }
-
-    /// Recomputes the missed list (filter and sort of the candidate list apply to it too),
-    /// keeping the selected pair if it is still missed.
-    pub(super) fn rebuild_missed(&mut self) {
-        let keep = self.selected_missed().map(|p| (p.a, p.b));
-        let (Some(truth), Some(measure)) = (&self.truth.truth, &self.truth.measure) else {
-            self.truth.visible.clear();
-            self.truth.selected = 0;
-            self.truth.offset = 0;
-            return;
-        };
-        let t = self.threshold;
-        let filter = self.filter;
-        let seed = self.config.shuffle_seed;
-        let mut keyed: Vec<(u64, u32)> = truth
-            .pairs
-            .iter()
-            .zip(&measure.hits)
-            .enumerate()
-            .filter(|(_, (p, hit))| {
-                !**hit && p.jaccard >= t && filter.is_none_or(|f| f.contains(p.jaccard))
-            })
-            .map(|(i, (p, _))| (sort_key(self.sort, seed, p.jaccard, p.a, p.b), i as u32))
-            .collect();
-        keyed.sort_unstable();
-        self.truth.visible = keyed.into_iter().map(|(_, i)| i).collect();
-        let pairs = &truth.pairs;
-        self.truth.selected = keep
-            .and_then(|(a, b)| {
-                self.truth
-                    .visible
-                    .iter()
-                    .position(|&i| (pairs[i as usize].a, pairs[i as usize].b) == (a, b))
-            })
-            .unwrap_or(0);
-        self.scroll_missed_into_view();
-    }
-
-    pub(super) fn move_missed(&mut self, delta: isize) {
-        if self.truth.visible.is_empty() {
-            return;
-        }
-        let last = self.truth.visible.len() as isize - 1;
-        self.truth.selected = (self.truth.selected as isize + delta).clamp(0, last) as usize;
-        self.scroll_missed_into_view();
-    }
-
-    pub(super) fn scroll_missed_into_view(&mut self) {
-        let height = layout::pair_list_rows(self.size).max(1);
-        let s = &mut self.truth;
-        if s.selected < s.offset {
-            s.offset = s.selected;
-        } else if s.selected >= s.offset + height {
-            s.offset = s.selected + 1 - height;
-        }
-        s.offset = s.offset.min(s.visible.len().saturating_sub(height));
-    }
-
-    /// `e` on the missed list: the listed missed pairs (filtered, in list order) as CSV, in
-    /// the candidates' export format (bands_hit 0), next to the candidate exports.
-    fn export_missed(&mut self) {
-        let (Some(truth), Some(data), Some(m)) =
-            (&self.truth.truth, &self.data, &self.truth.measure)
-        else {
-            self.complain("nothing to export yet");
-            return;
-        };
-        let pairs: Vec<VerifiedPair> = self
-            .truth
-            .visible
-            .iter()
-            .map(|&i| {
-                let p = truth.pairs[i as usize];
-                VerifiedPair {
-                    a: p.a,
-                    b: p.b,
-                    bands_hit: 0,
-                    jaccard: p.jaccard,
-                    estimate: data.index.signatures.estimate(p.a as usize, p.b as usize),
-                }
-            })
-            .collect();
-        let labels = pairs
-            .iter()
-            .filter_map(|p| self.label_of(p.a, p.b).map(|l| ((p.a, p.b), l)))
-            .collect();
-        let path = self.config.export_dir.join(format!(
-            "{}.missed.{}x{}.csv",
-            self.config.export_stem, m.banding.bands, m.banding.rows
-        ));
-        let job = ExportJob {
-            path: path.clone(),
-            rows: (0..pairs.len() as u32).collect(),
-            pairs: Arc::new(pairs),
-            labels,
-            plots: PlotSpec {
-                dir: self.config.export_dir.clone(),
-                stem: self.config.export_stem.clone(),
-                banding: self.banding,
-                pins: self.pins.clone(),
-                threshold: self.threshold,
-                num_perm: self.num_perm(),
-                histogram: self.hist.clone(),
-                histogram_banding: m.banding,
-                log_scale: self.log_scale,
-            },
-        };
-        self.say(format!(
-            "exporting {} missed pairs to {}…",
-            job.rows.len(),
-            path.display()
-        ));
-        self.queue(Effect::Export(Box::new(job)));
-    }
-
-    /// Opens the selected missed pair in the pair viewer.
-    fn open_missed(&mut self) {
-        let (Some(p), Some(data)) = (self.selected_missed().copied(), self.data.clone()) else {
-            self.complain("no missed pair selected");
-            return;
-        };
-        let pair = VerifiedPair {
-            a: p.a,
-            b: p.b,
-            bands_hit: 0,
-            jaccard: p.jaccard,
-            estimate: data.index.signatures.estimate(p.a as usize, p.b as usize),
-        };
-        self.viewer = Some(pair_view(&data, &pair, self.banding));
-        self.screen = Screen::Viewer;
-        self.truth.viewing = true;
-    }
 }
 
 #[cfg(test)]

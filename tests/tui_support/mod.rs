@@ -118,8 +118,9 @@ pub fn new_app_with(config: Config, dir: &Path, size: (u16, u16)) -> App {
     App::new(config, labels, size)
 }
 
-/// Runs queued re-banding effects synchronously, answering as the worker would (with a fixed
-/// elapsed time so screens are reproducible). Returns how many ran.
+/// Runs the queued effects synchronously through the workers' own job code
+/// ([`lshscope::tui::run_effect_inline`]), answering with a fixed elapsed time so screens are
+/// reproducible. Returns how many there were.
 pub fn run_effects(app: &mut App) -> usize {
     let effects = app.take_effects();
     run_given_effects(app, effects)
@@ -129,54 +130,23 @@ pub fn run_effects(app: &mut App) -> usize {
 pub fn run_given_effects(app: &mut App, effects: Vec<Effect>) -> usize {
     let n = effects.len();
     for effect in effects {
-        let (request, banding, progress, known, view, bins) = match effect {
-            Effect::Reband {
-                request,
-                banding,
-                progress,
-                known,
-                view,
-                bins,
-            } => (request, banding, progress, known, view, bins),
-            Effect::Truth(job) => {
-                let data = app.data.clone().expect("truth before load");
-                if let Some(done) = lshscope::tui::truth::run_truth_job(&data, &job) {
-                    app.update(Action::TruthDone(done));
-                }
-                continue;
-            }
-            Effect::SaveLabels(save) => {
-                app.update(Action::LabelsSaved(save_labels(&save)));
-                continue;
-            }
-            Effect::Export(job) => {
-                let data = app.data.clone().expect("export before load");
-                let report = lshscope::tui::export::run_export(&data, &job);
-                app.update(Action::Exported(report));
-                continue;
-            }
-        };
-        let data = app.data.clone().expect("reband before load");
         // A job superseded by a newer request was cancelled; the worker sends nothing then.
-        let known = known.as_deref().map(Vec::as_slice);
-        let pairs = match lshscope::tui::reband(&data.index, banding, None, known, &progress) {
-            Ok(pairs) => pairs,
-            Err(lshscope::Error::Cancelled) => continue,
-            Err(e) => panic!("re-banding failed: {e}"),
+        let Some(action) = lshscope::tui::run_effect_inline(effect) else {
+            continue;
         };
-        // As the worker does; tests of the App's own fallback pass `None` themselves.
-        let prepared = lshscope::tui::app::Prepared::new(&pairs, bins, view);
-        app.update(Action::Banded(BandOutcome {
-            request,
-            banding,
-            known: known.map(|k| std::sync::Arc::new(lshscope::tui::remember(k, &pairs))),
-            pairs: std::sync::Arc::new(pairs),
-            elapsed: Duration::from_millis(3),
-            prepared: Some(Box::new(prepared)),
-        }));
+        let banded = match action {
+            Action::Banded(outcome) => Action::Banded(BandOutcome {
+                elapsed: Duration::from_millis(3),
+                ..outcome
+            }),
+            Action::BandFailed { message, .. } => panic!("re-banding failed: {message}"),
+            other => other,
+        };
+        let was_banded = matches!(banded, Action::Banded(_));
+        app.update(banded);
         // The App measures request-to-screen time with a clock; fix it like `elapsed`.
-        if app.last_latency.is_some() {
-            app.last_latency = Some(Duration::from_millis(3));
+        if was_banded && app.candidates.last_latency.is_some() {
+            app.candidates.last_latency = Some(Duration::from_millis(3));
         }
     }
     n
@@ -184,11 +154,12 @@ pub fn run_given_effects(app: &mut App, effects: Vec<Effect>) -> usize {
 
 /// Writes a label snapshot as the label writer thread does, and its answer.
 pub fn save_labels(save: &LabelSave) -> LabelsSaved {
-    LabelsSaved {
-        generation: save.generation,
-        count: save.labels.len(),
-        result: save.labels.save().map_err(|e| e.to_string()),
-    }
+    let action =
+        lshscope::tui::run_label_save(lshscope::jobs::Ticket::new(save.generation, save.clone()));
+    let Action::LabelsSaved(saved) = action else {
+        unreachable!("the label writer answers with LabelsSaved")
+    };
+    saved
 }
 
 /// A loaded App with its first banding answered.

@@ -803,11 +803,11 @@ fn render_scurve_step(frame: &mut Frame, app: &LearnApp, area: Rect) {
     );
 }
 
-/// Runs the walkthrough on the terminal until `q`. ratatui's init installs a panic hook that
-/// restores the terminal before the message prints; `restore` undoes raw mode and the
-/// alternate screen on a normal exit.
+/// Runs the walkthrough on the terminal until `q`. The terminal is entered and restored (also
+/// on a panic) as the explorer does it, by [`crate::tui::terminal`].
 pub fn run(app: &mut LearnApp) -> std::io::Result<()> {
-    let mut terminal = ratatui::try_init()?;
+    let mouse = crate::tui::terminal::Mouse::Off;
+    let mut terminal = crate::tui::terminal::setup(mouse)?;
     let result = (|| {
         while !app.quit {
             terminal.draw(|f| render(f, app))?;
@@ -819,6 +819,6 @@ pub fn run(app: &mut LearnApp) -> std::io::Result<()> {
         }
         Ok(())
     })();
-    ratatui::restore();
+    crate::tui::terminal::restore(mouse);
     result
 }

@@ -10,10 +10,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::canvas::{Canvas, Line as CanvasLine, Points};
 use ratatui::widgets::{Block, Paragraph};
 
-use super::layout::{Y_LABEL_WIDTH, histogram_geometry};
 use super::{compact, thousands};
 use crate::minhash::scurve::candidate_probability;
 use crate::tui::app::{App, Focus};
+use crate::tui::keys::{Command, hint};
+use crate::tui::layout::{Y_LABEL_WIDTH, histogram_geometry};
 
 /// Bar height of `count` on the chosen scale (log: log10(1 + count)).
 fn scaled(count: u64, log: bool) -> f64 {
@@ -37,10 +38,10 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         theme.border()
     };
     let mut title = vec![Span::styled(" Exact Jaccard of candidates ", theme.title())];
-    match (&app.result, &app.job) {
+    match (&app.candidates.result, &app.candidates.job) {
         (None, _) => title.push(Span::styled("(computing…) ", theme.warning())),
-        (Some(r), _) if r.banding != app.banding => title.push(Span::styled(
-            format!("showing {} · computing {}… ", r.banding, app.banding),
+        (Some(r), _) if r.banding != app.curve.banding => title.push(Span::styled(
+            format!("showing {} · computing {}… ", r.banding, app.curve.banding),
             theme.warning(),
         )),
         (Some(r), _) => title.push(Span::styled(format!("{} ", r.banding), theme.key())),
@@ -76,6 +77,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let bar_color = theme.bars();
     let selected_color = theme.bars_selected();
     let highlighted = app
+        .view
         .filter
         .and_then(|f| f.bin)
         .or(if app.focus == Focus::Histogram {
@@ -101,14 +103,14 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     }
     // The S-curve over the bars: s maps to the column whose centre is s.
     let xs = |s: f64| s * cols as f64 - 0.5;
-    let b = app.banding;
+    let b = app.curve.banding;
     let curve: Vec<(f64, f64)> = (0..=cols * 4)
         .map(|i| {
             let s = i as f64 / (cols * 4) as f64;
             (xs(s), candidate_probability(s, b.bands, b.rows) * max)
         })
         .collect();
-    let t = app.threshold;
+    let t = app.curve.threshold;
     let canvas = Canvas::default()
         .x_bounds([0.0, (cols - 1).max(1) as f64])
         .y_bounds([0.0, max])
@@ -225,7 +227,12 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(Paragraph::new(Line::from(strip)), g.precision);
 
     // Counts around t, and the highlighted bin.
-    let total = app.result.as_ref().map(|r| r.pairs.len()).unwrap_or(0);
+    let total = app
+        .candidates
+        .result
+        .as_ref()
+        .map(|r| r.pairs.len())
+        .unwrap_or(0);
     let above = app.pairs_at_or_above_t;
     let mut info = vec![Line::from(vec![
         Span::styled("│", Style::default().fg(theme.threshold())),
@@ -252,16 +259,25 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 theme.key(),
             ),
             Span::raw(format!(
-                ": {} pairs · labels {} y / {} n / {} u · {precision}",
+                ": {} pairs · labels {} {} / {} {} / {} {} · {precision}",
                 thousands(hist.counts[bin]),
                 hist.duplicate[bin],
+                hint(Command::LabelDuplicate),
                 hist.not_duplicate[bin],
-                hist.unsure[bin]
+                hint(Command::LabelNotDuplicate),
+                hist.unsure[bin],
+                hint(Command::LabelUnsure)
             )),
         ]));
     } else {
         info.push(Line::from(Span::styled(
-            "Tab, then ←/→ and Enter (or a click) filter pairs to a bin",
+            format!(
+                "{}, then {}/{} and {} (or a click) filter pairs to a bin",
+                hint(Command::FocusNext),
+                hint(Command::BinLeft),
+                hint(Command::BinRight),
+                hint(Command::FilterToBin)
+            ),
             theme.dim(),
         )));
     }

@@ -5,10 +5,11 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Gauge, Paragraph};
 
-use super::layout::centered;
 use super::{amount, compact, human_rate};
 use crate::jobs::Phase;
 use crate::tui::app::App;
+use crate::tui::keys::{self, Command};
+use crate::tui::layout::centered;
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;
@@ -47,7 +48,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     );
 
     let mut lines = Vec::new();
-    for step in &app.load_steps {
+    for step in &app.load.steps {
         let rate = if step.seconds > 0.0 {
             step.items as f64 / step.seconds
         } else {
@@ -66,7 +67,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     }
     frame.render_widget(Paragraph::new(lines), done);
 
-    let snap = app.load_progress.snapshot();
+    let snap = app.load.progress.snapshot();
     if snap.phase != Phase::Idle {
         let total = if snap.total > 0 {
             format!(" of {}", amount(snap.total, snap.phase.unit()))
@@ -100,9 +101,9 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     }
     frame.render_widget(
         Paragraph::new(Line::from(vec![
-            Span::styled("q", theme.key()),
+            Span::styled(keys::hint(Command::Quit), theme.key()),
             Span::raw(" quit   "),
-            Span::styled("?", theme.key()),
+            Span::styled(keys::hint(Command::Help), theme.key()),
             Span::raw(" help   the work runs in the background"),
         ])),
         hint,

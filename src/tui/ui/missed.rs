@@ -3,15 +3,16 @@
 //! and the measured candidate rate per bin drawn over the S-curve.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Cell, Dataset, GraphType, Paragraph, Row, Table};
+use ratatui::widgets::{Block, Cell, Dataset, GraphType, Paragraph};
 
+use super::pairs::TableRow;
 use super::thousands;
 use crate::minhash::scurve::candidate_probability;
 use crate::tui::app::{App, Focus};
-use crate::tui::truth::closest_band;
+use crate::tui::keys::{Command, hint};
 
 /// The pair list panel while it shows missed pairs.
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
@@ -27,7 +28,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         Span::styled(" Missed pairs ", theme.title()),
         Span::raw(format!(
             "{} of {} ",
-            thousands(state.visible.len() as u64),
+            thousands(state.missed.len() as u64),
             thousands(total as u64),
         )),
     ];
@@ -36,113 +37,81 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             "· {} of {} true pairs ≥ {:.2} are candidates at {}",
             thousands(m.report.found_at_threshold as u64),
             thousands(m.report.true_at_threshold as u64),
-            app.threshold,
+            app.curve.threshold,
             m.banding
         )));
     }
-    title.push(Span::raw(format!(" · sort {} ", app.sort.label())));
-    if let Some(f) = &app.filter {
+    title.push(Span::raw(format!(" · sort {} ", app.view.sort.label())));
+    if let Some(f) = &app.view.filter {
         title.push(Span::styled(
             format!("· {} ", f.describe()),
             theme.warning(),
         ));
     }
-    title.push(Span::styled("· m: candidates ", theme.dim()));
+    title.push(Span::styled(
+        format!("· {}: candidates ", hint(Command::ToggleMissed)),
+        theme.dim(),
+    ));
     let block = Block::bordered()
         .border_style(border)
         .title(Line::from(title));
 
     let (Some(truth), Some(measure), Some(data)) = (&state.truth, &state.measure, &app.data) else {
         let text = if state.truth.is_none() {
-            "No truth yet: T computes it (exact join at t), or start with --truth FILE."
+            format!(
+                "No truth yet: {} computes it (exact join at t), or start with --truth FILE.",
+                hint(Command::ComputeTruth)
+            )
         } else {
-            "banding…"
+            "banding…".to_string()
         };
         frame.render_widget(Paragraph::new(text).block(block), area);
         return;
     };
-    if state.visible.is_empty() {
+    if state.missed.is_empty() {
         let text = if total == 0 {
             format!(
                 "No missed pairs: every true pair with Jaccard ≥ {:.2} is a candidate at {}.",
-                app.threshold, measure.banding
+                app.curve.threshold, measure.banding
             )
         } else {
-            "No missed pair passes the filter (F or Esc clears it).".to_string()
+            format!(
+                "No missed pair passes the filter ({} or {} clears it).",
+                hint(Command::ClearFilter),
+                hint(Command::Back)
+            )
         };
         frame.render_widget(Paragraph::new(text).block(block), area);
         return;
     }
 
-    let rows_shown = area.height.saturating_sub(3) as usize;
     let b = measure.banding;
-    let id_width = super::pairs::id_column_width(
-        &data.corpus,
-        state
-            .visible
-            .iter()
-            .skip(state.offset)
-            .take(rows_shown)
-            .flat_map(|&i| {
-                let p = &truth.pairs[i as usize];
-                [p.a, p.b]
-            }),
-    );
-    let preview = |d: u32| super::pairs::text_preview(&data.corpus, d);
-    let rows: Vec<Row> = state
-        .visible
-        .iter()
-        .enumerate()
-        .skip(state.offset)
-        .take(rows_shown)
-        .map(|(n, &i)| {
-            let p = &truth.pairs[i as usize];
-            let estimate = data.index.signatures.estimate(p.a as usize, p.b as usize);
-            let closest = closest_band(&data.index, p.a, p.b, b);
-            let mut row = Row::new(vec![
-                Cell::from(format!("{}", n + 1)),
-                Cell::from(data.corpus.id(p.a as usize).to_string()),
-                Cell::from(data.corpus.id(p.b as usize).to_string()),
-                Cell::from(format!("{:.3}", p.jaccard)),
-                Cell::from(format!("{estimate:.3}")),
-                Cell::from(format!(
-                    "{:>5.1} %",
-                    candidate_probability(p.jaccard, b.bands, b.rows) * 100.0
-                )),
-                Cell::from(format!("{closest:>3}/{}", b.rows)),
-                match app.label_of(p.a, p.b) {
-                    Some(l) => Cell::from(Span::styled(l.as_str(), theme.label(l))),
-                    None => Cell::from(""),
-                },
-                Cell::from(Span::styled(preview(p.a), theme.dim())),
-            ]);
-            if n == state.selected {
-                row = row.style(theme.selected());
+    let pairs = &truth.pairs;
+    super::pairs::render_table(
+        frame,
+        app,
+        area,
+        block,
+        &state.missed,
+        &[("P(s)", 8), ("closest", 7)],
+        |i| {
+            let p = &pairs[i as usize];
+            let closest = b.closest_band(&data.index.signatures, p.a as usize, p.b as usize);
+            TableRow {
+                a: p.a,
+                b: p.b,
+                jaccard: p.jaccard,
+                estimate: data.index.signatures.estimate(p.a as usize, p.b as usize),
+                extra: vec![
+                    Cell::from(format!(
+                        "{:>5.1} %",
+                        candidate_probability(p.jaccard, b.bands, b.rows) * 100.0
+                    )),
+                    Cell::from(format!("{closest:>3}/{}", b.rows)),
+                ],
             }
-            row
-        })
-        .collect();
-    let header = Row::new([
-        "#", "id A", "id B", "Jaccard", "estimate", "P(s)", "closest", "label", "text A",
-    ])
-    .style(theme.title());
-    let table = Table::new(
-        rows,
-        [
-            Constraint::Length(6),
-            Constraint::Length(id_width),
-            Constraint::Length(id_width),
-            Constraint::Length(7),
-            Constraint::Length(8),
-            Constraint::Length(8),
-            Constraint::Length(7),
-            Constraint::Length(13),
-            Constraint::Fill(1),
-        ],
-    )
-    .header(header)
-    .block(block);
-    frame.render_widget(table, area);
+        },
+    );
 }
 
 /// A proportion as a percentage, with more decimals below 1 % so that a precision of 1,099
@@ -166,7 +135,11 @@ pub fn status_spans(app: &App) -> Vec<Span<'static>> {
         Some(t) if app.truth_below_floor() => {
             spans.push(Span::styled("· recall ", theme.key()));
             spans.push(Span::styled(
-                format!("? (truth ≥ {}; T) ", floor_text(t.floor)),
+                format!(
+                    "? (truth ≥ {}; {}) ",
+                    floor_text(t.floor),
+                    hint(Command::ComputeTruth)
+                ),
                 theme.warning(),
             ));
         }
@@ -184,14 +157,14 @@ pub fn status_spans(app: &App) -> Vec<Span<'static>> {
 
 /// The running truth job, for the status line.
 pub fn job_span(app: &App) -> Option<Span<'static>> {
-    let job = app.truth.job.as_ref()?;
+    let job = app.truth.job.running()?;
     let s = job.progress.snapshot();
     let fraction = s
         .fraction()
         .map(|f| format!(" {:.0} %", f * 100.0))
         .unwrap_or_default();
     Some(Span::styled(
-        format!(" ⟳ {}:{fraction} ", job.describe()),
+        format!(" ⟳ {}:{fraction} ", job.request.describe()),
         app.theme.warning(),
     ))
 }
@@ -209,7 +182,7 @@ impl MeasuredOverlay {
     /// `None` without truth, or while the measurement answers another banding than the curve.
     pub fn new(app: &App) -> Option<Self> {
         let m = app.truth.measure.as_ref()?;
-        if m.banding != app.banding {
+        if m.banding != app.curve.banding {
             return None;
         }
         let bins = app.hist.bins();
@@ -275,6 +248,7 @@ impl MeasuredOverlay {
     pub fn legend(&self, app: &App) -> Vec<Span<'static>> {
         let theme = &app.theme;
         let highlighted = app
+            .view
             .filter
             .and_then(|f| f.bin)
             .or((app.focus == Focus::Histogram).then_some(app.bin_cursor));

@@ -2,7 +2,6 @@
 //! `render(frame, &App, area)`.
 
 pub mod histogram;
-pub mod layout;
 pub mod loading;
 pub mod missed;
 pub mod overlay;
@@ -17,6 +16,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::app::{App, Screen};
+use super::layout;
 
 /// Draws the whole screen for `app`.
 pub fn render(frame: &mut Frame, app: &App) {
@@ -42,7 +42,7 @@ pub fn render(frame: &mut Frame, app: &App) {
             status::render_footer(frame, app, l.footer);
         }
         Screen::Viewer => {
-            let l = layout::viewer_layout(size, app.show_band_values, app.banding.bands);
+            let l = layout::viewer_layout(size, app.viewer.show_values, app.curve.banding.bands);
             viewer::render(frame, app, &l);
             status::render_status(frame, app, l.status);
             status::render_message(frame, app, l.message);
@@ -62,7 +62,10 @@ fn render_too_small(frame: &mut Frame, area: Rect) {
             area.width,
             area.height
         )),
-        Line::from("Enlarge the window (q quits)."),
+        Line::from(format!(
+            "Enlarge the window ({} quits).",
+            super::keys::hint(super::keys::Command::Quit)
+        )),
     ];
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
 }

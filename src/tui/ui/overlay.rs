@@ -5,9 +5,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
-use super::layout::centered;
 use crate::tui::app::{App, Overlay};
 use crate::tui::keys::{self, BINDINGS, Context};
+use crate::tui::layout::centered;
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     match &app.overlay {

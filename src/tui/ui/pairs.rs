@@ -1,4 +1,5 @@
-//! The pair list: ids, exact Jaccard, MinHash estimate, bands hit, label.
+//! The pair list: ids, exact Jaccard, MinHash estimate, bands hit, label; and the pair table
+//! every pair list draws with.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
@@ -6,7 +7,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Cell, Paragraph, Row, Table};
 
 use super::thousands;
-use crate::tui::app::{App, Focus};
+use crate::tui::app::{App, Focus, PairList};
+use crate::tui::keys::{Command, hint};
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;
@@ -15,17 +17,22 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     } else {
         theme.border()
     };
-    let total = app.result.as_ref().map(|r| r.pairs.len()).unwrap_or(0);
+    let total = app
+        .candidates
+        .result
+        .as_ref()
+        .map(|r| r.pairs.len())
+        .unwrap_or(0);
     let mut title = vec![
         Span::styled(" Candidate pairs ", theme.title()),
         Span::raw(format!(
             "{} of {} · sort {} ",
-            thousands(app.visible.len() as u64),
+            thousands(app.candidates.list.len() as u64),
             thousands(total as u64),
-            app.sort.label()
+            app.view.sort.label()
         )),
     ];
-    if let Some(f) = &app.filter {
+    if let Some(f) = &app.view.filter {
         title.push(Span::styled(
             format!("· {} ", f.describe()),
             theme.warning(),
@@ -35,7 +42,8 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         title.push(Span::styled(
             format!(
                 "· from {} ",
-                app.result
+                app.candidates
+                    .result
                     .as_ref()
                     .map(|r| r.banding.to_string())
                     .unwrap_or_default()
@@ -47,7 +55,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         .border_style(border)
         .title(Line::from(title));
 
-    let (Some(result), Some(data)) = (&app.result, &app.data) else {
+    let (Some(result), Some(_)) = (&app.candidates.result, &app.data) else {
         let text = if app.data.is_some() {
             "banding…"
         } else {
@@ -56,85 +64,124 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         frame.render_widget(Paragraph::new(text).block(block), area);
         return;
     };
-    if app.visible.is_empty() {
+    if app.candidates.list.is_empty() {
         let text = if total == 0 {
             format!(
                 "No candidate pairs at {}: lower r or raise b (the S-curve moves left).",
                 result.banding
             )
         } else {
-            "No pair passes the filter (F or Esc clears it).".to_string()
+            format!(
+                "No pair passes the filter ({} or {} clears it).",
+                hint(Command::ClearFilter),
+                hint(Command::Back)
+            )
         };
         frame.render_widget(Paragraph::new(text).block(block), area);
         return;
     }
 
-    let rows_shown = area.height.saturating_sub(3) as usize;
     let bands = result.banding.bands;
-    let shown = app.visible.iter().skip(app.list_offset).take(rows_shown);
-    let id_width = id_column_width(
-        &data.corpus,
-        shown.flat_map(|&p| {
-            let pair = &result.pairs[p as usize];
-            [pair.a, pair.b]
-        }),
+    let pairs = &result.pairs;
+    render_table(
+        frame,
+        app,
+        area,
+        block,
+        &app.candidates.list,
+        &[("bands", 7)],
+        |i| {
+            let pair = &pairs[i as usize];
+            TableRow {
+                a: pair.a,
+                b: pair.b,
+                jaccard: pair.jaccard,
+                estimate: pair.estimate,
+                extra: vec![Cell::from(format!("{:>3}/{bands}", pair.bands_hit))],
+            }
+        },
     );
-    let preview = |d: u32| text_preview(&data.corpus, d);
-    let rows: Vec<Row> = app
-        .visible
+}
+
+/// One row of a pair table: the pair, and the cells of the columns only its list has.
+pub(super) struct TableRow {
+    pub a: u32,
+    pub b: u32,
+    pub jaccard: f64,
+    pub estimate: f64,
+    pub extra: Vec<Cell<'static>>,
+}
+
+/// Draws the rows of `list` on screen as a table: #, the two ids, Jaccard, estimate, the
+/// list's own `extra` columns (header, width), label and the start of text A. `row` gives a
+/// row for a pair index of the list. The candidate and the missed-pairs lists both draw here.
+pub(super) fn render_table(
+    frame: &mut Frame,
+    app: &App,
+    area: Rect,
+    block: Block,
+    list: &PairList,
+    extra: &[(&'static str, u16)],
+    row: impl Fn(u32) -> TableRow,
+) {
+    let Some(data) = &app.data else { return };
+    let theme = &app.theme;
+    let rows_shown = area.height.saturating_sub(3) as usize;
+    let shown: Vec<(usize, TableRow)> = list
+        .rows()
         .iter()
         .enumerate()
-        .skip(app.list_offset)
+        .skip(list.offset())
         .take(rows_shown)
-        .map(|(i, &p)| {
-            let pair = &result.pairs[p as usize];
-            let label = app.label_of(pair.a, pair.b);
-            let mut row = Row::new(vec![
-                Cell::from(format!("{}", i + 1)),
-                Cell::from(data.corpus.id(pair.a as usize).to_string()),
-                Cell::from(data.corpus.id(pair.b as usize).to_string()),
-                Cell::from(format!("{:.3}", pair.jaccard)),
-                Cell::from(format!("{:.3}", pair.estimate)),
-                Cell::from(format!("{:>3}/{bands}", pair.bands_hit)),
-                match label {
-                    Some(l) => Cell::from(Span::styled(l.as_str(), theme.label(l))),
-                    None => Cell::from(""),
-                },
-                Cell::from(Span::styled(preview(pair.a), theme.dim())),
-            ]);
-            if i == app.selected {
+        .map(|(n, &i)| (n, row(i)))
+        .collect();
+    let id_width = id_column_width(&data.corpus, shown.iter().flat_map(|(_, r)| [r.a, r.b]));
+    let rows: Vec<Row> = shown
+        .into_iter()
+        .map(|(n, r)| {
+            let mut cells = vec![
+                Cell::from(format!("{}", n + 1)),
+                Cell::from(data.corpus.id(r.a as usize).to_string()),
+                Cell::from(data.corpus.id(r.b as usize).to_string()),
+                Cell::from(format!("{:.3}", r.jaccard)),
+                Cell::from(format!("{:.3}", r.estimate)),
+            ];
+            cells.extend(r.extra);
+            cells.push(match app.label_of(r.a, r.b) {
+                Some(l) => Cell::from(Span::styled(l.as_str(), theme.label(l))),
+                None => Cell::from(""),
+            });
+            cells.push(Cell::from(Span::styled(
+                text_preview(&data.corpus, r.a),
+                theme.dim(),
+            )));
+            let mut row = Row::new(cells);
+            if n == list.selected() {
                 row = row.style(theme.selected());
             }
             row
         })
         .collect();
-    let header = Row::new([
-        "#", "id A", "id B", "Jaccard", "estimate", "bands", "label", "text A",
-    ])
-    .style(theme.title());
-    let table = Table::new(
-        rows,
-        [
-            Constraint::Length(6),
-            Constraint::Length(id_width),
-            Constraint::Length(id_width),
-            Constraint::Length(7),
-            Constraint::Length(8),
-            Constraint::Length(7),
-            Constraint::Length(13),
-            Constraint::Fill(1),
-        ],
-    )
-    .header(header)
-    .block(block);
+    let mut header = vec!["#", "id A", "id B", "Jaccard", "estimate"];
+    header.extend(extra.iter().map(|(name, _)| *name));
+    header.extend(["label", "text A"]);
+    let mut widths = vec![
+        Constraint::Length(6),
+        Constraint::Length(id_width),
+        Constraint::Length(id_width),
+        Constraint::Length(7),
+        Constraint::Length(8),
+    ];
+    widths.extend(extra.iter().map(|&(_, w)| Constraint::Length(w)));
+    widths.extend([Constraint::Length(13), Constraint::Fill(1)]);
+    let table = Table::new(rows, widths)
+        .header(Row::new(header).style(theme.title()))
+        .block(block);
     frame.render_widget(table, area);
 }
 
 /// Width of an id column: the longest id among the rows shown, between 4 and 24 characters.
-pub(super) fn id_column_width(
-    corpus: &crate::corpus::Corpus,
-    docs: impl Iterator<Item = u32>,
-) -> u16 {
+fn id_column_width(corpus: &crate::corpus::Corpus, docs: impl Iterator<Item = u32>) -> u16 {
     docs.map(|d| corpus.id(d as usize).chars().count())
         .max()
         .unwrap_or(4)
@@ -142,7 +189,7 @@ pub(super) fn id_column_width(
 }
 
 /// The start of a document's text on one line (control characters blanked).
-pub(super) fn text_preview(corpus: &crate::corpus::Corpus, doc: u32) -> String {
+fn text_preview(corpus: &crate::corpus::Corpus, doc: u32) -> String {
     corpus
         .text(doc as usize)
         .chars()

@@ -13,6 +13,7 @@ use crate::minhash::scurve::{
     approximate_threshold, candidate_probability, similarity_at_probability, steepest_point,
 };
 use crate::tui::app::{App, Focus};
+use crate::tui::keys::{Command, hint};
 
 /// Points along the curve; two per Braille dot column of a wide panel is plenty.
 const CURVE_POINTS: usize = 241;
@@ -29,7 +30,7 @@ pub fn curve_points(banding: Banding) -> Vec<(f64, f64)> {
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;
-    let b = app.banding;
+    let b = app.curve.banding;
     let k = app.num_perm();
     let border = if app.focus == Focus::Curve {
         theme.focused_border()
@@ -48,11 +49,15 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         Layout::vertical([Constraint::Min(5), Constraint::Length(4)]).areas(inner);
 
     let current = curve_points(b);
-    let pinned: Vec<(Banding, Vec<(f64, f64)>)> =
-        app.pins.iter().map(|&p| (p, curve_points(p))).collect();
+    let pinned: Vec<(Banding, Vec<(f64, f64)>)> = app
+        .curve
+        .pins
+        .iter()
+        .map(|&p| (p, curve_points(p)))
+        .collect();
     let steep = steepest_point(b.bands, b.rows);
     let approx = approximate_threshold(b.bands, b.rows);
-    let t = app.threshold;
+    let t = app.curve.threshold;
     let p_t = candidate_probability(t, b.bands, b.rows);
     let steep_pt = [(steep, candidate_probability(steep, b.bands, b.rows))];
     let approx_pt = [(approx, candidate_probability(approx, b.bands, b.rows))];
@@ -138,7 +143,10 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     if let Some(m) = &measured {
         legend.extend(m.legend(app));
     } else if pinned.is_empty() {
-        legend.push(Span::styled("(p pins this curve)", theme.dim()));
+        legend.push(Span::styled(
+            format!("({} pins this curve)", hint(Command::Pin)),
+            theme.dim(),
+        ));
     }
     let lines = vec![
         Line::from(vec![

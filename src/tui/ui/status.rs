@@ -17,7 +17,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
     // when a truth is loaded, stay on the line.
     let narrow = area.width < 130;
     if let Some(data) = &app.data {
-        let b = app.banding;
+        let b = app.curve.banding;
         spans.push(Span::raw(if narrow {
             format!(
                 "{} docs · {}×{} ",
@@ -35,7 +35,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
                 b.rows
             )
         }));
-        if let Some(r) = &app.result {
+        if let Some(r) = &app.candidates.result {
             let counts = if narrow {
                 format!(
                     "· {} cand. · {} ≥ t ",
@@ -49,7 +49,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
                     thousands(app.pairs_at_or_above_t as u64),
                 )
             };
-            let took = app.last_latency.unwrap_or(r.elapsed);
+            let took = app.candidates.last_latency.unwrap_or(r.elapsed);
             if r.banding == b {
                 // Narrow and with a truth loaded, recall and precision need the room.
                 let time = match (narrow, app.truth.measure.is_some()) {
@@ -68,7 +68,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
             spans.extend(super::missed::status_spans(app));
         }
     }
-    if let Some(job) = &app.job {
+    if let Some(job) = app.candidates.job.running() {
         let s = job.progress.snapshot();
         let fraction = s
             .fraction()
@@ -77,7 +77,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
         spans.push(Span::styled(
             format!(
                 "⟳ re-banding {}: {}{fraction}",
-                job.banding,
+                job.request.banding,
                 s.phase.label()
             ),
             theme.warning(),

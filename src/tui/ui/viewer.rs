@@ -9,69 +9,11 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
-use unicode_width::UnicodeWidthChar;
 
-use super::layout::ViewerLayout;
 use crate::similarity::estimate_sigma;
 use crate::tui::app::{App, METRIC_CHARS, PairView, ScrollSide};
-
-/// Greedy word wrap of `text` into byte ranges of at most `width` display columns. Words
-/// longer than a line are split; newlines end a line.
-pub fn wrap_ranges(text: &str, width: usize) -> Vec<Range<usize>> {
-    let width = width.max(1);
-    let mut lines = Vec::new();
-    for (para_start, para) in split_inclusive_offsets(text) {
-        let mut line_start = para_start;
-        let mut line_width = 0usize;
-        // The last place a line may break (after a space), as (byte, width up to there).
-        let mut last_break: Option<(usize, usize)> = None;
-        for (i, ch) in para.char_indices() {
-            let pos = para_start + i;
-            let w = ch.width().unwrap_or(0);
-            if line_width + w > width && line_width > 0 {
-                match last_break {
-                    Some((brk, brk_width)) if brk > line_start => {
-                        lines.push(line_start..brk);
-                        line_start = brk;
-                        line_width -= brk_width;
-                    }
-                    _ => {
-                        lines.push(line_start..pos);
-                        line_start = pos;
-                        line_width = 0;
-                    }
-                }
-                last_break = None;
-            }
-            line_width += w;
-            if ch == ' ' {
-                last_break = Some((pos + 1, line_width));
-            }
-        }
-        lines.push(line_start..para_start + para.len());
-    }
-    lines
-}
-
-/// Lines of `text` without their line terminators, with their byte offsets.
-fn split_inclusive_offsets(text: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for line in text.split_inclusive('\n') {
-        let body = line.trim_end_matches(['\n', '\r']);
-        out.push((start, body));
-        start += line.len();
-    }
-    if out.is_empty() {
-        out.push((0, ""));
-    }
-    out
-}
-
-/// Number of lines `text` wraps to at `width`.
-pub fn wrapped_line_count(text: &str, width: usize) -> usize {
-    wrap_ranges(text, width).len()
-}
+use crate::tui::keys::{Command, hint};
+use crate::tui::layout::{ViewerLayout, wrap_ranges};
 
 /// The wrapped lines of `text` with bytes inside `highlight` (sorted, disjoint) styled.
 pub fn highlighted_lines(
@@ -108,7 +50,7 @@ pub fn highlighted_lines(
 }
 
 pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
-    let (Some(view), Some(data)) = (&app.viewer, &app.data) else {
+    let (Some(view), Some(data)) = (&app.viewer.pair, &app.data) else {
         return;
     };
     let theme = &app.theme;
@@ -118,6 +60,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
         data.corpus.id(view.b as usize),
     );
     let position = app
+        .candidates
         .result
         .as_ref()
         .and_then(|r| {
@@ -125,16 +68,17 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
                 |&i: &u32| (r.pairs[i as usize].a, r.pairs[i as usize].b) == (view.a, view.b);
             // The open pair is nearly always the selected one; only after a re-banding or a
             // filter change does the (possibly million-row) list need a search.
-            match app.visible.get(app.selected) {
-                Some(i) if is_open(i) => Some(app.selected),
-                _ => app.visible.iter().position(is_open),
+            let list = &app.candidates.list;
+            match list.rows().get(list.selected()) {
+                Some(i) if is_open(i) => Some(list.selected()),
+                _ => list.rows().iter().position(is_open),
             }
         })
         .map(|i| {
             format!(
                 "pair {} of {}",
                 super::thousands(i as u64 + 1),
-                super::thousands(app.visible.len() as u64)
+                super::thousands(app.candidates.list.len() as u64)
             )
         })
         .or_else(|| {
@@ -143,15 +87,23 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
             ((p.a, p.b) == (view.a, view.b)).then(|| {
                 format!(
                     "missed pair {} of {} (true J ≥ t, not a candidate)",
-                    t.selected + 1,
-                    t.visible.len()
+                    t.missed.selected() + 1,
+                    t.missed.len()
                 )
             })
         })
-        .unwrap_or_else(|| format!("not a candidate at {}", app.banding));
+        .unwrap_or_else(|| format!("not a candidate at {}", app.curve.banding));
     let label = match app.label_of(view.a, view.b) {
         Some(lbl) => Span::styled(format!("label: {}", lbl.as_str()), theme.label(lbl)),
-        None => Span::styled("unlabelled (y/n/u)", theme.dim()),
+        None => Span::styled(
+            format!(
+                "unlabelled ({}/{}/{})",
+                hint(Command::LabelDuplicate),
+                hint(Command::LabelNotDuplicate),
+                hint(Command::LabelUnsure)
+            ),
+            theme.dim(),
+        ),
     };
     let sigma = estimate_sigma(view.jaccard, k);
     let hit = view.collided.iter().filter(|&&c| c).count();
@@ -248,7 +200,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
 /// not; with `v`, each band's r values for both documents, equal values marked.
 fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) {
     let theme = &app.theme;
-    let b = app.banding;
+    let b = app.curve.banding;
     let hit = view.collided.iter().filter(|&&c| c).count();
     let block = Block::bordered()
         .border_style(theme.border())
@@ -257,10 +209,13 @@ fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) 
             Span::raw(format!("{b}: {hit} of {} bands collided ", b.bands)),
             Span::styled("█ collided  · not  ", theme.dim()),
             Span::styled(
-                if app.show_band_values {
-                    "(v hides values) "
+                if app.viewer.show_values {
+                    format!("({} hides values) ", hint(Command::ToggleBandValues))
                 } else {
-                    "(v shows each band's values) "
+                    format!(
+                        "({} shows each band's values) ",
+                        hint(Command::ToggleBandValues)
+                    )
                 },
                 theme.dim(),
             ),
@@ -286,7 +241,7 @@ fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) 
     for chunk in cells.chunks(per_line) {
         lines.push(Line::from(chunk.to_vec()));
     }
-    if app.show_band_values {
+    if app.viewer.show_values {
         let Some(data) = &app.data else { return };
         let (ra, rb) = (
             data.index.signatures.row(view.a as usize),
@@ -349,26 +304,6 @@ fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn wraps_at_spaces_and_splits_long_words() {
-        let text = "the quick brown fox";
-        let lines: Vec<&str> = wrap_ranges(text, 10)
-            .into_iter()
-            .map(|r| &text[r])
-            .collect();
-        assert_eq!(lines, ["the quick ", "brown fox"]);
-        let text = "abcdefghijkl";
-        let lines: Vec<&str> = wrap_ranges(text, 5).into_iter().map(|r| &text[r]).collect();
-        assert_eq!(lines, ["abcde", "fghij", "kl"]);
-        let text = "one\ntwo";
-        let lines: Vec<&str> = wrap_ranges(text, 10)
-            .into_iter()
-            .map(|r| &text[r])
-            .collect();
-        assert_eq!(lines, ["one", "two"]);
-        assert_eq!(wrapped_line_count("", 10), 1);
-    }
 
     #[test]
     fn highlights_cross_line_breaks() {

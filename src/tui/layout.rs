@@ -2,7 +2,10 @@
 //! [`App::update`](crate::tui::app::App::update) (mouse hits, page sizes, scrolling limits),
 //! so both always agree on where things are.
 
+use std::ops::Range;
+
 use ratatui::layout::{Constraint, Layout, Rect};
+use unicode_width::UnicodeWidthChar;
 
 /// Smallest terminal the explorer draws in; below it, a message asks for more room.
 pub const MIN_WIDTH: u16 = 80;
@@ -196,5 +199,88 @@ pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
         y: area.y + (area.height - height) / 2,
         width,
         height,
+    }
+}
+
+/// Greedy word wrap of `text` into byte ranges of at most `width` display columns. Words
+/// longer than a line are split; newlines end a line.
+pub fn wrap_ranges(text: &str, width: usize) -> Vec<Range<usize>> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    for (para_start, para) in split_inclusive_offsets(text) {
+        let mut line_start = para_start;
+        let mut line_width = 0usize;
+        // The last place a line may break (after a space), as (byte, width up to there).
+        let mut last_break: Option<(usize, usize)> = None;
+        for (i, ch) in para.char_indices() {
+            let pos = para_start + i;
+            let w = ch.width().unwrap_or(0);
+            if line_width + w > width && line_width > 0 {
+                match last_break {
+                    Some((brk, brk_width)) if brk > line_start => {
+                        lines.push(line_start..brk);
+                        line_start = brk;
+                        line_width -= brk_width;
+                    }
+                    _ => {
+                        lines.push(line_start..pos);
+                        line_start = pos;
+                        line_width = 0;
+                    }
+                }
+                last_break = None;
+            }
+            line_width += w;
+            if ch == ' ' {
+                last_break = Some((pos + 1, line_width));
+            }
+        }
+        lines.push(line_start..para_start + para.len());
+    }
+    lines
+}
+
+/// Lines of `text` without their line terminators, with their byte offsets.
+fn split_inclusive_offsets(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        out.push((start, body));
+        start += line.len();
+    }
+    if out.is_empty() {
+        out.push((0, ""));
+    }
+    out
+}
+
+/// Number of lines `text` wraps to at `width`.
+pub fn wrapped_line_count(text: &str, width: usize) -> usize {
+    wrap_ranges(text, width).len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wraps_at_spaces_and_splits_long_words() {
+        let text = "the quick brown fox";
+        let lines: Vec<&str> = wrap_ranges(text, 10)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(lines, ["the quick ", "brown fox"]);
+        let text = "abcdefghijkl";
+        let lines: Vec<&str> = wrap_ranges(text, 5).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(lines, ["abcde", "fghij", "kl"]);
+        let text = "one\ntwo";
+        let lines: Vec<&str> = wrap_ranges(text, 10)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(lines, ["one", "two"]);
+        assert_eq!(wrapped_line_count("", 10), 1);
     }
 }

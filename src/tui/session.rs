@@ -1,0 +1,43 @@
+//! What a session works on: where the documents come from, the settings fixed for the
+//! session, and the loaded corpus with its index (shared read-only with the workers).
+
+use std::path::PathBuf;
+
+use crate::corpus::ReadOptions;
+use crate::minhash::{Banding, IndexOptions};
+
+/// Where the documents come from.
+#[derive(Debug, Clone)]
+pub enum Source {
+    File {
+        path: PathBuf,
+        read: ReadOptions,
+    },
+    /// The gzipped sample compiled into the binary.
+    EmbeddedSample,
+}
+
+/// Everything fixed for a session.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub source: Source,
+    /// Shown in titles.
+    pub source_name: String,
+    pub index_options: IndexOptions,
+    /// The banding to start with.
+    pub banding: Banding,
+    pub threshold: f64,
+    pub max_bucket: Option<usize>,
+    /// Exports go to `export_dir/<export_stem>.pairs.<b>x<r>.csv`.
+    pub export_dir: PathBuf,
+    pub export_stem: String,
+    pub monochrome: bool,
+    /// Histogram bins (at least 20).
+    pub bins: usize,
+    /// Seed of the shuffled sort order.
+    pub shuffle_seed: u64,
+}
+
+// The corpus and its index (shared read-only with the workers) and the finished loading
+// phases are the pipeline's own types.
+pub use crate::pipeline::{Loaded, PhaseTiming};

@@ -1,0 +1,103 @@
+//! The pair viewer's state: the open pair, everything derived from it (computed once when it
+//! opens), and the scroll positions of its two texts.
+
+use std::ops::Range;
+
+use crate::minhash::Banding;
+use crate::minhash::VerifiedPair;
+use crate::similarity::TextMetrics;
+
+use super::layout::wrapped_line_count;
+use super::session::Loaded;
+use crate::corpus::Corpus;
+
+/// Which text the viewer's scroll keys move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScrollSide {
+    Both,
+    Left,
+    Right,
+}
+
+/// The open pair, with everything derived from it computed once.
+#[derive(Debug, Clone)]
+pub struct PairView {
+    pub a: u32,
+    pub b: u32,
+    pub jaccard: f64,
+    pub estimate: f64,
+    pub shared_shingles: usize,
+    pub shingles_a: usize,
+    pub shingles_b: usize,
+    /// Byte ranges of each text covered by shared shingles.
+    pub ranges_a: Vec<Range<usize>>,
+    pub ranges_b: Vec<Range<usize>>,
+    pub metrics: TextMetrics,
+    /// For the current banding: did band i collide (all r rows equal)?
+    pub collided: Vec<bool>,
+    pub scroll_a: usize,
+    pub scroll_b: usize,
+    pub side: ScrollSide,
+}
+
+/// The viewer's state: the open pair, and whether the band strip shows each band's values.
+#[derive(Debug, Clone, Default)]
+pub struct ViewerState {
+    pub pair: Option<PairView>,
+    pub show_values: bool,
+}
+
+impl PairView {
+    /// Scrolls the texts `side` selects by `delta` lines, within the lines each wraps to at
+    /// `width` columns in a panel of `rows` lines.
+    pub fn scroll(&mut self, delta: isize, corpus: &Corpus, width: usize, rows: usize) {
+        let max_scroll =
+            |pos: u32| wrapped_line_count(corpus.text(pos as usize), width).saturating_sub(rows);
+        let step = |scroll: usize, max: usize| -> usize {
+            (scroll as isize + delta).clamp(0, max as isize) as usize
+        };
+        if self.side != ScrollSide::Right {
+            self.scroll_a = step(self.scroll_a, max_scroll(self.a));
+        }
+        if self.side != ScrollSide::Left {
+            self.scroll_b = step(self.scroll_b, max_scroll(self.b));
+        }
+    }
+
+    /// Both texts → left → right → both.
+    pub fn next_side(&mut self) {
+        self.side = match self.side {
+            ScrollSide::Both => ScrollSide::Left,
+            ScrollSide::Left => ScrollSide::Right,
+            ScrollSide::Right => ScrollSide::Both,
+        };
+    }
+}
+
+/// strsim metrics look at this many leading characters (Levenshtein is quadratic).
+pub const METRIC_CHARS: usize = 2000;
+
+/// Everything the viewer shows about a pair, computed once when it opens.
+pub fn pair_view(data: &Loaded, pair: &VerifiedPair, banding: Banding) -> PairView {
+    let (a, b) = (pair.a as usize, pair.b as usize);
+    let (set_a, set_b) = (data.index.sets.get(a), data.index.sets.get(b));
+    let shared = crate::similarity::intersection(set_a, set_b);
+    let opts = &data.index.options.shingle;
+    let (text_a, text_b) = (data.corpus.text(a), data.corpus.text(b));
+    PairView {
+        a: pair.a,
+        b: pair.b,
+        jaccard: pair.jaccard,
+        estimate: pair.estimate,
+        shared_shingles: shared.len(),
+        shingles_a: set_a.len(),
+        shingles_b: set_b.len(),
+        ranges_a: crate::text::shared_ranges(text_a, opts, &shared),
+        ranges_b: crate::text::shared_ranges(text_b, opts, &shared),
+        metrics: crate::similarity::text_metrics(text_a, text_b, METRIC_CHARS),
+        collided: banding.agreeing_bands(&data.index.signatures, a, b),
+        scroll_a: 0,
+        scroll_b: 0,
+        side: ScrollSide::Both,
+    }
+}
