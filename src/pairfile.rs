@@ -451,7 +451,7 @@ pub fn for_each_pair_in(
 ) -> Result<()> {
     let io = |e| Error::io(name, e);
     let head = reader.fill_buf().map_err(io)?;
-    if head.starts_with(crate::corpus::parquet::MAGIC) {
+    if head.starts_with(crate::corpus::source::PARQUET_MAGIC) {
         // Parquet needs random access (its footer is at the end): read the file into memory.
         // Pair files are compressed column by column, so this is a fraction of the CSV size.
         let mut bytes = Vec::new();

@@ -29,7 +29,7 @@ pub struct DedupOptions {
     pub audit: AuditLimits,
 }
 
-/// The outcome of [`dedup`].
+/// The outcome of `Pipeline::dedup`.
 #[derive(Debug, Clone)]
 pub struct Dedup {
     /// Identical-set groups, when collapsed.

@@ -19,7 +19,8 @@ use std::io::BufRead;
 use std::path::Path;
 
 use super::ColumnSpec;
-use super::read::{Lines, Quote, RawLine, ReadOptions, Sink, decode, number_id};
+use super::options::{Quote, ReadOptions};
+use super::sink::{Lines, RawLine, Sink, decode, number_id};
 use crate::jobs::Progress;
 use crate::{Error, Result};
 

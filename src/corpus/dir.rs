@@ -11,8 +11,10 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::Corpus;
-use super::read::{InputFormat, ReadOptions, ReadReport, Sink, decode, read_error, strip_bom};
+use super::options::{InputFormat, ReadOptions, ReadReport};
+use super::sink::{Sink, decode, strip_bom};
 use super::source;
+use super::source::read_error;
 use crate::jobs::Progress;
 use crate::{Error, Result};
 

@@ -15,7 +15,8 @@ use std::path::Path;
 
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 
-use super::read::{Lines, ReadOptions, Sink, decode, number_id};
+use super::options::ReadOptions;
+use super::sink::{Lines, Sink, decode, number_id};
 use crate::jobs::Progress;
 use crate::{Error, Result};
 

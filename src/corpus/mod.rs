@@ -7,17 +7,19 @@
 mod delimited;
 mod dir;
 mod jsonl;
+mod options;
 pub(crate) mod parquet;
 mod read;
 mod sample;
+mod sink;
 pub(crate) mod source;
 
 pub use delimited::{MAX_QUOTED_BYTES, MAX_QUOTED_LINES};
-pub use parquet::read_parquet_bytes;
-pub use read::{
+pub use options::{
     ColumnSpec, DUPLICATE_IDS_KEPT, InputFormat, LineCounts, Quote, ReadOptions, ReadReport,
-    read_bytes, read_corpus, read_corpus_from,
 };
+pub use parquet::read_parquet_bytes;
+pub use read::{read_bytes, read_corpus, read_corpus_from};
 
 /// Documents in input order, ids and texts held in two arenas.
 #[derive(Debug, Clone, Default)]

@@ -27,12 +27,12 @@ use parquet::file::reader::{ChunkReader, FileReader, SerializedFileReader};
 use parquet::schema::types::{ColumnDescriptor, SchemaDescriptor};
 
 use super::Corpus;
-use super::read::{ColumnSpec, InputFormat, ReadOptions, ReadReport, Sink, decode, number_id};
+use super::options::{ColumnSpec, InputFormat, ReadOptions, ReadReport};
+use super::sink::{Sink, decode, number_id};
 use crate::jobs::Progress;
 use crate::{Error, Result};
 
-/// The four bytes that open and close every Parquet file.
-pub(crate) const MAGIC: &[u8; 4] = b"PAR1";
+use super::source::PARQUET_MAGIC as MAGIC;
 
 /// Rows decoded per batch: large enough to amortise the per-call cost, small enough that a
 /// batch of long documents stays a few megabytes and cancellation stays prompt.

@@ -1,179 +1,23 @@
-//! Corpus readers: text lines, CSV/TSV, JSON Lines and directories, each optionally gzip- or
-//! zstd-compressed, with `--limit`, `--sample` and `--skip-bad` applied while reading.
+//! Reading a corpus: the format from the options, the name or the content, then the one reader
+//! for it (text lines here; CSV/TSV, JSON Lines, Parquet and directories in sibling modules),
+//! each optionally compressed, with `--limit`, `--sample` and `--skip-bad` applied while
+//! reading.
 //!
 //! Every reader parses into reusable buffers and appends straight into the [`Corpus`] arenas,
-//! so the main path makes no heap allocation per document. The format readers live in sibling
-//! modules (`delimited`, `jsonl`, `dir`); this module holds the options, the dispatch and the
-//! [`Sink`] that applies limit, sample and skip rules uniformly to all of them.
+//! so the main path makes no heap allocation per document. The layers import downwards only:
+//! `options` (what to read) ← `source` (opening, decompressing) ← `sink` (lines, decoding,
+//! the rules) ← the format readers ← this dispatch.
 
-use std::borrow::Cow;
-use std::fmt::Write as _;
 use std::io::BufRead;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::Corpus;
-use super::sample::Reservoir;
+use super::options::{InputFormat, ReadOptions, ReadReport};
+use super::sink::{Lines, Sink, decode, number_id, strip_bom};
+use super::source::read_error;
 use super::source::{self, Compression};
 use crate::jobs::{Phase, Progress};
 use crate::{Error, Result};
-
-/// How documents are laid out in the input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum InputFormat {
-    /// Decide from the extension (after `.gz` / `.zst`); a directory is `Dir`; stdin is `Text`.
-    #[default]
-    Auto,
-    /// One document per line; id = line number from 1.
-    Text,
-    Csv,
-    Tsv,
-    Jsonl,
-    /// Every regular file below a directory is one document; id = its relative path.
-    Dir,
-    /// Apache Parquet, read natively (only the text and id columns, row group by row group).
-    Parquet,
-}
-
-/// A CSV/TSV column: a header name, or a 1-based index.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ColumnSpec {
-    Name(String),
-    Index(usize),
-}
-
-impl std::str::FromStr for ColumnSpec {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        match s.parse::<usize>() {
-            Ok(0) => Err("column indexes start at 1".into()),
-            Ok(i) => Ok(ColumnSpec::Index(i)),
-            Err(_) if s.is_empty() => Err("empty column name".into()),
-            Err(_) => Ok(ColumnSpec::Name(s.to_string())),
-        }
-    }
-}
-
-/// Quoting in CSV/TSV fields.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Quote {
-    /// RFC 4180: a field starting with `"` runs to the closing `"`; `""` is a literal quote;
-    /// the field may hold delimiters and line breaks. The CSV default.
-    Double,
-    /// No quoting: a field is everything between two delimiters, quotes included. The TSV
-    /// default (IANA text/tab-separated-values).
-    None,
-}
-
-/// Options for [`read_corpus`].
-#[derive(Debug, Clone)]
-pub struct ReadOptions {
-    pub format: InputFormat,
-    /// CSV/TSV: the first row is a header.
-    pub has_headers: bool,
-    /// CSV/TSV text column; default: a column named `text`, else the last one.
-    pub text_column: Option<ColumnSpec>,
-    /// CSV/TSV id column; default: a column named `id`, else the row number.
-    pub id_column: Option<ColumnSpec>,
-    /// CSV/TSV quoting; `None` means the format's default (CSV double, TSV none).
-    pub quote: Option<Quote>,
-    /// JSON Lines field holding the text (default `text`).
-    pub text_field: Option<String>,
-    /// JSON Lines field holding the id (default `id`; line number when absent).
-    pub id_field: Option<String>,
-    /// Keep only the first N documents.
-    pub limit: Option<usize>,
-    /// Keep a uniform reservoir sample of N documents (reproducible with `seed`).
-    pub sample: Option<usize>,
-    pub seed: u64,
-    /// Skip malformed rows instead of failing.
-    pub skip_bad: bool,
-    /// Directory input: include hidden files and directories (names starting with `.`).
-    pub hidden: bool,
-    /// Directory input: do not honour `.gitignore`, `.ignore` and `.git/info/exclude`.
-    pub no_ignore: bool,
-}
-
-impl Default for ReadOptions {
-    fn default() -> Self {
-        ReadOptions {
-            format: InputFormat::Auto,
-            has_headers: true,
-            text_column: None,
-            id_column: None,
-            quote: None,
-            text_field: None,
-            id_field: None,
-            limit: None,
-            sample: None,
-            seed: 1,
-            skip_bad: false,
-            hidden: false,
-            no_ignore: false,
-        }
-    }
-}
-
-/// What reading found, for the summary.
-#[derive(Debug, Clone, Default, serde::Serialize)]
-pub struct ReadReport {
-    pub format: InputFormat,
-    /// Documents kept.
-    pub documents: usize,
-    /// Malformed rows skipped under `skip_bad`.
-    pub skipped: usize,
-    /// Line numbers of the first few skipped rows.
-    pub skipped_lines: Vec<u64>,
-    /// Documents whose bytes were not valid UTF-8 and were decoded lossily.
-    pub lossy_utf8: usize,
-    /// Documents whose text is empty (kept, never collide).
-    pub empty: usize,
-    /// Input bytes read (after decompression).
-    pub bytes: u64,
-    /// Documents read from the input before `sample` chose among them (equals `documents`
-    /// without sampling; counts rows up to `limit` when both are given).
-    pub rows_read: usize,
-    /// `gzip`, `zstd`, `bzip2` or `xz` when the input was decompressed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub compression: Option<&'static str>,
-    /// Directory input under `skip_bad`: the first few files that could not be read.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub skipped_files: Vec<String>,
-    /// How the physical lines read became rows (0 for directory input). For every line
-    /// format: `lines = header_lines + blank_lines + continuation_lines + rows_read +
-    /// skipped`.
-    pub lines: LineCounts,
-    /// Documents whose id repeats the id of an earlier document.
-    pub duplicate_ids: usize,
-    /// The first few repeated ids, in order of their first repetition.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub duplicate_id_examples: Vec<String>,
-}
-
-/// Physical lines of a line-based input, by what became of them.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
-pub struct LineCounts {
-    /// Lines read (up to the last row taken under `limit`).
-    pub physical: u64,
-    /// Lines of the CSV/TSV header row.
-    pub header: u64,
-    /// Blank lines between rows, skipped (CSV, TSV, JSON Lines; in text input a blank line is
-    /// an empty document).
-    pub blank: u64,
-    /// Lines after the first of a row whose quoted field spans several lines (CSV, or TSV
-    /// with `--quote double`), including those of skipped rows.
-    pub continuation: u64,
-}
-
-/// How many repeated ids the report keeps as examples.
-pub const DUPLICATE_IDS_KEPT: usize = 5;
-
-/// How many skipped line numbers (and file names) the report keeps.
-pub const SKIPPED_LINES_KEPT: usize = 10;
-
-/// Rows between two cancellation checks.
-pub(super) const CHECK_EVERY: u64 = 4096;
 
 /// Reads a corpus from `path`: a file, a directory, or `-` for stdin.
 ///
@@ -313,21 +157,6 @@ pub fn read_bytes(
         opts,
         progress,
     )
-}
-
-impl InputFormat {
-    /// The name used by `--format`.
-    pub fn name(self) -> &'static str {
-        match self {
-            InputFormat::Auto => "auto",
-            InputFormat::Text => "text",
-            InputFormat::Csv => "csv",
-            InputFormat::Tsv => "tsv",
-            InputFormat::Jsonl => "jsonl",
-            InputFormat::Dir => "dir",
-            InputFormat::Parquet => "parquet",
-        }
-    }
 }
 
 /// The format a file name implies: the extension after removing `.gz` / `.zst`; `.csv` → CSV,
@@ -565,114 +394,6 @@ fn read_stream(
     Ok((corpus, report))
 }
 
-/// Counts documents whose id equals an earlier one, keeping the first few such ids.
-///
-/// Memory stays near 12 bytes per document: a map from the 64-bit hash of an id to the first
-/// document with that hash, equality confirmed on a hit; ids whose hash collides with a
-/// different id (vanishingly rare) go to a small exact set.
-fn duplicate_ids(corpus: &Corpus) -> (usize, Vec<String>) {
-    use std::collections::{HashMap, HashSet};
-    let mut first: HashMap<u64, u32> = HashMap::with_capacity(corpus.len());
-    let mut collided: HashSet<&str> = HashSet::new();
-    let mut count = 0;
-    let mut examples = Vec::new();
-    for i in 0..corpus.len() {
-        let id = corpus.id(i);
-        let hash = xxhash_rust::xxh3::xxh3_64(id.as_bytes());
-        let repeated = match first.entry(hash) {
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(i as u32);
-                false
-            }
-            std::collections::hash_map::Entry::Occupied(slot) => {
-                corpus.id(*slot.get() as usize) == id || !collided.insert(id)
-            }
-        };
-        if repeated {
-            count += 1;
-            if examples.len() < DUPLICATE_IDS_KEPT && !examples.iter().any(|e| e == id) {
-                examples.push(id.to_string());
-            }
-        }
-    }
-    (count, examples)
-}
-
-/// A physical line: (1-based number, content, the line ending removed from it).
-pub(super) type RawLine<'a> = (u64, &'a [u8], &'a [u8]);
-
-/// Lines of a reader with their 1-based numbers: the line ending (`\n` or `\r\n`) and a UTF-8
-/// byte-order mark on the first line removed, I/O errors naming the line, and a cancellation
-/// check every few thousand lines. One reused buffer, no allocation per line.
-pub(super) struct Lines<'r> {
-    reader: &'r mut dyn BufRead,
-    name: &'r Path,
-    buf: Vec<u8>,
-    number: u64,
-    /// Bytes read so far, line endings included.
-    pub(super) bytes: u64,
-}
-
-impl<'r> Lines<'r> {
-    pub(super) fn new(reader: &'r mut dyn BufRead, name: &'r Path) -> Self {
-        Lines {
-            reader,
-            name,
-            buf: Vec::with_capacity(4096),
-            number: 0,
-            bytes: 0,
-        }
-    }
-
-    /// The next line as (number, content), or `None` at the end.
-    pub(super) fn next_line(&mut self, progress: &Progress) -> Result<Option<(u64, &[u8])>> {
-        Ok(self
-            .next_line_and_ending(progress)?
-            .map(|(number, content, _)| (number, content)))
-    }
-
-    /// Physical lines read so far.
-    pub(super) fn count(&self) -> u64 {
-        self.number
-    }
-
-    /// The next line as (number, content, ending): the ending is the `\n` or `\r\n` removed
-    /// from the content (empty on a last line without one), for readers that keep line breaks
-    /// inside quoted fields.
-    pub(super) fn next_line_and_ending(
-        &mut self,
-        progress: &Progress,
-    ) -> Result<Option<RawLine<'_>>> {
-        self.buf.clear();
-        let n = self
-            .reader
-            .read_until(b'\n', &mut self.buf)
-            .map_err(|e| read_error(self.name, self.number + 1, e))?;
-        if n == 0 {
-            return Ok(None);
-        }
-        self.number += 1;
-        self.bytes += n as u64;
-        if self.number.is_multiple_of(CHECK_EVERY) {
-            progress.check()?;
-        }
-        let mut content = self.buf.as_slice();
-        let full = content.len();
-        if let Some(rest) = content.strip_suffix(b"\n") {
-            content = rest;
-        }
-        if let Some(rest) = content.strip_suffix(b"\r") {
-            content = rest;
-        }
-        let ending = &self.buf[content.len()..full];
-        if self.number == 1 {
-            content = strip_bom(content);
-        }
-        Ok(Some((self.number, content, ending)))
-    }
-}
-
-/// One document per line; id = line number from 1. Returns the bytes read.
 fn read_lines(reader: &mut dyn BufRead, sink: &mut Sink, progress: &Progress) -> Result<u64> {
     let name = sink.name().to_path_buf();
     let mut lines = Lines::new(reader, &name);
@@ -688,152 +409,10 @@ fn read_lines(reader: &mut dyn BufRead, sink: &mut Sink, progress: &Progress) ->
     Ok(lines.bytes)
 }
 
-pub(super) fn strip_bom(bytes: &[u8]) -> &[u8] {
-    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
-}
-
-/// UTF-8 text of `bytes`; invalid sequences become U+FFFD and the flag says so.
-pub(super) fn decode(bytes: &[u8]) -> (Cow<'_, str>, bool) {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => (Cow::Borrowed(s), false),
-        Err(_) => (String::from_utf8_lossy(bytes), true),
-    }
-}
-
-/// Formats `n` into the reusable buffer.
-pub(super) fn number_id(buf: &mut String, n: u64) -> &str {
-    buf.clear();
-    let _ = write!(buf, "{n}");
-    buf
-}
-
-/// A failure of the underlying stream (disk error, corrupt compressed data) near `line`.
-pub(super) fn read_error(name: &Path, line: u64, e: std::io::Error) -> Error {
-    let hint = match e.kind() {
-        std::io::ErrorKind::InvalidData | std::io::ErrorKind::UnexpectedEof => {
-            "; the file may be truncated or its compressed data corrupt"
-        }
-        _ => "",
-    };
-    Error::input(name, line, format!("read failed: {e}{hint}"))
-}
-
-/// Where readers put documents: applies `limit`, `sample` and `skip_bad` the same way for
-/// every format, and appends kept documents to the corpus arenas.
-pub(super) struct Sink {
-    pub(super) corpus: Corpus,
-    name: PathBuf,
-    /// Documents still allowed by `limit`.
-    remaining: usize,
-    reservoir: Option<Reservoir>,
-    skip_bad: bool,
-    offered: usize,
-    lossy: usize,
-    skipped: usize,
-    skipped_lines: Vec<u64>,
-    skipped_files: Vec<String>,
-    /// Filled by the line-based readers.
-    pub(super) lines: LineCounts,
-}
-
-impl Sink {
-    pub(super) fn new(name: &Path, opts: &ReadOptions) -> Self {
-        Sink {
-            corpus: Corpus::new(),
-            name: name.to_path_buf(),
-            remaining: opts.limit.unwrap_or(usize::MAX),
-            reservoir: opts.sample.map(|n| Reservoir::new(n, opts.seed)),
-            skip_bad: opts.skip_bad,
-            offered: 0,
-            lossy: 0,
-            skipped: 0,
-            skipped_lines: Vec::new(),
-            skipped_files: Vec::new(),
-            lines: LineCounts::default(),
-        }
-    }
-
-    pub(super) fn name(&self) -> &Path {
-        &self.name
-    }
-
-    /// `limit` documents were taken: the reader can stop.
-    pub(super) fn is_full(&self) -> bool {
-        self.remaining == 0
-    }
-
-    pub(super) fn push(&mut self, id: &str, text: &str, lossy: bool) {
-        debug_assert!(self.remaining > 0);
-        self.remaining -= 1;
-        self.offered += 1;
-        match &mut self.reservoir {
-            None => {
-                self.corpus.push(id, text);
-                self.lossy += usize::from(lossy);
-            }
-            Some(reservoir) => {
-                if let Some(slot) = reservoir.offer() {
-                    slot.id.clear();
-                    slot.id.push_str(id);
-                    slot.text.clear();
-                    slot.text.push_str(text);
-                    slot.lossy = lossy;
-                }
-            }
-        }
-    }
-
-    /// A malformed row at `line`: an error, or under `skip_bad` counted and passed over.
-    pub(super) fn bad_row(&mut self, line: u64, error: Error) -> Result<()> {
-        if !self.skip_bad {
-            return Err(error);
-        }
-        self.skipped += 1;
-        if self.skipped_lines.len() < SKIPPED_LINES_KEPT {
-            self.skipped_lines.push(line);
-        }
-        Ok(())
-    }
-
-    /// An unreadable file inside a directory: an error, or under `skip_bad` counted.
-    pub(super) fn bad_file(&mut self, relative: &str, error: Error) -> Result<()> {
-        if !self.skip_bad {
-            return Err(error);
-        }
-        self.skipped += 1;
-        if self.skipped_files.len() < SKIPPED_LINES_KEPT {
-            self.skipped_files.push(relative.to_string());
-        }
-        Ok(())
-    }
-
-    pub(super) fn finish(mut self, report: &mut ReadReport) -> Corpus {
-        if let Some(reservoir) = self.reservoir.take() {
-            for slot in reservoir.into_input_order() {
-                self.corpus.push(&slot.id, &slot.text);
-                self.lossy += usize::from(slot.lossy);
-            }
-        }
-        let mut corpus = self.corpus;
-        corpus.shrink_to_fit();
-        report.documents = corpus.len();
-        report.empty = (0..corpus.len())
-            .filter(|&i| corpus.text(i).trim().is_empty())
-            .count();
-        report.lossy_utf8 = self.lossy;
-        report.rows_read = self.offered;
-        report.skipped = self.skipped;
-        report.skipped_lines = self.skipped_lines;
-        report.skipped_files = self.skipped_files;
-        report.lines = self.lines;
-        (report.duplicate_ids, report.duplicate_id_examples) = duplicate_ids(&corpus);
-        corpus
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::corpus::{ColumnSpec, LineCounts, Quote};
 
     fn read_bytes(bytes: &[u8], name: &str, opts: &ReadOptions) -> Result<(Corpus, ReadReport)> {
         read_corpus_from(bytes, Path::new(name), opts, &Progress::new())

@@ -25,6 +25,8 @@ const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 const BZIP2_MAGIC: &[u8] = b"BZh";
 /// xz stream header magic (xz file format §2.1.1.1).
 const XZ_MAGIC: [u8; 6] = [0xfd, b'7', b'z', b'X', b'Z', 0x00];
+/// The four bytes that open and close every Parquet file.
+pub(crate) const PARQUET_MAGIC: &[u8; 4] = b"PAR1";
 /// Bytes examined for NUL bytes when deciding that a stream is binary.
 const SNIFF_BYTES: usize = 8192;
 
@@ -182,9 +184,7 @@ pub(super) fn wrap<'a, R: BufRead + 'a>(
     let mut reader = reader;
     if sniffed != Compression::None {
         // What was compressed may itself be binary (a .tar.gz, a zipped PDF).
-        let head = reader
-            .fill_buf()
-            .map_err(|e| super::read::read_error(name, 1, e))?;
+        let head = reader.fill_buf().map_err(|e| read_error(name, 1, e))?;
         refuse_binary(head, name, sniffed.name())?;
     }
     Ok(Source {
@@ -231,7 +231,7 @@ pub(super) fn starts_with_parquet_magic(path: &Path) -> bool {
     File::open(path)
         .and_then(|mut f| f.read_exact(&mut head))
         .is_ok()
-        && &head == super::parquet::MAGIC
+        && &head == PARQUET_MAGIC
 }
 
 /// What the first bytes of a stream say it holds.
@@ -262,7 +262,7 @@ pub(crate) fn sniff_content(head: &[u8]) -> Content {
         (b"SQLite format 3\0", "an SQLite database"),
         (b"\x7fELF", "an executable"),
     ];
-    if head.starts_with(super::parquet::MAGIC) {
+    if head.starts_with(PARQUET_MAGIC) {
         return Content::Parquet;
     }
     if head.len() >= 12 && &head[..4] == b"RIFF" && &head[8..12] == b"WEBP" {
@@ -319,4 +319,15 @@ pub(super) fn cannot_open(path: &Path, e: std::io::Error) -> Error {
         _ => "",
     };
     Error::input(path, 0, format!("cannot read: {e}{hint}"))
+}
+
+/// A failure of the underlying stream (disk error, corrupt compressed data) near `line`.
+pub(crate) fn read_error(name: &Path, line: u64, e: std::io::Error) -> Error {
+    let hint = match e.kind() {
+        std::io::ErrorKind::InvalidData | std::io::ErrorKind::UnexpectedEof => {
+            "; the file may be truncated or its compressed data corrupt"
+        }
+        _ => "",
+    };
+    Error::input(name, line, format!("read failed: {e}{hint}"))
 }

@@ -1,8 +1,8 @@
 //! `lshscope explore`: the interactive explorer.
 //!
 //! Structure (see DESIGN.md), from the bottom up, with no two modules importing each other:
-//! - [`layout`] (screen geometry, text wrapping) and [`format`](mod@format) (numbers): pure helpers the
-//!   App and the panels both read;
+//! - [`layout`] (screen geometry, text wrapping) and [`crate::numfmt`] (numbers): pure helpers
+//!   the App and the panels both read;
 //! - state by owner: [`session`] (config, loaded corpus), [`list`] (a [`list::PairList`] and
 //!   its order, for the candidate and missed lists), [`candidates`] (re-banding requests,
 //!   answers and the candidate list), [`truth`] (ground truth, recall, missed list),
