@@ -11,7 +11,9 @@ use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
+use crate::corpus::Corpus;
 use crate::jobs::Progress;
+use crate::minhash::VerifiedPair;
 use crate::{Error, Result};
 
 /// Buffer size of every writer and reader here: large enough that the kernel sees few calls.
@@ -772,6 +774,76 @@ fn read_jsonl(
             jaccard,
         })?;
     }
+}
+
+/// The columns of a pair file, in order (CSV header and JSON Lines keys).
+pub const PAIR_COLUMNS: &[&str] = &["id_a", "id_b", "jaccard", "estimate", "bands_hit"];
+
+/// [`PAIR_COLUMNS`] and a human label (the explorer's exports).
+pub const LABELLED_PAIR_COLUMNS: &[&str] =
+    &["id_a", "id_b", "jaccard", "estimate", "bands_hit", "label"];
+
+/// Writes pairs as CSV (`id_a,id_b,jaccard,estimate,bands_hit`), JSON Lines with the same keys
+/// in the same order, or Parquet; with `label`, a last `label` column (CSV and JSON Lines).
+/// Floats use the shortest representation that round-trips, so every tool reading them sees
+/// the same value. `progress` advances per row written.
+pub fn write_pairs<'p>(
+    w: &mut dyn Write,
+    corpus: &Corpus,
+    pairs: impl ExactSizeIterator<Item = &'p VerifiedPair>,
+    format: OutputFormat,
+    progress: Option<&Progress>,
+    label: Option<&dyn Fn(&VerifiedPair) -> &'static str>,
+) -> std::io::Result<()> {
+    if format == OutputFormat::Parquet {
+        if label.is_some() {
+            return Err(std::io::Error::other(
+                "labelled pairs are written as CSV or JSON Lines, not Parquet",
+            ));
+        }
+        let mut out = crate::pairs_parquet::PairsParquetWriter::new(w)?;
+        let ids = crate::pairs_parquet::IdColumn::new((0..corpus.len()).map(|i| corpus.id(i)));
+        let mut since_update = 0;
+        for p in pairs {
+            out.write_indexed_pair(&ids, p.a, p.b, p.jaccard, p.estimate, p.bands_hit)?;
+            since_update += 1;
+            if since_update == PROGRESS_EVERY {
+                since_update = 0;
+                if let Some(progress) = progress {
+                    progress.advance(PROGRESS_EVERY);
+                    if progress.is_cancelled() {
+                        return Err(std::io::Error::other("cancelled"));
+                    }
+                }
+            }
+        }
+        if let Some(progress) = progress {
+            progress.advance(since_update);
+        }
+        return out.finish().map(|_| ());
+    }
+    let columns = if label.is_some() {
+        LABELLED_PAIR_COLUMNS
+    } else {
+        PAIR_COLUMNS
+    };
+    let mut out = RowWriter::new(w, format, columns, progress)?;
+    let mut row = Vec::with_capacity(columns.len());
+    for p in pairs {
+        row.clear();
+        row.extend([
+            Field::Str(corpus.id(p.a as usize)),
+            Field::Str(corpus.id(p.b as usize)),
+            Field::F64(p.jaccard),
+            Field::F64(p.estimate),
+            Field::U64(p.bands_hit as u64),
+        ]);
+        if let Some(label) = label {
+            row.push(Field::Str(label(p)));
+        }
+        out.write_row(&row)?;
+    }
+    out.finish()
 }
 
 #[cfg(test)]

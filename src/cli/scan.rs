@@ -1,6 +1,5 @@
 //! `lshscope scan`: corpus → signatures → bands → verified pairs.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -8,9 +7,8 @@ use clap::Args;
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::recall::{TruthComparison, compare_truth, read_truth};
 use crate::corpus::{Corpus, ReadReport};
-use crate::jobs::Progress;
-use crate::minhash::{Banding, BandingOptions, BucketInfo, VerifiedPair};
-use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
+use crate::minhash::{Banding, BandingOptions, BucketInfo};
+use crate::pairfile::{OutputFormat, OutputTarget, write_pairs};
 use crate::pipeline::{Loaded, PhaseTiming, Pipeline};
 use crate::{Error, Result};
 
@@ -142,7 +140,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
     let (candidates, pairs) = run.band_and_verify(&index, &options, args.threshold)?;
 
     super::write_output(&target, &mut run, pairs.len(), |w| {
-        write_pairs(w, &corpus, &pairs, format, Some(&progress))
+        write_pairs(w, &corpus, pairs.iter(), format, Some(&progress), None)
     })?;
     progress.finish();
     drop(_bar);
@@ -199,48 +197,6 @@ const PAIR_FORMATS: &[OutputFormat] = &[
     OutputFormat::Jsonl,
     OutputFormat::Parquet,
 ];
-
-/// The columns of a pair file, in order (CSV header and JSON Lines keys).
-pub const PAIR_COLUMNS: &[&str] = &["id_a", "id_b", "jaccard", "estimate", "bands_hit"];
-
-/// Writes pairs as CSV (`id_a,id_b,jaccard,estimate,bands_hit`) or JSON Lines with the same
-/// keys in the same order. Floats use the shortest representation that round-trips, so every
-/// tool reading them sees the same value. `progress` advances per row written.
-pub fn write_pairs(
-    w: &mut dyn Write,
-    corpus: &Corpus,
-    pairs: &[VerifiedPair],
-    format: OutputFormat,
-    progress: Option<&Progress>,
-) -> std::io::Result<()> {
-    if format == OutputFormat::Parquet {
-        let mut out = crate::pairs_parquet::PairsParquetWriter::new(w)?;
-        let ids = crate::pairs_parquet::IdColumn::new((0..corpus.len()).map(|i| corpus.id(i)));
-        for block in pairs.chunks(crate::pairfile::PROGRESS_EVERY as usize) {
-            for p in block {
-                out.write_indexed_pair(&ids, p.a, p.b, p.jaccard, p.estimate, p.bands_hit)?;
-            }
-            if let Some(progress) = progress {
-                progress.advance(block.len() as u64);
-                if progress.is_cancelled() {
-                    return Err(std::io::Error::other("cancelled"));
-                }
-            }
-        }
-        return out.finish().map(|_| ());
-    }
-    let mut out = RowWriter::new(w, format, PAIR_COLUMNS, progress)?;
-    for p in pairs {
-        out.write_row(&[
-            Field::Str(corpus.id(p.a as usize)),
-            Field::Str(corpus.id(p.b as usize)),
-            Field::F64(p.jaccard),
-            Field::F64(p.estimate),
-            Field::U64(p.bands_hit as u64),
-        ])?;
-    }
-    out.finish()
-}
 
 fn render_summary(s: &ScanSummary, corpus: &Corpus) -> String {
     use std::fmt::Write as _;

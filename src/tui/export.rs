@@ -173,26 +173,16 @@ pub fn export_plots(spec: &PlotSpec) -> crate::Result<Vec<PathBuf>> {
 /// Runs an export (on a worker thread in the explorer): the CSV through
 /// [`crate::atomic::write_atomically`], then the plots.
 pub fn run_export(data: &Loaded, job: &ExportJob) -> ExportReport {
+    let label = |p: &VerifiedPair| job.labels.get(&(p.a, p.b)).map_or("", |l| l.as_str());
     let csv = crate::atomic::write_atomically(&job.path, |w| {
-        let mut out = csv::Writer::from_writer(w);
-        out.write_record(["id_a", "id_b", "jaccard", "estimate", "bands_hit", "label"])?;
-        for &i in &job.rows {
-            let p = &job.pairs[i as usize];
-            let label = job
-                .labels
-                .get(&(p.a, p.b))
-                .map(|l| l.as_str())
-                .unwrap_or("");
-            out.write_record([
-                data.corpus.id(p.a as usize),
-                data.corpus.id(p.b as usize),
-                &p.jaccard.to_string(),
-                &p.estimate.to_string(),
-                &p.bands_hit.to_string(),
-                label,
-            ])?;
-        }
-        out.flush()
+        crate::pairfile::write_pairs(
+            w,
+            &data.corpus,
+            job.rows.iter().map(|&i| &job.pairs[i as usize]),
+            crate::pairfile::OutputFormat::Csv,
+            None,
+            Some(&label),
+        )
     })
     .map_err(|e| e.to_string());
     let plots = match &csv {
