@@ -12,7 +12,7 @@ use super::histogram::{bin_bounds, bin_of};
 use super::truth::TruthPair;
 use crate::corpus::Corpus;
 use crate::minhash::scurve::candidate_probability;
-use crate::minhash::{Banding, CandidatePair};
+use crate::minhash::{Banding, CandidatePair, VerifiedPair};
 use crate::{Error, Result};
 
 /// z for a two-sided 95 % interval: Φ⁻¹(0.975).
@@ -347,6 +347,35 @@ pub fn compare_truth(
     }
 }
 
+/// For each truth pair (sorted by (a, b)), whether it is among `candidates` (sorted by
+/// (a, b)): one merge pass.
+pub fn candidate_hits(truth: &[TruthPair], candidates: &[VerifiedPair]) -> Vec<bool> {
+    let mut j = 0;
+    truth
+        .iter()
+        .map(|t| {
+            while j < candidates.len() && (candidates[j].a, candidates[j].b) < (t.a, t.b) {
+                j += 1;
+            }
+            candidates.get(j).is_some_and(|c| (c.a, c.b) == (t.a, t.b))
+        })
+        .collect()
+}
+
+/// Mean Jaccard of the pairs in each of `bins` equal bins over [0, 1] (binned as
+/// [`crate::analysis::recall::measure_recall`] bins them).
+pub fn bin_means(pairs: &[TruthPair], bins: usize) -> Vec<Option<f64>> {
+    let mut acc = vec![(0usize, 0.0f64); bins];
+    for p in pairs {
+        let k = crate::analysis::histogram::bin_of(p.jaccard, bins);
+        acc[k].0 += 1;
+        acc[k].1 += p.jaccard;
+    }
+    acc.into_iter()
+        .map(|(n, sum)| (n > 0).then(|| sum / n as f64))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -415,5 +444,55 @@ mod tests {
         assert!(e.starts_with("t.csv:3:") && e.contains("line 2"), "{e}");
         let e = err("id_a,id_b,jaccard\nx,x,0.5\n");
         assert!(e.contains("itself"), "{e}");
+    }
+
+    fn truth_pair(a: u32, b: u32, jaccard: f64) -> TruthPair {
+        TruthPair { a, b, jaccard }
+    }
+
+    fn verified(a: u32, b: u32) -> VerifiedPair {
+        VerifiedPair {
+            a,
+            b,
+            bands_hit: 1,
+            jaccard: 0.5,
+            estimate: 0.5,
+        }
+    }
+
+    #[test]
+    fn hits_merge_sorted_lists() {
+        let truth = [
+            truth_pair(0, 1, 0.9),
+            truth_pair(0, 5, 0.6),
+            truth_pair(2, 3, 0.7),
+            truth_pair(4, 9, 0.8),
+        ];
+        let cands = [
+            verified(0, 1),
+            verified(0, 2),
+            verified(2, 3),
+            verified(3, 4),
+            verified(5, 6),
+        ];
+        assert_eq!(
+            candidate_hits(&truth, &cands),
+            vec![true, false, true, false]
+        );
+        assert_eq!(candidate_hits(&truth, &[]), vec![false; 4]);
+        assert!(candidate_hits(&[], &cands).is_empty());
+    }
+
+    #[test]
+    fn bin_means_bin_like_recall() {
+        let pairs = [
+            truth_pair(0, 1, 0.5),
+            truth_pair(0, 2, 0.54),
+            truth_pair(1, 2, 1.0),
+        ];
+        let m = bin_means(&pairs, 20);
+        assert!((m[10].unwrap() - 0.52).abs() < 1e-12);
+        assert_eq!(m[19], Some(1.0));
+        assert_eq!(m[0], None);
     }
 }

@@ -13,7 +13,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::Error;
-use crate::analysis::recall::{RecallReport, measure_recall_with, read_truth, truth_floor};
+use crate::analysis::recall::{
+    RecallReport, bin_means, candidate_hits, measure_recall_with, read_truth, truth_floor,
+};
 use crate::analysis::truth::{TruthPair, plan_join};
 use crate::jobs::{Latest, Phase, Progress, Ticket};
 use crate::minhash::Banding;
@@ -340,73 +342,4 @@ fn join(
     let plan = plan_join(&data.index.sets, threshold, progress)?;
     plan.check_budget(budget)?;
     Ok(plan.run(progress)?.0)
-}
-
-/// For each truth pair (sorted by (a, b)), whether it is among `candidates` (sorted by
-/// (a, b)): one merge pass.
-pub fn candidate_hits(truth: &[TruthPair], candidates: &[VerifiedPair]) -> Vec<bool> {
-    let mut j = 0;
-    truth
-        .iter()
-        .map(|t| {
-            while j < candidates.len() && (candidates[j].a, candidates[j].b) < (t.a, t.b) {
-                j += 1;
-            }
-            candidates.get(j).is_some_and(|c| (c.a, c.b) == (t.a, t.b))
-        })
-        .collect()
-}
-
-/// Mean Jaccard of the pairs in each of `bins` equal bins over [0, 1] (binned as
-/// [`crate::analysis::recall::measure_recall`] bins them).
-pub fn bin_means(pairs: &[TruthPair], bins: usize) -> Vec<Option<f64>> {
-    let mut acc = vec![(0usize, 0.0f64); bins];
-    for p in pairs {
-        let k = crate::analysis::histogram::bin_of(p.jaccard, bins);
-        acc[k].0 += 1;
-        acc[k].1 += p.jaccard;
-    }
-    acc.into_iter()
-        .map(|(n, sum)| (n > 0).then(|| sum / n as f64))
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tp(a: u32, b: u32, jaccard: f64) -> TruthPair {
-        TruthPair { a, b, jaccard }
-    }
-
-    fn vp(a: u32, b: u32) -> VerifiedPair {
-        VerifiedPair {
-            a,
-            b,
-            bands_hit: 1,
-            jaccard: 0.5,
-            estimate: 0.5,
-        }
-    }
-
-    #[test]
-    fn hits_merge_sorted_lists() {
-        let truth = [tp(0, 1, 0.9), tp(0, 5, 0.6), tp(2, 3, 0.7), tp(4, 9, 0.8)];
-        let cands = [vp(0, 1), vp(0, 2), vp(2, 3), vp(3, 4), vp(5, 6)];
-        assert_eq!(
-            candidate_hits(&truth, &cands),
-            vec![true, false, true, false]
-        );
-        assert_eq!(candidate_hits(&truth, &[]), vec![false; 4]);
-        assert!(candidate_hits(&[], &cands).is_empty());
-    }
-
-    #[test]
-    fn bin_means_bin_like_recall() {
-        let pairs = [tp(0, 1, 0.5), tp(0, 2, 0.54), tp(1, 2, 1.0)];
-        let m = bin_means(&pairs, 20);
-        assert!((m[10].unwrap() - 0.52).abs() < 1e-12);
-        assert_eq!(m[19], Some(1.0));
-        assert_eq!(m[0], None);
-    }
 }
