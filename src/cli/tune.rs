@@ -227,7 +227,9 @@ pub fn run(args: TuneArgs) -> Result<i32> {
     let text = match args.format {
         TuneFormat::Table => render_table(&report),
         TuneFormat::Json => {
-            serde_json::to_string_pretty(&report).map_err(|e| Error::usage(e.to_string()))? + "\n"
+            serde_json::to_string_pretty(&report)
+                .map_err(|e| Error::internal(format!("cannot serialise the report: {e}")))?
+                + "\n"
         }
         TuneFormat::Csv => render_csv(&report)?,
     };
@@ -354,7 +356,7 @@ fn render_csv(report: &TuneReport) -> Result<String> {
         ]);
     }
     header.push("warnings");
-    let io = |e: csv::Error| Error::usage(e.to_string());
+    let io = |e: csv::Error| Error::internal(format!("cannot format the CSV table: {e}"));
     w.write_record(&header).map_err(io)?;
     for row in &report.rows {
         let c = &row.curve;
@@ -386,6 +388,8 @@ fn render_csv(report: &TuneReport) -> Result<String> {
         rec.push(row.warnings.join("; "));
         w.write_record(&rec).map_err(io)?;
     }
-    let bytes = w.into_inner().map_err(|e| Error::usage(e.to_string()))?;
+    let bytes = w
+        .into_inner()
+        .map_err(|e| Error::internal(format!("cannot format the CSV table: {e}")))?;
     Ok(String::from_utf8(bytes).expect("CSV of UTF-8 fields is UTF-8"))
 }
