@@ -139,19 +139,9 @@ pub fn check_bucket_budget(
         return Err(Error::refused(format!(
             "{banding} would emit about {} bucket pairs (estimated from band 1), more than the \
              explorer holds ({}); raise r, or start with --max-bucket N",
-            compact_count(expected),
-            compact_count(MAX_BUCKET_PAIRS)
+            crate::numfmt::compact(expected),
+            crate::numfmt::compact(MAX_BUCKET_PAIRS)
         )));
     }
     Ok(())
-}
-
-/// `12.3 M`-style counts, the explorer's rule (`tui::ui::compact`), which the refusal is shown in.
-fn compact_count(n: u64) -> String {
-    match n {
-        0..1_000 => n.to_string(),
-        1_000..1_000_000 => format!("{:.1} k", n as f64 / 1e3),
-        1_000_000..1_000_000_000 => format!("{:.1} M", n as f64 / 1e6),
-        _ => format!("{:.1} G", n as f64 / 1e9),
-    }
 }
