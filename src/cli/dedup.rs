@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::scan::{duplicate_ids_message, render_phases, render_read_line};
+use super::scan::{render_phases, render_read_line};
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::clusters::{AuditLimits, ChainAudit, Clusters, KeepRule};
 use crate::analysis::dedup::{Dedup, DedupOptions, Joining};
@@ -154,19 +154,7 @@ pub fn run(args: DedupArgs) -> Result<i32> {
         corpus,
         read,
         index,
-    } = run.load(
-        &args.corpus.input,
-        &args.corpus.read_options(args.index.seed),
-        &args.index.index_options(),
-    )?;
-    let clear_line = if show_progress(args.quiet) {
-        "\r\x1b[2K"
-    } else {
-        ""
-    };
-    if read.duplicate_ids > 0 && !args.quiet {
-        eprintln!("{clear_line}warning: {}", duplicate_ids_message(&read));
-    }
+    } = super::load_corpus(&mut run, &args.corpus, &args.index, args.quiet)?;
     let options = DedupOptions {
         banding: BandingOptions {
             banding,

@@ -11,7 +11,7 @@ use crate::corpus::{ColumnSpec, InputFormat, Quote, ReadOptions};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::IndexOptions;
 use crate::pairfile::OutputTarget;
-use crate::pipeline::Pipeline;
+use crate::pipeline::{Loaded, Pipeline};
 use crate::text::{ShingleKind, ShingleOptions};
 use crate::{Error, Result};
 
@@ -301,6 +301,38 @@ impl IndexArgs {
             seed: self.seed,
         }
     }
+}
+
+/// Reads and indexes the corpus of a corpus command, and warns about repeated ids.
+pub(crate) fn load_corpus(
+    run: &mut Pipeline,
+    corpus: &CorpusArgs,
+    index: &IndexArgs,
+    quiet: bool,
+) -> Result<Loaded> {
+    let loaded = run.load(
+        &corpus.input,
+        &corpus.read_options(index.seed),
+        &index.index_options(),
+    )?;
+    if loaded.read.duplicate_ids > 0 {
+        warn(quiet, &scan::duplicate_ids_message(&loaded.read));
+    }
+    Ok(loaded)
+}
+
+/// A warning on stderr (none with `--quiet`), drawn over the progress bar's line, which would
+/// otherwise stay behind half-drawn.
+pub(crate) fn warn(quiet: bool, message: &str) {
+    if quiet {
+        return;
+    }
+    let clear_line = if show_progress(quiet) {
+        "\r\x1b[2K"
+    } else {
+        ""
+    };
+    eprintln!("{clear_line}warning: {message}");
 }
 
 /// True when progress bars should be drawn: stderr is a terminal and not `--quiet`.

@@ -106,26 +106,13 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         corpus,
         read,
         index,
-    } = run.load(
-        &args.corpus.input,
-        &args.corpus.read_options(args.index.seed),
-        &args.index.index_options(),
-    )?;
-    // Warnings go over the progress bar's line, which would otherwise stay behind half-drawn.
-    let clear_line = if show_progress(args.quiet) {
-        "\r\x1b[2K"
-    } else {
-        ""
-    };
-    if read.duplicate_ids > 0 && !args.quiet {
-        eprintln!("{clear_line}warning: {}", duplicate_ids_message(&read));
-    }
+    } = super::load_corpus(&mut run, &args.corpus, &args.index, args.quiet)?;
     // Before banding, which is what a too-similar corpus makes explode.
     if !args.quiet
         && let Some(warning) =
             crate::analysis::shingle_advice::candidate_share_warning(&index, banding)
     {
-        eprintln!("{clear_line}warning: {warning}");
+        super::warn(args.quiet, &warning);
     }
     // Read the truth before the long phases, so a bad file fails fast.
     let truth = match &args.truth {

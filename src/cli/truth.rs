@@ -81,11 +81,7 @@ pub fn run(args: TruthArgs) -> Result<i32> {
         corpus,
         read,
         index,
-    } = run.load(
-        &args.corpus.input,
-        &args.corpus.read_options(args.index.seed),
-        &index_args.index_options(),
-    )?;
+    } = super::load_corpus(&mut run, &args.corpus, &index_args, args.quiet)?;
     let input = args.corpus.input.display().to_string();
 
     if let Some(m) = args.estimate_pairs {
