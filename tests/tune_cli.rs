@@ -419,3 +419,114 @@ fn truth_file_gives_expected_recall_over_the_true_pairs() {
         .assert()
         .code(2);
 }
+
+/// P(s) written out independently of the engine: 1 − (1 − s^r)^b.
+fn p_of(s: f64, b: u64, r: u64) -> f64 {
+    1.0 - (1.0 - s.powi(r as i32)).powi(b as i32)
+}
+
+#[test]
+fn rows_report_width_the_approximation_bounds_and_quantiles() {
+    let report = tune_json(&[
+        "-t",
+        "0.5",
+        "--reject",
+        "0.05:0.6%",
+        "--accept",
+        "0.5:99.6%",
+        "--quantiles",
+        "0.001,0.5,0.99",
+    ]);
+    for row in report["rows"].as_array().unwrap() {
+        let (b, r) = banding(row);
+        let width =
+            row["similarity_at_90"].as_f64().unwrap() - row["similarity_at_10"].as_f64().unwrap();
+        assert!((row["width_10_90"].as_f64().unwrap() - width).abs() < 1e-12);
+        let approx = (1.0 / b as f64).powf(1.0 / r as f64);
+        let at_approx = row["probability_at_approximate_threshold"]
+            .as_f64()
+            .unwrap();
+        assert!((at_approx - p_of(approx, b, r)).abs() < 1e-12, "{row}");
+        // Every bound, with its P and whether it holds.
+        let bounds = row["bounds"].as_array().unwrap();
+        assert_eq!(bounds.len(), 2);
+        for (bound, (s, limit, reject)) in bounds
+            .iter()
+            .zip([(0.05, 0.006, true), (0.5, 0.996, false)])
+        {
+            let p = p_of(s, b, r);
+            assert!((bound["probability"].as_f64().unwrap() - p).abs() < 1e-12);
+            assert_eq!(bound["met"], if reject { p <= limit } else { p >= limit });
+        }
+        // Quantiles: P(s) = p at each reported s.
+        let q = row["quantiles"].as_array().unwrap();
+        assert_eq!(q.len(), 3);
+        for pair in q {
+            let (p, s) = (pair[0].as_f64().unwrap(), pair[1].as_f64().unwrap());
+            assert!((p_of(s, b, r) - p).abs() < 1e-9, "{row}");
+        }
+    }
+    let constraints = row(&report, "constraints");
+    assert!(
+        constraints["bounds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b["met"] == true)
+    );
+}
+
+#[test]
+fn infeasible_constraints_give_the_closest_banding_and_the_k_that_suffices() {
+    let report = tune_json(&[
+        "-t",
+        "0.5",
+        "-k",
+        "32",
+        "--reject",
+        "0.05:0.6%",
+        "--accept",
+        "0.5:99.6%",
+    ]);
+    let not_found = report["not_found"].to_string();
+    assert!(
+        not_found.contains("raise --num-perm to 126 (42 × 3 meets them)"),
+        "{not_found}"
+    );
+    // Brute force: 42 × 3 meets both bounds and no banding with fewer hashes does.
+    let meets = |b: u64, r: u64| p_of(0.05, b, r) <= 0.006 && p_of(0.5, b, r) >= 0.996;
+    assert!(meets(42, 3));
+    for b in 1..126u64 {
+        for r in 1..=125 / b {
+            assert!(!meets(b, r), "{b} × {r}");
+        }
+    }
+    // The closest banding is listed, after the others, and never chosen for an export.
+    let closest = row(&report, "closest");
+    let (b, r) = banding(closest);
+    assert!(b * r <= 32);
+    let violation = |b: u64, r: u64| {
+        let reject = (p_of(0.05, b, r) / 0.006).max(1.0).ln();
+        let accept = ((1.0 - p_of(0.5, b, r)) / (1.0 - 0.996)).max(1.0).ln();
+        reject + accept
+    };
+    let best = (1..=32u64)
+        .flat_map(|b| (1..=32 / b).map(move |r| (b, r)))
+        .map(|(b, r)| violation(b, r))
+        .fold(f64::INFINITY, f64::min);
+    assert!((violation(b, r) - best).abs() < 1e-9);
+    assert_ne!(report["chosen"], "closest");
+    assert_eq!(
+        report["rows"].as_array().unwrap().last().unwrap()["criterion"],
+        "closest"
+    );
+}
+
+#[test]
+fn quantiles_outside_zero_and_one_are_refused() {
+    tune()
+        .args(["tune", "-t", "0.5", "--quantiles", "0.5,1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("strictly between 0 and 1"));
+}

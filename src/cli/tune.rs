@@ -75,6 +75,10 @@ pub struct TuneArgs {
     /// Shingles you hash (for the n-gram settings printed by --for).
     #[arg(long, default_value = "char:5", value_name = "char:K|word:N")]
     pub shingle: ShingleKind,
+    /// Also print, for every row, the similarity s at which P(s) reaches each of these
+    /// probabilities (e.g. `0.001,0.01,0.1,0.5,0.9,0.99`).
+    #[arg(long, value_delimiter = ',', value_name = "P,P,...")]
+    pub quantiles: Vec<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -211,6 +215,7 @@ impl TuneArgs {
             budget: self.budget,
             export: self.for_tool.map(crate::tune::Tool::from),
             shingle: self.shingle,
+            quantiles: self.quantiles.clone(),
         }
     }
 }
@@ -262,8 +267,8 @@ fn render_table(report: &TuneReport) -> String {
     );
     let corpus = report.corpus.is_some();
     let mut header = format!(
-        "{:<12} {:>4} {:>4} {:>6} {:>9} {:>9} {:>7} {:>7} {:>7}",
-        "criterion", "b", "r", "hashes", "steepest", "P(t)", "s@10%", "s@50%", "s@90%"
+        "{:<12} {:>4} {:>4} {:>6} {:>9} {:>9} {:>7} {:>7} {:>7} {:>6}",
+        "criterion", "b", "r", "hashes", "steepest", "P(t)", "s@10%", "s@50%", "s@90%", "width"
     );
     if corpus {
         let _ = write!(
@@ -276,7 +281,7 @@ fn render_table(report: &TuneReport) -> String {
     for row in &report.rows {
         let c = &row.curve;
         let mut line = format!(
-            "{:<12} {:>4} {:>4} {:>6} {:>9.4} {:>9} {:>7.4} {:>7.4} {:>7.4}",
+            "{:<12} {:>4} {:>4} {:>6} {:>9.4} {:>9} {:>7.4} {:>7.4} {:>7.4} {:>6.4}",
             row.criterion,
             c.bands,
             c.rows,
@@ -285,7 +290,8 @@ fn render_table(report: &TuneReport) -> String {
             percent_fine(c.probability_at_threshold),
             c.similarity_at_10,
             c.similarity_at_50,
-            c.similarity_at_90
+            c.similarity_at_90,
+            c.width_10_90
         );
         if let Some(e) = &row.corpus {
             let opt = |v: Option<f64>| v.map(percent_fine).unwrap_or_else(|| "n/a".to_string());
@@ -299,6 +305,31 @@ fn render_table(report: &TuneReport) -> String {
         }
         let _ = writeln!(out, "{line}");
         let _ = writeln!(out, "    {}", row.description);
+        if !row.bounds.is_empty() {
+            let bounds: Vec<String> = row
+                .bounds
+                .iter()
+                .map(|b| {
+                    format!(
+                        "P({}) = {} {} {}{}",
+                        b.similarity,
+                        percent_fine(b.probability),
+                        if b.kind == "reject" { "≤" } else { "≥" },
+                        percent_fine(b.bound),
+                        if b.met { "" } else { " ✗" }
+                    )
+                })
+                .collect();
+            let _ = writeln!(out, "    {}", bounds.join(" · "));
+        }
+        if !row.quantiles.is_empty() {
+            let q: Vec<String> = row
+                .quantiles
+                .iter()
+                .map(|(p, s)| format!("P = {} at s = {s:.4}", percent_fine(*p)))
+                .collect();
+            let _ = writeln!(out, "    {}", q.join(" · "));
+        }
         for w in &row.warnings {
             let _ = writeln!(out, "    warning: {w}");
         }
@@ -345,9 +376,22 @@ fn render_csv(report: &TuneReport) -> Result<String> {
         "similarity_at_10",
         "similarity_at_50",
         "similarity_at_90",
+        "width_10_90",
+        "probability_at_approximate_threshold",
         "false_positive_area",
         "false_negative_area",
     ];
+    let quantile_columns: Vec<String> = report
+        .rows
+        .first()
+        .map(|r| {
+            r.quantiles
+                .iter()
+                .map(|(p, _)| format!("s_at_{p}"))
+                .collect()
+        })
+        .unwrap_or_default();
+    header.extend(quantile_columns.iter().map(String::as_str));
     if corpus {
         header.extend([
             "expected_candidates",
@@ -374,9 +418,12 @@ fn render_csv(report: &TuneReport) -> Result<String> {
             c.similarity_at_10.to_string(),
             c.similarity_at_50.to_string(),
             c.similarity_at_90.to_string(),
+            c.width_10_90.to_string(),
+            c.probability_at_approximate_threshold.to_string(),
             c.false_positive_area.to_string(),
             c.false_negative_area.to_string(),
         ];
+        rec.extend(row.quantiles.iter().map(|(_, s)| s.to_string()));
         if let Some(e) = &row.corpus {
             let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
             rec.extend([

@@ -28,10 +28,14 @@ pub struct CurveSummary {
     pub threshold: f64,
     /// P(t).
     pub probability_at_threshold: f64,
+    /// P at (1/b)^(1/r): how far from 50 % the usual threshold approximation is.
+    pub probability_at_approximate_threshold: f64,
     /// The similarities where P = 10 %, 50 % and 90 %.
     pub similarity_at_10: f64,
     pub similarity_at_50: f64,
     pub similarity_at_90: f64,
+    /// s@90 − s@10: the width of the curve's transition (narrower is sharper).
+    pub width_10_90: f64,
     /// datasketch's ∫₀ᵗ P ds and ∫ₜ¹ (1 − P) ds.
     pub false_positive_area: f64,
     pub false_negative_area: f64,
@@ -58,9 +62,16 @@ fn summarize_with(
         approximate_threshold: approximate_threshold(bands, rows),
         threshold,
         probability_at_threshold: candidate_probability(threshold, bands, rows),
+        probability_at_approximate_threshold: candidate_probability(
+            approximate_threshold(bands, rows),
+            bands,
+            rows,
+        ),
         similarity_at_10: similarity_at_probability(0.1, bands, rows),
         similarity_at_50: similarity_at_probability(0.5, bands, rows),
         similarity_at_90: similarity_at_probability(0.9, bands, rows),
+        width_10_90: similarity_at_probability(0.9, bands, rows)
+            - similarity_at_probability(0.1, bands, rows),
         false_positive_area: areas.false_positive_area(threshold, bands, rows),
         false_negative_area: areas.false_negative_area(threshold, bands, rows),
     }
@@ -97,6 +108,106 @@ impl Constraints {
                 .iter()
                 .all(|c| candidate_probability(c.similarity, bands, rows) >= c.probability)
     }
+}
+
+/// One bound of a [`Constraints`] evaluated at one banding.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct BoundCheck {
+    /// `reject` (P(s) ≤ bound) or `accept` (P(s) ≥ bound).
+    pub kind: &'static str,
+    pub similarity: f64,
+    pub bound: f64,
+    /// P(s) of the banding.
+    pub probability: f64,
+    pub met: bool,
+    /// How far the bound is missed, as a factor on the odds it limits: for a reject bound
+    /// P(s)/p, for an accept bound (1 − P(s))/(1 − p); 1 when met.
+    pub miss_factor: f64,
+}
+
+impl Constraints {
+    /// Every bound at (b, r): rejects first, then accepts, each in the order given.
+    pub fn check(&self, bands: usize, rows: usize) -> Vec<BoundCheck> {
+        let reject = self.reject.iter().map(|c| {
+            let p = candidate_probability(c.similarity, bands, rows);
+            BoundCheck {
+                kind: "reject",
+                similarity: c.similarity,
+                bound: c.probability,
+                probability: p,
+                met: p <= c.probability,
+                miss_factor: if p <= c.probability {
+                    1.0
+                } else {
+                    p / c.probability
+                },
+            }
+        });
+        let accept = self.accept.iter().map(|c| {
+            let p = candidate_probability(c.similarity, bands, rows);
+            BoundCheck {
+                kind: "accept",
+                similarity: c.similarity,
+                bound: c.probability,
+                probability: p,
+                met: p >= c.probability,
+                miss_factor: if p >= c.probability {
+                    1.0
+                } else {
+                    (1.0 - p) / (1.0 - c.probability)
+                },
+            }
+        });
+        reject.chain(accept).collect()
+    }
+
+    /// The total violation of (b, r): the sum of ln(miss factor) over the bounds, 0 when every
+    /// bound is met. Factors rather than differences, so a reject bound of 0.6 % missed by
+    /// 0.6 points (2×) weighs as much as an accept bound of 99 % missed by 1 point (2× the
+    /// misses).
+    pub fn violation(&self, bands: usize, rows: usize) -> f64 {
+        self.check(bands, rows)
+            .iter()
+            .map(|c| c.miss_factor.ln())
+            .sum()
+    }
+}
+
+/// When no banding with b·r ≤ K meets the constraints: the one that misses them least
+/// ([`Constraints::violation`]; ties to fewer hashes), with its violation.
+pub fn closest_to_constraints(
+    num_perm: usize,
+    constraints: &Constraints,
+) -> Option<(usize, usize, f64)> {
+    bandings(num_perm)
+        .map(|(b, r)| (b, r, constraints.violation(b, r)))
+        .min_by(|x, y| x.2.total_cmp(&y.2).then((x.0 * x.1).cmp(&(y.0 * y.1))))
+}
+
+/// The smallest K above `num_perm` (up to `limit`) for which some banding meets the
+/// constraints, with that banding (the first of [`constraint_search`] at that K).
+pub fn smallest_num_perm_for(
+    constraints: &Constraints,
+    num_perm: usize,
+    limit: usize,
+) -> Option<(usize, usize, usize)> {
+    // A banding first fits at K = b·r, so checking each (b, r) once in order of b·r finds it.
+    let mut all: Vec<(usize, usize)> = bandings(limit).filter(|&(b, r)| b * r > num_perm).collect();
+    all.sort_by_key(|&(b, r)| b * r);
+    let k = all
+        .iter()
+        .find(|&&(b, r)| constraints.satisfied_by(b, r))
+        .map(|&(b, r)| b * r)?;
+    let &(b, r) = constraint_search(k, constraints).first()?;
+    Some((k, b, r))
+}
+
+/// The similarity at each probability in `probabilities`: s = P⁻¹(p) for (b, r).
+pub fn quantiles(bands: usize, rows: usize, probabilities: &[f64]) -> Vec<(f64, f64)> {
+    probabilities
+        .iter()
+        .map(|&p| (p, similarity_at_probability(p, bands, rows)))
+        .collect()
 }
 
 /// Every (b, r) with b·r ≤ K meeting the constraints, ranked by fewest hashes, then by the

@@ -18,9 +18,13 @@ use serde::Serialize;
 use crate::minhash::Banding;
 use crate::minhash::scurve::{candidate_probability, datasketch_optimal_params};
 use crate::minhash::tune::{
-    Constraints, CorpusEstimate, CurveSummary, SimilarityDistribution, best_recall_within_budget,
-    constraint_search, corpus_estimate, sharpest_with_probability_at, summarize,
+    BoundCheck, Constraints, CorpusEstimate, CurveSummary, SimilarityDistribution,
+    best_recall_within_budget, closest_to_constraints, constraint_search, corpus_estimate,
+    quantiles, sharpest_with_probability_at, smallest_num_perm_for, summarize,
 };
+
+/// The largest K searched for when the constraints need more permutations than given.
+const MAX_NUM_PERM_SEARCHED: usize = 2048;
 use crate::numfmt::percent_fine;
 use crate::text::ShingleKind;
 use crate::{Error, Result};
@@ -79,6 +83,8 @@ pub struct TuneOptions {
     pub export: Option<Tool>,
     /// The shingles hashed, for the n-gram settings of the export.
     pub shingle: ShingleKind,
+    /// Probabilities at which every row also reports the similarity s with P(s) = p.
+    pub quantiles: Vec<f64>,
 }
 
 impl TuneOptions {
@@ -97,6 +103,7 @@ impl TuneOptions {
             budget: None,
             export: None,
             shingle: ShingleKind::Char(5),
+            quantiles: Vec::new(),
         }
     }
 
@@ -108,6 +115,11 @@ impl TuneOptions {
         }
         check_unit("--threshold", self.threshold)?;
         check_unit("--min-recall", self.min_recall)?;
+        if let Some(p) = self.quantiles.iter().find(|p| !(**p > 0.0 && **p < 1.0)) {
+            return Err(Error::usage(format!(
+                "--quantiles are probabilities strictly between 0 and 1, got {p}"
+            )));
+        }
         for (name, w) in [
             ("--fp-weight", self.fp_weight),
             ("--fn-weight", self.fn_weight),
@@ -157,6 +169,10 @@ pub struct TuneRow {
     #[serde(flatten)]
     pub curve: CurveSummary,
     pub unused_permutations: usize,
+    /// P at every constraint similarity, and whether each bound holds (with constraints).
+    pub bounds: Vec<BoundCheck>,
+    /// (p, s) with P(s) = p for each requested probability (`--quantiles`).
+    pub quantiles: Vec<(f64, f64)>,
     /// Expected behaviour on the given similarities (with --pairs / --similarities).
     pub corpus: Option<CorpusEstimate>,
     pub warnings: Vec<String>,
@@ -310,6 +326,8 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
             description,
             curve,
             unused_permutations: k - b * r,
+            bounds: constraints.check(b, r),
+            quantiles: quantiles(b, r, &options.quantiles),
             corpus,
             warnings,
         }
@@ -331,14 +349,47 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
             )),
         }
     }
+    let mut closest = None;
     if !constraints.is_empty() {
         let description = describe_constraints(&constraints);
         match constraint_search(k, &constraints).first() {
             Some(&(b, r)) => rows.push(make_row("constraints", description, b, r)),
-            None => not_found.push(format!(
-                "constraints: no banding with b·r ≤ {k} meets {description}; \
-                 loosen a bound or raise --num-perm"
-            )),
+            None => {
+                let more = match smallest_num_perm_for(&constraints, k, MAX_NUM_PERM_SEARCHED) {
+                    Some((needed, b, r)) => {
+                        format!("raise --num-perm to {needed} ({b} × {r} meets them)")
+                    }
+                    None => format!(
+                        "no K up to {MAX_NUM_PERM_SEARCHED} meets them either: loosen a bound"
+                    ),
+                };
+                not_found.push(format!(
+                    "constraints: no banding with b·r ≤ {k} meets {description}; {more}"
+                ));
+                if let Some((b, r, _)) = closest_to_constraints(k, &constraints) {
+                    let mut row = make_row(
+                        "closest",
+                        "the banding that misses the constraints least (the sum of the \
+                         log-factors by which it misses each bound)"
+                            .to_string(),
+                        b,
+                        r,
+                    );
+                    for c in row.bounds.iter().filter(|c| !c.met) {
+                        row.warnings.push(format!(
+                            "{} bound missed: P({}) = {} against {} {}",
+                            c.kind,
+                            c.similarity,
+                            percent_fine(c.probability),
+                            if c.kind == "reject" { "≤" } else { "≥" },
+                            percent_fine(c.bound)
+                        ));
+                    }
+                    // Listed after the other criteria: a banding that breaks a bound the
+                    // user set is shown, never chosen for an export.
+                    closest = Some(row);
+                }
+            }
         }
     }
     match sharpest_with_probability_at(k, t, options.min_recall) {
@@ -366,6 +417,7 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
         b,
         r,
     ));
+    rows.extend(closest);
     for g in &options.given {
         rows.push(make_row(
             "given",
