@@ -189,8 +189,8 @@ fn constraint_search_reproduces_42_by_3() {
     };
     let found = constraint_search(128, &constraints);
     assert_eq!(found.first(), Some(&(42, 3)));
-    let s = summarize(42, 3, 0.5);
-    assert!((s.probability_at_threshold - 0.9963).abs() < 5e-5);
+    let s = summarize(42, 3, Some(0.5));
+    assert!((s.probability_at_threshold.unwrap() - 0.9963).abs() < 5e-5);
     assert!((candidate_probability(0.05, 42, 3) - 0.0052).abs() < 5e-5);
     // Every result satisfies the constraints and hashes never decrease down the ranking.
     for w in found.windows(2) {

@@ -530,3 +530,34 @@ fn quantiles_outside_zero_and_one_are_refused() {
         .code(2)
         .stderr(predicate::str::contains("strictly between 0 and 1"));
 }
+
+#[test]
+fn constraints_search_without_a_threshold() {
+    let report = tune_json(&[
+        "--reject",
+        "0.05:0.6%",
+        "--accept",
+        "0.5:99.6%",
+        "--banding",
+        "20x5",
+    ]);
+    assert!(report["threshold"].is_null());
+    let criteria: Vec<&str> = report["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["criterion"].as_str().unwrap())
+        .collect();
+    assert_eq!(criteria, ["constraints", "given"]);
+    assert_eq!(banding(row(&report, "constraints")), (42, 3));
+    assert!(row(&report, "given")["probability_at_threshold"].is_null());
+    fails_with(&[], "give --threshold T, or constraints");
+    fails_with(
+        &["--banding", "20x5", "--for", "spark"],
+        "--for needs --threshold T",
+    );
+    fails_with(
+        &["--banding", "20x5", "--similarities", SIMILARITIES],
+        "need --threshold T",
+    );
+}

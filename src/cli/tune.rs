@@ -19,9 +19,10 @@ pub struct TuneArgs {
     /// Number of MinHash permutations K; every banding considered has b·r ≤ K.
     #[arg(long, short = 'k', default_value_t = 128, value_name = "K")]
     pub num_perm: usize,
-    /// Jaccard similarity t that pairs must reach to count as duplicates.
+    /// Jaccard similarity t that pairs must reach to count as duplicates. Without it, only
+    /// the constraints (--reject/--accept) and --banding rows are computed.
     #[arg(long, short = 't', value_name = "T")]
-    pub threshold: f64,
+    pub threshold: Option<f64>,
     /// datasketch's weight on the false-positive area ∫₀ᵗ P(s) ds.
     #[arg(long, default_value_t = 0.5, value_name = "W")]
     pub fp_weight: f64,
@@ -249,11 +250,13 @@ pub fn run(args: TuneArgs) -> Result<i32> {
 
 fn render_table(report: &TuneReport) -> String {
     let mut out = String::new();
-    let t = report.threshold;
     let _ = writeln!(
         out,
-        "K = {} permutations, threshold t = {t}{}",
+        "K = {} permutations, {}{}",
         report.num_perm,
+        report
+            .threshold
+            .map_or("no threshold".to_string(), |t| format!("threshold t = {t}")),
         report
             .corpus
             .as_ref()
@@ -287,7 +290,8 @@ fn render_table(report: &TuneReport) -> String {
             c.rows,
             c.hashes,
             c.steepest_point,
-            percent_fine(c.probability_at_threshold),
+            c.probability_at_threshold
+                .map_or("—".to_string(), percent_fine),
             c.similarity_at_10,
             c.similarity_at_50,
             c.similarity_at_90,
@@ -359,6 +363,11 @@ fn render_table(report: &TuneReport) -> String {
     out
 }
 
+/// A CSV field: the number, or empty when there is none.
+fn optional(v: Option<f64>) -> String {
+    v.map(|x| x.to_string()).unwrap_or_default()
+}
+
 fn render_csv(report: &TuneReport) -> Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let corpus = report.corpus.is_some();
@@ -413,15 +422,15 @@ fn render_csv(report: &TuneReport) -> Result<String> {
             c.steepest_point.to_string(),
             c.steepest_slope.to_string(),
             c.approximate_threshold.to_string(),
-            c.threshold.to_string(),
-            c.probability_at_threshold.to_string(),
+            optional(c.threshold),
+            optional(c.probability_at_threshold),
             c.similarity_at_10.to_string(),
             c.similarity_at_50.to_string(),
             c.similarity_at_90.to_string(),
             c.width_10_90.to_string(),
             c.probability_at_approximate_threshold.to_string(),
-            c.false_positive_area.to_string(),
-            c.false_negative_area.to_string(),
+            optional(c.false_positive_area),
+            optional(c.false_negative_area),
         ];
         rec.extend(row.quantiles.iter().map(|(_, s)| s.to_string()));
         if let Some(e) = &row.corpus {

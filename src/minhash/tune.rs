@@ -25,9 +25,10 @@ pub struct CurveSummary {
     pub steepest_slope: f64,
     /// (1/b)^(1/r).
     pub approximate_threshold: f64,
-    pub threshold: f64,
+    /// The threshold t the row was computed for (none in a constraint search without one).
+    pub threshold: Option<f64>,
     /// P(t).
-    pub probability_at_threshold: f64,
+    pub probability_at_threshold: Option<f64>,
     /// P at (1/b)^(1/r): how far from 50 % the usual threshold approximation is.
     pub probability_at_approximate_threshold: f64,
     /// The similarities where P = 10 %, 50 % and 90 %.
@@ -37,12 +38,12 @@ pub struct CurveSummary {
     /// s@90 − s@10: the width of the curve's transition (narrower is sharper).
     pub width_10_90: f64,
     /// datasketch's ∫₀ᵗ P ds and ∫ₜ¹ (1 − P) ds.
-    pub false_positive_area: f64,
-    pub false_negative_area: f64,
+    pub false_positive_area: Option<f64>,
+    pub false_negative_area: Option<f64>,
 }
 
 /// Summarises (b, r) at threshold t.
-pub fn summarize(bands: usize, rows: usize, threshold: f64) -> CurveSummary {
+pub fn summarize(bands: usize, rows: usize, threshold: Option<f64>) -> CurveSummary {
     let areas = AreaIntegrator::new(bands * rows);
     summarize_with(&areas, bands, rows, threshold)
 }
@@ -51,7 +52,7 @@ fn summarize_with(
     areas: &AreaIntegrator,
     bands: usize,
     rows: usize,
-    threshold: f64,
+    threshold: Option<f64>,
 ) -> CurveSummary {
     CurveSummary {
         bands,
@@ -61,7 +62,7 @@ fn summarize_with(
         steepest_slope: steepest_slope(bands, rows),
         approximate_threshold: approximate_threshold(bands, rows),
         threshold,
-        probability_at_threshold: candidate_probability(threshold, bands, rows),
+        probability_at_threshold: threshold.map(|t| candidate_probability(t, bands, rows)),
         probability_at_approximate_threshold: candidate_probability(
             approximate_threshold(bands, rows),
             bands,
@@ -72,8 +73,8 @@ fn summarize_with(
         similarity_at_90: similarity_at_probability(0.9, bands, rows),
         width_10_90: similarity_at_probability(0.9, bands, rows)
             - similarity_at_probability(0.1, bands, rows),
-        false_positive_area: areas.false_positive_area(threshold, bands, rows),
-        false_negative_area: areas.false_negative_area(threshold, bands, rows),
+        false_positive_area: threshold.map(|t| areas.false_positive_area(t, bands, rows)),
+        false_negative_area: threshold.map(|t| areas.false_negative_area(t, bands, rows)),
     }
 }
 

@@ -58,6 +58,7 @@ pub fn export_for(
     shingle: ShingleKind,
 ) -> ToolExport {
     let (b, r) = (curve.bands, curve.rows);
+    let probability_at_threshold = candidate_probability(threshold, b, r);
     let mut notes = Vec::new();
     let word_ngram_note = |tool: &str, n: usize| match shingle {
         ShingleKind::Word(_) => None,
@@ -140,7 +141,7 @@ pub fn export_for(
             let tables = if r == 1 {
                 b
             } else {
-                spark_tables_reaching(curve.probability_at_threshold, threshold)
+                spark_tables_reaching(probability_at_threshold, threshold)
             };
             if r > 1 {
                 notes.push(format!(
@@ -152,7 +153,7 @@ pub fn export_for(
                     "the nearest Spark curve reaching the same P(t) = {} is numHashTables={tables} \
                      (r = 1), which also makes pairs at similarity {low} candidates with P = {} \
                      (vs {} for {b} × {r}); the similarity join then verifies them all",
-                    percent_fine(curve.probability_at_threshold),
+                    percent_fine(probability_at_threshold),
                     percent_fine(candidate_probability(low, tables, 1)),
                     percent_fine(candidate_probability(low, b, r))
                 ));
@@ -248,13 +249,13 @@ mod tests {
         let e = export_for(
             Tool::Spark,
             "given",
-            &summarize(20, 5, t),
+            &summarize(20, 5, Some(t)),
             128,
             t,
             ShingleKind::Char(5),
         );
         let tables = e.parameters[0].1.as_u64().unwrap() as usize;
-        let p = summarize(20, 5, t).probability_at_threshold;
+        let p = summarize(20, 5, Some(t)).probability_at_threshold.unwrap();
         assert!(candidate_probability(t, tables, 1) >= p);
         assert!(candidate_probability(t, tables - 1, 1) < p);
         assert!(e.notes[0].contains("cannot express 20 × 5"));
@@ -262,7 +263,7 @@ mod tests {
         let same = export_for(
             Tool::Spark,
             "given",
-            &summarize(7, 1, t),
+            &summarize(7, 1, Some(t)),
             128,
             t,
             ShingleKind::Char(5),

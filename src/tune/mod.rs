@@ -62,8 +62,9 @@ impl PairSimilarities {
 pub struct TuneOptions {
     /// K: every banding considered has b·r ≤ K.
     pub num_perm: usize,
-    /// The Jaccard similarity t at which pairs count as duplicates.
-    pub threshold: f64,
+    /// The Jaccard similarity t at which pairs count as duplicates. Without it only the
+    /// constraint search and the given bandings run (they need no threshold).
+    pub threshold: Option<f64>,
     /// datasketch's weights on the false-positive area ∫₀ᵗ P and the false-negative area
     /// ∫ₜ¹ (1 − P).
     pub fp_weight: f64,
@@ -93,7 +94,7 @@ impl TuneOptions {
     pub fn new(threshold: f64) -> Self {
         TuneOptions {
             num_perm: 128,
-            threshold,
+            threshold: Some(threshold),
             fp_weight: 0.5,
             fn_weight: 0.5,
             min_recall: 0.99,
@@ -113,7 +114,29 @@ impl TuneOptions {
         if k == 0 {
             return Err(Error::usage("--num-perm must be at least 1"));
         }
-        check_unit("--threshold", self.threshold)?;
+        match self.threshold {
+            Some(t) => check_unit("--threshold", t)?,
+            None => {
+                if self.constraints.is_empty() && self.given.is_empty() {
+                    return Err(Error::usage(
+                        "give --threshold T, or constraints (--reject/--accept) or --banding to \
+                         evaluate without one",
+                    ));
+                }
+                for (given, needs) in [
+                    (
+                        self.similarities.is_some(),
+                        "--pairs, --similarities and --truth need",
+                    ),
+                    (self.budget.is_some(), "--budget needs"),
+                    (self.export.is_some(), "--for needs"),
+                ] {
+                    if given {
+                        return Err(Error::usage(format!("{needs} --threshold T")));
+                    }
+                }
+            }
+        }
         check_unit("--min-recall", self.min_recall)?;
         if let Some(p) = self.quantiles.iter().find(|p| !(**p > 0.0 && **p < 1.0)) {
             return Err(Error::usage(format!(
@@ -192,7 +215,7 @@ pub struct CorpusInfo {
 #[derive(Debug, Clone, Serialize)]
 pub struct TuneReport {
     pub num_perm: usize,
-    pub threshold: f64,
+    pub threshold: Option<f64>,
     pub fp_weight: f64,
     pub fn_weight: f64,
     pub min_recall: f64,
@@ -250,7 +273,9 @@ pub fn horvitz_thompson(found: &[f64], scan: Banding) -> InclusionWeighted {
 pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
     options.validate()?;
     let k = options.num_perm;
-    let t = options.threshold;
+    let threshold = options.threshold;
+    // Everything that needs t (similarities, budget, export) was refused without one.
+    let t = threshold.unwrap_or(f64::NAN);
     let constraints = options.constraints.clone();
 
     let mut notes = Vec::new();
@@ -305,7 +330,7 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
     let mut rows = Vec::new();
     let mut not_found = Vec::new();
     let make_row = |criterion: &'static str, description: String, b: usize, r: usize| {
-        let curve = summarize(b, r, t);
+        let curve = summarize(b, r, threshold);
         let corpus = distribution.as_ref().map(|d| corpus_estimate(d, b, r, t));
         let mut warnings = Vec::new();
         if b * r < k {
@@ -315,10 +340,12 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
                 k - b * r
             ));
         }
-        if curve.probability_at_threshold < 0.5 {
+        if let Some(p) = curve.probability_at_threshold
+            && p < 0.5
+        {
             warnings.push(format!(
                 "P(t = {t}) = {:.1} %: most pairs at the threshold are missed",
-                100.0 * curve.probability_at_threshold
+                100.0 * p
             ));
         }
         TuneRow {
@@ -392,31 +419,39 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
             }
         }
     }
-    match sharpest_with_probability_at(k, t, options.min_recall) {
-        Some((b, r)) => rows.push(make_row(
-            "recall",
-            format!(
-                "P(t) ≥ {}, then the least false-positive area",
+    if threshold.is_some() {
+        match sharpest_with_probability_at(k, t, options.min_recall) {
+            Some((b, r)) => rows.push(make_row(
+                "recall",
+                format!(
+                    "P(t) ≥ {}, then the least false-positive area",
+                    options.min_recall
+                ),
+                b,
+                r,
+            )),
+            None => not_found.push(format!(
+                "recall: no banding with b·r ≤ {k} reaches P({t}) ≥ {}",
                 options.min_recall
+            )),
+        }
+        let (b, r) = datasketch_optimal_params(t, k, options.fp_weight, options.fn_weight);
+        rows.push(make_row(
+            "datasketch",
+            format!(
+                "datasketch's pick: min {}·∫₀ᵗP + {}·∫ₜ¹(1−P) (uniform similarities)",
+                options.fp_weight, options.fn_weight
             ),
             b,
             r,
-        )),
-        None => not_found.push(format!(
-            "recall: no banding with b·r ≤ {k} reaches P({t}) ≥ {}",
-            options.min_recall
-        )),
+        ));
+    } else {
+        notes.push(
+            "no --threshold: only the constraint search and the given bandings (the recall \
+             and datasketch criteria need t)"
+                .to_string(),
+        );
     }
-    let (b, r) = datasketch_optimal_params(t, k, options.fp_weight, options.fn_weight);
-    rows.push(make_row(
-        "datasketch",
-        format!(
-            "datasketch's pick: min {}·∫₀ᵗP + {}·∫ₜ¹(1−P) (uniform similarities)",
-            options.fp_weight, options.fn_weight
-        ),
-        b,
-        r,
-    ));
     rows.extend(closest);
     for g in &options.given {
         rows.push(make_row(
@@ -427,7 +462,13 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
         ));
     }
 
-    let chosen_row = &rows[0];
+    let Some(chosen_row) = rows.first() else {
+        // Only without a threshold: the constraints were infeasible and nothing was given.
+        return Err(Error::usage(format!(
+            "no banding to show: {}",
+            not_found.join("; ")
+        )));
+    };
     let chosen = chosen_row.criterion;
     let export = options
         .export
@@ -454,7 +495,7 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
     };
     Ok(TuneReport {
         num_perm: k,
-        threshold: t,
+        threshold,
         fp_weight: options.fp_weight,
         fn_weight: options.fn_weight,
         min_recall: options.min_recall,
