@@ -4,6 +4,19 @@
 //!
 //! The percentage styles differ on purpose, each for where it is read; their names say how.
 
+/// A decimal as a person would write it: at most 12 significant decimals, trailing zeros
+/// dropped, so arithmetic noise never reaches the user (`1.0 - 0.8` is `0.2`, not
+/// `0.19999999999999996`).
+pub fn decimal(x: f64) -> String {
+    let text = format!("{:.12}", x);
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".to_string()
+    } else {
+        text.to_string()
+    }
+}
+
 /// A probability as a percentage with enough digits to tell 99.6 % from 99.63 %: two decimals,
 /// three below 0.1 % and above 99.9 %, and never a flat 0 % or 100 % for a value that is not
 /// exactly 0 or 1 (`< 0.001 %`, `> 99.999 %`). The tuner's tables and notes.
@@ -133,6 +146,16 @@ pub fn estimated_count(v: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn decimals_drop_arithmetic_noise() {
+        assert_eq!(decimal(1.0 - 0.8), "0.2");
+        assert_eq!(decimal(0.1 + 0.2), "0.3");
+        assert_eq!(decimal(0.5), "0.5");
+        assert_eq!(decimal(3.0), "3");
+        assert_eq!(decimal(1e-13), "0");
+        assert_eq!(decimal(0.123456789012345), "0.123456789012");
+    }
+
     use super::*;
 
     #[test]

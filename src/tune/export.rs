@@ -39,12 +39,21 @@ impl Tool {
 pub struct ToolExport {
     pub tool: Tool,
     pub criterion: &'static str,
-    /// The tool's parameter names and values, in the order the tool documents them.
+    /// The tool's parameter names and values, in the order the tool documents them; JSON
+    /// writes them as one object in that order (`jq .export.parameters.num_bands` works).
+    #[serde(serialize_with = "parameters_as_object")]
     pub parameters: Vec<(String, serde_json::Value)>,
     /// Code or a command line to paste.
     pub snippet: String,
     /// What the tool cannot express, or does differently.
     pub notes: Vec<String>,
+}
+
+fn parameters_as_object<S: serde::Serializer>(
+    parameters: &[(String, serde_json::Value)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(parameters.iter().map(|(k, v)| (k, v)))
 }
 
 /// The banding of `curve` (picked by `criterion`, e.g. a [`super::TuneRow`]'s) in `tool`'s own
@@ -135,7 +144,7 @@ pub fn export_for(
             )
         }
         Tool::Spark => {
-            let distance = 1.0 - threshold;
+            let distance = crate::numfmt::decimal(1.0 - threshold);
             // Spark's tables are single MinHashes (r = 1); for r > 1, the nearest it can do is
             // r = 1 with enough tables to reach the same P(t).
             let tables = if r == 1 {
