@@ -555,3 +555,44 @@ fn constraints_search_without_a_threshold() {
         "need --threshold T",
     );
 }
+
+#[test]
+fn datasketch_refusals_are_said() {
+    // datasketch/lsh.py raises for b < 2 and for weights whose sum is not exactly 1.0.
+    let report = tune_json(&[
+        "-k",
+        "3",
+        "-t",
+        "0.9",
+        "--min-recall",
+        "0.5",
+        "--for",
+        "datasketch",
+    ]);
+    assert_eq!(banding(&report["rows"][0]), (1, 3));
+    assert!(
+        report["export"]["notes"]
+            .to_string()
+            .contains("raises ValueError for b < 2")
+    );
+    let report = tune_json(&["-t", "0.8", "--fp-weight", "0.3", "--fn-weight", "0.3"]);
+    let row = row(&report, "datasketch");
+    assert!(
+        row["warnings"]
+            .to_string()
+            .contains("must lie in [0, 1] and sum to 1.0")
+    );
+    // Scaling both weights leaves the pick unchanged.
+    let plain = tune_json(&["-t", "0.8"]);
+    assert_eq!(banding(row), banding(super_row(&plain, "datasketch")));
+    let fine = tune_json(&["-t", "0.8", "--fp-weight", "0.7", "--fn-weight", "0.3"]);
+    assert!(
+        !super_row(&fine, "datasketch")["warnings"]
+            .to_string()
+            .contains("sum to 1.0")
+    );
+}
+
+fn super_row<'a>(report: &'a Value, criterion: &str) -> &'a Value {
+    row(report, criterion)
+}

@@ -126,6 +126,14 @@ pub fn export_for(
                  b·r ≤ num_perm"
                     .to_string(),
             );
+            // datasketch/lsh.py (MinHashLSH.__init__): `if self.b < 2: raise ValueError("The
+            // number of bands are too small (b < 2)")`, for given params as for its own pick.
+            if b < 2 {
+                notes.push(format!(
+                    "datasketch cannot express {b} × {r}: MinHashLSH raises ValueError for b < 2 \
+                     (\"The number of bands are too small\"); pick a banding with at least 2 bands"
+                ));
+            }
             notes.push(format!(
                 "datasketch hashes whatever tokens you pass to MinHash.update: build the {} \
                  shingles yourself",

@@ -436,7 +436,7 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
             )),
         }
         let (b, r) = datasketch_optimal_params(t, k, options.fp_weight, options.fn_weight);
-        rows.push(make_row(
+        let mut row = make_row(
             "datasketch",
             format!(
                 "datasketch's pick: min {}·∫₀ᵗP + {}·∫ₜ¹(1−P) (uniform similarities)",
@@ -444,7 +444,27 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
             ),
             b,
             r,
-        ));
+        );
+        // datasketch/lsh.py (MinHashLSH.__init__) refuses weights outside [0, 1] or whose
+        // float sum is not exactly 1.0, and any b < 2, including its own pick.
+        let (fp, fn_) = (options.fp_weight, options.fn_weight);
+        if fp + fn_ != 1.0 || fp > 1.0 || fn_ > 1.0 {
+            row.warnings.push(format!(
+                "datasketch raises ValueError for weights ({fp}, {fn_}): they must lie in [0, 1] \
+                 and sum to 1.0; this is its pick for the weights scaled to sum to 1 \
+                 ({}, {}), which give the same banding",
+                crate::numfmt::decimal(fp / (fp + fn_)),
+                crate::numfmt::decimal(fn_ / (fp + fn_))
+            ));
+        }
+        if b < 2 {
+            row.warnings.push(
+                "datasketch raises ValueError for its own pick here (b < 2: \"The number of \
+                 bands are too small\")"
+                    .to_string(),
+            );
+        }
+        rows.push(row);
     } else {
         notes.push(
             "no --threshold: only the constraint search and the given bandings (the recall \
