@@ -596,3 +596,22 @@ fn datasketch_refusals_are_said() {
 fn super_row<'a>(report: &'a Value, criterion: &str) -> &'a Value {
     row(report, criterion)
 }
+
+#[test]
+fn spark_snippet_keeps_pairs_at_exactly_t_once_each() {
+    // Spark's approxSimilarityJoin keeps distance < threshold (strictly) and a self-join
+    // returns (a, b), (b, a) and (a, a).
+    let report = tune_json(&["-t", "0.8", "--for", "spark"]);
+    let snippet = report["export"]["snippet"].as_str().unwrap();
+    assert!(
+        snippet.contains("approxSimilarityJoin(df, df, 0.200000001,"),
+        "{snippet}"
+    );
+    assert!(snippet.contains("datasetA.id < datasetB.id"));
+    assert!(!report["export"].to_string().contains("0.19999"));
+    assert!(
+        report["export"]["notes"]
+            .to_string()
+            .contains("single characters")
+    );
+}

@@ -152,7 +152,11 @@ pub fn export_for(
             )
         }
         Tool::Spark => {
-            let distance = crate::numfmt::decimal(1.0 - threshold);
+            // Spark's LSH.approxSimilarityJoin keeps `distCol < threshold` (strictly: checked in
+            // spark/mllib LSH.scala), so a pair at exactly J = t, distance 1 − t, is dropped; a
+            // hair above 1 − t keeps J ≥ t, as lshscope's threshold does.
+            let exact_distance = crate::numfmt::decimal(1.0 - threshold);
+            let distance = crate::numfmt::decimal(1.0 - threshold + SPARK_DISTANCE_MARGIN);
             // Spark's tables are single MinHashes (r = 1); for r > 1, the nearest it can do is
             // r = 1 with enough tables to reach the same P(t).
             let tables = if r == 1 {
@@ -181,20 +185,34 @@ pub fn export_for(
                 );
             }
             notes.push(format!(
-                "approxSimilarityJoin takes a Jaccard *distance* threshold: 1 − t = {distance}"
+                "approxSimilarityJoin takes a Jaccard *distance* threshold and keeps pairs strictly \
+                 below it: 1 − t = {exact_distance} would drop the pairs at exactly J = t, so the \
+                 snippet passes {distance}"
             ));
-            notes.push(format!(
-                "Spark hashes sparse feature vectors: build {} shingles (e.g. NGram + \
-                 HashingTF) before MinHashLSH",
-                shingle
-            ));
+            notes.push(
+                "joining a DataFrame with itself returns every pair twice and each row with itself: \
+                 keep datasetA.id < datasetB.id, as the snippet does"
+                    .to_string(),
+            );
+            notes.push(match shingle {
+                ShingleKind::Char(k) => format!(
+                    "Spark hashes sparse feature vectors: build the {shingle} shingles first; \
+                     NGram joins tokens, so for char:{k} the tokens must be single characters \
+                     (split each text into its characters, then NGram(n={k}) + HashingTF)"
+                ),
+                ShingleKind::Word(n) => format!(
+                    "Spark hashes sparse feature vectors: build the {shingle} shingles first \
+                     (Tokenizer, NGram(n={n}), HashingTF)"
+                ),
+            });
             (
                 vec![("numHashTables".to_string(), json!(tables))],
                 format!(
                     "from pyspark.ml.feature import MinHashLSH\n\
                      mh = MinHashLSH(inputCol=\"features\", outputCol=\"hashes\", numHashTables={tables})\n\
                      model = mh.fit(df)\n\
-                     pairs = model.approxSimilarityJoin(df, df, {distance}, distCol=\"JaccardDistance\")"
+                     pairs = model.approxSimilarityJoin(df, df, {distance}, distCol=\"JaccardDistance\") \\\n\
+                     \x20   .filter(\"datasetA.id < datasetB.id\")"
                 ),
             )
         }
@@ -236,6 +254,11 @@ pub fn export_for(
         notes,
     }
 }
+
+/// Added to Spark's distance threshold so that its strict comparison keeps the pairs at
+/// exactly J = t: far below any difference between two Jaccard values of real sets, far above
+/// the rounding of 1 − J.
+const SPARK_DISTANCE_MARGIN: f64 = 1e-9;
 
 /// The fewest single-MinHash tables (r = 1) whose P(t) = 1 − (1 − t)^tables reaches
 /// `probability` (capped just below 1, where no finite number of tables reaches it).
