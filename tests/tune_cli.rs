@@ -263,7 +263,16 @@ fn for_each_tool_prints_its_own_terms() {
         ),
         (
             "text-dedup",
-            vec!["--num_perm 128", "--b ", "--r ", "--ngram"],
+            vec![
+                "[algorithm]",
+                "num_perm = 128",
+                "bands = 16",
+                "rows = 6",
+                "ngram_size = 5",
+                "threshold = 0.8",
+                "check_false_positive = true",
+                "python -m text_dedup.minhash",
+            ],
         ),
         ("datasketch", vec!["MinHashLSH(num_perm=128, params=("]),
         ("spark", vec!["numHashTables=", "cannot express", "no AND"]),
@@ -613,5 +622,30 @@ fn spark_snippet_keeps_pairs_at_exactly_t_once_each() {
         report["export"]["notes"]
             .to_string()
             .contains("single characters")
+    );
+}
+
+#[test]
+fn text_dedup_gets_a_config_toml_table() {
+    // The current text-dedup reads only config.toml; its [algorithm] table names the banding
+    // `bands` and `rows` and the n-gram size `ngram_size` (text-dedup main at 1bd3f5c).
+    let report = tune_json(&["-t", "0.7", "--for", "text-dedup", "--shingle", "word:3"]);
+    let p = &report["export"]["parameters"];
+    let (b, r) = banding(&report["rows"][0]);
+    assert_eq!(p["algorithm_name"], "minhash");
+    assert_eq!(
+        (p["bands"].as_u64(), p["rows"].as_u64()),
+        (Some(b), Some(r))
+    );
+    assert_eq!(p["ngram_size"], 3);
+    assert_eq!(p["check_false_positive"], true);
+    let snippet = report["export"]["snippet"].as_str().unwrap();
+    assert!(
+        snippet.contains(&format!("bands = {b}\nrows = {r}\n")),
+        "{snippet}"
+    );
+    assert!(
+        !snippet.contains("--b "),
+        "no command-line flags: {snippet}"
     );
 }

@@ -98,25 +98,60 @@ pub fn export_for(
                 ),
             )
         }
+        // Checked against text-dedup's sources (main at 1bd3f5c): `Config` reads settings
+        // only from `config.toml` in the working directory (TomlConfigSettingsSource), the
+        // `[algorithm]` table names the banding `bands` and `rows`, and `ngram_size` counts
+        // words of `regex.split(r"\W", text.lower())`.
         Tool::TextDedup => {
             let n = word_size(shingle);
             notes.extend(word_ngram_note("text-dedup", n));
             notes.push(
-                "with --b and --r given, text-dedup skips its own datasketch-style optimisation \
-                 (which would pick from --threshold alone)"
+                "text-dedup reads its settings only from config.toml in the working directory \
+                 (command-line flags such as --b/--r belong to its old releases): put this \
+                 [algorithm] table there next to your [input] and [output] tables"
                     .to_string(),
             );
+            notes.push(
+                "with bands and rows given, text-dedup skips its own datasketch-style \
+                 optimisation (which would pick from the threshold alone)"
+                    .to_string(),
+            );
+            notes.push(
+                "check_false_positive = true makes text-dedup verify: within each candidate \
+                 cluster it keeps as duplicates the documents whose Jaccard with some other member \
+                 reaches the threshold; with false it removes every candidate, and P(s) is then \
+                 the probability that a pair is removed"
+                    .to_string(),
+            );
+            notes.push(
+                "text-dedup splits lowercased text at every non-word character (runs of \
+                 punctuation or spaces leave empty tokens, which count in its n-grams) and drops \
+                 documents with fewer than 5 tokens (min_length) before hashing"
+                    .to_string(),
+            );
+            let threshold_text = crate::numfmt::decimal(threshold);
             (
                 vec![
+                    ("algorithm_name".to_string(), json!("minhash")),
                     ("num_perm".to_string(), json!(num_perm)),
-                    ("b".to_string(), json!(b)),
-                    ("r".to_string(), json!(r)),
-                    ("ngram".to_string(), json!(n)),
+                    ("bands".to_string(), json!(b)),
+                    ("rows".to_string(), json!(r)),
+                    ("ngram_size".to_string(), json!(n)),
                     ("threshold".to_string(), json!(threshold)),
+                    ("check_false_positive".to_string(), json!(true)),
                 ],
                 format!(
-                    "python -m text_dedup.minhash --num_perm {num_perm} --b {b} --r {r} \
-                     --ngram {n} --threshold {threshold} ..."
+                    "# config.toml (in the directory you run text-dedup from)\n\
+                     [algorithm]\n\
+                     algorithm_name = \"minhash\"\n\
+                     text_column = \"text\"\n\
+                     num_perm = {num_perm}\n\
+                     bands = {b}\n\
+                     rows = {r}\n\
+                     ngram_size = {n}\n\
+                     threshold = {threshold_text}\n\
+                     check_false_positive = true\n\
+                     # then: python -m text_dedup.minhash"
                 ),
             )
         }
