@@ -649,3 +649,35 @@ fn text_dedup_gets_a_config_toml_table() {
         "no command-line flags: {snippet}"
     );
 }
+
+#[test]
+fn nemo_exports_run_as_nemo_checks_them() {
+    // FuzzyDeduplicationWorkflow raises unless 1 ≤ bands_per_iteration ≤ num_bands (default
+    // 5), shingles characters only, and removes every candidate (NeMo Curator at 1075bd3).
+    let report = tune_json(&["-k", "8", "-t", "0.3", "--for", "nemo"]);
+    let (b, _) = banding(&report["rows"][0]);
+    assert!(b < 5, "a banding with fewer than 5 bands: {b}");
+    assert_eq!(report["export"]["parameters"]["bands_per_iteration"], b);
+    assert!(
+        report["export"]["snippet"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("bands_per_iteration={b}"))
+    );
+    assert!(
+        report["export"]["notes"]
+            .to_string()
+            .contains("removes every candidate")
+    );
+    let words = tune_json(&["-t", "0.8", "--for", "nemo", "--shingle", "word:3"]);
+    assert!(
+        words["export"]["parameters"]["char_ngrams"].is_null(),
+        "no guessed size"
+    );
+    let wide = tune_json(&["-t", "0.8", "--for", "nemo"]);
+    assert!(
+        wide["export"]["parameters"]
+            .get("bands_per_iteration")
+            .is_none()
+    );
+}
