@@ -78,9 +78,25 @@ pub fn export_for(
         )),
     };
     let (parameters, snippet) = match tool {
+        // Checked against datatrove's pipeline/dedup/minhash.py (huggingface/datatrove at
+        // 03a9d9a): shingles are word n-grams of nltk's word_tokenize(simplify_text(text)), and
+        // the buckets stage writes a duplicate pair for every equal band signature, which the
+        // cluster stage joins; no Jaccard is computed.
         Tool::Datatrove => {
             let n = word_size(shingle);
             notes.extend(word_ngram_note("datatrove", n));
+            notes.push(
+                "datatrove removes every candidate: a pair sharing one band signature is a \
+                 duplicate and clusters are joined from such pairs, with no Jaccard check, so \
+                 P(s) is the probability that a pair at similarity s is removed"
+                    .to_string(),
+            );
+            notes.push(
+                "datatrove's words come from nltk's word_tokenize after its simplify_text \
+                 (lowercase, punctuation removed, whitespace normalized): measure with \
+                 `lshscope scan --shingle word:N --strip-punct` for the closest Jaccard"
+                    .to_string(),
+            );
             notes.push(format!(
                 "datatrove computes exactly num_buckets × hashes_per_bucket = {} hashes; \
                  there is no separate num_perm",
