@@ -415,6 +415,9 @@ pub struct PairRow<'a> {
     pub id_a: Cow<'a, str>,
     pub id_b: Cow<'a, str>,
     pub jaccard: f64,
+    /// How many pairs this row stands for: the optional `weight` column (a sample of pairs
+    /// from `truth --estimate-pairs` carries population ÷ sample size), else 1.
+    pub weight: f64,
 }
 
 /// Opens `path` (`-` is stdin), undoing gzip, zstd, bzip2 or xz compression found by its
@@ -465,6 +468,7 @@ pub fn for_each_pair_in(
                 id_a: Cow::Borrowed(r.id_a),
                 id_b: Cow::Borrowed(r.id_b),
                 jaccard,
+                weight: 1.0,
             })
         })?;
         return Ok(());
@@ -495,6 +499,23 @@ pub fn for_each_pair_in(
     }
 }
 
+/// Reads the `jaccard` values with the `weight` of each (1 without that column).
+pub fn read_weighted_similarities(path: &Path, plain_list: bool) -> Result<Vec<(f64, f64)>> {
+    let mut values = Vec::new();
+    for_each_pair(
+        path,
+        PairColumns {
+            ids: false,
+            plain_list,
+        },
+        |r| {
+            values.push((r.jaccard, r.weight));
+            Ok(())
+        },
+    )?;
+    Ok(values)
+}
+
 /// Reads only the `jaccard` values (for histograms and the tuner).
 pub fn read_similarities(path: &Path, plain_list: bool) -> Result<Vec<f64>> {
     let mut values = Vec::new();
@@ -521,6 +542,20 @@ fn check_jaccard(name: &Path, line: u64, column: &str, text: &str) -> Result<f64
         )
     })?;
     check_range(name, line, column, v)
+}
+
+fn check_weight(name: &Path, line: u64, column: &str, text: &str) -> Result<f64> {
+    match text.trim().parse::<f64>() {
+        Ok(w) if w > 0.0 && w.is_finite() => Ok(w),
+        _ => Err(Error::input(
+            name,
+            line,
+            format!(
+                "{column}: `{text}` is not a positive number; a weight says how many pairs the \
+                 row stands for"
+            ),
+        )),
+    }
 }
 
 fn check_range(name: &Path, line: u64, column: &str, v: f64) -> Result<f64> {
@@ -551,6 +586,7 @@ fn read_plain(
                 id_a: Cow::Borrowed(""),
                 id_b: Cow::Borrowed(""),
                 jaccard,
+                weight: 1.0,
             })?;
         }
         line.clear();
@@ -661,8 +697,14 @@ fn read_csv(
         None
     };
     let jaccard_label = format!("column {} (jaccard)", cj + 1);
+    let cw = csv.column("weight");
+    let weight_label = cw.map(|c| format!("column {} (weight)", c + 1));
     while let Some((line, record)) = csv.next_row()? {
         let jaccard = check_jaccard(name, line, &jaccard_label, record.get(cj).unwrap_or(""))?;
+        let weight = match (cw, &weight_label) {
+            (Some(c), Some(label)) => check_weight(name, line, label, record.get(c).unwrap_or(""))?,
+            _ => 1.0,
+        };
         let (id_a, id_b) = match ids {
             Some((ca, cb)) => (record.get(ca).unwrap_or(""), record.get(cb).unwrap_or("")),
             None => ("", ""),
@@ -672,6 +714,7 @@ fn read_csv(
             id_a: Cow::Borrowed(id_a),
             id_b: Cow::Borrowed(id_b),
             jaccard,
+            weight,
         })?;
     }
     Ok(())
@@ -686,6 +729,8 @@ struct JsonRow<'a> {
     id_b: Option<JsonId<'a>>,
     #[serde(default)]
     jaccard: Option<serde_json::Value>,
+    #[serde(default)]
+    weight: Option<serde_json::Value>,
 }
 
 #[derive(serde::Deserialize)]
@@ -767,11 +812,25 @@ fn read_jsonl(
         } else {
             (Cow::Borrowed(""), Cow::Borrowed(""))
         };
+        let weight = match parsed.weight {
+            None => 1.0,
+            Some(serde_json::Value::Number(n)) => {
+                check_weight(name, line_no, "field `weight`", &n.to_string())?
+            }
+            Some(other) => {
+                return Err(Error::input(
+                    name,
+                    line_no,
+                    format!("field `weight`: {other} is not a number"),
+                ));
+            }
+        };
         row(PairRow {
             line: line_no,
             id_a,
             id_b,
             jaccard,
+            weight,
         })?;
     }
 }

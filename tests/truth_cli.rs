@@ -145,10 +145,49 @@ fn estimate_pairs_writes_a_jaccard_column_and_a_distribution() {
     assert!(stderr.contains("[0.00, 0.05)"), "{stderr}");
     let written = std::fs::read_to_string(&out).unwrap();
     let mut lines = written.lines();
-    assert_eq!(lines.next(), Some("jaccard"));
-    let values: Vec<f64> = lines.map(|l| l.parse().unwrap()).collect();
-    assert_eq!(values.len(), 2000);
-    assert!(values.iter().all(|v| (0.0..=1.0).contains(v)));
+    assert_eq!(lines.next(), Some("jaccard,weight"));
+    let rows: Vec<(f64, f64)> = lines
+        .map(|l| {
+            let (j, w) = l.split_once(',').unwrap();
+            (j.parse().unwrap(), w.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(rows.len(), 2000);
+    assert!(rows.iter().all(|(j, _)| (0.0..=1.0).contains(j)));
+    // Each sampled pair stands for 80,200 / 2,000 pairs.
+    assert!(rows.iter().all(|&(_, w)| w == 40.1));
+    // tune scales by the weights: its corpus is every pair, its expected candidates the
+    // weighted sum of P(s) over the sample.
+    let tuned = lshscope(&[
+        "tune",
+        "-t",
+        "0.5",
+        "--banding",
+        "20x5",
+        "--similarities",
+        out.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(tuned.status.success(), "{}", text(&tuned.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&tuned.stdout).unwrap();
+    assert!((report["corpus"]["pairs"].as_f64().unwrap() - 80200.0).abs() < 1e-6);
+    let given = report["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["criterion"] == "given")
+        .unwrap();
+    let expected: f64 = rows
+        .iter()
+        .map(|&(s, w)| w * (1.0 - (1.0 - s.powi(5)).powi(20)))
+        .sum();
+    let got = given["corpus"]["expected_candidates"].as_f64().unwrap();
+    assert!(
+        (got - expected).abs() < 1e-6 * expected.max(1.0),
+        "{got} vs {expected}"
+    );
+    assert!(report["notes"].to_string().contains("`weight`"));
     // Same seed, same sample.
     let again = dir.path().join("again.csv");
     let run = lshscope(&[

@@ -681,3 +681,29 @@ fn nemo_exports_run_as_nemo_checks_them() {
             .is_none()
     );
 }
+
+#[test]
+fn a_thresholded_pairs_file_is_pointed_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let pairs = dir.path().join("kept.csv");
+    std::fs::write(
+        &pairs,
+        "id_a,id_b,jaccard,estimate,bands_hit\na,b,0.52,0.5,3\nc,d,0.9,0.9,12\n",
+    )
+    .unwrap();
+    let report = tune_json(&["-t", "0.6", "--pairs", pairs.to_str().unwrap()]);
+    assert!(
+        report["notes"]
+            .to_string()
+            .contains("the lowest Jaccard in the pairs file is 0.52"),
+        "{}",
+        report["notes"]
+    );
+    // The fixture is a scan at threshold 0: no such note.
+    let plain = tune_json(&["-t", "0.6", "--pairs", PAIRS]);
+    assert!(
+        !plain["notes"]
+            .to_string()
+            .contains("lowest Jaccard in the pairs file")
+    );
+}

@@ -90,10 +90,19 @@ pub fn run(args: TruthArgs) -> Result<i32> {
             let n = sample.len() as u64;
             Ok((sample, n))
         })?;
+        // Each sampled pair stands for population ÷ sample pairs (Floyd's sample is uniform
+        // without replacement), so `tune` can scale expected candidates to the whole corpus.
+        let documents = corpus.len() as u64;
+        let population = documents * documents.saturating_sub(1) / 2;
+        let weight = if sample.is_empty() {
+            1.0
+        } else {
+            population as f64 / sample.len() as f64
+        };
         super::write_output(&target, &mut run, sample.len(), |w| {
-            let mut out = RowWriter::new(w, format, &["jaccard"], Some(&progress))?;
+            let mut out = RowWriter::new(w, format, &["jaccard", "weight"], Some(&progress))?;
             for p in &sample {
-                out.write_row(&[Field::F64(p.jaccard)])?;
+                out.write_row(&[Field::F64(p.jaccard), Field::F64(weight)])?;
             }
             out.finish()
         })?;

@@ -23,6 +23,10 @@ use crate::minhash::tune::{
     quantiles, sharpest_with_probability_at, smallest_num_perm_for, summarize,
 };
 
+/// A pairs file whose lowest Jaccard is at least this probably comes from a scan with
+/// --threshold: a scan at threshold 0 nearly always has candidates far below it.
+const THRESHOLDED_PAIRS_HINT: f64 = 0.1;
+
 /// The largest K searched for when the constraints need more permutations than given.
 const MAX_NUM_PERM_SEARCHED: usize = 2048;
 use crate::numfmt::percent_fine;
@@ -284,7 +288,8 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
         Some(source) => {
             let path = source.path();
             let plain_list = matches!(source, PairSimilarities::Similarities(_));
-            let values = crate::pairfile::read_similarities(path, plain_list)?;
+            let weighted = crate::pairfile::read_weighted_similarities(path, plain_list)?;
+            let values: Vec<f64> = weighted.iter().map(|&(s, _)| s).collect();
             let distribution = match source {
                 PairSimilarities::Truth(_) => {
                     notes.extend(truth_notes(&values, t));
@@ -309,7 +314,32 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
                     }
                     weighted.distribution
                 }
-                _ => SimilarityDistribution::from_similarities(&values),
+                PairSimilarities::ScanPairs { .. } => {
+                    if let Some(lowest) = values.iter().copied().reduce(f64::min)
+                        && lowest >= THRESHOLDED_PAIRS_HINT
+                    {
+                        notes.push(format!(
+                            "the lowest Jaccard in the pairs file is {}: a scan with \
+                             --threshold drops the pairs below it, so expected candidates \
+                             count only pairs at or above it; tune on a scan run with -t 0",
+                            crate::numfmt::decimal(lowest)
+                        ));
+                    }
+                    SimilarityDistribution::from_similarities(&values)
+                }
+                PairSimilarities::Similarities(_) if weighted.iter().any(|&(_, w)| w != 1.0) => {
+                    let distribution = SimilarityDistribution::from_weighted(weighted);
+                    notes.push(format!(
+                        "each sampled pair counts its `weight` times: the corpus columns \
+                         estimate all {} pairs it was sampled from, so --budget counts \
+                         candidates of the whole corpus",
+                        crate::numfmt::estimated_count(distribution.total())
+                    ));
+                    distribution
+                }
+                PairSimilarities::Similarities(_) => {
+                    SimilarityDistribution::from_similarities(&values)
+                }
             };
             (Some(path.display().to_string()), Some(distribution))
         }
