@@ -654,7 +654,7 @@ fn text_dedup_gets_a_config_toml_table() {
 fn nemo_exports_run_as_nemo_checks_them() {
     // FuzzyDeduplicationWorkflow raises unless 1 ≤ bands_per_iteration ≤ num_bands (default
     // 5), shingles characters only, and removes every candidate (NeMo Curator at 1075bd3).
-    let report = tune_json(&["-k", "8", "-t", "0.3", "--for", "nemo"]);
+    let report = tune_json(&["-k", "4", "-t", "0.3", "--for", "nemo"]);
     let (b, _) = banding(&report["rows"][0]);
     assert!(b < 5, "a banding with fewer than 5 bands: {b}");
     assert_eq!(report["export"]["parameters"]["bands_per_iteration"], b);
@@ -705,5 +705,34 @@ fn a_thresholded_pairs_file_is_pointed_out() {
         !plain["notes"]
             .to_string()
             .contains("lowest Jaccard in the pairs file")
+    );
+}
+
+#[test]
+fn tools_that_remove_every_candidate_get_the_removal_pick() {
+    // datatrove and NeMo remove every candidate: the exported banding keeps removals at
+    // t − 0.3 within 5 % and then finds the most pairs at t.
+    for tool in ["datatrove", "nemo"] {
+        let report = tune_json(&["-t", "0.8", "--for", tool]);
+        assert_eq!(report["chosen"], "removal", "{tool}");
+        let (b, r) = banding(&report["rows"][0]);
+        assert!(p_of(0.5, b, r) <= 0.05);
+        let best = (1..=128u64)
+            .flat_map(|b| (1..=128 / b).map(move |r| (b, r)))
+            .filter(|&(b, r)| p_of(0.5, b, r) <= 0.05)
+            .map(|(b, r)| p_of(0.8, b, r))
+            .fold(0.0, f64::max);
+        assert!((p_of(0.8, b, r) - best).abs() < 1e-12);
+        assert_eq!((b, r), (13, 8));
+    }
+    // A tool that verifies keeps the recall pick; an explicit bound applies to any.
+    let spark = tune_json(&["-t", "0.8", "--for", "spark"]);
+    assert_ne!(spark["chosen"], "removal");
+    let explicit = tune_json(&["-t", "0.8", "--max-false-removal", "0.6:10%"]);
+    let (b, r) = banding(row(&explicit, "removal"));
+    assert!(p_of(0.6, b, r) <= 0.10);
+    fails_with(
+        &["--banding", "20x5", "--max-false-removal", "0.6:10%"],
+        "needs --threshold",
     );
 }

@@ -76,6 +76,12 @@ pub struct TuneArgs {
     /// Shingles you hash (for the n-gram settings printed by --for).
     #[arg(long, default_value = "char:5", value_name = "char:K|word:N")]
     pub shingle: ShingleKind,
+    /// For a tool that removes every candidate (datatrove, NeMo Curator): pairs at similarity
+    /// S may be removed with probability at most P (`0.5:5%`). The `removal` row then picks the
+    /// highest P(t) within it, and is the one exported. [default with --for datatrove|nemo:
+    /// 5 % at t − 0.3]
+    #[arg(long, value_name = "S:P")]
+    pub max_false_removal: Option<BoundArg>,
     /// Also print, for every row, the similarity s at which P(s) reaches each of these
     /// probabilities (e.g. `0.001,0.01,0.1,0.5,0.9,0.99`).
     #[arg(long, value_delimiter = ',', value_name = "P,P,...")]
@@ -217,6 +223,7 @@ impl TuneArgs {
             export: self.for_tool.map(crate::tune::Tool::from),
             shingle: self.shingle,
             quantiles: self.quantiles.clone(),
+            max_false_removal: self.max_false_removal.map(|b| b.0),
         }
     }
 }

@@ -336,6 +336,21 @@ pub fn corpus_estimate(
     }
 }
 
+/// For tools that remove every candidate: the banding with the highest P(t) whose removal
+/// probability at `bound.similarity` is at most `bound.probability`; ties go to fewer hashes.
+/// `None` when no b·r ≤ K keeps the bound.
+pub fn best_recall_with_removal_bound(
+    num_perm: usize,
+    threshold: f64,
+    bound: ProbabilityBound,
+) -> Option<(usize, usize)> {
+    bandings(num_perm)
+        .filter(|&(b, r)| candidate_probability(bound.similarity, b, r) <= bound.probability)
+        .map(|(b, r)| (b, r, candidate_probability(threshold, b, r)))
+        .max_by(|x, y| x.2.total_cmp(&y.2).then((y.0 * y.1).cmp(&(x.0 * x.1))))
+        .map(|(b, r, _)| (b, r))
+}
+
 /// The banding with the highest expected recall at t whose expected candidates stay within
 /// `budget`; ties go to fewer expected candidates, then fewer hashes. `None` when no pair
 /// reaches t or no banding fits the budget.

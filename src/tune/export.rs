@@ -23,6 +23,14 @@ pub enum Tool {
 
 impl Tool {
     /// The tool's name as its users write it.
+    /// Whether the tool checks a candidate's similarity before removing it. datatrove and
+    /// NeMo Curator's fuzzy workflow do not (checked in their sources); text-dedup does with
+    /// the `check_false_positive = true` this export sets, Spark's join compares distances,
+    /// datasketch leaves the decision to its caller.
+    pub fn verifies(self) -> bool {
+        !matches!(self, Tool::Datatrove | Tool::Nemo)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Tool::Datatrove => "datatrove",

@@ -18,10 +18,17 @@ use serde::Serialize;
 use crate::minhash::Banding;
 use crate::minhash::scurve::{candidate_probability, datasketch_optimal_params};
 use crate::minhash::tune::{
-    BoundCheck, Constraints, CorpusEstimate, CurveSummary, SimilarityDistribution,
-    best_recall_within_budget, closest_to_constraints, constraint_search, corpus_estimate,
-    quantiles, sharpest_with_probability_at, smallest_num_perm_for, summarize,
+    BoundCheck, Constraints, CorpusEstimate, CurveSummary, ProbabilityBound,
+    SimilarityDistribution, best_recall_with_removal_bound, best_recall_within_budget,
+    closest_to_constraints, constraint_search, corpus_estimate, quantiles,
+    sharpest_with_probability_at, smallest_num_perm_for, summarize,
 };
+
+/// The default removal bound for tools that remove every candidate: pairs this far below the
+/// threshold ([`TuneOptions::removal_bound`] says why) ...
+const DEFAULT_REMOVAL_GAP: f64 = 0.3;
+/// ... are removed with at most this probability.
+const DEFAULT_MAX_FALSE_REMOVAL: f64 = 0.05;
 
 /// A pairs file whose lowest Jaccard is at least this probably comes from a scan with
 /// --threshold: a scan at threshold 0 nearly always has candidates far below it.
@@ -90,6 +97,9 @@ pub struct TuneOptions {
     pub shingle: ShingleKind,
     /// Probabilities at which every row also reports the similarity s with P(s) = p.
     pub quantiles: Vec<f64>,
+    /// For a tool that removes every candidate: the most a pair at this similarity may be
+    /// removed ([`TuneOptions::removal_bound`] supplies the default).
+    pub max_false_removal: Option<ProbabilityBound>,
 }
 
 impl TuneOptions {
@@ -109,7 +119,24 @@ impl TuneOptions {
             export: None,
             shingle: ShingleKind::Char(5),
             quantiles: Vec::new(),
+            max_false_removal: None,
         }
+    }
+
+    /// The removal bound of the `removal` criterion: the one given, else, when the export tool
+    /// removes every candidate, at most 5 % removal at t − 0.3 (at t = 0.8, pairs at J = 0.5,
+    /// which differ in a third of their shingles, are then rarely removed, and K = 128 still
+    /// reaches P(t) ≈ 0.9). `None` when nothing asks for it.
+    pub fn removal_bound(&self) -> Option<ProbabilityBound> {
+        if self.max_false_removal.is_some() {
+            return self.max_false_removal;
+        }
+        let t = self.threshold?;
+        let removes_all = self.export.is_some_and(|tool| !tool.verifies());
+        removes_all.then(|| ProbabilityBound {
+            similarity: (t - DEFAULT_REMOVAL_GAP).max(0.0),
+            probability: DEFAULT_MAX_FALSE_REMOVAL,
+        })
     }
 
     /// Checks what can be checked without reading anything.
@@ -134,6 +161,10 @@ impl TuneOptions {
                     ),
                     (self.budget.is_some(), "--budget needs"),
                     (self.export.is_some(), "--for needs"),
+                    (
+                        self.max_false_removal.is_some(),
+                        "--max-false-removal needs",
+                    ),
                 ] {
                     if given {
                         return Err(Error::usage(format!("{needs} --threshold T")));
@@ -390,6 +421,37 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
         }
     };
 
+    if let Some(bound) = options.removal_bound() {
+        match best_recall_with_removal_bound(k, t, bound) {
+            Some((b, r)) => {
+                let mut row = make_row(
+                    "removal",
+                    format!(
+                        "for a tool that removes every candidate: the highest P(t) that removes \
+                         pairs at {} with P ≤ {}",
+                        crate::numfmt::decimal(bound.similarity),
+                        percent_fine(bound.probability)
+                    ),
+                    b,
+                    r,
+                );
+                if let Some(e) = &row.corpus
+                    && let Some(precision) = e.expected_precision
+                {
+                    row.warnings.push(format!(
+                        "{} of the candidate pairs (all removed) are expected below t",
+                        percent_fine(1.0 - precision)
+                    ));
+                }
+                rows.push(row);
+            }
+            None => not_found.push(format!(
+                "removal: no banding with b·r ≤ {k} removes pairs at {} with P ≤ {}",
+                crate::numfmt::decimal(bound.similarity),
+                percent_fine(bound.probability)
+            )),
+        }
+    }
     if let (Some(d), Some(budget)) = (&distribution, options.budget) {
         match best_recall_within_budget(d, k, t, budget) {
             Some((b, r, _)) => rows.push(make_row(
