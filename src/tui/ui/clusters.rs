@@ -81,25 +81,25 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
                 },
             ),
             Span::raw(format!(
-                " (members below t of each other) · {} identical copies",
+                " · {} identical copies",
                 thousands(r.identical.copies() as u64)
             )),
         ]),
         Line::from(Span::styled(
-            "joined: candidates with exact J ≥ t, identical copies first",
+            "joined: exact J ≥ t, copies first",
             theme.dim(),
         )),
     ];
     if let Some(took) = app.clusters.last_latency {
         lines.push(Line::from(Span::styled(
-            format!("clustered and audited in {} ms", took.as_millis()),
+            format!("clustered in {} ms", took.as_millis()),
             theme.dim(),
         )));
     }
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let [left, right] =
-        Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(inner);
+        Layout::horizontal([Constraint::Length(44), Constraint::Fill(1)]).areas(inner);
     frame.render_widget(Paragraph::new(lines), left);
     render_histogram(frame, app, r, right);
 }
