@@ -99,7 +99,7 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let [left, right] =
-        Layout::horizontal([Constraint::Length(44), Constraint::Fill(1)]).areas(inner);
+        Layout::horizontal([Constraint::Length(50), Constraint::Fill(1)]).areas(inner);
     frame.render_widget(Paragraph::new(lines), left);
     render_histogram(frame, app, r, right);
 }
