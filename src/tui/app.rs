@@ -927,6 +927,12 @@ impl App {
         if self.overlay != Overlay::None {
             return;
         }
+        if self.screen == Screen::Clusters {
+            for _ in 0..3 {
+                self.clusters_command(if down { Command::Down } else { Command::Up });
+            }
+            return;
+        }
         self.scroll_or_move(if down { 3 } else { -3 });
     }
 
@@ -1258,9 +1264,16 @@ impl App {
             | Command::PageUp
             | Command::PageDown
             | Command::Top
-            | Command::Bottom => match &mut self.clusters.open {
-                Some(open) => moved(&mut open.edges, edge_rows, cmd),
-                None => moved(&mut self.clusters.list, list_rows, cmd),
+            | Command::Bottom => match (&mut self.clusters.open, &self.clusters.result) {
+                (Some(open), Some(result)) => {
+                    moved(&mut open.edges, edge_rows, cmd);
+                    let members = result.clusters.members(open.cluster);
+                    open.follow_selection(
+                        members,
+                        super::clusters::member_rows(size).saturating_sub(1).max(1),
+                    );
+                }
+                _ => moved(&mut self.clusters.list, list_rows, cmd),
             },
             Command::Open if self.clusters.open.is_some() => self.open_cluster_edge(),
             Command::Open => match (&self.clusters.result, self.clusters.selected_cluster()) {

@@ -208,6 +208,19 @@ impl OpenCluster {
         }
     }
 
+    /// Scrolls the member panel (of `rows` lines) to the selected edge's far member, so
+    /// walking the spanning edges walks every member. `members` are in input order.
+    pub fn follow_selection(&mut self, members: &[u32], rows: usize) {
+        let Some((_, e)) = self.selected_edge() else {
+            return;
+        };
+        let at = members.binary_search(&e.b).unwrap_or(0);
+        if at < self.member_offset || at >= self.member_offset + rows {
+            self.member_offset = at.saturating_sub(rows / 2);
+        }
+        self.member_offset = self.member_offset.min(members.len().saturating_sub(rows));
+    }
+
     /// The selected edge row.
     pub fn selected_edge(&self) -> Option<(EdgeKind, Edge)> {
         self.edge_list

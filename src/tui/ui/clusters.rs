@@ -199,7 +199,11 @@ pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
         Constraint::Length(6),
         Constraint::Length(id_width(
             data,
-            list.rows().iter().map(|&c| r.clusters.kept(c as usize)),
+            list.rows()
+                .iter()
+                .skip(list.offset())
+                .take(rows_shown)
+                .map(|&c| r.clusters.kept(c as usize)),
         )),
         Constraint::Length(7),
         Constraint::Length(8),
@@ -274,7 +278,10 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
         ]),
     ];
     let rows = area.height.saturating_sub(4) as usize;
-    let width = id_width(data, members.iter().copied()) as usize;
+    let width = id_width(
+        data,
+        members.iter().copied().skip(open.member_offset).take(rows),
+    ) as usize;
     for &d in members.iter().skip(open.member_offset).take(rows) {
         let mark = if d == kept {
             Span::styled("kept        ", theme.good())
