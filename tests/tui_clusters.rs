@@ -216,6 +216,8 @@ fn a_cluster_opens_and_its_edges_open_in_the_viewer() {
     let (a, b) = (view.a, view.b);
     assert_eq!((a, b), (edge.a.min(edge.b), edge.a.max(edge.b)));
     assert_eq!(view.jaccard, edge.jaccard);
+    let s = screen(&app, SIZE.0, SIZE.1);
+    assert!(s.contains("weakest link · edge 2 of"), "{s}");
     // Labels work there as everywhere.
     cmd(&mut app, Command::LabelDuplicate);
     assert_eq!(app.label_of(a, b), Some(Label::Duplicate));

@@ -114,11 +114,12 @@ fn render_histogram(frame: &mut Frame, app: &App, r: &ClustersOutcome, area: Rec
     }
     let bars: Vec<Bar> = bins
         .iter()
-        .map(|&(lo, hi, n)| {
-            let label = if lo == hi {
-                lo.to_string()
+        .map(|&(_, hi, n)| {
+            // The upper bound names the bin (2, 4, 8, … 1k): short enough for narrow bars.
+            let label = if hi >= 1024 {
+                format!("{}k", hi / 1024)
             } else {
-                format!("{lo}-{hi}")
+                hi.to_string()
             };
             Bar::default()
                 .value(n as u64)
@@ -130,7 +131,10 @@ fn render_histogram(frame: &mut Frame, app: &App, r: &ClustersOutcome, area: Rec
         .saturating_sub(1)
         .clamp(3, 9);
     let chart = BarChart::default()
-        .block(Block::default().title(Span::styled("cluster sizes", theme.dim())))
+        .block(Block::default().title(Span::styled(
+            "clusters by size (up to 2, 4, 8, …)",
+            theme.dim(),
+        )))
         .data(BarGroup::default().bars(&bars))
         .bar_width(width)
         .bar_gap(1)
@@ -361,4 +365,25 @@ fn preview(data: &crate::tui::session::Loaded, doc: u32) -> String {
         .take(200)
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect()
+}
+
+/// The viewer's position line for a pair opened from an open cluster: which edge of which
+/// cluster it is. `None` when the viewer did not come from a cluster.
+pub fn viewer_position(app: &App) -> Option<String> {
+    let (open, r, data) = (
+        app.clusters.open.as_ref()?,
+        app.clusters.result.as_ref()?,
+        app.data.as_ref()?,
+    );
+    if !app.clusters.viewing {
+        return None;
+    }
+    let (kind, _) = open.selected_edge()?;
+    Some(format!(
+        "{} · edge {} of {} in the cluster of {}",
+        kind.label(),
+        thousands(open.edges.selected() as u64 + 1),
+        thousands(open.edges.len() as u64),
+        data.corpus.id(r.clusters.kept(open.cluster) as usize)
+    ))
 }
