@@ -619,8 +619,9 @@ pub const BINDINGS: &[Binding] = &[
         &[ch('C')],
         Command::ToggleClusters,
         MAIN,
-        "clusters of the pairs ≥ t (what dedup removes)",
-        Some("clusters"),
+        "clusters view (what dedup removes)",
+        // Out of the footer: it is full at 140 columns (help lists it).
+        None,
     ),
     bind(
         &[ch('?')],

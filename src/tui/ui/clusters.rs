@@ -131,10 +131,7 @@ fn render_histogram(frame: &mut Frame, app: &App, r: &ClustersOutcome, area: Rec
         .saturating_sub(1)
         .clamp(3, 9);
     let chart = BarChart::default()
-        .block(Block::default().title(Span::styled(
-            "clusters by size (up to 2, 4, 8, …)",
-            theme.dim(),
-        )))
+        .block(Block::default().title(Span::styled("cluster sizes", theme.dim())))
         .data(BarGroup::default().bars(&bars))
         .bar_width(width)
         .bar_gap(1)
