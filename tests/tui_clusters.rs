@@ -266,6 +266,11 @@ fn sorting_by_weakest_link_puts_the_loosest_cluster_first() {
     let mut app = questions_app(dir.path());
     cmd(&mut app, Command::CycleSort);
     assert_eq!(app.clusters.sort.0, ClusterSort::WeakestLink);
+    assert_eq!(
+        app.clusters.list.selected(),
+        0,
+        "a new order starts at the top"
+    );
     let r = app.clusters.result.as_ref().unwrap();
     let weakest: Vec<f64> = app
         .clusters

@@ -1285,6 +1285,7 @@ impl App {
             Command::CycleSort => {
                 let sort = self.clusters.sort.0.toggled();
                 self.clusters.set_sort(sort, list_rows);
+                self.clusters.list.top(list_rows);
                 self.say(format!("clusters sorted by {}", sort.label()));
             }
             Command::Back if self.clusters.open.is_some() => self.clusters.open = None,
