@@ -86,6 +86,10 @@ pub struct Clusters {
     kept: Vec<u32>,
     /// The weakest edge of each cluster's maximum spanning forest.
     weakest: Vec<Edge>,
+    /// The edges of each cluster's maximum spanning tree, strongest first (Kruskal's order):
+    /// a cluster of n members has n − 1, so cluster c's are
+    /// `tree[offsets[c] − c..offsets[c + 1] − c − 1]`.
+    tree: Vec<Edge>,
 }
 
 impl Clusters {
@@ -125,11 +129,14 @@ impl Clusters {
         // The weakest joining edge so far of each root: edges come strongest first, so the
         // edge that joins two sets is the weakest of the joined set.
         let mut weakest_at_root: Vec<Option<Edge>> = vec![None; documents];
+        let mut joining: Vec<Edge> = Vec::new();
         for e in &order {
             if let Some(root) = sets.union(e.a, e.b) {
                 weakest_at_root[root as usize] = Some(*e);
+                joining.push(*e);
             }
         }
+        drop(order);
         let mut cluster_of = vec![Self::NONE; documents];
         let mut root_cluster = vec![Self::NONE; documents];
         let mut sizes: Vec<u32> = Vec::new();
@@ -161,6 +168,23 @@ impl Clusters {
                 fill[c as usize] += 1;
             }
         }
+        // Each joining edge goes to its cluster's slice of the tree, in Kruskal's order.
+        let mut tree_fill: Vec<u32> = (0..sizes.len() as u32)
+            .map(|c| offsets[c as usize] - c)
+            .collect();
+        let mut tree = vec![
+            Edge {
+                a: 0,
+                b: 0,
+                jaccard: 0.0
+            };
+            joining.len()
+        ];
+        for e in joining {
+            let c = cluster_of[e.a as usize] as usize;
+            tree[tree_fill[c] as usize] = e;
+            tree_fill[c] += 1;
+        }
         let kept = offsets
             .windows(2)
             .map(|w| {
@@ -178,7 +202,17 @@ impl Clusters {
             members,
             kept,
             weakest,
+            tree,
         }
+    }
+
+    /// The edges of cluster `c`'s maximum spanning tree, strongest first: the pairs (and
+    /// identical copies, at Jaccard 1) through which its members joined, one fewer than its
+    /// members. The last is [`Clusters::weakest_link`].
+    pub fn spanning_edges(&self, c: usize) -> &[Edge] {
+        let start = self.offsets[c] as usize - c;
+        let end = self.offsets[c + 1] as usize - c - 1;
+        &self.tree[start..end]
     }
 
     /// Number of clusters (of two or more documents).
@@ -548,6 +582,74 @@ mod tests {
         assert!(!sampled.exact && sampled.chained);
         assert_eq!(sampled.pairs_compared, 50);
         assert_eq!(sampled.farthest_pair.jaccard, 0.0);
+    }
+
+    /// Weight of a maximum spanning tree of `members` over `edges` by Prim's algorithm.
+    fn prim_weight(members: &[u32], edges: &[Edge]) -> f64 {
+        let mut inside = vec![members[0]];
+        let mut total = 0.0;
+        while inside.len() < members.len() {
+            let best = edges
+                .iter()
+                .filter(|e| inside.contains(&e.a) != inside.contains(&e.b))
+                .max_by(|x, y| x.jaccard.total_cmp(&y.jaccard))
+                .expect("a cluster is connected");
+            total += best.jaccard;
+            inside.push(if inside.contains(&best.a) {
+                best.b
+            } else {
+                best.a
+            });
+        }
+        total
+    }
+
+    #[test]
+    fn spanning_edges_form_a_maximum_spanning_tree_of_each_cluster() {
+        let mut rng = SplitMix64::new(11);
+        for round in 0..200 {
+            let n = 2 + rng.below(40) as usize;
+            let m = rng.below(2 * n as u64) as usize;
+            let edges: Vec<Edge> = (0..m)
+                .filter_map(|_| {
+                    let (a, b) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);
+                    (a != b).then(|| e(a.min(b), a.max(b), (rng.below(100) as f64) / 100.0))
+                })
+                .collect();
+            let clusters = Clusters::build(n, &edges, None, KeepRule::First, |_| 0);
+            for c in 0..clusters.len() {
+                let members = clusters.members(c);
+                let tree = clusters.spanning_edges(c);
+                assert_eq!(tree.len(), members.len() - 1, "round {round}");
+                // The tree edges alone join every member: no cycle among n − 1 edges.
+                let mut sets = UnionFind::new(n);
+                for x in tree {
+                    assert!(members.contains(&x.a) && members.contains(&x.b));
+                    assert!(sets.union(x.a, x.b).is_some(), "a cycle in round {round}");
+                }
+                assert_eq!(*tree.last().unwrap(), clusters.weakest_link(c));
+                let weight: f64 = tree.iter().map(|x| x.jaccard).sum();
+                let best = prim_weight(members, &edges);
+                assert!(
+                    (weight - best).abs() < 1e-9,
+                    "round {round}: {weight} vs {best}"
+                );
+            }
+        }
+        // Identical copies join through their representative at Jaccard 1.
+        let sets = ShingleSets::from_sets(&[vec![1, 2], vec![1, 2], vec![1, 2, 3]]);
+        let groups = IdenticalGroups::find(&sets);
+        let clusters = Clusters::build(
+            3,
+            &[e(0, 2, 2.0 / 3.0)],
+            Some(&groups),
+            KeepRule::First,
+            |_| 0,
+        );
+        assert_eq!(
+            clusters.spanning_edges(0),
+            [e(0, 1, 1.0), e(0, 2, 2.0 / 3.0)]
+        );
     }
 
     #[test]

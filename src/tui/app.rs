@@ -17,6 +17,8 @@ use crate::minhash::Banding;
 use crate::minhash::VerifiedPair;
 
 pub use super::candidates::{BandOutcome, Candidates, Prepared, RebandJob, RebandRequest};
+pub use super::clusters::{ClustersJob, ClustersOutcome, ClustersRequest, ClustersState};
+use super::clusters::{OpenCluster, cluster_list_rows, edge_list_rows, edge_pair};
 use super::export::{ExportJob, ExportReport, PlotSpec, brace_names};
 use super::keys::{Command, Context, hint};
 pub use super::labels::{LabelSave, LabelState, LabelsSaved};
@@ -56,6 +58,8 @@ pub enum Effect {
     /// Write this snapshot of the labels to its file; answer with [`Action::LabelsSaved`].
     /// Only the newest queued snapshot needs writing: it holds every earlier change.
     SaveLabels(Box<LabelSave>),
+    /// Cluster the shown candidates at t; answer with [`Action::ClustersDone`].
+    Clusters(ClustersJob),
 }
 
 /// Inputs to [`App::update`].
@@ -81,6 +85,7 @@ pub enum Action {
     Exported(ExportReport),
     TruthDone(super::truth::TruthDone),
     LabelsSaved(LabelsSaved),
+    ClustersDone(Box<ClustersOutcome>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,6 +101,8 @@ pub enum Screen {
     Loading,
     Main,
     Viewer,
+    /// The clusters view (a cluster open or the cluster list).
+    Clusters,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,6 +179,8 @@ pub struct App {
     effects: Vec<Effect>,
     /// Ground truth, recall against it and the missed-pairs list (see [`super::truth`]).
     pub truth: TruthState,
+    /// The clusters of the candidates at t (see [`super::clusters`]).
+    pub clusters: ClustersState,
 }
 
 impl App {
@@ -211,6 +220,7 @@ impl App {
             fatal: None,
             effects: Vec::new(),
             truth: Default::default(),
+            clusters: ClustersState::default(),
             config,
         }
     }
@@ -249,6 +259,8 @@ impl App {
         match self.screen {
             Screen::Loading => Context::Loading,
             Screen::Viewer => Context::Viewer,
+            Screen::Clusters if self.clusters.open.is_some() => Context::Cluster,
+            Screen::Clusters => Context::Clusters,
             Screen::Main => match self.focus {
                 Focus::Curve => Context::Curve,
                 Focus::Histogram => Context::Histogram,
@@ -304,6 +316,12 @@ impl App {
                 let height = self.list_height();
                 self.candidates.list.scroll_into_view(height);
                 self.truth.missed.scroll_into_view(height);
+                self.clusters
+                    .list
+                    .scroll_into_view(cluster_list_rows(self.size));
+                if let Some(open) = &mut self.clusters.open {
+                    open.edges.scroll_into_view(edge_list_rows(self.size));
+                }
             }
             Action::LoadStepDone(step) => self.load.steps.push(step),
             Action::Loaded(result) => match *result {
@@ -328,6 +346,10 @@ impl App {
             Action::Exported(report) => self.on_exported(report),
             Action::TruthDone(done) => self.on_truth_done(done),
             Action::LabelsSaved(saved) => self.on_labels_saved(saved),
+            Action::ClustersDone(outcome) => {
+                let heights = (cluster_list_rows(self.size), edge_list_rows(self.size));
+                self.clusters.accept(*outcome, heights);
+            }
             Action::Click(x, y) => self.on_click(x, y),
             Action::Wheel(x, y, down) => self.on_wheel(x, y, down),
             Action::Command(cmd) => {
@@ -404,6 +426,7 @@ impl App {
         if std::mem::take(&mut self.candidates.export_pending) {
             self.export();
         }
+        self.request_clusters();
     }
 
     /// Cancels the running job (if any) and queues a job for `self.curve.banding`.
@@ -574,6 +597,7 @@ impl App {
     fn set_label(&mut self, label: Option<Label>) {
         let pair = match (&self.viewer.pair, self.screen) {
             (Some(v), Screen::Viewer) => Some((v.a, v.b)),
+            (_, Screen::Clusters) => self.selected_cluster_edge().map(|(_, e)| (e.a, e.b)),
             _ if self.truth.show_missed => self.truth.selected_missed().map(|p| (p.a, p.b)),
             _ => self.selected_pair().map(|p| (p.a, p.b)),
         };
@@ -606,7 +630,7 @@ impl App {
                 return;
             }
         }
-        if self.truth_command(cmd) {
+        if self.truth_command(cmd) || self.clusters_command(cmd) {
             return;
         }
         let b = self.curve.banding;
@@ -707,8 +731,8 @@ impl App {
                 }
             }
             Command::Export => self.export(),
-            // Handled by `truth_command` above.
-            Command::ComputeTruth | Command::ToggleMissed => {}
+            // Handled by `truth_command` and `clusters_command` above.
+            Command::ComputeTruth | Command::ToggleMissed | Command::ToggleClusters => {}
         }
     }
 
@@ -750,6 +774,7 @@ impl App {
         self.curve.threshold = (t.clamp(0.0, 1.0) * 1e6).round() / 1e6;
         self.count_above_threshold();
         self.truth_remeasure();
+        self.request_clusters();
     }
 
     fn filter_to_bin(&mut self, bin: usize) {
@@ -900,6 +925,12 @@ impl App {
 
     fn on_wheel(&mut self, _x: u16, _y: u16, down: bool) {
         if self.overlay != Overlay::None {
+            return;
+        }
+        if self.screen == Screen::Clusters {
+            for _ in 0..3 {
+                self.clusters_command(if down { Command::Down } else { Command::Up });
+            }
             return;
         }
         self.scroll_or_move(if down { 3 } else { -3 });
@@ -1132,6 +1163,149 @@ impl App {
         self.viewer.pair = Some(pair_view(&data, &pair, self.curve.banding));
         self.screen = Screen::Viewer;
         self.truth.viewing = true;
+    }
+
+    /// True while the clusters view (or a pair opened from it) is on screen: only then are
+    /// clusters computed.
+    pub fn clusters_shown(&self) -> bool {
+        self.screen == Screen::Clusters || (self.screen == Screen::Viewer && self.clusters.viewing)
+    }
+
+    /// The selected edge of the open cluster.
+    pub fn selected_cluster_edge(
+        &self,
+    ) -> Option<(super::clusters::EdgeKind, crate::analysis::clusters::Edge)> {
+        self.clusters.open.as_ref()?.selected_edge()
+    }
+
+    /// Queues a clusters job for the shown candidates at t, when the clusters view is shown,
+    /// the candidates answer the banding asked for, and nothing was asked for these yet.
+    fn request_clusters(&mut self) {
+        let (Some(data), Some(result)) = (&self.data, &self.candidates.result) else {
+            return;
+        };
+        let (banding, threshold) = (result.banding, self.curve.threshold);
+        if !self.clusters_shown()
+            || banding != self.curve.banding
+            || self.clusters.asked() == Some((banding, threshold))
+        {
+            return;
+        }
+        let job = self.clusters.job.submit(ClustersRequest {
+            data: Arc::clone(data),
+            pairs: Arc::clone(&result.pairs),
+            banding,
+            threshold,
+            identical: self.clusters.identical.clone(),
+            sort: self.clusters.sort.0,
+        });
+        self.effects.push(Effect::Clusters(job));
+    }
+
+    /// Handles the clusters view's commands, and the list and viewer commands while it is in
+    /// use. `true` when `cmd` was handled here.
+    fn clusters_command(&mut self, cmd: Command) -> bool {
+        let in_edge_viewer = self.screen == Screen::Viewer && self.clusters.viewing;
+        if cmd == Command::Quit {
+            self.clusters.job.cancel_running();
+            return false;
+        }
+        if cmd == Command::ToggleClusters {
+            if self.screen == Screen::Clusters {
+                self.screen = Screen::Main;
+                self.clusters.open = None;
+            } else if self.data.is_some() {
+                self.screen = Screen::Clusters;
+                self.request_clusters();
+            }
+            return true;
+        }
+        if in_edge_viewer {
+            match cmd {
+                Command::Back => {
+                    self.clusters.viewing = false;
+                    self.viewer.pair = None;
+                    self.screen = Screen::Clusters;
+                }
+                Command::PrevPair | Command::NextPair => {
+                    let height = edge_list_rows(self.size);
+                    let Some(open) = &mut self.clusters.open else {
+                        return true;
+                    };
+                    let before = open.edges.selected();
+                    open.edges
+                        .move_by(if cmd == Command::NextPair { 1 } else { -1 }, height);
+                    if open.edges.selected() == before {
+                        self.say("no more edges in this cluster");
+                    } else {
+                        self.open_cluster_edge();
+                    }
+                }
+                _ => return false,
+            }
+            return true;
+        }
+        if self.screen != Screen::Clusters {
+            return false;
+        }
+        let size = self.size;
+        let (list_rows, edge_rows) = (cluster_list_rows(size), edge_list_rows(size));
+        let moved = |list: &mut PairList, rows: usize, cmd: Command| match cmd {
+            Command::Up => list.move_by(-1, rows),
+            Command::Down => list.move_by(1, rows),
+            Command::PageUp => list.move_by(-(rows.saturating_sub(1).max(1) as isize), rows),
+            Command::PageDown => list.move_by(rows.saturating_sub(1).max(1) as isize, rows),
+            Command::Top => list.top(rows),
+            _ => list.bottom(rows),
+        };
+        match cmd {
+            Command::Up
+            | Command::Down
+            | Command::PageUp
+            | Command::PageDown
+            | Command::Top
+            | Command::Bottom => match (&mut self.clusters.open, &self.clusters.result) {
+                (Some(open), Some(result)) => {
+                    moved(&mut open.edges, edge_rows, cmd);
+                    let members = result.clusters.members(open.cluster);
+                    open.follow_selection(
+                        members,
+                        super::clusters::member_rows(size).saturating_sub(1).max(1),
+                    );
+                }
+                _ => moved(&mut self.clusters.list, list_rows, cmd),
+            },
+            Command::Open if self.clusters.open.is_some() => self.open_cluster_edge(),
+            Command::Open => match (&self.clusters.result, self.clusters.selected_cluster()) {
+                (Some(result), Some(c)) => {
+                    self.clusters.open = Some(OpenCluster::new(result, c, edge_rows));
+                }
+                _ => self.complain("no cluster selected"),
+            },
+            Command::CycleSort => {
+                let sort = self.clusters.sort.0.toggled();
+                self.clusters.set_sort(sort, list_rows);
+                self.clusters.list.top(list_rows);
+                self.say(format!("clusters sorted by {}", sort.label()));
+            }
+            Command::Back if self.clusters.open.is_some() => self.clusters.open = None,
+            Command::Back => self.screen = Screen::Main,
+            _ => return false,
+        }
+        true
+    }
+
+    /// Opens the selected edge of the open cluster in the pair viewer.
+    fn open_cluster_edge(&mut self) {
+        let (Some((_, edge)), Some(data)) = (self.selected_cluster_edge(), self.data.clone())
+        else {
+            self.complain("no edge selected");
+            return;
+        };
+        let pair = edge_pair(&data, edge, self.curve.banding);
+        self.viewer.pair = Some(pair_view(&data, &pair, self.curve.banding));
+        self.screen = Screen::Viewer;
+        self.clusters.viewing = true;
     }
 
     fn on_exported(&mut self, report: ExportReport) {

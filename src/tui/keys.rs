@@ -46,6 +46,7 @@ pub enum Command {
     Export,
     ComputeTruth,
     ToggleMissed,
+    ToggleClusters,
 }
 
 /// Where a binding applies: the screen and, on the main screen, the focused panel.
@@ -56,6 +57,10 @@ pub enum Context {
     Histogram,
     Pairs,
     Viewer,
+    /// The clusters view's cluster list.
+    Clusters,
+    /// An open cluster: its members and edges.
+    Cluster,
 }
 
 /// One key: a code and whether Ctrl is held. Shift is part of the character (`B` vs `b`).
@@ -134,9 +139,13 @@ pub struct Binding {
 
 use Context::*;
 
-const EVERYWHERE: &[Context] = &[Loading, Curve, Histogram, Pairs, Viewer];
+const EVERYWHERE: &[Context] = &[Loading, Curve, Histogram, Pairs, Viewer, Clusters, Cluster];
 const MAIN: &[Context] = &[Curve, Histogram, Pairs];
 const WORKING: &[Context] = &[Curve, Histogram, Pairs, Viewer];
+/// Where b, r and t change: everywhere once loaded (the clusters view follows them live).
+const LIVE: &[Context] = &[Curve, Histogram, Pairs, Viewer, Clusters, Cluster];
+/// Where a pair is at hand to label: the viewer, the pair lists, an open cluster's edges.
+const LABELING: &[Context] = &[Curve, Histogram, Pairs, Viewer, Cluster];
 
 const fn bind(
     keys: &'static [Key],
@@ -336,6 +345,106 @@ pub const BINDINGS: &[Binding] = &[
         "show/hide each band's r values",
         Some("band values"),
     ),
+    // Clusters view: the cluster list.
+    bind(
+        &[code(KeyCode::Up), ch('k')],
+        Command::Up,
+        &[Clusters],
+        "previous cluster",
+        Some("move"),
+    ),
+    bind(
+        &[code(KeyCode::Down), ch('j')],
+        Command::Down,
+        &[Clusters],
+        "next cluster",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::Enter)],
+        Command::Open,
+        &[Clusters],
+        "open the cluster: members, spanning edges, farthest pair",
+        Some("open cluster"),
+    ),
+    bind(
+        &[ch('s')],
+        Command::CycleSort,
+        &[Clusters],
+        "sort clusters: by size / by weakest link",
+        Some("sort"),
+    ),
+    bind(
+        &[code(KeyCode::Esc)],
+        Command::Back,
+        &[Clusters],
+        "back to the pairs",
+        Some("back"),
+    ),
+    bind(
+        &[ch('C')],
+        Command::ToggleClusters,
+        &[Clusters, Cluster],
+        "back to the pairs",
+        None,
+    ),
+    // An open cluster: its edge list.
+    bind(
+        &[code(KeyCode::Up), ch('k')],
+        Command::Up,
+        &[Cluster],
+        "previous edge",
+        Some("move"),
+    ),
+    bind(
+        &[code(KeyCode::Down), ch('j')],
+        Command::Down,
+        &[Cluster],
+        "next edge",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::Enter)],
+        Command::Open,
+        &[Cluster],
+        "open the edge's pair side by side",
+        Some("open pair"),
+    ),
+    bind(
+        &[code(KeyCode::Esc)],
+        Command::Back,
+        &[Cluster],
+        "back to the cluster list",
+        Some("back"),
+    ),
+    bind(
+        &[code(KeyCode::PageUp)],
+        Command::PageUp,
+        &[Clusters, Cluster],
+        "page up",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::PageDown)],
+        Command::PageDown,
+        &[Clusters, Cluster],
+        "page down",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::Home), ch('g')],
+        Command::Top,
+        &[Clusters, Cluster],
+        "first row",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::End), ch('G')],
+        Command::Bottom,
+        &[Clusters, Cluster],
+        "last row",
+        None,
+    ),
     // Main screen.
     bind(
         &[code(KeyCode::Tab)],
@@ -362,28 +471,28 @@ pub const BINDINGS: &[Binding] = &[
     bind(
         &[ch('b')],
         Command::BandsDown,
-        WORKING,
+        LIVE,
         "fewer bands b (any panel)",
         None,
     ),
     bind(
         &[ch('B')],
         Command::BandsUp,
-        WORKING,
+        LIVE,
         "more bands b (any panel)",
         None,
     ),
     bind(
         &[ch('r')],
         Command::RowsDown,
-        WORKING,
+        LIVE,
         "fewer rows r (any panel)",
         None,
     ),
     bind(
         &[ch('R')],
         Command::RowsUp,
-        WORKING,
+        LIVE,
         "more rows r (any panel)",
         None,
     ),
@@ -404,21 +513,21 @@ pub const BINDINGS: &[Binding] = &[
     bind(
         &[ch('t')],
         Command::ThresholdPrompt,
-        WORKING,
+        LIVE,
         "type a similarity threshold t",
         Some("threshold"),
     ),
     bind(
         &[ch('<')],
         Command::ThresholdDown,
-        WORKING,
+        LIVE,
         "threshold t − 0.01",
         None,
     ),
     bind(
         &[ch('>')],
         Command::ThresholdUp,
-        WORKING,
+        LIVE,
         "threshold t + 0.01",
         None,
     ),
@@ -460,28 +569,28 @@ pub const BINDINGS: &[Binding] = &[
     bind(
         &[ch('y')],
         Command::LabelDuplicate,
-        WORKING,
+        LABELING,
         "label the pair: duplicate",
         Some("label"),
     ),
     bind(
         &[ch('n')],
         Command::LabelNotDuplicate,
-        WORKING,
+        LABELING,
         "label the pair: not a duplicate",
         None,
     ),
     bind(
         &[ch('u')],
         Command::LabelUnsure,
-        WORKING,
+        LABELING,
         "label the pair: unsure",
         None,
     ),
     bind(
         &[ch('x')],
         Command::ClearLabel,
-        WORKING,
+        LABELING,
         "remove the pair's label",
         None,
     ),
@@ -505,6 +614,14 @@ pub const BINDINGS: &[Binding] = &[
         MAIN,
         "list missed true pairs / candidates",
         Some("missed"),
+    ),
+    bind(
+        &[ch('C')],
+        Command::ToggleClusters,
+        MAIN,
+        "clusters view (what dedup removes)",
+        // Out of the footer: it is full at 140 columns (help lists it).
+        None,
     ),
     bind(
         &[ch('?')],
@@ -655,5 +772,39 @@ mod tests {
         assert_eq!(hint(Command::ClearPins), "c");
         assert_eq!(hint(Command::JumpPrompt), "/");
         assert_eq!(hint(Command::Quit), "q");
+        assert_eq!(hint(Command::ToggleClusters), "C");
+    }
+
+    #[test]
+    fn the_clusters_view_has_its_keys() {
+        let key = |c: char| press(KeyCode::Char(c), KeyModifiers::NONE);
+        let enter = press(KeyCode::Enter, KeyModifiers::NONE);
+        assert_eq!(
+            lookup(&key('C'), Context::Pairs),
+            Some(Command::ToggleClusters)
+        );
+        assert_eq!(
+            lookup(&key('C'), Context::Clusters),
+            Some(Command::ToggleClusters)
+        );
+        assert_eq!(
+            lookup(&key('s'), Context::Clusters),
+            Some(Command::CycleSort)
+        );
+        assert_eq!(lookup(&enter, Context::Clusters), Some(Command::Open));
+        assert_eq!(lookup(&enter, Context::Cluster), Some(Command::Open));
+        assert_eq!(
+            lookup(&key('b'), Context::Cluster),
+            Some(Command::BandsDown)
+        );
+        assert_eq!(
+            lookup(&key('>'), Context::Clusters),
+            Some(Command::ThresholdUp)
+        );
+        assert_eq!(
+            lookup(&key('y'), Context::Cluster),
+            Some(Command::LabelDuplicate)
+        );
+        assert_eq!(lookup(&key('y'), Context::Clusters), None);
     }
 }

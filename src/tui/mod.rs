@@ -6,7 +6,8 @@
 //! - state by owner: [`session`] (config, loaded corpus), [`list`] (a [`list::PairList`] and
 //!   its order, for the candidate and missed lists), [`candidates`] (re-banding requests,
 //!   answers and the candidate list), [`truth`] (ground truth, recall, missed list),
-//!   [`viewer`] (the open pair), [`labels`] (labels and what is on disk);
+//!   [`viewer`] (the open pair), [`labels`] (labels and what is on disk), [`clusters`] (the
+//!   clusters of the candidates at t, their audits, the open cluster);
 //! - [`app::App`] composes them and changes only in [`app::App::update`], which does no I/O:
 //!   work is queued as [`app::Effect`]s;
 //! - [`ui::render`] draws a frame from an `&App`, one module per panel; [`keys::BINDINGS`] is
@@ -21,6 +22,7 @@
 
 pub mod app;
 pub mod candidates;
+pub mod clusters;
 pub mod export;
 pub mod keys;
 pub mod labels;
@@ -301,6 +303,7 @@ struct Workers {
     truth: Runner<TruthRequest>,
     export: Runner<ExportJob>,
     labels: Runner<LabelSave>,
+    clusters: Runner<clusters::ClustersRequest>,
 }
 
 impl Workers {
@@ -314,8 +317,13 @@ impl Workers {
                 }
             }
         }
-        let (to_ui, truth_to_ui, export_to_ui, labels_to_ui) =
-            (deliver(tx), deliver(tx), deliver(tx), deliver(tx));
+        let (to_ui, truth_to_ui, export_to_ui, labels_to_ui, clusters_to_ui) = (
+            deliver(tx),
+            deliver(tx),
+            deliver(tx),
+            deliver(tx),
+            deliver(tx),
+        );
         Ok(Workers {
             reband: Runner::spawn("lshscope-reband", Pending::LatestWins, move |job| {
                 to_ui(run_reband_job(job))
@@ -329,6 +337,9 @@ impl Workers {
             labels: Runner::spawn("lshscope-labels", Pending::LatestWins, move |job| {
                 labels_to_ui(Some(run_label_save(job)))
             })?,
+            clusters: Runner::spawn("lshscope-clusters", Pending::LatestWins, move |job| {
+                clusters_to_ui(run_clusters_job(job))
+            })?,
         })
     }
 
@@ -338,6 +349,7 @@ impl Workers {
             Effect::Truth(job) => self.truth.submit(job),
             Effect::Export(job) => self.export.submit(Ticket::new(0, *job)),
             Effect::SaveLabels(save) => self.labels.submit(Ticket::new(save.generation, *save)),
+            Effect::Clusters(job) => self.clusters.submit(job),
         }
     }
 
@@ -356,6 +368,7 @@ pub fn run_effect_inline(effect: Effect) -> Option<Action> {
         Effect::Truth(job) => run_inline(job, run_truth_job).flatten(),
         Effect::Export(job) => run_inline(Ticket::new(0, *job), run_export_job),
         Effect::SaveLabels(save) => run_inline(Ticket::new(save.generation, *save), run_label_save),
+        Effect::Clusters(job) => run_inline(job, run_clusters_job).flatten(),
     }
 }
 
@@ -397,6 +410,12 @@ pub fn run_reband_job(job: RebandJob) -> Option<Action> {
 /// The truth job ([`truth::run_truth_job`]) as an answer for the App.
 pub fn run_truth_job(job: truth::TruthJob) -> Option<Action> {
     truth::run_truth_job(&job).map(Action::TruthDone)
+}
+
+/// The clusters job ([`clusters::run_clusters`]) as an answer for the App; `None` when
+/// cancelled.
+pub fn run_clusters_job(job: clusters::ClustersJob) -> Option<Action> {
+    clusters::run_clusters(&job).map(|outcome| Action::ClustersDone(Box::new(outcome)))
 }
 
 /// Writes an export and reports how it went.

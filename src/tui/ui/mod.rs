@@ -1,6 +1,7 @@
 //! Drawing: a pure function of [`App`]. One module per panel; each has
 //! `render(frame, &App, area)`.
 
+pub mod clusters;
 pub mod histogram;
 pub mod loading;
 pub mod missed;
@@ -36,6 +37,19 @@ pub fn render(frame: &mut Frame, app: &App) {
                 missed::render(frame, app, l.pairs);
             } else {
                 pairs::render(frame, app, l.pairs);
+            }
+            status::render_status(frame, app, l.status);
+            status::render_message(frame, app, l.message);
+            status::render_footer(frame, app, l.footer);
+        }
+        Screen::Clusters => {
+            let l = crate::tui::clusters::clusters_layout(size);
+            if app.clusters.open.is_some() {
+                clusters::render_members(frame, app, l.top);
+                clusters::render_edges(frame, app, l.body);
+            } else {
+                clusters::render_summary(frame, app, l.top);
+                clusters::render_list(frame, app, l.body);
             }
             status::render_status(frame, app, l.status);
             status::render_message(frame, app, l.message);

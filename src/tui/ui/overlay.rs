@@ -43,6 +43,8 @@ fn context_title(ctx: Context) -> &'static str {
         Context::Histogram => "histogram panel",
         Context::Pairs => "pair list",
         Context::Viewer => "pair viewer",
+        Context::Clusters => "cluster list",
+        Context::Cluster => "open cluster",
     }
 }
 
@@ -82,6 +84,8 @@ fn render_help(frame: &mut Frame, app: &App, area: Rect) {
         Context::Histogram,
         Context::Pairs,
         Context::Viewer,
+        Context::Clusters,
+        Context::Cluster,
         Context::Loading,
     ] {
         if ctx == current {

@@ -93,6 +93,8 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
             })
         })
         .unwrap_or_else(|| format!("not a candidate at {}", app.curve.banding));
+    // Opened from a cluster: where the edge is in it.
+    let position = super::clusters::viewer_position(app).unwrap_or(position);
     let label = match app.label_of(view.a, view.b) {
         Some(lbl) => Span::styled(format!("label: {}", lbl.as_str()), theme.label(lbl)),
         None => Span::styled(

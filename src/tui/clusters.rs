@@ -1,0 +1,400 @@
+//! The clusters view: what the dedup step would make of the current candidates at t (verified
+//! joining: pairs with exact Jaccard ≥ t, identical copies joined first), with the chaining
+//! audit of every cluster. The clusters are computed off the UI thread by [`run_clusters`]
+//! from a [`ClustersRequest`] (the shown candidates, their banding, t); the answer carries its
+//! ticket id so a stale one is dropped. The state here is the cluster list, its order, and the
+//! open cluster with its edges (farthest pair, then the spanning edges weakest first).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::analysis::clusters::{AuditLimits, ChainAudit, Clusters, Edge, KeepRule, audit_all};
+use crate::jobs::{Latest, Phase, Ticket};
+use crate::minhash::{Banding, IdenticalGroups, VerifiedPair};
+
+use super::list::PairList;
+use super::session::Loaded;
+
+/// How the cluster list is ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClusterSort {
+    /// Largest first (ties: input order of the kept document).
+    Size,
+    /// Weakest link first: the clusters that hold together least.
+    WeakestLink,
+}
+
+impl ClusterSort {
+    pub fn label(self) -> &'static str {
+        match self {
+            ClusterSort::Size => "size ↓",
+            ClusterSort::WeakestLink => "weakest link ↑",
+        }
+    }
+
+    pub fn toggled(self) -> Self {
+        match self {
+            ClusterSort::Size => ClusterSort::WeakestLink,
+            ClusterSort::WeakestLink => ClusterSort::Size,
+        }
+    }
+}
+
+/// Cluster the candidates of `banding` at `threshold`; answered with a [`ClustersOutcome`].
+#[derive(Debug, Clone)]
+pub struct ClustersRequest {
+    pub data: Arc<Loaded>,
+    /// Every candidate with its exact Jaccard, sorted by (a, b) (a re-banding's answer).
+    pub pairs: Arc<Vec<VerifiedPair>>,
+    pub banding: Banding,
+    pub threshold: f64,
+    /// Identical-set groups once computed (they depend on the corpus only); `None`: the job
+    /// computes them and returns them for the next request.
+    pub identical: Option<Arc<IdenticalGroups>>,
+    pub sort: ClusterSort,
+}
+
+/// A clusters job as the event loop runs it.
+pub type ClustersJob = Ticket<ClustersRequest>;
+
+/// Clusters, audits and summary numbers for one (banding, t).
+#[derive(Debug, Clone)]
+pub struct ClustersOutcome {
+    pub request: u64,
+    pub banding: Banding,
+    pub threshold: f64,
+    pub identical: Arc<IdenticalGroups>,
+    pub clusters: Arc<Clusters>,
+    /// One audit per cluster.
+    pub audits: Arc<Vec<ChainAudit>>,
+    /// Clusters whose members are not all ≥ t of each other.
+    pub chained: usize,
+    /// Cluster numbers in the requested order.
+    pub order: Vec<u32>,
+    pub sort: ClusterSort,
+    pub elapsed: Duration,
+}
+
+/// The job: identical groups (once), clusters of the pairs ≥ t, their audits, the list order.
+/// `None` when cancelled.
+pub fn run_clusters(job: &ClustersJob) -> Option<ClustersOutcome> {
+    let start = Instant::now();
+    let request = &job.request;
+    let progress = &job.progress;
+    let index = &request.data.index;
+    let documents = index.len();
+    progress.begin(Phase::Clustering, documents as u64);
+    let identical = request
+        .identical
+        .clone()
+        .unwrap_or_else(|| Arc::new(IdenticalGroups::find(&index.sets)));
+    progress.check().ok()?;
+    let edges: Vec<Edge> = request
+        .pairs
+        .par_iter()
+        .filter(|p| p.jaccard >= request.threshold)
+        .map(|p| Edge {
+            a: p.a,
+            b: p.b,
+            jaccard: p.jaccard,
+        })
+        .collect();
+    let clusters = Clusters::build(documents, &edges, Some(&identical), KeepRule::First, |_| 0);
+    drop(edges);
+    progress.check().ok()?;
+    let audits = audit_all(
+        &clusters,
+        &index.sets,
+        Some(&identical),
+        request.threshold,
+        AuditLimits::default(),
+    );
+    progress.check().ok()?;
+    let order = cluster_order(&clusters, &audits, request.sort);
+    progress.finish();
+    Some(ClustersOutcome {
+        request: job.id,
+        banding: request.banding,
+        threshold: request.threshold,
+        chained: audits.iter().filter(|a| a.chained).count(),
+        identical,
+        clusters: Arc::new(clusters),
+        audits: Arc::new(audits),
+        order,
+        sort: request.sort,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// Cluster numbers in `sort` order; ties by cluster number (input order of the first member).
+pub fn cluster_order(clusters: &Clusters, audits: &[ChainAudit], sort: ClusterSort) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..clusters.len() as u32).collect();
+    match sort {
+        ClusterSort::Size => {
+            order.par_sort_by_key(|&c| (std::cmp::Reverse(clusters.members(c as usize).len()), c))
+        }
+        ClusterSort::WeakestLink => order.par_sort_by(|&x, &y| {
+            let (wx, wy) = (
+                audits[x as usize].weakest_link.jaccard,
+                audits[y as usize].weakest_link.jaccard,
+            );
+            wx.total_cmp(&wy).then(x.cmp(&y))
+        }),
+    }
+    order
+}
+
+/// What a row of an open cluster's edge list is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EdgeKind {
+    /// The lowest Jaccard found between two members (the audit's farthest pair).
+    Farthest,
+    /// The lowest spanning edge: the highest t at which the cluster still holds together.
+    Weakest,
+    /// Another edge of the maximum spanning tree.
+    Spanning,
+    /// A spanning edge between identical copies (Jaccard 1).
+    Copy,
+}
+
+impl EdgeKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            EdgeKind::Farthest => "farthest pair",
+            EdgeKind::Weakest => "weakest link",
+            EdgeKind::Spanning => "spanning",
+            EdgeKind::Copy => "identical copy",
+        }
+    }
+}
+
+/// The open cluster: its number in the shown outcome, and its edge rows (the farthest pair,
+/// then the spanning edges weakest first); `edges.rows()` index `edge_list`.
+#[derive(Debug, Clone, Default)]
+pub struct OpenCluster {
+    pub cluster: usize,
+    pub edge_list: Vec<(EdgeKind, Edge)>,
+    pub edges: PairList,
+    /// First member shown in the member panel.
+    pub member_offset: usize,
+}
+
+impl OpenCluster {
+    /// The edges of cluster `c` of `outcome`, as the open cluster lists them.
+    pub fn new(outcome: &ClustersOutcome, c: usize, height: usize) -> Self {
+        let audit = &outcome.audits[c];
+        let mut edge_list = vec![(EdgeKind::Farthest, audit.farthest_pair)];
+        // Weakest first: the edges a lower t would cut come first.
+        for (k, &e) in outcome.clusters.spanning_edges(c).iter().rev().enumerate() {
+            let kind = if k == 0 {
+                EdgeKind::Weakest
+            } else if outcome.identical.representative(e.b) == outcome.identical.representative(e.a)
+            {
+                EdgeKind::Copy
+            } else {
+                EdgeKind::Spanning
+            };
+            edge_list.push((kind, e));
+        }
+        let mut edges = PairList::default();
+        edges.show((0..edge_list.len() as u32).collect(), |_| false, height);
+        OpenCluster {
+            cluster: c,
+            edge_list,
+            edges,
+            member_offset: 0,
+        }
+    }
+
+    /// Scrolls the member panel (of `rows` lines) to the selected edge's far member, so
+    /// walking the spanning edges walks every member. `members` are in input order.
+    pub fn follow_selection(&mut self, members: &[u32], rows: usize) {
+        let Some((_, e)) = self.selected_edge() else {
+            return;
+        };
+        let at = members.binary_search(&e.b).unwrap_or(0);
+        if at < self.member_offset || at >= self.member_offset + rows {
+            self.member_offset = at.saturating_sub(rows / 2);
+        }
+        self.member_offset = self.member_offset.min(members.len().saturating_sub(rows));
+    }
+
+    /// The selected edge row.
+    pub fn selected_edge(&self) -> Option<(EdgeKind, Edge)> {
+        self.edge_list
+            .get(self.edges.selected_index()? as usize)
+            .copied()
+    }
+}
+
+/// The clusters view's state.
+#[derive(Debug, Default)]
+pub struct ClustersState {
+    /// The clusters job asked last, until it answers (latest wins).
+    pub job: Latest<ClustersRequest>,
+    /// The newest answer; its banding and t may lag behind what is asked.
+    pub result: Option<ClustersOutcome>,
+    /// Identical groups of the loaded corpus, once a job has computed them.
+    pub identical: Option<Arc<IdenticalGroups>>,
+    pub sort: ClusterSortState,
+    /// The cluster list: rows are cluster numbers of `result`.
+    pub list: PairList,
+    pub open: Option<OpenCluster>,
+    /// The open viewer came from the open cluster (← / → move along its edges).
+    pub viewing: bool,
+    /// From the request of the shown result to its answer.
+    pub last_latency: Option<Duration>,
+}
+
+/// The list order asked for (a newtype so `ClustersState` can derive `Default`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClusterSortState(pub ClusterSort);
+
+impl Default for ClusterSortState {
+    fn default() -> Self {
+        ClusterSortState(ClusterSort::Size)
+    }
+}
+
+impl ClustersState {
+    /// True when the shown clusters answer another banding or t than `banding` and `t`.
+    pub fn is_stale(&self, banding: Banding, threshold: f64) -> bool {
+        self.result
+            .as_ref()
+            .is_some_and(|r| r.banding != banding || r.threshold != threshold)
+    }
+
+    /// The (banding, t) of the newest request, answered or not.
+    pub fn asked(&self) -> Option<(Banding, f64)> {
+        self.job
+            .running()
+            .map(|t| (t.request.banding, t.request.threshold))
+            .or_else(|| self.result.as_ref().map(|r| (r.banding, r.threshold)))
+    }
+
+    /// The cluster number the list has selected.
+    pub fn selected_cluster(&self) -> Option<usize> {
+        self.list.selected_index().map(|c| c as usize)
+    }
+
+    /// Takes a job's answer if it is the newest (else `None`, nothing changes), keeping the
+    /// open cluster open when a cluster of the new result holds its kept document.
+    pub fn accept(&mut self, outcome: ClustersOutcome, heights: (usize, usize)) -> bool {
+        let Some(ticket) = self.job.accept(outcome.request) else {
+            return false;
+        };
+        self.last_latency = Some(ticket.submitted.elapsed());
+        let kept_before = |c: Option<usize>| {
+            let r = self.result.as_ref()?;
+            Some(r.clusters.kept(c?))
+        };
+        let selected_kept = kept_before(self.selected_cluster());
+        let open_kept = kept_before(self.open.as_ref().map(|o| o.cluster));
+        self.identical = Some(Arc::clone(&outcome.identical));
+        let mut outcome = outcome;
+        if outcome.sort != self.sort.0 {
+            outcome.order = cluster_order(&outcome.clusters, &outcome.audits, self.sort.0);
+            outcome.sort = self.sort.0;
+        }
+        let order = std::mem::take(&mut outcome.order);
+        let clusters = Arc::clone(&outcome.clusters);
+        let holds = |c: u32, doc: Option<u32>| {
+            doc.is_some_and(|d| clusters.cluster_of(d) == Some(c as usize))
+        };
+        self.list
+            .show(order.clone(), |c| holds(c, selected_kept), heights.0);
+        outcome.order = order;
+        self.open = open_kept
+            .and_then(|d| clusters.cluster_of(d))
+            .map(|c| OpenCluster::new(&outcome, c, heights.1));
+        if self.open.is_none() {
+            self.viewing = false;
+        }
+        self.result = Some(outcome);
+        true
+    }
+
+    /// Re-sorts the shown list, keeping the selected cluster selected.
+    pub fn set_sort(&mut self, sort: ClusterSort, height: usize) {
+        self.sort.0 = sort;
+        let Some(r) = &mut self.result else { return };
+        let selected = self.list.selected_index();
+        r.order = cluster_order(&r.clusters, &r.audits, sort);
+        r.sort = sort;
+        self.list
+            .show(r.order.clone(), |c| Some(c) == selected, height);
+    }
+}
+
+/// The clusters screen: summary and size histogram on top, the cluster list below; an open
+/// cluster shows its header, members and edges. Pure geometry of the terminal size, so the
+/// App's page sizes and the renderer agree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClustersLayout {
+    pub top: ratatui::layout::Rect,
+    pub body: ratatui::layout::Rect,
+    pub status: ratatui::layout::Rect,
+    pub message: ratatui::layout::Rect,
+    pub footer: ratatui::layout::Rect,
+}
+
+pub fn clusters_layout(size: (u16, u16)) -> ClustersLayout {
+    use ratatui::layout::{Constraint, Layout, Rect};
+    let area = Rect::new(0, 0, size.0, size.1);
+    let top_height = (size.1 / 3).clamp(8, 14);
+    let [top, body, status, message, footer] = Layout::vertical([
+        Constraint::Length(top_height),
+        Constraint::Min(5),
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    ClustersLayout {
+        top,
+        body,
+        status,
+        message,
+        footer,
+    }
+}
+
+/// An open cluster: the member panel (top) and the edge panel (body).
+pub fn open_cluster_layout(size: (u16, u16)) -> ClustersLayout {
+    clusters_layout(size)
+}
+
+/// Rows of the cluster list (inside the border, under the header).
+pub fn cluster_list_rows(size: (u16, u16)) -> usize {
+    (clusters_layout(size).body.height.saturating_sub(3) as usize).max(1)
+}
+
+/// Rows of an open cluster's edge list.
+pub fn edge_list_rows(size: (u16, u16)) -> usize {
+    (open_cluster_layout(size).body.height.saturating_sub(3) as usize).max(1)
+}
+
+/// Rows of an open cluster's member panel (inside the border, under its header lines).
+pub fn member_rows(size: (u16, u16)) -> usize {
+    (open_cluster_layout(size).top.height.saturating_sub(4) as usize).max(1)
+}
+
+/// The pair an edge row opens in the viewer: its Jaccard, the MinHash estimate and the bands
+/// it hits under `banding`.
+pub fn edge_pair(data: &Loaded, e: Edge, banding: Banding) -> VerifiedPair {
+    let (a, b) = (e.a.min(e.b), e.a.max(e.b));
+    let signatures = &data.index.signatures;
+    VerifiedPair {
+        a,
+        b,
+        bands_hit: banding
+            .agreeing_bands(signatures, a as usize, b as usize)
+            .iter()
+            .filter(|&&hit| hit)
+            .count() as u32,
+        jaccard: e.jaccard,
+        estimate: signatures.estimate(a as usize, b as usize),
+    }
+}

@@ -1,0 +1,386 @@
+//! The clusters view: the summary and the cluster-size histogram, the cluster list, and an
+//! open cluster's members and edges (the farthest pair, then its spanning edges weakest
+//! first), each edge opening in the pair viewer.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Cell, Paragraph, Row, Table};
+
+use super::pairs::{TableRow, render_table};
+use super::thousands;
+use crate::tui::app::App;
+use crate::tui::clusters::{ClustersOutcome, EdgeKind};
+use crate::tui::keys::{Command, hint};
+
+/// The block title: what the clusters answer, and whether they are current.
+fn title_spans(app: &App, what: &str) -> Vec<Span<'static>> {
+    let theme = &app.theme;
+    let mut spans = vec![Span::styled(format!(" {what} "), theme.title())];
+    let Some(r) = &app.clusters.result else {
+        return spans;
+    };
+    spans.push(Span::raw(format!(
+        "J ≥ {} · {} · sort {} ",
+        r.threshold,
+        r.banding,
+        r.sort.label()
+    )));
+    if app
+        .clusters
+        .is_stale(app.curve.banding, app.curve.threshold)
+    {
+        spans.push(Span::styled(
+            format!(
+                "· computing {}, t {}… ",
+                app.curve.banding, app.curve.threshold
+            ),
+            theme.warning(),
+        ));
+    }
+    spans
+}
+
+/// The summary (left) and the cluster-size histogram (right).
+pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
+    let theme = &app.theme;
+    let block = Block::bordered()
+        .border_style(theme.border())
+        .title(Line::from(title_spans(app, "Clusters")));
+    let (Some(r), Some(data)) = (&app.clusters.result, &app.data) else {
+        let text = if app.candidates.result.is_none() {
+            "banding…"
+        } else {
+            "clustering…"
+        };
+        frame.render_widget(Paragraph::new(text).block(block), area);
+        return;
+    };
+    let documents = data.corpus.len();
+    let c = &r.clusters;
+    let removed = c.removed_documents();
+    let share = 100.0 * removed as f64 / documents.max(1) as f64;
+    let mut lines = vec![
+        Line::from(format!(
+            "{} clusters · {} documents in clusters",
+            thousands(c.len() as u64),
+            thousands(c.clustered_documents() as u64)
+        )),
+        Line::from(format!(
+            "{} documents removed ({share:.1} % of {})",
+            thousands(removed as u64),
+            thousands(documents as u64)
+        )),
+        Line::from(vec![
+            Span::styled(
+                format!("{} chained", thousands(r.chained as u64)),
+                if r.chained > 0 {
+                    theme.warning()
+                } else {
+                    theme.good()
+                },
+            ),
+            Span::raw(format!(
+                " · {} identical copies",
+                thousands(r.identical.copies() as u64)
+            )),
+        ]),
+        Line::from(Span::styled(
+            "joined: exact J ≥ t, copies first",
+            theme.dim(),
+        )),
+    ];
+    if let Some(took) = app.clusters.last_latency {
+        lines.push(Line::from(Span::styled(
+            format!("clustered in {} ms", took.as_millis()),
+            theme.dim(),
+        )));
+    }
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let [left, right] =
+        Layout::horizontal([Constraint::Length(50), Constraint::Fill(1)]).areas(inner);
+    frame.render_widget(Paragraph::new(lines), left);
+    render_histogram(frame, app, r, right);
+}
+
+/// Cluster sizes in powers of two, drawn inside the summary panel's right half.
+fn render_histogram(frame: &mut Frame, app: &App, r: &ClustersOutcome, area: Rect) {
+    let theme = &app.theme;
+    let inner = area;
+    let bins = r.clusters.size_distribution();
+    if bins.is_empty() || inner.height < 3 {
+        return;
+    }
+    let bars: Vec<Bar> = bins
+        .iter()
+        .map(|&(_, hi, n)| {
+            // The upper bound names the bin (2, 4, 8, … 1k): short enough for narrow bars.
+            let label = if hi >= 1024 {
+                format!("{}k", hi / 1024)
+            } else {
+                hi.to_string()
+            };
+            Bar::default()
+                .value(n as u64)
+                .label(Line::from(label))
+                .text_value(thousands(n as u64))
+        })
+        .collect();
+    let width = (inner.width / bins.len().max(1) as u16)
+        .saturating_sub(1)
+        .clamp(3, 9);
+    let chart = BarChart::default()
+        .block(Block::default().title(Span::styled("cluster sizes", theme.dim())))
+        .data(BarGroup::default().bars(&bars))
+        .bar_width(width)
+        .bar_gap(1)
+        .bar_style(theme.title());
+    frame.render_widget(chart, inner);
+}
+
+/// The cluster list: kept document, size, weakest link, farthest pair, chained flag.
+pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
+    let theme = &app.theme;
+    let list = &app.clusters.list;
+    let mut title = vec![Span::styled(" Cluster list ", theme.title())];
+    title.push(Span::raw(format!("{} ", thousands(list.len() as u64))));
+    let block = Block::bordered()
+        .border_style(theme.focused_border())
+        .title(Line::from(title));
+    let (Some(r), Some(data)) = (&app.clusters.result, &app.data) else {
+        frame.render_widget(Block::bordered().border_style(theme.border()), area);
+        return;
+    };
+    if list.is_empty() {
+        let text = format!(
+            "No cluster: no candidate pair has J ≥ {} at {} (lower t with {}, or b/r).",
+            r.threshold,
+            r.banding,
+            hint(Command::ThresholdDown)
+        );
+        frame.render_widget(Paragraph::new(text).block(block), area);
+        return;
+    }
+    let rows_shown = area.height.saturating_sub(3) as usize;
+    let rows: Vec<Row> = list
+        .rows()
+        .iter()
+        .enumerate()
+        .skip(list.offset())
+        .take(rows_shown)
+        .map(|(n, &c)| {
+            let c = c as usize;
+            let audit = &r.audits[c];
+            let kept = r.clusters.kept(c);
+            let mut row = Row::new(vec![
+                Cell::from(format!("{}", n + 1)),
+                Cell::from(data.corpus.id(kept as usize).to_string()),
+                Cell::from(format!("{:>6}", thousands(audit.size as u64))),
+                Cell::from(format!("{:.3}", audit.weakest_link.jaccard)),
+                Cell::from(format!(
+                    "{:.3}{}",
+                    audit.farthest_pair.jaccard,
+                    if audit.exact { " " } else { "~" }
+                )),
+                if audit.chained {
+                    Cell::from(Span::styled("chained", theme.warning()))
+                } else {
+                    Cell::from("")
+                },
+                Cell::from(Span::styled(preview(data, kept), theme.dim())),
+            ]);
+            if n == list.selected() {
+                row = row.style(theme.selected());
+            }
+            row
+        })
+        .collect();
+    let widths = [
+        Constraint::Length(6),
+        Constraint::Length(id_width(
+            data,
+            list.rows()
+                .iter()
+                .skip(list.offset())
+                .take(rows_shown)
+                .map(|&c| r.clusters.kept(c as usize)),
+        )),
+        Constraint::Length(7),
+        Constraint::Length(8),
+        Constraint::Length(9),
+        Constraint::Length(8),
+        Constraint::Fill(1),
+    ];
+    let header = Row::new(vec![
+        "#",
+        "kept",
+        "  size",
+        "weakest",
+        "farthest",
+        "",
+        "text of the kept document",
+    ])
+    .style(theme.title());
+    let table = Table::new(rows, widths).header(header).block(block);
+    frame.render_widget(table, area);
+}
+
+/// An open cluster: its header and members.
+pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
+    let theme = &app.theme;
+    let (Some(r), Some(open), Some(data)) = (&app.clusters.result, &app.clusters.open, &app.data)
+    else {
+        return;
+    };
+    let c = open.cluster;
+    let audit = &r.audits[c];
+    let members = r.clusters.members(c);
+    let kept = r.clusters.kept(c);
+    let id = |d: u32| data.corpus.id(d as usize).to_string();
+    let distinct = members
+        .iter()
+        .filter(|&&d| r.identical.is_representative(d))
+        .count();
+    let block = Block::bordered()
+        .border_style(theme.border())
+        .title(Line::from(title_spans(
+            app,
+            &format!("Cluster of {}", id(kept)),
+        )));
+    let mut lines = vec![
+        Line::from(format!(
+            "{} members ({} distinct texts) · keeps {} · removes {}",
+            thousands(members.len() as u64),
+            thousands(distinct as u64),
+            id(kept),
+            thousands(members.len() as u64 - 1)
+        )),
+        Line::from(vec![
+            Span::raw(format!(
+                "weakest link {:.3} ({} – {}) · farthest pair {:.3} ({} – {}, {}) ",
+                audit.weakest_link.jaccard,
+                id(audit.weakest_link.a),
+                id(audit.weakest_link.b),
+                audit.farthest_pair.jaccard,
+                id(audit.farthest_pair.a),
+                id(audit.farthest_pair.b),
+                if audit.exact {
+                    format!("exact over {} pairs", thousands(audit.pairs_compared))
+                } else {
+                    format!("sampled: {} pairs", thousands(audit.pairs_compared))
+                }
+            )),
+            if audit.chained {
+                Span::styled("· chained: members below t of each other", theme.warning())
+            } else {
+                Span::styled("· every pair ≥ t", theme.good())
+            },
+        ]),
+    ];
+    let rows = area.height.saturating_sub(4) as usize;
+    let width = id_width(
+        data,
+        members.iter().copied().skip(open.member_offset).take(rows),
+    ) as usize;
+    for &d in members.iter().skip(open.member_offset).take(rows) {
+        let mark = if d == kept {
+            Span::styled("kept        ", theme.good())
+        } else if !r.identical.is_representative(d) {
+            Span::styled(
+                format!("= {:<10}", id(r.identical.representative(d))),
+                theme.warning(),
+            )
+        } else {
+            Span::raw("            ")
+        };
+        lines.push(Line::from(vec![
+            Span::raw(format!("{:<width$} ", id(d))),
+            mark,
+            Span::styled(preview(data, d), theme.dim()),
+        ]));
+    }
+    let more = members.len().saturating_sub(open.member_offset + rows);
+    if more > 0 && rows > 0 {
+        lines.pop();
+        lines.push(Line::from(Span::styled(
+            format!("… and {} more members", thousands(more as u64 + 1)),
+            theme.dim(),
+        )));
+    }
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// An open cluster's edges: the farthest pair, then the spanning edges weakest first.
+pub fn render_edges(frame: &mut Frame, app: &App, area: Rect) {
+    let theme = &app.theme;
+    let (Some(open), Some(data)) = (&app.clusters.open, &app.data) else {
+        return;
+    };
+    let block = Block::bordered()
+        .border_style(theme.focused_border())
+        .title(Line::from(vec![
+            Span::styled(" Edges ", theme.title()),
+            Span::raw(format!(
+                "farthest pair, then {} spanning edges weakest first · {} opens ",
+                thousands(open.edge_list.len() as u64 - 1),
+                hint(Command::Open)
+            )),
+        ]));
+    let signatures = &data.index.signatures;
+    render_table(frame, app, area, block, &open.edges, &[("edge", 15)], |i| {
+        let (kind, e) = open.edge_list[i as usize];
+        let (a, b) = (e.a.min(e.b), e.a.max(e.b));
+        let style = match kind {
+            EdgeKind::Farthest | EdgeKind::Weakest => theme.warning(),
+            _ => theme.dim(),
+        };
+        TableRow {
+            a,
+            b,
+            jaccard: e.jaccard,
+            estimate: signatures.estimate(a as usize, b as usize),
+            extra: vec![Cell::from(Span::styled(kind.label(), style))],
+        }
+    });
+}
+
+/// Width of the id column for `docs`, between 4 and 24 characters.
+fn id_width(data: &crate::tui::session::Loaded, docs: impl Iterator<Item = u32>) -> u16 {
+    docs.take(10_000)
+        .map(|d| data.corpus.id(d as usize).chars().count())
+        .max()
+        .unwrap_or(4)
+        .clamp(4, 24) as u16
+}
+
+/// The start of a document's text on one line.
+fn preview(data: &crate::tui::session::Loaded, doc: u32) -> String {
+    data.corpus
+        .text(doc as usize)
+        .chars()
+        .take(200)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// The viewer's position line for a pair opened from an open cluster: which edge of which
+/// cluster it is. `None` when the viewer did not come from a cluster.
+pub fn viewer_position(app: &App) -> Option<String> {
+    let (open, r, data) = (
+        app.clusters.open.as_ref()?,
+        app.clusters.result.as_ref()?,
+        app.data.as_ref()?,
+    );
+    if !app.clusters.viewing {
+        return None;
+    }
+    let (kind, _) = open.selected_edge()?;
+    Some(format!(
+        "{} · edge {} of {} in the cluster of {}",
+        kind.label(),
+        thousands(open.edges.selected() as u64 + 1),
+        thousands(open.edges.len() as u64),
+        data.corpus.id(r.clusters.kept(open.cluster) as usize)
+    ))
+}
