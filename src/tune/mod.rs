@@ -126,10 +126,14 @@ impl TuneOptions {
     /// The removal bound of the `removal` criterion: the one given, else, when the export tool
     /// removes every candidate, at most 5 % removal at t − 0.3 (at t = 0.8, pairs at J = 0.5,
     /// which differ in a third of their shingles, are then rarely removed, and K = 128 still
-    /// reaches P(t) ≈ 0.9). `None` when nothing asks for it.
+    /// reaches P(t) ≈ 0.9). `None` when nothing asks for it, and when constraints are given:
+    /// they are the user's own bounds.
     pub fn removal_bound(&self) -> Option<ProbabilityBound> {
         if self.max_false_removal.is_some() {
             return self.max_false_removal;
+        }
+        if !self.constraints.is_empty() {
+            return None;
         }
         let t = self.threshold?;
         let removes_all = self.export.is_some_and(|tool| !tool.verifies());
