@@ -78,8 +78,8 @@ pub struct TuneArgs {
     pub shingle: ShingleKind,
     /// For a tool that removes every candidate (datatrove, NeMo Curator): pairs at similarity
     /// S may be removed with probability at most P (`0.5:5%`). The `removal` row then picks the
-    /// highest P(t) within it, and is the one exported. [default with --for datatrove|nemo and no --reject/--accept:
-    /// 5 % at t − 0.3]
+    /// highest P(t) within it, and is the one exported. [default with --for datatrove|nemo
+    /// and no --reject/--accept: 5 % at t − 0.3]
     #[arg(long, value_name = "S:P")]
     pub max_false_removal: Option<BoundArg>,
     /// Also print, for every row, the similarity s at which P(s) reaches each of these
