@@ -267,7 +267,10 @@ pub fn audited_clusters(
         by_cluster[c].push(*e);
     }
     let threshold = joining_threshold.unwrap_or(f64::NEG_INFINITY);
-    let per_cluster: Vec<(Vec<Edge>, Option<(Edge, u64)>)> = (0..spanning.len())
+    // Per cluster: its forest, and for exactly audited clusters the lowest pair and the
+    // pairs compared.
+    type Forest = (Vec<Edge>, Option<(Edge, u64)>);
+    let per_cluster: Vec<Forest> = (0..spanning.len())
         .into_par_iter()
         .map(|c| {
             if progress.is_cancelled() {
