@@ -400,15 +400,14 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
     for c in &s.most_chained {
         let _ = writeln!(
             out,
-            "  kept {} ({} documents): {} and {} at {:.3}{}, joined through links ≥ {:.3}{}",
+            "  kept {} ({} documents): {} and {} at {:.3}{}, joined through links ≥ {:.3}",
             c.kept,
             c.size,
             c.farthest_pair_ids.0,
             c.farthest_pair_ids.1,
             c.farthest_pair,
             if c.exact { "" } else { " (lowest of a sample)" },
-            c.weakest_link,
-            if c.exact { "" } else { " (at least)" }
+            c.weakest_link
         );
     }
     if let Some(below) = s.removed_below_threshold {
