@@ -347,6 +347,60 @@ impl<W: Write> ClustersParquetWriter<W> {
     }
 }
 
+/// The identical-groups schema (`lshscope scan --collapse-identical --groups`): a document,
+/// the id of its group's representative and the group's size.
+const GROUPS_SCHEMA: &str = "message groups {
+    required binary id (STRING);
+    required binary representative (STRING);
+    required int64 size;
+}";
+
+/// Writes the rows of an identical-groups file as Parquet; [`GroupsParquetWriter::finish`]
+/// writes the footer.
+pub struct GroupsParquetWriter<W: Write>(TableWriter<W>);
+
+impl<W: Write> GroupsParquetWriter<W> {
+    pub fn new(out: W) -> std::io::Result<Self> {
+        let columns = vec![
+            ColumnValues::Text(Vec::new()),
+            ColumnValues::Text(Vec::new()),
+            ColumnValues::Int64(Vec::new()),
+        ];
+        Ok(GroupsParquetWriter(TableWriter::new(
+            out,
+            GROUPS_SCHEMA,
+            columns,
+            ROW_GROUP_ROWS,
+        )?))
+    }
+
+    /// Appends document `doc` of `ids`, in the group of `representative`, of `size` documents.
+    pub fn write_member(
+        &mut self,
+        ids: &IdColumn,
+        doc: u32,
+        representative: u32,
+        size: usize,
+    ) -> std::io::Result<()> {
+        let [
+            ColumnValues::Text(id),
+            ColumnValues::Text(rep),
+            ColumnValues::Int64(sizes),
+        ] = &mut self.0.columns[..]
+        else {
+            unreachable!("the groups schema's buffers")
+        };
+        id.push(ids.0[doc as usize].clone());
+        rep.push(ids.0[representative as usize].clone());
+        sizes.push(size as i64);
+        self.0.row_done()
+    }
+
+    pub fn finish(self) -> std::io::Result<W> {
+        self.0.finish()
+    }
+}
+
 /// One pair read back. `estimate` and `bands_hit` are `None` when the file has no such column
 /// (a pairs file written by another tool) or the value is null.
 #[derive(Debug, Clone, PartialEq)]

@@ -204,3 +204,173 @@ fn empty_documents_never_collide() {
         "{stderr}"
     );
 }
+
+/// Pairs of a scan CSV as unordered id pairs with (jaccard, estimate, bands_hit).
+type PairSet = std::collections::BTreeMap<(String, String), (f64, f64, u32)>;
+
+fn pair_set(csv: &str) -> PairSet {
+    csv.lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            let (a, b) = (f[0].to_string(), f[1].to_string());
+            let key = if a < b { (a, b) } else { (b, a) };
+            (
+                key,
+                (
+                    f[2].parse().unwrap(),
+                    f[3].parse().unwrap(),
+                    f[4].parse().unwrap(),
+                ),
+            )
+        })
+        .collect()
+}
+
+/// Every pair the collapsed output stands for: each pair of representatives for all pairs of
+/// their groups, and the members of a group with each other at Jaccard 1 in every band.
+fn expand(pairs: &str, groups: &str, bands: u32) -> PairSet {
+    let mut members: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    let mut lines = groups.lines();
+    assert_eq!(lines.next(), Some("id,representative,size"));
+    for l in lines {
+        let f: Vec<&str> = l.split(',').collect();
+        members
+            .entry(f[1].to_string())
+            .or_default()
+            .push(f[0].to_string());
+    }
+    for (rep, m) in &members {
+        assert_eq!(&m[0], rep, "a group's first member is its representative");
+    }
+    let group = |id: &String| members.get(id).cloned().unwrap_or_else(|| vec![id.clone()]);
+    let mut out = PairSet::new();
+    let mut add = |a: &String, b: &String, v| {
+        let key = if a < b {
+            (a.clone(), b.clone())
+        } else {
+            (b.clone(), a.clone())
+        };
+        assert!(
+            out.insert(key, v).is_none(),
+            "a pair stands for itself once"
+        );
+    };
+    for ((a, b), v) in pair_set(pairs) {
+        for x in group(&a) {
+            for y in group(&b) {
+                add(&x, &y, v);
+            }
+        }
+    }
+    for m in members.values() {
+        for (i, x) in m.iter().enumerate() {
+            for y in &m[i + 1..] {
+                add(x, y, (1.0, 1.0, bands));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn collapsed_identical_copies_expand_to_the_full_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let generated = dir.path().join("templates.csv");
+    let hand = dir.path().join("hand.txt");
+    std::fs::write(
+        &hand,
+        "a note on copper kettles\nsomething else entirely\na note on copper kettles\n\n\
+         a note on copper kettles!\nsomething else entirely\n\na note on copper kettles\n",
+    )
+    .unwrap();
+    lshscope()
+        .args([
+            "gen",
+            "--templates",
+            "-n",
+            "3000",
+            "--identical-group",
+            "300",
+            "--seed",
+            "4",
+        ])
+        .arg("-o")
+        .arg(&generated)
+        .arg("-q")
+        .assert()
+        .success();
+    for (input, bands, rows, threshold) in [
+        (&generated, "16", "4", "0"),
+        (&generated, "16", "4", "0.7"),
+        (&hand, "32", "2", "0"),
+    ] {
+        let full = dir.path().join("full.csv");
+        let collapsed = dir.path().join("collapsed.csv");
+        let summary = dir.path().join("s.json");
+        let scan = |out: &std::path::Path, extra: &[&str]| {
+            let o = lshscope()
+                .arg("scan")
+                .arg(input)
+                .args(["-b", bands, "-r", rows, "-t", threshold, "-q", "-o"])
+                .arg(out)
+                .args(extra)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        };
+        scan(&full, &[]);
+        scan(
+            &collapsed,
+            &[
+                "--collapse-identical",
+                "--summary-json",
+                summary.to_str().unwrap(),
+            ],
+        );
+        let read = |p: &std::path::Path| std::fs::read_to_string(p).unwrap();
+        let groups = read(&dir.path().join("collapsed.groups.csv"));
+        let expected = pair_set(&read(&full));
+        let got = expand(&read(&collapsed), &groups, bands.parse().unwrap());
+        assert_eq!(
+            got,
+            expected,
+            "{} at {bands}×{rows}, t = {threshold}",
+            input.display()
+        );
+        assert!(read(&collapsed).lines().count() < read(&full).lines().count());
+        let s: serde_json::Value = serde_json::from_str(&read(&summary)).unwrap();
+        let copies = s["collapsed"]["identical_copies"].as_u64().unwrap();
+        if input == &generated {
+            assert!(copies >= 299, "{copies}");
+            assert!(s["collapsed"]["largest_group"][0].as_u64().unwrap() >= 300);
+        } else {
+            // Lines 1, 3 and 8 are one group, 2 and 6 another; empty lines stay apart.
+            assert_eq!(copies, 3);
+            assert_eq!(groups.lines().count(), 1 + 5);
+        }
+    }
+}
+
+#[test]
+fn collapsed_scan_options_are_checked() {
+    lshscope()
+        .args(["scan", QUESTIONS, "--collapse-identical"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--groups FILE"));
+    lshscope()
+        .args(["scan", QUESTIONS, "--groups", "g.csv"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--collapse-identical"));
+    // Pairs to stdout, groups to a Parquet file named explicitly.
+    let dir = tempfile::tempdir().unwrap();
+    let groups = dir.path().join("g.parquet");
+    lshscope()
+        .args(["scan", QUESTIONS, "-q", "--collapse-identical", "--groups"])
+        .arg(&groups)
+        .assert()
+        .success();
+    assert!(std::fs::read(&groups).unwrap().starts_with(b"PAR1"));
+}

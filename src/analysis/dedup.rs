@@ -1,7 +1,7 @@
 //! The dedup result's options and parts: which pairs join clusters, the clusters of a set of
 //! verified pairs, and their audits. `Pipeline::dedup` runs the whole sequence.
 
-use crate::minhash::{BandingOptions, Candidates, IdenticalGroups, ShingleSets, VerifiedPair};
+use crate::minhash::{BandingOptions, BucketInfo, IdenticalGroups, ShingleSets, VerifiedPair};
 
 use super::clusters::{AuditLimits, ChainAudit, Clusters, Edge, KeepRule, audit_all};
 
@@ -34,10 +34,13 @@ pub struct DedupOptions {
 pub struct Dedup {
     /// Identical-set groups, when collapsed.
     pub identical: Option<IdenticalGroups>,
-    /// The banding's candidates among the representatives (pairs and bucket statistics).
-    pub candidates: Candidates,
-    /// Every candidate with its exact Jaccard and estimate (threshold 0), sorted by (a, b).
-    pub pairs: Vec<VerifiedPair>,
+    /// Candidate pairs the banding's buckets stand for among the representatives, counted
+    /// with multiplicity over bands (never enumerated: clusters are joined from the buckets).
+    pub bucket_pairs: u64,
+    /// The largest buckets over all bands, largest first (at most 10).
+    pub largest_buckets: Vec<BucketInfo>,
+    /// Exact Jaccards computed: joining the clusters, their weakest links and the audits.
+    pub jaccards_computed: u64,
     pub clusters: Clusters,
     /// One audit per cluster.
     pub audits: Vec<ChainAudit>,

@@ -2,6 +2,7 @@
 //! human labels.
 
 pub mod clusters;
+pub mod components;
 pub mod dedup;
 pub mod histogram;
 pub mod labels;

@@ -89,7 +89,11 @@ pub struct DedupSummary {
     pub keep: KeepRule,
     /// Documents whose shingle set repeats an earlier document's (collapsed before banding).
     pub identical_copies: usize,
-    pub candidates: usize,
+    /// Candidate pairs the buckets stand for among the representatives, with multiplicity
+    /// over bands (an upper bound on the distinct candidates; never enumerated).
+    pub bucket_pairs: u64,
+    /// Exact Jaccards computed (joining clusters, weakest links, audits).
+    pub jaccards_computed: u64,
     pub clusters: usize,
     pub documents_in_clusters: usize,
     pub documents_removed: usize,
@@ -114,7 +118,10 @@ pub struct ClusterSummary {
     pub weakest_link_ids: (String, String),
     pub farthest_pair: f64,
     pub farthest_pair_ids: (String, String),
-    /// True when every pair of distinct members was compared for the farthest pair.
+    /// True when every pair of distinct members was compared: the farthest pair and the
+    /// weakest link are exact. False above 400 distinct members: the farthest pair is the
+    /// lowest of a sample, and the weakest link a lower bound (the cluster holds together at
+    /// that Jaccard at least).
     pub exact: bool,
 }
 
@@ -299,7 +306,8 @@ fn summarize(
         joining: options.joining,
         keep: options.keep,
         identical_copies: result.identical.as_ref().map_or(0, |g| g.copies()),
-        candidates: result.pairs.len(),
+        bucket_pairs: result.bucket_pairs,
+        jaccards_computed: result.jaccards_computed,
         clusters: clusters.len(),
         documents_in_clusters: clusters.clustered_documents(),
         documents_removed: clusters.removed_documents(),
@@ -338,7 +346,12 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
         Joining::Verified => format!("pairs at Jaccard ≥ {} join clusters", s.threshold),
         Joining::Unverified => "every candidate joins clusters (--unverified)".to_string(),
     };
-    let _ = writeln!(out, "{} candidate pairs; {joined}", s.candidates);
+    let _ = writeln!(
+        out,
+        "buckets stand for {} candidate pairs (with repeats over bands); {} exact Jaccards \
+         computed; {joined}",
+        s.bucket_pairs, s.jaccards_computed
+    );
     let _ = writeln!(
         out,
         "{} clusters hold {} documents; {} removed ({:.2} % of {}), one kept per cluster ({})",
@@ -370,9 +383,10 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
     for c in &s.largest_clusters {
         let _ = writeln!(
             out,
-            "  {:>7} documents, kept {}; weakest link {:.3}, farthest pair {:.3}{}",
+            "  {:>7} documents, kept {}; weakest link {}{:.3}, farthest pair {:.3}{}",
             c.size,
             c.kept,
+            if c.exact { "" } else { "≥ " },
             c.weakest_link,
             c.farthest_pair,
             if c.exact { "" } else { " (sampled)" }

@@ -7,8 +7,9 @@ use clap::Args;
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::recall::{TruthComparison, compare_truth, read_truth};
 use crate::corpus::{Corpus, ReadReport};
-use crate::minhash::{Banding, BandingOptions, BucketInfo};
-use crate::pairfile::{OutputFormat, OutputTarget, write_pairs};
+use crate::minhash::{Banding, BandingOptions, BucketInfo, IdenticalGroups};
+use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter, write_pairs};
+use crate::pairs_parquet::{GroupsParquetWriter, IdColumn};
 use crate::pipeline::{Loaded, PhaseTiming, Pipeline};
 use crate::{Error, Result};
 
@@ -46,8 +47,61 @@ pub struct ScanArgs {
     /// Compare the candidates with a truth file (`id_a,id_b,jaccard`, from `lshscope truth`
     /// or `lshscope gen`): recall per similarity bin against the S-curve, recall and precision
     /// at --threshold (or, when it is 0, at the smallest Jaccard in the file).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "collapse_identical")]
     pub truth: Option<PathBuf>,
+    /// Write each group of documents with identical shingle sets once: pairs only between
+    /// the groups' representatives (their first members), and the groups to --groups. Every
+    /// pair of two representatives stands for all pairs between their groups, and members of
+    /// one group pair with each other at Jaccard 1.
+    #[arg(long)]
+    pub collapse_identical: bool,
+    /// With --collapse-identical: write the groups (`id,representative,size`, one row per
+    /// document in a group of two or more, in input order) to FILE, atomically; the name picks
+    /// the format and compression [default: the pairs file's name with `.groups` before its
+    /// extension, e.g. pairs.csv → pairs.groups.csv; required when pairs go to stdout].
+    #[arg(long, value_name = "FILE", requires = "collapse_identical")]
+    pub groups: Option<PathBuf>,
+}
+
+/// The columns of a groups file, in order.
+pub const GROUP_COLUMNS: &[&str] = &["id", "representative", "size"];
+
+/// Where the groups go by default: the pairs file's name with `.groups` inserted before its
+/// format and compression extensions (`pairs.jsonl.zst` → `pairs.groups.jsonl.zst`).
+pub fn default_groups_path(pairs: &std::path::Path) -> PathBuf {
+    let name = pairs
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let known = [
+        "csv", "jsonl", "ndjson", "json", "parquet", "gz", "zst", "tsv", "txt",
+    ];
+    let mut stem = name.as_str();
+    let mut suffix = String::new();
+    while let Some((head, ext)) = stem.rsplit_once('.') {
+        if head.is_empty() || !known.contains(&ext.to_ascii_lowercase().as_str()) {
+            break;
+        }
+        suffix = format!(".{ext}{suffix}");
+        stem = head;
+    }
+    if suffix.is_empty() {
+        suffix = ".csv".to_string();
+    }
+    pairs.with_file_name(format!("{stem}.groups{suffix}"))
+}
+
+/// What `--collapse-identical` collapsed.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct CollapseSummary {
+    /// Documents whose shingle set repeats an earlier document's.
+    pub identical_copies: usize,
+    /// Groups of two or more identical documents.
+    pub groups: usize,
+    /// The largest group: its size and the id of its representative.
+    pub largest_group: Option<(usize, String)>,
+    /// Where the groups were written.
+    pub groups_file: String,
 }
 
 /// What a scan did, printed to stderr and optionally written as JSON.
@@ -70,6 +124,9 @@ pub struct ScanSummary {
     /// The comparison with `--truth`, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub truth: Option<TruthComparison>,
+    /// With `--collapse-identical`: what was collapsed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub collapsed: Option<CollapseSummary>,
 }
 
 pub fn run(args: ScanArgs) -> Result<i32> {
@@ -92,6 +149,35 @@ pub fn run(args: ScanArgs) -> Result<i32> {
             "pairs and --summary-json cannot both go to stdout: give one of them a file name",
         ));
     }
+    let groups_target = if args.collapse_identical {
+        let target = match (&args.groups, &target.path) {
+            (Some(path), _) => OutputTarget::new(Some(path)),
+            (None, Some(pairs)) => OutputTarget::new(Some(&default_groups_path(pairs))),
+            (None, None) => {
+                return Err(Error::usage(
+                    "--collapse-identical writes the groups to a file next to the pairs file, \
+                     but pairs go to stdout: give --groups FILE (or -o FILE)",
+                ));
+            }
+        };
+        if target.path.is_none() {
+            let others_on_stdout = args
+                .output
+                .as_deref()
+                .is_none_or(|p| p == std::path::Path::new("-"))
+                || summary_target.as_ref().is_some_and(|t| t.path.is_none());
+            if others_on_stdout {
+                return Err(Error::usage(
+                    "the groups and the pairs (or --summary-json) cannot both go to stdout: \
+                     give one of them a file name",
+                ));
+            }
+        }
+        target.format(None, PAIR_FORMATS)?;
+        Some(target)
+    } else {
+        None
+    };
     if args.truth.as_deref() == Some(std::path::Path::new("-"))
         && args.corpus.input == std::path::Path::new("-")
     {
@@ -124,11 +210,37 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         banding,
         max_bucket: args.max_bucket,
     };
-    let (candidates, pairs) = run.band_and_verify(&index, &options, args.threshold)?;
+    let identical = match &groups_target {
+        Some(_) => Some(run.identical_groups(&index)?),
+        None => None,
+    };
+    let (candidates, pairs) = match &identical {
+        Some(groups) => {
+            run.band_and_verify_representatives(&index, groups, &options, args.threshold)?
+        }
+        None => run.band_and_verify(&index, &options, args.threshold)?,
+    };
 
     super::write_output(&target, &mut run, pairs.len(), |w| {
         write_pairs(w, &corpus, pairs.iter(), format, Some(&progress), None)
     })?;
+    let collapsed = match (&identical, &groups_target) {
+        (Some(groups), Some(groups_target)) => {
+            let groups_format = groups_target.format(None, PAIR_FORMATS)?;
+            groups_target.write(None, |w| write_groups(w, &corpus, groups, groups_format))?;
+            let largest = groups
+                .groups()
+                .max_by_key(|g| (g.len(), std::cmp::Reverse(g[0])))
+                .map(|g| (g.len(), corpus.id(g[0] as usize).to_string()));
+            Some(CollapseSummary {
+                identical_copies: groups.copies(),
+                groups: groups.groups().len(),
+                largest_group: largest,
+                groups_file: groups_target.display(),
+            })
+        }
+        _ => None,
+    };
     progress.finish();
     drop(_bar);
 
@@ -161,6 +273,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         phases: run.into_phases(),
         read,
         truth,
+        collapsed,
     };
     if !args.quiet {
         eprint!("{}", render_summary(&summary, &corpus));
@@ -172,6 +285,37 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         })?;
     }
     Ok(0)
+}
+
+/// One row per document in a group of two or more identical documents, in input order: its
+/// id, the id of its group's representative (first member) and the group's size.
+pub fn write_groups(
+    w: &mut dyn std::io::Write,
+    corpus: &Corpus,
+    groups: &IdenticalGroups,
+    format: OutputFormat,
+) -> std::io::Result<()> {
+    let rows = (0..corpus.len() as u32).filter_map(|d| {
+        let size = groups.multiplicity(d);
+        (size >= 2).then(|| (d, groups.representative(d), size))
+    });
+    if format == OutputFormat::Parquet {
+        let ids = IdColumn::new((0..corpus.len()).map(|i| corpus.id(i)));
+        let mut out = GroupsParquetWriter::new(w)?;
+        for (d, rep, size) in rows {
+            out.write_member(&ids, d, rep, size)?;
+        }
+        return out.finish().map(|_| ());
+    }
+    let mut out = RowWriter::new(w, format, GROUP_COLUMNS, None)?;
+    for (d, rep, size) in rows {
+        out.write_row(&[
+            Field::Str(corpus.id(d as usize)),
+            Field::Str(corpus.id(rep as usize)),
+            Field::U64(size as u64),
+        ])?;
+    }
+    out.finish()
 }
 
 /// Similarity bins of the `--truth` table: 0.05 wide.
@@ -210,6 +354,20 @@ fn render_summary(s: &ScanSummary, corpus: &Corpus) -> String {
             b.size,
             b.band,
             corpus.id(b.first_doc as usize)
+        );
+    }
+    if let Some(c) = &s.collapsed {
+        let _ = writeln!(
+            out,
+            "collapsed {} identical copies into {} groups{}; pairs are between representatives, \
+             groups written to {}",
+            c.identical_copies,
+            c.groups,
+            c.largest_group
+                .as_ref()
+                .map(|(size, id)| format!(" (largest: {size} documents, first {id})"))
+                .unwrap_or_default(),
+            c.groups_file
         );
     }
     if s.capped_buckets > 0 {

@@ -323,6 +323,183 @@ pub fn find_candidates_among(
     Ok(result)
 }
 
+/// The buckets of one band that can form pairs: two or more documents, each list in input
+/// order and cut to the first `max_bucket` members.
+#[derive(Debug, Clone, Default)]
+pub struct BandBuckets {
+    /// Members of bucket k: `members[offsets[k]..offsets[k + 1]]`.
+    offsets: Vec<u32>,
+    members: Vec<u32>,
+}
+
+impl BandBuckets {
+    /// Number of buckets.
+    pub fn len(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Members of bucket `k`, in input order.
+    pub fn bucket(&self, k: usize) -> &[u32] {
+        &self.members[self.offsets[k] as usize..self.offsets[k + 1] as usize]
+    }
+
+    /// Every bucket, in order of key.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &[u32]> + '_ {
+        self.offsets
+            .windows(2)
+            .map(|w| &self.members[w[0] as usize..w[1] as usize])
+    }
+}
+
+/// A banding's candidates kept as buckets, not pairs: what clusters need, in memory that
+/// follows documents × bands (at most 8 bytes per document and band), however many pairs the
+/// buckets stand for.
+#[derive(Debug, Clone, Default)]
+pub struct BucketLists {
+    pub bands: Vec<BandBuckets>,
+    /// For document d and band k, at `d · bands + k`, the number of d's bucket in
+    /// `bands[k]`, or `u32::MAX` when d is in no listed bucket (alone, empty, excluded, or
+    /// beyond the bucket cap). Document-major, so one document's buckets share a cache line.
+    bucket_of: Vec<u32>,
+    /// The largest buckets over all bands, largest first (at most 10; sizes before the cap).
+    pub largest_buckets: Vec<BucketInfo>,
+    /// Buckets larger than `max_bucket`, largest first (at most 10 listed).
+    pub capped_buckets: Vec<BucketInfo>,
+    pub capped_bucket_count: usize,
+    /// Bucket pairs the cap leaves out (with multiplicity over bands).
+    pub pairs_dropped_by_cap: u64,
+    /// Pairs the listed buckets stand for, counted with multiplicity over bands (an upper
+    /// bound on the distinct candidates).
+    pub bucket_pairs: u64,
+}
+
+impl BucketLists {
+    /// In how many bands `a` and `b` share a listed bucket: a candidate pair when above 0,
+    /// with the `bands_hit` that [`find_candidates_among`] would give it.
+    pub fn bands_hit(&self, a: u32, b: u32) -> u32 {
+        let (row_a, row_b) = (self.buckets_of(a), self.buckets_of(b));
+        row_a
+            .iter()
+            .zip(row_b)
+            .filter(|&(&x, &y)| x != u32::MAX && x == y)
+            .count() as u32
+    }
+
+    /// True when `a` and `b` share a listed bucket in a band before `band`.
+    pub fn collide_before(&self, a: u32, b: u32, band: usize) -> bool {
+        let (row_a, row_b) = (self.buckets_of(a), self.buckets_of(b));
+        row_a[..band]
+            .iter()
+            .zip(&row_b[..band])
+            .any(|(&x, &y)| x != u32::MAX && x == y)
+    }
+
+    /// The bucket of `doc` in each band (`u32::MAX`: none).
+    fn buckets_of(&self, doc: u32) -> &[u32] {
+        let b = self.bands.len();
+        &self.bucket_of[doc as usize * b..(doc as usize + 1) * b]
+    }
+}
+
+/// The buckets of every band among the documents `included` marks (all when `None`), with
+/// the same statistics as [`find_candidates_among`] and the same pairs implied: two documents
+/// are candidates exactly when [`BucketLists::bands_hit`] is above 0. Parallel over bands.
+pub fn bucket_lists(
+    sigs: &Signatures,
+    options: &BandingOptions,
+    included: Option<&[bool]>,
+    progress: &Progress,
+) -> Result<BucketLists> {
+    if let Some(inc) = included {
+        assert_eq!(inc.len(), sigs.len(), "one flag per document");
+    }
+    let banding = options.banding;
+    Banding::new(banding.bands, banding.rows, sigs.num_perm())?;
+    let cap = options.max_bucket.unwrap_or(usize::MAX).max(2);
+    progress.begin(Phase::Banding, banding.bands as u64);
+    struct Band {
+        buckets: BandBuckets,
+        bucket_of: Vec<u32>,
+        largest: Vec<BucketInfo>,
+        capped: Vec<BucketInfo>,
+        dropped: u64,
+        pairs: u64,
+    }
+    let per_band: Vec<Band> = (0..banding.bands)
+        .into_par_iter()
+        .map(|band| {
+            progress.check()?;
+            let keys = band_keys_among(sigs, banding, band, included);
+            let mut out = Band {
+                buckets: BandBuckets {
+                    offsets: vec![0],
+                    members: Vec::new(),
+                },
+                bucket_of: vec![u32::MAX; sigs.len()],
+                largest: Vec::new(),
+                capped: Vec::new(),
+                dropped: 0,
+                pairs: 0,
+            };
+            for run in keys.chunk_by(|x, y| x.0 == y.0) {
+                let size = run.len();
+                if size < 2 {
+                    continue;
+                }
+                let info = BucketInfo {
+                    band,
+                    size,
+                    first_doc: run[0].1,
+                };
+                out.largest.push(info);
+                if out.largest.len() > 64 {
+                    keep_top(&mut out.largest, 10);
+                }
+                let kept = size.min(cap);
+                if kept < size {
+                    out.capped.push(info);
+                    let all = (size as u64) * (size as u64 - 1) / 2;
+                    out.dropped += all - (kept as u64) * (kept as u64 - 1) / 2;
+                }
+                out.pairs += (kept as u64) * (kept as u64 - 1) / 2;
+                let number = out.buckets.len() as u32;
+                for &(_, d) in &run[..kept] {
+                    out.buckets.members.push(d);
+                    out.bucket_of[d as usize] = number;
+                }
+                out.buckets.offsets.push(out.buckets.members.len() as u32);
+            }
+            keep_top(&mut out.largest, 10);
+            out.buckets.members.shrink_to_fit();
+            progress.advance(1);
+            Ok(out)
+        })
+        .collect::<Result<_>>()?;
+    let mut result = BucketLists::default();
+    let bands = per_band.len();
+    result.bucket_of = vec![u32::MAX; sigs.len() * bands];
+    for (k, band) in per_band.iter().enumerate() {
+        for (d, &bucket) in band.bucket_of.iter().enumerate() {
+            result.bucket_of[d * bands + k] = bucket;
+        }
+    }
+    for band in per_band {
+        result.largest_buckets.extend_from_slice(&band.largest);
+        result.capped_bucket_count += band.capped.len();
+        result.capped_buckets.extend_from_slice(&band.capped);
+        result.pairs_dropped_by_cap += band.dropped;
+        result.bucket_pairs += band.pairs;
+        result.bands.push(band.buckets);
+    }
+    keep_top(&mut result.largest_buckets, 10);
+    keep_top(&mut result.capped_buckets, 10);
+    Ok(result)
+}
+
 /// Merges the pairs of all bands (packed `a << 32 | b`) into sorted candidates, counting in
 /// how many bands each pair appeared.
 ///
@@ -520,6 +697,55 @@ mod tests {
             })
             .collect();
         assert_eq!(union_of_band_pairs(band_pairs, docs as usize), expected);
+    }
+
+    #[test]
+    fn bucket_lists_imply_the_candidates() {
+        let mut texts: Vec<String> = (0..60)
+            .map(|i| {
+                format!(
+                    "a boilerplate notice about item {} and its {} colour",
+                    i % 7,
+                    i % 3
+                )
+            })
+            .collect();
+        texts.push(String::new());
+        texts.extend(std::iter::repeat_n("one copied line".to_string(), 5));
+        let corpus = Corpus::from_texts(texts.iter().map(String::as_str));
+        let idx = build_index(&corpus, &IndexOptions::default(), &Progress::new()).unwrap();
+        let n = idx.signatures.len() as u32;
+        for cap in [None, Some(4)] {
+            let options = BandingOptions {
+                banding: Banding::new(16, 2, 128).unwrap(),
+                max_bucket: cap,
+            };
+            let pairs = find_candidates(&idx.signatures, &options, &Progress::new()).unwrap();
+            let lists = bucket_lists(&idx.signatures, &options, None, &Progress::new()).unwrap();
+            let mut implied = Vec::new();
+            for a in 0..n {
+                for b in a + 1..n {
+                    let hit = lists.bands_hit(a, b);
+                    if hit > 0 {
+                        implied.push(CandidatePair {
+                            a,
+                            b,
+                            bands_hit: hit,
+                        });
+                    }
+                }
+            }
+            assert_eq!(implied, pairs.pairs, "cap {cap:?}");
+            assert_eq!(lists.bucket_pairs, pairs.bucket_pairs);
+            assert_eq!(lists.pairs_dropped_by_cap, pairs.pairs_dropped_by_cap);
+            assert_eq!(lists.largest_buckets, pairs.largest_buckets);
+            let listed: usize = lists
+                .bands
+                .iter()
+                .map(|b| b.iter().map(<[u32]>::len).sum::<usize>())
+                .sum();
+            assert!(listed <= n as usize * 16);
+        }
     }
 
     #[test]

@@ -9,8 +9,8 @@ pub mod tune;
 mod verify;
 
 pub use banding::{
-    Banding, BandingOptions, BucketInfo, CandidatePair, Candidates, band_key, band_keys,
-    find_candidates, find_candidates_among,
+    BandBuckets, Banding, BandingOptions, BucketInfo, BucketLists, CandidatePair, Candidates,
+    band_key, band_keys, bucket_lists, find_candidates, find_candidates_among,
 };
 pub use family::{HashFamily, fold32};
 pub use identical::IdenticalGroups;

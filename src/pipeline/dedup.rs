@@ -2,19 +2,25 @@
 //! verification, clusters and the chaining audit, each a timed phase.
 
 use crate::Result;
-use crate::analysis::dedup::{Dedup, DedupOptions, audit_clusters, cluster_pairs};
+use crate::analysis::clusters::Clusters;
+use crate::analysis::components::{audited_clusters, unverified_components, verified_components};
+use crate::analysis::dedup::{Dedup, DedupOptions, Joining};
 use crate::jobs::Phase;
-use crate::minhash::{IdenticalGroups, Index, find_candidates_among};
+use crate::minhash::{IdenticalGroups, Index, bucket_lists};
 
 use super::Pipeline;
 
 impl Pipeline<'_> {
     /// Deduplicates an indexed corpus. `length(doc)` serves `KeepRule::Longest`.
+    ///
+    /// Memory and time follow documents and bands, not candidate pairs: the banding is kept
+    /// as buckets, and clusters are joined from them with a Jaccard computed only where two
+    /// documents are not yet in one component (see [`crate::analysis::components`]).
     pub fn dedup(
         &mut self,
         index: &Index,
         options: &DedupOptions,
-        length: impl Fn(u32) -> usize + Copy,
+        length: impl Fn(u32) -> usize + Copy + Sync,
     ) -> Result<Dedup> {
         let n = index.len();
         let identical = if options.collapse_identical {
@@ -27,33 +33,73 @@ impl Pipeline<'_> {
         let included: Option<Vec<bool>> = identical
             .as_ref()
             .map(|g| (0..n as u32).map(|d| g.is_representative(d)).collect());
-        let candidates = self.timed(Phase::Banding, "bucket pairs", |progress| {
-            let candidates = find_candidates_among(
+        let buckets = self.timed(Phase::Banding, "bucket pairs", |progress| {
+            let buckets = bucket_lists(
                 &index.signatures,
                 &options.banding,
                 included.as_deref(),
                 progress,
             )?;
-            let bucket_pairs = candidates.bucket_pairs;
-            Ok((candidates, bucket_pairs))
+            let bucket_pairs = buckets.bucket_pairs;
+            Ok((buckets, bucket_pairs))
         })?;
-        // Threshold 0: unverified joining and the audit need every candidate's Jaccard.
-        let pairs = self.verify(index, &candidates.pairs, 0.0)?;
-        let (clusters, removed_below_threshold, audits) =
+        drop(included);
+        // The verified components are needed either way: with --unverified they tell which
+        // removals are owed to pairs below the threshold.
+        let (verified, unverified) = self.timed(Phase::Verifying, "pairs", |progress| {
+            progress.begin(Phase::Verifying, 0);
+            let verified =
+                verified_components(n, &buckets, &index.sets, options.threshold, progress)?;
+            let unverified = match options.joining {
+                Joining::Verified => None,
+                Joining::Unverified => {
+                    Some(unverified_components(n, &buckets, &index.sets, progress)?)
+                }
+            };
+            let computed = verified.jaccards + unverified.as_ref().map_or(0, |u| u.jaccards);
+            Ok(((verified, unverified), computed))
+        })?;
+        let (audited, removed_below_threshold) =
             self.timed(Phase::Clustering, "docs", |progress| {
                 progress.begin(Phase::Clustering, 0);
-                let (clusters, below) =
-                    cluster_pairs(n, &pairs, identical.as_ref(), options, length);
-                progress.check()?;
-                let audits = audit_clusters(&clusters, &index.sets, identical.as_ref(), options);
-                Ok(((clusters, below, audits), n as u64))
+                let (joined, joining_threshold) = match &unverified {
+                    None => (&verified, Some(options.threshold)),
+                    Some(all) => (all, None),
+                };
+                let audited = audited_clusters(
+                    n,
+                    joined,
+                    &buckets,
+                    identical.as_ref(),
+                    &index.sets,
+                    joining_threshold,
+                    options.threshold,
+                    options.keep,
+                    options.audit,
+                    length,
+                    progress,
+                )?;
+                let below = unverified.as_ref().map(|_| {
+                    let kept = Clusters::build(
+                        n,
+                        &verified.edges,
+                        identical.as_ref(),
+                        options.keep,
+                        length,
+                    );
+                    audited.clusters.removed_beyond(&kept)
+                });
+                Ok(((audited, below), n as u64))
             })?;
         Ok(Dedup {
             identical,
-            candidates,
-            pairs,
-            clusters,
-            audits,
+            bucket_pairs: buckets.bucket_pairs,
+            largest_buckets: buckets.largest_buckets,
+            jaccards_computed: verified.jaccards
+                + unverified.as_ref().map_or(0, |u| u.jaccards)
+                + audited.jaccards,
+            clusters: audited.clusters,
+            audits: audited.audits,
             removed_below_threshold,
         })
     }
@@ -63,15 +109,18 @@ impl Pipeline<'_> {
 mod tests {
     use super::*;
     use crate::analysis::clusters::{AuditLimits, Clusters, Edge, KeepRule};
-    use crate::analysis::dedup::Joining;
+    use crate::analysis::dedup::{Joining, audit_clusters, cluster_pairs};
     use crate::corpus::Corpus;
     use crate::jobs::Progress;
-    use crate::minhash::{Banding, BandingOptions, IndexOptions, build_index};
+    use crate::minhash::{
+        Banding, BandingOptions, IndexOptions, VerifiedPair, build_index, find_candidates_among,
+        verify,
+    };
 
     fn dedup(
         index: &Index,
         options: &DedupOptions,
-        length: impl Fn(u32) -> usize + Copy,
+        length: impl Fn(u32) -> usize + Copy + Sync,
         progress: &Progress,
     ) -> Result<Dedup> {
         Pipeline::new(progress).dedup(index, options, length)
@@ -137,10 +186,10 @@ mod tests {
                 without.removed_below_threshold
             );
             assert!(
-                with.pairs.len() < without.pairs.len(),
+                with.bucket_pairs < without.bucket_pairs,
                 "the collapse saves pairs: {} vs {}",
-                with.pairs.len(),
-                without.pairs.len()
+                with.bucket_pairs,
+                without.bucket_pairs
             );
             let copies = with.identical.as_ref().unwrap().copies();
             assert!(copies >= 20, "{copies}");
@@ -167,6 +216,7 @@ mod tests {
         options.threshold = 0.7;
         let d = dedup(&index, &options, |_| 0, &Progress::new()).unwrap();
         assert!(d.clusters.len() > 20, "{}", d.clusters.len());
+        let all_pairs = reference_pairs(&index, &options);
         let mut chained = 0;
         for c in 0..d.clusters.len() {
             let members = d.clusters.members(c);
@@ -189,8 +239,7 @@ mod tests {
             // it do not connect it (copies count as edges at 1).
             let w = audit.weakest_link.jaccard;
             if w < 1.0 {
-                let edges: Vec<Edge> = d
-                    .pairs
+                let edges: Vec<Edge> = all_pairs
                     .iter()
                     .filter(|p| p.jaccard > w && members.contains(&p.a))
                     .map(|p| Edge {
@@ -214,6 +263,140 @@ mod tests {
             }
         }
         assert!(chained > 0, "template families chain at 0.7");
+    }
+
+    /// Every candidate among the representatives with its Jaccard: what dedup used to
+    /// materialize.
+    fn reference_pairs(index: &Index, options: &DedupOptions) -> Vec<VerifiedPair> {
+        let identical = IdenticalGroups::find(&index.sets);
+        let included: Vec<bool> = (0..index.len() as u32)
+            .map(|d| !options.collapse_identical || identical.is_representative(d))
+            .collect();
+        let candidates = find_candidates_among(
+            &index.signatures,
+            &options.banding,
+            Some(&included),
+            &Progress::new(),
+        )
+        .unwrap();
+        verify(index, &candidates.pairs, 0.0, &Progress::new()).unwrap()
+    }
+
+    /// The pair-based dedup (every candidate verified, clusters by Kruskal over all of them)
+    /// against the bucket-based one: same clusters, kept documents, weakest links of the
+    /// exactly audited clusters, audits and removals.
+    fn assert_same_as_pair_based(
+        index: &Index,
+        options: &DedupOptions,
+        len: impl Fn(u32) -> usize + Copy + Sync,
+    ) {
+        let identical = options
+            .collapse_identical
+            .then(|| IdenticalGroups::find(&index.sets));
+        let pairs = reference_pairs(index, options);
+        let (expected, below) =
+            cluster_pairs(index.len(), &pairs, identical.as_ref(), options, len);
+        let audits = audit_clusters(&expected, &index.sets, identical.as_ref(), options);
+        let got = dedup(index, options, len, &Progress::new()).unwrap();
+        let (g, e) = (members(&got.clusters), members(&expected));
+        if g != e {
+            let diff: Vec<_> = g
+                .iter()
+                .filter(|c| !e.contains(c))
+                .map(|c| c.len())
+                .collect();
+            let diff2: Vec<_> = e
+                .iter()
+                .filter(|c| !g.contains(c))
+                .map(|c| c.len())
+                .collect();
+            panic!(
+                "{:?} {}×{} t {} collapse {} cap {:?}: got {} clusters, expected {}; got-only sizes {diff:?} expected-only {diff2:?}",
+                options.joining,
+                options.banding.banding.bands,
+                options.banding.banding.rows,
+                options.threshold,
+                options.collapse_identical,
+                options.banding.max_bucket,
+                g.len(),
+                e.len()
+            );
+        }
+        assert_eq!(got.removed_below_threshold, below);
+        for (c, audit) in audits.iter().enumerate() {
+            assert_eq!(got.clusters.kept(c), expected.kept(c));
+            if audit.exact {
+                assert_eq!(got.audits[c], *audit, "cluster {c}");
+            } else {
+                // Above the exact bound the weakest link is a lower bound.
+                let bound = got.audits[c].weakest_link.jaccard;
+                assert!(bound <= audit.weakest_link.jaccard, "cluster {c}");
+                assert!(!got.audits[c].exact);
+            }
+        }
+        // Never more Jaccards than the pair-based way (whose unverified joining edges are
+        // candidates it verifies too, counted here once more at most per document).
+        let unverified_edges = match options.joining {
+            Joining::Verified => 0,
+            Joining::Unverified => index.len(),
+        };
+        let pair_based = pairs.len()
+            + audits
+                .iter()
+                .map(|a| a.pairs_compared as usize)
+                .sum::<usize>();
+        assert!(
+            got.jaccards_computed as usize <= pair_based + unverified_edges,
+            "{} > {pair_based}",
+            got.jaccards_computed
+        );
+    }
+
+    #[test]
+    fn bucket_joining_equals_joining_every_pair() {
+        use crate::templated::{TemplateOptions, generate_templated};
+        let generated = generate_templated(&TemplateOptions {
+            docs: 2_000,
+            max_family: 300,
+            seed: 11,
+            ..TemplateOptions::default()
+        });
+        let index = build_index(
+            &generated.corpus,
+            &IndexOptions::default(),
+            &Progress::new(),
+        )
+        .unwrap();
+        let len = |d: u32| generated.corpus.text(d as usize).len();
+        for (bands, rows, threshold) in [(16, 4, 0.6), (32, 2, 0.5), (20, 5, 0.8)] {
+            for joining in [Joining::Verified, Joining::Unverified] {
+                for collapse in [true, false] {
+                    for (keep, cap, exact_members) in [
+                        (KeepRule::First, None, 400),
+                        (KeepRule::Longest, Some(50), 400),
+                        (KeepRule::First, None, 8),
+                    ] {
+                        let mut o = options(collapse, joining);
+                        o.banding.banding = Banding { bands, rows };
+                        o.banding.max_bucket = cap;
+                        o.threshold = threshold;
+                        o.keep = keep;
+                        o.audit.exact_members = exact_members;
+                        assert_same_as_pair_based(&index, &o, len);
+                    }
+                }
+            }
+        }
+        let texts = family_corpus();
+        let index =
+            build_index(&corpus(&texts), &IndexOptions::default(), &Progress::new()).unwrap();
+        for joining in [Joining::Verified, Joining::Unverified] {
+            for collapse in [true, false] {
+                assert_same_as_pair_based(&index, &options(collapse, joining), |d| {
+                    texts[d as usize].len()
+                });
+            }
+        }
     }
 
     #[test]

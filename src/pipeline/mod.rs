@@ -18,8 +18,8 @@ use crate::Result;
 use crate::corpus::{Corpus, ReadOptions, ReadReport, read_corpus};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::{
-    BandingOptions, CandidatePair, Candidates, Index, IndexOptions, VerifiedPair, build_index,
-    find_candidates, verify,
+    BandingOptions, CandidatePair, Candidates, IdenticalGroups, Index, IndexOptions, VerifiedPair,
+    build_index, find_candidates, find_candidates_among, verify,
 };
 
 pub use rebanding::{MAX_BUCKET_PAIRS, MAX_KNOWN_PAIRS, estimated_bucket_pairs, reband, remember};
@@ -208,6 +208,35 @@ impl<'a> Pipeline<'a> {
             let pairs = verify(index, candidates, threshold, progress)?;
             Ok((pairs, candidates.len() as u64))
         })
+    }
+
+    /// Groups documents with identical shingle sets (the collapsing phase).
+    pub fn identical_groups(&mut self, index: &Index) -> Result<IdenticalGroups> {
+        self.timed(Phase::Collapsing, "docs", |_| {
+            Ok((IdenticalGroups::find(&index.sets), index.len() as u64))
+        })
+    }
+
+    /// [`Pipeline::band_and_verify`] among the representatives of `identical` only: each
+    /// group of identical copies stands for all its members (`scan --collapse-identical`).
+    pub fn band_and_verify_representatives(
+        &mut self,
+        index: &Index,
+        identical: &IdenticalGroups,
+        options: &BandingOptions,
+        threshold: f64,
+    ) -> Result<(Candidates, Vec<VerifiedPair>)> {
+        let included: Vec<bool> = (0..index.len() as u32)
+            .map(|d| identical.is_representative(d))
+            .collect();
+        let candidates = self.timed(Phase::Banding, "bucket pairs", |progress| {
+            let candidates =
+                find_candidates_among(&index.signatures, options, Some(&included), progress)?;
+            let bucket_pairs = candidates.bucket_pairs;
+            Ok((candidates, bucket_pairs))
+        })?;
+        let pairs = self.verify(index, &candidates.pairs, threshold)?;
+        Ok((candidates, pairs))
     }
 
     /// [`Pipeline::candidates`] then [`Pipeline::verify`].
