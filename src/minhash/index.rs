@@ -185,7 +185,9 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
     let n = corpus.len();
     progress.begin(Phase::Signatures, n as u64);
     let family = HashFamily::new(k, options.seed);
-    let mut data = vec![u32::MAX; n * k];
+    // Zeroed memory comes from the kernel as untouched pages, so this costs nothing here; each
+    // worker fills its rows (and takes their page faults) in parallel below.
+    let mut data = vec![0u32; n * k];
     let mut empty = vec![false; n];
 
     let chunks: Vec<SetChunk> = data
@@ -199,19 +201,20 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
                     Vec::new(),
                     Vec::new(),
                     SortScratch::default(),
-                    Vec::new(),
                 )
             },
-            |(shingler, hashes, folded, scratch, staging), (c, (sig_chunk, empty_chunk))| {
+            |(shingler, hashes, folded, scratch), (c, (sig_chunk, empty_chunk))| {
                 progress.check()?;
                 let first = c * CHUNK_DOCS;
                 let docs = empty_chunk.len();
                 let mut offsets = Vec::with_capacity(docs + 1);
                 offsets.push(0);
-                // Sets collect in a per-thread buffer that is reused from chunk to chunk, and
-                // are copied once into an exact-size allocation: growing each chunk's vector by
-                // doubling cost a storm of page faults on million-document corpora.
-                staging.clear();
+                // Sets are written once, straight into the chunk's own allocation, sized for
+                // the common case (char shingles of ASCII text: at most one shingle per byte)
+                // and trimmed at the end. Pages never written are never faulted in, and the
+                // trim of a large block gives its tail back in place, without a copy.
+                let bound: usize = (first..first + docs).map(|i| corpus.text(i).len()).sum();
+                let mut values: Vec<u64> = Vec::with_capacity(bound);
                 for d in 0..docs {
                     hashes.clear();
                     shingler.hashes(corpus.text(first + d), hashes);
@@ -219,16 +222,16 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
                     sort_dedup_hashes(hashes, scratch);
                     folded.clear();
                     folded.extend(hashes.iter().map(|&h| fold32(h)));
-                    family.update(&mut sig_chunk[d * k..(d + 1) * k], folded);
+                    let row = &mut sig_chunk[d * k..(d + 1) * k];
+                    row.fill(u32::MAX);
+                    family.update(row, folded);
                     empty_chunk[d] = hashes.is_empty();
-                    staging.extend_from_slice(hashes);
-                    offsets.push(staging.len() as u32);
+                    values.extend_from_slice(hashes);
+                    offsets.push(values.len() as u32);
                 }
+                values.shrink_to_fit();
                 progress.advance(docs as u64);
-                Ok(SetChunk {
-                    offsets,
-                    values: staging.to_vec(),
-                })
+                Ok(SetChunk { offsets, values })
             },
         )
         .collect::<Result<_>>()?;

@@ -155,6 +155,13 @@ impl Shingler {
     /// included. A non-empty text shorter than one shingle yields one shingle, its whole
     /// normalized text; an empty one yields none.
     pub fn hashes(&mut self, text: &str, out: &mut Vec<u64>) {
+        if let ShingleKind::Char(k) = self.opts.kind
+            && k <= 8
+            && text.is_ascii()
+        {
+            self.ascii_char_hashes(text.as_bytes(), k, out);
+            return;
+        }
         self.normalize_into(text, false);
         let chars = self.bounds.len() - 1;
         match self.opts.kind {
@@ -186,6 +193,54 @@ impl Shingler {
                 }
             }
             _ => self.for_each_shingle(|bytes, _, _| out.push(shingle_hash(bytes))),
+        }
+    }
+
+    /// [`Shingler::hashes`] for ASCII text and char shingles of at most 8 bytes, in one pass:
+    /// normalization and shingling fused, no normalized copy and no char offsets. The last
+    /// k normalized bytes live in a shift register whose top k bytes are exactly the packing
+    /// [`shingle_hash`] uses, so every hash equals the general path's (tests check this on
+    /// random and adversarial texts).
+    fn ascii_char_hashes(&self, text: &[u8], k: usize, out: &mut Vec<u64>) {
+        let (lower, strip) = (self.opts.lowercase, self.opts.strip_punct);
+        // ASCII: one char per byte, and normalization never adds chars, so this bounds the
+        // shingle count.
+        out.reserve(text.len());
+        let shift = 64 - 8 * k as u32;
+        let salt = LEN_SALT[k];
+        // The normalized text so far: its last 8 bytes, newest in the top byte, and its length.
+        let mut window = 0u64;
+        let mut emitted = 0usize;
+        let mut pending_space = false;
+        let mut push = |window: &mut u64, emitted: &mut usize, byte: u8| {
+            *window = (*window >> 8) | ((byte as u64) << 56);
+            *emitted += 1;
+            if *emitted >= k {
+                out.push(fmix64((*window >> shift) ^ salt));
+            }
+        };
+        for &c in text {
+            // The same classes as `normalize_ascii`.
+            if c == b' ' || c.wrapping_sub(b'\t') <= b'\r' - b'\t' {
+                pending_space = true;
+                continue;
+            }
+            if strip && !c.is_ascii_alphanumeric() {
+                continue;
+            }
+            if pending_space && emitted > 0 {
+                push(&mut window, &mut emitted, b' ');
+            }
+            pending_space = false;
+            push(
+                &mut window,
+                &mut emitted,
+                if lower { c.to_ascii_lowercase() } else { c },
+            );
+        }
+        // A non-empty text shorter than one shingle is one shingle, its whole normalized text.
+        if emitted > 0 && emitted < k {
+            out.push(fmix64((window >> (64 - 8 * emitted as u32)) ^ LEN_SALT[emitted]));
         }
     }
 
