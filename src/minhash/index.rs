@@ -258,6 +258,37 @@ pub(crate) fn insertion_sort<T: PartialOrd + Copy>(v: &mut [T]) {
     }
 }
 
+/// Sorts hashes that a bucket pass left nearly sorted. Like [`insertion_sort`], but a value
+/// that belongs one place to the left (the common case: two values in one bucket, in the wrong
+/// order) is swapped with min/max instead of a branch; a branch whose outcome is a coin flip per
+/// value cost more than the moves. Only a value that belongs two or more places to the left
+/// (a rare branch) walks left like in insertion sort.
+fn finish_nearly_sorted(v: &mut [u64]) {
+    let Some(&first) = v.first() else {
+        return;
+    };
+    // `largest` is the value at i - 1 once v[..i] is sorted: the largest so far, kept in a
+    // register instead of being stored and reloaded.
+    let mut largest = first;
+    for i in 1..v.len() {
+        let x = v[i];
+        let (lo, hi) = (x.min(largest), x.max(largest));
+        v[i - 1] = lo;
+        // Only when x < largest can lo be smaller than v[i - 2] (v[..i - 1] is sorted).
+        if i >= 2 && v[i - 2] > lo {
+            let mut j = i - 1;
+            while j > 0 && v[j - 1] > lo {
+                v[j] = v[j - 1];
+                j -= 1;
+            }
+            v[j] = lo;
+        }
+        largest = hi;
+    }
+    let last = v.len() - 1;
+    v[last] = largest;
+}
+
 /// Buffers reused by [`sort_dedup_hashes`] from one document to the next.
 #[derive(Debug, Default)]
 pub(crate) struct SortScratch {
@@ -306,7 +337,7 @@ pub(crate) fn sort_dedup_hashes(v: &mut Vec<u64>, scratch: &mut SortScratch) {
         scratch[*slot as usize] = h;
         *slot += 1;
     }
-    insertion_sort(scratch);
+    finish_nearly_sorted(scratch);
     std::mem::swap(v, scratch);
     v.dedup();
 }
@@ -327,6 +358,26 @@ mod tests {
             expected.dedup();
             sort_dedup_hashes(&mut v, &mut SortScratch::default());
             assert_eq!(v, expected, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn nearly_sorted_finish_sorts_anything() {
+        let mut rng = crate::rng::SplitMix64::new(23);
+        for n in [0, 1, 2, 3, 10, 100, 1000] {
+            for spread in [1, 3, 1 << 62, u64::MAX] {
+                let mut v: Vec<u64> = (0..n)
+                    .map(|i| (i as u64).wrapping_mul(7) ^ (rng.next_u64() % spread))
+                    .collect();
+                if n > 5 {
+                    v.reverse();
+                    v[n / 2] = v[0];
+                }
+                let mut expected = v.clone();
+                expected.sort_unstable();
+                finish_nearly_sorted(&mut v);
+                assert_eq!(v, expected, "n = {n}, spread {spread}");
+            }
         }
     }
 

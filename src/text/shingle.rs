@@ -234,7 +234,13 @@ impl Shingler {
         }
         buf[len..].fill(0);
         let window = |i: usize| u64::from_le_bytes(buf[i..i + 8].try_into().unwrap());
-        let mask = |n: usize| if n == 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 };
+        let mask = |n: usize| {
+            if n == 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * n)) - 1
+            }
+        };
         if len == 0 {
             return;
         }
@@ -446,7 +452,10 @@ mod simd {
         let is_space = |c: u8| c == b' ' || c.wrapping_sub(b'\t') <= b'\r' - b'\t';
         // Leading whitespace never shows; after it, every whitespace run becomes one space at
         // the place of its first byte, and a trailing one is dropped at the end.
-        let start = text.iter().position(|&c| !is_space(c)).unwrap_or(text.len());
+        let start = text
+            .iter()
+            .position(|&c| !is_space(c))
+            .unwrap_or(text.len());
         let text = &text[start..];
         buf.clear();
         // Each block stores 64 bytes at the current length, and the windows read up to 16
@@ -463,7 +472,10 @@ mod simd {
         for block in text.chunks(64) {
             let (c, valid) = if block.len() == 64 {
                 // SAFETY: the block has 64 bytes.
-                (unsafe { _mm512_loadu_si512(block.as_ptr().cast()) }, u64::MAX)
+                (
+                    unsafe { _mm512_loadu_si512(block.as_ptr().cast()) },
+                    u64::MAX,
+                )
             } else {
                 tail[..block.len()].copy_from_slice(block);
                 tail[block.len()..].fill(0);
@@ -496,7 +508,13 @@ mod simd {
             len -= 1;
         }
         let window = |i: usize| u64::from_le_bytes(norm[i..i + 8].try_into().unwrap());
-        let mask = |n: usize| if n == 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 };
+        let mask = |n: usize| {
+            if n == 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * n)) - 1
+            }
+        };
         if len == 0 {
             return;
         }
@@ -655,7 +673,12 @@ mod tests {
             b"".to_vec(),
             b"   \t\n ".to_vec(),
             b" a ".to_vec(),
-            [b' '; 63].iter().chain(b"xY").chain(&[b'\n'; 70]).copied().collect(),
+            [b' '; 63]
+                .iter()
+                .chain(b"xY")
+                .chain(&[b'\n'; 70])
+                .copied()
+                .collect(),
         ];
         for _ in 0..400 {
             let len = rng.below(200) as usize;
