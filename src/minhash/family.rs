@@ -191,9 +191,9 @@ unsafe fn update_avx512_block<const R: usize>(
             acc[r] = _mm512_min_epu64(acc[r], v);
         }
     }
-    for r in 0..R {
+    for (r, acc) in acc.iter().enumerate() {
         let at = lane + 8 * r;
-        let top = _mm512_cvtepi64_epi32(_mm512_srli_epi64::<32>(acc[r]));
+        let top = _mm512_cvtepi64_epi32(_mm512_srli_epi64::<32>(*acc));
         // SAFETY: at..at + 8 is in bounds of sig.
         unsafe { _mm256_storeu_si256(sig.as_mut_ptr().add(at).cast(), top) };
     }
