@@ -127,6 +127,10 @@ pub struct Shingler {
     /// (filled only when spans are requested).
     origin: Vec<Range<usize>>,
     segment: String,
+    /// The normalized bytes of the last ASCII document (the char-shingle fast path).
+    bytes: Vec<u8>,
+    /// The CPU has what `simd::ascii_char_hashes` needs (checked once, here).
+    avx512: bool,
 }
 
 impl Shingler {
@@ -137,6 +141,8 @@ impl Shingler {
             bounds: Vec::new(),
             origin: Vec::new(),
             segment: String::new(),
+            bytes: Vec::new(),
+            avx512: simd::available(),
         }
     }
 
@@ -155,6 +161,13 @@ impl Shingler {
     /// included. A non-empty text shorter than one shingle yields one shingle, its whole
     /// normalized text; an empty one yields none.
     pub fn hashes(&mut self, text: &str, out: &mut Vec<u64>) {
+        if let ShingleKind::Char(k) = self.opts.kind
+            && k <= 8
+            && text.is_ascii()
+        {
+            self.ascii_char_hashes(text.as_bytes(), k, out);
+            return;
+        }
         self.normalize_into(text, false);
         let chars = self.bounds.len() - 1;
         match self.opts.kind {
@@ -187,6 +200,57 @@ impl Shingler {
             }
             _ => self.for_each_shingle(|bytes, _, _| out.push(shingle_hash(bytes))),
         }
+    }
+
+    /// [`Shingler::hashes`] for ASCII text and char shingles of at most 8 bytes. Normalization
+    /// is a branch-free pass into a byte buffer (no `String`, no char offsets: every char is
+    /// one byte), then each shingle is an 8-byte load masked to k bytes, exactly the packing
+    /// [`shingle_hash`] uses, so every hash equals the general path's (tests check this on
+    /// random and adversarial texts).
+    fn ascii_char_hashes(&mut self, text: &[u8], k: usize, out: &mut Vec<u64>) {
+        let (lower, strip) = (self.opts.lowercase, self.opts.strip_punct);
+        #[cfg(target_arch = "x86_64")]
+        if self.avx512 && !strip {
+            // SAFETY: `avx512` is set only when the CPU has the features the function uses.
+            unsafe { simd::ascii_char_hashes(text, lower, k, &mut self.bytes, out) };
+            return;
+        }
+        // Normalization never lengthens ASCII text; 8 spare bytes let every window be one load.
+        let buf = &mut self.bytes;
+        buf.clear();
+        buf.resize(text.len() + 8, 0);
+        let mut len = 0;
+        let mut pending_space = false;
+        for &c in text {
+            // The classes of `normalize_ascii`; unconditional stores and counted advances,
+            // because spaces come at random and a branch on them mispredicts once a word.
+            let space = c == b' ' || c.wrapping_sub(b'\t') <= b'\r' - b'\t';
+            let keep = !space && (!strip || c.is_ascii_alphanumeric());
+            buf[len] = b' ';
+            len += (pending_space && keep && len > 0) as usize;
+            buf[len] = if lower { c.to_ascii_lowercase() } else { c };
+            len += keep as usize;
+            pending_space = (pending_space || space) && !keep;
+        }
+        buf[len..].fill(0);
+        let window = |i: usize| u64::from_le_bytes(buf[i..i + 8].try_into().unwrap());
+        let mask = |n: usize| {
+            if n == 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * n)) - 1
+            }
+        };
+        if len == 0 {
+            return;
+        }
+        if len < k {
+            // A non-empty text shorter than one shingle is one shingle: all of it.
+            out.push(fmix64((window(0) & mask(len)) ^ LEN_SALT[len]));
+            return;
+        }
+        let (mask, salt) = (mask(k), LEN_SALT[k]);
+        out.extend((0..len - k + 1).map(|i| fmix64((window(i) & mask) ^ salt)));
     }
 
     /// Every shingle occurrence with the byte range of the original `text` it covers.
@@ -353,6 +417,142 @@ impl Shingler {
     }
 }
 
+/// The ASCII char-shingle path with AVX-512: normalization 64 bytes at a time (compare, blend,
+/// `vpcompressb`) and hashing 8 shingles at a time (`vpermb` builds the 8 overlapping windows,
+/// `vpmullq` runs `fmix64` on all of them). Same results as the scalar path, bit for bit.
+mod simd {
+    /// True when the CPU can run [`ascii_char_hashes`].
+    pub(super) fn available() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512bw")
+                && std::is_x86_feature_detected!("avx512dq")
+                && std::is_x86_feature_detected!("avx512vbmi")
+                && std::is_x86_feature_detected!("avx512vbmi2")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        false
+    }
+
+    /// Appends the hash of every char `k`-shingle (k ≤ 8) of ASCII `text`, normalized without
+    /// punctuation stripping, to `out`; `buf` is scratch. The caller checks [`available`].
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vbmi,avx512vbmi2")]
+    pub(super) unsafe fn ascii_char_hashes(
+        text: &[u8],
+        lower: bool,
+        k: usize,
+        buf: &mut Vec<u8>,
+        out: &mut Vec<u64>,
+    ) {
+        use super::{LEN_SALT, fmix64};
+        use std::arch::x86_64::*;
+        debug_assert!((1..=8).contains(&k) && text.is_ascii());
+        let is_space = |c: u8| c == b' ' || c.wrapping_sub(b'\t') <= b'\r' - b'\t';
+        // Leading whitespace never shows; after it, every whitespace run becomes one space at
+        // the place of its first byte, and a trailing one is dropped at the end.
+        let start = text
+            .iter()
+            .position(|&c| !is_space(c))
+            .unwrap_or(text.len());
+        let text = &text[start..];
+        buf.clear();
+        // Each block stores 64 bytes at the current length, and the windows read up to 16
+        // bytes past the end: 64 spare bytes, all written before they are read.
+        buf.reserve(text.len() + 64);
+        let dst = buf.as_mut_ptr();
+        let space = _mm512_set1_epi8(b' ' as i8);
+        let (tab, tab_to_cr) = (_mm512_set1_epi8(b'\t' as i8), _mm512_set1_epi8(4));
+        let (upper_a, a_to_z) = (_mm512_set1_epi8(b'A' as i8), _mm512_set1_epi8(25));
+        let case_bit = _mm512_set1_epi8(0x20);
+        let mut len = 0usize;
+        let mut prev_space = 0u64;
+        let mut tail = [0u8; 64];
+        for block in text.chunks(64) {
+            let (c, valid) = if block.len() == 64 {
+                // SAFETY: the block has 64 bytes.
+                (
+                    unsafe { _mm512_loadu_si512(block.as_ptr().cast()) },
+                    u64::MAX,
+                )
+            } else {
+                tail[..block.len()].copy_from_slice(block);
+                tail[block.len()..].fill(0);
+                // SAFETY: `tail` has 64 bytes.
+                let c = unsafe { _mm512_loadu_si512(tail.as_ptr().cast()) };
+                (c, (1u64 << block.len()) - 1)
+            };
+            let ws = (_mm512_cmpeq_epi8_mask(c, space)
+                | _mm512_cmple_epu8_mask(_mm512_sub_epi8(c, tab), tab_to_cr))
+                & valid;
+            let run_start = ws & !((ws << 1) | prev_space);
+            let emit = (valid & !ws) | run_start;
+            let mut v = _mm512_mask_mov_epi8(c, ws, space);
+            if lower {
+                let upper = _mm512_cmple_epu8_mask(_mm512_sub_epi8(c, upper_a), a_to_z);
+                v = _mm512_mask_blend_epi8(upper, v, _mm512_or_si512(v, case_bit));
+            }
+            let packed = _mm512_maskz_compress_epi8(emit, v);
+            // SAFETY: len + 64 ≤ text.len() + 64 ≤ capacity (len grows by at most the bytes
+            // read so far).
+            unsafe { _mm512_storeu_si512(dst.add(len).cast(), packed) };
+            len += emit.count_ones() as usize;
+            prev_space = ws >> 63;
+        }
+        // SAFETY: as above; zeroes the spare bytes the windows read.
+        unsafe { _mm512_storeu_si512(dst.add(len).cast(), _mm512_setzero_si512()) };
+        // SAFETY: bytes 0..len + 64 are initialized.
+        let norm = unsafe { std::slice::from_raw_parts(dst, len + 64) };
+        if len > 0 && norm[len - 1] == b' ' {
+            len -= 1;
+        }
+        let window = |i: usize| u64::from_le_bytes(norm[i..i + 8].try_into().unwrap());
+        let mask = |n: usize| {
+            if n == 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * n)) - 1
+            }
+        };
+        if len == 0 {
+            return;
+        }
+        if len < k {
+            // Bytes past `len` are a space or zero: masked off.
+            out.push(fmix64((window(0) & mask(len)) ^ LEN_SALT[len]));
+            return;
+        }
+        let count = len - k + 1;
+        out.reserve(count + 8);
+        // Lane j of the permuted vector is bytes j..j + 8 of the 16 loaded: window j.
+        let index: [u8; 64] = std::array::from_fn(|p| (p / 8 + p % 8) as u8);
+        // SAFETY: 64 bytes.
+        let index = unsafe { _mm512_loadu_si512(index.as_ptr().cast()) };
+        let mask = _mm512_set1_epi64(mask(k) as i64);
+        let salt = _mm512_set1_epi64(LEN_SALT[k] as i64);
+        let m1 = _mm512_set1_epi64(0xff51_afd7_ed55_8ccd_u64 as i64);
+        let m2 = _mm512_set1_epi64(0xc4ce_b9fe_1a85_ec53_u64 as i64);
+        let fold = |x: __m512i| _mm512_xor_si512(x, _mm512_srli_epi64::<33>(x));
+        // SAFETY: `out` has room for count + 8 more values.
+        let o = unsafe { out.as_mut_ptr().add(out.len()) };
+        let mut j = 0;
+        while j < count {
+            // SAFETY: j + 16 ≤ count + 15 ≤ len + 64 bytes are initialized.
+            let bytes = unsafe { _mm_loadu_si128(norm.as_ptr().add(j).cast()) };
+            let windows = _mm512_permutexvar_epi8(index, _mm512_castsi128_si512(bytes));
+            let mut x = _mm512_xor_si512(_mm512_and_si512(windows, mask), salt);
+            x = _mm512_mullo_epi64(fold(x), m1);
+            x = _mm512_mullo_epi64(fold(x), m2);
+            // SAFETY: j + 8 ≤ count + 8 values fit in the reserved room.
+            unsafe { _mm512_storeu_si512(o.add(j).cast(), fold(x)) };
+            j += 8;
+        }
+        // SAFETY: the first `count` of the values written are this text's hashes.
+        unsafe { out.set_len(out.len() + count) };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -457,6 +657,66 @@ mod tests {
                 s.hashes(text, &mut fast);
                 let slow: Vec<u64> = s.spans(text).into_iter().map(|sp| sp.hash).collect();
                 assert_eq!(fast, slow, "k = {k}, {text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn ascii_fast_paths_equal_general_path_on_random_texts() {
+        // Whitespace runs at the start, the end and across 64-byte blocks, every ASCII
+        // whitespace byte, control bytes, punctuation and case, texts shorter than one shingle
+        // and longer than several blocks: the SIMD path, the scalar fused path and the general
+        // (normalize, then slice) path must give the same hashes in the same order.
+        let alphabet = b"aAbBzZ09 \t\n\x0b\x0c\r.,!'\x00\x01\x1f\x7f@[`{";
+        let mut rng = crate::rng::SplitMix64::new(17);
+        let mut texts: Vec<Vec<u8>> = vec![
+            b"".to_vec(),
+            b"   \t\n ".to_vec(),
+            b" a ".to_vec(),
+            [b' '; 63]
+                .iter()
+                .chain(b"xY")
+                .chain(&[b'\n'; 70])
+                .copied()
+                .collect(),
+        ];
+        for _ in 0..400 {
+            let len = rng.below(200) as usize;
+            let runny = rng.below(2) == 0;
+            texts.push(
+                (0..len)
+                    .map(|_| {
+                        if runny && rng.below(3) == 0 {
+                            b' '
+                        } else {
+                            alphabet[rng.below(alphabet.len() as u64) as usize]
+                        }
+                    })
+                    .collect(),
+            );
+        }
+        for k in 1..=9 {
+            for (lowercase, strip_punct) in [(true, false), (false, false), (true, true)] {
+                let o = ShingleOptions {
+                    kind: ShingleKind::Char(k),
+                    lowercase,
+                    nfkc: false,
+                    strip_punct,
+                };
+                let mut simd = Shingler::new(o.clone());
+                let mut scalar = Shingler::new(o.clone());
+                scalar.avx512 = false;
+                let mut general = Shingler::new(o);
+                for t in &texts {
+                    let t = std::str::from_utf8(t).unwrap();
+                    let expected: Vec<u64> =
+                        general.spans(t).into_iter().map(|sp| sp.hash).collect();
+                    let (mut a, mut b) = (vec![1], vec![1]);
+                    simd.hashes(t, &mut a);
+                    scalar.hashes(t, &mut b);
+                    assert_eq!(a[1..], expected[..], "simd, k = {k}, {t:?}");
+                    assert_eq!(b[1..], expected[..], "scalar, k = {k}, {t:?}");
+                }
             }
         }
     }
