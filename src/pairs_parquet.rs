@@ -289,115 +289,82 @@ impl<W: Write> PairsParquetWriter<W> {
     }
 }
 
-/// The clusters schema (`lshscope dedup`): a document, the id of its cluster's kept document,
-/// the cluster's size and whether this document is the one kept.
-const CLUSTERS_SCHEMA: &str = "message clusters {
-    required binary id (STRING);
-    required binary cluster (STRING);
-    required int64 size;
-    required boolean keep;
-}";
-
-/// Writes the rows of a clusters file as Parquet; [`ClustersParquetWriter::finish`] writes the
-/// footer.
-pub struct ClustersParquetWriter<W: Write>(TableWriter<W>);
-
-impl<W: Write> ClustersParquetWriter<W> {
-    pub fn new(out: W) -> std::io::Result<Self> {
-        let columns = vec![
-            ColumnValues::Text(Vec::new()),
-            ColumnValues::Text(Vec::new()),
-            ColumnValues::Int64(Vec::new()),
-            ColumnValues::Boolean(Vec::new()),
-        ];
-        Ok(ClustersParquetWriter(TableWriter::new(
-            out,
-            CLUSTERS_SCHEMA,
-            columns,
-            ROW_GROUP_ROWS,
-        )?))
-    }
-
-    /// Appends document `doc` of `ids`, in the cluster kept as `kept`, of `size` documents.
-    pub fn write_member(
-        &mut self,
-        ids: &IdColumn,
-        doc: u32,
-        kept: u32,
-        size: usize,
-    ) -> std::io::Result<()> {
-        let [
-            ColumnValues::Text(id),
-            ColumnValues::Text(cluster),
-            ColumnValues::Int64(sizes),
-            ColumnValues::Boolean(keep),
-        ] = &mut self.0.columns[..]
-        else {
-            unreachable!("the clusters schema's buffers")
-        };
-        id.push(ids.0[doc as usize].clone());
-        cluster.push(ids.0[kept as usize].clone());
-        sizes.push(size as i64);
-        keep.push(doc == kept);
-        self.0.row_done()
-    }
-
-    pub fn finish(self) -> std::io::Result<W> {
-        self.0.finish()
-    }
+/// Writes membership rows as Parquet: a document, the id of the document that heads its group
+/// and the group's size, and for clusters whether this document is the one kept. Serves
+/// `dedup`'s clusters (`id, cluster, size, keep`) and `scan --collapse-identical`'s groups
+/// (`id, representative, size`); [`MembersParquetWriter::finish`] writes the footer.
+pub struct MembersParquetWriter<W: Write> {
+    table: TableWriter<W>,
+    keep_column: bool,
 }
 
-/// The identical-groups schema (`lshscope scan --collapse-identical --groups`): a document,
-/// the id of its group's representative and the group's size.
-const GROUPS_SCHEMA: &str = "message groups {
+impl<W: Write> MembersParquetWriter<W> {
+    /// The clusters of `lshscope dedup`: `id`, `cluster` (the kept document), `size`, `keep`.
+    pub fn clusters(out: W) -> std::io::Result<Self> {
+        Self::new(out, "cluster", true)
+    }
+
+    /// The identical groups of `scan --collapse-identical`: `id`, `representative`, `size`.
+    pub fn groups(out: W) -> std::io::Result<Self> {
+        Self::new(out, "representative", false)
+    }
+
+    fn new(out: W, head: &str, keep_column: bool) -> std::io::Result<Self> {
+        let schema = format!(
+            "message members {{
     required binary id (STRING);
-    required binary representative (STRING);
-    required int64 size;
-}";
-
-/// Writes the rows of an identical-groups file as Parquet; [`GroupsParquetWriter::finish`]
-/// writes the footer.
-pub struct GroupsParquetWriter<W: Write>(TableWriter<W>);
-
-impl<W: Write> GroupsParquetWriter<W> {
-    pub fn new(out: W) -> std::io::Result<Self> {
-        let columns = vec![
+    required binary {head} (STRING);
+    required int64 size;{}
+}}",
+            if keep_column {
+                "\n    required boolean keep;"
+            } else {
+                ""
+            }
+        );
+        let mut columns = vec![
             ColumnValues::Text(Vec::new()),
             ColumnValues::Text(Vec::new()),
             ColumnValues::Int64(Vec::new()),
         ];
-        Ok(GroupsParquetWriter(TableWriter::new(
-            out,
-            GROUPS_SCHEMA,
-            columns,
-            ROW_GROUP_ROWS,
-        )?))
+        if keep_column {
+            columns.push(ColumnValues::Boolean(Vec::new()));
+        }
+        Ok(MembersParquetWriter {
+            table: TableWriter::new(out, &schema, columns, ROW_GROUP_ROWS)?,
+            keep_column,
+        })
     }
 
-    /// Appends document `doc` of `ids`, in the group of `representative`, of `size` documents.
+    /// Appends document `doc` of `ids`, in the group headed by `head`, of `size` documents.
     pub fn write_member(
         &mut self,
         ids: &IdColumn,
         doc: u32,
-        representative: u32,
+        head: u32,
         size: usize,
     ) -> std::io::Result<()> {
-        let [
-            ColumnValues::Text(id),
-            ColumnValues::Text(rep),
-            ColumnValues::Int64(sizes),
-        ] = &mut self.0.columns[..]
-        else {
-            unreachable!("the groups schema's buffers")
-        };
-        id.push(ids.0[doc as usize].clone());
-        rep.push(ids.0[representative as usize].clone());
-        sizes.push(size as i64);
-        self.0.row_done()
+        let columns = &mut self.table.columns;
+        if let ColumnValues::Text(v) = &mut columns[0] {
+            v.push(ids.0[doc as usize].clone());
+        }
+        if let ColumnValues::Text(v) = &mut columns[1] {
+            v.push(ids.0[head as usize].clone());
+        }
+        if let ColumnValues::Int64(v) = &mut columns[2] {
+            v.push(size as i64);
+        }
+        if self.keep_column
+            && let ColumnValues::Boolean(v) = &mut columns[3]
+        {
+            v.push(doc == head);
+        }
+        self.table.row_done()
     }
 
+    /// Writes the last row group and the footer; returns the output (flushed).
     pub fn finish(self) -> std::io::Result<W> {
-        self.0.finish()
+        self.table.finish()
     }
 }
 
@@ -688,7 +655,7 @@ mod tests {
     #[test]
     fn clusters_read_back_with_their_types() {
         let ids = IdColumn::new(["a", "b", "c", "d"]);
-        let mut w = ClustersParquetWriter::new(Vec::new()).unwrap();
+        let mut w = MembersParquetWriter::clusters(Vec::new()).unwrap();
         w.write_member(&ids, 0, 0, 3).unwrap();
         w.write_member(&ids, 2, 0, 3).unwrap();
         w.write_member(&ids, 3, 0, 3).unwrap();

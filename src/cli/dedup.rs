@@ -14,7 +14,7 @@ use crate::corpus::{Corpus, ReadReport};
 use crate::jobs::Phase;
 use crate::minhash::{Banding, BandingOptions};
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
-use crate::pairs_parquet::{ClustersParquetWriter, IdColumn};
+use crate::pairs_parquet::{IdColumn, MembersParquetWriter};
 use crate::pipeline::{Loaded, PhaseTiming, Pipeline};
 use crate::{Error, Result};
 
@@ -231,7 +231,7 @@ pub fn write_clusters(
 ) -> std::io::Result<()> {
     if format == OutputFormat::Parquet {
         let ids = IdColumn::new((0..corpus.len()).map(|i| corpus.id(i)));
-        let mut out = ClustersParquetWriter::new(w)?;
+        let mut out = MembersParquetWriter::clusters(w)?;
         for d in 0..corpus.len() as u32 {
             if let Some(c) = clusters.cluster_of(d) {
                 out.write_member(&ids, d, clusters.kept(c), clusters.members(c).len())?;

@@ -9,7 +9,7 @@ use crate::analysis::recall::{TruthComparison, compare_truth, read_truth};
 use crate::corpus::{Corpus, ReadReport};
 use crate::minhash::{Banding, BandingOptions, BucketInfo, IdenticalGroups};
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter, write_pairs};
-use crate::pairs_parquet::{GroupsParquetWriter, IdColumn};
+use crate::pairs_parquet::{IdColumn, MembersParquetWriter};
 use crate::pipeline::{Loaded, PhaseTiming, Pipeline};
 use crate::{Error, Result};
 
@@ -301,7 +301,7 @@ pub fn write_groups(
     });
     if format == OutputFormat::Parquet {
         let ids = IdColumn::new((0..corpus.len()).map(|i| corpus.id(i)));
-        let mut out = GroupsParquetWriter::new(w)?;
+        let mut out = MembersParquetWriter::groups(w)?;
         for (d, rep, size) in rows {
             out.write_member(&ids, d, rep, size)?;
         }
