@@ -46,6 +46,18 @@ pub enum Error {
     Cancelled,
 }
 
+/// Checks that the option `name` is in [0, 1] (a similarity, a probability or a share): a
+/// usage error naming it otherwise.
+pub fn check_unit(name: &str, value: f64) -> Result<()> {
+    if (0.0..=1.0).contains(&value) {
+        Ok(())
+    } else {
+        Err(Error::usage(format!(
+            "{name} must be in [0, 1], got {value}"
+        )))
+    }
+}
+
 impl Error {
     pub fn io(path: impl AsRef<Path>, source: std::io::Error) -> Self {
         Error::Io {

@@ -126,12 +126,7 @@ pub struct ClusterSummary {
 }
 
 pub fn run(args: DedupArgs) -> Result<i32> {
-    if !(0.0..=1.0).contains(&args.threshold) {
-        return Err(Error::usage(format!(
-            "--threshold must be in [0, 1], got {}",
-            args.threshold
-        )));
-    }
+    crate::error::check_unit("--threshold", args.threshold)?;
     let banding = Banding::new(args.bands, args.rows, args.index.num_perm)?;
     let target = OutputTarget::new(args.output.as_deref());
     let format = target.format(args.output_format, CLUSTER_FORMATS)?;

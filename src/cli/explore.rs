@@ -87,12 +87,7 @@ impl ColorChoice {
 pub const SAMPLE_LABELS: &str = "lshscope-sample.labels.csv";
 
 fn check(view: &ViewArgs, num_perm: usize) -> Result<Banding> {
-    if !(0.0..=1.0).contains(&view.threshold) {
-        return Err(Error::usage(format!(
-            "--threshold must be in [0, 1], got {}",
-            view.threshold
-        )));
-    }
+    crate::error::check_unit("--threshold", view.threshold)?;
     Banding::new(view.bands, view.rows, num_perm)
 }
 

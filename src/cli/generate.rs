@@ -81,8 +81,8 @@ pub struct GenArgs {
 const FORMATS: &[OutputFormat] = &[OutputFormat::Csv, OutputFormat::Jsonl];
 
 pub fn run(args: GenArgs) -> Result<i32> {
-    if let Some(l) = args.levels.iter().find(|l| !(0.0..=1.0).contains(*l)) {
-        return Err(Error::usage(format!("--levels must be in [0, 1], got {l}")));
+    for &level in &args.levels {
+        crate::error::check_unit("--levels", level)?;
     }
     let target = OutputTarget::new(args.output.as_deref());
     let format = target.format(args.output_format, FORMATS)?;
@@ -156,12 +156,7 @@ fn write_corpus(target: &OutputTarget, format: OutputFormat, corpus: &Corpus) ->
 }
 
 fn write_templated(args: &GenArgs, target: &OutputTarget, format: OutputFormat) -> Result<i32> {
-    if !(0.0..=1.0).contains(&args.copy_share) {
-        return Err(Error::usage(format!(
-            "--copy-share must be in [0, 1], got {}",
-            args.copy_share
-        )));
-    }
+    crate::error::check_unit("--copy-share", args.copy_share)?;
     if args.max_family == 0 {
         return Err(Error::usage("--max-family must be at least 1"));
     }

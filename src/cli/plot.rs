@@ -94,14 +94,10 @@ pub fn run(args: PlotArgs) -> Result<i32> {
 }
 
 fn check_threshold(t: Option<f64>) -> Result<()> {
-    if let Some(t) = t
-        && !(0.0..=1.0).contains(&t)
-    {
-        return Err(Error::usage(format!(
-            "--threshold must be in [0, 1], got {t}"
-        )));
+    match t {
+        Some(t) => crate::error::check_unit("--threshold", t),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 fn check_curve(c: CurveSpec, num_perm: Option<usize>) -> Result<()> {

@@ -130,12 +130,7 @@ pub struct ScanSummary {
 }
 
 pub fn run(args: ScanArgs) -> Result<i32> {
-    if !(0.0..=1.0).contains(&args.threshold) {
-        return Err(Error::usage(format!(
-            "--threshold must be in [0, 1], got {}",
-            args.threshold
-        )));
-    }
+    crate::error::check_unit("--threshold", args.threshold)?;
     let banding = Banding::new(args.bands, args.rows, args.index.num_perm)?;
     // Check the output names before the long phases, so a bad one fails fast.
     let target = OutputTarget::new(args.output.as_deref());

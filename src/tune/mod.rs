@@ -36,6 +36,7 @@ const THRESHOLDED_PAIRS_HINT: f64 = 0.1;
 
 /// The largest K searched for when the constraints need more permutations than given.
 const MAX_NUM_PERM_SEARCHED: usize = 2048;
+use crate::error::check_unit;
 use crate::numfmt::percent_fine;
 use crate::text::ShingleKind;
 use crate::{Error, Result};
@@ -210,15 +211,6 @@ impl TuneOptions {
         }
         Ok(())
     }
-}
-
-fn check_unit(name: &str, value: f64) -> Result<()> {
-    if !(0.0..=1.0).contains(&value) {
-        return Err(Error::usage(format!(
-            "{name} must be in [0, 1], got {value}"
-        )));
-    }
-    Ok(())
 }
 
 /// One row of the report: a banding and why it was picked.
