@@ -215,9 +215,74 @@ fn sort_by_key_then_doc(mut keys: Vec<(u64, u32)>) -> Vec<(u64, u32)> {
 
 struct BandResult {
     pairs: Vec<u64>,
+    stats: BucketStats,
+}
+
+/// What the buckets of one band (or, totalled, of all bands) report besides their pairs.
+#[derive(Default)]
+struct BucketStats {
+    /// The largest buckets, largest first (at most 10 kept).
     largest: Vec<BucketInfo>,
+    /// Buckets above the cap, largest first (at most 10 kept), and how many there were.
     capped: Vec<BucketInfo>,
+    capped_count: usize,
+    /// Bucket pairs the cap dropped.
     dropped: u64,
+}
+
+impl BucketStats {
+    /// Walks the buckets of one band's `keys` (sorted by key, then document) that hold two or
+    /// more documents, records them, and hands each one's first `cap` members to `visit`.
+    fn walk(
+        &mut self,
+        keys: &[(u64, u32)],
+        band: usize,
+        cap: usize,
+        mut visit: impl FnMut(&[(u64, u32)]),
+    ) {
+        for run in keys.chunk_by(|x, y| x.0 == y.0) {
+            let size = run.len();
+            if size < 2 {
+                continue;
+            }
+            let info = BucketInfo {
+                band,
+                size,
+                first_doc: run[0].1,
+            };
+            self.largest.push(info);
+            if self.largest.len() > 64 {
+                keep_top(&mut self.largest, 10);
+            }
+            let kept = size.min(cap);
+            if kept < size {
+                self.capped.push(info);
+                self.capped_count += 1;
+                if self.capped.len() > 64 {
+                    keep_top(&mut self.capped, 10);
+                }
+                let all = (size as u64) * (size as u64 - 1) / 2;
+                self.dropped += all - (kept as u64) * (kept as u64 - 1) / 2;
+            }
+            visit(&run[..kept]);
+        }
+        keep_top(&mut self.largest, 10);
+        keep_top(&mut self.capped, 10);
+    }
+
+    /// The statistics of all bands together.
+    fn total<'a>(bands: impl Iterator<Item = &'a BucketStats>) -> BucketStats {
+        let mut total = BucketStats::default();
+        for b in bands {
+            total.largest.extend_from_slice(&b.largest);
+            total.capped.extend_from_slice(&b.capped);
+            total.capped_count += b.capped_count;
+            total.dropped += b.dropped;
+        }
+        keep_top(&mut total.largest, 10);
+        keep_top(&mut total.capped, 10);
+        total
+    }
 }
 
 fn keep_top(list: &mut Vec<BucketInfo>, limit: usize) {
@@ -259,44 +324,15 @@ pub fn find_candidates_among(
             let keys = band_keys_among(sigs, banding, band, included);
             let mut out = BandResult {
                 pairs: Vec::new(),
-                largest: Vec::new(),
-                capped: Vec::new(),
-                dropped: 0,
+                stats: BucketStats::default(),
             };
-            let mut start = 0;
-            while start < keys.len() {
-                let key = keys[start].0;
-                let mut end = start + 1;
-                while end < keys.len() && keys[end].0 == key {
-                    end += 1;
-                }
-                let size = end - start;
-                if size >= 2 {
-                    let info = BucketInfo {
-                        band,
-                        size,
-                        first_doc: keys[start].1,
-                    };
-                    out.largest.push(info);
-                    if out.largest.len() > 64 {
-                        keep_top(&mut out.largest, 10);
-                    }
-                    let kept = size.min(cap);
-                    if kept < size {
-                        out.capped.push(info);
-                        let all = (size as u64) * (size as u64 - 1) / 2;
-                        out.dropped += all - (kept as u64) * (kept as u64 - 1) / 2;
-                    }
-                    let members = &keys[start..start + kept];
-                    for (i, &(_, a)) in members.iter().enumerate() {
-                        for &(_, b) in &members[i + 1..] {
-                            out.pairs.push(((a as u64) << 32) | b as u64);
-                        }
+            out.stats.walk(&keys, band, cap, |members| {
+                for (i, &(_, a)) in members.iter().enumerate() {
+                    for &(_, b) in &members[i + 1..] {
+                        out.pairs.push(((a as u64) << 32) | b as u64);
                     }
                 }
-                start = end;
-            }
-            keep_top(&mut out.largest, 10);
+            });
             progress.advance(1);
             Ok(out)
         })
@@ -307,14 +343,11 @@ pub fn find_candidates_among(
         grouping_seconds: (grouped_at - started).as_secs_f64(),
         ..Default::default()
     };
-    for r in &per_band {
-        result.largest_buckets.extend_from_slice(&r.largest);
-        result.capped_bucket_count += r.capped.len();
-        result.capped_buckets.extend_from_slice(&r.capped);
-        result.pairs_dropped_by_cap += r.dropped;
-    }
-    keep_top(&mut result.largest_buckets, 10);
-    keep_top(&mut result.capped_buckets, 10);
+    let totals = BucketStats::total(per_band.iter().map(|r| &r.stats));
+    result.largest_buckets = totals.largest;
+    result.capped_buckets = totals.capped;
+    result.capped_bucket_count = totals.capped_count;
+    result.pairs_dropped_by_cap = totals.dropped;
     progress.check()?;
     let band_pairs: Vec<Vec<u64>> = per_band.into_iter().map(|r| r.pairs).collect();
     result.bucket_pairs = band_pairs.iter().map(|p| p.len() as u64).sum();
@@ -424,9 +457,7 @@ pub fn bucket_lists(
     struct Band {
         buckets: BandBuckets,
         bucket_of: Vec<u32>,
-        largest: Vec<BucketInfo>,
-        capped: Vec<BucketInfo>,
-        dropped: u64,
+        stats: BucketStats,
         pairs: u64,
     }
     let per_band: Vec<Band> = (0..banding.bands)
@@ -440,40 +471,25 @@ pub fn bucket_lists(
                     members: Vec::new(),
                 },
                 bucket_of: vec![u32::MAX; sigs.len()],
-                largest: Vec::new(),
-                capped: Vec::new(),
-                dropped: 0,
+                stats: BucketStats::default(),
                 pairs: 0,
             };
-            for run in keys.chunk_by(|x, y| x.0 == y.0) {
-                let size = run.len();
-                if size < 2 {
-                    continue;
+            let Band {
+                buckets,
+                bucket_of,
+                stats,
+                pairs,
+            } = &mut out;
+            stats.walk(&keys, band, cap, |members| {
+                let kept = members.len() as u64;
+                *pairs += kept * (kept - 1) / 2;
+                let number = buckets.len() as u32;
+                for &(_, d) in members {
+                    buckets.members.push(d);
+                    bucket_of[d as usize] = number;
                 }
-                let info = BucketInfo {
-                    band,
-                    size,
-                    first_doc: run[0].1,
-                };
-                out.largest.push(info);
-                if out.largest.len() > 64 {
-                    keep_top(&mut out.largest, 10);
-                }
-                let kept = size.min(cap);
-                if kept < size {
-                    out.capped.push(info);
-                    let all = (size as u64) * (size as u64 - 1) / 2;
-                    out.dropped += all - (kept as u64) * (kept as u64 - 1) / 2;
-                }
-                out.pairs += (kept as u64) * (kept as u64 - 1) / 2;
-                let number = out.buckets.len() as u32;
-                for &(_, d) in &run[..kept] {
-                    out.buckets.members.push(d);
-                    out.bucket_of[d as usize] = number;
-                }
-                out.buckets.offsets.push(out.buckets.members.len() as u32);
-            }
-            keep_top(&mut out.largest, 10);
+                buckets.offsets.push(buckets.members.len() as u32);
+            });
             out.buckets.members.shrink_to_fit();
             progress.advance(1);
             Ok(out)
@@ -487,16 +503,15 @@ pub fn bucket_lists(
             result.bucket_of[d * bands + k] = bucket;
         }
     }
+    let totals = BucketStats::total(per_band.iter().map(|b| &b.stats));
+    result.largest_buckets = totals.largest;
+    result.capped_buckets = totals.capped;
+    result.capped_bucket_count = totals.capped_count;
+    result.pairs_dropped_by_cap = totals.dropped;
     for band in per_band {
-        result.largest_buckets.extend_from_slice(&band.largest);
-        result.capped_bucket_count += band.capped.len();
-        result.capped_buckets.extend_from_slice(&band.capped);
-        result.pairs_dropped_by_cap += band.dropped;
         result.bucket_pairs += band.pairs;
         result.bands.push(band.buckets);
     }
-    keep_top(&mut result.largest_buckets, 10);
-    keep_top(&mut result.capped_buckets, 10);
     Ok(result)
 }
 
