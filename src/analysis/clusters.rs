@@ -444,18 +444,23 @@ mod tests {
         out
     }
 
+    /// Up to 2n random edges between n documents, Jaccards in hundredths.
+    fn random_edges(rng: &mut SplitMix64, n: usize) -> Vec<Edge> {
+        let m = rng.below(2 * n as u64) as usize;
+        (0..m)
+            .filter_map(|_| {
+                let (a, b) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);
+                (a != b).then(|| e(a.min(b), a.max(b), (rng.below(100) as f64) / 100.0))
+            })
+            .collect()
+    }
+
     #[test]
     fn components_match_a_graph_search_on_random_graphs() {
         let mut rng = SplitMix64::new(7);
         for round in 0..200 {
             let n = 1 + rng.below(60) as usize;
-            let m = rng.below(2 * n as u64) as usize;
-            let edges: Vec<Edge> = (0..m)
-                .filter_map(|_| {
-                    let (a, b) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);
-                    (a != b).then(|| e(a.min(b), a.max(b), (rng.below(100) as f64) / 100.0))
-                })
-                .collect();
+            let edges = random_edges(&mut rng, n);
             let clusters = Clusters::build(n, &edges, None, KeepRule::First, |_| 0);
             let got: Vec<Vec<u32>> = (0..clusters.len())
                 .map(|c| clusters.members(c).to_vec())
@@ -609,13 +614,7 @@ mod tests {
         let mut rng = SplitMix64::new(11);
         for round in 0..200 {
             let n = 2 + rng.below(40) as usize;
-            let m = rng.below(2 * n as u64) as usize;
-            let edges: Vec<Edge> = (0..m)
-                .filter_map(|_| {
-                    let (a, b) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);
-                    (a != b).then(|| e(a.min(b), a.max(b), (rng.below(100) as f64) / 100.0))
-                })
-                .collect();
+            let edges = random_edges(&mut rng, n);
             let clusters = Clusters::build(n, &edges, None, KeepRule::First, |_| 0);
             for c in 0..clusters.len() {
                 let members = clusters.members(c);
