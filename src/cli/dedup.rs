@@ -7,12 +7,12 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::scan::{render_phases, render_read_line};
-use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
+use super::{BandingArgs, CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::clusters::{AuditLimits, ChainAudit, Clusters, KeepRule};
 use crate::analysis::dedup::{Dedup, DedupOptions, Joining};
 use crate::corpus::{Corpus, ReadReport};
 use crate::jobs::Phase;
-use crate::minhash::{Banding, BandingOptions};
+use crate::minhash::BandingOptions;
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
 use crate::pairs_parquet::{IdColumn, MembersParquetWriter};
 use crate::pipeline::{Loaded, PhaseTiming, Pipeline};
@@ -24,15 +24,8 @@ pub struct DedupArgs {
     pub corpus: CorpusArgs,
     #[command(flatten)]
     pub index: IndexArgs,
-    /// Number of LSH bands b.
-    #[arg(long, short = 'b', default_value_t = 20)]
-    pub bands: usize,
-    /// Rows per band r (b·r must not exceed --num-perm).
-    #[arg(long, short = 'r', default_value_t = 5)]
-    pub rows: usize,
-    /// In a bucket with more than N distinct documents, only the first N form pairs.
-    #[arg(long, value_name = "N")]
-    pub max_bucket: Option<usize>,
+    #[command(flatten)]
+    pub banding: BandingArgs,
     /// Documents are duplicates when their exact Jaccard is at least T.
     #[arg(long, short = 't', value_name = "T")]
     pub threshold: f64,
@@ -127,7 +120,7 @@ pub struct ClusterSummary {
 
 pub fn run(args: DedupArgs) -> Result<i32> {
     crate::error::check_unit("--threshold", args.threshold)?;
-    let banding = Banding::new(args.bands, args.rows, args.index.num_perm)?;
+    let banding = args.banding.banding(args.index.num_perm)?;
     let target = OutputTarget::new(args.output.as_deref());
     let format = target.format(args.output_format, CLUSTER_FORMATS)?;
     let drop_target = args
@@ -160,7 +153,7 @@ pub fn run(args: DedupArgs) -> Result<i32> {
     let options = DedupOptions {
         banding: BandingOptions {
             banding,
-            max_bucket: args.max_bucket,
+            max_bucket: args.banding.max_bucket,
         },
         threshold: args.threshold,
         joining: if args.unverified {

@@ -4,10 +4,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
+use super::{BandingArgs, CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::recall::{TruthComparison, compare_truth, read_truth};
 use crate::corpus::{Corpus, ReadReport};
-use crate::minhash::{Banding, BandingOptions, BucketInfo, IdenticalGroups};
+use crate::minhash::{BandingOptions, BucketInfo, IdenticalGroups};
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter, write_pairs};
 use crate::pairs_parquet::{IdColumn, MembersParquetWriter};
 use crate::pipeline::{Loaded, PhaseTiming, Pipeline};
@@ -19,15 +19,8 @@ pub struct ScanArgs {
     pub corpus: CorpusArgs,
     #[command(flatten)]
     pub index: IndexArgs,
-    /// Number of LSH bands b.
-    #[arg(long, short = 'b', default_value_t = 20)]
-    pub bands: usize,
-    /// Rows per band r (b·r must not exceed --num-perm).
-    #[arg(long, short = 'r', default_value_t = 5)]
-    pub rows: usize,
-    /// In a bucket with more than N documents, only the first N (in input order) form pairs.
-    #[arg(long, value_name = "N")]
-    pub max_bucket: Option<usize>,
+    #[command(flatten)]
+    pub banding: BandingArgs,
     /// Keep pairs whose exact Jaccard is at least T (0 keeps every candidate).
     #[arg(long, short = 't', default_value_t = 0.0, value_name = "T")]
     pub threshold: f64,
@@ -131,7 +124,7 @@ pub struct ScanSummary {
 
 pub fn run(args: ScanArgs) -> Result<i32> {
     crate::error::check_unit("--threshold", args.threshold)?;
-    let banding = Banding::new(args.bands, args.rows, args.index.num_perm)?;
+    let banding = args.banding.banding(args.index.num_perm)?;
     // Check the output names before the long phases, so a bad one fails fast.
     let target = OutputTarget::new(args.output.as_deref());
     let format = target.format(args.output_format, PAIR_FORMATS)?;
@@ -203,7 +196,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
 
     let options = BandingOptions {
         banding,
-        max_bucket: args.max_bucket,
+        max_bucket: args.banding.max_bucket,
     };
     let identical = match &groups_target {
         Some(_) => Some(run.identical_groups(&index)?),
