@@ -736,3 +736,147 @@ fn tools_that_remove_every_candidate_get_the_removal_pick() {
         "needs --threshold",
     );
 }
+
+/// A template-heavy corpus from `lshscope gen --templates` in a temporary directory.
+fn template_corpus(dir: &std::path::Path, docs: usize) -> std::path::PathBuf {
+    let path = dir.join("templates.csv");
+    let out = tune()
+        .args(["gen", "--templates", "--max-family", "150", "--seed", "5"])
+        .args(["-n", &docs.to_string(), "-o"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    path
+}
+
+/// The candidate pairs `lshscope scan` writes for this banding and seed (threshold 0 keeps
+/// every candidate), counted from its CSV.
+fn scanned_pairs(corpus: &std::path::Path, bands: u64, rows: u64, seed: u64) -> u64 {
+    let out = tune()
+        .arg("scan")
+        .arg(corpus)
+        .args(["-k", "32", "--quiet", "-o", "-"])
+        .args(["-b", &bands.to_string(), "-r", &rows.to_string()])
+        .args(["--seed", &seed.to_string()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().lines().count() as u64 - 1
+}
+
+#[test]
+fn corpus_seed_spread_counts_what_scan_finds_and_the_budget_holds_for_every_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = template_corpus(dir.path(), 1500);
+    let corpus_arg = corpus.to_str().unwrap();
+    let seeds = [1u64, 2, 3];
+    // The fewest candidates any banding gives (identical copies always collide): budgets
+    // are set above it.
+    let floor = tune_json(&[
+        "--corpus",
+        corpus_arg,
+        "--seeds",
+        "3",
+        "-k",
+        "32",
+        "--banding",
+        "1x32",
+    ]);
+    let floor_row = row(&floor, "given");
+    let floor = floor_row["seed_spread"]["max"].as_f64().unwrap();
+    assert!(floor > 0.0);
+    for factor in [1.2, 3.0] {
+        let budget = (floor * factor).round();
+        let report = tune_json(&[
+            "--corpus",
+            corpus_arg,
+            "--seeds",
+            "3",
+            "-k",
+            "32",
+            "-t",
+            "0.7",
+            "--budget",
+            &budget.to_string(),
+        ]);
+        assert_eq!(report["seed_corpus"]["documents"], 1500);
+        assert_eq!(report["seed_corpus"]["pair_scale"], 1.0);
+        let picked = row(&report, "budget");
+        let (b, r) = banding(picked);
+        let spread = &picked["seed_spread"];
+        for (i, &seed) in seeds.iter().enumerate() {
+            let found = scanned_pairs(&corpus, b, r, seed);
+            assert!(
+                found as f64 <= budget,
+                "{b}×{r} seed {seed}: {found} > {budget}"
+            );
+            assert_eq!(spread["candidates"][i].as_f64().unwrap(), found as f64);
+        }
+        // One more band (same rows) breaks the budget for some seed, or no band is left.
+        if (b + 1) * r <= 32 {
+            let worst = seeds
+                .iter()
+                .map(|&s| scanned_pairs(&corpus, b + 1, r, s))
+                .max()
+                .unwrap();
+            assert!(worst as f64 > budget, "{}×{r} also fits {budget}", b + 1);
+        }
+        // Every row carries its spread.
+        for row in report["rows"].as_array().unwrap() {
+            assert_eq!(
+                row["seed_spread"]["candidates"].as_array().unwrap().len(),
+                3
+            );
+        }
+    }
+}
+
+#[test]
+fn corpus_options_without_a_corpus_are_refused() {
+    tune()
+        .args(["tune", "-t", "0.5", "--text-column", "body"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("need --corpus INPUT"));
+    tune()
+        .args(["tune", "-t", "0.5", "--seeds", "3"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--corpus"));
+}
+
+#[test]
+fn a_sampled_corpus_reports_estimates() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = template_corpus(dir.path(), 1500);
+    let out = tune()
+        .args(["tune", "--corpus"])
+        .arg(&corpus)
+        .args(["--sample", "500", "-k", "32", "-t", "0.7"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("a uniform sample of 500 of its 1,500 documents"),
+        "{text}"
+    );
+    assert!(
+        text.contains("candidates on the corpus (estimated from the sample): ≈"),
+        "{text}"
+    );
+    assert!(text.contains("N(N−1)/(n(n−1)) = 9.01"), "{text}");
+}

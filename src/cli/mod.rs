@@ -174,6 +174,14 @@ pub struct CorpusArgs {
     /// Input format; `auto` decides from the extension.
     #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
     pub format: FormatArg,
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+/// How to read a corpus besides its format: columns, quoting, sampling (also `tune --corpus`,
+/// whose own `--format` is its output's).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Args)]
+pub struct ReadArgs {
     /// CSV/TSV: the first row is data, not a header.
     #[arg(long)]
     pub no_headers: bool,
@@ -213,8 +221,9 @@ pub struct CorpusArgs {
     pub no_ignore: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
+    #[default]
     Auto,
     Text,
     Csv,
@@ -232,8 +241,14 @@ pub enum QuoteArg {
 
 impl CorpusArgs {
     pub fn read_options(&self, seed: u64) -> ReadOptions {
+        self.read.read_options(self.format, seed)
+    }
+}
+
+impl ReadArgs {
+    pub fn read_options(&self, format: FormatArg, seed: u64) -> ReadOptions {
         ReadOptions {
-            format: match self.format {
+            format: match format {
                 FormatArg::Auto => InputFormat::Auto,
                 FormatArg::Text => InputFormat::Text,
                 FormatArg::Csv => InputFormat::Csv,
@@ -299,7 +314,7 @@ pub struct IndexArgs {
     #[arg(long)]
     pub strip_punct: bool,
     /// Number of MinHash permutations K.
-    #[arg(long, default_value_t = 128, value_name = "K")]
+    #[arg(long, short = 'k', default_value_t = 128, value_name = "K")]
     pub num_perm: usize,
     /// Seed for the MinHash permutations and for --sample.
     #[arg(long, default_value_t = 1)]

@@ -9,16 +9,19 @@ use clap::{Args, ValueEnum};
 
 use crate::minhash::Banding;
 use crate::minhash::tune::{Constraints, ProbabilityBound};
-use crate::numfmt::{estimated_count, percent_fine};
-use crate::text::ShingleKind;
-use crate::tune::{PairSimilarities, TuneOptions, TuneReport, build_report};
+use crate::numfmt::{compact, estimated_count, percent_fine};
+
+use super::{CorpusArgs, FormatArg, IndexArgs, ProgressBar, ReadArgs, show_progress};
+use crate::jobs::Progress;
+use crate::pipeline::Pipeline;
+use crate::tune::{
+    PairSimilarities, SeedCorpus, SeedSpread, TuneOptions, TuneReport, build_report,
+    build_report_with,
+};
 use crate::{Error, Result};
 
 #[derive(Debug, Args)]
 pub struct TuneArgs {
-    /// Number of MinHash permutations K; every banding considered has b·r ≤ K.
-    #[arg(long, short = 'k', default_value_t = 128, value_name = "K")]
-    pub num_perm: usize,
     /// Jaccard similarity t that pairs must reach to count as duplicates. Without it, only
     /// the constraints (--reject/--accept) and --banding rows are computed.
     #[arg(long, short = 't', value_name = "T")]
@@ -62,10 +65,23 @@ pub struct TuneArgs {
     /// join's threshold this is the recall the banding is expected to reach on that corpus.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["pairs", "similarities"])]
     pub truth: Option<PathBuf>,
-    /// Pick the banding with the highest expected recall at t whose expected number of
-    /// candidate pairs stays within N (needs --pairs or --similarities).
+    /// Pick the banding with the highest expected recall at t whose number of candidate
+    /// pairs stays within N: expected from --pairs or --similarities, or with --corpus the
+    /// real count for the worst of the --seeds.
     #[arg(long, value_name = "N")]
     pub budget: Option<f64>,
+    /// A corpus to count real candidate pairs on: every row gets its candidate count per
+    /// seed (median, min–max), and --budget holds for the worst seed. Counted on a uniform
+    /// sample of --sample documents (default 20,000) and scaled to the corpus.
+    #[arg(long, value_name = "INPUT")]
+    pub corpus: Option<PathBuf>,
+    /// With --corpus: build signatures for S seeds (--seed, --seed + 1, …): candidate counts
+    /// swing with the seed when pairs share boilerplate.
+    #[arg(long, value_name = "S", default_value_t = 1, requires = "corpus")]
+    pub seeds: usize,
+    /// The format of --corpus; `auto` decides from the extension.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto, requires = "corpus")]
+    pub corpus_format: FormatArg,
     /// Output format.
     #[arg(long, value_enum, default_value_t = TuneFormat::Table)]
     pub format: TuneFormat,
@@ -73,9 +89,6 @@ pub struct TuneArgs {
     /// express. The chosen banding is the first row: budget, else constraints, else recall.
     #[arg(long = "for", value_enum, value_name = "TOOL")]
     pub for_tool: Option<Tool>,
-    /// Shingles you hash (for the n-gram settings printed by --for).
-    #[arg(long, default_value = "char:5", value_name = "char:K|word:N")]
-    pub shingle: ShingleKind,
     /// For a tool that removes every candidate (datatrove, NeMo Curator): pairs at similarity
     /// S may be removed with probability at most P (`0.5:5%`). The `removal` row then picks the
     /// highest P(t) within it, and is the one exported. [default with --for datatrove|nemo
@@ -86,7 +99,18 @@ pub struct TuneArgs {
     /// probabilities (e.g. `0.001,0.01,0.1,0.5,0.9,0.99`).
     #[arg(long, value_delimiter = ',', value_name = "P,P,...")]
     pub quantiles: Vec<f64>,
+    /// Shingling and MinHash: K bounds every banding (b·r ≤ K); the shingles set the n-gram
+    /// parameters printed by --for and how --corpus is hashed.
+    #[command(flatten, next_help_heading = "Shingling and MinHash")]
+    pub index: IndexArgs,
+    #[command(flatten, next_help_heading = "Reading the --corpus")]
+    pub read: ReadArgs,
 }
+
+/// `tune --corpus` counts on this many documents unless --sample says otherwise: pairs fall
+/// with the square of the sample, so counting stays within seconds on any corpus while the
+/// template families that drive the seed spread still have members in it.
+const DEFAULT_CORPUS_SAMPLE: usize = 20_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TuneFormat {
@@ -208,7 +232,7 @@ impl TuneArgs {
             (None, None, None) => None,
         };
         TuneOptions {
-            num_perm: self.num_perm,
+            num_perm: self.index.num_perm,
             threshold: self.threshold,
             fp_weight: self.fp_weight,
             fn_weight: self.fn_weight,
@@ -221,7 +245,7 @@ impl TuneArgs {
             similarities,
             budget: self.budget,
             export: self.for_tool.map(crate::tune::Tool::from),
-            shingle: self.shingle,
+            shingle: self.index.shingle,
             quantiles: self.quantiles.clone(),
             max_false_removal: self.max_false_removal.map(|b| b.0),
         }
@@ -236,7 +260,22 @@ pub fn run(args: TuneArgs) -> Result<i32> {
             "--for prints code, which does not fit in CSV: use --format table or json",
         ));
     }
-    let report = build_report(&options)?;
+    let report = match &args.corpus {
+        None => {
+            if args.read != ReadArgs::default() {
+                return Err(Error::usage(
+                    "the corpus reading options (--text-column, --sample, …) need --corpus \
+                     INPUT",
+                ));
+            }
+            build_report(&options)?
+        }
+        Some(input) => {
+            let progress = super::new_progress();
+            let seeds = seed_corpus(&args, input, &progress)?;
+            build_report_with(&options, Some(&seeds), &progress)?
+        }
+    };
     let text = match args.format {
         TuneFormat::Table => render_table(&report),
         TuneFormat::Json => {
@@ -253,6 +292,41 @@ pub fn run(args: TuneArgs) -> Result<i32> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
         Err(e) => Err(Error::io("<stdout>", e)),
     }
+}
+
+/// Reads `input` (a sample of it), builds its shingle sets once and signatures for every seed.
+fn seed_corpus(
+    args: &TuneArgs,
+    input: &std::path::Path,
+    progress: &Progress,
+) -> Result<SeedCorpus> {
+    if args.seeds == 0 {
+        return Err(Error::usage("--seeds must be at least 1"));
+    }
+    let corpus_args = CorpusArgs {
+        input: input.to_path_buf(),
+        format: args.corpus_format,
+        read: ReadArgs {
+            sample: args.read.sample.or(Some(DEFAULT_CORPUS_SAMPLE)),
+            ..args.read.clone()
+        },
+    };
+    let quiet = false;
+    let bar = ProgressBar::start(progress, show_progress(quiet));
+    let mut run = Pipeline::new(progress);
+    let loaded = super::load_corpus(&mut run, &corpus_args, &args.index, quiet)?;
+    let seeds: Vec<u64> = (0..args.seeds as u64)
+        .map(|i| args.index.seed.wrapping_add(i))
+        .collect();
+    let seed_corpus = SeedCorpus::new(
+        input.display().to_string(),
+        loaded.read.rows_read,
+        &loaded.index,
+        &seeds,
+        progress,
+    )?;
+    drop(bar);
+    Ok(seed_corpus)
 }
 
 fn render_table(report: &TuneReport) -> String {
@@ -275,6 +349,30 @@ fn render_table(report: &TuneReport) -> String {
             ))
             .unwrap_or_default()
     );
+    if let Some(c) = &report.seed_corpus {
+        let seeds = match c.seeds.as_slice() {
+            [one] => format!("seed {one}"),
+            [first, .., last] => format!("seeds {first}–{last}"),
+            [] => "no seed".to_string(),
+        };
+        let docs = if c.documents < c.population {
+            format!(
+                "a uniform sample of {} of its {} documents",
+                crate::numfmt::thousands(c.documents as u64),
+                crate::numfmt::thousands(c.population as u64)
+            )
+        } else {
+            format!(
+                "all {} documents",
+                crate::numfmt::thousands(c.documents as u64)
+            )
+        };
+        let _ = writeln!(
+            out,
+            "candidate pairs counted on {} ({docs}), {seeds}",
+            c.source
+        );
+    }
     let corpus = report.corpus.is_some();
     let mut header = format!(
         "{:<12} {:>4} {:>4} {:>6} {:>9} {:>9} {:>7} {:>7} {:>7} {:>6}",
@@ -341,6 +439,9 @@ fn render_table(report: &TuneReport) -> String {
                 .collect();
             let _ = writeln!(out, "    {}", q.join(" · "));
         }
+        if let Some(spread) = &row.seed_spread {
+            let _ = writeln!(out, "    {}", render_spread(spread));
+        }
         for w in &row.warnings {
             let _ = writeln!(out, "    warning: {w}");
         }
@@ -368,6 +469,39 @@ fn render_table(report: &TuneReport) -> String {
         }
     }
     out
+}
+
+/// One row's candidate counts per seed, in words: the median and range, then each seed's
+/// count in compact form (JSON and CSV carry the exact values).
+fn render_spread(spread: &SeedSpread) -> String {
+    let what = if spread.estimated() {
+        "candidates on the corpus (estimated from the sample)"
+    } else {
+        "candidates on the corpus"
+    };
+    let approx = if spread.estimated() { "≈" } else { "" };
+    let per_seed: Vec<String> = spread
+        .seeds
+        .iter()
+        .zip(&spread.candidates)
+        .map(|(seed, c)| match c {
+            Some(c) => format!("{seed}: {approx}{}", compact(c.round() as u64)),
+            None => format!("{seed}: too many to count"),
+        })
+        .collect();
+    match (spread.seeds.len(), spread.median, spread.min, spread.max) {
+        (n, Some(median), Some(min), Some(max)) if n > 1 => format!(
+            "{what}: median {}, {}–{} over {n} seeds (by seed {})",
+            spread.show(median),
+            spread.show(min),
+            spread.show(max),
+            per_seed.join(", ")
+        ),
+        (_, Some(median), _, _) if !spread.incomplete() => {
+            format!("{what}: {} (seed {})", spread.show(median), spread.seeds[0])
+        }
+        _ => format!("{what}: by seed {}", per_seed.join(", ")),
+    }
 }
 
 /// A CSV field: the number, or empty when there is none.
@@ -415,6 +549,10 @@ fn render_csv(report: &TuneReport) -> Result<String> {
             "expected_precision",
         ]);
     }
+    let seeds = report.seed_corpus.is_some();
+    if seeds {
+        header.extend(["candidates_median", "candidates_min", "candidates_max"]);
+    }
     header.push("warnings");
     let io = |e: csv::Error| Error::internal(format!("cannot format the CSV table: {e}"));
     w.write_record(&header).map_err(io)?;
@@ -446,6 +584,14 @@ fn render_csv(report: &TuneReport) -> Result<String> {
                 e.expected_candidates.to_string(),
                 opt(e.expected_recall),
                 opt(e.expected_precision),
+            ]);
+        }
+        if seeds {
+            let spread = row.seed_spread.as_ref();
+            rec.extend([
+                optional(spread.and_then(|s| s.median)),
+                optional(spread.and_then(|s| s.min)),
+                optional(spread.and_then(|s| s.max)),
             ]);
         }
         rec.push(row.warnings.join("; "));

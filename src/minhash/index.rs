@@ -132,6 +132,44 @@ impl Signatures {
     }
 }
 
+impl Signatures {
+    /// The signatures of `sets` under another permutation family (`num_perm`, `seed`): the
+    /// shingle sets do not depend on the seed, so a second seed costs only the MinHash pass.
+    /// Equal to the signatures [`build_index`] computes with that seed.
+    pub fn of_sets(
+        sets: &ShingleSets,
+        num_perm: usize,
+        seed: u64,
+        progress: &Progress,
+    ) -> Result<Signatures> {
+        let k = num_perm;
+        let n = sets.len();
+        progress.begin(Phase::Signatures, n as u64);
+        let family = HashFamily::new(k, seed);
+        let mut data = vec![0u32; n * k];
+        let mut empty = vec![false; n];
+        data.par_chunks_mut(CHUNK_DOCS * k)
+            .zip(empty.par_chunks_mut(CHUNK_DOCS))
+            .enumerate()
+            .try_for_each_init(Vec::new, |folded, (c, (sig_chunk, empty_chunk))| {
+                progress.check()?;
+                let first = c * CHUNK_DOCS;
+                for (d, is_empty) in empty_chunk.iter_mut().enumerate() {
+                    let set = sets.get(first + d);
+                    folded.clear();
+                    folded.extend(set.iter().map(|&h| fold32(h)));
+                    let row = &mut sig_chunk[d * k..(d + 1) * k];
+                    row.fill(u32::MAX);
+                    family.update(row, folded);
+                    *is_empty = set.is_empty();
+                }
+                progress.advance(empty_chunk.len() as u64);
+                Ok::<(), Error>(())
+            })?;
+        Ok(Signatures { k, data, empty })
+    }
+}
+
 /// Settings that determine sets and signatures. Changing any of them means rebuilding.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct IndexOptions {
@@ -400,5 +438,26 @@ mod tests {
         assert_eq!(idx.signatures.row(2), &sig[..]);
         assert!(idx.signatures.estimate(0, 2) > 0.5);
         assert_eq!(idx.signatures.estimate(0, 1), 0.0);
+    }
+
+    #[test]
+    fn signatures_of_sets_equal_a_rebuild_with_that_seed() {
+        let texts: Vec<String> = (0..5000)
+            .map(|i| format!("document {} about {}", i % 97, i % 13))
+            .chain(["".to_string()])
+            .collect();
+        let corpus = Corpus::from_texts(texts.iter().map(String::as_str));
+        let base = build_index(&corpus, &IndexOptions::default(), &Progress::new()).unwrap();
+        for seed in [2, 99] {
+            let options = IndexOptions {
+                seed,
+                num_perm: 64,
+                ..IndexOptions::default()
+            };
+            let rebuilt = build_index(&corpus, &options, &Progress::new()).unwrap();
+            let reused = Signatures::of_sets(&base.sets, 64, seed, &Progress::new()).unwrap();
+            assert_eq!(reused.data, rebuilt.signatures.data, "seed {seed}");
+            assert_eq!(reused.empty, rebuilt.signatures.empty);
+        }
     }
 }

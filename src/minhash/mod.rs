@@ -1,6 +1,7 @@
 //! MinHash signatures, LSH banding, candidate pairs and their verification.
 
 mod banding;
+pub mod collisions;
 pub(crate) mod family;
 mod identical;
 mod index;

@@ -10,11 +10,13 @@
 //! name the options by their `lshscope tune` flags, which is how users meet them.
 
 pub mod export;
+pub mod seeds;
 
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::jobs::Progress;
 use crate::minhash::Banding;
 use crate::minhash::scurve::{candidate_probability, datasketch_optimal_params};
 use crate::minhash::tune::{
@@ -42,6 +44,7 @@ use crate::text::ShingleKind;
 use crate::{Error, Result};
 
 pub use export::{Tool, ToolExport, export_for};
+pub use seeds::{SeedCorpus, SeedSpread};
 
 /// Where the pair similarities that weight the corpus columns come from.
 #[derive(Debug, Clone, PartialEq)]
@@ -229,7 +232,22 @@ pub struct TuneRow {
     pub quantiles: Vec<(f64, f64)>,
     /// Expected behaviour on the given similarities (with --pairs / --similarities).
     pub corpus: Option<CorpusEstimate>,
+    /// The real candidate count on the corpus under each seed (with --corpus).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed_spread: Option<SeedSpread>,
     pub warnings: Vec<String>,
+}
+
+/// The corpus whose candidates were counted per seed (with --corpus).
+#[derive(Debug, Clone, Serialize)]
+pub struct SeedCorpusInfo {
+    pub source: String,
+    /// Documents in the corpus, and how many were counted (a uniform sample when fewer).
+    pub population: usize,
+    pub documents: usize,
+    pub seeds: Vec<u64>,
+    /// Corpus pairs per sample pair: N(N−1) / (n(n−1)), 1 without sampling.
+    pub pair_scale: f64,
 }
 
 /// The pair similarities the corpus columns are computed on.
@@ -252,6 +270,8 @@ pub struct TuneReport {
     pub min_recall: f64,
     pub constraints: Constraints,
     pub corpus: Option<CorpusInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed_corpus: Option<SeedCorpusInfo>,
     /// In order: budget, constraints, recall, datasketch, then the given bandings; a criterion
     /// that finds nothing has no row.
     pub rows: Vec<TuneRow>,
@@ -302,6 +322,16 @@ pub fn horvitz_thompson(found: &[f64], scan: Banding) -> InclusionWeighted {
 /// Reads the similarities (if any), then computes every row. Errors name the option or the
 /// file, line and column.
 pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
+    build_report_with(options, None, &Progress::new())
+}
+
+/// [`build_report`], with every row's real candidate count per seed on `seeds`, and the
+/// budget held for the worst seed. `progress` cancels the counting.
+pub fn build_report_with(
+    options: &TuneOptions,
+    seeds: Option<&SeedCorpus>,
+    progress: &Progress,
+) -> Result<TuneReport> {
     options.validate()?;
     let k = options.num_perm;
     let threshold = options.threshold;
@@ -371,9 +401,10 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
             (Some(path.display().to_string()), Some(distribution))
         }
     };
-    if options.budget.is_some() && distribution.is_none() {
+    if options.budget.is_some() && distribution.is_none() && seeds.is_none() {
         return Err(Error::usage(
-            "--budget needs pair similarities: give --pairs FILE or --similarities FILE",
+            "--budget needs pair similarities or a corpus: give --pairs FILE, \
+             --similarities FILE or --corpus FILE",
         ));
     }
     if let Some(b) = options.budget
@@ -413,6 +444,7 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
             bounds: constraints.check(b, r),
             quantiles: quantiles(b, r, &options.quantiles),
             corpus,
+            seed_spread: None,
             warnings,
         }
     };
@@ -448,8 +480,42 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
             )),
         }
     }
-    if let (Some(d), Some(budget)) = (&distribution, options.budget) {
-        match best_recall_within_budget(d, k, t, budget) {
+    match (seeds, &distribution, options.budget) {
+        (Some(seeds), _, Some(budget)) => {
+            // Rank by expected recall when similarities are given, else by P(t).
+            let rank = |b: usize, r: usize| match &distribution {
+                Some(d) => corpus_estimate(d, b, r, t).expected_recall.unwrap_or(0.0),
+                None => candidate_probability(t, b, r),
+            };
+            match seeds.best_within_budget(k, budget, rank, progress)? {
+                Some(pick) => {
+                    let mut row = make_row(
+                        "budget",
+                        format!(
+                            "highest {} with at most {} candidate pairs on the corpus for \
+                             every one of {} seeds",
+                            if distribution.is_some() {
+                                "expected recall at t"
+                            } else {
+                                "P(t)"
+                            },
+                            crate::numfmt::thousands(budget as u64),
+                            seeds.seeds.len()
+                        ),
+                        pick.banding.bands,
+                        pick.banding.rows,
+                    );
+                    row.seed_spread = Some(pick.spread);
+                    rows.push(row);
+                }
+                None => not_found.push(format!(
+                    "budget: every banding with b·r ≤ {k} gives more than {} candidates on the \
+                     corpus for some seed (or more than lshscope counts: use --sample)",
+                    crate::numfmt::thousands(budget as u64)
+                )),
+            }
+        }
+        (None, Some(d), Some(budget)) => match best_recall_within_budget(d, k, t, budget) {
             Some((b, r, _)) => rows.push(make_row(
                 "budget",
                 format!("highest expected recall at t with at most {budget} expected candidates"),
@@ -462,7 +528,8 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
             None => not_found.push(format!(
                 "budget: every banding with b·r ≤ {k} expects more than {budget} candidates"
             )),
-        }
+        },
+        _ => {}
     }
     let mut closest = None;
     if !constraints.is_empty() {
@@ -593,6 +660,37 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
                 .to_string(),
         );
     }
+    let mut seed_corpus = None;
+    if let Some(seeds) = seeds {
+        for row in rows.iter_mut().filter(|row| row.seed_spread.is_none()) {
+            let banding = Banding {
+                bands: row.curve.bands,
+                rows: row.curve.rows,
+            };
+            row.seed_spread = Some(seeds.spread(banding, progress)?);
+        }
+        for row in &mut rows {
+            row.warnings
+                .extend(seed_spread_warning(row.seed_spread.as_ref()));
+        }
+        if seeds.sampled() {
+            notes.push(format!(
+                "candidate counts per seed were counted on a uniform sample of {} of {} \
+                 documents and multiplied by N(N−1)/(n(n−1)) = {:.2}: estimates of the \
+                 corpus's counts, which vary with the sample too",
+                crate::numfmt::thousands(seeds.documents as u64),
+                crate::numfmt::thousands(seeds.population as u64),
+                seeds.pair_scale()
+            ));
+        }
+        seed_corpus = Some(SeedCorpusInfo {
+            source: seeds.source.clone(),
+            population: seeds.population,
+            documents: seeds.documents,
+            seeds: seeds.seeds.clone(),
+            pair_scale: seeds.pair_scale(),
+        });
+    }
     let corpus = match (corpus, &distribution) {
         (Some(source), Some(d)) => Some(CorpusInfo {
             source,
@@ -609,11 +707,34 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
         min_recall: options.min_recall,
         constraints,
         corpus,
+        seed_corpus,
         rows,
         not_found,
         chosen,
         export,
         notes,
+    })
+}
+
+/// A warning when a row's candidate count swings with the seed beyond chance (budget for the
+/// worst seed), or when some seed's count is unknown.
+fn seed_spread_warning(spread: Option<&SeedSpread>) -> Option<String> {
+    let spread = spread?;
+    if spread.incomplete() {
+        return Some(format!(
+            "for some seeds the candidate count passed what lshscope counts ({} bucket pairs): \
+             count on a --sample",
+            crate::numfmt::compact(crate::minhash::collisions::DEFAULT_MAX_BUCKET_PAIRS)
+        ));
+    }
+    spread.beyond_chance().then(|| {
+        format!(
+            "candidate count swings from {} to {} across {} seeds, far beyond chance (pairs that \
+             share boilerplate collide together): budget for the worst seed",
+            spread.show(spread.min.unwrap_or(0.0)),
+            spread.show(spread.max.unwrap_or(0.0)),
+            spread.seeds.len()
+        )
     })
 }
 

@@ -1,0 +1,366 @@
+//! Seed spread: real candidate counts of a corpus under several MinHash seeds.
+//!
+//! The S-curve gives the expected candidate count of a banding as if pairs collided
+//! independently. On real corpora they do not: pairs that share a frequent boilerplate collide
+//! together, so the count swings with the seed far beyond the binomial. `tune --corpus --seeds S`
+//! builds signatures for S seeds (the shingle sets are built once) and counts, for each seed,
+//! the distinct candidate pairs of every row's banding ([`crate::minhash::collisions`]);
+//! `--budget` then picks a banding whose count fits for the worst seed.
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::Result;
+use crate::jobs::Progress;
+use crate::minhash::collisions::{CandidateGrowth, SweepLimits, candidate_growth};
+use crate::minhash::{Banding, Index, Signatures};
+
+/// Signatures of one corpus (or a uniform sample of it) under several seeds.
+#[derive(Debug, Clone)]
+pub struct SeedCorpus {
+    /// The corpus file, as the user named it.
+    pub source: String,
+    /// Documents in the corpus.
+    pub population: usize,
+    /// Documents counted: the sample, or all of them.
+    pub documents: usize,
+    pub seeds: Vec<u64>,
+    signatures: Vec<Signatures>,
+}
+
+/// Candidate counts of one banding, one per seed, in corpus pairs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SeedSpread {
+    pub seeds: Vec<u64>,
+    /// Per seed: the candidate pairs of the corpus (the sample's count times
+    /// [`SeedCorpus::pair_scale`] when sampled), or `None` where counting stopped at the work
+    /// bound.
+    pub candidates: Vec<Option<f64>>,
+    /// Median, lowest and highest over the seeds counted.
+    pub median: Option<f64>,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    /// Corpus pairs per counted pair ([`SeedCorpus::pair_scale`]); above 1 when counted on a
+    /// sample and scaled, so the values are estimates.
+    pub pair_scale: f64,
+}
+
+impl SeedSpread {
+    fn new(seeds: &[u64], candidates: Vec<Option<f64>>, pair_scale: f64) -> Self {
+        let mut known: Vec<f64> = candidates.iter().flatten().copied().collect();
+        known.sort_by(f64::total_cmp);
+        let median = match known.len() {
+            0 => None,
+            n if n % 2 == 1 => Some(known[n / 2]),
+            n => Some((known[n / 2 - 1] + known[n / 2]) / 2.0),
+        };
+        SeedSpread {
+            seeds: seeds.to_vec(),
+            median,
+            min: known.first().copied(),
+            max: known.last().copied(),
+            candidates,
+            pair_scale,
+        }
+    }
+
+    /// True when the counts are estimates scaled up from a sample.
+    pub fn estimated(&self) -> bool {
+        self.pair_scale > 1.0
+    }
+
+    /// A count as the report shows it: thousands separated, `≈` when estimated.
+    pub fn show(&self, count: f64) -> String {
+        let n = crate::numfmt::thousands(count.round() as u64);
+        if self.estimated() {
+            format!("≈{n}")
+        } else {
+            n
+        }
+    }
+
+    /// True when the counts vary across seeds more than independent collisions would make
+    /// them: more than six Poisson standard deviations (of the counted pairs) between the
+    /// lowest and the highest, and by more than half the lowest.
+    pub fn beyond_chance(&self) -> bool {
+        let (Some(min), Some(max), Some(median)) = (self.min, self.max, self.median) else {
+            return false;
+        };
+        let counted = median / self.pair_scale;
+        let sd = self.pair_scale * counted.max(1.0).sqrt();
+        self.seeds.len() > 1 && max - min > 6.0 * sd && max > 1.5 * min
+    }
+
+    /// True when some seed's count is unknown (the work bound stopped it).
+    pub fn incomplete(&self) -> bool {
+        self.candidates.iter().any(Option::is_none)
+    }
+}
+
+/// A banding whose candidate count fits a budget for every seed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WithinBudget {
+    pub banding: Banding,
+    pub spread: SeedSpread,
+}
+
+impl SeedCorpus {
+    /// Signatures for each of `seeds` over the shingle sets of `index` (the index's own
+    /// signatures serve its seed). `population` is the number of documents in the corpus the
+    /// index was sampled from (its own length when not sampled).
+    pub fn new(
+        source: String,
+        population: usize,
+        index: &Index,
+        seeds: &[u64],
+        progress: &Progress,
+    ) -> Result<Self> {
+        let k = index.options.num_perm;
+        let signatures = seeds
+            .iter()
+            .map(|&seed| {
+                if seed == index.options.seed {
+                    Ok(index.signatures.clone())
+                } else {
+                    Signatures::of_sets(&index.sets, k, seed, progress)
+                }
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(SeedCorpus {
+            source,
+            population: population.max(index.len()),
+            documents: index.len(),
+            seeds: seeds.to_vec(),
+            signatures,
+        })
+    }
+
+    /// How many corpus pairs one pair of the sample stands for: a uniform sample of n of N
+    /// documents holds each pair with probability n(n−1) / (N(N−1)), so a count of sample
+    /// pairs divided by it is an unbiased estimate of the corpus's count (1 when not sampled).
+    pub fn pair_scale(&self) -> f64 {
+        let (n, big_n) = (self.documents as f64, self.population as f64);
+        if self.documents >= self.population || self.documents < 2 {
+            1.0
+        } else {
+            big_n * (big_n - 1.0) / (n * (n - 1.0))
+        }
+    }
+
+    pub fn sampled(&self) -> bool {
+        self.documents < self.population
+    }
+
+    /// The candidate count of `banding` under every seed.
+    pub fn spread(&self, banding: Banding, progress: &Progress) -> Result<SeedSpread> {
+        let growths = self.growths(banding.rows, banding.bands, u64::MAX, progress)?;
+        Ok(self.spread_of(&growths, banding.bands))
+    }
+
+    /// For each row count r, the most bands whose candidate count stays within `budget` (in
+    /// corpus pairs) for every seed; the S-curve rises with b at fixed r, so that b is the
+    /// best banding of its r. `rank` scores a banding (higher is better: expected recall or
+    /// P(t)); the best-scoring one is returned, ties going to the smaller worst-seed count,
+    /// then to fewer hashes. A seed whose count the work bound left unknown does not fit.
+    pub fn best_within_budget(
+        &self,
+        num_perm: usize,
+        budget: f64,
+        rank: impl Fn(usize, usize) -> f64 + Sync,
+        progress: &Progress,
+    ) -> Result<Option<WithinBudget>> {
+        let stop_above = (budget / self.pair_scale()).floor().max(0.0) as u64;
+        let per_rows: Vec<Option<(usize, usize, SeedSpread)>> = (1..=num_perm)
+            .into_par_iter()
+            .map(|rows| {
+                let growths = self.growths(rows, num_perm / rows, stop_above, progress)?;
+                let fits = growths
+                    .iter()
+                    .map(|g| {
+                        g.cumulative
+                            .iter()
+                            .take_while(|&&c| c <= stop_above)
+                            .count()
+                    })
+                    .min()
+                    .unwrap_or(0);
+                Ok((fits > 0).then(|| (fits, rows, self.spread_of(&growths, fits))))
+            })
+            .collect::<Result<_>>()?;
+        let best = per_rows
+            .into_iter()
+            .flatten()
+            .map(|(b, r, spread)| (rank(b, r), b, r, spread))
+            .max_by(|x, y| {
+                x.0.total_cmp(&y.0)
+                    .then(y.3.max.unwrap_or(0.0).total_cmp(&x.3.max.unwrap_or(0.0)))
+                    .then((y.1 * y.2).cmp(&(x.1 * x.2)))
+            });
+        Ok(best.map(|(_, bands, rows, spread)| WithinBudget {
+            banding: Banding { bands, rows },
+            spread,
+        }))
+    }
+
+    fn growths(
+        &self,
+        rows: usize,
+        max_bands: usize,
+        stop_above: u64,
+        progress: &Progress,
+    ) -> Result<Vec<CandidateGrowth>> {
+        self.signatures
+            .par_iter()
+            .map(|sigs| {
+                let limits = SweepLimits {
+                    stop_above,
+                    ..SweepLimits::default()
+                };
+                candidate_growth(sigs, rows, max_bands, limits, progress)
+            })
+            .collect()
+    }
+
+    fn spread_of(&self, growths: &[CandidateGrowth], bands: usize) -> SeedSpread {
+        let scale = self.pair_scale();
+        let candidates = growths
+            .iter()
+            .map(|g| {
+                // Every listed count is exact; a band the sweep did not reach is unknown.
+                g.candidates(bands).map(|c| c as f64 * scale)
+            })
+            .collect();
+        SeedSpread::new(&self.seeds, candidates, scale)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Corpus;
+    use crate::minhash::{BandingOptions, IndexOptions, build_index, find_candidates};
+
+    fn corpus() -> Corpus {
+        let texts: Vec<String> = (0..600)
+            .map(|i| match i % 4 {
+                0 => format!("boilerplate footer for listing {} in the catalogue", i % 30),
+                1 => "one notice copied verbatim across the whole site".to_string(),
+                _ => format!("unrelated words {i} {} and {}", i * 31 % 89, i * 17 % 83),
+            })
+            .collect();
+        Corpus::from_texts(texts.iter().map(String::as_str))
+    }
+
+    fn seed_corpus(seeds: &[u64]) -> SeedCorpus {
+        let options = IndexOptions {
+            num_perm: 32,
+            ..IndexOptions::default()
+        };
+        let index = build_index(&corpus(), &options, &Progress::new()).unwrap();
+        SeedCorpus::new("test".into(), index.len(), &index, seeds, &Progress::new()).unwrap()
+    }
+
+    /// The candidate count a scan with `seed` finds (no bucket cap), as a listing.
+    fn scanned(indexes: &[(u64, Index)], seed: u64, banding: Banding) -> u64 {
+        let index = &indexes.iter().find(|(s, _)| *s == seed).unwrap().1;
+        let options = BandingOptions {
+            banding,
+            max_bucket: None,
+        };
+        find_candidates(&index.signatures, &options, &Progress::new())
+            .unwrap()
+            .pairs
+            .len() as u64
+    }
+
+    fn indexes(seeds: &[u64]) -> Vec<(u64, Index)> {
+        seeds
+            .iter()
+            .map(|&seed| {
+                let options = IndexOptions {
+                    num_perm: 32,
+                    seed,
+                    ..IndexOptions::default()
+                };
+                (
+                    seed,
+                    build_index(&corpus(), &options, &Progress::new()).unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn spread_counts_what_a_scan_with_each_seed_finds() {
+        let seeds = [1, 2, 3, 4];
+        let sc = seed_corpus(&seeds);
+        let banding = Banding { bands: 8, rows: 3 };
+        let spread = sc.spread(banding, &Progress::new()).unwrap();
+        let indexes = indexes(&seeds);
+        for (i, &seed) in seeds.iter().enumerate() {
+            assert_eq!(
+                spread.candidates[i],
+                Some(scanned(&indexes, seed, banding) as f64)
+            );
+        }
+        assert!(!spread.estimated());
+        assert!(spread.min <= spread.median && spread.median <= spread.max);
+    }
+
+    #[test]
+    fn budget_holds_for_every_seed_and_is_the_best_rank() {
+        let seeds = [1, 2, 3];
+        let sc = seed_corpus(&seeds);
+        let indexes = indexes(&seeds);
+        let rank = |b: usize, r: usize| crate::minhash::scurve::candidate_probability(0.6, b, r);
+        // The fewest candidates any banding gives (identical copies always collide), then
+        // budgets above it.
+        let floor = sc
+            .spread(Banding { bands: 1, rows: 32 }, &Progress::new())
+            .unwrap()
+            .max
+            .unwrap();
+        let mut worst = std::collections::HashMap::new();
+        for budget in [floor * 1.05, floor * 1.5, floor * 4.0] {
+            let pick = sc
+                .best_within_budget(32, budget, rank, &Progress::new())
+                .unwrap()
+                .expect("a banding fits");
+            for &seed in &seeds {
+                assert!(
+                    scanned(&indexes, seed, pick.banding) as f64 <= budget,
+                    "seed {seed}"
+                );
+            }
+            // No banding that ranks higher fits for every seed.
+            for (b, r) in crate::minhash::scurve::bandings(32) {
+                if rank(b, r) > rank(pick.banding.bands, pick.banding.rows) {
+                    let worst = *worst.entry((b, r)).or_insert_with(|| {
+                        seeds
+                            .iter()
+                            .map(|&s| scanned(&indexes, s, Banding { bands: b, rows: r }))
+                            .max()
+                            .unwrap()
+                    });
+                    assert!(
+                        worst as f64 > budget,
+                        "{b} × {r} fits {budget} and ranks higher"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_sample_scales_pairs_to_the_corpus() {
+        let mut sc = seed_corpus(&[1]);
+        sc.population = 2 * sc.documents;
+        let n = sc.documents as f64;
+        let expected = (2.0 * n) * (2.0 * n - 1.0) / (n * (n - 1.0));
+        assert!((sc.pair_scale() - expected).abs() < 1e-9);
+        let spread = sc
+            .spread(Banding { bands: 4, rows: 4 }, &Progress::new())
+            .unwrap();
+        assert!(spread.estimated());
+    }
+}
