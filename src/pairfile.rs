@@ -854,55 +854,118 @@ pub fn write_pairs<'p>(
     progress: Option<&Progress>,
     label: Option<&dyn Fn(&VerifiedPair) -> &'static str>,
 ) -> std::io::Result<()> {
-    if format == OutputFormat::Parquet {
-        if label.is_some() {
-            return Err(std::io::Error::other(
-                "labelled pairs are written as CSV or JSON Lines, not Parquet",
-            ));
-        }
-        let mut out = crate::pairs_parquet::PairsParquetWriter::new(w)?;
-        let ids = crate::pairs_parquet::IdColumn::new((0..corpus.len()).map(|i| corpus.id(i)));
-        let mut since_update = 0;
+    let Some(label) = label else {
+        let mut out = PairWriter::new(w, corpus, format, progress)?;
         for p in pairs {
-            out.write_indexed_pair(&ids, p.a, p.b, p.jaccard, p.estimate, p.bands_hit)?;
-            since_update += 1;
-            if since_update == PROGRESS_EVERY {
-                since_update = 0;
-                if let Some(progress) = progress {
-                    progress.advance(PROGRESS_EVERY);
-                    if progress.is_cancelled() {
-                        return Err(std::io::Error::other("cancelled"));
-                    }
-                }
-            }
+            out.write(p)?;
         }
-        if let Some(progress) = progress {
-            progress.advance(since_update);
-        }
-        return out.finish().map(|_| ());
-    }
-    let columns = if label.is_some() {
-        LABELLED_PAIR_COLUMNS
-    } else {
-        PAIR_COLUMNS
+        return out.finish();
     };
-    let mut out = RowWriter::new(w, format, columns, progress)?;
-    let mut row = Vec::with_capacity(columns.len());
+    if format == OutputFormat::Parquet {
+        return Err(std::io::Error::other(
+            "labelled pairs are written as CSV or JSON Lines, not Parquet",
+        ));
+    }
+    let mut out = RowWriter::new(w, format, LABELLED_PAIR_COLUMNS, progress)?;
+    let mut row = Vec::with_capacity(LABELLED_PAIR_COLUMNS.len());
     for p in pairs {
         row.clear();
-        row.extend([
-            Field::Str(corpus.id(p.a as usize)),
-            Field::Str(corpus.id(p.b as usize)),
-            Field::F64(p.jaccard),
-            Field::F64(p.estimate),
-            Field::U64(p.bands_hit as u64),
-        ]);
-        if let Some(label) = label {
-            row.push(Field::Str(label(p)));
-        }
+        row.extend(pair_fields(corpus, p));
+        row.push(Field::Str(label(p)));
         out.write_row(&row)?;
     }
     out.finish()
+}
+
+/// The fields of a pair in [`PAIR_COLUMNS`] order.
+fn pair_fields<'c>(corpus: &'c Corpus, p: &VerifiedPair) -> [Field<'c>; 5] {
+    [
+        Field::Str(corpus.id(p.a as usize)),
+        Field::Str(corpus.id(p.b as usize)),
+        Field::F64(p.jaccard),
+        Field::F64(p.estimate),
+        Field::U64(p.bands_hit as u64),
+    ]
+}
+
+/// Writes pairs one at a time, in any number of batches, as CSV, JSON Lines or Parquet
+/// ([`PAIR_COLUMNS`]): what a scan that streams its pairs writes through.
+pub struct PairWriter<'w, 'p, 'c> {
+    corpus: &'c Corpus,
+    kind: PairWriterKind<'w, 'p>,
+}
+
+enum PairWriterKind<'w, 'p> {
+    Rows(RowWriter<'w, 'p>),
+    Parquet {
+        out: Box<crate::pairs_parquet::PairsParquetWriter<&'w mut dyn Write>>,
+        ids: crate::pairs_parquet::IdColumn,
+        progress: Option<&'p Progress>,
+        since_update: u64,
+    },
+}
+
+impl<'w, 'p, 'c> PairWriter<'w, 'p, 'c> {
+    pub fn new(
+        w: &'w mut dyn Write,
+        corpus: &'c Corpus,
+        format: OutputFormat,
+        progress: Option<&'p Progress>,
+    ) -> std::io::Result<Self> {
+        let kind = if format == OutputFormat::Parquet {
+            PairWriterKind::Parquet {
+                out: Box::new(crate::pairs_parquet::PairsParquetWriter::new(w)?),
+                ids: crate::pairs_parquet::IdColumn::new((0..corpus.len()).map(|i| corpus.id(i))),
+                progress,
+                since_update: 0,
+            }
+        } else {
+            PairWriterKind::Rows(RowWriter::new(w, format, PAIR_COLUMNS, progress)?)
+        };
+        Ok(PairWriter { corpus, kind })
+    }
+
+    pub fn write(&mut self, p: &VerifiedPair) -> std::io::Result<()> {
+        match &mut self.kind {
+            PairWriterKind::Rows(out) => out.write_row(&pair_fields(self.corpus, p)),
+            PairWriterKind::Parquet {
+                out,
+                ids,
+                progress,
+                since_update,
+            } => {
+                out.write_indexed_pair(ids, p.a, p.b, p.jaccard, p.estimate, p.bands_hit)?;
+                *since_update += 1;
+                if *since_update == PROGRESS_EVERY {
+                    *since_update = 0;
+                    if let Some(progress) = progress {
+                        progress.advance(PROGRESS_EVERY);
+                        if progress.is_cancelled() {
+                            return Err(std::io::Error::other("cancelled"));
+                        }
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    pub fn finish(self) -> std::io::Result<()> {
+        match self.kind {
+            PairWriterKind::Rows(out) => out.finish(),
+            PairWriterKind::Parquet {
+                out,
+                progress,
+                since_update,
+                ..
+            } => {
+                if let Some(progress) = progress {
+                    progress.advance(since_update);
+                }
+                out.finish().map(|_| ())
+            }
+        }
+    }
 }
 
 #[cfg(test)]

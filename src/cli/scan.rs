@@ -7,10 +7,10 @@ use clap::Args;
 use super::{BandingArgs, CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::recall::{TruthComparison, compare_truth, read_truth};
 use crate::corpus::{Corpus, ReadReport};
-use crate::minhash::{BandingOptions, BucketInfo, IdenticalGroups};
-use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter, write_pairs};
+use crate::minhash::{BandingOptions, BucketInfo, IdenticalGroups, Index};
+use crate::pairfile::{Field, OutputFormat, OutputTarget, PairWriter, RowWriter, write_pairs};
 use crate::pairs_parquet::{IdColumn, MembersParquetWriter};
-use crate::pipeline::{Loaded, PhaseTiming, Pipeline};
+use crate::pipeline::{Loaded, PhaseTiming, Pipeline, SORTED_PAIRS_UP_TO};
 use crate::{Error, Result};
 
 #[derive(Debug, Args)]
@@ -54,6 +54,11 @@ pub struct ScanArgs {
     /// extension, e.g. pairs.csv → pairs.groups.csv; required when pairs go to stdout].
     #[arg(long, value_name = "FILE", requires = "collapse_identical")]
     pub groups: Option<PathBuf>,
+    /// Write the pairs sorted by document when there are at most N; above N they are written
+    /// as they are found (band by band, each pair once), so memory follows the documents and
+    /// bands, never the pairs. The summary says which (`pairs_sorted`).
+    #[arg(long, value_name = "N", default_value_t = SORTED_PAIRS_UP_TO)]
+    pub sort_limit: usize,
 }
 
 /// The columns of a groups file, in order.
@@ -110,6 +115,9 @@ pub struct ScanSummary {
     pub candidates: usize,
     pub pairs_kept: usize,
     pub threshold: f64,
+    /// True when the pairs file is sorted by document (a, b); false when there were more than
+    /// [`SORTED_PAIRS_UP_TO`] pairs and they were written band by band as found.
+    pub pairs_sorted: bool,
     pub largest_buckets: Vec<BucketInfo>,
     pub capped_buckets: usize,
     pub pairs_dropped_by_cap: u64,
@@ -202,16 +210,49 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         Some(_) => Some(run.identical_groups(&index)?),
         None => None,
     };
-    let (candidates, pairs) = match &identical {
-        Some(groups) => {
-            run.band_and_verify_representatives(&index, groups, &options, args.threshold)?
+    let outcome = match &truth {
+        // The truth comparison needs every candidate, kept or not: the listing holds them.
+        Some((path, truth)) => {
+            let (candidates, pairs) = match &identical {
+                Some(groups) => {
+                    run.band_and_verify_representatives(&index, groups, &options, args.threshold)?
+                }
+                None => run.band_and_verify(&index, &options, args.threshold)?,
+            };
+            super::write_output(&target, &mut run, pairs.len(), |w| {
+                write_pairs(w, &corpus, pairs.iter(), format, Some(&progress), None)
+            })?;
+            let comparison = compare_truth(
+                path,
+                truth,
+                &index,
+                &candidates.pairs,
+                &pairs,
+                banding,
+                args.threshold,
+                TRUTH_BINS,
+            );
+            BandingOutcome {
+                candidates: candidates.pairs.len() as u64,
+                kept: pairs.len() as u64,
+                largest_buckets: candidates.largest_buckets,
+                capped_buckets: candidates.capped_bucket_count,
+                pairs_dropped_by_cap: candidates.pairs_dropped_by_cap,
+                sorted: true,
+                truth: Some(comparison),
+            }
         }
-        None => run.band_and_verify(&index, &options, args.threshold)?,
+        None => stream_pairs(
+            &mut run,
+            &index,
+            &corpus,
+            &options,
+            identical.as_ref(),
+            (args.threshold, args.sort_limit),
+            &target,
+            format,
+        )?,
     };
-
-    super::write_output(&target, &mut run, pairs.len(), |w| {
-        write_pairs(w, &corpus, pairs.iter(), format, Some(&progress), None)
-    })?;
     let collapsed = match (&identical, &groups_target) {
         (Some(groups), Some(groups_target)) => {
             let groups_format = groups_target.format(None, PAIR_FORMATS)?;
@@ -232,19 +273,6 @@ pub fn run(args: ScanArgs) -> Result<i32> {
     progress.finish();
     drop(_bar);
 
-    let truth = truth.map(|(path, truth)| {
-        compare_truth(
-            path,
-            &truth,
-            &index,
-            &candidates.pairs,
-            &pairs,
-            banding,
-            args.threshold,
-            TRUTH_BINS,
-        )
-    });
-
     let summary = ScanSummary {
         input: args.corpus.input.display().to_string(),
         documents_without_shingles: index.shingleless_docs(),
@@ -252,15 +280,16 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         num_perm: args.index.num_perm,
         bands: banding.bands,
         rows: banding.rows,
-        candidates: candidates.pairs.len(),
-        pairs_kept: pairs.len(),
+        candidates: outcome.candidates as usize,
+        pairs_kept: outcome.kept as usize,
         threshold: args.threshold,
-        largest_buckets: candidates.largest_buckets.iter().take(5).copied().collect(),
-        capped_buckets: candidates.capped_bucket_count,
-        pairs_dropped_by_cap: candidates.pairs_dropped_by_cap,
+        pairs_sorted: outcome.sorted,
+        largest_buckets: outcome.largest_buckets.iter().take(5).copied().collect(),
+        capped_buckets: outcome.capped_buckets,
+        pairs_dropped_by_cap: outcome.pairs_dropped_by_cap,
         phases: run.into_phases(),
         read,
-        truth,
+        truth: outcome.truth,
         collapsed,
     };
     if !args.quiet {
@@ -273,6 +302,70 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         })?;
     }
     Ok(0)
+}
+
+/// What the banding and verification of a scan found.
+struct BandingOutcome {
+    candidates: u64,
+    kept: u64,
+    largest_buckets: Vec<BucketInfo>,
+    capped_buckets: usize,
+    pairs_dropped_by_cap: u64,
+    sorted: bool,
+    truth: Option<TruthComparison>,
+}
+
+/// Bands (among the representatives of `identical`, when collapsing), verifies and writes the
+/// pairs at or above `threshold` to `target` as they are found: memory follows documents and
+/// bands, not pairs ([`Pipeline::stream_verified`]).
+#[allow(clippy::too_many_arguments)]
+fn stream_pairs(
+    run: &mut Pipeline,
+    index: &Index,
+    corpus: &Corpus,
+    options: &BandingOptions,
+    identical: Option<&IdenticalGroups>,
+    (threshold, sort_limit): (f64, usize),
+    target: &OutputTarget,
+    format: OutputFormat,
+) -> Result<BandingOutcome> {
+    let included: Option<Vec<bool>> = identical.map(|groups| {
+        (0..index.len() as u32)
+            .map(|d| groups.is_representative(d))
+            .collect()
+    });
+    let lists = run.bucket_lists(index, options, included.as_deref())?;
+    let progress = run.progress();
+    let mut streamed = None;
+    target.write(Some(progress), |w| {
+        let mut writer = PairWriter::new(w, corpus, format, None)?;
+        let result = run.stream_verified(index, &lists, threshold, sort_limit, |batch| {
+            for p in batch {
+                writer
+                    .write(p)
+                    .map_err(|e| Error::io(target.display(), e))?;
+            }
+            Ok(())
+        });
+        let counts = match result {
+            Ok(counts) => counts,
+            Err(Error::Io { source, .. }) => return Err(source),
+            Err(other) => return Err(std::io::Error::other(other)),
+        };
+        writer.finish()?;
+        streamed = Some(counts);
+        Ok(())
+    })?;
+    let (counts, sorted) = streamed.expect("the pairs were written");
+    Ok(BandingOutcome {
+        candidates: counts.candidates,
+        kept: counts.kept,
+        largest_buckets: lists.largest_buckets.clone(),
+        capped_buckets: lists.capped_bucket_count,
+        pairs_dropped_by_cap: lists.pairs_dropped_by_cap,
+        sorted,
+        truth: None,
+    })
 }
 
 /// One row per document in a group of two or more identical documents, in input order: its
@@ -335,6 +428,12 @@ fn render_summary(s: &ScanSummary, corpus: &Corpus) -> String {
         "{} candidate pairs, {} kept at Jaccard ≥ {}",
         s.candidates, s.pairs_kept, s.threshold
     );
+    if !s.pairs_sorted {
+        let _ = writeln!(
+            out,
+            "pairs written as found, band by band (more than --sort-limit to sort in memory)"
+        );
+    }
     if let Some(b) = s.largest_buckets.first() {
         let _ = writeln!(
             out,

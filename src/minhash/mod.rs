@@ -6,6 +6,7 @@ pub(crate) mod family;
 mod identical;
 mod index;
 pub mod scurve;
+mod stream;
 pub mod tune;
 mod verify;
 
@@ -16,4 +17,5 @@ pub use banding::{
 pub use family::{HashFamily, fold32};
 pub use identical::IdenticalGroups;
 pub use index::{Index, IndexOptions, ShingleSets, Signatures, build_index};
+pub use stream::{StreamCounts, stream_verified};
 pub use verify::{VerifiedPair, verify};

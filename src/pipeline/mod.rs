@@ -18,9 +18,15 @@ use crate::Result;
 use crate::corpus::{Corpus, ReadOptions, ReadReport, read_corpus};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::{
-    BandingOptions, CandidatePair, Candidates, IdenticalGroups, Index, IndexOptions, VerifiedPair,
-    build_index, find_candidates, find_candidates_among, verify,
+    BandingOptions, BucketLists, CandidatePair, Candidates, IdenticalGroups, Index, IndexOptions,
+    StreamCounts, VerifiedPair, bucket_lists, build_index, find_candidates, find_candidates_among,
+    stream_verified, verify,
 };
+
+/// A streamed scan holds up to this many pairs and hands them on sorted by (a, b), as the
+/// listing gives them; beyond it, pairs go on as found, band by band, and memory stays bounded
+/// (40 bytes a pair held: 640 MB at most).
+pub const SORTED_PAIRS_UP_TO: usize = 16_000_000;
 
 pub use rebanding::{MAX_BUCKET_PAIRS, MAX_KNOWN_PAIRS, estimated_bucket_pairs, reband, remember};
 
@@ -237,6 +243,55 @@ impl<'a> Pipeline<'a> {
         })?;
         let pairs = self.verify(index, &candidates.pairs, threshold)?;
         Ok((candidates, pairs))
+    }
+
+    /// The buckets of every band among the documents `included` marks (all when `None`):
+    /// the banding phase of a streamed scan.
+    pub fn bucket_lists(
+        &mut self,
+        index: &Index,
+        options: &BandingOptions,
+        included: Option<&[bool]>,
+    ) -> Result<BucketLists> {
+        self.timed(Phase::Banding, "bucket pairs", |progress| {
+            let lists = bucket_lists(&index.signatures, options, included, progress)?;
+            let bucket_pairs = lists.bucket_pairs;
+            Ok((lists, bucket_pairs))
+        })
+    }
+
+    /// Verifies the candidates `lists` describes and hands those at or above `threshold` to
+    /// `sink`, in batches: sorted by (a, b) when they are at most `sorted_up_to` (held, then
+    /// handed on at the end), else band by band as they are found, never all in memory.
+    /// Returns the counts and whether the pairs went on sorted.
+    pub fn stream_verified(
+        &mut self,
+        index: &Index,
+        lists: &BucketLists,
+        threshold: f64,
+        sorted_up_to: usize,
+        mut sink: impl FnMut(&[VerifiedPair]) -> Result<()>,
+    ) -> Result<(StreamCounts, bool)> {
+        self.timed(Phase::Verifying, "pairs", |progress| {
+            let mut held: Vec<VerifiedPair> = Vec::new();
+            let mut streaming = false;
+            let counts = stream_verified(index, lists, threshold, progress, |batch| {
+                if streaming {
+                    return sink(batch);
+                }
+                held.extend_from_slice(batch);
+                if held.len() > sorted_up_to {
+                    streaming = true;
+                    sink(&std::mem::take(&mut held))?;
+                }
+                Ok(())
+            })?;
+            if !streaming {
+                held.sort_unstable_by_key(|p| (p.a, p.b));
+                sink(&held)?;
+            }
+            Ok(((counts, !streaming), counts.candidates))
+        })
     }
 
     /// [`Pipeline::candidates`] then [`Pipeline::verify`].

@@ -1,0 +1,253 @@
+//! Candidate pairs verified and handed on band by band, never all held at once.
+//!
+//! [`super::find_candidates`] lists every bucket pair of every band, then sorts and merges
+//! them into one list of distinct pairs: memory grows with the pairs, and a template family of
+//! 15,000 members is 112 million pairs per band. Here the buckets of all bands are kept
+//! ([`BucketLists`]: memory follows documents × bands), and each band's bucket pairs are
+//! enumerated in bounded batches: a pair is taken in the first band where it shares a listed
+//! bucket (so each distinct pair is taken once, with the same `bands_hit` as the listing
+//! gives), verified, and handed to the caller, which writes it out. Peak memory is the bucket
+//! lists plus one batch, whatever the number of candidates.
+
+use rayon::prelude::*;
+
+use super::banding::BucketLists;
+use super::index::Index;
+use super::verify::VerifiedPair;
+use crate::Result;
+use crate::jobs::{Phase, Progress};
+use crate::similarity::jaccard;
+
+/// Bucket pairs per unit of parallel work: large enough to amortise scheduling, small enough
+/// that one bucket of 15,000 members (112 M pairs) spreads over both cores.
+const UNIT_PAIRS: u64 = 1 << 16;
+
+/// Bucket pairs per batch handed on: verified pairs of one batch are held together (at most
+/// 40 bytes each), so this bounds the memory of the stream at about 160 MB.
+const BATCH_PAIRS: u64 = 1 << 22;
+
+/// What a stream of verified candidates went through.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StreamCounts {
+    /// Distinct candidate pairs (each counted in the first band it collides in).
+    pub candidates: u64,
+    /// Candidates at or above the threshold, handed on.
+    pub kept: u64,
+}
+
+/// A slice of one band's bucket pairs: whole buckets `first..last`, or, for one large bucket,
+/// its pairs whose first member is at positions `from..to`.
+#[derive(Debug, Clone, Copy)]
+struct Unit {
+    buckets: (usize, usize),
+    members: Option<(usize, usize)>,
+    pairs: u64,
+}
+
+/// Verifies the candidates of the banding `lists` describes (their Jaccard against `index`),
+/// keeps those at or above `threshold` and hands them to `sink` in batches, band by band (in
+/// a band, by bucket, then by member order); `a < b` in every pair. Returns the counts.
+pub fn stream_verified(
+    index: &Index,
+    lists: &BucketLists,
+    threshold: f64,
+    progress: &Progress,
+    mut sink: impl FnMut(&[VerifiedPair]) -> Result<()>,
+) -> Result<StreamCounts> {
+    progress.begin(Phase::Verifying, lists.bucket_pairs);
+    let mut counts = StreamCounts::default();
+    for (band, buckets) in lists.bands.iter().enumerate() {
+        let units = units_of(buckets.iter().map(|m| m.len()));
+        let mut start = 0;
+        while start < units.len() {
+            let mut end = start;
+            let mut pairs = 0;
+            while end < units.len() && (end == start || pairs + units[end].pairs <= BATCH_PAIRS) {
+                pairs += units[end].pairs;
+                end += 1;
+            }
+            let results: Vec<(Vec<VerifiedPair>, u64)> = units[start..end]
+                .par_iter()
+                .map(|unit| {
+                    progress.check()?;
+                    let mut out = Vec::new();
+                    let mut candidates = 0u64;
+                    let (first, last) = unit.buckets;
+                    for k in first..last {
+                        let members = buckets.bucket(k);
+                        let (from, to) = unit.members.unwrap_or((0, members.len()));
+                        for i in from..to {
+                            let a = members[i];
+                            for &b in &members[i + 1..] {
+                                if lists.collide_before(a, b, band) {
+                                    continue;
+                                }
+                                candidates += 1;
+                                let (sa, sb) =
+                                    (index.sets.get(a as usize), index.sets.get(b as usize));
+                                let j = jaccard(sa, sb);
+                                if j >= threshold {
+                                    out.push(VerifiedPair {
+                                        a,
+                                        b,
+                                        bands_hit: lists.bands_hit(a, b),
+                                        jaccard: j,
+                                        estimate: index.signatures.estimate(a as usize, b as usize),
+                                    });
+                                }
+                            }
+                        }
+                    }
+                    progress.advance(unit.pairs);
+                    Ok((out, candidates))
+                })
+                .collect::<Result<_>>()?;
+            for (out, candidates) in results {
+                counts.candidates += candidates;
+                counts.kept += out.len() as u64;
+                sink(&out)?;
+            }
+            start = end;
+        }
+    }
+    Ok(counts)
+}
+
+/// Cuts one band's buckets (given by their sizes) into units of about [`UNIT_PAIRS`] pairs.
+fn units_of(sizes: impl Iterator<Item = usize>) -> Vec<Unit> {
+    let mut units = Vec::new();
+    let mut open: Option<Unit> = None;
+    for (k, m) in sizes.enumerate() {
+        let pairs = (m as u64) * (m as u64).saturating_sub(1) / 2;
+        if pairs > UNIT_PAIRS {
+            units.extend(open.take());
+            // Member i pairs with the m − 1 − i members after it: cut where the running
+            // total passes a unit.
+            let mut from = 0;
+            let mut acc = 0u64;
+            for i in 0..m {
+                acc += (m - 1 - i) as u64;
+                if acc >= UNIT_PAIRS || i + 1 == m {
+                    units.push(Unit {
+                        buckets: (k, k + 1),
+                        members: Some((from, i + 1)),
+                        pairs: acc,
+                    });
+                    from = i + 1;
+                    acc = 0;
+                }
+            }
+            continue;
+        }
+        let unit = open.get_or_insert(Unit {
+            buckets: (k, k),
+            members: None,
+            pairs: 0,
+        });
+        unit.buckets.1 = k + 1;
+        unit.pairs += pairs;
+        if unit.pairs >= UNIT_PAIRS {
+            units.extend(open.take());
+        }
+    }
+    units.extend(open);
+    units
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Corpus;
+    use crate::minhash::{
+        Banding, BandingOptions, IndexOptions, bucket_lists, build_index, find_candidates_among,
+        verify,
+    };
+
+    #[test]
+    fn units_cover_every_pair_once() {
+        for sizes in [
+            vec![2, 3, 400, 2, 5000, 2, 2],
+            vec![],
+            vec![700; 30],
+            vec![2; 100_000],
+        ] {
+            let units = units_of(sizes.iter().copied());
+            let mut covered = vec![0u64; sizes.len()];
+            for u in &units {
+                match u.members {
+                    Some((from, to)) => {
+                        assert_eq!(u.buckets.1, u.buckets.0 + 1);
+                        let m = sizes[u.buckets.0];
+                        let pairs: u64 = (from..to).map(|i| (m - 1 - i) as u64).sum();
+                        assert_eq!(pairs, u.pairs);
+                        covered[u.buckets.0] += pairs;
+                    }
+                    None => {
+                        for k in u.buckets.0..u.buckets.1 {
+                            let m = sizes[k] as u64;
+                            covered[k] += m * (m - 1) / 2;
+                        }
+                    }
+                }
+            }
+            for (k, &m) in sizes.iter().enumerate() {
+                assert_eq!(covered[k], (m as u64) * (m as u64 - 1) / 2, "bucket {k}");
+            }
+        }
+    }
+
+    /// The streamed pairs are the listed candidates verified, as a set, with the same values,
+    /// with and without a bucket cap and a subset of documents.
+    #[test]
+    fn streams_what_the_listing_verifies() {
+        let texts: Vec<String> = (0..3000)
+            .map(|i| match i % 6 {
+                0 => "a notice copied word for word across many pages".to_string(),
+                1 | 2 => format!(
+                    "listing {} of the same template with detail {}",
+                    i % 50,
+                    i % 9
+                ),
+                _ => format!("unrelated text {i} {} {}", i * 7 % 101, i * 3 % 89),
+            })
+            .collect();
+        let corpus = Corpus::from_texts(texts.iter().map(String::as_str));
+        let options = IndexOptions {
+            num_perm: 64,
+            ..IndexOptions::default()
+        };
+        let index = build_index(&corpus, &options, &Progress::new()).unwrap();
+        let some: Vec<bool> = (0..index.len()).map(|d| d % 3 != 1).collect();
+        for (bands, rows, cap, included, t) in [
+            (16, 4, None, None, 0.0),
+            (8, 8, Some(50), None, 0.0),
+            (32, 2, None, Some(&some[..]), 0.3),
+            (4, 16, Some(2), Some(&some[..]), 0.9),
+        ] {
+            let banding = BandingOptions {
+                banding: Banding { bands, rows },
+                max_bucket: cap,
+            };
+            let listed =
+                find_candidates_among(&index.signatures, &banding, included, &Progress::new())
+                    .unwrap();
+            let expected = verify(&index, &listed.pairs, t, &Progress::new()).unwrap();
+            let lists =
+                bucket_lists(&index.signatures, &banding, included, &Progress::new()).unwrap();
+            let mut streamed = Vec::new();
+            let counts = stream_verified(&index, &lists, t, &Progress::new(), |batch| {
+                streamed.extend_from_slice(batch);
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(
+                counts.candidates,
+                listed.pairs.len() as u64,
+                "{bands}×{rows}"
+            );
+            assert_eq!(counts.kept, expected.len() as u64);
+            streamed.sort_by_key(|p| (p.a, p.b));
+            assert_eq!(streamed, expected, "{bands}×{rows} cap {cap:?}");
+        }
+    }
+}
