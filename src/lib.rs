@@ -62,6 +62,7 @@ pub mod jobs;
 pub mod learn;
 pub mod minhash;
 pub mod numfmt;
+pub mod online;
 pub mod pairfile;
 pub mod pairs_parquet;
 pub mod pipeline;

@@ -19,6 +19,7 @@ mod bench;
 mod dedup;
 mod explore;
 mod generate;
+mod index;
 mod learn;
 pub mod plot;
 mod progress;
@@ -54,6 +55,8 @@ pub enum Command {
     /// Deduplicate: clusters of near-duplicates, the document each keeps, the ids to drop,
     /// and which clusters are chains.
     Dedup(dedup::DedupArgs),
+    /// An index file to add documents to and query: LSH as an online structure.
+    Index(index::IndexCommandArgs),
     /// Choose bands and rows: datasketch's pick, recall targets, constraints, corpus-weighted.
     Tune(tune::TuneArgs),
     /// Exact similarity join (every pair with Jaccard ≥ T), or a sample of pair similarities.
@@ -108,6 +111,7 @@ pub fn run(cli: Cli) -> crate::Result<i32> {
         Some(Command::Explore(args)) => explore::run(args),
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Tune(args)) => tune::run(args),
+        Some(Command::Index(args)) => index::run(args),
         Some(Command::Plot(args)) => plot::run(args),
         Some(Command::Truth(args)) => truth::run(args),
         Some(Command::Shingles(args)) => shingles::run(args),

@@ -60,6 +60,24 @@ impl ShingleSets {
             .sum()
     }
 
+    /// Appends one document's set (sorted and de-duplicated, as every set here is).
+    pub fn push(&mut self, set: &[u64]) {
+        debug_assert!(
+            set.windows(2).all(|w| w[0] < w[1]),
+            "a sorted, distinct set"
+        );
+        if self.len.is_multiple_of(CHUNK_DOCS) {
+            self.chunks.push(SetChunk {
+                offsets: vec![0],
+                values: Vec::new(),
+            });
+        }
+        let chunk = self.chunks.last_mut().expect("a chunk was just ensured");
+        chunk.values.extend_from_slice(set);
+        chunk.offsets.push(chunk.values.len() as u32);
+        self.len += 1;
+    }
+
     /// Sets for explicit documents (tests and small tools).
     pub fn from_sets(sets: &[Vec<u64>]) -> Self {
         let mut out = ShingleSets::default();
@@ -123,6 +141,24 @@ impl Signatures {
         self.data.capacity() * 4 + self.empty.capacity()
     }
 
+    /// Appends the signatures of `other` (same K) after these.
+    pub fn append(&mut self, other: &Signatures) {
+        assert_eq!(self.k, other.k, "signatures of one K");
+        self.data.extend_from_slice(&other.data);
+        self.empty.extend_from_slice(&other.empty);
+    }
+
+    /// Signatures from their rows (N × K, row-major) and the shingleless flags, as stored in a
+    /// file; `None` when the lengths disagree.
+    pub fn from_rows(k: usize, data: Vec<u32>, empty: Vec<bool>) -> Option<Signatures> {
+        (k > 0 && data.len() == empty.len() * k).then_some(Signatures { k, data, empty })
+    }
+
+    /// The rows, row-major (N × K), for storing.
+    pub fn rows(&self) -> &[u32] {
+        &self.data
+    }
+
     /// The MinHash estimate of Jaccard(i, j): the fraction of the K rows that agree.
     pub fn estimate(&self, i: usize, j: usize) -> f64 {
         if self.empty[i] || self.empty[j] {
@@ -171,7 +207,7 @@ impl Signatures {
 }
 
 /// Settings that determine sets and signatures. Changing any of them means rebuilding.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct IndexOptions {
     pub shingle: ShingleOptions,
     /// K, the number of permutations.

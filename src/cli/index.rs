@@ -1,0 +1,262 @@
+//! `lshscope index`: build an index file, add documents to it, query it, describe it.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+
+use super::{CorpusArgs, FormatArg, IndexArgs, ProgressBar, ReadArgs, show_progress};
+use crate::corpus::Corpus;
+use crate::minhash::Banding;
+use crate::numfmt::thousands;
+use crate::online::LshIndex;
+use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
+use crate::pipeline::Pipeline;
+use crate::{Error, Result};
+
+#[derive(Debug, Args)]
+pub struct IndexCommandArgs {
+    #[command(subcommand)]
+    pub command: IndexCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum IndexCommand {
+    /// Build an index file from a corpus: its documents, shingle sets, signatures and the
+    /// band tables of one banding.
+    Build(BuildArgs),
+    /// Add the documents of another input to an index file, hashed with the index's own
+    /// shingling and permutations.
+    Add(AddArgs),
+    /// The indexed documents that share a bucket with a text (or with each document of a
+    /// file), with the MinHash estimate and the exact Jaccard.
+    Query(QueryArgs),
+    /// What an index file holds: documents, options, banding.
+    Info(InfoArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    #[command(flatten)]
+    pub index: IndexArgs,
+    /// Number of LSH bands b.
+    #[arg(long, short = 'b', default_value_t = 20)]
+    pub bands: usize,
+    /// Rows per band r (b·r must not exceed --num-perm).
+    #[arg(long, short = 'r', default_value_t = 5)]
+    pub rows: usize,
+    /// The index file to write (atomically), e.g. corpus.lshidx.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: PathBuf,
+    /// No summary and no progress on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct AddArgs {
+    /// The index file to add to (rewritten atomically).
+    pub index_file: PathBuf,
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    /// No summary and no progress on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct QueryArgs {
+    /// The index file to query.
+    pub index_file: PathBuf,
+    /// A text to look up, or a file whose documents are each looked up (read like any
+    /// corpus; `-` is stdin).
+    #[arg(value_name = "TEXT_OR_FILE")]
+    pub query: String,
+    /// Keep matches whose exact Jaccard is at least T.
+    #[arg(long, short = 't', default_value_t = 0.0, value_name = "T")]
+    pub threshold: f64,
+    /// At most N matches per query, most similar first.
+    #[arg(long, value_name = "N")]
+    pub top: Option<usize>,
+    /// Write the matches to FILE instead of stdout (`-` is stdout); the name picks CSV or
+    /// JSON Lines and compression.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// The format of a query file; `auto` decides from the extension.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    pub query_format: FormatArg,
+    #[command(flatten, next_help_heading = "Reading a query file")]
+    pub read: ReadArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// The index file to describe.
+    pub index_file: PathBuf,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The columns `index query` writes, in order.
+pub const MATCH_COLUMNS: &[&str] = &["query", "id", "jaccard", "estimate", "bands_hit"];
+
+pub fn run(args: IndexCommandArgs) -> Result<i32> {
+    match args.command {
+        IndexCommand::Build(args) => build(args),
+        IndexCommand::Add(args) => add(args),
+        IndexCommand::Query(args) => query(args),
+        IndexCommand::Info(args) => info(args),
+    }
+}
+
+fn build(args: BuildArgs) -> Result<i32> {
+    let banding = Banding::new(args.bands, args.rows, args.index.num_perm)?;
+    let progress = super::new_progress();
+    let bar = ProgressBar::start(&progress, show_progress(args.quiet));
+    let mut run = Pipeline::new(&progress);
+    let loaded = super::load_corpus(&mut run, &args.corpus, &args.index, args.quiet)?;
+    let index = LshIndex::from_index(loaded.corpus, loaded.index, banding)?;
+    index.save(&args.output)?;
+    drop(bar);
+    if !args.quiet {
+        eprintln!("{}", describe(&index, &args.output));
+    }
+    Ok(0)
+}
+
+fn add(args: AddArgs) -> Result<i32> {
+    let mut index = LshIndex::load(&args.index_file)?;
+    let progress = super::new_progress();
+    let bar = ProgressBar::start(&progress, show_progress(args.quiet));
+    let mut run = Pipeline::new(&progress);
+    let (corpus, read) = run.read(
+        &args.corpus.input,
+        &args.corpus.read_options(index.options().seed),
+    )?;
+    if read.duplicate_ids > 0 {
+        super::warn(args.quiet, &super::scan::duplicate_ids_message(&read));
+    }
+    let before = index.len();
+    let repeated = (0..corpus.len())
+        .filter(|&i| index.corpus().position_of(corpus.id(i)).is_some())
+        .count();
+    if repeated > 0 {
+        super::warn(
+            args.quiet,
+            &format!(
+                "{repeated} of the added ids are already in the index: both copies are kept \
+                 (queries return each)"
+            ),
+        );
+    }
+    index.extend(&corpus, &progress)?;
+    index.save(&args.index_file)?;
+    drop(bar);
+    if !args.quiet {
+        eprintln!(
+            "added {} documents to {} ({} before)",
+            thousands(corpus.len() as u64),
+            args.index_file.display(),
+            thousands(before as u64)
+        );
+        eprintln!("{}", describe(&index, &args.index_file));
+    }
+    Ok(0)
+}
+
+fn query(args: QueryArgs) -> Result<i32> {
+    crate::error::check_unit("--threshold", args.threshold)?;
+    let target = OutputTarget::new(args.output.as_deref());
+    let format = target.format(None, &[OutputFormat::Csv, OutputFormat::Jsonl])?;
+    let index = LshIndex::load(&args.index_file)?;
+    let path = Path::new(&args.query);
+    let queries = if args.query == "-" || path.is_file() {
+        let corpus_args = CorpusArgs {
+            input: path.to_path_buf(),
+            format: args.query_format,
+            read: args.read.clone(),
+        };
+        let progress = super::new_progress();
+        let (corpus, _) = Pipeline::new(&progress).read(
+            &corpus_args.input,
+            &corpus_args.read_options(index.options().seed),
+        )?;
+        corpus
+    } else {
+        if args.read != ReadArgs::default() || args.query_format != FormatArg::Auto {
+            return Err(Error::usage(format!(
+                "`{}` is not a file, so it is looked up as a text; the options for reading a \
+                 query file do not apply",
+                args.query
+            )));
+        }
+        Corpus::from_pairs([("query", args.query.as_str())])
+    };
+    target.write(None, |w| {
+        let mut out = RowWriter::new(w, format, MATCH_COLUMNS, None)?;
+        for q in 0..queries.len() {
+            let matches = index.query(queries.text(q));
+            let kept = matches
+                .iter()
+                .filter(|m| m.jaccard >= args.threshold)
+                .take(args.top.unwrap_or(usize::MAX));
+            for m in kept {
+                out.write_row(&[
+                    Field::Str(queries.id(q)),
+                    Field::Str(index.id(m.doc)),
+                    Field::F64(m.jaccard),
+                    Field::F64(m.estimate),
+                    Field::U64(m.bands_hit as u64),
+                ])?;
+            }
+        }
+        out.finish()
+    })?;
+    Ok(0)
+}
+
+fn info(args: InfoArgs) -> Result<i32> {
+    let index = LshIndex::load(&args.index_file)?;
+    if args.json {
+        let value = serde_json::json!({
+            "path": args.index_file.display().to_string(),
+            "format": crate::online::file::FORMAT,
+            "documents": index.len(),
+            "options": index.options(),
+            "bands": index.banding().bands,
+            "rows": index.banding().rows,
+            "shingles": index.index().sets.total(),
+        });
+        println!("{value:#}");
+    } else {
+        println!("{}", describe(&index, &args.index_file));
+    }
+    Ok(0)
+}
+
+/// One paragraph about an index: documents, options, banding.
+fn describe(index: &LshIndex, path: &Path) -> String {
+    let o = index.options();
+    let s = &o.shingle;
+    let b = index.banding();
+    format!(
+        "{}: {} documents, {} shingles; shingles {}{}{}{}, K = {}, seed {}; {} bands × {} rows",
+        path.display(),
+        thousands(index.len() as u64),
+        thousands(index.index().sets.total() as u64),
+        s.kind,
+        if s.lowercase { ", lowercased" } else { "" },
+        if s.nfkc { ", NFKC" } else { "" },
+        if s.strip_punct {
+            ", punctuation removed"
+        } else {
+            ""
+        },
+        o.num_perm,
+        o.seed,
+        b.bands,
+        b.rows
+    )
+}

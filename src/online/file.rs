@@ -1,0 +1,374 @@
+//! The index file format (`.lshidx`), version 1. All integers little-endian:
+//!
+//! ```text
+//! magic      16 bytes   "LSHSCOPE-INDEX\r\n" (the CR LF catches transfers that rewrite line ends)
+//! format     u32        1
+//! header     u32 length, then JSON: lshscope version, options (shingling, K, seed), bands,
+//!                       rows, documents
+//! documents  per document: u32 id length, id (UTF-8), u64 text length, text (UTF-8)
+//! sets       per document: u32 count, then that many u64 shingle hashes (sorted, distinct)
+//! signatures N × K u32, row-major
+//! checksum   u64        XXH3-64 of every byte before it
+//! ```
+//!
+//! The band tables are not stored: they are rebuilt from the signatures on load (a sort per
+//! band, well under a second per million documents), which keeps the file independent of how
+//! tables are laid out in memory. A file with another magic, a newer format, a checksum that
+//! does not match or a length that runs past the end is refused with an error that says which.
+
+use std::io::Write;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::LshIndex;
+use crate::corpus::Corpus;
+use crate::minhash::{Banding, Index, IndexOptions, ShingleSets, Signatures};
+use crate::{Error, Result};
+
+const MAGIC: &[u8; 16] = b"LSHSCOPE-INDEX\r\n";
+/// The format this build writes and the newest it reads.
+pub const FORMAT: u32 = 1;
+
+/// What the header says about the index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// The lshscope version that wrote the file (informational).
+    pub written_by: String,
+    pub options: IndexOptions,
+    pub bands: usize,
+    pub rows: usize,
+    pub documents: usize,
+}
+
+/// True when `bytes` start like an index file (for formats detected by content).
+pub fn is_index_file(bytes: &[u8]) -> bool {
+    bytes.starts_with(MAGIC)
+}
+
+impl LshIndex {
+    /// Writes the index to `path` atomically: a failed write leaves any old file as it was.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        crate::atomic::write_atomically(path, |w| {
+            let mut out = Checksummed::new(w);
+            self.write_to(&mut out)?;
+            let sum = out.hasher.digest();
+            out.inner.write_all(&sum.to_le_bytes())
+        })
+    }
+
+    fn write_to(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let header = Header {
+            written_by: format!("lshscope {}", env!("CARGO_PKG_VERSION")),
+            options: self.index.options.clone(),
+            bands: self.banding.bands,
+            rows: self.banding.rows,
+            documents: self.len(),
+        };
+        let json = serde_json::to_vec(&header).map_err(std::io::Error::other)?;
+        out.write_all(MAGIC)?;
+        out.write_all(&FORMAT.to_le_bytes())?;
+        out.write_all(&(json.len() as u32).to_le_bytes())?;
+        out.write_all(&json)?;
+        let mut buf = Vec::with_capacity(1 << 20);
+        let flush = |buf: &mut Vec<u8>, out: &mut dyn Write| -> std::io::Result<()> {
+            if buf.len() >= 1 << 20 {
+                out.write_all(buf)?;
+                buf.clear();
+            }
+            Ok(())
+        };
+        for i in 0..self.len() {
+            let (id, text) = (self.corpus.id(i), self.corpus.text(i));
+            buf.extend_from_slice(&(id.len() as u32).to_le_bytes());
+            buf.extend_from_slice(id.as_bytes());
+            buf.extend_from_slice(&(text.len() as u64).to_le_bytes());
+            buf.extend_from_slice(text.as_bytes());
+            flush(&mut buf, out)?;
+        }
+        for i in 0..self.len() {
+            let set = self.index.sets.get(i);
+            buf.extend_from_slice(&(set.len() as u32).to_le_bytes());
+            for h in set {
+                buf.extend_from_slice(&h.to_le_bytes());
+            }
+            flush(&mut buf, out)?;
+        }
+        for v in self.index.signatures.rows() {
+            buf.extend_from_slice(&v.to_le_bytes());
+            flush(&mut buf, out)?;
+        }
+        out.write_all(&buf)
+    }
+
+    /// Reads an index written by [`LshIndex::save`] (this format or an older one).
+    pub fn load(path: &Path) -> Result<LshIndex> {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        Self::from_bytes(&bytes, path)
+    }
+
+    /// [`LshIndex::load`] from bytes in memory; `path` names them in errors.
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<LshIndex> {
+        let bad = |message: String| Error::input(path, 0, message);
+        if !is_index_file(bytes) {
+            return Err(bad(
+                "not an lshscope index file (it does not start with the index magic): build one \
+                 with `lshscope index build`"
+                    .to_string(),
+            ));
+        }
+        let mut r = Cursor {
+            bytes,
+            at: MAGIC.len(),
+        };
+        let format = r.u32().ok_or_else(|| bad(truncated("the format number")))?;
+        if format > FORMAT {
+            return Err(bad(format!(
+                "index format {format} was written by a newer lshscope; this one reads formats \
+                 up to {FORMAT}: upgrade lshscope or rebuild the index"
+            )));
+        }
+        if format == 0 {
+            return Err(bad(
+                "index format 0 does not exist: the file is corrupt".into()
+            ));
+        }
+        if bytes.len() < r.at + 8 {
+            return Err(bad(truncated("the checksum")));
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        let stored = u64::from_le_bytes(sum.try_into().expect("8 bytes"));
+        if xxhash_rust::xxh3::xxh3_64(body) != stored {
+            return Err(bad(
+                "the index is corrupt (its checksum does not match its contents): rebuild it \
+                 with `lshscope index build`"
+                    .to_string(),
+            ));
+        }
+        let mut r = Cursor {
+            bytes: body,
+            at: r.at,
+        };
+        let header_len = r.u32().ok_or_else(|| bad(truncated("the header")))? as usize;
+        let header: Header = r
+            .take(header_len)
+            .and_then(|h| serde_json::from_slice(h).ok())
+            .ok_or_else(|| bad("the index header is not the JSON this lshscope writes".into()))?;
+        let banding = Banding::new(header.bands, header.rows, header.options.num_perm)
+            .map_err(|e| bad(format!("the index header's banding is invalid: {e}")))?;
+        let n = header.documents;
+        let mut corpus = Corpus::new();
+        for i in 0..n {
+            let doc = (|| {
+                let id_len = r.u32()? as usize;
+                let id = std::str::from_utf8(r.take(id_len)?).ok()?;
+                let text_len = usize::try_from(r.u64()?).ok()?;
+                let text = std::str::from_utf8(r.take(text_len)?).ok()?;
+                Some((id, text))
+            })()
+            .ok_or_else(|| {
+                bad(format!(
+                    "document {} of {n} is cut short or not UTF-8",
+                    i + 1
+                ))
+            })?;
+            corpus.push(doc.0, doc.1);
+        }
+        let mut sets = ShingleSets::default();
+        let mut set = Vec::new();
+        for i in 0..n {
+            let count = r.u32().ok_or_else(|| {
+                bad(format!(
+                    "the shingle set of document {} is cut short",
+                    i + 1
+                ))
+            })?;
+            let values = r.take(count as usize * 8).ok_or_else(|| {
+                bad(format!(
+                    "the shingle set of document {} is cut short",
+                    i + 1
+                ))
+            })?;
+            set.clear();
+            set.extend(
+                values
+                    .chunks_exact(8)
+                    .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))),
+            );
+            if !set.windows(2).all(|w| w[0] < w[1]) {
+                return Err(bad(format!(
+                    "the shingle set of document {} is not sorted: the file is corrupt",
+                    i + 1
+                )));
+            }
+            sets.push(&set);
+        }
+        let k = header.options.num_perm;
+        let rows = r
+            .take(n * k * 4)
+            .ok_or_else(|| bad(truncated("the signatures")))?;
+        if r.at != body.len() {
+            return Err(bad(format!(
+                "{} bytes after the signatures: the file is corrupt",
+                body.len() - r.at
+            )));
+        }
+        let data: Vec<u32> = rows
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
+        let empty = (0..n).map(|i| sets.get(i).is_empty()).collect();
+        let signatures = Signatures::from_rows(k, data, empty)
+            .ok_or_else(|| bad("the signatures do not match the documents".into()))?;
+        let index = Index {
+            options: header.options,
+            sets,
+            signatures,
+        };
+        LshIndex::from_index(corpus, index, banding)
+    }
+}
+
+fn truncated(what: &str) -> String {
+    format!("the index is cut short before {what}: the file is truncated or not an index")
+}
+
+/// Reads little-endian values from a byte slice; `None` past its end.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, len: usize) -> Option<&'a [u8]> {
+        let end = self.at.checked_add(len)?;
+        let out = self.bytes.get(self.at..end)?;
+        self.at = end;
+        Some(out)
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        self.take(4)
+            .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        self.take(8)
+            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+    }
+}
+
+/// A writer that hashes every byte it passes on.
+struct Checksummed<'w> {
+    inner: &'w mut dyn Write,
+    hasher: xxhash_rust::xxh3::Xxh3,
+}
+
+impl<'w> Checksummed<'w> {
+    fn new(inner: &'w mut dyn Write) -> Self {
+        Checksummed {
+            inner,
+            hasher: xxhash_rust::xxh3::Xxh3::new(),
+        }
+    }
+}
+
+impl Write for Checksummed<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let written = self.inner.write(buf)?;
+        self.hasher.update(&buf[..written]);
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::Progress;
+
+    fn sample() -> LshIndex {
+        let corpus = Corpus::from_pairs([
+            ("a", "the quick brown fox jumps over the lazy dog"),
+            ("b", "the quick brown fox jumped over the lazy dog"),
+            ("c", ""),
+            ("d", "an unrelated sentence about tax forms"),
+        ]);
+        let options = IndexOptions {
+            num_perm: 32,
+            ..IndexOptions::default()
+        };
+        LshIndex::build(
+            corpus,
+            &options,
+            Banding { bands: 8, rows: 4 },
+            &Progress::new(),
+        )
+        .unwrap()
+    }
+
+    fn saved(index: &LshIndex) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut w = Checksummed::new(&mut out);
+        index.write_to(&mut w).unwrap();
+        let sum = w.hasher.digest();
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn round_trips() {
+        let index = sample();
+        let bytes = saved(&index);
+        let back = LshIndex::from_bytes(&bytes, Path::new("x.lshidx")).unwrap();
+        assert_eq!(back.len(), 4);
+        assert_eq!(back.options(), index.options());
+        assert_eq!(back.banding(), index.banding());
+        for i in 0..4u32 {
+            assert_eq!(back.id(i), index.id(i));
+            assert_eq!(back.text(i), index.text(i));
+            assert_eq!(
+                back.index.sets.get(i as usize),
+                index.index.sets.get(i as usize)
+            );
+            assert_eq!(
+                back.index.signatures.row(i as usize),
+                index.index.signatures.row(i as usize)
+            );
+        }
+        assert_eq!(
+            back.query("the quick brown fox jumps over a lazy dog"),
+            index.query("the quick brown fox jumps over a lazy dog")
+        );
+    }
+
+    #[test]
+    fn refuses_every_kind_of_damage() {
+        let bytes = saved(&sample());
+        let err = |b: &[u8]| {
+            LshIndex::from_bytes(b, Path::new("x.lshidx"))
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err(b"id,text\n1,hello\n").contains("not an lshscope index file"));
+        for cut in [16, 20, bytes.len() / 2, bytes.len() - 1] {
+            let e = err(&bytes[..cut]);
+            assert!(
+                e.contains("cut short") || e.contains("corrupt"),
+                "cut at {cut}: {e}"
+            );
+        }
+        for at in [30, bytes.len() / 2, bytes.len() - 20] {
+            let mut flipped = bytes.clone();
+            flipped[at] ^= 0x40;
+            assert!(err(&flipped).contains("checksum"), "flip at {at}");
+        }
+        let mut newer = bytes.clone();
+        newer[16..20].copy_from_slice(&2u32.to_le_bytes());
+        assert!(err(&newer).contains("newer lshscope"));
+        assert!(err(&newer).starts_with("x.lshidx"));
+    }
+}

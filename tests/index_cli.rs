@@ -1,0 +1,196 @@
+//! `lshscope index`: build, add, query and info end to end, and the refusals of damaged files.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn lshscope() -> Command {
+    Command::cargo_bin("lshscope").unwrap()
+}
+
+fn write(dir: &std::path::Path, name: &str, text: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+const DOCS: &str = "id,text
+a,the quick brown fox jumps over the lazy dog near the river bank
+b,the quick brown fox jumped over the lazy dog near the river bank
+c,\"a completely different sentence, about tax forms and receipts\"
+d,the quick brown fox jumps over the lazy dog near the river bank
+";
+
+const MORE: &str = "id,text
+e,the quick brown fox jumps over the lazy dog near the river bend
+f,nothing like the others at all
+";
+
+fn build(dir: &std::path::Path) -> std::path::PathBuf {
+    let docs = write(dir, "docs.csv", DOCS);
+    let index = dir.join("docs.lshidx");
+    lshscope()
+        .args([
+            "index", "build", "-q", "-k", "64", "-b", "16", "-r", "4", "-o",
+        ])
+        .arg(&index)
+        .arg(&docs)
+        .assert()
+        .success();
+    index
+}
+
+fn query(index: &std::path::Path, what: &str) -> Vec<Vec<String>> {
+    let out = lshscope()
+        .args(["index", "query"])
+        .arg(index)
+        .arg(what)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect()
+}
+
+#[test]
+fn build_query_add_and_info() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path());
+    let rows = query(
+        &index,
+        "the quick brown fox jumps over the lazy dog near the river bank",
+    );
+    assert_eq!(rows[0], ["query", "id", "jaccard", "estimate", "bands_hit"]);
+    let ids: Vec<&str> = rows[1..].iter().map(|r| r[1].as_str()).collect();
+    // a and d are the same text (Jaccard 1, first by position), then b.
+    assert_eq!(ids, ["a", "d", "b"]);
+    assert_eq!(rows[1][2], "1");
+    assert_eq!(rows[1][4], "16");
+
+    let more = write(dir.path(), "more.csv", MORE);
+    lshscope()
+        .args(["index", "add", "-q"])
+        .arg(&index)
+        .arg(&more)
+        .assert()
+        .success();
+    let rows = query(
+        &index,
+        "the quick brown fox jumps over the lazy dog near the river bend",
+    );
+    assert_eq!(rows[1][1], "e");
+    assert_eq!(rows[1][2], "1");
+
+    // A file of queries: each document looked up, its id in the query column.
+    let queries = write(dir.path(), "q.csv", MORE);
+    let rows = query(&index, queries.to_str().unwrap());
+    assert!(rows[1..].iter().any(|r| r[0] == "e" && r[1] == "e"));
+    assert!(rows[1..].iter().any(|r| r[0] == "f" && r[1] == "f"));
+
+    let info = lshscope()
+        .args(["index", "info", "--json"])
+        .arg(&index)
+        .output()
+        .unwrap();
+    let info: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+    assert_eq!(info["documents"], 6);
+    assert_eq!(info["bands"], 16);
+    assert_eq!(info["options"]["num_perm"], 64);
+}
+
+/// The index answers what a scan with the same options finds for a document.
+#[test]
+fn a_query_agrees_with_scan() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path());
+    let scan = lshscope()
+        .args(["scan", "-q", "-k", "64", "-b", "16", "-r", "4"])
+        .arg(dir.path().join("docs.csv"))
+        .output()
+        .unwrap();
+    let scanned: Vec<Vec<String>> = String::from_utf8(scan.stdout)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(String::from).collect())
+        .filter(|r: &Vec<String>| r[0] == "b" || r[1] == "b")
+        .collect();
+    let rows = query(
+        &index,
+        "the quick brown fox jumped over the lazy dog near the river bank",
+    );
+    for pair in &scanned {
+        let other = if pair[0] == "b" { &pair[1] } else { &pair[0] };
+        let hit = rows
+            .iter()
+            .find(|r| &r[1] == other)
+            .expect("scan's partner found");
+        assert_eq!(hit[2], pair[2], "jaccard");
+        assert_eq!(hit[3], pair[3], "estimate");
+        assert_eq!(hit[4], pair[4], "bands hit");
+    }
+    assert_eq!(
+        rows.len() - 1,
+        scanned.len() + 1,
+        "the partners and b itself"
+    );
+}
+
+#[test]
+fn damaged_and_foreign_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path());
+    let bytes = std::fs::read(&index).unwrap();
+
+    let flipped = dir.path().join("flipped.lshidx");
+    let mut b = bytes.clone();
+    let middle = b.len() / 2;
+    b[middle] ^= 1;
+    std::fs::write(&flipped, &b).unwrap();
+    lshscope()
+        .args(["index", "info"])
+        .arg(&flipped)
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("flipped.lshidx").and(predicate::str::contains("checksum")),
+        );
+
+    let cut = dir.path().join("cut.lshidx");
+    std::fs::write(&cut, &bytes[..30]).unwrap();
+    lshscope()
+        .args(["index", "query"])
+        .arg(&cut)
+        .arg("hello")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cut.lshidx"));
+
+    lshscope()
+        .args(["index", "add"])
+        .arg(dir.path().join("docs.csv"))
+        .arg(dir.path().join("docs.csv"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not an lshscope index file"));
+    // An add whose input is bad fails and leaves the index as it was.
+    let bad = write(
+        dir.path(),
+        "bad.csv",
+        "id,text\nx,\"an open quote\ny,more\n",
+    );
+    lshscope()
+        .args(["index", "add"])
+        .arg(&index)
+        .arg(&bad)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad.csv"));
+    assert_eq!(std::fs::read(&index).unwrap(), bytes);
+}
