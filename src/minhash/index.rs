@@ -192,11 +192,7 @@ impl Signatures {
                 let first = c * CHUNK_DOCS;
                 for (d, is_empty) in empty_chunk.iter_mut().enumerate() {
                     let set = sets.get(first + d);
-                    folded.clear();
-                    folded.extend(set.iter().map(|&h| fold32(h)));
-                    let row = &mut sig_chunk[d * k..(d + 1) * k];
-                    row.fill(u32::MAX);
-                    family.update(row, folded);
+                    signature_into(&family, set, &mut sig_chunk[d * k..(d + 1) * k], folded);
                     *is_empty = set.is_empty();
                 }
                 progress.advance(empty_chunk.len() as u64);
@@ -248,6 +244,17 @@ impl Index {
     }
 }
 
+/// The MinHash signature of one shingle-hash set (sorted and distinct) under `family`, into
+/// `row` (K values); `folded` is scratch space reused between calls. An empty set gives all
+/// `u32::MAX`. The one definition of a signature: indexes, the online index and the Python
+/// bindings all compute it here.
+pub fn signature_into(family: &HashFamily, set: &[u64], row: &mut [u32], folded: &mut Vec<u32>) {
+    folded.clear();
+    folded.extend(set.iter().map(|&h| fold32(h)));
+    row.fill(u32::MAX);
+    family.update(row, folded);
+}
+
 /// Shingles, hashes and MinHashes every document of `corpus`, in parallel over documents.
 pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress) -> Result<Index> {
     let k = options.num_perm;
@@ -294,11 +301,7 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
                     shingler.hashes(corpus.text(first + d), hashes);
                     // De-duplicate first: the MinHash kernel then skips repeated shingles.
                     sort_dedup_hashes(hashes, scratch);
-                    folded.clear();
-                    folded.extend(hashes.iter().map(|&h| fold32(h)));
-                    let row = &mut sig_chunk[d * k..(d + 1) * k];
-                    row.fill(u32::MAX);
-                    family.update(row, folded);
+                    signature_into(&family, hashes, &mut sig_chunk[d * k..(d + 1) * k], folded);
                     empty_chunk[d] = hashes.is_empty();
                     values.extend_from_slice(hashes);
                     offsets.push(values.len() as u32);

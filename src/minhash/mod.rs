@@ -16,6 +16,6 @@ pub use banding::{
 };
 pub use family::{HashFamily, fold32};
 pub use identical::IdenticalGroups;
-pub use index::{Index, IndexOptions, ShingleSets, Signatures, build_index};
+pub use index::{Index, IndexOptions, ShingleSets, Signatures, build_index, signature_into};
 pub use stream::{StreamCounts, stream_verified};
 pub use verify::{VerifiedPair, verify};

@@ -249,13 +249,8 @@ impl LshIndex {
         matches
     }
 
-    /// The shingle set and signature of `text` under the index's options: the same as
-    /// [`build_index`] computes for it.
     fn hash(&self, text: &str) -> (Vec<u64>, Vec<u32>) {
-        let corpus = Corpus::from_texts([text]);
-        let one = build_index(&corpus, &self.index.options, &Progress::new())
-            .expect("hashing one document in memory cannot fail");
-        (one.sets.get(0).to_vec(), one.signatures.row(0).to_vec())
+        hash_text(&self.index.options, text)
     }
 
     fn add_to_tables(&mut self, doc: u32, sigs: &Signatures, row: usize) {
@@ -266,6 +261,15 @@ impl LshIndex {
             table.insert(band_key(sigs.row(row), self.banding, band), doc);
         }
     }
+}
+
+/// The shingle set (sorted, distinct hashes) and the signature of one text under `options`:
+/// exactly what [`build_index`] computes for it as a document of a corpus.
+pub fn hash_text(options: &IndexOptions, text: &str) -> (Vec<u64>, Vec<u32>) {
+    let corpus = Corpus::from_texts([text]);
+    let one = build_index(&corpus, options, &Progress::new())
+        .expect("hashing one document in memory cannot fail");
+    (one.sets.get(0).to_vec(), one.signatures.row(0).to_vec())
 }
 
 #[cfg(test)]

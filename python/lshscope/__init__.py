@@ -1,0 +1,68 @@
+"""lshscope for Python: MinHash signatures, LSH scans and an online index.
+
+Every number comes from the lshscope Rust engine, so it equals what the ``lshscope`` command
+line computes with the same options (``num_perm``, ``seed``, ``shingle``).
+
+>>> import lshscope
+>>> a = lshscope.MinHash("the quick brown fox jumps over the lazy dog")
+>>> b = lshscope.MinHash("the quick brown fox jumped over the lazy dog")
+>>> 0.4 < a.jaccard(b) < 0.9
+True
+>>> pairs = lshscope.scan(["one text here", "one text here!", "another"], bands=16, rows=8)
+>>> [(p[0], p[1]) for p in pairs]
+[('1', '2')]
+>>> index = lshscope.LSHIndex(bands=16, rows=8)
+>>> index.insert("doc-1", "one text here")
+>>> [key for key, *_ in index.query("one text here!")]
+['doc-1']
+"""
+
+from ._lshscope import LSHIndex, MinHash, signatures
+from ._lshscope import scan as _scan
+
+__all__ = ["MinHash", "LSHIndex", "signatures", "scan", "PAIR_COLUMNS"]
+
+#: The columns of a pair, as ``lshscope scan`` writes them.
+PAIR_COLUMNS = ("id_a", "id_b", "jaccard", "estimate", "bands_hit")
+
+
+def scan(
+    texts,
+    ids=None,
+    *,
+    bands=20,
+    rows=5,
+    threshold=0.0,
+    num_perm=128,
+    seed=1,
+    shingle="char:5",
+    max_bucket=None,
+    arrow=False,
+):
+    """The candidate pairs ``lshscope scan`` finds among ``texts``, verified.
+
+    Returns a list of ``(id_a, id_b, jaccard, estimate, bands_hit)`` tuples sorted by document
+    (ids default to the 1-based positions, as the command line numbers rows), or with
+    ``arrow=True`` a ``pyarrow.Table`` with those columns. Pairs below ``threshold`` (exact
+    Jaccard) are dropped.
+    """
+    pairs = _scan(
+        list(texts),
+        None if ids is None else [str(i) for i in ids],
+        bands=bands,
+        rows=rows,
+        threshold=threshold,
+        num_perm=num_perm,
+        seed=seed,
+        shingle=shingle,
+        max_bucket=max_bucket,
+    )
+    if not arrow:
+        return pairs
+    import pyarrow as pa
+
+    columns = list(zip(*pairs)) if pairs else [[] for _ in PAIR_COLUMNS]
+    types = [pa.string(), pa.string(), pa.float64(), pa.float64(), pa.int32()]
+    return pa.table(
+        {name: pa.array(col, type=t) for name, col, t in zip(PAIR_COLUMNS, columns, types)}
+    )

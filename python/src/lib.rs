@@ -1,0 +1,376 @@
+//! `lshscope._lshscope`: the Python bindings. Every algorithm is the engine's (the `lshscope`
+//! crate); this layer converts arguments and results and releases the GIL around the work.
+
+use std::path::PathBuf;
+
+use lshscope::corpus::Corpus;
+use lshscope::jobs::Progress;
+use lshscope::minhash::{
+    Banding, BandingOptions, HashFamily, IndexOptions, build_index, find_candidates,
+    signature_into, verify,
+};
+use lshscope::online::{LshIndex, hash_text};
+use lshscope::text::{ShingleKind, ShingleOptions, shingle_hash};
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2};
+use pyo3::exceptions::{PyIOError, PyValueError};
+use pyo3::prelude::*;
+
+/// An engine error as the Python exception users expect: bad files are `OSError` or
+/// `ValueError` with the engine's message (which names the file and what to do).
+fn to_py(e: lshscope::Error) -> PyErr {
+    match e {
+        lshscope::Error::Io { .. } => PyIOError::new_err(e.to_string()),
+        other => PyValueError::new_err(other.to_string()),
+    }
+}
+
+/// The engine's options for the keyword arguments every function takes.
+fn index_options(num_perm: usize, seed: u64, shingle: &str) -> PyResult<IndexOptions> {
+    if num_perm == 0 || num_perm > 4096 {
+        return Err(PyValueError::new_err(format!(
+            "num_perm must be between 1 and 4096, got {num_perm}"
+        )));
+    }
+    let kind: ShingleKind = shingle.parse().map_err(|e: String| {
+        PyValueError::new_err(format!("shingle: {e} (use \"char:K\" or \"word:N\")"))
+    })?;
+    Ok(IndexOptions {
+        shingle: ShingleOptions {
+            kind,
+            ..ShingleOptions::default()
+        },
+        num_perm,
+        seed,
+    })
+}
+
+fn banding(bands: usize, rows: usize, num_perm: usize) -> PyResult<Banding> {
+    Banding::new(bands, rows, num_perm).map_err(to_py)
+}
+
+/// A MinHash signature of one document, as `lshscope scan` computes it.
+///
+/// >>> a = MinHash("the quick brown fox")
+/// >>> b = MinHash("the quick brown fox!")
+/// >>> round(a.jaccard(b), 1) > 0.5
+/// True
+#[pyclass(module = "lshscope", from_py_object)]
+#[derive(Clone)]
+struct MinHash {
+    options: IndexOptions,
+    family: HashFamily,
+    /// The shingle hashes seen so far (sorted, distinct).
+    set: Vec<u64>,
+    signature: Vec<u32>,
+}
+
+impl MinHash {
+    fn rehash(&mut self) {
+        let mut folded = Vec::new();
+        self.signature = vec![u32::MAX; self.options.num_perm];
+        signature_into(&self.family, &self.set, &mut self.signature, &mut folded);
+    }
+
+    fn add_hashes(&mut self, hashes: impl IntoIterator<Item = u64>) {
+        self.set.extend(hashes);
+        self.set.sort_unstable();
+        self.set.dedup();
+        self.rehash();
+    }
+
+    fn check_comparable(&self, other: &MinHash) -> PyResult<()> {
+        if self.options != other.options {
+            return Err(PyValueError::new_err(
+                "the two MinHashes were made with different num_perm, seed or shingle options",
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl MinHash {
+    /// `MinHash(text=None, *, num_perm=128, seed=1, shingle="char:5")`: the signature of
+    /// `text` (lowercased, shingled and hashed as `lshscope scan` does), or of nothing yet.
+    #[new]
+    #[pyo3(signature = (text=None, *, num_perm=128, seed=1, shingle="char:5"))]
+    fn new(text: Option<&str>, num_perm: usize, seed: u64, shingle: &str) -> PyResult<Self> {
+        let options = index_options(num_perm, seed, shingle)?;
+        let family = HashFamily::new(num_perm, seed);
+        let mut m = MinHash {
+            options,
+            family,
+            set: Vec::new(),
+            signature: Vec::new(),
+        };
+        match text {
+            Some(text) => m.update(text),
+            None => m.rehash(),
+        }
+        Ok(m)
+    }
+
+    /// Adds the shingles of `text` (the signature becomes that of the union).
+    fn update(&mut self, text: &str) {
+        let (set, _) = hash_text(&self.options, text);
+        self.add_hashes(set);
+    }
+
+    /// Adds shingles made elsewhere, each string hashed as lshscope hashes its own shingles.
+    fn update_shingles(&mut self, shingles: Vec<String>) {
+        self.add_hashes(shingles.iter().map(|s| shingle_hash(s.as_bytes())));
+    }
+
+    /// The MinHash estimate of the Jaccard similarity: the share of the K values that agree.
+    fn jaccard(&self, other: &MinHash) -> PyResult<f64> {
+        self.check_comparable(other)?;
+        if self.set.is_empty() || other.set.is_empty() {
+            return Ok(0.0);
+        }
+        let agree = lshscope::similarity::agreeing_rows(&self.signature, &other.signature);
+        Ok(agree as f64 / self.options.num_perm as f64)
+    }
+
+    /// The exact Jaccard similarity of the two shingle sets.
+    fn exact_jaccard(&self, other: &MinHash) -> PyResult<f64> {
+        self.check_comparable(other)?;
+        Ok(lshscope::similarity::jaccard(&self.set, &other.set))
+    }
+
+    /// The K signature values as a NumPy `uint32` array.
+    fn digest<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
+        self.signature.clone().into_pyarray(py)
+    }
+
+    #[getter]
+    fn num_perm(&self) -> usize {
+        self.options.num_perm
+    }
+
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.options.seed
+    }
+
+    /// The number of distinct shingles seen.
+    fn __len__(&self) -> usize {
+        self.set.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "MinHash(num_perm={}, seed={}, shingle=\"{}\", shingles={})",
+            self.options.num_perm,
+            self.options.seed,
+            self.options.shingle.kind,
+            self.set.len()
+        )
+    }
+}
+
+/// `signatures(texts, *, num_perm=128, seed=1, shingle="char:5")`: an N × K `uint32` array,
+/// row i the signature of texts[i], computed in parallel without the GIL.
+#[pyfunction]
+#[pyo3(signature = (texts, *, num_perm=128, seed=1, shingle="char:5"))]
+fn signatures<'py>(
+    py: Python<'py>,
+    texts: Vec<String>,
+    num_perm: usize,
+    seed: u64,
+    shingle: &str,
+) -> PyResult<Bound<'py, PyArray2<u32>>> {
+    let options = index_options(num_perm, seed, shingle)?;
+    let n = texts.len();
+    let rows = py.detach(|| {
+        let corpus = Corpus::from_texts(texts.iter());
+        let index = build_index(&corpus, &options, &Progress::new())?;
+        Ok::<_, lshscope::Error>(index.signatures.rows().to_vec())
+    });
+    let rows = rows.map_err(to_py)?;
+    let array = Array2::from_shape_vec((n, num_perm), rows)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(array.into_pyarray(py))
+}
+
+/// One row of `scan`: (id_a, id_b, jaccard, estimate, bands_hit).
+type PairRow = (String, String, f64, f64, u32);
+
+/// `scan(texts, ids=None, *, bands=20, rows=5, threshold=0.0, num_perm=128, seed=1,
+/// shingle="char:5", max_bucket=None)`: the pairs `lshscope scan` writes for these documents,
+/// in its order (by document), as tuples.
+#[pyfunction]
+#[pyo3(signature = (texts, ids=None, *, bands=20, rows=5, threshold=0.0, num_perm=128, seed=1, shingle="char:5", max_bucket=None))]
+#[allow(clippy::too_many_arguments)]
+fn scan(
+    py: Python<'_>,
+    texts: Vec<String>,
+    ids: Option<Vec<String>>,
+    bands: usize,
+    rows: usize,
+    threshold: f64,
+    num_perm: usize,
+    seed: u64,
+    shingle: &str,
+    max_bucket: Option<usize>,
+) -> PyResult<Vec<PairRow>> {
+    let options = index_options(num_perm, seed, shingle)?;
+    let banding = banding(bands, rows, num_perm)?;
+    if !(0.0..=1.0).contains(&threshold) {
+        return Err(PyValueError::new_err(format!(
+            "threshold must be in [0, 1], got {threshold}"
+        )));
+    }
+    let corpus = match ids {
+        Some(ids) if ids.len() != texts.len() => {
+            return Err(PyValueError::new_err(format!(
+                "{} ids for {} texts",
+                ids.len(),
+                texts.len()
+            )));
+        }
+        Some(ids) => Corpus::from_pairs(ids.iter().zip(&texts)),
+        None => Corpus::from_texts(texts.iter()),
+    };
+    let pairs = py.detach(|| {
+        let progress = Progress::new();
+        let index = build_index(&corpus, &options, &progress)?;
+        let banding = BandingOptions {
+            banding,
+            max_bucket,
+        };
+        let candidates = find_candidates(&index.signatures, &banding, &progress)?;
+        verify(&index, &candidates.pairs, threshold, &progress)
+    });
+    let pairs = pairs.map_err(to_py)?;
+    Ok(pairs
+        .iter()
+        .map(|p| {
+            (
+                corpus.id(p.a as usize).to_string(),
+                corpus.id(p.b as usize).to_string(),
+                p.jaccard,
+                p.estimate,
+                p.bands_hit,
+            )
+        })
+        .collect())
+}
+
+/// LSH as an online structure: band tables to insert documents into and query.
+///
+/// `LSHIndex(bands=20, rows=5, *, num_perm=128, seed=1, shingle="char:5")`. Files written by
+/// `save` are the ones `lshscope index` reads and writes.
+#[pyclass(module = "lshscope", name = "LSHIndex")]
+struct PyLshIndex {
+    index: LshIndex,
+}
+
+#[pymethods]
+impl PyLshIndex {
+    #[new]
+    #[pyo3(signature = (bands=20, rows=5, *, num_perm=128, seed=1, shingle="char:5"))]
+    fn new(bands: usize, rows: usize, num_perm: usize, seed: u64, shingle: &str) -> PyResult<Self> {
+        let options = index_options(num_perm, seed, shingle)?;
+        let banding = banding(bands, rows, num_perm)?;
+        Ok(PyLshIndex {
+            index: LshIndex::new(options, banding).map_err(to_py)?,
+        })
+    }
+
+    /// Adds a document under `key`.
+    fn insert(&mut self, key: &str, text: &str) {
+        self.index.insert(key, text);
+    }
+
+    /// Adds many documents at once (hashed in parallel without the GIL).
+    fn insert_many(
+        &mut self,
+        py: Python<'_>,
+        keys: Vec<String>,
+        texts: Vec<String>,
+    ) -> PyResult<()> {
+        if keys.len() != texts.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} keys for {} texts",
+                keys.len(),
+                texts.len()
+            )));
+        }
+        let index = &mut self.index;
+        py.detach(|| {
+            let corpus = Corpus::from_pairs(keys.iter().zip(&texts));
+            index.extend(&corpus, &Progress::new()).map(|_| ())
+        })
+        .map_err(to_py)
+    }
+
+    /// The indexed documents that share a bucket with `text` in at least one band, most
+    /// similar first: a list of (key, jaccard, estimate, bands_hit).
+    fn query(&self, text: &str) -> Vec<(String, f64, f64, u32)> {
+        self.index
+            .query(text)
+            .iter()
+            .map(|m| {
+                (
+                    self.index.id(m.doc).to_string(),
+                    m.jaccard,
+                    m.estimate,
+                    m.bands_hit,
+                )
+            })
+            .collect()
+    }
+
+    /// Writes the index to `path` (atomically), in the format `lshscope index` reads.
+    fn save(&self, path: PathBuf) -> PyResult<()> {
+        self.index.save(&path).map_err(to_py)
+    }
+
+    /// Reads an index written by `save` or by `lshscope index build`.
+    #[staticmethod]
+    fn load(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
+        let index = py.detach(|| LshIndex::load(&path)).map_err(to_py)?;
+        Ok(PyLshIndex { index })
+    }
+
+    #[getter]
+    fn bands(&self) -> usize {
+        self.index.banding().bands
+    }
+
+    #[getter]
+    fn rows(&self) -> usize {
+        self.index.banding().rows
+    }
+
+    #[getter]
+    fn num_perm(&self) -> usize {
+        self.index.options().num_perm
+    }
+
+    fn __len__(&self) -> usize {
+        self.index.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "LSHIndex(bands={}, rows={}, num_perm={}, seed={}, shingle=\"{}\", documents={})",
+            self.index.banding().bands,
+            self.index.banding().rows,
+            self.index.options().num_perm,
+            self.index.options().seed,
+            self.index.options().shingle.kind,
+            self.index.len()
+        )
+    }
+}
+
+#[pymodule]
+fn _lshscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<MinHash>()?;
+    m.add_class::<PyLshIndex>()?;
+    m.add_function(wrap_pyfunction!(signatures, m)?)?;
+    m.add_function(wrap_pyfunction!(scan, m)?)?;
+    Ok(())
+}

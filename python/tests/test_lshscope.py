@@ -1,0 +1,141 @@
+"""The Python package against the lshscope command line: same options, same numbers."""
+
+import csv
+import io
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+
+import lshscope
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "sample_data" / "planted.csv"
+
+
+def cli():
+    """The lshscope binary most recently built by `cargo build` or `cargo test` (CI builds it
+    before running these tests); LSHSCOPE_BIN overrides."""
+    if "LSHSCOPE_BIN" in os.environ:
+        return os.environ["LSHSCOPE_BIN"]
+    built = [ROOT / "target" / p / "lshscope" for p in ("release", "debug")]
+    built = [p for p in built if p.exists()]
+    assert built, "build the lshscope binary first (cargo build)"
+    return str(max(built, key=lambda p: p.stat().st_mtime))
+
+
+def sample(n=2000):
+    with open(SAMPLE, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))[:n]
+    return [r["id"] for r in rows], [r["text"] for r in rows]
+
+
+def cli_scan(path, *args):
+    out = subprocess.run(
+        [cli(), "scan", str(path), "-q", *args], check=True, capture_output=True, text=True
+    ).stdout
+    return [
+        (r["id_a"], r["id_b"], float(r["jaccard"]), float(r["estimate"]), int(r["bands_hit"]))
+        for r in csv.DictReader(io.StringIO(out))
+    ]
+
+
+def test_scan_equals_the_cli(tmp_path):
+    ids, texts = sample()
+    path = tmp_path / "docs.csv"
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["id", "text"])
+        w.writerows(zip(ids, texts))
+    for args, kwargs in [
+        (["-b", "20", "-r", "5"], dict(bands=20, rows=5)),
+        (["-b", "8", "-r", "4", "-k", "64", "--seed", "7", "-t", "0.3"],
+         dict(bands=8, rows=4, num_perm=64, seed=7, threshold=0.3)),
+        (["-b", "10", "-r", "3", "--shingle", "word:2"], dict(bands=10, rows=3, shingle="word:2")),
+    ]:
+        expected = cli_scan(path, *args)
+        assert len(expected) >= 5
+        assert lshscope.scan(texts, ids, **kwargs) == expected
+
+
+def test_scan_as_arrow():
+    pa = pytest.importorskip("pyarrow")
+    ids, texts = sample(500)
+    pairs = lshscope.scan(texts, ids, bands=20, rows=5)
+    table = lshscope.scan(texts, ids, bands=20, rows=5, arrow=True)
+    assert isinstance(table, pa.Table)
+    assert table.column_names == list(lshscope.PAIR_COLUMNS)
+    assert table.num_rows == len(pairs)
+    assert table.column("jaccard").to_pylist() == [p[2] for p in pairs]
+
+
+def test_signatures_minhash_and_index_agree():
+    ids, texts = sample(300)
+    sigs = lshscope.signatures(texts, num_perm=64, seed=3)
+    assert sigs.dtype == np.uint32 and sigs.shape == (300, 64)
+    for i in (0, 17, 299):
+        m = lshscope.MinHash(texts[i], num_perm=64, seed=3)
+        assert np.array_equal(m.digest(), sigs[i])
+    # The estimate is the share of agreeing values, the exact Jaccard that of the sets.
+    a, b = (lshscope.MinHash(texts[i], num_perm=64, seed=3) for i in (0, 1))
+    assert a.jaccard(b) == np.mean(sigs[0] == sigs[1])
+    assert 0.0 <= a.exact_jaccard(b) <= 1.0
+    # Incremental updates give the signature of the union.
+    whole = lshscope.MinHash("alpha beta gamma delta")
+    parts = lshscope.MinHash()
+    parts.update("alpha beta gamma delta")
+    assert np.array_equal(whole.digest(), parts.digest())
+    with pytest.raises(ValueError):
+        a.jaccard(lshscope.MinHash(texts[0], num_perm=32))
+
+
+def test_premade_shingles_hash_like_lshscope_shingles():
+    text = "hello world"
+    made = lshscope.MinHash(shingle="char:5")
+    made.update_shingles([text[i:i + 5] for i in range(len(text) - 4)])
+    assert np.array_equal(made.digest(), lshscope.MinHash(text).digest())
+
+
+def test_index_queries_save_and_load_with_the_cli(tmp_path):
+    ids, texts = sample(1000)
+    index = lshscope.LSHIndex(bands=16, rows=4, num_perm=64)
+    index.insert_many(ids[:500], texts[:500])
+    for key, text in zip(ids[500:], texts[500:]):
+        index.insert(key, text)
+    assert len(index) == 1000
+    path = tmp_path / "docs.lshidx"
+    index.save(str(path))
+    loaded = lshscope.LSHIndex.load(str(path))
+    probe = texts[42]
+    assert loaded.query(probe) == index.query(probe)
+    assert index.query(probe)[0][0] == ids[42]
+    # The command line reads the same file and answers the same.
+    out = subprocess.run(
+        [cli(), "index", "query", str(path), probe], check=True, capture_output=True, text=True
+    ).stdout
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["id"], float(r["jaccard"]), float(r["estimate"]), int(r["bands_hit"])) for r in rows] \
+        == index.query(probe)
+
+
+def test_a_damaged_index_file_is_refused(tmp_path):
+    path = tmp_path / "x.lshidx"
+    index = lshscope.LSHIndex()
+    index.insert("a", "some text")
+    index.save(str(path))
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 1
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="checksum"):
+        lshscope.LSHIndex.load(str(path))
+    with pytest.raises(OSError):
+        lshscope.LSHIndex.load(str(tmp_path / "missing.lshidx"))
+
+
+def test_documented_examples_run():
+    import doctest
+
+    result = doctest.testmod(lshscope)
+    assert result.attempted > 0 and result.failed == 0
