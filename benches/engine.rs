@@ -150,3 +150,41 @@ fn exact_jaccard_in_cache(bencher: Bencher) {
                 .sum::<f64>()
         });
 }
+
+/// Pairs written as CSV (ids from the corpus, shortest round-trip floats) into memory, on one
+/// thread: the formatting cost of `scan -o pairs.csv` without the disk.
+#[divan::bench(sample_count = 10)]
+fn write_pairs_csv(bencher: Bencher) {
+    let corpus = corpus();
+    let mut rng = lshscope::rng::SplitMix64::new(3);
+    let pairs: Vec<lshscope::minhash::VerifiedPair> = (0..1_000_000)
+        .map(|_| {
+            let a = (rng.next_u64() % DOCS as u64) as u32;
+            let b = (rng.next_u64() % DOCS as u64) as u32;
+            let agree = rng.next_u64() % 129;
+            lshscope::minhash::VerifiedPair {
+                a: a.min(b),
+                b: a.max(b),
+                bands_hit: (rng.next_u64() % 20) as u32,
+                jaccard: (rng.next_u64() % 1000) as f64 / 997.0,
+                estimate: agree as f64 / 128.0,
+            }
+        })
+        .collect();
+    let mut out = Vec::with_capacity(64 << 20);
+    bencher
+        .counter(ItemsCount::new(pairs.len()))
+        .bench_local(|| {
+            out.clear();
+            lshscope::pairfile::write_pairs(
+                &mut out,
+                corpus,
+                pairs.iter(),
+                lshscope::pairfile::OutputFormat::Csv,
+                None,
+                None,
+            )
+            .unwrap();
+            black_box(out.len())
+        });
+}
