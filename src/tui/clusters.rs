@@ -54,6 +54,9 @@ pub struct ClustersRequest {
     /// computes them and returns them for the next request.
     pub identical: Option<Arc<IdenticalGroups>>,
     pub sort: ClusterSort,
+    /// Clusters given by an imported result (`explore --pairs/--clusters`): audited at the
+    /// threshold as they are, instead of clustering the pairs ≥ t.
+    pub fixed: Option<Arc<Clusters>>,
 }
 
 /// A clusters job as the event loop runs it.
@@ -91,23 +94,36 @@ pub fn run_clusters(job: &ClustersJob) -> Option<ClustersOutcome> {
         .clone()
         .unwrap_or_else(|| Arc::new(IdenticalGroups::find(&index.sets)));
     progress.check().ok()?;
-    let edges: Vec<Edge> = request
-        .pairs
-        .par_iter()
-        .filter(|p| p.jaccard >= request.threshold)
-        .map(|p| Edge {
-            a: p.a,
-            b: p.b,
-            jaccard: p.jaccard,
-        })
-        .collect();
-    let clusters = Clusters::build(documents, &edges, Some(&identical), KeepRule::First, |_| 0);
-    drop(edges);
+    let clusters = match &request.fixed {
+        Some(fixed) => Arc::clone(fixed),
+        None => {
+            let edges: Vec<Edge> = request
+                .pairs
+                .par_iter()
+                .filter(|p| p.jaccard >= request.threshold)
+                .map(|p| Edge {
+                    a: p.a,
+                    b: p.b,
+                    jaccard: p.jaccard,
+                })
+                .collect();
+            Arc::new(Clusters::build(
+                documents,
+                &edges,
+                Some(&identical),
+                KeepRule::First,
+                |_| 0,
+            ))
+        }
+    };
     progress.check().ok()?;
+    // Imported clusters were not joined through identical copies: their members are audited
+    // as they are, copies included.
+    let audit_identical = request.fixed.is_none().then_some(identical.as_ref());
     let audits = audit_all(
         &clusters,
         &index.sets,
-        Some(&identical),
+        audit_identical,
         request.threshold,
         AuditLimits::default(),
     );
@@ -120,7 +136,7 @@ pub fn run_clusters(job: &ClustersJob) -> Option<ClustersOutcome> {
         threshold: request.threshold,
         chained: audits.iter().filter(|a| a.chained).count(),
         identical,
-        clusters: Arc::new(clusters),
+        clusters,
         audits: Arc::new(audits),
         order,
         sort: request.sort,
