@@ -179,7 +179,11 @@ struct RowPlace<'a> {
 impl RowPlace<'_> {
     fn error(&self, message: impl Into<String>) -> Error {
         if self.parquet {
-            Error::input(self.file, 0, format!("row {}: {}", self.number, message.into()))
+            Error::input(
+                self.file,
+                0,
+                format!("row {}: {}", self.number, message.into()),
+            )
         } else {
             Error::input(self.file, self.number, message)
         }
@@ -333,13 +337,22 @@ fn csv_rows(
 ) -> Result<[String; 2]> {
     let mut csv = HeaderCsv::new(reader, file, false)?;
     let found = match want {
-        Want::Named(n) => csv.column(&n[0]).zip(csv.column(&n[1])).map(|c| (c, n[0].as_str(), n[1].as_str())),
+        Want::Named(n) => csv
+            .column(&n[0])
+            .zip(csv.column(&n[1]))
+            .map(|c| (c, n[0].as_str(), n[1].as_str())),
         Want::Detect(candidates) => candidates
             .iter()
             .find_map(|&(a, b)| csv.column(a).zip(csv.column(b)).map(|c| (c, a, b))),
     };
     let Some(((ca, cb), na, nb)) = found else {
-        return Err(no_columns(file, 1, want, &csv.header_text(), option_for(want)));
+        return Err(no_columns(
+            file,
+            1,
+            want,
+            &csv.header_text(),
+            option_for(want),
+        ));
     };
     let names = [na.to_string(), nb.to_string()];
     let mut count = 0u64;
@@ -388,7 +401,11 @@ fn jsonl_rows(
     let mut buffers = [String::new(), String::new()];
     loop {
         line.clear();
-        if reader.read_line(&mut line).map_err(|e| Error::io(file, e))? == 0 {
+        if reader
+            .read_line(&mut line)
+            .map_err(|e| Error::io(file, e))?
+            == 0
+        {
             break;
         }
         number += 1;
@@ -470,13 +487,7 @@ fn jsonl_rows(
         ];
         row(place, values)?;
     }
-    names.ok_or_else(|| {
-        Error::input(
-            file,
-            1,
-            "no rows: expected JSON Lines, one object per line",
-        )
-    })
+    names.ok_or_else(|| Error::input(file, 1, "no rows: expected JSON Lines, one object per line"))
 }
 
 /// Rows of a Parquet file in memory. Columns are leaves named by their dotted path
@@ -511,7 +522,13 @@ fn parquet_rows(
             .find_map(|&(a, b)| leaf(a).zip(leaf(b)).map(|c| (c, a, b))),
     };
     let Some(((la, lb), na, nb)) = found else {
-        return Err(no_columns(file, 0, want, &paths.join(", "), option_for(want)));
+        return Err(no_columns(
+            file,
+            0,
+            want,
+            &paths.join(", "),
+            option_for(want),
+        ));
     };
     let mut kinds = [Kind::Utf8, Kind::Utf8];
     let mut max_defs = [0i16; 2];
@@ -677,7 +694,15 @@ pub fn read_pairs(
                     place.columns[k]
                 )));
             };
-            match position(&positions, corpus, id, place.columns[k], place, options, &mut report)? {
+            match position(
+                &positions,
+                corpus,
+                id,
+                place.columns[k],
+                place,
+                options,
+                &mut report,
+            )? {
                 Some(p) => ids[k] = p,
                 None => {
                     report.unknown_rows += 1;
@@ -824,7 +849,15 @@ fn read_membership(
                 return Ok(());
             }
         };
-        let Some(doc) = position(&positions, corpus, id, place.columns[0], place, options, &mut report)?
+        let Some(doc) = position(
+            &positions,
+            corpus,
+            id,
+            place.columns[0],
+            place,
+            options,
+            &mut report,
+        )?
         else {
             report.unknown_rows += 1;
             return Ok(());
@@ -846,7 +879,10 @@ fn read_membership(
                     "document `{id}` is in cluster `{cluster}` here and in cluster `{}` at {}; \
                      a document belongs to one cluster",
                     membership.names[other as usize],
-                    first_seen.get(&doc).map(String::as_str).unwrap_or("an earlier row")
+                    first_seen
+                        .get(&doc)
+                        .map(String::as_str)
+                        .unwrap_or("an earlier row")
                 )));
             }
         }
@@ -866,12 +902,7 @@ pub const SAMPLED_NEIGHBOURS: usize = 8;
 /// algorithm, n² Jaccards, no edge list) up to `exact_members`, else over the pairs of each
 /// member with the first one and with [`SAMPLED_NEIGHBOURS`] others drawn with `seed`
 /// (Kruskal's algorithm); the second is a spanning tree whose weakest link is a lower bound.
-pub fn spanning_tree(
-    members: &[u32],
-    index: &Index,
-    exact_members: usize,
-    seed: u64,
-) -> Vec<Edge> {
+pub fn spanning_tree(members: &[u32], index: &Index, exact_members: usize, seed: u64) -> Vec<Edge> {
     let n = members.len();
     let sim = |i: usize, j: usize| {
         jaccard(
@@ -988,7 +1019,8 @@ pub fn import_clusters(
         let Some(&first) = lists[c].first() else {
             continue;
         };
-        if let (Some(&named), Some(built)) = (positions.get(name.as_str()), clusters.cluster_of(first))
+        if let (Some(&named), Some(built)) =
+            (positions.get(name.as_str()), clusters.cluster_of(first))
             && lists[c].binary_search(&named).is_ok()
         {
             clusters.set_kept(built, named);

@@ -55,7 +55,12 @@ pub struct ExploreArgs {
 
 /// `A,B`: two non-empty column names.
 fn parse_column_pair(text: &str) -> std::result::Result<[String; 2], String> {
-    match text.split(',').map(str::trim).collect::<Vec<_>>().as_slice() {
+    match text
+        .split(',')
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
         [a, b] if !a.is_empty() && !b.is_empty() => Ok([a.to_string(), b.to_string()]),
         _ => Err(format!(
             "expected two column names separated by a comma (e.g. id_a,id_b), got `{text}`"
