@@ -233,12 +233,28 @@ fn pairs_are_read_from_each_format_with_detected_columns() {
     let options = ImportOptions::default();
     let (got, report) = read_pairs(&parts, &corpus, &options, &Progress::new()).unwrap();
     assert_eq!(got.iter().map(|p| (p.a, p.b)).collect::<Vec<_>>(), want);
-    assert_eq!(report.format, Some(TableFormat::ParquetDirectory));
+    assert_eq!(report.format, Some(TableFormat::Directory));
     assert_eq!(report.files, 2);
     assert_eq!(
         report.columns,
         ["datasetA.id".to_string(), "datasetB.id".to_string()]
     );
+
+    // A directory of CSV parts, one of them empty (a task that found nothing).
+    let csv_parts = d.join("csv_parts");
+    std::fs::create_dir(&csv_parts).unwrap();
+    std::fs::write(
+        csv_parts.join("part-0.csv"),
+        csv_text("id_a,id_b,score", first),
+    )
+    .unwrap();
+    std::fs::write(
+        csv_parts.join("part-1.csv"),
+        csv_text("id_a,id_b,score", second),
+    )
+    .unwrap();
+    std::fs::write(csv_parts.join("part-2.csv"), "").unwrap();
+    assert_eq!(read(&csv_parts, &corpus, None).unwrap(), want);
 }
 
 #[test]

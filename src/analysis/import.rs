@@ -10,8 +10,8 @@
 //! [`crate::analysis::clusters`] applies to it unchanged.
 //!
 //! Files are CSV (with a header), JSON Lines, or Parquet, possibly compressed, recognised by
-//! their bytes as every pair reader here does; a directory of Parquet part files (as Spark and
-//! Dask write them) is read part by part in name order. Nested columns are named with dots:
+//! their bytes as every pair reader here does; a directory of part files (as Spark, Dask and
+//! datatrove write them) is read part by part in name order. Nested columns are named with dots:
 //! `datasetA.id` (a Spark join written as is), `metadata.minhash_cluster_id` (datatrove).
 //!
 //! Ids the corpus does not have are an error naming the file, the line (or Parquet row) and
@@ -75,8 +75,9 @@ pub enum TableFormat {
     Csv,
     Jsonl,
     Parquet,
-    /// A directory of Parquet part files.
-    ParquetDirectory,
+    /// A directory of part files (Spark, Dask and datatrove write one file per task), each
+    /// read by its own bytes.
+    Directory,
 }
 
 impl TableFormat {
@@ -85,7 +86,7 @@ impl TableFormat {
             TableFormat::Csv => "CSV",
             TableFormat::Jsonl => "JSON Lines",
             TableFormat::Parquet => "Parquet",
-            TableFormat::ParquetDirectory => "Parquet directory",
+            TableFormat::Directory => "directory of part files",
         }
     }
 }
@@ -214,7 +215,7 @@ impl Want<'_> {
     }
 }
 
-/// The files of `path`: itself, or the Parquet part files of a directory in name order.
+/// The files of `path`: itself, or the part files of a directory in name order.
 fn table_files(path: &Path) -> Result<(bool, Vec<PathBuf>)> {
     let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
     if !meta.is_dir() {
@@ -229,15 +230,8 @@ fn table_files(path: &Path) -> Result<(bool, Vec<PathBuf>)> {
             continue;
         }
         let file = entry.path();
-        if !file.is_file() {
-            continue;
-        }
-        let mut head = [0u8; 4];
-        let is_parquet = std::fs::File::open(&file)
-            .and_then(|mut f| f.read_exact(&mut head))
-            .is_ok()
-            && &head == crate::corpus::source::PARQUET_MAGIC;
-        if is_parquet {
+        // Empty parts (a task that found nothing) hold no rows.
+        if file.is_file() && entry.metadata().is_ok_and(|m| m.len() > 0) {
             parts.push(file);
         }
     }
@@ -245,8 +239,8 @@ fn table_files(path: &Path) -> Result<(bool, Vec<PathBuf>)> {
         return Err(Error::input(
             path,
             0,
-            "a directory without Parquet part files; give a CSV, JSON Lines or Parquet file, \
-             or the directory Spark or Dask wrote (part-*.parquet)",
+            "a directory without part files; give a CSV, JSON Lines or Parquet file, or the \
+             directory Spark, Dask or datatrove wrote",
         ));
     }
     parts.sort();
@@ -276,11 +270,7 @@ fn for_each_row(
             columns = guard_panics(file, || {
                 parquet_rows(bytes, file, &want, progress, &mut row)
             })?;
-            format = if directory {
-                TableFormat::ParquetDirectory
-            } else {
-                TableFormat::Parquet
-            };
+            format = TableFormat::Parquet;
             continue;
         }
         let first = head.iter().find(|b| !b.is_ascii_whitespace()).copied();
@@ -301,6 +291,9 @@ fn for_each_row(
                 columns = csv_rows(reader, file, &want, progress, &mut row)?;
             }
         }
+    }
+    if directory {
+        format = TableFormat::Directory;
     }
     Ok((format, files.len(), columns))
 }

@@ -28,7 +28,7 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "FILE")]
     pub truth: Option<PathBuf>,
     /// Audit another tool's pairs instead of lshscope's candidates: a CSV file with a header,
-    /// JSON Lines, Parquet, or a directory of Parquet part files (as Spark or Dask write
+    /// JSON Lines, Parquet, or a directory of part files (as Spark, Dask or datatrove write
     /// them), possibly compressed. Each pair gets its exact Jaccard; the clusters view (C)
     /// audits the connected components of all the pairs, which is what a tool that does not
     /// verify its candidates removes. b and r then move only the reference S-curve.
