@@ -188,6 +188,16 @@ fn the_clusters_view_audits_the_components_of_every_imported_pair() {
     let c = r.clusters.cluster_of(train).unwrap();
     assert_eq!(r.clusters.members(c).len(), 3);
     assert!(r.audits[c].chained);
+    // The removals owed only to pairs below t: those of the clusters of the pairs ≥ t spared.
+    let at_t: Vec<VerifiedPair> = pairs.iter().filter(|p| p.jaccard >= 0.5).copied().collect();
+    let verified = pair_components(data.corpus.len(), &at_t);
+    let owed = expected.removed_beyond(&verified);
+    assert!(
+        owed >= 2,
+        "the chain's two removals rest on dissimilar pairs"
+    );
+    assert_eq!(r.removed_below_t, Some(owed));
+    assert!(screen(&app, SIZE.0, SIZE.1).contains(&format!("{owed} removed only via pairs < t")));
     // A different t audits the same clusters again.
     let chained_at_half = r.chained;
     for _ in 0..50 {

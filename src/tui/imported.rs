@@ -22,6 +22,7 @@ use crate::minhash::VerifiedPair;
 use crate::{Error, Result};
 
 use super::candidates::{BandOutcome, Prepared, RebandJob, RebandRequest};
+use super::clusters::FixedClusters;
 
 /// Which kind of result a file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,8 +95,11 @@ impl ImportedState {
     }
 
     /// The clusters the clusters view audits instead of clustering the candidates.
-    pub fn clusters(&self) -> Option<Arc<Clusters>> {
-        self.result.as_ref().map(|r| Arc::clone(&r.clusters))
+    pub fn clusters(&self) -> Option<FixedClusters> {
+        self.result.as_ref().map(|r| FixedClusters {
+            clusters: Arc::clone(&r.clusters),
+            from_pairs: r.kind == ImportKind::Pairs,
+        })
     }
 
     /// What the pair list and histogram show: `pairs from FILE`, or for clusters `removed ↔

@@ -95,10 +95,14 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
                     theme.good()
                 },
             ),
-            Span::raw(format!(
-                " · {} identical copies",
-                thousands(r.identical.copies() as u64)
-            )),
+            Span::raw(match r.removed_below_t {
+                // An imported pairs file: what joining unverified pairs costs.
+                Some(n) => format!(" · {} removed only via pairs < t", thousands(n as u64)),
+                None => format!(
+                    " · {} identical copies",
+                    thousands(r.identical.copies() as u64)
+                ),
+            }),
         ]),
         Line::from(Span::styled(
             match (&app.imported.result, app.imported.source()) {
