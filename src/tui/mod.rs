@@ -7,7 +7,8 @@
 //!   its order, for the candidate and missed lists), [`candidates`] (re-banding requests,
 //!   answers and the candidate list), [`truth`] (ground truth, recall, missed list),
 //!   [`viewer`] (the open pair), [`labels`] (labels and what is on disk), [`clusters`] (the
-//!   clusters of the candidates at t, their audits, the open cluster);
+//!   clusters of the candidates at t, their audits, the open cluster), [`imported`] (another
+//!   tool's pairs or clusters shown instead of the banding's: `explore --pairs/--clusters`);
 //! - [`app::App`] composes them and changes only in [`app::App::update`], which does no I/O:
 //!   work is queued as [`app::Effect`]s;
 //! - [`ui::render`] draws a frame from an `&App`, one module per panel; [`keys::BINDINGS`] is
