@@ -196,22 +196,63 @@ impl RowPlace<'_> {
     }
 }
 
-/// The columns asked for: two names, or candidates to try in order.
-enum Want<'a> {
-    Named(&'a [String; 2]),
-    Detect(Vec<(&'a str, &'a str)>),
+/// The columns asked for (two names, or pairs of candidates tried in order) and the option
+/// that names them, for messages.
+struct Want<'a> {
+    candidates: Vec<(&'a str, &'a str)>,
+    named: bool,
+    option: &'static str,
 }
 
-impl Want<'_> {
-    fn listing(&self) -> String {
-        match self {
-            Want::Named(n) => format!("{},{}", n[0], n[1]),
-            Want::Detect(c) => c
-                .iter()
-                .map(|(a, b)| format!("{a},{b}"))
-                .collect::<Vec<_>>()
-                .join(" "),
+impl<'a> Want<'a> {
+    fn new(
+        named: Option<&'a [String; 2]>,
+        candidates: Vec<(&'a str, &'a str)>,
+        option: &'static str,
+    ) -> Self {
+        match named {
+            Some(n) => Want {
+                candidates: vec![(n[0].as_str(), n[1].as_str())],
+                named: true,
+                option,
+            },
+            None => Want {
+                candidates,
+                named: false,
+                option,
+            },
         }
+    }
+
+    /// The first pair of candidates `find` locates, with where it found each.
+    fn find<T>(&self, find: impl Fn(&str) -> Option<T>) -> Option<((T, T), [String; 2])> {
+        self.candidates.iter().find_map(|&(a, b)| {
+            let (x, y) = (find(a)?, find(b)?);
+            Some(((x, y), [a.to_string(), b.to_string()]))
+        })
+    }
+
+    /// The error for a file without the columns; `found` lists the file's columns.
+    fn missing(&self, file: &Path, line: u64, found: &str) -> Error {
+        let listing = self
+            .candidates
+            .iter()
+            .map(|(a, b)| format!("{a},{b}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let asked = if self.named {
+            "the columns"
+        } else {
+            "any of the column pairs"
+        };
+        Error::input(
+            file,
+            line,
+            format!(
+                "{asked} {listing} not found (columns are: {found}); name them with {}",
+                self.option
+            ),
+        )
     }
 }
 
@@ -298,29 +339,6 @@ fn for_each_row(
     Ok((format, files.len(), columns))
 }
 
-fn no_columns(file: &Path, line: u64, want: &Want<'_>, found: &str, option: &str) -> Error {
-    let asked = match want {
-        Want::Named(_) => "the columns",
-        Want::Detect(_) => "any of the column pairs",
-    };
-    Error::input(
-        file,
-        line,
-        format!(
-            "{asked} {} not found (columns are: {found}); name them with {option}",
-            want.listing()
-        ),
-    )
-}
-
-/// The option that names the columns, for messages (pairs and clusters share the readers).
-fn option_for(want: &Want<'_>) -> &'static str {
-    match want {
-        Want::Detect(c) if c.first().is_some_and(|(a, _)| *a == "id_a") => "--pair-columns A,B",
-        Want::Named(_) | Want::Detect(_) => "--pair-columns A,B or --cluster-columns ID,CLUSTER",
-    }
-}
-
 fn csv_rows(
     reader: impl Read,
     file: &Path,
@@ -329,25 +347,9 @@ fn csv_rows(
     row: &mut impl FnMut(RowPlace<'_>, [Option<&str>; 2]) -> Result<()>,
 ) -> Result<[String; 2]> {
     let mut csv = HeaderCsv::new(reader, file, false)?;
-    let found = match want {
-        Want::Named(n) => csv
-            .column(&n[0])
-            .zip(csv.column(&n[1]))
-            .map(|c| (c, n[0].as_str(), n[1].as_str())),
-        Want::Detect(candidates) => candidates
-            .iter()
-            .find_map(|&(a, b)| csv.column(a).zip(csv.column(b)).map(|c| (c, a, b))),
+    let Some(((ca, cb), names)) = want.find(|name| csv.column(name)) else {
+        return Err(want.missing(file, 1, &csv.header_text()));
     };
-    let Some(((ca, cb), na, nb)) = found else {
-        return Err(no_columns(
-            file,
-            1,
-            want,
-            &csv.header_text(),
-            option_for(want),
-        ));
-    };
-    let names = [na.to_string(), nb.to_string()];
     let mut count = 0u64;
     while let Some((line, record)) = csv.next_row()? {
         count += 1;
@@ -428,21 +430,12 @@ fn jsonl_rows(
         let names = match &mut names {
             Some(n) => n,
             None => {
-                let found = match want {
-                    Want::Named(n) => (json_at(&value, &n[0]).is_some()
-                        && json_at(&value, &n[1]).is_some())
-                    .then(|| [n[0].clone(), n[1].clone()]),
-                    Want::Detect(c) => c.iter().find_map(|&(a, b)| {
-                        (json_at(&value, a).is_some() && json_at(&value, b).is_some())
-                            .then(|| [a.to_string(), b.to_string()])
-                    }),
-                };
-                let Some(found) = found else {
+                let Some((_, found)) = want.find(|name| json_at(&value, name)) else {
                     let keys = value
                         .as_object()
                         .map(|o| o.keys().cloned().collect::<Vec<_>>().join(", "))
                         .unwrap_or_default();
-                    return Err(no_columns(file, number, want, &keys, option_for(want)));
+                    return Err(want.missing(file, number, &keys));
                 };
                 names.insert(found)
             }
@@ -506,23 +499,10 @@ fn parquet_rows(
             .position(|p| p == name)
             .or_else(|| paths.iter().position(|p| p.eq_ignore_ascii_case(name)))
     };
-    let found = match want {
-        Want::Named(n) => leaf(&n[0])
-            .zip(leaf(&n[1]))
-            .map(|c| (c, n[0].as_str(), n[1].as_str())),
-        Want::Detect(c) => c
-            .iter()
-            .find_map(|&(a, b)| leaf(a).zip(leaf(b)).map(|c| (c, a, b))),
+    let Some(((la, lb), names)) = want.find(leaf) else {
+        return Err(want.missing(file, 0, &paths.join(", ")));
     };
-    let Some(((la, lb), na, nb)) = found else {
-        return Err(no_columns(
-            file,
-            0,
-            want,
-            &paths.join(", "),
-            option_for(want),
-        ));
-    };
+    let [na, nb] = [names[0].as_str(), names[1].as_str()];
     let mut kinds = [Kind::Utf8, Kind::Utf8];
     let mut max_defs = [0i16; 2];
     for (k, (&leaf, name)) in [la, lb].iter().zip([na, nb]).enumerate() {
@@ -604,7 +584,7 @@ fn parquet_rows(
             done += want_rows;
         }
     }
-    Ok([na.to_string(), nb.to_string()])
+    Ok(names.clone())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -673,10 +653,11 @@ pub fn read_pairs(
         ..Default::default()
     };
     let mut pairs: Vec<CandidatePair> = Vec::new();
-    let want = match &options.columns {
-        Some(n) => Want::Named(n),
-        None => Want::Detect(PAIR_COLUMN_NAMES.to_vec()),
-    };
+    let want = Want::new(
+        options.columns.as_ref(),
+        PAIR_COLUMN_NAMES.to_vec(),
+        "--pair-columns A,B",
+    );
     let (format, files, columns) = for_each_row(path, want, progress, |place, values| {
         report.rows += 1;
         let mut ids = [0u32; 2];
@@ -810,15 +791,14 @@ fn read_membership(
         path: path.to_path_buf(),
         ..Default::default()
     };
-    let want = match &options.columns {
-        Some(n) => Want::Named(n),
-        None => Want::Detect(
-            CLUSTER_ID_NAMES
-                .iter()
-                .flat_map(|&id| CLUSTER_NAMES.iter().map(move |&c| (id, c)))
-                .collect(),
-        ),
-    };
+    let want = Want::new(
+        options.columns.as_ref(),
+        CLUSTER_ID_NAMES
+            .iter()
+            .flat_map(|&id| CLUSTER_NAMES.iter().map(move |&c| (id, c)))
+            .collect(),
+        "--cluster-columns ID,CLUSTER",
+    );
     let mut cluster_of: Vec<u32> = vec![u32::MAX; corpus.len()];
     // Where each document's membership was read, for the message about a second one.
     let mut first_seen: HashMap<u32, String> = HashMap::new();
