@@ -800,8 +800,10 @@ fn read_membership(
         "--cluster-columns ID,CLUSTER",
     );
     let mut cluster_of: Vec<u32> = vec![u32::MAX; corpus.len()];
-    // Where each document's membership was read, for the message about a second one.
-    let mut first_seen: HashMap<u32, String> = HashMap::new();
+    // Where each document's membership was read (file, line or row, Parquet or not), for the
+    // message about a second one; the files in the order they were read.
+    let mut first_seen: Vec<(u32, u64, bool)> = vec![(0, 0, false); corpus.len()];
+    let mut files_read: Vec<PathBuf> = Vec::new();
     let mut numbers: HashMap<String, u32> = HashMap::new();
     let mut membership = Membership {
         members: Vec::new(),
@@ -835,27 +837,39 @@ fn read_membership(
             report.unknown_rows += 1;
             return Ok(());
         };
-        let next = membership.names.len() as u32;
-        let number = *numbers.entry(cluster.to_string()).or_insert_with(|| {
-            membership.names.push(cluster.to_string());
-            next
-        });
+        let number = match numbers.get(cluster) {
+            Some(&n) => n,
+            None => {
+                let n = membership.names.len() as u32;
+                numbers.insert(cluster.to_string(), n);
+                membership.names.push(cluster.to_string());
+                n
+            }
+        };
+        if files_read.last().map(PathBuf::as_path) != Some(place.file) {
+            files_read.push(place.file.to_path_buf());
+        }
         match cluster_of[doc as usize] {
             u32::MAX => {
                 cluster_of[doc as usize] = number;
-                first_seen.insert(doc, place.describe());
+                first_seen[doc as usize] =
+                    (files_read.len() as u32 - 1, place.number, place.parquet);
                 membership.members.push((number, doc));
             }
             same if same == number => report.repeated_members += 1,
             other => {
+                let (file, number, parquet) = first_seen[doc as usize];
+                let earlier = RowPlace {
+                    file: &files_read[file as usize],
+                    columns: place.columns,
+                    number,
+                    parquet,
+                };
                 return Err(place.error(format!(
                     "document `{id}` is in cluster `{cluster}` here and in cluster `{}` at {}; \
                      a document belongs to one cluster",
                     membership.names[other as usize],
-                    first_seen
-                        .get(&doc)
-                        .map(String::as_str)
-                        .unwrap_or("an earlier row")
+                    earlier.describe()
                 )));
             }
         }
