@@ -646,3 +646,70 @@ fn sampled_spanning_trees_still_span_every_member() {
     assert!(weakest(&sampled) <= weakest(&exact) + 1e-9);
     assert!((weight(&exact) - best_tree_weight(&index, &members)).abs() < 1e-9);
 }
+
+/// Times an import on files named by the environment (not run by default):
+/// `LSHSCOPE_IMPORT_CORPUS=big.csv LSHSCOPE_IMPORT_CLUSTERS=c.parquet
+/// LSHSCOPE_IMPORT_PAIRS=p.parquet cargo test --release --test import_engine -- --ignored`.
+#[test]
+#[ignore]
+fn import_timing() {
+    let Some(corpus_path) = std::env::var_os("LSHSCOPE_IMPORT_CORPUS") else {
+        return;
+    };
+    let progress = Progress::new();
+    let start = std::time::Instant::now();
+    let (corpus, _) =
+        lshscope::corpus::read_corpus(Path::new(&corpus_path), &Default::default(), &progress)
+            .unwrap();
+    let index = index(&corpus);
+    eprintln!(
+        "corpus and index: {} documents in {:.2} s",
+        corpus.len(),
+        start.elapsed().as_secs_f64()
+    );
+    if let Some(path) = std::env::var_os("LSHSCOPE_IMPORT_PAIRS") {
+        let start = std::time::Instant::now();
+        let imported = import_pairs(
+            Path::new(&path),
+            &corpus,
+            &index,
+            &ImportOptions::default(),
+            &progress,
+        )
+        .unwrap();
+        let read = start.elapsed();
+        let clusters = pair_components(corpus.len(), &imported.pairs);
+        eprintln!(
+            "pairs: {} rows, {} pairs read with exact Jaccard in {:.2} s; {} clusters in {:.2} s more",
+            imported.report.rows,
+            imported.pairs.len(),
+            read.as_secs_f64(),
+            clusters.len(),
+            (start.elapsed() - read).as_secs_f64()
+        );
+    }
+    if let Some(path) = std::env::var_os("LSHSCOPE_IMPORT_CLUSTERS") {
+        let start = std::time::Instant::now();
+        let imported = import_clusters(
+            Path::new(&path),
+            &corpus,
+            &index,
+            &ImportOptions::default(),
+            400,
+            &progress,
+        )
+        .unwrap();
+        let largest = (0..imported.clusters.len())
+            .map(|c| imported.clusters.members(c).len())
+            .max()
+            .unwrap_or(0);
+        eprintln!(
+            "clusters: {} rows, {} clusters (largest {largest}, {} trees sampled), {} removed, in {:.2} s",
+            imported.report.rows,
+            imported.clusters.len(),
+            imported.sampled_trees,
+            imported.clusters.removed_documents(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+}
