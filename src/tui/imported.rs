@@ -192,6 +192,17 @@ fn read(spec: &ImportSpec, request: &RebandRequest, job: &ImportJob) -> Result<I
     Ok(match spec.kind {
         ImportKind::Pairs => {
             let read = import_pairs(&spec.path, corpus, index, &spec.options, &job.progress)?;
+            // The explorer copies the pairs for every banding it shows: the re-banding's budget.
+            let limit = crate::pipeline::rebanding::MAX_BUCKET_PAIRS;
+            if read.pairs.len() as u64 > limit {
+                return Err(Error::refused(format!(
+                    "{} holds {} distinct pairs, more than the explorer holds ({}); audit the \
+                     tool's clusters with --clusters instead, or keep fewer pairs",
+                    spec.path.display(),
+                    crate::numfmt::thousands(read.pairs.len() as u64),
+                    crate::numfmt::thousands(limit)
+                )));
+            }
             let clusters = pair_components(corpus.len(), &read.pairs);
             Imported {
                 kind: spec.kind,
