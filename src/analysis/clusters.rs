@@ -242,6 +242,16 @@ impl Clusters {
         self.kept[c]
     }
 
+    /// Makes `doc` the kept document of cluster `c`, as a result imported from another tool
+    /// names it; `false` (nothing changes) when `doc` is not a member of `c`.
+    pub fn set_kept(&mut self, c: usize, doc: u32) -> bool {
+        let member = self.members(c).binary_search(&doc).is_ok();
+        if member {
+            self.kept[c] = doc;
+        }
+        member
+    }
+
     /// The weakest edge of cluster `c`'s maximum spanning forest: the highest Jaccard at which
     /// the cluster still holds together.
     pub fn weakest_link(&self, c: usize) -> Edge {

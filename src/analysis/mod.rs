@@ -1,10 +1,12 @@
 //! Analyses on top of the engine: ground truth and measured recall, similarity histograms,
-//! human labels.
+//! human labels, clusters and the chaining audit, and other tools' results read back
+//! ([`import`]).
 
 pub mod clusters;
 pub mod components;
 pub mod dedup;
 pub mod histogram;
+pub mod import;
 pub mod labels;
 pub mod recall;
 pub mod shingle_advice;

@@ -6,9 +6,11 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 
 use super::{CorpusArgs, IndexArgs};
+use crate::analysis::import::{ImportOptions, UnknownIds};
 use crate::analysis::labels::LabelStore;
 use crate::minhash::{Banding, IndexOptions};
 use crate::tui::app::{Config, Source};
+use crate::tui::imported::{ImportKind, ImportSpec};
 use crate::{Error, Result};
 
 #[derive(Debug, Args)]
@@ -25,6 +27,45 @@ pub struct ExploreArgs {
     /// recall and precision at t, the measured candidate rate over the S-curve, missed pairs.
     #[arg(long, value_name = "FILE")]
     pub truth: Option<PathBuf>,
+    /// Audit another tool's pairs instead of lshscope's candidates: a CSV file with a header,
+    /// JSON Lines, Parquet, or a directory of part files (as Spark, Dask or datatrove write
+    /// them), possibly compressed. Each pair gets its exact Jaccard; the clusters view (C)
+    /// audits the connected components of all the pairs, which is what a tool that does not
+    /// verify its candidates removes. b and r then move only the reference S-curve.
+    #[arg(long, value_name = "FILE", conflicts_with = "clusters")]
+    pub pairs: Option<PathBuf>,
+    /// The two id columns of --pairs, nested ones with dots (`datasetA.id`) [default: the
+    /// first present of id_a,id_b; id1,id2; id_1,id_2; id_x,id_y (NeMo Curator);
+    /// datasetA.id,datasetB.id (Spark); doc_a,doc_b; src,dst; source,target].
+    #[arg(long, value_name = "A,B", requires = "pairs", value_parser = parse_column_pair)]
+    pub pair_columns: Option<[String; 2]>,
+    /// Audit another tool's clusters (document id → cluster id) instead of lshscope's: same
+    /// formats as --pairs. Each cluster gets a maximum spanning tree over its members' exact
+    /// Jaccards and the chaining audit; the member whose id is the cluster id is the one
+    /// kept (else the first); a cluster of `-1` (datatrove) or empty means none.
+    #[arg(long, value_name = "FILE")]
+    pub clusters: Option<PathBuf>,
+    /// The document id column and the cluster column of --clusters, nested ones with dots
+    /// (`metadata.minhash_cluster_id`) [default: id, doc_id or document_id, with cluster,
+    /// cluster_id, group (NeMo Curator), minhash_cluster_id or metadata.minhash_cluster_id
+    /// (datatrove), __CLUSTER__ (text-dedup), representative or component].
+    #[arg(long, value_name = "ID,CLUSTER", requires = "clusters", value_parser = parse_column_pair)]
+    pub cluster_columns: Option<[String; 2]>,
+}
+
+/// `A,B`: two non-empty column names.
+fn parse_column_pair(text: &str) -> std::result::Result<[String; 2], String> {
+    match text
+        .split(',')
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [a, b] if !a.is_empty() && !b.is_empty() => Ok([a.to_string(), b.to_string()]),
+        _ => Err(format!(
+            "expected two column names separated by a comma (e.g. id_a,id_b), got `{text}`"
+        )),
+    }
 }
 
 /// Settings of the explorer itself (shared with the no-subcommand sample mode).
@@ -126,6 +167,7 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
     {
         std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     }
+    let import = import_spec(&args)?;
     let input = args.corpus.input.clone();
     let labels_path = args
         .view
@@ -154,7 +196,30 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
         shuffle_seed: args.index.seed,
     };
     let labels = LabelStore::load(labels_path)?;
-    crate::tui::run_with_truth(config, labels, args.truth)
+    crate::tui::run_session(config, labels, args.truth, import)
+}
+
+/// The file of `--pairs` or `--clusters`, checked to exist before the terminal is taken over
+/// (its ids are checked against the corpus once that is loaded).
+fn import_spec(args: &ExploreArgs) -> Result<Option<ImportSpec>> {
+    let (kind, path, columns) = match (&args.pairs, &args.clusters) {
+        (Some(p), _) => (ImportKind::Pairs, p, args.pair_columns.clone()),
+        (None, Some(c)) => (ImportKind::Clusters, c, args.cluster_columns.clone()),
+        (None, None) => return Ok(None),
+    };
+    std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    // A corpus cut by --limit or --sample lacks some of the documents the tool saw: their
+    // rows are skipped and counted. On the whole corpus an unknown id is an error.
+    let unknown = if args.corpus.limit.is_some() || args.corpus.sample.is_some() {
+        UnknownIds::Skip
+    } else {
+        UnknownIds::Error
+    };
+    Ok(Some(ImportSpec {
+        kind,
+        path: path.clone(),
+        options: ImportOptions { columns, unknown },
+    }))
 }
 
 /// `lshscope` with no subcommand: the explorer on the embedded sample, default settings.
@@ -187,6 +252,17 @@ pub fn run_sample() -> Result<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn column_pairs_parse() {
+        assert_eq!(
+            parse_column_pair("id_a, id_b").unwrap(),
+            ["id_a".to_string(), "id_b".to_string()]
+        );
+        assert!(parse_column_pair("id_a").is_err());
+        assert!(parse_column_pair("a,b,c").is_err());
+        assert!(parse_column_pair(",b").is_err());
+    }
 
     #[test]
     fn labels_default_next_to_input() {

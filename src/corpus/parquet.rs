@@ -73,7 +73,7 @@ struct Projected {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum Kind {
     /// UTF-8 string (lossy decoding never expected, but still counted).
     Utf8,
     /// Byte array without a string annotation: decoded lossily.
@@ -413,7 +413,7 @@ fn find_field(fields: &[parquet::schema::types::TypePtr], wanted: &str) -> Optio
     })
 }
 
-fn classify(descr: &ColumnDescriptor) -> Option<Kind> {
+pub(crate) fn classify(descr: &ColumnDescriptor) -> Option<Kind> {
     let logical = descr.logical_type_ref();
     match descr.physical_type() {
         PhysicalType::BYTE_ARRAY => Some(match (logical, descr.converted_type()) {
@@ -444,7 +444,7 @@ fn classify(descr: &ColumnDescriptor) -> Option<Kind> {
 }
 
 /// `a string (UTF-8 byte array)`, `INT64 (TIMESTAMP)`, ... for messages.
-fn describe(descr: &ColumnDescriptor) -> String {
+pub(crate) fn describe(descr: &ColumnDescriptor) -> String {
     let physical = descr.physical_type();
     match descr.logical_type_ref() {
         Some(logical) => format!("of type {physical} ({logical:?})"),
@@ -580,7 +580,7 @@ impl ColumnBatch {
     }
 
     /// The `index`-th non-null value as an id, formatted into `buf`.
-    fn format<'b>(&self, kind: Kind, index: usize, buf: &'b mut String) -> &'b str {
+    pub(crate) fn format<'b>(&self, kind: Kind, index: usize, buf: &'b mut String) -> &'b str {
         use std::fmt::Write as _;
         buf.clear();
         match kind {

@@ -20,6 +20,7 @@ pub use super::candidates::{BandOutcome, Candidates, Prepared, RebandJob, Reband
 pub use super::clusters::{ClustersJob, ClustersOutcome, ClustersRequest, ClustersState};
 use super::clusters::{OpenCluster, cluster_list_rows, edge_list_rows, edge_pair};
 use super::export::{ExportJob, ExportReport, PlotSpec, brace_names};
+pub use super::imported::{ImportAnswer, ImportJob, ImportedState};
 use super::keys::{Command, Context, hint};
 pub use super::labels::{LabelSave, LabelState, LabelsSaved};
 use super::layout;
@@ -60,6 +61,8 @@ pub enum Effect {
     SaveLabels(Box<LabelSave>),
     /// Cluster the shown candidates at t; answer with [`Action::ClustersDone`].
     Clusters(ClustersJob),
+    /// Answer a banding with an imported file's pairs; answer with [`Action::Imported`].
+    Import(ImportJob),
 }
 
 /// Inputs to [`App::update`].
@@ -86,6 +89,7 @@ pub enum Action {
     TruthDone(super::truth::TruthDone),
     LabelsSaved(LabelsSaved),
     ClustersDone(Box<ClustersOutcome>),
+    Imported(Box<ImportAnswer>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -181,6 +185,8 @@ pub struct App {
     pub truth: TruthState,
     /// The clusters of the candidates at t (see [`super::clusters`]).
     pub clusters: ClustersState,
+    /// Another tool's result shown instead of the banding's (see [`super::imported`]).
+    pub imported: ImportedState,
 }
 
 impl App {
@@ -221,6 +227,7 @@ impl App {
             effects: Vec::new(),
             truth: Default::default(),
             clusters: ClustersState::default(),
+            imported: ImportedState::default(),
             config,
         }
     }
@@ -350,6 +357,22 @@ impl App {
                 let heights = (cluster_list_rows(self.size), edge_list_rows(self.size));
                 self.clusters.accept(*outcome, heights);
             }
+            Action::Imported(answer) => match *answer {
+                ImportAnswer::Done { imported, outcome } => {
+                    if !self.imported.announced {
+                        self.imported.announced = true;
+                        self.say(format!("imported {}", imported.report.summary()));
+                    }
+                    self.imported.result = Some(imported);
+                    self.on_banded(outcome);
+                }
+                ImportAnswer::Failed { request, error } => {
+                    if self.candidates.job.accept(request).is_some() {
+                        self.fatal = Some(error);
+                        self.should_quit = true;
+                    }
+                }
+            },
             Action::Click(x, y) => self.on_click(x, y),
             Action::Wheel(x, y, down) => self.on_wheel(x, y, down),
             Action::Command(cmd) => {
@@ -442,7 +465,11 @@ impl App {
             view: self.list_view(),
             bins: self.hist.bins(),
         });
-        self.effects.push(Effect::Reband(ticket));
+        // With an imported result, the file's pairs answer every banding.
+        match self.imported.job_for(&ticket) {
+            Some(job) => self.effects.push(Effect::Import(job)),
+            None => self.effects.push(Effect::Reband(ticket)),
+        }
         if let Some(view) = &mut self.viewer.pair {
             view.collided = self.curve.banding.agreeing_bands(
                 &data.index.signatures,
@@ -1198,6 +1225,7 @@ impl App {
             threshold,
             identical: self.clusters.identical.clone(),
             sort: self.clusters.sort.0,
+            fixed: self.imported.clusters(),
         });
         self.effects.push(Effect::Clusters(job));
     }

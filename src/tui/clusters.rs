@@ -54,6 +54,18 @@ pub struct ClustersRequest {
     /// computes them and returns them for the next request.
     pub identical: Option<Arc<IdenticalGroups>>,
     pub sort: ClusterSort,
+    /// Clusters given by an imported result (`explore --pairs/--clusters`): audited at the
+    /// threshold as they are, instead of clustering the pairs ≥ t.
+    pub fixed: Option<FixedClusters>,
+}
+
+/// Clusters an imported result fixes.
+#[derive(Debug, Clone)]
+pub struct FixedClusters {
+    pub clusters: Arc<Clusters>,
+    /// The clusters join every one of `pairs` (an imported pairs file), so the removals owed
+    /// to pairs below t can be counted.
+    pub from_pairs: bool,
 }
 
 /// A clusters job as the event loop runs it.
@@ -71,6 +83,9 @@ pub struct ClustersOutcome {
     pub audits: Arc<Vec<ChainAudit>>,
     /// Clusters whose members are not all ≥ t of each other.
     pub chained: usize,
+    /// Fixed clusters of imported pairs: the documents removed only through pairs below t
+    /// (removed here, but not by the clusters of the pairs ≥ t).
+    pub removed_below_t: Option<usize>,
     /// Cluster numbers in the requested order.
     pub order: Vec<u32>,
     pub sort: ClusterSort,
@@ -91,23 +106,50 @@ pub fn run_clusters(job: &ClustersJob) -> Option<ClustersOutcome> {
         .clone()
         .unwrap_or_else(|| Arc::new(IdenticalGroups::find(&index.sets)));
     progress.check().ok()?;
-    let edges: Vec<Edge> = request
-        .pairs
-        .par_iter()
-        .filter(|p| p.jaccard >= request.threshold)
-        .map(|p| Edge {
-            a: p.a,
-            b: p.b,
-            jaccard: p.jaccard,
-        })
-        .collect();
-    let clusters = Clusters::build(documents, &edges, Some(&identical), KeepRule::First, |_| 0);
-    drop(edges);
+    let clusters = match &request.fixed {
+        Some(fixed) => Arc::clone(&fixed.clusters),
+        None => {
+            let edges: Vec<Edge> = request
+                .pairs
+                .par_iter()
+                .filter(|p| p.jaccard >= request.threshold)
+                .map(|p| Edge {
+                    a: p.a,
+                    b: p.b,
+                    jaccard: p.jaccard,
+                })
+                .collect();
+            Arc::new(Clusters::build(
+                documents,
+                &edges,
+                Some(&identical),
+                KeepRule::First,
+                |_| 0,
+            ))
+        }
+    };
     progress.check().ok()?;
+    let removed_below_t = request.fixed.as_ref().filter(|f| f.from_pairs).map(|_| {
+        let verified: Vec<Edge> = request
+            .pairs
+            .iter()
+            .filter(|p| p.jaccard >= request.threshold)
+            .map(|p| Edge {
+                a: p.a,
+                b: p.b,
+                jaccard: p.jaccard,
+            })
+            .collect();
+        let verified = Clusters::build(documents, &verified, None, KeepRule::First, |_| 0);
+        clusters.removed_beyond(&verified)
+    });
+    // Imported clusters were not joined through identical copies: their members are audited
+    // as they are, copies included.
+    let audit_identical = request.fixed.is_none().then_some(identical.as_ref());
     let audits = audit_all(
         &clusters,
         &index.sets,
-        Some(&identical),
+        audit_identical,
         request.threshold,
         AuditLimits::default(),
     );
@@ -119,8 +161,9 @@ pub fn run_clusters(job: &ClustersJob) -> Option<ClustersOutcome> {
         banding: request.banding,
         threshold: request.threshold,
         chained: audits.iter().filter(|a| a.chained).count(),
+        removed_below_t,
         identical,
-        clusters: Arc::new(clusters),
+        clusters,
         audits: Arc::new(audits),
         order,
         sort: request.sort,

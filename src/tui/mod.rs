@@ -7,7 +7,8 @@
 //!   its order, for the candidate and missed lists), [`candidates`] (re-banding requests,
 //!   answers and the candidate list), [`truth`] (ground truth, recall, missed list),
 //!   [`viewer`] (the open pair), [`labels`] (labels and what is on disk), [`clusters`] (the
-//!   clusters of the candidates at t, their audits, the open cluster);
+//!   clusters of the candidates at t, their audits, the open cluster), [`imported`] (another
+//!   tool's pairs or clusters shown instead of the banding's: `explore --pairs/--clusters`);
 //! - [`app::App`] composes them and changes only in [`app::App::update`], which does no I/O:
 //!   work is queued as [`app::Effect`]s;
 //! - [`ui::render`] draws a frame from an `&App`, one module per panel; [`keys::BINDINGS`] is
@@ -24,6 +25,7 @@ pub mod app;
 pub mod candidates;
 pub mod clusters;
 pub mod export;
+pub mod imported;
 pub mod keys;
 pub mod labels;
 pub mod layout;
@@ -137,13 +139,24 @@ pub fn run_with_truth(
     labels: LabelStore,
     truth: Option<std::path::PathBuf>,
 ) -> Result<i32> {
+    run_session(config, labels, truth, None)
+}
+
+/// [`run_with_truth`], showing the pairs or clusters of another tool's file instead of the
+/// banding's candidates when `import` is given (see [`imported`]).
+pub fn run_session(
+    config: Config,
+    labels: LabelStore,
+    truth: Option<std::path::PathBuf>,
+    import: Option<imported::ImportSpec>,
+) -> Result<i32> {
     if !has_terminal() {
         eprintln!("lshscope: {NOT_A_TERMINAL}");
         return Ok(2);
     }
     let mut terminal =
         terminal::setup(terminal::Mouse::On).map_err(|e| Error::io("<terminal>", e))?;
-    let result = event_loop(&mut terminal, config, labels, truth);
+    let result = event_loop(&mut terminal, config, labels, truth, import);
     terminal::restore(terminal::Mouse::On);
     result
 }
@@ -153,6 +166,7 @@ fn event_loop(
     config: Config,
     labels: LabelStore,
     truth: Option<std::path::PathBuf>,
+    import: Option<imported::ImportSpec>,
 ) -> Result<i32> {
     let size = terminal.size().map_err(|e| Error::io("<terminal>", e))?;
     let (tx, rx) = mpsc::channel::<Event>();
@@ -161,6 +175,7 @@ fn event_loop(
     let workers = Workers::spawn(&tx).map_err(|e| Error::io("<thread>", e))?;
     let mut app = App::new(config.clone(), labels, (size.width, size.height));
     app.truth.file = truth;
+    app.imported.spec = import.map(Arc::new);
     {
         let tx = tx.clone();
         let loader = Runner::spawn(
@@ -304,6 +319,7 @@ struct Workers {
     export: Runner<ExportJob>,
     labels: Runner<LabelSave>,
     clusters: Runner<clusters::ClustersRequest>,
+    import: Runner<imported::ImportRequest>,
 }
 
 impl Workers {
@@ -324,6 +340,7 @@ impl Workers {
             deliver(tx),
             deliver(tx),
         );
+        let import_to_ui = deliver(tx);
         Ok(Workers {
             reband: Runner::spawn("lshscope-reband", Pending::LatestWins, move |job| {
                 to_ui(run_reband_job(job))
@@ -340,6 +357,9 @@ impl Workers {
             clusters: Runner::spawn("lshscope-clusters", Pending::LatestWins, move |job| {
                 clusters_to_ui(run_clusters_job(job))
             })?,
+            import: Runner::spawn("lshscope-import", Pending::LatestWins, move |job| {
+                import_to_ui(run_import_job(job))
+            })?,
         })
     }
 
@@ -350,6 +370,7 @@ impl Workers {
             Effect::Export(job) => self.export.submit(Ticket::new(0, *job)),
             Effect::SaveLabels(save) => self.labels.submit(Ticket::new(save.generation, *save)),
             Effect::Clusters(job) => self.clusters.submit(job),
+            Effect::Import(job) => self.import.submit(job),
         }
     }
 
@@ -369,6 +390,7 @@ pub fn run_effect_inline(effect: Effect) -> Option<Action> {
         Effect::Export(job) => run_inline(Ticket::new(0, *job), run_export_job),
         Effect::SaveLabels(save) => run_inline(Ticket::new(save.generation, *save), run_label_save),
         Effect::Clusters(job) => run_inline(job, run_clusters_job).flatten(),
+        Effect::Import(job) => run_inline(job, run_import_job).flatten(),
     }
 }
 
@@ -416,6 +438,11 @@ pub fn run_truth_job(job: truth::TruthJob) -> Option<Action> {
 /// cancelled.
 pub fn run_clusters_job(job: clusters::ClustersJob) -> Option<Action> {
     clusters::run_clusters(&job).map(|outcome| Action::ClustersDone(Box::new(outcome)))
+}
+
+/// The import job ([`imported::run_import`]) as an answer for the App; `None` when cancelled.
+pub fn run_import_job(job: imported::ImportJob) -> Option<Action> {
+    imported::run_import(&job).map(|answer| Action::Imported(Box::new(answer)))
 }
 
 /// Writes an export and reports how it went.

@@ -20,6 +20,21 @@ fn title_spans(app: &App, what: &str) -> Vec<Span<'static>> {
     let Some(r) = &app.clusters.result else {
         return spans;
     };
+    if let Some(source) = app.imported.source() {
+        // The clusters are the file's; only the audit's t changes.
+        spans.push(Span::raw(format!(
+            "{source} · audit at t {} · sort {} ",
+            r.threshold,
+            r.sort.label()
+        )));
+        if app.clusters.is_stale(r.banding, app.curve.threshold) {
+            spans.push(Span::styled(
+                format!("· auditing at t {}… ", app.curve.threshold),
+                theme.warning(),
+            ));
+        }
+        return spans;
+    }
     spans.push(Span::raw(format!(
         "J ≥ {} · {} · sort {} ",
         r.threshold,
@@ -80,13 +95,27 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
                     theme.good()
                 },
             ),
-            Span::raw(format!(
-                " · {} identical copies",
-                thousands(r.identical.copies() as u64)
-            )),
+            Span::raw(match r.removed_below_t {
+                // An imported pairs file: what joining unverified pairs costs.
+                Some(n) => format!(" · {} removed only via pairs < t", thousands(n as u64)),
+                None => format!(
+                    " · {} identical copies",
+                    thousands(r.identical.copies() as u64)
+                ),
+            }),
         ]),
         Line::from(Span::styled(
-            "joined: exact J ≥ t, copies first",
+            match (&app.imported.result, app.imported.source()) {
+                (Some(i), Some(_)) if i.kind == crate::tui::imported::ImportKind::Pairs => {
+                    "joined: every imported pair, verified or not".to_string()
+                }
+                (Some(i), Some(_)) if i.sampled_trees > 0 => format!(
+                    "as imported; {} large clusters' trees sampled",
+                    thousands(i.sampled_trees as u64)
+                ),
+                (Some(_), Some(_)) => "as imported; trees over exact J".to_string(),
+                _ => "joined: exact J ≥ t, copies first".to_string(),
+            },
             theme.dim(),
         )),
     ];

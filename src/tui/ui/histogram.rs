@@ -37,7 +37,11 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     } else {
         theme.border()
     };
-    let mut title = vec![Span::styled(" Exact Jaccard of candidates ", theme.title())];
+    let heading = match app.imported.pairs_heading() {
+        Some(heading) => format!(" Exact Jaccard, {heading} "),
+        None => " Exact Jaccard of candidates ".to_string(),
+    };
+    let mut title = vec![Span::styled(heading, theme.title())];
     match (&app.candidates.result, &app.candidates.job) {
         (None, _) => title.push(Span::styled("(computing…) ", theme.warning())),
         (Some(r), _) if r.banding != app.curve.banding => title.push(Span::styled(

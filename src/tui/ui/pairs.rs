@@ -23,8 +23,12 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         .as_ref()
         .map(|r| r.pairs.len())
         .unwrap_or(0);
+    let heading = match app.imported.pairs_heading() {
+        Some(heading) => format!(" Pairs: {heading} "),
+        None => " Candidate pairs ".to_string(),
+    };
     let mut title = vec![
-        Span::styled(" Candidate pairs ", theme.title()),
+        Span::styled(heading, theme.title()),
         Span::raw(format!(
             "{} of {} · sort {} ",
             thousands(app.candidates.list.len() as u64),

@@ -50,7 +50,14 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
                 )
             };
             let took = app.candidates.last_latency.unwrap_or(r.elapsed);
-            if r.banding == b {
+            if let Some(source) = app.imported.source() {
+                // The pairs are the file's whatever b and r: say so where the timing would be.
+                spans.push(Span::raw(counts));
+                spans.push(Span::styled(
+                    format!("· {source}, fixed: b/r move the reference curve only "),
+                    theme.warning(),
+                ));
+            } else if r.banding == b {
                 // Narrow and with a truth loaded, recall and precision need the room.
                 let time = match (narrow, app.truth.measure.is_some()) {
                     (false, _) => format!("· re-banded in {} ", duration(took)),
@@ -74,12 +81,12 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
             .fraction()
             .map(|f| format!(" {:.0} %", f * 100.0))
             .unwrap_or_default();
+        let what = match app.imported.source() {
+            Some(source) if app.imported.result.is_none() => format!("importing {source}"),
+            _ => format!("re-banding {}", job.request.banding),
+        };
         spans.push(Span::styled(
-            format!(
-                "⟳ re-banding {}: {}{fraction}",
-                job.request.banding,
-                s.phase.label()
-            ),
+            format!("⟳ {what}: {}{fraction}", s.phase.label()),
             theme.warning(),
         ));
     }
