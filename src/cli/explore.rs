@@ -210,7 +210,7 @@ fn import_spec(args: &ExploreArgs) -> Result<Option<ImportSpec>> {
     std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
     // A corpus cut by --limit or --sample lacks some of the documents the tool saw: their
     // rows are skipped and counted. On the whole corpus an unknown id is an error.
-    let unknown = if args.corpus.limit.is_some() || args.corpus.sample.is_some() {
+    let unknown = if args.corpus.read.limit.is_some() || args.corpus.read.sample.is_some() {
         UnknownIds::Skip
     } else {
         UnknownIds::Error
