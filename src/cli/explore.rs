@@ -154,7 +154,6 @@ fn export_place(labels: &Path, stem: &str) -> (PathBuf, String) {
 }
 
 pub fn run(args: ExploreArgs) -> Result<i32> {
-    let banding = check(&args.view, args.index.num_perm)?;
     // A mistyped truth path is reported before the terminal is taken over; its content is
     // checked against the corpus once that is loaded.
     if args.truth.as_deref() == Some(Path::new("-")) && args.corpus.input == Path::new("-") {
@@ -179,13 +178,31 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "corpus".into());
     let (export_dir, export_stem) = export_place(&labels_path, &stem);
+    // An index file brings its own shingling, K and seed; its signatures are not rebuilt.
+    let index_file = match input.is_file() {
+        true => crate::online::file::read_header(&input)?,
+        false => None,
+    };
+    let (source, index_options) = match index_file {
+        Some(header) => (
+            Source::Index {
+                path: input.clone(),
+            },
+            header.options,
+        ),
+        None => (
+            Source::File {
+                path: input.clone(),
+                read: args.corpus.read_options(args.index.seed),
+            },
+            args.index.index_options(),
+        ),
+    };
+    let banding = check(&args.view, index_options.num_perm)?;
     let config = Config {
-        source: Source::File {
-            path: input.clone(),
-            read: args.corpus.read_options(args.index.seed),
-        },
+        source,
         source_name: input.display().to_string(),
-        index_options: args.index.index_options(),
+        index_options,
         banding,
         threshold: args.view.threshold,
         max_bucket: args.view.max_bucket,

@@ -46,6 +46,47 @@ pub fn is_index_file(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
+/// The header of the index file at `path`, read from its first bytes (the contents are
+/// checked when the index is loaded); `None` when the file is not an index file.
+pub fn read_header(path: &Path) -> Result<Option<Header>> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut start = [0u8; 24];
+    let got = read_up_to(&mut file, &mut start).map_err(|e| Error::io(path, e))?;
+    if !is_index_file(&start[..got]) {
+        return Ok(None);
+    }
+    let bad = |what: &str| Error::input(path, 0, format!("the index header {what}"));
+    if got < start.len() {
+        return Err(bad("is cut short"));
+    }
+    let format = u32::from_le_bytes(start[16..20].try_into().expect("4 bytes"));
+    if format == 0 || format > FORMAT {
+        return Err(bad(&format!(
+            "says format {format}; this lshscope reads formats 1 to {FORMAT}"
+        )));
+    }
+    let len = u32::from_le_bytes(start[20..24].try_into().expect("4 bytes")) as usize;
+    let mut json = vec![0u8; len];
+    file.read_exact(&mut json)
+        .map_err(|_| bad("is cut short"))?;
+    serde_json::from_slice(&json)
+        .map(Some)
+        .map_err(|_| bad("is not the JSON this lshscope writes"))
+}
+
+/// Reads until `buf` is full or the input ends; returns how many bytes were read.
+fn read_up_to(r: &mut impl std::io::Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match r.read(&mut buf[got..])? {
+            0 => break,
+            n => got += n,
+        }
+    }
+    Ok(got)
+}
+
 impl LshIndex {
     /// Writes the index to `path` atomically: a failed write leaves any old file as it was.
     pub fn save(&self, path: &Path) -> Result<()> {

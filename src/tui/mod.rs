@@ -98,6 +98,24 @@ pub fn load(
     let (corpus, read) = match &config.source {
         Source::File { path, read } => run.read(path, read)?,
         Source::EmbeddedSample => run.read_with(sample::read_sample)?,
+        Source::Index { path } => {
+            let (corpus, index) = run.timed(Phase::Reading, "docs", |_| {
+                let loaded = crate::online::LshIndex::load(path)?;
+                let documents = loaded.len() as u64;
+                Ok((loaded.into_parts(), documents))
+            })?;
+            progress.finish();
+            let read = crate::corpus::ReadReport {
+                documents: corpus.len(),
+                rows_read: corpus.len(),
+                ..Default::default()
+            };
+            return Ok(Loaded {
+                corpus,
+                index,
+                read,
+            });
+        }
     };
     documents.set(corpus.len() as u64);
     if corpus.is_empty() {

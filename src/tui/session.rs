@@ -15,6 +15,11 @@ pub enum Source {
     },
     /// The gzipped sample compiled into the binary.
     EmbeddedSample,
+    /// An index file (`lshscope index build`): documents, shingle sets and signatures are
+    /// read, not rebuilt.
+    Index {
+        path: PathBuf,
+    },
 }
 
 /// Everything fixed for a session.
