@@ -6,7 +6,7 @@
 //! documents are shingled and hashed with the stored options, so their signatures equal what
 //! `lshscope scan` computes for them; a query returns the indexed documents that share a
 //! bucket with the query in at least one band, with the MinHash estimate and the exact Jaccard.
-//! [`file`] stores it in a versioned, checksummed format; the explorer and `lshscope index`
+//! [`mod@file`] stores it in a versioned, checksummed format; the explorer and `lshscope index`
 //! read the same files.
 
 pub mod file;
