@@ -7,5 +7,6 @@ pub mod dedup;
 pub mod histogram;
 pub mod labels;
 pub mod recall;
+pub mod sampled;
 pub mod shingle_advice;
 pub mod truth;

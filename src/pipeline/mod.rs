@@ -9,6 +9,7 @@
 //! banding) is [`rebanding`].
 
 mod dedup;
+pub mod bucketed;
 pub mod rebanding;
 
 use std::path::Path;
