@@ -74,7 +74,10 @@ fn a_formerly_refused_banding_shows_an_estimated_histogram() {
     let result = app.candidates.result.as_ref().expect("an answer");
     assert_eq!(result.banding, banding);
     let estimated = app.candidates.estimated.as_ref().expect("sampled");
-    assert!(!estimated.refining, "inline runs end with the refined answer");
+    assert!(
+        !estimated.refining,
+        "inline runs end with the refined answer"
+    );
     assert!(estimated.bucket_pairs > MAX_BUCKET_PAIRS);
     let e = &estimated.estimate;
     // The 9,000 copies alone make 40,495,500 distinct pairs at Jaccard 1.
@@ -112,16 +115,26 @@ fn a_first_estimate_shows_at_once_and_a_step_moved_past_is_dropped() {
     let last = lshscope::tui::run_reband_job_reporting(job.clone(), |a| first.push(a)).unwrap();
     assert_eq!(first.len(), 1, "one quick estimate before the refined one");
     app.update(first.pop().unwrap());
-    let info = app.candidates.estimated.as_ref().expect("the first estimate");
+    let info = app
+        .candidates
+        .estimated
+        .as_ref()
+        .expect("the first estimate");
     assert!(info.refining);
     assert_eq!(info.estimate.draws, 20_000);
-    assert!(app.candidates.job.is_running(), "the refined answer is awaited");
+    assert!(
+        app.candidates.job.is_running(),
+        "the refined answer is awaited"
+    );
     let screen_now = screen(&app, SIZE.0, SIZE.1);
     assert!(screen_now.contains("refining…"), "{screen_now}");
     // The user moves on: the refined answer to the old banding is dropped, and the old
     // estimate stays on screen (marked as another banding's) until the new one arrives.
     cmd(&mut app, Command::RowsDown);
-    assert!(job.progress.is_cancelled(), "the superseded job is cancelled");
+    assert!(
+        job.progress.is_cancelled(),
+        "the superseded job is cancelled"
+    );
     app.update(last);
     assert_eq!(app.candidates.result.as_ref().unwrap().banding, BANDING);
     assert!(app.result_is_stale());

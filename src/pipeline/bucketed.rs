@@ -223,8 +223,8 @@ impl BandCache {
             .enumerate()
             .map(|(k, band)| {
                 progress.check()?;
-                let band = band
-                    .unwrap_or_else(|| Arc::new(WeightedBand::build(index, &docs, banding, k)));
+                let band =
+                    band.unwrap_or_else(|| Arc::new(WeightedBand::build(index, &docs, banding, k)));
                 progress.advance(1);
                 Ok(band)
             })
@@ -421,7 +421,10 @@ mod tests {
         texts.push(String::new());
         let index = index_of(&texts);
         let cache = BandCache::new();
-        for banding in [Banding::new(16, 2, 128).unwrap(), Banding::new(9, 2, 128).unwrap()] {
+        for banding in [
+            Banding::new(16, 2, 128).unwrap(),
+            Banding::new(9, 2, 128).unwrap(),
+        ] {
             let buckets = cache.buckets(&index, banding, &Progress::new()).unwrap();
             let enumerated = find_candidates(
                 &index.signatures,

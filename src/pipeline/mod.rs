@@ -8,8 +8,8 @@
 //! The explorer's incremental re-banding (new b or r, similarities reused from the previous
 //! banding) is [`rebanding`].
 
-mod dedup;
 pub mod bucketed;
+mod dedup;
 pub mod rebanding;
 
 use std::path::Path;

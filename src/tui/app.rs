@@ -423,7 +423,11 @@ impl App {
                 None => return,
             }
         };
-        let first = self.candidates.estimated.as_ref().is_none_or(|e| !e.refining)
+        let first = self
+            .candidates
+            .estimated
+            .as_ref()
+            .is_none_or(|e| !e.refining)
             || self.result_is_stale();
         if first {
             self.candidates.first_latency = Some(started.elapsed());

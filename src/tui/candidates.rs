@@ -19,8 +19,7 @@ use crate::minhash::Banding;
 use crate::minhash::VerifiedPair;
 use crate::pipeline::bucketed::{BandCache, JaccardCache};
 use crate::pipeline::rebanding::{
-    MAX_BUCKET_PAIRS, estimated_bucket_pairs, reband, reband_unchecked, remember,
-    sample_candidates,
+    MAX_BUCKET_PAIRS, estimated_bucket_pairs, reband, reband_unchecked, remember, sample_candidates,
 };
 use crate::rng::SplitMix64;
 
@@ -101,10 +100,7 @@ pub enum BandAnswer {
 /// quick sampled estimate is handed to `report`; then the exact candidates follow when their
 /// bucket pairs fit [`Sampling::enumeration_budget`], else a larger sample. Returns the
 /// final answer (`Err(Cancelled)` once a newer request superseded this one).
-pub fn band_candidates(
-    job: &RebandJob,
-    mut report: impl FnMut(BandAnswer),
-) -> Result<BandAnswer> {
+pub fn band_candidates(job: &RebandJob, mut report: impl FnMut(BandAnswer)) -> Result<BandAnswer> {
     let start = Instant::now();
     let request = &job.request;
     let progress = &job.progress;

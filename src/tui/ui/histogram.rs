@@ -163,7 +163,11 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 .filter(|(_, e)| e.high > 0.0)
                 .map(|(bin, e)| {
                     let centre = (bin * per_bin) as f64 + (per_bin.saturating_sub(1)) as f64 / 2.0;
-                    let low = if e.low > 0.0 { scaled_f(e.low, log) } else { 0.0 };
+                    let low = if e.low > 0.0 {
+                        scaled_f(e.low, log)
+                    } else {
+                        0.0
+                    };
                     (centre, low, scaled_f(e.high, log))
                 })
                 .collect()
