@@ -120,6 +120,7 @@ fn worker_job_bands_up(bencher: Bencher, docs: usize) {
                     known: Some(Arc::clone(&s.start)),
                     view: ready_view(),
                     bins: 20,
+                    sampling: Default::default(),
                 },
             )
         })

@@ -9,5 +9,6 @@ pub mod histogram;
 pub mod import;
 pub mod labels;
 pub mod recall;
+pub mod sampled;
 pub mod shingle_advice;
 pub mod truth;

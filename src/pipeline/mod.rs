@@ -8,6 +8,7 @@
 //! The explorer's incremental re-banding (new b or r, similarities reused from the previous
 //! banding) is [`rebanding`].
 
+pub mod bucketed;
 mod dedup;
 pub mod rebanding;
 

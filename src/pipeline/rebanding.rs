@@ -3,10 +3,16 @@
 //! recomputed. The explorer drives this on every b or r step; its benches and tests call the
 //! same functions.
 
-use crate::jobs::Progress;
+use rayon::prelude::*;
+
+use super::bucketed::{CandidateBuckets, JaccardCache};
+use crate::analysis::sampled::{CandidateEstimate, Draw};
+use crate::jobs::{Phase, Progress};
 use crate::minhash::{
     Banding, BandingOptions, Index, VerifiedPair, band_keys, find_candidates, verify,
 };
+use crate::rng::SplitMix64;
+use crate::similarity::jaccard;
 use crate::{Error, Result};
 
 /// The explorer refuses a banding expected to emit more bucket pairs than this (about 0.5 GB
@@ -47,6 +53,18 @@ pub fn reband(
     progress: &Progress,
 ) -> Result<Vec<VerifiedPair>> {
     check_bucket_budget(index, banding, max_bucket)?;
+    reband_unchecked(index, banding, max_bucket, known, progress)
+}
+
+/// [`reband`] without the bucket budget check, for a caller that has counted the bucket
+/// pairs exactly (see [`CandidateBuckets::occurrences`]) and knows they fit.
+pub fn reband_unchecked(
+    index: &Index,
+    banding: Banding,
+    max_bucket: Option<usize>,
+    known: Option<&[VerifiedPair]>,
+    progress: &Progress,
+) -> Result<Vec<VerifiedPair>> {
     let candidates = find_candidates(
         &index.signatures,
         &BandingOptions {
@@ -144,4 +162,103 @@ pub fn check_bucket_budget(
         )));
     }
     Ok(())
+}
+
+/// What a sample of a banding's candidates gives: the estimated histogram of distinct
+/// candidate pairs and a uniform sample of those pairs to audit.
+#[derive(Debug, Clone)]
+pub struct SampledCandidates {
+    pub estimate: CandidateEstimate,
+    /// Distinct candidate pairs, each candidate pair equally likely to be here (large buckets
+    /// included), with exact Jaccard, estimate and bands hit; sorted by (a, b).
+    pub pairs: Vec<VerifiedPair>,
+}
+
+/// Draws per parallel chunk; each chunk has its own generator, seeded from the chunk number,
+/// so a sample does not depend on how chunks are spread over threads.
+const DRAW_CHUNK: usize = 4096;
+
+/// Estimates the candidates of `buckets` from `draws` uniform bucket-pair occurrences: each
+/// draw's pair gets its bands hit from the two signatures (so a pair counts once however many
+/// bands it shares, see [`CandidateEstimate`]) and its exact Jaccard (from `cache` when known,
+/// else computed and cached). A draw is kept for the pair list with probability
+/// 1 / bands hit, which makes every distinct candidate pair equally likely to be listed.
+pub fn sample_candidates(
+    index: &Index,
+    buckets: &CandidateBuckets,
+    draws: usize,
+    seed: u64,
+    bins: usize,
+    cache: &JaccardCache,
+    progress: &Progress,
+) -> Result<SampledCandidates> {
+    let banding = buckets.banding;
+    let sigs = &index.signatures;
+    let chunks = draws.div_ceil(DRAW_CHUNK);
+    progress.begin(Phase::Verifying, draws as u64);
+    struct Chunk {
+        draws: Vec<Draw>,
+        kept: Vec<VerifiedPair>,
+        computed: Vec<(u32, u32, f64)>,
+    }
+    let per_chunk: Vec<Chunk> = (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            progress.check()?;
+            let mut rng = SplitMix64::new(SplitMix64::mix(seed ^ SplitMix64::mix(c as u64)));
+            let count = DRAW_CHUNK.min(draws - c * DRAW_CHUNK);
+            let mut out = Chunk {
+                draws: Vec::with_capacity(count),
+                kept: Vec::new(),
+                computed: Vec::new(),
+            };
+            for _ in 0..count {
+                let Some(drawn) = buckets.draw(&mut rng) else {
+                    break;
+                };
+                let (x, y) = drawn.reps;
+                let (bands_hit, jaccard, estimate) = if x == y {
+                    // Copies of one set: the same signature, so every band, Jaccard 1.
+                    (banding.bands as u32, 1.0, 1.0)
+                } else {
+                    let hit = banding
+                        .band_agreement(sigs.row(x as usize), sigs.row(y as usize))
+                        .filter(|&rows| rows == banding.rows)
+                        .count() as u32;
+                    let jaccard = cache.get(x, y).unwrap_or_else(|| {
+                        let j = jaccard(index.sets.get(x as usize), index.sets.get(y as usize));
+                        out.computed.push((x, y, j));
+                        j
+                    });
+                    // Sharing a bucket means agreeing on a band (bar a 64-bit key collision).
+                    (hit.max(1), jaccard, sigs.estimate(x as usize, y as usize))
+                };
+                out.draws.push(Draw { jaccard, bands_hit });
+                if rng.below(bands_hit as u64) == 0 {
+                    out.kept.push(VerifiedPair {
+                        a: drawn.docs.0,
+                        b: drawn.docs.1,
+                        bands_hit,
+                        jaccard,
+                        estimate,
+                    });
+                }
+            }
+            progress.advance(count as u64);
+            Ok(out)
+        })
+        .collect::<Result<_>>()?;
+    let mut all_draws = Vec::with_capacity(draws);
+    let mut pairs = Vec::new();
+    for chunk in per_chunk {
+        all_draws.extend_from_slice(&chunk.draws);
+        pairs.extend_from_slice(&chunk.kept);
+        cache.insert_all(chunk.computed);
+    }
+    pairs.sort_unstable_by_key(|p| (p.a, p.b));
+    pairs.dedup_by_key(|p| (p.a, p.b));
+    Ok(SampledCandidates {
+        estimate: CandidateEstimate::from_draws(&all_draws, buckets.occurrences(), bins),
+        pairs,
+    })
 }

@@ -16,7 +16,10 @@ use crate::jobs::Progress;
 use crate::minhash::Banding;
 use crate::minhash::VerifiedPair;
 
-pub use super::candidates::{BandOutcome, Candidates, Prepared, RebandJob, RebandRequest};
+pub use super::candidates::{
+    BandOutcome, Candidates, EstimatedInfo, EstimatedOutcome, Prepared, RebandJob, RebandRequest,
+    Sampling,
+};
 pub use super::clusters::{ClustersJob, ClustersOutcome, ClustersRequest, ClustersState};
 use super::clusters::{OpenCluster, cluster_list_rows, edge_list_rows, edge_pair};
 use super::export::{ExportJob, ExportReport, PlotSpec, brace_names};
@@ -81,6 +84,9 @@ pub enum Action {
     LoadStepDone(PhaseTiming),
     Loaded(Box<crate::Result<Loaded>>),
     Banded(BandOutcome),
+    /// Candidates estimated from a sample (a first answer when `refining`, the ticket stays
+    /// open for the refined one).
+    Estimated(Box<EstimatedOutcome>),
     BandFailed {
         request: u64,
         message: String,
@@ -339,6 +345,7 @@ impl App {
                 }
             },
             Action::Banded(outcome) => self.on_banded(outcome),
+            Action::Estimated(estimated) => self.on_estimated(*estimated),
             Action::BandFailed { request, message } => {
                 if self.candidates.job.accept(request).is_some() {
                     let export = if std::mem::take(&mut self.candidates.export_pending) {
@@ -418,7 +425,48 @@ impl App {
         let Some(ticket) = self.candidates.job.accept(outcome.request) else {
             return;
         };
-        let started = Some(ticket.submitted);
+        if self.candidates.estimated.take().is_none_or(|e| !e.refining) {
+            self.candidates.first_latency = Some(ticket.submitted.elapsed());
+        }
+        self.show_candidates(outcome, Some(ticket.submitted));
+    }
+
+    /// Shows sampled candidates with their estimate; a first answer (`refining`) leaves the
+    /// job running for the refined one.
+    fn on_estimated(&mut self, estimated: EstimatedOutcome) {
+        let id = estimated.outcome.request;
+        let started = if estimated.refining {
+            match self.candidates.job.running() {
+                Some(t) if t.id == id => t.submitted,
+                _ => return,
+            }
+        } else {
+            match self.candidates.job.accept(id) {
+                Some(t) => t.submitted,
+                None => return,
+            }
+        };
+        let first = self
+            .candidates
+            .estimated
+            .as_ref()
+            .is_none_or(|e| !e.refining)
+            || self.result_is_stale();
+        if first {
+            self.candidates.first_latency = Some(started.elapsed());
+        }
+        self.candidates.estimated = Some(EstimatedInfo {
+            estimate: estimated.estimate,
+            refining: estimated.refining,
+            bucket_pairs: estimated.bucket_pairs,
+            bucket_bytes: estimated.bucket_bytes,
+            largest_bucket: estimated.largest_bucket,
+            cap_ignored: estimated.cap_ignored,
+        });
+        self.show_candidates(estimated.outcome, Some(started));
+    }
+
+    fn show_candidates(&mut self, outcome: BandOutcome, started: Option<std::time::Instant>) {
         let keep = self.selected_pair().map(|p| (p.a, p.b));
         let mut outcome = outcome;
         self.candidates.known = outcome
@@ -464,6 +512,7 @@ impl App {
             known: self.candidates.known.clone(),
             view: self.list_view(),
             bins: self.hist.bins(),
+            sampling: self.candidates.sampling.clone(),
         });
         // With an imported result, the file's pairs answer every banding.
         match self.imported.job_for(&ticket) {
@@ -507,6 +556,14 @@ impl App {
     fn rebuild_histogram(&mut self) {
         let bins = self.hist.bins();
         self.hist = match &self.candidates.result {
+            // Sampled candidates: bars are the estimated counts, labels those of the sample.
+            Some(_) if self.candidates.estimated.is_some() => self
+                .candidates
+                .estimated
+                .as_ref()
+                .map(|e| e.estimate.histogram())
+                .filter(|h| h.bins() == bins)
+                .unwrap_or_else(|| SimilarityHistogram::new(bins)),
             Some(result) => SimilarityHistogram::from_values(
                 result.pairs.iter().map(|p| (p.jaccard, None)),
                 bins,
@@ -597,10 +654,12 @@ impl App {
     /// Measures the truth against the shown candidates at the current t.
     fn truth_remeasure(&mut self) {
         let view = self.missed_view();
+        // Recall needs every candidate; a sample of them would understate it.
         let candidates = self
             .candidates
             .result
             .as_ref()
+            .filter(|_| self.candidates.estimated.is_none())
             .map(|r| (r.banding, r.pairs.as_slice()));
         self.truth
             .remeasure(candidates, self.pairs_at_or_above_t, self.hist.bins(), view);
@@ -1211,6 +1270,10 @@ impl App {
         let (Some(data), Some(result)) = (&self.data, &self.candidates.result) else {
             return;
         };
+        // Clusters need every candidate pair, which sampled candidates do not hold.
+        if self.candidates.estimated.is_some() {
+            return;
+        }
         let (banding, threshold) = (result.banding, self.curve.threshold);
         if !self.clusters_shown()
             || banding != self.curve.banding

@@ -1,14 +1,27 @@
 //! The candidates of a banding: what a re-banding job is asked ([`RebandRequest`]) and what
-//! it answers ([`BandOutcome`]), and the candidate list's state ([`Candidates`]). The job
-//! itself is [`super::run_reband_job`].
+//! it answers ([`BandOutcome`], or [`EstimatedOutcome`] when the candidates are sampled), and
+//! the candidate list's state ([`Candidates`]). The job's steps are [`band_candidates`];
+//! [`super::run_reband_job`] turns its answers into actions.
+//!
+//! When a banding's bucket pairs are too many to enumerate, its candidates are kept as buckets
+//! ([`crate::pipeline::bucketed`]) and estimated from a uniform sample of bucket-pair
+//! occurrences ([`crate::pipeline::rebanding::sample_candidates`]): a quick sample first, then
+//! a larger one, or the exact enumeration when it fits.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use crate::Result;
 use crate::analysis::histogram::SimilarityHistogram;
+use crate::analysis::sampled::{CandidateEstimate, Estimate};
 use crate::jobs::{Latest, Ticket};
 use crate::minhash::Banding;
 use crate::minhash::VerifiedPair;
+use crate::pipeline::bucketed::{BandCache, JaccardCache};
+use crate::pipeline::rebanding::{
+    MAX_BUCKET_PAIRS, estimated_bucket_pairs, reband, reband_unchecked, remember, sample_candidates,
+};
+use crate::rng::SplitMix64;
 
 use super::list::{ListView, PairList, list_order};
 use super::session::Loaded;
@@ -24,6 +37,150 @@ pub struct RebandRequest {
     /// The list view and histogram bins when asked, for [`Prepared`].
     pub view: ListView,
     pub bins: usize,
+    /// When to sample instead of enumerating, and what sampling keeps between jobs.
+    pub sampling: Sampling,
+}
+
+/// The sampled mode's settings and the state it shares between re-banding jobs.
+#[derive(Debug, Clone)]
+pub struct Sampling {
+    /// Bands built so far (a b step builds one band) and the identical groups.
+    pub bands: Arc<BandCache>,
+    /// Exact Jaccard of the pairs sampled so far.
+    pub jaccards: Arc<JaccardCache>,
+    /// Enumerate the candidates only when their bucket pairs are at most this many.
+    pub enumeration_budget: u64,
+    /// Bucket pairs (estimated from band 1) above which a sampled first answer comes before
+    /// the exact one: enumerating that many pairs takes longer than a user should wait.
+    pub preview_above: u64,
+    /// Draws of the first answer and of the refined one.
+    pub first_draws: usize,
+    pub refined_draws: usize,
+}
+
+impl Default for Sampling {
+    fn default() -> Self {
+        Sampling {
+            bands: Arc::new(BandCache::new()),
+            jaccards: Arc::new(JaccardCache::new()),
+            enumeration_budget: MAX_BUCKET_PAIRS,
+            preview_above: 2_000_000,
+            first_draws: 20_000,
+            refined_draws: 500_000,
+        }
+    }
+}
+
+/// A banding's candidates estimated from a sample: `outcome.pairs` is a uniform sample of the
+/// distinct candidate pairs (for the list), `estimate` the histogram of all of them.
+#[derive(Debug, Clone)]
+pub struct EstimatedOutcome {
+    pub outcome: BandOutcome,
+    pub estimate: Arc<CandidateEstimate>,
+    /// True when a refined answer (a larger sample, or the exact candidates) follows.
+    pub refining: bool,
+    /// Bucket pairs over all bands (exact) and what the buckets hold in memory.
+    pub bucket_pairs: u64,
+    pub bucket_bytes: usize,
+    /// The largest bucket, in documents.
+    pub largest_bucket: u64,
+    /// `--max-bucket` is not applied to sampled candidates.
+    pub cap_ignored: bool,
+}
+
+/// An answer of [`band_candidates`].
+#[derive(Debug)]
+pub enum BandAnswer {
+    Exact(BandOutcome),
+    Estimated(Box<EstimatedOutcome>),
+}
+
+/// The re-banding job's steps. Small bandings are enumerated and verified as always. Beyond
+/// [`Sampling::preview_above`] bucket pairs the banding's buckets are built first and a
+/// quick sampled estimate is handed to `report`; then the exact candidates follow when their
+/// bucket pairs fit [`Sampling::enumeration_budget`], else a larger sample. Returns the
+/// final answer (`Err(Cancelled)` once a newer request superseded this one).
+pub fn band_candidates(job: &RebandJob, mut report: impl FnMut(BandAnswer)) -> Result<BandAnswer> {
+    let start = Instant::now();
+    let request = &job.request;
+    let progress = &job.progress;
+    let index = &request.data.index;
+    let banding = request.banding;
+    let sampling = &request.sampling;
+    let known = request.known.as_deref().map(Vec::as_slice);
+    let exact = |pairs: Vec<VerifiedPair>| {
+        let known = known.map(|k| Arc::new(remember(k, &pairs)));
+        let prepared = Prepared::new(&pairs, request.bins, request.view);
+        BandAnswer::Exact(BandOutcome {
+            request: job.id,
+            banding,
+            pairs: Arc::new(pairs),
+            known,
+            elapsed: start.elapsed(),
+            prepared: Some(Box::new(prepared)),
+        })
+    };
+    let guess = estimated_bucket_pairs(index, banding, request.max_bucket);
+    if guess <= sampling.preview_above.min(sampling.enumeration_budget) {
+        return Ok(exact(reband(
+            index,
+            banding,
+            request.max_bucket,
+            known,
+            progress,
+        )?));
+    }
+    let buckets = sampling.bands.buckets(index, banding, progress)?;
+    // With a cap, what gets enumerated is the capped buckets, which only band 1 estimates.
+    let fits = match request.max_bucket {
+        Some(_) => guess <= sampling.enumeration_budget,
+        None => buckets.occurrences() <= sampling.enumeration_budget,
+    };
+    let seed = SplitMix64::mix(((banding.bands as u64) << 32) | banding.rows as u64);
+    let estimated = |draws: usize, seed: u64, refining: bool| -> Result<BandAnswer> {
+        let sampled = sample_candidates(
+            index,
+            &buckets,
+            draws,
+            seed,
+            request.bins,
+            &sampling.jaccards,
+            progress,
+        )?;
+        let prepared = Prepared {
+            view: request.view,
+            hist: sampled.estimate.histogram(),
+            order: list_order(&sampled.pairs, request.view),
+        };
+        Ok(BandAnswer::Estimated(Box::new(EstimatedOutcome {
+            outcome: BandOutcome {
+                request: job.id,
+                banding,
+                pairs: Arc::new(sampled.pairs),
+                known: None,
+                elapsed: start.elapsed(),
+                prepared: Some(Box::new(prepared)),
+            },
+            estimate: Arc::new(sampled.estimate),
+            refining,
+            bucket_pairs: buckets.occurrences(),
+            bucket_bytes: buckets.heap_bytes(),
+            largest_bucket: buckets.largest_bucket(),
+            cap_ignored: request.max_bucket.is_some(),
+        })))
+    };
+    report(estimated(sampling.first_draws, seed, true)?);
+    progress.check()?;
+    if fits {
+        return Ok(exact(reband_unchecked(
+            index,
+            banding,
+            request.max_bucket,
+            known,
+            progress,
+        )?));
+    }
+    estimated(sampling.refined_draws, seed ^ 0x5eed, false)
 }
 
 /// A re-banding job as the event loop runs it.
@@ -81,4 +238,36 @@ pub struct Candidates {
     pub export_pending: bool,
     /// From the request of the shown result to its histogram and list being ready.
     pub last_latency: Option<Duration>,
+    /// From the request of the shown banding to its first histogram (a quick estimate, or
+    /// the exact one when nothing came first).
+    pub first_latency: Option<Duration>,
+    /// The estimate behind the shown result when its candidates were sampled; `None` when
+    /// they are exact.
+    pub estimated: Option<EstimatedInfo>,
+    /// The sampled mode's settings and shared state, handed to every re-banding job.
+    pub sampling: Sampling,
+}
+
+/// What an estimated result adds to its sample of pairs.
+#[derive(Debug, Clone)]
+pub struct EstimatedInfo {
+    pub estimate: Arc<CandidateEstimate>,
+    /// A refined answer is still to come.
+    pub refining: bool,
+    pub bucket_pairs: u64,
+    pub bucket_bytes: usize,
+    pub largest_bucket: u64,
+    pub cap_ignored: bool,
+}
+
+impl Candidates {
+    /// Estimated candidate pairs in all, when the shown candidates are sampled.
+    pub fn estimated_total(&self) -> Option<Estimate> {
+        self.estimated.as_ref().map(|e| e.estimate.total)
+    }
+
+    /// Estimated candidate pairs with Jaccard ≥ `t`, when the shown candidates are sampled.
+    pub fn estimated_at_or_above(&self, t: f64) -> Option<Estimate> {
+        self.estimated.as_ref().map(|e| e.estimate.at_or_above(t))
+    }
 }

@@ -42,7 +42,7 @@ pub mod viewer;
 use std::io::IsTerminal;
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ratatui::crossterm::event::{
     self, KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEventKind,
@@ -58,8 +58,8 @@ pub use crate::pipeline::rebanding::{
 use crate::{Error, Result};
 
 use app::{
-    Action, App, BandOutcome, Config, Effect, LabelSave, LabelsSaved, Loaded, Overlay, PhaseTiming,
-    Prepared, PromptKey, RebandJob, Source,
+    Action, App, Config, Effect, LabelSave, LabelsSaved, Loaded, Overlay, PhaseTiming, PromptKey,
+    RebandJob, Source,
 };
 use export::ExportJob;
 use truth::TruthRequest;
@@ -361,7 +361,8 @@ impl Workers {
         let import_to_ui = deliver(tx);
         Ok(Workers {
             reband: Runner::spawn("lshscope-reband", Pending::LatestWins, move |job| {
-                to_ui(run_reband_job(job))
+                let last = run_reband_job_reporting(job, |first| to_ui(Some(first)));
+                to_ui(last)
             })?,
             truth: Runner::spawn("lshscope-truth", Pending::LatestWins, move |job| {
                 truth_to_ui(run_truth_job(job))
@@ -412,32 +413,20 @@ pub fn run_effect_inline(effect: Effect) -> Option<Action> {
     }
 }
 
-/// The re-banding job: band and verify, reusing the similarities known so far, then prepare
-/// the histogram and list order off the UI thread. `None` when cancelled.
-pub fn run_reband_job(job: RebandJob) -> Option<Action> {
-    let start = Instant::now();
-    let request = &job.request;
-    let known = request.known.as_deref().map(Vec::as_slice);
-    let progress = &job.progress;
-    match reband(
-        &request.data.index,
-        request.banding,
-        request.max_bucket,
-        known,
-        progress,
-    ) {
-        Ok(pairs) => {
-            let known = known.map(|k| Arc::new(remember(k, &pairs)));
-            let prepared = Prepared::new(&pairs, request.bins, request.view);
-            progress.finish();
-            Some(Action::Banded(BandOutcome {
-                request: job.id,
-                banding: request.banding,
-                pairs: Arc::new(pairs),
-                known,
-                elapsed: start.elapsed(),
-                prepared: Some(Box::new(prepared)),
-            }))
+/// The re-banding job: band and verify (or sample, see [`candidates::band_candidates`]),
+/// reusing the similarities known so far, then prepare the histogram and list order off the
+/// UI thread. Returns the final answer; a quick first estimate, when there is one, is handed
+/// to `first`. `None` when cancelled.
+pub fn run_reband_job_reporting(job: RebandJob, mut first: impl FnMut(Action)) -> Option<Action> {
+    let answer = |a: candidates::BandAnswer| match a {
+        candidates::BandAnswer::Exact(outcome) => Action::Banded(outcome),
+        candidates::BandAnswer::Estimated(outcome) => Action::Estimated(outcome),
+    };
+    let result = candidates::band_candidates(&job, |a| first(answer(a)));
+    match result {
+        Ok(a) => {
+            job.progress.finish();
+            Some(answer(a))
         }
         Err(Error::Cancelled) => None,
         Err(e) => Some(Action::BandFailed {
@@ -445,6 +434,11 @@ pub fn run_reband_job(job: RebandJob) -> Option<Action> {
             message: e.to_string(),
         }),
     }
+}
+
+/// [`run_reband_job_reporting`] with the final answer only (tests and benches).
+pub fn run_reband_job(job: RebandJob) -> Option<Action> {
+    run_reband_job_reporting(job, |_| {})
 }
 
 /// The truth job ([`truth::run_truth_job`]) as an answer for the App.

@@ -1,16 +1,22 @@
 //! The histogram panel: exact Jaccard of the current candidate pairs in equal bins, linear or
 //! log counts, the S-curve overlaid (scaled to the panel height), the threshold line, the
 //! counts below and at/above t, and the labelled precision of each bin.
+//!
+//! When the candidates were sampled (too many bucket pairs to enumerate), the bars are the
+//! estimated counts of distinct candidate pairs, each bin with its 95 % interval drawn as a
+//! whisker, the title says how many bucket pairs the estimate was drawn from, and every count
+//! is written `≈ value ± half-width`.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::{Modifier, Style};
+use ratatui::style::{Color, Modifier, Style};
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::canvas::{Canvas, Line as CanvasLine, Points};
 use ratatui::widgets::{Block, Paragraph};
 
 use super::{compact, thousands};
+use crate::analysis::sampled::Estimate;
 use crate::minhash::scurve::candidate_probability;
 use crate::tui::app::{App, Focus};
 use crate::tui::keys::{Command, hint};
@@ -25,6 +31,20 @@ fn scaled(count: u64, log: bool) -> f64 {
     }
 }
 
+/// [`scaled`] of an estimated (fractional) count.
+fn scaled_f(count: f64, log: bool) -> f64 {
+    if log { (1.0 + count).log10() } else { count }
+}
+
+/// An estimated count as `≈12.3 k ± 1.1 k`.
+pub(crate) fn approx(e: &Estimate) -> String {
+    format!(
+        "≈{} ± {}",
+        compact(e.value.round().max(0.0) as u64),
+        compact(e.half_width().round().max(0.0) as u64)
+    )
+}
+
 /// Eighth blocks for the precision strip: ▁ is 0 %, █ is 100 %.
 const LEVELS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
@@ -37,11 +57,31 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     } else {
         theme.border()
     };
-    let heading = match app.imported.pairs_heading() {
-        Some(heading) => format!(" Exact Jaccard, {heading} "),
-        None => " Exact Jaccard of candidates ".to_string(),
+    let estimated = app.candidates.estimated.as_ref();
+    let mut title = match estimated {
+        None => {
+            let heading = match app.imported.pairs_heading() {
+                Some(heading) => format!(" Exact Jaccard, {heading} "),
+                None => " Exact Jaccard of candidates ".to_string(),
+            };
+            vec![Span::styled(heading, theme.title())]
+        }
+        Some(e) => vec![
+            Span::styled(" ≈ Jaccard, ", theme.title()),
+            Span::styled(
+                format!(
+                    "estimated from {} sampled pairs{} ",
+                    thousands(e.estimate.draws as u64),
+                    if e.refining && !app.result_is_stale() {
+                        ", refining…"
+                    } else {
+                        ""
+                    }
+                ),
+                theme.warning(),
+            ),
+        ],
     };
-    let mut title = vec![Span::styled(heading, theme.title())];
     match (&app.candidates.result, &app.candidates.job) {
         (None, _) => title.push(Span::styled("(computing…) ", theme.warning())),
         (Some(r), _) if r.banding != app.curve.banding => title.push(Span::styled(
@@ -73,7 +113,14 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     }
 
     let log = app.log_scale;
-    let max_count = hist.max_count().max(1);
+    // Intervals (sampled candidates only) stay on the panel: the scale takes their tops.
+    let intervals: Option<&[Estimate]> = estimated
+        .map(|e| e.estimate.bins.as_slice())
+        .filter(|b| b.len() == bins);
+    let highest = intervals
+        .map(|b| b.iter().map(|e| e.high.ceil() as u64).max().unwrap_or(0))
+        .unwrap_or(0);
+    let max_count = hist.max_count().max(highest).max(1);
     let max = scaled(max_count, log);
     let cols = g.plot.width as usize;
     let per_bin = g.per_bin as usize;
@@ -114,6 +161,25 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             (xs(s), candidate_probability(s, b.bands, b.rows) * max)
         })
         .collect();
+    // Whiskers: each bin's interval at the bin's centre column.
+    let whiskers: Vec<(f64, f64, f64)> = intervals
+        .map(|b| {
+            b.iter()
+                .enumerate()
+                .filter(|(_, e)| e.high > 0.0)
+                .map(|(bin, e)| {
+                    let centre = (bin * per_bin) as f64 + (per_bin.saturating_sub(1)) as f64 / 2.0;
+                    let low = if e.low > 0.0 {
+                        scaled_f(e.low, log)
+                    } else {
+                        0.0
+                    };
+                    (centre, low, scaled_f(e.high, log))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let whisker_color = theme.color(Color::Magenta);
     let t = app.curve.threshold;
     let canvas = Canvas::default()
         .x_bounds([0.0, (cols - 1).max(1) as f64])
@@ -132,6 +198,24 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 }
             }
             ctx.marker(Marker::Braille);
+            for &(x, low, high) in &whiskers {
+                ctx.draw(&CanvasLine {
+                    x1: x,
+                    y1: low,
+                    x2: x,
+                    y2: high,
+                    color: whisker_color,
+                });
+                for y in [low, high] {
+                    ctx.draw(&CanvasLine {
+                        x1: x - 0.4,
+                        y1: y,
+                        x2: x + 0.4,
+                        y2: y,
+                        color: whisker_color,
+                    });
+                }
+            }
             ctx.draw(&Points {
                 coords: &curve,
                 color: theme.overlay_curve(),
@@ -238,15 +322,32 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         .map(|r| r.pairs.len())
         .unwrap_or(0);
     let above = app.pairs_at_or_above_t;
-    let mut info = vec![Line::from(vec![
-        Span::styled("│", Style::default().fg(theme.threshold())),
-        Span::raw(format!(
+    let counts = match (
+        app.candidates.estimated_total(),
+        app.candidates.estimated_at_or_above(t),
+    ) {
+        (Some(all), Some(at_or_above)) => {
+            let below = all.value - at_or_above.value;
+            format!(
+                " t = {:.2}: ≈{} below, {} at/above (of {}, 95 %; {} listed)",
+                t,
+                compact(below.max(0.0).round() as u64),
+                approx(&at_or_above),
+                approx(&all),
+                thousands(total as u64)
+            )
+        }
+        _ => format!(
             " t = {:.2}: {} below, {} at/above (of {})",
             t,
             thousands((total - above) as u64),
             thousands(above as u64),
             thousands(total as u64)
-        )),
+        ),
+    };
+    let mut info = vec![Line::from(vec![
+        Span::styled("│", Style::default().fg(theme.threshold())),
+        Span::raw(counts),
     ])];
     if let Some(bin) = highlighted {
         let (lo, hi) = hist.bin_range(bin);
@@ -264,7 +365,14 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             ),
             Span::raw(format!(
                 ": {} pairs · labels {} {} / {} {} / {} {} · {precision}",
-                thousands(hist.counts[bin]),
+                match intervals {
+                    Some(b) => format!(
+                        "{} ({} draws)",
+                        approx(&b[bin]),
+                        thousands(estimated.map_or(0, |e| e.estimate.hits[bin]))
+                    ),
+                    None => thousands(hist.counts[bin]),
+                },
                 hist.duplicate[bin],
                 hint(Command::LabelDuplicate),
                 hist.not_duplicate[bin],

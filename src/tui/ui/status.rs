@@ -36,7 +36,18 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
             )
         }));
         if let Some(r) = &app.candidates.result {
-            let counts = if narrow {
+            let estimated = app
+                .candidates
+                .estimated_total()
+                .zip(app.candidates.estimated_at_or_above(app.curve.threshold));
+            let counts = if let Some((all, above)) = estimated {
+                // Sampled candidates: estimates, never the sample's own size.
+                format!(
+                    "· {} candidates · {} ≥ t (sampled) ",
+                    super::histogram::approx(&all),
+                    super::histogram::approx(&above)
+                )
+            } else if narrow {
                 format!(
                     "· {} cand. · {} ≥ t ",
                     compact(r.pairs.len() as u64),
@@ -60,7 +71,16 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
             } else if r.banding == b {
                 // Narrow and with a truth loaded, recall and precision need the room.
                 let time = match (narrow, app.truth.measure.is_some()) {
-                    (false, _) => format!("· re-banded in {} ", duration(took)),
+                    (false, _) => match app.candidates.first_latency {
+                        Some(first) if first + std::time::Duration::from_millis(50) < took => {
+                            format!(
+                                "· first histogram in {}, re-banded in {} ",
+                                duration(first),
+                                duration(took)
+                            )
+                        }
+                        _ => format!("· re-banded in {} ", duration(took)),
+                    },
                     (true, false) => format!("· {} ", duration(took)),
                     (true, true) => String::new(),
                 };

@@ -1,0 +1,167 @@
+//! The explorer at scale: a banding whose bucket pairs are too many to enumerate (formerly
+//! refused) shows an estimated histogram, marked as such, with intervals; a quick first
+//! estimate is shown while the job goes on, and dropped once the user moved past it; the
+//! exact path comes back when the enumeration fits.
+
+mod tui_support;
+
+use lshscope::corpus::Corpus;
+use lshscope::jobs::Progress;
+use lshscope::minhash::{Banding, IndexOptions, build_index};
+use lshscope::pipeline::rebanding::{MAX_BUCKET_PAIRS, check_bucket_budget};
+use lshscope::templated::{TemplateOptions, generate_templated};
+use lshscope::tui::app::{Action, Effect, Loaded};
+use lshscope::tui::keys::Command;
+use tui_support::*;
+
+const SIZE: (u16, u16) = (140, 44);
+
+/// 9,000 verbatim copies of one line among 1,500 template documents: one bucket of 9,000
+/// documents in every band, 40 M pairs per band, far beyond what the explorer enumerates.
+fn heavy_data() -> Loaded {
+    let templated = generate_templated(&TemplateOptions {
+        docs: 1500,
+        seed: 3,
+        template_family: 200,
+        ..Default::default()
+    })
+    .corpus;
+    let mut texts: Vec<String> = (0..templated.len())
+        .map(|i| templated.text(i).to_string())
+        .collect();
+    texts.extend(std::iter::repeat_n(
+        "the same notice, copied by a template engine nine thousand times".to_string(),
+        9000,
+    ));
+    let corpus = Corpus::from_texts(texts.iter().map(String::as_str));
+    let index = build_index(
+        &corpus,
+        &IndexOptions {
+            num_perm: K,
+            ..IndexOptions::default()
+        },
+        &Progress::new(),
+    )
+    .unwrap();
+    Loaded {
+        corpus,
+        index,
+        read: Default::default(),
+    }
+}
+
+#[test]
+fn a_formerly_refused_banding_shows_an_estimated_histogram() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = heavy_data();
+    let banding = Banding::new(20, 5, K).unwrap();
+    let refusal = check_bucket_budget(&data.index, banding, None).unwrap_err();
+    assert!(refusal.to_string().contains("more than the explorer holds"));
+
+    let mut config = config(dir.path());
+    config.banding = banding;
+    let mut app = new_app_with(config, dir.path(), SIZE);
+    app.update(Action::Loaded(Box::new(Ok(data))));
+    run_effects(&mut app);
+    // (The copies do make most random pairs candidates, which the App warns about.)
+    assert!(
+        app.message
+            .as_ref()
+            .is_none_or(|m| !m.text.contains("re-banding failed")),
+        "{:?}",
+        app.message
+    );
+    let result = app.candidates.result.as_ref().expect("an answer");
+    assert_eq!(result.banding, banding);
+    let estimated = app.candidates.estimated.as_ref().expect("sampled");
+    assert!(
+        !estimated.refining,
+        "inline runs end with the refined answer"
+    );
+    assert!(estimated.bucket_pairs > MAX_BUCKET_PAIRS);
+    let e = &estimated.estimate;
+    // The 9,000 copies alone make 40,495,500 distinct pairs at Jaccard 1.
+    let copies = 9000.0 * 8999.0 / 2.0;
+    assert!(e.bins[e.bins.len() - 1].value > 0.9 * copies);
+    assert!(e.total.low <= copies * 1.01 + 2e6 && e.total.high >= copies);
+    // The bars are the estimated counts, the list a sample of real candidates.
+    assert_eq!(app.hist.counts, e.histogram().counts);
+    assert!(!app.candidates.list.is_empty());
+    let screen = screen(&app, SIZE.0, SIZE.1);
+    assert!(
+        screen.contains("estimated from 500,000 sampled pairs"),
+        "{screen}"
+    );
+    assert!(screen.contains("≈ Jaccard, estimated"), "{screen}");
+    assert!(screen.contains("(sampled)"), "status line: {screen}");
+    assert!(!screen.contains("re-banding failed"), "{screen}");
+    let info = screen
+        .lines()
+        .find(|l| l.contains("at/above"))
+        .expect("the counts line");
+    assert!(info.contains('≈') && info.contains('±'), "{info}");
+}
+
+#[test]
+fn a_first_estimate_shows_at_once_and_a_step_moved_past_is_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = new_app(dir.path(), SIZE);
+    app.update(Action::Loaded(Box::new(Ok(heavy_data()))));
+    // The first job, run as the worker runs it: its quick estimate is reported first.
+    let Some(Effect::Reband(job)) = app.take_effects().into_iter().next() else {
+        panic!("a re-banding job")
+    };
+    let mut first = Vec::new();
+    let last = lshscope::tui::run_reband_job_reporting(job.clone(), |a| first.push(a)).unwrap();
+    assert_eq!(first.len(), 1, "one quick estimate before the refined one");
+    app.update(first.pop().unwrap());
+    let info = app
+        .candidates
+        .estimated
+        .as_ref()
+        .expect("the first estimate");
+    assert!(info.refining);
+    assert_eq!(info.estimate.draws, 20_000);
+    assert!(
+        app.candidates.job.is_running(),
+        "the refined answer is awaited"
+    );
+    let screen_now = screen(&app, SIZE.0, SIZE.1);
+    assert!(screen_now.contains("refining…"), "{screen_now}");
+    // The user moves on: the refined answer to the old banding is dropped, and the old
+    // estimate stays on screen (marked as another banding's) until the new one arrives.
+    cmd(&mut app, Command::RowsDown);
+    assert!(
+        job.progress.is_cancelled(),
+        "the superseded job is cancelled"
+    );
+    app.update(last);
+    assert_eq!(app.candidates.result.as_ref().unwrap().banding, BANDING);
+    assert!(app.result_is_stale());
+    let stale = screen(&app, SIZE.0, SIZE.1);
+    assert!(stale.contains("showing 16×4"), "{stale}");
+    assert!(!stale.contains("refining"), "{stale}");
+    run_effects(&mut app);
+    assert!(!app.result_is_stale());
+    assert!(app.candidates.estimated.is_some());
+}
+
+#[test]
+fn the_exact_path_returns_when_the_enumeration_fits() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = new_app(dir.path(), SIZE);
+    // Force sampling on the small fixture, then lift the budget.
+    app.candidates.sampling.enumeration_budget = 0;
+    app.candidates.sampling.preview_above = 0;
+    app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
+    run_effects(&mut app);
+    assert!(app.candidates.estimated.is_some());
+    assert!(screen(&app, SIZE.0, SIZE.1).contains("estimated from"));
+    app.candidates.sampling.enumeration_budget = u64::MAX;
+    cmd(&mut app, Command::RowsDown);
+    run_effects(&mut app);
+    assert!(app.candidates.estimated.is_none(), "exact again");
+    let screen = screen(&app, SIZE.0, SIZE.1);
+    assert!(screen.contains("Exact Jaccard of candidates"), "{screen}");
+    assert!(!screen.contains("estimated from"), "{screen}");
+}
