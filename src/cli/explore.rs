@@ -143,7 +143,7 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
             read: args.corpus.read_options(args.index.seed),
         },
         source_name: input.display().to_string(),
-        index_options: args.index.index_options(),
+        index_options: args.index.index_options()?,
         banding,
         threshold: args.view.threshold,
         max_bucket: args.view.max_bucket,
