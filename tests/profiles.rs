@@ -140,7 +140,8 @@ fn hashes_and_spans_are_of_the_shingle_strings() {
         for case in &cases {
             let mut s = shingler(profile, case.kind);
             let strings = s.shingle_texts(&case.text);
-            let from_strings: Vec<u64> = strings.iter().map(|t| shingle_hash(t.as_bytes())).collect();
+            let from_strings: Vec<u64> =
+                strings.iter().map(|t| shingle_hash(t.as_bytes())).collect();
             let mut hashes = Vec::new();
             s.hashes(&case.text, &mut hashes);
             assert_eq!(hashes, from_strings, "{name} {} {:?}", case.kind, case.text);

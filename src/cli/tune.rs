@@ -73,9 +73,12 @@ pub struct TuneArgs {
     /// express. The chosen banding is the first row: budget, else constraints, else recall.
     #[arg(long = "for", value_enum, value_name = "TOOL")]
     pub for_tool: Option<Tool>,
-    /// Shingles you hash (for the n-gram settings printed by --for).
-    #[arg(long, default_value = "char:5", value_name = "char:K|word:N")]
-    pub shingle: ShingleKind,
+    /// Shingles you hash (for the n-gram settings printed by --for)
+    /// [default: char:5, or the --profile tool's own].
+    #[arg(long, value_name = "char:K|word:N")]
+    pub shingle: Option<ShingleKind>,
+    #[command(flatten)]
+    pub profile: super::ProfileArg,
     /// For a tool that removes every candidate (datatrove, NeMo Curator): pairs at similarity
     /// S may be removed with probability at most P (`0.5:5%`). The `removal` row then picks the
     /// highest P(t) within it, and is the one exported. [default with --for datatrove|nemo
@@ -221,7 +224,9 @@ impl TuneArgs {
             similarities,
             budget: self.budget,
             export: self.for_tool.map(crate::tune::Tool::from),
-            shingle: self.shingle,
+            shingle: self
+                .shingle
+                .unwrap_or_else(|| self.profile.profile.default_shingle()),
             quantiles: self.quantiles.clone(),
             max_false_removal: self.max_false_removal.map(|b| b.0),
         }
@@ -229,6 +234,7 @@ impl TuneArgs {
 }
 
 pub fn run(args: TuneArgs) -> Result<i32> {
+    args.profile.shingle(args.shingle)?;
     let options = args.options();
     options.validate()?;
     if args.for_tool.is_some() && args.format == TuneFormat::Csv {

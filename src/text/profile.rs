@@ -140,14 +140,15 @@ impl Profile {
     /// How closely lshscope reproduces the tool's shingles, measured on the fixtures.
     pub fn fidelity(self) -> &'static str {
         match self {
-            Profile::Lshscope => "exact (the definition)",
+            Profile::Lshscope => "exact by definition",
             Profile::Datatrove => {
-                "exact on the fixtures (spaCy's special cases and affix rules, as far as they \
-                 can act on simplified text, are tables generated from spaCy itself); spaCy's \
-                 rules for other languages are not reproduced: English only"
+                "identical shingle sets on every fixture, English only: spaCy's special cases \
+                 and affix rules, as far as they can act on simplified text, are tables \
+                 generated from spaCy itself; datatrove's tokenizers for other languages are \
+                 not reproduced"
             }
             Profile::TextDedup | Profile::Nemo | Profile::Datasketch | Profile::Spark => {
-                "exact (identical shingle sets on every fixture)"
+                "identical shingle sets on every fixture"
             }
         }
     }
@@ -221,7 +222,10 @@ impl Mapped {
     }
 
     fn char_at(&self, i: usize) -> char {
-        self.text[self.chars[i].0..].chars().next().expect("char index")
+        self.text[self.chars[i].0..]
+            .chars()
+            .next()
+            .expect("char index")
     }
 
     /// The char index of byte offset `byte` (a char boundary of `text`, or its end).
@@ -293,7 +297,8 @@ fn java_space(c: char) -> bool {
 /// datatrove's `PUNCTUATION` (datatrove/utils/text.py), which `simplify_text` turns into
 /// spaces: the listed characters plus the control ranges 0..9, 11..13, 13..32 and 127..160.
 /// (Its TERMINAL_PUNCTUATION set is not part of the translation table.)
-const DATATROVE_PUNCTUATION: &str = "!/—”:％１〈&(、━\\【#%「」，】；+^]~“《„';’{|∶´[=-`*．（–？！：$～«〉,><》)?）。…@_.\"}►»";
+const DATATROVE_PUNCTUATION: &str =
+    "!/—”:％１〈&(、━\\【#%「」，】；+^]~“《„';’{|∶´[=-`*．（–？！：$～«〉,><》)?）。…@_.\"}►»";
 
 fn datatrove_punctuation(c: char) -> bool {
     let u = c as u32;
@@ -410,7 +415,11 @@ fn special(chars: &[char]) -> Option<&'static [&'static str]> {
 
 /// spaCy's `find_prefix` on what can reach it: one prefix character.
 fn spacy_prefix(chars: &[char]) -> usize {
-    usize::from(chars.first().is_some_and(|&c| in_ranges(spacy_en::PREFIX, c)))
+    usize::from(
+        chars
+            .first()
+            .is_some_and(|&c| in_ranges(spacy_en::PREFIX, c)),
+    )
 }
 
 /// spaCy's `find_suffix`: the leftmost match of its suffix alternatives anchored at the end,
@@ -425,7 +434,11 @@ fn spacy_suffix(chars: &[char]) -> usize {
             }
         }
     }
-    usize::from(chars.last().is_some_and(|&c| in_ranges(spacy_en::SUFFIX, c)))
+    usize::from(
+        chars
+            .last()
+            .is_some_and(|&c| in_ranges(spacy_en::SUFFIX, c)),
+    )
 }
 
 /// spaCy's `Tokenizer._split_affixes` and `_attach_tokens` (spacy/tokenizer.pyx) on one chunk
@@ -441,9 +454,7 @@ fn spacy_chunk(chars: &[char], base: usize, out: &mut Vec<Range<usize>>) {
         }
         last_size = end - start;
         let pre_len = spacy_prefix(&chars[start..end]);
-        if pre_len != 0
-            && start + pre_len < end
-            && special(&chars[start + pre_len..end]).is_some()
+        if pre_len != 0 && start + pre_len < end && special(&chars[start + pre_len..end]).is_some()
         {
             prefixes.push(start..start + pre_len);
             start += pre_len;
@@ -678,10 +689,7 @@ mod tests {
         let mut out = Vec::new();
         let mut buf = String::new();
         for_each_shingle(profile, kind.parse().unwrap(), text, &mut buf, |s, r| {
-            out.push((
-                String::from_utf8(s.to_vec()).unwrap(),
-                text[r].to_string(),
-            ))
+            out.push((String::from_utf8(s.to_vec()).unwrap(), text[r].to_string()))
         });
         out
     }
@@ -735,7 +743,10 @@ mod tests {
         );
         assert!(shingles(Profile::Spark, "word:3", "two words").is_empty());
         assert_eq!(shingles(Profile::Spark, "word:1", "").len(), 1);
-        assert_eq!(shingles(Profile::Datasketch, "word:3", "two words").len(), 1);
+        assert_eq!(
+            shingles(Profile::Datasketch, "word:3", "two words").len(),
+            1
+        );
         assert_eq!(shingles(Profile::Nemo, "char:24", "short").len(), 1);
         assert!(shingles(Profile::Nemo, "char:24", "").is_empty());
     }
@@ -749,6 +760,10 @@ mod tests {
         assert!("nltk".parse::<Profile>().is_err());
         assert!(Profile::Nemo.check_shingle(ShingleKind::Word(5)).is_err());
         assert!(Profile::Nemo.check_shingle(ShingleKind::Char(1)).is_err());
-        assert!(Profile::Datatrove.check_shingle(ShingleKind::Char(5)).is_err());
+        assert!(
+            Profile::Datatrove
+                .check_shingle(ShingleKind::Char(5))
+                .is_err()
+        );
     }
 }
