@@ -275,6 +275,7 @@ pub fn shingler(data: &[u8]) {
         lowercase: u.arbitrary().unwrap_or(true),
         nfkc: u.arbitrary().unwrap_or(false),
         strip_punct: u.arbitrary().unwrap_or(false),
+        ..ShingleOptions::default()
     };
     let text = String::from_utf8_lossy(u.take_rest()).into_owned();
     let mut shingler = Shingler::new(opts);

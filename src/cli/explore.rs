@@ -195,7 +195,7 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
                 path: input.clone(),
                 read: args.corpus.read_options(args.index.seed),
             },
-            args.index.index_options(),
+            args.index.index_options()?,
         ),
     };
     let banding = check(&args.view, index_options.num_perm)?;

@@ -12,7 +12,7 @@ use crate::jobs::{Phase, Progress};
 use crate::minhash::{Banding, IndexOptions};
 use crate::pairfile::OutputTarget;
 use crate::pipeline::{Loaded, Pipeline};
-use crate::text::{ShingleKind, ShingleOptions};
+use crate::text::{Profile, ShingleKind, ShingleOptions};
 use crate::{Error, Result};
 
 mod bench;
@@ -305,9 +305,10 @@ impl BandingArgs {
 /// Normalization, shingling and MinHash settings (shared by every command that hashes).
 #[derive(Debug, Clone, Args)]
 pub struct IndexArgs {
-    /// Shingles: `char:K` (K Unicode characters) or `word:N` (N words).
-    #[arg(long, default_value = "char:5", value_name = "char:K|word:N")]
-    pub shingle: ShingleKind,
+    /// Shingles: `char:K` (K Unicode characters) or `word:N` (N words)
+    /// [default: char:5, or the --profile tool's own].
+    #[arg(long, value_name = "char:K|word:N")]
+    pub shingle: Option<ShingleKind>,
     /// Keep case (by default text is lowercased).
     #[arg(long)]
     pub no_lowercase: bool,
@@ -317,6 +318,8 @@ pub struct IndexArgs {
     /// Remove punctuation (every character neither alphanumeric nor whitespace).
     #[arg(long)]
     pub strip_punct: bool,
+    #[command(flatten)]
+    pub profile: ProfileArg,
     /// Number of MinHash permutations K.
     #[arg(long, short = 'k', default_value_t = 128, value_name = "K")]
     pub num_perm: usize,
@@ -325,22 +328,70 @@ pub struct IndexArgs {
     pub seed: u64,
 }
 
+/// `--profile`: another tool's normalization and shingling.
+#[derive(Debug, Clone, Args)]
+pub struct ProfileArg {
+    /// Normalize and shingle as this tool does, so that Jaccard here is the tool's:
+    /// `datatrove` (simplify_text, spaCy English words, word:5), `text-dedup` (lowercase,
+    /// split at non-word characters, word:1, no shingle under 5 tokens), `nemo` (raw text,
+    /// char:24), `datasketch` (its README's str.split() words, case kept, word:1), `spark`
+    /// (Tokenizer + NGram, word:2). --shingle sets the n-gram size. All reproduce the tool's
+    /// shingles exactly on the test fixtures; datatrove's tokenizer is spaCy's English one
+    /// only. See the README's "Profiles".
+    #[arg(long, value_name = "TOOL", default_value = "lshscope", value_parser = profile_parser())]
+    pub profile: Profile,
+}
+
+fn profile_parser() -> impl clap::builder::TypedValueParser<Value = Profile> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Profile::ALL.map(Profile::name))
+        .map(|name| name.parse::<Profile>().expect("a listed profile name"))
+}
+
+impl ProfileArg {
+    /// The shingles to use: `shingle` if given (checked against the profile), else the
+    /// profile's own.
+    pub fn shingle(&self, shingle: Option<ShingleKind>) -> Result<ShingleKind> {
+        let profile = self.profile;
+        let kind = shingle.unwrap_or_else(|| profile.default_shingle());
+        profile
+            .check_shingle(kind)
+            .map_err(|e| Error::usage(format!("--profile {profile} --shingle {kind}: {e}")))?;
+        Ok(kind)
+    }
+}
+
 impl IndexArgs {
-    pub fn shingle_options(&self) -> ShingleOptions {
-        ShingleOptions {
-            kind: self.shingle,
+    pub fn shingle_options(&self) -> Result<ShingleOptions> {
+        let profile = self.profile.profile;
+        if profile != Profile::Lshscope {
+            let flags = [
+                (self.no_lowercase, "--no-lowercase"),
+                (self.nfkc, "--nfkc"),
+                (self.strip_punct, "--strip-punct"),
+            ];
+            if let Some((_, flag)) = flags.iter().find(|(set, _)| *set) {
+                return Err(Error::usage(format!(
+                    "{flag} cannot be combined with --profile {profile}, which fixes the \
+                     normalization to the tool's own; drop one of them"
+                )));
+            }
+        }
+        Ok(ShingleOptions {
+            kind: self.profile.shingle(self.shingle)?,
             lowercase: !self.no_lowercase,
             nfkc: self.nfkc,
             strip_punct: self.strip_punct,
-        }
+            profile,
+        })
     }
 
-    pub fn index_options(&self) -> IndexOptions {
-        IndexOptions {
-            shingle: self.shingle_options(),
+    pub fn index_options(&self) -> Result<IndexOptions> {
+        Ok(IndexOptions {
+            shingle: self.shingle_options()?,
             num_perm: self.num_perm,
             seed: self.seed,
-        }
+        })
     }
 }
 
@@ -354,7 +405,7 @@ pub(crate) fn load_corpus(
     let loaded = run.load(
         &corpus.input,
         &corpus.read_options(index.seed),
-        &index.index_options(),
+        &index.index_options()?,
     )?;
     if loaded.read.duplicate_ids > 0 {
         warn(quiet, &scan::duplicate_ids_message(&loaded.read));

@@ -636,7 +636,7 @@ fn render_truth(t: &TruthComparison) -> String {
     if t.jaccard_mismatches > 0 {
         let _ = writeln!(
             out,
-            "warning: {} truth pairs have a different Jaccard under this scan's shingle options (was the truth made with other --shingle/--no-lowercase/--nfkc/--strip-punct?)",
+            "warning: {} truth pairs have a different Jaccard under this scan's shingle options (was the truth made with other --shingle/--no-lowercase/--nfkc/--strip-punct/--profile?)",
             t.jaccard_mismatches
         );
     }

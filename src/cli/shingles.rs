@@ -85,6 +85,7 @@ pub fn run(args: ShinglesArgs) -> Result<i32> {
             lowercase: !args.no_lowercase,
             nfkc: args.nfkc,
             strip_punct: args.strip_punct,
+            ..ShingleOptions::default()
         },
         pairs: args.pairs,
         seed: args.seed,

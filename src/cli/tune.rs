@@ -245,7 +245,10 @@ impl TuneArgs {
             similarities,
             budget: self.budget,
             export: self.for_tool.map(crate::tune::Tool::from),
-            shingle: self.index.shingle,
+            shingle: self
+                .index
+                .shingle
+                .unwrap_or_else(|| self.index.profile.profile.default_shingle()),
             quantiles: self.quantiles.clone(),
             max_false_removal: self.max_false_removal.map(|b| b.0),
         }
@@ -253,6 +256,7 @@ impl TuneArgs {
 }
 
 pub fn run(args: TuneArgs) -> Result<i32> {
+    args.index.profile.shingle(args.index.shingle)?;
     let options = args.options();
     options.validate()?;
     if args.for_tool.is_some() && args.format == TuneFormat::Csv {

@@ -4,8 +4,11 @@
 //! and the viewer (mapping shingles back to byte ranges of the original text for highlighting),
 //! so what the viewer highlights is exactly what the engine hashed.
 
+mod profile;
 mod shingle;
+mod spacy_en;
 
+pub use profile::Profile;
 pub use shingle::{ShingleKind, ShingleOptions, ShingleSpan, Shingler, shingle_hash};
 
 use std::ops::Range;

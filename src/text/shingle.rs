@@ -3,6 +3,8 @@ use std::str::FromStr;
 
 use unicode_normalization::UnicodeNormalization;
 
+use super::profile::{self, Profile};
+
 /// What a shingle is made of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase", tag = "unit", content = "size")]
@@ -54,6 +56,10 @@ pub struct ShingleOptions {
     pub nfkc: bool,
     /// Drop every character that is neither alphanumeric nor whitespace.
     pub strip_punct: bool,
+    /// Another tool's normalization and shingling instead of lshscope's (the three flags
+    /// above then do nothing; `kind` gives the n-gram size, which the profile must accept).
+    #[serde(default)]
+    pub profile: Profile,
 }
 
 impl Default for ShingleOptions {
@@ -63,6 +69,18 @@ impl Default for ShingleOptions {
             lowercase: true,
             nfkc: false,
             strip_punct: false,
+            profile: Profile::Lshscope,
+        }
+    }
+}
+
+impl ShingleOptions {
+    /// The options of `profile` with its own default shingles.
+    pub fn for_profile(profile: Profile) -> Self {
+        ShingleOptions {
+            kind: profile.default_shingle(),
+            profile,
+            ..ShingleOptions::default()
         }
     }
 }
@@ -131,6 +149,8 @@ pub struct Shingler {
     bytes: Vec<u8>,
     /// The CPU has what `simd::ascii_char_hashes` needs (checked once, here).
     avx512: bool,
+    /// Scratch for a profile's shingle text.
+    shingle: String,
 }
 
 impl Shingler {
@@ -143,6 +163,7 @@ impl Shingler {
             segment: String::new(),
             bytes: Vec::new(),
             avx512: simd::available(),
+            shingle: String::new(),
         }
     }
 
@@ -152,15 +173,47 @@ impl Shingler {
 
     /// The normalized form of `text`: NFKC (optional), lowercase (optional), punctuation
     /// stripped (optional), whitespace runs collapsed to one space, trimmed.
+    ///
+    /// With a [`Profile`], the text the tool's tokenizer sees (datatrove's simplified text,
+    /// the lowercased text for text-dedup and Spark, the raw text for NeMo and datasketch).
     pub fn normalize(&mut self, text: &str) -> &str {
+        if self.opts.profile != Profile::Lshscope {
+            self.norm = profile::normalized(self.opts.profile, text);
+            return &self.norm;
+        }
         self.normalize_into(text, false);
         &self.norm
+    }
+
+    /// The text of every shingle of `text`, in text order, duplicates included: the strings
+    /// whose bytes [`shingle_hash`] hashes.
+    pub fn shingle_texts(&mut self, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.opts.profile != Profile::Lshscope {
+            let mut buf = std::mem::take(&mut self.shingle);
+            profile::for_each_shingle(self.opts.profile, self.opts.kind, text, &mut buf, |s, _| {
+                out.push(String::from_utf8_lossy(s).into_owned())
+            });
+            self.shingle = buf;
+            return out;
+        }
+        self.normalize_into(text, false);
+        self.for_each_shingle(|bytes, _, _| out.push(String::from_utf8_lossy(bytes).into_owned()));
+        out
     }
 
     /// Appends the hash of every shingle of `text` to `out`, in text order, duplicates
     /// included. A non-empty text shorter than one shingle yields one shingle, its whole
     /// normalized text; an empty one yields none.
     pub fn hashes(&mut self, text: &str, out: &mut Vec<u64>) {
+        if self.opts.profile != Profile::Lshscope {
+            let mut buf = std::mem::take(&mut self.shingle);
+            profile::for_each_shingle(self.opts.profile, self.opts.kind, text, &mut buf, |s, _| {
+                out.push(shingle_hash(s))
+            });
+            self.shingle = buf;
+            return;
+        }
         if let ShingleKind::Char(k) = self.opts.kind
             && k <= 8
             && text.is_ascii()
@@ -255,8 +308,19 @@ impl Shingler {
 
     /// Every shingle occurrence with the byte range of the original `text` it covers.
     pub fn spans(&mut self, text: &str) -> Vec<ShingleSpan> {
-        self.normalize_into(text, true);
         let mut spans = Vec::new();
+        if self.opts.profile != Profile::Lshscope {
+            let mut buf = std::mem::take(&mut self.shingle);
+            profile::for_each_shingle(self.opts.profile, self.opts.kind, text, &mut buf, |s, r| {
+                spans.push(ShingleSpan {
+                    hash: shingle_hash(s),
+                    range: r,
+                })
+            });
+            self.shingle = buf;
+            return spans;
+        }
+        self.normalize_into(text, true);
         let origin = std::mem::take(&mut self.origin);
         self.for_each_shingle(|bytes, first, last| {
             spans.push(ShingleSpan {
@@ -605,6 +669,7 @@ mod tests {
                     lowercase,
                     nfkc: false,
                     strip_punct,
+                    profile: Profile::Lshscope,
                 };
                 let mut a = Shingler::new(o.clone());
                 let mut b = Shingler::new(o);
@@ -702,6 +767,7 @@ mod tests {
                     lowercase,
                     nfkc: false,
                     strip_punct,
+                    profile: Profile::Lshscope,
                 };
                 let mut simd = Shingler::new(o.clone());
                 let mut scalar = Shingler::new(o.clone());

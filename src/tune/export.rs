@@ -8,7 +8,7 @@ use serde_json::json;
 use crate::minhash::scurve::candidate_probability;
 use crate::minhash::tune::CurveSummary;
 use crate::numfmt::percent_fine;
-use crate::text::ShingleKind;
+use crate::text::{Profile, ShingleKind};
 
 /// A tool whose parameters [`export_for`] prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -22,7 +22,6 @@ pub enum Tool {
 }
 
 impl Tool {
-    /// The tool's name as its users write it.
     /// Whether the tool checks a candidate's similarity before removing it. datatrove and
     /// NeMo Curator's fuzzy workflow do not (checked in their sources); text-dedup does with
     /// the `check_false_positive = true` this export sets, Spark's join compares distances,
@@ -31,6 +30,31 @@ impl Tool {
         !matches!(self, Tool::Datatrove | Tool::Nemo)
     }
 
+    /// The `--profile` that shingles as this tool does.
+    pub fn profile(self) -> Profile {
+        match self {
+            Tool::Datatrove => Profile::Datatrove,
+            Tool::TextDedup => Profile::TextDedup,
+            Tool::Datasketch => Profile::Datasketch,
+            Tool::Spark => Profile::Spark,
+            Tool::Nemo => Profile::Nemo,
+        }
+    }
+
+    /// The tool whose shingling `profile` reproduces (none for lshscope's own).
+    pub fn for_profile(profile: Profile) -> Option<Tool> {
+        [
+            Tool::Datatrove,
+            Tool::TextDedup,
+            Tool::Datasketch,
+            Tool::Spark,
+            Tool::Nemo,
+        ]
+        .into_iter()
+        .find(|t| t.profile() == profile)
+    }
+
+    /// The tool's name as its users write it.
     pub fn name(self) -> &'static str {
         match self {
             Tool::Datatrove => "datatrove",
@@ -77,34 +101,32 @@ pub fn export_for(
     let (b, r) = (curve.bands, curve.rows);
     let probability_at_threshold = candidate_probability(threshold, b, r);
     let mut notes = Vec::new();
-    let word_ngram_note = |tool: &str, n: usize| match shingle {
+    let word_ngram_note = |tool: Tool, n: usize| match shingle {
         ShingleKind::Word(_) => None,
         ShingleKind::Char(k) => Some(format!(
-            "{tool} shingles words, not characters: it cannot express char:{k} shingles. \
+            "{} shingles words, not characters: it cannot express char:{k} shingles. \
              Jaccard values (and so the right threshold) differ between the two; re-run \
-             `lshscope scan --shingle word:{n}` on your data before trusting this banding"
+             `lshscope scan --profile {} --shingle word:{n}` on your data before trusting this \
+             banding",
+            tool.name(),
+            tool.profile()
         )),
     };
     let (parameters, snippet) = match tool {
         // Checked against datatrove's pipeline/dedup/minhash.py (huggingface/datatrove at
-        // 03a9d9a): shingles are word n-grams of nltk's word_tokenize(simplify_text(text)), and
-        // the buckets stage writes a duplicate pair for every equal band signature, which the
+        // a649de7): shingles are word n-grams of load_word_tokenizer("en") (spaCy's blank
+        // English tokenizer) on simplify_text(text), and the buckets stage writes a duplicate pair for every equal band signature, which the
         // cluster stage joins; no Jaccard is computed.
         Tool::Datatrove => {
             let n = word_size(shingle);
-            notes.extend(word_ngram_note("datatrove", n));
+            notes.extend(word_ngram_note(tool, n));
             notes.push(
                 "datatrove removes every candidate: a pair sharing one band signature is a \
                  duplicate and clusters are joined from such pairs, with no Jaccard check, so \
                  P(s) is the probability that a pair at similarity s is removed"
                     .to_string(),
             );
-            notes.push(
-                "datatrove's words come from nltk's word_tokenize after its simplify_text \
-                 (lowercase, punctuation removed, whitespace normalized): measure with \
-                 `lshscope scan --shingle word:N --strip-punct` for the closest Jaccard"
-                    .to_string(),
-            );
+            notes.push(normalization_note(tool, ShingleKind::Word(n)));
             notes.push(format!(
                 "datatrove computes exactly num_buckets × hashes_per_bucket = {} hashes; \
                  there is no separate num_perm",
@@ -128,7 +150,7 @@ pub fn export_for(
         // words of `regex.split(r"\W", text.lower())`.
         Tool::TextDedup => {
             let n = word_size(shingle);
-            notes.extend(word_ngram_note("text-dedup", n));
+            notes.extend(word_ngram_note(tool, n));
             notes.push(
                 "text-dedup reads its settings only from config.toml in the working directory \
                  (command-line flags such as --b/--r belong to its old releases): put this \
@@ -147,12 +169,7 @@ pub fn export_for(
                  the probability that a pair is removed"
                     .to_string(),
             );
-            notes.push(
-                "text-dedup splits lowercased text at every non-word character (runs of \
-                 punctuation or spaces leave empty tokens, which count in its n-grams) and drops \
-                 documents with fewer than 5 tokens (min_length) before hashing"
-                    .to_string(),
-            );
+            notes.push(normalization_note(tool, ShingleKind::Word(n)));
             let threshold_text = crate::numfmt::decimal(threshold);
             (
                 vec![
@@ -198,6 +215,9 @@ pub fn export_for(
                  shingles yourself",
                 shingle
             ));
+            if let ShingleKind::Word(_) = shingle {
+                notes.push(normalization_note(tool, shingle));
+            }
             (
                 vec![
                     ("num_perm".to_string(), json!(num_perm)),
@@ -264,6 +284,9 @@ pub fn export_for(
                      (Tokenizer, NGram(n={n}), HashingTF)"
                 ),
             });
+            if let ShingleKind::Word(_) = shingle {
+                notes.push(normalization_note(tool, shingle));
+            }
             (
                 vec![("numHashTables".to_string(), json!(tables))],
                 format!(
@@ -289,6 +312,7 @@ pub fn export_for(
                              there); char_ngrams={k} is what you tuned for"
                         ));
                     }
+                    notes.push(normalization_note(tool, shingle));
                     Some(k)
                 }
                 ShingleKind::Word(n) => {
@@ -344,6 +368,21 @@ pub fn export_for(
         snippet,
         notes,
     }
+}
+
+/// What `tool` does to text before hashing, and how `--profile` reproduces it for `shingle`
+/// (the statements themselves live with the profiles, in [`Profile::normalization`] and
+/// [`Profile::fidelity`]).
+fn normalization_note(tool: Tool, shingle: ShingleKind) -> String {
+    let profile = tool.profile();
+    format!(
+        "{}'s shingles: {}. `--profile {profile} --shingle {shingle}` (scan, truth, dedup, \
+         explore) reproduces them: {}. The Jaccard you tune on is then the one {} sees",
+        tool.name(),
+        profile.normalization(),
+        profile.fidelity(),
+        tool.name()
+    )
 }
 
 /// Below this char_ngrams NeMo's workflow logs a false-positive warning.
