@@ -192,3 +192,62 @@ fn profiles_change_jaccard() {
         }
     );
 }
+
+/// Random texts from an alphabet of every kind of character the profiles treat specially
+/// (digits of two scripts, separators, punctuation, combining marks, emoji, joiners, control
+/// and whitespace bytes, capital sigma and dotted I): no panic, spans on char boundaries in
+/// text order, hashes equal to the hashes of the shingle strings. A long text without spaces
+/// stays fast (the tokenizer's lookups are bounded by the longest rule).
+#[test]
+fn random_texts_keep_every_invariant() {
+    let alphabet: Vec<char> = "aZé0٣.,،'’-\u{301}\u{200d}😀€°kmΣİ \t\n\u{a0}\u{1c}\u{0}!?中"
+        .chars()
+        .collect();
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut texts: Vec<String> = (0..300)
+        .map(|_| {
+            let len = next(40);
+            (0..len).map(|_| alphabet[next(alphabet.len())]).collect()
+        })
+        .collect();
+    texts.push("0€😀".repeat(20_000));
+    for profile in Profile::ALL {
+        let kinds = [
+            profile.default_shingle(),
+            ShingleKind::Word(1),
+            ShingleKind::Char(3),
+        ];
+        for kind in kinds
+            .into_iter()
+            .filter(|k| profile.check_shingle(*k).is_ok())
+        {
+            let mut s = shingler(profile, kind);
+            for text in &texts {
+                let strings = s.shingle_texts(text);
+                let mut hashes = Vec::new();
+                s.hashes(text, &mut hashes);
+                let spans = s.spans(text);
+                let expected: Vec<u64> =
+                    strings.iter().map(|t| shingle_hash(t.as_bytes())).collect();
+                assert_eq!(hashes, expected, "{profile} {kind} {text:?}");
+                assert_eq!(spans.len(), hashes.len(), "{profile} {kind} {text:?}");
+                let mut last_start = 0;
+                for sp in &spans {
+                    assert!(sp.range.start <= sp.range.end && sp.range.end <= text.len());
+                    assert!(
+                        text.is_char_boundary(sp.range.start)
+                            && text.is_char_boundary(sp.range.end)
+                    );
+                    assert!(sp.range.start >= last_start, "{profile} {kind} {text:?}");
+                    last_start = sp.range.start;
+                }
+            }
+        }
+    }
+}

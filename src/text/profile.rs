@@ -405,7 +405,28 @@ fn in_ranges(table: &[(u32, u32)], c: char) -> bool {
     table.get(i).is_some_and(|&(lo, _)| lo <= u)
 }
 
+/// The longest special-case key and digit suffix, in chars: longer strings need no lookup
+/// (which keeps a long chunk without spaces linear).
+static LONGEST: LazyLock<(usize, usize)> = LazyLock::new(|| {
+    let chars = |s: &&str| s.chars().count();
+    (
+        spacy_en::SPECIALS
+            .iter()
+            .map(|(k, _)| chars(k))
+            .max()
+            .unwrap_or(0),
+        spacy_en::DIGIT_SUFFIXES
+            .iter()
+            .map(chars)
+            .max()
+            .unwrap_or(0),
+    )
+});
+
 fn special(chars: &[char]) -> Option<&'static [&'static str]> {
+    if chars.len() > LONGEST.0 {
+        return None;
+    }
     let key: String = chars.iter().collect();
     spacy_en::SPECIALS
         .binary_search_by(|(k, _)| (*k).cmp(key.as_str()))
@@ -426,7 +447,8 @@ fn spacy_prefix(chars: &[char]) -> usize {
 /// which is a unit or currency right after an ASCII digit where one ends the string, else one
 /// suffix character.
 fn spacy_suffix(chars: &[char]) -> usize {
-    for start in 1..chars.len() {
+    let first = chars.len().saturating_sub(LONGEST.1).max(1);
+    for start in first..chars.len() {
         if chars[start - 1].is_ascii_digit() {
             let rest: String = chars[start..].iter().collect();
             if spacy_en::DIGIT_SUFFIXES.contains(&rest.as_str()) {
