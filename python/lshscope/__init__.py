@@ -35,7 +35,8 @@ def scan(
     threshold=0.0,
     num_perm=128,
     seed=1,
-    shingle="char:5",
+    shingle=None,
+    profile=None,
     max_bucket=None,
     arrow=False,
 ):
@@ -44,7 +45,9 @@ def scan(
     Returns a list of ``(id_a, id_b, jaccard, estimate, bands_hit)`` tuples sorted by document
     (ids default to the 1-based positions, as the command line numbers rows), or with
     ``arrow=True`` a ``pyarrow.Table`` with those columns. Pairs below ``threshold`` (exact
-    Jaccard) are dropped.
+    Jaccard) are dropped. ``profile`` (``"datatrove"``, ``"text-dedup"``, ``"nemo"``,
+    ``"datasketch"``, ``"spark"``) normalizes and shingles as that tool does, as
+    ``lshscope scan --profile`` does; ``shingle`` then defaults to the tool's own.
     """
     pairs = _scan(
         list(texts),
@@ -55,6 +58,7 @@ def scan(
         num_perm=num_perm,
         seed=seed,
         shingle=shingle,
+        profile=profile,
         max_bucket=max_bucket,
     )
     if not arrow:

@@ -10,7 +10,7 @@ use lshscope::minhash::{
     signature_into, verify,
 };
 use lshscope::online::{LshIndex, hash_text};
-use lshscope::text::{ShingleKind, ShingleOptions, shingle_hash};
+use lshscope::text::{Profile, ShingleKind, ShingleOptions, shingle_hash};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::{PyIOError, PyValueError};
@@ -25,20 +25,34 @@ fn to_py(e: lshscope::Error) -> PyErr {
     }
 }
 
-/// The engine's options for the keyword arguments every function takes.
-fn index_options(num_perm: usize, seed: u64, shingle: &str) -> PyResult<IndexOptions> {
+/// The engine's options for the keyword arguments every function takes: `shingle` defaults
+/// to the profile's own (`char:5` for lshscope's), as on the command line.
+fn index_options(
+    num_perm: usize,
+    seed: u64,
+    shingle: Option<&str>,
+    profile: Option<&str>,
+) -> PyResult<IndexOptions> {
     if num_perm == 0 || num_perm > 4096 {
         return Err(PyValueError::new_err(format!(
             "num_perm must be between 1 and 4096, got {num_perm}"
         )));
     }
-    let kind: ShingleKind = shingle.parse().map_err(|e: String| {
-        PyValueError::new_err(format!("shingle: {e} (use \"char:K\" or \"word:N\")"))
-    })?;
+    let profile: Profile = match profile {
+        Some(name) => name.parse().map_err(PyValueError::new_err)?,
+        None => Profile::default(),
+    };
+    let kind: ShingleKind = match shingle {
+        Some(text) => text.parse().map_err(|e: String| {
+            PyValueError::new_err(format!("shingle: {e} (use \"char:K\" or \"word:N\")"))
+        })?,
+        None => profile.default_shingle(),
+    };
+    profile.check_shingle(kind).map_err(PyValueError::new_err)?;
     Ok(IndexOptions {
         shingle: ShingleOptions {
             kind,
-            ..ShingleOptions::default()
+            ..ShingleOptions::for_profile(profile)
         },
         num_perm,
         seed,
@@ -91,12 +105,19 @@ impl MinHash {
 
 #[pymethods]
 impl MinHash {
-    /// `MinHash(text=None, *, num_perm=128, seed=1, shingle="char:5")`: the signature of
-    /// `text` (lowercased, shingled and hashed as `lshscope scan` does), or of nothing yet.
+    /// `MinHash(text=None, *, num_perm=128, seed=1, shingle=None, profile=None)`: the
+    /// signature of `text` (normalized, shingled and hashed as `lshscope scan` does, or as the
+    /// tool `profile` names: datatrove, text-dedup, nemo, datasketch, spark), or of nothing yet.
     #[new]
-    #[pyo3(signature = (text=None, *, num_perm=128, seed=1, shingle="char:5"))]
-    fn new(text: Option<&str>, num_perm: usize, seed: u64, shingle: &str) -> PyResult<Self> {
-        let options = index_options(num_perm, seed, shingle)?;
+    #[pyo3(signature = (text=None, *, num_perm=128, seed=1, shingle=None, profile=None))]
+    fn new(
+        text: Option<&str>,
+        num_perm: usize,
+        seed: u64,
+        shingle: Option<&str>,
+        profile: Option<&str>,
+    ) -> PyResult<Self> {
+        let options = index_options(num_perm, seed, shingle, profile)?;
         let family = HashFamily::new(num_perm, seed);
         let mut m = MinHash {
             options,
@@ -169,18 +190,19 @@ impl MinHash {
     }
 }
 
-/// `signatures(texts, *, num_perm=128, seed=1, shingle="char:5")`: an N × K `uint32` array,
-/// row i the signature of texts[i], computed in parallel without the GIL.
+/// `signatures(texts, *, num_perm=128, seed=1, shingle=None, profile=None)`: an N × K
+/// `uint32` array, row i the signature of texts[i], computed in parallel without the GIL.
 #[pyfunction]
-#[pyo3(signature = (texts, *, num_perm=128, seed=1, shingle="char:5"))]
+#[pyo3(signature = (texts, *, num_perm=128, seed=1, shingle=None, profile=None))]
 fn signatures<'py>(
     py: Python<'py>,
     texts: Vec<String>,
     num_perm: usize,
     seed: u64,
-    shingle: &str,
+    shingle: Option<&str>,
+    profile: Option<&str>,
 ) -> PyResult<Bound<'py, PyArray2<u32>>> {
-    let options = index_options(num_perm, seed, shingle)?;
+    let options = index_options(num_perm, seed, shingle, profile)?;
     let n = texts.len();
     let rows = py.detach(|| {
         let corpus = Corpus::from_texts(texts.iter());
@@ -197,10 +219,10 @@ fn signatures<'py>(
 type PairRow = (String, String, f64, f64, u32);
 
 /// `scan(texts, ids=None, *, bands=20, rows=5, threshold=0.0, num_perm=128, seed=1,
-/// shingle="char:5", max_bucket=None)`: the pairs `lshscope scan` writes for these documents,
-/// in its order (by document), as tuples.
+/// shingle=None, profile=None, max_bucket=None)`: the pairs `lshscope scan` writes for these
+/// documents, in its order (by document), as tuples.
 #[pyfunction]
-#[pyo3(signature = (texts, ids=None, *, bands=20, rows=5, threshold=0.0, num_perm=128, seed=1, shingle="char:5", max_bucket=None))]
+#[pyo3(signature = (texts, ids=None, *, bands=20, rows=5, threshold=0.0, num_perm=128, seed=1, shingle=None, profile=None, max_bucket=None))]
 #[allow(clippy::too_many_arguments)]
 fn scan(
     py: Python<'_>,
@@ -211,10 +233,11 @@ fn scan(
     threshold: f64,
     num_perm: usize,
     seed: u64,
-    shingle: &str,
+    shingle: Option<&str>,
+    profile: Option<&str>,
     max_bucket: Option<usize>,
 ) -> PyResult<Vec<PairRow>> {
-    let options = index_options(num_perm, seed, shingle)?;
+    let options = index_options(num_perm, seed, shingle, profile)?;
     let banding = banding(bands, rows, num_perm)?;
     if !(0.0..=1.0).contains(&threshold) {
         return Err(PyValueError::new_err(format!(
@@ -259,7 +282,8 @@ fn scan(
 
 /// LSH as an online structure: band tables to insert documents into and query.
 ///
-/// `LSHIndex(bands=20, rows=5, *, num_perm=128, seed=1, shingle="char:5")`. Files written by
+/// `LSHIndex(bands=20, rows=5, *, num_perm=128, seed=1, shingle=None, profile=None)`. Files
+/// written by
 /// `save` are the ones `lshscope index` reads and writes.
 #[pyclass(module = "lshscope", name = "LSHIndex")]
 struct PyLshIndex {
@@ -269,9 +293,16 @@ struct PyLshIndex {
 #[pymethods]
 impl PyLshIndex {
     #[new]
-    #[pyo3(signature = (bands=20, rows=5, *, num_perm=128, seed=1, shingle="char:5"))]
-    fn new(bands: usize, rows: usize, num_perm: usize, seed: u64, shingle: &str) -> PyResult<Self> {
-        let options = index_options(num_perm, seed, shingle)?;
+    #[pyo3(signature = (bands=20, rows=5, *, num_perm=128, seed=1, shingle=None, profile=None))]
+    fn new(
+        bands: usize,
+        rows: usize,
+        num_perm: usize,
+        seed: u64,
+        shingle: Option<&str>,
+        profile: Option<&str>,
+    ) -> PyResult<Self> {
+        let options = index_options(num_perm, seed, shingle, profile)?;
         let banding = banding(bands, rows, num_perm)?;
         Ok(PyLshIndex {
             index: LshIndex::new(options, banding).map_err(to_py)?,

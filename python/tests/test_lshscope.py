@@ -54,6 +54,9 @@ def test_scan_equals_the_cli(tmp_path):
         (["-b", "8", "-r", "4", "-k", "64", "--seed", "7", "-t", "0.3"],
          dict(bands=8, rows=4, num_perm=64, seed=7, threshold=0.3)),
         (["-b", "10", "-r", "3", "--shingle", "word:2"], dict(bands=10, rows=3, shingle="word:2")),
+        (["-b", "20", "-r", "2", "--profile", "datatrove", "--shingle", "word:2"],
+         dict(bands=20, rows=2, profile="datatrove", shingle="word:2")),
+        (["-b", "32", "-r", "2", "--profile", "text-dedup"], dict(bands=32, rows=2, profile="text-dedup")),
     ]:
         expected = cli_scan(path, *args)
         assert len(expected) >= 5
@@ -139,3 +142,12 @@ def test_documented_examples_run():
 
     result = doctest.testmod(lshscope)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_profile_changes_the_shingles_and_bad_ones_are_refused():
+    text = "Don't stop: 12 apples, 7 pears!"
+    assert len(lshscope.MinHash(text, profile="datatrove", shingle="word:1")) != len(lshscope.MinHash(text))
+    with pytest.raises(ValueError, match="unknown profile"):
+        lshscope.MinHash(text, profile="nope")
+    with pytest.raises(ValueError):
+        lshscope.MinHash(text, profile="nemo", shingle="word:3")
