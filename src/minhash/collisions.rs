@@ -128,19 +128,14 @@ pub fn candidate_growth(
 
 /// The runs of equal keys with two or more documents, as index ranges of `keys`.
 fn bucket_ranges(keys: &[(u64, u32)]) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
     let mut start = 0;
-    while start < keys.len() {
-        let mut end = start + 1;
-        while end < keys.len() && keys[end].0 == keys[start].0 {
-            end += 1;
-        }
-        if end - start >= 2 {
-            out.push((start, end));
-        }
-        start = end;
-    }
-    out
+    keys.chunk_by(|x, y| x.0 == y.0)
+        .filter_map(|run| {
+            let range = (start, start + run.len());
+            start = range.1;
+            (run.len() >= 2).then_some(range)
+        })
+        .collect()
 }
 
 fn pairs_of(m: usize) -> u64 {

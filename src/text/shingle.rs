@@ -85,6 +85,17 @@ impl ShingleOptions {
     }
 }
 
+/// A mask of the low `n` bytes of a u64 (n ≤ 8): how a shingle of n ASCII bytes is cut out of
+/// an 8-byte window.
+#[inline]
+fn low_bytes_mask(n: usize) -> u64 {
+    if n == 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * n)) - 1
+    }
+}
+
 /// One shingle occurrence: its hash and the bytes of the original text it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShingleSpan {
@@ -229,11 +240,7 @@ impl Shingler {
             // `shingle_hash` does, without a variable-length copy per shingle.
             ShingleKind::Char(k) if k <= 8 && chars > k && self.norm.len() == chars => {
                 let norm = self.norm.as_bytes();
-                let mask = if k == 8 {
-                    u64::MAX
-                } else {
-                    (1u64 << (8 * k)) - 1
-                };
+                let mask = low_bytes_mask(k);
                 let salt = LEN_SALT[k];
                 let count = chars - k + 1;
                 out.reserve(count);
@@ -287,13 +294,7 @@ impl Shingler {
         }
         buf[len..].fill(0);
         let window = |i: usize| u64::from_le_bytes(buf[i..i + 8].try_into().unwrap());
-        let mask = |n: usize| {
-            if n == 8 {
-                u64::MAX
-            } else {
-                (1u64 << (8 * n)) - 1
-            }
-        };
+        let mask = low_bytes_mask;
         if len == 0 {
             return;
         }
@@ -572,13 +573,7 @@ mod simd {
             len -= 1;
         }
         let window = |i: usize| u64::from_le_bytes(norm[i..i + 8].try_into().unwrap());
-        let mask = |n: usize| {
-            if n == 8 {
-                u64::MAX
-            } else {
-                (1u64 << (8 * n)) - 1
-            }
-        };
+        let mask = super::low_bytes_mask;
         if len == 0 {
             return;
         }
