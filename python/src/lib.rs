@@ -16,6 +16,8 @@ use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::{PyIOError, PyValueError};
 use pyo3::prelude::*;
 
+mod spark;
+
 /// An engine error as the Python exception users expect: bad files are `OSError` or
 /// `ValueError` with the engine's message (which names the file and what to do).
 fn to_py(e: lshscope::Error) -> PyErr {
@@ -57,6 +59,12 @@ fn index_options(
         num_perm,
         seed,
     })
+}
+
+/// The MinHash estimate of two signatures of one K: the share of rows that agree, as the
+/// engine's `Signatures::estimate` computes it for documents with shingles.
+fn estimate(a: &[u32], b: &[u32]) -> f64 {
+    lshscope::similarity::agreeing_rows(a, b) as f64 / a.len() as f64
 }
 
 fn banding(bands: usize, rows: usize, num_perm: usize) -> PyResult<Banding> {
@@ -149,8 +157,7 @@ impl MinHash {
         if self.set.is_empty() || other.set.is_empty() {
             return Ok(0.0);
         }
-        let agree = lshscope::similarity::agreeing_rows(&self.signature, &other.signature);
-        Ok(agree as f64 / self.options.num_perm as f64)
+        Ok(estimate(&self.signature, &other.signature))
     }
 
     /// The exact Jaccard similarity of the two shingle sets.
@@ -403,5 +410,10 @@ fn _lshscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyLshIndex>()?;
     m.add_function(wrap_pyfunction!(signatures, m)?)?;
     m.add_function(wrap_pyfunction!(scan, m)?)?;
+    // The batch kernels of `lshscope.spark` (private: their arguments are Arrow buffers).
+    m.add_function(wrap_pyfunction!(spark::hash_documents, m)?)?;
+    m.add_function(wrap_pyfunction!(spark::band_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(spark::bucket_pairs, m)?)?;
+    m.add_function(wrap_pyfunction!(spark::score_pairs, m)?)?;
     Ok(())
 }
