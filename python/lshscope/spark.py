@@ -309,20 +309,19 @@ def _components(edges):
     component: large-star and small-star rounds until a round changes nothing."""
     from pyspark.sql import functions as F
 
-    spark = edges.sparkSession
-    current = edges.select(F.least("u", "v").alias("u"), F.greatest("u", "v").alias("v"))
-    current = current.where(F.col("u") != F.col("v")).distinct().localCheckpoint()
+    def canonical(e):
+        return e.select(F.greatest("u", "v").alias("u"), F.least("u", "v").alias("v"))
+
+    current = canonical(edges).where(F.col("u") != F.col("v")).distinct().localCheckpoint()
+    size = current.count()
     while True:
-        following = _small_star(_large_star(current))
-        following = following.select(
-            F.greatest("u", "v").alias("u"), F.least("u", "v").alias("v")
-        ).localCheckpoint()
-        before = current.select(F.greatest("u", "v").alias("u"), F.least("u", "v").alias("v"))
-        if following.exceptAll(before).isEmpty() and before.exceptAll(following).isEmpty():
+        following = canonical(_small_star(_large_star(current))).distinct().localCheckpoint()
+        following_size = following.count()
+        # Both are sets of edges: equal sizes and no new edge mean the same set.
+        if following_size == size and following.exceptAll(current).isEmpty():
             break
-        current = following
+        current, size = following, following_size
     # At the fixed point every edge joins a node to its component's smallest node.
-    del spark
     return following.select(F.col("u").alias("node"), F.col("v").alias("root"))
 
 
@@ -467,6 +466,11 @@ def _parser():
         help="also write the clusters (`id,cluster,size,keep`, as `lshscope dedup`) to DIR",
     )
     p.add_argument("--master", help="Spark master when not run by spark-submit [default: local[*]]")
+    p.add_argument(
+        "--shuffle-partitions",
+        type=int,
+        help="spark.sql.shuffle.partitions [default: Spark's, or 4 per core in local mode]",
+    )
     p.add_argument("--overwrite", action="store_true", help="replace existing output directories")
     return p
 
@@ -503,10 +507,24 @@ def main(argv=None):
     # Local workers run this interpreter, which has lshscope installed (a cluster's
     # spark-submit sets its own).
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    builder = SparkSession.builder.appName("lshscope")
-    if args.master or not os.environ.get("SPARK_ENV_LOADED"):
-        builder = builder.master(args.master or "local[*]")
-    spark = builder.getOrCreate()
+    # A session that already runs (a notebook, spark-submit, a test) is used and left running.
+    spark = SparkSession.getActiveSession()
+    owned = spark is None
+    if owned:
+        builder = SparkSession.builder.appName("lshscope")
+        master = args.master or ("local[*]" if not os.environ.get("SPARK_ENV_LOADED") else None)
+        if master:
+            builder = builder.master(master)
+        partitions = args.shuffle_partitions
+        if partitions is None and master and master.startswith("local"):
+            # Spark's default of 200 shuffle partitions is for clusters; on one machine it
+            # mostly schedules empty tasks.
+            partitions = 4 * (os.cpu_count() or 1)
+        if partitions:
+            builder = builder.config("spark.sql.shuffle.partitions", str(partitions))
+        spark = builder.getOrCreate()
+    elif args.shuffle_partitions:
+        spark.conf.set("spark.sql.shuffle.partitions", str(args.shuffle_partitions))
     try:
         corpus = read_corpus(spark, args.input, fmt)
         try:
@@ -535,7 +553,8 @@ def main(argv=None):
             found.write.mode(mode).parquet(args.clusters)
             print(f"wrote the clusters to {args.clusters}", file=sys.stderr)
     finally:
-        spark.stop()
+        if owned:
+            spark.stop()
     return 0
 
 

@@ -32,7 +32,7 @@ def spark():
         SparkSession.builder.master("local[2]")
         .appName("lshscope-tests")
         .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "3")
+        .config("spark.sql.shuffle.partitions", "2")
         # Small batches, so a partition's documents arrive in several Arrow batches.
         .config("spark.sql.execution.arrow.maxRecordsPerBatch", "700")
         .getOrCreate()
@@ -90,63 +90,59 @@ def test_pairs_equal_scan_with_cap_profile_and_threshold(spark, templated, tmp_p
     assert uncapped.count() > len(got)
 
 
-def test_clusters_equal_dedup(spark, templated, tmp_path):
-    out = tmp_path / "clusters.parquet"
-    subprocess.run(
-        [cli(), "dedup", str(templated / "t.csv"), "-q", "-b", "12", "-r", "6", "-t", "0.6",
-         "-o", str(out)],
-        check=True,
-    )
-    expected = [tuple(r.values()) for r in pq.read_table(out).to_pylist()]
-    corpus = lspark.read_corpus(spark, str(templated / "t.csv"))
-    pairs = lspark.dedup(corpus, bands=12, rows=6, threshold=0.6)
-    got = rows(lspark.clusters(pairs, corpus))
-    assert len(got) > 300 and max(size for _, _, size, _ in got) >= 60
-    assert got == expected
-    # Without the documents the kept one is the smallest id: the same clusters.
-    by_id = rows(lspark.clusters(pairs))
-    assert sorted(_partition(by_id)) == sorted(_partition(got))
-
-
 def _partition(cluster_rows):
     groups = {}
     for doc, cluster, _, _ in cluster_rows:
         groups.setdefault(cluster, set()).add(doc)
-    return [tuple(sorted(g)) for g in groups.values()]
+    return sorted(tuple(sorted(g)) for g in groups.values())
 
 
-def test_the_job_reads_tsv_as_the_cli_does(templated, tmp_path):
-    """`python -m lshscope.spark` end to end: a TSV whose texts start with quotes (no quoting
-    in TSV), row numbers as ids, pairs and clusters written as Parquet part files."""
-    source = [r["text"] for r in csv.DictReader(open(templated / "t.csv", encoding="utf-8"))]
+def test_the_job_equals_scan_and_dedup_on_tsv(spark, templated, tmp_path):
+    """The job of `python -m lshscope.spark` (run in this session: a new JVM per test is
+    slow) on a TSV whose texts start with quotes (no quoting in TSV), row numbers as ids:
+    its Parquet pairs equal `lshscope scan`'s and its clusters `lshscope dedup`'s."""
+    with open(templated / "t.csv", newline="", encoding="utf-8") as f:
+        source = [r["text"] for r in csv.DictReader(f)]
     tsv = tmp_path / "docs.tsv"
-    tsv.write_text(
-        "text\n" + "".join(t.replace("\t", " ") + "\n" for t in source[:1500]), encoding="utf-8"
-    )
-    assert any(t.startswith('"') for t in source[:1500])
+    tsv.write_text("text\n" + "".join(t.replace("\t", " ") + "\n" for t in source), "utf-8")
+    assert any(t.startswith('"') for t in source)
     out, clusters_dir = tmp_path / "pairs", tmp_path / "clusters"
-    job = subprocess.run(
-        [sys.executable, "-m", "lshscope.spark", str(tsv), str(out), "-b", "10", "-r", "5",
-         "-t", "0.5", "--clusters", str(clusters_dir), "--master", "local[2]"],
-        capture_output=True, text=True,
-    )
-    assert job.returncode == 0, job.stderr
+    banding = ["-b", "12", "-r", "6", "-t", "0.6"]
+    assert lspark.main([str(tsv), str(out), *banding, "--clusters", str(clusters_dir)]) == 0
     got = [tuple(r.values()) for r in pq.read_table(out).to_pylist()]
-    assert got == cli_pairs(tsv, tmp_path / "cli.parquet", "-b", "10", "-r", "5", "-t", "0.5")
+    assert got == cli_pairs(tsv, tmp_path / "cli.parquet", *banding)
     subprocess.run(
-        [cli(), "dedup", str(tsv), "-q", "-b", "10", "-r", "5", "-t", "0.5",
-         "-o", str(tmp_path / "cli-clusters.parquet")],
+        [cli(), "dedup", str(tsv), "-q", *banding, "-o", str(tmp_path / "cli-clusters.parquet")],
         check=True,
     )
     clustered = [tuple(r.values()) for r in pq.read_table(clusters_dir).to_pylist()]
-    expected = pq.read_table(tmp_path / "cli-clusters.parquet").to_pylist()
-    assert clustered == [tuple(r.values()) for r in expected]
-    # Existing output is never overwritten without --overwrite.
-    again = subprocess.run(
-        [sys.executable, "-m", "lshscope.spark", str(tsv), str(out)],
-        capture_output=True, text=True,
-    )
-    assert again.returncode == 2 and "exists" in again.stderr
+    expected = [tuple(r.values()) for r in pq.read_table(tmp_path / "cli-clusters.parquet").to_pylist()]
+    assert len(clustered) > 300 and max(size for _, _, size, _ in clustered) >= 60
+    assert clustered == expected
+    # Without the documents the kept one is the smallest id: the same clusters.
+    by_id = rows(lspark.clusters(spark.read.parquet(str(out))))
+    assert _partition(by_id) == _partition(clustered)
+
+
+def test_the_entry_point_refuses_bad_options_before_starting_spark(tmp_path):
+    def job(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "lshscope.spark", *args], capture_output=True, text=True
+        )
+
+    assert "--max-bucket" in job("--help").stdout
+    (tmp_path / "docs.csv").write_text("id,text\n1,a text\n")
+    (tmp_path / "taken").mkdir()
+    cases = [
+        ([str(tmp_path / "docs.csv"), str(tmp_path / "out"), "-k", "0"], "num_perm"),
+        ([str(tmp_path / "docs.csv"), str(tmp_path / "out"), "-b", "40"], "bands"),
+        ([str(tmp_path / "docs.csv"), str(tmp_path / "taken")], "exists"),
+        ([str(tmp_path / "missing.csv"), str(tmp_path / "out")], "no such file"),
+        ([str(tmp_path / "docs.xyz"), str(tmp_path / "out")], "--format"),
+    ]
+    for args, message in cases:
+        run = job(*args)
+        assert run.returncode == 2 and message in run.stderr, (args, run.stderr)
 
 
 def test_bad_input_is_refused_with_its_reason(spark):
