@@ -25,8 +25,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import PAIR_COLUMNS
-from . import _lshscope as _kernels
+# Absolute imports: `spark-submit .../lshscope/spark.py` runs this file as a script.
+from lshscope import PAIR_COLUMNS
+from lshscope import _lshscope as _kernels
 
 __all__ = ["dedup", "clusters", "read_corpus", "main", "CLUSTER_COLUMNS"]
 
