@@ -623,12 +623,23 @@ fn spark_snippet_keeps_pairs_at_exactly_t_once_each() {
             .to_string()
             .contains("single characters")
     );
+    // MinHashLSHModel requires a non-empty vector, and NGram(n) gives none under n tokens.
+    let words = tune_json(&["-t", "0.8", "--for", "spark", "--profile", "spark"]);
+    assert!(
+        words["export"]["notes"]
+            .to_string()
+            .contains("Must have at least 1 non zero entry"),
+        "{}",
+        words["export"]["notes"]
+    );
 }
 
 #[test]
 fn text_dedup_gets_a_config_toml_table() {
-    // The current text-dedup reads only config.toml; its [algorithm] table names the banding
-    // `bands` and `rows` and the n-gram size `ngram_size` (text-dedup main at 1bd3f5c).
+    // The current text-dedup reads config.toml, which must hold [input], [algorithm], [output]
+    // and [debug]; its [algorithm] table names the banding `bands` and `rows` and the n-gram
+    // size `ngram_size`; nested flags (`--algorithm.bands`) override the file, the old `--b`
+    // flags are gone (text-dedup main at 1bd3f5c, again at 7538f3e).
     let report = tune_json(&["-t", "0.7", "--for", "text-dedup", "--shingle", "word:3"]);
     let p = &report["export"]["parameters"];
     let (b, r) = banding(&report["rows"][0]);
@@ -648,6 +659,10 @@ fn text_dedup_gets_a_config_toml_table() {
         !snippet.contains("--b "),
         "no command-line flags: {snippet}"
     );
+    let notes = report["export"]["notes"].to_string();
+    assert!(notes.contains("[debug]"), "{notes}");
+    assert!(notes.contains("--algorithm.bands"), "{notes}");
+    assert!(!notes.contains("only from config.toml"), "{notes}");
 }
 
 #[test]
@@ -880,3 +895,4 @@ fn a_sampled_corpus_reports_estimates() {
     );
     assert!(text.contains("N(N−1)/(n(n−1)) = 9.01"), "{text}");
 }
+
