@@ -623,12 +623,23 @@ fn spark_snippet_keeps_pairs_at_exactly_t_once_each() {
             .to_string()
             .contains("single characters")
     );
+    // MinHashLSHModel requires a non-empty vector, and NGram(n) gives none under n tokens.
+    let words = tune_json(&["-t", "0.8", "--for", "spark", "--profile", "spark"]);
+    assert!(
+        words["export"]["notes"]
+            .to_string()
+            .contains("Must have at least 1 non zero entry"),
+        "{}",
+        words["export"]["notes"]
+    );
 }
 
 #[test]
 fn text_dedup_gets_a_config_toml_table() {
-    // The current text-dedup reads only config.toml; its [algorithm] table names the banding
-    // `bands` and `rows` and the n-gram size `ngram_size` (text-dedup main at 1bd3f5c).
+    // The current text-dedup reads config.toml, which must hold [input], [algorithm], [output]
+    // and [debug]; its [algorithm] table names the banding `bands` and `rows` and the n-gram
+    // size `ngram_size`; nested flags (`--algorithm.bands`) override the file, the old `--b`
+    // flags are gone (text-dedup main at 1bd3f5c, again at 7538f3e).
     let report = tune_json(&["-t", "0.7", "--for", "text-dedup", "--shingle", "word:3"]);
     let p = &report["export"]["parameters"];
     let (b, r) = banding(&report["rows"][0]);
@@ -648,6 +659,10 @@ fn text_dedup_gets_a_config_toml_table() {
         !snippet.contains("--b "),
         "no command-line flags: {snippet}"
     );
+    let notes = report["export"]["notes"].to_string();
+    assert!(notes.contains("[debug]"), "{notes}");
+    assert!(notes.contains("--algorithm.bands"), "{notes}");
+    assert!(!notes.contains("only from config.toml"), "{notes}");
 }
 
 #[test]
@@ -879,4 +894,93 @@ fn a_sampled_corpus_reports_estimates() {
         "{text}"
     );
     assert!(text.contains("N(N−1)/(n(n−1)) = 9.01"), "{text}");
+}
+
+/// The README's hand-off walkthrough shows, for each tool, the table rows and the export that
+/// `tune -t 0.8 --profile TOOL --for TOOL` prints. The banding columns and the export do not
+/// depend on the corpus, so they must read exactly as the binary prints them today.
+#[test]
+fn readme_hand_off_blocks_match_what_tune_prints() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme
+        .find("### Handing the banding to another tool")
+        .expect("the hand-off section");
+    let section = &readme[start..];
+    let section = &section[..section.find("\n## ").unwrap_or(section.len())];
+    let tools = [
+        ("datatrove", "datatrove"),
+        ("text-dedup", "text-dedup"),
+        ("NeMo Curator", "nemo"),
+        ("datasketch", "datasketch"),
+        ("Spark MLlib", "spark"),
+    ];
+    let mut checked = Vec::new();
+    for block in section.split("```text\n").skip(1) {
+        let block = &block[..block.find("```").expect("closed block")];
+        let lines: Vec<&str> = block.lines().collect();
+        let (heading, &(_, tool)) = lines
+            .iter()
+            .find_map(|l| {
+                tools
+                    .iter()
+                    .find(|(name, _)| l.starts_with(&format!("{name} parameters for the")))
+                    .map(|t| (*l, t))
+            })
+            .expect("each block shows an export");
+        let mut args = vec!["tune", "-t", "0.8", "--profile", tool, "--for", tool];
+        let given: Vec<String> = lines
+            .iter()
+            .filter(|l| l.starts_with("given "))
+            .map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                format!("{}x{}", f[1], f[2])
+            })
+            .collect();
+        for g in &given {
+            args.extend(["--banding", g.as_str()]);
+        }
+        let out = tune().args(&args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        let printed = String::from_utf8(out.stdout).unwrap();
+        let printed_lines: Vec<&str> = printed.lines().collect();
+        let mut in_export = false;
+        for line in &lines {
+            if *line == heading {
+                in_export = true;
+            }
+            let row = ["removal ", "recall ", "given ", "datasketch "]
+                .iter()
+                .any(|p| line.starts_with(p));
+            if row && !in_export {
+                // The README row carries the corpus columns after the banding's own.
+                assert!(
+                    printed_lines.iter().any(|p| {
+                        p.split_whitespace().next() == line.split_whitespace().next()
+                            && line.starts_with(p.trim_end())
+                    }),
+                    "{tool}: README row {line:?} is not what tune prints:\n{printed}"
+                );
+            } else if in_export && line.contains('…') {
+                let pieces: Vec<&str> = line.split('…').filter(|p| !p.trim().is_empty()).collect();
+                assert!(
+                    printed_lines
+                        .iter()
+                        .any(|p| pieces.iter().all(|piece| p.contains(piece))),
+                    "{tool}: README line {line:?} is not a trimmed printed line:\n{printed}"
+                );
+            } else if in_export {
+                assert!(
+                    printed_lines.contains(line),
+                    "{tool}: README line {line:?} is not printed:\n{printed}"
+                );
+            }
+        }
+        checked.push(tool);
+    }
+    assert_eq!(
+        checked,
+        ["datatrove", "text-dedup", "nemo", "datasketch", "spark"],
+        "one block per tool, in the README's order"
+    );
 }

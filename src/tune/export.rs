@@ -144,17 +144,22 @@ pub fn export_for(
                 ),
             )
         }
-        // Checked against text-dedup's sources (main at 1bd3f5c): `Config` reads settings
-        // only from `config.toml` in the working directory (TomlConfigSettingsSource), the
-        // `[algorithm]` table names the banding `bands` and `rows`, and `ngram_size` counts
-        // words of `regex.split(r"\W", text.lower())`.
+        // Checked against text-dedup's sources (main at 7538f3e): `Config` reads
+        // `config.toml` in the working directory (TomlConfigSettingsSource), and its `input`,
+        // `algorithm`, `output` and `debug` fields have no defaults, so all four tables must be
+        // there; `CliApp.run` lets nested flags (`--algorithm.bands 13`) override the file
+        // (tried with its locked pydantic-settings 2.10.1). The `[algorithm]` table names the
+        // banding `bands` and `rows`, and `ngram_size` counts words of
+        // `regex.split(r"\W", text.lower())`.
         Tool::TextDedup => {
             let n = word_size(shingle);
             notes.extend(word_ngram_note(tool, n));
             notes.push(
-                "text-dedup reads its settings only from config.toml in the working directory \
-                 (command-line flags such as --b/--r belong to its old releases): put this \
-                 [algorithm] table there next to your [input] and [output] tables"
+                "text-dedup reads its settings from config.toml in the directory it runs in \
+                 (the --b/--r flags of its old releases are gone; nested flags such as \
+                 --algorithm.bands override the file): put this [algorithm] table there next \
+                 to your [input], [output] and [debug] tables, all four of which it requires \
+                 (an empty [debug] will do)"
                     .to_string(),
             );
             notes.push(
@@ -232,8 +237,8 @@ pub fn export_for(
         }
         Tool::Spark => {
             // Spark's LSH.approxSimilarityJoin keeps `distCol < threshold` (strictly: checked in
-            // spark/mllib LSH.scala), so a pair at exactly J = t, distance 1 − t, is dropped; a
-            // hair above 1 − t keeps J ≥ t, as lshscope's threshold does.
+            // mllib's LSH.scala, apache/spark at 033ae5d), so a pair at exactly J = t, distance
+            // 1 − t, is dropped; a hair above 1 − t keeps J ≥ t, as lshscope's threshold does.
             let exact_distance = crate::numfmt::decimal(1.0 - threshold);
             let distance = crate::numfmt::decimal(1.0 - threshold + SPARK_DISTANCE_MARGIN);
             // Spark's tables are single MinHashes (r = 1); for r > 1, the nearest it can do is
@@ -284,6 +289,14 @@ pub fn export_for(
                      (Tokenizer, NGram(n={n}), HashingTF)"
                 ),
             });
+            // MinHashLSHModel.hashFunction: `require(elems.numNonzeros > 0, "Must have at
+            // least 1 non zero entry.")`, and NGram gives no n-gram for fewer than n tokens.
+            notes.push(
+                "MinHashLSH fails on a document without shingles (\"Must have at least 1 non \
+                 zero entry\"): NGram(n) gives none for a text of fewer than n tokens, so drop \
+                 the rows whose n-gram list is empty before fit and the join"
+                    .to_string(),
+            );
             if let ShingleKind::Word(_) = shingle {
                 notes.push(normalization_note(tool, shingle));
             }
@@ -299,7 +312,7 @@ pub fn export_for(
             )
         }
         // Checked against NeMo Curator's FuzzyDeduplicationWorkflow (NVIDIA-NeMo/Curator at
-        // 1075bd3): char_ngrams defaults to 24 and logs a warning below 20; bands_per_iteration
+        // 1075bd3, again at 1e2e427): char_ngrams defaults to 24 and logs a warning below 20; bands_per_iteration
         // defaults to 5 and must lie in [1, num_bands] (ValueError otherwise); the workflow
         // joins LSH buckets into connected components without verifying any pair.
         Tool::Nemo => {
