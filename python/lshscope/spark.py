@@ -269,6 +269,9 @@ def dedup(
         score_batches,
         "a long, b long, id_a string, id_b string, jaccard double, estimate double, bands_hit int",
     )
+    # Sorting samples its input in a job of its own: without the persist, every pair would
+    # be joined and scored twice.
+    scored = scored.persist(StorageLevel.MEMORY_AND_DISK)
     return scored.orderBy("a", "b").select(*PAIR_COLUMNS)
 
 
