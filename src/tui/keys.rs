@@ -47,6 +47,13 @@ pub enum Command {
     ComputeTruth,
     ToggleMissed,
     ToggleClusters,
+    /// Open or close the cost view (the heatmap over every banding).
+    ToggleCost,
+    /// The cost view: what the heatmap colours.
+    CycleMetric,
+    /// The cost view's cursor: one band fewer or more.
+    CursorLeft,
+    CursorRight,
 }
 
 /// Where a binding applies: the screen and, on the main screen, the focused panel.
@@ -61,6 +68,8 @@ pub enum Context {
     Clusters,
     /// An open cluster: its members and edges.
     Cluster,
+    /// The cost view: the heatmap over the (b, r) grid.
+    Cost,
 }
 
 /// One key: a code and whether Ctrl is held. Shift is part of the character (`B` vs `b`).
@@ -139,11 +148,13 @@ pub struct Binding {
 
 use Context::*;
 
-const EVERYWHERE: &[Context] = &[Loading, Curve, Histogram, Pairs, Viewer, Clusters, Cluster];
+const EVERYWHERE: &[Context] = &[
+    Loading, Curve, Histogram, Pairs, Viewer, Clusters, Cluster, Cost,
+];
 const MAIN: &[Context] = &[Curve, Histogram, Pairs];
 const WORKING: &[Context] = &[Curve, Histogram, Pairs, Viewer];
 /// Where b, r and t change: everywhere once loaded (the clusters view follows them live).
-const LIVE: &[Context] = &[Curve, Histogram, Pairs, Viewer, Clusters, Cluster];
+const LIVE: &[Context] = &[Curve, Histogram, Pairs, Viewer, Clusters, Cluster, Cost];
 /// Where a pair is at hand to label: the viewer, the pair lists, an open cluster's edges.
 const LABELING: &[Context] = &[Curve, Histogram, Pairs, Viewer, Cluster];
 
@@ -388,6 +399,56 @@ pub const BINDINGS: &[Binding] = &[
         "back to the pairs",
         None,
     ),
+    // The cost view: a cursor over the (b, r) grid.
+    bind(
+        &[code(KeyCode::Left), ch('h')],
+        Command::CursorLeft,
+        &[Cost],
+        "cursor: one band fewer",
+        Some("b"),
+    ),
+    bind(
+        &[code(KeyCode::Right), ch('l')],
+        Command::CursorRight,
+        &[Cost],
+        "cursor: one band more",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::Up), ch('k')],
+        Command::Up,
+        &[Cost],
+        "cursor: one row per band more",
+        Some("r"),
+    ),
+    bind(
+        &[code(KeyCode::Down), ch('j')],
+        Command::Down,
+        &[Cost],
+        "cursor: one row per band fewer",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::Enter)],
+        Command::Open,
+        &[Cost],
+        "move the explorer to the cursor's banding",
+        Some("go there"),
+    ),
+    bind(
+        &[ch('m')],
+        Command::CycleMetric,
+        &[Cost],
+        "colour by: candidate pairs / memory / P(t)",
+        Some("metric"),
+    ),
+    bind(
+        &[code(KeyCode::Esc), ch('H')],
+        Command::ToggleCost,
+        &[Cost],
+        "back to the pairs",
+        Some("back"),
+    ),
     // An open cluster: its edge list.
     bind(
         &[code(KeyCode::Up), ch('k')],
@@ -624,6 +685,14 @@ pub const BINDINGS: &[Binding] = &[
         None,
     ),
     bind(
+        &[ch('H')],
+        Command::ToggleCost,
+        MAIN,
+        "cost of every banding: pairs, memory, P(t) (heatmap)",
+        // Out of the footer, as C: the help lists it.
+        None,
+    ),
+    bind(
         &[ch('?')],
         Command::Help,
         EVERYWHERE,
@@ -708,6 +777,7 @@ fn is_partner(a: Command, b: Command) -> bool {
         (BandsDown, BandsUp)
             | (RowsDown, RowsUp)
             | (BinLeft, BinRight)
+            | (CursorLeft, CursorRight)
             | (Up, Down)
             | (PrevPair, NextPair)
             | (LabelDuplicate, LabelNotDuplicate)

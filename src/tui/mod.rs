@@ -24,6 +24,7 @@
 pub mod app;
 pub mod candidates;
 pub mod clusters;
+pub mod cost;
 pub mod export;
 pub mod imported;
 pub mod keys;
@@ -338,6 +339,7 @@ struct Workers {
     labels: Runner<LabelSave>,
     clusters: Runner<clusters::ClustersRequest>,
     import: Runner<imported::ImportRequest>,
+    cost: Runner<cost::CostRequest>,
 }
 
 impl Workers {
@@ -359,6 +361,7 @@ impl Workers {
             deliver(tx),
         );
         let import_to_ui = deliver(tx);
+        let cost_to_ui = deliver(tx);
         Ok(Workers {
             reband: Runner::spawn("lshscope-reband", Pending::LatestWins, move |job| {
                 let last = run_reband_job_reporting(job, |first| to_ui(Some(first)));
@@ -379,6 +382,9 @@ impl Workers {
             import: Runner::spawn("lshscope-import", Pending::LatestWins, move |job| {
                 import_to_ui(run_import_job(job))
             })?,
+            cost: Runner::spawn("lshscope-cost", Pending::LatestWins, move |job| {
+                cost_to_ui(run_cost_job(job))
+            })?,
         })
     }
 
@@ -390,6 +396,7 @@ impl Workers {
             Effect::SaveLabels(save) => self.labels.submit(Ticket::new(save.generation, *save)),
             Effect::Clusters(job) => self.clusters.submit(job),
             Effect::Import(job) => self.import.submit(job),
+            Effect::Cost(job) => self.cost.submit(job),
         }
     }
 
@@ -410,6 +417,7 @@ pub fn run_effect_inline(effect: Effect) -> Option<Action> {
         Effect::SaveLabels(save) => run_inline(Ticket::new(save.generation, *save), run_label_save),
         Effect::Clusters(job) => run_inline(job, run_clusters_job).flatten(),
         Effect::Import(job) => run_inline(job, run_import_job).flatten(),
+        Effect::Cost(job) => run_inline(job, run_cost_job).flatten(),
     }
 }
 
@@ -455,6 +463,11 @@ pub fn run_clusters_job(job: clusters::ClustersJob) -> Option<Action> {
 /// The import job ([`imported::run_import`]) as an answer for the App; `None` when cancelled.
 pub fn run_import_job(job: imported::ImportJob) -> Option<Action> {
     imported::run_import(&job).map(|answer| Action::Imported(Box::new(answer)))
+}
+
+/// The cost job ([`cost::run_cost`]) as an answer for the App; `None` when cancelled.
+pub fn run_cost_job(job: cost::CostJob) -> Option<Action> {
+    cost::run_cost(&job).map(|outcome| Action::CostDone(Box::new(outcome)))
 }
 
 /// Writes an export and reports how it went.
