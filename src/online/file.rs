@@ -39,6 +39,10 @@ pub struct Header {
     pub bands: usize,
     pub rows: usize,
     pub documents: usize,
+    /// Set in the explorer's cache files ([`crate::pipeline::cache`]): what the file was
+    /// built from (a hash of the input's bytes and the options), checked on reading.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_key: Option<String>,
 }
 
 /// True when `bytes` start like an index file (for formats detected by content).
@@ -90,21 +94,76 @@ fn read_up_to(r: &mut impl std::io::Read, buf: &mut [u8]) -> std::io::Result<usi
 impl LshIndex {
     /// Writes the index to `path` atomically: a failed write leaves any old file as it was.
     pub fn save(&self, path: &Path) -> Result<()> {
-        crate::atomic::write_atomically(path, |w| {
-            let mut out = Checksummed::new(w);
-            self.write_to(&mut out)?;
-            let sum = out.hasher.digest();
-            out.inner.write_all(&sum.to_le_bytes())
-        })
+        save_parts(path, &self.corpus, &self.index, self.banding, None)
     }
 
+    #[cfg(test)]
     fn write_to(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        write_parts(out, &self.corpus, &self.index, self.banding, None)
+    }
+
+    /// Reads an index written by [`LshIndex::save`] (this format or an older one).
+    pub fn load(path: &Path) -> Result<LshIndex> {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        Self::from_bytes(&bytes, path)
+    }
+
+    /// [`LshIndex::load`] from bytes in memory; `path` names them in errors.
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<LshIndex> {
+        let (header, corpus, index) = parts_from_bytes(bytes, path)?;
+        let banding = Banding::new(header.bands, header.rows, header.options.num_perm)
+            .map_err(|e| {
+                Error::input(
+                    path,
+                    0,
+                    format!("the index header's banding is invalid: {e}"),
+                )
+            })?;
+        LshIndex::from_index(corpus, index, banding)
+    }
+}
+
+/// Writes documents, shingle sets and signatures in the index format to `path` atomically
+/// (a failed write leaves any old file as it was), without band tables: what
+/// [`LshIndex::save`] writes, and the explorer's cache (with `cache_key`).
+pub fn save_parts(
+    path: &Path,
+    corpus: &Corpus,
+    index: &Index,
+    banding: Banding,
+    cache_key: Option<String>,
+) -> Result<()> {
+    crate::atomic::write_atomically(path, |w| {
+        let mut out = Checksummed::new(w);
+        write_parts(&mut out, corpus, index, banding, cache_key.clone())?;
+        let sum = out.hasher.digest();
+        out.inner.write_all(&sum.to_le_bytes())
+    })
+}
+
+/// Reads what [`save_parts`] wrote: the header, the documents and their index (no band
+/// tables). Refuses a file whose checksum does not match, as [`LshIndex::load`] does.
+pub fn load_parts(path: &Path) -> Result<(Header, Corpus, Index)> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    parts_from_bytes(&bytes, path)
+}
+
+fn write_parts(
+    out: &mut dyn Write,
+    corpus: &Corpus,
+    index: &Index,
+    banding: Banding,
+    cache_key: Option<String>,
+) -> std::io::Result<()> {
+    let documents = corpus.len();
+    {
         let header = Header {
             written_by: format!("lshscope {}", env!("CARGO_PKG_VERSION")),
-            options: self.index.options.clone(),
-            bands: self.banding.bands,
-            rows: self.banding.rows,
-            documents: self.len(),
+            options: index.options.clone(),
+            bands: banding.bands,
+            rows: banding.rows,
+            documents,
+            cache_key,
         };
         let json = serde_json::to_vec(&header).map_err(std::io::Error::other)?;
         out.write_all(MAGIC)?;
@@ -119,37 +178,32 @@ impl LshIndex {
             }
             Ok(())
         };
-        for i in 0..self.len() {
-            let (id, text) = (self.corpus.id(i), self.corpus.text(i));
+        for i in 0..documents {
+            let (id, text) = (corpus.id(i), corpus.text(i));
             buf.extend_from_slice(&(id.len() as u32).to_le_bytes());
             buf.extend_from_slice(id.as_bytes());
             buf.extend_from_slice(&(text.len() as u64).to_le_bytes());
             buf.extend_from_slice(text.as_bytes());
             flush(&mut buf, out)?;
         }
-        for i in 0..self.len() {
-            let set = self.index.sets.get(i);
+        for i in 0..documents {
+            let set = index.sets.get(i);
             buf.extend_from_slice(&(set.len() as u32).to_le_bytes());
             for h in set {
                 buf.extend_from_slice(&h.to_le_bytes());
             }
             flush(&mut buf, out)?;
         }
-        for v in self.index.signatures.rows() {
+        for v in index.signatures.rows() {
             buf.extend_from_slice(&v.to_le_bytes());
             flush(&mut buf, out)?;
         }
         out.write_all(&buf)
     }
+}
 
-    /// Reads an index written by [`LshIndex::save`] (this format or an older one).
-    pub fn load(path: &Path) -> Result<LshIndex> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        Self::from_bytes(&bytes, path)
-    }
-
-    /// [`LshIndex::load`] from bytes in memory; `path` names them in errors.
-    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<LshIndex> {
+fn parts_from_bytes(bytes: &[u8], path: &Path) -> Result<(Header, Corpus, Index)> {
+    {
         let bad = |message: String| Error::input(path, 0, message);
         if !is_index_file(bytes) {
             return Err(bad(
@@ -195,7 +249,7 @@ impl LshIndex {
             .take(header_len)
             .and_then(|h| serde_json::from_slice(h).ok())
             .ok_or_else(|| bad("the index header is not the JSON this lshscope writes".into()))?;
-        let banding = Banding::new(header.bands, header.rows, header.options.num_perm)
+        Banding::new(header.bands, header.rows, header.options.num_perm)
             .map_err(|e| bad(format!("the index header's banding is invalid: {e}")))?;
         let n = header.documents;
         let mut corpus = Corpus::new();
@@ -262,11 +316,11 @@ impl LshIndex {
         let signatures = Signatures::from_rows(k, data, empty)
             .ok_or_else(|| bad("the signatures do not match the documents".into()))?;
         let index = Index {
-            options: header.options,
+            options: header.options.clone(),
             sets,
             signatures,
         };
-        LshIndex::from_index(corpus, index, banding)
+        Ok((header, corpus, index))
     }
 }
 

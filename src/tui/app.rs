@@ -418,6 +418,13 @@ impl App {
                 known
             ));
         }
+        if let Some(note) = &loaded.read.cache_note {
+            let text = match &self.message {
+                Some(m) => format!("{note} · {}", m.text),
+                None => note.clone(),
+            };
+            self.say(text);
+        }
         // Random pairs similar enough to flood the candidates (char:1, say) deserve a word.
         if let Some(w) = crate::analysis::shingle_advice::candidate_share_notice(
             &loaded.index,

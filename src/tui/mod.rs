@@ -52,6 +52,7 @@ use ratatui::crossterm::event::{
 use crate::analysis::labels::LabelStore;
 use crate::jobs::{Pending, Phase, Progress, Runner, Ticket, run_inline};
 use crate::pipeline::Pipeline;
+use crate::pipeline::cache::{IndexCache, Lookup};
 // Re-exported where the explorer's tests and benches have always found them.
 pub use crate::pipeline::rebanding::{
     MAX_BUCKET_PAIRS, MAX_KNOWN_PAIRS, estimated_bucket_pairs, reband, remember,
@@ -96,8 +97,48 @@ pub fn load(
             seconds: t.seconds,
         })
     });
-    let (corpus, read) = match &config.source {
+    let mut cache_entry = None;
+    let (corpus, mut read) = match &config.source {
         Source::File { path, read } => run.read(path, read)?,
+        Source::CachedFile { path, read, cache } => {
+            // The key hashes the input's bytes: unreadable input is left to the reader,
+            // which says what is wrong with it.
+            let key = IndexCache::key(path, read, &config.index_options).ok();
+            let mut note = None;
+            if let Some(key) = &key {
+                let found = run.timed(Phase::Reading, "docs", |_| {
+                    let found = cache.lookup(key, &config.index_options);
+                    let documents = match &found {
+                        Lookup::Hit(corpus, _) => corpus.len() as u64,
+                        _ => 0,
+                    };
+                    Ok((found, documents))
+                })?;
+                match found {
+                    Lookup::Hit(corpus, index) => {
+                        progress.finish();
+                        let read = crate::corpus::ReadReport {
+                            documents: corpus.len(),
+                            rows_read: corpus.len(),
+                            cache_note: Some(format!(
+                                "opened from the cache ({}; --no-cache rebuilds)",
+                                cache.dir.display()
+                            )),
+                            ..Default::default()
+                        };
+                        return Ok(Loaded {
+                            corpus,
+                            index,
+                            read,
+                        });
+                    }
+                    Lookup::Miss => {}
+                    Lookup::Rejected(why) => note = Some(format!("{why}: rebuilt")),
+                }
+            }
+            cache_entry = key.map(|k| (cache, k, note));
+            run.read(path, read)?
+        }
         Source::EmbeddedSample => run.read_with(sample::read_sample)?,
         Source::Index { path } => {
             let (corpus, index) = run.timed(Phase::Reading, "docs", |_| {
@@ -126,6 +167,20 @@ pub fn load(
         )));
     }
     let index = run.index(&corpus, &config.index_options)?;
+    if let Some((cache, key, note)) = cache_entry {
+        let stored = run.timed(Phase::Writing, "docs", |_| {
+            Ok((cache.store(&key, &corpus, &index), corpus.len() as u64))
+        })?;
+        let done = match stored {
+            Ok(true) => format!("index cached in {}", cache.dir.display()),
+            Ok(false) => "index not cached: larger than the cache's limit".to_string(),
+            Err(e) => format!("index not cached: {e}"),
+        };
+        read.cache_note = Some(match note {
+            Some(note) => format!("{note}; {done}"),
+            None => done,
+        });
+    }
     progress.finish();
     Ok(Loaded {
         corpus,
