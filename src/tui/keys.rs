@@ -688,7 +688,7 @@ pub const BINDINGS: &[Binding] = &[
         &[ch('H')],
         Command::ToggleCost,
         MAIN,
-        "cost of every banding: pairs, memory, P(t) (heatmap)",
+        "cost of every banding (heatmap)",
         // Out of the footer, as C: the help lists it.
         None,
     ),
@@ -843,6 +843,25 @@ mod tests {
         assert_eq!(hint(Command::JumpPrompt), "/");
         assert_eq!(hint(Command::Quit), "q");
         assert_eq!(hint(Command::ToggleClusters), "C");
+    }
+
+    #[test]
+    fn the_cost_view_has_its_keys() {
+        let key = |c: char| press(KeyCode::Char(c), KeyModifiers::NONE);
+        let code = |c: KeyCode| press(c, KeyModifiers::NONE);
+        assert_eq!(lookup(&key('H'), Context::Pairs), Some(Command::ToggleCost));
+        assert_eq!(lookup(&key('H'), Context::Cost), Some(Command::ToggleCost));
+        assert_eq!(lookup(&key('H'), Context::Viewer), None);
+        assert_eq!(lookup(&code(KeyCode::Esc), Context::Cost), Some(Command::ToggleCost));
+        assert_eq!(lookup(&code(KeyCode::Left), Context::Cost), Some(Command::CursorLeft));
+        assert_eq!(lookup(&key('l'), Context::Cost), Some(Command::CursorRight));
+        assert_eq!(lookup(&code(KeyCode::Up), Context::Cost), Some(Command::Up));
+        assert_eq!(lookup(&code(KeyCode::Enter), Context::Cost), Some(Command::Open));
+        assert_eq!(lookup(&key('m'), Context::Cost), Some(Command::CycleMetric));
+        // b, r and t still turn the banding from the view.
+        assert_eq!(lookup(&key('B'), Context::Cost), Some(Command::BandsUp));
+        assert_eq!(lookup(&key('>'), Context::Cost), Some(Command::ThresholdUp));
+        assert_eq!(hint(Command::ToggleCost), "H");
     }
 
     #[test]

@@ -77,7 +77,13 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                         .fraction()
                         .map(|f| format!(" ({:.0} %)", f * 100.0))
                         .unwrap_or_default();
-                    format!("counting the candidates of every banding on a sample…{done}")
+                    let documents = job.request.data.index.len();
+                    let counted = job.request.options.sample.min(documents);
+                    format!(
+                        "counting the candidates of every banding on {} of {} documents…{done}",
+                        thousands(counted as u64),
+                        thousands(documents as u64)
+                    )
                 }
                 None => "no grid yet".to_string(),
             };
@@ -297,8 +303,8 @@ fn pairs_text(count: &PairCount) -> Vec<String> {
             ),
         ],
         PairCount::AtMost(n) => vec![
-            format!("≤ {} (not counted:", compact(n.round() as u64)),
-            "  past the work bound)".to_string(),
+            format!("≤ {}", compact(n.round() as u64)),
+            "  (past the work bound)".to_string(),
         ],
     }
 }
