@@ -443,11 +443,18 @@ pub const BINDINGS: &[Binding] = &[
         Some("metric"),
     ),
     bind(
-        &[code(KeyCode::Esc), ch('H')],
-        Command::ToggleCost,
+        &[code(KeyCode::Esc)],
+        Command::Back,
         &[Cost],
         "back to the pairs",
         Some("back"),
+    ),
+    bind(
+        &[ch('H')],
+        Command::ToggleCost,
+        &[Cost],
+        "back to the pairs",
+        None,
     ),
     // An open cluster: its edge list.
     bind(
@@ -852,7 +859,7 @@ mod tests {
         assert_eq!(lookup(&key('H'), Context::Pairs), Some(Command::ToggleCost));
         assert_eq!(lookup(&key('H'), Context::Cost), Some(Command::ToggleCost));
         assert_eq!(lookup(&key('H'), Context::Viewer), None);
-        assert_eq!(lookup(&code(KeyCode::Esc), Context::Cost), Some(Command::ToggleCost));
+        assert_eq!(lookup(&code(KeyCode::Esc), Context::Cost), Some(Command::Back));
         assert_eq!(lookup(&code(KeyCode::Left), Context::Cost), Some(Command::CursorLeft));
         assert_eq!(lookup(&key('l'), Context::Cost), Some(Command::CursorRight));
         assert_eq!(lookup(&code(KeyCode::Up), Context::Cost), Some(Command::Up));
