@@ -226,13 +226,7 @@ pub fn cost_grid(
         .into_par_iter()
         .map(|rows| {
             progress.check()?;
-            let max_bands = k / rows;
-            let limits = SweepLimits {
-                max_bucket_pairs: options.max_bucket_pairs,
-                ..SweepLimits::default()
-            };
-            let growth = candidate_growth_with_degrees(sample, rows, max_bands, limits, progress)?;
-            let cells = cells_of_rows(sample, &growth, max_bands, population, &scale, options);
+            let cells = cells_of_rows(sample, rows, population, &scale, options, progress)?;
             progress.advance(1);
             Ok(cells)
         })
@@ -302,15 +296,28 @@ impl Scale {
     }
 }
 
+/// Documents below which a sub-sample is not worth counting on: its interval would say
+/// little more than the bucket-pair bound.
+const MIN_SUBSAMPLE: usize = 200;
+
+/// The cells of every b at `rows` rows. Counted on `sample`; where that sweep stops at the
+/// work bound, the remaining bandings are counted on a uniform sub-sample small enough to
+/// fit it (pairs fall with the square of the documents), which is itself a uniform sample
+/// of the corpus and is scaled as one.
 fn cells_of_rows(
     sample: &Signatures,
-    growth: &CandidateGrowth,
-    max_bands: usize,
+    rows: usize,
     population: usize,
     scale: &Scale,
     options: &CostOptions,
-) -> Vec<CostCell> {
-    let rows = growth.rows;
+    progress: &Progress,
+) -> Result<Vec<CostCell>> {
+    let max_bands = sample.num_perm() / rows;
+    let limits = SweepLimits {
+        max_bucket_pairs: options.max_bucket_pairs,
+        ..SweepLimits::default()
+    };
+    let growth = candidate_growth_with_degrees(sample, rows, max_bands, limits, progress)?;
     // Bucket pairs of the bands the sweep did not reach, counted from bucket sizes alone.
     let mut bucket_pairs = growth.bucket_pairs.clone();
     if bucket_pairs.len() < max_bands {
@@ -324,15 +331,30 @@ fn cells_of_rows(
             bucket_pairs.push(total);
         }
     }
-    // Bucket pairs of band 0 times b: the explorer's own first guess, which decides whether
-    // it previews with a sample; only the enumeration budget decides the mode.
-    (1..=max_bands)
+    let mut smaller: Option<(CandidateGrowth, Scale)> = None;
+    let all = bucket_pairs.last().copied().unwrap_or(0);
+    if growth.cumulative.len() < max_bands && all > 0 {
+        let keep = (options.max_bucket_pairs as f64 / all as f64).sqrt() * 0.9;
+        let n = (sample.len() as f64 * keep) as usize;
+        if n >= MIN_SUBSAMPLE {
+            let seed = options.seed ^ (rows as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let sub = sample_signatures(sample, n, seed);
+            let grown = candidate_growth_with_degrees(&sub, rows, max_bands, limits, progress)?;
+            smaller = Some((grown, Scale::new(n, population)));
+        }
+    }
+    Ok(    (1..=max_bands)
         .map(|bands| {
             let banding = Banding { bands, rows };
             let occurrences = scale.scaled(bucket_pairs[bands - 1]);
-            let pairs = match growth.candidates(bands) {
-                Some(c) => scale.count(c, growth.two_paths[bands - 1]),
-                None => PairCount::AtMost(occurrences),
+            let from_smaller = smaller.as_ref().and_then(|(g, sc)| {
+                g.candidates(bands)
+                    .map(|c| sc.count(c, g.two_paths[bands - 1]))
+            });
+            let pairs = match (growth.candidates(bands), from_smaller) {
+                (Some(c), _) => scale.count(c, growth.two_paths[bands - 1]),
+                (None, Some(estimated)) => estimated,
+                (None, None) => PairCount::AtMost(occurrences),
             };
             let needs_sampled = occurrences > options.enumeration_budget as f64;
             CostCell {
@@ -351,7 +373,7 @@ fn cells_of_rows(
                 needs_sampled,
             }
         })
-        .collect()
+        .collect())
 }
 
 #[cfg(test)]
@@ -436,23 +458,41 @@ mod tests {
     }
 
     #[test]
-    fn past_the_work_bound_a_count_is_bounded_by_its_bucket_pairs() {
+    fn past_the_work_bound_a_sub_sample_counts_or_bucket_pairs_bound() {
         let index = index(16);
+        let wide = Banding { bands: 16, rows: 1 };
+        let candidates = listed(&index, wide);
+        let truth = candidates.pairs.len() as f64;
+        // The work bound stops 16 × 1 (a million bucket pairs) on all 902 documents; a
+        // sub-sample of about a quarter fits it.
         let options = CostOptions {
-            max_bucket_pairs: 20_000,
+            max_bucket_pairs: 100_000,
             ..CostOptions::default()
         };
         let grid = cost_grid(&index.signatures, index.len(), &options, &Progress::new()).unwrap();
-        let cell = grid.cell(16, 1).unwrap();
-        let candidates = listed(&index, Banding { bands: 16, rows: 1 });
-        assert_eq!(cell.pairs, PairCount::AtMost(candidates.bucket_pairs as f64));
-        assert!(cell.pairs.value() >= candidates.pairs.len() as f64);
-        // Bandings the sweep reached stay exact.
+        let PairCount::Estimated(e) = grid.cell(16, 1).unwrap().pairs else {
+            panic!("a sub-sample's estimate");
+        };
+        assert!(e.low < e.value && e.value < e.high);
+        assert!(
+            e.value > 0.5 * truth && e.value < 2.0 * truth,
+            "{e:?} vs {truth}"
+        );
+        // Bandings the first sweep reached stay exact.
         let small = grid.cell(1, 16).unwrap();
         assert_eq!(
             small.pairs,
             PairCount::Exact(listed(&index, Banding { bands: 1, rows: 16 }).pairs.len() as u64)
         );
+        // A bound so low that no useful sub-sample fits: the bucket pairs bound the count.
+        let tight = CostOptions {
+            max_bucket_pairs: 50,
+            ..CostOptions::default()
+        };
+        let grid = cost_grid(&index.signatures, index.len(), &tight, &Progress::new()).unwrap();
+        let cell = grid.cell(16, 1).unwrap();
+        assert_eq!(cell.pairs, PairCount::AtMost(candidates.bucket_pairs as f64));
+        assert!(cell.pairs.value() >= truth);
     }
 
     #[test]
