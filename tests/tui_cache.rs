@@ -59,7 +59,11 @@ fn a_second_open_reads_the_cache_and_changes_rebuild() {
 
     let (warm, phases) = open(&config);
     assert!(!phases.contains(&Phase::Signatures), "{phases:?}");
-    assert!(note(&warm).starts_with("opened from the cache"), "{}", note(&warm));
+    assert!(
+        note(&warm).starts_with("opened from the cache"),
+        "{}",
+        note(&warm)
+    );
     assert_eq!(warm.corpus.len(), cold.corpus.len());
     for i in 0..cold.corpus.len() {
         assert_eq!(warm.corpus.id(i), cold.corpus.id(i));
@@ -69,7 +73,10 @@ fn a_second_open_reads_the_cache_and_changes_rebuild() {
     assert_eq!(warm.index.signatures.rows(), cold.index.signatures.rows());
 
     // Changed content: a new entry, built.
-    write_input(dir.path(), "extra-1,one more document that was not there before\n");
+    write_input(
+        dir.path(),
+        "extra-1,one more document that was not there before\n",
+    );
     let (changed, phases) = open(&config);
     assert!(phases.contains(&Phase::Signatures));
     assert_eq!(changed.corpus.len(), cold.corpus.len() + 1);
@@ -80,7 +87,10 @@ fn a_second_open_reads_the_cache_and_changes_rebuild() {
     reseeded.index_options.seed += 1;
     let (other, phases) = open(&reseeded);
     assert!(phases.contains(&Phase::Signatures));
-    assert_ne!(other.index.signatures.rows(), changed.index.signatures.rows());
+    assert_ne!(
+        other.index.signatures.rows(),
+        changed.index.signatures.rows()
+    );
     assert_eq!(cache.entries().len(), 3);
 }
 
@@ -100,7 +110,10 @@ fn a_corrupt_entry_is_rebuilt_with_a_note() {
     let (rebuilt, phases) = open(&config);
     assert!(phases.contains(&Phase::Signatures), "{phases:?}");
     assert!(note(&rebuilt).contains("rebuilt"), "{}", note(&rebuilt));
-    assert_eq!(rebuilt.index.signatures.rows(), cold.index.signatures.rows());
+    assert_eq!(
+        rebuilt.index.signatures.rows(),
+        cold.index.signatures.rows()
+    );
     // The rebuilt entry is sound again.
     let (warm, _) = open(&config);
     assert!(note(&warm).starts_with("opened from the cache"));

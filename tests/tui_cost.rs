@@ -23,7 +23,10 @@ fn cost_app(dir: &std::path::Path) -> App {
     assert_eq!(app.screen, Screen::Cost);
     assert_eq!(app.context(), Context::Cost);
     let effects = app.take_effects();
-    assert!(matches!(effects.as_slice(), [Effect::Cost(_)]), "one cost job");
+    assert!(
+        matches!(effects.as_slice(), [Effect::Cost(_)]),
+        "one cost job"
+    );
     run_given_effects(&mut app, effects);
     // The grid's time is measured with a clock; fix it so screens are reproducible.
     app.cost.elapsed = Some(Duration::from_millis(5));
@@ -40,8 +43,14 @@ fn the_grid_is_the_listed_count_of_every_banding() {
     assert_eq!(grid.num_perm, K);
     for banding in [
         Banding { bands: 16, rows: 4 },
-        Banding { bands: 1, rows: 128 },
-        Banding { bands: 128, rows: 1 },
+        Banding {
+            bands: 1,
+            rows: 128,
+        },
+        Banding {
+            bands: 128,
+            rows: 1,
+        },
         Banding { bands: 7, rows: 3 },
     ] {
         let listed = find_candidates(
@@ -149,7 +158,12 @@ fn cells_past_the_explorers_budget_are_marked_sampled() {
     run_effects(&mut app);
     let grid = app.cost.grid.as_ref().unwrap();
     for cell in grid.cells() {
-        assert_eq!(cell.needs_sampled, cell.bucket_pairs > 40.0, "{}", cell.banding);
+        assert_eq!(
+            cell.needs_sampled,
+            cell.bucket_pairs > 40.0,
+            "{}",
+            cell.banding
+        );
     }
     assert!(grid.cells().iter().any(|c| c.needs_sampled));
     let shown = screen(&app, SIZE.0, SIZE.1);
@@ -164,7 +178,10 @@ fn screens() {
     cmd(&mut app, Command::Down);
     let shown = screen(&app, SIZE.0, SIZE.1);
     assert!(shown.contains("◆◆"), "the current banding is marked");
-    assert!(shown.contains("17×3"), "the cursor's banding titles the details");
+    assert!(
+        shown.contains("17×3"),
+        "the cursor's banding titles the details"
+    );
     insta::assert_snapshot!("cost_120x36", shown);
     cmd(&mut app, Command::CycleMetric);
     insta::assert_snapshot!("cost_memory_80x24", screen(&app, 80, 24));

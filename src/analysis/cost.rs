@@ -343,7 +343,7 @@ fn cells_of_rows(
             smaller = Some((grown, Scale::new(n, population)));
         }
     }
-    Ok(    (1..=max_bands)
+    Ok((1..=max_bands)
         .map(|bands| {
             let banding = Banding { bands, rows };
             let occurrences = scale.scaled(bucket_pairs[bands - 1]);
@@ -491,7 +491,10 @@ mod tests {
         };
         let grid = cost_grid(&index.signatures, index.len(), &tight, &Progress::new()).unwrap();
         let cell = grid.cell(16, 1).unwrap();
-        assert_eq!(cell.pairs, PairCount::AtMost(candidates.bucket_pairs as f64));
+        assert_eq!(
+            cell.pairs,
+            PairCount::AtMost(candidates.bucket_pairs as f64)
+        );
         assert!(cell.pairs.value() >= truth);
     }
 
@@ -505,8 +508,13 @@ mod tests {
         for seed in 0..trials {
             let sample = sample_signatures(&index.signatures, 300, seed);
             assert_eq!(sample.len(), 300);
-            let grid =
-                cost_grid(&sample, index.len(), &CostOptions::default(), &Progress::new()).unwrap();
+            let grid = cost_grid(
+                &sample,
+                index.len(),
+                &CostOptions::default(),
+                &Progress::new(),
+            )
+            .unwrap();
             assert!(grid.sampled());
             let PairCount::Estimated(e) = grid.cell(8, 2).unwrap().pairs else {
                 panic!("a sample gives estimates");
@@ -531,7 +539,11 @@ mod tests {
         let sample = sample_signatures(&sigs, 50, 9);
         let picked: Vec<u32> = (0..50).map(|i| sample.row(i)[0]).collect();
         assert!(picked.windows(2).all(|w| w[0] < w[1]), "{picked:?}");
-        assert_ne!(picked, (0..50).collect::<Vec<_>>(), "not just the first rows");
+        assert_ne!(
+            picked,
+            (0..50).collect::<Vec<_>>(),
+            "not just the first rows"
+        );
         assert_eq!(sample_signatures(&sigs, 500, 9).len(), 200);
     }
 

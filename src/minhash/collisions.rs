@@ -310,12 +310,12 @@ mod tests {
                 let two_paths: u64 = degree.iter().map(|d| d * d.saturating_sub(1)).sum();
                 assert_eq!(growth.two_paths[bands - 1], two_paths, "{bands} × {rows}");
                 let band = bands - 1;
-                let one_band = band_bucket_pairs(
-                    &index.signatures,
-                    Banding { bands, rows },
-                    band,
-                );
-                let before = if band == 0 { 0 } else { growth.bucket_pairs[band - 1] };
+                let one_band = band_bucket_pairs(&index.signatures, Banding { bands, rows }, band);
+                let before = if band == 0 {
+                    0
+                } else {
+                    growth.bucket_pairs[band - 1]
+                };
                 assert_eq!(one_band, growth.bucket_pairs[band] - before);
             }
         }

@@ -111,8 +111,8 @@ impl LshIndex {
     /// [`LshIndex::load`] from bytes in memory; `path` names them in errors.
     pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<LshIndex> {
         let (header, corpus, index) = parts_from_bytes(bytes, path)?;
-        let banding = Banding::new(header.bands, header.rows, header.options.num_perm)
-            .map_err(|e| {
+        let banding =
+            Banding::new(header.bands, header.rows, header.options.num_perm).map_err(|e| {
                 Error::input(
                     path,
                     0,

@@ -183,7 +183,10 @@ fn entry_bytes(corpus: &Corpus, index: &Index) -> u64 {
     let texts: u64 = (0..corpus.len())
         .map(|i| (corpus.id(i).len() + corpus.text(i).len()) as u64)
         .sum();
-    texts + 16 * documents + 8 * index.sets.total() as u64 + index.signatures.rows().len() as u64 * 4
+    texts
+        + 16 * documents
+        + 8 * index.sets.total() as u64
+        + index.signatures.rows().len() as u64 * 4
 }
 
 #[cfg(test)]
@@ -291,7 +294,10 @@ mod tests {
         f.set_modified(old).unwrap();
         cache.store(&keys[2], &corpus, &index).unwrap();
         assert!(cache.path_of(&keys[0]).exists());
-        assert!(!cache.path_of(&keys[1]).exists(), "the oldest use is dropped");
+        assert!(
+            !cache.path_of(&keys[1]).exists(),
+            "the oldest use is dropped"
+        );
         assert!(cache.path_of(&keys[2]).exists());
         // An entry larger than the whole limit is not written.
         let tiny = IndexCache::new(dir.path().join("tiny"), 10);

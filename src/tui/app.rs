@@ -21,8 +21,8 @@ pub use super::candidates::{
     Sampling,
 };
 pub use super::clusters::{ClustersJob, ClustersOutcome, ClustersRequest, ClustersState};
-pub use super::cost::{CostJob, CostOutcome, CostRequest, CostState};
 use super::clusters::{OpenCluster, cluster_list_rows, edge_list_rows, edge_pair};
+pub use super::cost::{CostJob, CostOutcome, CostRequest, CostState};
 use super::export::{ExportJob, ExportReport, PlotSpec, brace_names};
 pub use super::imported::{ImportAnswer, ImportJob, ImportedState};
 use super::keys::{Command, Context, hint};

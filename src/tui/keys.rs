@@ -859,11 +859,20 @@ mod tests {
         assert_eq!(lookup(&key('H'), Context::Pairs), Some(Command::ToggleCost));
         assert_eq!(lookup(&key('H'), Context::Cost), Some(Command::ToggleCost));
         assert_eq!(lookup(&key('H'), Context::Viewer), None);
-        assert_eq!(lookup(&code(KeyCode::Esc), Context::Cost), Some(Command::Back));
-        assert_eq!(lookup(&code(KeyCode::Left), Context::Cost), Some(Command::CursorLeft));
+        assert_eq!(
+            lookup(&code(KeyCode::Esc), Context::Cost),
+            Some(Command::Back)
+        );
+        assert_eq!(
+            lookup(&code(KeyCode::Left), Context::Cost),
+            Some(Command::CursorLeft)
+        );
         assert_eq!(lookup(&key('l'), Context::Cost), Some(Command::CursorRight));
         assert_eq!(lookup(&code(KeyCode::Up), Context::Cost), Some(Command::Up));
-        assert_eq!(lookup(&code(KeyCode::Enter), Context::Cost), Some(Command::Open));
+        assert_eq!(
+            lookup(&code(KeyCode::Enter), Context::Cost),
+            Some(Command::Open)
+        );
         assert_eq!(lookup(&key('m'), Context::Cost), Some(Command::CycleMetric));
         // b, r and t still turn the banding from the view.
         assert_eq!(lookup(&key('B'), Context::Cost), Some(Command::BandsUp));

@@ -156,7 +156,11 @@ impl Levels {
 
     /// The highest value of the scale.
     fn end(&self) -> f64 {
-        if self.log { 10f64.powf(self.high) } else { self.high }
+        if self.log {
+            10f64.powf(self.high)
+        } else {
+            self.high
+        }
     }
 
     /// The value where level `i` starts.
@@ -171,9 +175,7 @@ fn window(at: usize, last: usize, visible: usize) -> (usize, usize) {
     if last <= visible {
         return (1, last);
     }
-    let first = at
-        .saturating_sub(visible / 2)
-        .clamp(1, last + 1 - visible);
+    let first = at.saturating_sub(visible / 2).clamp(1, last + 1 - visible);
     (first, first + visible - 1)
 }
 
@@ -252,7 +254,10 @@ fn legend(app: &App, levels: &Levels, metric: CostMetric) -> Line<'static> {
     let mut spans = vec![Span::raw(" ")];
     for i in 0..SCALE.len() {
         let (glyph, style) = cell_look(theme.mono, Some(i), false);
-        spans.push(Span::styled(glyph.chars().take(1).collect::<String>(), style));
+        spans.push(Span::styled(
+            glyph.chars().take(1).collect::<String>(),
+            style,
+        ));
     }
     spans.push(Span::styled(
         format!(
