@@ -163,7 +163,21 @@ impl IndexCache {
     }
 
     /// Removes the least recently used entries until the rest fit the limit; `keep` stays.
+    /// Also removes temporary files of writes that were killed before their rename (an hour
+    /// old: no write of an entry takes that long).
     fn evict(&self, keep: &Path) {
+        if let Ok(dir) = std::fs::read_dir(&self.dir) {
+            let hour_ago = SystemTime::now() - std::time::Duration::from_secs(3600);
+            for e in dir.flatten() {
+                let stale = e.path().extension().is_some_and(|x| x == "tmp")
+                    && e.metadata()
+                        .and_then(|m| m.modified())
+                        .is_ok_and(|t| t < hour_ago);
+                if stale {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        }
         let entries = self.entries();
         let mut total: u64 = entries.iter().map(|e| e.1).sum();
         for (path, size, _) in entries {
