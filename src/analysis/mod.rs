@@ -4,6 +4,7 @@
 
 pub mod clusters;
 pub mod components;
+pub mod cost;
 pub mod dedup;
 pub mod histogram;
 pub mod import;

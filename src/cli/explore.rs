@@ -51,6 +51,12 @@ pub struct ExploreArgs {
     /// (datatrove), __CLUSTER__ (text-dedup), representative or component].
     #[arg(long, value_name = "ID,CLUSTER", requires = "clusters", value_parser = parse_column_pair)]
     pub cluster_columns: Option<[String; 2]>,
+    /// Build the index even when the cache holds one for this input and these options, and
+    /// do not store it. The cache lives in $LSHSCOPE_CACHE_DIR, else $XDG_CACHE_HOME/lshscope,
+    /// else ~/.cache/lshscope, and keeps at most 4 GB ($LSHSCOPE_CACHE_LIMIT_MB), dropping
+    /// the least recently opened corpora first.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// `A,B`: two non-empty column names.
@@ -190,13 +196,20 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
             },
             header.options,
         ),
-        None => (
-            Source::File {
-                path: input.clone(),
-                read: args.corpus.read_options(args.index.seed),
-            },
-            args.index.index_options()?,
-        ),
+        None => {
+            let read = args.corpus.read_options(args.index.seed);
+            let path = input.clone();
+            // Only a regular file has bytes to key the cache by (not stdin or a directory).
+            let cache = match args.no_cache || !input.is_file() {
+                true => None,
+                false => crate::pipeline::cache::IndexCache::from_env(),
+            };
+            let source = match cache {
+                Some(cache) => Source::CachedFile { path, read, cache },
+                None => Source::File { path, read },
+            };
+            (source, args.index.index_options()?)
+        }
     };
     let banding = check(&args.view, index_options.num_perm)?;
     let config = Config {

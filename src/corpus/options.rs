@@ -115,6 +115,10 @@ pub struct ReadReport {
     pub empty: usize,
     /// Input bytes read (after decompression).
     pub bytes: u64,
+    /// The explorer's index cache ([`crate::pipeline::cache`]): that the corpus was read from
+    /// it, or why it was rebuilt. `None` when no cache was asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_note: Option<String>,
     /// Documents read from the input before `sample` chose among them (equals `documents`
     /// without sampling; counts rows up to `limit` when both are given).
     pub rows_read: usize,

@@ -8,7 +8,7 @@
 //! it shares. The tuner uses this to report real candidate counts per seed and to hold a
 //! budget for the worst seed.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -34,6 +34,13 @@ pub enum SweepStop {
 pub struct CandidateGrowth {
     pub rows: usize,
     pub cumulative: Vec<u64>,
+    /// `bucket_pairs[b − 1]`: bucket-pair occurrences of b × rows (document pairs sharing a
+    /// bucket, counted once per band they share one in), for the bands counted.
+    pub bucket_pairs: Vec<u64>,
+    /// With [`candidate_growth_with_degrees`]: `two_paths[b − 1]` is Σ d(d − 1) over the
+    /// documents, d being a document's number of candidate partners under b × rows (ordered
+    /// pairs of candidate pairs that share a document). Empty otherwise.
+    pub two_paths: Vec<u64>,
     /// `None`: every band asked for was counted.
     pub stopped: Option<SweepStop>,
 }
@@ -82,13 +89,55 @@ pub fn candidate_growth(
     limits: SweepLimits,
     progress: &Progress,
 ) -> Result<CandidateGrowth> {
+    sweep::<false>(sigs, rows, max_bands, limits, progress)
+}
+
+/// [`candidate_growth`] that also counts, for every b, how candidate pairs pile up on shared
+/// documents ([`CandidateGrowth::two_paths`]): what the variance of a pair count scaled up
+/// from a sample of documents depends on (a document in many candidate pairs takes all of
+/// them in or out of the sample at once).
+pub fn candidate_growth_with_degrees(
+    sigs: &Signatures,
+    rows: usize,
+    max_bands: usize,
+    limits: SweepLimits,
+    progress: &Progress,
+) -> Result<CandidateGrowth> {
+    sweep::<true>(sigs, rows, max_bands, limits, progress)
+}
+
+/// Bucket-pair occurrences of band `band` of `banding`: Σ m(m − 1)/2 over its buckets.
+pub fn band_bucket_pairs(sigs: &Signatures, banding: Banding, band: usize) -> u64 {
+    let keys = band_keys(sigs, banding, band);
+    bucket_ranges(&keys)
+        .iter()
+        .map(|&(s, e)| pairs_of(e - s))
+        .sum()
+}
+
+fn sweep<const DEGREES: bool>(
+    sigs: &Signatures,
+    rows: usize,
+    max_bands: usize,
+    limits: SweepLimits,
+    progress: &Progress,
+) -> Result<CandidateGrowth> {
     let banding = Banding::new(max_bands, rows, sigs.num_perm())?;
     let mut growth = CandidateGrowth {
         rows,
         cumulative: Vec::with_capacity(max_bands),
+        bucket_pairs: Vec::with_capacity(max_bands),
+        two_paths: Vec::new(),
         stopped: None,
     };
+    // Candidate partners per document so far (only when counting two-paths).
+    let degrees: Vec<AtomicU32> = if DEGREES {
+        (0..sigs.len()).map(|_| AtomicU32::new(0)).collect()
+    } else {
+        Vec::new()
+    };
     let mut total = 0u64;
+    let mut two_paths = 0u64;
     let mut examined = 0u64;
     for band in 0..max_bands {
         progress.check()?;
@@ -101,21 +150,35 @@ pub fn candidate_growth(
         }
         examined += pairs;
         let first_here = AtomicU64::new(0);
+        let paths_here = AtomicU64::new(0);
         buckets.par_iter().for_each(|&(s, e)| {
-            let mut count = 0u64;
+            let (mut count, mut paths) = (0u64, 0u64);
             for x in s..e {
                 let a = sigs.row(keys[x].1 as usize);
                 for y in &keys[x + 1..e] {
                     let b = sigs.row(y.1 as usize);
                     if !agree_in_a_band_before(a, b, rows, band) {
                         count += 1;
+                        if DEGREES {
+                            // Σ d(d − 1) grows by 2d when a document's d becomes d + 1.
+                            for doc in [keys[x].1, y.1] {
+                                let d = degrees[doc as usize].fetch_add(1, Ordering::Relaxed);
+                                paths += 2 * d as u64;
+                            }
+                        }
                     }
                 }
             }
             first_here.fetch_add(count, Ordering::Relaxed);
+            paths_here.fetch_add(paths, Ordering::Relaxed);
         });
         total += first_here.into_inner();
         growth.cumulative.push(total);
+        growth.bucket_pairs.push(examined);
+        if DEGREES {
+            two_paths += paths_here.into_inner();
+            growth.two_paths.push(two_paths);
+        }
         if total > limits.stop_above {
             if band + 1 < max_bands {
                 growth.stopped = Some(SweepStop::AboveLimit);
@@ -213,6 +276,60 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn bucket_pairs_and_two_paths_match_the_listing() {
+        let index = template_index();
+        for rows in [1, 3] {
+            let max_bands = 64 / rows;
+            let growth = candidate_growth_with_degrees(
+                &index.signatures,
+                rows,
+                max_bands,
+                SweepLimits::default(),
+                &Progress::new(),
+            )
+            .unwrap();
+            for bands in [1, max_bands / 2, max_bands] {
+                let listed = find_candidates(
+                    &index.signatures,
+                    &BandingOptions {
+                        banding: Banding { bands, rows },
+                        max_bucket: None,
+                    },
+                    &Progress::new(),
+                )
+                .unwrap();
+                assert_eq!(growth.bucket_pairs[bands - 1], listed.bucket_pairs);
+                let mut degree = vec![0u64; index.len()];
+                for p in &listed.pairs {
+                    degree[p.a as usize] += 1;
+                    degree[p.b as usize] += 1;
+                }
+                let two_paths: u64 = degree.iter().map(|d| d * d.saturating_sub(1)).sum();
+                assert_eq!(growth.two_paths[bands - 1], two_paths, "{bands} × {rows}");
+                let band = bands - 1;
+                let one_band = band_bucket_pairs(&index.signatures, Banding { bands, rows }, band);
+                let before = if band == 0 {
+                    0
+                } else {
+                    growth.bucket_pairs[band - 1]
+                };
+                assert_eq!(one_band, growth.bucket_pairs[band] - before);
+            }
+        }
+        // Without degrees the counts are the same and no two-paths are kept.
+        let plain = candidate_growth(
+            &index.signatures,
+            3,
+            21,
+            SweepLimits::default(),
+            &Progress::new(),
+        )
+        .unwrap();
+        assert!(plain.two_paths.is_empty());
+        assert_eq!(plain.bucket_pairs.len(), 21);
     }
 
     #[test]

@@ -16,7 +16,7 @@
 //! tables are laid out in memory. A file with another magic, a newer format, a checksum that
 //! does not match or a length that runs past the end is refused with an error that says which.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -39,6 +39,10 @@ pub struct Header {
     pub bands: usize,
     pub rows: usize,
     pub documents: usize,
+    /// Set in the explorer's cache files ([`crate::pipeline::cache`]): what the file was
+    /// built from (a hash of the input's bytes and the options), checked on reading.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_key: Option<String>,
 }
 
 /// True when `bytes` start like an index file (for formats detected by content).
@@ -90,21 +94,79 @@ fn read_up_to(r: &mut impl std::io::Read, buf: &mut [u8]) -> std::io::Result<usi
 impl LshIndex {
     /// Writes the index to `path` atomically: a failed write leaves any old file as it was.
     pub fn save(&self, path: &Path) -> Result<()> {
-        crate::atomic::write_atomically(path, |w| {
-            let mut out = Checksummed::new(w);
-            self.write_to(&mut out)?;
-            let sum = out.hasher.digest();
-            out.inner.write_all(&sum.to_le_bytes())
-        })
+        save_parts(path, &self.corpus, &self.index, self.banding, None)
     }
 
+    #[cfg(test)]
     fn write_to(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        write_parts(out, &self.corpus, &self.index, self.banding, None)
+    }
+
+    /// Reads an index written by [`LshIndex::save`] (this format or an older one).
+    pub fn load(path: &Path) -> Result<LshIndex> {
+        Self::from_parts(load_parts(path)?, path)
+    }
+
+    /// [`LshIndex::load`] from bytes in memory; `path` names them in errors.
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<LshIndex> {
+        Self::from_parts(parts_from_bytes(bytes, path)?, path)
+    }
+
+    fn from_parts((header, corpus, index): (Header, Corpus, Index), path: &Path) -> Result<Self> {
+        let banding =
+            Banding::new(header.bands, header.rows, header.options.num_perm).map_err(|e| {
+                Error::input(
+                    path,
+                    0,
+                    format!("the index header's banding is invalid: {e}"),
+                )
+            })?;
+        LshIndex::from_index(corpus, index, banding)
+    }
+}
+
+/// Writes documents, shingle sets and signatures in the index format to `path` atomically
+/// (a failed write leaves any old file as it was), without band tables: what
+/// [`LshIndex::save`] writes, and the explorer's cache (with `cache_key`).
+pub fn save_parts(
+    path: &Path,
+    corpus: &Corpus,
+    index: &Index,
+    banding: Banding,
+    cache_key: Option<String>,
+) -> Result<()> {
+    crate::atomic::write_atomically(path, |w| {
+        let mut out = Checksummed::new(w);
+        write_parts(&mut out, corpus, index, banding, cache_key.clone())?;
+        let sum = out.hasher.digest();
+        out.inner.write_all(&sum.to_le_bytes())
+    })
+}
+
+/// Reads what [`save_parts`] wrote: the header, the documents and their index (no band
+/// tables). Refuses a file whose checksum does not match, as [`LshIndex::load`] does.
+pub fn load_parts(path: &Path) -> Result<(Header, Corpus, Index)> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let total = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    parts_from_reader(file, total, path)
+}
+
+fn write_parts(
+    out: &mut dyn Write,
+    corpus: &Corpus,
+    index: &Index,
+    banding: Banding,
+    cache_key: Option<String>,
+) -> std::io::Result<()> {
+    let documents = corpus.len();
+    {
         let header = Header {
             written_by: format!("lshscope {}", env!("CARGO_PKG_VERSION")),
-            options: self.index.options.clone(),
-            bands: self.banding.bands,
-            rows: self.banding.rows,
-            documents: self.len(),
+            options: index.options.clone(),
+            bands: banding.bands,
+            rows: banding.rows,
+            documents,
+            cache_key,
         };
         let json = serde_json::to_vec(&header).map_err(std::io::Error::other)?;
         out.write_all(MAGIC)?;
@@ -119,183 +181,223 @@ impl LshIndex {
             }
             Ok(())
         };
-        for i in 0..self.len() {
-            let (id, text) = (self.corpus.id(i), self.corpus.text(i));
+        for i in 0..documents {
+            let (id, text) = (corpus.id(i), corpus.text(i));
             buf.extend_from_slice(&(id.len() as u32).to_le_bytes());
             buf.extend_from_slice(id.as_bytes());
             buf.extend_from_slice(&(text.len() as u64).to_le_bytes());
             buf.extend_from_slice(text.as_bytes());
             flush(&mut buf, out)?;
         }
-        for i in 0..self.len() {
-            let set = self.index.sets.get(i);
+        for i in 0..documents {
+            let set = index.sets.get(i);
             buf.extend_from_slice(&(set.len() as u32).to_le_bytes());
             for h in set {
                 buf.extend_from_slice(&h.to_le_bytes());
             }
             flush(&mut buf, out)?;
         }
-        for v in self.index.signatures.rows() {
+        for v in index.signatures.rows() {
             buf.extend_from_slice(&v.to_le_bytes());
             flush(&mut buf, out)?;
         }
         out.write_all(&buf)
     }
+}
 
-    /// Reads an index written by [`LshIndex::save`] (this format or an older one).
-    pub fn load(path: &Path) -> Result<LshIndex> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        Self::from_bytes(&bytes, path)
+fn parts_from_bytes(bytes: &[u8], path: &Path) -> Result<(Header, Corpus, Index)> {
+    parts_from_reader(bytes, bytes.len() as u64, path)
+}
+
+/// Parses an index of `total` bytes from `input` in one pass, hashing as it reads, so a file
+/// is never held in memory beside what is built from it. The checksum is compared once the
+/// body has been read; when it does not match, that is the error reported, whatever the
+/// parse found (a damaged length field shows up as a checksum mismatch, not as a confusing
+/// parse error).
+fn parts_from_reader(
+    mut input: impl Read,
+    total: u64,
+    path: &Path,
+) -> Result<(Header, Corpus, Index)> {
+    let bad = |message: String| Error::input(path, 0, message);
+    let mut start = [0u8; 20];
+    let got = read_up_to(&mut input, &mut start).map_err(|e| Error::io(path, e))?;
+    if !is_index_file(&start[..got]) {
+        return Err(bad(
+            "not an lshscope index file (it does not start with the index magic): build one \
+             with `lshscope index build`"
+                .to_string(),
+        ));
     }
+    if got < start.len() {
+        return Err(bad(truncated("the format number")));
+    }
+    let format = u32::from_le_bytes(start[16..20].try_into().expect("4 bytes"));
+    if format > FORMAT {
+        return Err(bad(format!(
+            "index format {format} was written by a newer lshscope; this one reads formats \
+             up to {FORMAT}: upgrade lshscope or rebuild the index"
+        )));
+    }
+    if format == 0 {
+        return Err(bad(
+            "index format 0 does not exist: the file is corrupt".into()
+        ));
+    }
+    if total < start.len() as u64 + 8 {
+        return Err(bad(truncated("the checksum")));
+    }
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    hasher.update(&start);
+    let body_len = total - 8 - start.len() as u64;
+    let mut body = std::io::BufReader::with_capacity(
+        1 << 20,
+        Hashing {
+            inner: (&mut input).take(body_len),
+            hasher,
+        },
+    );
+    let parsed = parse_body(&mut body, path);
+    // Whatever the parse left unread still counts for the checksum.
+    let left = std::io::copy(&mut body, &mut std::io::sink()).map_err(|e| Error::io(path, e))?;
+    let digest = body.into_inner().hasher.digest();
+    let mut sum = [0u8; 8];
+    let stored = match input.read_exact(&mut sum) {
+        Ok(()) => Some(u64::from_le_bytes(sum)),
+        Err(_) => None,
+    };
+    if stored != Some(digest) {
+        return Err(bad(
+            "the index is corrupt (its checksum does not match its contents): rebuild it \
+             with `lshscope index build`"
+                .to_string(),
+        ));
+    }
+    let parts = parsed?;
+    if left > 0 {
+        return Err(bad(format!(
+            "{left} bytes after the signatures: the file is corrupt"
+        )));
+    }
+    Ok(parts)
+}
 
-    /// [`LshIndex::load`] from bytes in memory; `path` names them in errors.
-    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<LshIndex> {
-        let bad = |message: String| Error::input(path, 0, message);
-        if !is_index_file(bytes) {
-            return Err(bad(
-                "not an lshscope index file (it does not start with the index magic): build one \
-                 with `lshscope index build`"
-                    .to_string(),
-            ));
-        }
-        let mut r = Cursor {
-            bytes,
-            at: MAGIC.len(),
+/// The header, documents, shingle sets and signatures, read from `r` (after the format
+/// number; the checksum is the caller's).
+fn parse_body(r: &mut impl Read, path: &Path) -> Result<(Header, Corpus, Index)> {
+    let bad = |message: String| Error::input(path, 0, message);
+    let header_len = read_u32(r).ok_or_else(|| bad(truncated("the header")))? as usize;
+    let header: Header = read_bytes(r, header_len)
+        .and_then(|h| serde_json::from_slice(&h).ok())
+        .ok_or_else(|| bad("the index header is not the JSON this lshscope writes".into()))?;
+    Banding::new(header.bands, header.rows, header.options.num_perm)
+        .map_err(|e| bad(format!("the index header's banding is invalid: {e}")))?;
+    let n = header.documents;
+    let mut corpus = Corpus::new();
+    for i in 0..n {
+        let doc = (|| {
+            let id_len = read_u32(r)? as usize;
+            let id = String::from_utf8(read_bytes(r, id_len)?).ok()?;
+            let text_len = usize::try_from(read_u64(r)?).ok()?;
+            let text = String::from_utf8(read_bytes(r, text_len)?).ok()?;
+            Some((id, text))
+        })()
+        .ok_or_else(|| {
+            bad(format!(
+                "document {} of {n} is cut short or not UTF-8",
+                i + 1
+            ))
+        })?;
+        corpus.push(&doc.0, &doc.1);
+    }
+    let mut sets = ShingleSets::default();
+    let mut set = Vec::new();
+    let mut raw = Vec::new();
+    for i in 0..n {
+        let cut = || {
+            bad(format!(
+                "the shingle set of document {} is cut short",
+                i + 1
+            ))
         };
-        let format = r.u32().ok_or_else(|| bad(truncated("the format number")))?;
-        if format > FORMAT {
+        let count = read_u32(r).ok_or_else(cut)? as usize;
+        raw.resize(count * 8, 0);
+        r.read_exact(&mut raw).map_err(|_| cut())?;
+        set.clear();
+        set.extend(
+            raw.chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))),
+        );
+        if !set.windows(2).all(|w| w[0] < w[1]) {
             return Err(bad(format!(
-                "index format {format} was written by a newer lshscope; this one reads formats \
-                 up to {FORMAT}: upgrade lshscope or rebuild the index"
+                "the shingle set of document {} is not sorted: the file is corrupt",
+                i + 1
             )));
         }
-        if format == 0 {
-            return Err(bad(
-                "index format 0 does not exist: the file is corrupt".into()
-            ));
-        }
-        if bytes.len() < r.at + 8 {
-            return Err(bad(truncated("the checksum")));
-        }
-        let (body, sum) = bytes.split_at(bytes.len() - 8);
-        let stored = u64::from_le_bytes(sum.try_into().expect("8 bytes"));
-        if xxhash_rust::xxh3::xxh3_64(body) != stored {
-            return Err(bad(
-                "the index is corrupt (its checksum does not match its contents): rebuild it \
-                 with `lshscope index build`"
-                    .to_string(),
-            ));
-        }
-        let mut r = Cursor {
-            bytes: body,
-            at: r.at,
-        };
-        let header_len = r.u32().ok_or_else(|| bad(truncated("the header")))? as usize;
-        let header: Header = r
-            .take(header_len)
-            .and_then(|h| serde_json::from_slice(h).ok())
-            .ok_or_else(|| bad("the index header is not the JSON this lshscope writes".into()))?;
-        let banding = Banding::new(header.bands, header.rows, header.options.num_perm)
-            .map_err(|e| bad(format!("the index header's banding is invalid: {e}")))?;
-        let n = header.documents;
-        let mut corpus = Corpus::new();
-        for i in 0..n {
-            let doc = (|| {
-                let id_len = r.u32()? as usize;
-                let id = std::str::from_utf8(r.take(id_len)?).ok()?;
-                let text_len = usize::try_from(r.u64()?).ok()?;
-                let text = std::str::from_utf8(r.take(text_len)?).ok()?;
-                Some((id, text))
-            })()
-            .ok_or_else(|| {
-                bad(format!(
-                    "document {} of {n} is cut short or not UTF-8",
-                    i + 1
-                ))
-            })?;
-            corpus.push(doc.0, doc.1);
-        }
-        let mut sets = ShingleSets::default();
-        let mut set = Vec::new();
-        for i in 0..n {
-            let count = r.u32().ok_or_else(|| {
-                bad(format!(
-                    "the shingle set of document {} is cut short",
-                    i + 1
-                ))
-            })?;
-            let values = r.take(count as usize * 8).ok_or_else(|| {
-                bad(format!(
-                    "the shingle set of document {} is cut short",
-                    i + 1
-                ))
-            })?;
-            set.clear();
-            set.extend(
-                values
-                    .chunks_exact(8)
-                    .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))),
-            );
-            if !set.windows(2).all(|w| w[0] < w[1]) {
-                return Err(bad(format!(
-                    "the shingle set of document {} is not sorted: the file is corrupt",
-                    i + 1
-                )));
-            }
-            sets.push(&set);
-        }
-        let k = header.options.num_perm;
-        let rows = r
-            .take(n * k * 4)
-            .ok_or_else(|| bad(truncated("the signatures")))?;
-        if r.at != body.len() {
-            return Err(bad(format!(
-                "{} bytes after the signatures: the file is corrupt",
-                body.len() - r.at
-            )));
-        }
-        let data: Vec<u32> = rows
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
-            .collect();
-        let empty = (0..n).map(|i| sets.get(i).is_empty()).collect();
-        let signatures = Signatures::from_rows(k, data, empty)
-            .ok_or_else(|| bad("the signatures do not match the documents".into()))?;
-        let index = Index {
-            options: header.options,
-            sets,
-            signatures,
-        };
-        LshIndex::from_index(corpus, index, banding)
+        sets.push(&set);
     }
+    let k = header.options.num_perm;
+    let total = n
+        .checked_mul(k)
+        .ok_or_else(|| bad(truncated("the signatures")))?;
+    let mut data: Vec<u32> = Vec::with_capacity(total.min(1 << 28));
+    let mut chunk = vec![0u8; 1 << 20];
+    while data.len() < total {
+        let want = ((total - data.len()) * 4).min(chunk.len());
+        r.read_exact(&mut chunk[..want])
+            .map_err(|_| bad(truncated("the signatures")))?;
+        data.extend(
+            chunk[..want]
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))),
+        );
+    }
+    let empty = (0..n).map(|i| sets.get(i).is_empty()).collect();
+    let signatures = Signatures::from_rows(k, data, empty)
+        .ok_or_else(|| bad("the signatures do not match the documents".into()))?;
+    let index = Index {
+        options: header.options.clone(),
+        sets,
+        signatures,
+    };
+    Ok((header, corpus, index))
 }
 
 fn truncated(what: &str) -> String {
     format!("the index is cut short before {what}: the file is truncated or not an index")
 }
 
-/// Reads little-endian values from a byte slice; `None` past its end.
-struct Cursor<'a> {
-    bytes: &'a [u8],
-    at: usize,
+fn read_u32(r: &mut impl Read) -> Option<u32> {
+    let mut b = [0u8; 4];
+    r.read_exact(&mut b).ok()?;
+    Some(u32::from_le_bytes(b))
 }
 
-impl<'a> Cursor<'a> {
-    fn take(&mut self, len: usize) -> Option<&'a [u8]> {
-        let end = self.at.checked_add(len)?;
-        let out = self.bytes.get(self.at..end)?;
-        self.at = end;
-        Some(out)
-    }
+fn read_u64(r: &mut impl Read) -> Option<u64> {
+    let mut b = [0u8; 8];
+    r.read_exact(&mut b).ok()?;
+    Some(u64::from_le_bytes(b))
+}
 
-    fn u32(&mut self) -> Option<u32> {
-        self.take(4)
-            .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
-    }
+/// `len` bytes, or `None` when the input ends first (read in steps, so a damaged length
+/// cannot ask for more memory than the input holds).
+fn read_bytes(r: &mut impl Read, len: usize) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(len.min(1 << 16));
+    r.take(len as u64).read_to_end(&mut out).ok()?;
+    (out.len() == len).then_some(out)
+}
 
-    fn u64(&mut self) -> Option<u64> {
-        self.take(8)
-            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+/// A reader that hashes every byte it passes on.
+struct Hashing<R> {
+    inner: R,
+    hasher: xxhash_rust::xxh3::Xxh3,
+}
+
+impl<R: Read> Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
     }
 }
 

@@ -9,6 +9,7 @@
 //! banding) is [`rebanding`].
 
 pub mod bucketed;
+pub mod cache;
 mod dedup;
 pub mod rebanding;
 

@@ -22,6 +22,7 @@ pub use super::candidates::{
 };
 pub use super::clusters::{ClustersJob, ClustersOutcome, ClustersRequest, ClustersState};
 use super::clusters::{OpenCluster, cluster_list_rows, edge_list_rows, edge_pair};
+pub use super::cost::{CostJob, CostOutcome, CostRequest, CostState};
 use super::export::{ExportJob, ExportReport, PlotSpec, brace_names};
 pub use super::imported::{ImportAnswer, ImportJob, ImportedState};
 use super::keys::{Command, Context, hint};
@@ -66,6 +67,8 @@ pub enum Effect {
     Clusters(ClustersJob),
     /// Answer a banding with an imported file's pairs; answer with [`Action::Imported`].
     Import(ImportJob),
+    /// Compute the cost of every banding; answer with [`Action::CostDone`].
+    Cost(CostJob),
 }
 
 /// Inputs to [`App::update`].
@@ -96,6 +99,7 @@ pub enum Action {
     LabelsSaved(LabelsSaved),
     ClustersDone(Box<ClustersOutcome>),
     Imported(Box<ImportAnswer>),
+    CostDone(Box<CostOutcome>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,6 +117,8 @@ pub enum Screen {
     Viewer,
     /// The clusters view (a cluster open or the cluster list).
     Clusters,
+    /// The cost view: the heatmap over every banding.
+    Cost,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -193,6 +199,8 @@ pub struct App {
     pub clusters: ClustersState,
     /// Another tool's result shown instead of the banding's (see [`super::imported`]).
     pub imported: ImportedState,
+    /// The cost of every banding (see [`super::cost`]).
+    pub cost: CostState,
 }
 
 impl App {
@@ -234,6 +242,7 @@ impl App {
             truth: Default::default(),
             clusters: ClustersState::default(),
             imported: ImportedState::default(),
+            cost: CostState::default(),
             config,
         }
     }
@@ -274,6 +283,7 @@ impl App {
             Screen::Viewer => Context::Viewer,
             Screen::Clusters if self.clusters.open.is_some() => Context::Cluster,
             Screen::Clusters => Context::Clusters,
+            Screen::Cost => Context::Cost,
             Screen::Main => match self.focus {
                 Focus::Curve => Context::Curve,
                 Focus::Histogram => Context::Histogram,
@@ -380,6 +390,7 @@ impl App {
                     }
                 }
             },
+            Action::CostDone(outcome) => self.cost.accept(*outcome, self.curve.threshold),
             Action::Click(x, y) => self.on_click(x, y),
             Action::Wheel(x, y, down) => self.on_wheel(x, y, down),
             Action::Command(cmd) => {
@@ -406,6 +417,13 @@ impl App {
                 store.path().display(),
                 known
             ));
+        }
+        if let Some(note) = &loaded.read.cache_note {
+            let text = match &self.message {
+                Some(m) => format!("{note} · {}", m.text),
+                None => note.clone(),
+            };
+            self.say(text);
         }
         // Random pairs similar enough to flood the candidates (char:1, say) deserve a word.
         if let Some(w) = crate::analysis::shingle_advice::candidate_share_notice(
@@ -716,7 +734,7 @@ impl App {
                 return;
             }
         }
-        if self.truth_command(cmd) || self.clusters_command(cmd) {
+        if self.cost_command(cmd) || self.truth_command(cmd) || self.clusters_command(cmd) {
             return;
         }
         let b = self.curve.banding;
@@ -818,7 +836,14 @@ impl App {
             }
             Command::Export => self.export(),
             // Handled by `truth_command` and `clusters_command` above.
-            Command::ComputeTruth | Command::ToggleMissed | Command::ToggleClusters => {}
+            // Handled by `cost_command` above.
+            Command::ComputeTruth
+            | Command::ToggleMissed
+            | Command::ToggleClusters
+            | Command::ToggleCost
+            | Command::CycleMetric
+            | Command::CursorLeft
+            | Command::CursorRight => {}
         }
     }
 
@@ -861,6 +886,66 @@ impl App {
         self.count_above_threshold();
         self.truth_remeasure();
         self.request_clusters();
+        self.cost.follow_threshold(self.curve.threshold);
+    }
+
+    /// Handles the cost view's commands (see [`super::cost`]). `true` when `cmd` was
+    /// handled here; b, r, t, help and quit go on to the common handling.
+    fn cost_command(&mut self, cmd: Command) -> bool {
+        let k = self.num_perm();
+        let here = self.curve.banding;
+        match cmd {
+            Command::Quit => {
+                self.cost.job.cancel_running();
+                false
+            }
+            Command::ToggleCost => {
+                if self.screen == Screen::Cost {
+                    self.screen = Screen::Main;
+                } else if let Some(data) = self.data.clone() {
+                    self.screen = Screen::Cost;
+                    self.cost.cursor = Some(here);
+                    // Computed once a session: the counts depend on the corpus only.
+                    if self.cost.grid.is_none() && !self.cost.job.is_running() {
+                        let options = crate::analysis::cost::CostOptions {
+                            threshold: self.curve.threshold,
+                            enumeration_budget: self.candidates.sampling.enumeration_budget,
+                            sampled_draws: self.candidates.sampling.refined_draws,
+                            ..Default::default()
+                        };
+                        let job = self.cost.job.submit(CostRequest { data, options });
+                        self.effects.push(Effect::Cost(job));
+                    }
+                }
+                true
+            }
+            _ if self.screen != Screen::Cost => false,
+            Command::CursorLeft | Command::CursorRight | Command::Up | Command::Down => {
+                let (db, dr) = match cmd {
+                    Command::CursorLeft => (-1, 0),
+                    Command::CursorRight => (1, 0),
+                    Command::Up => (0, 1),
+                    _ => (0, -1),
+                };
+                self.cost.move_cursor(here, db, dr, k);
+                true
+            }
+            Command::Open => {
+                let to = self.cost.cursor.unwrap_or(here);
+                self.screen = Screen::Main;
+                self.set_banding(to.bands, to.rows);
+                true
+            }
+            Command::CycleMetric => {
+                self.cost.metric = self.cost.metric.next();
+                true
+            }
+            Command::Back => {
+                self.screen = Screen::Main;
+                true
+            }
+            _ => false,
+        }
     }
 
     fn filter_to_bin(&mut self, bin: usize) {

@@ -47,6 +47,13 @@ pub enum Command {
     ComputeTruth,
     ToggleMissed,
     ToggleClusters,
+    /// Open or close the cost view (the heatmap over every banding).
+    ToggleCost,
+    /// The cost view: what the heatmap colours.
+    CycleMetric,
+    /// The cost view's cursor: one band fewer or more.
+    CursorLeft,
+    CursorRight,
 }
 
 /// Where a binding applies: the screen and, on the main screen, the focused panel.
@@ -61,6 +68,8 @@ pub enum Context {
     Clusters,
     /// An open cluster: its members and edges.
     Cluster,
+    /// The cost view: the heatmap over the (b, r) grid.
+    Cost,
 }
 
 /// One key: a code and whether Ctrl is held. Shift is part of the character (`B` vs `b`).
@@ -139,11 +148,13 @@ pub struct Binding {
 
 use Context::*;
 
-const EVERYWHERE: &[Context] = &[Loading, Curve, Histogram, Pairs, Viewer, Clusters, Cluster];
+const EVERYWHERE: &[Context] = &[
+    Loading, Curve, Histogram, Pairs, Viewer, Clusters, Cluster, Cost,
+];
 const MAIN: &[Context] = &[Curve, Histogram, Pairs];
 const WORKING: &[Context] = &[Curve, Histogram, Pairs, Viewer];
 /// Where b, r and t change: everywhere once loaded (the clusters view follows them live).
-const LIVE: &[Context] = &[Curve, Histogram, Pairs, Viewer, Clusters, Cluster];
+const LIVE: &[Context] = &[Curve, Histogram, Pairs, Viewer, Clusters, Cluster, Cost];
 /// Where a pair is at hand to label: the viewer, the pair lists, an open cluster's edges.
 const LABELING: &[Context] = &[Curve, Histogram, Pairs, Viewer, Cluster];
 
@@ -388,6 +399,63 @@ pub const BINDINGS: &[Binding] = &[
         "back to the pairs",
         None,
     ),
+    // The cost view: a cursor over the (b, r) grid.
+    bind(
+        &[code(KeyCode::Left), ch('h')],
+        Command::CursorLeft,
+        &[Cost],
+        "cursor: one band fewer",
+        Some("b"),
+    ),
+    bind(
+        &[code(KeyCode::Right), ch('l')],
+        Command::CursorRight,
+        &[Cost],
+        "cursor: one band more",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::Up), ch('k')],
+        Command::Up,
+        &[Cost],
+        "cursor: one row per band more",
+        Some("r"),
+    ),
+    bind(
+        &[code(KeyCode::Down), ch('j')],
+        Command::Down,
+        &[Cost],
+        "cursor: one row per band fewer",
+        None,
+    ),
+    bind(
+        &[code(KeyCode::Enter)],
+        Command::Open,
+        &[Cost],
+        "move the explorer to the cursor's banding",
+        Some("go there"),
+    ),
+    bind(
+        &[ch('m')],
+        Command::CycleMetric,
+        &[Cost],
+        "colour by: candidate pairs / memory / P(t)",
+        Some("metric"),
+    ),
+    bind(
+        &[code(KeyCode::Esc)],
+        Command::Back,
+        &[Cost],
+        "back to the pairs",
+        Some("back"),
+    ),
+    bind(
+        &[ch('H')],
+        Command::ToggleCost,
+        &[Cost],
+        "back to the pairs",
+        None,
+    ),
     // An open cluster: its edge list.
     bind(
         &[code(KeyCode::Up), ch('k')],
@@ -624,6 +692,14 @@ pub const BINDINGS: &[Binding] = &[
         None,
     ),
     bind(
+        &[ch('H')],
+        Command::ToggleCost,
+        MAIN,
+        "cost of every banding (heatmap)",
+        // Out of the footer, as C: the help lists it.
+        None,
+    ),
+    bind(
         &[ch('?')],
         Command::Help,
         EVERYWHERE,
@@ -708,6 +784,7 @@ fn is_partner(a: Command, b: Command) -> bool {
         (BandsDown, BandsUp)
             | (RowsDown, RowsUp)
             | (BinLeft, BinRight)
+            | (CursorLeft, CursorRight)
             | (Up, Down)
             | (PrevPair, NextPair)
             | (LabelDuplicate, LabelNotDuplicate)
@@ -773,6 +850,34 @@ mod tests {
         assert_eq!(hint(Command::JumpPrompt), "/");
         assert_eq!(hint(Command::Quit), "q");
         assert_eq!(hint(Command::ToggleClusters), "C");
+    }
+
+    #[test]
+    fn the_cost_view_has_its_keys() {
+        let key = |c: char| press(KeyCode::Char(c), KeyModifiers::NONE);
+        let code = |c: KeyCode| press(c, KeyModifiers::NONE);
+        assert_eq!(lookup(&key('H'), Context::Pairs), Some(Command::ToggleCost));
+        assert_eq!(lookup(&key('H'), Context::Cost), Some(Command::ToggleCost));
+        assert_eq!(lookup(&key('H'), Context::Viewer), None);
+        assert_eq!(
+            lookup(&code(KeyCode::Esc), Context::Cost),
+            Some(Command::Back)
+        );
+        assert_eq!(
+            lookup(&code(KeyCode::Left), Context::Cost),
+            Some(Command::CursorLeft)
+        );
+        assert_eq!(lookup(&key('l'), Context::Cost), Some(Command::CursorRight));
+        assert_eq!(lookup(&code(KeyCode::Up), Context::Cost), Some(Command::Up));
+        assert_eq!(
+            lookup(&code(KeyCode::Enter), Context::Cost),
+            Some(Command::Open)
+        );
+        assert_eq!(lookup(&key('m'), Context::Cost), Some(Command::CycleMetric));
+        // b, r and t still turn the banding from the view.
+        assert_eq!(lookup(&key('B'), Context::Cost), Some(Command::BandsUp));
+        assert_eq!(lookup(&key('>'), Context::Cost), Some(Command::ThresholdUp));
+        assert_eq!(hint(Command::ToggleCost), "H");
     }
 
     #[test]

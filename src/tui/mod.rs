@@ -24,6 +24,7 @@
 pub mod app;
 pub mod candidates;
 pub mod clusters;
+pub mod cost;
 pub mod export;
 pub mod imported;
 pub mod keys;
@@ -51,6 +52,7 @@ use ratatui::crossterm::event::{
 use crate::analysis::labels::LabelStore;
 use crate::jobs::{Pending, Phase, Progress, Runner, Ticket, run_inline};
 use crate::pipeline::Pipeline;
+use crate::pipeline::cache::{IndexCache, Lookup};
 // Re-exported where the explorer's tests and benches have always found them.
 pub use crate::pipeline::rebanding::{
     MAX_BUCKET_PAIRS, MAX_KNOWN_PAIRS, estimated_bucket_pairs, reband, remember,
@@ -95,8 +97,48 @@ pub fn load(
             seconds: t.seconds,
         })
     });
-    let (corpus, read) = match &config.source {
+    let mut cache_entry = None;
+    let (corpus, mut read) = match &config.source {
         Source::File { path, read } => run.read(path, read)?,
+        Source::CachedFile { path, read, cache } => {
+            // The key hashes the input's bytes: unreadable input is left to the reader,
+            // which says what is wrong with it.
+            let key = IndexCache::key(path, read, &config.index_options).ok();
+            let mut note = None;
+            if let Some(key) = &key {
+                let found = run.timed(Phase::Reading, "docs", |_| {
+                    let found = cache.lookup(key, &config.index_options);
+                    let documents = match &found {
+                        Lookup::Hit(corpus, _) => corpus.len() as u64,
+                        _ => 0,
+                    };
+                    Ok((found, documents))
+                })?;
+                match found {
+                    Lookup::Hit(corpus, index) => {
+                        progress.finish();
+                        let read = crate::corpus::ReadReport {
+                            documents: corpus.len(),
+                            rows_read: corpus.len(),
+                            cache_note: Some(format!(
+                                "opened from the cache ({}; --no-cache rebuilds)",
+                                cache.dir.display()
+                            )),
+                            ..Default::default()
+                        };
+                        return Ok(Loaded {
+                            corpus,
+                            index,
+                            read,
+                        });
+                    }
+                    Lookup::Miss => {}
+                    Lookup::Rejected(why) => note = Some(format!("{why}: rebuilt")),
+                }
+            }
+            cache_entry = key.map(|k| (cache, k, note));
+            run.read(path, read)?
+        }
         Source::EmbeddedSample => run.read_with(sample::read_sample)?,
         Source::Index { path } => {
             let (corpus, index) = run.timed(Phase::Reading, "docs", |_| {
@@ -125,6 +167,20 @@ pub fn load(
         )));
     }
     let index = run.index(&corpus, &config.index_options)?;
+    if let Some((cache, key, note)) = cache_entry {
+        let stored = run.timed(Phase::Writing, "docs", |_| {
+            Ok((cache.store(&key, &corpus, &index), corpus.len() as u64))
+        })?;
+        let done = match stored {
+            Ok(true) => format!("index cached in {}", cache.dir.display()),
+            Ok(false) => "index not cached: larger than the cache's limit".to_string(),
+            Err(e) => format!("index not cached: {e}"),
+        };
+        read.cache_note = Some(match note {
+            Some(note) => format!("{note}; {done}"),
+            None => done,
+        });
+    }
     progress.finish();
     Ok(Loaded {
         corpus,
@@ -338,6 +394,7 @@ struct Workers {
     labels: Runner<LabelSave>,
     clusters: Runner<clusters::ClustersRequest>,
     import: Runner<imported::ImportRequest>,
+    cost: Runner<cost::CostRequest>,
 }
 
 impl Workers {
@@ -359,6 +416,7 @@ impl Workers {
             deliver(tx),
         );
         let import_to_ui = deliver(tx);
+        let cost_to_ui = deliver(tx);
         Ok(Workers {
             reband: Runner::spawn("lshscope-reband", Pending::LatestWins, move |job| {
                 let last = run_reband_job_reporting(job, |first| to_ui(Some(first)));
@@ -379,6 +437,9 @@ impl Workers {
             import: Runner::spawn("lshscope-import", Pending::LatestWins, move |job| {
                 import_to_ui(run_import_job(job))
             })?,
+            cost: Runner::spawn("lshscope-cost", Pending::LatestWins, move |job| {
+                cost_to_ui(run_cost_job(job))
+            })?,
         })
     }
 
@@ -390,6 +451,7 @@ impl Workers {
             Effect::SaveLabels(save) => self.labels.submit(Ticket::new(save.generation, *save)),
             Effect::Clusters(job) => self.clusters.submit(job),
             Effect::Import(job) => self.import.submit(job),
+            Effect::Cost(job) => self.cost.submit(job),
         }
     }
 
@@ -410,6 +472,7 @@ pub fn run_effect_inline(effect: Effect) -> Option<Action> {
         Effect::SaveLabels(save) => run_inline(Ticket::new(save.generation, *save), run_label_save),
         Effect::Clusters(job) => run_inline(job, run_clusters_job).flatten(),
         Effect::Import(job) => run_inline(job, run_import_job).flatten(),
+        Effect::Cost(job) => run_inline(job, run_cost_job).flatten(),
     }
 }
 
@@ -455,6 +518,11 @@ pub fn run_clusters_job(job: clusters::ClustersJob) -> Option<Action> {
 /// The import job ([`imported::run_import`]) as an answer for the App; `None` when cancelled.
 pub fn run_import_job(job: imported::ImportJob) -> Option<Action> {
     imported::run_import(&job).map(|answer| Action::Imported(Box::new(answer)))
+}
+
+/// The cost job ([`cost::run_cost`]) as an answer for the App; `None` when cancelled.
+pub fn run_cost_job(job: cost::CostJob) -> Option<Action> {
+    cost::run_cost(&job).map(|outcome| Action::CostDone(Box::new(outcome)))
 }
 
 /// Writes an export and reports how it went.

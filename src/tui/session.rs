@@ -15,6 +15,14 @@ pub enum Source {
     },
     /// The gzipped sample compiled into the binary.
     EmbeddedSample,
+    /// A corpus file whose index is kept in the explorer's cache: read from it when an entry
+    /// of the same bytes and options is there, else built and stored
+    /// ([`crate::pipeline::cache`]).
+    CachedFile {
+        path: PathBuf,
+        read: ReadOptions,
+        cache: crate::pipeline::cache::IndexCache,
+    },
     /// An index file (`lshscope index build`): documents, shingle sets and signatures are
     /// read, not rebuilt.
     Index {

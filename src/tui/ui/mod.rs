@@ -2,6 +2,7 @@
 //! `render(frame, &App, area)`.
 
 pub mod clusters;
+pub mod cost;
 pub mod histogram;
 pub mod loading;
 pub mod missed;
@@ -55,6 +56,7 @@ pub fn render(frame: &mut Frame, app: &App) {
             status::render_message(frame, app, l.message);
             status::render_footer(frame, app, l.footer);
         }
+        Screen::Cost => cost::render(frame, app, area),
         Screen::Viewer => {
             let l = layout::viewer_layout(size, app.viewer.show_values, app.curve.banding.bands);
             viewer::render(frame, app, &l);

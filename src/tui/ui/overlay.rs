@@ -45,6 +45,7 @@ fn context_title(ctx: Context) -> &'static str {
         Context::Viewer => "pair viewer",
         Context::Clusters => "cluster list",
         Context::Cluster => "open cluster",
+        Context::Cost => "cost view",
     }
 }
 
@@ -86,6 +87,7 @@ fn render_help(frame: &mut Frame, app: &App, area: Rect) {
         Context::Viewer,
         Context::Clusters,
         Context::Cluster,
+        Context::Cost,
         Context::Loading,
     ] {
         if ctx == current {

@@ -1,0 +1,415 @@
+//! The cost view: the (b, r) heatmap, the cursor cell's numbers, status and footer.
+//!
+//! r grows upwards and b to the right, as the S-curve panel's keys turn them. Each cell is two
+//! characters: `██` coloured by the metric, `▚▚` where the explorer would sample the
+//! candidates, `◆◆` on the current banding; the cursor is drawn reversed. Without colour the
+//! level shows as a shade (`░▒▓█`). Rows and columns scroll to keep the cursor in view.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Wrap};
+
+use crate::analysis::cost::{CostCell, CostGrid, PairCount};
+use crate::minhash::Banding;
+use crate::minhash::scurve::similarity_at_probability;
+use crate::numfmt::{compact, thousands};
+use crate::tui::app::App;
+use crate::tui::cost::CostMetric;
+
+use super::status;
+
+/// Colours from cheap to costly (or from unlikely to likely, for P(t)).
+const SCALE: [Color; 8] = [
+    Color::Blue,
+    Color::Cyan,
+    Color::Green,
+    Color::LightGreen,
+    Color::Yellow,
+    Color::LightRed,
+    Color::Red,
+    Color::Magenta,
+];
+/// Monochrome stand-ins for the levels, two levels per shade.
+const SHADES: [char; 4] = ['░', '▒', '▓', '█'];
+
+/// Characters per cell.
+const CELL: u16 = 2;
+/// Width of the r labels left of the grid.
+const AXIS: u16 = 6;
+const DETAILS: u16 = 40;
+
+pub fn render(frame: &mut Frame, app: &App, area: Rect) {
+    let [body, status_line, message, footer] = Layout::vertical([
+        Constraint::Min(5),
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    // The grid gets the room on narrow terminals; the details need about 30 columns.
+    let side = if area.width >= 110 { DETAILS } else { 31 };
+    let [map, details] =
+        Layout::horizontal([Constraint::Min(20), Constraint::Length(side)]).areas(body);
+    let theme = &app.theme;
+    let cursor = app.cost.cursor.unwrap_or(app.curve.banding);
+    let title = format!(
+        " cost of every banding b×r ≤ {} · {} ",
+        app.num_perm(),
+        app.cost.metric.label()
+    );
+    let block = Block::bordered()
+        .border_style(theme.focused_border())
+        .title(Span::styled(title, theme.title()));
+    let inner = block.inner(map);
+    frame.render_widget(block, map);
+    match &app.cost.grid {
+        Some(grid) => {
+            render_grid(frame, app, grid, cursor, inner);
+            render_details(frame, app, grid, cursor, details);
+        }
+        None => {
+            let text = match app.cost.job.running() {
+                Some(job) => {
+                    let s = job.progress.snapshot();
+                    let done = s
+                        .fraction()
+                        .map(|f| format!(" ({:.0} %)", f * 100.0))
+                        .unwrap_or_default();
+                    let documents = job.request.data.index.len();
+                    let counted = job.request.options.sample.min(documents);
+                    format!(
+                        "counting the candidates of every banding on {} of {} documents…{done}",
+                        thousands(counted as u64),
+                        thousands(documents as u64)
+                    )
+                }
+                None => "no grid yet".to_string(),
+            };
+            frame.render_widget(Paragraph::new(Span::styled(text, theme.warning())), inner);
+            render_details_empty(frame, app, details);
+        }
+    }
+    status::render_status(frame, app, status_line);
+    status::render_message(frame, app, message);
+    status::render_footer(frame, app, footer);
+}
+
+/// A cell's value under `metric`, or `None` where there is nothing to show (no pair).
+fn metric_value(cell: &CostCell, metric: CostMetric) -> f64 {
+    match metric {
+        CostMetric::Pairs => cell.pairs.value(),
+        CostMetric::Memory => cell.memory_bytes as f64,
+        CostMetric::Probability => cell.p_at_t,
+    }
+}
+
+/// The colour scale of a metric over the grid: levels are equal steps of log10 for counts
+/// and bytes (they span many orders of magnitude), of the value for P(t).
+struct Levels {
+    log: bool,
+    low: f64,
+    high: f64,
+}
+
+impl Levels {
+    fn of(grid: &CostGrid, metric: CostMetric) -> Self {
+        if metric == CostMetric::Probability {
+            return Levels {
+                log: false,
+                low: 0.0,
+                high: 1.0,
+            };
+        }
+        let (mut low, mut high) = (f64::INFINITY, 0.0f64);
+        for c in grid.cells() {
+            let v = metric_value(c, metric);
+            if v >= 1.0 {
+                low = low.min(v.log10());
+                high = high.max(v.log10());
+            }
+        }
+        if !low.is_finite() {
+            (low, high) = (0.0, 1.0);
+        }
+        Levels {
+            log: true,
+            low,
+            high: high.max(low + 1e-9),
+        }
+    }
+
+    /// The level 0..SCALE.len() of `v`; `None` for a count of zero.
+    fn level(&self, v: f64) -> Option<usize> {
+        let x = if self.log {
+            if v < 1.0 {
+                return None;
+            }
+            v.log10()
+        } else {
+            v
+        };
+        let f = ((x - self.low) / (self.high - self.low)).clamp(0.0, 1.0);
+        Some(((f * SCALE.len() as f64) as usize).min(SCALE.len() - 1))
+    }
+
+    /// The highest value of the scale.
+    fn end(&self) -> f64 {
+        if self.log {
+            10f64.powf(self.high)
+        } else {
+            self.high
+        }
+    }
+
+    /// The value where level `i` starts.
+    fn start(&self, i: usize) -> f64 {
+        let x = self.low + (self.high - self.low) * i as f64 / SCALE.len() as f64;
+        if self.log { 10f64.powf(x) } else { x }
+    }
+}
+
+/// A window of `visible` positions out of 1..=`last` that holds `at`, centred where it can be.
+fn window(at: usize, last: usize, visible: usize) -> (usize, usize) {
+    if last <= visible {
+        return (1, last);
+    }
+    let first = at.saturating_sub(visible / 2).clamp(1, last + 1 - visible);
+    (first, first + visible - 1)
+}
+
+fn render_grid(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding, area: Rect) {
+    let theme = &app.theme;
+    let metric = app.cost.metric;
+    let levels = Levels::of(grid, metric);
+    // Two lines at the bottom: the b axis and the legend.
+    let rows_shown = area.height.saturating_sub(2) as usize;
+    let cols_shown = (area.width.saturating_sub(AXIS) / CELL) as usize;
+    if rows_shown == 0 || cols_shown == 0 {
+        return;
+    }
+    let (r_low, r_high) = window(cursor.rows, grid.num_perm, rows_shown);
+    let (b_low, b_high) = window(cursor.bands, grid.max_bands(r_low), cols_shown);
+    let current = app.curve.banding;
+    let mut lines = Vec::with_capacity(area.height as usize);
+    for r in (r_low..=r_high).rev() {
+        let mut spans = vec![Span::styled(format!("r {r:>3} "), theme.dim())];
+        for b in b_low..=b_high {
+            let Some(cell) = grid.cell(b, r) else {
+                break;
+            };
+            let level = levels.level(metric_value(cell, metric));
+            let (text, mut style) = cell_look(theme.mono, level, cell.needs_sampled);
+            let text = if cell.banding == current {
+                "◆◆".to_string()
+            } else {
+                text
+            };
+            if cell.banding == cursor {
+                style = style.add_modifier(Modifier::REVERSED | Modifier::BOLD);
+            }
+            spans.push(Span::styled(text, style));
+        }
+        lines.push(Line::from(spans));
+    }
+    // The b axis: a tick label every 5 bands (and at the first shown).
+    let mut axis = String::from(" b    ");
+    let mut b = b_low;
+    while b <= b_high {
+        if b == b_low || b % 5 == 0 {
+            let label = format!("{b:<w$}", w = CELL as usize);
+            axis.push_str(&label);
+            b += label.chars().count().div_ceil(CELL as usize);
+        } else {
+            axis.push_str("  ");
+            b += 1;
+        }
+    }
+    lines.push(Line::from(Span::styled(axis, theme.dim())));
+    lines.push(legend(app, &levels, metric));
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The text and style of a cell at `level` (`None`: zero pairs).
+fn cell_look(mono: bool, level: Option<usize>, sampled: bool) -> (String, Style) {
+    let Some(level) = level else {
+        return ("··".to_string(), Style::default().fg(Color::DarkGray));
+    };
+    if mono {
+        let shade = SHADES[level * SHADES.len() / SCALE.len()];
+        let text = if sampled {
+            format!("{shade}s")
+        } else {
+            format!("{shade}{shade}")
+        };
+        return (text, Style::default());
+    }
+    let glyph = if sampled { "▚▚" } else { "██" };
+    (glyph.to_string(), Style::default().fg(SCALE[level]))
+}
+
+fn legend(app: &App, levels: &Levels, metric: CostMetric) -> Line<'static> {
+    let theme = &app.theme;
+    let mut spans = vec![Span::raw(" ")];
+    for i in 0..SCALE.len() {
+        let (glyph, style) = cell_look(theme.mono, Some(i), false);
+        spans.push(Span::styled(
+            glyph.chars().take(1).collect::<String>(),
+            style,
+        ));
+    }
+    spans.push(Span::styled(
+        format!(
+            " {} → {}  ",
+            show(metric, levels.start(0)),
+            show(metric, levels.end())
+        ),
+        theme.dim(),
+    ));
+    let (sampled, style) = cell_look(theme.mono, Some(3), true);
+    spans.push(Span::styled(sampled, style));
+    spans.push(Span::styled(" sampled  ◆◆ current", theme.dim()));
+    Line::from(spans)
+}
+
+/// A metric value for the legend and details.
+fn show(metric: CostMetric, v: f64) -> String {
+    match metric {
+        CostMetric::Pairs => compact(v.round() as u64),
+        CostMetric::Memory => bytes(v),
+        CostMetric::Probability => format!("{v:.2}"),
+    }
+}
+
+fn bytes(v: f64) -> String {
+    if v >= 1e9 {
+        format!("{:.1} GB", v / 1e9)
+    } else if v >= 1e6 {
+        format!("{:.1} MB", v / 1e6)
+    } else {
+        format!("{:.0} kB", (v / 1e3).ceil())
+    }
+}
+
+fn pairs_text(count: &PairCount) -> Vec<String> {
+    match *count {
+        PairCount::Exact(n) => vec![thousands(n)],
+        PairCount::Estimated(e) => vec![
+            format!(
+                "≈{} ± {}",
+                compact(e.value.round() as u64),
+                compact(e.half_width().round() as u64)
+            ),
+            format!(
+                "  95 %: {} – {}",
+                compact(e.low.round() as u64),
+                compact(e.high.round() as u64)
+            ),
+        ],
+        PairCount::AtMost(n) => vec![
+            format!("≤ {}", compact(n.round() as u64)),
+            "  (past the work bound)".to_string(),
+        ],
+    }
+}
+
+fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding, area: Rect) {
+    let theme = &app.theme;
+    let block = Block::bordered()
+        .border_style(theme.border())
+        .title(Span::styled(format!(" {cursor} "), theme.title()));
+    let Some(cell) = grid.cell(cursor.bands, cursor.rows) else {
+        frame.render_widget(block, area);
+        return;
+    };
+    let row = |name: &str, value: String| {
+        Line::from(vec![
+            Span::styled(format!("{name:<13}"), theme.dim()),
+            Span::raw(value),
+        ])
+    };
+    let mut lines = Vec::new();
+    let pairs = pairs_text(&cell.pairs);
+    lines.push(row("candidates", pairs[0].clone()));
+    for more in &pairs[1..] {
+        lines.push(row("", more.clone()));
+    }
+    lines.push(row(
+        "bucket pairs",
+        format!(
+            "{}{}",
+            if grid.sampled() { "≈" } else { "" },
+            compact(cell.bucket_pairs.round() as u64)
+        ),
+    ));
+    lines.push(row("memory", bytes(cell.memory_bytes as f64)));
+    lines.push(row(
+        &format!("P(t={:.2})", grid.threshold),
+        format!("{:.3}", cell.p_at_t),
+    ));
+    lines.push(row(
+        "P = 0.5 at",
+        format!(
+            "s = {:.2}",
+            similarity_at_probability(0.5, cursor.bands, cursor.rows)
+        ),
+    ));
+    let (mode, style) = if cell.needs_sampled {
+        ("sampled (too many to list)", theme.warning())
+    } else {
+        ("exact", theme.good())
+    };
+    lines.push(Line::from(vec![
+        Span::styled(format!("{:<13}", "mode"), theme.dim()),
+        Span::styled(mode, style),
+    ]));
+    if cursor == app.curve.banding {
+        lines.push(Line::styled("the current banding", theme.key()));
+    } else {
+        lines.push(Line::from(vec![
+            Span::styled("Enter", theme.key()),
+            Span::raw(format!(" moves here from {}", app.curve.banding)),
+        ]));
+    }
+    lines.push(Line::raw(""));
+    let counted = if grid.sampled() {
+        format!(
+            "counted on {} of {} documents, pairs scaled ×{}",
+            thousands(grid.documents as u64),
+            thousands(grid.population as u64),
+            compact(
+                (grid.population as f64 * (grid.population as f64 - 1.0)
+                    / (grid.documents as f64 * (grid.documents as f64 - 1.0)))
+                    .round() as u64
+            )
+        )
+    } else {
+        format!(
+            "counted on all {} documents",
+            thousands(grid.documents as u64)
+        )
+    };
+    lines.push(Line::styled(counted, theme.dim()));
+    lines.push(Line::styled(
+        "memory: what the explorer holds for the candidates, beyond the index",
+        theme.dim(),
+    ));
+    if let Some(took) = app.cost.elapsed {
+        lines.push(Line::styled(
+            format!("grid computed in {:.2} s", took.as_secs_f64()),
+            theme.dim(),
+        ));
+    }
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block),
+        area,
+    );
+}
+
+fn render_details_empty(frame: &mut Frame, app: &App, area: Rect) {
+    let block = Block::bordered().border_style(app.theme.border());
+    frame.render_widget(block, area);
+}

@@ -1,0 +1,131 @@
+//! The explorer's index cache through its load path (`tui::load` with a cached source): a
+//! second open reads the index the first one stored, a changed input or option rebuilds, a
+//! corrupt entry is rebuilt with a note; the cache lives in a temporary directory.
+
+mod tui_support;
+
+use std::path::{Path, PathBuf};
+
+use lshscope::corpus::ReadOptions;
+use lshscope::jobs::{Phase, Progress};
+use lshscope::pipeline::cache::{DEFAULT_LIMIT_BYTES, IndexCache};
+use lshscope::tui::app::{Config, Loaded, Source};
+use tui_support::*;
+
+fn write_input(dir: &Path, extra: &str) -> PathBuf {
+    let path = dir.join("docs.csv");
+    let mut text = String::from("id,text\n");
+    for (id, doc) in DOCS {
+        text.push_str(&format!("{id},\"{doc}\"\n"));
+    }
+    text.push_str(extra);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn cached_config(dir: &Path, input: &Path, cache: &IndexCache) -> Config {
+    Config {
+        source: Source::CachedFile {
+            path: input.to_path_buf(),
+            read: ReadOptions::default(),
+            cache: cache.clone(),
+        },
+        ..config(dir)
+    }
+}
+
+/// Loads `config`, returning the data and the phases that ran.
+fn open(config: &Config) -> (Loaded, Vec<Phase>) {
+    let mut phases = Vec::new();
+    let loaded = lshscope::tui::load(config, &Progress::new(), |t| phases.push(t.phase)).unwrap();
+    (loaded, phases)
+}
+
+fn note(loaded: &Loaded) -> &str {
+    loaded.read.cache_note.as_deref().unwrap_or("")
+}
+
+#[test]
+fn a_second_open_reads_the_cache_and_changes_rebuild() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = IndexCache::new(dir.path().join("cache"), DEFAULT_LIMIT_BYTES);
+    let input = write_input(dir.path(), "");
+    let config = cached_config(dir.path(), &input, &cache);
+
+    let (cold, phases) = open(&config);
+    assert!(phases.contains(&Phase::Signatures), "{phases:?}");
+    assert!(note(&cold).starts_with("index cached"), "{}", note(&cold));
+    assert_eq!(cache.entries().len(), 1);
+
+    let (warm, phases) = open(&config);
+    assert!(!phases.contains(&Phase::Signatures), "{phases:?}");
+    assert!(
+        note(&warm).starts_with("opened from the cache"),
+        "{}",
+        note(&warm)
+    );
+    assert_eq!(warm.corpus.len(), cold.corpus.len());
+    for i in 0..cold.corpus.len() {
+        assert_eq!(warm.corpus.id(i), cold.corpus.id(i));
+        assert_eq!(warm.corpus.text(i), cold.corpus.text(i));
+        assert_eq!(warm.index.sets.get(i), cold.index.sets.get(i));
+    }
+    assert_eq!(warm.index.signatures.rows(), cold.index.signatures.rows());
+
+    // Changed content: a new entry, built.
+    write_input(
+        dir.path(),
+        "extra-1,one more document that was not there before\n",
+    );
+    let (changed, phases) = open(&config);
+    assert!(phases.contains(&Phase::Signatures));
+    assert_eq!(changed.corpus.len(), cold.corpus.len() + 1);
+    assert_eq!(cache.entries().len(), 2);
+
+    // Changed options (another seed): built, not read.
+    let mut reseeded = config.clone();
+    reseeded.index_options.seed += 1;
+    let (other, phases) = open(&reseeded);
+    assert!(phases.contains(&Phase::Signatures));
+    assert_ne!(
+        other.index.signatures.rows(),
+        changed.index.signatures.rows()
+    );
+    assert_eq!(cache.entries().len(), 3);
+}
+
+#[test]
+fn a_corrupt_entry_is_rebuilt_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = IndexCache::new(dir.path().join("cache"), DEFAULT_LIMIT_BYTES);
+    let input = write_input(dir.path(), "");
+    let config = cached_config(dir.path(), &input, &cache);
+    let (cold, _) = open(&config);
+    let (entry, _, _) = cache.entries().pop().unwrap();
+    let mut bytes = std::fs::read(&entry).unwrap();
+    let at = bytes.len() - 100;
+    bytes[at] ^= 0xff;
+    std::fs::write(&entry, &bytes).unwrap();
+
+    let (rebuilt, phases) = open(&config);
+    assert!(phases.contains(&Phase::Signatures), "{phases:?}");
+    assert!(note(&rebuilt).contains("rebuilt"), "{}", note(&rebuilt));
+    assert_eq!(
+        rebuilt.index.signatures.rows(),
+        cold.index.signatures.rows()
+    );
+    // The rebuilt entry is sound again.
+    let (warm, _) = open(&config);
+    assert!(note(&warm).starts_with("opened from the cache"));
+
+    // The note reaches the status line's message.
+    let mut app = new_app_with(config.clone(), dir.path(), (120, 36));
+    app.attach(std::sync::Arc::new(warm));
+    assert!(
+        app.message
+            .as_ref()
+            .is_some_and(|m| m.text.contains("opened from the cache")),
+        "{:?}",
+        app.message
+    );
+}

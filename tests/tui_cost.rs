@@ -1,0 +1,193 @@
+//! The explorer's cost view (`H`), driven through `App::update(Action)`: the grid it shows is
+//! the engine's count of every banding, the cursor moves inside b·r ≤ K, Enter moves the
+//! explorer there, t moves P(t), the sampled-mode cells follow the explorer's budget; and
+//! screens of the view.
+
+mod tui_support;
+
+use std::time::Duration;
+
+use lshscope::analysis::cost::PairCount;
+use lshscope::jobs::Progress;
+use lshscope::minhash::{Banding, BandingOptions, find_candidates};
+use lshscope::tui::app::{App, Effect, Screen};
+use lshscope::tui::cost::CostMetric;
+use lshscope::tui::keys::{Command, Context};
+use tui_support::*;
+
+const SIZE: (u16, u16) = (120, 36);
+
+fn cost_app(dir: &std::path::Path) -> App {
+    let mut app = ready_app(dir, SIZE);
+    cmd(&mut app, Command::ToggleCost);
+    assert_eq!(app.screen, Screen::Cost);
+    assert_eq!(app.context(), Context::Cost);
+    let effects = app.take_effects();
+    assert!(
+        matches!(effects.as_slice(), [Effect::Cost(_)]),
+        "one cost job"
+    );
+    run_given_effects(&mut app, effects);
+    // The grid's time is measured with a clock; fix it so screens are reproducible.
+    app.cost.elapsed = Some(Duration::from_millis(5));
+    app
+}
+
+#[test]
+fn the_grid_is_the_listed_count_of_every_banding() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = cost_app(dir.path());
+    let grid = app.cost.grid.as_ref().expect("a grid");
+    let data = app.data.as_ref().unwrap();
+    assert!(!grid.sampled(), "12 documents are counted whole");
+    assert_eq!(grid.num_perm, K);
+    for banding in [
+        Banding { bands: 16, rows: 4 },
+        Banding {
+            bands: 1,
+            rows: 128,
+        },
+        Banding {
+            bands: 128,
+            rows: 1,
+        },
+        Banding { bands: 7, rows: 3 },
+    ] {
+        let listed = find_candidates(
+            &data.index.signatures,
+            &BandingOptions {
+                banding,
+                max_bucket: None,
+            },
+            &Progress::new(),
+        )
+        .unwrap();
+        let cell = grid.cell(banding.bands, banding.rows).unwrap();
+        assert_eq!(
+            cell.pairs,
+            PairCount::Exact(listed.pairs.len() as u64),
+            "{banding}"
+        );
+    }
+    // A second visit does not compute it again.
+    app_after_toggle_twice(app);
+}
+
+fn app_after_toggle_twice(mut app: App) {
+    cmd(&mut app, Command::ToggleCost);
+    assert_eq!(app.screen, Screen::Main);
+    cmd(&mut app, Command::ToggleCost);
+    assert_eq!(app.screen, Screen::Cost);
+    assert!(app.take_effects().is_empty(), "the grid is kept");
+}
+
+#[test]
+fn the_cursor_stays_inside_the_grid_and_enter_moves_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = cost_app(dir.path());
+    assert_eq!(app.cost.cursor, Some(BANDING));
+    cmd(&mut app, Command::CursorRight);
+    cmd(&mut app, Command::Up);
+    assert_eq!(app.cost.cursor, Some(Banding { bands: 17, rows: 5 }));
+    // Up to r = 6, b is cut to the widest that fits: ⌊128 / 6⌋ = 21.
+    for _ in 0..10 {
+        cmd(&mut app, Command::CursorRight);
+    }
+    assert_eq!(app.cost.cursor, Some(Banding { bands: 25, rows: 5 }));
+    cmd(&mut app, Command::Up);
+    assert_eq!(app.cost.cursor, Some(Banding { bands: 21, rows: 6 }));
+    for _ in 0..30 {
+        cmd(&mut app, Command::CursorLeft);
+        cmd(&mut app, Command::Down);
+    }
+    assert_eq!(app.cost.cursor, Some(Banding { bands: 1, rows: 1 }));
+    cmd(&mut app, Command::Up);
+    cmd(&mut app, Command::Up);
+    cmd(&mut app, Command::CursorRight);
+    // The banding does not move until Enter.
+    assert_eq!(app.curve.banding, BANDING);
+    assert!(app.take_effects().is_empty());
+    cmd(&mut app, Command::Open);
+    assert_eq!(app.screen, Screen::Main);
+    assert_eq!(app.curve.banding, Banding { bands: 2, rows: 3 });
+    let effects = app.take_effects();
+    assert!(matches!(effects.as_slice(), [Effect::Reband(_)]));
+    run_given_effects(&mut app, effects);
+    assert_eq!(
+        app.candidates.result.as_ref().unwrap().banding,
+        Banding { bands: 2, rows: 3 }
+    );
+    // Back in the view, the current-banding mark and the cursor start there.
+    cmd(&mut app, Command::ToggleCost);
+    assert_eq!(app.cost.cursor, Some(Banding { bands: 2, rows: 3 }));
+    cmd(&mut app, Command::Back);
+    assert_eq!(app.screen, Screen::Main);
+}
+
+#[test]
+fn the_threshold_moves_p_and_the_metric_cycles() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = cost_app(dir.path());
+    let p = |app: &App| app.cost.grid.as_ref().unwrap().cell(16, 4).unwrap().p_at_t;
+    let before = p(&app);
+    let expected = |t: f64| 1.0 - (1.0 - t.powi(4)).powi(16);
+    assert!((before - expected(0.5)).abs() < 1e-12);
+    cmd(&mut app, Command::ThresholdUp);
+    assert!((p(&app) - expected(0.51)).abs() < 1e-12);
+    assert!(p(&app) > before);
+    // b and r keys still move the banding from the view; the view stays open.
+    cmd(&mut app, Command::BandsUp);
+    assert_eq!(app.curve.banding, Banding { bands: 17, rows: 4 });
+    assert_eq!(app.screen, Screen::Cost);
+    assert_eq!(app.cost.metric, CostMetric::Pairs);
+    cmd(&mut app, Command::CycleMetric);
+    assert_eq!(app.cost.metric, CostMetric::Memory);
+    cmd(&mut app, Command::CycleMetric);
+    assert_eq!(app.cost.metric, CostMetric::Probability);
+    cmd(&mut app, Command::CycleMetric);
+    assert_eq!(app.cost.metric, CostMetric::Pairs);
+}
+
+#[test]
+fn cells_past_the_explorers_budget_are_marked_sampled() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    // A budget the fixture's wide bandings exceed, as a million documents would the default.
+    app.candidates.sampling.enumeration_budget = 40;
+    cmd(&mut app, Command::ToggleCost);
+    run_effects(&mut app);
+    let grid = app.cost.grid.as_ref().unwrap();
+    for cell in grid.cells() {
+        assert_eq!(
+            cell.needs_sampled,
+            cell.bucket_pairs > 40.0,
+            "{}",
+            cell.banding
+        );
+    }
+    assert!(grid.cells().iter().any(|c| c.needs_sampled));
+    let shown = screen(&app, SIZE.0, SIZE.1);
+    assert!(shown.contains("▚▚"), "{shown}");
+}
+
+#[test]
+fn screens() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = cost_app(dir.path());
+    cmd(&mut app, Command::CursorRight);
+    cmd(&mut app, Command::Down);
+    let shown = screen(&app, SIZE.0, SIZE.1);
+    assert!(shown.contains("◆◆"), "the current banding is marked");
+    assert!(
+        shown.contains("17×3"),
+        "the cursor's banding titles the details"
+    );
+    insta::assert_snapshot!("cost_120x36", shown);
+    cmd(&mut app, Command::CycleMetric);
+    insta::assert_snapshot!("cost_memory_80x24", screen(&app, 80, 24));
+    // Before the grid arrives the view says what it is doing.
+    let mut waiting = ready_app(dir.path(), SIZE);
+    cmd(&mut waiting, Command::ToggleCost);
+    let shown = screen(&waiting, SIZE.0, SIZE.1);
+    assert!(shown.contains("counting the candidates"), "{shown}");
+}
