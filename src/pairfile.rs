@@ -329,19 +329,27 @@ struct FloatCache {
     slots: Vec<FloatSlot>,
     /// log2 of the slot count.
     bits: u32,
-    /// Where a value that is never cached (not finite) is formatted.
-    uncached: FloatSlot,
+    /// Where a value that is not cached (not finite, or too long a text) is formatted; 32
+    /// bytes, so it can be copied like a slot.
+    uncached: [u8; 32],
+    uncached_len: usize,
 }
 
 /// One formatted float: `text[..len]`, then spare bytes, so a row formatter can copy the
-/// whole array with two vector moves and advance by `len`.
+/// whole 24 bytes (text and length) with two moves and advance by `len`. 32 bytes, aligned, so
+/// a slot is one cache line's quarter, never split between two.
 #[derive(Clone, Copy)]
+#[repr(C, align(32))]
 struct FloatSlot {
-    text: [u8; 32],
     /// The value's bits; a NaN pattern marks an empty slot (NaN is never cached).
     bits: u64,
-    len: u64,
+    text: [u8; SLOT_TEXT],
+    len: u8,
 }
+
+/// Bytes of text a [`FloatSlot`] holds: every finite f64 between −1e16 and 1e16 (the longest
+/// Jaccard text, `0.000…` with 17 digits, is 22 bytes); longer texts are formatted uncached.
+const SLOT_TEXT: usize = 23;
 
 impl FloatCache {
     const SLOTS_LOG2: u32 = 10;
@@ -352,43 +360,62 @@ impl FloatCache {
 
     fn with_slots_log2(bits: u32) -> Self {
         let empty = FloatSlot {
-            text: [0; 32],
             bits: u64::MAX,
+            text: [0; SLOT_TEXT],
             len: 0,
         };
         FloatCache {
             ryu: ryu::Buffer::new(),
             slots: vec![empty; 1 << bits],
             bits,
-            uncached: empty,
+            uncached: [0; 32],
+            uncached_len: 0,
         }
     }
 
-    /// The text of `v` (as [`format_f64`] writes it) in a slot.
-    #[inline]
-    fn slot(&mut self, v: f64) -> &FloatSlot {
-        if !v.is_finite() {
-            let text = self.ryu.format(v).as_bytes();
-            self.uncached.text[..text.len()].copy_from_slice(text);
-            self.uncached.len = text.len() as u64;
-            return &self.uncached;
-        }
+    /// The text of `v` (as [`format_f64`] writes it): 32 bytes of which the first `len` are
+    /// the text, and `len`.
+    #[inline(always)]
+    fn text(&mut self, v: f64) -> (*const u8, usize) {
         let bits = v.to_bits();
-        // Fibonacci hashing spreads the few varying mantissa bits over the slot index.
-        let i = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize;
-        let slot = &mut self.slots[i];
-        if slot.bits != bits {
-            let text = format_f64(&mut self.ryu, v);
-            slot.len = text.len() as u64;
-            slot.text[..text.len()].copy_from_slice(text);
-            slot.bits = bits;
+        // Fibonacci hashing spreads the varying mantissa bits over the slot index; folding the
+        // upper half in first lets the low bits count too (without it, 1000 ratios k/997 took
+        // 766 of 4096 slots, and thrashed where they met; with it, 881, as random values do).
+        let i = ((bits ^ (bits >> 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits))
+            as usize;
+        let slot = &self.slots[i];
+        if slot.bits == bits && v.is_finite() {
+            return (slot.text.as_ptr(), slot.len as usize);
         }
-        slot
+        self.fill(v, i)
+    }
+
+    /// [`FloatCache::text`] for a value not in its slot: formats it, and caches it unless it
+    /// is not finite or its text is too long for a slot.
+    #[cold]
+    #[inline(never)]
+    fn fill(&mut self, v: f64, i: usize) -> (*const u8, usize) {
+        let text = if v.is_finite() {
+            format_f64(&mut self.ryu, v)
+        } else {
+            self.ryu.format(v).as_bytes()
+        };
+        if v.is_finite() && text.len() <= SLOT_TEXT {
+            let slot = &mut self.slots[i];
+            slot.text[..text.len()].copy_from_slice(text);
+            slot.len = text.len() as u8;
+            slot.bits = v.to_bits();
+            return (slot.text.as_ptr(), slot.len as usize);
+        }
+        self.uncached[..text.len()].copy_from_slice(text);
+        self.uncached_len = text.len();
+        (self.uncached.as_ptr(), self.uncached_len)
     }
 
     fn push(&mut self, out: &mut Vec<u8>, v: f64) {
-        let slot = self.slot(v);
-        out.extend_from_slice(&slot.text[..slot.len as usize]);
+        let (text, len) = self.text(v);
+        // SAFETY: `text` points at `len` initialized bytes of this cache.
+        out.extend_from_slice(unsafe { std::slice::from_raw_parts(text, len) });
     }
 }
 
@@ -880,7 +907,11 @@ pub fn write_pairs<'p>(
     let Some(label) = label else {
         let mut out = PairWriter::new(w, corpus, format, progress)?;
         // In batches, so CSV is formatted on all threads.
-        let mut batch = Vec::with_capacity(pairs.len().min(1 << 18));
+        let mut batch = Vec::with_capacity(
+            pairs
+                .len()
+                .min(4 * CSV_CHUNK_ROWS * rayon::current_num_threads()),
+        );
         for p in pairs {
             batch.push(*p);
             if batch.len() == batch.capacity() {
@@ -1131,10 +1162,10 @@ fn count_rows(
 /// moves without reading past the allocation.
 const ID_PAD: usize = 16;
 
-/// Bytes a row may take besides its two ids, counting what the whole-block copies write past
-/// the end of each field: two floats of 32 bytes, 16 past each id, a u32 of at most 10 digits,
-/// four commas and the line break.
-const ROW_SLACK: usize = 2 * 32 + 2 * 16 + 16 + 8;
+/// Bytes a row may take besides its two ids, counting what the fixed-size copies write past
+/// the end of each field: two floats of 24 bytes (the uncached ones are at most 24 long),
+/// 16 past each id, a u32 of at most 10 digits, four commas and the line break.
+const ROW_SLACK: usize = 2 * 24 + 2 * 16 + 16 + 8;
 
 /// The CSV form of pair rows, formatted straight into bytes: ids copied from one arena of
 /// their CSV fields (quoted once, here, where they must be), floats from [`FloatCache`]s (so
@@ -1157,7 +1188,7 @@ impl PairCsvCaches {
     fn new() -> Self {
         PairCsvCaches {
             jaccard: FloatCache::with_slots_log2(12),
-            estimate: FloatCache::with_slots_log2(9),
+            estimate: FloatCache::with_slots_log2(10),
         }
     }
 }
@@ -1182,12 +1213,13 @@ impl PairCsv {
             let (a_start, a_end) = (self.id_start[a], self.id_start[a + 1]);
             let (b_start, b_end) = (self.id_start[b], self.id_start[b + 1]);
             out.reserve((a_end - a_start) + (b_end - b_start) + ROW_SLACK);
-            let jaccard = caches.jaccard.slot(p.jaccard);
-            let estimate = caches.estimate.slot(p.estimate);
+            let jaccard = caches.jaccard.text(p.jaccard);
+            let estimate = caches.estimate.text(p.estimate);
             // SAFETY: `out` has room for the row and every byte the block copies write past a
             // field (ROW_SLACK counts them); the id copies read at most ID_PAD − 1 bytes past
-            // an id, inside `ids` (which ends with ID_PAD spare bytes); the slots' texts are 32
-            // bytes; `set_len` covers exactly the bytes written as fields.
+            // an id, inside `ids` (which ends with ID_PAD spare bytes); a float's text is
+            // followed by at least 24 − len readable bytes of its slot (text and length) or of
+            // the 32-byte uncached buffer; `set_len` covers exactly the bytes written as fields.
             unsafe {
                 let start = out.as_mut_ptr().add(out.len());
                 let mut w = start;
@@ -1196,12 +1228,12 @@ impl PairCsv {
                 w = copy_blocks(w.add(1), self.ids.as_ptr().add(b_start), b_end - b_start);
                 *w = b',';
                 w = w.add(1);
-                std::ptr::copy_nonoverlapping(jaccard.text.as_ptr(), w, 32);
-                w = w.add(jaccard.len as usize);
+                std::ptr::copy_nonoverlapping(jaccard.0, w, 24);
+                w = w.add(jaccard.1);
                 *w = b',';
                 w = w.add(1);
-                std::ptr::copy_nonoverlapping(estimate.text.as_ptr(), w, 32);
-                w = w.add(estimate.len as usize);
+                std::ptr::copy_nonoverlapping(estimate.0, w, 24);
+                w = w.add(estimate.1);
                 *w = b',';
                 w = write_u32(w.add(1), p.bands_hit);
                 *w = b'\n';
