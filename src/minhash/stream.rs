@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use super::banding::BucketLists;
 use super::index::Index;
-use super::verify::{VerifiedPair, jaccard_at_least};
+use super::verify::{VerifiedPair, estimate, jaccard_at_least};
 use crate::Result;
 use crate::jobs::{Phase, Progress};
 
@@ -90,7 +90,11 @@ pub fn stream_verified(
                                         b,
                                         bands_hit: lists.bands_hit(a, b),
                                         jaccard: j,
-                                        estimate: index.signatures.estimate(a as usize, b as usize),
+                                        estimate: estimate(
+                                            &index.signatures,
+                                            a as usize,
+                                            b as usize,
+                                        ),
                                     });
                                 }
                             }

@@ -2,7 +2,7 @@
 
 use rayon::prelude::*;
 
-use super::{CandidatePair, Index};
+use super::{CandidatePair, Index, Signatures};
 use crate::Result;
 use crate::jobs::{Phase, Progress};
 use crate::similarity::{intersection_size_merge, jaccard, prefetch_set, prefetch_signature};
@@ -58,7 +58,7 @@ pub fn verify(
                         b: c.b,
                         bands_hit: c.bands_hit,
                         jaccard: j,
-                        estimate: index.signatures.estimate(c.a as usize, c.b as usize),
+                        estimate: estimate(&index.signatures, c.a as usize, c.b as usize),
                     })
                 })
                 .collect();
@@ -104,6 +104,47 @@ pub fn jaccard_at_least(a: &[u64], b: &[u64], threshold: f64) -> Option<f64> {
     }
     let j = jaccard(a, b);
     (j >= threshold).then_some(j)
+}
+
+/// [`Signatures::estimate`] of documents `a` and `b`, the same value, with AVX-512 when the
+/// CPU has it: 16 rows per compare instead of the 4 of the portable build's SSE2.
+#[inline]
+pub fn estimate(signatures: &Signatures, a: usize, b: usize) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("avx512f") {
+            if signatures.is_empty_doc(a) || signatures.is_empty_doc(b) {
+                return 0.0;
+            }
+            let (x, y) = (signatures.row(a), signatures.row(b));
+            // SAFETY: the CPU supports the features the function was compiled for.
+            let agree = unsafe { agreeing_rows_avx512(x, y) };
+            return agree as f64 / signatures.num_perm() as f64;
+        }
+    }
+    signatures.estimate(a, b)
+}
+
+/// Rows at which two signatures of one length agree.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,popcnt")]
+unsafe fn agreeing_rows_avx512(x: &[u32], y: &[u32]) -> usize {
+    use std::arch::x86_64::*;
+    assert_eq!(x.len(), y.len());
+    let mut agree = 0;
+    let mut i = 0;
+    while i + 16 <= x.len() {
+        // SAFETY: i + 16 <= len of both.
+        let (vx, vy) = unsafe {
+            (
+                _mm512_loadu_si512(x.as_ptr().add(i).cast()),
+                _mm512_loadu_si512(y.as_ptr().add(i).cast()),
+            )
+        };
+        agree += _mm512_cmpeq_epi32_mask(vx, vy).count_ones() as usize;
+        i += 16;
+    }
+    agree + crate::similarity::agreeing_rows(&x[i..], &y[i..])
 }
 
 /// Jaccard as [`jaccard`] computes it from the intersection size and |A| + |B|.
@@ -235,6 +276,22 @@ mod tests {
         assert_eq!(jaccard_at_least(&[], &[], 0.0), Some(0.0));
         assert_eq!(jaccard_at_least(&[], &[], 0.5), None);
         assert_eq!(jaccard_at_least(&[1, 2], &[], 0.5), None);
+    }
+
+    #[test]
+    fn estimates_equal_the_signatures_own() {
+        let mut rng = crate::rng::SplitMix64::new(31);
+        for k in [1, 15, 16, 17, 64, 128, 130] {
+            let n = 40;
+            let data: Vec<u32> = (0..n * k).map(|_| rng.below(3) as u32).collect();
+            let empty: Vec<bool> = (0..n).map(|d| d % 9 == 4).collect();
+            let sigs = Signatures::from_rows(k, data, empty).unwrap();
+            for a in 0..n {
+                for b in 0..n {
+                    assert_eq!(estimate(&sigs, a, b), sigs.estimate(a, b), "k = {k}");
+                }
+            }
+        }
     }
 
     #[test]
