@@ -952,7 +952,7 @@ fn pair_fields<'c>(corpus: &'c Corpus, p: &VerifiedPair) -> [Field<'c>; 5] {
 /// Writes pairs one at a time or in batches, as CSV, JSON Lines or Parquet ([`PAIR_COLUMNS`]):
 /// what a scan that streams its pairs writes through.
 ///
-/// CSV, the common case, has its own formatter ([`PairCsv`]): large batches are formatted in
+/// CSV, the common case, has its own formatter (`PairCsv`): large batches are formatted in
 /// parallel, in chunks whose bytes are then written in order, so the file is byte for byte
 /// what one thread writing row by row gives.
 pub struct PairWriter<'w, 'p, 'c> {
