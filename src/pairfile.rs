@@ -968,6 +968,9 @@ enum PairWriterKind<'w, 'p> {
         /// One set of float caches per worker thread (the last for the calling thread), so
         /// the values a thread has formatted stay cached from one batch to the next.
         caches: Vec<std::sync::Mutex<PairCsvCaches>>,
+        /// The formatted bytes of the chunks of one parallel group, reused from group to
+        /// group (fresh megabyte buffers would each be mapped and faulted in anew).
+        chunks: Vec<Vec<u8>>,
         progress: Option<&'p Progress>,
         since_update: u64,
     },
@@ -1015,6 +1018,7 @@ impl<'w, 'p, 'c> PairWriter<'w, 'p, 'c> {
                     caches: (0..=threads)
                         .map(|_| std::sync::Mutex::new(PairCsvCaches::new()))
                         .collect(),
+                    chunks: Vec::new(),
                     progress,
                     since_update: 0,
                 }
@@ -1060,6 +1064,7 @@ impl<'w, 'p, 'c> PairWriter<'w, 'p, 'c> {
             buf,
             format,
             caches,
+            chunks,
             progress,
             since_update,
         } = &mut self.kind
@@ -1075,21 +1080,23 @@ impl<'w, 'p, 'c> PairWriter<'w, 'p, 'c> {
             let (now, later) = rest.split_at(rest.len().min(group));
             let format = &*format;
             let caches = &*caches;
-            let chunks: Vec<Vec<u8>> = now
-                .par_chunks(CSV_CHUNK_ROWS)
-                .map(|chunk| {
+            let count = now.len().div_ceil(CSV_CHUNK_ROWS);
+            if chunks.len() < count {
+                chunks.resize_with(count, Vec::new);
+            }
+            now.par_chunks(CSV_CHUNK_ROWS)
+                .zip(chunks[..count].par_iter_mut())
+                .for_each(|(chunk, bytes)| {
                     let thread = rayon::current_thread_index().unwrap_or(caller).min(caller);
                     let mut caches = caches[thread].lock().unwrap_or_else(|e| e.into_inner());
-                    let mut bytes = Vec::with_capacity(chunk.len() * 48);
-                    format.push_rows(&mut caches, &mut bytes, chunk);
-                    bytes
-                })
-                .collect();
+                    bytes.clear();
+                    format.push_rows(&mut caches, bytes, chunk);
+                });
             if !buf.is_empty() {
                 out.write_all(buf)?;
                 buf.clear();
             }
-            for bytes in &chunks {
+            for bytes in &chunks[..count] {
                 out.write_all(bytes)?;
             }
             count_rows(*progress, since_update, now.len() as u64)?;
