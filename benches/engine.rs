@@ -151,40 +151,76 @@ fn exact_jaccard_in_cache(bencher: Bencher) {
         });
 }
 
-/// Pairs written as CSV (ids from the corpus, shortest round-trip floats) into memory, on one
-/// thread: the formatting cost of `scan -o pairs.csv` without the disk.
-#[divan::bench(sample_count = 10)]
-fn write_pairs_csv(bencher: Bencher) {
-    let corpus = corpus();
+/// Pairs for the writing benchmarks: random documents, estimates k/128, and Jaccard values
+/// either from 1000 values (`few_values`) or ratios i/u of set sizes as real scans give them
+/// (hundreds of thousands of distinct values, so most are formatted, not found in a cache).
+fn pairs_to_write(few_values: bool) -> Vec<lshscope::minhash::VerifiedPair> {
     let mut rng = lshscope::rng::SplitMix64::new(3);
-    let pairs: Vec<lshscope::minhash::VerifiedPair> = (0..1_000_000)
+    (0..1_000_000)
         .map(|_| {
             let a = (rng.next_u64() % DOCS as u64) as u32;
             let b = (rng.next_u64() % DOCS as u64) as u32;
             let agree = rng.next_u64() % 129;
+            let jaccard = if few_values {
+                (rng.next_u64() % 1000) as f64 / 997.0
+            } else {
+                let union = 300 + rng.below(500);
+                rng.below(union + 1) as f64 / union as f64
+            };
             lshscope::minhash::VerifiedPair {
                 a: a.min(b),
                 b: a.max(b),
                 bands_hit: (rng.next_u64() % 20) as u32,
-                jaccard: (rng.next_u64() % 1000) as f64 / 997.0,
+                jaccard,
                 estimate: agree as f64 / 128.0,
             }
         })
-        .collect();
+        .collect()
+}
+
+/// Pairs written as CSV (ids from the corpus, shortest round-trip floats) into memory, on
+/// `threads` threads: the formatting cost of `scan -o pairs.csv` without the disk.
+fn write_csv(bencher: Bencher, few_values: bool, threads: usize) {
+    let corpus = corpus();
+    let pairs = pairs_to_write(few_values);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
     let mut out = Vec::with_capacity(64 << 20);
     bencher
         .counter(ItemsCount::new(pairs.len()))
         .bench_local(|| {
             out.clear();
-            lshscope::pairfile::write_pairs(
-                &mut out,
-                corpus,
-                pairs.iter(),
-                lshscope::pairfile::OutputFormat::Csv,
-                None,
-                None,
-            )
+            pool.install(|| {
+                lshscope::pairfile::write_pairs(
+                    &mut out,
+                    corpus,
+                    pairs.iter(),
+                    lshscope::pairfile::OutputFormat::Csv,
+                    None,
+                    None,
+                )
+            })
             .unwrap();
             black_box(out.len())
         });
+}
+
+/// One thread, Jaccard values from a set of 1000 (mostly cached).
+#[divan::bench(sample_count = 10)]
+fn write_pairs_csv(bencher: Bencher) {
+    write_csv(bencher, true, 1);
+}
+
+/// One thread, Jaccard values i/u as real scans give them (mostly formatted anew).
+#[divan::bench(sample_count = 10)]
+fn write_pairs_csv_ratios(bencher: Bencher) {
+    write_csv(bencher, false, 1);
+}
+
+/// Both cores (chunks formatted in parallel, written in order), ratios as above.
+#[divan::bench(sample_count = 10)]
+fn write_pairs_csv_ratios_2_threads(bencher: Bencher) {
+    write_csv(bencher, false, 2);
 }

@@ -11,6 +11,8 @@ use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use crate::corpus::Corpus;
 use crate::jobs::Progress;
 use crate::minhash::VerifiedPair;
@@ -325,47 +327,95 @@ impl<'w, 'p> RowWriter<'w, 'p> {
 struct FloatCache {
     ryu: ryu::Buffer,
     slots: Vec<FloatSlot>,
+    /// log2 of the slot count.
+    bits: u32,
+    /// Where a value that is not cached (not finite, or too long a text) is formatted; 32
+    /// bytes, so it can be copied like a slot.
+    uncached: [u8; 32],
+    uncached_len: usize,
 }
 
+/// One formatted float: `text[..len]`, then spare bytes, so a row formatter can copy the
+/// whole 24 bytes (text and length) with two moves and advance by `len`. 32 bytes, aligned, so
+/// a slot is one cache line's quarter, never split between two.
 #[derive(Clone, Copy)]
+#[repr(C, align(32))]
 struct FloatSlot {
     /// The value's bits; a NaN pattern marks an empty slot (NaN is never cached).
     bits: u64,
+    text: [u8; SLOT_TEXT],
     len: u8,
-    text: [u8; 24],
 }
+
+/// Bytes of text a [`FloatSlot`] holds: every finite f64 between −1e16 and 1e16 (the longest
+/// Jaccard text, `0.000…` with 17 digits, is 22 bytes); longer texts are formatted uncached.
+const SLOT_TEXT: usize = 23;
 
 impl FloatCache {
     const SLOTS_LOG2: u32 = 10;
 
     fn new() -> Self {
+        Self::with_slots_log2(Self::SLOTS_LOG2)
+    }
+
+    fn with_slots_log2(bits: u32) -> Self {
         let empty = FloatSlot {
             bits: u64::MAX,
+            text: [0; SLOT_TEXT],
             len: 0,
-            text: [0; 24],
         };
         FloatCache {
             ryu: ryu::Buffer::new(),
-            slots: vec![empty; 1 << Self::SLOTS_LOG2],
+            slots: vec![empty; 1 << bits],
+            bits,
+            uncached: [0; 32],
+            uncached_len: 0,
         }
     }
 
-    fn push(&mut self, out: &mut Vec<u8>, v: f64) {
-        if !v.is_finite() {
-            out.extend_from_slice(self.ryu.format(v).as_bytes());
-            return;
-        }
+    /// The text of `v` (as [`format_f64`] writes it): 32 bytes of which the first `len` are
+    /// the text, and `len`.
+    #[inline(always)]
+    fn text(&mut self, v: f64) -> (*const u8, usize) {
         let bits = v.to_bits();
-        // Fibonacci hashing spreads the few varying mantissa bits over the slot index.
-        let i = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - Self::SLOTS_LOG2)) as usize;
-        let slot = &mut self.slots[i];
-        if slot.bits != bits {
-            let text = format_f64(&mut self.ryu, v);
-            slot.len = text.len() as u8;
-            slot.text[..text.len()].copy_from_slice(text);
-            slot.bits = bits;
+        // Fibonacci hashing spreads the varying mantissa bits over the slot index; folding the
+        // upper half in first lets the low bits count too (without it, 1000 ratios k/997 took
+        // 766 of 4096 slots, and thrashed where they met; with it, 881, as random values do).
+        let i = ((bits ^ (bits >> 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits))
+            as usize;
+        let slot = &self.slots[i];
+        if slot.bits == bits && v.is_finite() {
+            return (slot.text.as_ptr(), slot.len as usize);
         }
-        out.extend_from_slice(&slot.text[..slot.len as usize]);
+        self.fill(v, i)
+    }
+
+    /// [`FloatCache::text`] for a value not in its slot: formats it, and caches it unless it
+    /// is not finite or its text is too long for a slot.
+    #[cold]
+    #[inline(never)]
+    fn fill(&mut self, v: f64, i: usize) -> (*const u8, usize) {
+        let text = if v.is_finite() {
+            format_f64(&mut self.ryu, v)
+        } else {
+            self.ryu.format(v).as_bytes()
+        };
+        if v.is_finite() && text.len() <= SLOT_TEXT {
+            let slot = &mut self.slots[i];
+            slot.text[..text.len()].copy_from_slice(text);
+            slot.len = text.len() as u8;
+            slot.bits = v.to_bits();
+            return (slot.text.as_ptr(), slot.len as usize);
+        }
+        self.uncached[..text.len()].copy_from_slice(text);
+        self.uncached_len = text.len();
+        (self.uncached.as_ptr(), self.uncached_len)
+    }
+
+    fn push(&mut self, out: &mut Vec<u8>, v: f64) {
+        let (text, len) = self.text(v);
+        // SAFETY: `text` points at `len` initialized bytes of this cache.
+        out.extend_from_slice(unsafe { std::slice::from_raw_parts(text, len) });
     }
 }
 
@@ -856,9 +906,20 @@ pub fn write_pairs<'p>(
 ) -> std::io::Result<()> {
     let Some(label) = label else {
         let mut out = PairWriter::new(w, corpus, format, progress)?;
+        // In batches, so CSV is formatted on all threads.
+        let mut batch = Vec::with_capacity(
+            pairs
+                .len()
+                .min(4 * CSV_CHUNK_ROWS * rayon::current_num_threads()),
+        );
         for p in pairs {
-            out.write(p)?;
+            batch.push(*p);
+            if batch.len() == batch.capacity() {
+                out.write_batch(&batch)?;
+                batch.clear();
+            }
         }
+        out.write_batch(&batch)?;
         return out.finish();
     };
     if format == OutputFormat::Parquet {
@@ -888,14 +949,31 @@ fn pair_fields<'c>(corpus: &'c Corpus, p: &VerifiedPair) -> [Field<'c>; 5] {
     ]
 }
 
-/// Writes pairs one at a time, in any number of batches, as CSV, JSON Lines or Parquet
-/// ([`PAIR_COLUMNS`]): what a scan that streams its pairs writes through.
+/// Writes pairs one at a time or in batches, as CSV, JSON Lines or Parquet ([`PAIR_COLUMNS`]):
+/// what a scan that streams its pairs writes through.
+///
+/// CSV, the common case, has its own formatter (`PairCsv`): large batches are formatted in
+/// parallel, in chunks whose bytes are then written in order, so the file is byte for byte
+/// what one thread writing row by row gives.
 pub struct PairWriter<'w, 'p, 'c> {
     corpus: &'c Corpus,
     kind: PairWriterKind<'w, 'p>,
 }
 
 enum PairWriterKind<'w, 'p> {
+    Csv {
+        out: &'w mut dyn Write,
+        buf: Vec<u8>,
+        format: PairCsv,
+        /// One set of float caches per worker thread (the last for the calling thread), so
+        /// the values a thread has formatted stay cached from one batch to the next.
+        caches: Vec<std::sync::Mutex<PairCsvCaches>>,
+        /// The formatted bytes of the chunks of one parallel group, reused from group to
+        /// group (fresh megabyte buffers would each be mapped and faulted in anew).
+        chunks: Vec<Vec<u8>>,
+        progress: Option<&'p Progress>,
+        since_update: u64,
+    },
     Rows(RowWriter<'w, 'p>),
     Parquet {
         out: Box<crate::pairs_parquet::PairsParquetWriter<&'w mut dyn Write>>,
@@ -905,6 +983,10 @@ enum PairWriterKind<'w, 'p> {
     },
 }
 
+/// Rows per chunk formatted by one thread: large enough to amortise the hand-off, small
+/// enough that a few chunks per thread keep both cores busy and the formatted bytes small.
+const CSV_CHUNK_ROWS: usize = 16 * 1024;
+
 impl<'w, 'p, 'c> PairWriter<'w, 'p, 'c> {
     pub fn new(
         w: &'w mut dyn Write,
@@ -912,21 +994,45 @@ impl<'w, 'p, 'c> PairWriter<'w, 'p, 'c> {
         format: OutputFormat,
         progress: Option<&'p Progress>,
     ) -> std::io::Result<Self> {
-        let kind = if format == OutputFormat::Parquet {
-            PairWriterKind::Parquet {
+        let kind = match format {
+            OutputFormat::Parquet => PairWriterKind::Parquet {
                 out: Box::new(crate::pairs_parquet::PairsParquetWriter::new(w)?),
                 ids: crate::pairs_parquet::IdColumn::new((0..corpus.len()).map(|i| corpus.id(i))),
                 progress,
                 since_update: 0,
+            },
+            OutputFormat::Csv => {
+                let mut buf = Vec::with_capacity(BUFFER + 4096);
+                for (i, c) in PAIR_COLUMNS.iter().enumerate() {
+                    if i > 0 {
+                        buf.push(b',');
+                    }
+                    push_csv_str(&mut buf, c);
+                }
+                buf.push(b'\n');
+                let threads = rayon::current_num_threads();
+                PairWriterKind::Csv {
+                    out: w,
+                    buf,
+                    format: PairCsv::new(corpus),
+                    caches: (0..=threads)
+                        .map(|_| std::sync::Mutex::new(PairCsvCaches::new()))
+                        .collect(),
+                    chunks: Vec::new(),
+                    progress,
+                    since_update: 0,
+                }
             }
-        } else {
-            PairWriterKind::Rows(RowWriter::new(w, format, PAIR_COLUMNS, progress)?)
+            OutputFormat::Jsonl => {
+                PairWriterKind::Rows(RowWriter::new(w, format, PAIR_COLUMNS, progress)?)
+            }
         };
         Ok(PairWriter { corpus, kind })
     }
 
     pub fn write(&mut self, p: &VerifiedPair) -> std::io::Result<()> {
         match &mut self.kind {
+            PairWriterKind::Csv { .. } => self.write_batch(std::slice::from_ref(p)),
             PairWriterKind::Rows(out) => out.write_row(&pair_fields(self.corpus, p)),
             PairWriterKind::Parquet {
                 out,
@@ -950,8 +1056,79 @@ impl<'w, 'p, 'c> PairWriter<'w, 'p, 'c> {
         }
     }
 
+    /// Writes `pairs` in order; the same bytes as [`PairWriter::write`] on each, faster: CSV
+    /// batches of more than one chunk are formatted on all threads.
+    pub fn write_batch(&mut self, pairs: &[VerifiedPair]) -> std::io::Result<()> {
+        let PairWriterKind::Csv {
+            out,
+            buf,
+            format,
+            caches,
+            chunks,
+            progress,
+            since_update,
+        } = &mut self.kind
+        else {
+            return pairs.iter().try_for_each(|p| self.write(p));
+        };
+        let caller = caches.len() - 1;
+        // Whole groups of chunks in parallel (a group at a time, so the formatted bytes held
+        // stay a few megabytes), the rest on this thread.
+        let group = CSV_CHUNK_ROWS * (caches.len() - 1).max(1);
+        let mut rest = pairs;
+        while rest.len() >= 2 * CSV_CHUNK_ROWS && caches.len() > 2 {
+            let (now, later) = rest.split_at(rest.len().min(group));
+            let format = &*format;
+            let caches = &*caches;
+            let count = now.len().div_ceil(CSV_CHUNK_ROWS);
+            if chunks.len() < count {
+                chunks.resize_with(count, Vec::new);
+            }
+            now.par_chunks(CSV_CHUNK_ROWS)
+                .zip(chunks[..count].par_iter_mut())
+                .for_each(|(chunk, bytes)| {
+                    let thread = rayon::current_thread_index().unwrap_or(caller).min(caller);
+                    let mut caches = caches[thread].lock().unwrap_or_else(|e| e.into_inner());
+                    bytes.clear();
+                    format.push_rows(&mut caches, bytes, chunk);
+                });
+            if !buf.is_empty() {
+                out.write_all(buf)?;
+                buf.clear();
+            }
+            for bytes in &chunks[..count] {
+                out.write_all(bytes)?;
+            }
+            count_rows(*progress, since_update, now.len() as u64)?;
+            rest = later;
+        }
+        let mut caches = caches[caller].lock().unwrap_or_else(|e| e.into_inner());
+        for chunk in rest.chunks(CSV_CHUNK_ROWS) {
+            format.push_rows(&mut caches, buf, chunk);
+            if buf.len() >= BUFFER {
+                out.write_all(buf)?;
+                buf.clear();
+            }
+            count_rows(*progress, since_update, chunk.len() as u64)?;
+        }
+        Ok(())
+    }
+
     pub fn finish(self) -> std::io::Result<()> {
         match self.kind {
+            PairWriterKind::Csv {
+                out,
+                buf,
+                progress,
+                since_update,
+                ..
+            } => {
+                if let Some(progress) = progress {
+                    progress.advance(since_update);
+                }
+                out.write_all(&buf)?;
+                out.flush()
+            }
             PairWriterKind::Rows(out) => out.finish(),
             PairWriterKind::Parquet {
                 out,
@@ -964,6 +1141,153 @@ impl<'w, 'p, 'c> PairWriter<'w, 'p, 'c> {
                 }
                 out.finish().map(|_| ())
             }
+        }
+    }
+}
+
+/// Counts `rows` more rows written, advancing `progress` every [`PROGRESS_EVERY`] rows and
+/// stopping with an error once it is cancelled.
+fn count_rows(
+    progress: Option<&Progress>,
+    since_update: &mut u64,
+    rows: u64,
+) -> std::io::Result<()> {
+    *since_update += rows;
+    if *since_update >= PROGRESS_EVERY {
+        if let Some(p) = progress {
+            p.advance(*since_update);
+            if p.is_cancelled() {
+                return Err(std::io::Error::other("cancelled"));
+            }
+        }
+        *since_update = 0;
+    }
+    Ok(())
+}
+
+/// Spare bytes after the last id of [`PairCsv::ids`], so any id is copied in whole 16-byte
+/// moves without reading past the allocation.
+const ID_PAD: usize = 16;
+
+/// Bytes a row may take besides its two ids, counting what the fixed-size copies write past
+/// the end of each field: two floats of 24 bytes (the uncached ones are at most 24 long),
+/// 16 past each id, a u32 of at most 10 digits, four commas and the line break.
+const ROW_SLACK: usize = 2 * 24 + 2 * 16 + 16 + 8;
+
+/// The CSV form of pair rows, formatted straight into bytes: ids copied from one arena of
+/// their CSV fields (quoted once, here, where they must be), floats from [`FloatCache`]s (so
+/// the text is `ryu`'s shortest round-trip form, `.0` dropped, exactly as [`RowWriter`] writes
+/// it), and every field copied with fixed-size moves into room reserved once per row.
+struct PairCsv {
+    ids: Vec<u8>,
+    /// `ids[id_start[d]..id_start[d + 1]]` is the CSV field of document d's id.
+    id_start: Vec<usize>,
+}
+
+/// The float caches of one thread formatting [`PairCsv`] rows: one per column, so the K + 1
+/// estimate values are never pushed out by the many Jaccard values.
+struct PairCsvCaches {
+    jaccard: FloatCache,
+    estimate: FloatCache,
+}
+
+impl PairCsvCaches {
+    fn new() -> Self {
+        PairCsvCaches {
+            jaccard: FloatCache::with_slots_log2(12),
+            estimate: FloatCache::with_slots_log2(10),
+        }
+    }
+}
+
+impl PairCsv {
+    fn new(corpus: &Corpus) -> Self {
+        let mut ids = Vec::new();
+        let mut id_start = Vec::with_capacity(corpus.len() + 1);
+        id_start.push(0);
+        for d in 0..corpus.len() {
+            push_csv_str(&mut ids, corpus.id(d));
+            id_start.push(ids.len());
+        }
+        ids.extend_from_slice(&[0; ID_PAD]);
+        PairCsv { ids, id_start }
+    }
+
+    /// Appends the rows of `pairs` to `out`.
+    fn push_rows(&self, caches: &mut PairCsvCaches, out: &mut Vec<u8>, pairs: &[VerifiedPair]) {
+        for p in pairs {
+            let (a, b) = (p.a as usize, p.b as usize);
+            let (a_start, a_end) = (self.id_start[a], self.id_start[a + 1]);
+            let (b_start, b_end) = (self.id_start[b], self.id_start[b + 1]);
+            out.reserve((a_end - a_start) + (b_end - b_start) + ROW_SLACK);
+            let jaccard = caches.jaccard.text(p.jaccard);
+            let estimate = caches.estimate.text(p.estimate);
+            // SAFETY: `out` has room for the row and every byte the block copies write past a
+            // field (ROW_SLACK counts them); the id copies read at most ID_PAD − 1 bytes past
+            // an id, inside `ids` (which ends with ID_PAD spare bytes); a float's text is
+            // followed by at least 24 − len readable bytes of its slot (text and length) or of
+            // the 32-byte uncached buffer; `set_len` covers exactly the bytes written as fields.
+            unsafe {
+                let start = out.as_mut_ptr().add(out.len());
+                let mut w = start;
+                w = copy_blocks(w, self.ids.as_ptr().add(a_start), a_end - a_start);
+                *w = b',';
+                w = copy_blocks(w.add(1), self.ids.as_ptr().add(b_start), b_end - b_start);
+                *w = b',';
+                w = w.add(1);
+                std::ptr::copy_nonoverlapping(jaccard.0, w, 24);
+                w = w.add(jaccard.1);
+                *w = b',';
+                w = w.add(1);
+                std::ptr::copy_nonoverlapping(estimate.0, w, 24);
+                w = w.add(estimate.1);
+                *w = b',';
+                w = write_u32(w.add(1), p.bands_hit);
+                *w = b'\n';
+                w = w.add(1);
+                out.set_len(out.len() + w.offset_from(start) as usize);
+            }
+        }
+    }
+}
+
+/// Copies `len` bytes from `src` to `dst` in 16-byte moves (so up to 15 bytes more are read
+/// and written) and returns the end of the `len` bytes at `dst`.
+///
+/// # Safety
+/// `src..src + len` rounded up to 16 must be readable and `dst..` as much writable.
+#[inline(always)]
+unsafe fn copy_blocks(dst: *mut u8, src: *const u8, len: usize) -> *mut u8 {
+    let mut done = 0;
+    while done < len {
+        // SAFETY: the caller's contract.
+        unsafe { std::ptr::copy_nonoverlapping(src.add(done), dst.add(done), 16) };
+        done += 16;
+    }
+    // SAFETY: within the bytes just written.
+    unsafe { dst.add(len) }
+}
+
+/// Writes `n` in decimal at `w` (at most 10 bytes) and returns the end.
+///
+/// # Safety
+/// `w..w + 10` must be writable.
+#[inline(always)]
+unsafe fn write_u32(w: *mut u8, n: u32) -> *mut u8 {
+    // SAFETY (all three arms): at most 10 bytes are written, the caller's contract.
+    unsafe {
+        if n < 10 {
+            *w = b'0' + n as u8;
+            w.add(1)
+        } else if n < 100 {
+            *w = b'0' + (n / 10) as u8;
+            *w.add(1) = b'0' + (n % 10) as u8;
+            w.add(2)
+        } else {
+            let mut digits = itoa::Buffer::new();
+            let text = digits.format(n).as_bytes();
+            std::ptr::copy_nonoverlapping(text.as_ptr(), w, text.len());
+            w.add(text.len())
         }
     }
 }
@@ -1014,6 +1338,146 @@ mod tests {
         out.clear();
         cache.push(&mut out, 1.0);
         assert_eq!(out, b"1");
+    }
+
+    #[test]
+    fn cached_floats_equal_fresh_ones_on_random_values() {
+        // Random bit patterns (every exponent, subnormals, NaN and infinities), Jaccard-like
+        // ratios and estimates k/128, through caches small enough that slots are overwritten.
+        let mut rng = crate::rng::SplitMix64::new(41);
+        let mut values: Vec<f64> = (0..20_000)
+            .map(|_| f64::from_bits(rng.next_u64()))
+            .collect();
+        values.extend((0..20_000).map(|_| {
+            let union = 1 + rng.below(2000);
+            rng.below(union + 1) as f64 / union as f64
+        }));
+        values.extend((0..=128).map(|k| k as f64 / 128.0));
+        values.extend([
+            0.0,
+            -0.0,
+            1.0,
+            1e-7,
+            5e-324,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ]);
+        let mut fresh = ryu::Buffer::new();
+        for log2 in [2, 9, 12] {
+            let mut cache = FloatCache::with_slots_log2(log2);
+            let mut out = Vec::new();
+            for _ in 0..2 {
+                for &v in &values {
+                    out.clear();
+                    cache.push(&mut out, v);
+                    let expected: &[u8] = if v.is_finite() {
+                        format_f64(&mut fresh, v)
+                    } else {
+                        fresh.format(v).as_bytes()
+                    };
+                    assert_eq!(out, expected, "{v:e}");
+                }
+            }
+        }
+    }
+
+    /// The pair rows of the fast CSV formatter, one at a time, in batches on one thread and in
+    /// parallel, equal the rows the general row writer makes of the same pairs.
+    #[test]
+    fn fast_csv_pairs_equal_general_rows() {
+        let mut rng = crate::rng::SplitMix64::new(43);
+        let long = "an-id-long-enough-to-need-several-sixteen-byte-moves";
+        let mut ids: Vec<String> = vec![
+            String::new(),
+            "a,b".into(),
+            "say \"hi\"".into(),
+            "line\nbreak".into(),
+            "cr\rhere".into(),
+            "café ½ ™".into(),
+            long.into(),
+            format!("{long},{long}"),
+            "x".repeat(15),
+            "y".repeat(16),
+            "z".repeat(17),
+        ];
+        ids.extend((0..300).map(|i| format!("t{i:07}")));
+        let corpus = Corpus::from_pairs(ids.iter().map(|id| (id.as_str(), "text")));
+        let n = corpus.len() as u64;
+        let floats = [0.0, 1.0, 0.5, 1e-7, 0.1 + 0.2, f64::NAN, f64::INFINITY];
+        let pairs: Vec<VerifiedPair> = (0..70_000)
+            .map(|i| {
+                let (a, b) = (rng.below(n) as u32, rng.below(n) as u32);
+                let union = 1 + rng.below(700);
+                VerifiedPair {
+                    a: a.min(b),
+                    b: a.max(b),
+                    bands_hit: match i % 7 {
+                        0 => u32::MAX,
+                        1 => 9,
+                        2 => 10,
+                        3 => 100,
+                        _ => rng.below(40) as u32,
+                    },
+                    jaccard: if i % 11 == 0 {
+                        floats[i % floats.len()]
+                    } else {
+                        rng.below(union + 1) as f64 / union as f64
+                    },
+                    estimate: if i % 13 == 0 {
+                        f64::from_bits(rng.next_u64())
+                    } else {
+                        rng.below(129) as f64 / 128.0
+                    },
+                }
+            })
+            .collect();
+        let mut expected = Vec::new();
+        let mut rows =
+            RowWriter::new(&mut expected, OutputFormat::Csv, PAIR_COLUMNS, None).unwrap();
+        for p in &pairs {
+            rows.write_row(&pair_fields(&corpus, p)).unwrap();
+        }
+        rows.finish().unwrap();
+        let one_by_one = {
+            let mut out = Vec::new();
+            let mut w = PairWriter::new(&mut out, &corpus, OutputFormat::Csv, None).unwrap();
+            for p in &pairs {
+                w.write(p).unwrap();
+            }
+            w.finish().unwrap();
+            out
+        };
+        assert!(one_by_one == expected, "row by row");
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let batched = pool.install(|| {
+                let mut out = Vec::new();
+                let mut w = PairWriter::new(&mut out, &corpus, OutputFormat::Csv, None).unwrap();
+                for batch in [&pairs[..1], &pairs[1..40_000], &pairs[40_000..]] {
+                    w.write_batch(batch).unwrap();
+                }
+                w.finish().unwrap();
+                out
+            });
+            assert!(batched == expected, "batches on {threads} threads");
+            let mut whole = Vec::new();
+            pool.install(|| {
+                write_pairs(
+                    &mut whole,
+                    &corpus,
+                    pairs.iter(),
+                    OutputFormat::Csv,
+                    None,
+                    None,
+                )
+            })
+            .unwrap();
+            assert!(whole == expected, "write_pairs on {threads} threads");
+        }
     }
 
     #[test]

@@ -209,6 +209,46 @@ pub fn run(args: BenchArgs) -> Result<i32> {
         String::new(),
     );
 
+    // Writing the verified pairs as CSV (formatting and buffering; the bytes go nowhere),
+    // repeated to at least 2 M rows so the phase is long enough to time: one thread (per-core
+    // rate), then all threads (chunks formatted in parallel, written in order).
+    if !pairs.is_empty() {
+        let rounds = (2_000_000 / pairs.len()).max(1);
+        let rows = (rounds * pairs.len()) as f64;
+        let write_rows = || -> std::io::Result<()> {
+            let mut sink = std::io::sink();
+            let mut writer = crate::pairfile::PairWriter::new(
+                &mut sink,
+                &corpus,
+                crate::pairfile::OutputFormat::Csv,
+                None,
+            )?;
+            for _ in 0..rounds {
+                writer.write_batch(&pairs)?;
+            }
+            writer.finish()
+        };
+        let io = |e: std::io::Error| Error::internal(format!("writing pairs: {e}"));
+        let clock = Clock::start();
+        one.install(write_rows).map_err(io)?;
+        report(
+            "pairs as CSV (1 thread)",
+            clock.stop(),
+            rows / 1e6,
+            "M rows",
+            String::new(),
+        );
+        let clock = Clock::start();
+        write_rows().map_err(io)?;
+        report(
+            "pairs as CSV (all thr.)",
+            clock.stop(),
+            rows / 1e6,
+            "M rows",
+            String::new(),
+        );
+    }
+
     let found = planted
         .iter()
         .filter(|p| p.jaccard >= 0.8)

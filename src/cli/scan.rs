@@ -340,12 +340,9 @@ fn stream_pairs(
     target.write(Some(progress), |w| {
         let mut writer = PairWriter::new(w, corpus, format, None)?;
         let result = run.stream_verified(index, &lists, threshold, sort_limit, |batch| {
-            for p in batch {
-                writer
-                    .write(p)
-                    .map_err(|e| Error::io(target.display(), e))?;
-            }
-            Ok(())
+            writer
+                .write_batch(batch)
+                .map_err(|e| Error::io(target.display(), e))
         });
         let counts = match result {
             Ok(counts) => counts,

@@ -68,6 +68,25 @@ impl HashFamily {
         update_portable(&self.a, &self.b, sig, xs)
     }
 
+    /// Lowers `sig[k]` to `min(sig[k], h_k(fold32(h)))` for every 64-bit shingle hash h in
+    /// `hashes`: [`HashFamily::update`] on the folded values, without a pass that writes them
+    /// out where the AVX-512 kernel can fold each hash as it reads it. `scratch` holds the
+    /// folded values on the other paths.
+    pub fn update_hashes(&self, sig: &mut [u32], hashes: &[u64], scratch: &mut Vec<u32>) {
+        assert_eq!(sig.len(), self.len());
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512dq")
+            {
+                // SAFETY: the CPU supports the features this function was compiled for.
+                return unsafe { update_avx512(&self.a, &self.b, sig, Folded(hashes)) };
+            }
+        }
+        scratch.clear();
+        scratch.extend(hashes.iter().map(|&h| fold32(h)));
+        self.update(sig, scratch);
+    }
+
     /// Scalar, obviously-correct version of [`HashFamily::update`].
     pub fn update_scalar(&self, sig: &mut [u32], xs: &[u32]) {
         for &x in xs {
@@ -75,6 +94,40 @@ impl HashFamily {
                 *s = (*s).min(self.value(k, x));
             }
         }
+    }
+}
+
+/// The inputs of the AVX-512 kernel: 32-bit values as they are, or 64-bit shingle hashes
+/// folded with [`fold32`] as they are read.
+trait KernelInput: Copy {
+    fn len(self) -> usize;
+    /// Input `i` as the u32 the permutations take; `i < self.len()`.
+    fn get(self, i: usize) -> u32;
+}
+
+impl KernelInput for &[u32] {
+    #[inline(always)]
+    fn len(self) -> usize {
+        <[u32]>::len(self)
+    }
+    #[inline(always)]
+    fn get(self, i: usize) -> u32 {
+        self[i]
+    }
+}
+
+/// Shingle hashes, folded to the permutations' input on the fly.
+#[derive(Clone, Copy)]
+struct Folded<'a>(&'a [u64]);
+
+impl KernelInput for Folded<'_> {
+    #[inline(always)]
+    fn len(self) -> usize {
+        self.0.len()
+    }
+    #[inline(always)]
+    fn get(self, i: usize) -> u32 {
+        fold32(self.0[i])
     }
 }
 
@@ -133,7 +186,7 @@ unsafe fn update_avx2(a: &[u64], b: &[u64], sig: &mut [u32], xs: &[u32]) {
 /// shingle list is read once per block and nothing else touches memory.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq")]
-unsafe fn update_avx512(a: &[u64], b: &[u64], sig: &mut [u32], xs: &[u32]) {
+unsafe fn update_avx512(a: &[u64], b: &[u64], sig: &mut [u32], xs: impl KernelInput) {
     let k = sig.len();
     assert!(a.len() == k && b.len() == k);
     let mut lane = 0;
@@ -148,7 +201,8 @@ unsafe fn update_avx512(a: &[u64], b: &[u64], sig: &mut [u32], xs: &[u32]) {
         lane += 8;
     }
     // Fewer than 8 lanes left: plain code.
-    for &x in xs {
+    for i in 0..xs.len() {
+        let x = xs.get(i);
         for j in lane..k {
             sig[j] = sig[j].min((a[j].wrapping_mul(x as u64).wrapping_add(b[j]) >> 32) as u32);
         }
@@ -164,7 +218,7 @@ unsafe fn update_avx512_block<const R: usize>(
     b: &[u64],
     sig: &mut [u32],
     lane: usize,
-    xs: &[u32],
+    xs: impl KernelInput,
 ) {
     use std::arch::x86_64::*;
     debug_assert!(lane + 8 * R <= sig.len() && lane + 8 * R <= a.len() && lane + 8 * R <= b.len());
@@ -184,8 +238,8 @@ unsafe fn update_avx512_block<const R: usize>(
             acc[r] = _mm512_or_si512(_mm512_slli_epi64::<32>(s), low_ones);
         }
     }
-    for &x in xs {
-        let vx = _mm512_set1_epi64(x as i64);
+    for i in 0..xs.len() {
+        let vx = _mm512_set1_epi64(xs.get(i) as i64);
         for r in 0..R {
             let v = _mm512_add_epi64(_mm512_mullo_epi64(va[r], vx), vb[r]);
             acc[r] = _mm512_min_epu64(acc[r], v);
@@ -247,6 +301,23 @@ mod tests {
                 fam.update(&mut fast, &xs);
                 fam.update_scalar(&mut slow, &xs);
                 assert_eq!(fast, slow, "k = {k}, {len} inputs");
+            }
+        }
+    }
+
+    #[test]
+    fn hashes_folded_in_the_kernel_match_folded_first() {
+        let mut rng = SplitMix64::new(9);
+        for k in [5, 64, 128, 130] {
+            let fam = HashFamily::new(k, 3);
+            for len in [0, 1, 7, 300] {
+                let hashes: Vec<u64> = (0..len).map(|_| rng.next_u64()).collect();
+                let folded: Vec<u32> = hashes.iter().map(|&h| fold32(h)).collect();
+                let mut expected = vec![u32::MAX; k];
+                fam.update_scalar(&mut expected, &folded);
+                let mut got = vec![u32::MAX; k];
+                fam.update_hashes(&mut got, &hashes, &mut Vec::new());
+                assert_eq!(got, expected, "k = {k}, {len} hashes");
             }
         }
     }

@@ -2,7 +2,7 @@
 
 use rayon::prelude::*;
 
-use super::family::{HashFamily, fold32};
+use super::family::HashFamily;
 use crate::corpus::Corpus;
 use crate::jobs::{Phase, Progress};
 use crate::text::{ShingleOptions, Shingler};
@@ -249,10 +249,8 @@ impl Index {
 /// `u32::MAX`. The one definition of a signature: indexes, the online index and the Python
 /// bindings all compute it here.
 pub fn signature_into(family: &HashFamily, set: &[u64], row: &mut [u32], folded: &mut Vec<u32>) {
-    folded.clear();
-    folded.extend(set.iter().map(|&h| fold32(h)));
     row.fill(u32::MAX);
-    family.update(row, folded);
+    family.update_hashes(row, set, folded);
 }
 
 /// Shingles, hashes and MinHashes every document of `corpus`, in parallel over documents.
@@ -299,11 +297,13 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
                 for d in 0..docs {
                     hashes.clear();
                     shingler.hashes(corpus.text(first + d), hashes);
-                    // De-duplicate first: the MinHash kernel then skips repeated shingles.
-                    sort_dedup_hashes(hashes, scratch);
-                    signature_into(&family, hashes, &mut sig_chunk[d * k..(d + 1) * k], folded);
-                    empty_chunk[d] = hashes.is_empty();
-                    values.extend_from_slice(hashes);
+                    // Sorted and de-duplicated straight into the chunk (no copy afterwards);
+                    // de-duplicating first also spares the MinHash kernel repeated shingles.
+                    let start = values.len();
+                    sort_dedup_onto(hashes, scratch, &mut values);
+                    let set = &values[start..];
+                    signature_into(&family, set, &mut sig_chunk[d * k..(d + 1) * k], folded);
+                    empty_chunk[d] = set.is_empty();
                     offsets.push(values.len() as u32);
                 }
                 values.shrink_to_fit();
@@ -366,37 +366,50 @@ fn finish_nearly_sorted(v: &mut [u64]) {
     v[last] = largest;
 }
 
-/// Buffers reused by [`sort_dedup_hashes`] from one document to the next.
+/// Buffers reused by [`sort_dedup_onto`] from one document to the next.
 #[derive(Debug, Default)]
 pub(crate) struct SortScratch {
-    values: Vec<u64>,
     counts: Vec<u32>,
 }
 
 /// Sorts and de-duplicates a document's shingle hashes.
+#[cfg(test)]
+pub(crate) fn sort_dedup_hashes(v: &mut Vec<u64>, scratch: &mut SortScratch) {
+    let mut out = Vec::new();
+    sort_dedup_onto(v, scratch, &mut out);
+    *v = out;
+}
+
+/// Appends the sorted, de-duplicated set of `hashes` to `out`.
 ///
 /// The hashes are uniformly distributed, so one counting pass on their top bits scatters them
 /// into nearly sorted order (about one value per bucket), and an insertion sort finishes in
 /// near-linear time. This is 2–3× faster than a comparison sort for the few hundred values a
 /// document has. Adversarial inputs cannot make it quadratic in practice: equal values never
 /// move past each other, and distinct values sharing top bits would need hash collisions.
-pub(crate) fn sort_dedup_hashes(v: &mut Vec<u64>, scratch: &mut SortScratch) {
-    let n = v.len();
+///
+/// The scatter writes into `out`'s spare room, where the set stays: no copy afterwards.
+pub(crate) fn sort_dedup_onto(hashes: &[u64], scratch: &mut SortScratch, out: &mut Vec<u64>) {
+    let n = hashes.len();
+    let start = out.len();
     if n < 64 {
-        v.sort_unstable();
-        v.dedup();
+        out.extend_from_slice(hashes);
+        let set = &mut out[start..];
+        set.sort_unstable();
+        let kept = dedup_sorted(set);
+        out.truncate(start + kept);
         return;
     }
     let bits = (usize::BITS - n.leading_zeros()).clamp(6, 16);
     let shift = 64 - bits;
-    let SortScratch {
-        values: scratch,
-        counts,
-    } = scratch;
+    let counts = &mut scratch.counts;
     counts.clear();
     counts.resize(1 << bits, 0);
-    for &h in v.iter() {
-        counts[(h >> shift) as usize] += 1;
+    // `& mask` proves every index in bounds (the shift already keeps it below 2^bits), so the
+    // two passes below run without bounds checks.
+    let mask = counts.len() - 1;
+    for &h in hashes {
+        counts[(h >> shift) as usize & mask] += 1;
     }
     // Exclusive prefix sums, the running total in a register: written as
     // `counts[i] += counts[i - 1]` it became a chain of store-to-load forwards through memory,
@@ -407,21 +420,43 @@ pub(crate) fn sort_dedup_hashes(v: &mut Vec<u64>, scratch: &mut SortScratch) {
         *c = total;
         total += here;
     }
-    scratch.clear();
-    scratch.resize(n, 0);
-    for &h in v.iter() {
-        let slot = &mut counts[(h >> shift) as usize];
-        scratch[*slot as usize] = h;
+    out.reserve(n);
+    let room = &mut out.spare_capacity_mut()[..n];
+    for &h in hashes {
+        let slot = &mut counts[(h >> shift) as usize & mask];
+        room[*slot as usize].write(h);
         *slot += 1;
     }
-    finish_nearly_sorted(scratch);
-    std::mem::swap(v, scratch);
-    v.dedup();
+    // SAFETY: the scatter wrote each of the n slots exactly once (the prefix sums give every
+    // hash its own slot below n).
+    unsafe { out.set_len(start + n) };
+    let set = &mut out[start..];
+    finish_nearly_sorted(set);
+    let kept = dedup_sorted(set);
+    out.truncate(start + kept);
+}
+
+/// Moves the distinct values of a sorted slice to its front and returns how many there are.
+/// Branch-free: repeated shingles come at random, so a branch on them would mispredict.
+fn dedup_sorted(v: &mut [u64]) -> usize {
+    let Some(&first) = v.first() else {
+        return 0;
+    };
+    let mut last = first;
+    let mut kept = 1;
+    for i in 1..v.len() {
+        let x = v[i];
+        v[kept] = x;
+        kept += (x != last) as usize;
+        last = x;
+    }
+    kept
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::minhash::fold32;
 
     #[test]
     fn bucket_sort_matches_std_sort() {
@@ -436,6 +471,29 @@ mod tests {
             sort_dedup_hashes(&mut v, &mut SortScratch::default());
             assert_eq!(v, expected, "n = {n}");
         }
+    }
+
+    #[test]
+    fn sets_are_appended_after_what_is_there() {
+        let mut rng = crate::rng::SplitMix64::new(13);
+        let mut out = vec![7, 3];
+        let mut scratch = SortScratch::default();
+        let mut expected = out.clone();
+        for n in [0, 5, 64, 300, 2, 1000] {
+            let v: Vec<u64> = (0..n)
+                .map(|i| if i % 5 == 0 { 9 } else { rng.next_u64() })
+                .collect();
+            let mut set = v.clone();
+            set.sort_unstable();
+            set.dedup();
+            expected.extend_from_slice(&set);
+            sort_dedup_onto(&v, &mut scratch, &mut out);
+            assert_eq!(out, expected, "n = {n}");
+        }
+        let mut dups = [1, 1, 2, 2, 2, 5, 9, 9];
+        assert_eq!(dedup_sorted(&mut dups), 4);
+        assert_eq!(dups[..4], [1, 2, 5, 9]);
+        assert_eq!(dedup_sorted(&mut []), 0);
     }
 
     #[test]

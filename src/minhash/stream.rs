@@ -13,10 +13,9 @@ use rayon::prelude::*;
 
 use super::banding::BucketLists;
 use super::index::Index;
-use super::verify::VerifiedPair;
+use super::verify::{VerifiedPair, estimate, jaccard_at_least};
 use crate::Result;
 use crate::jobs::{Phase, Progress};
-use crate::similarity::jaccard;
 
 /// Bucket pairs per unit of parallel work: large enough to amortise scheduling, small enough
 /// that one bucket of 15,000 members (112 M pairs) spreads over both cores.
@@ -85,14 +84,17 @@ pub fn stream_verified(
                                 candidates += 1;
                                 let (sa, sb) =
                                     (index.sets.get(a as usize), index.sets.get(b as usize));
-                                let j = jaccard(sa, sb);
-                                if j >= threshold {
+                                if let Some(j) = jaccard_at_least(sa, sb, threshold) {
                                     out.push(VerifiedPair {
                                         a,
                                         b,
                                         bands_hit: lists.bands_hit(a, b),
                                         jaccard: j,
-                                        estimate: index.signatures.estimate(a as usize, b as usize),
+                                        estimate: estimate(
+                                            &index.signatures,
+                                            a as usize,
+                                            b as usize,
+                                        ),
                                     });
                                 }
                             }
