@@ -129,3 +129,48 @@ fn a_corrupt_entry_is_rebuilt_with_a_note() {
         app.message
     );
 }
+
+/// The explorer's own path: the corpus opens before its entry is written (the note says it is
+/// being cached), the entry is written from the same shared data, and its note then reaches
+/// the status line.
+#[test]
+fn the_explorer_opens_first_and_caches_in_the_background() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = IndexCache::new(dir.path().join("cache"), DEFAULT_LIMIT_BYTES);
+    let input = write_input(dir.path(), "");
+    let config = cached_config(dir.path(), &input, &cache);
+
+    let (loaded, pending) =
+        lshscope::tui::load_deferred(&config, &Progress::new(), |_| {}).unwrap();
+    let pending = pending.expect("a built corpus leaves an entry to write");
+    assert_eq!(note(&loaded), "caching the index in the background");
+    assert!(
+        cache.entries().is_empty(),
+        "nothing written before the explorer opens"
+    );
+
+    let loaded = std::sync::Arc::new(loaded);
+    let mut app = new_app_with(config.clone(), dir.path(), (120, 36));
+    app.update(lshscope::tui::app::Action::Opened(std::sync::Arc::clone(
+        &loaded,
+    )));
+    assert!(
+        app.message
+            .as_ref()
+            .is_some_and(|m| m.text.contains("in the background"))
+    );
+    let written = pending.write(&loaded);
+    assert!(written.starts_with("index cached in"), "{written}");
+    app.update(lshscope::tui::app::Action::CacheWritten(written));
+    assert!(
+        app.message
+            .as_ref()
+            .is_some_and(|m| m.text.starts_with("index cached in"))
+    );
+    assert_eq!(cache.entries().len(), 1);
+
+    // A cache hit has nothing left to write.
+    let (warm, pending) = lshscope::tui::load_deferred(&config, &Progress::new(), |_| {}).unwrap();
+    assert!(pending.is_none());
+    assert!(note(&warm).starts_with("opened from the cache"));
+}

@@ -86,6 +86,10 @@ pub enum Action {
     PromptInput(PromptKey),
     LoadStepDone(PhaseTiming),
     Loaded(Box<crate::Result<Loaded>>),
+    /// A finished load already shared with the thread that writes its cache entry.
+    Opened(Arc<Loaded>),
+    /// The cache entry of the open corpus was written (or why not): a note for the status line.
+    CacheWritten(String),
     Banded(BandOutcome),
     /// Candidates estimated from a sample (a first answer when `refining`, the ticket stays
     /// open for the refined one).
@@ -347,6 +351,8 @@ impl App {
                 }
             }
             Action::LoadStepDone(step) => self.load.steps.push(step),
+            Action::Opened(loaded) => self.attach(loaded),
+            Action::CacheWritten(note) => self.say(note),
             Action::Loaded(result) => match *result {
                 Ok(loaded) => self.on_loaded(loaded),
                 Err(e) => {

@@ -81,8 +81,46 @@ enum Event {
 pub fn load(
     config: &Config,
     progress: &Progress,
-    mut step_done: impl FnMut(PhaseTiming),
+    step_done: impl FnMut(PhaseTiming),
 ) -> Result<Loaded> {
+    let (mut loaded, pending) = load_deferred(config, progress, step_done)?;
+    if let Some(pending) = pending {
+        loaded.read.cache_note = Some(pending.write(&loaded));
+    }
+    Ok(loaded)
+}
+
+/// A cache entry still to write for a corpus that was built, not read from the cache.
+pub struct PendingCacheWrite {
+    cache: IndexCache,
+    key: String,
+    /// Why an entry that was there could not be used, if one was.
+    rejected: Option<String>,
+}
+
+impl PendingCacheWrite {
+    /// Writes the entry for `loaded`; returns the note for the status line.
+    pub fn write(self, loaded: &Loaded) -> String {
+        let done = match self.cache.store(&self.key, &loaded.corpus, &loaded.index) {
+            Ok(true) => format!("index cached in {}", self.cache.dir.display()),
+            Ok(false) => "index not cached: larger than the cache's limit".to_string(),
+            Err(e) => format!("index not cached: {e}"),
+        };
+        match self.rejected {
+            Some(why) => format!("{why}; {done}"),
+            None => done,
+        }
+    }
+}
+
+/// [`load`] without writing the cache entry: the explorer opens first and writes it in the
+/// background (an entry of a million documents is gigabytes, and fsync under load can take
+/// seconds the user would otherwise wait on the loading screen).
+pub fn load_deferred(
+    config: &Config,
+    progress: &Progress,
+    mut step_done: impl FnMut(PhaseTiming),
+) -> Result<(Loaded, Option<PendingCacheWrite>)> {
     // The loading screen counts the signature phase in documents, as its progress bar does.
     let documents = std::cell::Cell::new(0);
     let mut run = Pipeline::new(progress).on_phase(|t| {
@@ -126,17 +164,20 @@ pub fn load(
                             )),
                             ..Default::default()
                         };
-                        return Ok(Loaded {
-                            corpus,
-                            index,
-                            read,
-                        });
+                        return Ok((
+                            Loaded {
+                                corpus,
+                                index,
+                                read,
+                            },
+                            None,
+                        ));
                     }
                     Lookup::Miss => {}
                     Lookup::Rejected(why) => note = Some(format!("{why}: rebuilt")),
                 }
             }
-            cache_entry = key.map(|k| (cache, k, note));
+            cache_entry = key.map(|k| (cache.clone(), k, note));
             run.read(path, read)?
         }
         Source::EmbeddedSample => run.read_with(sample::read_sample)?,
@@ -152,11 +193,14 @@ pub fn load(
                 rows_read: corpus.len(),
                 ..Default::default()
             };
-            return Ok(Loaded {
-                corpus,
-                index,
-                read,
-            });
+            return Ok((
+                Loaded {
+                    corpus,
+                    index,
+                    read,
+                },
+                None,
+            ));
         }
     };
     documents.set(corpus.len() as u64);
@@ -167,26 +211,28 @@ pub fn load(
         )));
     }
     let index = run.index(&corpus, &config.index_options)?;
-    if let Some((cache, key, note)) = cache_entry {
-        let stored = run.timed(Phase::Writing, "docs", |_| {
-            Ok((cache.store(&key, &corpus, &index), corpus.len() as u64))
-        })?;
-        let done = match stored {
-            Ok(true) => format!("index cached in {}", cache.dir.display()),
-            Ok(false) => "index not cached: larger than the cache's limit".to_string(),
-            Err(e) => format!("index not cached: {e}"),
-        };
-        read.cache_note = Some(match note {
-            Some(note) => format!("{note}; {done}"),
-            None => done,
-        });
+    let pending = cache_entry.map(|(cache, key, rejected)| PendingCacheWrite {
+        cache,
+        key,
+        rejected,
+    });
+    if let Some(p) = &pending {
+        let first = p
+            .rejected
+            .as_deref()
+            .map(|why| format!("{why}; "))
+            .unwrap_or_default();
+        read.cache_note = Some(format!("{first}caching the index in the background"));
     }
     progress.finish();
-    Ok(Loaded {
-        corpus,
-        index,
-        read,
-    })
+    Ok((
+        Loaded {
+            corpus,
+            index,
+            read,
+        },
+        pending,
+    ))
 }
 
 /// What a user sees when stdout or stdin is not a terminal.
@@ -257,11 +303,24 @@ fn event_loop(
             Pending::Queue,
             move |job: Ticket<Config>| {
                 let step_tx = tx.clone();
-                let result = load(&job.request, &job.progress, |step| {
+                let result = load_deferred(&job.request, &job.progress, |step| {
                     let _ = step_tx.send(Event::Worker(Action::LoadStepDone(step)));
                 });
-                if !matches!(result, Err(Error::Cancelled)) {
-                    let _ = tx.send(Event::Worker(Action::Loaded(Box::new(result))));
+                match result {
+                    Err(Error::Cancelled) => {}
+                    Err(e) => {
+                        let _ = tx.send(Event::Worker(Action::Loaded(Box::new(Err(e)))));
+                    }
+                    Ok((loaded, None)) => {
+                        let _ = tx.send(Event::Worker(Action::Loaded(Box::new(Ok(loaded)))));
+                    }
+                    Ok((loaded, Some(pending))) => {
+                        // Shown first, written after: the entry shares the explorer's data.
+                        let loaded = Arc::new(loaded);
+                        let _ = tx.send(Event::Worker(Action::Opened(Arc::clone(&loaded))));
+                        let note = pending.write(&loaded);
+                        let _ = tx.send(Event::Worker(Action::CacheWritten(note)));
+                    }
                 }
             },
         )
