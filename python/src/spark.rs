@@ -24,16 +24,17 @@ type Column<'py, T> = Bound<'py, PyArray1<T>>;
 /// An Arrow variable-width column as NumPy arrays: offsets (widened to 64 bits) and bytes.
 type Buffers<'py> = (PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, u8>);
 
-/// The `i`-th value of a variable-width Arrow column given as (offsets, bytes).
-fn value<'a>(offsets: &[i64], bytes: &'a [u8], i: usize) -> PyResult<&'a [u8]> {
+/// The `i`-th value of a variable-width Arrow column given as (offsets, values): the bytes
+/// of a string or binary value, or the members of a list.
+fn value<'a, T>(offsets: &[i64], values: &'a [T], i: usize) -> PyResult<&'a [T]> {
     let (start, end) = (offsets[i], offsets[i + 1]);
-    if start < 0 || end < start || end as usize > bytes.len() {
+    if start < 0 || end < start || end as usize > values.len() {
         return Err(PyValueError::new_err(format!(
-            "value {i}: offsets {start}..{end} outside a buffer of {} bytes",
-            bytes.len()
+            "value {i}: offsets {start}..{end} outside a buffer of {} values",
+            values.len()
         )));
     }
-    Ok(&bytes[start as usize..end as usize])
+    Ok(&values[start as usize..end as usize])
 }
 
 fn count(offsets: &[i64]) -> PyResult<usize> {
@@ -187,15 +188,8 @@ pub fn bucket_pairs<'py>(
     let (mut first, mut second) = (Vec::new(), Vec::new());
     let mut bucket = Vec::new();
     for i in 0..count(offsets)? {
-        let (start, end) = (offsets[i], offsets[i + 1]);
-        if start < 0 || end < start || end as usize > members.len() {
-            return Err(PyValueError::new_err(format!(
-                "bucket {i}: offsets {start}..{end} outside {} members",
-                members.len()
-            )));
-        }
         bucket.clear();
-        bucket.extend_from_slice(&members[start as usize..end as usize]);
+        bucket.extend_from_slice(value(offsets, members, i)?);
         bucket.sort_unstable();
         bucket.truncate(cap);
         for (k, &a) in bucket.iter().enumerate() {
