@@ -33,7 +33,10 @@ fn wait_for(session: &str, needle: &str) -> String {
             .args(["has-session", "-t", session])
             .status()
             .is_ok_and(|s| s.success());
-        assert!(alive, "the session ended before {needle:?} showed: the explorer exited");
+        assert!(
+            alive,
+            "the session ended before {needle:?} showed: the explorer exited"
+        );
         if start.elapsed() > Duration::from_secs(60) {
             panic!("timed out waiting for {needle:?}; screen:\n{screen}");
         }
