@@ -90,6 +90,25 @@ pub fn load(
     Ok(loaded)
 }
 
+/// A corpus whose index was read, not built (from the cache or an index file).
+fn prebuilt(
+    corpus: crate::corpus::Corpus,
+    index: crate::minhash::Index,
+    cache_note: Option<String>,
+) -> Loaded {
+    let read = crate::corpus::ReadReport {
+        documents: corpus.len(),
+        rows_read: corpus.len(),
+        cache_note,
+        ..Default::default()
+    };
+    Loaded {
+        corpus,
+        index,
+        read,
+    }
+}
+
 /// A cache entry still to write for a corpus that was built, not read from the cache.
 pub struct PendingCacheWrite {
     cache: IndexCache,
@@ -135,7 +154,7 @@ pub fn load_deferred(
             seconds: t.seconds,
         })
     });
-    let mut cache_entry = None;
+    let mut pending = None;
     let (corpus, mut read) = match &config.source {
         Source::File { path, read } => run.read(path, read)?,
         Source::CachedFile { path, read, cache } => {
@@ -155,29 +174,21 @@ pub fn load_deferred(
                 match found {
                     Lookup::Hit(corpus, index) => {
                         progress.finish();
-                        let read = crate::corpus::ReadReport {
-                            documents: corpus.len(),
-                            rows_read: corpus.len(),
-                            cache_note: Some(format!(
-                                "opened from the cache ({}; --no-cache rebuilds)",
-                                cache.dir.display()
-                            )),
-                            ..Default::default()
-                        };
-                        return Ok((
-                            Loaded {
-                                corpus,
-                                index,
-                                read,
-                            },
-                            None,
-                        ));
+                        let note = format!(
+                            "opened from the cache ({}; --no-cache rebuilds)",
+                            cache.dir.display()
+                        );
+                        return Ok((prebuilt(corpus, index, Some(note)), None));
                     }
                     Lookup::Miss => {}
                     Lookup::Rejected(why) => note = Some(format!("{why}: rebuilt")),
                 }
             }
-            cache_entry = key.map(|k| (cache.clone(), k, note));
+            pending = key.map(|key| PendingCacheWrite {
+                cache: cache.clone(),
+                key,
+                rejected: note,
+            });
             run.read(path, read)?
         }
         Source::EmbeddedSample => run.read_with(sample::read_sample)?,
@@ -188,19 +199,7 @@ pub fn load_deferred(
                 Ok((loaded.into_parts(), documents))
             })?;
             progress.finish();
-            let read = crate::corpus::ReadReport {
-                documents: corpus.len(),
-                rows_read: corpus.len(),
-                ..Default::default()
-            };
-            return Ok((
-                Loaded {
-                    corpus,
-                    index,
-                    read,
-                },
-                None,
-            ));
+            return Ok((prebuilt(corpus, index, None), None));
         }
     };
     documents.set(corpus.len() as u64);
@@ -211,11 +210,6 @@ pub fn load_deferred(
         )));
     }
     let index = run.index(&corpus, &config.index_options)?;
-    let pending = cache_entry.map(|(cache, key, rejected)| PendingCacheWrite {
-        cache,
-        key,
-        rejected,
-    });
     if let Some(p) = &pending {
         let first = p
             .rejected
