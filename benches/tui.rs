@@ -71,7 +71,7 @@ fn setup(docs: usize) -> &'static Setup {
             shingle: ShingleOptions::default(),
         });
         let index = build_index(&corpus, &IndexOptions::default(), &Progress::new()).unwrap();
-        let start = reband(&index, START, None, None, &Progress::new()).unwrap();
+        let start = reband(&index, START, None, None, None, &Progress::new()).unwrap();
         eprintln!(
             "[setup] {docs} documents, {} candidates at {START}, in {:.1} s",
             start.len(),
@@ -97,6 +97,7 @@ fn bench_step(bencher: Bencher, docs: usize, to: Banding) {
             black_box(to),
             None,
             Some(&s.start),
+            None,
             &Progress::new(),
         )
         .unwrap()
@@ -223,6 +224,7 @@ fn step_up(s: &Setup) -> Arc<Vec<VerifiedPair>> {
             Banding { bands: 21, rows: 5 },
             None,
             Some(&s.start),
+            None,
             &Progress::new(),
         )
         .unwrap(),

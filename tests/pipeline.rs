@@ -84,7 +84,7 @@ fn an_oversized_banding_is_refused_before_any_work() {
     let progress = Progress::new();
     let index = build_index(&docs, &IndexOptions::default(), &progress).unwrap();
     let banding = Banding::new(32, 1, 128).unwrap();
-    match reband(&index, banding, None, None, &progress) {
+    match reband(&index, banding, None, None, None, &progress) {
         Err(e @ Error::Refused(_)) => {
             assert_eq!(e.exit_code(), 1);
             let text = e.to_string();
@@ -94,7 +94,7 @@ fn an_oversized_banding_is_refused_before_any_work() {
         other => panic!("expected a refusal, got {other:?}"),
     }
     // Under the cap the same banding runs.
-    assert!(reband(&index, banding, Some(100), None, &progress).is_ok());
+    assert!(reband(&index, banding, Some(100), None, None, &progress).is_ok());
 }
 
 #[test]

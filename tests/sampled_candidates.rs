@@ -36,7 +36,7 @@ fn estimated_histograms_agree_with_the_exact_ones_within_their_intervals() {
     let (mut asked, mut covered, mut totals_covered, mut runs) = (0, 0, 0, 0);
     for (b, r) in [(20, 5), (16, 8), (32, 4), (10, 10), (64, 2)] {
         let banding = Banding::new(b, r, 128).unwrap();
-        let exact_pairs = reband(&index, banding, None, None, &Progress::new()).unwrap();
+        let exact_pairs = reband(&index, banding, None, None, None, &Progress::new()).unwrap();
         let exact =
             SimilarityHistogram::from_values(exact_pairs.iter().map(|p| (p.jaccard, None)), BINS);
         let buckets = cache.buckets(&index, banding, &Progress::new()).unwrap();
@@ -91,7 +91,7 @@ fn the_pair_sample_is_uniform_over_distinct_candidates() {
     // Small enough that each distinct pair is seen many times over the repetitions.
     let index = template_index(300, 25, 40, 5);
     let banding = Banding::new(16, 4, 128).unwrap();
-    let exact = reband(&index, banding, None, None, &Progress::new()).unwrap();
+    let exact = reband(&index, banding, None, None, None, &Progress::new()).unwrap();
     let n = exact.len();
     assert!(n > 300, "{n} candidate pairs");
     let buckets = BandCache::new()

@@ -158,7 +158,8 @@ fn stale_results_are_never_shown_as_current() {
     assert!(app.candidates.job.is_running());
     // The newest answer is taken.
     let data = app.data.clone().unwrap();
-    let pairs = lshscope::tui::reband(&data.index, new_b, None, None, &Default::default()).unwrap();
+    let pairs =
+        lshscope::tui::reband(&data.index, new_b, None, None, None, &Default::default()).unwrap();
     app.update(Action::Banded(BandOutcome {
         request: new_id,
         banding: new_b,
@@ -673,7 +674,7 @@ fn prepared_results_match_the_apps_own_and_stale_views_are_recomputed() {
     );
     let data = own.data.clone().unwrap();
     let pairs = std::sync::Arc::new(
-        lshscope::tui::reband(&data.index, banding, None, None, &Default::default()).unwrap(),
+        lshscope::tui::reband(&data.index, banding, None, None, None, &Default::default()).unwrap(),
     );
     let outcome = |prepared| BandOutcome {
         request,
@@ -827,9 +828,9 @@ fn rebanding_reuses_similarities_and_matches_a_fresh_verification() {
     let data = loaded_data();
     let p = lshscope::jobs::Progress::new();
     let wide = Banding { bands: 32, rows: 2 };
-    let first = lshscope::tui::reband(&data.index, BANDING, None, None, &p).unwrap();
-    let fresh = lshscope::tui::reband(&data.index, wide, None, None, &p).unwrap();
-    let reused = lshscope::tui::reband(&data.index, wide, None, Some(&first), &p).unwrap();
+    let first = lshscope::tui::reband(&data.index, BANDING, None, None, None, &p).unwrap();
+    let fresh = lshscope::tui::reband(&data.index, wide, None, None, None, &p).unwrap();
+    let reused = lshscope::tui::reband(&data.index, wide, None, Some(&first), None, &p).unwrap();
     assert!(fresh.len() > first.len(), "32×2 finds more pairs than 16×4");
     assert_eq!(fresh, reused);
     assert!(

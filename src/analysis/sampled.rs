@@ -39,6 +39,20 @@ impl Estimate {
     }
 }
 
+/// An estimated count as every face shows it: `≈12.3 k ± 1.1 k` (value ± half the 95 %
+/// interval, rounded to whole pairs).
+impl std::fmt::Display for Estimate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::numfmt::compact;
+        write!(
+            f,
+            "≈{} ± {}",
+            compact(self.value.round().max(0.0) as u64),
+            compact(self.half_width().round().max(0.0) as u64)
+        )
+    }
+}
+
 /// One drawn occurrence: the exact Jaccard of its pair and in how many bands the pair
 /// collides (at least 1, since it was drawn from a bucket).
 #[derive(Debug, Clone, Copy, PartialEq)]

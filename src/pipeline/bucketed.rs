@@ -32,8 +32,8 @@ pub struct CollapsedDocs {
     /// Members of group g (input order, representative first): `members[offsets[g]..offsets[g+1]]`.
     offsets: Vec<u32>,
     members: Vec<u32>,
-    /// True for the first document of each shingle set (what banding keeps).
-    representative: Vec<bool>,
+    /// For each document, the first document with its shingle set (itself when unique).
+    representative: Vec<u32>,
     copies: usize,
 }
 
@@ -52,7 +52,7 @@ impl CollapsedDocs {
             slot,
             offsets,
             members,
-            representative: (0..n as u32).map(|d| groups.is_representative(d)).collect(),
+            representative: (0..n as u32).map(|d| groups.representative(d)).collect(),
             copies: groups.copies(),
         }
     }
@@ -74,7 +74,17 @@ impl CollapsedDocs {
     }
 
     pub fn is_representative(&self, doc: u32) -> bool {
+        self.representative[doc as usize] == doc
+    }
+
+    /// The first document with the same shingle set as `doc` (`doc` itself when unique).
+    pub fn representative(&self, doc: u32) -> u32 {
         self.representative[doc as usize]
+    }
+
+    /// True when another document has `doc`'s shingle set.
+    pub fn has_copies(&self, doc: u32) -> bool {
+        self.multiplicity(self.representative(doc)) > 1
     }
 
     /// Documents that repeat an earlier document's set.
@@ -83,8 +93,11 @@ impl CollapsedDocs {
     }
 
     pub fn heap_bytes(&self) -> usize {
-        (self.slot.capacity() + self.offsets.capacity() + self.members.capacity()) * 4
-            + self.representative.capacity()
+        (self.slot.capacity()
+            + self.offsets.capacity()
+            + self.members.capacity()
+            + self.representative.capacity())
+            * 4
     }
 }
 
@@ -290,7 +303,7 @@ impl CandidateBuckets {
     }
 
     /// Memory held: the bands and the identical groups (bounded by about 8 bytes per
-    /// document and band plus 12 per bucket, and 9 per document).
+    /// document and band plus 12 per bucket, and 12 per document).
     pub fn heap_bytes(&self) -> usize {
         self.bands.iter().map(|b| b.heap_bytes()).sum::<usize>()
             + self.docs.heap_bytes()

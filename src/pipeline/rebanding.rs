@@ -5,14 +5,15 @@
 
 use rayon::prelude::*;
 
-use super::bucketed::{CandidateBuckets, JaccardCache};
+use super::bucketed::{CandidateBuckets, CollapsedDocs, JaccardCache};
 use crate::analysis::sampled::{CandidateEstimate, Draw};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::{
-    Banding, BandingOptions, Index, VerifiedPair, band_keys, find_candidates, verify,
+    Banding, BandingOptions, Index, VerifiedPair, band_keys, estimate, find_candidates,
 };
 use crate::rng::SplitMix64;
 use crate::similarity::jaccard;
+use crate::similarity::prefetch_set;
 use crate::{Error, Result};
 
 /// The explorer refuses a banding expected to emit more bucket pairs than this (about 0.5 GB
@@ -44,16 +45,19 @@ pub fn estimated_bucket_pairs(index: &Index, banding: Banding, max_bucket: Optio
 /// Exact Jaccard and the MinHash estimate of a pair do not depend on the banding, and
 /// neighbouring bandings share most of their candidates, so pairs found in `known` (sorted by
 /// (a, b), as candidates are) take their similarities from it in one merge pass; only the
-/// new pairs are verified. This is what keeps a b or r step fast on large corpora.
+/// new pairs are verified, and with `copies` (the identical groups) a pair involving copies
+/// is verified once per pair of representatives (see [`fill_similarities`]). This is what
+/// keeps a b or r step fast on large corpora.
 pub fn reband(
     index: &Index,
     banding: Banding,
     max_bucket: Option<usize>,
     known: Option<&[VerifiedPair]>,
+    copies: Option<&CollapsedDocs>,
     progress: &Progress,
 ) -> Result<Vec<VerifiedPair>> {
     check_bucket_budget(index, banding, max_bucket)?;
-    reband_unchecked(index, banding, max_bucket, known, progress)
+    reband_unchecked(index, banding, max_bucket, known, copies, progress)
 }
 
 /// [`reband`] without the bucket budget check, for a caller that has counted the bucket
@@ -63,6 +67,7 @@ pub fn reband_unchecked(
     banding: Banding,
     max_bucket: Option<usize>,
     known: Option<&[VerifiedPair]>,
+    copies: Option<&CollapsedDocs>,
     progress: &Progress,
 ) -> Result<Vec<VerifiedPair>> {
     let candidates = find_candidates(
@@ -73,52 +78,121 @@ pub fn reband_unchecked(
         },
         progress,
     )?;
-    let Some(previous) = known else {
-        return verify(index, &candidates.pairs, 0.0, progress);
-    };
+    let previous = known.unwrap_or(&[]);
+    // Known similarities by a merge on (a, b); the rest are NaN until filled below.
     let mut out = Vec::with_capacity(candidates.pairs.len());
-    let mut missing = Vec::new();
-    let mut slots = Vec::new();
     let mut j = 0;
     for c in &candidates.pairs {
         while j < previous.len() && (previous[j].a, previous[j].b) < (c.a, c.b) {
             j += 1;
         }
-        match previous.get(j) {
-            Some(p) if (p.a, p.b) == (c.a, c.b) => out.push(VerifiedPair {
+        out.push(match previous.get(j) {
+            Some(p) if (p.a, p.b) == (c.a, c.b) => VerifiedPair {
                 bands_hit: c.bands_hit,
                 ..*p
-            }),
-            _ => {
-                slots.push(out.len());
-                missing.push(*c);
-                // Filled in below from the verification of `missing`.
-                out.push(VerifiedPair {
-                    a: c.a,
-                    b: c.b,
-                    bands_hit: c.bands_hit,
-                    jaccard: f64::NAN,
-                    estimate: f64::NAN,
-                });
+            },
+            _ => VerifiedPair {
+                a: c.a,
+                b: c.b,
+                bands_hit: c.bands_hit,
+                jaccard: f64::NAN,
+                estimate: f64::NAN,
+            },
+        });
+    }
+    drop(candidates);
+    fill_similarities(index, copies, &mut out, progress)?;
+    Ok(out)
+}
+
+/// Pairs filled in place per parallel chunk (as [`crate::minhash::verify()`] chunks its candidates).
+const FILL_CHUNK: usize = 16 * 1024;
+
+/// Computes the exact Jaccard and the estimate of every pair in `pairs` whose Jaccard is NaN,
+/// in place: the same values [`crate::minhash::verify()`] gives at threshold 0.
+///
+/// A pair in which either document has identical copies (per `copies`) takes its values from
+/// one computation per pair of representatives: identical sets have identical signatures, so
+/// every such pair has the values of its representatives' pair, and a group of m copies alone
+/// is m(m−1)/2 pairs at Jaccard 1, which on template-heavy corpora is most of the candidates.
+/// Every other pair is computed where it lies, with the sets prefetched ahead.
+pub fn fill_similarities(
+    index: &Index,
+    copies: Option<&CollapsedDocs>,
+    pairs: &mut [VerifiedPair],
+    progress: &Progress,
+) -> Result<()> {
+    let involves_copies =
+        |p: &VerifiedPair| copies.is_some_and(|c| c.has_copies(p.a) || c.has_copies(p.b));
+    let todo = pairs.par_iter().filter(|p| p.jaccard.is_nan()).count();
+    progress.begin(Phase::Verifying, todo as u64);
+    let similarities = |x: u32, y: u32| {
+        (
+            jaccard(index.sets.get(x as usize), index.sets.get(y as usize)),
+            estimate(&index.signatures, x as usize, y as usize),
+        )
+    };
+    pairs.par_chunks_mut(FILL_CHUNK).try_for_each(|chunk| {
+        progress.check()?;
+        let mut done = 0;
+        for k in 0..chunk.len() {
+            if !chunk[k].jaccard.is_nan() || involves_copies(&chunk[k]) {
+                continue;
             }
+            // Sets of later pairs are fetched while this one is merged (as `verify` does).
+            if let Some(next) = chunk.get(k + 2) {
+                prefetch_set(index.sets.get(next.b as usize));
+                prefetch_set(index.sets.get(next.a as usize));
+            }
+            let p = &mut chunk[k];
+            (p.jaccard, p.estimate) = similarities(p.a, p.b);
+            done += 1;
+        }
+        progress.advance(done);
+        Ok::<_, crate::Error>(())
+    })?;
+    let Some(copies) = copies else {
+        return Ok(());
+    };
+    // The rest by pair of representatives: sorted so that each representative pair is
+    // computed once, then written to every slot that has it.
+    let mut shared: Vec<(u64, u32)> = pairs
+        .par_iter()
+        .enumerate()
+        .filter(|(_, p)| p.jaccard.is_nan())
+        .map(|(slot, p)| {
+            let (x, y) = (copies.representative(p.a), copies.representative(p.b));
+            (((x.min(y) as u64) << 32) | x.max(y) as u64, slot as u32)
+        })
+        .collect();
+    shared.par_sort_unstable_by_key(|&(key, _)| key);
+    let values: Vec<(f64, f64)> = shared
+        .par_chunk_by(|x, y| x.0 == y.0)
+        .map(|run| {
+            let key = run[0].0;
+            similarities((key >> 32) as u32, key as u32)
+        })
+        .collect();
+    progress.check()?;
+    for (run, (j, e)) in shared.chunk_by(|x, y| x.0 == y.0).zip(values) {
+        for &(_, slot) in run {
+            let p = &mut pairs[slot as usize];
+            (p.jaccard, p.estimate) = (j, e);
         }
     }
-    // Threshold 0 keeps every pair, in input order, so results line up with `slots`.
-    let fresh = verify(index, &missing, 0.0, progress)?;
-    for (slot, pair) in slots.into_iter().zip(fresh) {
-        out[slot] = pair;
-    }
-    Ok(out)
+    progress.advance(shared.len() as u64);
+    Ok(())
 }
 
 /// Beyond this many remembered pairs (32 bytes each) only the latest result is kept.
 pub const MAX_KNOWN_PAIRS: usize = 4_000_000;
 
 /// The sorted union by (a, b) of `known` and `pairs` (both sorted): the similarities the next
-/// job can reuse. When it would exceed [`MAX_KNOWN_PAIRS`], just `pairs`.
-pub fn remember(known: &[VerifiedPair], pairs: &[VerifiedPair]) -> Vec<VerifiedPair> {
+/// job can reuse. `None` when it would exceed [`MAX_KNOWN_PAIRS`]: then `pairs` alone are
+/// what the next job reuses (kept by the caller, not copied).
+pub fn remember(known: &[VerifiedPair], pairs: &[VerifiedPair]) -> Option<Vec<VerifiedPair>> {
     if known.len() + pairs.len() > MAX_KNOWN_PAIRS {
-        return pairs.to_vec();
+        return None;
     }
     let mut out = Vec::with_capacity(known.len() + pairs.len());
     let (mut i, mut j) = (0, 0);
@@ -142,7 +216,7 @@ pub fn remember(known: &[VerifiedPair], pairs: &[VerifiedPair]) -> Vec<VerifiedP
     }
     out.extend_from_slice(&known[i..]);
     out.extend_from_slice(&pairs[j..]);
-    out
+    Some(out)
 }
 
 /// Refuses `banding` up front with [`Error::Refused`] when [`estimated_bucket_pairs`] is
@@ -261,4 +335,73 @@ pub fn sample_candidates(
         estimate: CandidateEstimate::from_draws(&all_draws, buckets.occurrences(), bins),
         pairs,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Corpus;
+    use crate::minhash::{IdenticalGroups, IndexOptions, build_index};
+
+    #[test]
+    fn pairs_of_copies_take_their_representatives_values_and_equal_verification() {
+        // Families of near-copies with verbatim copies among them, empty texts (which are
+        // never grouped) and unique texts.
+        let mut texts: Vec<String> = Vec::new();
+        for i in 0..240 {
+            texts.push(match i % 6 {
+                0 | 1 => format!("a listing for a small flat in block {}", i % 4),
+                2 => "the same notice copied word for word".to_string(),
+                3 => String::new(),
+                _ => format!("a listing for a small flat in block {i} near the park"),
+            });
+        }
+        let corpus = Corpus::from_texts(texts.iter().map(String::as_str));
+        let index = build_index(&corpus, &IndexOptions::default(), &Progress::new()).unwrap();
+        let copies = CollapsedDocs::new(&IdenticalGroups::find(&index.sets));
+        assert!(copies.copies() > 100);
+        let banding = Banding::new(16, 2, 128).unwrap();
+        let plain = reband(&index, banding, None, None, None, &Progress::new()).unwrap();
+        let collapsed =
+            reband(&index, banding, None, None, Some(&copies), &Progress::new()).unwrap();
+        let candidates = find_candidates(
+            &index.signatures,
+            &BandingOptions {
+                banding,
+                max_bucket: None,
+            },
+            &Progress::new(),
+        )
+        .unwrap();
+        let verified =
+            crate::minhash::verify(&index, &candidates.pairs, 0.0, &Progress::new()).unwrap();
+        assert!(verified.len() > 1000);
+        let bits = |v: &[VerifiedPair]| -> Vec<(u32, u32, u32, u64, u64)> {
+            v.iter()
+                .map(|p| {
+                    (
+                        p.a,
+                        p.b,
+                        p.bands_hit,
+                        p.jaccard.to_bits(),
+                        p.estimate.to_bits(),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(bits(&plain), bits(&verified));
+        assert_eq!(bits(&collapsed), bits(&verified));
+        // With half of the similarities known from another banding, the same again.
+        let known: Vec<VerifiedPair> = verified.iter().step_by(2).copied().collect();
+        let reused = reband(
+            &index,
+            banding,
+            None,
+            Some(&known),
+            Some(&copies),
+            &Progress::new(),
+        )
+        .unwrap();
+        assert_eq!(bits(&reused), bits(&verified));
+    }
 }

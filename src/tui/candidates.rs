@@ -109,7 +109,7 @@ pub fn band_candidates(job: &RebandJob, mut report: impl FnMut(BandAnswer)) -> R
     let sampling = &request.sampling;
     let known = request.known.as_deref().map(Vec::as_slice);
     let exact = |pairs: Vec<VerifiedPair>| {
-        let known = known.map(|k| Arc::new(remember(k, &pairs)));
+        let known = known.and_then(|k| remember(k, &pairs)).map(Arc::new);
         let prepared = Prepared::new(&pairs, request.bins, request.view);
         BandAnswer::Exact(BandOutcome {
             request: job.id,
@@ -120,6 +120,9 @@ pub fn band_candidates(job: &RebandJob, mut report: impl FnMut(BandAnswer)) -> R
             prepared: Some(Box::new(prepared)),
         })
     };
+    // Identical copies, found once per session: pairs of copies are verified once per
+    // pair of representatives.
+    let copies = sampling.bands.docs(index);
     let guess = estimated_bucket_pairs(index, banding, request.max_bucket);
     if guess <= sampling.preview_above.min(sampling.enumeration_budget) {
         return Ok(exact(reband(
@@ -127,6 +130,7 @@ pub fn band_candidates(job: &RebandJob, mut report: impl FnMut(BandAnswer)) -> R
             banding,
             request.max_bucket,
             known,
+            Some(&copies),
             progress,
         )?));
     }
@@ -177,6 +181,7 @@ pub fn band_candidates(job: &RebandJob, mut report: impl FnMut(BandAnswer)) -> R
             banding,
             request.max_bucket,
             known,
+            Some(&copies),
             progress,
         )?));
     }

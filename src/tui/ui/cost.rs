@@ -296,11 +296,7 @@ fn pairs_text(count: &PairCount) -> Vec<String> {
     match *count {
         PairCount::Exact(n) => vec![thousands(n)],
         PairCount::Estimated(e) => vec![
-            format!(
-                "≈{} ± {}",
-                compact(e.value.round() as u64),
-                compact(e.half_width().round() as u64)
-            ),
+            e.to_string(),
             format!(
                 "  95 %: {} – {}",
                 compact(e.low.round() as u64),

@@ -36,15 +36,6 @@ fn scaled_f(count: f64, log: bool) -> f64 {
     if log { (1.0 + count).log10() } else { count }
 }
 
-/// An estimated count as `≈12.3 k ± 1.1 k`.
-pub(crate) fn approx(e: &Estimate) -> String {
-    format!(
-        "≈{} ± {}",
-        compact(e.value.round().max(0.0) as u64),
-        compact(e.half_width().round().max(0.0) as u64)
-    )
-}
-
 /// Eighth blocks for the precision strip: ▁ is 0 %, █ is 100 %.
 const LEVELS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
@@ -332,8 +323,8 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 " t = {:.2}: ≈{} below, {} at/above (of {}, 95 %; {} listed)",
                 t,
                 compact(below.max(0.0).round() as u64),
-                approx(&at_or_above),
-                approx(&all),
+                at_or_above,
+                all,
                 thousands(total as u64)
             )
         }
@@ -368,7 +359,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 match intervals {
                     Some(b) => format!(
                         "{} ({} draws)",
-                        approx(&b[bin]),
+                        b[bin],
                         thousands(estimated.map_or(0, |e| e.estimate.hits[bin]))
                     ),
                     None => thousands(hist.counts[bin]),

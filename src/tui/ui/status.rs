@@ -42,11 +42,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
                 .zip(app.candidates.estimated_at_or_above(app.curve.threshold));
             let counts = if let Some((all, above)) = estimated {
                 // Sampled candidates: estimates, never the sample's own size.
-                format!(
-                    "· {} candidates · {} ≥ t (sampled) ",
-                    super::histogram::approx(&all),
-                    super::histogram::approx(&above)
-                )
+                format!("· {} candidates · {} ≥ t (sampled) ", all, above)
             } else if narrow {
                 format!(
                     "· {} cand. · {} ≥ t ",

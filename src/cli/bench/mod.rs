@@ -1,6 +1,10 @@
 //! `lshscope bench`: whole-pipeline throughput and peak memory on a generated corpus, the
-//! numbers the README reports. (Micro-benchmarks of single kernels: `cargo bench`.)
+//! numbers the README reports, and with `--explorer` the explorer's step latency across the
+//! (b, r) grid ([`explorer`]). (Micro-benchmarks of single kernels: `cargo bench`.)
 
+mod explorer;
+
+use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
@@ -32,13 +36,34 @@ pub struct BenchArgs {
     pub num_perm: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Measure the explorer instead: its re-banding job stepped across the (b, r) grid
+    /// (every r of 1–8, 10, 12, 16, 24, 32, 64, 128 with b of 1, 2, 4, 8, 16, 20, 32, 64, 128
+    /// and K / r), on a template-heavy corpus of --docs documents (as `gen --templates` makes
+    /// them) or on --corpus: each step's first and final histogram latency, exact or
+    /// sampled, the buckets' memory and the process's RSS.
+    #[arg(long)]
+    pub explorer: bool,
+    /// With --explorer: step through this corpus file instead of a generated one (read as
+    /// `explore` reads it, with the default options).
+    #[arg(long, value_name = "FILE", requires = "explorer")]
+    pub corpus: Option<PathBuf>,
 }
 
+/// The resident memory of this process now (VmRSS).
+fn current_rss_bytes() -> Option<u64> {
+    status_kb("VmRSS:").map(|kb| kb * 1024)
+}
+
+/// The peak resident memory of this process (VmHWM).
 fn peak_rss_bytes() -> Option<u64> {
+    status_kb("VmHWM:").map(|kb| kb * 1024)
+}
+
+/// A kB field of /proc/self/status.
+fn status_kb(field: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Resets the kernel's peak-RSS mark so the pipeline's peak is measured without the generator's.
@@ -89,6 +114,9 @@ fn mb(bytes: f64) -> String {
 }
 
 pub fn run(args: BenchArgs) -> Result<i32> {
+    if args.explorer {
+        return explorer::run(args.corpus.as_deref(), args.docs, args.num_perm, args.seed);
+    }
     let banding = Banding::new(args.bands, args.rows, args.num_perm)?;
     let group_rows = args.num_perm / args.group_bands.max(1);
     let grouping = Banding::new(args.group_bands, group_rows, args.num_perm)?;
