@@ -154,3 +154,87 @@ fn the_pair_sample_is_uniform_over_distinct_candidates() {
         "the corpus must tell a uniform sampler from an occurrence-weighted one"
     );
 }
+
+#[test]
+fn a_first_estimate_from_some_of_the_bands_covers_the_exact_counts() {
+    // The first answer after a step that must build many bands samples the first k of the b
+    // bands (two-stage: bands, then occurrences). Which bands come first depends on the hash
+    // seed, so the coverage is measured over indexes of one corpus with different seeds.
+    let corpus = generate_templated(&TemplateOptions {
+        docs: 2500,
+        seed: 5,
+        identical_group: 80,
+        template_family: 200,
+        max_family: 200,
+        ..Default::default()
+    })
+    .corpus;
+    let (mut asked, mut covered, mut totals_covered, mut runs) = (0, 0, 0, 0);
+    for seed in 1..=12u64 {
+        let options = IndexOptions {
+            seed,
+            ..Default::default()
+        };
+        let index = build_index(&corpus, &options, &Progress::new()).unwrap();
+        for (b, r, k) in [(16, 4, 6), (32, 2, 8)] {
+            let banding = Banding::new(b, r, 128).unwrap();
+            let exact_pairs = reband(&index, banding, None, None, None, &Progress::new()).unwrap();
+            let exact = SimilarityHistogram::from_values(
+                exact_pairs.iter().map(|p| (p.jaccard, None)),
+                BINS,
+            );
+            // k bands cached, and a deadline already past: the buckets stop at those k.
+            let cache = BandCache::new();
+            cache
+                .buckets(&index, Banding::new(k, r, 128).unwrap(), &Progress::new())
+                .unwrap();
+            let first = cache
+                .buckets_by(
+                    &index,
+                    banding,
+                    Some(std::time::Instant::now()),
+                    &Progress::new(),
+                )
+                .unwrap();
+            assert_eq!(first.bands_built(), k);
+            let sampled = sample_candidates(
+                &index,
+                &first,
+                20_000,
+                seed,
+                BINS,
+                &JaccardCache::new(),
+                &Progress::new(),
+            )
+            .unwrap();
+            let e = &sampled.estimate;
+            assert_eq!(e.bands, (k, b));
+            runs += 1;
+            totals_covered += usize::from(e.total.covers(exact_pairs.len() as f64));
+            for bin in 0..BINS {
+                if exact.counts[bin] == 0 && e.hits[bin] == 0 {
+                    continue;
+                }
+                asked += 1;
+                covered += usize::from(e.bins[bin].covers(exact.counts[bin] as f64));
+            }
+            // Listed pairs are candidates of the whole banding, with its bands hit.
+            for p in sampled.pairs.iter().take(200) {
+                let i = exact_pairs
+                    .binary_search_by(|q| (q.a, q.b).cmp(&(p.a, p.b)))
+                    .expect("a sampled pair is a candidate");
+                assert_eq!(exact_pairs[i].bands_hit, p.bands_hit);
+            }
+        }
+    }
+    // Nominal 95 %; the between-band spread rests on k values (t interval), bins with few
+    // draws are covered less often, so the bars are those of the one-stage test.
+    let rate = covered as f64 / asked as f64;
+    eprintln!("coverage {covered}/{asked} = {rate:.3}; totals {totals_covered}/{runs}");
+    assert!(asked >= 100, "{asked} bins compared");
+    assert!(rate >= 0.85, "coverage {covered}/{asked} = {rate:.3}");
+    assert!(
+        totals_covered as f64 >= 0.8 * runs as f64,
+        "totals covered {totals_covered}/{runs}"
+    );
+}

@@ -342,8 +342,7 @@ pub struct CandidateShare {
 impl CandidateShare {
     /// All N(N − 1)/2 pairs of the corpus.
     pub fn total_pairs(&self) -> u64 {
-        let n = self.documents as u64;
-        n * n.saturating_sub(1) / 2
+        crate::minhash::pairs_among(self.documents as u64)
     }
 
     /// The expected number of candidate pairs.

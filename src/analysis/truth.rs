@@ -671,7 +671,7 @@ fn pair_at(k: u64) -> (u32, u32) {
 /// Bentley & Floyd, "Programming pearls: a sample of brilliance", CACM 30(9), 1987), sorted by
 /// (a, b). All pairs when `m` is at least N(N − 1)/2.
 pub fn sample_pairs(n: usize, m: usize, seed: u64) -> Vec<(u32, u32)> {
-    let total = (n as u64) * (n as u64).saturating_sub(1) / 2;
+    let total = crate::minhash::pairs_among(n as u64);
     let mut chosen: Vec<u64> = if m as u64 >= total {
         (0..total).collect()
     } else {

@@ -93,7 +93,7 @@ pub fn run(args: TruthArgs) -> Result<i32> {
         // Each sampled pair stands for population ÷ sample pairs (Floyd's sample is uniform
         // without replacement), so `tune` can scale expected candidates to the whole corpus.
         let documents = corpus.len() as u64;
-        let population = documents * documents.saturating_sub(1) / 2;
+        let population = crate::minhash::pairs_among(documents);
         let weight = if sample.is_empty() {
             1.0
         } else {

@@ -261,8 +261,7 @@ impl BucketStats {
                 if self.capped.len() > 64 {
                     keep_top(&mut self.capped, 10);
                 }
-                let all = (size as u64) * (size as u64 - 1) / 2;
-                self.dropped += all - (kept as u64) * (kept as u64 - 1) / 2;
+                self.dropped += pairs_among(size as u64) - pairs_among(kept as u64);
             }
             visit(&run[..kept]);
         }
@@ -288,6 +287,12 @@ impl BucketStats {
 fn keep_top(list: &mut Vec<BucketInfo>, limit: usize) {
     list.sort_by(|x, y| y.size.cmp(&x.size).then(x.band.cmp(&y.band)));
     list.truncate(limit);
+}
+
+/// The pairs among `m` documents, m(m − 1)/2: what a bucket of m stands for, and the pairs of
+/// a corpus of m documents.
+pub fn pairs_among(m: u64) -> u64 {
+    m * m.saturating_sub(1) / 2
 }
 
 /// Candidate pairs of `sigs` under `options`: the union over bands of the pairs that share a
@@ -481,8 +486,7 @@ pub fn bucket_lists(
                 pairs,
             } = &mut out;
             stats.walk(&keys, band, cap, |members| {
-                let kept = members.len() as u64;
-                *pairs += kept * (kept - 1) / 2;
+                *pairs += pairs_among(members.len() as u64);
                 let number = buckets.len() as u32;
                 for &(_, d) in members {
                     buckets.members.push(d);

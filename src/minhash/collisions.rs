@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::banding::{Banding, band_keys};
+use super::banding::{Banding, band_keys, pairs_among};
 use super::index::Signatures;
 use crate::Result;
 use crate::jobs::Progress;
@@ -111,7 +111,7 @@ pub fn band_bucket_pairs(sigs: &Signatures, banding: Banding, band: usize) -> u6
     let keys = band_keys(sigs, banding, band);
     bucket_ranges(&keys)
         .iter()
-        .map(|&(s, e)| pairs_of(e - s))
+        .map(|&(s, e)| pairs_among((e - s) as u64))
         .sum()
 }
 
@@ -143,7 +143,10 @@ fn sweep<const DEGREES: bool>(
         progress.check()?;
         let keys = band_keys(sigs, banding, band);
         let buckets = bucket_ranges(&keys);
-        let pairs: u64 = buckets.iter().map(|&(s, e)| pairs_of(e - s)).sum();
+        let pairs: u64 = buckets
+            .iter()
+            .map(|&(s, e)| pairs_among((e - s) as u64))
+            .sum();
         if examined.saturating_add(pairs) > limits.max_bucket_pairs {
             growth.stopped = Some(SweepStop::WorkBound);
             break;
@@ -199,11 +202,6 @@ fn bucket_ranges(keys: &[(u64, u32)]) -> Vec<(usize, usize)> {
             (run.len() >= 2).then_some(range)
         })
         .collect()
-}
-
-fn pairs_of(m: usize) -> u64 {
-    let m = m as u64;
-    m * m.saturating_sub(1) / 2
 }
 
 /// True when the two signature rows agree on all `rows` values of some band before `band`.

@@ -12,7 +12,7 @@ mod verify;
 
 pub use banding::{
     BandBuckets, Banding, BandingOptions, BucketInfo, BucketLists, CandidatePair, Candidates,
-    band_key, band_keys, bucket_lists, find_candidates, find_candidates_among,
+    band_key, band_keys, bucket_lists, find_candidates, find_candidates_among, pairs_among,
 };
 pub use family::{HashFamily, fold32};
 pub use identical::IdenticalGroups;

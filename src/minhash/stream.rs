@@ -120,7 +120,7 @@ fn units_of(sizes: impl Iterator<Item = usize>) -> Vec<Unit> {
     let mut units = Vec::new();
     let mut open: Option<Unit> = None;
     for (k, m) in sizes.enumerate() {
-        let pairs = (m as u64) * (m as u64).saturating_sub(1) / 2;
+        let pairs = super::pairs_among(m as u64);
         if pairs > UNIT_PAIRS {
             units.extend(open.take());
             // Member i pairs with the m − 1 − i members after it: cut where the running

@@ -15,6 +15,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex, RwLock};
+use std::time::Instant;
 
 use rayon::prelude::*;
 
@@ -144,7 +145,7 @@ impl WeightedBand {
                 continue;
             }
             let m = size as u64;
-            total += m * (m - 1) / 2;
+            total += crate::minhash::pairs_among(m);
             out.largest = out.largest.max(m);
             out.starts.push(out.members.len() as u32);
             out.pairs_through.push(total);
@@ -222,43 +223,89 @@ impl BandCache {
         banding: Banding,
         progress: &Progress,
     ) -> Result<CandidateBuckets> {
+        self.buckets_by(index, banding, None, progress)
+    }
+
+    /// [`Self::buckets`], but when `deadline` passes before every band is built, the buckets
+    /// of the bands built so far (the first k, at least two when b ≥ 2): a sample of the
+    /// banding's bands for a first estimate ([`CandidateBuckets::bands_built`]). Bands are
+    /// built in order, a batch of one per thread at a time, and stay cached for the next call.
+    pub fn buckets_by(
+        &self,
+        index: &Index,
+        banding: Banding,
+        deadline: Option<Instant>,
+        progress: &Progress,
+    ) -> Result<CandidateBuckets> {
         let docs = self.docs(index);
         progress.begin(Phase::Banding, banding.bands as u64);
-        let cached: Vec<Option<Arc<WeightedBand>>> = {
+        let mut built: Vec<Option<Arc<WeightedBand>>> = {
             let mut bands = self.bands.lock().unwrap_or_else(|e| e.into_inner());
             bands.retain(|&(rows, _), _| rows == banding.rows);
             (0..banding.bands)
                 .map(|k| bands.get(&(banding.rows, k)).cloned())
                 .collect()
         };
-        let built: Vec<Arc<WeightedBand>> = cached
-            .into_par_iter()
-            .enumerate()
-            .map(|(k, band)| {
-                progress.check()?;
-                let band =
-                    band.unwrap_or_else(|| Arc::new(WeightedBand::build(index, &docs, banding, k)));
-                progress.advance(1);
-                Ok(band)
-            })
-            .collect::<Result<_>>()?;
-        {
-            let mut bands = self.bands.lock().unwrap_or_else(|e| e.into_inner());
-            for (k, band) in built.iter().enumerate() {
-                bands
-                    .entry((banding.rows, k))
-                    .or_insert_with(|| Arc::clone(band));
+        progress.advance(built.iter().filter(|b| b.is_some()).count() as u64);
+        let batch = match deadline {
+            Some(_) => rayon::current_num_threads().max(2),
+            None => banding.bands,
+        };
+        let mut ready = 0;
+        while ready < banding.bands {
+            let past = deadline.is_some_and(|d| Instant::now() >= d);
+            if past && ready >= 2 {
+                break;
+            }
+            let end = (ready + batch).min(banding.bands);
+            let fresh: Vec<Arc<WeightedBand>> = built[ready..end]
+                .par_iter()
+                .enumerate()
+                .map(|(i, band)| {
+                    progress.check()?;
+                    Ok(match band {
+                        Some(band) => Arc::clone(band),
+                        None => {
+                            let band = WeightedBand::build(index, &docs, banding, ready + i);
+                            progress.advance(1);
+                            Arc::new(band)
+                        }
+                    })
+                })
+                .collect::<Result<_>>()?;
+            {
+                let mut bands = self.bands.lock().unwrap_or_else(|e| e.into_inner());
+                for (i, band) in fresh.iter().enumerate() {
+                    bands
+                        .entry((banding.rows, ready + i))
+                        .or_insert_with(|| Arc::clone(band));
+                }
+            }
+            for (i, band) in fresh.into_iter().enumerate() {
+                built[ready + i] = Some(band);
+            }
+            ready = end;
+            // Bands already cached further on cost nothing: take them now.
+            while ready < banding.bands && built[ready].is_some() {
+                ready += 1;
             }
         }
-        Ok(CandidateBuckets::new(banding, docs, built))
+        let bands = built
+            .into_iter()
+            .take(ready)
+            .map(|b| b.expect("built"))
+            .collect();
+        Ok(CandidateBuckets::new(banding, docs, bands))
     }
 }
 
-/// Every bucket of a banding, over representatives with multiplicities.
+/// Every bucket of a banding, over representatives with multiplicities (or of its first k
+/// bands, see [`BandCache::buckets_by`]).
 #[derive(Debug, Clone)]
 pub struct CandidateBuckets {
     pub banding: Banding,
     docs: Arc<CollapsedDocs>,
+    /// Bands 0..k of `banding` (k = b unless built against a deadline).
     bands: Vec<Arc<WeightedBand>>,
     /// Document pairs in bands 0..=k.
     pairs_through: Vec<u64>,
@@ -286,8 +333,13 @@ impl CandidateBuckets {
         BandCache::new().buckets(index, banding, progress)
     }
 
-    /// Bucket-pair occurrences over all bands: document pairs sharing a bucket, counted once
-    /// per band they share one in (exactly what enumerating the buckets would emit).
+    /// Bands built, k of the banding's b: occurrences and draws cover only these.
+    pub fn bands_built(&self) -> usize {
+        self.bands.len()
+    }
+
+    /// Bucket-pair occurrences over the bands built: document pairs sharing a bucket, counted
+    /// once per band they share one in (exactly what enumerating the buckets would emit).
     pub fn occurrences(&self) -> u64 {
         self.pairs_through.last().copied().unwrap_or(0)
     }
@@ -338,7 +390,11 @@ impl CandidateBuckets {
         } else {
             ((rep_y, rep_x), (y, x))
         };
-        Some(DrawnPair { docs, reps })
+        Some(DrawnPair {
+            docs,
+            reps,
+            band: band as u32,
+        })
     }
 }
 
@@ -349,6 +405,8 @@ pub struct DrawnPair {
     pub docs: (u32, u32),
     /// Their representatives (equal when the two are copies of one set).
     pub reps: (u32, u32),
+    /// The band of the occurrence.
+    pub band: u32,
 }
 
 /// Exact Jaccard of representative pairs seen so far, so moving between bandings verifies a

@@ -9,7 +9,7 @@ use super::bucketed::{CandidateBuckets, CollapsedDocs, JaccardCache};
 use crate::analysis::sampled::{CandidateEstimate, Draw};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::{
-    Banding, BandingOptions, Index, VerifiedPair, band_keys, estimate, find_candidates,
+    Banding, BandingOptions, Index, VerifiedPair, band_keys, estimate, find_candidates, pairs_among,
 };
 use crate::rng::SplitMix64;
 use crate::similarity::jaccard;
@@ -33,8 +33,7 @@ pub fn estimated_bucket_pairs(index: &Index, banding: Banding, max_bucket: Optio
         while end < keys.len() && keys[end].0 == keys[start].0 {
             end += 1;
         }
-        let size = ((end - start) as u64).min(cap);
-        pairs += size * size.saturating_sub(1) / 2;
+        pairs += pairs_among(((end - start) as u64).min(cap));
         start = end;
     }
     pairs.saturating_mul(banding.bands as u64)
@@ -257,6 +256,11 @@ const DRAW_CHUNK: usize = 4096;
 /// bands it shares, see [`CandidateEstimate`]) and its exact Jaccard (from `cache` when known,
 /// else computed and cached). A draw is kept for the pair list with probability
 /// 1 / bands hit, which makes every distinct candidate pair equally likely to be listed.
+///
+/// When only the first k bands of the banding are built (a first answer against a deadline),
+/// the estimate is the two-stage one of [`CandidateEstimate::from_band_sample`], and the list
+/// is uniform over the distinct pairs that collide in those k bands (a draw is kept with
+/// probability 1 / bands hit among them); the answer with every band replaces it.
 pub fn sample_candidates(
     index: &Index,
     buckets: &CandidateBuckets,
@@ -267,6 +271,7 @@ pub fn sample_candidates(
     progress: &Progress,
 ) -> Result<SampledCandidates> {
     let banding = buckets.banding;
+    let built = buckets.bands_built();
     let sigs = &index.signatures;
     let chunks = draws.div_ceil(DRAW_CHUNK);
     progress.begin(Phase::Verifying, draws as u64);
@@ -291,24 +296,41 @@ pub fn sample_candidates(
                     break;
                 };
                 let (x, y) = drawn.reps;
-                let (bands_hit, jaccard, estimate) = if x == y {
+                // Bands hit in all b bands (the weight) and in the first k, those built (the
+                // listing's odds).
+                let (bands_hit, hit_built, jaccard, estimate) = if x == y {
                     // Copies of one set: the same signature, so every band, Jaccard 1.
-                    (banding.bands as u32, 1.0, 1.0)
+                    (banding.bands as u32, built as u32, 1.0, 1.0)
                 } else {
-                    let hit = banding
+                    let (mut hit, mut hit_built) = (0u32, 0u32);
+                    for (band, rows) in banding
                         .band_agreement(sigs.row(x as usize), sigs.row(y as usize))
-                        .filter(|&rows| rows == banding.rows)
-                        .count() as u32;
+                        .enumerate()
+                    {
+                        if rows == banding.rows {
+                            hit += 1;
+                            hit_built += u32::from(band < built);
+                        }
+                    }
                     let jaccard = cache.get(x, y).unwrap_or_else(|| {
                         let j = jaccard(index.sets.get(x as usize), index.sets.get(y as usize));
                         out.computed.push((x, y, j));
                         j
                     });
                     // Sharing a bucket means agreeing on a band (bar a 64-bit key collision).
-                    (hit.max(1), jaccard, sigs.estimate(x as usize, y as usize))
+                    (
+                        hit.max(1),
+                        hit_built.max(1),
+                        jaccard,
+                        sigs.estimate(x as usize, y as usize),
+                    )
                 };
-                out.draws.push(Draw { jaccard, bands_hit });
-                if rng.below(bands_hit as u64) == 0 {
+                out.draws.push(Draw {
+                    jaccard,
+                    bands_hit,
+                    band: drawn.band,
+                });
+                if rng.below(hit_built as u64) == 0 {
                     out.kept.push(VerifiedPair {
                         a: drawn.docs.0,
                         b: drawn.docs.1,
@@ -332,7 +354,12 @@ pub fn sample_candidates(
     pairs.sort_unstable_by_key(|p| (p.a, p.b));
     pairs.dedup_by_key(|p| (p.a, p.b));
     Ok(SampledCandidates {
-        estimate: CandidateEstimate::from_draws(&all_draws, buckets.occurrences(), bins),
+        estimate: CandidateEstimate::from_band_sample(
+            &all_draws,
+            buckets.occurrences(),
+            (buckets.bands_built(), banding.bands),
+            bins,
+        ),
         pairs,
     })
 }

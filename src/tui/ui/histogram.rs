@@ -61,8 +61,14 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             Span::styled(" ≈ Jaccard, ", theme.title()),
             Span::styled(
                 format!(
-                    "estimated from {} sampled pairs{} ",
+                    "estimated from {} sampled pairs{}{} ",
                     thousands(e.estimate.draws as u64),
+                    // A first answer drawn before every band was built says from how many.
+                    if e.estimate.bands_sampled() {
+                        format!(" of {} of {} bands", e.estimate.bands.0, e.estimate.bands.1)
+                    } else {
+                        String::new()
+                    },
                     if e.refining && !app.result_is_stale() {
                         ", refining…"
                     } else {
