@@ -165,3 +165,44 @@ fn the_exact_path_returns_when_the_enumeration_fits() {
     assert!(screen.contains("Exact Jaccard of candidates"), "{screen}");
     assert!(!screen.contains("estimated from"), "{screen}");
 }
+
+#[test]
+fn a_first_estimate_before_every_band_is_built_says_from_how_many() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = new_app(dir.path(), SIZE);
+    // No time to build bands before the first answer: it samples the first batch of bands.
+    app.candidates.sampling.first_bands_within = std::time::Duration::ZERO;
+    app.update(Action::Loaded(Box::new(Ok(heavy_data()))));
+    let Some(Effect::Reband(job)) = app.take_effects().into_iter().next() else {
+        panic!("a re-banding job")
+    };
+    let mut first = Vec::new();
+    let last = lshscope::tui::run_reband_job_reporting(job, |a| first.push(a)).unwrap();
+    app.update(first.pop().expect("a first estimate"));
+    let info = app.candidates.estimated.as_ref().expect("estimated");
+    let (k, b) = info.estimate.bands;
+    assert_eq!(b, BANDING.bands);
+    assert!((2..b).contains(&k), "{k} of {b} bands");
+    // Its intervals are wider than those of the answer over every band.
+    let first_width = info.estimate.total.half_width();
+    let screen_first = screen(&app, SIZE.0, SIZE.1);
+    assert!(
+        screen_first.contains(&format!("of {k} of {b} bands")),
+        "{screen_first}"
+    );
+    app.update(last);
+    let refined = &app
+        .candidates
+        .estimated
+        .as_ref()
+        .expect("estimated")
+        .estimate;
+    assert_eq!(refined.bands, (b, b));
+    assert!(refined.total.half_width() < first_width);
+    let screen_last = screen(&app, SIZE.0, SIZE.1);
+    assert!(!screen_last.contains(" bands, "), "{screen_last}");
+    assert!(
+        !screen_last.contains(&format!("of {b} bands")),
+        "{screen_last}"
+    );
+}
