@@ -318,3 +318,46 @@ fn screens_of_the_clusters_view() {
         insta::assert_snapshot!(format!("cluster_open_{w}x{h}"), screen(&app, w, h));
     }
 }
+
+#[test]
+fn with_sampled_candidates_the_clusters_are_joined_from_the_buckets_and_equal() {
+    let dir = tempfile::tempdir().unwrap();
+    // The same corpus, banding and t: once enumerated, once with sampling forced.
+    let mut exact = ready_app(dir.path(), SIZE);
+    cmd(&mut exact, Command::ThresholdDown);
+    cmd(&mut exact, Command::ToggleClusters);
+    run_effects(&mut exact);
+    assert!(exact.candidates.estimated.is_none());
+    let expected = shown(&exact);
+    assert!(!expected.is_empty(), "the fixture has families");
+    assert!(!exact.clusters.result.as_ref().unwrap().from_buckets);
+
+    let mut sampled = new_app(dir.path(), SIZE);
+    sampled.candidates.sampling.enumeration_budget = 0;
+    sampled.candidates.sampling.preview_above = 0;
+    sampled.update(Action::Loaded(Box::new(Ok(loaded_data()))));
+    run_effects(&mut sampled);
+    cmd(&mut sampled, Command::ThresholdDown);
+    cmd(&mut sampled, Command::ToggleClusters);
+    run_effects(&mut sampled);
+    assert!(sampled.candidates.estimated.is_some(), "sampled candidates");
+    let r = sampled
+        .clusters
+        .result
+        .as_ref()
+        .expect("clusters despite the sample");
+    assert!(r.from_buckets);
+    assert_eq!(shown(&sampled), expected);
+    assert_eq!(
+        r.clusters.removed_documents(),
+        exact
+            .clusters
+            .result
+            .as_ref()
+            .unwrap()
+            .clusters
+            .removed_documents()
+    );
+    let screen = screen(&sampled, SIZE.0, SIZE.1);
+    assert!(screen.contains("joined in buckets as dedup"), "{screen}");
+}

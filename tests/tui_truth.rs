@@ -475,3 +475,44 @@ fn recall_and_precision_fit_an_80_column_status_line() {
         "precision cut off: {status}"
     );
 }
+
+#[test]
+fn with_sampled_candidates_recall_is_exact_and_precision_an_estimate() {
+    let dir = tempfile::tempdir().unwrap();
+    // The same corpus, truth and bandings: enumerated, and with sampling forced.
+    let mut exact = app_with_truth(dir.path());
+    let mut sampled = new_app(dir.path(), SIZE);
+    sampled.candidates.sampling.enumeration_budget = 0;
+    sampled.candidates.sampling.preview_above = 0;
+    sampled.update(Action::Loaded(Box::new(Ok(loaded_data()))));
+    run_effects(&mut sampled);
+    cmd(&mut sampled, Command::ComputeTruth);
+    run_effects(&mut sampled);
+    for step in [None, Some(Command::RowsUp), Some(Command::RowsUp)] {
+        if let Some(c) = step {
+            cmd(&mut exact, c);
+            run_effects(&mut exact);
+            cmd(&mut sampled, c);
+            run_effects(&mut sampled);
+        }
+        assert!(sampled.candidates.estimated.is_some(), "sampled");
+        let (e, s) = (
+            exact.truth.measure.as_ref().unwrap(),
+            sampled.truth.measure.as_ref().unwrap(),
+        );
+        assert!(s.sampled && !e.sampled);
+        assert_eq!(s.banding, e.banding);
+        // Which truth pairs are candidates, hence recall and the missed pairs: the same.
+        assert_eq!(s.hits, e.hits);
+        assert_eq!(s.report.found_at_threshold, e.report.found_at_threshold);
+        assert_eq!(s.report.recall, e.report.recall);
+        assert_eq!(s.missed, e.missed);
+    }
+    let screen = tui_support::screen(&sampled, W, H);
+    let status = screen
+        .lines()
+        .find(|l| l.contains("precision"))
+        .expect("the status line");
+    eprintln!("{status}");
+    assert!(status.contains("precision ≈"), "{status}");
+}

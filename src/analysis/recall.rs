@@ -12,7 +12,7 @@ use super::histogram::{bin_bounds, bin_of};
 use super::truth::TruthPair;
 use crate::corpus::Corpus;
 use crate::minhash::scurve::candidate_probability;
-use crate::minhash::{Banding, CandidatePair, VerifiedPair};
+use crate::minhash::{Banding, CandidatePair, Signatures, VerifiedPair};
 use crate::{Error, Result};
 
 /// z for a two-sided 95 % interval: Φ⁻¹(0.975).
@@ -358,6 +358,25 @@ pub fn candidate_hits(truth: &[TruthPair], candidates: &[VerifiedPair]) -> Vec<b
                 j += 1;
             }
             candidates.get(j).is_some_and(|c| (c.a, c.b) == (t.a, t.b))
+        })
+        .collect()
+}
+
+/// For each truth pair, whether it is a candidate of `banding`, decided from the two
+/// signatures alone (some band agrees on all its rows, and neither document is empty): the
+/// same answer as [`candidate_hits`] over the enumerated candidates of an uncapped banding,
+/// without enumerating them (the explorer's sampled mode, where they are too many).
+pub fn signature_hits(truth: &[TruthPair], sigs: &Signatures, banding: Banding) -> Vec<bool> {
+    use rayon::prelude::*;
+    truth
+        .par_iter()
+        .map(|t| {
+            let (a, b) = (t.a as usize, t.b as usize);
+            !sigs.is_empty_doc(a)
+                && !sigs.is_empty_doc(b)
+                && banding
+                    .band_agreement(sigs.row(a), sigs.row(b))
+                    .any(|rows| rows == banding.rows)
         })
         .collect()
 }

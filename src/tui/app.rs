@@ -20,7 +20,9 @@ pub use super::candidates::{
     BandOutcome, Candidates, EstimatedInfo, EstimatedOutcome, Prepared, RebandJob, RebandRequest,
     Sampling,
 };
-pub use super::clusters::{ClustersJob, ClustersOutcome, ClustersRequest, ClustersState};
+pub use super::clusters::{
+    ClustersJob, ClustersOutcome, ClustersRequest, ClustersState, FromBuckets,
+};
 use super::clusters::{OpenCluster, cluster_list_rows, edge_list_rows, edge_pair};
 pub use super::cost::{CostJob, CostOutcome, CostRequest, CostState};
 use super::export::{ExportJob, ExportReport, PlotSpec, brace_names};
@@ -31,7 +33,7 @@ use super::layout;
 pub use super::list::{JaccardFilter, ListView, PairList, SortOrder, list_order};
 pub use super::session::{Config, Loaded, PhaseTiming, Source};
 use super::theme::{MAX_PINS, Theme};
-use super::truth::{MissedView, TruthFailure, TruthJob, TruthState, TruthTask};
+use super::truth::{MeasuredCandidates, MissedView, TruthFailure, TruthJob, TruthState, TruthTask};
 pub use super::viewer::{METRIC_CHARS, PairView, ScrollSide, ViewerState, pair_view};
 use crate::numfmt::thousands;
 
@@ -678,15 +680,27 @@ impl App {
     /// Measures the truth against the shown candidates at the current t.
     fn truth_remeasure(&mut self) {
         let view = self.missed_view();
-        // Recall needs every candidate; a sample of them would understate it.
-        let candidates = self
-            .candidates
-            .result
-            .as_ref()
-            .filter(|_| self.candidates.estimated.is_none())
-            .map(|r| (r.banding, r.pairs.as_slice()));
-        self.truth
-            .remeasure(candidates, self.pairs_at_or_above_t, self.hist.bins(), view);
+        // Sampled candidates: recall from the signatures, precision from the estimates.
+        let candidates = match (&self.candidates.result, &self.data) {
+            (Some(r), Some(data)) => Some(match self.candidates.estimated_total() {
+                Some(total) => MeasuredCandidates::Sampled {
+                    banding: r.banding,
+                    signatures: &data.index.signatures,
+                    total: total.value.round() as usize,
+                    at_or_above: self
+                        .candidates
+                        .estimated_at_or_above(self.curve.threshold)
+                        .map_or(0, |e| e.value.round() as usize),
+                },
+                None => MeasuredCandidates::Listed {
+                    banding: r.banding,
+                    pairs: r.pairs.as_slice(),
+                    at_or_above: self.pairs_at_or_above_t,
+                },
+            }),
+            _ => None,
+        };
+        self.truth.remeasure(candidates, self.hist.bins(), view);
     }
 
     fn move_selection(&mut self, delta: isize) {
@@ -1361,10 +1375,6 @@ impl App {
         let (Some(data), Some(result)) = (&self.data, &self.candidates.result) else {
             return;
         };
-        // Clusters need every candidate pair, which sampled candidates do not hold.
-        if self.candidates.estimated.is_some() {
-            return;
-        }
         let (banding, threshold) = (result.banding, self.curve.threshold);
         if !self.clusters_shown()
             || banding != self.curve.banding
@@ -1380,6 +1390,10 @@ impl App {
             identical: self.clusters.identical.clone(),
             sort: self.clusters.sort.0,
             fixed: self.imported.clusters(),
+            // Sampled candidates do not hold every pair: the job joins the buckets instead.
+            from_buckets: self.candidates.estimated.is_some().then_some(FromBuckets {
+                max_bucket: self.config.max_bucket,
+            }),
         });
         self.effects.push(Effect::Clusters(job));
     }

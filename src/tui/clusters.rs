@@ -11,8 +11,10 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::analysis::clusters::{AuditLimits, ChainAudit, Clusters, Edge, KeepRule, audit_all};
+use crate::analysis::dedup::{DedupOptions, Joining};
 use crate::jobs::{Latest, Phase, Ticket};
-use crate::minhash::{Banding, IdenticalGroups, VerifiedPair};
+use crate::minhash::{Banding, BandingOptions, IdenticalGroups, VerifiedPair};
+use crate::pipeline::Pipeline;
 
 use super::list::PairList;
 use super::session::Loaded;
@@ -57,6 +59,16 @@ pub struct ClustersRequest {
     /// Clusters given by an imported result (`explore --pairs/--clusters`): audited at the
     /// threshold as they are, instead of clustering the pairs ≥ t.
     pub fixed: Option<FixedClusters>,
+    /// `pairs` are a sample of the candidates (the banding's bucket pairs were too many to
+    /// enumerate): the clusters are joined from the banding's buckets instead, exactly as
+    /// `lshscope dedup` joins them (`pairs` unused), with this bucket cap.
+    pub from_buckets: Option<FromBuckets>,
+}
+
+/// Clustering from the buckets: the cap on bucket size (`--max-bucket`, over distinct sets).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FromBuckets {
+    pub max_bucket: Option<usize>,
 }
 
 /// Clusters an imported result fixes.
@@ -90,6 +102,8 @@ pub struct ClustersOutcome {
     pub order: Vec<u32>,
     pub sort: ClusterSort,
     pub elapsed: Duration,
+    /// Joined from the banding's buckets (the candidates were sampled), not from pairs.
+    pub from_buckets: bool,
 }
 
 /// The job: identical groups (once), clusters of the pairs ≥ t, their audits, the list order.
@@ -100,6 +114,9 @@ pub fn run_clusters(job: &ClustersJob) -> Option<ClustersOutcome> {
     let progress = &job.progress;
     let index = &request.data.index;
     let documents = index.len();
+    if let (Some(from), None) = (request.from_buckets, &request.fixed) {
+        return clusters_from_buckets(job, from, start);
+    }
     progress.begin(Phase::Clustering, documents as u64);
     let identical = request
         .identical
@@ -168,6 +185,50 @@ pub fn run_clusters(job: &ClustersJob) -> Option<ClustersOutcome> {
         order,
         sort: request.sort,
         elapsed: start.elapsed(),
+        from_buckets: false,
+    })
+}
+
+/// The clusters of a banding whose candidates are sampled: `lshscope dedup`'s verified joining
+/// over the banding's buckets (identical copies collapsed first, a Jaccard computed only
+/// between documents not yet in one component), with its audits. Memory and time follow
+/// documents and bands, not the pairs the buckets stand for.
+fn clusters_from_buckets(
+    job: &ClustersJob,
+    from: FromBuckets,
+    start: Instant,
+) -> Option<ClustersOutcome> {
+    let request = &job.request;
+    let options = DedupOptions {
+        banding: BandingOptions {
+            banding: request.banding,
+            max_bucket: from.max_bucket,
+        },
+        threshold: request.threshold,
+        joining: Joining::Verified,
+        keep: KeepRule::First,
+        collapse_identical: true,
+        audit: AuditLimits::default(),
+    };
+    let dedup = Pipeline::new(&job.progress)
+        .dedup(&request.data.index, &options, |_| 0)
+        .ok()?;
+    let identical = Arc::new(dedup.identical.expect("collapsed"));
+    let order = cluster_order(&dedup.clusters, &dedup.audits, request.sort);
+    job.progress.finish();
+    Some(ClustersOutcome {
+        request: job.id,
+        banding: request.banding,
+        threshold: request.threshold,
+        chained: dedup.audits.iter().filter(|a| a.chained).count(),
+        removed_below_t: None,
+        identical,
+        clusters: Arc::new(dedup.clusters),
+        audits: Arc::new(dedup.audits),
+        order,
+        sort: request.sort,
+        elapsed: start.elapsed(),
+        from_buckets: true,
     })
 }
 

@@ -14,12 +14,13 @@ use std::time::Instant;
 
 use crate::Error;
 use crate::analysis::recall::{
-    RecallReport, bin_means, candidate_hits, measure_recall_with, read_truth, truth_floor,
+    RecallReport, bin_means, candidate_hits, measure_recall_with, read_truth, signature_hits,
+    truth_floor,
 };
 use crate::analysis::truth::{TruthPair, plan_join};
 use crate::jobs::{Latest, Phase, Progress, Ticket};
-use crate::minhash::Banding;
 use crate::minhash::VerifiedPair;
+use crate::minhash::{Banding, Signatures};
 
 use super::list::{ListView, PairList, ordered};
 use super::session::Loaded;
@@ -102,11 +103,33 @@ pub struct TruthDone {
 #[derive(Debug, Clone)]
 pub struct Measure {
     pub banding: Banding,
+    /// The candidates were sampled: hits come from the signatures, and the candidate counts
+    /// behind precision are estimates.
+    pub sampled: bool,
     /// `hits[i]`: truth pair i is a candidate of `banding`.
     pub hits: Vec<bool>,
     pub report: RecallReport,
     /// True pairs ≥ t that are not candidates (before any Jaccard filter).
     pub missed: usize,
+}
+
+/// The candidates a truth is measured against.
+#[derive(Debug, Clone, Copy)]
+pub enum MeasuredCandidates<'a> {
+    /// Every candidate of `banding`, and how many have Jaccard ≥ t.
+    Listed {
+        banding: Banding,
+        pairs: &'a [VerifiedPair],
+        at_or_above: usize,
+    },
+    /// A sample of them: a truth pair is a candidate when its signatures collide in a band
+    /// (exact, the bucket cap aside), and the counts behind precision are the estimates.
+    Sampled {
+        banding: Banding,
+        signatures: &'a Signatures,
+        total: usize,
+        at_or_above: usize,
+    },
 }
 
 /// Truth, its measurement and the missed-pairs list.
@@ -203,25 +226,47 @@ impl TruthState {
     /// the truth pairs that are candidates when the banding changed, then recounts.
     pub fn remeasure(
         &mut self,
-        candidates: Option<(Banding, &[VerifiedPair])>,
-        pairs_at_or_above_t: usize,
+        candidates: Option<MeasuredCandidates>,
         bins: usize,
         view: MissedView,
     ) {
-        let (Some(truth), Some((banding, pairs))) = (&self.truth, candidates) else {
+        let (Some(truth), Some(candidates)) = (&self.truth, candidates) else {
             self.measure = None;
             self.rebuild_missed(view);
             return;
         };
+        let (banding, sampled) = match &candidates {
+            MeasuredCandidates::Listed { banding, .. } => (*banding, false),
+            MeasuredCandidates::Sampled { banding, .. } => (*banding, true),
+        };
         let hits = match self.measure.take() {
-            Some(m) if m.banding == banding && m.hits.len() == truth.pairs.len() => m.hits,
-            _ => candidate_hits(&truth.pairs, pairs),
+            Some(m)
+                if m.banding == banding
+                    && m.sampled == sampled
+                    && m.hits.len() == truth.pairs.len() =>
+            {
+                m.hits
+            }
+            _ => match &candidates {
+                MeasuredCandidates::Listed { pairs, .. } => candidate_hits(&truth.pairs, pairs),
+                MeasuredCandidates::Sampled { signatures, .. } => {
+                    signature_hits(&truth.pairs, signatures, banding)
+                }
+            },
+        };
+        let (all, at_t) = match candidates {
+            MeasuredCandidates::Listed {
+                pairs, at_or_above, ..
+            } => (pairs.len(), at_or_above),
+            MeasuredCandidates::Sampled {
+                total, at_or_above, ..
+            } => (total, at_or_above),
         };
         let report = measure_recall_with(
             &truth.pairs,
             |i| hits[i],
-            pairs.len(),
-            pairs_at_or_above_t,
+            all,
+            at_t,
             banding,
             view.threshold,
             bins,
@@ -229,6 +274,7 @@ impl TruthState {
         let missed = report.true_at_threshold - report.found_at_threshold;
         self.measure = Some(Measure {
             banding,
+            sampled,
             hits,
             report,
             missed,

@@ -114,6 +114,8 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
                     thousands(i.sampled_trees as u64)
                 ),
                 (Some(_), Some(_)) => "as imported; trees over exact J".to_string(),
+                // The candidates are sampled: the job joined the buckets, as `dedup` does.
+                _ if r.from_buckets => "joined in buckets as dedup: exact J ≥ t".to_string(),
                 _ => "joined: exact J ≥ t, copies first".to_string(),
             },
             theme.dim(),

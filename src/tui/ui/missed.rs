@@ -148,8 +148,15 @@ pub fn status_spans(app: &App) -> Vec<Span<'static>> {
             theme.key(),
         )),
     }
+    // Sampled candidates: precision is the ratio of two estimates (the counts before it on
+    // the status line, each with its interval), so it is marked as one.
+    let precision = if m.sampled {
+        format!("≈{}", percent(r.precision))
+    } else {
+        percent(r.precision)
+    };
     spans.push(Span::styled(
-        format!("· precision {} ", percent(r.precision)),
+        format!("· precision {precision} "),
         theme.key(),
     ));
     spans
