@@ -206,3 +206,24 @@ fn a_first_estimate_before_every_band_is_built_says_from_how_many() {
         "{screen_last}"
     );
 }
+
+#[test]
+fn a_sample_says_when_the_bucket_cap_is_not_applied() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = config(dir.path());
+    config.max_bucket = Some(50);
+    let mut app = new_app_with(config, dir.path(), SIZE);
+    app.candidates.sampling.enumeration_budget = 0;
+    app.candidates.sampling.preview_above = 0;
+    app.update(Action::Loaded(Box::new(Ok(heavy_data()))));
+    run_effects(&mut app);
+    assert!(
+        app.candidates
+            .estimated
+            .as_ref()
+            .expect("sampled")
+            .cap_ignored
+    );
+    let screen = screen(&app, SIZE.0, SIZE.1);
+    assert!(screen.contains("(--max-bucket not applied)"), "{screen}");
+}

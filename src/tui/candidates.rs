@@ -64,12 +64,12 @@ pub struct Sampling {
 }
 
 /// The explorer enumerates a banding's candidates when their bucket pairs are at most this
-/// many. Measured on a million generated documents of ~300 characters (2-core VM): verifying
-/// about 1–2 M pairs/s out of cache and holding roughly 80 bytes per enumerated pair at the
-/// peak (bucket pairs, candidates, verified pairs, the list order, the answer shown before),
-/// 12 M keeps the exact answer within about 10 s and 1 GB; above it the sampled estimate,
-/// whose intervals are already narrow, is the final answer.
-pub const EXACT_BUCKET_PAIRS: u64 = 12_000_000;
+/// many. Measured on a million generated documents of ~300 characters (2-core VM): the exact
+/// answer costs about 1 µs per pair there (verification out of cache, at 1–2 M pairs/s) and
+/// holds roughly 80 bytes per pair at its peak (bucket pairs, candidates, verified pairs, the
+/// list order, the answer shown before), so 8 M keeps it within about 10 s and 0.7 GB; above
+/// it the sampled estimate, whose intervals are already narrow, is the final answer.
+pub const EXACT_BUCKET_PAIRS: u64 = 8_000_000;
 
 impl Default for Sampling {
     fn default() -> Self {
@@ -156,10 +156,15 @@ pub fn band_candidates(job: &RebandJob, mut report: impl FnMut(BandAnswer)) -> R
         .max_bucket
         .map(|_| estimated_bucket_pairs(index, banding, request.max_bucket));
     let quick = sampling.preview_above.min(sampling.enumeration_budget);
-    let small = match guess {
-        Some(guess) => guess <= quick,
-        None => complete && first_buckets.occurrences() <= quick,
-    };
+    // Building the bands took time already (an r step, a jump): the exact answer would
+    // build them again in its own form, so an estimate goes first unless nothing collides.
+    let waited =
+        start.elapsed() > sampling.first_bands_within / 2 && first_buckets.occurrences() > 0;
+    let small = !waited
+        && match guess {
+            Some(guess) => guess <= quick,
+            None => complete && first_buckets.occurrences() <= quick,
+        };
     if small {
         return Ok(exact(reband_unchecked(
             index,

@@ -77,6 +77,15 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 ),
                 theme.warning(),
             ),
+            // The sample draws from whole buckets: say that the cap does not shape it.
+            Span::styled(
+                if e.cap_ignored {
+                    "(--max-bucket not applied) "
+                } else {
+                    ""
+                },
+                theme.warning(),
+            ),
         ],
     };
     match (&app.candidates.result, &app.candidates.job) {
