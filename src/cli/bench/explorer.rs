@@ -114,11 +114,21 @@ pub fn run(path: Option<&Path>, docs: usize, num_perm: usize, seed: u64) -> Resu
         index,
         read: Default::default(),
     });
+    let sampling = Sampling::default();
+    // The identical groups are found once per session, by the explorer's first banding job
+    // (the one that opens it): timed apart, so that every cell is a step.
+    let clock = Clock::start();
+    let copies = sampling.bands.docs(&data.index);
+    let (wall, cpu) = clock.stop();
+    println!(
+        "identical groups: {} copies, found in {wall:.2} s wall ({cpu:.2} s CPU), once per \
+         session before the first banding",
+        numfmt::thousands(copies.copies() as u64)
+    );
     println!(
         "{:<9} {:<8} {:>26} {:>9} {:>9} {:>12} {:>10}",
         "banding", "mode", "candidate pairs", "first", "final", "buckets", "RSS"
     );
-    let sampling = Sampling::default();
     let mut known: Option<Arc<Vec<VerifiedPair>>> = None;
     let mut cells = Vec::new();
     for (id, banding) in grid(num_perm).into_iter().enumerate() {
