@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use lshscope::analysis::histogram::SimilarityHistogram;
+use lshscope::analysis::sampled::CandidateEstimate;
 use lshscope::jobs::Progress;
 use lshscope::minhash::{Banding, Index, IndexOptions, build_index};
 use lshscope::pipeline::bucketed::{BandCache, JaccardCache};
@@ -26,6 +27,54 @@ fn template_index(docs: usize, identical: usize, family: usize, seed: u64) -> In
 
 const BINS: usize = 20;
 
+/// How often estimated intervals covered the exact counts, over runs.
+#[derive(Default)]
+struct Coverage {
+    asked: usize,
+    covered: usize,
+    totals_covered: usize,
+    runs: usize,
+}
+
+impl Coverage {
+    /// One estimate against the exact histogram and total of the same banding.
+    fn add(&mut self, e: &CandidateEstimate, exact: &SimilarityHistogram, exact_total: usize) {
+        self.runs += 1;
+        self.totals_covered += usize::from(e.total.covers(exact_total as f64));
+        for bin in 0..BINS {
+            // Bins where both are empty say nothing (and are covered trivially).
+            if exact.counts[bin] == 0 && e.hits[bin] == 0 {
+                continue;
+            }
+            self.asked += 1;
+            self.covered += usize::from(e.bins[bin].covers(exact.counts[bin] as f64));
+        }
+    }
+
+    /// 95 % intervals: about 95 % of bins covered where a bin holds many draws; bins with a
+    /// handful of draws are covered less often by a normal interval, so the bar is 85 %.
+    fn check(&self) {
+        let rate = self.covered as f64 / self.asked as f64;
+        eprintln!(
+            "coverage {}/{} = {rate:.3}; totals {}/{}",
+            self.covered, self.asked, self.totals_covered, self.runs
+        );
+        assert!(self.asked >= 100, "{} bins compared", self.asked);
+        assert!(
+            rate >= 0.85,
+            "coverage {}/{} = {rate:.3}",
+            self.covered,
+            self.asked
+        );
+        assert!(
+            self.totals_covered as f64 >= 0.8 * self.runs as f64,
+            "totals covered {}/{}",
+            self.totals_covered,
+            self.runs
+        );
+    }
+}
+
 #[test]
 fn estimated_histograms_agree_with_the_exact_ones_within_their_intervals() {
     // A template corpus (families, copies) of a few thousand documents: small enough to
@@ -33,7 +82,7 @@ fn estimated_histograms_agree_with_the_exact_ones_within_their_intervals() {
     let index = template_index(3000, 120, 250, 11);
     let cache = BandCache::new();
     let jaccards = JaccardCache::new();
-    let (mut asked, mut covered, mut totals_covered, mut runs) = (0, 0, 0, 0);
+    let mut coverage = Coverage::default();
     for (b, r) in [(20, 5), (16, 8), (32, 4), (10, 10), (64, 2)] {
         let banding = Banding::new(b, r, 128).unwrap();
         let exact_pairs = reband(&index, banding, None, None, None, &Progress::new()).unwrap();
@@ -52,19 +101,8 @@ fn estimated_histograms_agree_with_the_exact_ones_within_their_intervals() {
                 &Progress::new(),
             )
             .unwrap();
-            let e = &sampled.estimate;
-            assert_eq!(e.draws, 20_000);
-            runs += 1;
-            totals_covered += usize::from(e.total.covers(exact_pairs.len() as f64));
-            for bin in 0..BINS {
-                // Bins where both are empty say nothing (and are covered trivially).
-                if exact.counts[bin] == 0 && e.hits[bin] == 0 {
-                    continue;
-                }
-                asked += 1;
-                let ok = e.bins[bin].covers(exact.counts[bin] as f64);
-                covered += usize::from(ok);
-            }
+            assert_eq!(sampled.estimate.draws, 20_000);
+            coverage.add(&sampled.estimate, &exact, exact_pairs.len());
             // The listed pairs are real candidates with their exact similarities.
             for p in sampled.pairs.iter().take(200) {
                 let i = exact_pairs
@@ -75,15 +113,7 @@ fn estimated_histograms_agree_with_the_exact_ones_within_their_intervals() {
             }
         }
     }
-    // 95 % intervals: about 95 % of bins covered where a bin holds many draws; bins with a
-    // handful of draws are covered less often by a normal interval, so the bar is 85 %.
-    let rate = covered as f64 / asked as f64;
-    assert!(asked >= 100, "{asked} bins compared");
-    assert!(rate >= 0.85, "coverage {covered}/{asked} = {rate:.3}");
-    assert!(
-        totals_covered as f64 >= 0.8 * runs as f64,
-        "totals covered {totals_covered}/{runs}"
-    );
+    coverage.check();
 }
 
 #[test]
@@ -169,7 +199,7 @@ fn a_first_estimate_from_some_of_the_bands_covers_the_exact_counts() {
         ..Default::default()
     })
     .corpus;
-    let (mut asked, mut covered, mut totals_covered, mut runs) = (0, 0, 0, 0);
+    let mut coverage = Coverage::default();
     for seed in 1..=12u64 {
         let options = IndexOptions {
             seed,
@@ -207,17 +237,8 @@ fn a_first_estimate_from_some_of_the_bands_covers_the_exact_counts() {
                 &Progress::new(),
             )
             .unwrap();
-            let e = &sampled.estimate;
-            assert_eq!(e.bands, (k, b));
-            runs += 1;
-            totals_covered += usize::from(e.total.covers(exact_pairs.len() as f64));
-            for bin in 0..BINS {
-                if exact.counts[bin] == 0 && e.hits[bin] == 0 {
-                    continue;
-                }
-                asked += 1;
-                covered += usize::from(e.bins[bin].covers(exact.counts[bin] as f64));
-            }
+            assert_eq!(sampled.estimate.bands, (k, b));
+            coverage.add(&sampled.estimate, &exact, exact_pairs.len());
             // Listed pairs are candidates of the whole banding, with its bands hit.
             for p in sampled.pairs.iter().take(200) {
                 let i = exact_pairs
@@ -227,14 +248,7 @@ fn a_first_estimate_from_some_of_the_bands_covers_the_exact_counts() {
             }
         }
     }
-    // Nominal 95 %; the between-band spread rests on k values (t interval), bins with few
-    // draws are covered less often, so the bars are those of the one-stage test.
-    let rate = covered as f64 / asked as f64;
-    eprintln!("coverage {covered}/{asked} = {rate:.3}; totals {totals_covered}/{runs}");
-    assert!(asked >= 100, "{asked} bins compared");
-    assert!(rate >= 0.85, "coverage {covered}/{asked} = {rate:.3}");
-    assert!(
-        totals_covered as f64 >= 0.8 * runs as f64,
-        "totals covered {totals_covered}/{runs}"
-    );
+    // Nominal 95 %; the between-band spread rests on k values (a t interval); the bars are
+    // those of the one-stage test.
+    coverage.check();
 }
