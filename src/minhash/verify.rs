@@ -87,6 +87,11 @@ pub fn jaccard_at_least(a: &[u64], b: &[u64], threshold: f64) -> Option<f64> {
         // Nothing compares at least NaN.
         return None;
     }
+    if a == b {
+        // Identical sets: Jaccard 1 (0 when empty) without a merge, as `jaccard` gives it.
+        let j = jaccard(a, b);
+        return (j >= threshold).then_some(j);
+    }
     let (small, large) = (a.len().min(b.len()), a.len().max(b.len()));
     if large == 0 || (small as f64 / large as f64) < threshold {
         // Both empty: Jaccard 0, below any positive threshold.
@@ -214,6 +219,25 @@ unsafe fn intersection_at_least_avx512(a: &[u64], b: &[u64], need: usize) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn identical_sets_take_the_shortcut_with_the_merge_s_values() {
+        let set: Vec<u64> = (0..300).map(|i| i * 7 + 1).collect();
+        let copy = set.clone();
+        assert_eq!(jaccard(&set, &copy), 1.0);
+        assert_eq!(intersection_size_merge(&set, &copy), set.len());
+        for t in [0.0, 0.5, 1.0] {
+            assert_eq!(jaccard_at_least(&set, &copy, t), Some(1.0));
+        }
+        // Two empty sets: Jaccard 0, as the merge defines it.
+        assert_eq!(jaccard(&[], &[]), 0.0);
+        assert_eq!(jaccard_at_least(&[], &[], 0.0), Some(0.0));
+        assert_eq!(jaccard_at_least(&[], &[], 0.5), None);
+        // One element apart: the merge again.
+        let mut near = set.clone();
+        near[150] += 3;
+        assert_eq!(jaccard(&set, &near), 299.0 / 301.0);
+    }
 
     #[test]
     fn thresholded_jaccard_agrees_with_the_full_one() {
