@@ -63,10 +63,23 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
         .border_style(theme.border())
         .title(Line::from(title_spans(app, "Clusters")));
     let (Some(r), Some(data)) = (&app.clusters.result, &app.data) else {
-        let text = if app.candidates.result.is_none() {
-            "banding…"
-        } else {
-            "clustering…"
+        let text = match (&app.candidates.result, app.clusters.job.running()) {
+            (None, _) => "banding…".to_string(),
+            // Joining a large corpus's buckets takes a while: say which phase and how far.
+            (Some(_), Some(job)) => {
+                let s = job.progress.snapshot();
+                let fraction = s
+                    .fraction()
+                    .map(|f| format!(" {:.0} %", f * 100.0))
+                    .unwrap_or_default();
+                let source = if job.request.from_buckets.is_some() {
+                    " (from the buckets, as dedup)"
+                } else {
+                    ""
+                };
+                format!("clustering{source}… {}{fraction}", s.phase.label())
+            }
+            (Some(_), None) => "clustering…".to_string(),
         };
         frame.render_widget(Paragraph::new(text).block(block), area);
         return;
