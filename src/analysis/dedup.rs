@@ -1,6 +1,8 @@
 //! The dedup result's options and parts: which pairs join clusters, the clusters of a set of
 //! verified pairs, and their audits. `Pipeline::dedup` runs the whole sequence.
 
+use std::sync::Arc;
+
 use crate::minhash::{BandingOptions, BucketInfo, IdenticalGroups, ShingleSets, VerifiedPair};
 
 use super::clusters::{AuditLimits, ChainAudit, Clusters, Edge, KeepRule, audit_all};
@@ -33,7 +35,7 @@ pub struct DedupOptions {
 #[derive(Debug, Clone)]
 pub struct Dedup {
     /// Identical-set groups, when collapsed.
-    pub identical: Option<IdenticalGroups>,
+    pub identical: Option<Arc<IdenticalGroups>>,
     /// Candidate pairs the banding's buckets stand for among the representatives, counted
     /// with multiplicity over bands (never enumerated: clusters are joined from the buckets).
     pub bucket_pairs: u64,

@@ -370,14 +370,7 @@ pub fn signature_hits(truth: &[TruthPair], sigs: &Signatures, banding: Banding) 
     use rayon::prelude::*;
     truth
         .par_iter()
-        .map(|t| {
-            let (a, b) = (t.a as usize, t.b as usize);
-            !sigs.is_empty_doc(a)
-                && !sigs.is_empty_doc(b)
-                && banding
-                    .band_agreement(sigs.row(a), sigs.row(b))
-                    .any(|rows| rows == banding.rows)
-        })
+        .map(|t| banding.collide(sigs, t.a as usize, t.b as usize))
         .collect()
 }
 

@@ -61,6 +61,17 @@ impl Banding {
             .collect()
     }
 
+    /// True when documents `a` and `b` of `sigs` share a bucket in some band: a candidate
+    /// pair (the bucket cap aside), decided from the two signatures, as
+    /// [`Self::agreeing_bands`] decides each band.
+    pub fn collide(&self, sigs: &Signatures, a: usize, b: usize) -> bool {
+        !sigs.is_empty_doc(a)
+            && !sigs.is_empty_doc(b)
+            && self
+                .band_agreement(sigs.row(a), sigs.row(b))
+                .any(|rows| rows == self.rows)
+    }
+
     /// The most rows any one band agrees on for documents `a` and `b` of `sigs`: r means they
     /// are a candidate; for a missed pair, how close it came.
     pub fn closest_band(&self, sigs: &Signatures, a: usize, b: usize) -> usize {

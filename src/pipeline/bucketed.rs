@@ -197,7 +197,8 @@ impl WeightedBand {
 /// Bands built so far, by (rows, band): a b step reuses every band but the new one.
 #[derive(Debug, Default)]
 pub struct BandCache {
-    docs: Mutex<Option<Arc<CollapsedDocs>>>,
+    /// The identical groups and their collapsed form, found on first use.
+    docs: Mutex<Option<(Arc<IdenticalGroups>, Arc<CollapsedDocs>)>>,
     bands: Mutex<HashMap<(usize, usize), Arc<WeightedBand>>>,
 }
 
@@ -209,9 +210,19 @@ impl BandCache {
     /// The identical groups of `index`, found on first use.
     pub fn docs(&self, index: &Index) -> Arc<CollapsedDocs> {
         let mut docs = self.docs.lock().unwrap_or_else(|e| e.into_inner());
-        Arc::clone(docs.get_or_insert_with(|| {
-            Arc::new(CollapsedDocs::new(&IdenticalGroups::find(&index.sets)))
-        }))
+        let (_, collapsed) = docs.get_or_insert_with(|| {
+            let groups = IdenticalGroups::find(&index.sets);
+            let collapsed = Arc::new(CollapsedDocs::new(&groups));
+            (Arc::new(groups), collapsed)
+        });
+        Arc::clone(collapsed)
+    }
+
+    /// The identical groups, when some job has found them already (never finds them: cheap
+    /// enough for the UI thread), for other jobs over the same corpus.
+    pub fn found_groups(&self) -> Option<Arc<IdenticalGroups>> {
+        let docs = self.docs.lock().unwrap_or_else(|e| e.into_inner());
+        docs.as_ref().map(|(groups, _)| Arc::clone(groups))
     }
 
     /// The buckets of `banding` over `index`, building the bands not cached yet (in

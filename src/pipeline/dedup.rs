@@ -1,6 +1,8 @@
 //! The dedup sequence: identical copies grouped, banding over their representatives,
 //! verification, clusters and the chaining audit, each a timed phase.
 
+use std::sync::Arc;
+
 use crate::Result;
 use crate::analysis::clusters::Clusters;
 use crate::analysis::components::{audited_clusters, unverified_components, verified_components};
@@ -22,13 +24,26 @@ impl Pipeline<'_> {
         options: &DedupOptions,
         length: impl Fn(u32) -> usize + Copy + Sync,
     ) -> Result<Dedup> {
+        self.dedup_grouped(index, options, None, length)
+    }
+
+    /// [`Self::dedup`] with the identical groups of `index` already found (`groups`; they
+    /// depend on the corpus only), so a caller that dedups one corpus again and again (the
+    /// explorer's clusters view) finds them once. Found here when `None`.
+    pub fn dedup_grouped(
+        &mut self,
+        index: &Index,
+        options: &DedupOptions,
+        groups: Option<Arc<IdenticalGroups>>,
+        length: impl Fn(u32) -> usize + Copy + Sync,
+    ) -> Result<Dedup> {
         let n = index.len();
-        let identical = if options.collapse_identical {
-            Some(self.timed(Phase::Collapsing, "docs", |_| {
-                Ok((IdenticalGroups::find(&index.sets), n as u64))
-            })?)
-        } else {
-            None
+        let identical = match (options.collapse_identical, groups) {
+            (false, _) => None,
+            (true, Some(groups)) => Some(groups),
+            (true, None) => Some(self.timed(Phase::Collapsing, "docs", |_| {
+                Ok((Arc::new(IdenticalGroups::find(&index.sets)), n as u64))
+            })?),
         };
         let included: Option<Vec<bool>> = identical
             .as_ref()
@@ -70,7 +85,7 @@ impl Pipeline<'_> {
                     n,
                     joined,
                     &buckets,
-                    identical.as_ref(),
+                    identical.as_deref(),
                     &index.sets,
                     joining_threshold,
                     options.threshold,
@@ -83,7 +98,7 @@ impl Pipeline<'_> {
                     let kept = Clusters::build(
                         n,
                         &verified.edges,
-                        identical.as_ref(),
+                        identical.as_deref(),
                         options.keep,
                         length,
                     );
@@ -251,7 +266,7 @@ mod tests {
                 let split = Clusters::build(
                     index.len(),
                     &edges,
-                    d.identical.as_ref(),
+                    d.identical.as_deref(),
                     KeepRule::First,
                     |_| 0,
                 );

@@ -357,7 +357,7 @@ pub fn sample_candidates(
         estimate: CandidateEstimate::from_band_sample(
             &all_draws,
             buckets.occurrences(),
-            (buckets.bands_built(), banding.bands),
+            (built, banding.bands),
             bins,
         ),
         pairs,

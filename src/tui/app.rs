@@ -1387,7 +1387,12 @@ impl App {
             pairs: Arc::clone(&result.pairs),
             banding,
             threshold,
-            identical: self.clusters.identical.clone(),
+            // The re-banding jobs' groups serve when the clusters have none yet.
+            identical: self
+                .clusters
+                .identical
+                .clone()
+                .or_else(|| self.candidates.sampling.bands.found_groups()),
             sort: self.clusters.sort.0,
             fixed: self.imported.clusters(),
             // Sampled candidates do not hold every pair: the job joins the buckets instead.

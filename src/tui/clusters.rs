@@ -211,9 +211,14 @@ fn clusters_from_buckets(
         audit: AuditLimits::default(),
     };
     let dedup = Pipeline::new(&job.progress)
-        .dedup(&request.data.index, &options, |_| 0)
+        .dedup_grouped(
+            &request.data.index,
+            &options,
+            request.identical.clone(),
+            |_| 0,
+        )
         .ok()?;
-    let identical = Arc::new(dedup.identical.expect("collapsed"));
+    let identical = dedup.identical.expect("collapsed");
     let order = cluster_order(&dedup.clusters, &dedup.audits, request.sort);
     job.progress.finish();
     Some(ClustersOutcome {
