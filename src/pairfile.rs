@@ -1215,7 +1215,20 @@ impl PairCsv {
 
     /// Appends the rows of `pairs` to `out`.
     fn push_rows(&self, caches: &mut PairCsvCaches, out: &mut Vec<u8>, pairs: &[VerifiedPair]) {
-        for p in pairs {
+        for (k, p) in pairs.iter().enumerate() {
+            // Pairs come sorted by a, or by bucket: b's id is a random place in an arena of
+            // every id (tens of MB on a million documents), so its offset is fetched 16 rows
+            // ahead and its bytes 8 rows ahead (the offset is cached by then).
+            if let Some(ahead) = pairs.get(k + 16) {
+                prefetch(self.id_start.as_ptr().wrapping_add(ahead.b as usize));
+            }
+            if let Some(ahead) = pairs.get(k + 8) {
+                prefetch(
+                    self.ids
+                        .as_ptr()
+                        .wrapping_add(self.id_start[ahead.b as usize]),
+                );
+            }
             let (a, b) = (p.a as usize, p.b as usize);
             let (a_start, a_end) = (self.id_start[a], self.id_start[a + 1]);
             let (b_start, b_end) = (self.id_start[b], self.id_start[b + 1]);
@@ -1249,6 +1262,18 @@ impl PairCsv {
             }
         }
     }
+}
+
+/// Hints the CPU to load the cache line at `p` (never faults, whatever the address).
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch does not access memory architecturally.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(p.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 /// Copies `len` bytes from `src` to `dst` in 16-byte moves (so up to 15 bytes more are read
