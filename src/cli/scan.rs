@@ -335,15 +335,28 @@ fn stream_pairs(
             .collect()
     });
     let lists = run.bucket_lists(index, options, included.as_deref())?;
+    // Pairs of copies are verified for free once their groups are known (representatives
+    // alone have no copies among them).
+    let copies = match identical {
+        Some(_) => None,
+        None => Some(run.identical_groups(index)?),
+    };
     let progress = run.progress();
     let mut streamed = None;
     target.write(Some(progress), |w| {
         let mut writer = PairWriter::new(w, corpus, format, None)?;
-        let result = run.stream_verified(index, &lists, threshold, sort_limit, |batch| {
-            writer
-                .write_batch(batch)
-                .map_err(|e| Error::io(target.display(), e))
-        });
+        let result = run.stream_verified(
+            index,
+            &lists,
+            copies.as_ref(),
+            threshold,
+            sort_limit,
+            |batch| {
+                writer
+                    .write_batch(batch)
+                    .map_err(|e| Error::io(target.display(), e))
+            },
+        );
         let counts = match result {
             Ok(counts) => counts,
             Err(Error::Io { source, .. }) => return Err(source),

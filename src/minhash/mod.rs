@@ -18,4 +18,4 @@ pub use family::{HashFamily, fold32};
 pub use identical::IdenticalGroups;
 pub use index::{Index, IndexOptions, ShingleSets, Signatures, build_index, signature_into};
 pub use stream::{StreamCounts, stream_verified};
-pub use verify::{VerifiedPair, estimate, verify};
+pub use verify::{PackedPair, VerifiedPair, estimate, verify};

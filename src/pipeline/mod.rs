@@ -21,8 +21,8 @@ use crate::corpus::{Corpus, ReadOptions, ReadReport, read_corpus};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::{
     BandingOptions, BucketLists, CandidatePair, Candidates, IdenticalGroups, Index, IndexOptions,
-    StreamCounts, VerifiedPair, bucket_lists, build_index, find_candidates, find_candidates_among,
-    stream_verified, verify,
+    PackedPair, StreamCounts, VerifiedPair, bucket_lists, build_index, find_candidates,
+    find_candidates_among, stream_verified, verify,
 };
 
 /// A streamed scan holds up to this many pairs and hands them on sorted by (a, b), as the
@@ -265,32 +265,45 @@ impl<'a> Pipeline<'a> {
     /// Verifies the candidates `lists` describes and hands those at or above `threshold` to
     /// `sink`, in batches: sorted by (a, b) when they are at most `sorted_up_to` (held, then
     /// handed on at the end), else band by band as they are found, never all in memory.
+    /// `copies` (the identical groups) lets pairs of copies skip their verification.
     /// Returns the counts and whether the pairs went on sorted.
     pub fn stream_verified(
         &mut self,
         index: &Index,
         lists: &BucketLists,
+        copies: Option<&IdenticalGroups>,
         threshold: f64,
         sorted_up_to: usize,
         mut sink: impl FnMut(&[VerifiedPair]) -> Result<()>,
     ) -> Result<(StreamCounts, bool)> {
+        let k = index.signatures.num_perm();
+        // Held pairs are packed (24 bytes each) and handed on unpacked, a batch at a time.
+        let hand_on = |held: &[PackedPair], sink: &mut dyn FnMut(&[VerifiedPair]) -> Result<()>| {
+            let mut batch = Vec::with_capacity(held.len().min(1 << 16));
+            for chunk in held.chunks(1 << 16) {
+                batch.clear();
+                batch.extend(chunk.iter().map(|p| p.unpack(k)));
+                sink(&batch)?;
+            }
+            Ok(())
+        };
         self.timed(Phase::Verifying, "pairs", |progress| {
-            let mut held: Vec<VerifiedPair> = Vec::new();
+            let mut held: Vec<PackedPair> = Vec::new();
             let mut streaming = false;
-            let counts = stream_verified(index, lists, threshold, progress, |batch| {
+            let counts = stream_verified(index, lists, copies, threshold, progress, |batch| {
                 if streaming {
                     return sink(batch);
                 }
-                held.extend_from_slice(batch);
+                held.extend(batch.iter().map(|p| PackedPair::pack(p, k)));
                 if held.len() > sorted_up_to {
                     streaming = true;
-                    sink(&std::mem::take(&mut held))?;
+                    hand_on(&std::mem::take(&mut held), &mut sink)?;
                 }
                 Ok(())
             })?;
             if !streaming {
                 held.sort_unstable_by_key(|p| (p.a, p.b));
-                sink(&held)?;
+                hand_on(&held, &mut sink)?;
             }
             Ok(((counts, !streaming), counts.candidates))
         })
