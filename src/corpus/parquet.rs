@@ -879,6 +879,30 @@ mod tests {
         assert_eq!((c.len(), r.rows_read), (10, 3000));
     }
 
+    /// A page header whose statistics declare a 128 TiB value is a clean error. The `parquet`
+    /// crate reserves a declared binary length before reading it (parquet 60.1,
+    /// `ThriftReadInputProtocol::read_bytes_owned`), and no machine has 128 TiB: the process
+    /// would abort. It is safe only because page statistics are skipped (`read_page_stats`
+    /// stays off); this test fails, by aborting, if that ever changes.
+    #[test]
+    fn a_page_header_declaring_128_tib_is_an_error_not_an_abort() {
+        let mut bytes = write(STRING_ID_TEXT, &sample_columns(50), 50, Compression::SNAPPY);
+        let reader = SerializedFileReader::new(Bytes::from(bytes.clone())).unwrap();
+        let (start, _) = reader.metadata().row_group(0).column(2).byte_range();
+        // A data page header (Thrift compact) whose statistics' max value declares 2^47 bytes.
+        let mut forged = vec![
+            0x15, 0x00, 0x15, 0x80, 0x01, 0x15, 0x80, 0x01, 0x2c, 0x15, 0x04, 0x15, 0x00, 0x15,
+            0x06, 0x15, 0x06, 0x1c, 0x18,
+        ];
+        forged.extend_from_slice(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x20]);
+        bytes[start as usize..start as usize + forged.len()].copy_from_slice(&forged);
+        let m = message(read(bytes, &ReadOptions::default()));
+        assert!(
+            m.contains("not a readable Parquet file (row group 1, column `text`)"),
+            "{m}"
+        );
+    }
+
     #[test]
     fn corrupt_files_are_errors_not_panics() {
         let m = message(read(b"id,text\n1,a\n".to_vec(), &ReadOptions::default()));
