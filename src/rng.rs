@@ -1,4 +1,4 @@
-//! The one pseudo-random generator of lshscope: SplitMix64.
+//! The one pseudo-random generator of lshscope: SplitMix64 (and a hasher built on its mix).
 //!
 //! SplitMix64 is the generator of Steele, Lea & Flood, "Fast splittable pseudorandom number
 //! generators" (OOPSLA 2014), with the output mix of Vigna's public-domain `splitmix64.c`
@@ -9,6 +9,8 @@
 //! Everything seeded goes through it: the MinHash permutation family, document sampling, the
 //! synthetic corpora of `lshscope gen`, random pairs, the explorer's shuffle, and the tests.
 //! The same seed gives the same stream on every platform, so outputs are reproducible.
+
+use std::hash::Hasher;
 
 /// The SplitMix64 generator. [`SplitMix64::new`] takes the state as is: callers that share one
 /// user seed between several uses offset it with their own constant, so the streams differ.
@@ -67,6 +69,27 @@ impl SplitMix64 {
     #[inline]
     pub fn mix(input: u64) -> u64 {
         SplitMix64::new(input).next_u64()
+    }
+}
+
+/// A hasher for keys that are packed pairs of document numbers (`a << 32 | b`): one
+/// SplitMix64 mix spreads them, where SipHash would cost several times more per lookup.
+#[derive(Debug, Default)]
+pub struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = SplitMix64::mix(self.0 ^ b as u64);
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = SplitMix64::mix(x);
     }
 }
 

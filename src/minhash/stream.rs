@@ -9,6 +9,9 @@
 //! gives), verified, and handed to the caller, which writes it out. Peak memory is the bucket
 //! lists plus one batch, whatever the number of candidates.
 
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
 use rayon::prelude::*;
 
 use super::banding::BucketLists;
@@ -17,6 +20,7 @@ use super::index::Index;
 use super::verify::{VerifiedPair, estimate, jaccard_at_least};
 use crate::Result;
 use crate::jobs::{Phase, Progress};
+use crate::rng::PairHasher;
 
 /// Bucket pairs per unit of parallel work: large enough to amortise scheduling, small enough
 /// that one bucket of 15,000 members (112 M pairs) spreads over both cores.
@@ -49,8 +53,10 @@ struct Unit {
 /// a band, by bucket, then by member order); `a < b` in every pair. Returns the counts.
 ///
 /// With `copies` (the identical groups of `index`), a pair of copies of one shingle set is
-/// known without reading either set or signature: Jaccard and estimate 1. On template-heavy
-/// corpora such pairs are most candidates (a text copied 20,000 times is 200 M of them).
+/// known without reading either set or signature (Jaccard and estimate 1), and a pair with a
+/// copy on either side is verified once per pair of sets in each unit of work. On
+/// template-heavy corpora such pairs are most candidates (a text copied 20,000 times is 200 M
+/// of them).
 pub fn stream_verified(
     index: &Index,
     lists: &BucketLists,
@@ -77,48 +83,60 @@ pub fn stream_verified(
                     progress.check()?;
                     let mut out = Vec::new();
                     let mut candidates = 0u64;
+                    // Jaccard and estimate of pairs of representatives (None: below the
+                    // threshold), for pairs with a copy on either side: every pair between
+                    // copies of two sets has the sets' similarity. At most one entry per
+                    // pair of the unit.
+                    let mut of_sets: HashMap<
+                        u64,
+                        Option<(f64, f64)>,
+                        BuildHasherDefault<PairHasher>,
+                    > = HashMap::default();
+                    let similarity = |x: u32, y: u32| {
+                        let (sx, sy) = (index.sets.get(x as usize), index.sets.get(y as usize));
+                        jaccard_at_least(sx, sy, threshold)
+                            .map(|j| (j, estimate(&index.signatures, x as usize, y as usize)))
+                    };
                     let (first, last) = unit.buckets;
                     for k in first..last {
                         let members = buckets.bucket(k);
                         let (from, to) = unit.members.unwrap_or((0, members.len()));
                         for i in from..to {
                             let a = members[i];
-                            let copy_of_a = copies.map(|g| g.representative(a));
+                            let copy_of_a =
+                                copies.map(|g| (g.representative(a), g.multiplicity(a) > 1));
                             for &b in &members[i + 1..] {
                                 if lists.collide_before(a, b, band) {
                                     continue;
                                 }
                                 candidates += 1;
-                                if copy_of_a.is_some()
-                                    && copy_of_a == copies.map(|g| g.representative(b))
-                                {
-                                    // As `jaccard_at_least` and `estimate` find for two equal,
-                                    // non-empty sets (documents without shingles are in no
-                                    // bucket), without reading them.
-                                    if 1.0 >= threshold {
-                                        out.push(VerifiedPair {
-                                            a,
-                                            b,
-                                            bands_hit: lists.bands_hit(a, b),
-                                            jaccard: 1.0,
-                                            estimate: 1.0,
-                                        });
+                                let found = match (copies, copy_of_a) {
+                                    (Some(g), Some((ra, a_copied))) => {
+                                        let rb = g.representative(b);
+                                        if ra == rb {
+                                            // As `jaccard_at_least` and `estimate` find for two
+                                            // equal, non-empty sets (documents without shingles
+                                            // are in no bucket), without reading them.
+                                            (1.0 >= threshold).then_some((1.0, 1.0))
+                                        } else if a_copied || g.multiplicity(b) > 1 {
+                                            let key = (u64::from(ra.min(rb)) << 32)
+                                                | u64::from(ra.max(rb));
+                                            *of_sets.entry(key).or_insert_with(|| {
+                                                similarity(ra.min(rb), ra.max(rb))
+                                            })
+                                        } else {
+                                            similarity(a, b)
+                                        }
                                     }
-                                    continue;
-                                }
-                                let (sa, sb) =
-                                    (index.sets.get(a as usize), index.sets.get(b as usize));
-                                if let Some(j) = jaccard_at_least(sa, sb, threshold) {
+                                    _ => similarity(a, b),
+                                };
+                                if let Some((jaccard, estimate)) = found {
                                     out.push(VerifiedPair {
                                         a,
                                         b,
                                         bands_hit: lists.bands_hit(a, b),
-                                        jaccard: j,
-                                        estimate: estimate(
-                                            &index.signatures,
-                                            a as usize,
-                                            b as usize,
-                                        ),
+                                        jaccard,
+                                        estimate,
                                     });
                                 }
                             }

@@ -13,7 +13,7 @@
 //! k·r … (k+1)·r whatever b is, so a b step builds one band, not b.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Instant;
 
@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use crate::Result;
 use crate::jobs::{Phase, Progress};
 use crate::minhash::{Banding, IdenticalGroups, Index, band_keys};
-use crate::rng::SplitMix64;
+use crate::rng::{PairHasher, SplitMix64};
 
 /// Identical documents as representatives with multiplicities, and each group's members.
 #[derive(Debug, Clone, Default)]
@@ -460,26 +460,6 @@ impl JaccardCache {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-}
-
-/// Keys are packed pairs of document numbers: one SplitMix64 mix spreads them.
-#[derive(Debug, Default)]
-pub struct PairHasher(u64);
-
-impl Hasher for PairHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = SplitMix64::mix(self.0 ^ b as u64);
-        }
-    }
-
-    fn write_u64(&mut self, x: u64) {
-        self.0 = SplitMix64::mix(x);
     }
 }
 
