@@ -28,6 +28,36 @@ pub fn curve_points(banding: Banding) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// The y axis's labels; their width places the plot area.
+const Y_LABELS: [&str; 3] = ["0", ".5", "1"];
+
+/// Writes 0.25, 0.5 and 0.75 on the chart's label row, each centred under the cell where the
+/// chart draws that similarity.
+fn inner_x_labels(frame: &mut Frame, chart_area: Rect, style: Style) {
+    // The plot area as ratatui's Chart lays it out: the y labels' width (at most a third of
+    // the area), the y axis line, then the plot; the x labels on the bottom row.
+    let label_width = Y_LABELS.iter().map(|l| l.len() as u16).max().unwrap_or(0);
+    let plot_x = chart_area.x + label_width.min(chart_area.width / 3) + 1;
+    let plot_width = chart_area.right().saturating_sub(plot_x);
+    if chart_area.height < 3 || plot_width < 16 {
+        return;
+    }
+    let row = chart_area.bottom() - 1;
+    for (s, text) in [(0.25, "0.25"), (0.5, "0.5"), (0.75, "0.75")] {
+        let col = plot_x + column_of(s, plot_width);
+        let start = col.saturating_sub(text.len() as u16 / 2);
+        frame.buffer_mut().set_string(start, row, text, style);
+    }
+}
+
+/// The cell column (from the plot's left edge) where a Braille chart `width` cells wide draws
+/// x = `s` on [0, 1]: 2 dots per cell, x scaled onto dots 0 … 2·width − 1 and rounded (as
+/// ratatui's canvas `get_point` does).
+fn column_of(s: f64, width: u16) -> u16 {
+    let dots = 2.0 * f64::from(width) - 1.0;
+    ((s * dots).round() as u16 / 2).min(width.saturating_sub(1))
+}
+
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;
     let b = app.curve.banding;
@@ -120,15 +150,18 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             Axis::default()
                 .bounds([0.0, 1.0])
                 .style(theme.dim())
-                .labels(["0", "0.25", "0.5", "0.75", "1"]),
+                // The end labels only: ratatui spaces inner labels at i / n of the width
+                // (0.2, 0.4, 0.6 for five labels), not at their values; they are drawn below.
+                .labels(["0", "1"]),
         )
         .y_axis(
             Axis::default()
                 .bounds([0.0, 1.0])
                 .style(theme.dim())
-                .labels(["0", ".5", "1"]),
+                .labels(Y_LABELS),
         );
     frame.render_widget(chart, chart_area);
+    inner_x_labels(frame, chart_area, theme.dim());
 
     let used = b.bands * b.rows;
     let mut legend = vec![
@@ -176,4 +209,51 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         Line::from(legend),
     ];
     frame.render_widget(Paragraph::new(lines), info_area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    /// Each inner label sits over the column where the chart draws its similarity: a vertical
+    /// line at s = 0.25, 0.5 and 0.75, drawn by the same Chart setup, at many widths.
+    #[test]
+    fn inner_labels_sit_under_the_similarities_they_name() {
+        for width in (24..=160).step_by(7) {
+            for (s, text) in [(0.25, "0.25"), (0.5, "0.5"), (0.75, "0.75")] {
+                let mut terminal = Terminal::new(TestBackend::new(width, 12)).unwrap();
+                let line = [(s, 0.0), (s, 1.0)];
+                terminal
+                    .draw(|frame| {
+                        let chart = Chart::new(vec![
+                            Dataset::default()
+                                .marker(Marker::Braille)
+                                .graph_type(GraphType::Line)
+                                .data(&line),
+                        ])
+                        .x_axis(Axis::default().bounds([0.0, 1.0]).labels(["0", "1"]))
+                        .y_axis(Axis::default().bounds([0.0, 1.0]).labels(Y_LABELS));
+                        frame.render_widget(chart, frame.area());
+                        inner_x_labels(frame, frame.area(), Style::default());
+                    })
+                    .unwrap();
+                let buffer = terminal.backend().buffer();
+                let drawn = (0..width)
+                    .find(|&x| {
+                        let braille = '\u{2801}'..='\u{28ff}';
+                        buffer[(x, 4)].symbol().chars().any(|c| braille.contains(&c))
+                    })
+                    .unwrap();
+                let labels: String = (0..width).map(|x| buffer[(x, 11)].symbol()).collect();
+                let start = labels.find(text).unwrap() as u16;
+                let end = start + text.len() as u16 - 1;
+                assert!(
+                    (start..=end).contains(&drawn) && drawn.abs_diff((start + end) / 2) <= 1,
+                    "width {width}: {text} at {start}..={end}, drawn at {drawn}\n{labels}"
+                );
+            }
+        }
+    }
 }
