@@ -790,18 +790,23 @@ fn render_scurve_step(frame: &mut Frame, app: &LearnApp, area: Rect) {
                     .title("Jaccard s")
                     .style(axis_style)
                     .bounds([0.0, 1.0])
-                    .labels(["0", "0.5", "1"]),
+                    .labels(["0", "1"]),
             )
             .y_axis(
                 Axis::default()
                     .title("P")
                     .style(axis_style)
                     .bounds([0.0, 1.0])
-                    .labels(["0", "0.5", "1"]),
+                    .labels(Y_LABELS),
             ),
         chart,
     );
+    // 0.5 under the column where the threshold's dots would draw s = 0.5.
+    crate::tui::ui::scurve::value_labels(frame, chart, &Y_LABELS, 1, &[(0.5, "0.5")], axis_style);
 }
+
+/// The walkthrough chart's y labels.
+const Y_LABELS: [&str; 3] = ["0", "0.5", "1"];
 
 /// Runs the walkthrough on the terminal until `q`. The terminal is entered and restored (also
 /// on a panic) as the explorer does it, by [`crate::tui::terminal`].

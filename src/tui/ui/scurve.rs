@@ -31,31 +31,41 @@ pub fn curve_points(banding: Banding) -> Vec<(f64, f64)> {
 /// The y axis's labels; their width places the plot area.
 const Y_LABELS: [&str; 3] = ["0", ".5", "1"];
 
-/// Writes 0.25, 0.5 and 0.75 on the chart's label row, each centred under the cell where the
-/// chart draws that similarity.
-fn inner_x_labels(frame: &mut Frame, chart_area: Rect, style: Style) {
+/// Writes `labels` (similarity, text) on the label row of a ratatui [`Chart`] drawn in
+/// `chart_area` with the y labels `y_labels` and x labels only at its ends, each centred under
+/// the cell where the chart draws that similarity (`dots_per_cell` across: 2 for Braille, 1
+/// for dots and blocks). ratatui spaces inner x labels at i / n of the width, not at their
+/// values (0.2, 0.4, 0.6 for five labels), so they are drawn here instead.
+pub(crate) fn value_labels(
+    frame: &mut Frame,
+    chart_area: Rect,
+    y_labels: &[&str],
+    dots_per_cell: u16,
+    labels: &[(f64, &str)],
+    style: Style,
+) {
     // The plot area as ratatui's Chart lays it out: the y labels' width (at most a third of
     // the area), the y axis line, then the plot; the x labels on the bottom row.
-    let label_width = Y_LABELS.iter().map(|l| l.len() as u16).max().unwrap_or(0);
+    let label_width = y_labels.iter().map(|l| l.len() as u16).max().unwrap_or(0);
     let plot_x = chart_area.x + label_width.min(chart_area.width / 3) + 1;
     let plot_width = chart_area.right().saturating_sub(plot_x);
     if chart_area.height < 3 || plot_width < 16 {
         return;
     }
     let row = chart_area.bottom() - 1;
-    for (s, text) in [(0.25, "0.25"), (0.5, "0.5"), (0.75, "0.75")] {
-        let col = plot_x + column_of(s, plot_width);
+    for &(s, text) in labels {
+        let col = plot_x + column_of(s, plot_width, dots_per_cell);
         let start = col.saturating_sub(text.len() as u16 / 2);
         frame.buffer_mut().set_string(start, row, text, style);
     }
 }
 
-/// The cell column (from the plot's left edge) where a Braille chart `width` cells wide draws
-/// x = `s` on [0, 1]: 2 dots per cell, x scaled onto dots 0 … 2·width − 1 and rounded (as
-/// ratatui's canvas `get_point` does).
-fn column_of(s: f64, width: u16) -> u16 {
-    let dots = 2.0 * f64::from(width) - 1.0;
-    ((s * dots).round() as u16 / 2).min(width.saturating_sub(1))
+/// The cell column (from the plot's left edge) where a chart `width` cells wide draws x = `s`
+/// on [0, 1]: x scaled onto dots 0 … dots_per_cell · width − 1 and rounded, as ratatui's
+/// canvas `get_point` does.
+fn column_of(s: f64, width: u16, dots_per_cell: u16) -> u16 {
+    let dots = f64::from(dots_per_cell) * f64::from(width) - 1.0;
+    ((s * dots).round() as u16 / dots_per_cell).min(width.saturating_sub(1))
 }
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
@@ -150,8 +160,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             Axis::default()
                 .bounds([0.0, 1.0])
                 .style(theme.dim())
-                // The end labels only: ratatui spaces inner labels at i / n of the width
-                // (0.2, 0.4, 0.6 for five labels), not at their values; they are drawn below.
+                // The end labels only; the inner ones are drawn by `value_labels`.
                 .labels(["0", "1"]),
         )
         .y_axis(
@@ -161,7 +170,8 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 .labels(Y_LABELS),
         );
     frame.render_widget(chart, chart_area);
-    inner_x_labels(frame, chart_area, theme.dim());
+    let inner = [(0.25, "0.25"), (0.5, "0.5"), (0.75, "0.75")];
+    value_labels(frame, chart_area, &Y_LABELS, 2, &inner, theme.dim());
 
     let used = b.bands * b.rows;
     let mut legend = vec![
@@ -218,41 +228,61 @@ mod tests {
     use ratatui::backend::TestBackend;
 
     /// Each inner label sits over the column where the chart draws its similarity: a vertical
-    /// line at s = 0.25, 0.5 and 0.75, drawn by the same Chart setup, at many widths.
+    /// line at that similarity, drawn by the same Chart setup (the S-curve's, Braille, and the
+    /// walkthrough's, dots with axis titles), at many widths.
     #[test]
     fn inner_labels_sit_under_the_similarities_they_name() {
-        for width in (24..=160).step_by(7) {
-            for (s, text) in [(0.25, "0.25"), (0.5, "0.5"), (0.75, "0.75")] {
-                let mut terminal = Terminal::new(TestBackend::new(width, 12)).unwrap();
-                let line = [(s, 0.0), (s, 1.0)];
-                terminal
-                    .draw(|frame| {
-                        let chart = Chart::new(vec![
-                            Dataset::default()
-                                .marker(Marker::Braille)
-                                .graph_type(GraphType::Line)
-                                .data(&line),
-                        ])
-                        .x_axis(Axis::default().bounds([0.0, 1.0]).labels(["0", "1"]))
-                        .y_axis(Axis::default().bounds([0.0, 1.0]).labels(Y_LABELS));
-                        frame.render_widget(chart, frame.area());
-                        inner_x_labels(frame, frame.area(), Style::default());
-                    })
-                    .unwrap();
-                let buffer = terminal.backend().buffer();
-                let drawn = (0..width)
-                    .find(|&x| {
-                        let braille = '\u{2801}'..='\u{28ff}';
-                        buffer[(x, 4)].symbol().chars().any(|c| braille.contains(&c))
-                    })
-                    .unwrap();
-                let labels: String = (0..width).map(|x| buffer[(x, 11)].symbol()).collect();
-                let start = labels.find(text).unwrap() as u16;
-                let end = start + text.len() as u16 - 1;
-                assert!(
-                    (start..=end).contains(&drawn) && drawn.abs_diff((start + end) / 2) <= 1,
-                    "width {width}: {text} at {start}..={end}, drawn at {drawn}\n{labels}"
-                );
+        let setups: [(Marker, u16, &[&str], Option<&str>); 2] = [
+            (Marker::Braille, 2, &Y_LABELS, None),
+            (Marker::Dot, 1, &["0", "0.5", "1"], Some("Jaccard s")),
+        ];
+        for (marker, dots, y_labels, title) in setups {
+            for width in (24..=160).step_by(7) {
+                for (s, text) in [(0.25, "0.25"), (0.5, "0.5"), (0.75, "0.75")] {
+                    let mut terminal = Terminal::new(TestBackend::new(width, 12)).unwrap();
+                    let line: Vec<(f64, f64)> = (0..=40).map(|i| (s, i as f64 / 40.0)).collect();
+                    terminal
+                        .draw(|frame| {
+                            let mut x_axis = Axis::default().bounds([0.0, 1.0]).labels(["0", "1"]);
+                            if let Some(title) = title {
+                                x_axis = x_axis.title(title);
+                            }
+                            let chart = Chart::new(vec![
+                                Dataset::default()
+                                    .marker(marker)
+                                    .graph_type(GraphType::Scatter)
+                                    .data(&line),
+                            ])
+                            .x_axis(x_axis)
+                            .y_axis(
+                                Axis::default()
+                                    .bounds([0.0, 1.0])
+                                    .labels(y_labels.iter().copied()),
+                            );
+                            frame.render_widget(chart, frame.area());
+                            value_labels(
+                                frame,
+                                frame.area(),
+                                y_labels,
+                                dots,
+                                &[(s, text)],
+                                Style::default(),
+                            );
+                        })
+                        .unwrap();
+                    let buffer = terminal.backend().buffer();
+                    let mark = |c: char| c == '•' || ('\u{2801}'..='\u{28ff}').contains(&c);
+                    let drawn = (0..width)
+                        .find(|&x| buffer[(x, 4)].symbol().chars().any(mark))
+                        .unwrap();
+                    let labels: String = (0..width).map(|x| buffer[(x, 11)].symbol()).collect();
+                    let start = labels.find(text).unwrap() as u16;
+                    let end = start + text.len() as u16 - 1;
+                    assert!(
+                        (start..=end).contains(&drawn) && drawn.abs_diff((start + end) / 2) <= 1,
+                        "{marker:?}, width {width}: {text} at {start}..={end}, drawn at {drawn}\n{labels}"
+                    );
+                }
             }
         }
     }
