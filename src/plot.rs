@@ -97,6 +97,9 @@ pub struct HistogramPlot {
     pub threshold: Option<f64>,
     /// Logarithmic count axis (empty bins are then not drawn).
     pub log_counts: bool,
+    /// Set when the counts are estimates: what the legend says of the total (with its
+    /// interval and the sample), instead of the sum of the rounded counts.
+    pub estimated: Option<String>,
     pub width: u32,
     pub height: u32,
 }
@@ -459,12 +462,15 @@ impl Figure for HistogramPlot {
         root.fill(&WHITE)?;
         let total: u64 = self.bins.iter().map(|b| b.count).sum();
         let max = self.bins.iter().map(|b| b.count).max().unwrap_or(0).max(1) as f64;
+        let scale = if self.log_counts { ", log scale" } else { "" };
         let mut entries = vec![(
             Swatch::Bar(BAR),
-            format!(
-                "candidate pairs per bin (left axis{}), {total} pairs in all",
-                if self.log_counts { ", log scale" } else { "" }
-            ),
+            match &self.estimated {
+                None => format!("candidate pairs per bin (left axis{scale}), {total} pairs in all"),
+                Some(estimate) => {
+                    format!("estimated candidate pairs per bin (left axis{scale}), {estimate}")
+                }
+            },
         )];
         if let Some(c) = self.curve {
             let mut text = format!(

@@ -227,3 +227,47 @@ fn a_sample_says_when_the_bucket_cap_is_not_applied() {
     let screen = screen(&app, SIZE.0, SIZE.1);
     assert!(screen.contains("(--max-bucket not applied)"), "{screen}");
 }
+
+/// Sampled candidates are labelled as a sample wherever they go: the list's title, the export
+/// message, and the exported histogram's legend (an estimated total with its interval, never a
+/// bare count).
+#[test]
+fn a_sample_is_called_a_sample_in_the_list_the_export_and_the_figure() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = config(dir.path());
+    config.banding = Banding::new(20, 5, K).unwrap();
+    let mut app = new_app_with(config, dir.path(), SIZE);
+    app.update(Action::Loaded(Box::new(Ok(heavy_data()))));
+    run_effects(&mut app);
+    let total = app.candidates.estimated_total().expect("sampled");
+    let shown = total.to_string();
+    let screen = screen(&app, SIZE.0, SIZE.1);
+    let title = screen
+        .lines()
+        .find(|l| l.contains("Candidate pairs"))
+        .expect("the list's title");
+    assert!(title.contains(&format!("sampled of {shown}")), "{title}");
+
+    cmd(&mut app, Command::Export);
+    run_effects(&mut app);
+    let message = app.message.clone().unwrap();
+    assert!(!message.error, "{message:?}");
+    assert!(
+        message.text.contains(&format!(
+            "sampled pairs (a uniform sample of {shown} candidates)"
+        )),
+        "{message:?}"
+    );
+    let svg = std::fs::read_to_string(dir.path().join("fixture.histogram.20x5.svg")).unwrap();
+    assert!(
+        svg.contains("estimated candidate pairs per bin")
+            && svg.contains(&format!(
+                "{shown} pairs in all (95 % interval), estimated from"
+            )),
+        "the legend says the counts are estimated"
+    );
+    assert!(
+        !svg.contains(">candidate pairs per bin"),
+        "no exact-count legend"
+    );
+}

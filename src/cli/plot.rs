@@ -173,6 +173,7 @@ fn run_histogram(args: HistogramArgs) -> Result<i32> {
             curve,
             threshold: args.threshold,
             log_counts: args.log,
+            estimated: None,
             width: args.image.width,
             height: args.image.height,
         },

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use crate::analysis::histogram::SimilarityHistogram;
 use crate::analysis::labels::{Label, LabelStore};
+use crate::analysis::sampled::Estimate;
 use crate::analysis::truth::TruthPair;
 use crate::jobs::Progress;
 use crate::minhash::Banding;
@@ -1155,10 +1156,12 @@ impl App {
             rows: self.candidates.list.rows().to_vec(),
             labels: self.labels.by_position().clone(),
             plots: self.plot_spec(result.banding),
+            sampled_from: self.candidates.estimated_total(),
         };
         self.say(format!(
-            "exporting {} pairs to {} and the plots…",
+            "exporting {} {}to {} and the plots…",
             thousands(job.rows.len() as u64),
+            sampled_pairs(job.sampled_from),
             path.display()
         ));
         self.effects.push(Effect::Export(Box::new(job)));
@@ -1185,6 +1188,7 @@ impl App {
             pairs: Arc::new(pairs),
             labels,
             plots: self.plot_spec(banding),
+            sampled_from: None,
         };
         self.say(format!(
             "exporting {} missed pairs to {}…",
@@ -1214,6 +1218,13 @@ impl App {
             histogram: self.hist.clone(),
             histogram_banding,
             log_scale: self.log_scale,
+            estimated: self.candidates.estimated.as_ref().map(|e| {
+                format!(
+                    "{} pairs in all (95 % interval), estimated from {} sampled pairs",
+                    e.estimate.total,
+                    thousands(e.estimate.draws as u64)
+                )
+            }),
         }
     }
 
@@ -1514,8 +1525,9 @@ impl App {
             Err(e) => self.complain(format!("export failed: {e}")),
             Ok(()) => {
                 let csv = format!(
-                    "wrote {} pairs to {}",
+                    "wrote {} {}to {}",
                     thousands(report.rows as u64),
+                    sampled_pairs(report.sampled_from),
                     report.path.display()
                 );
                 match report.plots {
@@ -1527,6 +1539,14 @@ impl App {
                 }
             }
         }
+    }
+}
+
+/// "pairs ", or for a uniform sample of ≈N candidates "sampled pairs (of ≈N ± h) ".
+fn sampled_pairs(sampled_from: Option<Estimate>) -> String {
+    match sampled_from {
+        None => "pairs ".to_string(),
+        Some(total) => format!("sampled pairs (a uniform sample of {total} candidates) "),
     }
 }
 

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::session::Loaded;
 use crate::analysis::histogram::SimilarityHistogram;
 use crate::analysis::labels::Label;
+use crate::analysis::sampled::Estimate;
 use crate::minhash::Banding;
 use crate::minhash::VerifiedPair;
 use crate::plot::{CurveSpec, HistogramBin, HistogramPlot, ScurvePlot};
@@ -63,6 +64,9 @@ pub struct PlotSpec {
     /// re-banding job runs).
     pub histogram_banding: Banding,
     pub log_scale: bool,
+    /// When the histogram's counts are estimates: the total and how it was estimated, which
+    /// the figure's legend says instead of an exact count.
+    pub estimated: Option<String>,
 }
 
 /// An export for the worker: the filtered rows of `pairs`, in list order, with labels.
@@ -75,6 +79,8 @@ pub struct ExportJob {
     pub rows: Vec<u32>,
     pub labels: HashMap<(u32, u32), Label>,
     pub plots: PlotSpec,
+    /// When `pairs` is a uniform sample of the candidates: their estimated number.
+    pub sampled_from: Option<Estimate>,
 }
 
 /// How an export went.
@@ -82,6 +88,8 @@ pub struct ExportJob {
 pub struct ExportReport {
     pub path: PathBuf,
     pub rows: usize,
+    /// The job's [`ExportJob::sampled_from`].
+    pub sampled_from: Option<Estimate>,
     pub csv: Result<(), String>,
     pub plots: Result<Vec<PathBuf>, String>,
 }
@@ -131,6 +139,7 @@ pub fn histogram_plot(spec: &PlotSpec) -> HistogramPlot {
         curve: Some(curve(spec.histogram_banding)),
         threshold: Some(spec.threshold),
         log_counts: spec.log_scale,
+        estimated: spec.estimated.clone(),
         width: PLOT_WIDTH,
         height: PLOT_HEIGHT,
     }
@@ -192,6 +201,7 @@ pub fn run_export(data: &Loaded, job: &ExportJob) -> ExportReport {
     ExportReport {
         path: job.path.clone(),
         rows: job.rows.len(),
+        sampled_from: job.sampled_from,
         csv,
         plots,
     }

@@ -27,10 +27,15 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         Some(heading) => format!(" Pairs: {heading} "),
         None => " Candidate pairs ".to_string(),
     };
+    // Sampled candidates say so: the list is a uniform sample of the estimated total.
+    let sampled = match app.candidates.estimated_total() {
+        Some(total) => format!(" sampled of {total}"),
+        None => String::new(),
+    };
     let mut title = vec![
         Span::styled(heading, theme.title()),
         Span::raw(format!(
-            "{} of {} · sort {} ",
+            "{} of {}{sampled} · sort {} ",
             thousands(app.candidates.list.len() as u64),
             thousands(total as u64),
             app.view.sort.label()
