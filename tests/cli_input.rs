@@ -773,3 +773,142 @@ fn directory_skips_hidden_and_ignored_files_unless_asked() {
     let err = scan_fails(&data("notes.txt"), &["--hidden"]);
     assert!(err.contains("only to directory input"), "{err}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Advice that works where it is given (findings F9, F10, F12)
+
+/// A directory holding one text note and a Parquet file, as a user's `dir2`.
+fn dir_with_parquet(root: &Path) {
+    let notes = std::fs::read_to_string(data("notes.txt")).unwrap();
+    std::fs::write(root.join("q.txt"), notes.lines().next().unwrap()).unwrap();
+    std::fs::copy(data("notes.parquet"), root.join("x.parquet")).unwrap();
+}
+
+#[test]
+fn parquet_inside_a_directory_is_refused_with_advice_that_works_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    dir_with_parquet(root);
+    let err = scan_fails(root, &[]);
+    assert!(
+        err.contains(
+            "x.parquet: a Parquet file inside a directory input (read as one document per text \
+             file); pass --skip-bad to skip such files, list them in a .ignore file, or read the \
+             file by itself with --format parquet"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("read it with --format parquet"), "{err}");
+
+    // Each piece of advice works: --skip-bad, a .ignore file, the file by itself.
+    let (_, read) = scan_with_summary(root, &["--skip-bad"], None);
+    assert_eq!(read["documents"], 1);
+    assert_eq!(read["skipped_files"], serde_json::json!(["x.parquet"]));
+    std::fs::write(root.join(".ignore"), "*.parquet\n").unwrap();
+    let (_, read) = scan_with_summary(root, &[], None);
+    assert_eq!(read["documents"], 1);
+    let (pairs, read) = scan_with_summary(&root.join("x.parquet"), &["--format", "parquet"], None);
+    assert_eq!(read["documents"], 7);
+    assert_eq!(pairs.len(), 1);
+
+    // Other binary files in a directory say the same; given alone, the messages are unchanged.
+    std::fs::write(root.join("paper.txt"), b"%PDF-1.7\n%stuff\n").unwrap();
+    let err = scan_fails(root, &[]);
+    assert!(
+        err.contains(
+            "paper.txt: the content appears to be a PDF document, not text, inside a directory \
+             input (read as one document per text file); pass --skip-bad to skip such files, \
+             list them in a .ignore file, or extract or convert its text first"
+        ),
+        "{err}"
+    );
+    let err = scan_fails(&root.join("x.parquet"), &["--format", "text"]);
+    assert!(
+        err.contains(
+            "x.parquet: the content is a Parquet file (it starts with PAR1); read it with \
+             --format parquet"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn files_skipped_in_a_directory_are_not_reported_as_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("dir2");
+    std::fs::create_dir(&root).unwrap();
+    dir_with_parquet(&root);
+    let out = lshscope()
+        .arg("scan")
+        .arg(&root)
+        .args(["--skip-bad", "-o"])
+        .arg(dir.path().join("pairs.csv"))
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("1 skipped"), "{err}");
+    assert!(
+        err.contains("unreadable files skipped: x.parquet\n"),
+        "{err}"
+    );
+    assert!(!err.contains("skipped rows"), "{err}");
+    // Nor does the JSON summary carry an empty list of skipped lines.
+    let (_, read) = scan_with_summary(&root, &["--skip-bad"], None);
+    assert_eq!(read["skipped"], 1);
+    assert!(read.get("skipped_lines").is_none(), "{read}");
+}
+
+#[test]
+fn stdin_that_looks_like_csv_is_read_as_text_with_a_warning() {
+    let csv = std::fs::read(data("notes.csv")).unwrap();
+    let warning = "warning: stdin looks like CSV with a header (`id,title,text`); it is read as \
+                   plain text, one document per line: pass --format csv (or tsv) to read its \
+                   columns";
+    let out = lshscope()
+        .args(["scan", "-", "-o", "-"])
+        .write_stdin(csv.clone())
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains(warning), "{err}");
+    assert_eq!(err.matches("stdin looks like").count(), 1, "{err}");
+    // What is read does not change: every line, the header too, is a document.
+    let (_, read) = scan_with_summary(Path::new("-"), &[], Some(csv.clone()));
+    assert_eq!(read["format"], "text");
+    assert_eq!(read["documents"], 7);
+
+    // The same as `lshscope gen` writes it, and TSV.
+    lshscope()
+        .args(["scan", "-", "-o", "-"])
+        .write_stdin("id,text\n1,a first document\n2,a second one\n")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "stdin looks like CSV with a header (`id,text`)",
+        ));
+    lshscope()
+        .args(["scan", "-", "-o", "-"])
+        .write_stdin("id\ttext\n1\ta first document\n")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "stdin looks like TSV with a header",
+        ))
+        .stderr(predicate::str::contains("pass --format tsv"));
+
+    // No warning under --quiet, with an explicit --format, or for plain text.
+    for (args, input) in [
+        (&["-q"][..], csv.clone()),
+        (&["--format", "text"][..], csv.clone()),
+        (&["--format", "csv"][..], csv),
+        (&[][..], std::fs::read(data("notes.txt")).unwrap()),
+    ] {
+        lshscope()
+            .args(["scan", "-", "-o", "-"])
+            .args(args)
+            .write_stdin(input)
+            .assert()
+            .success()
+            .stderr(predicate::str::contains("looks like").not());
+    }
+}

@@ -407,6 +407,9 @@ pub(crate) fn load_corpus(
         &corpus.read_options(index.seed),
         &index.index_options()?,
     )?;
+    for warning in &loaded.read.warnings {
+        warn(quiet, warning);
+    }
     if loaded.read.duplicate_ids > 0 {
         warn(quiet, &scan::duplicate_ids_message(&loaded.read));
     }

@@ -527,7 +527,8 @@ pub(super) fn render_read_line(r: &ReadReport, input: &str, without_shingles: us
     if r.duplicate_ids > 0 {
         let _ = writeln!(out, "  {}", duplicate_ids_message(r));
     }
-    if r.skipped > 0 {
+    // Rows skipped have line numbers; files skipped in a directory are listed below instead.
+    if !r.skipped_lines.is_empty() {
         let lines: Vec<String> = r.skipped_lines.iter().map(|l| l.to_string()).collect();
         let _ = writeln!(
             out,
@@ -537,10 +538,17 @@ pub(super) fn render_read_line(r: &ReadReport, input: &str, without_shingles: us
         );
     }
     if !r.skipped_files.is_empty() {
+        // Only a directory skips files, and then every skip is a file: more than are listed
+        // means the list was cut.
         let _ = writeln!(
             out,
-            "  unreadable files skipped: {}",
-            r.skipped_files.join(", ")
+            "  unreadable files skipped: {}{}",
+            r.skipped_files.join(", "),
+            if r.skipped > r.skipped_files.len() {
+                ", …"
+            } else {
+                ""
+            }
         );
     }
     out

@@ -14,7 +14,7 @@ use super::Corpus;
 use super::options::{InputFormat, ReadOptions, ReadReport};
 use super::sink::{Sink, decode, strip_bom};
 use super::source;
-use super::source::read_error;
+use super::source::{Within, read_error_within};
 use crate::jobs::Progress;
 use crate::{Error, Result};
 
@@ -137,9 +137,10 @@ fn cannot_list(dir: &Path, e: std::io::Error) -> Error {
 /// Reads one file (decompressing it when compressed) into `buf`; returns the bytes read.
 fn read_whole(path: &Path, buf: &mut Vec<u8>, progress: &Progress) -> Result<u64> {
     buf.clear();
-    let mut src = source::open(path, progress)?;
+    // Refusals and read failures say how to leave the file out of the directory.
+    let mut src = source::open_in_directory(path, progress)?;
     src.reader
         .read_to_end(buf)
-        .map_err(|e| read_error(path, 0, e))?;
+        .map_err(|e| read_error_within(path, 0, e, Within::Directory))?;
     Ok(buf.len() as u64)
 }

@@ -107,7 +107,9 @@ pub struct ReadReport {
     pub documents: usize,
     /// Malformed rows skipped under `skip_bad`.
     pub skipped: usize,
-    /// Line numbers of the first few skipped rows.
+    /// Line numbers of the first few skipped rows (left out of the JSON when no row was
+    /// skipped, as when only files of a directory were).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped_lines: Vec<u64>,
     /// Documents whose bytes were not valid UTF-8 and were decoded lossily.
     pub lossy_utf8: usize,
@@ -137,6 +139,10 @@ pub struct ReadReport {
     /// The first few repeated ids, in order of their first repetition.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub duplicate_id_examples: Vec<String>,
+    /// Advice about how the input was read that did not stop the read (stdin that looks like
+    /// CSV read as text lines); the CLI prints each as a `warning:`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// Physical lines of a line-based input, by what became of them.

@@ -359,6 +359,13 @@ fn read_stream(
         how.format
     };
     check_format_options(opts, format, how.stdin_default)?;
+    // Looks at bytes already buffered (decompressed) without consuming them: what is read
+    // does not change.
+    let warning = if how.stdin_default && format == InputFormat::Text {
+        source.reader.fill_buf().ok().and_then(stdin_header_warning)
+    } else {
+        None
+    };
     let mut sink = Sink::new(name, opts);
     // Without compression, sampling or a limit the file size bounds the text bytes: reserving
     // it up front avoids the repeated growth copies of a 400 MB arena (the excess is released
@@ -388,10 +395,50 @@ fn read_stream(
         format,
         bytes,
         compression: source.compression.name(),
+        warnings: warning.into_iter().collect(),
         ..Default::default()
     };
     let corpus = sink.finish(&mut report);
     Ok((corpus, report))
+}
+
+/// For stdin read as text lines by default: a warning when its first line looks like a CSV or
+/// TSV header naming a `text` column (`id,text` is what `lshscope gen` writes), since each row
+/// then becomes a document with its id and delimiters in the text. Only the first line of
+/// `head` is examined.
+fn stdin_header_warning(head: &[u8]) -> Option<String> {
+    /// Longest header quoted in the warning.
+    const SHOWN_CHARS: usize = 60;
+    let head = strip_bom(head);
+    let line = match memchr::memchr(b'\n', head) {
+        Some(end) => &head[..end],
+        None => head,
+    };
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let line = std::str::from_utf8(line).ok()?;
+    // A field exactly `text` (quoted or not): prose such as `a text, or two` does not match.
+    let names_text = |delimiter: char| {
+        line.contains(delimiter)
+            && line
+                .split(delimiter)
+                .any(|f| f.trim_matches('"').eq_ignore_ascii_case("text"))
+    };
+    let (kind, advice) = if names_text('\t') {
+        ("TSV", "pass --format tsv to read its columns")
+    } else if names_text(',') {
+        ("CSV", "pass --format csv (or tsv) to read its columns")
+    } else {
+        return None;
+    };
+    let mut shown: String = line.chars().take(SHOWN_CHARS).collect();
+    if shown.len() < line.len() {
+        shown.push('…');
+    }
+    let shown = shown.replace('\t', "\\t");
+    Some(format!(
+        "stdin looks like {kind} with a header (`{shown}`); it is read as plain text, one \
+         document per line: {advice}"
+    ))
 }
 
 fn read_lines(reader: &mut dyn BufRead, sink: &mut Sink, progress: &Progress) -> Result<u64> {
@@ -434,6 +481,30 @@ mod tests {
         match r {
             Err(Error::Input { line, message, .. }) => (line, message),
             other => panic!("expected an input error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn stdin_header_warning_needs_a_delimited_first_line_naming_text() {
+        let csv = stdin_header_warning(b"id,text\n1,first\n").unwrap();
+        assert_eq!(
+            csv,
+            "stdin looks like CSV with a header (`id,text`); it is read as plain text, one \
+             document per line: pass --format csv (or tsv) to read its columns"
+        );
+        let tsv = stdin_header_warning(b"\xEF\xBB\xBFdoc_id\tTEXT\r\n1\ta\n").unwrap();
+        assert!(
+            tsv.contains("TSV with a header (`doc_id\\tTEXT`)") && tsv.contains("--format tsv"),
+            "{tsv}"
+        );
+        assert!(stdin_header_warning(b"\"id\",\"Text\"").is_some());
+        for plain in [
+            &b"text\nmore\n"[..],
+            b"a text, or two\nid,text\n",
+            b"id,body\n",
+            b"",
+        ] {
+            assert_eq!(stdin_header_warning(plain), None, "{plain:?}");
         }
     }
 

@@ -119,9 +119,34 @@ pub(super) struct Source<'a> {
     pub compression: Compression,
 }
 
+/// Where a file is read: given by itself, or as one document of a directory input. A file
+/// refused inside a directory gets advice that works there (skip it, ignore it) instead of
+/// advice for reading it alone (`--format parquet` does not apply to a directory).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Within {
+    Alone,
+    Directory,
+}
+
+/// What a refusal inside a directory input says the file is in.
+const IN_DIRECTORY: &str = "inside a directory input (read as one document per text file)";
+/// The two ways to leave a file out of a directory input.
+const SKIP_BAD: &str = "pass --skip-bad to skip such files";
+const IGNORE_FILE: &str = "list them in a .ignore file";
+
 /// Opens `path` (`-` = stdin). Compression is recognised from the magic bytes; a file whose name
 /// ends in `.gz` / `.zst` but whose bytes are not compressed is an error rather than a guess.
 pub(super) fn open(path: &Path, progress: &Progress) -> Result<Source<'static>> {
+    open_within(path, progress, Within::Alone)
+}
+
+/// [`open`] for one file of a directory input: refusals and read failures say how to leave
+/// the file out.
+pub(super) fn open_in_directory(path: &Path, progress: &Progress) -> Result<Source<'static>> {
+    open_within(path, progress, Within::Directory)
+}
+
+fn open_within(path: &Path, progress: &Progress, within: Within) -> Result<Source<'static>> {
     if path == Path::new("-") {
         let stdin = Counted {
             inner: std::io::stdin(),
@@ -140,20 +165,31 @@ pub(super) fn open(path: &Path, progress: &Progress) -> Result<Source<'static>> 
         inner: file,
         progress: progress.clone(),
     };
-    wrap(
+    wrap_within(
         BufReader::with_capacity(BUFFER_BYTES, counted),
         path,
         Compression::from_name(path),
         disk_bytes,
+        within,
     )
 }
 
 /// Wraps an already buffered reader, decompressing it when its first bytes say so.
 pub(super) fn wrap<'a, R: BufRead + 'a>(
+    reader: R,
+    name: &Path,
+    by_name: Compression,
+    disk_bytes: Option<u64>,
+) -> Result<Source<'a>> {
+    wrap_within(reader, name, by_name, disk_bytes, Within::Alone)
+}
+
+fn wrap_within<'a, R: BufRead + 'a>(
     mut reader: R,
     name: &Path,
     by_name: Compression,
     disk_bytes: Option<u64>,
+    within: Within,
 ) -> Result<Source<'a>> {
     // Peek without consuming. A pipe could in principle deliver fewer than 4 bytes in its first
     // read; the magic check then fails and the bytes are read as plain text, which only matters
@@ -178,14 +214,16 @@ pub(super) fn wrap<'a, R: BufRead + 'a>(
         ));
     }
     if sniffed == Compression::None {
-        refuse_binary(head, name, None)?;
+        refuse_binary(head, name, None, within)?;
     }
     let reader = decompress(reader, sniffed, name)?;
     let mut reader = reader;
     if sniffed != Compression::None {
         // What was compressed may itself be binary (a .tar.gz, a zipped PDF).
-        let head = reader.fill_buf().map_err(|e| read_error(name, 1, e))?;
-        refuse_binary(head, name, sniffed.name())?;
+        let head = reader
+            .fill_buf()
+            .map_err(|e| read_error_within(name, 1, e, within))?;
+        refuse_binary(head, name, sniffed.name(), within)?;
     }
     Ok(Source {
         reader,
@@ -282,11 +320,49 @@ pub(crate) fn sniff_content(head: &[u8]) -> Content {
 }
 
 /// An error for content no reader here can use; `Ok` for anything that may be text.
-fn refuse_binary(head: &[u8], name: &Path, compression: Option<&str>) -> Result<()> {
+fn refuse_binary(
+    head: &[u8],
+    name: &Path,
+    compression: Option<&str>,
+    within: Within,
+) -> Result<()> {
     let inside = compression
         .map(|c| format!(" ({c}-compressed)"))
         .unwrap_or_default();
-    let message = match sniff_content(head) {
+    let content = sniff_content(head);
+    if within == Within::Directory {
+        return match content {
+            Content::Text => Ok(()),
+            Content::Parquet => Err(Error::input(
+                name,
+                0,
+                parquet_in_directory(&inside, compression.is_some()),
+            )),
+            Content::Binary(what) => {
+                let fix = if what.starts_with("UTF-16") {
+                    "convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)"
+                } else if what.starts_with("binary data") {
+                    "if it is text with stray NUL bytes, remove them first (tr -d '\\000')"
+                } else {
+                    "extract or convert its text first"
+                };
+                let not = if what.starts_with("UTF-16") {
+                    "not UTF-8"
+                } else {
+                    "not text"
+                };
+                Err(Error::input(
+                    name,
+                    0,
+                    format!(
+                        "the content appears to be {what}{inside}, {not}, {IN_DIRECTORY}; \
+                         {SKIP_BAD}, {IGNORE_FILE}, or {fix}"
+                    ),
+                ))
+            }
+        };
+    }
+    let message = match content {
         Content::Text => return Ok(()),
         Content::Parquet if compression.is_some() => format!(
             "the content is a Parquet file{inside}; Parquet compresses internally, so \
@@ -312,6 +388,16 @@ fn refuse_binary(head: &[u8], name: &Path, compression: Option<&str>) -> Result<
     Err(Error::input(name, 0, message))
 }
 
+/// The refusal of a Parquet file met inside a directory input: what works there.
+fn parquet_in_directory(inside: &str, compressed: bool) -> String {
+    let alone = if compressed {
+        "or decompress it and read the .parquet file by itself with --format parquet"
+    } else {
+        "or read the file by itself with --format parquet"
+    };
+    format!("a Parquet file{inside} {IN_DIRECTORY}; {SKIP_BAD}, {IGNORE_FILE}, {alone}")
+}
+
 pub(super) fn cannot_open(path: &Path, e: std::io::Error) -> Error {
     let hint = match e.kind() {
         std::io::ErrorKind::NotFound => "; check the path",
@@ -323,11 +409,36 @@ pub(super) fn cannot_open(path: &Path, e: std::io::Error) -> Error {
 
 /// A failure of the underlying stream (disk error, corrupt compressed data) near `line`.
 pub(crate) fn read_error(name: &Path, line: u64, e: std::io::Error) -> Error {
+    Error::input(name, line, read_failure(&e))
+}
+
+/// [`read_error`] for a file read alone or inside a directory input, where it also says how
+/// to leave the file out.
+pub(super) fn read_error_within(
+    name: &Path,
+    line: u64,
+    e: std::io::Error,
+    within: Within,
+) -> Error {
+    match within {
+        Within::Alone => read_error(name, line, e),
+        Within::Directory => Error::input(
+            name,
+            line,
+            format!(
+                "{}; {IN_DIRECTORY}, {SKIP_BAD} or {IGNORE_FILE}",
+                read_failure(&e)
+            ),
+        ),
+    }
+}
+
+fn read_failure(e: &std::io::Error) -> String {
     let hint = match e.kind() {
         std::io::ErrorKind::InvalidData | std::io::ErrorKind::UnexpectedEof => {
             "; the file may be truncated or its compressed data corrupt"
         }
         _ => "",
     };
-    Error::input(name, line, format!("read failed: {e}{hint}"))
+    format!("read failed: {e}{hint}")
 }
