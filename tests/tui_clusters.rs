@@ -361,3 +361,68 @@ fn with_sampled_candidates_the_clusters_are_joined_from_the_buckets_and_equal() 
     let screen = screen(&sampled, SIZE.0, SIZE.1);
     assert!(screen.contains("joined in buckets as dedup"), "{screen}");
 }
+
+/// A cluster past the audit's limits (over 400 distinct members) shows its weakest link as the
+/// lower bound it is, `≥`, as `lshscope dedup` prints it; exact ones show the value alone.
+#[test]
+fn a_sampled_audit_shows_its_weakest_link_as_a_lower_bound() {
+    use lshscope::corpus::Corpus;
+    use lshscope::minhash::{IndexOptions, build_index};
+    use lshscope::templated::{TemplateOptions, generate_templated};
+    use lshscope::tui::app::Loaded;
+
+    let corpus = generate_templated(&TemplateOptions {
+        docs: 1200,
+        seed: 5,
+        template_family: 900,
+        ..Default::default()
+    })
+    .corpus;
+    let corpus = Corpus::from_pairs((0..corpus.len()).map(|i| (corpus.id(i), corpus.text(i))));
+    let index = build_index(
+        &corpus,
+        &IndexOptions {
+            num_perm: K,
+            ..IndexOptions::default()
+        },
+        &Progress::new(),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = config(dir.path());
+    config.banding = Banding::new(32, 4, K).unwrap();
+    let mut app = new_app_with(config, dir.path(), SIZE);
+    app.update(Action::Loaded(Box::new(Ok(Loaded {
+        corpus,
+        index,
+        read: Default::default(),
+    }))));
+    run_effects(&mut app);
+    cmd(&mut app, Command::ToggleClusters);
+    run_effects(&mut app);
+    let r = app.clusters.result.as_ref().expect("clusters shown");
+    let sampled = (0..r.audits.len())
+        .find(|&c| !r.audits[c].exact)
+        .expect("a cluster past the audit's limits");
+    let exact = (0..r.audits.len())
+        .find(|&c| r.audits[c].exact && r.audits[c].size > 2)
+        .expect("an exact cluster");
+    let row = |c: usize| {
+        let kept = app
+            .data
+            .as_ref()
+            .unwrap()
+            .corpus
+            .id(r.clusters.kept(c) as usize);
+        screen(&app, SIZE.0, SIZE.1)
+            .lines()
+            .find(|l| l.contains(&format!(" {kept} ")))
+            .map(str::to_string)
+    };
+    let bound = format!("≥{:.3}", r.audits[sampled].weakest_link.jaccard);
+    let line = row(sampled).expect("the largest clusters are listed first");
+    assert!(line.contains(&bound), "{line}");
+    if let Some(line) = row(exact) {
+        assert!(!line.contains('≥'), "{line}");
+    }
+}

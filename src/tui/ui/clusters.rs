@@ -221,7 +221,12 @@ pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
                 Cell::from(format!("{}", n + 1)),
                 Cell::from(data.corpus.id(kept as usize).to_string()),
                 Cell::from(format!("{:>6}", thousands(audit.size as u64))),
-                Cell::from(format!("{:.3}", audit.weakest_link.jaccard)),
+                // Past the audit's limits the weakest link is a lower bound, as `dedup` says.
+                Cell::from(format!(
+                    "{}{:.3}",
+                    if audit.exact { "" } else { "≥" },
+                    audit.weakest_link.jaccard
+                )),
                 Cell::from(format!(
                     "{:.3}{}",
                     audit.farthest_pair.jaccard,
@@ -302,7 +307,8 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
         )),
         Line::from(vec![
             Span::raw(format!(
-                "weakest link {:.3} ({} – {}) · farthest pair {:.3} ({} – {}, {}) ",
+                "weakest link {}{:.3} ({} – {}) · farthest pair {:.3} ({} – {}, {}) ",
+                if audit.exact { "" } else { "≥ " },
                 audit.weakest_link.jaccard,
                 id(audit.weakest_link.a),
                 id(audit.weakest_link.b),
