@@ -93,7 +93,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         area,
         block,
         &state.missed,
-        &[("P(s)", 8), ("closest", 7)],
+        &[("P(s)", 10), ("closest", 7)],
         |i| {
             let p = &pairs[i as usize];
             let closest = b.closest_band(&data.index.signatures, p.a as usize, p.b as usize);
@@ -104,8 +104,10 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 estimate: data.index.signatures.estimate(p.a as usize, p.b as usize),
                 extra: vec![
                     Cell::from(format!(
-                        "{:>5.1} %",
-                        candidate_probability(p.jaccard, b.bands, b.rows) * 100.0
+                        "{:>10}",
+                        crate::numfmt::percent_adaptive(candidate_probability(
+                            p.jaccard, b.bands, b.rows
+                        ))
                     )),
                     Cell::from(format!("{closest:>3}/{}", b.rows)),
                 ],
@@ -330,6 +332,11 @@ mod tests {
     fn small_percentages_keep_their_digits() {
         assert_eq!(percent(Some(0.919)), "91.9 %");
         assert_eq!(percent(Some(1.0)), "100.0 %");
+        // Near 1, never a flat 100 %: 73 missed of 22,824,587.
+        assert_eq!(percent(Some(1.0 - 73.0 / 22_824_587.0)), "> 99.999 %");
+        assert_eq!(percent(Some(0.99962)), "99.96 %");
+        assert_eq!(percent(Some(0.999962)), "99.996 %");
+        assert_eq!(percent(Some(0.9994)), "99.9 %");
         assert_eq!(percent(Some(0.0)), "0.0 %");
         assert_eq!(percent(Some(0.0042)), "0.42 %");
         assert_eq!(percent(Some(1099.0 / 3_502_214.0)), "0.031 %");

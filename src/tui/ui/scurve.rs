@@ -204,7 +204,10 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             ),
             Span::raw(")"),
             Span::styled("  │ ", Style::default().fg(theme.threshold())),
-            Span::raw(format!("t {t:.2}: P(t) {:.1} %", p_t * 100.0)),
+            Span::raw(format!(
+                "t {t:.2}: P(t) {}",
+                crate::numfmt::percent_adaptive(p_t)
+            )),
         ]),
         Line::from(vec![
             Span::styled("● ", theme.warning()),
