@@ -145,13 +145,14 @@ pub fn prefixed(value: f64, unit: &str) -> String {
     format!("{v:.1}{prefix}{unit}")
 }
 
-/// A pair count: a whole number as such (`40`), a weighted (estimated) count with one decimal
-/// and `≈` (`≈697.9`).
+/// A pair count: a whole number as such (`40`), a weighted (estimated) count rounded to whole
+/// pairs and marked `≈` (`≈698`): no count shows a fraction of a pair. (JSON and CSV carry the
+/// exact values.)
 pub fn estimated_count(v: f64) -> String {
     if v.fract() == 0.0 {
         format!("{v}")
     } else {
-        format!("≈{v:.1}")
+        format!("≈{}", v.round())
     }
 }
 
@@ -212,6 +213,6 @@ mod tests {
         assert_eq!(prefixed(2.5e6, "bytes"), "2.5 MB");
         assert_eq!(prefixed(512.0, "docs"), "512.0 docs");
         assert_eq!(estimated_count(40.0), "40");
-        assert_eq!(estimated_count(697.94), "≈697.9");
+        assert_eq!(estimated_count(697.94), "≈698");
     }
 }

@@ -984,3 +984,128 @@ fn readme_hand_off_blocks_match_what_tune_prints() {
         "one block per tool, in the README's order"
     );
 }
+
+/// `tune` on the pairs of `scan -b 20 -r 5 -t 0.5` with --scan-banding 20x5 (F5, F6): the
+/// weights correct for the pairs the banding missed, not for those the scan's threshold
+/// dropped, so the note on the lowest Jaccard stays and the corpus-wide estimate says it
+/// covers only pairs from there up; estimated pair counts are whole pairs.
+#[test]
+fn scan_banding_on_a_thresholded_pairs_file_keeps_its_floor_and_whole_pair_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus.csv");
+    let pairs = dir.path().join("pairs.csv");
+    let run = |args: &[&str]| {
+        let out = tune().args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (corpus_arg, pairs_arg) = (corpus.to_str().unwrap(), pairs.to_str().unwrap());
+    run(&["gen", "-n", "2000", "--seed", "3", "-o", corpus_arg]);
+    run(&[
+        "scan", corpus_arg, "-b", "20", "-r", "5", "-t", "0.5", "--quiet", "-o", pairs_arg,
+    ]);
+    // The lowest Jaccard in the file, read without the code under test.
+    let lowest = std::fs::read_to_string(&pairs)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(2).unwrap().parse::<f64>().unwrap())
+        .fold(f64::INFINITY, f64::min);
+    assert!((0.5..0.8).contains(&lowest), "{lowest}");
+
+    let text = run(&[
+        "tune",
+        "-t",
+        "0.8",
+        "--pairs",
+        pairs_arg,
+        "--scan-banding",
+        "20x5",
+    ]);
+    let floor_in = |line: &str, after: &str| -> f64 {
+        let rest = &line[line
+            .find(after)
+            .unwrap_or_else(|| panic!("{after}: {text}"))
+            + after.len()..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        rest[..end].trim_end_matches('.').parse().unwrap()
+    };
+    let note = text
+        .lines()
+        .find(|l| l.starts_with("note: the lowest Jaccard in the pairs file is "))
+        .unwrap_or_else(|| panic!("the note on the lowest Jaccard stays: {text}"));
+    assert!(
+        (floor_in(note, "pairs file is ") - lowest).abs() < 1e-9,
+        "{note}"
+    );
+    // The header and the weighting note say the estimate stops at that floor.
+    let header = text.lines().next().unwrap();
+    assert!(header.contains(" pairs with Jaccard ≥ "), "{header}");
+    assert!(
+        (floor_in(header, "with Jaccard ≥ ") - lowest).abs() < 1e-9,
+        "{header}"
+    );
+    let weighting = text
+        .lines()
+        .find(|l| l.contains("1/P₀(s)"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        weighting.contains("all pairs of the corpus with Jaccard ≥ ")
+            && weighting.contains("describe that range only"),
+        "{weighting}"
+    );
+    assert!((floor_in(weighting, "corpus with Jaccard ≥ ") - lowest).abs() < 1e-9);
+    assert!(!text.contains("give --scan-banding"), "{text}");
+
+    // No estimate shows a fraction of a pair: every `≈N` is whole, and so is exp. cands.
+    let estimates: Vec<&str> = text
+        .split_whitespace()
+        .filter_map(|w| w.trim_start_matches('(').strip_prefix('≈'))
+        .collect();
+    assert_eq!(
+        estimates.len(),
+        2,
+        "pairs and pairs at or above t: {header}"
+    );
+    for e in estimates {
+        assert!(e.parse::<u64>().is_ok(), "≈{e} in {header}");
+    }
+    let columns = text.lines().nth(1).unwrap();
+    assert!(columns.starts_with("criterion"), "{columns}");
+    let mut rows = 0;
+    for line in text.lines().skip(2) {
+        if line.starts_with(' ') || line.starts_with("note:") || line.starts_with("not found") {
+            continue;
+        }
+        // criterion b r hashes steepest P(t) % s@10% s@50% s@90% width exp.cands …
+        let cands = line.split_whitespace().nth(11).unwrap();
+        assert!(cands.parse::<u64>().is_ok(), "exp. cands {cands}: {line}");
+        rows += 1;
+    }
+    assert!(rows >= 2, "{text}");
+
+    // Scanned at t itself, precision is 100 % by construction, and said so.
+    run(&[
+        "scan", corpus_arg, "-b", "20", "-r", "5", "-t", "0.8", "--quiet", "-o", pairs_arg,
+    ]);
+    let at_t = run(&[
+        "tune",
+        "-t",
+        "0.8",
+        "--pairs",
+        pairs_arg,
+        "--scan-banding",
+        "20x5",
+    ]);
+    assert!(
+        at_t.contains("the lowest Jaccard in the pairs file is")
+            && at_t.contains("precision is 100 % by construction"),
+        "{at_t}"
+    );
+}

@@ -346,8 +346,12 @@ fn render_table(report: &TuneReport) -> String {
             .corpus
             .as_ref()
             .map(|c| format!(
-                ", {} pairs from {} ({} at or above t)",
+                ", {} pairs{} from {} ({} at or above t)",
                 estimated_count(c.pairs),
+                // A thresholded pairs file: the counts, estimates too, stop at its floor.
+                c.similarity_floor
+                    .map(|floor| format!(" with Jaccard ≥ {}", crate::numfmt::decimal(floor)))
+                    .unwrap_or_default(),
                 c.source,
                 estimated_count(c.pairs_at_or_above_threshold)
             ))
@@ -408,10 +412,11 @@ fn render_table(report: &TuneReport) -> String {
         );
         if let Some(e) = &row.corpus {
             let opt = |v: Option<f64>| v.map(percent_fine).unwrap_or_else(|| "n/a".to_string());
+            // An expectation, rounded to whole pairs like every count of pairs.
             let _ = write!(
                 line,
-                " {:>12.1} {:>9} {:>10}",
-                e.expected_candidates,
+                " {:>12} {:>9} {:>10}",
+                e.expected_candidates.round(),
                 opt(e.expected_recall),
                 opt(e.expected_precision)
             );

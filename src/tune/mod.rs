@@ -258,6 +258,11 @@ pub struct CorpusInfo {
     /// Their number (a weighted sum with [`horvitz_thompson`] weights).
     pub pairs: f64,
     pub pairs_at_or_above_threshold: f64,
+    /// The lowest Jaccard of a pairs file that a scan's --threshold cut off there: the file
+    /// holds no pair below it, so every count and corpus column, corpus-wide estimates
+    /// included, covers only pairs at or above it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub similarity_floor: Option<f64>,
 }
 
 /// Everything `lshscope tune` reports.
@@ -340,6 +345,7 @@ pub fn build_report_with(
     let constraints = options.constraints.clone();
 
     let mut notes = Vec::new();
+    let mut similarity_floor = None;
     let (corpus, distribution) = match &options.similarities {
         None => (None, None),
         Some(source) => {
@@ -352,37 +358,39 @@ pub fn build_report_with(
                     notes.extend(truth_notes(&values, t));
                     SimilarityDistribution::from_similarities(&values)
                 }
-                PairSimilarities::ScanPairs {
-                    scan_banding: Some(scan),
-                    ..
-                } => {
-                    let weighted = horvitz_thompson(&values, *scan);
-                    notes.push(format!(
-                        "each pair weighted by 1/P₀(s) for the scan's {} × {} banding: the corpus \
-                         columns estimate all pairs of the corpus; rare low-similarity pairs carry \
-                         large weights, so those estimates are noisy",
-                        scan.bands, scan.rows
-                    ));
-                    if weighted.impossible > 0 {
-                        notes.push(format!(
-                            "{} pairs with P₀(s) = 0 (similarity 0) were left out",
-                            weighted.impossible
-                        ));
+                PairSimilarities::ScanPairs { scan_banding, .. } => {
+                    // Said whatever else is given: --scan-banding corrects for the pairs the
+                    // scan's banding missed, not for those its --threshold dropped.
+                    similarity_floor = thresholded_floor(&values);
+                    notes.extend(similarity_floor.map(|lowest| thresholded_note(lowest, t)));
+                    match scan_banding {
+                        Some(scan) => {
+                            let weighted = horvitz_thompson(&values, *scan);
+                            let covered = match similarity_floor {
+                                Some(lowest) => format!(
+                                    "all pairs of the corpus with Jaccard ≥ {} (the lowest in the \
+                                     pairs file; the scan dropped those below it), so expected \
+                                     candidates and precision describe that range only",
+                                    crate::numfmt::decimal(lowest)
+                                ),
+                                None => "all pairs of the corpus".to_string(),
+                            };
+                            notes.push(format!(
+                                "each pair weighted by 1/P₀(s) for the scan's {} × {} banding: \
+                                 the corpus columns estimate {covered}; rare low-similarity \
+                                 pairs carry large weights, so those estimates are noisy",
+                                scan.bands, scan.rows
+                            ));
+                            if weighted.impossible > 0 {
+                                notes.push(format!(
+                                    "{} pairs with P₀(s) = 0 (similarity 0) were left out",
+                                    weighted.impossible
+                                ));
+                            }
+                            weighted.distribution
+                        }
+                        None => SimilarityDistribution::from_similarities(&values),
                     }
-                    weighted.distribution
-                }
-                PairSimilarities::ScanPairs { .. } => {
-                    if let Some(lowest) = values.iter().copied().reduce(f64::min)
-                        && lowest >= THRESHOLDED_PAIRS_HINT
-                    {
-                        notes.push(format!(
-                            "the lowest Jaccard in the pairs file is {}: a scan with \
-                             --threshold drops the pairs below it, so expected candidates \
-                             count only pairs at or above it; tune on a scan run with -t 0",
-                            crate::numfmt::decimal(lowest)
-                        ));
-                    }
-                    SimilarityDistribution::from_similarities(&values)
                 }
                 PairSimilarities::Similarities(_) if weighted.iter().any(|&(_, w)| w != 1.0) => {
                     let distribution = SimilarityDistribution::from_weighted(weighted);
@@ -696,6 +704,7 @@ pub fn build_report_with(
             source,
             pairs: d.total(),
             pairs_at_or_above_threshold: d.at_or_above(t),
+            similarity_floor,
         }),
         _ => None,
     };
@@ -736,6 +745,33 @@ fn seed_spread_warning(spread: Option<&SeedSpread>) -> Option<String> {
             spread.seeds.len()
         )
     })
+}
+
+/// The lowest Jaccard of a scan's pairs file when it is high enough that the scan ran with
+/// --threshold ([`THRESHOLDED_PAIRS_HINT`]): the file holds no pair below it.
+fn thresholded_floor(values: &[f64]) -> Option<f64> {
+    values
+        .iter()
+        .copied()
+        .reduce(f64::min)
+        .filter(|&lowest| lowest >= THRESHOLDED_PAIRS_HINT)
+}
+
+/// The note for a pairs file whose pairs start at `lowest` ([`thresholded_floor`]).
+fn thresholded_note(lowest: f64, t: f64) -> String {
+    let counted = if lowest >= t {
+        format!(
+            "expected candidates count only pairs at or above it, and with all of them at or \
+             above t = {t} precision is 100 % by construction"
+        )
+    } else {
+        "expected candidates and precision count only pairs at or above it".to_string()
+    };
+    format!(
+        "the lowest Jaccard in the pairs file is {}: a scan with --threshold drops the pairs \
+         below it, so {counted}; tune on a scan run with -t 0",
+        crate::numfmt::decimal(lowest)
+    )
 }
 
 /// What a truth file's similarities mean for the corpus columns: only pairs at or above its
