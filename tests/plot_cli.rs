@@ -147,6 +147,7 @@ fn library_api_writes_plain_data() {
             curve: Some(CurveSpec { bands: 9, rows: 13 }),
             threshold: None,
             log_counts: false,
+            estimated: None,
             width: 800,
             height: 500,
         },
