@@ -367,9 +367,7 @@ fn with_sampled_candidates_the_clusters_are_joined_from_the_buckets_and_equal() 
 #[test]
 fn a_sampled_audit_shows_its_weakest_link_as_a_lower_bound() {
     use lshscope::corpus::Corpus;
-    use lshscope::minhash::{IndexOptions, build_index};
     use lshscope::templated::{TemplateOptions, generate_templated};
-    use lshscope::tui::app::Loaded;
 
     let corpus = generate_templated(&TemplateOptions {
         docs: 1200,
@@ -378,25 +376,14 @@ fn a_sampled_audit_shows_its_weakest_link_as_a_lower_bound() {
         ..Default::default()
     })
     .corpus;
-    let corpus = Corpus::from_pairs((0..corpus.len()).map(|i| (corpus.id(i), corpus.text(i))));
-    let index = build_index(
-        &corpus,
-        &IndexOptions {
-            num_perm: K,
-            ..IndexOptions::default()
-        },
-        &Progress::new(),
-    )
-    .unwrap();
+    let data = loaded(Corpus::from_pairs(
+        (0..corpus.len()).map(|i| (corpus.id(i), corpus.text(i))),
+    ));
     let dir = tempfile::tempdir().unwrap();
     let mut config = config(dir.path());
     config.banding = Banding::new(32, 4, K).unwrap();
     let mut app = new_app_with(config, dir.path(), SIZE);
-    app.update(Action::Loaded(Box::new(Ok(Loaded {
-        corpus,
-        index,
-        read: Default::default(),
-    }))));
+    app.update(Action::Loaded(Box::new(Ok(data))));
     run_effects(&mut app);
     cmd(&mut app, Command::ToggleClusters);
     run_effects(&mut app);

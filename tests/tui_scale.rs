@@ -6,8 +6,7 @@
 mod tui_support;
 
 use lshscope::corpus::Corpus;
-use lshscope::jobs::Progress;
-use lshscope::minhash::{Banding, IndexOptions, build_index};
+use lshscope::minhash::Banding;
 use lshscope::pipeline::rebanding::{MAX_BUCKET_PAIRS, check_bucket_budget};
 use lshscope::templated::{TemplateOptions, generate_templated};
 use lshscope::tui::app::{Action, Effect, Loaded};
@@ -33,21 +32,7 @@ fn heavy_data() -> Loaded {
         "the same notice, copied by a template engine nine thousand times".to_string(),
         9000,
     ));
-    let corpus = Corpus::from_texts(texts.iter().map(String::as_str));
-    let index = build_index(
-        &corpus,
-        &IndexOptions {
-            num_perm: K,
-            ..IndexOptions::default()
-        },
-        &Progress::new(),
-    )
-    .unwrap();
-    Loaded {
-        corpus,
-        index,
-        read: Default::default(),
-    }
+    loaded(Corpus::from_texts(texts.iter().map(String::as_str)))
 }
 
 #[test]

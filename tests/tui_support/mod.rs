@@ -91,7 +91,11 @@ pub fn config(export_dir: &Path) -> Config {
 }
 
 pub fn loaded_data() -> Loaded {
-    let corpus = Corpus::from_pairs(DOCS.iter().copied());
+    loaded(Corpus::from_pairs(DOCS.iter().copied()))
+}
+
+/// `corpus` indexed with the fixture's options (K permutations), as the explorer loads it.
+pub fn loaded(corpus: Corpus) -> Loaded {
     let index = build_index(
         &corpus,
         &IndexOptions {
