@@ -9,6 +9,7 @@ mod dir;
 mod jsonl;
 mod options;
 pub(crate) mod parquet;
+mod parquet_chunks;
 mod read;
 mod sample;
 mod sink;
