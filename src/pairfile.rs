@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use crate::corpus::Corpus;
 use crate::jobs::Progress;
 use crate::minhash::VerifiedPair;
+use crate::similarity::prefetch_line;
 use crate::{Error, Result};
 
 /// Buffer size of every writer and reader here: large enough that the kernel sees few calls.
@@ -1220,10 +1221,10 @@ impl PairCsv {
             // every id (tens of MB on a million documents), so its offset is fetched 16 rows
             // ahead and its bytes 8 rows ahead (the offset is cached by then).
             if let Some(ahead) = pairs.get(k + 16) {
-                prefetch(self.id_start.as_ptr().wrapping_add(ahead.b as usize));
+                prefetch_line(self.id_start.as_ptr().wrapping_add(ahead.b as usize));
             }
             if let Some(ahead) = pairs.get(k + 8) {
-                prefetch(
+                prefetch_line(
                     self.ids
                         .as_ptr()
                         .wrapping_add(self.id_start[ahead.b as usize]),
@@ -1262,18 +1263,6 @@ impl PairCsv {
             }
         }
     }
-}
-
-/// Hints the CPU to load the cache line at `p` (never faults, whatever the address).
-#[inline(always)]
-fn prefetch<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch does not access memory architecturally.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(p.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0)
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
 }
 
 /// Copies `len` bytes from `src` to `dst` in 16-byte moves (so up to 15 bytes more are read

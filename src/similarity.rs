@@ -135,38 +135,35 @@ pub fn intersection(a: &[u64], b: &[u64]) -> Vec<u64> {
     out
 }
 
+/// Hints the CPU to load the cache line at `p`. A prefetch never faults, whatever the address.
+#[inline(always)]
+pub fn prefetch_line<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch does not access memory architecturally.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(p.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// Hints the CPU to start loading the first cache lines of `set`: verification jumps between
 /// sets at random, and the hardware prefetcher only takes over once a stream has started.
 #[inline(always)]
 pub fn prefetch_set(set: &[u64]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // The whole set (a 400-shingle document is 50 lines): verification is bound by memory
-        // latency unless the next sets are already on their way.
-        let lines = set.len().div_ceil(8).min(64);
-        for l in 0..lines {
-            // SAFETY: prefetch never faults; the address is inside `set`.
-            unsafe { _mm_prefetch(set.as_ptr().add(l * 8).cast::<i8>(), _MM_HINT_T0) };
-        }
+    // The whole set (a 400-shingle document is 50 lines): verification is bound by memory
+    // latency unless the next sets are already on their way.
+    for l in 0..set.len().div_ceil(8).min(64) {
+        prefetch_line(set.as_ptr().wrapping_add(l * 8));
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = set;
 }
 
 /// Like [`prefetch_set`], for a signature row (K = 128 is 8 cache lines).
 #[inline(always)]
 pub fn prefetch_signature(row: &[u32]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        for l in 0..row.len().div_ceil(16).min(16) {
-            // SAFETY: prefetch never faults; the address is inside `row`.
-            unsafe { _mm_prefetch(row.as_ptr().add(l * 16).cast::<i8>(), _MM_HINT_T0) };
-        }
+    for l in 0..row.len().div_ceil(16).min(16) {
+        prefetch_line(row.as_ptr().wrapping_add(l * 16));
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = row;
 }
 
 /// Rows at which two signatures agree (vectorizes: a compare and a sum).
