@@ -329,61 +329,42 @@ fn refuse_binary(
     let inside = compression
         .map(|c| format!(" ({c}-compressed)"))
         .unwrap_or_default();
-    let content = sniff_content(head);
-    if within == Within::Directory {
-        return match content {
-            Content::Text => Ok(()),
-            Content::Parquet => Err(Error::input(
-                name,
-                0,
-                parquet_in_directory(&inside, compression.is_some()),
-            )),
-            Content::Binary(what) => {
-                let fix = if what.starts_with("UTF-16") {
-                    "convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)"
-                } else if what.starts_with("binary data") {
-                    "if it is text with stray NUL bytes, remove them first (tr -d '\\000')"
-                } else {
-                    "extract or convert its text first"
-                };
-                let not = if what.starts_with("UTF-16") {
-                    "not UTF-8"
-                } else {
-                    "not text"
-                };
-                Err(Error::input(
-                    name,
-                    0,
-                    format!(
-                        "the content appears to be {what}{inside}, {not}, {IN_DIRECTORY}; \
-                         {SKIP_BAD}, {IGNORE_FILE}, or {fix}"
-                    ),
-                ))
-            }
-        };
-    }
-    let message = match content {
-        Content::Text => return Ok(()),
-        Content::Parquet if compression.is_some() => format!(
+    let message = match (sniff_content(head), within) {
+        (Content::Text, _) => return Ok(()),
+        (Content::Parquet, Within::Directory) => {
+            parquet_in_directory(&inside, compression.is_some())
+        }
+        (Content::Parquet, Within::Alone) if compression.is_some() => format!(
             "the content is a Parquet file{inside}; Parquet compresses internally, so \
              decompress the file first and read the .parquet file"
         ),
-        Content::Parquet => "the content is a Parquet file (it starts with PAR1); read it with \
-                             --format parquet"
+        (Content::Parquet, Within::Alone) => "the content is a Parquet file (it starts with \
+                                              PAR1); read it with --format parquet"
             .to_string(),
-        Content::Binary(what) if what.starts_with("UTF-16") => format!(
-            "the content appears to be UTF-16 text{inside}; convert it to UTF-8 first \
-             (iconv -f UTF-16 -t UTF-8)"
-        ),
-        Content::Binary(what) if what.starts_with("binary data") => format!(
-            "the content appears to be {what}{inside}, not text; if it is text with stray NUL \
-             bytes, remove them first (tr -d '\\000'); in a directory, pass --skip-bad to \
-             skip such files"
-        ),
-        Content::Binary(what) => format!(
-            "the content appears to be {what}{inside}, not text; extract or convert the text \
-             first (in a directory, pass --skip-bad to skip such files)"
-        ),
+        (Content::Binary(what), within) => {
+            let (not, fix) = if what.starts_with("UTF-16") {
+                (
+                    "not UTF-8",
+                    "convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)",
+                )
+            } else if what.starts_with("binary data") {
+                (
+                    "not text",
+                    "if it is text with stray NUL bytes, remove them first (tr -d '\\000')",
+                )
+            } else {
+                ("not text", "extract or convert its text first")
+            };
+            match within {
+                Within::Alone => {
+                    format!("the content appears to be {what}{inside}, {not}; {fix}")
+                }
+                Within::Directory => format!(
+                    "the content appears to be {what}{inside}, {not}, {IN_DIRECTORY}; \
+                     {SKIP_BAD}, {IGNORE_FILE}, or {fix}"
+                ),
+            }
+        }
     };
     Err(Error::input(name, 0, message))
 }
