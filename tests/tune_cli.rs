@@ -1017,15 +1017,18 @@ fn scan_banding_on_a_thresholded_pairs_file_keeps_its_floor_and_whole_pair_count
         .fold(f64::INFINITY, f64::min);
     assert!((0.5..0.8).contains(&lowest), "{lowest}");
 
-    let text = run(&[
-        "tune",
-        "-t",
-        "0.8",
-        "--pairs",
-        pairs_arg,
-        "--scan-banding",
-        "20x5",
-    ]);
+    let tune = || {
+        run(&[
+            "tune",
+            "-t",
+            "0.8",
+            "--pairs",
+            pairs_arg,
+            "--scan-banding",
+            "20x5",
+        ])
+    };
+    let text = tune();
     let floor_in = |line: &str, after: &str| -> f64 {
         let rest = &line[line
             .find(after)
@@ -1094,15 +1097,7 @@ fn scan_banding_on_a_thresholded_pairs_file_keeps_its_floor_and_whole_pair_count
     run(&[
         "scan", corpus_arg, "-b", "20", "-r", "5", "-t", "0.8", "--quiet", "-o", pairs_arg,
     ]);
-    let at_t = run(&[
-        "tune",
-        "-t",
-        "0.8",
-        "--pairs",
-        pairs_arg,
-        "--scan-banding",
-        "20x5",
-    ]);
+    let at_t = tune();
     assert!(
         at_t.contains("the lowest Jaccard in the pairs file is")
             && at_t.contains("precision is 100 % by construction"),

@@ -1542,7 +1542,8 @@ impl App {
     }
 }
 
-/// "pairs ", or for a uniform sample of ≈N candidates "sampled pairs (of ≈N ± h) ".
+/// "pairs ", or for a uniform sample of ≈N candidates "sampled pairs (a uniform sample of
+/// ≈N ± h candidates) ".
 fn sampled_pairs(sampled_from: Option<Estimate>) -> String {
     match sampled_from {
         None => "pairs ".to_string(),

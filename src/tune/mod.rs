@@ -750,10 +750,7 @@ fn seed_spread_warning(spread: Option<&SeedSpread>) -> Option<String> {
 /// The lowest Jaccard of a scan's pairs file when it is high enough that the scan ran with
 /// --threshold ([`THRESHOLDED_PAIRS_HINT`]): the file holds no pair below it.
 fn thresholded_floor(values: &[f64]) -> Option<f64> {
-    values
-        .iter()
-        .copied()
-        .reduce(f64::min)
+    crate::analysis::recall::truth_floor(values.iter().copied())
         .filter(|&lowest| lowest >= THRESHOLDED_PAIRS_HINT)
 }
 
