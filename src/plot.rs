@@ -98,7 +98,8 @@ pub struct HistogramPlot {
     /// Logarithmic count axis (empty bins are then not drawn).
     pub log_counts: bool,
     /// Set when the counts are estimates: what the legend says of the total (with its
-    /// interval and the sample), instead of the sum of the rounded counts.
+    /// interval and the sample), instead of the sum of the rounded counts. Keep it short
+    /// (about 50 characters): the legend entry is one line of the figure's width.
     pub estimated: Option<String>,
     pub width: u32,
     pub height: u32,

@@ -246,9 +246,7 @@ fn a_sample_is_called_a_sample_in_the_list_the_export_and_the_figure() {
     let svg = std::fs::read_to_string(dir.path().join("fixture.histogram.20x5.svg")).unwrap();
     assert!(
         svg.contains("estimated candidate pairs per bin")
-            && svg.contains(&format!(
-                "{shown} pairs in all (95 % interval), estimated from"
-            )),
+            && svg.contains(&format!("{shown} in all (95 %, 500,000 sampled)")),
         "the legend says the counts are estimated"
     );
     assert!(

@@ -1219,8 +1219,9 @@ impl App {
             histogram_banding,
             log_scale: self.log_scale,
             estimated: self.candidates.estimated.as_ref().map(|e| {
+                // Short enough for the figure's legend line.
                 format!(
-                    "{} pairs in all (95 % interval), estimated from {} sampled pairs",
+                    "{} in all (95 %, {} sampled)",
                     e.estimate.total,
                     thousands(e.estimate.draws as u64)
                 )
