@@ -13,6 +13,7 @@ use lshscope::minhash::{
 };
 use lshscope::similarity::jaccard;
 use lshscope::synth::{GenOptions, generate};
+use lshscope::templated::{TemplateOptions, generate_templated};
 use lshscope::text::{ShingleOptions, Shingler};
 
 fn main() {
@@ -36,6 +37,20 @@ fn corpus() -> &'static Corpus {
     })
 }
 
+/// A template-heavy corpus (`gen --templates`): families of near-copies, identical copies,
+/// short and long texts, quotes and non-ASCII characters (which take the general shingling
+/// path), as real dumps are.
+fn template_corpus() -> &'static Corpus {
+    static CORPUS: OnceLock<Corpus> = OnceLock::new();
+    CORPUS.get_or_init(|| {
+        generate_templated(&TemplateOptions {
+            docs: DOCS,
+            ..TemplateOptions::default()
+        })
+        .corpus
+    })
+}
+
 fn index() -> &'static Index {
     static INDEX: OnceLock<Index> = OnceLock::new();
     INDEX.get_or_init(|| build_index(corpus(), &IndexOptions::default(), &Progress::new()).unwrap())
@@ -44,7 +59,16 @@ fn index() -> &'static Index {
 /// Normalize + hash every char 5-shingle (no MinHash, no sorting).
 #[divan::bench]
 fn shingle_hashes(bencher: Bencher) {
-    let corpus = corpus();
+    hash_all_shingles(bencher, corpus());
+}
+
+/// The same on the template-heavy corpus.
+#[divan::bench]
+fn shingle_hashes_templates(bencher: Bencher) {
+    hash_all_shingles(bencher, template_corpus());
+}
+
+fn hash_all_shingles(bencher: Bencher, corpus: &Corpus) {
     bencher
         .counter(BytesCount::new(corpus.text_bytes()))
         .bench_local(|| {
@@ -87,7 +111,16 @@ fn minhash_kernel(bencher: Bencher) {
 /// Whole signature build (normalize, shingle, hash, MinHash, sort sets), one thread.
 #[divan::bench(sample_count = 5)]
 fn build_index_one_thread(bencher: Bencher) {
-    let corpus = corpus();
+    build_on_one_thread(bencher, corpus());
+}
+
+/// The same on the template-heavy corpus.
+#[divan::bench(sample_count = 5)]
+fn build_index_one_thread_templates(bencher: Bencher) {
+    build_on_one_thread(bencher, template_corpus());
+}
+
+fn build_on_one_thread(bencher: Bencher, corpus: &Corpus) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()

@@ -235,27 +235,32 @@ impl Shingler {
         self.normalize_into(text, false);
         let chars = self.bounds.len() - 1;
         match self.opts.kind {
-            // Fast path: every char is one byte and a shingle fits a u64. Slide an 8-byte
-            // window over the text and mask it to k bytes; this is exactly the packing
-            // `shingle_hash` does, without a variable-length copy per shingle.
-            ShingleKind::Char(k) if k <= 8 && chars > k && self.norm.len() == chars => {
+            // Shingles of up to 8 bytes (most, even in non-ASCII text) are an 8-byte load
+            // masked to their length: exactly the packing `shingle_hash` does, without a
+            // variable-length copy per shingle. Longer ones are hashed as `shingle_hash` does.
+            ShingleKind::Char(k) if k <= 8 && chars > k => {
                 let norm = self.norm.as_bytes();
-                let mask = low_bytes_mask(k);
-                let salt = LEN_SALT[k];
-                let count = chars - k + 1;
-                out.reserve(count);
-                // Whole 8-byte windows first, then the last few from a padded copy.
-                let full = norm.len().saturating_sub(7).min(count);
-                for i in 0..full {
-                    let w = u64::from_le_bytes(norm[i..i + 8].try_into().unwrap());
-                    out.push(fmix64((w & mask) ^ salt));
-                }
+                let b = &self.bounds;
+                // The last 8 bytes, padded, for the loads that would run past the end.
+                let tail_from = norm.len().saturating_sub(8);
                 let mut tail = [0u8; 16];
-                let rest = &norm[full..];
-                tail[..rest.len()].copy_from_slice(rest);
-                for i in 0..count - full {
-                    let w = u64::from_le_bytes(tail[i..i + 8].try_into().unwrap());
-                    out.push(fmix64((w & mask) ^ salt));
+                tail[..norm.len() - tail_from].copy_from_slice(&norm[tail_from..]);
+                out.reserve(chars - k + 1);
+                for i in 0..=chars - k {
+                    let (start, end) = (b[i] as usize, b[i + k] as usize);
+                    let len = end - start;
+                    let hash = if len <= 8 {
+                        let window = if start + 8 <= norm.len() {
+                            &norm[start..start + 8]
+                        } else {
+                            &tail[start - tail_from..start - tail_from + 8]
+                        };
+                        let w = u64::from_le_bytes(window.try_into().unwrap());
+                        fmix64((w & low_bytes_mask(len)) ^ LEN_SALT[len])
+                    } else {
+                        xxhash_rust::xxh3::xxh3_64(&norm[start..end])
+                    };
+                    out.push(hash);
                 }
             }
             _ => self.for_each_shingle(|bytes, _, _| out.push(shingle_hash(bytes))),
@@ -282,7 +287,7 @@ impl Shingler {
         let mut len = 0;
         let mut pending_space = false;
         for &c in text {
-            // The classes of `normalize_ascii`; unconditional stores and counted advances,
+            // The classes of `push_ascii`; unconditional stores and counted advances,
             // because spaces come at random and a branch on them mispredicts once a word.
             let space = c == b' ' || c.wrapping_sub(b'\t') <= b'\r' - b'\t';
             let keep = !space && (!strip || c.is_ascii_alphanumeric());
@@ -381,103 +386,146 @@ impl Shingler {
         }
     }
 
+    /// Normalizes `text` into `self.norm` and `self.bounds` (and `self.origin` when asked).
     fn normalize_into(&mut self, text: &str, track_origin: bool) {
         self.norm.clear();
         self.bounds.clear();
         self.origin.clear();
-        if text.is_ascii() && !track_origin {
-            self.normalize_ascii(text.as_bytes());
-        } else {
-            self.normalize_unicode(text, track_origin);
+        let bytes = text.as_bytes();
+        let nfkc = self.opts.nfkc;
+        let mut pending_space = false;
+        let mut pos = 0;
+        while pos < bytes.len() {
+            // An ASCII char is its own NFKC form, its lowercase is the ASCII one, and Unicode's
+            // whitespace and alphanumeric classes agree with ASCII's on it; so runs of ASCII
+            // (most of any text) go byte by byte. With NFKC, not the last char before a
+            // non-ASCII one: that may be a combining mark to compose with it (e + U+0301 → é).
+            let ascii = bytes[pos..]
+                .iter()
+                .position(|b| !b.is_ascii())
+                .unwrap_or(bytes.len() - pos);
+            let run = if nfkc && pos + ascii < bytes.len() {
+                ascii.saturating_sub(1)
+            } else {
+                ascii
+            };
+            if run > 0 {
+                self.push_ascii(
+                    &bytes[pos..pos + run],
+                    pos,
+                    &mut pending_space,
+                    track_origin,
+                );
+                pos += run;
+                continue;
+            }
+            let c = text[pos..]
+                .chars()
+                .next()
+                .expect("pos is at a char boundary");
+            let mut end = pos + c.len_utf8();
+            if !nfkc {
+                self.emit(c, pos..end, &mut pending_space, track_origin);
+                pos = end;
+                continue;
+            }
+            // With NFKC, a starter and the combining marks after it are normalized together
+            // (segment-wise NFKC; it differs from whole-string NFKC only for compositions
+            // across two starters, such as conjoining Hangul jamo).
+            let mut raw = std::mem::take(&mut self.segment);
+            raw.clear();
+            raw.push(c);
+            for next in text[end..].chars() {
+                if unicode_normalization::char::canonical_combining_class(next) == 0 {
+                    break;
+                }
+                raw.push(next);
+                end += next.len_utf8();
+            }
+            for sc in raw.nfkc() {
+                self.emit(sc, pos..end, &mut pending_space, track_origin);
+            }
+            self.segment = raw;
+            pos = end;
         }
         self.bounds.push(self.norm.len() as u32);
     }
 
-    /// Fast path: ASCII input, no origin map. Must produce exactly what `normalize_unicode`
-    /// produces for the same input (a test checks this).
-    fn normalize_ascii(&mut self, text: &[u8]) {
+    /// Appends a run of ASCII text that starts at byte `offset` of the original: what
+    /// [`Shingler::emit`] does for each byte, without decoding chars.
+    fn push_ascii(
+        &mut self,
+        run: &[u8],
+        offset: usize,
+        pending_space: &mut bool,
+        track_origin: bool,
+    ) {
         let (lower, strip) = (self.opts.lowercase, self.opts.strip_punct);
-        // SAFETY-free: build bytes, then convert once (all pushed bytes are ASCII).
-        let mut out = std::mem::take(&mut self.norm).into_bytes();
-        let mut pending_space = false;
-        for &c in text {
+        for (i, &c) in run.iter().enumerate() {
             if matches!(c, b' ' | b'\t'..=b'\r') {
-                pending_space = true;
+                *pending_space = true;
                 continue;
             }
             if strip && !c.is_ascii_alphanumeric() {
                 continue;
             }
-            if pending_space && !out.is_empty() {
-                self.bounds.push(out.len() as u32);
-                out.push(b' ');
+            let at = offset + i;
+            if *pending_space && !self.norm.is_empty() {
+                self.bounds.push(self.norm.len() as u32);
+                self.norm.push(' ');
+                if track_origin {
+                    self.origin.push(at..at);
+                }
             }
-            pending_space = false;
-            self.bounds.push(out.len() as u32);
-            out.push(if lower { c.to_ascii_lowercase() } else { c });
+            *pending_space = false;
+            self.bounds.push(self.norm.len() as u32);
+            self.norm
+                .push(if lower { c.to_ascii_lowercase() } else { c } as char);
+            if track_origin {
+                self.origin.push(at..at + 1);
+            }
         }
-        self.norm = String::from_utf8(out).expect("ASCII bytes are UTF-8");
     }
 
-    fn normalize_unicode(&mut self, text: &str, track_origin: bool) {
-        let mut pending_space = false;
-        let mut chars = text.char_indices().peekable();
-        while let Some((start, c)) = chars.next() {
-            // With NFKC, a starter and the combining marks after it are normalized together
-            // (segment-wise NFKC; it differs from whole-string NFKC only for compositions
-            // across two starters, such as conjoining Hangul jamo).
-            self.segment.clear();
-            let mut end = start + c.len_utf8();
-            if self.opts.nfkc {
-                let mut raw = String::from(c);
-                while let Some(&(i, next)) = chars.peek() {
-                    if unicode_normalization::char::canonical_combining_class(next) == 0 {
-                        break;
-                    }
-                    raw.push(next);
-                    end = i + next.len_utf8();
-                    chars.next();
-                }
-                self.segment.extend(raw.nfkc());
-            } else {
-                self.segment.push(c);
+    /// Appends one char of the (NFKC'd) text that came from the original bytes `origin`:
+    /// whitespace only marks a pending space (runs collapse to one, none at the start or
+    /// end), punctuation is dropped when stripping, and what is kept is lowercased (one char
+    /// or more: İ is i and a combining dot). The classes are those of the char before
+    /// lowercasing.
+    fn emit(
+        &mut self,
+        c: char,
+        origin: Range<usize>,
+        pending_space: &mut bool,
+        track_origin: bool,
+    ) {
+        if c.is_whitespace() {
+            *pending_space = true;
+            return;
+        }
+        if self.opts.strip_punct && !c.is_alphanumeric() {
+            return;
+        }
+        if *pending_space && !self.norm.is_empty() {
+            self.bounds.push(self.norm.len() as u32);
+            self.norm.push(' ');
+            if track_origin {
+                // A collapsed space belongs to the character that ends it.
+                self.origin.push(origin.start..origin.start);
             }
-            let segment = std::mem::take(&mut self.segment);
-            for sc in segment.chars() {
-                let push = |norm: &mut String, bounds: &mut Vec<u32>, ch: char| {
-                    bounds.push(norm.len() as u32);
-                    norm.push(ch);
-                };
-                if sc.is_whitespace() {
-                    pending_space = true;
-                    continue;
-                }
-                if self.opts.strip_punct && !sc.is_alphanumeric() {
-                    continue;
-                }
-                if pending_space && !self.norm.is_empty() {
-                    push(&mut self.norm, &mut self.bounds, ' ');
-                    if track_origin {
-                        // A collapsed space belongs to the character that ends it.
-                        self.origin.push(start..start);
-                    }
-                }
-                pending_space = false;
-                if self.opts.lowercase {
-                    for lc in sc.to_lowercase() {
-                        push(&mut self.norm, &mut self.bounds, lc);
-                        if track_origin {
-                            self.origin.push(start..end);
-                        }
-                    }
-                } else {
-                    push(&mut self.norm, &mut self.bounds, sc);
-                    if track_origin {
-                        self.origin.push(start..end);
-                    }
-                }
+        }
+        *pending_space = false;
+        let mut push = |ch: char| {
+            self.bounds.push(self.norm.len() as u32);
+            self.norm.push(ch);
+            if track_origin {
+                self.origin.push(origin.clone());
             }
-            self.segment = segment;
+        };
+        if self.opts.lowercase {
+            c.to_lowercase().for_each(push);
+        } else {
+            push(c);
         }
     }
 }
@@ -777,6 +825,127 @@ mod tests {
                     scalar.hashes(t, &mut b);
                     assert_eq!(a[1..], expected[..], "simd, k = {k}, {t:?}");
                     assert_eq!(b[1..], expected[..], "scalar, k = {k}, {t:?}");
+                }
+            }
+        }
+    }
+
+    /// The normalization spelled out char by char, with no fast path: segments of a char and
+    /// the combining marks after it (NFKC'd together when asked), whitespace runs to one space,
+    /// punctuation dropped, lowercase.
+    fn reference_normalized(o: &ShingleOptions, text: &str) -> Vec<char> {
+        let mut segments: Vec<String> = Vec::new();
+        for c in text.chars() {
+            let combining = unicode_normalization::char::canonical_combining_class(c) != 0;
+            match segments.last_mut() {
+                Some(last) if o.nfkc && combining => last.push(c),
+                _ => segments.push(c.to_string()),
+            }
+        }
+        let mut out = Vec::new();
+        let mut pending_space = false;
+        for segment in segments {
+            let chars: Vec<char> = if o.nfkc {
+                segment.nfkc().collect()
+            } else {
+                segment.chars().collect()
+            };
+            for c in chars {
+                if c.is_whitespace() {
+                    pending_space = true;
+                } else if !o.strip_punct || c.is_alphanumeric() {
+                    if pending_space && !out.is_empty() {
+                        out.push(' ');
+                    }
+                    pending_space = false;
+                    if o.lowercase {
+                        out.extend(c.to_lowercase());
+                    } else {
+                        out.push(c);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn mixed_unicode_texts_hash_as_the_reference_says() {
+        // ASCII runs next to multi-byte chars, combining marks after ASCII and non-ASCII
+        // letters, Unicode spaces, chars whose lowercase is two chars (İ), compatibility chars
+        // NFKC rewrites (ﬁ, full-width, ½), a combining mark at the very start, and
+        // 4-byte chars: shingles of every byte length around 8.
+        let alphabet = [
+            "a",
+            "B",
+            " ",
+            "\t",
+            ".",
+            "'",
+            "“",
+            "”",
+            "é",
+            "e\u{301}",
+            "\u{301}",
+            "\u{327}",
+            "İ",
+            "ﬁ",
+            "Ｆ",
+            "½",
+            "\u{a0}",
+            "\u{3000}",
+            "—",
+            "ß",
+            "Σ",
+            "😀",
+            "\u{1d400}",
+            "漢",
+        ];
+        let mut rng = crate::rng::SplitMix64::new(23);
+        let mut texts = vec![
+            String::new(),
+            "\u{301}abc".to_string(),
+            "e\u{301}".to_string(),
+        ];
+        for _ in 0..300 {
+            let len = rng.below(60) as usize;
+            texts.push(
+                (0..len)
+                    .map(|_| alphabet[rng.below(alphabet.len() as u64) as usize])
+                    .collect(),
+            );
+        }
+        for k in [1, 2, 3, 5, 8, 9] {
+            for nfkc in [false, true] {
+                for (lowercase, strip_punct) in [(true, false), (false, false), (true, true)] {
+                    let o = ShingleOptions {
+                        kind: ShingleKind::Char(k),
+                        lowercase,
+                        nfkc,
+                        strip_punct,
+                        profile: Profile::Lshscope,
+                    };
+                    let mut shingler = Shingler::new(o.clone());
+                    for t in &texts {
+                        let norm = reference_normalized(&o, t);
+                        let expected: Vec<u64> = if norm.is_empty() {
+                            Vec::new()
+                        } else {
+                            norm.windows(k.min(norm.len()))
+                                .map(|w| shingle_hash(w.iter().collect::<String>().as_bytes()))
+                                .collect()
+                        };
+                        let mut hashes = Vec::new();
+                        shingler.hashes(t, &mut hashes);
+                        assert_eq!(hashes, expected, "k = {k}, {o:?}, {t:?}");
+                        let spans: Vec<u64> = shingler.spans(t).iter().map(|s| s.hash).collect();
+                        assert_eq!(spans, expected, "spans, k = {k}, {o:?}, {t:?}");
+                        assert_eq!(
+                            shingler.normalize(t),
+                            norm.iter().collect::<String>(),
+                            "{o:?}, {t:?}"
+                        );
+                    }
                 }
             }
         }
