@@ -552,6 +552,65 @@ fn csv_unterminated_quote_names_the_line_it_opened_on() {
     assert_eq!(read["documents"], 3);
 }
 
+/// RFC 4180 ends a quoted field at its closing quote: text after it (`"abc"def`) was glued
+/// onto the field, quotes dropped, without a word. It is a bad row like an unterminated quote.
+#[test]
+fn csv_text_after_a_closing_quote_is_a_bad_row_naming_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("glued.csv");
+    std::fs::write(
+        &path,
+        "id,text\n1,\"abc\"def\n2,a fine row\n3,\"say \"\"hi\"\" now\" later\n4,\"also fine\"\n",
+    )
+    .unwrap();
+    let err = scan_fails(&path, &[]);
+    assert!(
+        err.contains("glued.csv:2:8: text follows the closing quote of a quoted field: `def`"),
+        "{err}"
+    );
+    assert!(err.contains("--quote none"), "{err}");
+    assert!(err.contains("--skip-bad"), "{err}");
+
+    // Under --skip-bad both glued rows are skipped and counted like any bad row.
+    let (_, read) = scan_with_summary(&path, &["--skip-bad"], None);
+    assert_eq!(read["documents"], 2);
+    assert_eq!(read["skipped"], 2);
+    assert_eq!(read["skipped_lines"], serde_json::json!([2, 4]));
+    let out = lshscope()
+        .arg("scan")
+        .arg(&path)
+        .args(["--skip-bad", "-o", "-"])
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("5 lines → 2 rows: 1 header line, 2 bad rows skipped"),
+        "{err}"
+    );
+    assert!(err.contains("skipped rows at lines 2, 4"), "{err}");
+
+    // A file whose quotes are ordinary characters reads every row as written.
+    let (_, read) = scan_with_summary(&path, &["--quote", "none"], None);
+    assert_eq!(read["documents"], 4);
+    assert_eq!(read["skipped"], 0);
+
+    // A stray quote closed by a quote on a later line: the error names where the text is and
+    // where the field opened; under --skip-bad the lines it swallowed are read again.
+    let stray = dir.path().join("stray.csv");
+    std::fs::write(&stray, "id,text\na,\"one\nb,\"two\" quoted\nc,three\n").unwrap();
+    let err = scan_fails(&stray, &[]);
+    assert!(
+        err.contains(
+            "stray.csv:3:4: text follows the closing quote of a quoted field opened on line 2: \
+             `two\" quoted`"
+        ),
+        "{err}"
+    );
+    let (_, read) = scan_with_summary(&stray, &["--skip-bad"], None);
+    assert_eq!(read["skipped_lines"], serde_json::json!([2, 3]));
+    assert_eq!(read["documents"], 1, "c survives");
+}
+
 #[test]
 fn summary_says_how_lines_became_documents() {
     let dir = tempfile::tempdir().unwrap();
@@ -911,4 +970,79 @@ fn stdin_that_looks_like_csv_is_read_as_text_with_a_warning() {
             .success()
             .stderr(predicate::str::contains("looks like").not());
     }
+}
+
+/// The reader's warnings (here: stdin that looks like CSV, read as text) are printed by every
+/// command that reads a corpus, not only by those that go through `scan`'s loading.
+#[test]
+fn reader_warnings_are_printed_by_every_command_that_reads_a_corpus() {
+    let csv = std::fs::read(data("notes.csv")).unwrap();
+    let warning = "warning: stdin looks like CSV with a header (`id,title,text`)";
+    let stderr = |out: &assert_cmd::assert::Assert| {
+        String::from_utf8_lossy(&out.get_output().stderr).into_owned()
+    };
+    let warned_once = |err: &str| {
+        assert!(err.contains(warning), "{err}");
+        assert_eq!(err.matches("stdin looks like").count(), 1, "{err}");
+    };
+
+    let out = lshscope()
+        .args(["shingles", "-", "--pairs", "10"])
+        .write_stdin(csv.clone())
+        .assert()
+        .success();
+    warned_once(&stderr(&out));
+    lshscope()
+        .args(["shingles", "-", "--pairs", "10", "-q"])
+        .write_stdin(csv.clone())
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+
+    let dir = tempfile::tempdir().unwrap();
+    let index = dir.path().join("notes.lshidx");
+    lshscope()
+        .args(["index", "build"])
+        .arg(data("notes.csv"))
+        .arg("-o")
+        .arg(&index)
+        .arg("-q")
+        .assert()
+        .success();
+    let out = lshscope()
+        .args(["index", "add"])
+        .arg(&index)
+        .arg("-")
+        .write_stdin(csv.clone())
+        .assert()
+        .success();
+    warned_once(&stderr(&out));
+    lshscope()
+        .args(["index", "add"])
+        .arg(&index)
+        .args(["-", "-q"])
+        .write_stdin(csv.clone())
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+
+    // A query file on stdin is a corpus too.
+    let out = lshscope()
+        .args(["index", "query"])
+        .arg(&index)
+        .arg("-")
+        .write_stdin(csv.clone())
+        .assert()
+        .success();
+    warned_once(&stderr(&out));
+
+    // The walkthrough reads its documents before it needs a terminal (there is none here).
+    let out = lshscope()
+        .args(["learn", "-"])
+        .write_stdin(csv)
+        .assert()
+        .code(2);
+    let err = stderr(&out);
+    warned_once(&err);
+    assert!(err.contains("needs an interactive terminal"), "{err}");
 }

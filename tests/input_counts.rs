@@ -70,3 +70,53 @@ fn csv_rows_quoted_rfc4180_read_back_exactly() {
     };
     assert!(read_corpus(Path::new(&path), &none, &Progress::new()).is_err());
 }
+
+/// Rows with text after a closing quote, among good rows (some of them multi-line): each bad
+/// row is skipped and counted under `--skip-bad` at its own line, every good row reads back
+/// exactly, and every physical line is accounted for.
+#[test]
+fn csv_rows_with_text_after_a_closing_quote_are_skipped_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("glued.csv");
+    let n = 3_000;
+    let mut body = String::from("id,text\n");
+    let mut line = 2u64;
+    let mut bad_lines = Vec::new();
+    let mut good = Vec::new();
+    for i in 0..n {
+        let text = awkward_text(i);
+        let quoted = text.replace('"', "\"\"");
+        if i % 7 == 3 {
+            bad_lines.push(line);
+            let _ = writeln!(body, "{i},\"{quoted}\"{}", ["x", " ", "\"", "tail"][i % 4]);
+        } else if i % 11 == 0 {
+            let _ = writeln!(body, "{i},\"{quoted}\nsecond line\"");
+            good.push((i.to_string(), format!("{text}\nsecond line")));
+            line += 1;
+        } else {
+            let _ = writeln!(body, "{i},\"{quoted}\"");
+            good.push((i.to_string(), text));
+        }
+        line += 1;
+    }
+    std::fs::write(&path, &body).unwrap();
+    let opts = ReadOptions {
+        skip_bad: true,
+        ..Default::default()
+    };
+    let (corpus, report) = read_corpus(&path, &opts, &Progress::new()).unwrap();
+    let read: Vec<(String, String)> = (0..corpus.len())
+        .map(|i| (corpus.id(i).to_string(), corpus.text(i).to_string()))
+        .collect();
+    assert_eq!(read, good);
+    assert_eq!(report.skipped, bad_lines.len());
+    assert_eq!(report.skipped_lines, bad_lines[..10]);
+    let l = report.lines;
+    assert_eq!(l.physical, line - 1);
+    assert_eq!(
+        l.physical,
+        l.header + l.blank + l.continuation + report.rows_read as u64 + report.skipped as u64
+    );
+    // Without --skip-bad the first one stops the read.
+    assert!(read_corpus(&path, &ReadOptions::default(), &Progress::new()).is_err());
+}

@@ -135,9 +135,7 @@ fn add(args: AddArgs) -> Result<i32> {
         &args.corpus.input,
         &args.corpus.read_options(index.options().seed),
     )?;
-    if read.duplicate_ids > 0 {
-        super::warn(args.quiet, &super::scan::duplicate_ids_message(&read));
-    }
+    super::warn_about_read(args.quiet, &read, true);
     let before = index.len();
     let repeated = (0..corpus.len())
         .filter(|&i| index.corpus().position_of(corpus.id(i)).is_some())
@@ -179,10 +177,12 @@ fn query(args: QueryArgs) -> Result<i32> {
             read: args.read.clone(),
         };
         let progress = super::new_progress();
-        let (corpus, _) = Pipeline::new(&progress).read(
+        let (corpus, read) = Pipeline::new(&progress).read(
             &corpus_args.input,
             &corpus_args.read_options(index.options().seed),
         )?;
+        // The matches name each query by its id.
+        super::warn_about_read(false, &read, true);
         corpus
     } else {
         if args.read != ReadArgs::default() || args.query_format != FormatArg::Auto {

@@ -44,7 +44,10 @@ pub fn learn_texts(corpus: Option<&CorpusArgs>) -> Result<Vec<(String, String)>>
     };
     let mut opts = corpus.read_options(1);
     opts.limit = Some(opts.limit.unwrap_or(MAX_DOCS).min(MAX_DOCS));
-    let (docs, _) = read_corpus(&corpus.input, &opts, &Progress::new())?;
+    let (docs, read) = read_corpus(&corpus.input, &opts, &Progress::new())?;
+    // Printed before the walkthrough takes over the terminal, so they are on screen when it
+    // ends; the walkthrough shows ids only as labels, so repeated ones do no harm.
+    super::warn_about_read(false, &read, false);
     if docs.len() < 2 {
         return Err(Error::usage(format!(
             "{}: the walkthrough needs at least 2 documents, found {}",

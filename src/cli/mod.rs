@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
-use crate::corpus::{ColumnSpec, InputFormat, Quote, ReadOptions};
+use crate::corpus::{ColumnSpec, InputFormat, Quote, ReadOptions, ReadReport};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::{Banding, IndexOptions};
 use crate::pairfile::OutputTarget;
@@ -407,13 +407,21 @@ pub(crate) fn load_corpus(
         &corpus.read_options(index.seed),
         &index.index_options()?,
     )?;
-    for warning in &loaded.read.warnings {
+    warn_about_read(quiet, &loaded.read, true);
+    Ok(loaded)
+}
+
+/// Prints what a corpus read found that did not stop it but the user should know: the
+/// reader's own warnings (stdin that looks like CSV, read as text lines) and, when the
+/// command's output names documents by id (`ids_name_output`), repeated ids. Every command
+/// that reads a corpus calls this once after reading, so each warns alike.
+pub(crate) fn warn_about_read(quiet: bool, read: &ReadReport, ids_name_output: bool) {
+    for warning in &read.warnings {
         warn(quiet, warning);
     }
-    if loaded.read.duplicate_ids > 0 {
-        warn(quiet, &scan::duplicate_ids_message(&loaded.read));
+    if ids_name_output && read.duplicate_ids > 0 {
+        warn(quiet, &scan::duplicate_ids_message(read));
     }
-    Ok(loaded)
 }
 
 /// A warning on stderr (none with `--quiet`), drawn over the progress bar's line, which would

@@ -11,8 +11,12 @@
 //!
 //! A quoted field may not span more than [`MAX_QUOTED_LINES`] lines or [`MAX_QUOTED_BYTES`]
 //! bytes, nor be open at the end of the input: either is a malformed row naming the line where
-//! the quote opened. Under `--skip-bad` that row is dropped and reading resumes at the line
-//! after the one where the quote opened, so the lines a runaway quote swallowed are read again.
+//! the quote opened. Nor may text follow its closing quote (`"abc"def`): RFC 4180 ends a quoted
+//! field at its closing quote, and taking the rest literally, as the `csv` crate and Python do,
+//! would silently drop the quotes and glue two pieces of text together; it is a malformed row
+//! naming the line and column of that text. Under `--skip-bad` either row is dropped and
+//! reading resumes at the line after the one where the quote opened, so the lines a stray
+//! quote swallowed are read again.
 
 use std::collections::VecDeque;
 use std::io::BufRead;
@@ -169,11 +173,12 @@ struct Record {
 
 enum Row {
     Record(Record),
-    /// A runaway quote under `--skip-bad`: counted in the sink, nothing to use.
+    /// A row with a malformed quoted field under `--skip-bad`: counted in the sink, nothing to
+    /// use.
     Skipped,
 }
 
-/// Physical lines, from the reader or, after a runaway quote, replayed from memory.
+/// Physical lines, from the reader or, after a malformed quoted field, replayed from memory.
 struct LineSource<'r> {
     lines: Lines<'r>,
     /// Lines to read again (number, content, ending length), oldest first.
@@ -196,8 +201,8 @@ impl LineSource<'_> {
 struct Rows<'r> {
     lines: LineSource<'r>,
     splitter: Splitter,
-    /// Lines after the first of the record being assembled (number, content + ending, ending
-    /// length): what is read again when a quote turns out to run away.
+    /// Lines after the first of the record being assembled: what is read again when a quoted
+    /// field turns out to be malformed (runs away, or has text after its closing quote).
     /// (line number, end of its content, end of its ending) in `held_bytes`; one buffer for
     /// all, so multi-line rows cost no allocation per line.
     held: Vec<(u64, usize, usize)>,
@@ -208,6 +213,8 @@ struct Rows<'r> {
 impl Rows<'_> {
     /// The next non-blank record, its fields in the splitter.
     fn next(&mut self, progress: &Progress, sink: &mut Sink) -> Result<Option<Row>> {
+        self.held.clear();
+        self.held_bytes.clear();
         let (first_line, mut last_line, mut crlf) = loop {
             let Some((number, content, ending)) = self.lines.next(progress)? else {
                 return Ok(None);
@@ -217,17 +224,21 @@ impl Rows<'_> {
                 continue;
             }
             self.splitter.begin();
-            if self.splitter.feed(content, number) {
-                return Ok(Some(Row::Record(Record {
-                    line: number,
-                    lines: 1,
-                })));
+            match self.splitter.feed(content, number) {
+                Fed::Complete => {
+                    return Ok(Some(Row::Record(Record {
+                        line: number,
+                        lines: 1,
+                    })));
+                }
+                Fed::QuoteOpen => break (number, number, ending == b"\r\n"),
+                Fed::TextAfterQuote(stray) => {
+                    let error = self.text_after_quote(number, &stray);
+                    return self.bad_quoted_row(number, error, sink);
+                }
             }
-            break (number, number, ending == b"\r\n");
         };
         // A quoted field continues on the next lines.
-        self.held.clear();
-        self.held_bytes.clear();
         loop {
             let too_long = last_line - self.splitter.open_line >= MAX_QUOTED_LINES
                 || self.splitter.out.len() > MAX_QUOTED_BYTES;
@@ -251,26 +262,9 @@ impl Rows<'_> {
                      begins a quoted field: if quotes in this file are ordinary characters, \
                      pass --quote none, else fix the row or pass --skip-bad to skip it"
                 );
-                sink.lines.continuation += open - first_line;
                 let column = self.splitter.open_column;
-                sink.bad_row(open, Error::input_at(self.name, open, column, message))?;
-                // Read again every line after the one where the quote opened.
-                let mut start = 0;
-                for &(number, content_end, end) in &self.held {
-                    if number > open {
-                        let raw = self.held_bytes[start..end].to_vec();
-                        self.lines
-                            .replay
-                            .push_back((number, raw, end - content_end));
-                    }
-                    start = end;
-                }
-                // Lines still waiting to be replayed (from an earlier runaway quote) come after.
-                let fresh = self.held.iter().filter(|h| h.0 > open).count();
-                self.lines
-                    .replay
-                    .rotate_left(self.lines.replay.len() - fresh);
-                return Ok(Some(Row::Skipped));
+                let error = Error::input_at(self.name, open, column, message);
+                return self.bad_quoted_row(first_line, error, sink);
             };
             last_line = number;
             // The line break belongs to the quoted field: keep it as it was written.
@@ -282,14 +276,71 @@ impl Rows<'_> {
             let content_end = self.held_bytes.len();
             self.held_bytes.extend_from_slice(ending);
             self.held.push((number, content_end, self.held_bytes.len()));
-            let done = self.splitter.feed(content, number);
-            if done {
-                return Ok(Some(Row::Record(Record {
-                    line: first_line,
-                    lines: last_line - first_line + 1,
-                })));
+            match self.splitter.feed(content, number) {
+                Fed::Complete => {
+                    return Ok(Some(Row::Record(Record {
+                        line: first_line,
+                        lines: last_line - first_line + 1,
+                    })));
+                }
+                Fed::QuoteOpen => {}
+                Fed::TextAfterQuote(stray) => {
+                    let error = self.text_after_quote(number, &stray);
+                    return self.bad_quoted_row(first_line, error, sink);
+                }
             }
         }
+    }
+
+    /// A row made malformed by its last quoted field, the one opened on the splitter's
+    /// `open_line` (the row began on `first_line`): `error`, or under `--skip-bad` a skipped
+    /// row at that line. Every line read after it is read again: when the quote was a stray,
+    /// the lines it swallowed are rows of their own.
+    fn bad_quoted_row(
+        &mut self,
+        first_line: u64,
+        error: Error,
+        sink: &mut Sink,
+    ) -> Result<Option<Row>> {
+        let open = self.splitter.open_line;
+        sink.lines.continuation += open - first_line;
+        sink.bad_row(open, error)?;
+        let mut start = 0;
+        for &(number, content_end, end) in &self.held {
+            if number > open {
+                let raw = self.held_bytes[start..end].to_vec();
+                self.lines
+                    .replay
+                    .push_back((number, raw, end - content_end));
+            }
+            start = end;
+        }
+        // Lines still waiting to be replayed (from an earlier bad quote) come after.
+        let fresh = self.held.iter().filter(|h| h.0 > open).count();
+        self.lines
+            .replay
+            .rotate_left(self.lines.replay.len() - fresh);
+        Ok(Some(Row::Skipped))
+    }
+
+    /// The error for text after the closing quote of the field opened on the splitter's
+    /// `open_line`, met on `line`.
+    fn text_after_quote(&self, line: u64, stray: &Stray) -> Error {
+        let open = self.splitter.open_line;
+        let opened = if open < line {
+            format!(" opened on line {open}")
+        } else {
+            String::new()
+        };
+        let message = format!(
+            "text follows the closing quote of a quoted field{opened}: `{}`; a quoted field \
+             ends at its closing quote, before a delimiter or the line end (RFC 4180), so this \
+             text would be glued to it: if quotes in this file are ordinary characters, pass \
+             --quote none, else fix the row (inside a quoted field a quote is written twice, \
+             `\"\"`) or pass --skip-bad to skip it",
+            stray.text
+        );
+        Error::input_at(self.name, line, stray.column, message)
     }
 }
 
@@ -297,14 +348,57 @@ impl Rows<'_> {
 enum State {
     /// At the first byte of a field.
     FieldStart,
-    /// Inside an unquoted field (or after a closing quote: the rest is taken literally, as
-    /// the `csv` crate and Python do).
+    /// Inside an unquoted field (a `"` in it is an ordinary character).
     Unquoted,
     /// Inside a quoted field.
     Quoted,
-    /// Just after a `"` inside a quoted field: `"` again is an escaped quote, anything else
-    /// means the field closed.
+    /// Just after a `"` inside a quoted field: `"` again is an escaped quote, the delimiter or
+    /// the line end means the field closed, anything else is text after the closing quote.
     QuoteSeen,
+}
+
+/// What feeding a line to the [`Splitter`] found.
+enum Fed {
+    /// The record is complete: its fields are in the splitter.
+    Complete,
+    /// A quoted field is still open at the end of the line: the record continues on the next.
+    QuoteOpen,
+    /// Text follows the closing quote of a quoted field: the record is malformed.
+    TextAfterQuote(Stray),
+}
+
+/// Text after a closing quote, for the message.
+struct Stray {
+    /// 1-based column of its first character.
+    column: u64,
+    /// The text up to the next delimiter, shortened.
+    text: String,
+}
+
+impl Stray {
+    /// Longest text shown in the message.
+    const SHOWN_CHARS: usize = 30;
+
+    /// The stray text starting at byte `start` of `line`.
+    fn at(line: &[u8], start: usize, delimiter: u8) -> Self {
+        let rest = &line[start..];
+        let rest = &rest[..memchr::memchr(delimiter, rest).unwrap_or(rest.len())];
+        let rest = String::from_utf8_lossy(rest);
+        let mut text: String = rest.chars().take(Self::SHOWN_CHARS).collect();
+        if text.len() < rest.len() {
+            text.push('…');
+        }
+        Stray {
+            column: column_at(line, start),
+            text,
+        }
+    }
+}
+
+/// The 1-based column, in characters, of byte `index` of `line`: one plus the bytes before it
+/// that do not continue a UTF-8 character.
+fn column_at(line: &[u8], index: usize) -> u64 {
+    line[..index].iter().filter(|&&b| b & 0xC0 != 0x80).count() as u64 + 1
 }
 
 /// Splits physical lines into the fields of one record, unescaping quoted fields into one
@@ -338,10 +432,9 @@ impl Splitter {
         &self.out[start..end]
     }
 
-    /// Feeds one physical line (without its ending); true when the record is complete, false
-    /// when a quoted field is still open (the caller appends the line break and feeds the next
-    /// line).
-    fn feed(&mut self, line: &[u8], number: u64) -> bool {
+    /// Feeds one physical line (without its ending). While a quoted field is still open the
+    /// caller appends the line break and feeds the next line.
+    fn feed(&mut self, line: &[u8], number: u64) -> Fed {
         let d = self.delimiter;
         if !self.quoted || (self.state == State::FieldStart && memchr::memchr(b'"', line).is_none())
         {
@@ -355,7 +448,7 @@ impl Splitter {
                 start = base + i + 1;
             }
             self.spans.push((start, self.out.len()));
-            return true;
+            return Fed::Complete;
         }
         let mut i = 0;
         while i < line.len() {
@@ -364,9 +457,7 @@ impl Splitter {
                     if line[i] == b'"' {
                         self.state = State::Quoted;
                         self.open_line = number;
-                        // Characters before the quote: bytes that do not continue a UTF-8 one.
-                        self.open_column =
-                            line[..i].iter().filter(|&&b| b & 0xC0 != 0x80).count() as u64 + 1;
+                        self.open_column = column_at(line, i);
                         i += 1;
                     } else {
                         self.state = State::Unquoted;
@@ -375,9 +466,7 @@ impl Splitter {
                 State::Unquoted => match memchr::memchr(d, &line[i..]) {
                     Some(j) => {
                         self.out.extend_from_slice(&line[i..i + j]);
-                        self.spans.push((self.field_start, self.out.len()));
-                        self.field_start = self.out.len();
-                        self.state = State::FieldStart;
+                        self.end_field();
                         i += j + 1;
                     }
                     None => {
@@ -400,20 +489,28 @@ impl Splitter {
                     if line[i] == b'"' {
                         self.out.push(b'"');
                         self.state = State::Quoted;
-                        i += 1;
+                    } else if line[i] == d {
+                        self.end_field();
                     } else {
-                        self.state = State::Unquoted;
+                        return Fed::TextAfterQuote(Stray::at(line, i, d));
                     }
+                    i += 1;
                 }
             }
         }
         if self.state == State::Quoted {
-            return false;
+            return Fed::QuoteOpen;
         }
         // The last field (empty after a delimiter at the end of the line).
+        self.end_field();
+        Fed::Complete
+    }
+
+    /// Closes the field being read at the end of `out`; the next byte starts a field.
+    fn end_field(&mut self) {
         self.spans.push((self.field_start, self.out.len()));
+        self.field_start = self.out.len();
         self.state = State::FieldStart;
-        true
     }
 }
 

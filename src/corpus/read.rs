@@ -837,17 +837,117 @@ mod tests {
     }
 
     #[test]
-    fn a_later_quote_closes_an_open_field_and_a_last_one_runs_away() {
-        let input = b"id,text\na,\"one\nb,\"two\nc,three\nd,\"four\"\"\n";
+    fn text_after_a_closing_quote_is_a_bad_row_naming_line_and_column() {
+        let opts = ReadOptions::default();
+        for (input, line, column, stray) in [
+            (&b"id,text\n1,\"abc\"def\n"[..], 2, 8, "`def`"),
+            (
+                b"id,text\n1,ok\n2,\"say \"\"hi\"\" now\" later\n",
+                3,
+                19,
+                "` later`",
+            ),
+            // Columns count characters; the text shown stops at the next delimiter.
+            (
+                b"id,text,x\n\"\xC3\xA9\"\xC3\xA9t\xC3\xA9,b,c\n",
+                2,
+                4,
+                "`\u{e9}t\u{e9}`",
+            ),
+            (b"\"id\"x,text\n1,a\n", 1, 5, "`x`"),
+        ] {
+            let Err(Error::Input {
+                line: l,
+                column: c,
+                message,
+                ..
+            }) = read_bytes(input, "x.csv", &opts)
+            else {
+                panic!("{input:?} should be an input error");
+            };
+            assert_eq!((l, c), (line, Some(column)), "{message}");
+            assert!(
+                message.starts_with("text follows the closing quote of a quoted field: ")
+                    && message.contains(stray),
+                "{message}"
+            );
+            assert!(
+                message.contains("--quote none") && message.contains("--skip-bad"),
+                "{message}"
+            );
+        }
+        // TSV with --quote double follows the same rule.
+        let tsv = ReadOptions {
+            quote: Some(Quote::Double),
+            ..Default::default()
+        };
+        let (line, message) = input_error(read_bytes(b"id\ttext\n1\t\"a\"b\n", "x.tsv", &tsv));
+        assert_eq!(line, 2);
+        assert!(message.contains("`b`"), "{message}");
+    }
+
+    #[test]
+    fn a_closing_quote_may_be_followed_only_by_a_delimiter_a_quote_or_the_line_end() {
+        let input = b"id,text,n\r\n\"a\",\"\",x\r\n\"b\",\"q \"\"x\"\"\",\"\"\r\nc,in \"the\" middle,\"\"\"\"\n";
+        let (c, r) = read_bytes(input, "x.csv", &ReadOptions::default()).unwrap();
+        assert_eq!(
+            docs(&c),
+            pairs(&[("a", ""), ("b", "q \"x\""), ("c", "in \"the\" middle")])
+        );
+        assert_eq!(r.skipped, 0);
+        // Quotes inside an unquoted field stay ordinary characters.
+        let (c, _) =
+            read_bytes(b"id,text\n1,ab\"c\"d\n", "x.csv", &ReadOptions::default()).unwrap();
+        assert_eq!(c.text(0), "ab\"c\"d");
+    }
+
+    #[test]
+    fn text_after_a_quote_is_skipped_and_counted_under_skip_bad() {
+        let input =
+            b"id,text\n1,\"abc\"def\n2,fine\n3,\"say \"\"hi\"\" now\" later\n4,\"also fine\"\n";
         let opts = ReadOptions {
             skip_bad: true,
             ..Default::default()
         };
         let (c, r) = read_bytes(input, "x.csv", &opts).unwrap();
-        // The quote of line 3 closes the field opened on line 2 (the rest, `two`, is taken
-        // literally, as the csv crate does); line 5, `d,"four""`, never closes.
-        assert_eq!(docs(&c), pairs(&[("a", "one\nb,two"), ("c", "three")]));
-        assert_eq!(r.skipped_lines, vec![5]);
+        assert_eq!(docs(&c), pairs(&[("2", "fine"), ("4", "also fine")]));
+        assert_eq!((r.skipped, r.skipped_lines.clone()), (2, vec![2, 4]));
+        let l = r.lines;
+        assert_eq!(
+            l.physical,
+            l.header + l.blank + l.continuation + r.rows_read as u64 + r.skipped as u64
+        );
+        // Read without quoting, every row is kept as written.
+        let none = ReadOptions {
+            quote: Some(Quote::None),
+            ..Default::default()
+        };
+        let (c, _) = read_bytes(input, "x.csv", &none).unwrap();
+        assert_eq!(c.text(0), "\"abc\"def");
+        assert_eq!(c.text(2), "\"say \"\"hi\"\" now\" later");
+    }
+
+    #[test]
+    fn a_stray_quote_closed_on_a_later_line_is_reported_and_its_lines_read_again() {
+        let input = b"id,text\na,\"one\nb,\"two\nc,three\nd,\"four\"\"\n";
+        // The quote of line 3 closes the field opened on line 2, and `two` follows it.
+        let (line, message) = input_error(read_bytes(input, "x.csv", &ReadOptions::default()));
+        assert_eq!(line, 3);
+        assert!(
+            message.contains("quoted field opened on line 2: `two`"),
+            "{message}"
+        );
+
+        let opts = ReadOptions {
+            skip_bad: true,
+            ..Default::default()
+        };
+        let (c, r) = read_bytes(input, "x.csv", &opts).unwrap();
+        // Line 2 is skipped and line 3 read again: its quote closes on line 5 before `four`,
+        // so it is skipped too and lines 4 and 5 read again; line 5, `d,"four""`, never
+        // closes.
+        assert_eq!(docs(&c), pairs(&[("c", "three")]));
+        assert_eq!(r.skipped_lines, vec![2, 3, 5]);
         assert_eq!(r.lines.physical, 5);
         let l = r.lines;
         assert_eq!(
