@@ -13,6 +13,8 @@ use std::path::Path;
 use std::sync::Once;
 
 use plotters::coord::Shift;
+use plotters::coord::ranged1d::BoldPoints;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -201,7 +203,27 @@ pub fn write_scurve(path: &Path, plot: &ScurvePlot) -> Result<()> {
 
 /// Writes the histogram figure to `path` (`.svg` or `.png`).
 pub fn write_histogram(path: &Path, plot: &HistogramPlot) -> Result<()> {
-    write_figure(path, plot.width, plot.height, plot)
+    write_histogram_with_floor(path, plot, None)
+}
+
+/// [`write_histogram`] for pairs that hold none below `similarity_floor` when it is given (a
+/// pairs file written by `scan --threshold`): the title says so, the range below it is shaded
+/// and a note says how to get every candidate, so the figure is not read as the whole
+/// candidate distribution.
+pub fn write_histogram_with_floor(
+    path: &Path,
+    plot: &HistogramPlot,
+    similarity_floor: Option<f64>,
+) -> Result<()> {
+    write_figure(
+        path,
+        plot.width,
+        plot.height,
+        &HistogramFigure {
+            plot,
+            similarity_floor,
+        },
+    )
 }
 
 /// Font sizes and spacing scale with the image (tuned for 1200×800); the tighter dimension
@@ -311,6 +333,51 @@ fn draw_legend<DB: DrawingBackend>(
         )?;
     }
     Ok(())
+}
+
+/// Tick marks per axis of the histogram (the count axis and the S-curve's): plotters' default,
+/// set explicitly because the label areas are sized ([`label_area_width`]) from the labels of
+/// these same ticks.
+const HISTOGRAM_Y_TICKS: usize = 11;
+
+/// A count axis's tick label: compact, so that 9-digit counts stay narrow (`250.0 M`). Ticks
+/// between whole counts (a linear axis up to a few pairs puts them at 0.5) get none: no bin
+/// holds half a pair.
+fn count_tick_label(v: &f64) -> String {
+    let whole = v.round();
+    // Tick values are computed in floating point (300000.00000000006 is a whole count).
+    if whole >= 0.0 && (v - whole).abs() <= 1e-9 * whole.max(1.0) {
+        crate::numfmt::compact(whole as u64)
+    } else {
+        String::new()
+    }
+}
+
+/// A probability axis's tick label (`40 %`).
+fn percent_tick_label(v: &f64) -> String {
+    format!("{:.0} %", v * 100.0)
+}
+
+/// Width of a vertical axis's label area that holds its widest tick label and its title side
+/// by side. Plotters draws the title, turned upright, against the area's outer edge and the
+/// labels two tick lengths from the axis; in an area too narrow they overlap (9-digit counts
+/// did at a fixed width), so the width comes from the labels actually drawn.
+fn label_area_width<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    labels: &[String],
+    label_style: &TextStyle,
+    title: &str,
+    title_style: &TextStyle,
+    tick: i32,
+    gap: i32,
+) -> std::result::Result<i32, DrawingAreaErrorKind<DB::ErrorType>> {
+    let mut widest = 0;
+    for label in labels {
+        widest = widest.max(area.estimate_text_size(label, label_style)?.0);
+    }
+    // Turned upright, the title's height is its width on the page.
+    let (_, title_thickness) = area.estimate_text_size(title, title_style)?;
+    Ok(2 * tick + widest as i32 + gap + title_thickness as i32)
 }
 
 /// Height of a legend band with `lines` lines.
@@ -456,31 +523,39 @@ impl Figure for ScurvePlot {
     }
 }
 
-impl Figure for HistogramPlot {
+/// The histogram as drawn: the plot and, for pairs that hold none below it, that similarity
+/// ([`write_histogram_with_floor`]).
+struct HistogramFigure<'a> {
+    plot: &'a HistogramPlot,
+    similarity_floor: Option<f64>,
+}
+
+impl Figure for HistogramFigure<'_> {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
-        let k = font_scale(self.width, self.height);
+        let plot = self.plot;
+        let k = font_scale(plot.width, plot.height);
         let px = |v: f64| (v * k).round() as i32;
         root.fill(&WHITE)?;
-        let total: u64 = self.bins.iter().map(|b| b.count).sum();
-        let max = self.bins.iter().map(|b| b.count).max().unwrap_or(0).max(1) as f64;
-        let scale = if self.log_counts { ", log scale" } else { "" };
+        let total: u64 = plot.bins.iter().map(|b| b.count).sum();
+        let max = plot.bins.iter().map(|b| b.count).max().unwrap_or(0).max(1) as f64;
+        let scale = if plot.log_counts { ", log scale" } else { "" };
         let mut entries = vec![(
             Swatch::Bar(BAR),
-            match &self.estimated {
+            match &plot.estimated {
                 None => format!("candidate pairs per bin (left axis{scale}), {total} pairs in all"),
                 Some(estimate) => {
                     format!("estimated candidate pairs per bin (left axis{scale}), {estimate}")
                 }
             },
         )];
-        if let Some(c) = self.curve {
+        if let Some(c) = plot.curve {
             let mut text = format!(
                 "S-curve (right axis): {} bands × {} rows, steepest at {:.3}",
                 c.bands,
                 c.rows,
                 steepest_point(c.bands, c.rows)
             );
-            if let Some(t) = self.threshold {
+            if let Some(t) = plot.threshold {
                 text += &format!(
                     ", P({t}) {}",
                     label_percent(candidate_probability(t, c.bands, c.rows))
@@ -494,58 +569,119 @@ impl Figure for HistogramPlot {
                 text,
             ));
         }
-        if let Some(t) = self.threshold {
+        if let Some(t) = plot.threshold {
             entries.push((Swatch::Dashed, format!("threshold t = {t}")));
         }
-        let legend_h = legend_height(entries.len(), k);
-        let (upper, lower) = root.split_vertically(self.height.saturating_sub(legend_h));
-        let title = "Frequency of candidate pairs by Jaccard similarity";
-        let y_desc = if self.log_counts {
+        let floor_text = self.similarity_floor.map(crate::numfmt::decimal);
+        let floor_note = floor_text.as_ref().map(|floor| {
+            format!(
+                "shaded: no pair below {floor} in the pairs file (a scan with --threshold); \
+                 `lshscope scan -t 0` writes every candidate"
+            )
+        });
+        let legend_h = legend_height(entries.len() + usize::from(floor_note.is_some()), k);
+        let (upper, lower) = root.split_vertically(plot.height.saturating_sub(legend_h));
+        let title = match &floor_text {
+            None => "Frequency of candidate pairs by Jaccard similarity".to_string(),
+            Some(floor) => {
+                format!("Frequency of candidate pairs by Jaccard similarity, only pairs ≥ {floor}")
+            }
+        };
+        let y_desc = if plot.log_counts {
             "pairs per bin (log scale)"
         } else {
             "pairs per bin"
         };
+        let curve_desc = "P(pair becomes a candidate)";
+        let tick = px(5.0).max(1);
+        let label_style = TextStyle::from(("sans-serif", 20.0 * k).into_font());
+        let desc_style = TextStyle::from(("sans-serif", 24.0 * k).into_font());
+        let curve_axis = RangedCoordf64::from(0f64..1.02f64);
+        let right_area = match plot.curve {
+            None => 0,
+            Some(_) => {
+                let labels: Vec<String> = curve_axis
+                    .key_points(BoldPoints(HISTOGRAM_Y_TICKS))
+                    .iter()
+                    .map(percent_tick_label)
+                    .collect();
+                label_area_width(
+                    &upper,
+                    &labels,
+                    &label_style,
+                    curve_desc,
+                    &desc_style,
+                    tick,
+                    px(10.0),
+                )?
+            }
+        };
 
         macro_rules! draw_with_y {
-            ($y_range:expr, $base:expr) => {{
+            ($y_axis:expr, $base:expr) => {{
+                let y_axis = $y_axis;
+                let count_labels: Vec<String> = y_axis
+                    .key_points(BoldPoints(HISTOGRAM_Y_TICKS))
+                    .iter()
+                    .map(count_tick_label)
+                    .collect();
+                let left_area = label_area_width(
+                    &upper,
+                    &count_labels,
+                    &label_style,
+                    y_desc,
+                    &desc_style,
+                    tick,
+                    px(10.0),
+                )?;
                 let mut chart = ChartBuilder::on(&upper)
                     .caption(
-                        title,
+                        &title,
                         ("sans-serif", 30.0 * k).into_font().style(FontStyle::Bold),
                     )
                     .margin(px(20.0))
                     .x_label_area_size(px(70.0))
-                    .y_label_area_size(px(100.0))
-                    .right_y_label_area_size(if self.curve.is_some() { px(100.0) } else { 0 })
-                    .build_cartesian_2d(0f64..1f64, $y_range)?
-                    .set_secondary_coord(0f64..1f64, 0f64..1.02f64);
+                    .y_label_area_size(left_area)
+                    .right_y_label_area_size(right_area)
+                    .build_cartesian_2d(0f64..1f64, y_axis)?
+                    .set_secondary_coord(0f64..1f64, curve_axis.clone());
                 chart
                     .configure_mesh()
                     .x_desc("Jaccard similarity of the pair")
                     .y_desc(y_desc)
-                    .axis_desc_style(("sans-serif", 24.0 * k))
-                    .label_style(("sans-serif", 20.0 * k))
+                    .axis_desc_style(desc_style.clone())
+                    .label_style(label_style.clone())
+                    .set_all_tick_mark_size(tick)
                     .x_labels(11)
+                    .y_labels(HISTOGRAM_Y_TICKS)
                     .x_label_formatter(&|v| format!("{v:.1}"))
-                    .y_label_formatter(&|v| format!("{v:.0}"))
+                    .y_label_formatter(&count_tick_label)
                     .light_line_style(RGBColor(0xF0, 0xF0, 0xF0))
                     .bold_line_style(RGBColor(0xDC, 0xDC, 0xDC))
                     .draw()?;
+                if let Some(floor) = self.similarity_floor {
+                    // Translucent, so the grid still shows through where the file says nothing.
+                    chart.draw_secondary_series(std::iter::once(Rectangle::new(
+                        [(0.0, 0.0), (floor, 1.02)],
+                        GREY.mix(0.15).filled(),
+                    )))?;
+                }
                 let base = $base;
-                chart.draw_series(self.bins.iter().filter(|b| b.count > 0).map(|b| {
+                chart.draw_series(plot.bins.iter().filter(|b| b.count > 0).map(|b| {
                     Rectangle::new(
                         [(b.lo, base), (b.hi, b.count as f64)],
                         BAR.mix(0.85).filled(),
                     )
                 }))?;
-                if let Some(c) = self.curve {
+                if let Some(c) = plot.curve {
                     chart
                         .configure_secondary_axes()
-                        .y_desc("P(pair becomes a candidate)")
-                        .axis_desc_style(("sans-serif", 24.0 * k))
-                        .label_style(("sans-serif", 20.0 * k))
-                        .y_labels(11)
-                        .y_label_formatter(&|v| format!("{:.0} %", v * 100.0))
+                        .y_desc(curve_desc)
+                        .axis_desc_style(desc_style.clone())
+                        .label_style(label_style.clone())
+                        .set_all_tick_mark_size(tick)
+                        .y_labels(HISTOGRAM_Y_TICKS)
+                        .y_label_formatter(&percent_tick_label)
                         .draw()?;
                     let color = PALETTE[1];
                     chart.draw_secondary_series(LineSeries::new(
@@ -558,7 +694,7 @@ impl Figure for HistogramPlot {
                             + Polygon::new(marker_outline(0, px(7.0).max(3)), color.filled()),
                     ))?;
                 }
-                if let Some(t) = self.threshold {
+                if let Some(t) = plot.threshold {
                     chart.draw_secondary_series(DashedLineSeries::new(
                         vec![(t, 0.0), (t, 1.02)],
                         px(12.0).max(2) as u32,
@@ -569,13 +705,14 @@ impl Figure for HistogramPlot {
             }};
         }
 
-        if self.log_counts {
+        if plot.log_counts {
             // Bars start at 0.5 so a bin with one pair is still visible on the log axis.
-            draw_with_y!((0.5f64..max * 2.0).log_scale(), 0.5f64);
+            let y_axis: LogCoord<f64> = (0.5f64..max * 2.0).log_scale().into();
+            draw_with_y!(y_axis, 0.5f64);
         } else {
-            draw_with_y!(0f64..max * 1.08, 0f64);
+            draw_with_y!(RangedCoordf64::from(0f64..max * 1.08), 0f64);
         }
-        draw_legend(&lower, &entries, None, k)
+        draw_legend(&lower, &entries, floor_note.as_deref(), k)
     }
 }
 
@@ -595,6 +732,148 @@ mod tests {
         // as in the explorer.
         let edge = histogram_bins(&[3.0 / 20.0], 20);
         assert_eq!(edge[3].count, 1);
+    }
+
+    #[test]
+    fn count_ticks_are_compact_and_whole() {
+        assert_eq!(count_tick_label(&0.0), "0");
+        assert_eq!(count_tick_label(&20.0), "20");
+        assert_eq!(count_tick_label(&250e6), "250.0 M");
+        assert_eq!(count_tick_label(&3e9), "3.0 G");
+        // Floating-point noise in a tick value is still a whole count.
+        assert_eq!(count_tick_label(&300_000.000_000_06), "300.0 k");
+        assert_eq!(count_tick_label(&0.5), "");
+        assert_eq!(count_tick_label(&2.5), "");
+    }
+
+    /// A `<text>` element of plotters' SVG: position, anchor, rotation and content.
+    struct SvgText {
+        x: i32,
+        y: i32,
+        anchor: String,
+        rotated: bool,
+        text: String,
+    }
+
+    fn svg_texts(svg: &str) -> Vec<SvgText> {
+        let attr = |tag: &str, name: &str| -> Option<String> {
+            let key = format!(" {name}=\"");
+            let at = tag.find(&key)? + key.len();
+            Some(tag[at..at + tag[at..].find('"')?].to_string())
+        };
+        svg.split("<text")
+            .skip(1)
+            .map(|element| {
+                let tag_end = element.find('>').unwrap();
+                let tag = &element[..tag_end];
+                let body = &element[tag_end + 1..element.find("</text>").unwrap()];
+                SvgText {
+                    x: attr(tag, "x").unwrap().parse().unwrap(),
+                    y: attr(tag, "y").unwrap().parse().unwrap(),
+                    anchor: attr(tag, "text-anchor").unwrap(),
+                    rotated: attr(tag, "transform").is_some(),
+                    text: body.trim().to_string(),
+                }
+            })
+            .collect()
+    }
+
+    /// Draws `figure` as SVG and PNG of `plot`'s size; returns the SVG text and the RGB pixels.
+    fn render(figure: &HistogramFigure) -> (String, Vec<u8>) {
+        register_fonts();
+        let (w, h) = (figure.plot.width, figure.plot.height);
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
+            figure.draw(&root).unwrap();
+            root.present().unwrap();
+        }
+        let mut rgb = vec![0u8; w as usize * h as usize * 3];
+        {
+            let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+            figure.draw(&root).unwrap();
+            root.present().unwrap();
+        }
+        (svg, rgb)
+    }
+
+    #[test]
+    fn big_counts_get_compact_ticks_clear_of_the_axis_title() {
+        // A 1 M-document corpus: one bin holds 9 digits of pairs.
+        let mut bins = histogram_bins(&[], 50);
+        for (i, bin) in bins.iter_mut().enumerate() {
+            bin.count = 123_456_789 / (i as u64 + 1);
+        }
+        for log_counts in [false, true] {
+            let plot = HistogramPlot {
+                bins: bins.clone(),
+                curve: Some(CurveSpec { bands: 20, rows: 5 }),
+                threshold: Some(0.8),
+                log_counts,
+                estimated: None,
+                width: 1200,
+                height: 800,
+            };
+            let figure = HistogramFigure {
+                plot: &plot,
+                similarity_floor: None,
+            };
+            let (svg, rgb) = render(&figure);
+            let texts = svg_texts(&svg);
+            let title = texts
+                .iter()
+                .find(|t| t.rotated && t.text.starts_with("pairs per bin"))
+                .expect("count axis title");
+            // The count axis's tick labels: right-aligned, left of the plotting area.
+            let ticks: Vec<&SvgText> = texts
+                .iter()
+                .filter(|t| !t.rotated && t.anchor == "end" && t.x < 300)
+                .collect();
+            let tick_texts: Vec<&str> = ticks.iter().map(|t| t.text.as_str()).collect();
+            assert!(tick_texts.contains(&"100.0 M"), "{tick_texts:?}");
+            assert!(
+                tick_texts.iter().all(|t| t.len() <= 7),
+                "long tick labels: {tick_texts:?}"
+            );
+
+            // Measured with the font both backends lay text out with.
+            let mut measure = String::new();
+            let area = SVGBackend::with_string(&mut measure, (100, 100)).into_drawing_area();
+            let label_style = TextStyle::from(("sans-serif", 20.0).into_font());
+            let title_style = TextStyle::from(("sans-serif", 24.0).into_font());
+            let labels_left = ticks
+                .iter()
+                .map(|t| t.x - area.estimate_text_size(&t.text, &label_style).unwrap().0 as i32)
+                .min()
+                .unwrap();
+            // Turned upright with its top at x, the title spans x to x + its height.
+            let title_right = title.x
+                + area
+                    .estimate_text_size(&title.text, &title_style)
+                    .unwrap()
+                    .1 as i32;
+            assert!(
+                title_right < labels_left,
+                "log {log_counts}: the axis title (to x = {title_right}) runs into the tick \
+                 labels (from x = {labels_left})"
+            );
+
+            // In the PNG too: between them, over the height of the labels, not one pixel is
+            // drawn.
+            let top = ticks.iter().map(|t| t.y).min().unwrap() - 15;
+            let bottom = ticks.iter().map(|t| t.y).max().unwrap() + 15;
+            for y in top..=bottom {
+                for x in title_right..labels_left {
+                    let at = (y as usize * 1200 + x as usize) * 3;
+                    assert_eq!(
+                        &rgb[at..at + 3],
+                        &[255, 255, 255],
+                        "log {log_counts}: ink at ({x}, {y}) between the axis title and the \
+                         tick labels"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -165,6 +165,85 @@ fn library_api_writes_plain_data() {
     assert!(write_scurve(&dir.path().join("none.svg"), &empty).is_err());
 }
 
+#[test]
+fn big_counts_read_compact_on_the_count_axis() {
+    // Bin counts of a 1 M-document corpus run to 9 digits; the explorer's export draws through
+    // the same write_histogram.
+    let mut bins = histogram_bins(&[], 50);
+    for (i, bin) in bins.iter_mut().enumerate() {
+        bin.count = 123_456_789 / (i as u64 + 1);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for log_counts in [false, true] {
+        let plot = HistogramPlot {
+            bins: bins.clone(),
+            curve: Some(CurveSpec { bands: 20, rows: 5 }),
+            threshold: Some(0.8),
+            log_counts,
+            estimated: None,
+            width: 1200,
+            height: 800,
+        };
+        let svg = dir.path().join(format!("big_{log_counts}.svg"));
+        write_histogram(&svg, &plot).unwrap();
+        let text = std::fs::read_to_string(&svg).unwrap();
+        let tick = if log_counts { "100.0 M" } else { "120.0 M" };
+        assert!(text.contains(tick), "no `{tick}` tick in {}", svg.display());
+        assert!(!text.contains("100000000"), "a 9-digit tick label");
+        let png = dir.path().join(format!("big_{log_counts}.png"));
+        write_histogram(&png, &plot).unwrap();
+        assert_eq!(png_size(&png), (1200, 800));
+    }
+}
+
+/// A pairs file as `scan -t 0.8` writes it: no pair below 0.8.
+fn thresholded_pairs(dir: &Path) -> std::path::PathBuf {
+    let path = dir.join("pairs_t08.csv");
+    let mut text = String::from("id_a,id_b,jaccard,estimate,bands_hit\n");
+    for (i, j) in [0.8013, 0.82, 0.85, 0.9, 0.93, 1.0].iter().enumerate() {
+        text += &format!("doc{i},doc{},{j},{j},3\n", i + 100);
+    }
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn thresholded_pairs_file_is_pointed_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let pairs = thresholded_pairs(dir.path());
+    let svg = dir.path().join("hist.svg");
+    lshscope()
+        .args(["plot", "histogram", "--pairs"])
+        .arg(&pairs)
+        .arg("-o")
+        .arg(&svg)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "looks thresholded at about 0.8 (its lowest Jaccard is 0.8013)",
+        ))
+        .stderr(predicate::str::contains(
+            "the histogram shows only the pairs at or above it",
+        ))
+        .stderr(predicate::str::contains("scan -t 0"));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("only pairs ≥ 0.8013"), "no mark in the title");
+    assert!(text.contains("no pair below 0.8013 in the pairs file"));
+    assert!(text.contains("scan -t 0"));
+
+    // A scan at threshold 0 (its lowest Jaccard is 0.0612): nothing to point out.
+    let svg = dir.path().join("full.svg");
+    lshscope()
+        .args(["plot", "histogram", "--pairs", PAIRS, "-o"])
+        .arg(&svg)
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(!text.contains("only pairs ≥"));
+    assert!(!text.contains("scan -t 0"));
+}
+
 fn fails_without_file(args: &[&str], output: &str, needle: &str) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(output);

@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use super::tune::BandingArg;
 use crate::pairfile::read_similarities;
 use crate::plot::{
-    CurveSpec, HistogramPlot, ScurvePlot, histogram_bins, image_format, write_histogram,
+    CurveSpec, HistogramPlot, ScurvePlot, histogram_bins, image_format, write_histogram_with_floor,
     write_scurve,
 };
 use crate::{Error, Result};
@@ -166,7 +166,11 @@ fn run_histogram(args: HistogramArgs) -> Result<i32> {
         _ => None,
     };
     let values = read_similarities(&args.pairs, false)?;
-    write_histogram(
+    let similarity_floor = crate::tune::thresholded_floor(&values);
+    if let Some(lowest) = similarity_floor {
+        super::warn(false, &thresholded_hint(&args.pairs, lowest));
+    }
+    write_histogram_with_floor(
         &args.image.output,
         &HistogramPlot {
             bins: histogram_bins(&values, args.bins),
@@ -177,6 +181,30 @@ fn run_histogram(args: HistogramArgs) -> Result<i32> {
             width: args.image.width,
             height: args.image.height,
         },
+        similarity_floor,
     )?;
     Ok(0)
+}
+
+/// What `plot histogram` says of a pairs file that starts at `lowest`
+/// ([`crate::tune::thresholded_floor`]): that the figure is not
+/// the whole candidate distribution, and how to get that.
+fn thresholded_hint(pairs: &std::path::Path, lowest: f64) -> String {
+    // A scan's threshold is at most the lowest similarity it kept; two decimals name the
+    // threshold a user would have typed (0.8 for a lowest of 0.8013). The epsilon keeps
+    // 0.57 × 100 = 56.99999999999999 from flooring to 0.56.
+    let about = ((lowest * 100.0 + 1e-9).floor() / 100.0).min(lowest);
+    let lowest_text = crate::numfmt::decimal(lowest);
+    let about_text = crate::numfmt::decimal(about);
+    let lowest_note = if about_text == lowest_text {
+        String::new()
+    } else {
+        format!(" (its lowest Jaccard is {lowest_text})")
+    };
+    format!(
+        "{} looks thresholded at about {about_text}{lowest_note}: a scan with --threshold drops \
+         the pairs below it, so the histogram shows only the pairs at or above it, not every \
+         candidate; for all candidates, plot the pairs of `lshscope scan -t 0`",
+        pairs.display()
+    )
 }

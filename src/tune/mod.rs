@@ -748,8 +748,9 @@ fn seed_spread_warning(spread: Option<&SeedSpread>) -> Option<String> {
 }
 
 /// The lowest Jaccard of a scan's pairs file when it is high enough that the scan ran with
-/// --threshold ([`THRESHOLDED_PAIRS_HINT`]): the file holds no pair below it.
-fn thresholded_floor(values: &[f64]) -> Option<f64> {
+/// --threshold ([`THRESHOLDED_PAIRS_HINT`]): the file holds no pair below it. `tune --pairs`
+/// and `plot histogram` point such a file out.
+pub fn thresholded_floor(values: &[f64]) -> Option<f64> {
     crate::analysis::recall::truth_floor(values.iter().copied())
         .filter(|&lowest| lowest >= THRESHOLDED_PAIRS_HINT)
 }
