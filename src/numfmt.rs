@@ -156,6 +156,13 @@ pub fn estimated_count(v: f64) -> String {
     }
 }
 
+/// The form of a word that agrees with a count: `one` for exactly 1, `many` for any other
+/// count (`0 labels`, `1 label`, `2 labels`; `1 document repeats`, `2 documents repeat`). The
+/// caller writes the number in whatever style its line uses.
+pub fn for_count<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -214,5 +221,13 @@ mod tests {
         assert_eq!(prefixed(512.0, "docs"), "512.0 docs");
         assert_eq!(estimated_count(40.0), "40");
         assert_eq!(estimated_count(697.94), "≈698");
+    }
+
+    #[test]
+    fn words_agree_with_their_count() {
+        assert_eq!(for_count(0, "label", "labels"), "labels");
+        assert_eq!(for_count(1, "label", "labels"), "label");
+        assert_eq!(for_count(2, "label", "labels"), "labels");
+        assert_eq!(for_count(1, "copy", "copies"), "copy");
     }
 }

@@ -378,3 +378,38 @@ fn clusters_of_a_generated_template_corpus_equal_the_exact_components() {
     assert_eq!(components_of_clusters(&clusters), expected);
     assert!(summary(&json)["identical_copies"].as_u64().unwrap() >= 399);
 }
+
+/// A count of one reads in the singular: one band, one repeated document, one cluster, one
+/// document removed.
+#[test]
+fn counts_of_one_are_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("twins.txt");
+    std::fs::write(
+        &input,
+        "the very same line\nthe very same line\nsomething else entirely\n",
+    )
+    .unwrap();
+    let (_, err) = run_ok(&[
+        "dedup",
+        input.to_str().unwrap(),
+        "-b",
+        "1",
+        "-r",
+        "4",
+        "-t",
+        "0.5",
+    ]);
+    assert!(
+        err.contains(
+            "1 band × 4 rows; 1 document repeats an earlier document's shingles (collapsed \
+             before banding)"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("1 cluster holds 2 documents; 1 removed"),
+        "{err}"
+    );
+    assert!(err.contains("0 of 1 cluster is chained"), "{err}");
+}

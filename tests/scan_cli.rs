@@ -425,3 +425,69 @@ fn streamed_pairs_are_the_sorted_pairs_in_another_order() {
     b.sort();
     assert_eq!(a, b);
 }
+
+/// The summary names the largest bucket's band from 1 and its first document by id, in the
+/// text and in the JSON alike: with one band, that band is band 1; the first document is the
+/// id `doc-b` (input position 1), not a row number.
+#[test]
+fn the_largest_bucket_is_named_by_band_number_and_document_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("ids.csv");
+    let copy = "the same boilerplate sentence repeated across several records";
+    std::fs::write(
+        &input,
+        format!(
+            "id,text\n\
+             doc-a,a different text that shares nothing with the others at all\n\
+             doc-b,{copy}\n\
+             doc-c,{copy}\n\
+             doc-d,{copy}\n"
+        ),
+    )
+    .unwrap();
+    let summary = dir.path().join("summary.json");
+    let out = lshscope()
+        .arg("scan")
+        .arg(&input)
+        .args(["-b", "1", "-r", "4", "-o"])
+        .arg(dir.path().join("pairs.csv"))
+        .arg("--summary-json")
+        .arg(&summary)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("largest bucket: 3 documents in band 1 (first: doc-b)"),
+        "{stderr}"
+    );
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    assert_eq!(
+        s["largest_buckets"][0],
+        serde_json::json!({"band": 1, "size": 3, "first_id": "doc-b"})
+    );
+}
+
+/// A count of one reads in the singular: one band, one candidate pair, one document.
+#[test]
+fn counts_of_one_are_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    let twins = dir.path().join("twins.txt");
+    std::fs::write(&twins, "the very same line\nthe very same line\n").unwrap();
+    let out = lshscope()
+        .arg("scan")
+        .arg(&twins)
+        .args(["-b", "1", "-r", "4"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains(", 1 band × 4 rows ("), "{stderr}");
+    assert!(stderr.contains("\n1 candidate pair, 1 kept"), "{stderr}");
+
+    let single = dir.path().join("single.txt");
+    std::fs::write(&single, "only one line here\n").unwrap();
+    let out = lshscope().arg("scan").arg(&single).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.starts_with("read 1 document from"), "{stderr}");
+}

@@ -501,6 +501,27 @@ fn a_label_is_acknowledged_only_once_its_snapshot_is_written() {
     assert_eq!(LabelStore::load(&path).unwrap().len(), 2);
 }
 
+/// One label saved reads "saved 1 label", and a store of one label reads "loaded 1 label".
+#[test]
+fn one_saved_label_is_one_label() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    cmd(&mut app, Command::LabelDuplicate);
+    let save = take_label_save(&mut app);
+    app.update(Action::LabelsSaved(save_labels(&save)));
+    let msg = app.message.clone().unwrap();
+    assert!(
+        !msg.error && msg.text.contains("duplicate: saved 1 label to"),
+        "{msg:?}"
+    );
+    let again = ready_app(dir.path(), SIZE);
+    let text = again.message.unwrap().text;
+    assert!(
+        text.contains("loaded 1 label from") && text.contains("(1 matches this corpus)"),
+        "{text}"
+    );
+}
+
 #[test]
 fn a_failed_label_write_is_an_error_and_the_next_change_writes_again() {
     let dir = tempfile::tempdir().unwrap();
@@ -944,4 +965,15 @@ fn message_hints_come_from_the_key_table() {
             .contains(&format!("{} clears them", hint(Command::ClearPins))),
         "{msg:?}"
     );
+}
+
+#[test]
+fn the_readers_warning_shows_in_the_status_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = new_app(dir.path(), (120, 40));
+    let mut data = loaded_data();
+    data.read.warnings = vec!["stdin looks like CSV with a header; read as text lines".into()];
+    app.update(Action::Loaded(Box::new(Ok(data))));
+    let screen = screen(&app, 120, 40);
+    assert!(screen.contains("stdin looks like CSV"), "{screen}");
 }

@@ -59,7 +59,7 @@ fn explore_label_and_quit_in_a_real_terminal() {
 
     session.send(&["y"]);
     let labelled = session.wait_for("label: duplicate");
-    assert!(labelled.contains("saved 1 labels to"), "{labelled}");
+    assert!(labelled.contains("saved 1 label to"), "{labelled}");
 
     session.send(&["q"]);
     let after = session.wait_for("lshscope exited 0");
@@ -112,7 +112,7 @@ fn acknowledged_labels_survive_sigkill() {
             .collect();
         keys.push("u");
         session.send_burst(&keys);
-        session.wait_for("unsure: saved 1 labels to");
+        session.wait_for("unsure: saved 1 label to");
         let pid = session.display("#{pane_pid}");
         let status = Command::new("kill")
             .args(["-KILL", pid.trim()])

@@ -85,6 +85,9 @@ fn a_formerly_refused_banding_shows_an_estimated_histogram() {
         .find(|l| l.contains("at/above"))
         .expect("the counts line");
     assert!(info.contains('≈') && info.contains('±'), "{info}");
+    // The count below t is an estimate too, with its own interval.
+    let below = info.split(" below").next().unwrap();
+    assert!(below.contains('≈') && below.contains('±'), "{info}");
 }
 
 #[test]

@@ -149,12 +149,22 @@ impl CandidateEstimate {
     /// Estimated distinct pairs with Jaccard ≥ `threshold`.
     pub fn at_or_above(&self, threshold: f64) -> Estimate {
         let start = self.weighted.partition_point(|&(j, _, _)| j < threshold);
+        self.sample().estimate(&self.weighted[start..])
+    }
+
+    /// Estimated distinct pairs with Jaccard < `threshold`, with an interval of its own (the
+    /// total minus [`CandidateEstimate::at_or_above`] would have none: the two are correlated).
+    pub fn below(&self, threshold: f64) -> Estimate {
+        let end = self.weighted.partition_point(|&(j, _, _)| j < threshold);
+        self.sample().estimate(&self.weighted[..end])
+    }
+
+    fn sample(&self) -> Sample {
         Sample {
             n: self.draws,
             occurrences: self.occurrences as f64,
             bands: self.bands,
         }
-        .estimate(&self.weighted[start..])
     }
 
     /// True when the draws come from only some of the banding's bands (a first answer).
@@ -293,6 +303,7 @@ mod tests {
         assert!((e.bins[3].value - 2.0).abs() < 1e-12);
         assert_eq!(e.hits[3], 2);
         assert!((e.at_or_above(0.35).value - 2.0).abs() < 1e-12);
+        assert!((e.below(0.35).value - 1.0).abs() < 1e-12);
         // An empty bin gets the rule-of-three bound, not a zero-width interval.
         assert_eq!(e.bins[0].value, 0.0);
         assert!((e.bins[0].high - 3.0).abs() < 1e-12);
@@ -331,6 +342,37 @@ mod tests {
             }
         }
         let rate = covered as f64 / asked as f64;
+        assert!((0.92..=0.98).contains(&rate), "coverage {rate}");
+    }
+
+    #[test]
+    fn below_and_at_or_above_split_the_total_each_with_an_interval_that_covers() {
+        // The same population as above; the counts on either side of t = 0.5.
+        let mut rng = crate::rng::SplitMix64::new(9);
+        let population: Vec<Draw> = (0..1000)
+            .map(|i| Draw {
+                jaccard: (i % 10) as f64 / 10.0 + 0.05,
+                bands_hit: 1 + (i % 4) as u32,
+                band: 0,
+            })
+            .collect();
+        let truth_below: f64 = population
+            .iter()
+            .filter(|d| d.jaccard < 0.5)
+            .map(|d| 1.0 / d.bands_hit as f64)
+            .sum();
+        let mut covered = 0;
+        for _ in 0..400 {
+            let sample: Vec<Draw> = (0..400)
+                .map(|_| population[rng.below(1000) as usize])
+                .collect();
+            let e = CandidateEstimate::from_draws(&sample, 1000, 10);
+            let (below, above) = (e.below(0.5), e.at_or_above(0.5));
+            assert!((below.value + above.value - e.total.value).abs() < 1e-9);
+            assert!(below.half_width() > 0.0);
+            covered += usize::from(below.covers(truth_below));
+        }
+        let rate = covered as f64 / 400.0;
         assert!((0.92..=0.98).contains(&rate), "coverage {rate}");
     }
 }

@@ -6,13 +6,14 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::scan::{render_phases, render_read_line};
+use super::scan::{bands_by_rows, render_phases, render_read_line};
 use super::{BandingArgs, CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::clusters::{AuditLimits, ChainAudit, Clusters, KeepRule};
 use crate::analysis::dedup::{Dedup, DedupOptions, Joining};
 use crate::corpus::{Corpus, ReadReport};
 use crate::jobs::Phase;
 use crate::minhash::BandingOptions;
+use crate::numfmt::for_count;
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
 use crate::pairs_parquet::{IdColumn, MembersParquetWriter};
 use crate::pipeline::{Loaded, PhaseTiming, Pipeline};
@@ -326,9 +327,14 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
     let mut out = render_read_line(&s.read, input, 0);
     let _ = writeln!(
         out,
-        "{} bands × {} rows; {} documents repeat an earlier document's shingles (collapsed \
-         before banding)",
-        s.bands, s.rows, s.identical_copies
+        "{}; {} {} an earlier document's shingles (collapsed before banding)",
+        bands_by_rows(s.bands, s.rows),
+        s.identical_copies,
+        for_count(
+            s.identical_copies as u64,
+            "document repeats",
+            "documents repeat"
+        )
     );
     let joined = match s.joining {
         Joining::Verified => format!("pairs at Jaccard ≥ {} join clusters", s.threshold),
@@ -336,14 +342,18 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
     };
     let _ = writeln!(
         out,
-        "buckets stand for {} candidate pairs (with repeats over bands); {} exact Jaccards \
-         computed; {joined}",
-        s.bucket_pairs, s.jaccards_computed
+        "buckets stand for {} candidate {} (with repeats over bands); {} exact {} computed; \
+         {joined}",
+        s.bucket_pairs,
+        for_count(s.bucket_pairs, "pair", "pairs"),
+        s.jaccards_computed,
+        for_count(s.jaccards_computed, "Jaccard", "Jaccards")
     );
     let _ = writeln!(
         out,
-        "{} clusters hold {} documents; {} removed ({:.2} % of {}), one kept per cluster ({})",
+        "{} {} {} documents; {} removed ({:.2} % of {}), one kept per cluster ({})",
         s.clusters,
+        for_count(s.clusters as u64, "cluster holds", "clusters hold"),
         s.documents_in_clusters,
         s.documents_removed,
         100.0 * s.removed_share,
@@ -382,8 +392,11 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
     }
     let _ = writeln!(
         out,
-        "{} of {} clusters are chained: some members are below Jaccard {} of each other",
-        s.chained_clusters, s.clusters, s.threshold
+        "{} of {} {} chained: some members are below Jaccard {} of each other",
+        s.chained_clusters,
+        s.clusters,
+        for_count(s.clusters as u64, "cluster is", "clusters are"),
+        s.threshold
     );
     for c in &s.most_chained {
         let _ = writeln!(
@@ -401,9 +414,11 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
     if let Some(below) = s.removed_below_threshold {
         let _ = writeln!(
             out,
-            "{below} documents are removed only through pairs below Jaccard {} (verifying \
-             candidates would keep them)",
-            s.threshold
+            "{below} {} removed only through pairs below Jaccard {} (verifying candidates \
+             would keep {})",
+            for_count(below as u64, "document is", "documents are"),
+            s.threshold,
+            for_count(below as u64, "it", "them")
         );
     }
     out.push_str(&render_phases(&s.phases));

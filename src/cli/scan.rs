@@ -8,6 +8,7 @@ use super::{BandingArgs, CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::recall::{TruthComparison, compare_truth, read_truth};
 use crate::corpus::{Corpus, ReadReport};
 use crate::minhash::{BandingOptions, BucketInfo, IdenticalGroups, Index};
+use crate::numfmt::for_count;
 use crate::pairfile::{Field, OutputFormat, OutputTarget, PairWriter, RowWriter, write_pairs};
 use crate::pairs_parquet::{IdColumn, MembersParquetWriter};
 use crate::pipeline::{Loaded, PhaseTiming, Pipeline, SORTED_PAIRS_UP_TO};
@@ -102,6 +103,30 @@ pub struct CollapseSummary {
     pub groups_file: String,
 }
 
+/// A large bucket as the summary reports it, in the terms the text summary uses.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct LargestBucket {
+    /// The band the bucket is in, numbered from 1 as everywhere a person reads bands (the
+    /// text summary, the explorer's band strip).
+    pub band: usize,
+    /// Documents in the bucket.
+    pub size: usize,
+    /// The id of its first document in input order.
+    pub first_id: String,
+}
+
+impl LargestBucket {
+    /// `bucket` (whose band is an index from 0 and whose first document is an input
+    /// position) with its band numbered from 1 and its first document named by id.
+    pub fn new(bucket: &BucketInfo, corpus: &Corpus) -> Self {
+        LargestBucket {
+            band: bucket.band + 1,
+            size: bucket.size,
+            first_id: corpus.id(bucket.first_doc as usize).to_string(),
+        }
+    }
+}
+
 /// What a scan did, printed to stderr and optionally written as JSON.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct ScanSummary {
@@ -118,7 +143,8 @@ pub struct ScanSummary {
     /// True when the pairs file is sorted by document (a, b); false when there were more than
     /// [`SORTED_PAIRS_UP_TO`] pairs and they were written band by band as found.
     pub pairs_sorted: bool,
-    pub largest_buckets: Vec<BucketInfo>,
+    /// The largest buckets over all bands, largest first (at most 5).
+    pub largest_buckets: Vec<LargestBucket>,
     pub capped_buckets: usize,
     pub pairs_dropped_by_cap: u64,
     pub phases: Vec<PhaseTiming>,
@@ -284,7 +310,12 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         pairs_kept: outcome.kept as usize,
         threshold: args.threshold,
         pairs_sorted: outcome.sorted,
-        largest_buckets: outcome.largest_buckets.iter().take(5).copied().collect(),
+        largest_buckets: outcome
+            .largest_buckets
+            .iter()
+            .take(5)
+            .map(|b| LargestBucket::new(b, &corpus))
+            .collect(),
         capped_buckets: outcome.capped_buckets,
         pairs_dropped_by_cap: outcome.pairs_dropped_by_cap,
         phases: run.into_phases(),
@@ -293,7 +324,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         collapsed,
     };
     if !args.quiet {
-        eprint!("{}", render_summary(&summary, &corpus));
+        eprint!("{}", render_summary(&summary));
     }
     if let Some(target) = &summary_target {
         target.write(None, |w| {
@@ -420,23 +451,26 @@ const PAIR_FORMATS: &[OutputFormat] = &[
     OutputFormat::Parquet,
 ];
 
-fn render_summary(s: &ScanSummary, corpus: &Corpus) -> String {
+fn render_summary(s: &ScanSummary) -> String {
     use std::fmt::Write as _;
     let mut out = render_read_line(&s.read, &s.input, s.documents_without_shingles);
     let _ = writeln!(
         out,
-        "{} shingles, K = {}, {} bands × {} rows ({} of {} hashes used)",
+        "{} {}, K = {}, {} ({} of {} hashes used)",
         s.shingles,
+        for_count(s.shingles as u64, "shingle", "shingles"),
         s.num_perm,
-        s.bands,
-        s.rows,
+        bands_by_rows(s.bands, s.rows),
         s.bands * s.rows,
         s.num_perm
     );
     let _ = writeln!(
         out,
-        "{} candidate pairs, {} kept at Jaccard ≥ {}",
-        s.candidates, s.pairs_kept, s.threshold
+        "{} candidate {}, {} kept at Jaccard ≥ {}",
+        s.candidates,
+        for_count(s.candidates as u64, "pair", "pairs"),
+        s.pairs_kept,
+        s.threshold
     );
     if !s.pairs_sorted {
         let _ = writeln!(
@@ -448,18 +482,18 @@ fn render_summary(s: &ScanSummary, corpus: &Corpus) -> String {
         let _ = writeln!(
             out,
             "largest bucket: {} documents in band {} (first: {})",
-            b.size,
-            b.band,
-            corpus.id(b.first_doc as usize)
+            b.size, b.band, b.first_id
         );
     }
     if let Some(c) = &s.collapsed {
         let _ = writeln!(
             out,
-            "collapsed {} identical copies into {} groups{}; pairs are between representatives, \
+            "collapsed {} identical {} into {} {}{}; pairs are between representatives, \
              groups written to {}",
             c.identical_copies,
+            for_count(c.identical_copies as u64, "copy", "copies"),
             c.groups,
+            for_count(c.groups as u64, "group", "groups"),
             c.largest_group
                 .as_ref()
                 .map(|(size, id)| format!(" (largest: {size} documents, first {id})"))
@@ -470,8 +504,11 @@ fn render_summary(s: &ScanSummary, corpus: &Corpus) -> String {
     if s.capped_buckets > 0 {
         let _ = writeln!(
             out,
-            "--max-bucket capped {} buckets; {} bucket pairs not emitted",
-            s.capped_buckets, s.pairs_dropped_by_cap
+            "--max-bucket capped {} {}; {} bucket {} not emitted",
+            s.capped_buckets,
+            for_count(s.capped_buckets as u64, "bucket", "buckets"),
+            s.pairs_dropped_by_cap,
+            for_count(s.pairs_dropped_by_cap, "pair", "pairs")
         );
     }
     out.push_str(&render_phases(&s.phases));
@@ -493,15 +530,19 @@ pub(super) fn render_read_line(r: &ReadReport, input: &str, without_shingles: us
     let compression = r.compression.map(|c| format!(", {c}")).unwrap_or_default();
     let _ = writeln!(
         out,
-        "read {} documents{sampled} from {input}{compression} ({} skipped, {} empty, {} without shingles, {} with invalid UTF-8)",
-        r.documents, r.skipped, r.empty, without_shingles, r.lossy_utf8
+        "read {} {}{sampled} from {input}{compression} ({} skipped, {} empty, {} without shingles, {} with invalid UTF-8)",
+        r.documents,
+        for_count(r.documents as u64, "document", "documents"),
+        r.skipped,
+        r.empty,
+        without_shingles,
+        r.lossy_utf8
     );
     let l = &r.lines;
     if l.physical > 0 {
         // Why lines and documents differ, so no document goes missing without a word.
         let mut reasons = Vec::new();
-        let plural =
-            |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let plural = |n: u64, one: &str, many: &str| format!("{n} {}", for_count(n, one, many));
         if l.header > 0 {
             reasons.push(plural(l.header, "header line", "header lines"));
         }
@@ -556,12 +597,12 @@ pub(super) fn render_read_line(r: &ReadReport, input: &str, without_shingles: us
 
 /// `N documents repeat an earlier id (first: a, b)`, for the warning and the summary.
 pub(super) fn duplicate_ids_message(r: &ReadReport) -> String {
+    let duplicates = r.duplicate_ids as u64;
     format!(
-        "{} document{} repeat{} an earlier id (first: {}{}); pairs name documents by id, \
+        "{} {} an earlier id (first: {}{}); pairs name documents by id, \
          so make ids unique or choose another --id-column/--id-field",
         r.duplicate_ids,
-        if r.duplicate_ids == 1 { "" } else { "s" },
-        if r.duplicate_ids == 1 { "s" } else { "" },
+        for_count(duplicates, "document repeats", "documents repeat"),
         r.duplicate_id_examples.join(", "),
         if r.duplicate_ids > r.duplicate_id_examples.len() {
             ", …"
@@ -595,8 +636,11 @@ fn render_truth(t: &TruthComparison) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "truth: {} ({} pairs), {} bands × {} rows",
-        t.file, t.pairs, r.bands, r.rows
+        "truth: {} ({} {}), {}",
+        t.file,
+        t.pairs,
+        for_count(t.pairs as u64, "pair", "pairs"),
+        bands_by_rows(r.bands, r.rows)
     );
     let _ = writeln!(
         out,
@@ -624,8 +668,18 @@ fn render_truth(t: &TruthComparison) -> String {
         (Some(recall), Some(predicted)) => {
             let _ = writeln!(
                 out,
-                "recall at Jaccard ≥ {}: {:.4} ({} of {} true pairs are candidates; the S-curve predicts {:.4})",
-                r.threshold, recall, r.found_at_threshold, r.true_at_threshold, predicted
+                "recall at Jaccard ≥ {}: {:.4} ({} of {} true {} {}; the S-curve predicts {:.4})",
+                r.threshold,
+                recall,
+                r.found_at_threshold,
+                r.true_at_threshold,
+                for_count(r.true_at_threshold as u64, "pair", "pairs"),
+                for_count(
+                    r.found_at_threshold as u64,
+                    "is a candidate",
+                    "are candidates"
+                ),
+                predicted
             );
         }
         _ => {
@@ -636,8 +690,12 @@ fn render_truth(t: &TruthComparison) -> String {
         Some(p) => {
             let _ = writeln!(
                 out,
-                "precision at Jaccard ≥ {}: {:.4} ({} of {} candidates)",
-                r.threshold, p, r.candidates_at_threshold, r.candidates
+                "precision at Jaccard ≥ {}: {:.4} ({} of {} {})",
+                r.threshold,
+                p,
+                r.candidates_at_threshold,
+                r.candidates,
+                for_count(r.candidates as u64, "candidate", "candidates")
             );
         }
         None => {
@@ -654,9 +712,24 @@ fn render_truth(t: &TruthComparison) -> String {
     if t.jaccard_mismatches > 0 {
         let _ = writeln!(
             out,
-            "warning: {} truth pairs have a different Jaccard under this scan's shingle options (was the truth made with other --shingle/--no-lowercase/--nfkc/--strip-punct/--profile?)",
-            t.jaccard_mismatches
+            "warning: {} {} a different Jaccard under this scan's shingle options (was the truth made with other --shingle/--no-lowercase/--nfkc/--strip-punct/--profile?)",
+            t.jaccard_mismatches,
+            for_count(
+                t.jaccard_mismatches as u64,
+                "truth pair has",
+                "truth pairs have"
+            )
         );
     }
     out
+}
+
+/// `16 bands × 8 rows`, `1 band × 20 rows`: a banding in words (shared by the corpus
+/// commands).
+pub(super) fn bands_by_rows(bands: usize, rows: usize) -> String {
+    format!(
+        "{bands} {} × {rows} {}",
+        for_count(bands as u64, "band", "bands"),
+        for_count(rows as u64, "row", "rows")
+    )
 }

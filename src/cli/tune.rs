@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 
 use crate::minhash::Banding;
 use crate::minhash::tune::{Constraints, ProbabilityBound};
-use crate::numfmt::{compact, estimated_count, percent_fine};
+use crate::numfmt::{compact, estimated_count, for_count, percent_fine};
 
 use super::{CorpusArgs, FormatArg, IndexArgs, ProgressBar, ReadArgs, show_progress};
 use crate::jobs::Progress;
@@ -346,8 +346,10 @@ fn render_table(report: &TuneReport) -> String {
             .corpus
             .as_ref()
             .map(|c| format!(
-                ", {} pairs{} from {} ({} at or above t)",
+                ", {} {}{} from {} ({} at or above t)",
                 estimated_count(c.pairs),
+                // The word agrees with the count as shown, rounded to whole pairs.
+                for_count(c.pairs.round() as u64, "pair", "pairs"),
                 // A thresholded pairs file: the counts, estimates too, stop at its floor.
                 c.similarity_floor
                     .map(|floor| format!(" with Jaccard ≥ {}", crate::numfmt::decimal(floor)))

@@ -36,7 +36,7 @@ pub use super::session::{Config, Loaded, PhaseTiming, Source};
 use super::theme::{MAX_PINS, Theme};
 use super::truth::{MeasuredCandidates, MissedView, TruthFailure, TruthJob, TruthState, TruthTask};
 pub use super::viewer::{METRIC_CHARS, PairView, ScrollSide, ViewerState, pair_view};
-use crate::numfmt::thousands;
+use crate::numfmt::{for_count, thousands};
 
 /// What the S-curve shows: the banding the user asked for (the candidates shown may still
 /// answer an older one), the threshold t and the pinned curves.
@@ -421,10 +421,11 @@ impl App {
         let store = self.labels.store();
         if !store.is_empty() {
             self.say(format!(
-                "loaded {} labels from {} ({} match this corpus)",
+                "loaded {} {} from {} ({known} {} this corpus)",
                 store.len(),
+                for_count(store.len() as u64, "label", "labels"),
                 store.path().display(),
-                known
+                for_count(known as u64, "matches", "match")
             ));
         }
         if let Some(note) = &loaded.read.cache_note {
@@ -440,6 +441,12 @@ impl App {
             self.curve.banding,
         ) {
             self.complain(w);
+        }
+        // What the reader warned about (stdin that looks like CSV, read as text lines) comes
+        // last, so it is what the status line shows: it says the corpus may not be the one
+        // the user meant.
+        if !loaded.read.warnings.is_empty() {
+            self.complain(loaded.read.warnings.join(" · "));
         }
         self.data = Some(loaded);
         self.screen = Screen::Main;
@@ -985,9 +992,10 @@ impl App {
         self.view.filter = Some(filter);
         let keep = self.selected_pair().map(|p| (p.a, p.b));
         self.rebuild_visible(keep);
+        let shown = self.candidates.list.len();
         self.say(format!(
-            "showing {} pairs with {} ({} clears)",
-            self.candidates.list.len(),
+            "showing {shown} {} with {} ({} clears)",
+            for_count(shown as u64, "pair", "pairs"),
             filter.describe(),
             hint(Command::ClearFilter)
         ));

@@ -324,4 +324,9 @@ impl Candidates {
     pub fn estimated_at_or_above(&self, t: f64) -> Option<Estimate> {
         self.estimated.as_ref().map(|e| e.estimate.at_or_above(t))
     }
+
+    /// Estimated candidate pairs with Jaccard < `t`, when the shown candidates are sampled.
+    pub fn estimated_below(&self, t: f64) -> Option<Estimate> {
+        self.estimated.as_ref().map(|e| e.estimate.below(t))
+    }
 }

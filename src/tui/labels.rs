@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::analysis::labels::{Label, LabelStore};
 use crate::corpus::Corpus;
+use crate::numfmt::for_count;
 
 /// The labels as they were after change number `generation`, for the label writer.
 #[derive(Debug, Clone)]
@@ -122,8 +123,10 @@ impl LabelState {
                 // An older snapshot says nothing about the newest change; its own answer will.
                 (saved.generation == self.generation).then(|| {
                     Ok(format!(
-                        "{}: saved {} labels to {path}",
-                        self.last_change, saved.count
+                        "{}: saved {} {} to {path}",
+                        self.last_change,
+                        saved.count,
+                        for_count(saved.count as u64, "label", "labels")
                     ))
                 })
             }

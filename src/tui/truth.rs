@@ -24,7 +24,7 @@ use crate::minhash::{Banding, Signatures};
 
 use super::list::{ListView, PairList, ordered};
 use super::session::Loaded;
-use crate::numfmt::thousands;
+use crate::numfmt::{for_count, thousands};
 
 /// The explorer runs the exact join itself only when its estimated time is below this; beyond
 /// it, `lshscope truth --sample` is the way (the join's work grows with the square of N).
@@ -209,9 +209,11 @@ impl TruthState {
                 TruthOrigin::File(path) => format!("read from {}", path.display()),
                 TruthOrigin::Computed { threshold } => format!("exact join at J ≥ {threshold}"),
             };
+            let pairs = truth.pairs.len() as u64;
             let text = format!(
-                "truth: {} pairs ({what}, {:.1} s); {} lists the missed ones",
-                thousands(truth.pairs.len() as u64),
+                "truth: {} {} ({what}, {:.1} s); {} lists the missed ones",
+                thousands(pairs),
+                for_count(pairs, "pair", "pairs"),
                 truth.seconds,
                 super::keys::hint(super::keys::Command::ToggleMissed)
             );

@@ -15,6 +15,7 @@ use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragrap
 
 use crate::learn::{LearnDoc, Walkthrough, jaccard, learn_options, scurve_steps};
 use crate::minhash::scurve::{approximate_threshold, candidate_probability};
+use crate::numfmt::for_count;
 use crate::plot::{CurveSpec, ScurvePlot, write_scurve};
 use crate::text::ShingleKind;
 use crate::tui::theme::Theme;
@@ -244,6 +245,8 @@ pub const TITLES: [&str; STEPS] = [
 /// What each step says, in the project's own words (2–4 sentences).
 fn explanation(app: &LearnApp) -> String {
     let (b, r) = (app.bands, app.rows);
+    let bands = for_count(b as u64, "band", "bands");
+    let rows = for_count(r as u64, "row", "rows");
     match app.step {
         0 => "These are the documents. Before anything is compared, each is normalized the way \
               scan does it (with --strip-punct): lowercase, punctuation removed, runs of spaces \
@@ -255,9 +258,9 @@ fn explanation(app: &LearnApp) -> String {
              intersection over the size of the union. k/K change the size, w switches between \
              characters and words.",
             match app.kind {
-                ShingleKind::Char(k) => format!("{k} characters"),
-                ShingleKind::Word(1) => "1 word".to_string(),
-                ShingleKind::Word(n) => format!("{n} words"),
+                ShingleKind::Char(k) =>
+                    format!("{k} {}", for_count(k as u64, "character", "characters")),
+                ShingleKind::Word(n) => format!("{n} {}", for_count(n as u64, "word", "words")),
             }
         ),
         2 => "One row per distinct shingle of all documents, one column per document: 1 where \
@@ -275,14 +278,14 @@ fn explanation(app: &LearnApp) -> String {
               engine's own functions, as scan computes them."
             .into(),
         5 => format!(
-            "Cut each signature into b = {b} bands of r = {r} rows. Documents whose r values \
+            "Cut each signature into b = {b} {bands} of r = {r} {rows}. Documents whose r values \
              agree in a band land in the same bucket; any shared bucket makes the pair a \
              candidate. Only candidates are ever compared exactly."
         ),
         _ => format!(
             "A pair with Jaccard s agrees on one row with probability s, on a whole band of \
-             r = {r} rows with s^r, so it misses a band with 1 − s^r and all b = {b} bands with \
-             (1 − s^r)^b. It becomes a candidate with P(s) = 1 − (1 − s^r)^b, the S-curve."
+             r = {r} {rows} with s^r, so it misses a band with 1 − s^r and all b = {b} {bands} \
+             with (1 − s^r)^b. It becomes a candidate with P(s) = 1 − (1 − s^r)^b, the S-curve."
         ),
     }
 }
@@ -567,8 +570,9 @@ fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
                     .collect();
                 lines.push(Line::styled(
                     format!(
-                        "    → {} buckets; shared: {}",
+                        "    → {} {}; shared: {}",
                         groups.len(),
+                        for_count(groups.len() as u64, "bucket", "buckets"),
                         if shared.is_empty() {
                             "none".to_string()
                         } else {
@@ -582,8 +586,9 @@ fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
             if unused > 0 {
                 lines.push(Line::styled(
                     format!(
-                        "({unused} of the K = {} rows are not used by this banding)",
-                        app.num_perm
+                        "({unused} of the K = {} rows {} not used by this banding)",
+                        app.num_perm,
+                        for_count(unused as u64, "is", "are")
                     ),
                     app.theme.dim(),
                 ));

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Cell, Paragraph, Row, Table};
 
 use super::pairs::{TableRow, render_table};
-use super::thousands;
+use super::{for_count, thousands};
 use crate::tui::app::App;
 use crate::tui::clusters::{ClustersOutcome, EdgeKind};
 use crate::tui::keys::{Command, hint};
@@ -90,13 +90,15 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
     let share = 100.0 * removed as f64 / documents.max(1) as f64;
     let mut lines = vec![
         Line::from(format!(
-            "{} clusters · {} documents in clusters",
+            "{} {} · {} documents in clusters",
             thousands(c.len() as u64),
+            for_count(c.len() as u64, "cluster", "clusters"),
             thousands(c.clustered_documents() as u64)
         )),
         Line::from(format!(
-            "{} documents removed ({share:.1} % of {})",
+            "{} {} removed ({share:.1} % of {})",
             thousands(removed as u64),
+            for_count(removed as u64, "document", "documents"),
             thousands(documents as u64)
         )),
         Line::from(vec![
@@ -299,15 +301,16 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
         )));
     let mut lines = vec![
         Line::from(format!(
-            "{} members ({} distinct texts) · keeps {} · removes {}",
+            "{} members ({} distinct {}) · keeps {} · removes {}",
             thousands(members.len() as u64),
             thousands(distinct as u64),
+            for_count(distinct as u64, "text", "texts"),
             id(kept),
             thousands(members.len() as u64 - 1)
         )),
         Line::from(vec![
             Span::raw(format!(
-                "weakest link {}{:.3} ({} – {}) · farthest pair {:.3} ({} – {}, {}) ",
+                "weakest link {}{:.3} ({} – {}) · farthest pair {:.3} ({} – {}, {} {} {}) ",
                 if audit.exact { "" } else { "≥ " },
                 audit.weakest_link.jaccard,
                 id(audit.weakest_link.a),
@@ -316,10 +319,12 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
                 id(audit.farthest_pair.a),
                 id(audit.farthest_pair.b),
                 if audit.exact {
-                    format!("exact over {} pairs", thousands(audit.pairs_compared))
+                    "exact over"
                 } else {
-                    format!("sampled: {} pairs", thousands(audit.pairs_compared))
-                }
+                    "sampled:"
+                },
+                thousands(audit.pairs_compared),
+                for_count(audit.pairs_compared, "pair", "pairs")
             )),
             if audit.chained {
                 Span::styled("· chained: members below t of each other", theme.warning())
@@ -367,13 +372,16 @@ pub fn render_edges(frame: &mut Frame, app: &App, area: Rect) {
     let (Some(open), Some(data)) = (&app.clusters.open, &app.data) else {
         return;
     };
+    // The list holds the farthest pair first, then the spanning edges.
+    let spanning = open.edge_list.len() as u64 - 1;
     let block = Block::bordered()
         .border_style(theme.focused_border())
         .title(Line::from(vec![
             Span::styled(" Edges ", theme.title()),
             Span::raw(format!(
-                "farthest pair, then {} spanning edges weakest first · {} opens ",
-                thousands(open.edge_list.len() as u64 - 1),
+                "farthest pair, then {} spanning {} weakest first · {} opens ",
+                thousands(spanning),
+                for_count(spanning, "edge", "edges"),
                 hint(Command::Open)
             )),
         ]));

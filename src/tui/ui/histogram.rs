@@ -15,7 +15,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::canvas::{Canvas, Line as CanvasLine, Points};
 use ratatui::widgets::{Block, Paragraph};
 
-use super::{compact, thousands};
+use super::{compact, for_count, thousands};
 use crate::analysis::sampled::Estimate;
 use crate::minhash::scurve::candidate_probability;
 use crate::tui::app::{App, Focus};
@@ -330,16 +330,13 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let above = app.pairs_at_or_above_t;
     let counts = match (
         app.candidates.estimated_total(),
+        app.candidates.estimated_below(t),
         app.candidates.estimated_at_or_above(t),
     ) {
-        (Some(all), Some(at_or_above)) => {
-            let below = all.value - at_or_above.value;
+        (Some(all), Some(below), Some(at_or_above)) => {
             format!(
-                " t = {:.2}: ≈{} below, {} at/above (of {}, 95 %; {} listed)",
+                " t = {:.2}: {below} below, {at_or_above} at/above (of {all}, 95 %; {} listed)",
                 t,
-                compact(below.max(0.0).round() as u64),
-                at_or_above,
-                all,
                 thousands(total as u64)
             )
         }
@@ -370,14 +367,23 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 theme.key(),
             ),
             Span::raw(format!(
-                ": {} pairs · labels {} {} / {} {} / {} {} · {precision}",
+                ": {} · labels {} {} / {} {} / {} {} · {precision}",
                 match intervals {
-                    Some(b) => format!(
-                        "{} ({} draws)",
-                        b[bin],
-                        thousands(estimated.map_or(0, |e| e.estimate.hits[bin]))
+                    // An estimate is never exactly one pair: its unit stays plural.
+                    Some(b) => {
+                        let draws = estimated.map_or(0, |e| e.estimate.hits[bin]);
+                        format!(
+                            "{} ({} {}) pairs",
+                            b[bin],
+                            thousands(draws),
+                            for_count(draws, "draw", "draws")
+                        )
+                    }
+                    None => format!(
+                        "{} {}",
+                        thousands(hist.counts[bin]),
+                        for_count(hist.counts[bin], "pair", "pairs")
                     ),
-                    None => thousands(hist.counts[bin]),
                 },
                 hist.duplicate[bin],
                 hint(Command::LabelDuplicate),

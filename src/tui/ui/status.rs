@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{compact, thousands};
+use super::{compact, for_count, thousands};
 use crate::tui::app::App;
 use crate::tui::keys;
 
@@ -18,18 +18,17 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
     let narrow = area.width < 130;
     if let Some(data) = &app.data {
         let b = app.curve.banding;
+        let docs = data.corpus.len() as u64;
+        let docs_word = for_count(docs, "doc", "docs");
         spans.push(Span::raw(if narrow {
-            format!(
-                "{} docs · {}×{} ",
-                compact(data.corpus.len() as u64),
-                b.bands,
-                b.rows
-            )
+            format!("{} {docs_word} · {}×{} ", compact(docs), b.bands, b.rows)
         } else {
+            let shingles = data.index.sets.total() as u64;
             format!(
-                "{} docs · {} shingles · K {} · {}×{} ",
-                thousands(data.corpus.len() as u64),
-                compact(data.index.sets.total() as u64),
+                "{} {docs_word} · {} {} · K {} · {}×{} ",
+                thousands(docs),
+                compact(shingles),
+                for_count(shingles, "shingle", "shingles"),
                 app.num_perm(),
                 b.bands,
                 b.rows
@@ -51,8 +50,9 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
                 )
             } else {
                 format!(
-                    "· {} candidates · {} ≥ t ",
+                    "· {} {} · {} ≥ t ",
                     thousands(r.pairs.len() as u64),
+                    for_count(r.pairs.len() as u64, "candidate", "candidates"),
                     thousands(app.pairs_at_or_above_t as u64),
                 )
             };

@@ -10,6 +10,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
+use crate::numfmt::for_count;
 use crate::similarity::estimate_sigma;
 use crate::tui::app::{App, METRIC_CHARS, PairView, ScrollSide};
 use crate::tui::keys::{Command, hint};
@@ -168,6 +169,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
         ),
     ] {
         let text = data.corpus.text(pos as usize);
+        let chars = text.chars().count() as u64;
         let width = rect.width.saturating_sub(2) as usize;
         let rows = rect.height.saturating_sub(2) as usize;
         let lines = highlighted_lines(text, ranges, width, theme.shared());
@@ -182,7 +184,10 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
             })
             .title(Line::from(vec![
                 Span::styled(format!(" {} ", data.corpus.id(pos as usize)), theme.title()),
-                Span::styled(format!("{} chars ", text.chars().count()), theme.dim()),
+                Span::styled(
+                    format!("{chars} {} ", for_count(chars, "char", "chars")),
+                    theme.dim(),
+                ),
             ]))
             .title_bottom(Line::from(Span::styled(
                 format!(
@@ -208,7 +213,11 @@ fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) 
         .border_style(theme.border())
         .title(Line::from(vec![
             Span::styled(" Band strip ", theme.title()),
-            Span::raw(format!("{b}: {hit} of {} bands collided ", b.bands)),
+            Span::raw(format!(
+                "{b}: {hit} of {} {} collided ",
+                b.bands,
+                for_count(b.bands as u64, "band", "bands")
+            )),
             Span::styled("█ collided  · not  ", theme.dim()),
             Span::styled(
                 if app.viewer.show_values {
