@@ -34,7 +34,7 @@ const DEFAULT_MAX_FALSE_REMOVAL: f64 = 0.05;
 
 /// A pairs file whose lowest Jaccard is at least this probably comes from a scan with
 /// --threshold: a scan at threshold 0 nearly always has candidates far below it.
-const THRESHOLDED_PAIRS_HINT: f64 = 0.1;
+pub const THRESHOLDED_PAIRS_HINT: f64 = 0.1;
 
 /// The largest K searched for when the constraints need more permutations than given.
 const MAX_NUM_PERM_SEARCHED: usize = 2048;
