@@ -163,6 +163,15 @@ pub fn for_count<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
 }
 
+/// `16 bands × 8 rows`, `1 band × 20 rows`: a banding in words.
+pub fn bands_by_rows(bands: usize, rows: usize) -> String {
+    format!(
+        "{bands} {} × {rows} {}",
+        for_count(bands as u64, "band", "bands"),
+        for_count(rows as u64, "row", "rows")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

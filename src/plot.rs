@@ -550,9 +550,8 @@ impl Figure for HistogramFigure<'_> {
         )];
         if let Some(c) = plot.curve {
             let mut text = format!(
-                "S-curve (right axis): {} bands × {} rows, steepest at {:.3}",
-                c.bands,
-                c.rows,
+                "S-curve (right axis): {}, steepest at {:.3}",
+                crate::numfmt::bands_by_rows(c.bands, c.rows),
                 steepest_point(c.bands, c.rows)
             );
             if let Some(t) = plot.threshold {

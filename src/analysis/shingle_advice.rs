@@ -415,13 +415,12 @@ pub fn candidate_share_notice(index: &crate::minhash::Index, banding: Banding) -
 pub fn describe_candidate_share(share: &CandidateShare, kind: ShingleKind) -> String {
     format!(
         "random pairs are similar under {kind} (median Jaccard {:.2} over {} sampled pairs): \
-         with {} bands × {} rows the typical pair becomes a candidate with probability {}, \
+         with {} the typical pair becomes a candidate with probability {}, \
          and about {} of all {} pairs will (≈ {}). Use longer shingles (`lshscope shingles \
          FILE` compares sizes) or more rows per band.",
         share.median_jaccard,
         share.pairs_sampled,
-        share.banding.bands,
-        share.banding.rows,
+        crate::numfmt::bands_by_rows(share.banding.bands, share.banding.rows),
         percent_rough(share.median_probability),
         percent_rough(share.expected_share),
         thousands(share.total_pairs()),

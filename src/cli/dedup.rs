@@ -6,13 +6,14 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::scan::{bands_by_rows, render_phases, render_read_line};
+use super::scan::{render_phases, render_read_line};
 use super::{BandingArgs, CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::clusters::{AuditLimits, ChainAudit, Clusters, KeepRule};
 use crate::analysis::dedup::{Dedup, DedupOptions, Joining};
 use crate::corpus::{Corpus, ReadReport};
 use crate::jobs::Phase;
 use crate::minhash::BandingOptions;
+use crate::numfmt::bands_by_rows;
 use crate::numfmt::for_count;
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
 use crate::pairs_parquet::{IdColumn, MembersParquetWriter};

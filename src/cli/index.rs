@@ -242,7 +242,7 @@ fn describe(index: &LshIndex, path: &Path) -> String {
     let s = &o.shingle;
     let b = index.banding();
     format!(
-        "{}: {} documents, {} shingles; shingles {}{}{}{}, K = {}, seed {}; {} bands × {} rows",
+        "{}: {} documents, {} shingles; shingles {}{}{}{}, K = {}, seed {}; {}",
         path.display(),
         thousands(index.len() as u64),
         thousands(index.index().sets.total() as u64),
@@ -256,7 +256,6 @@ fn describe(index: &LshIndex, path: &Path) -> String {
         },
         o.num_perm,
         o.seed,
-        b.bands,
-        b.rows
+        crate::numfmt::bands_by_rows(b.bands, b.rows)
     )
 }

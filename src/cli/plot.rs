@@ -111,9 +111,8 @@ fn check_curve(c: CurveSpec, num_perm: Option<usize>) -> Result<()> {
         && c.bands * c.rows > k
     {
         return Err(Error::usage(format!(
-            "{} bands × {} rows needs {} permutations but --num-perm is {k}",
-            c.bands,
-            c.rows,
+            "{} needs {} permutations but --num-perm is {k}",
+            crate::numfmt::bands_by_rows(c.bands, c.rows),
             c.bands * c.rows
         )));
     }

@@ -8,7 +8,7 @@ use super::{BandingArgs, CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::recall::{TruthComparison, compare_truth, read_truth};
 use crate::corpus::{Corpus, ReadReport};
 use crate::minhash::{BandingOptions, BucketInfo, IdenticalGroups, Index};
-use crate::numfmt::for_count;
+use crate::numfmt::{bands_by_rows, for_count};
 use crate::pairfile::{Field, OutputFormat, OutputTarget, PairWriter, RowWriter, write_pairs};
 use crate::pairs_parquet::{IdColumn, MembersParquetWriter};
 use crate::pipeline::{Loaded, PhaseTiming, Pipeline, SORTED_PAIRS_UP_TO};
@@ -722,14 +722,4 @@ fn render_truth(t: &TruthComparison) -> String {
         );
     }
     out
-}
-
-/// `16 bands × 8 rows`, `1 band × 20 rows`: a banding in words (shared by the corpus
-/// commands).
-pub(super) fn bands_by_rows(bands: usize, rows: usize) -> String {
-    format!(
-        "{bands} {} × {rows} {}",
-        for_count(bands as u64, "band", "bands"),
-        for_count(rows as u64, "row", "rows")
-    )
 }

@@ -125,9 +125,9 @@ pub(super) fn read(
         if rows.splitter.spans.len() != count {
             let len = rows.splitter.spans.len();
             let message = format!(
-                "row has {len} field{} but the {} has {count}; fix the row{}, or pass \
+                "row has {len} {} but the {} has {count}; fix the row{}, or pass \
                  --skip-bad to skip such rows",
-                if len == 1 { "" } else { "s" },
+                crate::numfmt::for_count(len as u64, "field", "fields"),
                 if has_headers { "header" } else { "first row" },
                 if rows.splitter.quoted {
                     " (quote fields that contain the delimiter, quotes or line breaks)"
@@ -537,10 +537,10 @@ impl Columns<'_> {
                     Ok(Some(i - 1))
                 } else {
                     Err(format!(
-                        "{flag} {i} is out of range: the first row has {} column{}{}; use an \
+                        "{flag} {i} is out of range: the first row has {} {}{}; use an \
                          index from 1 to {}",
                         self.count,
-                        if self.count == 1 { "" } else { "s" },
+                        crate::numfmt::for_count(self.count as u64, "column", "columns"),
                         self.listing(),
                         self.count
                     ))

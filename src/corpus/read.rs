@@ -279,7 +279,7 @@ fn check_format_options(
     Err(Error::usage(format!(
         "{} appl{} only to {fits}, but the input is read as {}{hint}",
         misfits.join(", "),
-        if misfits.len() == 1 { "ies" } else { "y" },
+        crate::numfmt::for_count(misfits.len() as u64, "ies", "y"),
         match format {
             InputFormat::Auto | InputFormat::Text => "text lines (one document per line)",
             InputFormat::Csv => "CSV",
