@@ -310,17 +310,21 @@ mod tests {
         assert_eq!(e.histogram().counts[3], 2);
     }
 
-    #[test]
-    fn intervals_cover_a_known_mean_about_95_percent_of_the_time() {
-        // Population: 1000 occurrences, pairs colliding in 1..=4 bands, Jaccard by pair.
-        let mut rng = crate::rng::SplitMix64::new(5);
-        let population: Vec<Draw> = (0..1000)
+    /// 1000 occurrences, of pairs colliding in 1..=4 bands, Jaccard by pair.
+    fn population() -> Vec<Draw> {
+        (0..1000)
             .map(|i| Draw {
                 jaccard: (i % 10) as f64 / 10.0 + 0.05,
                 bands_hit: 1 + (i % 4) as u32,
                 band: 0,
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn intervals_cover_a_known_mean_about_95_percent_of_the_time() {
+        let mut rng = crate::rng::SplitMix64::new(5);
+        let population = population();
         let truth: Vec<f64> = (0..10)
             .map(|b| {
                 population
@@ -347,15 +351,9 @@ mod tests {
 
     #[test]
     fn below_and_at_or_above_split_the_total_each_with_an_interval_that_covers() {
-        // The same population as above; the counts on either side of t = 0.5.
+        // The counts on either side of t = 0.5.
         let mut rng = crate::rng::SplitMix64::new(9);
-        let population: Vec<Draw> = (0..1000)
-            .map(|i| Draw {
-                jaccard: (i % 10) as f64 / 10.0 + 0.05,
-                bands_hit: 1 + (i % 4) as u32,
-                band: 0,
-            })
-            .collect();
+        let population = population();
         let truth_below: f64 = population
             .iter()
             .filter(|d| d.jaccard < 0.5)
