@@ -470,20 +470,9 @@ impl Shingler {
                 continue;
             }
             let at = offset + i;
-            if *pending_space && !self.norm.is_empty() {
-                self.bounds.push(self.norm.len() as u32);
-                self.norm.push(' ');
-                if track_origin {
-                    self.origin.push(at..at);
-                }
-            }
-            *pending_space = false;
-            self.bounds.push(self.norm.len() as u32);
-            self.norm
-                .push(if lower { c.to_ascii_lowercase() } else { c } as char);
-            if track_origin {
-                self.origin.push(at..at + 1);
-            }
+            self.flush_space(at, pending_space, track_origin);
+            let c = if lower { c.to_ascii_lowercase() } else { c };
+            self.push_char(c as char, at..at + 1, track_origin);
         }
     }
 
@@ -506,26 +495,34 @@ impl Shingler {
         if self.opts.strip_punct && !c.is_alphanumeric() {
             return;
         }
-        if *pending_space && !self.norm.is_empty() {
-            self.bounds.push(self.norm.len() as u32);
-            self.norm.push(' ');
-            if track_origin {
-                // A collapsed space belongs to the character that ends it.
-                self.origin.push(origin.start..origin.start);
+        self.flush_space(origin.start, pending_space, track_origin);
+        if self.opts.lowercase {
+            for lc in c.to_lowercase() {
+                self.push_char(lc, origin.clone(), track_origin);
             }
+        } else {
+            self.push_char(c, origin, track_origin);
+        }
+    }
+
+    /// Writes the one space a pending whitespace run collapses to, before the char that ends
+    /// the run at byte `at` of the original (none at the start of the text).
+    #[inline]
+    fn flush_space(&mut self, at: usize, pending_space: &mut bool, track_origin: bool) {
+        if *pending_space && !self.norm.is_empty() {
+            // A collapsed space belongs to the character that ends it.
+            self.push_char(' ', at..at, track_origin);
         }
         *pending_space = false;
-        let mut push = |ch: char| {
-            self.bounds.push(self.norm.len() as u32);
-            self.norm.push(ch);
-            if track_origin {
-                self.origin.push(origin.clone());
-            }
-        };
-        if self.opts.lowercase {
-            c.to_lowercase().for_each(push);
-        } else {
-            push(c);
+    }
+
+    /// Appends one char of normalized text and where it starts, and its origin when tracked.
+    #[inline]
+    fn push_char(&mut self, c: char, origin: Range<usize>, track_origin: bool) {
+        self.bounds.push(self.norm.len() as u32);
+        self.norm.push(c);
+        if track_origin {
+            self.origin.push(origin);
         }
     }
 }
@@ -697,7 +694,7 @@ mod tests {
     }
 
     #[test]
-    fn ascii_fast_path_matches_unicode_path() {
+    fn tracking_origins_does_not_change_the_normalized_text() {
         let samples = [
             "  Mixed CASE\ttext,\x0b with\r\npunctuation!! ",
             "",
