@@ -570,12 +570,10 @@ pub(super) fn render_read_line(r: &ReadReport, input: &str, without_shingles: us
     }
     // Rows skipped have line numbers; files skipped in a directory are listed below instead.
     if !r.skipped_lines.is_empty() {
-        let lines: Vec<String> = r.skipped_lines.iter().map(|l| l.to_string()).collect();
         let _ = writeln!(
             out,
-            "  skipped rows at lines {}{}",
-            lines.join(", "),
-            if r.skipped > lines.len() { ", …" } else { "" }
+            "  skipped rows at lines {}",
+            first_of(&r.skipped_lines, r.skipped)
         );
     }
     if !r.skipped_files.is_empty() {
@@ -583,32 +581,35 @@ pub(super) fn render_read_line(r: &ReadReport, input: &str, without_shingles: us
         // means the list was cut.
         let _ = writeln!(
             out,
-            "  unreadable files skipped: {}{}",
-            r.skipped_files.join(", "),
-            if r.skipped > r.skipped_files.len() {
-                ", …"
-            } else {
-                ""
-            }
+            "  unreadable files skipped: {}",
+            first_of(&r.skipped_files, r.skipped)
         );
     }
     out
+}
+
+/// The first few of `total` things, comma-separated, and `, …` when the list was cut.
+fn first_of<T: std::fmt::Display>(listed: &[T], total: usize) -> String {
+    let mut text = listed
+        .iter()
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if total > listed.len() {
+        text.push_str(", …");
+    }
+    text
 }
 
 /// `N documents repeat an earlier id (first: a, b)`, for the warning and the summary.
 pub(super) fn duplicate_ids_message(r: &ReadReport) -> String {
     let duplicates = r.duplicate_ids as u64;
     format!(
-        "{} {} an earlier id (first: {}{}); pairs name documents by id, \
+        "{} {} an earlier id (first: {}); pairs name documents by id, \
          so make ids unique or choose another --id-column/--id-field",
         r.duplicate_ids,
         for_count(duplicates, "document repeats", "documents repeat"),
-        r.duplicate_id_examples.join(", "),
-        if r.duplicate_ids > r.duplicate_id_examples.len() {
-            ", …"
-        } else {
-            ""
-        }
+        first_of(&r.duplicate_id_examples, r.duplicate_ids)
     )
 }
 
