@@ -71,41 +71,64 @@ fn reset_peak_rss() -> bool {
     std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }
 
-/// CPU seconds (user + system) this process has used so far, from /proc (10 ms resolution).
+/// What this process has used so far, from /proc/self/stat (CPU times at 10 ms resolution).
 /// Per-core rates are computed from CPU time, so they stay meaningful when other processes
-/// compete for the cores.
-fn cpu_seconds() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return f64::NAN;
-    };
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-    let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<f64>().ok())
-            .unwrap_or(f64::NAN)
-    };
-    (ticks(11) + ticks(12)) / 100.0
+/// compete for the cores; the kernel's share and the page faults show how much of a phase
+/// is the first touch of fresh memory, which costs far more on some machines (virtual ones
+/// whose host backs guest memory lazily) than on others.
+#[derive(Clone, Copy)]
+struct ProcessTimes {
+    /// Clock ticks (1/100 s) in user and in kernel mode.
+    user_ticks: u64,
+    kernel_ticks: u64,
+    minor_faults: u64,
+}
+
+impl ProcessTimes {
+    fn now() -> Self {
+        let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+        // Fields after the parenthesised command name: minflt, utime and stime are fields 10,
+        // 14 and 15 of proc(5), so 7, 11 and 12 here.
+        let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let field = |i: usize| fields.get(i).and_then(|f| f.parse().ok()).unwrap_or(0);
+        ProcessTimes {
+            user_ticks: field(11),
+            kernel_ticks: field(12),
+            minor_faults: field(7),
+        }
+    }
 }
 
 /// Wall and CPU time of one measured phase.
 struct Clock {
     wall: Instant,
-    cpu: f64,
+    start: ProcessTimes,
 }
 
 impl Clock {
     fn start() -> Self {
         Clock {
             wall: Instant::now(),
-            cpu: cpu_seconds(),
+            start: ProcessTimes::now(),
         }
     }
     /// (wall seconds, CPU seconds) since start.
     fn stop(&self) -> (f64, f64) {
-        (self.wall.elapsed().as_secs_f64(), cpu_seconds() - self.cpu)
+        let now = ProcessTimes::now();
+        let ticks = (now.user_ticks + now.kernel_ticks)
+            .saturating_sub(self.start.user_ticks + self.start.kernel_ticks);
+        (self.wall.elapsed().as_secs_f64(), ticks as f64 / 100.0)
+    }
+    /// The kernel's CPU seconds and the minor page faults since start, as a note for a phase
+    /// that fills fresh memory.
+    fn kernel_note(&self) -> String {
+        let now = ProcessTimes::now();
+        format!(
+            "; kernel {:.2} s CPU, {} page faults",
+            now.kernel_ticks.saturating_sub(self.start.kernel_ticks) as f64 / 100.0,
+            crate::numfmt::compact(now.minor_faults.saturating_sub(self.start.minor_faults))
+        )
     }
 }
 
@@ -153,11 +176,16 @@ pub fn run(args: BenchArgs) -> Result<i32> {
     let mut run = Pipeline::new(&progress);
 
     // Each phase: wall time, CPU time, and rates per wall second and per CPU second (= per core).
+    // CPU time is counted in 10 ms ticks: a phase shorter than a few ticks has no per-core rate.
     let report = |name: &str, (wall, cpu): (f64, f64), amount: f64, unit: &str, extra: String| {
+        let per_core = if cpu >= 0.05 {
+            format!("{:>9.1} {unit}/s per core", amount / cpu)
+        } else {
+            format!("{:>9} {unit}/s per core (< 0.05 s CPU)", "–")
+        };
         println!(
-            "{name:<24} {wall:>8.3} s wall {cpu:>8.2} s CPU   {:>9.1} {unit}/s   {:>9.1} {unit}/s per core{extra}",
+            "{name:<24} {wall:>8.3} s wall {cpu:>8.2} s CPU   {:>9.1} {unit}/s   {per_core}{extra}",
             amount / wall,
-            amount / cpu
         );
     };
 
@@ -176,7 +204,7 @@ pub fn run(args: BenchArgs) -> Result<i32> {
         clock.stop(),
         head.text_bytes() as f64 / 1e6,
         "MB",
-        format!("   first {sample} docs"),
+        format!("   first {sample} docs{}", clock.kernel_note()),
     );
     drop(head);
 
@@ -187,7 +215,7 @@ pub fn run(args: BenchArgs) -> Result<i32> {
         clock.stop(),
         text_mb / 1e6,
         "MB",
-        format!("   {} shingles", index.sets.total()),
+        format!("   {} shingles{}", index.sets.total(), clock.kernel_note()),
     );
 
     // Grouping alone: bucket keys for every band, sorted into buckets.
