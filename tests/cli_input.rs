@@ -611,6 +611,67 @@ fn csv_text_after_a_closing_quote_is_a_bad_row_naming_line_and_column() {
     assert_eq!(read["documents"], 1, "c survives");
 }
 
+/// A header row with a quoting error cannot be skipped: under `--skip-bad` it was, and the
+/// first data row silently became the header (wrong column names, one document lost). It is
+/// an error with or without `--skip-bad`, naming the line and column and what to do.
+#[test]
+fn a_bad_header_is_an_error_even_under_skip_bad() {
+    let dir = tempfile::tempdir().unwrap();
+    let glued = dir.path().join("glued_header.csv");
+    std::fs::write(&glued, "\"id\"x,text\n1,first note\n2,second note\n").unwrap();
+    let open = dir.path().join("open_header.csv");
+    std::fs::write(&open, "\"id,text\n1,first note\n2,second note\n").unwrap();
+    for (path, at, what) in [
+        (
+            &glued,
+            "glued_header.csv:1:5: ",
+            "text follows the closing quote of a quoted field of the header row: `x`",
+        ),
+        (
+            &open,
+            "open_header.csv:1:1: ",
+            "a quoted field of the header row opened on this line is still open at the end of \
+             the input",
+        ),
+    ] {
+        for args in [&["--skip-bad"][..], &[]] {
+            // Exit code 2, nothing on stdout.
+            let err = scan_fails(path, args);
+            assert!(err.contains(&format!("{at}{what}")), "{args:?}: {err}");
+            assert!(
+                err.contains("fix the quoting of the header")
+                    && err.contains("pass --quote none")
+                    && err.contains("the header row cannot be skipped, not even under --skip-bad")
+                    && err.contains("pass --no-headers"),
+                "{args:?}: {err}"
+            );
+        }
+        // What the message offers works: quotes as ordinary characters read every row.
+        let (_, read) = scan_with_summary(path, &["--quote", "none"], None);
+        assert_eq!(read["documents"], 2);
+        assert_eq!(read["skipped"], 0);
+    }
+
+    // Without a header the first row is data: --skip-bad skips it like any bad row.
+    let (_, read) = scan_with_summary(&glued, &["--no-headers", "--skip-bad"], None);
+    assert_eq!(read["documents"], 2);
+    assert_eq!(read["skipped_lines"], serde_json::json!([1]));
+    assert_eq!(read["lines"]["header"], 0);
+
+    // A bad data row after a good header is still skipped and counted.
+    let good = dir.path().join("good_header.csv");
+    std::fs::write(
+        &good,
+        "id,text\n1,\"abc\"def\n2,second note\n3,third note\n",
+    )
+    .unwrap();
+    let (_, read) = scan_with_summary(&good, &["--skip-bad"], None);
+    assert_eq!(read["documents"], 2);
+    assert_eq!(read["skipped"], 1);
+    assert_eq!(read["skipped_lines"], serde_json::json!([2]));
+    assert_eq!(read["lines"]["header"], 1);
+}
+
 #[test]
 fn summary_says_how_lines_became_documents() {
     let dir = tempfile::tempdir().unwrap();

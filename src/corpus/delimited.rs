@@ -17,6 +17,11 @@
 //! naming the line and column of that text. Under `--skip-bad` either row is dropped and
 //! reading resumes at the line after the one where the quote opened, so the lines a stray
 //! quote swallowed are read again.
+//!
+//! The header row is the exception: it cannot be skipped, since the next row would silently
+//! become the header (wrong column names, one document lost). A malformed quoted field in it
+//! is an error even under `--skip-bad`, saying so; under `--no-headers` the first row is a
+//! data row like any other.
 
 use std::collections::VecDeque;
 use std::io::BufRead;
@@ -67,6 +72,7 @@ pub(super) fn read(
         held: Vec::new(),
         held_bytes: Vec::new(),
         name,
+        header: opts.has_headers,
     };
 
     // The header row is handled here, so that the first record of a header-less file goes
@@ -78,6 +84,7 @@ pub(super) fn read(
             None => break None,
         }
     };
+    rows.header = false;
     let Some(first) = first else {
         sink.lines.physical = rows.lines.lines.count();
         return Ok(rows.lines.lines.bytes);
@@ -208,7 +215,16 @@ struct Rows<'r> {
     held: Vec<(u64, usize, usize)>,
     held_bytes: Vec<u8>,
     name: &'r Path,
+    /// The record being read is the header row: a malformed one is an error even under
+    /// `--skip-bad`, since skipping it would make the next row the header.
+    header: bool,
 }
+
+/// The end of the message for a malformed quoted field in the header row, in place of
+/// "fix the row or pass --skip-bad".
+const HEADER_CANNOT_BE_SKIPPED: &str = "the header row cannot be skipped, not even under \
+     --skip-bad (the next row would be taken for the header and its column names would be \
+     wrong); if the file has no header row, pass --no-headers";
 
 impl Rows<'_> {
     /// The next non-blank record, its fields in the splitter.
@@ -257,11 +273,21 @@ impl Rows<'_> {
                 } else {
                     "is still open at the end of the input".to_string()
                 };
-                let message = format!(
-                    "a quoted field opened on this line {what}; a `\"` at the start of a field \
-                     begins a quoted field: if quotes in this file are ordinary characters, \
-                     pass --quote none, else fix the row or pass --skip-bad to skip it"
-                );
+                let message = if self.header {
+                    format!(
+                        "a quoted field of the header row opened on this line {what}; a `\"` at \
+                         the start of a field begins a quoted field: if quotes in this file are \
+                         ordinary characters, pass --quote none, else fix the quoting of the \
+                         header; {HEADER_CANNOT_BE_SKIPPED}"
+                    )
+                } else {
+                    format!(
+                        "a quoted field opened on this line {what}; a `\"` at the start of a \
+                         field begins a quoted field: if quotes in this file are ordinary \
+                         characters, pass --quote none, else fix the row or pass --skip-bad to \
+                         skip it"
+                    )
+                };
                 let column = self.splitter.open_column;
                 let error = Error::input_at(self.name, open, column, message);
                 return self.bad_quoted_row(first_line, error, sink);
@@ -295,13 +321,16 @@ impl Rows<'_> {
     /// A row made malformed by its last quoted field, the one opened on the splitter's
     /// `open_line` (the row began on `first_line`): `error`, or under `--skip-bad` a skipped
     /// row at that line. Every line read after it is read again: when the quote was a stray,
-    /// the lines it swallowed are rows of their own.
+    /// the lines it swallowed are rows of their own. The header row is never skipped.
     fn bad_quoted_row(
         &mut self,
         first_line: u64,
         error: Error,
         sink: &mut Sink,
     ) -> Result<Option<Row>> {
+        if self.header {
+            return Err(error);
+        }
         let open = self.splitter.open_line;
         sink.lines.continuation += open - first_line;
         sink.bad_row(open, error)?;
@@ -332,12 +361,27 @@ impl Rows<'_> {
         } else {
             String::new()
         };
+        let (field, fix) = if self.header {
+            (
+                " of the header row",
+                format!(
+                    "fix the quoting of the header (inside a quoted field a quote is written \
+                     twice, `\"\"`); {HEADER_CANNOT_BE_SKIPPED}"
+                ),
+            )
+        } else {
+            (
+                "",
+                "fix the row (inside a quoted field a quote is written twice, `\"\"`) or pass \
+                 --skip-bad to skip it"
+                    .to_string(),
+            )
+        };
         let message = format!(
-            "text follows the closing quote of a quoted field{opened}: `{}`; a quoted field \
-             ends at its closing quote, before a delimiter or the line end (RFC 4180), so this \
-             text would be glued to it: if quotes in this file are ordinary characters, pass \
-             --quote none, else fix the row (inside a quoted field a quote is written twice, \
-             `\"\"`) or pass --skip-bad to skip it",
+            "text follows the closing quote of a quoted field{field}{opened}: `{}`; a quoted \
+             field ends at its closing quote, before a delimiter or the line end (RFC 4180), so \
+             this text would be glued to it: if quotes in this file are ordinary characters, \
+             pass --quote none, else {fix}",
             stray.text
         );
         Error::input_at(self.name, line, stray.column, message)
@@ -585,5 +629,158 @@ impl Columns<'_> {
             Some(h) => format!(" ({})", h.join(", ")),
             None => String::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::corpus::{Corpus, Quote, ReadOptions, ReadReport, read_corpus_from};
+    use crate::jobs::Progress;
+    use crate::{Error, Result};
+
+    fn read(bytes: &[u8], name: &str, opts: &ReadOptions) -> Result<(Corpus, ReadReport)> {
+        read_corpus_from(bytes, Path::new(name), opts, &Progress::new())
+    }
+
+    fn ids(c: &Corpus) -> Vec<&str> {
+        (0..c.len()).map(|i| c.id(i)).collect()
+    }
+
+    /// A malformed quoted field in the header row is an error with or without `--skip-bad`:
+    /// skipping it would make the next row the header, with wrong column names and one
+    /// document lost.
+    #[test]
+    fn a_bad_header_is_an_error_even_under_skip_bad() {
+        for (input, name, quote, line, column, says) in [
+            // Text after the closing quote of a header field.
+            (
+                &b"\"id\"x,text\n1,first\n2,second\n"[..],
+                "x.csv",
+                None,
+                1,
+                5,
+                "text follows the closing quote of a quoted field of the header row: `x`",
+            ),
+            // A quote that never closes swallows the whole file.
+            (
+                b"\"id,text\n1,first\n2,second\n",
+                "x.csv",
+                None,
+                1,
+                1,
+                "a quoted field of the header row opened on this line is still open at the end \
+                 of the input",
+            ),
+            // Blank lines before the header: the line is still the header's.
+            (
+                b"\n\n\"id\"x,text\n1,first\n",
+                "x.csv",
+                None,
+                3,
+                5,
+                "of the header row: `x`",
+            ),
+            // A header spanning lines whose second quoted field opens on line 2.
+            (
+                b"\"i\nd\",\"text\n1,first\n",
+                "x.csv",
+                None,
+                2,
+                4,
+                "of the header row opened on this line is still open",
+            ),
+            // TSV with --quote double follows the same rule.
+            (
+                b"\"id\"x\ttext\n1\tfirst\n",
+                "x.tsv",
+                Some(Quote::Double),
+                1,
+                5,
+                "of the header row: `x`",
+            ),
+        ] {
+            for skip_bad in [false, true] {
+                let opts = ReadOptions {
+                    skip_bad,
+                    quote,
+                    ..Default::default()
+                };
+                let Err(Error::Input {
+                    line: l,
+                    column: c,
+                    message,
+                    ..
+                }) = read(input, name, &opts)
+                else {
+                    panic!("{input:?} (skip_bad {skip_bad}) should be an input error");
+                };
+                assert_eq!((l, c), (line, Some(column)), "{message}");
+                assert!(message.contains(says), "{message}");
+                assert!(
+                    message.contains("fix the quoting of the header")
+                        && message.contains("--quote none")
+                        && message.contains(
+                            "the header row cannot be skipped, not even under --skip-bad"
+                        )
+                        && message.contains("pass --no-headers"),
+                    "{message}"
+                );
+                // The advice for data rows would be wrong here.
+                assert!(!message.contains("skip it"), "{message}");
+            }
+        }
+    }
+
+    /// The same input under `--no-headers`: the first row is data and can be skipped.
+    #[test]
+    fn a_bad_first_row_without_a_header_is_skipped_under_skip_bad() {
+        let input = b"\"a\"x,first\nk2,second\nk3,third\n";
+        let opts = ReadOptions {
+            has_headers: false,
+            skip_bad: true,
+            id_column: Some(crate::corpus::ColumnSpec::Index(1)),
+            ..Default::default()
+        };
+        let (c, r) = read(input, "x.csv", &opts).unwrap();
+        assert_eq!(ids(&c), ["k2", "k3"]);
+        assert_eq!((r.skipped, r.skipped_lines.clone()), (1, vec![1]));
+        assert_eq!(r.lines.header, 0);
+
+        // Without --skip-bad it is a bad row, with the data-row advice.
+        let opts = ReadOptions {
+            skip_bad: false,
+            ..opts
+        };
+        let Err(Error::Input { line, message, .. }) = read(input, "x.csv", &opts) else {
+            panic!("should be an input error");
+        };
+        assert_eq!(line, 1);
+        assert!(
+            message.starts_with("text follows the closing quote of a quoted field: `x`")
+                && message.contains("--skip-bad to skip it"),
+            "{message}"
+        );
+    }
+
+    /// After a good header, bad rows are skipped and counted as before.
+    #[test]
+    fn a_bad_row_after_a_good_header_is_still_skipped() {
+        let input = b"id,text\n1,\"abc\"def\n2,fine\n3,\"open\n";
+        let opts = ReadOptions {
+            skip_bad: true,
+            ..Default::default()
+        };
+        let (c, r) = read(input, "x.csv", &opts).unwrap();
+        assert_eq!(ids(&c), ["2"]);
+        assert_eq!(c.text(0), "fine");
+        assert_eq!((r.skipped, r.skipped_lines.clone()), (2, vec![2, 4]));
+        assert_eq!(r.lines.header, 1);
+        let l = r.lines;
+        assert_eq!(
+            l.physical,
+            l.header + l.blank + l.continuation + r.rows_read as u64 + r.skipped as u64
+        );
     }
 }
