@@ -542,7 +542,10 @@ impl Figure for HistogramFigure<'_> {
         let mut entries = vec![(
             Swatch::Bar(BAR),
             match &plot.estimated {
-                None => format!("candidate pairs per bin (left axis{scale}), {total} pairs in all"),
+                None => format!(
+                    "candidate pairs per bin (left axis{scale}), {} pairs in all",
+                    crate::numfmt::thousands(total)
+                ),
                 Some(estimate) => {
                     format!("estimated candidate pairs per bin (left axis{scale}), {estimate}")
                 }
@@ -830,6 +833,14 @@ mod tests {
                 .collect();
             let tick_texts: Vec<&str> = ticks.iter().map(|t| t.text.as_str()).collect();
             assert!(tick_texts.contains(&"100.0 M"), "{tick_texts:?}");
+            // The legend's total is grouped like every count the tool prints.
+            let total: u64 = bins.iter().map(|b| b.count).sum();
+            let grouped = format!("{} pairs in all", crate::numfmt::thousands(total));
+            assert!(grouped.contains(','), "{grouped}");
+            assert!(
+                texts.iter().any(|t| t.text.ends_with(&grouped)),
+                "no legend with {grouped:?}"
+            );
             assert!(
                 tick_texts.iter().all(|t| t.len() <= 7),
                 "long tick labels: {tick_texts:?}"

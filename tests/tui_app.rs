@@ -623,7 +623,12 @@ fn export_writes_the_filtered_pairs_and_the_plots() {
     // The histogram: the panel's counts (all candidates, not just the filtered list), the
     // log scale and the overlay of the banding those candidates come from.
     let hist = read_svg(&plots[2]);
-    assert!(hist.contains(&format!("{total} pairs in all")), "{total}");
+    // Grouped as every count in the explorer is (`1,234 pairs in all`).
+    let grouped = lshscope::numfmt::thousands(total);
+    assert!(
+        hist.contains(&format!("{grouped} pairs in all")),
+        "{grouped}"
+    );
     assert!(hist.contains("log scale"));
     assert!(hist.contains("16 bands × 5 rows"));
     assert!(hist.contains("threshold t = 0.62"));
@@ -976,4 +981,159 @@ fn the_readers_warning_shows_in_the_status_line() {
     app.update(Action::Loaded(Box::new(Ok(data))));
     let screen = screen(&app, 120, 40);
     assert!(screen.contains("stdin looks like CSV"), "{screen}");
+}
+
+/// Row `y` of `buffer` between columns `xs`, as text.
+fn row_text(buffer: &ratatui::buffer::Buffer, y: u16, xs: std::ops::Range<u16>) -> String {
+    xs.map(|x| buffer[(x, y)].symbol()).collect()
+}
+
+/// The whole buffer as text, for failure messages.
+fn buffer_text(buffer: &ratatui::buffer::Buffer) -> String {
+    (0..buffer.area.height)
+        .map(|y| row_text(buffer, y, 0..buffer.area.width) + "\n")
+        .collect()
+}
+
+/// A line that fills `xs` to its last column is cut: it must end there with `…`. A line
+/// that ends short of the edge was not cut.
+fn assert_ends_marked(buffer: &ratatui::buffer::Buffer, y: u16, xs: std::ops::Range<u16>) {
+    let last = buffer[(xs.end - 1, y)].symbol();
+    assert!(
+        last == " " || last == "…",
+        "row {y}, columns {xs:?} run to the edge without `…`: {:?}\n{}",
+        row_text(buffer, y, xs.clone()),
+        buffer_text(buffer)
+    );
+}
+
+/// At the narrowest size the explorer draws in, the lines too wide for their area (panel
+/// titles, the histogram's bin line, the S-curve's legend lines, the footer) end with `…`
+/// where they are cut, and no status, count or legend line reaches its edge without it.
+#[test]
+fn narrow_screens_end_cut_lines_with_an_ellipsis() {
+    use lshscope::tui::layout::{histogram_geometry, main_layout};
+    let size @ (w, h) = (80, 24);
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), size);
+    // With a bin under the cursor the histogram shows its longest line.
+    cmd(&mut app, Command::FocusNext);
+    assert_eq!(app.focus, Focus::Histogram);
+    let buffer = cell_styles(&app, w, h);
+    let screen = buffer_text(&buffer);
+    let l = main_layout(size);
+    let g = histogram_geometry(l.histogram, app.hist.bins());
+
+    let hist = l.histogram;
+    let title = row_text(&buffer, hist.y, hist.x + 1..hist.right() - 1);
+    assert!(
+        title.starts_with(" Exact Jaccard of candidates") && title.ends_with('…'),
+        "{title:?}\n{screen}"
+    );
+    let counts = row_text(&buffer, g.info.y, g.info.x..g.info.right());
+    assert!(counts.starts_with("│ t = 0.50: "), "{counts:?}\n{screen}");
+    let bin = row_text(&buffer, g.info.y + 1, g.info.x..g.info.right());
+    assert!(
+        bin.starts_with("bin [") && bin.ends_with('…'),
+        "{bin:?}\n{screen}"
+    );
+    let footer = row_text(&buffer, l.footer.y, 0..w);
+    assert!(footer.ends_with('…'), "{footer:?}\n{screen}");
+
+    // Every one-line text area: the status line, the message, the footer, the histogram's
+    // count and bin lines, the S-curve's four lines under the chart, and the panel titles
+    // (whose last column before the corner is border, blank or `…`).
+    let mut rows = vec![
+        (l.status.y, 0..w),
+        (l.message.y, 0..w),
+        (l.footer.y, 0..w),
+        (g.info.y, g.info.x..g.info.right()),
+        (g.info.y + 1, g.info.x..g.info.right()),
+    ];
+    let curve = l.curve;
+    rows.extend(
+        (curve.bottom() - 5..curve.bottom() - 1).map(|y| (y, curve.x + 1..curve.right() - 1)),
+    );
+    for (y, xs) in rows {
+        assert_ends_marked(&buffer, y, xs);
+    }
+    for panel in [l.curve, l.histogram, l.pairs] {
+        let last = buffer[(panel.right() - 2, panel.y)].symbol();
+        assert!(
+            last == "─" || last == " " || last == "…",
+            "the title of the panel at {panel:?} runs into the corner\n{screen}"
+        );
+    }
+}
+
+/// The histogram panel alone in a narrow area: its count line, wider than the panel, ends
+/// with `…` at the border, and the border is intact on every row.
+#[test]
+fn a_narrow_histogram_panel_cuts_its_count_line_with_an_ellipsis() {
+    use lshscope::tui::layout::histogram_geometry;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    let dir = tempfile::tempdir().unwrap();
+    let app = ready_app(dir.path(), SIZE);
+    let (w, h) = (32, 14);
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    terminal
+        .draw(|frame| lshscope::tui::ui::histogram::render(frame, &app, frame.area()))
+        .unwrap();
+    let buffer = terminal.backend().buffer().clone();
+    let screen = buffer_text(&buffer);
+    let g = histogram_geometry(buffer.area, app.hist.bins());
+    let counts = row_text(&buffer, g.info.y, g.info.x..g.info.right());
+    assert!(
+        counts.starts_with("│ t = 0.50: ") && counts.ends_with('…'),
+        "{counts:?}\n{screen}"
+    );
+    for y in 1..h - 1 {
+        assert_eq!(buffer[(0, y)].symbol(), "│", "{screen}");
+        assert_eq!(buffer[(w - 1, y)].symbol(), "│", "{screen}");
+    }
+}
+
+/// The pair viewer at 80 columns: each header line is either whole or cut with `…` (compared
+/// with the same lines at 200 columns), and the band strip's title is cut with `…`.
+#[test]
+fn a_narrow_pair_viewer_ends_cut_header_lines_with_an_ellipsis() {
+    use lshscope::tui::layout::viewer_layout;
+    use unicode_width::UnicodeWidthStr;
+    let size @ (w, h) = (80, 24);
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), size);
+    cmd(&mut app, Command::FocusPrev);
+    cmd(&mut app, Command::Open);
+    assert_eq!(app.screen, Screen::Viewer);
+    let buffer = cell_styles(&app, w, h);
+    let wide = cell_styles(&app, 200, h);
+    let screen = buffer_text(&buffer);
+    let l = viewer_layout(size, false, app.curve.banding.bands);
+    let mut cut = 0;
+    for y in l.header.y..l.header.bottom() {
+        let full = row_text(&wide, y, 0..200).trim_end().to_string();
+        let shown = row_text(&buffer, y, 0..w).trim_end().to_string();
+        if full.width() <= usize::from(w) {
+            assert_eq!(shown, full, "\n{screen}");
+        } else {
+            let kept = shown.strip_suffix('…').unwrap_or_else(|| {
+                panic!("header line {y} is cut without `…`: {shown:?}\n{screen}")
+            });
+            assert!(
+                full.starts_with(kept),
+                "{shown:?} is not the start of {full:?}"
+            );
+            cut += 1;
+        }
+    }
+    assert!(
+        cut > 0,
+        "the metrics line is wider than 80 columns\n{screen}"
+    );
+    let strip = row_text(&buffer, l.strip.y, 1..w - 1);
+    assert!(
+        strip.starts_with(" Band strip ") && strip.ends_with('…'),
+        "{strip:?}\n{screen}"
+    );
 }

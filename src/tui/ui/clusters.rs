@@ -5,10 +5,11 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Cell, Paragraph, Row, Table};
+use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Cell, Paragraph, Row, Table, Wrap};
+use unicode_width::UnicodeWidthStr;
 
 use super::pairs::{TableRow, render_table};
-use super::{for_count, thousands};
+use super::{fit_line, for_count, table_column_widths, thousands, title_room};
 use crate::tui::app::App;
 use crate::tui::clusters::{ClustersOutcome, EdgeKind};
 use crate::tui::keys::{Command, hint};
@@ -61,7 +62,7 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;
     let block = Block::bordered()
         .border_style(theme.border())
-        .title(Line::from(title_spans(app, "Clusters")));
+        .title(fit_line(title_spans(app, "Clusters"), title_room(area)));
     let (Some(r), Some(data)) = (&app.clusters.result, &app.data) else {
         let text = match (&app.candidates.result, app.clusters.job.running()) {
             (None, _) => "banding…".to_string(),
@@ -81,7 +82,10 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
             }
             (Some(_), None) => "clustering…".to_string(),
         };
-        frame.render_widget(Paragraph::new(text).block(block), area);
+        frame.render_widget(
+            Paragraph::new(text).wrap(Wrap { trim: true }).block(block),
+            area,
+        );
         return;
     };
     let documents = data.corpus.len();
@@ -146,6 +150,7 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(block, area);
     let [left, right] =
         Layout::horizontal([Constraint::Length(50), Constraint::Fill(1)]).areas(inner);
+    let lines: Vec<Line> = lines.into_iter().map(|l| fit_line(l, left.width)).collect();
     frame.render_widget(Paragraph::new(lines), left);
     render_histogram(frame, app, r, right);
 }
@@ -205,10 +210,31 @@ pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
             r.banding,
             hint(Command::ThresholdDown)
         );
-        frame.render_widget(Paragraph::new(text).block(block), area);
+        frame.render_widget(
+            Paragraph::new(text).wrap(Wrap { trim: true }).block(block),
+            area,
+        );
         return;
     }
     let rows_shown = area.height.saturating_sub(3) as usize;
+    let widths = [
+        Constraint::Length(6),
+        Constraint::Length(id_width(
+            data,
+            list.rows()
+                .iter()
+                .skip(list.offset())
+                .take(rows_shown)
+                .map(|&c| r.clusters.kept(c as usize)),
+        )),
+        Constraint::Length(7),
+        Constraint::Length(8),
+        Constraint::Length(9),
+        Constraint::Length(8),
+        Constraint::Fill(1),
+    ];
+    // An id longer than its column is cut with `…` to the width the table gives it.
+    let kept_width = table_column_widths(&widths, block.inner(area).width)[1];
     let rows: Vec<Row> = list
         .rows()
         .iter()
@@ -221,7 +247,10 @@ pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
             let kept = r.clusters.kept(c);
             let mut row = Row::new(vec![
                 Cell::from(format!("{}", n + 1)),
-                Cell::from(data.corpus.id(kept as usize).to_string()),
+                Cell::from(fit_line(
+                    data.corpus.id(kept as usize).to_string(),
+                    kept_width,
+                )),
                 Cell::from(format!("{:>6}", thousands(audit.size as u64))),
                 // Past the audit's limits the weakest link is a lower bound, as `dedup` says.
                 Cell::from(format!(
@@ -247,22 +276,6 @@ pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
             row
         })
         .collect();
-    let widths = [
-        Constraint::Length(6),
-        Constraint::Length(id_width(
-            data,
-            list.rows()
-                .iter()
-                .skip(list.offset())
-                .take(rows_shown)
-                .map(|&c| r.clusters.kept(c as usize)),
-        )),
-        Constraint::Length(7),
-        Constraint::Length(8),
-        Constraint::Length(9),
-        Constraint::Length(8),
-        Constraint::Fill(1),
-    ];
     let header = Row::new(vec![
         "#",
         "kept",
@@ -295,10 +308,11 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
         .count();
     let block = Block::bordered()
         .border_style(theme.border())
-        .title(Line::from(title_spans(
-            app,
-            &format!("Cluster of {}", id(kept)),
-        )));
+        .title(fit_line(
+            title_spans(app, &format!("Cluster of {}", id(kept))),
+            title_room(area),
+        ));
+    let inner_width = block.inner(area).width;
     let mut lines = vec![
         Line::from(format!(
             "{} members ({} distinct {}) · keeps {} · removes {}",
@@ -333,11 +347,16 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
             },
         ]),
     ];
+    // The summary lines end with `…` when cut; the member rows below are previews, cut at
+    // the edge like the text column of the tables.
+    for line in &mut lines {
+        *line = fit_line(std::mem::take(line), inner_width);
+    }
     let rows = area.height.saturating_sub(4) as usize;
     let width = id_width(
         data,
         members.iter().copied().skip(open.member_offset).take(rows),
-    ) as usize;
+    );
     for &d in members.iter().skip(open.member_offset).take(rows) {
         let mark = if d == kept {
             Span::styled("kept        ", theme.good())
@@ -349,19 +368,27 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
         } else {
             Span::raw("            ")
         };
-        lines.push(Line::from(vec![
-            Span::raw(format!("{:<width$} ", id(d))),
+        // Cut to the column and padded by display width, so the marks stay aligned.
+        let member = fit_line(id(d), width);
+        let padding = " ".repeat(usize::from(width) + 1 - member.width());
+        let mut spans = member.spans;
+        spans.extend([
+            Span::raw(padding),
             mark,
             Span::styled(preview(data, d), theme.dim()),
-        ]));
+        ]);
+        lines.push(Line::from(spans));
     }
     let more = members.len().saturating_sub(open.member_offset + rows);
     if more > 0 && rows > 0 {
         lines.pop();
-        lines.push(Line::from(Span::styled(
-            format!("… and {} more members", thousands(more as u64 + 1)),
-            theme.dim(),
-        )));
+        lines.push(fit_line(
+            Span::styled(
+                format!("… and {} more members", thousands(more as u64 + 1)),
+                theme.dim(),
+            ),
+            inner_width,
+        ));
     }
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
@@ -374,17 +401,18 @@ pub fn render_edges(frame: &mut Frame, app: &App, area: Rect) {
     };
     // The list holds the farthest pair first, then the spanning edges.
     let spanning = open.edge_list.len() as u64 - 1;
+    let title = vec![
+        Span::styled(" Edges ", theme.title()),
+        Span::raw(format!(
+            "farthest pair, then {} spanning {} weakest first · {} opens ",
+            thousands(spanning),
+            for_count(spanning, "edge", "edges"),
+            hint(Command::Open)
+        )),
+    ];
     let block = Block::bordered()
         .border_style(theme.focused_border())
-        .title(Line::from(vec![
-            Span::styled(" Edges ", theme.title()),
-            Span::raw(format!(
-                "farthest pair, then {} spanning {} weakest first · {} opens ",
-                thousands(spanning),
-                for_count(spanning, "edge", "edges"),
-                hint(Command::Open)
-            )),
-        ]));
+        .title(fit_line(title, title_room(area)));
     let signatures = &data.index.signatures;
     render_table(frame, app, area, block, &open.edges, &[("edge", 15)], |i| {
         let (kind, e) = open.edge_list[i as usize];
@@ -403,10 +431,10 @@ pub fn render_edges(frame: &mut Frame, app: &App, area: Rect) {
     });
 }
 
-/// Width of the id column for `docs`, between 4 and 24 characters.
+/// Width of the id column for `docs`, between 4 and 24 columns.
 fn id_width(data: &crate::tui::session::Loaded, docs: impl Iterator<Item = u32>) -> u16 {
     docs.take(10_000)
-        .map(|d| data.corpus.id(d as usize).chars().count())
+        .map(|d| data.corpus.id(d as usize).width())
         .max()
         .unwrap_or(4)
         .clamp(4, 24) as u16

@@ -18,7 +18,7 @@ use crate::numfmt::{compact, thousands};
 use crate::tui::app::App;
 use crate::tui::cost::CostMetric;
 
-use super::status;
+use super::{fit_line, status, title_room};
 
 /// Colours from cheap to costly (or from unlikely to likely, for P(t)).
 const SCALE: [Color; 8] = [
@@ -61,7 +61,10 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     );
     let block = Block::bordered()
         .border_style(theme.focused_border())
-        .title(Span::styled(title, theme.title()));
+        .title(fit_line(
+            Span::styled(title, theme.title()),
+            title_room(map),
+        ));
     let inner = block.inner(map);
     frame.render_widget(block, map);
     match &app.cost.grid {
@@ -87,7 +90,10 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 }
                 None => "no grid yet".to_string(),
             };
-            frame.render_widget(Paragraph::new(Span::styled(text, theme.warning())), inner);
+            frame.render_widget(
+                Paragraph::new(Span::styled(text, theme.warning())).wrap(Wrap { trim: true }),
+                inner,
+            );
             render_details_empty(frame, app, details);
         }
     }
@@ -227,7 +233,7 @@ fn render_grid(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding, a
         }
     }
     lines.push(Line::from(Span::styled(axis, theme.dim())));
-    lines.push(legend(app, &levels, metric));
+    lines.push(fit_line(legend(app, &levels, metric), area.width));
     frame.render_widget(Paragraph::new(lines), area);
 }
 

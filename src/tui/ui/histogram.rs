@@ -15,7 +15,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::canvas::{Canvas, Line as CanvasLine, Points};
 use ratatui::widgets::{Block, Paragraph};
 
-use super::{compact, for_count, thousands};
+use super::{compact, fit_line, for_count, thousands, title_room};
 use crate::analysis::sampled::Estimate;
 use crate::minhash::scurve::candidate_probability;
 use crate::tui::app::{App, Focus};
@@ -111,7 +111,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     title.push(Span::styled("S-curve to scale ", theme.dim()));
     let block = Block::bordered()
         .border_style(border)
-        .title(Line::from(title));
+        .title(fit_line(title, title_room(area)));
     frame.render_widget(block, area);
     let g = histogram_geometry(area, bins);
     if g.plot.height < 2 || g.plot.width < bins as u16 {
@@ -405,5 +405,9 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             theme.dim(),
         )));
     }
+    let info: Vec<Line> = info
+        .into_iter()
+        .map(|l| fit_line(l, g.info.width))
+        .collect();
     frame.render_widget(Paragraph::new(info), g.info);
 }

@@ -2,10 +2,10 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::text::{Line, Span};
+use ratatui::text::Span;
 use ratatui::widgets::{Block, Gauge, Paragraph};
 
-use super::{amount, compact, human_rate};
+use super::{amount, compact, fit_line, human_rate};
 use crate::jobs::Phase;
 use crate::tui::app::App;
 use crate::tui::keys::{self, Command};
@@ -30,19 +30,26 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     .areas(inner);
 
     let opts = &app.config.index_options;
+    // A long path or a wide phase line is cut with `…` at the box's edge.
     frame.render_widget(
         Paragraph::new(vec![
-            Line::from(vec![
-                Span::raw("corpus  "),
-                Span::styled(app.config.source_name.clone(), theme.title()),
-            ]),
-            Line::from(Span::styled(
-                format!(
-                    "shingles {} · K = {} permutations · seed {}",
-                    opts.shingle.kind, opts.num_perm, opts.seed
+            fit_line(
+                vec![
+                    Span::raw("corpus  "),
+                    Span::styled(app.config.source_name.clone(), theme.title()),
+                ],
+                source.width,
+            ),
+            fit_line(
+                Span::styled(
+                    format!(
+                        "shingles {} · K = {} permutations · seed {}",
+                        opts.shingle.kind, opts.num_perm, opts.seed
+                    ),
+                    theme.dim(),
                 ),
-                theme.dim(),
-            )),
+                source.width,
+            ),
         ]),
         source,
     );
@@ -54,16 +61,19 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         } else {
             0.0
         };
-        lines.push(Line::from(vec![
-            Span::styled("✓ ", theme.good()),
-            Span::raw(format!("{:<32}", step.phase.label())),
-            Span::raw(format!(
-                "{:>14} {:>7.2} s  {:>14}",
-                amount(step.items, step.unit),
-                step.seconds,
-                human_rate(rate, step.unit)
-            )),
-        ]));
+        lines.push(fit_line(
+            vec![
+                Span::styled("✓ ", theme.good()),
+                Span::raw(format!("{:<32}", step.phase.label())),
+                Span::raw(format!(
+                    "{:>14} {:>7.2} s  {:>14}",
+                    amount(step.items, step.unit),
+                    step.seconds,
+                    human_rate(rate, step.unit)
+                )),
+            ],
+            done.width,
+        ));
     }
     frame.render_widget(Paragraph::new(lines), done);
 
@@ -75,16 +85,19 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             String::new()
         };
         frame.render_widget(
-            Paragraph::new(Line::from(vec![
-                Span::styled("▸ ", theme.key()),
-                Span::raw(format!("{:<32}", snap.phase.label())),
-                Span::raw(format!(
-                    "{}{total} · {} · {:.1} s",
-                    compact(snap.done),
-                    human_rate(snap.rate(), snap.phase.unit()),
-                    snap.elapsed.as_secs_f64()
-                )),
-            ])),
+            Paragraph::new(fit_line(
+                vec![
+                    Span::styled("▸ ", theme.key()),
+                    Span::raw(format!("{:<32}", snap.phase.label())),
+                    Span::raw(format!(
+                        "{}{total} · {} · {:.1} s",
+                        compact(snap.done),
+                        human_rate(snap.rate(), snap.phase.unit()),
+                        snap.elapsed.as_secs_f64()
+                    )),
+                ],
+                current.width,
+            )),
             current,
         );
         let ratio = snap.fraction().unwrap_or(0.0);
@@ -100,12 +113,15 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         frame.render_widget(Paragraph::new("starting…"), current);
     }
     frame.render_widget(
-        Paragraph::new(Line::from(vec![
-            Span::styled(keys::hint(Command::Quit), theme.key()),
-            Span::raw(" quit   "),
-            Span::styled(keys::hint(Command::Help), theme.key()),
-            Span::raw(" help   the work runs in the background"),
-        ])),
+        Paragraph::new(fit_line(
+            vec![
+                Span::styled(keys::hint(Command::Quit), theme.key()),
+                Span::raw(" quit   "),
+                Span::styled(keys::hint(Command::Help), theme.key()),
+                Span::raw(" help   the work runs in the background"),
+            ],
+            hint.width,
+        )),
         hint,
     );
 }

@@ -5,11 +5,11 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::symbols::Marker;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Cell, Dataset, GraphType, Paragraph};
+use ratatui::text::Span;
+use ratatui::widgets::{Block, Cell, Dataset, GraphType, Paragraph, Wrap};
 
 use super::pairs::TableRow;
-use super::thousands;
+use super::{fit_line, thousands, title_room};
 use crate::minhash::scurve::candidate_probability;
 use crate::tui::app::{App, Focus};
 use crate::tui::keys::{Command, hint};
@@ -54,7 +54,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     ));
     let block = Block::bordered()
         .border_style(border)
-        .title(Line::from(title));
+        .title(fit_line(title, title_room(area)));
 
     let (Some(truth), Some(measure), Some(data)) = (&state.truth, &state.measure, &app.data) else {
         let text = if state.truth.is_none() {
@@ -65,7 +65,10 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         } else {
             "banding…".to_string()
         };
-        frame.render_widget(Paragraph::new(text).block(block), area);
+        frame.render_widget(
+            Paragraph::new(text).wrap(Wrap { trim: true }).block(block),
+            area,
+        );
         return;
     };
     if state.missed.is_empty() {
@@ -81,7 +84,10 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 hint(Command::Back)
             )
         };
-        frame.render_widget(Paragraph::new(text).block(block), area);
+        frame.render_widget(
+            Paragraph::new(text).wrap(Wrap { trim: true }).block(block),
+            area,
+        );
         return;
     }
 

@@ -3,6 +3,7 @@
 
 pub mod clusters;
 pub mod cost;
+pub mod fit;
 pub mod histogram;
 pub mod loading;
 pub mod missed;
@@ -87,3 +88,4 @@ fn render_too_small(frame: &mut Frame, area: Rect) {
 }
 
 pub use crate::numfmt::{amount, compact, for_count, rate as human_rate, thousands};
+pub use fit::{fit_line, table_column_widths, title_room};

@@ -5,6 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
+use super::{fit_line, title_room};
 use crate::tui::app::{App, Overlay};
 use crate::tui::keys::{self, BINDINGS, Context};
 use crate::tui::layout::centered;
@@ -19,9 +20,9 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             frame.render_widget(Clear, rect);
             let block = Block::bordered()
                 .border_style(theme.focused_border())
-                .title(Span::styled(
-                    format!(" {} ", prompt.kind.question()),
-                    theme.title(),
+                .title(fit_line(
+                    Span::styled(format!(" {} ", prompt.kind.question()), theme.title()),
+                    title_room(rect),
                 ))
                 .title_bottom(Span::styled(" Enter accepts · Esc cancels ", theme.dim()));
             frame.render_widget(
@@ -65,12 +66,15 @@ fn render_help(frame: &mut Frame, app: &App, area: Rect) {
         theme.title(),
     ))];
     let half = entries.len().div_ceil(2);
+    let text_width = column.saturating_sub(13);
     let cell = |(k, h): &(String, &str)| -> Vec<Span<'static>> {
-        let text: String = h.chars().take(column.saturating_sub(13)).collect();
-        vec![
-            Span::styled(format!(" {k:<11} "), theme.key()),
-            Span::raw(format!("{text:<w$}", w = column.saturating_sub(13))),
-        ]
+        // Cut with `…` and padded by display width, so the right column stays aligned.
+        let text = fit_line(h.to_string(), text_width as u16);
+        let padding = " ".repeat(text_width - text.width());
+        let mut spans = vec![Span::styled(format!(" {k:<11} "), theme.key())];
+        spans.extend(text.spans);
+        spans.push(Span::raw(padding));
+        spans
     };
     for i in 0..half {
         let mut spans = cell(&entries[i]);

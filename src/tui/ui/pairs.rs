@@ -3,10 +3,11 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Cell, Paragraph, Row, Table};
+use ratatui::text::Span;
+use ratatui::widgets::{Block, Cell, Paragraph, Row, Table, Wrap};
+use unicode_width::UnicodeWidthStr;
 
-use super::thousands;
+use super::{fit_line, table_column_widths, thousands, title_room};
 use crate::tui::app::{App, Focus, PairList};
 use crate::tui::keys::{Command, hint};
 
@@ -62,7 +63,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     }
     let block = Block::bordered()
         .border_style(border)
-        .title(Line::from(title));
+        .title(fit_line(title, title_room(area)));
 
     let (Some(result), Some(_)) = (&app.candidates.result, &app.data) else {
         let text = if app.data.is_some() {
@@ -86,7 +87,11 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 hint(Command::Back)
             )
         };
-        frame.render_widget(Paragraph::new(text).block(block), area);
+        // The panel has rows to spare: the advice wraps rather than being cut.
+        frame.render_widget(
+            Paragraph::new(text).wrap(Wrap { trim: true }).block(block),
+            area,
+        );
         return;
     }
 
@@ -145,13 +150,32 @@ pub(super) fn render_table(
         .map(|(n, &i)| (n, row(i)))
         .collect();
     let id_width = id_column_width(&data.corpus, shown.iter().flat_map(|(_, r)| [r.a, r.b]));
+    let mut widths = vec![
+        Constraint::Length(6),
+        Constraint::Length(id_width),
+        Constraint::Length(id_width),
+        Constraint::Length(7),
+        Constraint::Length(8),
+    ];
+    widths.extend(extra.iter().map(|&(_, w)| Constraint::Length(w)));
+    widths.extend([Constraint::Length(13), Constraint::Fill(1)]);
+    // On a narrow screen the table squeezes the columns: ids are cut with `…` to the width
+    // they get.
+    let columns = table_column_widths(&widths, block.inner(area).width);
+    let (id_a_width, id_b_width) = (columns[1], columns[2]);
     let rows: Vec<Row> = shown
         .into_iter()
         .map(|(n, r)| {
             let mut cells = vec![
                 Cell::from(format!("{}", n + 1)),
-                Cell::from(data.corpus.id(r.a as usize).to_string()),
-                Cell::from(data.corpus.id(r.b as usize).to_string()),
+                Cell::from(fit_line(
+                    data.corpus.id(r.a as usize).to_string(),
+                    id_a_width,
+                )),
+                Cell::from(fit_line(
+                    data.corpus.id(r.b as usize).to_string(),
+                    id_b_width,
+                )),
                 Cell::from(format!("{:.3}", r.jaccard)),
                 Cell::from(format!("{:.3}", r.estimate)),
             ];
@@ -174,24 +198,15 @@ pub(super) fn render_table(
     let mut header = vec!["#", "id A", "id B", "Jaccard", "estimate"];
     header.extend(extra.iter().map(|(name, _)| *name));
     header.extend(["label", "text A"]);
-    let mut widths = vec![
-        Constraint::Length(6),
-        Constraint::Length(id_width),
-        Constraint::Length(id_width),
-        Constraint::Length(7),
-        Constraint::Length(8),
-    ];
-    widths.extend(extra.iter().map(|&(_, w)| Constraint::Length(w)));
-    widths.extend([Constraint::Length(13), Constraint::Fill(1)]);
     let table = Table::new(rows, widths)
         .header(Row::new(header).style(theme.title()))
         .block(block);
     frame.render_widget(table, area);
 }
 
-/// Width of an id column: the longest id among the rows shown, between 4 and 24 characters.
+/// Width of an id column: the widest id among the rows shown, between 4 and 24 columns.
 fn id_column_width(corpus: &crate::corpus::Corpus, docs: impl Iterator<Item = u32>) -> u16 {
-    docs.map(|d| corpus.id(d as usize).chars().count())
+    docs.map(|d| corpus.id(d as usize).width())
         .max()
         .unwrap_or(4)
         .clamp(4, 24) as u16

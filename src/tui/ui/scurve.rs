@@ -8,6 +8,7 @@ use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph};
 
+use super::{fit_line, title_room};
 use crate::minhash::Banding;
 use crate::minhash::scurve::{
     approximate_threshold, candidate_probability, similarity_at_probability, steepest_point,
@@ -77,12 +78,13 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     } else {
         theme.border()
     };
+    let title = vec![
+        Span::styled(" S-curve ", theme.title()),
+        Span::styled(format!("b = {} × r = {} ", b.bands, b.rows), theme.key()),
+    ];
     let block = Block::bordered()
         .border_style(border)
-        .title(Line::from(vec![
-            Span::styled(" S-curve ", theme.title()),
-            Span::styled(format!("b = {} × r = {} ", b.bands, b.rows), theme.key()),
-        ]));
+        .title(fit_line(title, title_room(area)));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let [chart_area, info_area] =
@@ -221,6 +223,10 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         ]),
         Line::from(legend),
     ];
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .map(|l| fit_line(l, info_area.width))
+        .collect();
     frame.render_widget(Paragraph::new(lines), info_area);
 }
 

@@ -3,10 +3,10 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
+use ratatui::text::Span;
 use ratatui::widgets::Paragraph;
 
-use super::{compact, for_count, thousands};
+use super::{compact, fit_line, for_count, thousands};
 use crate::tui::app::App;
 use crate::tui::keys;
 
@@ -107,7 +107,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
         ));
     }
     spans.extend(super::missed::job_span(app));
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    frame.render_widget(Paragraph::new(fit_line(spans, area.width)), area);
 }
 
 /// `812 ms`, or `3.79 s` from a second on.
@@ -129,7 +129,8 @@ pub fn render_message(frame: &mut Frame, app: &App, area: Rect) {
         } else {
             theme.good()
         };
-        frame.render_widget(Paragraph::new(Span::styled(msg.text.clone(), style)), area);
+        let line = fit_line(Span::styled(msg.text.as_str(), style), area.width);
+        frame.render_widget(Paragraph::new(line), area);
     }
 }
 
@@ -140,5 +141,8 @@ pub fn render_footer(frame: &mut Frame, app: &App, area: Rect) {
         spans.push(Span::styled(k, theme.key()));
         spans.push(Span::raw(format!(" {text}  ")));
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)).style(theme.dim()), area);
+    frame.render_widget(
+        Paragraph::new(fit_line(spans, area.width)).style(theme.dim()),
+        area,
+    );
 }

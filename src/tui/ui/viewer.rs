@@ -10,6 +10,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
+use super::{fit_line, title_room};
 use crate::numfmt::for_count;
 use crate::similarity::estimate_sigma;
 use crate::tui::app::{App, METRIC_CHARS, PairView, ScrollSide};
@@ -148,6 +149,10 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
             theme.dim(),
         )),
     ];
+    let header: Vec<Line> = header
+        .into_iter()
+        .map(|line| fit_line(line, l.header.width))
+        .collect();
     frame.render_widget(Paragraph::new(header), l.header);
 
     render_band_strip(frame, app, view, l.strip);
@@ -182,22 +187,28 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
             } else {
                 theme.border()
             })
-            .title(Line::from(vec![
-                Span::styled(format!(" {} ", data.corpus.id(pos as usize)), theme.title()),
+            .title(fit_line(
+                vec![
+                    Span::styled(format!(" {} ", data.corpus.id(pos as usize)), theme.title()),
+                    Span::styled(
+                        format!("{chars} {} ", for_count(chars, "char", "chars")),
+                        theme.dim(),
+                    ),
+                ],
+                title_room(rect),
+            ))
+            .title_bottom(fit_line(
                 Span::styled(
-                    format!("{chars} {} ", for_count(chars, "char", "chars")),
+                    format!(
+                        " lines {}–{} of {} ",
+                        (scroll + 1).min(total),
+                        (scroll + rows).min(total),
+                        total
+                    ),
                     theme.dim(),
                 ),
-            ]))
-            .title_bottom(Line::from(Span::styled(
-                format!(
-                    " lines {}–{} of {} ",
-                    (scroll + 1).min(total),
-                    (scroll + rows).min(total),
-                    total
-                ),
-                theme.dim(),
-            )));
+                title_room(rect),
+            ));
         let shown: Vec<Line> = lines.into_iter().skip(scroll).take(rows).collect();
         frame.render_widget(Paragraph::new(shown).block(block), rect);
     }
@@ -209,28 +220,29 @@ fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) 
     let theme = &app.theme;
     let b = app.curve.banding;
     let hit = view.collided.iter().filter(|&&c| c).count();
+    let title = vec![
+        Span::styled(" Band strip ", theme.title()),
+        Span::raw(format!(
+            "{b}: {hit} of {} {} collided ",
+            b.bands,
+            for_count(b.bands as u64, "band", "bands")
+        )),
+        Span::styled("█ collided  · not  ", theme.dim()),
+        Span::styled(
+            if app.viewer.show_values {
+                format!("({} hides values) ", hint(Command::ToggleBandValues))
+            } else {
+                format!(
+                    "({} shows each band's values) ",
+                    hint(Command::ToggleBandValues)
+                )
+            },
+            theme.dim(),
+        ),
+    ];
     let block = Block::bordered()
         .border_style(theme.border())
-        .title(Line::from(vec![
-            Span::styled(" Band strip ", theme.title()),
-            Span::raw(format!(
-                "{b}: {hit} of {} {} collided ",
-                b.bands,
-                for_count(b.bands as u64, "band", "bands")
-            )),
-            Span::styled("█ collided  · not  ", theme.dim()),
-            Span::styled(
-                if app.viewer.show_values {
-                    format!("({} hides values) ", hint(Command::ToggleBandValues))
-                } else {
-                    format!(
-                        "({} shows each band's values) ",
-                        hint(Command::ToggleBandValues)
-                    )
-                },
-                theme.dim(),
-            ),
-        ]));
+        .title(fit_line(title, title_room(area)));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let hit_style = if theme.mono {
@@ -297,16 +309,20 @@ fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) 
                 }
                 spans.push(Span::raw("  "));
             }
-            lines.push(Line::from(spans));
+            // r = 8 values of both documents take 160 columns: cut lines end with `…`.
+            lines.push(fit_line(spans, inner.width));
         }
         if shown < order.len() {
-            lines.push(Line::from(Span::styled(
-                format!(
-                    "… {} more bands (a taller terminal shows more)",
-                    order.len() - shown
+            lines.push(fit_line(
+                Span::styled(
+                    format!(
+                        "… {} more bands (a taller terminal shows more)",
+                        order.len() - shown
+                    ),
+                    theme.dim(),
                 ),
-                theme.dim(),
-            )));
+                inner.width,
+            ));
         }
     }
     frame.render_widget(Paragraph::new(lines), inner);

@@ -1,0 +1,232 @@
+//! One-line texts cut to the width they are drawn in. ratatui clips a line at its area's edge
+//! without a sign, so a cut count or title reads as if it were complete. The explorer's
+//! one-line texts (panel titles, the status, message and footer lines, count lines, legends,
+//! key help, the viewer's header, table ids) go through [`fit_line`], which ends a cut line
+//! with `…`. Text previews in tables stay clipped at the edge: they are starts of documents.
+
+use std::borrow::Cow;
+
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::text::{Line, Span};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+/// What a cut line ends with.
+pub const ELLIPSIS: &str = "…";
+
+/// `line` as it fits in `width` display columns: unchanged when it fits (trailing spaces past
+/// the edge are no loss), else cut at a char boundary so that it and a final `…` take at most
+/// `width` columns. Each span keeps its style; the `…` takes the style of the span it cut.
+/// Width 0 gives an empty line, width 1 a lone `…` for any line wider than one column.
+pub fn fit_line<'a>(line: impl Into<Line<'a>>, width: u16) -> Line<'a> {
+    let mut line = line.into();
+    let width = usize::from(width);
+    if visible_width(&line) <= width {
+        return line;
+    }
+    let mut room = width.saturating_sub(ELLIPSIS.width());
+    let mut kept = Vec::with_capacity(line.spans.len() + 1);
+    let mut ellipsis_style = line.spans.last().map(|s| s.style).unwrap_or_default();
+    for span in std::mem::take(&mut line.spans) {
+        let span_width = span.width();
+        if span_width <= room {
+            room -= span_width;
+            kept.push(span);
+            continue;
+        }
+        ellipsis_style = span.style;
+        let end = prefix_end(&span.content, room);
+        if end > 0 {
+            let content = match span.content {
+                Cow::Borrowed(s) => Cow::Borrowed(&s[..end]),
+                Cow::Owned(mut s) => {
+                    s.truncate(end);
+                    Cow::Owned(s)
+                }
+            };
+            kept.push(Span::styled(content, span.style));
+        }
+        break;
+    }
+    if width > 0 {
+        kept.push(Span::styled(ELLIPSIS, ellipsis_style));
+    }
+    line.spans = kept;
+    line
+}
+
+/// The width of `line` up to its last char that is not white space.
+fn visible_width(line: &Line) -> usize {
+    let mut trailing = 0;
+    for span in line.spans.iter().rev() {
+        let trimmed = span.content.trim_end();
+        trailing += span.content[trimmed.len()..].width();
+        if !trimmed.is_empty() {
+            break;
+        }
+    }
+    line.width() - trailing
+}
+
+/// The columns a bordered block's title has: its width without the two corners.
+pub fn title_room(area: Rect) -> u16 {
+    area.width.saturating_sub(2)
+}
+
+/// The widths ratatui's `Table` gives columns with `constraints` in `width` columns, as it
+/// lays them out with its defaults (from the left, one column of spacing, no selection
+/// column), so that cells can be cut to them with [`fit_line`].
+pub fn table_column_widths(constraints: &[Constraint], width: u16) -> Vec<u16> {
+    Layout::horizontal(constraints.iter().copied())
+        .flex(Flex::Start)
+        .spacing(1)
+        .split(Rect::new(0, 0, width, 1))
+        .iter()
+        .map(|r| r.width)
+        .collect()
+}
+
+/// The byte length of the longest prefix of `text` at most `room` columns wide, ending on a
+/// char boundary. Zero-width chars (combining marks) after the last char that fits stay with
+/// it. The prefix is measured again as a whole, as ratatui measures a span, because a
+/// sequence such as an emoji with a variation selector is wider than its chars' sum.
+fn prefix_end(text: &str, room: usize) -> usize {
+    let mut used = 0;
+    let mut end = 0;
+    for (i, c) in text.char_indices() {
+        used += c.width().unwrap_or(0);
+        if used > room {
+            break;
+        }
+        end = i + c.len_utf8();
+    }
+    while end > 0 && text[..end].width() > room {
+        end = text[..end].char_indices().next_back().map_or(0, |(i, _)| i);
+    }
+    end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::style::{Color, Style};
+
+    fn text(line: &Line) -> String {
+        line.spans.iter().map(|s| s.content.as_ref()).collect()
+    }
+
+    #[test]
+    fn a_line_that_fits_is_unchanged() {
+        let line = fit_line("exactly ten", 11);
+        assert_eq!(text(&line), "exactly ten");
+        let line = fit_line("", 0);
+        assert_eq!(text(&line), "");
+        let line = fit_line("short", 80);
+        assert_eq!(text(&line), "short");
+    }
+
+    #[test]
+    fn a_cut_line_ends_with_an_ellipsis_within_its_width() {
+        let line = fit_line("exactly ten", 10);
+        assert_eq!(text(&line), "exactly t…");
+        assert_eq!(line.width(), 10);
+        assert_eq!(text(&fit_line("abc", 1)), "…");
+        assert_eq!(text(&fit_line("abc", 0)), "");
+        assert_eq!(text(&fit_line("a", 1)), "a");
+        assert_eq!(text(&fit_line("ab", 2)), "ab");
+    }
+
+    #[test]
+    fn wide_chars_are_never_split_and_never_overflow() {
+        // 日本語 is six columns: at five, 日本 (4) and … (1); at four, 日 (2) and … leave one
+        // column empty rather than half a char.
+        let line = fit_line("日本語", 5);
+        assert_eq!(text(&line), "日本…");
+        assert_eq!(line.width(), 5);
+        let line = fit_line("日本語", 4);
+        assert_eq!(text(&line), "日…");
+        assert_eq!(line.width(), 3);
+        assert_eq!(text(&fit_line("日本語", 6)), "日本語");
+        assert_eq!(text(&fit_line("日本語", 2)), "…");
+        // Multi-byte chars of width 1 are cut between chars, not inside one.
+        assert_eq!(text(&fit_line("≈4.2 M ± 643.7 k", 8)), "≈4.2 M …");
+        // A combining mark stays with the letter it follows.
+        assert_eq!(text(&fit_line("cafe\u{301} au lait", 5)), "cafe\u{301}…");
+        for width in 0..12 {
+            let line = fit_line("ab日本語cd ≈ é", width);
+            assert!(line.width() <= usize::from(width), "{width}: {line:?}");
+        }
+    }
+
+    #[test]
+    fn spans_keep_their_styles_and_the_ellipsis_takes_the_cut_ones() {
+        let red = Style::default().fg(Color::Red);
+        let blue = Style::default().fg(Color::Blue);
+        let line = Line::from(vec![Span::styled("red ", red), Span::styled("blue", blue)]);
+        let cut = fit_line(line.clone(), 6);
+        assert_eq!(text(&cut), "red b…");
+        assert_eq!(cut.spans[0].style, red);
+        assert_eq!(cut.spans[1].style, blue);
+        assert_eq!(cut.spans[2].style, blue);
+        // Cut exactly at a span's end: the next span is dropped and lends its style.
+        let cut = fit_line(line.clone(), 5);
+        assert_eq!(text(&cut), "red …");
+        assert_eq!(cut.spans.last().unwrap().style, blue);
+        assert_eq!(fit_line(line.clone(), 8), line);
+    }
+
+    /// The widths match the ones `Table` draws with, also when its columns do not all fit:
+    /// an id cut to its column's width shows its `…`, followed by the column spacing.
+    #[test]
+    fn table_columns_are_the_widths_the_table_draws() {
+        use ratatui::Terminal;
+        use ratatui::backend::TestBackend;
+        use ratatui::widgets::{Row, Table};
+        let id = "a-very-long-document-identifier";
+        for width in [30u16, 44, 60, 90] {
+            let constraints = [
+                Constraint::Length(6),
+                Constraint::Length(24),
+                Constraint::Length(7),
+                Constraint::Fill(1),
+            ];
+            let columns = table_column_widths(&constraints, width);
+            let starts: Vec<u16> = columns
+                .iter()
+                .scan(0, |x, &w| {
+                    let start = *x;
+                    *x += w + 1;
+                    Some(start)
+                })
+                .collect();
+            let row = Row::new(vec![
+                Line::from("1"),
+                fit_line(id, columns[1]),
+                Line::from("0.500"),
+                Line::from("text"),
+            ]);
+            let mut terminal = Terminal::new(TestBackend::new(width, 1)).unwrap();
+            terminal
+                .draw(|frame| frame.render_widget(Table::new([row], constraints), frame.area()))
+                .unwrap();
+            let buffer = terminal.backend().buffer();
+            let drawn: String = (starts[1]..starts[1] + columns[1])
+                .map(|x| buffer[(x, 0)].symbol())
+                .collect();
+            assert_eq!(drawn, text(&fit_line(id, columns[1])), "width {width}");
+            assert!(drawn.ends_with('…'), "width {width}: {drawn:?}");
+            assert_eq!(buffer[(starts[2], 0)].symbol(), "0", "width {width}");
+        }
+    }
+
+    #[test]
+    fn trailing_spaces_past_the_edge_are_not_a_cut() {
+        let line = Line::from(vec![
+            Span::raw(" Title "),
+            Span::raw("keys  "),
+            Span::raw(" "),
+        ]);
+        assert_eq!(fit_line(line.clone(), 11), line);
+        assert_eq!(text(&fit_line(line.clone(), 10)), " Title ke…");
+        assert_eq!(text(&fit_line("   ", 1)), "   ");
+    }
+}
