@@ -713,3 +713,60 @@ fn import_timing() {
         );
     }
 }
+
+/// A file of only the removed documents, each beside its representative (the document kept):
+/// the representative has no row, yet it is a member of its cluster and the one kept.
+#[test]
+fn representatives_without_a_row_are_members_of_their_clusters() {
+    let corpus = corpus();
+    let index = index(&corpus);
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("removed.csv");
+    std::fs::write(
+        &csv,
+        "id,representative\nf0-v1,f0-v0\nf0-v2,f0-v0\nf1-v3,f1-v0\nf2-v1,not-a-document\n",
+    )
+    .unwrap();
+    let imported = import_clusters(
+        &csv,
+        &corpus,
+        &index,
+        &ImportOptions::default(),
+        400,
+        &Progress::new(),
+    )
+    .unwrap();
+    let doc = |id: &str| (0..corpus.len()).find(|&i| corpus.id(i) == id).unwrap() as u32;
+    let clusters = &imported.clusters;
+    let first = clusters
+        .cluster_of(doc("f0-v0"))
+        .expect("f0-v0 is clustered");
+    let mut members = clusters.members(first).to_vec();
+    members.sort_unstable();
+    assert_eq!(members, [doc("f0-v0"), doc("f0-v1"), doc("f0-v2")]);
+    assert_eq!(clusters.kept(first), doc("f0-v0"));
+    let second = clusters
+        .cluster_of(doc("f1-v0"))
+        .expect("f1-v0 is clustered");
+    assert_eq!(clusters.members(second).len(), 2);
+    assert_eq!(clusters.kept(second), doc("f1-v0"));
+    // A representative that is not a corpus id is only a cluster name: its cluster has one
+    // document, as before.
+    assert_eq!(clusters.cluster_of(doc("f2-v1")), None);
+    assert_eq!(imported.report.representatives_added, 2);
+    assert_eq!(imported.report.singletons, 1);
+    assert!(
+        imported
+            .report
+            .summary()
+            .contains("2 representatives without a row of their own counted as members"),
+        "{}",
+        imported.report.summary()
+    );
+    // Every removed document is paired with the document kept for it.
+    let removed: Vec<(u32, u32)> = imported.pairs.iter().map(|p| (p.a, p.b)).collect();
+    for (gone, kept) in [("f0-v1", "f0-v0"), ("f0-v2", "f0-v0"), ("f1-v3", "f1-v0")] {
+        let (a, b) = (doc(gone).min(doc(kept)), doc(gone).max(doc(kept)));
+        assert!(removed.contains(&(a, b)), "{gone} – {kept}: {removed:?}");
+    }
+}

@@ -136,6 +136,9 @@ pub struct ImportReport {
     pub repeated_members: u64,
     /// Clusters: clusters of one document (nothing removed).
     pub singletons: u64,
+    /// Clusters: kept documents named only in a `representative` column, counted as members
+    /// of their clusters ([`add_representatives`]).
+    pub representatives_added: u64,
 }
 
 impl ImportReport {
@@ -159,6 +162,10 @@ impl ImportReport {
         note(self.unclustered, "rows in no cluster");
         note(self.repeated_members, "repeated members merged");
         note(self.singletons, "one-document clusters");
+        note(
+            self.representatives_added,
+            "representatives without a row of their own counted as members",
+        );
         parts.join(" · ")
     }
 }
@@ -875,10 +882,37 @@ fn read_membership(
         }
         Ok(())
     })?;
+    if columns[1].rsplit('.').next() == Some("representative") {
+        add_representatives(&positions, &mut cluster_of, &mut membership, &mut report);
+    }
     report.format = Some(format);
     report.files = files;
     report.columns = columns;
     Ok((membership, report))
+}
+
+/// A `representative` column names each cluster by the id of the document kept for it, and a
+/// file of only the removed documents (one row per removed document, its representative beside
+/// it) has no row for that kept document. It is a member all the same: counted out, every
+/// cluster would look one document smaller and the kept document would seem unclustered.
+/// Representatives that are not corpus ids stay plain cluster names; one with a row of its own
+/// (in its cluster or another) stays where that row put it.
+fn add_representatives(
+    positions: &HashMap<&str, u32>,
+    cluster_of: &mut [u32],
+    membership: &mut Membership,
+    report: &mut ImportReport,
+) {
+    for (number, name) in membership.names.iter().enumerate() {
+        let Some(&doc) = positions.get(name.as_str()) else {
+            continue;
+        };
+        if cluster_of[doc as usize] == u32::MAX {
+            cluster_of[doc as usize] = number as u32;
+            membership.members.push((number as u32, doc));
+            report.representatives_added += 1;
+        }
+    }
 }
 
 /// Member pairs sampled per member when a cluster is above the exact bound: each member is
