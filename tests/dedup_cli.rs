@@ -413,3 +413,337 @@ fn counts_of_one_are_singular() {
     );
     assert!(err.contains("0 of 1 cluster is chained"), "{err}");
 }
+
+/// `args` run to failure: the exit code and stderr.
+fn run_err(args: &[&str]) -> (i32, String) {
+    let out = lshscope().args(args).output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn write_csv(dir: &Path, name: &str, csv: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, csv).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn repeated_ids_are_refused_before_any_output_even_when_quiet() {
+    // The kept `a` and the removed `a` cannot be told apart in a drop list or the clusters.
+    let dir = tempfile::tempdir().unwrap();
+    let text = "the same sentence about copper kettles and tea";
+    let input = write_csv(
+        dir.path(),
+        "dupid.csv",
+        &format!("id,text\na,{text}\na,{text}\nb,\nc,{text} too\n"),
+    );
+    let drop = dir.path().join("drop.txt");
+    let clusters = dir.path().join("c.csv");
+    let (code, err) = run_err(&[
+        "dedup",
+        &input,
+        "-t",
+        "0.5",
+        "-q",
+        "-o",
+        clusters.to_str().unwrap(),
+        "--drop-list",
+        drop.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        err,
+        "lshscope: error: 1 document repeats an earlier id (first: a): the clusters and the \
+         drop list name documents by id, so an id that repeats stands for several documents, \
+         and dropping it drops the kept one too; make the ids unique, or choose an id column \
+         with unique values (--id-column, or --id-field for JSON Lines)\n"
+    );
+    assert!(!drop.exists() && !clusters.exists());
+    // Without a drop list the clusters alone are refused too: they have no row numbers, so
+    // `a,a,3,false` names the kept `a` as well.
+    let (code, err) = run_err(&["dedup", &input, "-t", "0.5"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("(first: a): the clusters name documents by id"),
+        "{err}"
+    );
+    // An empty id reads as such, not as nothing.
+    let input = write_csv(
+        dir.path(),
+        "empty.csv",
+        &format!("id,text\n,{text}\n,{text}\n"),
+    );
+    let (code, err) = run_err(&["dedup", &input, "-t", "0.5"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("1 document repeats an earlier id (first: \"\")"),
+        "{err}"
+    );
+}
+
+/// A corpus whose removed documents have ids that need quoting in CSV.
+fn quoting_corpus(dir: &Path) -> String {
+    let text = "near duplicates of a sentence about copper kettles and tea";
+    write_csv(
+        dir,
+        "q.csv",
+        &format!(
+            "id,text\nkept,{text}\n\"a,b\",{text}\n\"say \"\"hi\"\"\",{text}\nother,unrelated\n"
+        ),
+    )
+}
+
+#[test]
+fn the_drop_list_format_follows_its_name() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let input = quoting_corpus(dir.path());
+    let drop = |name: &str| {
+        let path = dir.path().join(name);
+        run_ok(&[
+            "dedup",
+            &input,
+            "-t",
+            "0.5",
+            "-q",
+            "-o",
+            "-",
+            "--drop-list",
+            path.to_str().unwrap(),
+        ]);
+        std::fs::read(&path).unwrap()
+    };
+    let lines = "a,b\nsay \"hi\"\n";
+    assert_eq!(drop("drop.txt"), lines.as_bytes());
+    assert_eq!(drop("drop"), lines.as_bytes());
+    let csv = "id\n\"a,b\"\n\"say \"\"hi\"\"\"\n";
+    assert_eq!(drop("drop.csv"), csv.as_bytes());
+    let jsonl = String::from_utf8(drop("drop.jsonl")).unwrap();
+    let ids: Vec<String> = jsonl
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["id"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(ids, ["a,b", "say \"hi\""]);
+    let mut unzipped = String::new();
+    flate2::read::GzDecoder::new(drop("drop.csv.gz").as_slice())
+        .read_to_string(&mut unzipped)
+        .unwrap();
+    assert_eq!(unzipped, csv);
+    let unzstd = zstd::stream::decode_all(drop("drop.txt.zst").as_slice()).unwrap();
+    assert_eq!(unzstd, lines.as_bytes());
+    // Parquet needs a writer of its own: refused by name, before any work, not faked.
+    let parquet = dir.path().join("drop.parquet");
+    let (code, err) = run_err(&[
+        "dedup",
+        &input,
+        "-t",
+        "0.5",
+        "--drop-list",
+        parquet.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("drop.parquet: this output cannot be written as Parquet"),
+        "{err}"
+    );
+    assert!(!parquet.exists());
+}
+
+#[test]
+fn an_id_with_a_line_break_needs_a_table_drop_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "near duplicates of a sentence about copper kettles and tea";
+    let input = write_csv(
+        dir.path(),
+        "nl.csv",
+        &format!("id,text\nkept,{text}\n\"two\nlines\",{text}\n"),
+    );
+    let txt = dir.path().join("drop.txt");
+    let (code, err) = run_err(&[
+        "dedup",
+        &input,
+        "-t",
+        "0.5",
+        "--drop-list",
+        txt.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&format!(
+            "--drop-list {}: the id \"two\\nlines\" holds a line break, which a list of one id \
+             per line cannot; name the drop list .csv or .jsonl",
+            txt.display()
+        )),
+        "{err}"
+    );
+    let csv = dir.path().join("drop.csv");
+    run_ok(&[
+        "dedup",
+        &input,
+        "-t",
+        "0.5",
+        "-q",
+        "--drop-list",
+        csv.to_str().unwrap(),
+        "-o",
+        "-",
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap(),
+        "id\n\"two\nlines\"\n"
+    );
+}
+
+/// A generated template corpus (families, verbatim copies) in `dir`.
+fn generated_templates(dir: &Path, docs: &str) -> String {
+    let path = dir.join("templates.csv");
+    let path = path.to_str().unwrap().to_string();
+    run_ok(&[
+        "gen",
+        "--templates",
+        "-n",
+        docs,
+        "--identical-group",
+        "400",
+        "--seed",
+        "5",
+        "-q",
+        "-o",
+        &path,
+    ]);
+    path
+}
+
+#[test]
+fn the_summary_reports_the_bucket_cap_settings_and_what_it_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = generated_templates(dir.path(), "3000");
+    let json = dir.path().join("s.json");
+    let (_, err) = run_ok(&[
+        "dedup",
+        &input,
+        "-t",
+        "0.8",
+        "--max-bucket",
+        "50",
+        "--seed",
+        "9",
+        "-o",
+        "/dev/null",
+        "--summary-json",
+        json.to_str().unwrap(),
+    ]);
+    let s = summary(&json);
+    let capped = s["capped_buckets"].as_u64().unwrap();
+    let dropped = s["pairs_dropped_by_cap"].as_u64().unwrap();
+    assert!(capped > 0 && dropped > 0, "{s}");
+    assert_eq!(s["max_bucket"], 50);
+    assert_eq!(s["num_perm"], 128);
+    assert_eq!(s["seed"], 9);
+    assert_eq!(
+        s["shingle"]["kind"],
+        serde_json::json!({"unit": "char", "size": 5})
+    );
+    // The same line as scan's, numbers grouped.
+    let thousands = |n: u64| {
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    assert!(
+        err.contains(&format!(
+            "--max-bucket capped {} buckets; {} bucket pairs not emitted",
+            thousands(capped),
+            thousands(dropped)
+        )),
+        "{err}"
+    );
+    assert!(err.starts_with("read 3,000 documents"), "{err}");
+    assert!(
+        err.contains(&format!(
+            "buckets stand for {} candidate pairs between distinct shingle sets (identical \
+             copies collapsed; a pair counts once per band it shares)",
+            thousands(s["bucket_pairs"].as_u64().unwrap())
+        )),
+        "{err}"
+    );
+    // Without the cap: nothing capped, and no such line.
+    let (_, err) = run_ok(&[
+        "dedup",
+        &input,
+        "-t",
+        "0.8",
+        "-o",
+        "/dev/null",
+        "--summary-json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(!err.contains("--max-bucket"), "{err}");
+    let s = summary(&json);
+    assert_eq!(
+        (s["capped_buckets"].as_u64(), s["max_bucket"].is_null()),
+        (Some(0), true)
+    );
+}
+
+#[test]
+fn outputs_are_checked_before_the_work_and_a_late_failure_names_what_was_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let clusters = dir.path().join("c.csv");
+    let clusters = clusters.to_str().unwrap();
+    let missing = dir.path().join("no").join("such");
+    for (option, name) in [
+        ("-o", "x.csv"),
+        ("--drop-list", "d.txt"),
+        ("--summary-json", "s.json"),
+    ] {
+        let target = missing.join(name);
+        let mut args = vec!["dedup", QUESTIONS, "-t", "0.5", "-q"];
+        if option != "-o" {
+            args.extend(["-o", clusters]);
+        }
+        args.extend([option, target.to_str().unwrap()]);
+        let (code, err) = run_err(&args);
+        assert_eq!(code, 2, "{err}");
+        let shown = if option == "-o" { "--output" } else { option };
+        assert_eq!(
+            err,
+            format!(
+                "lshscope: error: {shown} {}: the directory {} does not exist\n",
+                target.display(),
+                missing.display()
+            )
+        );
+        assert!(!Path::new(clusters).exists(), "{option}: c.csv was written");
+    }
+    // A failure no check foresees (a full device) says which outputs are complete.
+    if Path::new("/dev/full").exists() {
+        let (code, err) = run_err(&[
+            "dedup",
+            QUESTIONS,
+            "-t",
+            "0.5",
+            "-q",
+            "-o",
+            clusters,
+            "--drop-list",
+            "/dev/full",
+        ]);
+        assert_eq!(code, 1);
+        assert!(
+            err.ends_with(&format!("; already written in full: {clusters}\n")),
+            "{err}"
+        );
+    }
+}

@@ -509,3 +509,210 @@ fn summary_json_goes_to_stdout_with_dash() {
         .stderr(predicate::str::contains("both go to stdout"));
     let _ = std::io::stdout().flush();
 }
+
+/// A generated corpus of `n` documents in `dir`.
+fn generated(dir: &Path, n: &str) -> PathBuf {
+    let corpus = dir.join("c.csv");
+    lshscope()
+        .args(["gen", "-n", n, "-q", "-o"])
+        .arg(&corpus)
+        .assert()
+        .success();
+    corpus
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_cancels_cleans_up_and_exits_130_like_ctrl_c() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = generated(dir.path(), "3000");
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    // One row per band: tens of millions of candidate pairs, written for far longer than
+    // it takes to see the temporary file.
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("lshscope"))
+        .args(["scan", "-b", "128", "-r", "1", "-q", "-o"])
+        .arg(out_dir.join("pairs.csv"))
+        .arg(&corpus)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Signal only once the pairs are being written, so there is a temporary file to remove.
+    let started = std::time::Instant::now();
+    while !files(&out_dir).iter().any(|f| f.ends_with(".tmp")) {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(120),
+            "no temporary file appeared"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "scan ended early");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let killed = StdCommand::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    assert!(
+        files(&out_dir).is_empty(),
+        "left behind: {:?}",
+        files(&out_dir)
+    );
+}
+
+#[test]
+fn every_output_is_checked_before_reading_the_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let pairs = dir.path().join("p.csv");
+    let missing = dir.path().join("missing");
+    let check = |args: &[&str], option: &str, target: &Path| {
+        let out = lshscope().args(args).output().unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(
+            err,
+            format!(
+                "lshscope: error: {option} {}: the directory {} does not exist\n",
+                target.display(),
+                missing.display()
+            )
+        );
+        assert!(!pairs.exists(), "the pairs were written");
+    };
+    let summary = missing.join("s.json");
+    check(
+        &[
+            "scan",
+            QUESTIONS,
+            "-q",
+            "-o",
+            pairs.to_str().unwrap(),
+            "--summary-json",
+            summary.to_str().unwrap(),
+        ],
+        "--summary-json",
+        &summary,
+    );
+    let groups = missing.join("g.csv");
+    check(
+        &[
+            "scan",
+            QUESTIONS,
+            "-q",
+            "--collapse-identical",
+            "-o",
+            pairs.to_str().unwrap(),
+            "--groups",
+            groups.to_str().unwrap(),
+        ],
+        "--groups",
+        &groups,
+    );
+    let truth = missing.join("t.csv");
+    check(
+        &[
+            "truth",
+            QUESTIONS,
+            "-t",
+            "0.5",
+            "-o",
+            truth.to_str().unwrap(),
+        ],
+        "--output",
+        &truth,
+    );
+    // An input that does not exist is not read: the output is checked first.
+    let pairs_elsewhere = missing.join("p.csv");
+    check(
+        &[
+            "scan",
+            "no/such/input.csv",
+            "-o",
+            pairs_elsewhere.to_str().unwrap(),
+        ],
+        "--output",
+        &pairs_elsewhere,
+    );
+    // A directory or a file in the way is named too.
+    lshscope()
+        .args(["scan", QUESTIONS, "-q", "-o"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is a directory; give a file name"));
+}
+
+#[test]
+fn a_later_output_that_fails_names_the_outputs_already_written() {
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pairs = dir.path().join("p.csv");
+    let out = lshscope()
+        .args(["scan", QUESTIONS, "-q", "--collapse-identical", "-o"])
+        .arg(&pairs)
+        .args(["--summary-json", "/dev/full"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let groups = dir.path().join("p.groups.csv");
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!(
+            "lshscope: error: /dev/full: No space left on device (os error 28); already \
+             written in full: {}, {}\n",
+            pairs.display(),
+            groups.display()
+        )
+    );
+    assert_eq!(files(dir.path()), ["p.csv", "p.groups.csv"]);
+}
+
+#[test]
+fn scan_summary_groups_digits_and_records_its_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = generated(dir.path(), "1500");
+    let json = dir.path().join("s.json");
+    let out = lshscope()
+        .args([
+            "scan",
+            "-o",
+            "/dev/null",
+            "--max-bucket",
+            "20",
+            "--seed",
+            "3",
+        ])
+        .args(["--shingle", "word:2", "--summary-json"])
+        .arg(&json)
+        .arg(&corpus)
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{err}");
+    assert!(err.starts_with("read 1,500 documents"), "{err}");
+    assert!(
+        err.contains("1,501 lines → 1,500 rows: 1 header line"),
+        "{err}"
+    );
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(s["max_bucket"], 20);
+    assert_eq!(s["seed"], 3);
+    assert_eq!(s["num_perm"], 128);
+    assert_eq!(
+        s["shingle"]["kind"],
+        serde_json::json!({"unit": "word", "size": 2})
+    );
+    assert_eq!(s["shingle"]["lowercase"], true);
+}

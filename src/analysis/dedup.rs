@@ -41,6 +41,10 @@ pub struct Dedup {
     pub bucket_pairs: u64,
     /// The largest buckets over all bands, largest first (at most 10).
     pub largest_buckets: Vec<BucketInfo>,
+    /// Buckets larger than `--max-bucket`, whose members past the cap form no pairs.
+    pub capped_buckets: usize,
+    /// Bucket pairs the cap leaves out (with multiplicity over bands).
+    pub pairs_dropped_by_cap: u64,
     /// Exact Jaccards computed: joining the clusters, their weakest links and the audits.
     pub jaccards_computed: u64,
     pub clusters: Clusters,

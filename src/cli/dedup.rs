@@ -6,17 +6,21 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::scan::{render_phases, render_read_line};
+use super::scan::{
+    check_outputs, id_for_message, record_written, render_cap, render_phases, render_read_line,
+    repeated_ids, write_summary_json,
+};
 use super::{BandingArgs, CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::clusters::{AuditLimits, ChainAudit, Clusters, KeepRule};
 use crate::analysis::dedup::{Dedup, DedupOptions, Joining};
+use crate::atomic::note_written;
 use crate::corpus::{Corpus, ReadReport};
 use crate::jobs::Phase;
-use crate::minhash::BandingOptions;
-use crate::numfmt::{bands_by_rows, for_count};
+use crate::minhash::{BandingOptions, IndexOptions};
+use crate::numfmt::{bands_by_rows, for_count, thousands};
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
 use crate::pairs_parquet::{IdColumn, MembersParquetWriter};
-use crate::pipeline::{Loaded, PhaseTiming, Pipeline};
+use crate::pipeline::{PhaseTiming, Pipeline};
 use crate::{Error, Result};
 
 #[derive(Debug, Args)]
@@ -45,7 +49,9 @@ pub struct DedupArgs {
     /// Row format; overrides the output name's extension [default: from the name, else csv].
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub output_format: Option<OutputFormat>,
-    /// Also write the ids of the documents to remove, one per line, to FILE.
+    /// Also write the ids of the documents to remove to FILE (atomically); `-` is stdout.
+    /// The name picks the format: one id per line (`.txt` or any other name), `.csv` (column
+    /// `id`) or `.jsonl` (`{"id": …}`), and compression (`.gz`, `.zst`).
     #[arg(long, value_name = "FILE")]
     pub drop_list: Option<PathBuf>,
     /// No summary and no progress on stderr.
@@ -76,8 +82,13 @@ pub struct DedupSummary {
     pub input: String,
     pub read: ReadReport,
     pub documents: usize,
+    /// Shingling, K (`num_perm`) and the seed: what a rerun needs to hash alike.
+    #[serde(flatten)]
+    pub index: IndexOptions,
     pub bands: usize,
     pub rows: usize,
+    /// `--max-bucket`, when given.
+    pub max_bucket: Option<usize>,
     pub threshold: f64,
     pub joining: Joining,
     pub keep: KeepRule,
@@ -86,6 +97,10 @@ pub struct DedupSummary {
     /// Candidate pairs the buckets stand for among the representatives, with multiplicity
     /// over bands (an upper bound on the distinct candidates; never enumerated).
     pub bucket_pairs: u64,
+    /// Buckets larger than `--max-bucket`, whose members past the cap form no pairs.
+    pub capped_buckets: usize,
+    /// Bucket pairs the cap leaves out (with multiplicity over bands).
+    pub pairs_dropped_by_cap: u64,
     /// Exact Jaccards computed (joining clusters, weakest links, audits).
     pub jaccards_computed: u64,
     pub clusters: usize,
@@ -122,12 +137,14 @@ pub struct ClusterSummary {
 pub fn run(args: DedupArgs) -> Result<i32> {
     crate::error::check_unit("--threshold", args.threshold)?;
     let banding = args.banding.banding(args.index.num_perm)?;
+    let index_options = args.index.index_options()?;
     let target = OutputTarget::new(args.output.as_deref());
     let format = target.format(args.output_format, CLUSTER_FORMATS)?;
     let drop_target = args
         .drop_list
         .as_deref()
         .map(|p| OutputTarget::new(Some(p)));
+    let drop_format = drop_target.as_ref().map(DropListFormat::of).transpose()?;
     let summary_target = args
         .summary_json
         .as_deref()
@@ -143,14 +160,27 @@ pub fn run(args: DedupArgs) -> Result<i32> {
              the others file names",
         ));
     }
+    check_outputs(&[
+        ("--output", Some(&target)),
+        ("--drop-list", drop_target.as_ref()),
+        ("--summary-json", summary_target.as_ref()),
+    ])?;
     let progress = super::new_progress();
     let bar = ProgressBar::start(&progress, show_progress(args.quiet));
     let mut run = Pipeline::new(&progress);
-    let Loaded {
-        corpus,
-        read,
-        index,
-    } = super::load_corpus(&mut run, &args.corpus, &args.index, args.quiet)?;
+    // Read, check the ids, then hash: ids that cannot name the outputs stop the run before
+    // the signatures, its longest phase.
+    let (corpus, read) = run.read(
+        &args.corpus.input,
+        &args.corpus.read_options(args.index.seed),
+    )?;
+    // Repeated ids are an error here (`check_unique_ids`), so not also a warning.
+    super::warn_about_read(args.quiet, &read, false);
+    check_unique_ids(&read, drop_target.is_some())?;
+    if let (Some(drop), Some(DropListFormat::Lines)) = (&drop_target, drop_format) {
+        check_ids_fit_lines(&corpus, drop)?;
+    }
+    let index = run.index(&corpus, &index_options)?;
     let options = DedupOptions {
         banding: BandingOptions {
             banding,
@@ -181,13 +211,25 @@ pub fn run(args: DedupArgs) -> Result<i32> {
         })?;
         Ok(((), rows))
     })?;
-    if let Some(drop) = &drop_target {
-        drop.write(None, |w| write_drop_list(w, &corpus, clusters))?;
+    let mut written = Vec::new();
+    record_written(&mut written, &target);
+    if let (Some(drop), Some(drop_format)) = (&drop_target, drop_format) {
+        drop.write(None, |w| write_drop_list(w, &corpus, clusters, drop_format))
+            .map_err(|e| note_written(e, &written))?;
+        record_written(&mut written, drop);
     }
     progress.finish();
     drop(bar);
 
-    let summary = summarize(&args, &corpus, read, &result, &options, run.into_phases());
+    let summary = summarize(
+        &args,
+        &corpus,
+        read,
+        &index.options,
+        &result,
+        &options,
+        run.into_phases(),
+    );
     if !args.quiet {
         eprint!(
             "{}",
@@ -195,13 +237,71 @@ pub fn run(args: DedupArgs) -> Result<i32> {
         );
     }
     if let Some(t) = &summary_target {
-        t.write(None, |w| {
-            serde_json::to_writer_pretty(&mut *w, &summary)?;
-            writeln!(w)
-        })?;
+        write_summary_json(t, &summary).map_err(|e| note_written(e, &written))?;
     }
     Ok(0)
 }
+
+/// Refuses a corpus whose ids repeat: the clusters file and the drop list name documents by
+/// id only (no row number), so a repeated id stands for several documents, and removing the
+/// listed ids would remove the kept copy of each with the others. The read report knows
+/// this as soon as the corpus is read. `drop_list`: whether one was asked for, to name it.
+fn check_unique_ids(read: &ReadReport, drop_list: bool) -> Result<()> {
+    if read.duplicate_ids == 0 {
+        return Ok(());
+    }
+    Err(Error::usage(format!(
+        "{}: the clusters{} name documents by id, so an id that repeats stands for several \
+         documents, and dropping it drops the kept one too; make the ids unique, or choose \
+         an id column with unique values (--id-column, or --id-field for JSON Lines)",
+        repeated_ids(read),
+        if drop_list { " and the drop list" } else { "" }
+    )))
+}
+
+/// Refuses a one-id-per-line drop list when an id holds a line break: read back, it would
+/// be two ids, neither of them right.
+fn check_ids_fit_lines(corpus: &Corpus, drop: &OutputTarget) -> Result<()> {
+    let broken = (0..corpus.len())
+        .map(|d| corpus.id(d))
+        .find(|id| id.contains(['\n', '\r']));
+    match broken {
+        None => Ok(()),
+        Some(id) => Err(Error::usage(format!(
+            "--drop-list {}: the id {} holds a line break, which a list of one id per line \
+             cannot; name the drop list .csv or .jsonl to write it as a table",
+            drop.display(),
+            id_for_message(id)
+        ))),
+    }
+}
+
+/// How a drop list is written, chosen by its name as `-o` chooses the clusters' format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DropListFormat {
+    /// One id per line: `.txt`, any name without a table extension, and stdout.
+    Lines,
+    /// A table of one column, `id`: CSV (quoted as needed) or JSON Lines.
+    Table(OutputFormat),
+}
+
+impl DropListFormat {
+    fn of(target: &OutputTarget) -> Result<Self> {
+        match target.path.as_deref().and_then(OutputFormat::from_name) {
+            None => Ok(DropListFormat::Lines),
+            Some(_) => target
+                .format(None, DROP_LIST_FORMATS)
+                .map(DropListFormat::Table),
+        }
+    }
+}
+
+/// The table formats a drop list can take. (Parquet needs a one-column writer in
+/// `crate::pairs_parquet`, which has none yet; the name is refused before any work.)
+const DROP_LIST_FORMATS: &[OutputFormat] = &[OutputFormat::Csv, OutputFormat::Jsonl];
+
+/// The column of a drop list written as a table.
+const DROP_LIST_COLUMNS: &[&str] = &["id"];
 
 /// The formats `dedup -o` can write.
 const CLUSTER_FORMATS: &[OutputFormat] = &[
@@ -243,21 +343,39 @@ pub fn write_clusters(
     out.finish()
 }
 
-/// The ids of the documents to remove, one per line, in input order.
-fn write_drop_list(w: &mut dyn Write, corpus: &Corpus, clusters: &Clusters) -> std::io::Result<()> {
-    for d in 0..corpus.len() as u32 {
-        if clusters.is_removed(d) {
-            w.write_all(corpus.id(d as usize).as_bytes())?;
-            w.write_all(b"\n")?;
+/// The ids of the documents to remove, in input order, one per line or as a table.
+fn write_drop_list(
+    w: &mut dyn Write,
+    corpus: &Corpus,
+    clusters: &Clusters,
+    format: DropListFormat,
+) -> std::io::Result<()> {
+    let removed = (0..corpus.len())
+        .filter(|&d| clusters.is_removed(d as u32))
+        .map(|d| corpus.id(d));
+    match format {
+        DropListFormat::Lines => {
+            for id in removed {
+                w.write_all(id.as_bytes())?;
+                w.write_all(b"\n")?;
+            }
+            Ok(())
+        }
+        DropListFormat::Table(format) => {
+            let mut out = RowWriter::new(w, format, DROP_LIST_COLUMNS, None)?;
+            for id in removed {
+                out.write_row(&[Field::Str(id)])?;
+            }
+            out.finish()
         }
     }
-    Ok(())
 }
 
 fn summarize(
     args: &DedupArgs,
     corpus: &Corpus,
     read: ReadReport,
+    index: &IndexOptions,
     result: &Dedup,
     options: &DedupOptions,
     phases: Vec<PhaseTiming>,
@@ -289,13 +407,17 @@ fn summarize(
         input: args.corpus.input.display().to_string(),
         read,
         documents,
+        index: index.clone(),
         bands: options.banding.banding.bands,
         rows: options.banding.banding.rows,
+        max_bucket: options.banding.max_bucket,
         threshold: options.threshold,
         joining: options.joining,
         keep: options.keep,
         identical_copies: result.identical.as_ref().map_or(0, |g| g.copies()),
         bucket_pairs: result.bucket_pairs,
+        capped_buckets: result.capped_buckets,
+        pairs_dropped_by_cap: result.pairs_dropped_by_cap,
         jaccards_computed: result.jaccards_computed,
         clusters: clusters.len(),
         documents_in_clusters: clusters.clustered_documents(),
@@ -329,7 +451,7 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
         out,
         "{}; {} {} an earlier document's shingles (collapsed before banding)",
         bands_by_rows(s.bands, s.rows),
-        s.identical_copies,
+        thousands(s.identical_copies as u64),
         for_count(
             s.identical_copies as u64,
             "document repeats",
@@ -340,24 +462,27 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
         Joining::Verified => format!("pairs at Jaccard ≥ {} join clusters", s.threshold),
         Joining::Unverified => "every candidate joins clusters (--unverified)".to_string(),
     };
+    // Not scan's candidate count: identical copies were collapsed first, and a pair of
+    // documents is counted in every band whose bucket it shares.
     let _ = writeln!(
         out,
-        "buckets stand for {} candidate {} (with repeats over bands); {} exact {} computed; \
-         {joined}",
-        s.bucket_pairs,
+        "buckets stand for {} candidate {} between distinct shingle sets (identical copies \
+         collapsed; a pair counts once per band it shares); {} exact {} computed; {joined}",
+        thousands(s.bucket_pairs),
         for_count(s.bucket_pairs, "pair", "pairs"),
-        s.jaccards_computed,
+        thousands(s.jaccards_computed),
         for_count(s.jaccards_computed, "Jaccard", "Jaccards")
     );
+    out.push_str(&render_cap(s.capped_buckets, s.pairs_dropped_by_cap));
     let _ = writeln!(
         out,
         "{} {} {} documents; {} removed ({:.2} % of {}), one kept per cluster ({})",
-        s.clusters,
+        thousands(s.clusters as u64),
         for_count(s.clusters as u64, "cluster holds", "clusters hold"),
-        s.documents_in_clusters,
-        s.documents_removed,
+        thousands(s.documents_in_clusters as u64),
+        thousands(s.documents_removed as u64),
         100.0 * s.removed_share,
-        s.documents,
+        thousands(s.documents as u64),
         match s.keep {
             KeepRule::First => "the first",
             KeepRule::Longest => "the longest",
@@ -369,6 +494,11 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
             .iter()
             .filter(|b| b.2 > 0)
             .map(|&(lo, hi, n)| {
+                let (lo, hi, n) = (
+                    thousands(lo as u64),
+                    thousands(hi as u64),
+                    thousands(n as u64),
+                );
                 if lo == hi {
                     format!("{lo}: {n}")
                 } else {
@@ -382,8 +512,8 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
         let _ = writeln!(
             out,
             "  {:>7} documents, kept {}; weakest link {}{:.3}, farthest pair {:.3}{}",
-            c.size,
-            c.kept,
+            thousands(c.size as u64),
+            id_for_message(&c.kept),
             if c.exact { "" } else { "≥ " },
             c.weakest_link,
             c.farthest_pair,
@@ -393,8 +523,8 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
     let _ = writeln!(
         out,
         "{} of {} {} chained: some members are below Jaccard {} of each other",
-        s.chained_clusters,
-        s.clusters,
+        thousands(s.chained_clusters as u64),
+        thousands(s.clusters as u64),
         for_count(s.clusters as u64, "cluster is", "clusters are"),
         s.threshold
     );
@@ -402,10 +532,10 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
         let _ = writeln!(
             out,
             "  kept {} ({} documents): {} and {} at {:.3}{}, joined through links ≥ {:.3}",
-            c.kept,
-            c.size,
-            c.farthest_pair_ids.0,
-            c.farthest_pair_ids.1,
+            id_for_message(&c.kept),
+            thousands(c.size as u64),
+            id_for_message(&c.farthest_pair_ids.0),
+            id_for_message(&c.farthest_pair_ids.1),
             c.farthest_pair,
             if c.exact { "" } else { " (lowest of a sample)" },
             c.weakest_link
@@ -414,8 +544,9 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
     if let Some(below) = s.removed_below_threshold {
         let _ = writeln!(
             out,
-            "{below} {} removed only through pairs below Jaccard {} (verifying candidates \
-             would keep {})",
+            "{} {} removed only through pairs below Jaccard {} (verifying candidates would \
+             keep {})",
+            thousands(below as u64),
             for_count(below as u64, "document is", "documents are"),
             s.threshold,
             for_count(below as u64, "it", "them")
@@ -423,4 +554,72 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
     }
     out.push_str(&render_phases(&s.phases));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn format_of(name: &str) -> Result<DropListFormat> {
+        DropListFormat::of(&OutputTarget::new(Some(std::path::Path::new(name))))
+    }
+
+    #[test]
+    fn the_drop_list_format_follows_the_name_as_outputs_do() {
+        use DropListFormat::{Lines, Table};
+        assert_eq!(format_of("-").unwrap(), Lines);
+        for name in ["d.txt", "d", "d.ids", "d.txt.gz", "d.zst"] {
+            assert_eq!(format_of(name).unwrap(), Lines, "{name}");
+        }
+        assert_eq!(format_of("d.csv").unwrap(), Table(OutputFormat::Csv));
+        assert_eq!(format_of("d.CSV.gz").unwrap(), Table(OutputFormat::Csv));
+        assert_eq!(format_of("d.ndjson").unwrap(), Table(OutputFormat::Jsonl));
+        assert_eq!(format_of("d.parquet").unwrap_err().exit_code(), 2);
+    }
+
+    #[test]
+    fn a_table_drop_list_quotes_its_ids() {
+        let mut corpus = Corpus::new();
+        for (id, text) in [("k", "t"), ("a,b", "t"), ("line\nbreak", "t")] {
+            corpus.push(id, text);
+        }
+        let clusters = Clusters::build(
+            3,
+            &[
+                crate::analysis::clusters::Edge {
+                    a: 0,
+                    b: 1,
+                    jaccard: 1.0,
+                },
+                crate::analysis::clusters::Edge {
+                    a: 0,
+                    b: 2,
+                    jaccard: 1.0,
+                },
+            ],
+            None,
+            KeepRule::First,
+            |_| 0,
+        );
+        let written = |format| {
+            let mut out = Vec::new();
+            write_drop_list(&mut out, &corpus, &clusters, format).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(
+            written(DropListFormat::Table(OutputFormat::Csv)),
+            "id\n\"a,b\"\n\"line\nbreak\"\n"
+        );
+        assert_eq!(
+            written(DropListFormat::Table(OutputFormat::Jsonl)),
+            "{\"id\":\"a,b\"}\n{\"id\":\"line\\nbreak\"}\n"
+        );
+        let refused = check_ids_fit_lines(&corpus, &OutputTarget::new(Some("d.txt".as_ref())))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.contains("the id \"line\\nbreak\" holds a line break"),
+            "{refused}"
+        );
+    }
 }

@@ -6,9 +6,10 @@ use clap::Args;
 
 use super::{BandingArgs, CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::recall::{TruthComparison, compare_truth, read_truth};
+use crate::atomic::{check_writable, note_written};
 use crate::corpus::{Corpus, ReadReport};
-use crate::minhash::{BandingOptions, BucketInfo, IdenticalGroups, Index};
-use crate::numfmt::{bands_by_rows, for_count};
+use crate::minhash::{BandingOptions, BucketInfo, IdenticalGroups, Index, IndexOptions};
+use crate::numfmt::{bands_by_rows, for_count, thousands};
 use crate::pairfile::{Field, OutputFormat, OutputTarget, PairWriter, RowWriter, write_pairs};
 use crate::pairs_parquet::{IdColumn, MembersParquetWriter};
 use crate::pipeline::{Loaded, PhaseTiming, Pipeline, SORTED_PAIRS_UP_TO};
@@ -134,9 +135,13 @@ pub struct ScanSummary {
     pub read: ReadReport,
     pub documents_without_shingles: usize,
     pub shingles: usize,
-    pub num_perm: usize,
+    /// Shingling, K (`num_perm`) and the seed: what a rerun needs to hash alike.
+    #[serde(flatten)]
+    pub index: IndexOptions,
     pub bands: usize,
     pub rows: usize,
+    /// `--max-bucket`, when given.
+    pub max_bucket: Option<usize>,
     pub candidates: usize,
     pub pairs_kept: usize,
     pub threshold: f64,
@@ -207,6 +212,11 @@ pub fn run(args: ScanArgs) -> Result<i32> {
             "the corpus and --truth cannot both be read from stdin: give one of them a file",
         ));
     }
+    check_outputs(&[
+        ("--output", Some(&target)),
+        ("--summary-json", summary_target.as_ref()),
+        ("--groups", groups_target.as_ref()),
+    ])?;
     let progress = super::new_progress();
     let _bar = ProgressBar::start(&progress, show_progress(args.quiet));
     let mut run = Pipeline::new(&progress);
@@ -279,10 +289,15 @@ pub fn run(args: ScanArgs) -> Result<i32> {
             format,
         )?,
     };
+    let mut written = Vec::new();
+    record_written(&mut written, &target);
     let collapsed = match (&identical, &groups_target) {
         (Some(groups), Some(groups_target)) => {
             let groups_format = groups_target.format(None, PAIR_FORMATS)?;
-            groups_target.write(None, |w| write_groups(w, &corpus, groups, groups_format))?;
+            groups_target
+                .write(None, |w| write_groups(w, &corpus, groups, groups_format))
+                .map_err(|e| note_written(e, &written))?;
+            record_written(&mut written, groups_target);
             let largest = groups
                 .groups()
                 .max_by_key(|g| (g.len(), std::cmp::Reverse(g[0])))
@@ -303,9 +318,10 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         input: args.corpus.input.display().to_string(),
         documents_without_shingles: index.shingleless_docs(),
         shingles: index.sets.total(),
-        num_perm: args.index.num_perm,
+        index: index.options.clone(),
         bands: banding.bands,
         rows: banding.rows,
+        max_bucket: args.banding.max_bucket,
         candidates: outcome.candidates as usize,
         pairs_kept: outcome.kept as usize,
         threshold: args.threshold,
@@ -327,12 +343,39 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         eprint!("{}", render_summary(&summary));
     }
     if let Some(target) = &summary_target {
-        target.write(None, |w| {
-            serde_json::to_writer_pretty(&mut *w, &summary)?;
-            writeln!(w)
-        })?;
+        write_summary_json(target, &summary).map_err(|e| note_written(e, &written))?;
     }
     Ok(0)
+}
+
+/// Writes a command's summary as pretty JSON, one object and a newline.
+pub(super) fn write_summary_json(
+    target: &OutputTarget,
+    summary: &impl serde::Serialize,
+) -> Result<()> {
+    target.write(None, |w| {
+        serde_json::to_writer_pretty(&mut *w, summary)?;
+        writeln!(w)
+    })
+}
+
+/// Checks, before any work, that every output given as a file (by the option named beside
+/// it) can be written there ([`check_writable`]); stdout needs no check.
+pub(super) fn check_outputs(outputs: &[(&str, Option<&OutputTarget>)]) -> Result<()> {
+    for (option, output) in outputs {
+        if let Some(path) = output.and_then(|t| t.path.as_deref()) {
+            check_writable(path, option)?;
+        }
+    }
+    Ok(())
+}
+
+/// The name to list in [`note_written`] once `target` is written: files only, since what
+/// went to stdout is already with its reader either way.
+pub(super) fn record_written(written: &mut Vec<String>, target: &OutputTarget) {
+    if target.path.is_some() {
+        written.push(target.display());
+    }
 }
 
 /// What the banding and verification of a scan found.
@@ -457,19 +500,19 @@ fn render_summary(s: &ScanSummary) -> String {
     let _ = writeln!(
         out,
         "{} {}, K = {}, {} ({} of {} hashes used)",
-        s.shingles,
+        thousands(s.shingles as u64),
         for_count(s.shingles as u64, "shingle", "shingles"),
-        s.num_perm,
+        s.index.num_perm,
         bands_by_rows(s.bands, s.rows),
         s.bands * s.rows,
-        s.num_perm
+        s.index.num_perm
     );
     let _ = writeln!(
         out,
         "{} candidate {}, {} kept at Jaccard ≥ {}",
-        s.candidates,
+        thousands(s.candidates as u64),
         for_count(s.candidates as u64, "pair", "pairs"),
-        s.pairs_kept,
+        thousands(s.pairs_kept as u64),
         s.threshold
     );
     if !s.pairs_sorted {
@@ -482,7 +525,9 @@ fn render_summary(s: &ScanSummary) -> String {
         let _ = writeln!(
             out,
             "largest bucket: {} documents in band {} (first: {})",
-            b.size, b.band, b.first_id
+            thousands(b.size as u64),
+            b.band,
+            id_for_message(&b.first_id)
         );
     }
     if let Some(c) = &s.collapsed {
@@ -490,27 +535,22 @@ fn render_summary(s: &ScanSummary) -> String {
             out,
             "collapsed {} identical {} into {} {}{}; pairs are between representatives, \
              groups written to {}",
-            c.identical_copies,
+            thousands(c.identical_copies as u64),
             for_count(c.identical_copies as u64, "copy", "copies"),
-            c.groups,
+            thousands(c.groups as u64),
             for_count(c.groups as u64, "group", "groups"),
             c.largest_group
                 .as_ref()
-                .map(|(size, id)| format!(" (largest: {size} documents, first {id})"))
+                .map(|(size, id)| format!(
+                    " (largest: {} documents, first {})",
+                    thousands(*size as u64),
+                    id_for_message(id)
+                ))
                 .unwrap_or_default(),
             c.groups_file
         );
     }
-    if s.capped_buckets > 0 {
-        let _ = writeln!(
-            out,
-            "--max-bucket capped {} {}; {} bucket {} not emitted",
-            s.capped_buckets,
-            for_count(s.capped_buckets as u64, "bucket", "buckets"),
-            s.pairs_dropped_by_cap,
-            for_count(s.pairs_dropped_by_cap, "pair", "pairs")
-        );
-    }
+    out.push_str(&render_cap(s.capped_buckets, s.pairs_dropped_by_cap));
     out.push_str(&render_phases(&s.phases));
     if let Some(t) = &s.truth {
         out.push_str(&render_truth(t));
@@ -518,12 +558,27 @@ fn render_summary(s: &ScanSummary) -> String {
     out
 }
 
+/// What `--max-bucket` left out, one line (shared by `scan` and `dedup`); nothing when no
+/// bucket was capped.
+pub(super) fn render_cap(capped_buckets: usize, pairs_dropped: u64) -> String {
+    if capped_buckets == 0 {
+        return String::new();
+    }
+    format!(
+        "--max-bucket capped {} {}; {} bucket {} not emitted\n",
+        thousands(capped_buckets as u64),
+        for_count(capped_buckets as u64, "bucket", "buckets"),
+        thousands(pairs_dropped),
+        for_count(pairs_dropped, "pair", "pairs")
+    )
+}
+
 /// The first summary line: what was read (shared by the corpus commands).
 pub(super) fn render_read_line(r: &ReadReport, input: &str, without_shingles: usize) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     let sampled = if r.rows_read > r.documents {
-        format!(" (sampled from {})", r.rows_read)
+        format!(" (sampled from {})", thousands(r.rows_read as u64))
     } else {
         String::new()
     };
@@ -531,18 +586,19 @@ pub(super) fn render_read_line(r: &ReadReport, input: &str, without_shingles: us
     let _ = writeln!(
         out,
         "read {} {}{sampled} from {input}{compression} ({} skipped, {} empty, {} without shingles, {} with invalid UTF-8)",
-        r.documents,
+        thousands(r.documents as u64),
         for_count(r.documents as u64, "document", "documents"),
-        r.skipped,
-        r.empty,
-        without_shingles,
-        r.lossy_utf8
+        thousands(r.skipped as u64),
+        thousands(r.empty as u64),
+        thousands(without_shingles as u64),
+        thousands(r.lossy_utf8 as u64)
     );
     let l = &r.lines;
     if l.physical > 0 {
         // Why lines and documents differ, so no document goes missing without a word.
         let mut reasons = Vec::new();
-        let plural = |n: u64, one: &str, many: &str| format!("{n} {}", for_count(n, one, many));
+        let plural =
+            |n: u64, one: &str, many: &str| format!("{} {}", thousands(n), for_count(n, one, many));
         if l.header > 0 {
             reasons.push(plural(l.header, "header line", "header lines"));
         }
@@ -601,16 +657,48 @@ fn first_of<T: std::fmt::Display>(listed: &[T], total: usize) -> String {
     text
 }
 
-/// `N documents repeat an earlier id (first: a, b)`, for the warning and the summary.
+/// `N documents repeat an earlier id (first: a, b); pairs name documents by id, …`, for
+/// the warning and the summary.
 pub(super) fn duplicate_ids_message(r: &ReadReport) -> String {
-    let duplicates = r.duplicate_ids as u64;
     format!(
-        "{} {} an earlier id (first: {}); pairs name documents by id, \
-         so make ids unique or choose another --id-column/--id-field",
-        r.duplicate_ids,
-        for_count(duplicates, "document repeats", "documents repeat"),
-        first_of(&r.duplicate_id_examples, r.duplicate_ids)
+        "{}; pairs name documents by id, so make ids unique or choose another \
+         --id-column/--id-field",
+        repeated_ids(r)
     )
+}
+
+/// `N documents repeat an earlier id (first: a, "")`: how many, and the first few ids.
+pub(super) fn repeated_ids(r: &ReadReport) -> String {
+    let examples: Vec<_> = r
+        .duplicate_id_examples
+        .iter()
+        .map(|id| id_for_message(id))
+        .collect();
+    format!(
+        "{} {} an earlier id (first: {})",
+        thousands(r.duplicate_ids as u64),
+        for_count(
+            r.duplicate_ids as u64,
+            "document repeats",
+            "documents repeat"
+        ),
+        first_of(&examples, r.duplicate_ids)
+    )
+}
+
+/// An id as a message shows it: as it is when that reads unambiguously, else quoted with
+/// escapes, so that an empty id reads `""` and a list of ids with commas, quotes, spaces at
+/// their ends or line breaks can still be told apart.
+pub(super) fn id_for_message(id: &str) -> std::borrow::Cow<'_, str> {
+    let plain = !id.is_empty()
+        && id.trim() == id
+        && !id.contains([',', '"'])
+        && !id.chars().any(char::is_control);
+    if plain {
+        id.into()
+    } else {
+        format!("{id:?}").into()
+    }
 }
 
 /// One line per phase: time and throughput (shared by the corpus commands).
@@ -723,4 +811,40 @@ fn render_truth(t: &TruthComparison) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_in_messages_read_unambiguously() {
+        assert_eq!(id_for_message("doc-7"), "doc-7");
+        assert_eq!(id_for_message(""), "\"\"");
+        assert_eq!(id_for_message("a, b"), "\"a, b\"");
+        assert_eq!(id_for_message(" x"), "\" x\"");
+        assert_eq!(id_for_message("two\nlines"), "\"two\\nlines\"");
+        let read = ReadReport {
+            duplicate_ids: 1_234,
+            duplicate_id_examples: vec!["a".into(), String::new()],
+            ..ReadReport::default()
+        };
+        assert_eq!(
+            repeated_ids(&read),
+            "1,234 documents repeat an earlier id (first: a, \"\", …)"
+        );
+    }
+
+    #[test]
+    fn the_cap_line_appears_only_when_a_bucket_was_capped() {
+        assert_eq!(render_cap(0, 0), "");
+        assert_eq!(
+            render_cap(518, 175_074_714),
+            "--max-bucket capped 518 buckets; 175,074,714 bucket pairs not emitted\n"
+        );
+        assert_eq!(
+            render_cap(1, 1),
+            "--max-bucket capped 1 bucket; 1 bucket pair not emitted\n"
+        );
+    }
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::scan::{render_phases, render_read_line};
+use super::scan::{check_outputs, render_phases, render_read_line};
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::histogram::bin_of;
 use crate::analysis::recall::{Z_95, wilson_interval};
@@ -68,6 +68,7 @@ pub fn run(args: TruthArgs) -> Result<i32> {
         args.output_format,
         &[OutputFormat::Csv, OutputFormat::Jsonl],
     )?;
+    check_outputs(&[("--output", Some(&target))])?;
     let progress = super::new_progress();
     let bar = ProgressBar::start(&progress, show_progress(args.quiet));
     let mut run = Pipeline::new(&progress);

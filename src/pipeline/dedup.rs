@@ -110,6 +110,8 @@ impl Pipeline<'_> {
             identical,
             bucket_pairs: buckets.bucket_pairs,
             largest_buckets: buckets.largest_buckets,
+            capped_buckets: buckets.capped_bucket_count,
+            pairs_dropped_by_cap: buckets.pairs_dropped_by_cap,
             jaccards_computed: verified.jaccards
                 + unverified.as_ref().map_or(0, |u| u.jaccards)
                 + audited.jaccards,
@@ -412,6 +414,39 @@ mod tests {
                 });
             }
         }
+    }
+
+    #[test]
+    fn capped_buckets_are_reported_as_the_banding_counts_them() {
+        let texts = family_corpus();
+        let index =
+            build_index(&corpus(&texts), &IndexOptions::default(), &Progress::new()).unwrap();
+        let mut options = options(true, Joining::Verified);
+        options.banding.max_bucket = Some(2);
+        let d = dedup(&index, &options, |_| 0, &Progress::new()).unwrap();
+        let groups = IdenticalGroups::find(&index.sets);
+        let included: Vec<bool> = (0..index.len() as u32)
+            .map(|d| groups.is_representative(d))
+            .collect();
+        let lists = bucket_lists(
+            &index.signatures,
+            &options.banding,
+            Some(&included),
+            &Progress::new(),
+        )
+        .unwrap();
+        assert!(
+            d.capped_buckets > 0,
+            "the family's buckets hold more than 2"
+        );
+        assert_eq!(d.capped_buckets, lists.capped_bucket_count);
+        assert_eq!(d.pairs_dropped_by_cap, lists.pairs_dropped_by_cap);
+        options.banding.max_bucket = None;
+        let uncapped = dedup(&index, &options, |_| 0, &Progress::new()).unwrap();
+        assert_eq!(
+            (uncapped.capped_buckets, uncapped.pairs_dropped_by_cap),
+            (0, 0)
+        );
     }
 
     #[test]
