@@ -368,6 +368,35 @@ impl<W: Write> MembersParquetWriter<W> {
     }
 }
 
+/// A table of one string column, `id`: `dedup --drop-list removed.parquet`, the documents to
+/// remove, ready for an anti-join.
+pub struct IdsParquetWriter<W: Write>(TableWriter<W>);
+
+impl<W: Write> IdsParquetWriter<W> {
+    pub fn new(out: W) -> std::io::Result<Self> {
+        let schema = "message ids {\n    required binary id (STRING);\n}";
+        let columns = vec![ColumnValues::Text(Vec::new())];
+        Ok(IdsParquetWriter(TableWriter::new(
+            out,
+            schema,
+            columns,
+            ROW_GROUP_ROWS,
+        )?))
+    }
+
+    pub fn write_id(&mut self, id: &str) -> std::io::Result<()> {
+        if let ColumnValues::Text(v) = &mut self.0.columns[0] {
+            v.push(ByteArray::from(id));
+        }
+        self.0.row_done()
+    }
+
+    /// Writes the last row group and the footer; returns the output (flushed).
+    pub fn finish(self) -> std::io::Result<W> {
+        self.0.finish()
+    }
+}
+
 /// One pair read back. `estimate` and `bands_hit` are `None` when the file has no such column
 /// (a pairs file written by another tool) or the value is null.
 #[derive(Debug, Clone, PartialEq)]

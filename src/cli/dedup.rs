@@ -19,7 +19,7 @@ use crate::jobs::Phase;
 use crate::minhash::{BandingOptions, IndexOptions};
 use crate::numfmt::{bands_by_rows, for_count, thousands};
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
-use crate::pairs_parquet::{IdColumn, MembersParquetWriter};
+use crate::pairs_parquet::{IdColumn, IdsParquetWriter, MembersParquetWriter};
 use crate::pipeline::{PhaseTiming, Pipeline};
 use crate::{Error, Result};
 
@@ -51,7 +51,8 @@ pub struct DedupArgs {
     pub output_format: Option<OutputFormat>,
     /// Also write the ids of the documents to remove to FILE (atomically); `-` is stdout.
     /// The name picks the format: one id per line (`.txt` or any other name), `.csv` (column
-    /// `id`) or `.jsonl` (`{"id": …}`), and compression (`.gz`, `.zst`).
+    /// `id`), `.jsonl` (`{"id": …}`) or `.parquet` (one string column `id`), and compression
+    /// (`.gz`, `.zst`).
     #[arg(long, value_name = "FILE")]
     pub drop_list: Option<PathBuf>,
     /// No summary and no progress on stderr.
@@ -296,9 +297,12 @@ impl DropListFormat {
     }
 }
 
-/// The table formats a drop list can take. (Parquet needs a one-column writer in
-/// `crate::pairs_parquet`, which has none yet; the name is refused before any work.)
-const DROP_LIST_FORMATS: &[OutputFormat] = &[OutputFormat::Csv, OutputFormat::Jsonl];
+/// The table formats a drop list can take.
+const DROP_LIST_FORMATS: &[OutputFormat] = &[
+    OutputFormat::Csv,
+    OutputFormat::Jsonl,
+    OutputFormat::Parquet,
+];
 
 /// The column of a drop list written as a table.
 const DROP_LIST_COLUMNS: &[&str] = &["id"];
@@ -360,6 +364,13 @@ fn write_drop_list(
                 w.write_all(b"\n")?;
             }
             Ok(())
+        }
+        DropListFormat::Table(OutputFormat::Parquet) => {
+            let mut out = IdsParquetWriter::new(w)?;
+            for id in removed {
+                out.write_id(id)?;
+            }
+            out.finish().map(|_| ())
         }
         DropListFormat::Table(format) => {
             let mut out = RowWriter::new(w, format, DROP_LIST_COLUMNS, None)?;
