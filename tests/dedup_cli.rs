@@ -576,7 +576,7 @@ fn an_id_with_a_line_break_needs_a_table_drop_list() {
     assert!(
         err.contains(&format!(
             "--drop-list {}: the id \"two\\nlines\" holds a line break, which a list of one id \
-             per line cannot; name the drop list .csv or .jsonl",
+             per line cannot; name the drop list .csv, .jsonl or .parquet",
             txt.display()
         )),
         "{err}"

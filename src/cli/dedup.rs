@@ -270,7 +270,7 @@ fn check_ids_fit_lines(corpus: &Corpus, drop: &OutputTarget) -> Result<()> {
         None => Ok(()),
         Some(id) => Err(Error::usage(format!(
             "--drop-list {}: the id {} holds a line break, which a list of one id per line \
-             cannot; name the drop list .csv or .jsonl to write it as a table",
+             cannot; name the drop list .csv, .jsonl or .parquet to write it as a table",
             drop.display(),
             id_for_message(id)
         ))),
