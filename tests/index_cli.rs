@@ -194,3 +194,144 @@ fn damaged_and_foreign_files_are_refused() {
         .stderr(predicate::str::contains("bad.csv"));
     assert_eq!(std::fs::read(&index).unwrap(), bytes);
 }
+
+/// A query argument that looks like a file name but names none (a typo) is looked up as a
+/// text, with a warning naming it; `--text` says a text is meant and silences it.
+#[test]
+fn a_missing_file_name_is_looked_up_as_text_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path());
+    let typo = dir.path().join("dcos.csv");
+    let out = lshscope()
+        .args(["index", "query"])
+        .arg(&index)
+        .arg(&typo)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains(&format!("warning: no file `{}`", typo.display()))
+            && stderr.contains("--text"),
+        "{stderr}"
+    );
+    for (query, extra) in [
+        ("notes.txt", &["--text"][..]),
+        ("for this and/or that", &[][..]),
+        ("a plain text to look up", &[][..]),
+    ] {
+        lshscope()
+            .args(["index", "query"])
+            .arg(&index)
+            .arg(query)
+            .args(extra)
+            .assert()
+            .success()
+            .stderr(predicate::str::is_empty());
+    }
+    // --text looks up the argument itself even when a file has that name.
+    let queries = write(dir.path(), "q.csv", MORE);
+    let out = lshscope()
+        .args(["index", "query", "--text"])
+        .arg(&index)
+        .arg(&queries)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "only the header: {text}");
+    // Options for reading a file do not apply to a text.
+    lshscope()
+        .args(["index", "query", "--text", "--sample", "2"])
+        .arg(&index)
+        .arg("some text")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--text looks it up as a text"));
+}
+
+/// `--sample` of a query file and of `add` is reproducible with `--seed`.
+#[test]
+fn query_and_add_samples_take_a_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path());
+    let docs = dir.path().join("docs.csv");
+    let sampled = |seed: &str| {
+        let out = lshscope()
+            .args(["index", "query", "--sample", "2", "--seed", seed, "-t", "1"])
+            .arg(&index)
+            .arg(&docs)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(sampled("7"), sampled("7"));
+    let more = write(dir.path(), "more.csv", MORE);
+    lshscope()
+        .args(["index", "add", "--sample", "1", "--seed", "3"])
+        .arg(&index)
+        .arg(&more)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("added 1 document to"));
+}
+
+#[test]
+fn info_names_the_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let docs = write(dir.path(), "docs.csv", DOCS);
+    let index = dir.path().join("dt.lshidx");
+    lshscope()
+        .args(["index", "build", "-q", "--profile", "datatrove", "-o"])
+        .arg(&index)
+        .arg(&docs)
+        .assert()
+        .success();
+    lshscope()
+        .args(["index", "info"])
+        .arg(&index)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("4 documents")
+                .and(predicate::str::contains("word:5 as datatrove makes them"))
+                .and(predicate::str::contains("--profile datatrove"))
+                .and(predicate::str::contains("lowercased").not()),
+        );
+    // lshscope's own shingling lists its flags.
+    let own = build(dir.path());
+    lshscope()
+        .args(["index", "info"])
+        .arg(&own)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("shingles char:5, lowercased,"));
+}
+
+/// Out-of-range numbers get the range check's own message, not clap's `unexpected argument`.
+#[test]
+fn negative_thresholds_and_zero_permutations_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path());
+    lshscope()
+        .args(["index", "query", "-t", "-0.1"])
+        .arg(&index)
+        .arg("text")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--threshold must be in [0, 1], got -0.1",
+        ));
+    lshscope()
+        .args(["index", "build", "-k", "0", "-o"])
+        .arg(dir.path().join("k0.lshidx"))
+        .arg(dir.path().join("docs.csv"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--num-perm must be at least 1"));
+}

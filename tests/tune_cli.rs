@@ -271,7 +271,8 @@ fn for_each_tool_prints_its_own_terms() {
                 "ngram_size = 5",
                 "threshold = 0.8",
                 "check_false_positive = true",
-                "python -m text_dedup.minhash",
+                "uv run -m text_dedup.minhash",
+                "# WARNING: tuned on char:5 shingles, but text-dedup's ngram_size counts words",
             ],
         ),
         ("datasketch", vec!["MinHashLSH(num_perm=128, params=("]),
@@ -1103,4 +1104,194 @@ fn scan_banding_on_a_thresholded_pairs_file_keeps_its_floor_and_whole_pair_count
             && at_t.contains("precision is 100 % by construction"),
         "{at_t}"
     );
+}
+
+/// `--for datatrove` with a `--budget`: the exported row is `removal` (datatrove removes every
+/// candidate), and a note says so and why the budget row is not exported; a budget row that
+/// keeps the removal bound too goes first and is the one exported.
+#[test]
+fn for_a_removing_tool_the_note_names_the_exported_row() {
+    let report = tune_json(&[
+        "-t",
+        "0.8",
+        "--pairs",
+        PAIRS,
+        "--budget",
+        "200000000",
+        "--for",
+        "datatrove",
+    ]);
+    assert_eq!(report["chosen"], "removal");
+    assert_eq!(report["rows"][0]["criterion"], "removal");
+    assert_eq!(report["export"]["criterion"], "removal");
+    let budget = row(&report, "budget");
+    let (b, r) = banding(budget);
+    assert!(p_of(0.5, b, r) > 0.05, "the budget row breaks the bound");
+    let notes = report["notes"].to_string();
+    assert!(
+        notes.contains(
+            "--for exports the `removal` row (13 × 8): datatrove removes every candidate"
+        ) && notes.contains(&format!("the `budget` row ({b} × {r}) is not exported")),
+        "{notes}"
+    );
+
+    // A small budget whose row keeps P(0.5) ≤ 5 %: that row keeps both limits.
+    let report = tune_json(&[
+        "-t",
+        "0.8",
+        "--pairs",
+        PAIRS,
+        "--budget",
+        "5",
+        "--for",
+        "datatrove",
+    ]);
+    assert_eq!(report["chosen"], "budget");
+    assert_eq!(report["rows"][0]["criterion"], "budget");
+    let (b, r) = banding(&report["rows"][0]);
+    assert!(p_of(0.5, b, r) <= 0.05);
+    assert_eq!(report["export"]["parameters"]["num_buckets"], b);
+    assert!(
+        report["notes"]
+            .to_string()
+            .contains("--for exports the `budget` row"),
+        "{}",
+        report["notes"]
+    );
+    // The table's export heading names the exported row and its banding.
+    let out = tune()
+        .args(["tune", "-t", "0.8", "--pairs", PAIRS, "--budget", "5"])
+        .args(["--for", "datatrove"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(&format!(
+            "datatrove parameters for the `budget` row ({b} × {r}):"
+        )),
+        "{text}"
+    );
+    // No bound, no note: a tool that verifies exports the budget row as before.
+    let verified = tune_json(&[
+        "-t",
+        "0.8",
+        "--pairs",
+        PAIRS,
+        "--budget",
+        "5",
+        "--for",
+        "text-dedup",
+    ]);
+    assert_eq!(verified["chosen"], "budget");
+    assert!(!verified["notes"].to_string().contains("--for exports"));
+}
+
+/// Similarities with no pair at or above t: no negative zero anywhere, and precision is
+/// undefined like recall (`n/a`, JSON null), with a note.
+#[test]
+fn no_pair_at_or_above_t_leaves_recall_and_precision_undefined() {
+    let dir = tempfile::tempdir().unwrap();
+    let sims = dir.path().join("low.txt");
+    std::fs::write(&sims, "0.1\n0.2\n0.35\n").unwrap();
+    let sims = sims.to_str().unwrap();
+    let out = tune()
+        .args(["tune", "-t", "0.9", "--similarities", sims])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("(0 at or above t)"), "{text}");
+    assert!(!text.contains("-0 "), "negative zero in\n{text}");
+    let recall_row = text.lines().find(|l| l.starts_with("recall ")).unwrap();
+    assert!(
+        recall_row.trim_end().ends_with("n/a        n/a"),
+        "{recall_row}"
+    );
+    assert!(
+        text.contains("recall and precision at t are undefined (n/a)"),
+        "{text}"
+    );
+    let report = tune_json(&["-t", "0.9", "--similarities", sims]);
+    let above = report["corpus"]["pairs_at_or_above_threshold"]
+        .as_f64()
+        .unwrap();
+    assert!(above == 0.0 && above.is_sign_positive());
+    for r in report["rows"].as_array().unwrap() {
+        assert!(r["corpus"]["expected_precision"].is_null(), "{r}");
+        assert!(r["corpus"]["expected_recall"].is_null(), "{r}");
+    }
+    // With a pair at t, precision is back.
+    let report = tune_json(&["-t", "0.3", "--similarities", sims]);
+    assert!(report["rows"][0]["corpus"]["expected_precision"].is_f64());
+}
+
+/// Negative numbers reach the range checks (not clap's `unexpected argument '-0'`).
+#[test]
+fn negative_numbers_get_the_range_message() {
+    fails_with(&["-t", "-0.1"], "--threshold must be in [0, 1], got -0.1");
+    fails_with(
+        &["-t", "0.5", "--min-recall", "-1"],
+        "--min-recall must be in [0, 1]",
+    );
+    fails_with(
+        &["-t", "0.5", "--fp-weight", "-1"],
+        "--fp-weight must be a non-negative",
+    );
+    fails_with(
+        &["-t", "0.5", "--quantiles", "-0.1,0.5"],
+        "strictly between 0 and 1, got -0.1",
+    );
+    fails_with(
+        &["-t", "0.5", "--pairs", PAIRS, "--budget", "-3"],
+        "--budget must be a non-negative number",
+    );
+    for args in [
+        &[
+            "plot", "scurve", "-b", "2", "-r", "2", "-t", "-0.1", "-o", "x.svg",
+        ][..],
+        &[
+            "plot",
+            "histogram",
+            "--pairs",
+            PAIRS,
+            "-t",
+            "-0.1",
+            "-o",
+            "x.svg",
+        ][..],
+    ] {
+        tune()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "--threshold must be in [0, 1], got -0.1",
+            ));
+    }
+    tune()
+        .args([
+            "plot", "scurve", "-b", "2", "-r", "2", "-k", "0", "-o", "x.svg",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--num-perm must be at least 1"));
+}
+
+/// Word-only tools given char shingles: the block to paste says, inside itself, that its
+/// n-gram size is not what was tuned on; with the tool's profile it does not.
+#[test]
+fn char_shingles_for_a_word_tool_are_flagged_inside_the_block() {
+    for (tool, parameter) in [("datatrove", "n_grams"), ("text-dedup", "ngram_size")] {
+        let report = tune_json(&["-t", "0.8", "--for", tool]);
+        let snippet = report["export"]["snippet"].as_str().unwrap();
+        assert!(
+            snippet.contains(&format!(
+                "# WARNING: tuned on char:5 shingles, but {tool}'s {parameter} counts words"
+            )) && snippet.contains(&format!("--profile {tool}")),
+            "{snippet}"
+        );
+        let matched = tune_json(&["-t", "0.8", "--for", tool, "--profile", tool]);
+        let snippet = matched["export"]["snippet"].as_str().unwrap();
+        assert!(!snippet.contains("WARNING"), "{snippet}");
+    }
 }

@@ -22,7 +22,7 @@ pub struct ExploreArgs {
     #[command(flatten)]
     pub view: ViewArgs,
     /// Ground truth to measure the candidates against (`id_a,id_b,jaccard` as `lshscope
-    /// truth` writes it, CSV or JSON Lines, possibly .gz/.zst, `-` for stdin; further columns,
+    /// truth` writes it, CSV, JSON Lines or Parquet, possibly .gz/.zst, `-` for stdin; further columns,
     /// such as the `level` of `lshscope gen`, are ignored):
     /// recall and precision at t, the measured candidate rate over the S-curve, missed pairs.
     #[arg(long, value_name = "FILE")]
@@ -84,7 +84,13 @@ pub struct ViewArgs {
     #[arg(long, short = 'r', default_value_t = 5)]
     pub rows: usize,
     /// Similarity threshold t to start with.
-    #[arg(long, short = 't', default_value_t = 0.5, value_name = "T")]
+    #[arg(
+        long,
+        short = 't',
+        default_value_t = 0.5,
+        value_name = "T",
+        allow_negative_numbers = true
+    )]
     pub threshold: f64,
     /// In a bucket with more than N documents, only the first N form pairs.
     #[arg(long, value_name = "N")]
@@ -135,6 +141,9 @@ pub const SAMPLE_LABELS: &str = "lshscope-sample.labels.csv";
 
 fn check(view: &ViewArgs, num_perm: usize) -> Result<Banding> {
     crate::error::check_unit("--threshold", view.threshold)?;
+    if num_perm == 0 {
+        return Err(Error::usage("--num-perm must be at least 1"));
+    }
     Banding::new(view.bands, view.rows, num_perm)
 }
 

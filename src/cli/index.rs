@@ -7,10 +7,11 @@ use clap::{Args, Subcommand};
 use super::{CorpusArgs, FormatArg, IndexArgs, ProgressBar, ReadArgs, show_progress};
 use crate::corpus::Corpus;
 use crate::minhash::Banding;
-use crate::numfmt::thousands;
+use crate::numfmt::{for_count, thousands};
 use crate::online::LshIndex;
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
 use crate::pipeline::Pipeline;
+use crate::text::Profile;
 use crate::{Error, Result};
 
 #[derive(Debug, Args)]
@@ -60,6 +61,10 @@ pub struct AddArgs {
     pub index_file: PathBuf,
     #[command(flatten)]
     pub corpus: CorpusArgs,
+    /// Seed for --sample [default: the index's seed]. The documents are hashed with the
+    /// index's own seed whatever this is.
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<u64>,
     /// No summary and no progress on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -69,12 +74,23 @@ pub struct AddArgs {
 pub struct QueryArgs {
     /// The index file to query.
     pub index_file: PathBuf,
-    /// A text to look up, or a file whose documents are each looked up (read like any
-    /// corpus; `-` is stdin).
+    /// A text to look up, or a file or directory whose documents are each looked up (read
+    /// like any corpus; `-` is stdin). An argument that looks like a file name but names no
+    /// file is looked up as a text, with a warning.
     #[arg(value_name = "TEXT_OR_FILE")]
     pub query: String,
+    /// Look TEXT_OR_FILE up as a text, even when a file of that name exists (and without the
+    /// warning for a text that looks like a file name).
+    #[arg(long)]
+    pub text: bool,
     /// Keep matches whose exact Jaccard is at least T.
-    #[arg(long, short = 't', default_value_t = 0.0, value_name = "T")]
+    #[arg(
+        long,
+        short = 't',
+        default_value_t = 0.0,
+        value_name = "T",
+        allow_negative_numbers = true
+    )]
     pub threshold: f64,
     /// At most N matches per query, most similar first.
     #[arg(long, value_name = "N")]
@@ -86,6 +102,9 @@ pub struct QueryArgs {
     /// The format of a query file; `auto` decides from the extension.
     #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
     pub query_format: FormatArg,
+    /// Seed for --sample of a query file [default: the index's seed].
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<u64>,
     #[command(flatten, next_help_heading = "Reading a query file")]
     pub read: ReadArgs,
 }
@@ -112,6 +131,9 @@ pub fn run(args: IndexCommandArgs) -> Result<i32> {
 }
 
 fn build(args: BuildArgs) -> Result<i32> {
+    if args.index.num_perm == 0 {
+        return Err(Error::usage("--num-perm must be at least 1"));
+    }
     let banding = Banding::new(args.bands, args.rows, args.index.num_perm)?;
     let progress = super::new_progress();
     let bar = ProgressBar::start(&progress, show_progress(args.quiet));
@@ -133,7 +155,9 @@ fn add(args: AddArgs) -> Result<i32> {
     let mut run = Pipeline::new(&progress);
     let (corpus, read) = run.read(
         &args.corpus.input,
-        &args.corpus.read_options(index.options().seed),
+        &args
+            .corpus
+            .read_options(args.seed.unwrap_or(index.options().seed)),
     )?;
     super::warn_about_read(args.quiet, &read, true);
     let before = index.len();
@@ -144,8 +168,9 @@ fn add(args: AddArgs) -> Result<i32> {
         super::warn(
             args.quiet,
             &format!(
-                "{repeated} of the added ids are already in the index: both copies are kept \
-                 (queries return each)"
+                "{repeated} of the added ids {} already in the index: both copies are kept \
+                 (queries return each)",
+                for_count(repeated as u64, "is", "are")
             ),
         );
     }
@@ -154,8 +179,9 @@ fn add(args: AddArgs) -> Result<i32> {
     drop(bar);
     if !args.quiet {
         eprintln!(
-            "added {} documents to {} ({} before)",
+            "added {} {} to {} ({} before)",
             thousands(corpus.len() as u64),
+            for_count(corpus.len() as u64, "document", "documents"),
             args.index_file.display(),
             thousands(before as u64)
         );
@@ -170,7 +196,7 @@ fn query(args: QueryArgs) -> Result<i32> {
     let format = target.format(None, &[OutputFormat::Csv, OutputFormat::Jsonl])?;
     let index = LshIndex::load(&args.index_file)?;
     let path = Path::new(&args.query);
-    let queries = if args.query == "-" || path.is_file() {
+    let queries = if !args.text && (args.query == "-" || path.exists()) {
         let corpus_args = CorpusArgs {
             input: path.to_path_buf(),
             format: args.query_format,
@@ -179,18 +205,38 @@ fn query(args: QueryArgs) -> Result<i32> {
         let progress = super::new_progress();
         let (corpus, read) = Pipeline::new(&progress).read(
             &corpus_args.input,
-            &corpus_args.read_options(index.options().seed),
+            &corpus_args.read_options(args.seed.unwrap_or(index.options().seed)),
         )?;
         // The matches name each query by its id.
         super::warn_about_read(false, &read, true);
         corpus
     } else {
-        if args.read != ReadArgs::default() || args.query_format != FormatArg::Auto {
+        if args.read != ReadArgs::default()
+            || args.query_format != FormatArg::Auto
+            || args.seed.is_some()
+        {
+            let why = if args.text {
+                "--text looks it up as a text".to_string()
+            } else {
+                format!(
+                    "`{}` is not a file or directory, so it is looked up as a text",
+                    args.query
+                )
+            };
             return Err(Error::usage(format!(
-                "`{}` is not a file, so it is looked up as a text; the options for reading a \
-                 query file do not apply",
-                args.query
+                "{why}; the options for reading a query file (--query-format, --sample, \
+                 --seed, …) do not apply"
             )));
+        }
+        if !args.text && looks_like_a_path(&args.query) {
+            super::warn(
+                false,
+                &format!(
+                    "no file `{}`: looking it up as a text (pass --text if that is meant, \
+                     which also silences this warning)",
+                    args.query
+                ),
+            );
         }
         Corpus::from_pairs([("query", args.query.as_str())])
     };
@@ -217,6 +263,27 @@ fn query(args: QueryArgs) -> Result<i32> {
     Ok(0)
 }
 
+/// Extensions of the inputs a query file may be, compressed ones included.
+const INPUT_EXTENSIONS: &[&str] = &[
+    "csv", "tsv", "txt", "jsonl", "ndjson", "json", "parquet", "gz", "zst", "bz2", "xz",
+];
+
+/// Whether a query argument that names no file looks like a file name all the same (a typo,
+/// or a file in another directory): it ends in an input's extension, or it is one word with a
+/// path separator. A text with a slash (`and/or this`) has spaces; a file name rarely does.
+fn looks_like_a_path(query: &str) -> bool {
+    if query.contains('\n') {
+        return false;
+    }
+    let extension = Path::new(query)
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    let input_extension = extension.is_some_and(|e| INPUT_EXTENSIONS.contains(&e.as_str()));
+    let one_word = !query.chars().any(char::is_whitespace);
+    input_extension || (one_word && query.contains(['/', '\\']))
+}
+
 fn info(args: InfoArgs) -> Result<i32> {
     let index = LshIndex::load(&args.index_file)?;
     if args.json {
@@ -241,19 +308,34 @@ fn describe(index: &LshIndex, path: &Path) -> String {
     let o = index.options();
     let s = &o.shingle;
     let b = index.banding();
+    let documents = index.len() as u64;
+    let shingles = index.index().sets.total() as u64;
+    // A profile fixes the normalization (the three flags do nothing then): name it instead.
+    let shingling = if s.profile == Profile::Lshscope {
+        format!(
+            "{}{}{}{}",
+            s.kind,
+            if s.lowercase { ", lowercased" } else { "" },
+            if s.nfkc { ", NFKC" } else { "" },
+            if s.strip_punct {
+                ", punctuation removed"
+            } else {
+                ""
+            }
+        )
+    } else {
+        format!(
+            "{} as {} makes them (--profile {})",
+            s.kind, s.profile, s.profile
+        )
+    };
     format!(
-        "{}: {} documents, {} shingles; shingles {}{}{}{}, K = {}, seed {}; {}",
+        "{}: {} {}, {} {}; shingles {shingling}, K = {}, seed {}; {}",
         path.display(),
-        thousands(index.len() as u64),
-        thousands(index.index().sets.total() as u64),
-        s.kind,
-        if s.lowercase { ", lowercased" } else { "" },
-        if s.nfkc { ", NFKC" } else { "" },
-        if s.strip_punct {
-            ", punctuation removed"
-        } else {
-            ""
-        },
+        thousands(documents),
+        for_count(documents, "document", "documents"),
+        thousands(shingles),
+        for_count(shingles, "shingle", "shingles"),
         o.num_perm,
         o.seed,
         crate::numfmt::bands_by_rows(b.bands, b.rows)

@@ -28,13 +28,17 @@ pub const MAX_DOCS: usize = 8;
 pub struct LearnArgs {
     #[command(flatten)]
     pub corpus: CorpusArgs,
+    /// Seed for --sample.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     /// Colours: `auto` honours NO_COLOR; `never` uses a monochrome theme.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 }
 
-/// The walkthrough's documents as (id, text): the built-in set, or FILE's first ones.
-pub fn learn_texts(corpus: Option<&CorpusArgs>) -> Result<Vec<(String, String)>> {
+/// The walkthrough's documents as (id, text): the built-in set, or FILE's first ones (with
+/// --sample, a uniform sample of at most [`MAX_DOCS`] of them, drawn with `seed`).
+pub fn learn_texts(corpus: Option<&CorpusArgs>, seed: u64) -> Result<Vec<(String, String)>> {
     let Some(corpus) = corpus else {
         return Ok(BUILTIN_DOCUMENTS
             .iter()
@@ -42,8 +46,12 @@ pub fn learn_texts(corpus: Option<&CorpusArgs>) -> Result<Vec<(String, String)>>
             .map(|(i, t)| ((i + 1).to_string(), t.to_string()))
             .collect());
     };
-    let mut opts = corpus.read_options(1);
-    opts.limit = Some(opts.limit.unwrap_or(MAX_DOCS).min(MAX_DOCS));
+    let mut opts = corpus.read_options(seed);
+    match opts.sample {
+        // --limit applies before --sample: sample the whole input (or its --limit first).
+        Some(n) => opts.sample = Some(n.min(MAX_DOCS)),
+        None => opts.limit = Some(opts.limit.unwrap_or(MAX_DOCS).min(MAX_DOCS)),
+    }
     let (docs, read) = read_corpus(&corpus.input, &opts, &Progress::new())?;
     // Printed before the walkthrough takes over the terminal, so they are on screen when it
     // ends; the walkthrough shows ids only as labels, so repeated ones do no harm.
@@ -62,7 +70,7 @@ pub fn learn_texts(corpus: Option<&CorpusArgs>) -> Result<Vec<(String, String)>>
 
 pub fn run(args: LearnArgs) -> Result<i32> {
     let corpus = (args.corpus.input.as_os_str() != BUILTIN).then_some(&args.corpus);
-    let texts = learn_texts(corpus)?;
+    let texts = learn_texts(corpus, args.seed)?;
     // The same test as the explorer's: stdout a terminal, and keys readable.
     if !crate::tui::has_terminal() {
         return Err(Error::usage(

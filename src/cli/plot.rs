@@ -52,7 +52,7 @@ pub struct ScurveArgs {
     #[arg(long, value_delimiter = ',', value_name = "BxR,...")]
     pub compare: Vec<BandingArg>,
     /// Draw the threshold t and give P(t) for each curve.
-    #[arg(long, short = 't', value_name = "T")]
+    #[arg(long, short = 't', value_name = "T", allow_negative_numbers = true)]
     pub threshold: Option<f64>,
     /// Permutations K: every curve must have b·r ≤ K (shown in the title).
     #[arg(long, short = 'k', value_name = "K")]
@@ -63,8 +63,8 @@ pub struct ScurveArgs {
 
 #[derive(Debug, Args)]
 pub struct HistogramArgs {
-    /// Pairs written by `lshscope scan` (CSV or JSON Lines with a `jaccard` column, possibly
-    /// .gz/.zst); `-` reads stdin.
+    /// Pairs written by `lshscope scan` (CSV, JSON Lines or Parquet with a `jaccard` column,
+    /// possibly .gz/.zst); `-` reads stdin.
     #[arg(long, value_name = "FILE")]
     pub pairs: PathBuf,
     /// Bands b of the S-curve to overlay (with --rows).
@@ -74,7 +74,7 @@ pub struct HistogramArgs {
     #[arg(long, short = 'r', requires = "bands")]
     pub rows: Option<usize>,
     /// Draw the threshold t.
-    #[arg(long, short = 't', value_name = "T")]
+    #[arg(long, short = 't', value_name = "T", allow_negative_numbers = true)]
     pub threshold: Option<f64>,
     /// Logarithmic count axis.
     #[arg(long)]
@@ -131,6 +131,9 @@ fn run_scurve(args: ScurveArgs) -> Result<i32> {
         bands: c.bands,
         rows: c.rows,
     }));
+    if args.num_perm == Some(0) {
+        return Err(Error::usage("--num-perm must be at least 1"));
+    }
     for &c in &curves {
         check_curve(c, args.num_perm)?;
     }

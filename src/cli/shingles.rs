@@ -13,7 +13,7 @@ use crate::analysis::shingle_advice::{
     advise_shingles,
 };
 use crate::corpus::{ReadReport, read_corpus};
-use crate::numfmt::thousands;
+use crate::numfmt::{for_count, thousands};
 use crate::text::{ShingleKind, ShingleOptions};
 use crate::{Error, Result};
 
@@ -134,15 +134,23 @@ pub fn render_table(advice: &ShingleAdvice, read: &ReadReport, input: &str, seed
     };
     let _ = writeln!(
         out,
-        "{input}: {} documents with text{sampled}, {} random pairs (seed {seed})",
+        "{input}: {} {} with text{sampled}, {} random {} (seed {seed})",
         thousands(advice.documents as u64),
+        for_count(advice.documents as u64, "document", "documents"),
         thousands(advice.pairs as u64),
+        for_count(advice.pairs as u64, "pair", "pairs"),
     );
     if advice.documents_without_text > 0 {
         let _ = writeln!(
             out,
-            "  {} documents have no text after normalization and are left out",
-            thousands(advice.documents_without_text as u64)
+            "  {} {} no text after normalization and {} left out",
+            thousands(advice.documents_without_text as u64),
+            for_count(
+                advice.documents_without_text as u64,
+                "document has",
+                "documents have"
+            ),
+            for_count(advice.documents_without_text as u64, "is", "are")
         );
     }
     let _ = writeln!(out);

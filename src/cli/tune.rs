@@ -24,16 +24,31 @@ use crate::{Error, Result};
 pub struct TuneArgs {
     /// Jaccard similarity t that pairs must reach to count as duplicates. Without it, only
     /// the constraints (--reject/--accept) and --banding rows are computed.
-    #[arg(long, short = 't', value_name = "T")]
+    #[arg(long, short = 't', value_name = "T", allow_negative_numbers = true)]
     pub threshold: Option<f64>,
     /// datasketch's weight on the false-positive area ∫₀ᵗ P(s) ds.
-    #[arg(long, default_value_t = 0.5, value_name = "W")]
+    #[arg(
+        long,
+        default_value_t = 0.5,
+        value_name = "W",
+        allow_negative_numbers = true
+    )]
     pub fp_weight: f64,
     /// datasketch's weight on the false-negative area ∫ₜ¹ (1 − P(s)) ds.
-    #[arg(long, default_value_t = 0.5, value_name = "W")]
+    #[arg(
+        long,
+        default_value_t = 0.5,
+        value_name = "W",
+        allow_negative_numbers = true
+    )]
     pub fn_weight: f64,
     /// The probability P(t) the "recall" criterion must reach at the threshold.
-    #[arg(long, default_value_t = 0.99, value_name = "P")]
+    #[arg(
+        long,
+        default_value_t = 0.99,
+        value_name = "P",
+        allow_negative_numbers = true
+    )]
     pub min_recall: f64,
     /// Constraint: pairs at similarity S become candidates with probability at most P
     /// (P as a fraction or a percentage: `0.05:0.006` or `0.05:0.6%`). Repeatable.
@@ -46,9 +61,8 @@ pub struct TuneArgs {
     /// Also evaluate this banding (e.g. `20x5`, the one you use today). Repeatable.
     #[arg(long, value_name = "BxR")]
     pub banding: Vec<BandingArg>,
-    /// Pairs written by `lshscope scan` (CSV or JSON Lines, possibly .gz/.zst; `-` is
-    /// stdin): adds expected
-    /// candidates, recall and precision at t on these similarities.
+    /// Pairs written by `lshscope scan` (CSV, JSON Lines or Parquet, possibly .gz/.zst; `-`
+    /// is stdin): adds expected candidates, recall and precision at t on these similarities.
     #[arg(long, value_name = "FILE", conflicts_with = "similarities")]
     pub pairs: Option<PathBuf>,
     /// The banding the --pairs scan ran with (e.g. `20x5`). Each pair then counts 1/P₀(s)
@@ -56,8 +70,9 @@ pub struct TuneArgs {
     /// corpus columns estimate all pairs rather than only the scan's candidates.
     #[arg(long, value_name = "BxR", requires = "pairs")]
     pub scan_banding: Option<BandingArg>,
-    /// Pair similarities: one number per line, or a pair file with a `jaccard` column (CSV
-    /// or JSON Lines, possibly .gz/.zst; `-` is stdin), for example a sample of random pairs.
+    /// Pair similarities: one number per line, or a pair file with a `jaccard` column (CSV,
+    /// JSON Lines or Parquet, possibly .gz/.zst; `-` is stdin), for example a sample of random
+    /// pairs.
     #[arg(long, value_name = "FILE")]
     pub similarities: Option<PathBuf>,
     /// A truth file from `lshscope truth` (every pair at or above its join threshold): adds
@@ -68,7 +83,7 @@ pub struct TuneArgs {
     /// Pick the banding with the highest expected recall at t whose number of candidate
     /// pairs stays within N: expected from --pairs or --similarities, or with --corpus the
     /// real count for the worst of the --seeds.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub budget: Option<f64>,
     /// A corpus to count real candidate pairs on: every row gets its candidate count per
     /// seed (median, min–max), and --budget holds for the worst seed. Counted on a uniform
@@ -85,8 +100,11 @@ pub struct TuneArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TuneFormat::Table)]
     pub format: TuneFormat,
-    /// Print the chosen banding in this tool's own parameters, and what the tool cannot
-    /// express. The chosen banding is the first row: budget, else constraints, else recall.
+    /// Print the chosen banding (the first row) in this tool's own parameters, and what the
+    /// tool cannot express. For a tool that removes every candidate (datatrove, nemo), or with
+    /// --max-false-removal, the first row is `removal` (or `budget` when that keeps the
+    /// removal bound too), and a note says why; otherwise budget, else constraints, else
+    /// recall.
     #[arg(long = "for", value_enum, value_name = "TOOL")]
     pub for_tool: Option<Tool>,
     /// For a tool that removes every candidate (datatrove, NeMo Curator): pairs at similarity
@@ -97,7 +115,12 @@ pub struct TuneArgs {
     pub max_false_removal: Option<BoundArg>,
     /// Also print, for every row, the similarity s at which P(s) reaches each of these
     /// probabilities (e.g. `0.001,0.01,0.1,0.5,0.9,0.99`).
-    #[arg(long, value_delimiter = ',', value_name = "P,P,...")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "P,P,...",
+        allow_hyphen_values = true
+    )]
     pub quantiles: Vec<f64>,
     /// Shingling and MinHash: K bounds every banding (b·r ≤ K); the shingles set the n-gram
     /// parameters printed by --for and how --corpus is hashed.
@@ -337,8 +360,9 @@ fn render_table(report: &TuneReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "K = {} permutations, {}{}",
+        "K = {} {}, {}{}",
         report.num_perm,
+        for_count(report.num_perm as u64, "permutation", "permutations"),
         report
             .threshold
             .map_or("no threshold".to_string(), |t| format!("threshold t = {t}")),
@@ -371,6 +395,8 @@ fn render_table(report: &TuneReport) -> String {
                 crate::numfmt::thousands(c.documents as u64),
                 crate::numfmt::thousands(c.population as u64)
             )
+        } else if c.documents == 1 {
+            "its only document".to_string()
         } else {
             format!(
                 "all {} documents",

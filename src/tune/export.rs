@@ -112,6 +112,18 @@ pub fn export_for(
             tool.profile()
         )),
     };
+    // The same warning inside the block to paste, where it cannot be missed: the n-gram size
+    // printed there counts words, so the tool's Jaccard is not the one tuned on.
+    let char_shingle_warning = |tool: Tool, parameter: &str, n: usize| match shingle {
+        ShingleKind::Word(_) => String::new(),
+        ShingleKind::Char(k) => format!(
+            "# WARNING: tuned on char:{k} shingles, but {}'s {parameter} counts words: its \
+             Jaccard on {n}-word shingles is not the one tuned on; re-tune with --profile {} \
+             before using this\n",
+            tool.name(),
+            tool.profile()
+        ),
+    };
     let (parameters, snippet) = match tool {
         // Checked against datatrove's pipeline/dedup/minhash.py (huggingface/datatrove at
         // a649de7): shingles are word n-grams of load_word_tokenizer("en") (spaCy's blank
@@ -139,8 +151,9 @@ pub fn export_for(
                     ("hashes_per_bucket".to_string(), json!(r)),
                 ],
                 format!(
-                    "from datatrove.pipeline.dedup.minhash import MinhashConfig\n\
-                     config = MinhashConfig(n_grams={n}, num_buckets={b}, hashes_per_bucket={r})"
+                    "{}from datatrove.pipeline.dedup.minhash import MinhashConfig\n\
+                     config = MinhashConfig(n_grams={n}, num_buckets={b}, hashes_per_bucket={r})",
+                    char_shingle_warning(tool, "n_grams", n)
                 ),
             )
         }
@@ -188,6 +201,7 @@ pub fn export_for(
                 ],
                 format!(
                     "# config.toml (in the directory you run text-dedup from)\n\
+                     {}\
                      [algorithm]\n\
                      algorithm_name = \"minhash\"\n\
                      text_column = \"text\"\n\
@@ -197,7 +211,8 @@ pub fn export_for(
                      ngram_size = {n}\n\
                      threshold = {threshold_text}\n\
                      check_false_positive = true\n\
-                     # then: python -m text_dedup.minhash"
+                     # then: uv run -m text_dedup.minhash",
+                    char_shingle_warning(tool, "ngram_size", n)
                 ),
             )
         }

@@ -39,7 +39,7 @@ pub const THRESHOLDED_PAIRS_HINT: f64 = 0.1;
 /// The largest K searched for when the constraints need more permutations than given.
 const MAX_NUM_PERM_SEARCHED: usize = 2048;
 use crate::error::check_unit;
-use crate::numfmt::percent_fine;
+use crate::numfmt::{for_count, percent_fine};
 use crate::text::ShingleKind;
 use crate::{Error, Result};
 
@@ -95,7 +95,9 @@ pub struct TuneOptions {
     /// The `budget` criterion: the highest expected recall at t with at most this many
     /// expected candidates (needs `similarities`).
     pub budget: Option<f64>,
-    /// Translate the chosen banding (the first row) into this tool's parameters.
+    /// Translate the chosen banding (the first row: `removal` when [`Self::removal_bound`]
+    /// gives one, unless the `budget` row keeps that bound too; else `budget`, else
+    /// `constraints`, else `recall`) into this tool's parameters.
     pub export: Option<Tool>,
     /// The shingles hashed, for the n-gram settings of the export.
     pub shingle: ShingleKind,
@@ -277,12 +279,13 @@ pub struct TuneReport {
     pub corpus: Option<CorpusInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed_corpus: Option<SeedCorpusInfo>,
-    /// In order: budget, constraints, recall, datasketch, then the given bandings; a criterion
-    /// that finds nothing has no row.
+    /// In order: removal, budget, constraints, recall, datasketch, closest, then the given
+    /// bandings, except that a budget row that keeps the removal bound too goes before
+    /// removal; a criterion that finds nothing has no row.
     pub rows: Vec<TuneRow>,
     /// Criteria that found no banding, with the reason.
     pub not_found: Vec<String>,
-    /// The criterion of the row the export uses (the first row).
+    /// The criterion of the row the export uses (the first row: see `rows` for the order).
     pub chosen: &'static str,
     pub export: Option<ToolExport>,
     pub notes: Vec<String>,
@@ -383,8 +386,10 @@ pub fn build_report_with(
                             ));
                             if weighted.impossible > 0 {
                                 notes.push(format!(
-                                    "{} pairs with P₀(s) = 0 (similarity 0) were left out",
-                                    weighted.impossible
+                                    "{} {} with P₀(s) = 0 (similarity 0) {} left out",
+                                    weighted.impossible,
+                                    for_count(weighted.impossible as u64, "pair", "pairs"),
+                                    for_count(weighted.impossible as u64, "was", "were")
                                 ));
                             }
                             weighted.distribution
@@ -427,7 +432,15 @@ pub fn build_report_with(
     let mut not_found = Vec::new();
     let make_row = |criterion: &'static str, description: String, b: usize, r: usize| {
         let curve = summarize(b, r, threshold);
-        let corpus = distribution.as_ref().map(|d| corpus_estimate(d, b, r, t));
+        let corpus = distribution.as_ref().map(|d| {
+            let mut estimate = corpus_estimate(d, b, r, t);
+            // With no pair at or above t, the share of candidates at or above t is 0 by
+            // definition but says nothing about the banding: undefined, like recall.
+            if estimate.pairs_at_or_above <= 0.0 {
+                estimate.expected_precision = None;
+            }
+            estimate
+        });
         let mut warnings = Vec::new();
         if b * r < k {
             warnings.push(format!(
@@ -500,15 +513,17 @@ pub fn build_report_with(
                     let mut row = make_row(
                         "budget",
                         format!(
-                            "highest {} with at most {} candidate pairs on the corpus for \
-                             every one of {} seeds",
+                            "highest {} with at most {} candidate pairs on the corpus for {}",
                             if distribution.is_some() {
                                 "expected recall at t"
                             } else {
                                 "P(t)"
                             },
                             crate::numfmt::thousands(budget as u64),
-                            seeds.seeds.len()
+                            match seeds.seeds.len() {
+                                1 => "its seed".to_string(),
+                                n => format!("every one of {n} seeds"),
+                            }
                         ),
                         pick.banding.bands,
                         pick.banding.rows,
@@ -645,6 +660,18 @@ pub fn build_report_with(
         ));
     }
 
+    // For a tool that removes every candidate, a budget row that also keeps the removal bound
+    // goes first: both limits hold, and it has the highest expected recall within the budget.
+    let removal_bound = options.removal_bound();
+    if let Some(bound) = removal_bound
+        && rows.first().is_some_and(|row| row.criterion == "removal")
+        && let Some(i) = rows
+            .iter()
+            .position(|row| row.criterion == "budget" && keeps_removal_bound(row, bound))
+    {
+        let budget_row = rows.remove(i);
+        rows.insert(0, budget_row);
+    }
     let Some(chosen_row) = rows.first() else {
         // Only without a threshold: the constraints were infeasible and nothing was given.
         return Err(Error::usage(format!(
@@ -656,6 +683,21 @@ pub fn build_report_with(
     let export = options
         .export
         .map(|tool| export_for(tool, chosen, &chosen_row.curve, k, t, options.shingle));
+    if let Some(d) = &distribution
+        && d.at_or_above(t) <= 0.0
+    {
+        notes.push(format!(
+            "no pair in {} reaches t = {t}: recall and precision at t are undefined (n/a); \
+             lower t, or give more pairs (a larger --estimate-pairs sample, a scan with -t 0)",
+            options
+                .similarities
+                .as_ref()
+                .map_or("the similarities".to_string(), |s| s
+                    .path()
+                    .display()
+                    .to_string())
+        ));
+    }
 
     if let Some(PairSimilarities::ScanPairs {
         scan_banding: None, ..
@@ -699,11 +741,17 @@ pub fn build_report_with(
             pair_scale: seeds.pair_scale(),
         });
     }
+    if let (Some(tool), Some(bound)) = (options.export, removal_bound)
+        && rows.iter().any(|row| row.criterion == "removal")
+    {
+        notes.push(removal_export_note(tool, bound, &rows, options.budget));
+    }
     let corpus = match (corpus, &distribution) {
+        // `+ 0.0` turns the -0.0 of an empty float sum into 0.
         (Some(source), Some(d)) => Some(CorpusInfo {
             source,
-            pairs: d.total(),
-            pairs_at_or_above_threshold: d.at_or_above(t),
+            pairs: d.total() + 0.0,
+            pairs_at_or_above_threshold: d.at_or_above(t) + 0.0,
             similarity_floor,
         }),
         _ => None,
@@ -723,6 +771,96 @@ pub fn build_report_with(
         export,
         notes,
     })
+}
+
+/// Whether `row` removes pairs at the bound's similarity with at most its probability.
+fn keeps_removal_bound(row: &TuneRow, bound: ProbabilityBound) -> bool {
+    candidate_probability(bound.similarity, row.curve.bands, row.curve.rows) <= bound.probability
+}
+
+/// Which row `--for` exports when a removal bound applies, and why: the `removal` row, ahead
+/// of the `budget` or `constraints` row the user asked for (and whether it breaks the
+/// budget), or the `budget` row when that keeps the bound too. `rows[0]` is the exported row.
+fn removal_export_note(
+    tool: Tool,
+    bound: ProbabilityBound,
+    rows: &[TuneRow],
+    budget: Option<f64>,
+) -> String {
+    let s = crate::numfmt::decimal(bound.similarity);
+    let banding = |row: &TuneRow| format!("{} × {}", row.curve.bands, row.curve.rows);
+    let removal_at_bound = |row: &TuneRow| {
+        percent_fine(candidate_probability(
+            bound.similarity,
+            row.curve.bands,
+            row.curve.rows,
+        ))
+    };
+    let chosen = &rows[0];
+    if chosen.criterion == "budget" {
+        let whose = if tool.verifies() {
+            "the --max-false-removal bound".to_string()
+        } else {
+            format!(
+                "the bound {} needs (it removes every candidate without a Jaccard check)",
+                tool.name()
+            )
+        };
+        return format!(
+            "--for exports the `budget` row ({}), not `removal`: it keeps the budget and removes \
+             pairs at {s} with P = {}, within {} of {whose}",
+            banding(chosen),
+            removal_at_bound(chosen),
+            percent_fine(bound.probability)
+        );
+    }
+    let why = if tool.verifies() {
+        format!(
+            "--max-false-removal bounds false removals to P({s}) ≤ {}",
+            percent_fine(bound.probability)
+        )
+    } else {
+        format!(
+            "{} removes every candidate without a Jaccard check, so false removals must stay \
+             within P({s}) ≤ {} (--max-false-removal)",
+            tool.name(),
+            percent_fine(bound.probability)
+        )
+    };
+    let mut note = format!(
+        "--for exports the `removal` row ({}): {why}",
+        banding(chosen)
+    );
+    for row in rows[1..]
+        .iter()
+        .filter(|row| matches!(row.criterion, "budget" | "constraints"))
+    {
+        note.push_str(&format!(
+            "; the `{}` row ({}) is not exported: it removes pairs at {s} with P = {}",
+            row.criterion,
+            banding(row),
+            removal_at_bound(row)
+        ));
+    }
+    // The budget holds for the worst seed with --corpus, else for the expectation.
+    let candidates = match (&chosen.seed_spread, &chosen.corpus) {
+        (Some(spread), _) => spread
+            .max
+            .map(|n| (n, "candidate pairs for the worst seed")),
+        (None, Some(c)) => Some((c.expected_candidates, "expected candidate pairs")),
+        (None, None) => None,
+    };
+    if let (Some(budget), Some((candidates, what))) = (budget, candidates)
+        && candidates > budget
+    {
+        note.push_str(&format!(
+            "; its {} {what} exceed --budget {}: raise the budget or loosen \
+             --max-false-removal",
+            crate::numfmt::thousands(candidates.round() as u64),
+            crate::numfmt::thousands(budget as u64)
+        ));
+    }
+    note
 }
 
 /// A warning when a row's candidate count swings with the seed beyond chance (budget for the
