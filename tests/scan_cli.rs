@@ -491,3 +491,30 @@ fn counts_of_one_are_singular() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.starts_with("read 1 document from"), "{stderr}");
 }
+
+/// A negative threshold reaches the range check (not clap's "unexpected argument '-0'"), and
+/// zero permutations are named as such, in every command that hashes a corpus.
+#[test]
+fn negative_thresholds_and_zero_permutations_get_their_own_messages() {
+    for (args, message) in [
+        (
+            &["scan", QUESTIONS, "-t", "-0.1"][..],
+            "--threshold must be in [0, 1], got -0.1",
+        ),
+        (
+            &["dedup", QUESTIONS, "-t", "-0.1"][..],
+            "--threshold must be in [0, 1], got -0.1",
+        ),
+        (&["truth", QUESTIONS, "-t", "-0.1"][..], "got -0.1"),
+        (
+            &["scan", QUESTIONS, "-k", "0"][..],
+            "--num-perm must be at least 1",
+        ),
+    ] {
+        lshscope()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+}

@@ -32,7 +32,7 @@ pub struct DedupArgs {
     #[command(flatten)]
     pub banding: BandingArgs,
     /// Documents are duplicates when their exact Jaccard is at least T.
-    #[arg(long, short = 't', value_name = "T")]
+    #[arg(long, short = 't', value_name = "T", allow_negative_numbers = true)]
     pub threshold: f64,
     /// Join every candidate pair without checking its Jaccard, as datatrove and NeMo Curator
     /// do; the summary then counts the removals owed to pairs below --threshold.

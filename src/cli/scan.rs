@@ -24,7 +24,13 @@ pub struct ScanArgs {
     #[command(flatten)]
     pub banding: BandingArgs,
     /// Keep pairs whose exact Jaccard is at least T (0 keeps every candidate).
-    #[arg(long, short = 't', default_value_t = 0.0, value_name = "T")]
+    #[arg(
+        long,
+        short = 't',
+        default_value_t = 0.0,
+        value_name = "T",
+        allow_negative_numbers = true
+    )]
     pub threshold: f64,
     /// Write pairs to FILE (atomically) instead of stdout; `-` is stdout. The name picks
     /// the format (`.csv`, `.jsonl`/`.ndjson`) and compression (`.gz`, `.zst`).

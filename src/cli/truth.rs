@@ -30,7 +30,8 @@ pub struct TruthArgs {
         long,
         short = 't',
         value_name = "T",
-        required_unless_present = "estimate_pairs"
+        required_unless_present = "estimate_pairs",
+        allow_negative_numbers = true
     )]
     pub threshold: Option<f64>,
     /// Write `id_a,id_b,jaccard` to FILE (atomically) instead of stdout; `-` is stdout. The

@@ -19,6 +19,9 @@ pub struct Banding {
 impl Banding {
     /// Checks b ≥ 1, r ≥ 1 and b·r ≤ K.
     pub fn new(bands: usize, rows: usize, num_perm: usize) -> Result<Self> {
+        if num_perm == 0 {
+            return Err(Error::usage("--num-perm must be at least 1"));
+        }
         if bands == 0 || rows == 0 {
             return Err(Error::usage(format!(
                 "bands and rows must be at least 1 (got {bands} bands × {rows} rows)"
