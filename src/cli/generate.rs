@@ -1,10 +1,11 @@
 //! `lshscope gen`: write a synthetic corpus with planted near-duplicates and its truth file.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::corpus::Corpus;
+use crate::corpus::{Corpus, InputFormat};
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
 use crate::synth::{GenOptions, generate};
 use crate::templated::{TemplateOptions, generate_templated};
@@ -85,7 +86,7 @@ pub fn run(args: GenArgs) -> Result<i32> {
         crate::error::check_unit("--levels", level)?;
     }
     let target = OutputTarget::new(args.output.as_deref());
-    let format = target.format(args.output_format, FORMATS)?;
+    let format = CorpusFormat::of(&target, args.output_format)?;
     let truth = match &args.truth {
         Some(path) => {
             let t = OutputTarget::new(Some(path));
@@ -145,7 +146,39 @@ pub fn run(args: GenArgs) -> Result<i32> {
     Ok(0)
 }
 
-fn write_corpus(target: &OutputTarget, format: OutputFormat, corpus: &Corpus) -> Result<()> {
+/// How the corpus is written: as the readers will read it back by its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CorpusFormat {
+    Rows(OutputFormat),
+    /// `id<TAB>text` lines under an `id<TAB>text` header, unquoted: TSV as the reader reads a
+    /// `.tsv` / `.tab` name (IANA text/tab-separated-values, no quoting).
+    Tsv,
+}
+
+impl CorpusFormat {
+    /// `--output-format` when given (it wins over the name, as documented), else TSV for a
+    /// name the reader takes for TSV (writing CSV there made `scan` read each line as one
+    /// field), else the name's format or CSV.
+    fn of(target: &OutputTarget, flag: Option<OutputFormat>) -> Result<CorpusFormat> {
+        let named_tsv = target
+            .path
+            .as_deref()
+            .is_some_and(|p| crate::corpus::detect_format(p) == InputFormat::Tsv);
+        if flag.is_none() && named_tsv {
+            return Ok(CorpusFormat::Tsv);
+        }
+        Ok(CorpusFormat::Rows(target.format(flag, FORMATS)?))
+    }
+}
+
+fn write_corpus(target: &OutputTarget, format: CorpusFormat, corpus: &Corpus) -> Result<()> {
+    let format = match format {
+        CorpusFormat::Rows(format) => format,
+        CorpusFormat::Tsv => {
+            check_tsv_fields(target, corpus)?;
+            return target.write(None, |w| write_tsv(w, corpus));
+        }
+    };
     target.write(None, |w| {
         let mut out = RowWriter::new(w, format, &["id", "text"], None)?;
         for i in 0..corpus.len() {
@@ -155,7 +188,38 @@ fn write_corpus(target: &OutputTarget, format: OutputFormat, corpus: &Corpus) ->
     })
 }
 
-fn write_templated(args: &GenArgs, target: &OutputTarget, format: OutputFormat) -> Result<i32> {
+/// Unquoted TSV cannot hold a tab or a line break inside a field, and replacing them would
+/// change the texts (and the Jaccard levels the truth file states), so such a corpus is
+/// refused before anything is written. The generators write neither today.
+fn check_tsv_fields(target: &OutputTarget, corpus: &Corpus) -> Result<()> {
+    let breaks_tsv = |s: &str| s.bytes().any(|b| matches!(b, b'\t' | b'\n' | b'\r'));
+    match (0..corpus.len()).find(|&i| breaks_tsv(corpus.id(i)) || breaks_tsv(corpus.text(i))) {
+        None => Ok(()),
+        Some(i) => Err(Error::usage(format!(
+            "{}: document {} holds a tab or a line break, which TSV (unquoted, as lshscope \
+             reads it) cannot hold; write .csv or .jsonl instead",
+            target.display(),
+            corpus.id(i)
+        ))),
+    }
+}
+
+/// `id<TAB>text` rows under a header; fields must hold no tab or line break
+/// ([`check_tsv_fields`]).
+fn write_tsv(w: &mut dyn Write, corpus: &Corpus) -> std::io::Result<()> {
+    // Four small writes a row: one large buffer in front of the file or the compressor.
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, w);
+    w.write_all(b"id\ttext\n")?;
+    for i in 0..corpus.len() {
+        w.write_all(corpus.id(i).as_bytes())?;
+        w.write_all(b"\t")?;
+        w.write_all(corpus.text(i).as_bytes())?;
+        w.write_all(b"\n")?;
+    }
+    w.flush()
+}
+
+fn write_templated(args: &GenArgs, target: &OutputTarget, format: CorpusFormat) -> Result<i32> {
     crate::error::check_unit("--copy-share", args.copy_share)?;
     if args.max_family == 0 {
         return Err(Error::usage("--max-family must be at least 1"));
@@ -180,4 +244,52 @@ fn write_templated(args: &GenArgs, target: &OutputTarget, format: OutputFormat) 
         );
     }
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    #[test]
+    fn a_tsv_name_writes_tsv_unless_the_format_is_given() {
+        let of =
+            |name: &str, flag| CorpusFormat::of(&OutputTarget::new(Some(Path::new(name))), flag);
+        assert_eq!(of("g.tsv", None).unwrap(), CorpusFormat::Tsv);
+        assert_eq!(of("g.TAB.gz", None).unwrap(), CorpusFormat::Tsv);
+        assert_eq!(
+            of("g.tsv", Some(OutputFormat::Jsonl)).unwrap(),
+            CorpusFormat::Rows(OutputFormat::Jsonl)
+        );
+        assert_eq!(
+            of("g.csv.zst", None).unwrap(),
+            CorpusFormat::Rows(OutputFormat::Csv)
+        );
+        assert_eq!(
+            of("-", None).unwrap(),
+            CorpusFormat::Rows(OutputFormat::Csv)
+        );
+    }
+
+    #[test]
+    fn tsv_rows_are_unquoted_and_fields_with_tabs_or_line_breaks_are_refused() {
+        let corpus = Corpus::from_pairs([("a", "say \"hi\", then go"), ("b", "x")]);
+        let mut out = Vec::new();
+        write_tsv(&mut out, &corpus).unwrap();
+        assert_eq!(out, b"id\ttext\na\tsay \"hi\", then go\nb\tx\n");
+        let target = OutputTarget::new(Some(Path::new("g.tsv")));
+        assert!(check_tsv_fields(&target, &corpus).is_ok());
+        for bad in ["tab\there", "two\nlines", "cr\r"] {
+            let corpus = Corpus::from_pairs([("a", "fine"), ("b", bad)]);
+            match check_tsv_fields(&target, &corpus) {
+                Err(Error::Usage(message)) => assert_eq!(
+                    message,
+                    "g.tsv: document b holds a tab or a line break, which TSV (unquoted, as \
+                     lshscope reads it) cannot hold; write .csv or .jsonl instead"
+                ),
+                other => panic!("{bad:?}: expected a usage error, got {other:?}"),
+            }
+        }
+    }
 }

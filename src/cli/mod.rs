@@ -412,9 +412,10 @@ pub(crate) fn load_corpus(
 }
 
 /// Prints what a corpus read found that did not stop it but the user should know: the
-/// reader's own warnings (stdin that looks like CSV, read as text lines) and, when the
-/// command's output names documents by id (`ids_name_output`), repeated ids. Every command
-/// that reads a corpus calls this once after reading, so each warns alike.
+/// reader's own warnings ([`ReadReport::warnings`]: a text column or row-number ids taken by
+/// default, a file that looks like another format, no documents) and, when the command's
+/// output names documents by id (`ids_name_output`), repeated ids. Every command that reads a
+/// corpus calls this once after reading, so each warns alike (and its `--quiet` silences all).
 pub(crate) fn warn_about_read(quiet: bool, read: &ReadReport, ids_name_output: bool) {
     for warning in &read.warnings {
         warn(quiet, warning);

@@ -28,6 +28,7 @@ use std::io::BufRead;
 use std::path::Path;
 
 use super::ColumnSpec;
+use super::default_columns::{TEXT, TableColumns};
 use super::options::{Quote, ReadOptions};
 use super::sink::{Lines, RawLine, Sink, decode, number_id};
 use crate::jobs::Progress;
@@ -40,11 +41,14 @@ pub const MAX_QUOTED_LINES: u64 = 10_000;
 pub const MAX_QUOTED_BYTES: usize = 16 << 20;
 
 /// Reads CSV (`delimiter = b','`) or TSV (`b'\t'`); returns the bytes read.
+/// `warn_about_columns`: add warnings for a text column chosen by default and for ids numbered
+/// by row (off when the file was already found to use another delimiter, which explains both).
 pub(super) fn read(
     reader: &mut dyn BufRead,
     delimiter: u8,
     name: &Path,
     opts: &ReadOptions,
+    warn_about_columns: bool,
     sink: &mut Sink,
     progress: &Progress,
 ) -> Result<u64> {
@@ -105,13 +109,38 @@ pub(super) fn read(
         delimiter,
     };
     let header_line = first.line;
-    let text_col = columns
-        .resolve(opts.text_column.as_ref(), "text", "--text-column")
-        .map_err(|m| Error::input(name, header_line, m))?
-        .unwrap_or(columns.count - 1);
     let id_col = columns
         .resolve(opts.id_column.as_ref(), "id", "--id-column")
         .map_err(|m| Error::input(name, header_line, m))?;
+    let named_text = columns
+        .resolve(opts.text_column.as_ref(), TEXT, "--text-column")
+        .map_err(|m| Error::input(name, header_line, m))?;
+    let text_col = match &headers {
+        // Without a header the columns have no names to choose by or to show: the last one.
+        None => named_text.unwrap_or(count - 1),
+        Some(headers) => {
+            let table = TableColumns {
+                names: headers.iter().map(String::as_str).collect(),
+                can_hold_text: vec![true; count],
+                can_hold_id: vec![true; count],
+            };
+            let text_col = match named_text {
+                Some(c) => c,
+                None => {
+                    let (c, warning) = table
+                        .fallback_text(name, id_col)
+                        .map_err(|m| Error::input(name, header_line, m))?;
+                    sink.warnings.extend(warn_about_columns.then_some(warning));
+                    c
+                }
+            };
+            if id_col.is_none() && warn_about_columns {
+                sink.warnings
+                    .extend(table.numbered_ids_warning(name, text_col));
+            }
+            text_col
+        }
+    };
     let has_headers = opts.has_headers;
     if has_headers {
         sink.lines.header += first.lines;
@@ -597,11 +626,16 @@ impl Columns<'_> {
                     self.count
                 )),
                 Some(headers) => self.find(headers, wanted).map(Some).ok_or_else(|| {
-                    let hint = if self.count == 1 && self.delimiter == b',' {
-                        " (only one column was found: if the file is tab-separated, use \
-                         --format tsv)"
-                    } else {
-                        ""
+                    let hint = match (self.count, self.delimiter) {
+                        (1, b',') => {
+                            " (only one column was found: if the file is tab-separated, use \
+                             --format tsv)"
+                        }
+                        (1, _) => {
+                            " (only one column was found: if the file is comma-separated, use \
+                             --format csv)"
+                        }
+                        _ => "",
                     };
                     format!(
                         "no column named `{wanted}`; columns are: {}{hint}; use {flag} with \

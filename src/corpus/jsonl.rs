@@ -6,8 +6,9 @@
 //!
 //! Field rules: the text field must be a string; `null` reads as an empty document (counted
 //! as empty, like an empty string), any other type is a malformed line. The id may be a string
-//! or a number; when the default `id` field is absent (or `null`) the line number is the id,
-//! but an id field named explicitly must be present on every line.
+//! or a number. When no line has the default `id` field (or all have it `null`), the line
+//! number is the id; once a line has it, every line must (see [`Ids`]); an id field named
+//! explicitly must be present on every line.
 
 use std::fmt;
 use std::io::BufRead;
@@ -15,7 +16,8 @@ use std::path::Path;
 
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 
-use super::options::ReadOptions;
+use super::default_columns::{Numbered, looks_like_id, numbered_ids_warning};
+use super::options::{ReadOptions, SKIPPED_LINES_KEPT};
 use super::sink::{Lines, Sink, decode, number_id};
 use crate::jobs::Progress;
 use crate::{Error, Result};
@@ -32,7 +34,12 @@ pub(super) fn read(
         text: opts.text_field.as_deref().unwrap_or("text"),
         id: opts.id_field.as_deref().unwrap_or("id"),
     };
-    let id_required = opts.id_field.is_some();
+    let mut ids = Ids {
+        required: opts.id_field.is_some(),
+        first_with_id: None,
+        numbered: Vec::new(),
+        first_numbered: None,
+    };
     let mut lines = Lines::new(reader, name);
     let mut doc = Doc::default();
     let mut id_buf = String::new();
@@ -66,45 +73,127 @@ pub(super) fn read(
                 "no field `{}` on this line{}; name the text field with --text-field, or pass \
                  --skip-bad to skip such lines",
                 fields.text,
-                field_listing(&json)
+                field_listing(field_names(&json).as_deref())
             );
             sink.bad_row(number, Error::input(name, number, message))?;
             continue;
         }
-        let id: &str = match () {
-            () if doc.has_id => &doc.id,
-            // `--id-field` equal to the text field: the key matched as text.
-            () if fields.text == fields.id => &doc.text,
-            () if id_required => {
-                let message = format!(
-                    "no field `{}` (the --id-field) on this line{}; add it, choose another \
-                     --id-field (without it the line number is the id), or pass --skip-bad",
-                    fields.id,
-                    field_listing(&json)
-                );
-                sink.bad_row(number, Error::input(name, number, message))?;
-                continue;
-            }
-            () => number_id(&mut id_buf, number),
+        // `--id-field` equal to the text field: the key matched as text.
+        let has_id = doc.has_id || fields.text == fields.id;
+        if has_id && ids.first_with_id.is_none() {
+            ids.first_with_id = Some(number);
+            ids.take_back_numbered(name, fields.id, number, sink)?;
+        }
+        let id: &str = if doc.has_id {
+            &doc.id
+        } else if has_id {
+            &doc.text
+        } else if ids.required {
+            let message = format!(
+                "no field `{}` (the --id-field) on this line{}; add it, choose another \
+                 --id-field (without it the line number is the id), or pass --skip-bad",
+                fields.id,
+                field_listing(field_names(&json).as_deref())
+            );
+            sink.bad_row(number, Error::input(name, number, message))?;
+            continue;
+        } else if let Some(with_id) = ids.first_with_id {
+            let message = missing_id_message(fields.id, field_names(&json).as_deref(), with_id);
+            sink.bad_row(number, Error::input(name, number, message))?;
+            continue;
+        } else {
+            ids.numbered_line(number, &json);
+            number_id(&mut id_buf, number)
         };
         sink.push(id, &doc.text, lossy);
+    }
+    // No line had an id: line numbers are the ids, as documented; say so when a field of the
+    // first line looks like the id that was meant.
+    if ids.first_with_id.is_none()
+        && let Some((_, Some(names))) = &ids.first_numbered
+    {
+        let candidates: Vec<&str> = names
+            .iter()
+            .map(String::as_str)
+            .filter(|f| *f != fields.text && looks_like_id(f))
+            .collect();
+        sink.warnings
+            .extend(numbered_ids_warning(name, Numbered::ByLine, &candidates));
     }
     sink.lines.physical = lines.count();
     Ok(lines.bytes)
 }
 
+/// Which lines have ids. A file whose lines have the id field on some lines only would mix
+/// its ids with line numbers, which can collide (`"id": 3` on line 4, no id on line 3): once
+/// one line has an id, every line must, and a line without one is malformed (as a line
+/// without the text field is).
+struct Ids {
+    /// `--id-field` was given: every line must have it.
+    required: bool,
+    /// The first line that had an id.
+    first_with_id: Option<u64>,
+    /// The first few lines given their line number as id before any line had an id.
+    numbered: Vec<u64>,
+    /// The first such line and its field names (`None` when the line is not a plain object
+    /// map), for messages.
+    first_numbered: Option<(u64, Option<Vec<String>>)>,
+}
+
+impl Ids {
+    /// A document kept with its line number as id, before any line had an id.
+    fn numbered_line(&mut self, number: u64, json: &str) {
+        if self.first_numbered.is_none() {
+            self.first_numbered = Some((number, field_names(json)));
+        }
+        if self.numbered.len() < SKIPPED_LINES_KEPT {
+            self.numbered.push(number);
+        }
+    }
+
+    /// Line `with_id` is the first with an id: the lines before it numbered by line are
+    /// malformed after all. The first of them is the error, or under `--skip-bad` they are
+    /// all taken back and counted as skipped.
+    fn take_back_numbered(
+        &mut self,
+        name: &Path,
+        id_field: &str,
+        with_id: u64,
+        sink: &mut Sink,
+    ) -> Result<()> {
+        let Some((first, names)) = self.first_numbered.take() else {
+            return Ok(());
+        };
+        let message = missing_id_message(id_field, names.as_deref(), with_id);
+        sink.take_back_all_as_bad(&self.numbered, Error::input(name, first, message))?;
+        self.numbered.clear();
+        Ok(())
+    }
+}
+
+/// For a line without the id field when line `with_id` has one.
+fn missing_id_message(id_field: &str, fields_here: Option<&[String]>, with_id: u64) -> String {
+    format!(
+        "no field `{id_field}` on this line{}, but line {with_id} has one: with its line number \
+         as id it could collide with the id of another line; add the id to every line, or \
+         pass --skip-bad to skip lines without one",
+        field_listing(fields_here)
+    )
+}
+
+/// The field names of a line that is a JSON object (sorted by name).
+fn field_names(json: &str) -> Option<Vec<String>> {
+    serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(json)
+        .ok()
+        .map(|map| map.keys().cloned().collect())
+}
+
 /// ` (its fields are: a, b)` for an error message, when the line is an object.
-fn field_listing(json: &str) -> String {
-    match serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(json) {
-        Ok(map) if map.is_empty() => " (the object is empty)".to_string(),
-        Ok(map) => format!(
-            " (its fields are: {})",
-            map.keys()
-                .map(String::as_str)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Err(_) => String::new(),
+fn field_listing(names: Option<&[String]>) -> String {
+    match names {
+        None => String::new(),
+        Some([]) => " (the object is empty)".to_string(),
+        Some(names) => format!(" (its fields are: {})", names.join(", ")),
     }
 }
 

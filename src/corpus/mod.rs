@@ -4,6 +4,7 @@
 //! each live in one `String` with an offsets array (CSR layout); document `i` is the slice
 //! between `offsets[i]` and `offsets[i + 1]`.
 
+mod default_columns;
 mod delimited;
 mod dir;
 mod jsonl;
@@ -20,7 +21,7 @@ pub use options::{
     ColumnSpec, DUPLICATE_IDS_KEPT, InputFormat, LineCounts, Quote, ReadOptions, ReadReport,
 };
 pub use parquet::read_parquet_bytes;
-pub use read::{read_bytes, read_corpus, read_corpus_from};
+pub use read::{detect_format, read_bytes, read_corpus, read_corpus_from};
 
 /// Documents in input order, ids and texts held in two arenas.
 #[derive(Debug, Clone, Default)]
@@ -110,6 +111,16 @@ impl Corpus {
     /// Position of the document with this id (linear scan: ids are not indexed).
     pub fn position_of(&self, id: &str) -> Option<usize> {
         (0..self.len()).find(|&i| self.id(i) == id)
+    }
+
+    /// Removes every document, keeping the arenas' capacity.
+    pub(super) fn clear(&mut self) {
+        self.ids.clear();
+        self.texts.clear();
+        self.id_offsets.clear();
+        self.id_offsets.push(0);
+        self.text_offsets.clear();
+        self.text_offsets.push(0);
     }
 
     pub fn shrink_to_fit(&mut self) {

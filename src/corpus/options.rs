@@ -56,15 +56,17 @@ pub struct ReadOptions {
     pub format: InputFormat,
     /// CSV/TSV: the first row is a header.
     pub has_headers: bool,
-    /// CSV/TSV text column; default: a column named `text`, else the last one.
+    /// CSV/TSV/Parquet text column; default: the column named `text`, else the only column
+    /// that could hold it (several are an error; see `default_columns`), or the last one when
+    /// there is no header.
     pub text_column: Option<ColumnSpec>,
-    /// CSV/TSV id column; default: a column named `id`, else the row number.
+    /// CSV/TSV/Parquet id column; default: the column named `id`, else the row number.
     pub id_column: Option<ColumnSpec>,
     /// CSV/TSV quoting; `None` means the format's default (CSV double, TSV none).
     pub quote: Option<Quote>,
     /// JSON Lines field holding the text (default `text`).
     pub text_field: Option<String>,
-    /// JSON Lines field holding the id (default `id`; line number when absent).
+    /// JSON Lines field holding the id (default `id`; the line number when no line has it).
     pub id_field: Option<String>,
     /// Keep only the first N documents.
     pub limit: Option<usize>,
@@ -139,8 +141,10 @@ pub struct ReadReport {
     /// The first few repeated ids, in order of their first repetition.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub duplicate_id_examples: Vec<String>,
-    /// Advice about how the input was read that did not stop the read (stdin that looks like
-    /// CSV read as text lines); the CLI prints each as a `warning:`.
+    /// Advice about how the input was read that did not stop the read: stdin that looks like
+    /// CSV read as text lines, a CSV read as TSV (or the reverse), a text column chosen by
+    /// default, ids numbered by row when a column looks like an id, no documents at all. The
+    /// CLI prints each as a `warning:`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
 }

@@ -6,8 +6,9 @@
 //!
 //! Column rules, chosen to match the CSV and JSON Lines readers:
 //! - `--text-column` / `--id-column` name a top-level column, or give its 1-based index among
-//!   the top-level columns. Defaults: text = the column named `text`; id = the column named
-//!   `id`, else the 1-based row number.
+//!   the top-level columns. Defaults, the same as for CSV ([`super::default_columns`]): text
+//!   = the column named `text`, else the only string column that is not the id (several are
+//!   an error); id = the column named `id`, else the 1-based row number.
 //! - The text column must be a string (`string` / `large_string` in Arrow terms, both stored as
 //!   a UTF-8 byte array) or `binary` (decoded as lossy UTF-8 and counted in the report like in
 //!   the other readers). A null text is an empty document.
@@ -27,6 +28,7 @@ use parquet::file::reader::{ChunkReader, FileReader, SerializedFileReader};
 use parquet::schema::types::{ColumnDescriptor, SchemaDescriptor};
 
 use super::Corpus;
+use super::default_columns::{TEXT, TableColumns};
 use super::options::{ColumnSpec, InputFormat, ReadOptions, ReadReport};
 use super::parquet_chunks::EndIsError;
 use super::sink::{Sink, decode, number_id};
@@ -65,8 +67,10 @@ pub fn read_parquet_bytes(
     read_chunks(Bytes::from(bytes), len, name, opts, progress)
 }
 
-/// A projected column: its position among the leaves and how to decode it.
+/// A projected column: its position among the top-level columns and the leaves, and how to
+/// decode it.
 struct Projected {
+    root: usize,
     leaf: usize,
     name: String,
     kind: Kind,
@@ -157,14 +161,55 @@ fn read_guarded<R: ChunkReader + 'static>(
     let reader = open(chunks, file_bytes, name)?;
     let metadata = reader.metadata();
     let schema = metadata.file_metadata().schema_descr();
-    let text = project(
+    let mut warnings = Vec::new();
+    let id = match project(name, schema, opts.id_column.as_ref(), "id", "--id-column") {
+        Ok(id) => id,
+        // A column named `id` that cannot hold ids (a float, a list) without --id-column:
+        // the row number stands in, as when there is none, and the warning says why.
+        Err(Error::Input { message, .. }) if opts.id_column.is_none() => {
+            warnings.push(format!(
+                "{}: {message}; documents are numbered by row (1, 2, …) instead",
+                name.display()
+            ));
+            None
+        }
+        Err(e) => return Err(e),
+    };
+    let fields = schema.root_schema().get_fields();
+    let table = TableColumns {
+        names: fields.iter().map(|f| f.name()).collect(),
+        can_hold_text: (0..fields.len())
+            .map(|root| {
+                flat_kind(schema, root).is_some_and(|k| matches!(k, Kind::Utf8 | Kind::Binary))
+            })
+            .collect(),
+        can_hold_id: (0..fields.len())
+            .map(|root| flat_kind(schema, root).is_some())
+            .collect(),
+    };
+    let text = match project(
         name,
         schema,
         opts.text_column.as_ref(),
-        "text",
+        TEXT,
         "--text-column",
-    )?
-    .ok_or_else(|| unreachable_default(name))?;
+    )? {
+        Some(text) => text,
+        None => {
+            let (root, warning) = table
+                .fallback_text(name, id.as_ref().map(|id| id.root))
+                .map_err(|m| Error::input(name, 0, m))?;
+            warnings.push(warning);
+            project(
+                name,
+                schema,
+                Some(&ColumnSpec::Index(root + 1)),
+                TEXT,
+                "--text-column",
+            )?
+            .expect("a column given by index is found")
+        }
+    };
     if !matches!(text.kind, Kind::Utf8 | Kind::Binary) {
         return Err(Error::input(
             name,
@@ -178,15 +223,13 @@ fn read_guarded<R: ChunkReader + 'static>(
             ),
         ));
     }
-    let id = match project(name, schema, opts.id_column.as_ref(), "id", "--id-column") {
-        Ok(id) => id,
-        // Without --id-column the row number stands in when there is no `id` column.
-        Err(_) if opts.id_column.is_none() => None,
-        Err(e) => return Err(e),
-    };
+    if id.is_none() && opts.id_column.is_none() {
+        warnings.extend(table.numbered_ids_warning(name, text.root));
+    }
 
     progress.set_total(file_bytes);
     let mut sink = Sink::new(name, opts);
+    sink.warnings = warnings;
     let mut row_number = 0u64;
     let mut text_col = ColumnBatch::default();
     let mut id_col = ColumnBatch::default();
@@ -304,13 +347,8 @@ pub(crate) fn open<R: ChunkReader + 'static>(
     SerializedFileReader::new(EndIsError(chunks)).map_err(|e| corrupt(name, "footer", &e))
 }
 
-fn unreachable_default(name: &Path) -> Error {
-    Error::input(name, 0, "no text column; name one with --text-column")
-}
-
-/// Finds the column for `spec` (or the column named `default`) among the top-level columns.
-/// `Ok(None)` never happens for an explicit spec; for a missing default column the error lists
-/// the columns.
+/// Finds the column for `spec` (or the column named `default`) among the top-level columns;
+/// `Ok(None)` when no spec is given and no column has the default name.
 fn project(
     name: &Path,
     schema: &SchemaDescriptor,
@@ -346,16 +384,10 @@ fn project(
                 ),
             )
         })?,
-        None => find_field(fields, default).ok_or_else(|| {
-            Error::input(
-                name,
-                0,
-                format!(
-                    "no column named `{default}`; columns are: {}; choose one with {option}",
-                    column_listing(schema)
-                ),
-            )
-        })?,
+        None => match find_field(fields, default) {
+            Some(root) => root,
+            None => return Ok(None),
+        },
     };
     let field = &fields[root];
     let column_name = field.name().to_string();
@@ -371,16 +403,8 @@ fn project(
             ),
         )
     };
-    if field.is_group() || field.get_basic_info().repetition() == Repetition::REPEATED {
-        return Err(nested());
-    }
-    let leaf = (0..schema.num_columns())
-        .find(|&leaf| schema.get_column_root_idx(leaf) == root)
-        .ok_or_else(nested)?;
+    let leaf = flat_leaf(schema, root).ok_or_else(nested)?;
     let descr = schema.column(leaf);
-    if descr.max_rep_level() != 0 || descr.max_def_level() > 1 {
-        return Err(nested());
-    }
     let kind = classify(&descr).ok_or_else(|| {
         Error::input(
             name,
@@ -399,11 +423,29 @@ fn project(
         )
     })?;
     Ok(Some(Projected {
+        root,
         leaf,
         name: column_name,
         kind,
         max_def: descr.max_def_level(),
     }))
+}
+
+/// The leaf of top-level column `root` when it is flat (one value or null per row), the only
+/// columns lshscope reads.
+fn flat_leaf(schema: &SchemaDescriptor, root: usize) -> Option<usize> {
+    let field = &schema.root_schema().get_fields()[root];
+    if field.is_group() || field.get_basic_info().repetition() == Repetition::REPEATED {
+        return None;
+    }
+    let leaf = (0..schema.num_columns()).find(|&leaf| schema.get_column_root_idx(leaf) == root)?;
+    let descr = schema.column(leaf);
+    (descr.max_rep_level() == 0 && descr.max_def_level() <= 1).then_some(leaf)
+}
+
+/// How top-level column `root` would be decoded, if it can be.
+fn flat_kind(schema: &SchemaDescriptor, root: usize) -> Option<Kind> {
+    classify(&schema.column(flat_leaf(schema, root)?))
 }
 
 /// Exact match first, then ASCII case-insensitive (as the CSV reader does for `text`/`id`).
@@ -760,12 +802,11 @@ mod tests {
             Compression::SNAPPY,
         );
         let message_text = message(read(bytes.clone(), &ReadOptions::default()));
-        assert!(
-            message_text
-                .contains("no column named `text`; columns are: key (string), body (string)"),
-            "{message_text}"
+        assert_eq!(
+            message_text,
+            "no column named `text`, and 2 columns could hold the text: key, body; choose one \
+             with --text-column NAME (or a 1-based index)"
         );
-        assert!(message_text.contains("--text-column"), "{message_text}");
 
         let by_name = ReadOptions {
             text_column: Some(ColumnSpec::Name("body".into())),
@@ -960,5 +1001,101 @@ mod tests {
             }
             let _ = read(bytes, &ReadOptions::default());
         }
+    }
+
+    /// The same default rules as CSV (`default_columns`): the only string column that is not
+    /// an id is the text, with a warning; ids are row numbers, with a warning when a column
+    /// looks like an id.
+    #[test]
+    fn without_a_text_column_the_only_string_column_is_read_with_a_warning() {
+        let cols = vec![
+            strs(&[Some("k1"), Some("k2")]),
+            Col::I64(vec![Some(7), Some(8)]),
+            strs(&[Some("first"), Some("second")]),
+        ];
+        let bytes = write(
+            "message m { required binary doc_id (STRING); required int64 n; \
+             optional binary body (STRING); }",
+            &cols,
+            10,
+            Compression::SNAPPY,
+        );
+        let (c, r) = read(bytes.clone(), &ReadOptions::default()).unwrap();
+        assert_eq!(
+            docs(&c),
+            vec![("1".into(), "first".into()), ("2".into(), "second".into())]
+        );
+        assert_eq!(
+            r.warnings,
+            [
+                "x.parquet has no column named `text`, so the text is read from column `body` \
+                 (other columns: doc_id, n); name the text column with --text-column NAME to \
+                 choose another or to confirm this one",
+                "x.parquet has no column named `id`, so documents are numbered by row (1, 2, …) \
+                 and pairs and clusters name them so; column `doc_id` looks like an id: pass \
+                 --id-column doc_id to use it",
+            ]
+        );
+        let named = ReadOptions {
+            text_column: Some(ColumnSpec::Name("body".into())),
+            id_column: Some(ColumnSpec::Name("doc_id".into())),
+            ..Default::default()
+        };
+        let (c, r) = read(bytes, &named).unwrap();
+        assert_eq!(c.id(1), "k2");
+        assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+
+        // Only numbers: no column could hold the text.
+        let bytes = write(
+            "message m { required int64 n; }",
+            &[Col::I64(vec![Some(1)])],
+            10,
+            Compression::SNAPPY,
+        );
+        let m = message(read(bytes, &ReadOptions::default()));
+        assert!(
+            m.contains("no column could hold the text (columns are: n)"),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn an_id_column_that_cannot_hold_ids_is_replaced_by_row_numbers_with_a_warning() {
+        let cols = vec![
+            Col::I64(vec![Some(1_700_000_000_000)]),
+            strs(&[Some("first")]),
+        ];
+        let bytes = write(
+            "message m { required int64 id (TIMESTAMP(MILLIS, true)); \
+             required binary text (STRING); }",
+            &cols,
+            10,
+            Compression::SNAPPY,
+        );
+        let (c, r) = read(bytes, &ReadOptions::default()).unwrap();
+        assert_eq!(c.id(0), "1");
+        assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+        assert!(
+            r.warnings[0].starts_with("x.parquet: column `id` is of type INT64")
+                && r.warnings[0].ends_with("documents are numbered by row (1, 2, …) instead"),
+            "{:?}",
+            r.warnings
+        );
+    }
+
+    #[test]
+    fn a_file_without_rows_is_warned_about() {
+        let bytes = write(
+            "message m { required binary text (STRING); }",
+            &[strs(&[])],
+            10,
+            Compression::SNAPPY,
+        );
+        let (c, r) = read(bytes, &ReadOptions::default()).unwrap();
+        assert!(c.is_empty());
+        assert_eq!(
+            r.warnings,
+            ["no documents in x.parquet: the file has no rows"]
+        );
     }
 }

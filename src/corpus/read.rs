@@ -214,72 +214,83 @@ fn check_format_options(
     format: InputFormat,
     stdin_default: bool,
 ) -> Result<()> {
-    let mut delimited_only = Vec::new();
-    if opts.text_column.is_some() {
-        delimited_only.push("--text-column");
-    }
-    if opts.id_column.is_some() {
-        delimited_only.push("--id-column");
-    }
-    if !opts.has_headers {
-        delimited_only.push("--no-headers");
-    }
-    if opts.quote.is_some() {
-        delimited_only.push("--quote");
-    }
-    let mut jsonl_only = Vec::new();
-    if opts.text_field.is_some() {
-        jsonl_only.push("--text-field");
-    }
-    if opts.id_field.is_some() {
-        jsonl_only.push("--id-field");
-    }
-    let (misfits, fits) = match format {
-        InputFormat::Text | InputFormat::Auto | InputFormat::Dir => {
-            let mut all = delimited_only;
-            all.extend(jsonl_only);
-            (
-                all,
-                "CSV/TSV (columns, headers, quoting) or JSON Lines (fields)",
-            )
-        }
-        InputFormat::Jsonl => (delimited_only, "CSV/TSV (use --text-field/--id-field here)"),
-        InputFormat::Csv | InputFormat::Tsv => (
-            jsonl_only,
-            "JSON Lines (use --text-column/--id-column here)",
-        ),
-        InputFormat::Parquet => {
-            // Parquet has named columns but no header row or quoting.
-            let mut misfits: Vec<&str> = delimited_only
-                .into_iter()
-                .filter(|o| matches!(*o, "--no-headers" | "--quote"))
-                .collect();
-            misfits.extend(jsonl_only);
-            (
-                misfits,
-                "CSV/TSV or JSON Lines (use --text-column/--id-column here)",
-            )
-        }
-    };
     if format != InputFormat::Dir && (opts.hidden || opts.no_ignore) {
         return Err(Error::usage(
             "--hidden and --no-ignore apply only to directory input (one document per file); \
              remove them or pass a directory",
         ));
     }
-    if misfits.is_empty() {
+    use InputFormat::{Csv, Jsonl, Parquet, Tsv};
+    // Each option with the formats that use it and how they are named in the message.
+    let given: [(bool, &str, &[InputFormat], &str); 6] = [
+        (
+            opts.text_column.is_some(),
+            "--text-column",
+            &[Csv, Tsv, Parquet],
+            COLUMNS,
+        ),
+        (
+            opts.id_column.is_some(),
+            "--id-column",
+            &[Csv, Tsv, Parquet],
+            COLUMNS,
+        ),
+        (!opts.has_headers, "--no-headers", &[Csv, Tsv], "CSV/TSV"),
+        (opts.quote.is_some(), "--quote", &[Csv, Tsv], "CSV/TSV"),
+        (opts.text_field.is_some(), "--text-field", &[Jsonl], FIELDS),
+        (opts.id_field.is_some(), "--id-field", &[Jsonl], FIELDS),
+    ];
+    // The misfits grouped by the formats they belong to, in the order above.
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (_, option, _, fits) in given
+        .iter()
+        .filter(|(set, _, formats, _)| *set && !formats.contains(&format))
+    {
+        match groups.iter_mut().find(|(f, _)| f == fits) {
+            Some((_, options)) => options.push(option),
+            None => groups.push((fits, vec![option])),
+        }
+    }
+    if groups.is_empty() {
         return Ok(());
     }
+    // Where the input has columns or fields, the options it does use.
+    let instead = |fits: &str| match (fits, format) {
+        (COLUMNS, Jsonl) => " (use --text-field/--id-field here)",
+        (FIELDS, Csv | Tsv | Parquet) => " (use --text-column/--id-column here)",
+        _ => "",
+    };
+    let clauses: Vec<String> = groups
+        .iter()
+        .enumerate()
+        .map(|(i, (fits, options))| {
+            format!(
+                "{}{} only to {fits}{}",
+                options.join(", "),
+                if i == 0 {
+                    format!(
+                        " appl{}",
+                        crate::numfmt::for_count(options.len() as u64, "ies", "y")
+                    )
+                } else {
+                    String::new()
+                },
+                instead(fits)
+            )
+        })
+        .collect();
+    let misfits: usize = groups.iter().map(|(_, options)| options.len()).sum();
     let hint = if stdin_default {
-        "; stdin is read as text lines unless --format says otherwise: add --format csv, tsv \
-         or jsonl"
+        "; stdin is read as text lines unless --format says otherwise: add --format csv, tsv, \
+         jsonl or parquet"
+    } else if misfits == 1 {
+        "; remove it or choose the right --format"
     } else {
         "; remove them or choose the right --format"
     };
     Err(Error::usage(format!(
-        "{} appl{} only to {fits}, but the input is read as {}{hint}",
-        misfits.join(", "),
-        crate::numfmt::for_count(misfits.len() as u64, "ies", "y"),
+        "{}, but the input is read as {}{hint}",
+        clauses.join("; "),
         match format {
             InputFormat::Auto | InputFormat::Text => "text lines (one document per line)",
             InputFormat::Csv => "CSV",
@@ -290,6 +301,11 @@ fn check_format_options(
         }
     )))
 }
+
+/// The formats `--text-column` and `--id-column` apply to, as messages name them.
+const COLUMNS: &str = "CSV/TSV or Parquet";
+/// The format `--text-field` and `--id-field` apply to.
+const FIELDS: &str = "JSON Lines";
 
 /// A `.json` file holding NDJSON (its first non-blank line a complete JSON object) is JSON
 /// Lines; a single JSON array or document cannot be streamed and is refused with advice.
@@ -361,11 +377,26 @@ fn read_stream(
     check_format_options(opts, format, how.stdin_default)?;
     // Looks at bytes already buffered (decompressed) without consuming them: what is read
     // does not change.
-    let warning = if how.stdin_default && format == InputFormat::Text {
-        source.reader.fill_buf().ok().and_then(stdin_header_warning)
-    } else {
-        None
+    let warning = match format {
+        InputFormat::Text if how.stdin_default => {
+            source.reader.fill_buf().ok().and_then(stdin_header_warning)
+        }
+        InputFormat::Csv | InputFormat::Tsv => {
+            let delimiter = if format == InputFormat::Tsv {
+                b'\t'
+            } else {
+                b','
+            };
+            source
+                .reader
+                .fill_buf()
+                .ok()
+                .and_then(|head| other_delimiter_warning(head, name, delimiter))
+        }
+        _ => None,
     };
+    // That warning explains the one-column table: the column warnings would only repeat it.
+    let warn_about_columns = warning.is_none();
     let mut sink = Sink::new(name, opts);
     // Without compression, sampling or a limit the file size bounds the text bytes: reserving
     // it up front avoids the repeated growth copies of a 400 MB arena (the excess is released
@@ -381,12 +412,24 @@ fn read_stream(
     let mut reader = source.reader;
     let bytes = match format {
         InputFormat::Text | InputFormat::Auto => read_lines(&mut reader, &mut sink, progress)?,
-        InputFormat::Csv => {
-            super::delimited::read(&mut reader, b',', name, opts, &mut sink, progress)?
-        }
-        InputFormat::Tsv => {
-            super::delimited::read(&mut reader, b'\t', name, opts, &mut sink, progress)?
-        }
+        InputFormat::Csv => super::delimited::read(
+            &mut reader,
+            b',',
+            name,
+            opts,
+            warn_about_columns,
+            &mut sink,
+            progress,
+        )?,
+        InputFormat::Tsv => super::delimited::read(
+            &mut reader,
+            b'\t',
+            name,
+            opts,
+            warn_about_columns,
+            &mut sink,
+            progress,
+        )?,
         InputFormat::Jsonl => super::jsonl::read(&mut reader, name, opts, &mut sink, progress)?,
         InputFormat::Dir => unreachable!("directories are read by dir::read_dir_corpus"),
         InputFormat::Parquet => unreachable!("Parquet is read by parquet::read_file"),
@@ -407,14 +450,7 @@ fn read_stream(
 /// then becomes a document with its id and delimiters in the text. Only the first line of
 /// `head` is examined.
 fn stdin_header_warning(head: &[u8]) -> Option<String> {
-    /// Longest header quoted in the warning.
-    const SHOWN_CHARS: usize = 60;
-    let head = strip_bom(head);
-    let line = match memchr::memchr(b'\n', head) {
-        Some(end) => &head[..end],
-        None => head,
-    };
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let line = first_lines(head).next()?;
     let line = std::str::from_utf8(line).ok()?;
     // A field exactly `text` (quoted or not): prose such as `a text, or two` does not match.
     let names_text = |delimiter: char| {
@@ -430,15 +466,73 @@ fn stdin_header_warning(head: &[u8]) -> Option<String> {
     } else {
         return None;
     };
+    Some(format!(
+        "stdin looks like {kind} with a header (`{}`); it is read as plain text, one \
+         document per line: {advice}",
+        shown_line(line)
+    ))
+}
+
+/// For a file read as TSV (`delimiter` a tab) or CSV (a comma): a warning when its first lines
+/// hold no `delimiter` at all while the first holds the other one, as a CSV named `.tsv` does.
+/// Every line would be read as one field: ids would be row numbers and the text the whole
+/// line. Looks at `head`, bytes already buffered, so what is read does not change.
+fn other_delimiter_warning(head: &[u8], name: &Path, delimiter: u8) -> Option<String> {
+    /// Lines examined: enough that one stray line does not decide, few enough to stay in the
+    /// first buffer.
+    const LINES: usize = 5;
+    let (kind, delimiter_name, other, other_name) = if delimiter == b'\t' {
+        ("TSV", "tab", b',', "commas")
+    } else {
+        ("CSV", "comma", b'\t', "tabs")
+    };
+    let mut lines = first_lines(head).filter(|l| !l.is_empty()).take(LINES);
+    let first = lines.next()?;
+    if memchr::memchr(delimiter, first).is_some()
+        || memchr::memchr(other, first).is_none()
+        || lines.any(|l| memchr::memchr(delimiter, l).is_some())
+    {
+        return None;
+    }
+    // JSON Lines hold commas too (`gen --output-format jsonl -o x.tsv`).
+    let (looks_like, format) = if first.starts_with(b"{") {
+        ("JSON Lines", "jsonl")
+    } else if delimiter == b'\t' {
+        ("CSV", "csv")
+    } else {
+        ("TSV", "tsv")
+    };
+    Some(format!(
+        "{} is read as {kind}, but its first lines hold no {delimiter_name} and do hold \
+         {other_name} (`{}`): it looks like {looks_like}, and each line is read as one field; \
+         pass --format {format} to read it as such",
+        name.display(),
+        shown_line(&String::from_utf8_lossy(first)),
+    ))
+}
+
+/// The lines of `head` for sniffing, without a BOM or line endings; a last line cut off by the
+/// end of the buffer is left out, unless it is the only one.
+fn first_lines(head: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let head = strip_bom(head);
+    let complete = match memchr::memrchr(b'\n', head) {
+        Some(end) => &head[..end],
+        None => head,
+    };
+    complete
+        .split(|&b| b == b'\n')
+        .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
+}
+
+/// A line quoted in a warning: shortened, tabs shown as `\t`.
+fn shown_line(line: &str) -> String {
+    /// Longest line quoted.
+    const SHOWN_CHARS: usize = 60;
     let mut shown: String = line.chars().take(SHOWN_CHARS).collect();
     if shown.len() < line.len() {
         shown.push('…');
     }
-    let shown = shown.replace('\t', "\\t");
-    Some(format!(
-        "stdin looks like {kind} with a header (`{shown}`); it is read as plain text, one \
-         document per line: {advice}"
-    ))
+    shown.replace('\t', "\\t")
 }
 
 fn read_lines(reader: &mut dyn BufRead, sink: &mut Sink, progress: &Progress) -> Result<u64> {
@@ -560,14 +654,66 @@ mod tests {
     }
 
     #[test]
-    fn csv_without_named_columns_uses_last_column_and_row_number() {
-        let (c, _) = read_bytes(
-            b"x,y\n1,first\n2,second\n",
+    fn csv_without_a_text_column_takes_the_only_candidate_or_refuses_to_guess() {
+        let defaults = ReadOptions::default();
+        // `id,body,url`: body or url? The last column (url) was taken silently before.
+        let (line, message) = input_error(read_bytes(
+            b"id,body,url\n1,first,http://a\n",
             "x.csv",
-            &ReadOptions::default(),
-        )
-        .unwrap();
+            &defaults,
+        ));
+        assert_eq!(line, 1);
+        assert!(
+            message.starts_with(
+                "no column named `text`, and 2 columns could hold the text: body, url (the id is \
+                 column `id`); choose one with --text-column NAME"
+            ),
+            "{message}"
+        );
+        let (line, _) = input_error(read_bytes(b"x,y\n1,first\n", "x.csv", &defaults));
+        assert_eq!(line, 1);
+
+        // `doc_id,body`: body is the only column that does not look like an id.
+        let (c, r) = read_bytes(b"doc_id,body\nd1,first\nd2,second\n", "x.csv", &defaults).unwrap();
         assert_eq!(docs(&c), pairs(&[("1", "first"), ("2", "second")]));
+        assert_eq!(
+            r.warnings,
+            [
+                "x.csv has no column named `text`, so the text is read from column `body` (other \
+                 columns: doc_id); name the text column with --text-column NAME to choose \
+                 another or to confirm this one",
+                "x.csv has no column named `id`, so documents are numbered by row (1, 2, …) and \
+                 pairs and clusters name them so; column `doc_id` looks like an id: pass \
+                 --id-column doc_id to use it",
+            ]
+        );
+        // Naming the columns silences both.
+        let named = ReadOptions {
+            text_column: Some(ColumnSpec::Name("body".into())),
+            id_column: Some(ColumnSpec::Name("doc_id".into())),
+            ..Default::default()
+        };
+        let (c, r) = read_bytes(b"doc_id,body\nd1,first\n", "x.csv", &named).unwrap();
+        assert_eq!(docs(&c), pairs(&[("d1", "first")]));
+        assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+        // `body,id`: the id column is never the text, wherever it stands.
+        let (c, r) = read_bytes(b"body,id\nfirst,a\n", "x.csv", &defaults).unwrap();
+        assert_eq!(docs(&c), pairs(&[("a", "first")]));
+        assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+        // A `text` column and no id-like column: nothing to warn about.
+        let (_, r) = read_bytes(b"title,text\nt,first\n", "x.csv", &defaults).unwrap();
+        assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    }
+
+    #[test]
+    fn csv_without_a_header_uses_the_last_column_and_row_numbers_quietly() {
+        let opts = ReadOptions {
+            has_headers: false,
+            ..Default::default()
+        };
+        let (c, r) = read_bytes(b"k1,first\nk2,second\n", "x.csv", &opts).unwrap();
+        assert_eq!(docs(&c), pairs(&[("1", "first"), ("2", "second")]));
+        assert!(r.warnings.is_empty(), "{:?}", r.warnings);
         let opts = ReadOptions {
             has_headers: false,
             id_column: Some(ColumnSpec::Index(1)),
@@ -629,13 +775,13 @@ mod tests {
         let input = concat!(
             "{\"id\": 17, \"text\": \"plain\", \"other\": [1, {\"x\": null}]}\n",
             "\n",
-            "{\"text\": \"esc\\u00e9 \\\"q\\\"\"}\n",
+            "{\"text\": \"esc\\u00e9 \\\"q\\\"\", \"id\": 2.5}\n",
             "{\"id\": \"s-1\", \"text\": null}\r\n",
         );
         let (c, r) = read_bytes(input.as_bytes(), "x.jsonl", &ReadOptions::default()).unwrap();
         assert_eq!(
             docs(&c),
-            pairs(&[("17", "plain"), ("3", "esc\u{e9} \"q\""), ("s-1", "")])
+            pairs(&[("17", "plain"), ("2.5", "esc\u{e9} \"q\""), ("s-1", "")])
         );
         assert_eq!((r.documents, r.empty), (3, 1));
     }
@@ -1005,5 +1151,254 @@ mod tests {
         )
         .unwrap();
         assert_eq!((r.lines.physical, r.lines.blank, r.documents), (4, 2, 2));
+    }
+
+    /// Lines 1, 2 and 4 have ids: line 3 must too, or its line number could collide with one
+    /// (here `"id": 3` on line 4).
+    const ONE_LINE_WITHOUT_ID: &[u8] =
+        b"{\"id\": 1, \"text\": \"a\"}\n{\"id\": 2, \"text\": \"b\"}\n\
+        {\"text\": \"c\", \"n\": 0}\n{\"id\": 3, \"text\": \"d\"}\n";
+
+    #[test]
+    fn jsonl_line_without_the_id_among_lines_with_ids_is_a_bad_row() {
+        let (line, message) = input_error(read_bytes(
+            ONE_LINE_WITHOUT_ID,
+            "x.jsonl",
+            &ReadOptions::default(),
+        ));
+        assert_eq!(line, 3);
+        assert_eq!(
+            message,
+            "no field `id` on this line (its fields are: n, text), but line 1 has one: with its \
+             line number as id it could collide with the id of another line; add the id to every \
+             line, or pass --skip-bad to skip lines without one"
+        );
+        let skip = ReadOptions {
+            skip_bad: true,
+            ..Default::default()
+        };
+        let (c, r) = read_bytes(ONE_LINE_WITHOUT_ID, "x.jsonl", &skip).unwrap();
+        assert_eq!(docs(&c), pairs(&[("1", "a"), ("2", "b"), ("3", "d")]));
+        assert_eq!((r.skipped, r.skipped_lines.clone()), (1, vec![3]));
+        assert_eq!(r.duplicate_ids, 0);
+        // A null id is no id.
+        let null = b"{\"id\": 1, \"text\": \"a\"}\n{\"id\": null, \"text\": \"b\"}\n";
+        let (line, _) = input_error(read_bytes(null, "x.jsonl", &ReadOptions::default()));
+        assert_eq!(line, 2);
+    }
+
+    #[test]
+    fn jsonl_lines_numbered_before_the_first_id_are_bad_rows_too() {
+        let input = b"{\"text\": \"a\"}\n\n{\"text\": \"b\"}\n{\"id\": 1, \"text\": \"c\"}\n\
+            {\"text\": \"d\"}\n{\"id\": 2, \"text\": \"e\"}\n";
+        // The first line without an id is the one reported.
+        let (line, message) = input_error(read_bytes(input, "x.jsonl", &ReadOptions::default()));
+        assert_eq!(line, 1);
+        assert!(
+            message.starts_with(
+                "no field `id` on this line (its fields are: text), but line 4 \
+                 has one"
+            ),
+            "{message}"
+        );
+        let skip = ReadOptions {
+            skip_bad: true,
+            ..Default::default()
+        };
+        let (c, r) = read_bytes(input, "x.jsonl", &skip).unwrap();
+        assert_eq!(docs(&c), pairs(&[("1", "c"), ("2", "e")]));
+        assert_eq!((r.skipped, r.skipped_lines.clone()), (3, vec![1, 3, 5]));
+        assert_eq!((r.rows_read, r.lines.blank, r.lines.physical), (2, 1, 6));
+        // The documents taken back free their places under --limit.
+        let limited = ReadOptions {
+            limit: Some(3),
+            ..skip.clone()
+        };
+        let (c, _) = read_bytes(input, "x.jsonl", &limited).unwrap();
+        assert_eq!(docs(&c), pairs(&[("1", "c"), ("2", "e")]));
+        // A limit reached before any line had an id: the lines read have none, and are
+        // numbered by line as in a file without ids.
+        let (c, r) = read_bytes(
+            input,
+            "x.jsonl",
+            &ReadOptions {
+                limit: Some(2),
+                ..skip.clone()
+            },
+        )
+        .unwrap();
+        assert_eq!(docs(&c), pairs(&[("1", "a"), ("3", "b")]));
+        assert_eq!(r.skipped, 0);
+        // A sample draws among the documents kept, as if the others had never been read.
+        let sampled = |input: &[u8]| {
+            let opts = ReadOptions {
+                sample: Some(3),
+                seed: 5,
+                ..skip.clone()
+            };
+            docs(&read_bytes(input, "x.jsonl", &opts).unwrap().0)
+        };
+        let with_ids: String = (1..=40)
+            .map(|i| format!("{{\"id\": {i}, \"text\": \"t{i}\"}}\n"))
+            .collect();
+        let preceded = format!("{{\"text\": \"x\"}}\n{{\"text\": \"y\"}}\n{with_ids}");
+        assert_eq!(sampled(preceded.as_bytes()), sampled(with_ids.as_bytes()));
+    }
+
+    #[test]
+    fn jsonl_without_any_id_is_numbered_by_line_and_says_so_when_a_field_looks_like_one() {
+        let plain = b"{\"text\": \"a\"}\n{\"text\": \"b\"}\n";
+        let (c, r) = read_bytes(plain, "x.jsonl", &ReadOptions::default()).unwrap();
+        assert_eq!(docs(&c), pairs(&[("1", "a"), ("2", "b")]));
+        assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+
+        let doc_ids =
+            b"{\"doc_id\": \"k1\", \"text\": \"a\"}\n{\"doc_id\": \"k2\", \"text\": \"b\"}\n";
+        let (c, r) = read_bytes(doc_ids, "x.jsonl", &ReadOptions::default()).unwrap();
+        assert_eq!(docs(&c), pairs(&[("1", "a"), ("2", "b")]));
+        assert_eq!(
+            r.warnings,
+            [
+                "x.jsonl has no field named `id`, so documents are numbered by line (1, 2, …) and \
+              pairs and clusters name them so; field `doc_id` looks like an id: pass --id-field \
+              doc_id to use it"
+            ]
+        );
+        let named = ReadOptions {
+            id_field: Some("doc_id".into()),
+            ..Default::default()
+        };
+        let (c, r) = read_bytes(doc_ids, "x.jsonl", &named).unwrap();
+        assert_eq!(docs(&c), pairs(&[("k1", "a"), ("k2", "b")]));
+        assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    }
+
+    #[test]
+    fn a_file_read_as_tsv_that_holds_csv_is_warned_about() {
+        let csv = b"id,text\ndoc-1,first, with a comma\ndoc-2,second\n";
+        let (c, r) = read_bytes(csv, "g.tsv", &ReadOptions::default()).unwrap();
+        assert_eq!(c.text(0), "doc-1,first, with a comma");
+        // One warning: the column warnings would only repeat it.
+        assert_eq!(
+            r.warnings,
+            [
+                "g.tsv is read as TSV, but its first lines hold no tab and do hold commas \
+              (`id,text`): it looks like CSV, and each line is read as one field; pass --format \
+              csv to read it as such"
+            ]
+        );
+        // The same through --format tsv, and the mirror case.
+        let tsv = ReadOptions {
+            format: InputFormat::Tsv,
+            ..Default::default()
+        };
+        let (_, r) = read_bytes(csv, "corpus.txt", &tsv).unwrap();
+        assert!(
+            r.warnings[0].starts_with("corpus.txt is read as TSV"),
+            "{:?}",
+            r.warnings
+        );
+        let (_, r) = read_bytes(b"id\ttext\n1\ta\n", "x.csv", &ReadOptions::default()).unwrap();
+        assert!(
+            r.warnings[0].contains(
+                "hold no comma and do hold tabs (`id\\ttext`): it looks like \
+                 TSV"
+            ) && r.warnings[0].ends_with("pass --format tsv to read it as such"),
+            "{:?}",
+            r.warnings
+        );
+        // JSON Lines under a TSV name.
+        let (_, r) = read_bytes(
+            b"{\"id\":1,\"text\":\"a\"}\n",
+            "x.tsv",
+            &ReadOptions::default(),
+        )
+        .unwrap();
+        assert!(
+            r.warnings[0].contains("pass --format jsonl"),
+            "{:?}",
+            r.warnings
+        );
+    }
+
+    #[test]
+    fn other_delimiter_warning_needs_no_delimiter_in_the_first_lines() {
+        let name = Path::new("x.tsv");
+        // A one-column TSV of prose: its header holds no comma.
+        assert_eq!(other_delimiter_warning(b"text\na, b\n", name, b'\t'), None);
+        // A tab on a later line among the first: a real TSV with an odd header.
+        assert_eq!(other_delimiter_warning(b"a,b\n1\t2\n", name, b'\t'), None);
+        assert_eq!(other_delimiter_warning(b"", name, b'\t'), None);
+        assert!(other_delimiter_warning(b"\xEF\xBB\xBF\n\na,b\r\n1,2\r\n", name, b'\t').is_some());
+    }
+
+    #[test]
+    fn an_input_without_documents_is_warned_about() {
+        let defaults = ReadOptions::default();
+        for (input, name, why) in [
+            (&b""[..], "x.txt", "it is empty"),
+            (b"", "x.csv", "it is empty"),
+            (b"id,text\n", "x.csv", "it holds only a header row"),
+            (b"id,text\n\n\n", "x.csv", "it holds only a header row"),
+            (b"\n  \n", "x.jsonl", "it holds only blank lines"),
+        ] {
+            let (c, r) = read_bytes(input, name, &defaults).unwrap();
+            assert!(c.is_empty());
+            assert_eq!(r.warnings, [format!("no documents in {name}: {why}")]);
+        }
+        let skip = ReadOptions {
+            skip_bad: true,
+            ..Default::default()
+        };
+        let (_, r) = read_bytes(b"id,text\n1,a,b\n2,c,d\n", "x.csv", &skip).unwrap();
+        assert_eq!(
+            r.warnings,
+            ["no documents in x.csv: all 2 rows were malformed and skipped (--skip-bad)"]
+        );
+        // A text file of one blank line has one (empty) document.
+        let (_, r) = read_bytes(b"\n", "x.txt", &defaults).unwrap();
+        assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    }
+
+    #[test]
+    fn options_for_another_format_name_the_formats_they_apply_to() {
+        let usage = |opts: ReadOptions, format: InputFormat| match check_format_options(
+            &opts, format, false,
+        ) {
+            Err(Error::Usage(message)) => message,
+            other => panic!("expected a usage error, got {other:?}"),
+        };
+        let id_field = ReadOptions {
+            id_field: Some("k".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            usage(id_field.clone(), InputFormat::Text),
+            "--id-field applies only to JSON Lines, but the input is read as text lines (one \
+             document per line); remove it or choose the right --format"
+        );
+        assert_eq!(
+            usage(id_field, InputFormat::Parquet),
+            "--id-field applies only to JSON Lines (use --text-column/--id-column here), but the \
+             input is read as Parquet; remove it or choose the right --format"
+        );
+        let mixed = ReadOptions {
+            id_column: Some(ColumnSpec::Index(1)),
+            quote: Some(Quote::None),
+            text_field: Some("body".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            usage(mixed.clone(), InputFormat::Text),
+            "--id-column applies only to CSV/TSV or Parquet; --quote only to CSV/TSV; \
+             --text-field only to JSON Lines, but the input is read as text lines (one document \
+             per line); remove them or choose the right --format"
+        );
+        assert_eq!(
+            usage(mixed, InputFormat::Jsonl),
+            "--id-column applies only to CSV/TSV or Parquet (use --text-field/--id-field here); \
+             --quote only to CSV/TSV, but the input is read as JSON Lines; remove them or choose \
+             the right --format"
+        );
     }
 }

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use super::Corpus;
 use super::options::{
-    CHECK_EVERY, DUPLICATE_IDS_KEPT, LineCounts, ReadOptions, ReadReport, SKIPPED_LINES_KEPT,
+    CHECK_EVERY, DUPLICATE_IDS_KEPT, InputFormat, LineCounts, ReadOptions, ReadReport,
+    SKIPPED_LINES_KEPT,
 };
 use super::sample::Reservoir;
 use super::source::read_error;
@@ -150,6 +151,9 @@ pub(super) struct Sink {
     /// Documents still allowed by `limit`.
     remaining: usize,
     reservoir: Option<Reservoir>,
+    /// `limit` (unlimited: `usize::MAX`) and `sample` (size, seed), to start again from.
+    limit: usize,
+    sample: Option<(usize, u64)>,
     skip_bad: bool,
     offered: usize,
     lossy: usize,
@@ -158,15 +162,20 @@ pub(super) struct Sink {
     skipped_files: Vec<String>,
     /// Filled by the line-based readers.
     pub(super) lines: LineCounts,
+    /// Advice for the report (a column chosen by default, ids numbered by row).
+    pub(super) warnings: Vec<String>,
 }
 
 impl Sink {
     pub(super) fn new(name: &Path, opts: &ReadOptions) -> Self {
+        let limit = opts.limit.unwrap_or(usize::MAX);
         Sink {
             corpus: Corpus::new(),
             name: name.to_path_buf(),
-            remaining: opts.limit.unwrap_or(usize::MAX),
+            remaining: limit,
             reservoir: opts.sample.map(|n| Reservoir::new(n, opts.seed)),
+            limit,
+            sample: opts.sample.map(|n| (n, opts.seed)),
             skip_bad: opts.skip_bad,
             offered: 0,
             lossy: 0,
@@ -174,6 +183,7 @@ impl Sink {
             skipped_lines: Vec::new(),
             skipped_files: Vec::new(),
             lines: LineCounts::default(),
+            warnings: Vec::new(),
         }
     }
 
@@ -219,6 +229,27 @@ impl Sink {
         Ok(())
     }
 
+    /// Every document pushed so far turns out to be malformed (JSON Lines lines numbered by
+    /// line before a later line showed that the file has ids): `error` (about the first of
+    /// them), or under `skip_bad` they are taken back and counted as skipped, `first_lines`
+    /// holding the first few of their lines, as if they had never been offered (the sample's
+    /// draws restart, so the sample is the one a read without them would take).
+    pub(super) fn take_back_all_as_bad(&mut self, first_lines: &[u64], error: Error) -> Result<()> {
+        if !self.skip_bad {
+            return Err(error);
+        }
+        self.skipped += self.offered;
+        self.skipped_lines.extend_from_slice(first_lines);
+        self.skipped_lines.sort_unstable();
+        self.skipped_lines.truncate(SKIPPED_LINES_KEPT);
+        self.corpus.clear();
+        self.reservoir = self.sample.map(|(n, seed)| Reservoir::new(n, seed));
+        self.remaining = self.limit;
+        self.offered = 0;
+        self.lossy = 0;
+        Ok(())
+    }
+
     /// An unreadable file inside a directory: an error, or under `skip_bad` counted.
     pub(super) fn bad_file(&mut self, relative: &str, error: Error) -> Result<()> {
         if !self.skip_bad {
@@ -251,6 +282,46 @@ impl Sink {
         report.skipped_files = self.skipped_files;
         report.lines = self.lines;
         (report.duplicate_ids, report.duplicate_id_examples) = duplicate_ids(&corpus);
+        report.warnings.append(&mut self.warnings);
+        if corpus.is_empty() {
+            report
+                .warnings
+                .push(no_documents_warning(&self.name, report));
+        }
         corpus
     }
+}
+
+/// `no documents in FILE: why`. An empty input is not an error (an empty shard of a dataset
+/// is normal, and every output is still well formed), but it is rarely what was meant.
+fn no_documents_warning(name: &Path, report: &ReadReport) -> String {
+    let lines = report.lines;
+    let why = if report.skipped > 0 {
+        let (what, bad) = if report.format == InputFormat::Dir {
+            ("file", "unreadable")
+        } else {
+            ("row", "malformed")
+        };
+        if report.skipped == 1 {
+            format!("its only {what} was {bad} and skipped (--skip-bad)")
+        } else {
+            format!(
+                "all {} {what}s were {bad} and skipped (--skip-bad)",
+                crate::numfmt::thousands(report.skipped as u64)
+            )
+        }
+    } else if report.format == InputFormat::Dir {
+        "it holds no file to read (hidden files and those ignore files exclude are left out: \
+         see --hidden and --no-ignore)"
+            .to_string()
+    } else if report.format == InputFormat::Parquet {
+        "the file has no rows".to_string()
+    } else if report.bytes == 0 {
+        "it is empty".to_string()
+    } else if lines.header > 0 {
+        "it holds only a header row".to_string()
+    } else {
+        "it holds only blank lines".to_string()
+    };
+    format!("no documents in {}: {why}", name.display())
 }
