@@ -36,7 +36,8 @@ pub struct GenArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Corpus file to write (atomically) instead of stdout; `-` is stdout. The name picks
-    /// the format (`.csv` id,text or `.jsonl` {"id","text"}) and compression (`.gz`, `.zst`).
+    /// the format (`.csv` id,text, `.tsv` id<TAB>text unquoted, or `.jsonl` {"id","text"})
+    /// and compression (`.gz`, `.zst`).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Format of the corpus; overrides the output name's extension [default: from the name,

@@ -189,8 +189,9 @@ pub struct ReadArgs {
     /// CSV/TSV: the first row is data, not a header.
     #[arg(long)]
     pub no_headers: bool,
-    /// CSV/TSV/Parquet column with the text: a header name or a 1-based index
-    /// [default: `text`, else the last column].
+    /// CSV/TSV/Parquet column with the text: a header name or a 1-based index [default:
+    /// `text`, else the only column that is not an id (several: an error naming them); the
+    /// last column without a header].
     #[arg(long, value_name = "NAME|INDEX")]
     pub text_column: Option<ColumnSpec>,
     /// CSV/TSV/Parquet column with the id: a header name or a 1-based index
