@@ -585,7 +585,7 @@ mod tests {
         assert_eq!(format_of("d.csv").unwrap(), Table(OutputFormat::Csv));
         assert_eq!(format_of("d.CSV.gz").unwrap(), Table(OutputFormat::Csv));
         assert_eq!(format_of("d.ndjson").unwrap(), Table(OutputFormat::Jsonl));
-        assert_eq!(format_of("d.parquet").unwrap_err().exit_code(), 2);
+        assert_eq!(format_of("d.parquet").unwrap(), Table(OutputFormat::Parquet));
     }
 
     #[test]
