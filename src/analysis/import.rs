@@ -137,7 +137,7 @@ pub struct ImportReport {
     /// Clusters: clusters of one document (nothing removed).
     pub singletons: u64,
     /// Clusters: kept documents named only in a `representative` column, counted as members
-    /// of their clusters ([`add_representatives`]).
+    /// of their clusters.
     pub representatives_added: u64,
 }
 
