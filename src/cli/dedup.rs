@@ -585,7 +585,10 @@ mod tests {
         assert_eq!(format_of("d.csv").unwrap(), Table(OutputFormat::Csv));
         assert_eq!(format_of("d.CSV.gz").unwrap(), Table(OutputFormat::Csv));
         assert_eq!(format_of("d.ndjson").unwrap(), Table(OutputFormat::Jsonl));
-        assert_eq!(format_of("d.parquet").unwrap(), Table(OutputFormat::Parquet));
+        assert_eq!(
+            format_of("d.parquet").unwrap(),
+            Table(OutputFormat::Parquet)
+        );
     }
 
     #[test]
