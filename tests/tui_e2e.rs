@@ -155,21 +155,36 @@ fn not_a_terminal_points_to_scan() {
 }
 
 #[test]
-fn q_quits_while_the_sample_is_still_loading() {
+fn q_quits_while_a_corpus_is_still_loading() {
     if !tmux_support::available() {
         eprintln!("SKIPPED: tmux is not installed; the end-to-end explorer test needs it");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    // No subcommand: the explorer on the embedded sample (20 000 documents).
+    // A named pipe whose writer stays open: the load cannot finish while the test runs, on
+    // any machine (a file, even the sample, can load before the first screen is captured).
+    let fifo = dir.path().join("corpus.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let writer_path = fifo.clone();
+    std::thread::spawn(move || {
+        use std::io::Write;
+        let mut writer = std::fs::OpenOptions::new()
+            .write(true)
+            .open(writer_path)
+            .unwrap();
+        // The reader may be gone by the time this writes (it quit): errors are expected.
+        let _ = writer.write_all(b"the first document\nthe second document\n");
+        std::thread::sleep(Duration::from_secs(120));
+    });
     let command = format!(
-        "cd {} && {}; echo \"lshscope exited $?\"; sleep 60",
-        dir.path().display(),
-        env!("CARGO_BIN_EXE_lshscope")
+        "{} explore {} --format text; echo \"lshscope exited $?\"; sleep 60",
+        env!("CARGO_BIN_EXE_lshscope"),
+        fifo.display()
     );
     let session = TmuxSession::start("load", 120, 40, &[], None, &command);
     let loading = session.wait_for("lshscope · loading");
-    assert!(loading.contains("embedded sample"), "{loading}");
+    assert!(loading.contains("corpus.fifo"), "{loading}");
     let start = Instant::now();
     session.send(&["q"]);
     session.wait_for("lshscope exited 0");
@@ -177,6 +192,29 @@ fn q_quits_while_the_sample_is_still_loading() {
         start.elapsed() < Duration::from_secs(5),
         "quitting waited for the load"
     );
+    assert_eq!(session.display("#{alternate_on}"), "0");
+}
+
+#[test]
+fn no_subcommand_opens_the_embedded_sample() {
+    if !tmux_support::available() {
+        eprintln!("SKIPPED: tmux is not installed; the end-to-end explorer test needs it");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // The sample loads in well under a second, too fast to catch its loading screen: that
+    // the explorer quits during a load is the test above.
+    let command = format!(
+        "cd {} && {}; echo \"lshscope exited $?\"; sleep 60",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_lshscope")
+    );
+    let session = TmuxSession::start("sample", 120, 40, &[], None, &command);
+    let main = session.wait_for("Candidate pairs");
+    assert!(main.contains("20.0 k docs"), "{main}");
+    assert!(main.contains("lshscope-sample.labels.csv"), "{main}");
+    session.send(&["q"]);
+    session.wait_for("lshscope exited 0");
     assert_eq!(session.display("#{alternate_on}"), "0");
 }
 
