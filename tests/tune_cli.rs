@@ -895,6 +895,34 @@ fn a_sampled_corpus_reports_estimates() {
         "{text}"
     );
     assert!(text.contains("N(N−1)/(n(n−1)) = 9.01"), "{text}");
+    // Every seed shares the sample's error: the count carries its interval.
+    assert!(text.contains("; 95 % interval "), "{text}");
+    let out = tune()
+        .args(["tune", "--corpus"])
+        .arg(&corpus)
+        .args(["--sample", "500", "-k", "32", "-t", "0.7", "--seeds", "2"])
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let spread = &report["rows"][0]["seed_spread"];
+    let (low, high) = (
+        spread["low"].as_f64().unwrap(),
+        spread["high"].as_f64().unwrap(),
+    );
+    assert!(low <= spread["min"].as_f64().unwrap(), "{spread}");
+    assert!(high > spread["max"].as_f64().unwrap(), "{spread}");
+    for (interval, count) in spread["intervals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(spread["candidates"].as_array().unwrap())
+    {
+        let count = count.as_f64().unwrap();
+        assert!(interval[0].as_f64().unwrap() <= count, "{spread}");
+        assert!(interval[1].as_f64().unwrap() > count, "{spread}");
+    }
 }
 
 /// The README's hand-off walkthrough shows, for each tool, the table rows and the export that

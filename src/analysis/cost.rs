@@ -221,7 +221,7 @@ pub fn cost_grid(
     let n = sample.len();
     let population = population.max(n);
     progress.begin(Phase::Banding, k as u64);
-    let scale = Scale::new(n, population);
+    let scale = PairScale::new(n, population);
     let per_rows: Vec<Vec<CostCell>> = (1..=k)
         .into_par_iter()
         .map(|rows| {
@@ -247,8 +247,11 @@ pub fn cost_grid(
     })
 }
 
-/// How sample pairs stand for corpus pairs.
-struct Scale {
+/// How the pairs of a uniform sample of n of N documents (without replacement) stand for the
+/// corpus's pairs: the scale factor and the interval of a scaled count (the module's text has
+/// the variance). `tune --corpus` scales its per-seed counts with it too.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairScale {
     /// Probability that a given corpus pair is in the sample: n(n−1) / (N(N−1)).
     q2: f64,
     /// Probability that three given documents are: n(n−1)(n−2) / (N(N−1)(N−2)).
@@ -256,8 +259,9 @@ struct Scale {
     whole: bool,
 }
 
-impl Scale {
-    fn new(n: usize, population: usize) -> Self {
+impl PairScale {
+    /// `n` documents sampled of `population` (the whole corpus when n ≥ N).
+    pub fn new(n: usize, population: usize) -> Self {
         let (n, big) = (n as f64, population as f64);
         let whole = n >= big || n < 2.0;
         let q2 = if whole {
@@ -270,25 +274,49 @@ impl Scale {
         } else {
             q2 * (n - 2.0) / (big - 2.0)
         };
-        Scale { q2, q3, whole }
+        PairScale { q2, q3, whole }
     }
 
-    fn count(&self, sample_pairs: u64, two_paths: u64) -> PairCount {
-        if self.whole {
-            return PairCount::Exact(sample_pairs);
-        }
+    /// True when the sample is the whole corpus: counts are exact.
+    pub fn whole(&self) -> bool {
+        self.whole
+    }
+
+    /// Corpus pairs one sample pair stands for, 1/q₂ (1 for the whole corpus).
+    pub fn factor(&self) -> f64 {
+        1.0 / self.q2
+    }
+
+    /// `sample_pairs` of the sample scaled to the corpus, with its 95 % interval;
+    /// `two_paths` is Σ d(d − 1) over the sample's documents ([`CandidateGrowth::two_paths`]).
+    /// The whole corpus gives the count itself, an interval of width zero.
+    pub fn estimate(&self, sample_pairs: u64, two_paths: u64) -> Estimate {
         let c = sample_pairs as f64;
+        if self.whole {
+            return Estimate {
+                value: c,
+                low: c,
+                high: c,
+            };
+        }
         let (q2, q3) = (self.q2, self.q3);
         let variance =
             (c * (1.0 - q2) / (q2 * q2) + two_paths as f64 * (1.0 / (q2 * q2) - 1.0 / q3)).max(0.0);
         let value = c / q2;
         let half = Z95 * variance.sqrt();
-        PairCount::Estimated(Estimate {
+        Estimate {
             value,
             // The corpus holds at least the pairs the sample saw.
             low: (value - half).max(c),
             high: value + half,
-        })
+        }
+    }
+
+    fn count(&self, sample_pairs: u64, two_paths: u64) -> PairCount {
+        match self.whole {
+            true => PairCount::Exact(sample_pairs),
+            false => PairCount::Estimated(self.estimate(sample_pairs, two_paths)),
+        }
     }
 
     fn scaled(&self, sample_count: u64) -> f64 {
@@ -308,7 +336,7 @@ fn cells_of_rows(
     sample: &Signatures,
     rows: usize,
     population: usize,
-    scale: &Scale,
+    scale: &PairScale,
     options: &CostOptions,
     progress: &Progress,
 ) -> Result<Vec<CostCell>> {
@@ -331,7 +359,7 @@ fn cells_of_rows(
             bucket_pairs.push(total);
         }
     }
-    let mut smaller: Option<(CandidateGrowth, Scale)> = None;
+    let mut smaller: Option<(CandidateGrowth, PairScale)> = None;
     let all = bucket_pairs.last().copied().unwrap_or(0);
     if growth.cumulative.len() < max_bands && all > 0 {
         let keep = (options.max_bucket_pairs as f64 / all as f64).sqrt() * 0.9;
@@ -340,7 +368,7 @@ fn cells_of_rows(
             let seed = options.seed ^ (rows as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
             let sub = sample_signatures(sample, n, seed);
             let grown = candidate_growth_with_degrees(&sub, rows, max_bands, limits, progress)?;
-            smaller = Some((grown, Scale::new(n, population)));
+            smaller = Some((grown, PairScale::new(n, population)));
         }
     }
     Ok((1..=max_bands)

@@ -87,7 +87,8 @@ pub struct TuneArgs {
     pub budget: Option<f64>,
     /// A corpus to count real candidate pairs on: every row gets its candidate count per
     /// seed (median, min–max), and --budget holds for the worst seed. Counted on a uniform
-    /// sample of --sample documents (default 20,000) and scaled to the corpus.
+    /// sample of --sample documents (default 20,000) and scaled to the corpus, with a 95 %
+    /// interval per seed; --budget then holds for the top of the worst seed's interval.
     #[arg(long, value_name = "INPUT")]
     pub corpus: Option<PathBuf>,
     /// With --corpus: build signatures for S seeds (--seed, --seed + 1, …): candidate counts
@@ -526,16 +527,34 @@ fn render_spread(spread: &SeedSpread) -> String {
             None => format!("{seed}: too many to count"),
         })
         .collect();
+    // The sample's own error, which every seed shares: the seeds' range does not show it.
+    let interval = match (spread.estimated(), spread.low, spread.high) {
+        (true, Some(low), Some(high)) => format!(
+            "; 95 % interval {}–{}{}",
+            compact(low.round() as u64),
+            compact(high.round() as u64),
+            if spread.seeds.len() > 1 {
+                " over all seeds"
+            } else {
+                ""
+            }
+        ),
+        _ => String::new(),
+    };
     match (spread.seeds.len(), spread.median, spread.min, spread.max) {
         (n, Some(median), Some(min), Some(max)) if n > 1 => format!(
-            "{what}: median {}, {}–{} over {n} seeds (by seed {})",
+            "{what}: median {}, {}–{} over {n} seeds{interval} (by seed {})",
             spread.show(median),
             spread.show(min),
             spread.show(max),
             per_seed.join(", ")
         ),
         (_, Some(median), _, _) if !spread.incomplete() => {
-            format!("{what}: {} (seed {})", spread.show(median), spread.seeds[0])
+            format!(
+                "{what}: {}{interval} (seed {})",
+                spread.show(median),
+                spread.seeds[0]
+            )
         }
         _ => format!("{what}: by seed {}", per_seed.join(", ")),
     }
@@ -588,7 +607,13 @@ fn render_csv(report: &TuneReport) -> Result<String> {
     }
     let seeds = report.seed_corpus.is_some();
     if seeds {
-        header.extend(["candidates_median", "candidates_min", "candidates_max"]);
+        header.extend([
+            "candidates_median",
+            "candidates_min",
+            "candidates_max",
+            "candidates_low",
+            "candidates_high",
+        ]);
     }
     header.push("warnings");
     let io = |e: csv::Error| Error::internal(format!("cannot format the CSV table: {e}"));
@@ -629,6 +654,8 @@ fn render_csv(report: &TuneReport) -> Result<String> {
                 optional(spread.and_then(|s| s.median)),
                 optional(spread.and_then(|s| s.min)),
                 optional(spread.and_then(|s| s.max)),
+                optional(spread.and_then(|s| s.low)),
+                optional(spread.and_then(|s| s.high)),
             ]);
         }
         rec.push(row.warnings.join("; "));

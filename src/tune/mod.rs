@@ -523,8 +523,11 @@ pub fn build_report_with(
                             match seeds.seeds.len() {
                                 1 => "its seed".to_string(),
                                 n => format!("every one of {n} seeds"),
-                            }
-                        ),
+                            },
+                        ) + match seeds.sampled() {
+                            true => " (the top of its 95 % interval, estimated from a sample)",
+                            false => "",
+                        },
                         pick.banding.bands,
                         pick.banding.rows,
                     );
@@ -533,8 +536,12 @@ pub fn build_report_with(
                 }
                 None => not_found.push(format!(
                     "budget: every banding with b·r ≤ {k} gives more than {} candidates on the \
-                     corpus for some seed (or more than lshscope counts: use --sample)",
-                    crate::numfmt::thousands(budget as u64)
+                     corpus for some seed{} (or more than lshscope counts: use --sample)",
+                    crate::numfmt::thousands(budget as u64),
+                    match seeds.sampled() {
+                        true => " at the top of its 95 % interval (a larger --sample narrows it)",
+                        false => "",
+                    }
                 )),
             }
         }
@@ -727,10 +734,15 @@ pub fn build_report_with(
             notes.push(format!(
                 "candidate counts per seed were counted on a uniform sample of {} of {} \
                  documents and multiplied by N(N−1)/(n(n−1)) = {:.2}: estimates of the \
-                 corpus's counts, which vary with the sample too",
+                 corpus's counts; every seed shares the sample's error, so each count carries \
+                 its 95 % sampling interval{}",
                 crate::numfmt::thousands(seeds.documents as u64),
                 crate::numfmt::thousands(seeds.population as u64),
-                seeds.pair_scale()
+                seeds.pair_scale(),
+                match options.budget {
+                    Some(_) => " and --budget holds for the top of the worst seed's",
+                    None => "",
+                }
             ));
         }
         seed_corpus = Some(SeedCorpusInfo {
@@ -844,6 +856,12 @@ fn removal_export_note(
     }
     // The budget holds for the worst seed with --corpus, else for the expectation.
     let candidates = match (&chosen.seed_spread, &chosen.corpus) {
+        (Some(spread), _) if spread.estimated() => spread.high.map(|n| {
+            (
+                n,
+                "candidate pairs at the top of the worst seed's 95 % interval",
+            )
+        }),
         (Some(spread), _) => spread
             .max
             .map(|n| (n, "candidate pairs for the worst seed")),

@@ -6,13 +6,24 @@
 //! builds signatures for S seeds (the shingle sets are built once) and counts, for each seed,
 //! the distinct candidate pairs of every row's banding ([`crate::minhash::collisions`]);
 //! `--budget` then picks a banding whose count fits for the worst seed.
+//!
+//! Counted on a uniform sample of the corpus, every seed's count is scaled up from the same
+//! documents, so the seeds' range does not show the sample's own error: a sample that missed
+//! part of a template family is low for every seed. Each seed's count therefore carries the
+//! 95 % interval of a count scaled from a document sample ([`PairScale::estimate`], the
+//! explorer's cost view uses the same), and `--budget` holds for the top of the worst seed's
+//! interval.
 
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::Result;
+use crate::analysis::cost::PairScale;
+use crate::analysis::sampled::Estimate;
 use crate::jobs::Progress;
-use crate::minhash::collisions::{CandidateGrowth, SweepLimits, candidate_growth};
+use crate::minhash::collisions::{
+    CandidateGrowth, SweepLimits, candidate_growth, candidate_growth_with_degrees,
+};
 use crate::minhash::{Banding, Index, Signatures};
 
 /// Signatures of one corpus (or a uniform sample of it) under several seeds.
@@ -36,19 +47,28 @@ pub struct SeedSpread {
     /// [`SeedCorpus::pair_scale`] when sampled), or `None` where counting stopped at the work
     /// bound.
     pub candidates: Vec<Option<f64>>,
-    /// Median, lowest and highest over the seeds counted.
+    /// Per seed: the 95 % interval (low, high) of the corpus's count when counted on a
+    /// sample, the count itself at both ends when counted on every document.
+    pub intervals: Vec<Option<(f64, f64)>>,
+    /// Median, lowest and highest count over the seeds counted.
     pub median: Option<f64>,
     pub min: Option<f64>,
     pub max: Option<f64>,
+    /// The lowest and the highest end of the seeds' intervals: where the corpus's count lies
+    /// for every seed, at 95 % each (`min` and `max` when not sampled).
+    pub low: Option<f64>,
+    pub high: Option<f64>,
     /// Corpus pairs per counted pair ([`SeedCorpus::pair_scale`]); above 1 when counted on a
     /// sample and scaled, so the values are estimates.
     pub pair_scale: f64,
 }
 
 impl SeedSpread {
-    fn new(seeds: &[u64], candidates: Vec<Option<f64>>, pair_scale: f64) -> Self {
+    fn new(seeds: &[u64], estimates: Vec<Option<Estimate>>, pair_scale: f64) -> Self {
+        let candidates: Vec<Option<f64>> = estimates.iter().map(|e| e.map(|e| e.value)).collect();
         let mut known: Vec<f64> = candidates.iter().flatten().copied().collect();
         known.sort_by(f64::total_cmp);
+        let known_estimates = estimates.iter().flatten();
         let median = match known.len() {
             0 => None,
             n if n % 2 == 1 => Some(known[n / 2]),
@@ -59,6 +79,15 @@ impl SeedSpread {
             median,
             min: known.first().copied(),
             max: known.last().copied(),
+            low: known_estimates
+                .clone()
+                .map(|e| e.low)
+                .min_by(f64::total_cmp),
+            high: known_estimates.map(|e| e.high).max_by(f64::total_cmp),
+            intervals: estimates
+                .iter()
+                .map(|e| e.map(|e| (e.low, e.high)))
+                .collect(),
             candidates,
             pair_scale,
         }
@@ -139,12 +168,11 @@ impl SeedCorpus {
     /// documents holds each pair with probability n(n−1) / (N(N−1)), so a count of sample
     /// pairs divided by it is an unbiased estimate of the corpus's count (1 when not sampled).
     pub fn pair_scale(&self) -> f64 {
-        let (n, big_n) = (self.documents as f64, self.population as f64);
-        if self.documents >= self.population || self.documents < 2 {
-            1.0
-        } else {
-            big_n * (big_n - 1.0) / (n * (n - 1.0))
-        }
+        self.scale().factor()
+    }
+
+    fn scale(&self) -> PairScale {
+        PairScale::new(self.documents, self.population)
     }
 
     pub fn sampled(&self) -> bool {
@@ -158,8 +186,8 @@ impl SeedCorpus {
     }
 
     /// For each row count r, the most bands whose candidate count stays within `budget` (in
-    /// corpus pairs) for every seed; the S-curve rises with b at fixed r, so that b is the
-    /// best banding of its r. `rank` scores a banding (higher is better: expected recall or
+    /// corpus pairs) for every seed, the top of its 95 % interval when counted on a sample;
+    /// the S-curve rises with b at fixed r, so that b is the best banding of its r. `rank` scores a banding (higher is better: expected recall or
     /// P(t)); the best-scoring one is returned, ties going to the smaller worst-seed count,
     /// then to fewer hashes. A seed whose count the work bound left unknown does not fit.
     pub fn best_within_budget(
@@ -169,17 +197,19 @@ impl SeedCorpus {
         rank: impl Fn(usize, usize) -> f64 + Sync,
         progress: &Progress,
     ) -> Result<Option<WithinBudget>> {
-        let stop_above = (budget / self.pair_scale()).floor().max(0.0) as u64;
+        let scale = self.scale();
+        // An estimate is at least its scaled count, so no sample count above this fits.
+        let stop_above = (budget / scale.factor()).floor().max(0.0) as u64;
         let per_rows: Vec<Option<(usize, usize, SeedSpread)>> = (1..=num_perm)
             .into_par_iter()
             .map(|rows| {
                 let growths = self.growths(rows, num_perm / rows, stop_above, progress)?;
+                // The interval's top grows with b (the count and every degree do).
                 let fits = growths
                     .iter()
                     .map(|g| {
-                        g.cumulative
-                            .iter()
-                            .take_while(|&&c| c <= stop_above)
+                        (1..=g.cumulative.len())
+                            .take_while(|&b| self.estimate(g, b).is_some_and(|e| e.high <= budget))
                             .count()
                     })
                     .min()
@@ -209,28 +239,32 @@ impl SeedCorpus {
         stop_above: u64,
         progress: &Progress,
     ) -> Result<Vec<CandidateGrowth>> {
+        let limits = SweepLimits {
+            stop_above,
+            ..SweepLimits::default()
+        };
+        // Degrees (for the interval) only when the counts are scaled from a sample.
+        let sampled = self.sampled();
         self.signatures
             .par_iter()
-            .map(|sigs| {
-                let limits = SweepLimits {
-                    stop_above,
-                    ..SweepLimits::default()
-                };
-                candidate_growth(sigs, rows, max_bands, limits, progress)
+            .map(|sigs| match sampled {
+                true => candidate_growth_with_degrees(sigs, rows, max_bands, limits, progress),
+                false => candidate_growth(sigs, rows, max_bands, limits, progress),
             })
             .collect()
     }
 
+    /// The corpus's count of `bands` × rows from one seed's sweep, `None` where the sweep did
+    /// not reach it (every listed count is exact).
+    fn estimate(&self, growth: &CandidateGrowth, bands: usize) -> Option<Estimate> {
+        let count = growth.candidates(bands)?;
+        let two_paths = growth.two_paths.get(bands - 1).copied().unwrap_or(0);
+        Some(self.scale().estimate(count, two_paths))
+    }
+
     fn spread_of(&self, growths: &[CandidateGrowth], bands: usize) -> SeedSpread {
-        let scale = self.pair_scale();
-        let candidates = growths
-            .iter()
-            .map(|g| {
-                // Every listed count is exact; a band the sweep did not reach is unknown.
-                g.candidates(bands).map(|c| c as f64 * scale)
-            })
-            .collect();
-        SeedSpread::new(&self.seeds, candidates, scale)
+        let estimates = growths.iter().map(|g| self.estimate(g, bands)).collect();
+        SeedSpread::new(&self.seeds, estimates, self.pair_scale())
     }
 }
 
@@ -348,6 +382,126 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// Template families of several sizes (members differ in a few slots) among unrelated
+    /// documents: the shape whose counts a sample gets wrong for every seed at once.
+    fn family_texts() -> Vec<String> {
+        let mut rng = crate::rng::SplitMix64::new(11);
+        let mut texts = Vec::new();
+        for (family, size) in [240, 120, 60, 30, 30, 15, 15].into_iter().enumerate() {
+            for _ in 0..size {
+                let slot = |rng: &mut crate::rng::SplitMix64| rng.below(40);
+                texts.push(format!(
+                    "family {family} listing: unit {} on floor {}, {} rooms, contact desk {}",
+                    slot(&mut rng),
+                    slot(&mut rng),
+                    slot(&mut rng),
+                    slot(&mut rng)
+                ));
+            }
+        }
+        for i in 0..690 {
+            texts.push(format!(
+                "free text {i}: {} {} {}",
+                rng.next_u64(),
+                rng.next_u64(),
+                rng.next_u64()
+            ));
+        }
+        texts
+    }
+
+    #[test]
+    fn sampled_seed_counts_carry_intervals_that_cover_the_corpus_count() {
+        let texts = family_texts();
+        let options = IndexOptions {
+            num_perm: 32,
+            ..IndexOptions::default()
+        };
+        let seeds = [1, 2];
+        let banding = Banding { bands: 8, rows: 4 };
+        let whole = build_index(
+            &Corpus::from_texts(texts.iter().map(String::as_str)),
+            &options,
+            &Progress::new(),
+        )
+        .unwrap();
+        let truth = SeedCorpus::new("all".into(), whole.len(), &whole, &seeds, &Progress::new())
+            .unwrap()
+            .spread(banding, &Progress::new())
+            .unwrap();
+        assert!(!truth.estimated());
+        assert_eq!(truth.low, truth.min);
+
+        let (trials, n) = (40, 400);
+        let mut rng = crate::rng::SplitMix64::new(2026);
+        let (mut covered, mut sums) = (0, [0.0; 2]);
+        for _ in 0..trials {
+            // A uniform sample without replacement: the first n of a shuffle.
+            let mut order: Vec<usize> = (0..texts.len()).collect();
+            for i in (1..order.len()).rev() {
+                order.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+            order.truncate(n);
+            order.sort_unstable();
+            let sample = Corpus::from_texts(order.iter().map(|&i| texts[i].as_str()));
+            let index = build_index(&sample, &options, &Progress::new()).unwrap();
+            let sc =
+                SeedCorpus::new("s".into(), texts.len(), &index, &seeds, &Progress::new()).unwrap();
+            let spread = sc.spread(banding, &Progress::new()).unwrap();
+            assert!(spread.estimated());
+            for (i, sum) in sums.iter_mut().enumerate() {
+                let exact = truth.candidates[i].unwrap();
+                let (low, high) = spread.intervals[i].unwrap();
+                let value = spread.candidates[i].unwrap();
+                assert!(low <= value && value <= high);
+                covered += usize::from(low <= exact && exact <= high);
+                *sum += value / exact;
+            }
+            assert!(spread.low.unwrap() <= spread.min.unwrap());
+            assert!(spread.high.unwrap() >= spread.max.unwrap());
+        }
+        // Unbiased per seed; each interval covers its seed's count about 95 % of the time
+        // (the normal approximation of a skewed count, so a margin: 68 of 80).
+        for (i, sum) in sums.iter().enumerate() {
+            let mean = sum / trials as f64;
+            assert!(
+                (mean - 1.0).abs() < 0.1,
+                "seed {}: mean ratio {mean}",
+                seeds[i]
+            );
+        }
+        assert!(covered >= 68, "covered {covered} of {}", 2 * trials);
+    }
+
+    #[test]
+    fn a_sampled_budget_holds_for_the_top_of_the_interval() {
+        let texts = family_texts();
+        let options = IndexOptions {
+            num_perm: 32,
+            ..IndexOptions::default()
+        };
+        let sample = Corpus::from_texts(texts.iter().step_by(3).map(String::as_str));
+        let index = build_index(&sample, &options, &Progress::new()).unwrap();
+        let sc =
+            SeedCorpus::new("s".into(), texts.len(), &index, &[1, 2], &Progress::new()).unwrap();
+        let rank = |b: usize, r: usize| crate::minhash::scurve::candidate_probability(0.6, b, r);
+        let budget = 20_000.0;
+        let pick = sc
+            .best_within_budget(32, budget, rank, &Progress::new())
+            .unwrap()
+            .expect("a banding fits");
+        assert!(pick.spread.high.unwrap() <= budget, "{:?}", pick.spread);
+        // One more band at the same rows breaks it at the interval's top, or none is left.
+        let more = Banding {
+            bands: pick.banding.bands + 1,
+            rows: pick.banding.rows,
+        };
+        if more.bands * more.rows <= 32 {
+            let spread = sc.spread(more, &Progress::new()).unwrap();
+            assert!(spread.high.unwrap() > budget, "{more:?}: {spread:?}");
         }
     }
 
