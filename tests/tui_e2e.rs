@@ -156,6 +156,17 @@ fn not_a_terminal_points_to_scan() {
 
 #[test]
 fn q_quits_while_a_corpus_is_still_loading() {
+    quit_while_loading("q", 0);
+}
+
+#[test]
+fn ctrl_c_while_loading_quits_with_the_interrupted_status() {
+    quit_while_loading("C-c", 130);
+}
+
+/// Opens a corpus that never finishes loading, presses `key` on the loading screen and checks
+/// that the explorer ends at once with `status`, the terminal restored.
+fn quit_while_loading(key: &str, status: i32) {
     if !tmux_support::available() {
         eprintln!("SKIPPED: tmux is not installed; the end-to-end explorer test needs it");
         return;
@@ -186,8 +197,8 @@ fn q_quits_while_a_corpus_is_still_loading() {
     let loading = session.wait_for("lshscope · loading");
     assert!(loading.contains("corpus.fifo"), "{loading}");
     let start = Instant::now();
-    session.send(&["q"]);
-    session.wait_for("lshscope exited 0");
+    session.send(&[key]);
+    session.wait_for(&format!("lshscope exited {status}"));
     assert!(
         start.elapsed() < Duration::from_secs(5),
         "quitting waited for the load"

@@ -86,7 +86,8 @@ Exit codes:
        full, device error), or a budget of memory or time refused the job (--max-seconds)
   2    bad usage or bad input: the message names the option, the path that cannot be
        opened, or the file and line
-  130  interrupted (Ctrl-C): the running job stopped, no half-written output is left";
+  130  interrupted (Ctrl-C): the running job stopped, no half-written output is left; the
+       explorer quits on Ctrl-C with 130 too (q quits with 0), labels already saved";
 
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {

@@ -329,6 +329,9 @@ fn event_loop(
     // A deliberate panic after the first frame, so a test can check that a panic restores the
     // terminal (raw mode, alternate screen, mouse) before its message prints.
     let panic_for_test = std::env::var_os("LSHSCOPE_TEST_PANIC").is_some();
+    // Ctrl-C quits like q, but the exit status says the user interrupted (130, as every
+    // command of lshscope does on Ctrl-C), so a script can tell a finished session from it.
+    let mut interrupted = false;
     loop {
         terminal
             .draw(|frame| ui::render(frame, &app))
@@ -344,10 +347,11 @@ fn event_loop(
         match first {
             None => app.update(Action::Tick),
             Some(ev) => {
+                interrupted |= is_interrupt(&ev);
                 handle(&mut app, ev);
                 // Take whatever else is queued before drawing again, so a burst of key
                 // repeats costs one frame, not one frame each.
-                drain(&mut app, &rx);
+                drain(&mut app, &rx, &mut interrupted);
             }
         }
         for effect in app.take_effects() {
@@ -361,12 +365,14 @@ fn event_loop(
     workers.finish();
     match app.take_fatal() {
         Some(e) => Err(e),
+        None if interrupted => Ok(Error::Cancelled.exit_code()),
         None => Ok(0),
     }
 }
 
-fn drain(app: &mut App, rx: &Receiver<Event>) {
+fn drain(app: &mut App, rx: &Receiver<Event>, interrupted: &mut bool) {
     while let Ok(ev) = rx.try_recv() {
+        *interrupted |= is_interrupt(&ev);
         handle(app, ev);
         if app.should_quit() {
             return;
@@ -394,6 +400,13 @@ fn spawn_input_thread(tx: Sender<Event>) {
                 }
             }
         });
+}
+
+/// Ctrl-C, which quits wherever the user is (the key table and the prompt both map it to
+/// quit) and makes the exit status 130.
+fn is_interrupt(ev: &Event) -> bool {
+    matches!(ev, Event::Key(k) if k.code == KeyCode::Char('c')
+        && k.modifiers.contains(event::KeyModifiers::CONTROL))
 }
 
 /// Turns a terminal or worker event into an [`Action`] for the App.
