@@ -174,3 +174,32 @@ fn the_explorer_opens_first_and_caches_in_the_background() {
     assert!(pending.is_none());
     assert!(note(&warm).starts_with("opened from the cache"));
 }
+
+#[test]
+fn a_cached_open_repeats_the_readers_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = IndexCache::new(dir.path().join("cache"), DEFAULT_LIMIT_BYTES);
+    // No `id` column but one that looks like an id: the reader numbers the rows and warns.
+    let input = dir.path().join("docs.csv");
+    let mut text = String::from("doc_id,text\n");
+    for (id, doc) in DOCS {
+        text.push_str(&format!("{id},\"{doc}\"\n"));
+    }
+    std::fs::write(&input, text).unwrap();
+    let config = cached_config(dir.path(), &input, &cache);
+
+    let (cold, _) = open(&config);
+    assert!(
+        cold.read.warnings.iter().any(|w| w.contains("doc_id")),
+        "{:?}",
+        cold.read.warnings
+    );
+    let (warm, phases) = open(&config);
+    assert!(!phases.contains(&Phase::Signatures), "{phases:?}");
+    assert!(
+        note(&warm).starts_with("opened from the cache"),
+        "{}",
+        note(&warm)
+    );
+    assert_eq!(warm.read.warnings, cold.read.warnings);
+}

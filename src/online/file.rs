@@ -43,6 +43,10 @@ pub struct Header {
     /// built from (a hash of the input's bytes and the options), checked on reading.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_key: Option<String>,
+    /// Set in the explorer's cache files: what the reader warned about when the corpus was
+    /// read (a text column chosen by default, say), shown again when the entry is opened.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub read_warnings: Vec<String>,
 }
 
 /// True when `bytes` start like an index file (for formats detected by content).
@@ -94,12 +98,12 @@ fn read_up_to(r: &mut impl std::io::Read, buf: &mut [u8]) -> std::io::Result<usi
 impl LshIndex {
     /// Writes the index to `path` atomically: a failed write leaves any old file as it was.
     pub fn save(&self, path: &Path) -> Result<()> {
-        save_parts(path, &self.corpus, &self.index, self.banding, None)
+        save_parts(path, &self.corpus, &self.index, self.banding, None, &[])
     }
 
     #[cfg(test)]
     fn write_to(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        write_parts(out, &self.corpus, &self.index, self.banding, None)
+        write_parts(out, &self.corpus, &self.index, self.banding, None, &[])
     }
 
     /// Reads an index written by [`LshIndex::save`] (this format or an older one).
@@ -127,17 +131,26 @@ impl LshIndex {
 
 /// Writes documents, shingle sets and signatures in the index format to `path` atomically
 /// (a failed write leaves any old file as it was), without band tables: what
-/// [`LshIndex::save`] writes, and the explorer's cache (with `cache_key`).
+/// [`LshIndex::save`] writes, and the explorer's cache (with `cache_key` and the reader's
+/// warnings).
 pub fn save_parts(
     path: &Path,
     corpus: &Corpus,
     index: &Index,
     banding: Banding,
     cache_key: Option<String>,
+    read_warnings: &[String],
 ) -> Result<()> {
     crate::atomic::write_atomically(path, |w| {
         let mut out = Checksummed::new(w);
-        write_parts(&mut out, corpus, index, banding, cache_key.clone())?;
+        write_parts(
+            &mut out,
+            corpus,
+            index,
+            banding,
+            cache_key.clone(),
+            read_warnings,
+        )?;
         let sum = out.hasher.digest();
         out.inner.write_all(&sum.to_le_bytes())
     })
@@ -157,6 +170,7 @@ fn write_parts(
     index: &Index,
     banding: Banding,
     cache_key: Option<String>,
+    read_warnings: &[String],
 ) -> std::io::Result<()> {
     let documents = corpus.len();
     {
@@ -167,6 +181,7 @@ fn write_parts(
             rows: banding.rows,
             documents,
             cache_key,
+            read_warnings: read_warnings.to_vec(),
         };
         let json = serde_json::to_vec(&header).map_err(std::io::Error::other)?;
         out.write_all(MAGIC)?;

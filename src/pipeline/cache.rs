@@ -39,7 +39,8 @@ pub struct IndexCache {
 /// What a lookup found.
 #[derive(Debug)]
 pub enum Lookup {
-    Hit(Corpus, Index),
+    /// The entry, with what the reader warned about when the corpus was first read.
+    Hit(Corpus, Index, Vec<String>),
     /// No entry for the key.
     Miss,
     /// An entry that cannot be used (corrupt, or built from something else); it was removed.
@@ -119,19 +120,26 @@ impl IndexCache {
             Ok((header, _, _)) if &header.options != options => {
                 reject("cached index was built with other options".to_string())
             }
-            Ok((_, corpus, index)) => {
+            Ok((header, corpus, index)) => {
                 if let Ok(file) = std::fs::File::options().append(true).open(&path) {
                     let _ = file.set_modified(SystemTime::now());
                 }
-                Lookup::Hit(corpus, index)
+                Lookup::Hit(corpus, index, header.read_warnings)
             }
         }
     }
 
-    /// Stores `corpus` and `index` under `key`, then drops the least recently used entries
+    /// Stores `corpus` and `index` under `key`, with what the reader warned about
+    /// (`read_warnings`, shown again on a hit), then drops the least recently used entries
     /// beyond the size limit. Returns `false` when the entry alone would exceed the limit (it
     /// is not written).
-    pub fn store(&self, key: &str, corpus: &Corpus, index: &Index) -> Result<bool> {
+    pub fn store(
+        &self,
+        key: &str,
+        corpus: &Corpus,
+        index: &Index,
+        read_warnings: &[String],
+    ) -> Result<bool> {
         let size = entry_bytes(corpus, index);
         if size > self.limit_bytes {
             return Ok(false);
@@ -140,7 +148,14 @@ impl IndexCache {
         let path = self.path_of(key);
         // The banding is not part of an entry (the explorer moves it freely): 1 × K.
         let banding = Banding::new(1, index.options.num_perm, index.options.num_perm)?;
-        crate::online::file::save_parts(&path, corpus, index, banding, Some(key.to_string()))?;
+        crate::online::file::save_parts(
+            &path,
+            corpus,
+            index,
+            banding,
+            Some(key.to_string()),
+            read_warnings,
+        )?;
         self.evict(&path);
         Ok(true)
     }
@@ -237,10 +252,15 @@ mod tests {
         let key = IndexCache::key(&input, &read, &options).unwrap();
         assert!(matches!(cache.lookup(&key, &options), Lookup::Miss));
         let (corpus, index) = built(&input, &options);
-        assert!(cache.store(&key, &corpus, &index).unwrap());
-        let Lookup::Hit(c2, i2) = cache.lookup(&key, &options) else {
+        let warnings = vec!["ids are numbered by row".to_string()];
+        assert!(cache.store(&key, &corpus, &index, &warnings).unwrap());
+        let Lookup::Hit(c2, i2, w2) = cache.lookup(&key, &options) else {
             panic!("a hit");
         };
+        assert_eq!(
+            w2, warnings,
+            "the reader's warnings come back with the entry"
+        );
         assert_eq!(c2.len(), corpus.len());
         assert_eq!(c2.text(3), corpus.text(3));
         assert_eq!(i2.signatures.rows(), index.signatures.rows());
@@ -268,7 +288,7 @@ mod tests {
         let options = IndexOptions::default();
         let key = IndexCache::key(&input, &ReadOptions::default(), &options).unwrap();
         let (corpus, index) = built(&input, &options);
-        cache.store(&key, &corpus, &index).unwrap();
+        cache.store(&key, &corpus, &index, &[]).unwrap();
         // A flipped byte in the middle: the checksum catches it.
         let path = cache.path_of(&key);
         let mut bytes = std::fs::read(&path).unwrap();
@@ -278,7 +298,7 @@ mod tests {
         assert!(matches!(cache.lookup(&key, &options), Lookup::Rejected(_)));
         assert!(!path.exists(), "a corrupt entry is removed");
         // An intact entry under another key's name.
-        cache.store(&key, &corpus, &index).unwrap();
+        cache.store(&key, &corpus, &index, &[]).unwrap();
         let other = "0".repeat(32);
         std::fs::rename(&path, cache.path_of(&other)).unwrap();
         let Lookup::Rejected(why) = cache.lookup(&other, &options) else {
@@ -298,15 +318,15 @@ mod tests {
         let cache = IndexCache::new(dir.path().join("cache"), 2 * one + one / 2);
         let keys: Vec<String> = (0..3).map(|i| format!("{i:032x}")).collect();
         let old = SystemTime::now() - std::time::Duration::from_secs(100);
-        cache.store(&keys[0], &corpus, &index).unwrap();
-        cache.store(&keys[1], &corpus, &index).unwrap();
+        cache.store(&keys[0], &corpus, &index, &[]).unwrap();
+        cache.store(&keys[1], &corpus, &index, &[]).unwrap();
         // Entry 0 was opened more recently than entry 1.
         let f = std::fs::File::options()
             .append(true)
             .open(cache.path_of(&keys[1]))
             .unwrap();
         f.set_modified(old).unwrap();
-        cache.store(&keys[2], &corpus, &index).unwrap();
+        cache.store(&keys[2], &corpus, &index, &[]).unwrap();
         assert!(cache.path_of(&keys[0]).exists());
         assert!(
             !cache.path_of(&keys[1]).exists(),
@@ -315,7 +335,7 @@ mod tests {
         assert!(cache.path_of(&keys[2]).exists());
         // An entry larger than the whole limit is not written.
         let tiny = IndexCache::new(dir.path().join("tiny"), 10);
-        assert!(!tiny.store(&keys[0], &corpus, &index).unwrap());
+        assert!(!tiny.store(&keys[0], &corpus, &index, &[]).unwrap());
         assert!(tiny.entries().is_empty());
     }
 

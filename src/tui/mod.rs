@@ -120,7 +120,13 @@ pub struct PendingCacheWrite {
 impl PendingCacheWrite {
     /// Writes the entry for `loaded`; returns the note for the status line.
     pub fn write(self, loaded: &Loaded) -> String {
-        let done = match self.cache.store(&self.key, &loaded.corpus, &loaded.index) {
+        let stored = self.cache.store(
+            &self.key,
+            &loaded.corpus,
+            &loaded.index,
+            &loaded.read.warnings,
+        );
+        let done = match stored {
             Ok(true) => format!("index cached in {}", self.cache.dir.display()),
             Ok(false) => "index not cached: larger than the cache's limit".to_string(),
             Err(e) => format!("index not cached: {e}"),
@@ -166,19 +172,21 @@ pub fn load_deferred(
                 let found = run.timed(Phase::Reading, "docs", |_| {
                     let found = cache.lookup(key, &config.index_options);
                     let documents = match &found {
-                        Lookup::Hit(corpus, _) => corpus.len() as u64,
+                        Lookup::Hit(corpus, ..) => corpus.len() as u64,
                         _ => 0,
                     };
                     Ok((found, documents))
                 })?;
                 match found {
-                    Lookup::Hit(corpus, index) => {
+                    Lookup::Hit(corpus, index, warnings) => {
                         progress.finish();
                         let note = format!(
                             "opened from the cache ({}; --no-cache rebuilds)",
                             cache.dir.display()
                         );
-                        return Ok((prebuilt(corpus, index, Some(note)), None));
+                        let mut loaded = prebuilt(corpus, index, Some(note));
+                        loaded.read.warnings = warnings;
+                        return Ok((loaded, None));
                     }
                     Lookup::Miss => {}
                     Lookup::Rejected(why) => note = Some(format!("{why}: rebuilt")),
