@@ -434,6 +434,39 @@ fn gen_writes_tsv_to_a_tsv_name_and_scan_reads_it_back() {
     assert_eq!(stdout(&from_tsv), stdout(&from_csv));
 }
 
+/// `gen -o g.txt` wrote CSV, whose header `scan g.txt` read as a document. A name read as text
+/// gets one text per line now (the reader numbers them); --truth, which names ids, is refused.
+#[test]
+fn gen_writes_text_lines_to_a_text_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let txt = dir.path().join("g.txt");
+    let out = run(&["gen", "-n", "300", "-q", "-o", arg(&txt)], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let written = std::fs::read_to_string(&txt).unwrap();
+    assert_eq!(written.lines().count(), 300);
+    assert!(!written.starts_with("id,"), "{}", &written[..40]);
+    let scanned = run(&["scan", arg(&txt)], None);
+    assert_eq!(scanned.status.code(), Some(0), "{}", stderr(&scanned));
+    assert!(
+        stderr(&scanned).contains("read 300 documents"),
+        "{}",
+        stderr(&scanned)
+    );
+
+    let truth = dir.path().join("t.csv");
+    let refused = run(
+        &["gen", "-n", "300", "-o", arg(&txt), "--truth", arg(&truth)],
+        None,
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).contains("holds no ids"),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(!truth.exists());
+}
+
 /// A CSV under a `.tsv` name (as `gen` wrote before), or read with `--format tsv`, is read one
 /// line per field: a warning says so and what to pass, as for stdin that looks like CSV.
 #[test]

@@ -36,8 +36,9 @@ pub struct GenArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Corpus file to write (atomically) instead of stdout; `-` is stdout. The name picks
-    /// the format (`.csv` id,text, `.tsv` id<TAB>text unquoted, or `.jsonl` {"id","text"})
-    /// and compression (`.gz`, `.zst`).
+    /// the format as `scan` reads it back (`.csv` id,text, `.tsv` id<TAB>text unquoted,
+    /// `.jsonl`/`.json` {"id","text"}, any other name one text per line without ids) and
+    /// compression (`.gz`, `.zst`).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Format of the corpus; overrides the output name's extension [default: from the name,
@@ -95,6 +96,13 @@ pub fn run(args: GenArgs) -> Result<i32> {
                 return Err(Error::usage(
                     "the corpus and --truth cannot both go to stdout: give --output a file name",
                 ));
+            }
+            if format == CorpusFormat::Text {
+                return Err(Error::usage(format!(
+                    "{}: a text corpus (one document per line) holds no ids, and --truth names \
+                     documents by id; write the corpus as .csv, .tsv or .jsonl",
+                    target.display()
+                )));
             }
             let f = t.format(None, FORMATS)?;
             Some((t, f))
@@ -154,19 +162,29 @@ enum CorpusFormat {
     /// `id<TAB>text` lines under an `id<TAB>text` header, unquoted: TSV as the reader reads a
     /// `.tsv` / `.tab` name (IANA text/tab-separated-values, no quoting).
     Tsv,
+    /// One text per line, no header and no ids: what the reader makes of a `.txt` name (or
+    /// any name it does not know), numbering the documents by line.
+    Text,
 }
 
 impl CorpusFormat {
-    /// `--output-format` when given (it wins over the name, as documented), else TSV for a
-    /// name the reader takes for TSV (writing CSV there made `scan` read each line as one
-    /// field), else the name's format or CSV.
+    /// `--output-format` when given (it wins over the name, as documented), else the format
+    /// the reader takes the name for, so that `scan` reads back what `gen` wrote (CSV in a
+    /// `.tsv` made `scan` read each line as one field, CSV in a `.txt` made its header a
+    /// document): TSV, JSON Lines (also `.json`, which the reader sniffs), text lines for a
+    /// name it reads as text, else the name's format. Standard output is CSV.
     fn of(target: &OutputTarget, flag: Option<OutputFormat>) -> Result<CorpusFormat> {
-        let named_tsv = target
-            .path
-            .as_deref()
-            .is_some_and(|p| crate::corpus::detect_format(p) == InputFormat::Tsv);
-        if flag.is_none() && named_tsv {
-            return Ok(CorpusFormat::Tsv);
+        if let (None, Some(path)) = (flag, target.path.as_deref()) {
+            let bare = crate::pairfile::Compression::strip(path).0;
+            let json = bare
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+            match crate::corpus::detect_format(path) {
+                InputFormat::Tsv => return Ok(CorpusFormat::Tsv),
+                InputFormat::Text if json => return Ok(CorpusFormat::Rows(OutputFormat::Jsonl)),
+                InputFormat::Text => return Ok(CorpusFormat::Text),
+                _ => {}
+            }
         }
         Ok(CorpusFormat::Rows(target.format(flag, FORMATS)?))
     }
@@ -178,6 +196,10 @@ fn write_corpus(target: &OutputTarget, format: CorpusFormat, corpus: &Corpus) ->
         CorpusFormat::Tsv => {
             check_tsv_fields(target, corpus)?;
             return target.write(None, |w| write_tsv(w, corpus));
+        }
+        CorpusFormat::Text => {
+            check_text_lines(target, corpus)?;
+            return target.write(None, |w| write_text_lines(w, corpus));
         }
     };
     target.write(None, |w| {
@@ -203,6 +225,30 @@ fn check_tsv_fields(target: &OutputTarget, corpus: &Corpus) -> Result<()> {
             corpus.id(i)
         ))),
     }
+}
+
+/// A text with a line break would read back as two documents; refused as for TSV.
+fn check_text_lines(target: &OutputTarget, corpus: &Corpus) -> Result<()> {
+    let breaks_line = |s: &str| s.bytes().any(|b| matches!(b, b'\n' | b'\r'));
+    match (0..corpus.len()).find(|&i| breaks_line(corpus.text(i))) {
+        None => Ok(()),
+        Some(i) => Err(Error::usage(format!(
+            "{}: document {} holds a line break, which a text file of one document per line \
+             cannot hold; write .csv or .jsonl instead",
+            target.display(),
+            corpus.id(i)
+        ))),
+    }
+}
+
+/// One text per line ([`check_text_lines`]).
+fn write_text_lines(w: &mut dyn Write, corpus: &Corpus) -> std::io::Result<()> {
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, w);
+    for i in 0..corpus.len() {
+        w.write_all(corpus.text(i).as_bytes())?;
+        w.write_all(b"\n")?;
+    }
+    w.flush()
 }
 
 /// `id<TAB>text` rows under a header; fields must hold no tab or line break
@@ -252,6 +298,33 @@ mod tests {
     use std::path::Path;
 
     use super::*;
+
+    #[test]
+    fn a_name_read_as_text_writes_text_lines_and_json_writes_json_lines() {
+        let of =
+            |name: &str, flag| CorpusFormat::of(&OutputTarget::new(Some(Path::new(name))), flag);
+        assert_eq!(of("g.txt", None).unwrap(), CorpusFormat::Text);
+        assert_eq!(of("g", None).unwrap(), CorpusFormat::Text);
+        assert_eq!(of("g.txt.zst", None).unwrap(), CorpusFormat::Text);
+        assert_eq!(
+            of("g.json.gz", None).unwrap(),
+            CorpusFormat::Rows(OutputFormat::Jsonl)
+        );
+        assert_eq!(
+            of("g.txt", Some(OutputFormat::Csv)).unwrap(),
+            CorpusFormat::Rows(OutputFormat::Csv)
+        );
+        assert_eq!(
+            CorpusFormat::of(&OutputTarget::new(None), None).unwrap(),
+            CorpusFormat::Rows(OutputFormat::Csv)
+        );
+        let corpus = Corpus::from_texts(["one line", "two\nlines"]);
+        let target = OutputTarget::new(Some(Path::new("g.txt")));
+        assert!(check_text_lines(&target, &corpus).is_err());
+        let mut out = Vec::new();
+        write_text_lines(&mut out, &Corpus::from_texts(["a b", "c\td"])).unwrap();
+        assert_eq!(out, b"a b\nc\td\n");
+    }
 
     #[test]
     fn a_tsv_name_writes_tsv_unless_the_format_is_given() {
