@@ -141,7 +141,7 @@ fn estimate_pairs_writes_a_jaccard_column_and_a_distribution() {
     ]);
     assert!(run.status.success(), "{}", text(&run.stderr));
     let stderr = text(&run.stderr);
-    assert!(stderr.contains("sampled 2000 of 80200 pairs"), "{stderr}");
+    assert!(stderr.contains("sampled 2,000 of 80,200 pairs"), "{stderr}");
     assert!(stderr.contains("[0.00, 0.05)"), "{stderr}");
     let written = std::fs::read_to_string(&out).unwrap();
     let mut lines = written.lines();

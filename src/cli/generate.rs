@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::corpus::{Corpus, InputFormat};
+use crate::numfmt::{for_count, thousands};
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
 use crate::synth::{GenOptions, generate};
 use crate::templated::{TemplateOptions, generate_templated};
@@ -143,10 +144,12 @@ pub fn run(args: GenArgs) -> Result<i32> {
         return Ok(0);
     }
     eprintln!(
-        "wrote {} documents to {} with {} planted pairs{}",
-        corpus.len(),
+        "wrote {} {} to {} with {} planted {}{}",
+        thousands(corpus.len() as u64),
+        for_count(corpus.len() as u64, "document", "documents"),
         target.display(),
-        pairs.len(),
+        thousands(pairs.len() as u64),
+        for_count(pairs.len() as u64, "pair", "pairs"),
         args.truth
             .as_ref()
             .map(|p| format!(" (truth: {})", p.display()))
@@ -284,9 +287,11 @@ fn write_templated(args: &GenArgs, target: &OutputTarget, format: CorpusFormat) 
     if !args.quiet {
         let families = out.family.iter().max().map_or(0, |&f| f as usize + 1);
         eprintln!(
-            "wrote {} documents in {} template families to {}",
-            out.corpus.len(),
-            families,
+            "wrote {} {} in {} template {} to {}",
+            thousands(out.corpus.len() as u64),
+            for_count(out.corpus.len() as u64, "document", "documents"),
+            thousands(families as u64),
+            for_count(families as u64, "family", "families"),
             target.display()
         );
     }

@@ -15,6 +15,7 @@ use crate::analysis::truth::{
 };
 use crate::corpus::{Corpus, ReadReport};
 use crate::jobs::{Phase, Progress};
+use crate::numfmt::{for_count, thousands};
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
 use crate::pipeline::{Loaded, PhaseTiming, Pipeline};
 use crate::{Error, Result};
@@ -189,16 +190,20 @@ fn render_summary(
     let mut out = render_read_line(read, input, index.shingleless_docs());
     let _ = writeln!(
         out,
-        "{} shingles ({} distinct); exact join: {} pairs with Jaccard ≥ {}",
-        index.sets.total(),
-        work.distinct_tokens,
-        pairs.len(),
+        "{} shingles ({} distinct); exact join: {} {} with Jaccard ≥ {}",
+        thousands(index.sets.total() as u64),
+        thousands(work.distinct_tokens as u64),
+        thousands(pairs.len() as u64),
+        for_count(pairs.len() as u64, "pair", "pairs"),
         threshold
     );
     let _ = writeln!(
         out,
-        "join work: {} posting entries scanned (estimated {:.0}), {} pairs verified",
-        stats.scans, work.estimated_scans, stats.verified
+        "join work: {} posting entries scanned (estimated {}), {} {} verified",
+        thousands(stats.scans),
+        thousands(work.estimated_scans.round() as u64),
+        thousands(stats.verified),
+        for_count(stats.verified, "pair", "pairs")
     );
     out.push_str(&render_phases(phases));
     out
@@ -214,8 +219,8 @@ fn render_sample(sample: &[TruthPair], documents: usize, threshold: Option<f64>)
     let _ = writeln!(
         out,
         "sampled {} of {} pairs uniformly at random; Jaccard distribution:",
-        sample.len(),
-        all_pairs
+        thousands(sample.len() as u64),
+        thousands(all_pairs as u64)
     );
     let mut counts = [0usize; BINS];
     for p in sample {
