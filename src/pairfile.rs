@@ -33,8 +33,8 @@ pub enum OutputFormat {
     Csv,
     /// JSON Lines: one object per row, keys in the CSV column order.
     Jsonl,
-    /// Apache Parquet, for scan's pairs and dedup's clusters only (not gen or truth): the
-    /// CSV columns, typed (ids string, Jaccard and estimate double, counts integer).
+    /// Apache Parquet: the CSV columns, typed (ids string, Jaccard and estimate double,
+    /// counts integer).
     Parquet,
 }
 

@@ -166,6 +166,12 @@ fn formats_an_output_cannot_take_are_usage_errors_before_any_work() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("CSV or JSON Lines"));
+    // --output-format lists what each command writes.
+    lshscope()
+        .args(["gen", "-n", "10", "--output-format", "parquet"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("[possible values: csv, jsonl]"));
     assert!(files(dir.path()).is_empty());
 }
 

@@ -47,7 +47,7 @@ pub struct DedupArgs {
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Row format; overrides the output name's extension [default: from the name, else csv].
-    #[arg(long, value_enum, value_name = "FORMAT")]
+    #[arg(long, value_name = "FORMAT", value_parser = super::output_format_parser(CLUSTER_FORMATS))]
     pub output_format: Option<OutputFormat>,
     /// Also write the ids of the documents to remove to FILE (atomically); `-` is stdout.
     /// The name picks the format: one id per line (`.txt` or any other name), `.csv` (column

@@ -44,7 +44,7 @@ pub struct GenArgs {
     pub output: Option<PathBuf>,
     /// Format of the corpus; overrides the output name's extension [default: from the name,
     /// else csv].
-    #[arg(long, value_enum, value_name = "FORMAT")]
+    #[arg(long, value_name = "FORMAT", value_parser = super::output_format_parser(FORMATS))]
     pub output_format: Option<OutputFormat>,
     /// Truth file to write: id_a,id_b,jaccard,level for every planted pair (format and
     /// compression from its name, as for --output).

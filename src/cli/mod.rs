@@ -344,6 +344,18 @@ pub struct ProfileArg {
     pub profile: Profile,
 }
 
+/// `--output-format` limited to the formats one command writes, so its `--help` and the
+/// error for another value list only those (Parquet is for pairs, clusters and drop lists).
+pub fn output_format_parser(
+    allowed: &'static [crate::pairfile::OutputFormat],
+) -> impl clap::builder::TypedValueParser<Value = crate::pairfile::OutputFormat> {
+    use clap::builder::TypedValueParser;
+    let values = allowed.iter().filter_map(|f| f.to_possible_value());
+    clap::builder::PossibleValuesParser::new(values).map(|name| {
+        crate::pairfile::OutputFormat::from_str(&name, false).expect("a listed format name")
+    })
+}
+
 fn profile_parser() -> impl clap::builder::TypedValueParser<Value = Profile> {
     use clap::builder::TypedValueParser;
     clap::builder::PossibleValuesParser::new(Profile::ALL.map(Profile::name))

@@ -37,7 +37,7 @@ pub struct ScanArgs {
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Row format; overrides the output name's extension [default: from the name, else csv].
-    #[arg(long, value_enum, value_name = "FORMAT")]
+    #[arg(long, value_name = "FORMAT", value_parser = super::output_format_parser(PAIR_FORMATS))]
     pub output_format: Option<OutputFormat>,
     /// No summary and no progress on stderr.
     #[arg(long, short = 'q')]
@@ -492,8 +492,7 @@ pub fn write_groups(
 /// Similarity bins of the `--truth` table: 0.05 wide.
 const TRUTH_BINS: usize = 20;
 
-/// The formats `scan -o` can write. (Parquet joins once its writer is wired in: see the
-/// PARQUET HOOK in `crate::pairfile`.)
+/// The formats `scan -o` can write.
 const PAIR_FORMATS: &[OutputFormat] = &[
     OutputFormat::Csv,
     OutputFormat::Jsonl,

@@ -40,7 +40,7 @@ pub struct TruthArgs {
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Row format; overrides the output name's extension [default: from the name, else csv].
-    #[arg(long, value_enum, value_name = "FORMAT")]
+    #[arg(long, value_name = "FORMAT", value_parser = super::output_format_parser(FORMATS))]
     pub output_format: Option<OutputFormat>,
     /// Run the join even when its estimated time exceeds --max-seconds.
     #[arg(long)]
@@ -57,6 +57,9 @@ pub struct TruthArgs {
     pub quiet: bool,
 }
 
+/// The formats `truth -o` can write.
+const FORMATS: &[OutputFormat] = &[OutputFormat::Csv, OutputFormat::Jsonl];
+
 pub fn run(args: TruthArgs) -> Result<i32> {
     if let Some(t) = args.threshold
         && !(t > 0.0 && t <= 1.0)
@@ -66,10 +69,7 @@ pub fn run(args: TruthArgs) -> Result<i32> {
         )));
     }
     let target = OutputTarget::new(args.output.as_deref());
-    let format = target.format(
-        args.output_format,
-        &[OutputFormat::Csv, OutputFormat::Jsonl],
-    )?;
+    let format = target.format(args.output_format, FORMATS)?;
     check_outputs(&[("--output", Some(&target))])?;
     let progress = super::new_progress();
     let bar = ProgressBar::start(&progress, show_progress(args.quiet));
