@@ -36,11 +36,19 @@ pub struct IndexCache {
     pub limit_bytes: u64,
 }
 
+/// A cache entry read back.
+#[derive(Debug)]
+pub struct CachedIndex {
+    pub corpus: Corpus,
+    pub index: Index,
+    /// What the reader warned about when the corpus was first read.
+    pub read_warnings: Vec<String>,
+}
+
 /// What a lookup found.
 #[derive(Debug)]
 pub enum Lookup {
-    /// The entry, with what the reader warned about when the corpus was first read.
-    Hit(Corpus, Index, Vec<String>),
+    Hit(Box<CachedIndex>),
     /// No entry for the key.
     Miss,
     /// An entry that cannot be used (corrupt, or built from something else); it was removed.
@@ -124,7 +132,11 @@ impl IndexCache {
                 if let Ok(file) = std::fs::File::options().append(true).open(&path) {
                     let _ = file.set_modified(SystemTime::now());
                 }
-                Lookup::Hit(corpus, index, header.read_warnings)
+                Lookup::Hit(Box::new(CachedIndex {
+                    corpus,
+                    index,
+                    read_warnings: header.read_warnings,
+                }))
             }
         }
     }
@@ -254,9 +266,14 @@ mod tests {
         let (corpus, index) = built(&input, &options);
         let warnings = vec!["ids are numbered by row".to_string()];
         assert!(cache.store(&key, &corpus, &index, &warnings).unwrap());
-        let Lookup::Hit(c2, i2, w2) = cache.lookup(&key, &options) else {
+        let Lookup::Hit(hit) = cache.lookup(&key, &options) else {
             panic!("a hit");
         };
+        let CachedIndex {
+            corpus: c2,
+            index: i2,
+            read_warnings: w2,
+        } = *hit;
         assert_eq!(
             w2, warnings,
             "the reader's warnings come back with the entry"

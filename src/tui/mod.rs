@@ -52,7 +52,7 @@ use ratatui::crossterm::event::{
 use crate::analysis::labels::LabelStore;
 use crate::jobs::{Pending, Phase, Progress, Runner, Ticket, run_inline};
 use crate::pipeline::Pipeline;
-use crate::pipeline::cache::{IndexCache, Lookup};
+use crate::pipeline::cache::{CachedIndex, IndexCache, Lookup};
 // Re-exported where the explorer's tests and benches have always found them.
 pub use crate::pipeline::rebanding::{
     MAX_BUCKET_PAIRS, MAX_KNOWN_PAIRS, estimated_bucket_pairs, reband, remember,
@@ -172,20 +172,25 @@ pub fn load_deferred(
                 let found = run.timed(Phase::Reading, "docs", |_| {
                     let found = cache.lookup(key, &config.index_options);
                     let documents = match &found {
-                        Lookup::Hit(corpus, ..) => corpus.len() as u64,
+                        Lookup::Hit(hit) => hit.corpus.len() as u64,
                         _ => 0,
                     };
                     Ok((found, documents))
                 })?;
                 match found {
-                    Lookup::Hit(corpus, index, warnings) => {
+                    Lookup::Hit(hit) => {
+                        let CachedIndex {
+                            corpus,
+                            index,
+                            read_warnings,
+                        } = *hit;
                         progress.finish();
                         let note = format!(
                             "opened from the cache ({}; --no-cache rebuilds)",
                             cache.dir.display()
                         );
                         let mut loaded = prebuilt(corpus, index, Some(note));
-                        loaded.read.warnings = warnings;
+                        loaded.read.warnings = read_warnings;
                         return Ok((loaded, None));
                     }
                     Lookup::Miss => {}
