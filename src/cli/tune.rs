@@ -531,8 +531,8 @@ fn render_spread(spread: &SeedSpread) -> String {
     let interval = match (spread.estimated(), spread.low, spread.high) {
         (true, Some(low), Some(high)) => format!(
             "; 95 % interval {}–{}{}",
-            compact(low.round() as u64),
-            compact(high.round() as u64),
+            spread.show(low),
+            spread.show(high),
             if spread.seeds.len() > 1 {
                 " over all seeds"
             } else {

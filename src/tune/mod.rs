@@ -536,11 +536,13 @@ pub fn build_report_with(
                 }
                 None => not_found.push(format!(
                     "budget: every banding with b·r ≤ {k} gives more than {} candidates on the \
-                     corpus for some seed{} (or more than lshscope counts: use --sample)",
+                     corpus for some seed{}",
                     crate::numfmt::thousands(budget as u64),
                     match seeds.sampled() {
-                        true => " at the top of its 95 % interval (a larger --sample narrows it)",
-                        false => "",
+                        true =>
+                            ", at the top of its 95 % interval (a larger --sample narrows \
+                                 the interval)",
+                        false => " (or more than lshscope counts: use --sample)",
                     }
                 )),
             }
@@ -740,7 +742,7 @@ pub fn build_report_with(
                 crate::numfmt::thousands(seeds.population as u64),
                 seeds.pair_scale(),
                 match options.budget {
-                    Some(_) => " and --budget holds for the top of the worst seed's",
+                    Some(_) => " and --budget holds for the top of the worst seed's interval",
                     None => "",
                 }
             ));
