@@ -458,15 +458,11 @@ fn exit_codes_follow_the_documented_mapping() {
 #[test]
 fn ctrl_c_cancels_cleans_up_and_exits_130() {
     let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("c.csv");
-    lshscope()
-        .args(["gen", "-n", "3000", "-q", "-o"])
-        .arg(&corpus)
-        .assert()
-        .success();
+    let corpus = generated(dir.path(), "3000");
     let out_dir = dir.path().join("out");
     std::fs::create_dir(&out_dir).unwrap();
-    // One row per band: tens of millions of candidate pairs, far longer than the wait below.
+    // One row per band: millions of candidate pairs, written for far longer than it takes
+    // to see the temporary file.
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("lshscope"))
         .args(["scan", "-b", "128", "-r", "1", "-q", "-o"])
         .arg(out_dir.join("pairs.csv"))
@@ -474,7 +470,8 @@ fn ctrl_c_cancels_cleans_up_and_exits_130() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // Signal once the pairs are being written (a fixed wait assumed a slow machine).
+    wait_for_temporary_file(&out_dir, &mut child);
     let killed = StdCommand::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -516,6 +513,20 @@ fn summary_json_goes_to_stdout_with_dash() {
     let _ = std::io::stdout().flush();
 }
 
+/// Waits until `child` has a temporary output file in `dir`, failing if it ends first.
+#[cfg(unix)]
+fn wait_for_temporary_file(dir: &Path, child: &mut std::process::Child) {
+    let started = std::time::Instant::now();
+    while !files(dir).iter().any(|f| f.ends_with(".tmp")) {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(120),
+            "no temporary file appeared"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "scan ended early");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 /// A generated corpus of `n` documents in `dir`.
 fn generated(dir: &Path, n: &str) -> PathBuf {
     let corpus = dir.join("c.csv");
@@ -544,15 +555,7 @@ fn sigterm_cancels_cleans_up_and_exits_130_like_ctrl_c() {
         .spawn()
         .unwrap();
     // Signal only once the pairs are being written, so there is a temporary file to remove.
-    let started = std::time::Instant::now();
-    while !files(&out_dir).iter().any(|f| f.ends_with(".tmp")) {
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(120),
-            "no temporary file appeared"
-        );
-        assert!(child.try_wait().unwrap().is_none(), "scan ended early");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    wait_for_temporary_file(&out_dir, &mut child);
     let killed = StdCommand::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()

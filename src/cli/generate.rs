@@ -218,26 +218,39 @@ fn write_corpus(target: &OutputTarget, format: CorpusFormat, corpus: &Corpus) ->
 /// change the texts (and the Jaccard levels the truth file states), so such a corpus is
 /// refused before anything is written. The generators write neither today.
 fn check_tsv_fields(target: &OutputTarget, corpus: &Corpus) -> Result<()> {
-    let breaks_tsv = |s: &str| s.bytes().any(|b| matches!(b, b'\t' | b'\n' | b'\r'));
-    match (0..corpus.len()).find(|&i| breaks_tsv(corpus.id(i)) || breaks_tsv(corpus.text(i))) {
-        None => Ok(()),
-        Some(i) => Err(Error::usage(format!(
-            "{}: document {} holds a tab or a line break, which TSV (unquoted, as lshscope \
-             reads it) cannot hold; write .csv or .jsonl instead",
-            target.display(),
-            corpus.id(i)
-        ))),
-    }
+    let breaks = |s: &str| s.bytes().any(|b| matches!(b, b'\t' | b'\n' | b'\r'));
+    let found = (0..corpus.len()).find(|&i| breaks(corpus.id(i)) || breaks(corpus.text(i)));
+    refuse_unwritable(
+        target,
+        corpus,
+        found,
+        "a tab or a line break, which TSV (unquoted, as lshscope reads it)",
+    )
 }
 
 /// A text with a line break would read back as two documents; refused as for TSV.
 fn check_text_lines(target: &OutputTarget, corpus: &Corpus) -> Result<()> {
-    let breaks_line = |s: &str| s.bytes().any(|b| matches!(b, b'\n' | b'\r'));
-    match (0..corpus.len()).find(|&i| breaks_line(corpus.text(i))) {
+    let breaks = |s: &str| s.bytes().any(|b| matches!(b, b'\n' | b'\r'));
+    let found = (0..corpus.len()).find(|&i| breaks(corpus.text(i)));
+    refuse_unwritable(
+        target,
+        corpus,
+        found,
+        "a line break, which a text file of one document per line",
+    )
+}
+
+/// The error for document `found`, which holds `what` cannot hold.
+fn refuse_unwritable(
+    target: &OutputTarget,
+    corpus: &Corpus,
+    found: Option<usize>,
+    what: &str,
+) -> Result<()> {
+    match found {
         None => Ok(()),
         Some(i) => Err(Error::usage(format!(
-            "{}: document {} holds a line break, which a text file of one document per line \
-             cannot hold; write .csv or .jsonl instead",
+            "{}: document {} holds {what} cannot hold; write .csv or .jsonl instead",
             target.display(),
             corpus.id(i)
         ))),

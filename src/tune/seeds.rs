@@ -187,9 +187,10 @@ impl SeedCorpus {
 
     /// For each row count r, the most bands whose candidate count stays within `budget` (in
     /// corpus pairs) for every seed, the top of its 95 % interval when counted on a sample;
-    /// the S-curve rises with b at fixed r, so that b is the best banding of its r. `rank` scores a banding (higher is better: expected recall or
-    /// P(t)); the best-scoring one is returned, ties going to the smaller worst-seed count,
-    /// then to fewer hashes. A seed whose count the work bound left unknown does not fit.
+    /// the S-curve rises with b at fixed r, so that b is the best banding of its r. `rank`
+    /// scores a banding (higher is better: expected recall or P(t)); the best-scoring one is
+    /// returned, ties going to the smaller worst-seed count, then to fewer hashes. A seed
+    /// whose count the work bound left unknown does not fit.
     pub fn best_within_budget(
         &self,
         num_perm: usize,
