@@ -457,41 +457,7 @@ fn exit_codes_follow_the_documented_mapping() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_cancels_cleans_up_and_exits_130() {
-    let dir = tempfile::tempdir().unwrap();
-    let corpus = generated(dir.path(), "3000");
-    let out_dir = dir.path().join("out");
-    std::fs::create_dir(&out_dir).unwrap();
-    // One row per band: millions of candidate pairs, written for far longer than it takes
-    // to see the temporary file.
-    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("lshscope"))
-        .args(["scan", "-b", "128", "-r", "1", "-q", "-o"])
-        .arg(out_dir.join("pairs.csv"))
-        .arg(&corpus)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Signal once the pairs are being written (a fixed wait assumed a slow machine).
-    wait_for_temporary_file(&out_dir, &mut child);
-    let killed = StdCommand::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let status = child.wait().unwrap();
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    assert_eq!(status.code(), Some(130), "{stderr}");
-    assert!(stderr.contains("interrupted"), "{stderr}");
-    assert!(
-        files(&out_dir).is_empty(),
-        "left behind: {:?}",
-        files(&out_dir)
-    );
+    signal_cancels_a_scan_and_cleans_up("-INT");
 }
 
 #[test]
@@ -541,12 +507,19 @@ fn generated(dir: &Path, n: &str) -> PathBuf {
 #[cfg(unix)]
 #[test]
 fn sigterm_cancels_cleans_up_and_exits_130_like_ctrl_c() {
+    signal_cancels_a_scan_and_cleans_up("-TERM");
+}
+
+/// Sends `signal` (as `kill` spells it) to a scan while it writes its pairs: the scan exits
+/// with 130, says it was interrupted and leaves no file behind.
+#[cfg(unix)]
+fn signal_cancels_a_scan_and_cleans_up(signal: &str) {
     let dir = tempfile::tempdir().unwrap();
     let corpus = generated(dir.path(), "3000");
     let out_dir = dir.path().join("out");
     std::fs::create_dir(&out_dir).unwrap();
-    // One row per band: tens of millions of candidate pairs, written for far longer than
-    // it takes to see the temporary file.
+    // One row per band: millions of candidate pairs, written for far longer than it takes
+    // to see the temporary file.
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("lshscope"))
         .args(["scan", "-b", "128", "-r", "1", "-q", "-o"])
         .arg(out_dir.join("pairs.csv"))
@@ -554,10 +527,11 @@ fn sigterm_cancels_cleans_up_and_exits_130_like_ctrl_c() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Signal only once the pairs are being written, so there is a temporary file to remove.
+    // Signal only once the pairs are being written, so there is a temporary file to remove
+    // (a fixed wait assumed a slow machine).
     wait_for_temporary_file(&out_dir, &mut child);
     let killed = StdCommand::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args([signal, &child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
