@@ -61,7 +61,7 @@ pub enum Compression {
 
 impl Compression {
     /// The compression a name asks for, and the name without that extension.
-    pub fn strip(path: &Path) -> (PathBuf, Compression) {
+    fn strip(path: &Path) -> (PathBuf, Compression) {
         match extension(path).as_deref() {
             Some("gz") => (path.with_extension(""), Compression::Gzip),
             Some("zst") => (path.with_extension(""), Compression::Zstd),

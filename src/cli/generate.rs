@@ -178,10 +178,7 @@ impl CorpusFormat {
     /// name it reads as text, else the name's format. Standard output is CSV.
     fn of(target: &OutputTarget, flag: Option<OutputFormat>) -> Result<CorpusFormat> {
         if let (None, Some(path)) = (flag, target.path.as_deref()) {
-            let bare = crate::pairfile::Compression::strip(path).0;
-            let json = bare
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+            let json = crate::corpus::has_json_extension(path);
             match crate::corpus::detect_format(path) {
                 InputFormat::Tsv => return Ok(CorpusFormat::Tsv),
                 InputFormat::Text if json => return Ok(CorpusFormat::Rows(OutputFormat::Jsonl)),

@@ -187,8 +187,8 @@ fn check_options(opts: &ReadOptions) -> Result<()> {
     Ok(())
 }
 
-/// `.json` after removing a compression extension.
-fn has_json_extension(path: &Path) -> bool {
+/// `.json` after removing a compression extension: a name the reader sniffs for JSON Lines.
+pub fn has_json_extension(path: &Path) -> bool {
     let stripped;
     let mut path = path;
     if Compression::from_name(path) != Compression::None {
