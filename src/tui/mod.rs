@@ -418,8 +418,11 @@ fn spawn_input_thread(tx: Sender<Event>) {
 /// Ctrl-C, which quits wherever the user is (the key table and the prompt both map it to
 /// quit) and makes the exit status 130.
 fn is_interrupt(ev: &Event) -> bool {
-    matches!(ev, Event::Key(k) if k.code == KeyCode::Char('c')
-        && k.modifiers.contains(event::KeyModifiers::CONTROL))
+    matches!(ev, Event::Key(k) if is_ctrl_c(k))
+}
+
+fn is_ctrl_c(key: &KeyEvent) -> bool {
+    key.code == KeyCode::Char('c') && key.modifiers.contains(event::KeyModifiers::CONTROL)
 }
 
 /// Turns a terminal or worker event into an [`Action`] for the App.
@@ -444,9 +447,8 @@ fn handle(app: &mut App, ev: Event) {
 /// The action of a key press: prompt editing while a prompt is open, else the key table.
 pub fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
     if let Overlay::Prompt(_) = app.overlay {
-        let ctrl = key.modifiers.contains(event::KeyModifiers::CONTROL);
         return match key.code {
-            KeyCode::Char('c') if ctrl => Some(Action::Command(keys::Command::Quit)),
+            _ if is_ctrl_c(key) => Some(Action::Command(keys::Command::Quit)),
             KeyCode::Char(c) => Some(Action::PromptInput(PromptKey::Char(c))),
             KeyCode::Backspace => Some(Action::PromptInput(PromptKey::Backspace)),
             KeyCode::Enter => Some(Action::PromptInput(PromptKey::Submit)),
