@@ -28,11 +28,12 @@ pub enum Phase {
     Verifying,
     Clustering,
     Join,
+    Redraws,
     Writing,
 }
 
 impl Phase {
-    const ALL: [Phase; 9] = [
+    const ALL: [Phase; 10] = [
         Phase::Idle,
         Phase::Reading,
         Phase::Signatures,
@@ -41,6 +42,7 @@ impl Phase {
         Phase::Verifying,
         Phase::Clustering,
         Phase::Join,
+        Phase::Redraws,
         Phase::Writing,
     ];
 
@@ -54,6 +56,7 @@ impl Phase {
             Phase::Verifying => "verifying candidates",
             Phase::Clustering => "clusters and chaining audit",
             Phase::Join => "exact similarity join",
+            Phase::Redraws => "hash family redrawn (truth intervals)",
             Phase::Writing => "writing output",
         }
     }
@@ -62,7 +65,11 @@ impl Phase {
     pub fn unit(self) -> &'static str {
         match self {
             Phase::Reading => "bytes",
-            Phase::Signatures | Phase::Collapsing | Phase::Clustering | Phase::Join => "docs",
+            Phase::Signatures
+            | Phase::Collapsing
+            | Phase::Clustering
+            | Phase::Join
+            | Phase::Redraws => "docs",
             Phase::Banding => "bands",
             Phase::Verifying | Phase::Writing => "pairs",
             Phase::Idle => "",

@@ -70,6 +70,7 @@ pub mod pipeline;
 pub mod plot;
 pub mod rng;
 pub mod similarity;
+pub mod stats;
 pub mod synth;
 pub mod templated;
 pub mod text;

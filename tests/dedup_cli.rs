@@ -747,3 +747,32 @@ fn outputs_are_checked_before_the_work_and_a_late_failure_names_what_was_written
         );
     }
 }
+
+/// dedup counts documents without shingles as scan does (it printed 0 where scan printed 1).
+#[test]
+fn documents_without_shingles_are_counted_as_scan_counts_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("c.csv");
+    std::fs::write(
+        &corpus,
+        "id,text\na,the quick brown fox jumps over the lazy dog\n\
+         b,the quick brown fox jumps over the lazy cat\nc,\"...\"\n",
+    )
+    .unwrap();
+    let corpus = corpus.to_str().unwrap();
+    let clusters = dir.path().join("clusters.csv");
+    let (_, scan) = run_ok(&["scan", corpus, "--profile", "datatrove", "-o", "-"]);
+    let (_, dedup) = run_ok(&[
+        "dedup",
+        corpus,
+        "-t",
+        "0.8",
+        "--profile",
+        "datatrove",
+        "-o",
+        clusters.to_str().unwrap(),
+    ]);
+    for stderr in [&scan, &dedup] {
+        assert!(stderr.contains("1 without shingles"), "{stderr}");
+    }
+}

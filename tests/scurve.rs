@@ -239,7 +239,7 @@ fn budget_tuner_maximises_recall_within_budget() {
     values.extend(std::iter::repeat_n(0.85, 100));
     let d = SimilarityDistribution::from_similarities(&values);
     let budget = 150.0;
-    let (b, r, e) = best_recall_within_budget(&d, 128, 0.8, budget).unwrap();
+    let (b, r, e) = best_recall_within_budget(&d, 128, 0.8, budget, None).unwrap();
     assert!(e.expected_candidates <= budget);
     let recall = e.expected_recall.unwrap();
     for (b2, r2) in bandings(128) {
@@ -253,7 +253,7 @@ fn budget_tuner_maximises_recall_within_budget() {
     }
     assert!(recall > 0.99);
     // A budget below every banding's expectation has no answer.
-    assert!(best_recall_within_budget(&d, 128, 0.8, 1e-9).is_none());
+    assert!(best_recall_within_budget(&d, 128, 0.8, 1e-9, None).is_none());
     // Recall and precision by definition.
     let e = corpus_estimate(&d, 20, 5, 0.8);
     let p85 = candidate_probability(0.85, 20, 5);

@@ -1323,3 +1323,57 @@ fn char_shingles_for_a_word_tool_are_flagged_inside_the_block() {
         assert!(!snippet.contains("WARNING"), "{snippet}");
     }
 }
+
+/// A weighted sample of pairs (`truth --estimate-pairs`) where only a handful reach t: the
+/// count at or above t carries its interval and the sample size, recall and precision at t
+/// are not printed as numbers, and a note says why; each row gets its intervals.
+#[test]
+fn a_sample_with_few_pairs_above_t_warns_instead_of_estimating() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = dir.path().join("sample.csv");
+    let mut text = String::from("jaccard,weight\n");
+    for i in 0..2000 {
+        // 5 of 2,000 sampled pairs reach 0.7; each stands for 1,000 pairs.
+        let s = if i % 400 == 0 {
+            0.8
+        } else {
+            0.05 + (i % 7) as f64 * 0.01
+        };
+        text.push_str(&format!("{s},1000\n"));
+    }
+    std::fs::write(&sample, text).unwrap();
+    let out = tune()
+        .args([
+            "tune",
+            "-t",
+            "0.7",
+            "--similarities",
+            sample.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.contains("(5000, 95 % interval 2,136–11,679, from 5 of 2,000 sampled pairs"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("recall@t n/a (too few sampled pairs at t)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("only 5 of the 2,000 sampled pairs have Jaccard ≥ 0.7"),
+        "{stdout}"
+    );
+    let report = tune_json(&["-t", "0.7", "--similarities", sample.to_str().unwrap()]);
+    let first = &report["rows"][0];
+    assert!(first["corpus"]["expected_recall"].is_null(), "{first}");
+    assert_eq!(first["sampled"]["sampled_at_or_above"], 5);
+    let (lo, hi) = (
+        first["sampled"]["expected_candidates"][0].as_f64().unwrap(),
+        first["sampled"]["expected_candidates"][1].as_f64().unwrap(),
+    );
+    let value = first["corpus"]["expected_candidates"].as_f64().unwrap();
+    assert!(0.0 < lo && lo < value && value < hi, "{lo} {value} {hi}");
+}

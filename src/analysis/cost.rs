@@ -21,7 +21,7 @@
 
 use rayon::prelude::*;
 
-use super::sampled::{Estimate, Z95};
+use super::sampled::Estimate;
 use crate::Result;
 use crate::jobs::{Phase, Progress};
 use crate::minhash::collisions::{
@@ -30,6 +30,7 @@ use crate::minhash::collisions::{
 use crate::minhash::scurve::candidate_probability;
 use crate::minhash::{Banding, CandidatePair, Signatures, VerifiedPair};
 use crate::rng::SplitMix64;
+use crate::stats::Z_95;
 
 /// What the grid is computed from and what the explorer's limits are.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -303,7 +304,7 @@ impl PairScale {
         let variance =
             (c * (1.0 - q2) / (q2 * q2) + two_paths as f64 * (1.0 / (q2 * q2) - 1.0 / q3)).max(0.0);
         let value = c / q2;
-        let half = Z95 * variance.sqrt();
+        let half = Z_95 * variance.sqrt();
         Estimate {
             value,
             // The corpus holds at least the pairs the sample saw.

@@ -10,6 +10,7 @@ pub mod histogram;
 pub mod import;
 pub mod labels;
 pub mod recall;
+pub mod redraws;
 pub mod sampled;
 pub mod shingle_advice;
 pub mod truth;

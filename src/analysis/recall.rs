@@ -13,34 +13,8 @@ use super::truth::TruthPair;
 use crate::corpus::Corpus;
 use crate::minhash::scurve::candidate_probability;
 use crate::minhash::{Banding, CandidatePair, Signatures, VerifiedPair};
+use crate::stats::{Z_95, wilson_interval};
 use crate::{Error, Result};
-
-/// z for a two-sided 95 % interval: Φ⁻¹(0.975).
-pub const Z_95: f64 = 1.959_963_984_540_054;
-
-/// The Wilson score interval for a binomial proportion with `successes` out of `n` trials
-/// (E. B. Wilson, "Probable inference, the law of succession, and statistical inference",
-/// JASA 22:209–212, 1927; recommended over the Wald interval by Brown, Cai & DasGupta,
-/// Statistical Science 16(2), 2001). `(0, 1)` when n = 0.
-///
-/// It is exactly the set of p that a two-sided score test at level z does not reject, so
-/// "the S-curve's prediction lies outside the interval of the measurement" is the same
-/// statement as "the measurement lies outside the binomial acceptance region of the
-/// prediction".
-pub fn wilson_interval(successes: usize, n: usize, z: f64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let nf = n as f64;
-    let p = successes as f64 / nf;
-    let z2 = z * z;
-    let center = (p + z2 / (2.0 * nf)) / (1.0 + z2 / nf);
-    let half = z / (1.0 + z2 / nf) * (p * (1.0 - p) / nf + z2 / (4.0 * nf * nf)).sqrt();
-    // The exact endpoints at p = 0 and p = 1 are 0 and 1; rounding must not move them.
-    let lo = if successes == 0 { 0.0 } else { center - half };
-    let hi = if successes == n { 1.0 } else { center + half };
-    (lo.max(0.0), hi.min(1.0))
-}
 
 /// One similarity bin of the comparison.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
@@ -55,18 +29,21 @@ pub struct RecallBin {
     pub found: usize,
     /// found / true_pairs: the measured candidate rate (the recall of the bin).
     pub measured: f64,
-    /// Wilson 95 % interval of the measured rate.
+    /// 95 % interval of the measured rate: Wilson's for independent pairs, widened by the
+    /// design effect measured over redraws of the hash family once
+    /// [`RecallReport::apply_redraws`] has run.
     pub interval_lo: f64,
     pub interval_hi: f64,
+    /// The bin's variance over redraws of the hash family divided by the binomial variance
+    /// (1 when not measured, or when the pairs spread no wider than independent ones).
+    pub design_effect: f64,
     /// The S-curve's prediction: the mean of P(sᵢ) = 1 − (1 − sᵢ^r)^b over the bin's pairs.
     pub predicted: f64,
     /// The prediction lies outside the interval: the measurement disagrees with the S-curve
-    /// beyond 95 % chance. (The number found is a sum of Bernoulli(P(sᵢ)) with unequal
-    /// P(sᵢ), whose variance is at most the binomial one at their mean, so the test errs on
-    /// the side of flagging less. But P(s) is a probability over the choice of hash functions,
-    /// and all pairs of one corpus share one choice: pairs with frequent shingles in common
-    /// succeed or fail together, which widens the spread beyond the binomial one. On generated
-    /// corpora with 120 pairs per bin, about 9 % of bins fall outside instead of 5 %.)
+    /// beyond 95 % chance. Honest only with redraws applied: P(s) is a probability over the
+    /// choice of hash functions and all pairs of one corpus share one choice, so pairs that
+    /// share documents or frequent shingles succeed or fail together and a binomial interval
+    /// flags healthy bins (a third of them on chained corpora; see [`super::redraws`]).
     pub outside: bool,
 }
 
@@ -93,6 +70,59 @@ pub struct RecallReport {
     pub precision: Option<f64>,
     /// Bins where the measurement falls outside the interval.
     pub flagged_bins: usize,
+    /// Redraws of the hash family the intervals were measured over; 0 when they assume
+    /// independent pairs (binomial).
+    pub redraws: usize,
+    /// 95 % interval of `recall`, on the same footing as the bins' intervals.
+    pub recall_interval: Option<(f64, f64)>,
+}
+
+impl RecallReport {
+    /// Replaces the binomial intervals with intervals that hold when pairs move together:
+    /// each bin's spread over the redraws in `counts` (from
+    /// [`super::redraws::RedrawAgreement::found_per_draw`] for this report's banding, bins and
+    /// threshold) around the S-curve's mean, as [`super::redraws::redraw_interval`] turns it
+    /// into an interval; the flags and the recall's interval follow.
+    pub fn apply_redraws(&mut self, counts: &super::redraws::RedrawCounts) {
+        let bins = counts.per_bin.len();
+        let draws = counts.at_threshold.len();
+        if draws == 0 {
+            return;
+        }
+        let rates = |found: &[u32], n: usize| -> Vec<f64> {
+            found.iter().map(|&f| f as f64 / n as f64).collect()
+        };
+        for b in &mut self.bins {
+            let k = bin_of(b.lo, bins);
+            let iv = super::redraws::redraw_interval(
+                b.found,
+                b.true_pairs,
+                b.predicted,
+                &rates(&counts.per_bin[k], b.true_pairs),
+            );
+            b.interval_lo = iv.lo;
+            b.interval_hi = iv.hi;
+            b.design_effect = iv.design_effect;
+            b.outside = is_outside(b.predicted, iv.lo, iv.hi);
+        }
+        self.flagged_bins = self.bins.iter().filter(|b| b.outside).count();
+        self.redraws = draws;
+        if let Some(predicted) = self.predicted_recall {
+            let iv = super::redraws::redraw_interval(
+                self.found_at_threshold,
+                self.true_at_threshold,
+                predicted,
+                &rates(&counts.at_threshold, self.true_at_threshold),
+            );
+            self.recall_interval = Some((iv.lo, iv.hi));
+        }
+    }
+}
+
+/// `predicted` lies outside [lo, hi], with a hair of slack so that a prediction of 1 − 1e-17
+/// against an interval ending at 1 is not flagged by rounding.
+fn is_outside(predicted: f64, lo: f64, hi: f64) -> bool {
+    predicted < lo - 1e-12 || predicted > hi + 1e-12
 }
 
 /// True when the pair (a, b) (a < b) is among `candidates` (sorted by (a, b)).
@@ -164,9 +194,7 @@ pub fn measure_recall_with(
         .map(|(k, &(n, found, sum_p))| {
             let (lo, hi) = wilson_interval(found, n, Z_95);
             let predicted = sum_p / n as f64;
-            // A hair of slack so a prediction of 1 − 1e-17 against an interval ending at 1 is
-            // not flagged by rounding.
-            let outside = predicted < lo - 1e-12 || predicted > hi + 1e-12;
+            let outside = is_outside(predicted, lo, hi);
             let (bin_lo, bin_hi, _) = bin_bounds(k, bins);
             RecallBin {
                 lo: bin_lo,
@@ -176,6 +204,7 @@ pub fn measure_recall_with(
                 measured: found as f64 / n as f64,
                 interval_lo: lo,
                 interval_hi: hi,
+                design_effect: 1.0,
                 predicted,
                 outside,
             }
@@ -194,6 +223,8 @@ pub fn measure_recall_with(
         candidates,
         candidates_at_threshold,
         precision: (candidates > 0).then(|| candidates_at_threshold as f64 / candidates as f64),
+        redraws: 0,
+        recall_interval: (true_t > 0).then(|| wilson_interval(found_t, true_t, Z_95)),
     }
 }
 
@@ -313,7 +344,10 @@ pub struct TruthComparison {
 /// Compares `truth` (read from `file`) with the `candidates` of `banding` over `index`, in
 /// `bins` similarity bins. `kept` are the verified candidates with Jaccard ≥ `threshold`;
 /// recall and precision are measured at `threshold`, or, when it is 0, at the truth's floor
-/// ([`truth_floor`]: below it the file says nothing).
+/// ([`truth_floor`]: below it the file says nothing). With `redraws` > 0 the intervals are
+/// measured over that many redraws of the hash family ([`super::redraws`]), hashing the
+/// documents the truth names once per redraw (progress counts them); with 0 they are
+/// binomial.
 #[allow(clippy::too_many_arguments)]
 pub fn compare_truth(
     file: &Path,
@@ -324,7 +358,9 @@ pub fn compare_truth(
     banding: Banding,
     threshold: f64,
     bins: usize,
-) -> TruthComparison {
+    redraws: usize,
+    progress: &crate::jobs::Progress,
+) -> Result<TruthComparison> {
     let threshold = if threshold > 0.0 {
         threshold
     } else {
@@ -332,19 +368,57 @@ pub fn compare_truth(
     };
     // `kept` holds every candidate with Jaccard ≥ the scan's threshold ≤ `threshold`.
     let at_threshold = kept.iter().filter(|p| p.jaccard >= threshold).count();
+    let decimals = printed_decimals(truth.iter().map(|p| p.jaccard));
     let jaccard_mismatches = truth
         .iter()
         .filter(|p| {
-            crate::similarity::jaccard(index.sets.get(p.a as usize), index.sets.get(p.b as usize))
-                != p.jaccard
+            let exact = crate::similarity::jaccard(
+                index.sets.get(p.a as usize),
+                index.sets.get(p.b as usize),
+            );
+            !agrees_to_decimals(exact, p.jaccard, decimals)
         })
         .count();
-    TruthComparison {
+    let mut report = measure_recall(truth, candidates, at_threshold, banding, threshold, bins);
+    if redraws > 0 && !truth.is_empty() {
+        let agreement = super::redraws::RedrawAgreement::compute(
+            &index.sets,
+            truth,
+            index.options.num_perm,
+            index.options.seed,
+            redraws,
+            progress,
+        )?;
+        report.apply_redraws(&agreement.found_per_draw(truth, banding, bins, threshold));
+    }
+    Ok(TruthComparison {
         file: file.display().to_string(),
         pairs: truth.len(),
         jaccard_mismatches,
-        report: measure_recall(truth, candidates, at_threshold, banding, threshold, bins),
-    }
+        report,
+    })
+}
+
+/// The decimals a file's similarities were printed with: the most any value needs in its
+/// shortest round-trip form. A file written at 6 decimals (as Python tools write it) gives 6
+/// (a value such as 0.5 needs fewer, but some value needs all six); one written in full
+/// precision, as lshscope writes, gives up to 17.
+pub fn printed_decimals(values: impl IntoIterator<Item = f64>) -> usize {
+    values
+        .into_iter()
+        .map(|v| {
+            // Display never uses an exponent for f64, and gives the shortest round-trip digits.
+            let text = v.to_string();
+            text.find('.').map_or(0, |dot| text.len() - dot - 1)
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// `exact` printed at `decimals` decimals reads back as `printed`: the two agree to every
+/// decimal the file carries.
+pub fn agrees_to_decimals(exact: f64, printed: f64, decimals: usize) -> bool {
+    exact == printed || format!("{exact:.decimals$}").parse::<f64>() == Ok(printed)
 }
 
 /// For each truth pair (sorted by (a, b)), whether it is among `candidates` (sorted by
@@ -393,14 +467,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn wilson_matches_hand_computation() {
-        // 8 of 10, z = 1.96: center (0.8 + 0.19208) / 1.38416, half-width per the formula.
-        let (lo, hi) = wilson_interval(8, 10, 1.96);
-        assert!((lo - 0.4902).abs() < 1e-4, "{lo}");
-        assert!((hi - 0.9433).abs() < 1e-4, "{hi}");
-        assert_eq!(wilson_interval(0, 5, Z_95).0, 0.0);
-        assert_eq!(wilson_interval(5, 5, Z_95).1, 1.0);
-        assert_eq!(wilson_interval(0, 0, Z_95), (0.0, 1.0));
+    fn similarities_compare_at_the_precision_the_file_carries() {
+        let six = [0.5, 0.333333, 0.123457, 1.0];
+        assert_eq!(printed_decimals(six), 6);
+        assert!(agrees_to_decimals(1.0 / 3.0, 0.333333, 6));
+        assert!(agrees_to_decimals(0.1234566, 0.123457, 6));
+        assert!(agrees_to_decimals(0.5, 0.5, 6));
+        // A value that differs within the printed decimals is a real difference, even when
+        // it would round to the same value at fewer decimals.
+        assert!(!agrees_to_decimals(0.53, 0.5, 6));
+        assert!(!agrees_to_decimals(0.333334, 0.333333, 6));
+        // Full precision: only equal values agree.
+        let full = [1.0 / 3.0, 0.1 + 0.2];
+        let d = printed_decimals(full);
+        assert!(d >= 16, "{d}");
+        assert!(agrees_to_decimals(0.1 + 0.2, 0.1 + 0.2, d));
+        assert!(!agrees_to_decimals(0.3, 0.1 + 0.2, d));
     }
 
     fn pair(a: u32, b: u32, jaccard: f64) -> TruthPair {

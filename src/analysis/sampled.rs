@@ -27,9 +27,7 @@
 //! dominates).
 
 use super::histogram::{SimilarityHistogram, bin_of};
-
-/// z for a two-sided 95 % normal interval.
-pub const Z95: f64 = 1.959_963_984_540_054;
+use crate::stats::{Z_95, log_interval, student_t_975};
 
 /// An estimated count with its 95 % interval.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -49,19 +47,41 @@ impl Estimate {
     pub fn covers(&self, x: f64) -> bool {
         self.low <= x && x <= self.high
     }
+
+    /// The interval spans less than the value on either side (within a factor of 2 of it):
+    /// a number to act on. A first estimate from the first few bands or draws is often not,
+    /// and faces say "estimating" instead of showing it.
+    pub fn is_informative(&self) -> bool {
+        self.value > 0.0 && self.high <= 2.0 * self.value && self.low >= 0.5 * self.value
+    }
+
+    /// The interval is close to symmetric (each side within 20 % of the other), so
+    /// "value ± half width" describes it.
+    fn is_symmetric(&self) -> bool {
+        let (below, above) = (self.value - self.low, self.high - self.value);
+        (below - above).abs() <= 0.2 * below.max(above)
+    }
 }
 
 /// An estimated count as every face shows it: `≈12.3 k ± 1.1 k` (value ± half the 95 %
-/// interval, rounded to whole pairs).
+/// interval, rounded to whole pairs) when the interval is symmetric enough for that, else
+/// `≈40.6 M (12.1 M–136.2 M)`: a count cannot run below zero, and a skewed interval is shown
+/// as it is.
 impl std::fmt::Display for Estimate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         use crate::numfmt::compact;
-        write!(
-            f,
-            "≈{} ± {}",
-            compact(self.value.round().max(0.0) as u64),
-            compact(self.half_width().round().max(0.0) as u64)
-        )
+        let count = |x: f64| compact(x.round().max(0.0) as u64);
+        if self.is_symmetric() {
+            write!(f, "≈{} ± {}", count(self.value), count(self.half_width()))
+        } else {
+            write!(
+                f,
+                "≈{} ({}–{})",
+                count(self.value),
+                count(self.low),
+                count(self.high)
+            )
+        }
     }
 }
 
@@ -183,21 +203,6 @@ impl CandidateEstimate {
     }
 }
 
-/// Student's t quantile 0.975 for `df` degrees of freedom (df ≥ 1; tabulated to 30, then
-/// 1.96 + 2.4 / df, within 0.002 of the exact values above 30).
-fn t975(df: usize) -> f64 {
-    const TABLE: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-        2.052, 2.048, 2.045, 2.042,
-    ];
-    match df {
-        0 => TABLE[0],
-        1..=30 => TABLE[df - 1],
-        _ => Z95 + 2.4 / df as f64,
-    }
-}
-
 /// How the draws were taken: n of them, out of `occurrences` in the first k of b bands.
 struct Sample {
     n: usize,
@@ -255,15 +260,18 @@ impl Sample {
         };
         let value = scale * t * mean;
         let z = if self.bands.0 < self.bands.1 {
-            t975(self.bands.0 - 1)
+            student_t_975(self.bands.0 - 1)
         } else {
-            Z95
+            Z_95
         };
-        let half = z * (between + scale * within).sqrt();
+        // A count is positive and its estimate skewed right when few draws carry it: the
+        // interval is taken on the log scale, so it never runs below zero and widens upwards.
+        let (low, high) = log_interval(value, (between + scale * within).sqrt(), z);
+        // Every occurrence weighs at most 1: no count exceeds the occurrences it rests on.
         Estimate {
             value,
-            low: (value - half).max(0.0),
-            high: value + half,
+            low,
+            high: high.min(t * scale),
         }
     }
 }

@@ -36,6 +36,11 @@ pub const DEFAULT_PAIRS: usize = 2000;
 /// least this probability.
 pub const LARGE_CANDIDATE_SHARE: f64 = 0.01;
 
+/// The fewest measured pairs the candidate-share advice rests on: with 100 pairs the sample
+/// median lies between the 40th and 60th percentiles of all pairs with 95 % probability
+/// (binomial order statistics), close enough to call a typical pair typical.
+pub const MIN_ADVICE_PAIRS: usize = 100;
+
 /// Settings of the advisor.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AdviceOptions {
@@ -353,8 +358,17 @@ impl CandidateShare {
     /// True when the typical random pair is likely enough to become a candidate that a large
     /// share of all pairs will ([`LARGE_CANDIDATE_SHARE`]; at least half of all pairs are then
     /// candidates with that probability or more).
+    ///
+    /// Only from [`MIN_ADVICE_PAIRS`] pairs up: a median over a handful of pairs (a corpus of
+    /// three documents has three) says nothing about the typical pair, and such a corpus has
+    /// too few pairs for a large share to cost anything.
     pub fn is_large(&self) -> bool {
-        self.median_probability >= LARGE_CANDIDATE_SHARE
+        self.pairs_sampled >= MIN_ADVICE_PAIRS && self.median_probability >= LARGE_CANDIDATE_SHARE
+    }
+
+    /// Every pair of the corpus was measured, not a sample of them.
+    pub fn is_every_pair(&self) -> bool {
+        self.pairs_sampled as u64 >= self.total_pairs()
     }
 }
 
@@ -414,12 +428,16 @@ pub fn candidate_share_notice(index: &crate::minhash::Index, banding: Banding) -
 /// One sentence on a large candidate share and what to do about it.
 pub fn describe_candidate_share(share: &CandidateShare, kind: ShingleKind) -> String {
     format!(
-        "random pairs are similar under {kind} (median Jaccard {:.2} over {} sampled pairs): \
+        "random pairs are similar under {kind} (median Jaccard {:.2} over {}): \
          with {} the typical pair becomes a candidate with probability {}, \
          and about {} of all {} pairs will (≈ {}). Use longer shingles (`lshscope shingles \
          FILE` compares sizes) or more rows per band.",
         share.median_jaccard,
-        share.pairs_sampled,
+        if share.is_every_pair() {
+            format!("all {} pairs", thousands(share.pairs_sampled as u64))
+        } else {
+            format!("{} sampled pairs", thousands(share.pairs_sampled as u64))
+        },
         crate::numfmt::bands_by_rows(share.banding.bands, share.banding.rows),
         percent_rough(share.median_probability),
         percent_rough(share.expected_share),
@@ -450,24 +468,40 @@ mod tests {
             "rain is expected over the weekend",
             "stock prices fell sharply today",
         ];
-        let mut shingler = Shingler::new(ShingleOptions {
-            kind: ShingleKind::Char(1),
-            ..ShingleOptions::default()
-        });
-        let sets: Vec<Vec<u64>> = texts
-            .iter()
-            .map(|t| {
-                let mut v = Vec::new();
-                shingler.hashes(t, &mut v);
-                v
-            })
+        let sets_of = |texts: &[String]| {
+            let mut shingler = Shingler::new(ShingleOptions {
+                kind: ShingleKind::Char(1),
+                ..ShingleOptions::default()
+            });
+            let sets: Vec<Vec<u64>> = texts
+                .iter()
+                .map(|t| {
+                    let mut v = Vec::new();
+                    shingler.hashes(t, &mut v);
+                    v
+                })
+                .collect();
+            ShingleSets::from_sets(&sets)
+        };
+        let banding = Banding { bands: 20, rows: 5 };
+        // 16 texts: 120 pairs, every one measured.
+        let many: Vec<String> = (0..16)
+            .map(|i| format!("{} number {i}", texts[i % 4]))
             .collect();
-        let sets = ShingleSets::from_sets(&sets);
-        let share =
-            expected_candidate_share(&sets, Banding { bands: 20, rows: 5 }, 100, 1).unwrap();
-        assert_eq!(share.pairs_sampled, 6);
+        let share = expected_candidate_share(&sets_of(&many), banding, 1000, 1).unwrap();
+        assert_eq!(share.pairs_sampled, 120);
+        assert!(share.is_every_pair());
         assert!(share.is_large(), "{share:?}");
         assert!(share.median_jaccard > 0.3);
         assert!(share.expected_share > 0.5);
+        assert!(
+            describe_candidate_share(&share, ShingleKind::Char(1)).contains("over all 120 pairs")
+        );
+        // Four texts are six pairs: too few to call any pair typical, so no advice.
+        let few: Vec<String> = texts.iter().map(|t| t.to_string()).collect();
+        let share = expected_candidate_share(&sets_of(&few), banding, 1000, 1).unwrap();
+        assert_eq!(share.pairs_sampled, 6);
+        assert!(share.median_jaccard > 0.3);
+        assert!(!share.is_large(), "{share:?}");
     }
 }

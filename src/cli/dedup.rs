@@ -83,6 +83,8 @@ pub struct DedupSummary {
     pub input: String,
     pub read: ReadReport,
     pub documents: usize,
+    /// Documents with no shingle at all (never in a pair), as `scan` and `truth` count them.
+    pub documents_without_shingles: usize,
     /// Shingling, K (`num_perm`) and the seed: what a rerun needs to hash alike.
     #[serde(flatten)]
     pub index: IndexOptions,
@@ -226,7 +228,7 @@ pub fn run(args: DedupArgs) -> Result<i32> {
         &args,
         &corpus,
         read,
-        &index.options,
+        (&index.options, index.shingleless_docs()),
         &result,
         &options,
         run.into_phases(),
@@ -386,7 +388,7 @@ fn summarize(
     args: &DedupArgs,
     corpus: &Corpus,
     read: ReadReport,
-    index: &IndexOptions,
+    (index, without_shingles): (&IndexOptions, usize),
     result: &Dedup,
     options: &DedupOptions,
     phases: Vec<PhaseTiming>,
@@ -418,6 +420,7 @@ fn summarize(
         input: args.corpus.input.display().to_string(),
         read,
         documents,
+        documents_without_shingles: without_shingles,
         index: index.clone(),
         bands: options.banding.banding.bands,
         rows: options.banding.banding.rows,
@@ -457,7 +460,7 @@ fn summarize(
 
 fn render_summary(s: &DedupSummary, input: &str) -> String {
     use std::fmt::Write as _;
-    let mut out = render_read_line(&s.read, input, 0);
+    let mut out = render_read_line(&s.read, input, s.documents_without_shingles);
     let _ = writeln!(
         out,
         "{}; {} {} an earlier document's shingles (collapsed before banding)",

@@ -9,7 +9,6 @@ use clap::Args;
 use super::scan::{check_outputs, render_phases, render_read_line};
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::histogram::bin_of;
-use crate::analysis::recall::{Z_95, wilson_interval};
 use crate::analysis::truth::{
     DEFAULT_BUDGET_SECONDS, JoinStats, JoinWork, TruthPair, plan_join, sample_pair_similarities,
 };
@@ -18,6 +17,7 @@ use crate::jobs::{Phase, Progress};
 use crate::numfmt::{for_count, thousands};
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
 use crate::pipeline::{Loaded, PhaseTiming, Pipeline};
+use crate::stats::{Z_95, wilson_interval};
 use crate::{Error, Result};
 
 #[derive(Debug, Args)]

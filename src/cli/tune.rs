@@ -8,8 +8,8 @@ use std::str::FromStr;
 use clap::{Args, ValueEnum};
 
 use crate::minhash::Banding;
-use crate::minhash::tune::{Constraints, ProbabilityBound};
-use crate::numfmt::{compact, estimated_count, for_count, percent_fine};
+use crate::minhash::tune::{Constraints, ProbabilityBound, SampledIntervals};
+use crate::numfmt::{compact, estimated_count, for_count, percent_fine, thousands};
 
 use super::{CorpusArgs, FormatArg, IndexArgs, ProgressBar, ReadArgs, show_progress};
 use crate::jobs::Progress;
@@ -380,7 +380,17 @@ fn render_table(report: &TuneReport) -> String {
                     .map(|floor| format!(" with Jaccard ≥ {}", crate::numfmt::decimal(floor)))
                     .unwrap_or_default(),
                 c.source,
-                estimated_count(c.pairs_at_or_above_threshold)
+                match &c.sample {
+                    Some(sample) => format!(
+                        "{}, 95 % interval {}–{}, from {} of {} sampled pairs",
+                        estimated_count(c.pairs_at_or_above_threshold),
+                        thousands(sample.pairs_at_or_above_interval.0.floor() as u64),
+                        thousands(sample.pairs_at_or_above_interval.1.ceil() as u64),
+                        thousands(sample.sampled_at_or_above as u64),
+                        thousands(sample.sampled_pairs as u64)
+                    ),
+                    None => estimated_count(c.pairs_at_or_above_threshold),
+                }
             ))
             .unwrap_or_default()
     );
@@ -452,6 +462,9 @@ fn render_table(report: &TuneReport) -> String {
         }
         let _ = writeln!(out, "{line}");
         let _ = writeln!(out, "    {}", row.description);
+        if let Some(iv) = &row.sampled {
+            let _ = writeln!(out, "    {}", render_sampled(iv));
+        }
         if !row.bounds.is_empty() {
             let bounds: Vec<String> = row
                 .bounds
@@ -605,6 +618,18 @@ fn render_csv(report: &TuneReport) -> Result<String> {
             "expected_precision",
         ]);
     }
+    // A weighted sample of pairs: each estimate's 95 % interval.
+    let sampled = report.rows.iter().any(|r| r.sampled.is_some());
+    if sampled {
+        header.extend([
+            "expected_candidates_low",
+            "expected_candidates_high",
+            "expected_recall_low",
+            "expected_recall_high",
+            "expected_precision_low",
+            "expected_precision_high",
+        ]);
+    }
     let seeds = report.seed_corpus.is_some();
     if seeds {
         header.extend([
@@ -648,6 +673,14 @@ fn render_csv(report: &TuneReport) -> Result<String> {
                 opt(e.expected_precision),
             ]);
         }
+        if sampled {
+            let iv = row.sampled.as_ref();
+            let ends = |v: Option<(f64, f64)>| [optional(v.map(|x| x.0)), optional(v.map(|x| x.1))];
+            let [cl, ch] = ends(iv.map(|i| i.expected_candidates));
+            let [rl, rh] = ends(iv.and_then(|i| i.expected_recall));
+            let [pl, ph] = ends(iv.and_then(|i| i.expected_precision));
+            rec.extend([cl, ch, rl, rh, pl, ph]);
+        }
         if seeds {
             let spread = row.seed_spread.as_ref();
             rec.extend([
@@ -665,4 +698,25 @@ fn render_csv(report: &TuneReport) -> Result<String> {
         .into_inner()
         .map_err(|e| Error::internal(format!("cannot format the CSV table: {e}")))?;
     Ok(String::from_utf8(bytes).expect("CSV of UTF-8 fields is UTF-8"))
+}
+
+/// A row's estimates from a weighted sample of pairs, with their 95 % intervals.
+fn render_sampled(iv: &SampledIntervals) -> String {
+    let count = |(lo, hi): (f64, f64)| {
+        format!(
+            "{}–{}",
+            thousands(lo.floor() as u64),
+            thousands(hi.ceil() as u64)
+        )
+    };
+    let share = |v: Option<(f64, f64)>| match v {
+        Some((lo, hi)) => format!("{}–{}", percent_fine(lo), percent_fine(hi)),
+        None => "n/a (too few sampled pairs at t)".to_string(),
+    };
+    format!(
+        "95 % intervals from the sample: exp. cands {}, recall@t {}, precision {}",
+        count(iv.expected_candidates),
+        share(iv.expected_recall),
+        share(iv.expected_precision)
+    )
 }

@@ -336,6 +336,84 @@ pub fn corpus_estimate(
     }
 }
 
+/// Sampled pairs at or above t below which recall and precision at t are not estimated from a
+/// sample: with fewer, the mean of P over them rests on a handful of pairs (the interval of a
+/// proportion over 30 draws is still ±18 points at 50 %).
+pub const MIN_SAMPLED_AT_THRESHOLD: usize = 30;
+
+/// 95 % intervals of a [`CorpusEstimate`] computed from a weighted sample of pairs (each row
+/// standing for `weight` pairs of the corpus, as `truth --estimate-pairs` writes them).
+///
+/// Each quantity is a weighted mean of values in [0, 1] (an indicator or P(s)) scaled by a
+/// known total, so its interval is the Wilson interval at the sample's Kish effective size,
+/// scaled: never below zero, never above the population, and right for uniform samples of
+/// pairs, whose rows are independent draws. A sample of pairs drawn from candidates (pairs
+/// that share documents) would need more; these rows are uniform.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SampledIntervals {
+    /// Rows of the sample, and how many reach t.
+    pub sampled_pairs: usize,
+    pub sampled_at_or_above: usize,
+    pub expected_candidates: (f64, f64),
+    pub pairs_at_or_above: (f64, f64),
+    /// `None` below [`MIN_SAMPLED_AT_THRESHOLD`] sampled pairs at or above t.
+    pub expected_recall: Option<(f64, f64)>,
+    pub expected_precision: Option<(f64, f64)>,
+}
+
+impl SampledIntervals {
+    /// Enough sampled pairs reach t to estimate recall and precision at t.
+    pub fn threshold_is_measurable(&self) -> bool {
+        self.sampled_at_or_above >= MIN_SAMPLED_AT_THRESHOLD
+    }
+}
+
+/// [`SampledIntervals`] of (b, r) at `threshold` over the sample `rows` of (similarity,
+/// weight); `None` for an empty sample.
+pub fn sampled_intervals(
+    rows: &[(f64, f64)],
+    bands: usize,
+    r: usize,
+    threshold: f64,
+) -> Option<SampledIntervals> {
+    use crate::stats::{Z_95, kish_effective_size, wilson_interval_at};
+    let total: f64 = rows.iter().map(|x| x.1).sum();
+    if rows.is_empty() || total <= 0.0 {
+        return None;
+    }
+    let n_all = kish_effective_size(rows.iter().map(|x| x.1));
+    let scaled = |mean: f64, n: f64| {
+        let (lo, hi) = wilson_interval_at(mean, n, Z_95);
+        (lo * total, hi * total)
+    };
+    let p = |s: f64| candidate_probability(s, bands, r);
+    let above: Vec<(f64, f64)> = rows.iter().copied().filter(|x| x.0 >= threshold).collect();
+    let weight_above: f64 = above.iter().map(|x| x.1).sum();
+    let mass: f64 = rows.iter().map(|&(s, w)| w * p(s)).sum();
+    let mass_above: f64 = above.iter().map(|&(s, w)| w * p(s)).sum();
+    let measurable = above.len() >= MIN_SAMPLED_AT_THRESHOLD;
+    Some(SampledIntervals {
+        sampled_pairs: rows.len(),
+        sampled_at_or_above: above.len(),
+        expected_candidates: scaled(mass / total, n_all),
+        pairs_at_or_above: scaled(weight_above / total, n_all),
+        expected_recall: (measurable && weight_above > 0.0).then(|| {
+            wilson_interval_at(
+                mass_above / weight_above,
+                kish_effective_size(above.iter().map(|x| x.1)),
+                Z_95,
+            )
+        }),
+        expected_precision: (measurable && mass > 0.0).then(|| {
+            wilson_interval_at(
+                mass_above / mass,
+                kish_effective_size(rows.iter().map(|&(s, w)| w * p(s))),
+                Z_95,
+            )
+        }),
+    })
+}
+
 /// For tools that remove every candidate: the banding with the highest P(t) whose removal
 /// probability at `bound.similarity` is at most `bound.probability`; ties go to fewer hashes.
 /// `None` when no b·r ≤ K keeps the bound.
@@ -354,20 +432,32 @@ pub fn best_recall_with_removal_bound(
 /// The banding with the highest expected recall at t whose expected candidates stay within
 /// `budget`; ties go to fewer expected candidates, then fewer hashes. `None` when no pair
 /// reaches t or no banding fits the budget.
+///
+/// With `sample` (the rows of a weighted sample of pairs the distribution was made from), the
+/// budget holds for the top of each banding's 95 % interval of expected candidates
+/// ([`sampled_intervals`]), not only for the estimate.
 pub fn best_recall_within_budget(
     distribution: &SimilarityDistribution,
     num_perm: usize,
     threshold: f64,
     budget: f64,
+    sample: Option<&[(f64, f64)]>,
 ) -> Option<(usize, usize, CorpusEstimate)> {
     let all: Vec<(usize, usize)> = bandings(num_perm).collect();
-    let scored: Vec<(usize, usize, CorpusEstimate)> = all
+    let scored: Vec<(usize, usize, CorpusEstimate, f64)> = all
         .par_iter()
-        .map(|&(b, r)| (b, r, corpus_estimate(distribution, b, r, threshold)))
+        .map(|&(b, r)| {
+            let estimate = corpus_estimate(distribution, b, r, threshold);
+            let top = sample
+                .and_then(|rows| sampled_intervals(rows, b, r, threshold))
+                .map_or(estimate.expected_candidates, |s| s.expected_candidates.1);
+            (b, r, estimate, top)
+        })
         .collect();
     scored
         .into_iter()
-        .filter(|(_, _, e)| e.expected_candidates <= budget && e.expected_recall.is_some())
+        .filter(|(_, _, e, top)| *top <= budget && e.expected_recall.is_some())
+        .map(|(b, r, e, _)| (b, r, e))
         .min_by(|x, y| {
             let (rx, ry) = (x.2.expected_recall.unwrap(), y.2.expected_recall.unwrap());
             ry.total_cmp(&rx)

@@ -20,10 +20,10 @@ use crate::jobs::Progress;
 use crate::minhash::Banding;
 use crate::minhash::scurve::{candidate_probability, datasketch_optimal_params};
 use crate::minhash::tune::{
-    BoundCheck, Constraints, CorpusEstimate, CurveSummary, ProbabilityBound,
-    SimilarityDistribution, best_recall_with_removal_bound, best_recall_within_budget,
-    closest_to_constraints, constraint_search, corpus_estimate, quantiles,
-    sharpest_with_probability_at, smallest_num_perm_for, summarize,
+    BoundCheck, Constraints, CorpusEstimate, CurveSummary, MIN_SAMPLED_AT_THRESHOLD,
+    ProbabilityBound, SampledIntervals, SimilarityDistribution, best_recall_with_removal_bound,
+    best_recall_within_budget, closest_to_constraints, constraint_search, corpus_estimate,
+    quantiles, sampled_intervals, sharpest_with_probability_at, smallest_num_perm_for, summarize,
 };
 
 /// The default removal bound for tools that remove every candidate: pairs this far below the
@@ -234,6 +234,9 @@ pub struct TuneRow {
     pub quantiles: Vec<(f64, f64)>,
     /// Expected behaviour on the given similarities (with --pairs / --similarities).
     pub corpus: Option<CorpusEstimate>,
+    /// 95 % intervals of `corpus` when the similarities are a weighted sample of pairs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sampled: Option<SampledIntervals>,
     /// The real candidate count on the corpus under each seed (with --corpus).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed_spread: Option<SeedSpread>,
@@ -260,11 +263,23 @@ pub struct CorpusInfo {
     /// Their number (a weighted sum with [`horvitz_thompson`] weights).
     pub pairs: f64,
     pub pairs_at_or_above_threshold: f64,
+    /// For a weighted sample: the rows sampled, how many reach t, and the 95 % interval of
+    /// `pairs_at_or_above_threshold`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sample: Option<SampleInfo>,
     /// The lowest Jaccard of a pairs file that a scan's --threshold cut off there: the file
     /// holds no pair below it, so every count and corpus column, corpus-wide estimates
     /// included, covers only pairs at or above it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub similarity_floor: Option<f64>,
+}
+
+/// What a weighted sample of pairs holds at the threshold.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct SampleInfo {
+    pub sampled_pairs: usize,
+    pub sampled_at_or_above: usize,
+    pub pairs_at_or_above_interval: (f64, f64),
 }
 
 /// Everything `lshscope tune` reports.
@@ -349,6 +364,8 @@ pub fn build_report_with(
 
     let mut notes = Vec::new();
     let mut similarity_floor = None;
+    // A weighted sample of pairs (`truth --estimate-pairs`): its rows, for intervals.
+    let mut sample_rows: Option<Vec<(f64, f64)>> = None;
     let (corpus, distribution) = match &options.similarities {
         None => (None, None),
         Some(source) => {
@@ -398,6 +415,7 @@ pub fn build_report_with(
                     }
                 }
                 PairSimilarities::Similarities(_) if weighted.iter().any(|&(_, w)| w != 1.0) => {
+                    sample_rows = Some(weighted.clone());
                     let distribution = SimilarityDistribution::from_weighted(weighted);
                     notes.push(format!(
                         "each sampled pair counts its `weight` times: the corpus columns \
@@ -432,11 +450,20 @@ pub fn build_report_with(
     let mut not_found = Vec::new();
     let make_row = |criterion: &'static str, description: String, b: usize, r: usize| {
         let curve = summarize(b, r, threshold);
+        let sampled = sample_rows
+            .as_deref()
+            .and_then(|rows| sampled_intervals(rows, b, r, t));
         let corpus = distribution.as_ref().map(|d| {
             let mut estimate = corpus_estimate(d, b, r, t);
             // With no pair at or above t, the share of candidates at or above t is 0 by
             // definition but says nothing about the banding: undefined, like recall.
             if estimate.pairs_at_or_above <= 0.0 {
+                estimate.expected_precision = None;
+            }
+            // From a handful of sampled pairs at or above t, recall and precision at t are
+            // not results: left out, and the notes say why.
+            if sampled.is_some_and(|s| !s.threshold_is_measurable()) {
+                estimate.expected_recall = None;
                 estimate.expected_precision = None;
             }
             estimate
@@ -465,6 +492,7 @@ pub fn build_report_with(
             bounds: constraints.check(b, r),
             quantiles: quantiles(b, r, &options.quantiles),
             corpus,
+            sampled,
             seed_spread: None,
             warnings,
         }
@@ -547,20 +575,31 @@ pub fn build_report_with(
                 )),
             }
         }
-        (None, Some(d), Some(budget)) => match best_recall_within_budget(d, k, t, budget) {
-            Some((b, r, _)) => rows.push(make_row(
-                "budget",
-                format!("highest expected recall at t with at most {budget} expected candidates"),
-                b,
-                r,
-            )),
-            None if d.at_or_above(t) == 0.0 => not_found.push(format!(
-                "budget: no pair in the similarities reaches t = {t}, so recall is undefined"
-            )),
-            None => not_found.push(format!(
-                "budget: every banding with b·r ≤ {k} expects more than {budget} candidates"
-            )),
-        },
+        (None, Some(d), Some(budget)) => {
+            match best_recall_within_budget(d, k, t, budget, sample_rows.as_deref()) {
+                Some((b, r, _)) => rows.push(make_row(
+                    "budget",
+                    if sample_rows.is_some() {
+                        format!(
+                            "highest expected recall at t with the top of the 95 % interval of \
+                         expected candidates within {budget}"
+                        )
+                    } else {
+                        format!(
+                            "highest expected recall at t with at most {budget} expected candidates"
+                        )
+                    },
+                    b,
+                    r,
+                )),
+                None if d.at_or_above(t) == 0.0 => not_found.push(format!(
+                    "budget: no pair in the similarities reaches t = {t}, so recall is undefined"
+                )),
+                None => not_found.push(format!(
+                    "budget: every banding with b·r ≤ {k} expects more than {budget} candidates"
+                )),
+            }
+        }
         _ => {}
     }
     let mut closest = None;
@@ -760,12 +799,36 @@ pub fn build_report_with(
     {
         notes.push(removal_export_note(tool, bound, &rows, options.budget));
     }
+    // Any banding gives the same counts at t; (1, 1) is one that always exists.
+    let sample_info = sample_rows
+        .as_deref()
+        .and_then(|rows| sampled_intervals(rows, 1, 1, t))
+        .map(|s| SampleInfo {
+            sampled_pairs: s.sampled_pairs,
+            sampled_at_or_above: s.sampled_at_or_above,
+            pairs_at_or_above_interval: s.pairs_at_or_above,
+        });
+    // (With none at all, the note on a t that no pair reaches says it.)
+    if let Some(s) = &sample_info
+        && (1..MIN_SAMPLED_AT_THRESHOLD).contains(&s.sampled_at_or_above)
+    {
+        notes.push(format!(
+            "only {} of the {} sampled pairs {} Jaccard ≥ {t}: too few to estimate \
+             recall and precision at t (left out; they need {MIN_SAMPLED_AT_THRESHOLD}), and \
+             the count at or above t is uncertain (see its interval). Sample more pairs \
+             (`truth --estimate-pairs`), or run `truth` for the exact pairs above t",
+            s.sampled_at_or_above,
+            crate::numfmt::thousands(s.sampled_pairs as u64),
+            for_count(s.sampled_at_or_above as u64, "has", "have"),
+        ));
+    }
     let corpus = match (corpus, &distribution) {
         // `+ 0.0` turns the -0.0 of an empty float sum into 0.
         (Some(source), Some(d)) => Some(CorpusInfo {
             source,
             pairs: d.total() + 0.0,
             pairs_at_or_above_threshold: d.at_or_above(t) + 0.0,
+            sample: sample_info,
             similarity_floor,
         }),
         _ => None,
