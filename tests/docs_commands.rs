@@ -1,4 +1,4 @@
-//! The commands the documentation shows keep working. Every `lshscope …` line of a shell code
+//! The commands the documentation shows keep working, and its links lead somewhere. Every `lshscope …` line of a shell code
 //! block in README.md and docs/*.md is parsed by the binary's own clap definition
 //! (`lshscope::cli::Cli`), values included; every inline `lshscope …` span (where FILE, TOOL
 //! and the like stand for values) must name a subcommand that exists and only options that
@@ -325,4 +325,82 @@ fn the_checker_names_the_page_line_and_unknown_option() {
     assert_eq!(problems[5], None);
     // Inline, values may be placeholders: only the option is checked.
     assert_eq!(problems[6], None);
+}
+
+/// GitHub's anchor for a heading: lowercase, punctuation dropped, spaces to hyphens.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+fn anchors(markdown: &str) -> Vec<String> {
+    let mut in_block = false;
+    let mut found = Vec::new();
+    for line in markdown.lines() {
+        if line.trim_start().starts_with("```") {
+            in_block = !in_block;
+        } else if !in_block && line.starts_with('#') {
+            found.push(anchor(line.trim_start_matches('#')));
+        }
+    }
+    found
+}
+
+/// Every relative link of README.md and docs/*.md names a file that exists and, with `#…`,
+/// a heading of that page: pages moved or headings renamed leave no dead links.
+#[test]
+fn every_relative_link_and_anchor_resolves() {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let name = page.strip_prefix(base).unwrap().display().to_string();
+        for (i, line) in text.lines().enumerate() {
+            let mut rest = line;
+            while let Some(at) = rest.find("](") {
+                let after = &rest[at + 2..];
+                let Some(end) = after.find(')') else { break };
+                let target = &after[..end];
+                rest = &after[end..];
+                if target.contains("://") || target.starts_with("mailto:") {
+                    continue;
+                }
+                checked += 1;
+                let (file, fragment) = target.split_once('#').unwrap_or((target, ""));
+                let linked = if file.is_empty() {
+                    page.clone()
+                } else {
+                    page.parent().unwrap().join(file)
+                };
+                if !linked.exists() {
+                    problems.push(format!("{name}:{}: no file {file}", i + 1));
+                } else if !fragment.is_empty() && linked.extension().is_some_and(|e| e == "md") {
+                    let headings = anchors(&std::fs::read_to_string(&linked).unwrap());
+                    if !headings.iter().any(|h| h == fragment) {
+                        problems.push(format!(
+                            "{name}:{}: {file} has no heading #{fragment} (it has: {})",
+                            i + 1,
+                            headings.join(", ")
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "dead links:\n{}", problems.join("\n"));
+    assert!(checked >= 30, "found only {checked} relative links");
+    assert_eq!(anchor("`lshscope dedup`"), "lshscope-dedup");
+    assert_eq!(
+        anchor("Auditing another tool's result"),
+        "auditing-another-tools-result"
+    );
 }
