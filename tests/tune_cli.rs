@@ -925,17 +925,17 @@ fn a_sampled_corpus_reports_estimates() {
     }
 }
 
-/// The README's hand-off walkthrough shows, for each tool, the table rows and the export that
-/// `tune -t 0.8 --profile TOOL --for TOOL` prints. The banding columns and the export do not
-/// depend on the corpus, so they must read exactly as the binary prints them today.
+/// The hand-off walkthrough in docs/tuning.md shows, for each tool, the table rows and the
+/// export that `tune -t 0.8 --profile TOOL --for TOOL` prints. The banding columns and the
+/// export do not depend on the corpus, so they must read exactly as the binary prints them today.
 #[test]
-fn readme_hand_off_blocks_match_what_tune_prints() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let start = readme
-        .find("### Handing the banding to another tool")
+fn docs_hand_off_blocks_match_what_tune_prints() {
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/tuning.md")).unwrap();
+    let start = page
+        .find("\n## Handing the banding to another tool")
         .expect("the hand-off section");
-    let section = &readme[start..];
+    let section = &page[start + 1..];
     let section = &section[..section.find("\n## ").unwrap_or(section.len())];
     let tools = [
         ("datatrove", "datatrove"),
@@ -982,13 +982,13 @@ fn readme_hand_off_blocks_match_what_tune_prints() {
                 .iter()
                 .any(|p| line.starts_with(p));
             if row && !in_export {
-                // The README row carries the corpus columns after the banding's own.
+                // The docs' row carries the corpus columns after the banding's own.
                 assert!(
                     printed_lines.iter().any(|p| {
                         p.split_whitespace().next() == line.split_whitespace().next()
                             && line.starts_with(p.trim_end())
                     }),
-                    "{tool}: README row {line:?} is not what tune prints:\n{printed}"
+                    "{tool}: docs/tuning.md row {line:?} is not what tune prints:\n{printed}"
                 );
             } else if in_export && line.contains('…') {
                 let pieces: Vec<&str> = line.split('…').filter(|p| !p.trim().is_empty()).collect();
@@ -996,12 +996,12 @@ fn readme_hand_off_blocks_match_what_tune_prints() {
                     printed_lines
                         .iter()
                         .any(|p| pieces.iter().all(|piece| p.contains(piece))),
-                    "{tool}: README line {line:?} is not a trimmed printed line:\n{printed}"
+                    "{tool}: docs/tuning.md line {line:?} is not a trimmed printed line:\n{printed}"
                 );
             } else if in_export {
                 assert!(
                     printed_lines.contains(line),
-                    "{tool}: README line {line:?} is not printed:\n{printed}"
+                    "{tool}: docs/tuning.md line {line:?} is not printed:\n{printed}"
                 );
             }
         }
@@ -1010,7 +1010,7 @@ fn readme_hand_off_blocks_match_what_tune_prints() {
     assert_eq!(
         checked,
         ["datatrove", "text-dedup", "nemo", "datasketch", "spark"],
-        "one block per tool, in the README's order"
+        "one block per tool, in the page's order"
     );
 }
 
