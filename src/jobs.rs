@@ -28,7 +28,7 @@ pub enum Phase {
     Verifying,
     Clustering,
     Join,
-    Redraws,
+    TruthComparison,
     Writing,
 }
 
@@ -42,7 +42,7 @@ impl Phase {
         Phase::Verifying,
         Phase::Clustering,
         Phase::Join,
-        Phase::Redraws,
+        Phase::TruthComparison,
         Phase::Writing,
     ];
 
@@ -56,7 +56,7 @@ impl Phase {
             Phase::Verifying => "verifying candidates",
             Phase::Clustering => "clusters and chaining audit",
             Phase::Join => "exact similarity join",
-            Phase::Redraws => "hash family redrawn (truth intervals)",
+            Phase::TruthComparison => "truth: recall and its intervals",
             Phase::Writing => "writing output",
         }
     }
@@ -69,7 +69,7 @@ impl Phase {
             | Phase::Collapsing
             | Phase::Clustering
             | Phase::Join
-            | Phase::Redraws => "docs",
+            | Phase::TruthComparison => "docs",
             Phase::Banding => "bands",
             Phase::Verifying | Phase::Writing => "pairs",
             Phase::Idle => "",

@@ -381,15 +381,17 @@ pub fn compare_truth(
         .count();
     let mut report = measure_recall(truth, candidates, at_threshold, banding, threshold, bins);
     if redraws > 0 && !truth.is_empty() {
-        let agreement = super::redraws::RedrawAgreement::compute(
+        let counts = super::redraws::redraw_counts(
             &index.sets,
             truth,
-            index.options.num_perm,
-            index.options.seed,
+            (index.options.num_perm, index.options.seed),
             redraws,
+            banding,
+            bins,
+            threshold,
             progress,
         )?;
-        report.apply_redraws(&agreement.found_per_draw(truth, banding, bins, threshold));
+        report.apply_redraws(&counts);
     }
     Ok(TruthComparison {
         file: file.display().to_string(),

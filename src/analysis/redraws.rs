@@ -58,21 +58,15 @@ pub struct RedrawAgreement {
     never: Vec<bool>,
 }
 
-impl RedrawAgreement {
-    /// Hashes the documents `truth` names `draws` times with K = `num_perm` functions drawn
-    /// from seeds derived from `seed`, and records each pair's agreement masks. `sets` are the
-    /// index's shingle sets (the signatures' input). Progress counts documents hashed; a
-    /// cancelled `progress` stops it with [`crate::Error::Cancelled`].
-    pub fn compute(
-        sets: &ShingleSets,
-        truth: &[TruthPair],
-        num_perm: usize,
-        seed: u64,
-        draws: usize,
-        progress: &Progress,
-    ) -> crate::Result<Self> {
-        let words = num_perm.div_ceil(64);
-        // The documents the truth names, and a dense slot for each.
+/// The documents `truth` names, each with a dense slot, hashed once per redraw.
+struct TruthDocs {
+    /// `slot[doc]`: the document's row in the redraw's signatures (`u32::MAX`: not named).
+    slot: Vec<u32>,
+    docs: Vec<u32>,
+}
+
+impl TruthDocs {
+    fn of(sets: &ShingleSets, truth: &[TruthPair]) -> Self {
         let mut slot = vec![u32::MAX; sets.len()];
         let mut docs: Vec<u32> = Vec::new();
         for p in truth {
@@ -83,38 +77,132 @@ impl RedrawAgreement {
                 }
             }
         }
-        let never: Vec<bool> = truth
-            .iter()
-            .map(|p| sets.get(p.a as usize).is_empty() || sets.get(p.b as usize).is_empty())
-            .collect();
-        progress.begin(crate::jobs::Phase::Redraws, (docs.len() * draws) as u64);
-        let mut masks = vec![0u64; truth.len() * draws * words];
-        let mut sigs = vec![0u32; docs.len() * num_perm];
+        TruthDocs { slot, docs }
+    }
+
+    /// For each of `draws` redraws: the signatures of the named documents (K = `num_perm`
+    /// rows each, in slot order), handed to `each(draw, signatures)`. Progress counts
+    /// documents hashed.
+    fn for_each_draw(
+        &self,
+        sets: &ShingleSets,
+        (num_perm, seed, draws): (usize, u64, usize),
+        progress: &Progress,
+        mut each: impl FnMut(usize, &[u32]),
+    ) -> crate::Result<()> {
+        progress.begin(
+            crate::jobs::Phase::TruthComparison,
+            (self.docs.len() * draws) as u64,
+        );
+        let mut sigs = vec![0u32; self.docs.len() * num_perm];
         for draw in 0..draws {
             progress.check()?;
             let family = HashFamily::new(num_perm, redraw_seed(seed, draw));
             sigs.par_chunks_mut(num_perm)
-                .zip(docs.par_iter())
+                .zip(self.docs.par_iter())
                 .for_each_init(Vec::new, |folded, (row, &d)| {
                     signature_into(&family, sets.get(d as usize), row, folded);
                 });
-            progress.advance(docs.len() as u64);
+            progress.advance(self.docs.len() as u64);
+            each(draw, &sigs);
+        }
+        progress.check()
+    }
+
+    /// The two signature rows of `pair` in one redraw's signatures.
+    fn rows<'s>(&self, sigs: &'s [u32], k: usize, pair: &TruthPair) -> (&'s [u32], &'s [u32]) {
+        let a = self.slot[pair.a as usize] as usize * k;
+        let b = self.slot[pair.b as usize] as usize * k;
+        (&sigs[a..a + k], &sigs[b..b + k])
+    }
+}
+
+/// A document without shingles never collides.
+fn never_collides(sets: &ShingleSets, p: &TruthPair) -> bool {
+    sets.get(p.a as usize).is_empty() || sets.get(p.b as usize).is_empty()
+}
+
+/// For one fixed `banding`: the truth pairs it makes candidates under each of `draws` redraws
+/// of the family, per bin and at `threshold`. Keeps no per-pair state beyond one redraw's
+/// signatures (what `scan --truth` needs; the explorer, which re-bands, keeps the masks of
+/// [`RedrawAgreement`]).
+#[allow(clippy::too_many_arguments)]
+pub fn redraw_counts(
+    sets: &ShingleSets,
+    truth: &[TruthPair],
+    (num_perm, seed): (usize, u64),
+    draws: usize,
+    banding: Banding,
+    bins: usize,
+    threshold: f64,
+    progress: &Progress,
+) -> crate::Result<RedrawCounts> {
+    assert!(banding.bands * banding.rows <= num_perm);
+    let docs = TruthDocs::of(sets, truth);
+    let mut counts = RedrawCounts::zero(bins, draws);
+    docs.for_each_draw(sets, (num_perm, seed, draws), progress, |draw, sigs| {
+        let found = truth
+            .par_iter()
+            .fold(
+                || RedrawCounts::zero(bins, 1),
+                |mut acc, p| {
+                    let (a, b) = docs.rows(sigs, num_perm, p);
+                    let hit = !never_collides(sets, p)
+                        && a.chunks_exact(banding.rows)
+                            .zip(b.chunks_exact(banding.rows))
+                            .take(banding.bands)
+                            .any(|(x, y)| x == y);
+                    if hit {
+                        acc.per_bin[bin_of(p.jaccard, bins)][0] += 1;
+                        acc.at_threshold[0] += (p.jaccard >= threshold) as u32;
+                    }
+                    acc
+                },
+            )
+            .reduce(|| RedrawCounts::zero(bins, 1), RedrawCounts::add);
+        for (k, bin) in found.per_bin.iter().enumerate() {
+            counts.per_bin[k][draw] = bin[0];
+        }
+        counts.at_threshold[draw] = found.at_threshold[0];
+    })?;
+    Ok(counts)
+}
+
+impl RedrawAgreement {
+    /// Hashes the documents `truth` names `draws` times with K = `num_perm` functions drawn
+    /// from seeds derived from `seed`, and records each pair's agreement masks. `sets` are the
+    /// index's shingle sets (the signatures' input). Progress counts documents hashed; a
+    /// cancelled `progress` stops it with [`crate::Error::Cancelled`]. Memory: ⌈K / 64⌉ · 8
+    /// bytes per pair and redraw (256 bytes per pair at K = 128 and 16 redraws).
+    pub fn compute(
+        sets: &ShingleSets,
+        truth: &[TruthPair],
+        num_perm: usize,
+        seed: u64,
+        draws: usize,
+        progress: &Progress,
+    ) -> crate::Result<Self> {
+        let words = num_perm.div_ceil(64);
+        let docs = TruthDocs::of(sets, truth);
+        let never: Vec<bool> = truth.iter().map(|p| never_collides(sets, p)).collect();
+        let mut masks = vec![0u64; truth.len() * draws * words];
+        docs.for_each_draw(sets, (num_perm, seed, draws), progress, |draw, sigs| {
             masks
                 .par_chunks_mut(draws * words)
                 .zip(truth.par_iter())
                 .for_each(|(pair_masks, p)| {
-                    let a = slot[p.a as usize] as usize * num_perm;
-                    let b = slot[p.b as usize] as usize * num_perm;
+                    let (a, b) = docs.rows(sigs, num_perm, p);
                     let mask = &mut pair_masks[draw * words..(draw + 1) * words];
-                    for (row, (x, y)) in sigs[a..a + num_perm]
-                        .iter()
-                        .zip(&sigs[b..b + num_perm])
-                        .enumerate()
-                    {
-                        mask[row / 64] |= ((x == y) as u64) << (row % 64);
+                    // 64 rows to a word, in a form the compiler turns into vector compares.
+                    for ((word, x), y) in mask.iter_mut().zip(a.chunks(64)).zip(b.chunks(64)) {
+                        *word = x
+                            .iter()
+                            .zip(y)
+                            .enumerate()
+                            .fold(0u64, |bits, (i, (u, v))| bits | (((u == v) as u64) << i));
                     }
                 });
-        }
+        })?;
         Ok(RedrawAgreement {
             num_perm,
             draws,
@@ -161,43 +249,53 @@ impl RedrawAgreement {
             "the truth the masks were made from"
         );
         assert!(banding.bands * banding.rows <= self.num_perm);
-        let zero = || RedrawCounts {
-            per_bin: vec![vec![0u32; self.draws]; bins],
-            at_threshold: vec![0u32; self.draws],
-        };
         truth
             .par_iter()
             .enumerate()
-            .fold(zero, |mut acc, (i, p)| {
-                let k = bin_of(p.jaccard, bins);
-                for d in 0..self.draws {
-                    if self.collides(i, d, banding) {
-                        acc.per_bin[k][d] += 1;
-                        if p.jaccard >= threshold {
-                            acc.at_threshold[d] += 1;
+            .fold(
+                || RedrawCounts::zero(bins, self.draws),
+                |mut acc, (i, p)| {
+                    let k = bin_of(p.jaccard, bins);
+                    for d in 0..self.draws {
+                        if self.collides(i, d, banding) {
+                            acc.per_bin[k][d] += 1;
+                            acc.at_threshold[d] += (p.jaccard >= threshold) as u32;
                         }
                     }
-                }
-                acc
-            })
-            .reduce(zero, |mut x, y| {
-                for (a, b) in x.per_bin.iter_mut().zip(&y.per_bin) {
-                    a.iter_mut().zip(b).for_each(|(a, b)| *a += b);
-                }
-                x.at_threshold
-                    .iter_mut()
-                    .zip(&y.at_threshold)
-                    .for_each(|(a, b)| *a += b);
-                x
-            })
+                    acc
+                },
+            )
+            .reduce(|| RedrawCounts::zero(bins, self.draws), RedrawCounts::add)
     }
 }
 
 /// Candidates found under each redraw, per bin and at the threshold.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RedrawCounts {
+    /// `per_bin[bin][draw]`.
     pub per_bin: Vec<Vec<u32>>,
+    /// `at_threshold[draw]`.
     pub at_threshold: Vec<u32>,
+}
+
+impl RedrawCounts {
+    fn zero(bins: usize, draws: usize) -> Self {
+        RedrawCounts {
+            per_bin: vec![vec![0; draws]; bins],
+            at_threshold: vec![0; draws],
+        }
+    }
+
+    fn add(mut self, other: Self) -> Self {
+        for (a, b) in self.per_bin.iter_mut().zip(&other.per_bin) {
+            a.iter_mut().zip(b).for_each(|(a, b)| *a += b);
+        }
+        self.at_threshold
+            .iter_mut()
+            .zip(&other.at_threshold)
+            .for_each(|(a, b)| *a += b);
+        self
+    }
 }
 
 /// Bits [start, start + len) of `mask` are all set.
@@ -276,6 +374,45 @@ mod tests {
         assert!(!all_set(&mask, 62, 6));
         assert!(all_set(&[u64::MAX, u64::MAX], 0, 128));
         assert!(all_set(&[0], 3, 0));
+    }
+
+    #[test]
+    fn the_fixed_banding_path_counts_what_the_masks_say() {
+        // 40 sets: pairs of overlapping ranges, so pairs span the similarity range.
+        let sets: Vec<Vec<u64>> = (0..40u64)
+            .map(|i| {
+                ((i * 7)..(i * 7 + 60))
+                    .map(|x| x.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+                    .collect()
+            })
+            .map(|mut v: Vec<u64>| {
+                v.sort_unstable();
+                v
+            })
+            .chain([Vec::new()])
+            .collect();
+        let sets = ShingleSets::from_sets(&sets);
+        let mut truth = Vec::new();
+        for a in 0..41u32 {
+            for b in a + 1..41 {
+                let j = crate::similarity::jaccard(sets.get(a as usize), sets.get(b as usize));
+                // The empty set pairs with one document, at Jaccard 0.
+                if j > 0.1 || b == 40 && a == 0 {
+                    truth.push(TruthPair { a, b, jaccard: j });
+                }
+            }
+        }
+        let banding = Banding { bands: 8, rows: 3 };
+        let progress = Progress::new();
+        let masks = RedrawAgreement::compute(&sets, &truth, 70, 5, 6, &progress).unwrap();
+        let direct = redraw_counts(&sets, &truth, (70, 5), 6, banding, 10, 0.5, &progress).unwrap();
+        assert_eq!(masks.found_per_draw(&truth, banding, 10, 0.5), direct);
+        assert!(direct.at_threshold.iter().any(|&n| n > 0));
+        let with_empty = truth.iter().position(|p| p.b == 40).unwrap();
+        assert!(
+            !masks.collides(with_empty, 0, banding),
+            "the empty set never collides"
+        );
     }
 
     #[test]

@@ -270,7 +270,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
             super::write_output(&target, &mut run, pairs.len(), |w| {
                 write_pairs(w, &corpus, pairs.iter(), format, Some(&progress), None)
             })?;
-            let comparison = run.timed(Phase::Redraws, "pairs", |progress| {
+            let comparison = run.timed(Phase::TruthComparison, "pairs", |progress| {
                 let comparison = compare_truth(
                     path,
                     truth,
