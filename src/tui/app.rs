@@ -19,7 +19,6 @@ use crate::minhash::VerifiedPair;
 
 pub use super::candidates::{
     BandOutcome, Candidates, EstimatedInfo, EstimatedOutcome, Prepared, RebandJob, RebandRequest,
-    Sampling,
 };
 pub use super::clusters::{
     ClustersJob, ClustersOutcome, ClustersRequest, ClustersState, FromBuckets,

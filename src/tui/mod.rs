@@ -50,9 +50,8 @@ use ratatui::crossterm::event::{
 };
 
 use crate::analysis::labels::LabelStore;
-use crate::jobs::{Pending, Phase, Progress, Runner, Ticket, run_inline};
-use crate::pipeline::Pipeline;
-use crate::pipeline::cache::{CachedIndex, IndexCache, Lookup};
+use crate::jobs::{Pending, Progress, Runner, Ticket, run_inline};
+use crate::pipeline::open::{PendingCacheWrite, open_deferred};
 // Re-exported where the explorer's tests and benches have always found them.
 pub use crate::pipeline::rebanding::{
     MAX_BUCKET_PAIRS, MAX_KNOWN_PAIRS, estimated_bucket_pairs, reband, remember,
@@ -61,7 +60,7 @@ use crate::{Error, Result};
 
 use app::{
     Action, App, Config, Effect, LabelSave, LabelsSaved, Loaded, Overlay, PhaseTiming, PromptKey,
-    RebandJob, Source,
+    RebandJob,
 };
 use export::ExportJob;
 use truth::TruthRequest;
@@ -77,169 +76,36 @@ enum Event {
     Worker(Action),
 }
 
-/// Reads the corpus and builds the index ([`crate::pipeline`]), reporting each finished phase.
+/// Reads the corpus and builds the index ([`crate::pipeline::open`]), reporting each
+/// finished phase; writes the cache entry, if one is due, before returning.
 pub fn load(
     config: &Config,
     progress: &Progress,
     step_done: impl FnMut(PhaseTiming),
 ) -> Result<Loaded> {
-    let (mut loaded, pending) = load_deferred(config, progress, step_done)?;
-    if let Some(pending) = pending {
-        loaded.read.cache_note = Some(pending.write(&loaded));
-    }
-    Ok(loaded)
-}
-
-/// A corpus whose index was read, not built (from the cache or an index file).
-fn prebuilt(
-    corpus: crate::corpus::Corpus,
-    index: crate::minhash::Index,
-    cache_note: Option<String>,
-) -> Loaded {
-    let read = crate::corpus::ReadReport {
-        documents: corpus.len(),
-        rows_read: corpus.len(),
-        cache_note,
-        ..Default::default()
-    };
-    Loaded {
-        corpus,
-        index,
-        read,
-    }
-}
-
-/// A cache entry still to write for a corpus that was built, not read from the cache.
-pub struct PendingCacheWrite {
-    cache: IndexCache,
-    key: String,
-    /// Why an entry that was there could not be used, if one was.
-    rejected: Option<String>,
-}
-
-impl PendingCacheWrite {
-    /// Writes the entry for `loaded`; returns the note for the status line.
-    pub fn write(self, loaded: &Loaded) -> String {
-        let stored = self.cache.store(
-            &self.key,
-            &loaded.corpus,
-            &loaded.index,
-            &loaded.read.warnings,
-        );
-        let done = match stored {
-            Ok(true) => format!("index cached in {}", self.cache.dir.display()),
-            Ok(false) => "index not cached: larger than the cache's limit".to_string(),
-            Err(e) => format!("index not cached: {e}"),
-        };
-        match self.rejected {
-            Some(why) => format!("{why}; {done}"),
-            None => done,
-        }
-    }
+    crate::pipeline::open::open(
+        config.source.corpus_source(),
+        &config.index_options,
+        &config.source_name,
+        progress,
+        step_done,
+    )
 }
 
 /// [`load`] without writing the cache entry: the explorer opens first and writes it in the
-/// background (an entry of a million documents is gigabytes, and fsync under load can take
-/// seconds the user would otherwise wait on the loading screen).
+/// background.
 pub fn load_deferred(
     config: &Config,
     progress: &Progress,
-    mut step_done: impl FnMut(PhaseTiming),
+    step_done: impl FnMut(PhaseTiming),
 ) -> Result<(Loaded, Option<PendingCacheWrite>)> {
-    // The loading screen counts the signature phase in documents, as its progress bar does.
-    let documents = std::cell::Cell::new(0);
-    let mut run = Pipeline::new(progress).on_phase(|t| {
-        let (items, unit) = match t.phase {
-            Phase::Signatures => (documents.get(), "docs"),
-            _ => (t.items, t.unit),
-        };
-        step_done(PhaseTiming {
-            phase: t.phase,
-            items,
-            unit,
-            seconds: t.seconds,
-        })
-    });
-    let mut pending = None;
-    let (corpus, mut read) = match &config.source {
-        Source::File { path, read } => run.read(path, read)?,
-        Source::CachedFile { path, read, cache } => {
-            // The key hashes the input's bytes: unreadable input is left to the reader,
-            // which says what is wrong with it.
-            let key = IndexCache::key(path, read, &config.index_options).ok();
-            let mut note = None;
-            if let Some(key) = &key {
-                let found = run.timed(Phase::Reading, "docs", |_| {
-                    let found = cache.lookup(key, &config.index_options);
-                    let documents = match &found {
-                        Lookup::Hit(hit) => hit.corpus.len() as u64,
-                        _ => 0,
-                    };
-                    Ok((found, documents))
-                })?;
-                match found {
-                    Lookup::Hit(hit) => {
-                        let CachedIndex {
-                            corpus,
-                            index,
-                            read_warnings,
-                        } = *hit;
-                        progress.finish();
-                        let note = format!(
-                            "opened from the cache ({}; --no-cache rebuilds)",
-                            cache.dir.display()
-                        );
-                        let mut loaded = prebuilt(corpus, index, Some(note));
-                        loaded.read.warnings = read_warnings;
-                        return Ok((loaded, None));
-                    }
-                    Lookup::Miss => {}
-                    Lookup::Rejected(why) => note = Some(format!("{why}: rebuilt")),
-                }
-            }
-            pending = key.map(|key| PendingCacheWrite {
-                cache: cache.clone(),
-                key,
-                rejected: note,
-            });
-            run.read(path, read)?
-        }
-        Source::EmbeddedSample => run.read_with(sample::read_sample)?,
-        Source::Index { path } => {
-            let (corpus, index) = run.timed(Phase::Reading, "docs", |_| {
-                let loaded = crate::online::LshIndex::load(path)?;
-                let documents = loaded.len() as u64;
-                Ok((loaded.into_parts(), documents))
-            })?;
-            progress.finish();
-            return Ok((prebuilt(corpus, index, None), None));
-        }
-    };
-    documents.set(corpus.len() as u64);
-    if corpus.is_empty() {
-        return Err(Error::usage(format!(
-            "{} has no documents: nothing to explore",
-            config.source_name
-        )));
-    }
-    let index = run.index(&corpus, &config.index_options)?;
-    if let Some(p) = &pending {
-        let first = p
-            .rejected
-            .as_deref()
-            .map(|why| format!("{why}; "))
-            .unwrap_or_default();
-        read.cache_note = Some(format!("{first}caching the index in the background"));
-    }
-    progress.finish();
-    Ok((
-        Loaded {
-            corpus,
-            index,
-            read,
-        },
-        pending,
-    ))
+    open_deferred(
+        config.source.corpus_source(),
+        &config.index_options,
+        &config.source_name,
+        progress,
+        step_done,
+    )
 }
 
 /// What a user sees when stdout or stdin is not a terminal.
@@ -557,16 +423,16 @@ pub fn run_effect_inline(effect: Effect) -> Option<Action> {
     }
 }
 
-/// The re-banding job: band and verify (or sample, see [`candidates::band_candidates`]),
+/// The re-banding job: band and verify (or sample, see [`candidates::run_reband`]),
 /// reusing the similarities known so far, then prepare the histogram and list order off the
 /// UI thread. Returns the final answer; a quick first estimate, when there is one, is handed
 /// to `first`. `None` when cancelled.
 pub fn run_reband_job_reporting(job: RebandJob, mut first: impl FnMut(Action)) -> Option<Action> {
-    let answer = |a: candidates::BandAnswer| match a {
-        candidates::BandAnswer::Exact(outcome) => Action::Banded(outcome),
-        candidates::BandAnswer::Estimated(outcome) => Action::Estimated(outcome),
+    let answer = |a: candidates::RebandAnswer| match a {
+        candidates::RebandAnswer::Exact(outcome) => Action::Banded(outcome),
+        candidates::RebandAnswer::Estimated(outcome) => Action::Estimated(outcome),
     };
-    let result = candidates::band_candidates(&job, |a| first(answer(a)));
+    let result = candidates::run_reband(&job, |a| first(answer(a)));
     match result {
         Ok(a) => {
             job.progress.finish();

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use crate::corpus::ReadOptions;
 use crate::minhash::{Banding, IndexOptions};
+use crate::pipeline::open::CorpusSource;
 
 /// Where the documents come from.
 #[derive(Debug, Clone)]
@@ -28,6 +29,20 @@ pub enum Source {
     Index {
         path: PathBuf,
     },
+}
+
+impl Source {
+    /// The engine's view of this source.
+    pub fn corpus_source(&self) -> CorpusSource<'_> {
+        match self {
+            Source::File { path, read } => CorpusSource::File { path, read },
+            Source::CachedFile { path, read, cache } => {
+                CorpusSource::CachedFile { path, read, cache }
+            }
+            Source::Index { path } => CorpusSource::Index { path },
+            Source::EmbeddedSample => CorpusSource::Reader(&super::sample::read_sample),
+        }
+    }
 }
 
 /// Everything fixed for a session.
