@@ -1,6 +1,6 @@
 //! `lshscope explore`: the interactive explorer.
 //!
-//! Structure (see DESIGN.md), from the bottom up, with no two modules importing each other:
+//! Structure, from the bottom up, with no two modules importing each other:
 //! - [`layout`] (screen geometry, text wrapping) and [`crate::numfmt`] (numbers): pure helpers
 //!   the App and the panels both read;
 //! - state by owner: [`session`] (config, loaded corpus), [`list`] (a [`list::PairList`] and
