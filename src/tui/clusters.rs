@@ -351,8 +351,6 @@ pub struct ClustersState {
     /// The cluster list: rows are cluster numbers of `result`.
     pub list: PairList,
     pub open: Option<OpenCluster>,
-    /// The open viewer came from the open cluster (← / → move along its edges).
-    pub viewing: bool,
     /// From the request of the shown result to its answer.
     pub last_latency: Option<Duration>,
 }
@@ -418,9 +416,6 @@ impl ClustersState {
         self.open = open_kept
             .and_then(|d| clusters.cluster_of(d))
             .map(|c| OpenCluster::new(&outcome, c, heights.1));
-        if self.open.is_none() {
-            self.viewing = false;
-        }
         self.result = Some(outcome);
         true
     }

@@ -38,6 +38,7 @@ pub mod terminal;
 pub mod theme;
 pub mod truth;
 pub mod ui;
+mod update;
 pub mod viewer;
 
 use std::io::IsTerminal;
@@ -58,11 +59,11 @@ pub use crate::pipeline::rebanding::{
 };
 use crate::{Error, Result};
 
-use app::{
-    Action, App, Config, Effect, LabelSave, LabelsSaved, Loaded, Overlay, PhaseTiming, PromptKey,
-    RebandJob,
-};
+use app::{Action, App, Effect, Overlay, PromptKey};
+use candidates::{RebandJob, RebandRequest};
 use export::ExportJob;
+use labels::{LabelSave, LabelsSaved};
+use session::{Config, Loaded, PhaseTiming};
 use truth::TruthRequest;
 
 /// How often the screen is redrawn while nothing else happens (progress gauges move).
@@ -335,7 +336,7 @@ pub fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
 /// and label snapshots are latest-wins (only the newest request matters; a label snapshot
 /// holds every earlier change); exports queue (each is its own file).
 struct Workers {
-    reband: Runner<app::RebandRequest>,
+    reband: Runner<RebandRequest>,
     truth: Runner<TruthRequest>,
     export: Runner<ExportJob>,
     labels: Runner<LabelSave>,

@@ -10,7 +10,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::pairs::{TableRow, render_table};
 use super::{fit_line, for_count, table_column_widths, thousands, title_room};
-use crate::tui::app::App;
+use crate::tui::app::{App, PairSource, View};
 use crate::tui::clusters::{ClustersOutcome, EdgeKind};
 use crate::tui::keys::{Command, hint};
 
@@ -458,7 +458,11 @@ pub fn viewer_position(app: &App) -> Option<String> {
         app.clusters.result.as_ref()?,
         app.data.as_ref()?,
     );
-    if !app.clusters.viewing {
+    if app.screen
+        != (View::Viewer {
+            from: PairSource::ClusterEdges,
+        })
+    {
         return None;
     }
     let (kind, _) = open.selected_edge()?;
