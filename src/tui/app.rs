@@ -4,7 +4,7 @@
 //! and the candidate list), [`TruthState`] (truth, recall, missed list), [`ViewerState`] (the
 //! open pair), [`LabelState`], [`ClustersState`], [`CostState`], the load, and the list view;
 //! [`View`] is what the user is looking at. Rendering reads an `&App`; workers report back
-//! through [`Action`]s. State changes only in [`App::update`] ([`super::update`]), which does
+//! through [`Action`]s. State changes only in [`App::update`] (in `tui/update/`), which does
 //! no I/O: re-banding, truth reading or joining, exports and label writes are queued as
 //! [`Effect`]s for the event loop.
 
@@ -33,8 +33,9 @@ use super::viewer::ViewerState;
 pub use super::candidates::{BandOutcome, Prepared, RebandRequest};
 pub use super::labels::{LabelSave, LabelsSaved};
 pub use super::list::{ListView, SortOrder};
-pub use super::session::{Config, Loaded, PhaseTiming, Source};
+pub use super::session::{Config, Source};
 pub use super::viewer::ScrollSide;
+pub use crate::pipeline::{Loaded, PhaseTiming};
 
 /// What the S-curve shows: the banding the user asked for (the candidates shown may still
 /// answer an older one), the threshold t and the pinned curves.
@@ -118,7 +119,7 @@ pub enum PromptKey {
 /// What the user is looking at: one value, so the key context, the pair a label applies to
 /// and where Back goes are each one match over it. The main screen's focused panel
 /// ([`App::focus`]) and its pair list ([`TruthState::show_missed`]) are kept beside it: they
-/// outlive a trip to the other views. Changed only by [`App::show`].
+/// outlive a trip to the other views. Changed only by `App::show`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum View {
     Loading,

@@ -17,7 +17,7 @@ use crate::minhash::{Banding, BandingOptions, IdenticalGroups, VerifiedPair};
 use crate::pipeline::Pipeline;
 
 use super::list::PairList;
-use super::session::Loaded;
+use crate::pipeline::Loaded;
 
 /// How the cluster list is ordered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

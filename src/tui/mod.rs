@@ -67,10 +67,11 @@ pub use crate::pipeline::rebanding::{
 };
 use crate::{Error, Result};
 
+use crate::pipeline::{Loaded, PhaseTiming};
 use app::{Action, App, Overlay, PromptKey};
 use lanes::Workers;
 pub use lanes::{run_effect_inline, run_label_save, run_reband_job, run_reband_job_reporting};
-use session::{Config, Loaded, PhaseTiming};
+use session::Config;
 
 /// How often the screen is redrawn while nothing else happens (progress gauges move).
 const TICK: Duration = Duration::from_millis(100);

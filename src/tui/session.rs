@@ -65,7 +65,3 @@ pub struct Config {
     /// Seed of the shuffled sort order.
     pub shuffle_seed: u64,
 }
-
-// The corpus and its index (shared read-only with the workers) and the finished loading
-// phases are the pipeline's own types.
-pub use crate::pipeline::{Loaded, PhaseTiming};

@@ -23,8 +23,8 @@ use crate::minhash::VerifiedPair;
 use crate::minhash::{Banding, Signatures};
 
 use super::list::{ListView, PairList, ordered};
-use super::session::Loaded;
 use crate::numfmt::{for_count, thousands};
+use crate::pipeline::Loaded;
 
 /// The explorer runs the exact join itself only when its estimated time is below this; beyond
 /// it, `lshscope truth --sample` is the way (the join's work grows with the square of N).

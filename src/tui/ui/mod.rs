@@ -86,6 +86,3 @@ fn render_too_small(frame: &mut Frame, area: Rect) {
     ];
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
 }
-
-pub use crate::numfmt::{amount, compact, for_count, rate as human_rate, thousands};
-pub use fit::{fit_line, table_column_widths, title_room};

@@ -10,7 +10,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
-use super::{fit_line, title_room};
+use super::fit::{fit_line, title_room};
 use crate::numfmt::for_count;
 use crate::similarity::estimate_sigma;
 use crate::tui::app::{App, PairSource, View};
@@ -80,8 +80,8 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
         .map(|i| {
             format!(
                 "pair {} of {}",
-                super::thousands(i as u64 + 1),
-                super::thousands(app.candidates.list.len() as u64)
+                crate::numfmt::thousands(i as u64 + 1),
+                crate::numfmt::thousands(app.candidates.list.len() as u64)
             )
         })
         .or_else(|| {
