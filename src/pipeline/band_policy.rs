@@ -211,3 +211,124 @@ pub fn band_candidates(
     }
     estimated(&buckets, sampling.refined_draws, seed ^ 0x5eed, false)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::minhash::{IndexOptions, build_index};
+    use crate::templated::{TemplateOptions, generate_templated};
+
+    /// Template families give many candidates at a permissive banding.
+    fn index() -> Index {
+        let corpus = generate_templated(&TemplateOptions {
+            docs: 600,
+            seed: 7,
+            identical_group: 4,
+            template_family: 40,
+            max_family: 50,
+            ..Default::default()
+        })
+        .corpus;
+        build_index(&corpus, &IndexOptions::default(), &Progress::new()).unwrap()
+    }
+
+    fn pairs_of(pairs: &[VerifiedPair]) -> Vec<(u32, u32)> {
+        pairs.iter().map(|p| (p.a, p.b)).collect()
+    }
+
+    fn ask<'a>(index: &'a Index, banding: Banding, sampling: &'a Sampling) -> BandRequest<'a> {
+        BandRequest {
+            index,
+            banding,
+            max_bucket: None,
+            known: None,
+            bins: 20,
+            sampling,
+        }
+    }
+
+    #[test]
+    fn a_banding_within_the_preview_is_enumerated_at_once() {
+        let index = index();
+        let banding = Banding::new(16, 8, 128).unwrap();
+        let exact =
+            super::super::rebanding::reband(&index, banding, None, None, None, &Progress::new())
+                .unwrap();
+        assert!(!exact.is_empty());
+        let sampling = Sampling::default();
+        let mut reported = 0;
+        let answer = band_candidates(ask(&index, banding, &sampling), &Progress::new(), |_| {
+            reported += 1
+        })
+        .unwrap();
+        assert_eq!(reported, 0, "no estimate before an exact answer that fits");
+        let BandAnswer::Exact { pairs, known } = answer else {
+            panic!("expected the exact candidates");
+        };
+        assert_eq!(pairs_of(&pairs), pairs_of(&exact));
+        assert!(known.is_none(), "nothing was known before");
+    }
+
+    #[test]
+    fn beyond_the_budget_a_quick_estimate_comes_first_and_a_larger_one_last() {
+        let index = index();
+        let banding = Banding::new(32, 2, 128).unwrap();
+        let exact =
+            super::super::rebanding::reband(&index, banding, None, None, None, &Progress::new())
+                .unwrap();
+        let sampling = Sampling {
+            enumeration_budget: 0,
+            preview_above: 0,
+            first_draws: 500,
+            refined_draws: 5_000,
+            ..Sampling::default()
+        };
+        let mut first = Vec::new();
+        let answer = band_candidates(ask(&index, banding, &sampling), &Progress::new(), |a| {
+            first.push(a)
+        })
+        .unwrap();
+        let [BandAnswer::Estimated(quick)] = first.as_slice() else {
+            panic!("one quick estimate first: {first:?}");
+        };
+        assert!(quick.refining);
+        let BandAnswer::Estimated(last) = answer else {
+            panic!("a budget of 0 leaves the estimate as the final answer");
+        };
+        assert!(!last.refining);
+        // The sampled pairs are real candidates, and the estimate is of the right size.
+        let all = pairs_of(&exact);
+        assert!(!last.sampled.pairs.is_empty());
+        for p in &last.sampled.pairs {
+            assert!(
+                all.binary_search(&(p.a, p.b)).is_ok(),
+                "{p:?} is no candidate"
+            );
+        }
+        let total = last.estimate().total;
+        assert!(
+            (total.low..=total.high).contains(&(exact.len() as f64)),
+            "{total} does not cover {} candidates",
+            exact.len()
+        );
+    }
+
+    #[test]
+    fn an_estimate_first_then_the_exact_candidates_when_they_fit() {
+        let index = index();
+        let banding = Banding::new(32, 2, 128).unwrap();
+        let sampling = Sampling {
+            preview_above: 0,
+            first_draws: 500,
+            ..Sampling::default()
+        };
+        let mut first = 0;
+        let answer = band_candidates(ask(&index, banding, &sampling), &Progress::new(), |a| {
+            assert!(matches!(a, BandAnswer::Estimated(ref e) if e.refining));
+            first += 1;
+        })
+        .unwrap();
+        assert_eq!(first, 1);
+        assert!(matches!(answer, BandAnswer::Exact { .. }));
+    }
+}
