@@ -135,7 +135,8 @@ pub enum View {
     Cost,
 }
 
-/// The list a pair in the viewer came from.
+/// The list a pair in the viewer came from. `ClusterEdges` holds only while that cluster is
+/// open: when new clusters drop it, the view becomes `Candidates`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PairSource {
     Candidates,
@@ -421,13 +422,13 @@ impl App {
     /// True while the clusters view (or a pair opened from its open cluster) is on screen:
     /// only then are clusters computed.
     pub fn clusters_shown(&self) -> bool {
-        match self.screen {
-            View::Clusters => true,
-            View::Viewer {
-                from: PairSource::ClusterEdges,
-            } => self.clusters.open.is_some(),
-            _ => false,
-        }
+        matches!(
+            self.screen,
+            View::Clusters
+                | View::Viewer {
+                    from: PairSource::ClusterEdges
+                }
+        )
     }
 
     /// The selected edge of the open cluster.

@@ -79,6 +79,16 @@ impl App {
             Action::ClustersDone(outcome) => {
                 let heights = (cluster_list_rows(self.size), edge_list_rows(self.size));
                 self.clusters.accept(*outcome, heights);
+                // A pair opened from a cluster the new clusters no longer hold belongs to no
+                // cluster: ← / → go on in the candidate list, Back to the main screen.
+                let from_cluster = View::Viewer {
+                    from: PairSource::ClusterEdges,
+                };
+                if self.screen == from_cluster && self.clusters.open.is_none() {
+                    self.show(View::Viewer {
+                        from: PairSource::Candidates,
+                    });
+                }
             }
             Action::Imported(answer) => match *answer {
                 ImportAnswer::Done { imported, outcome } => {
@@ -205,10 +215,9 @@ impl App {
             View::Main => self.clear_filter(),
             View::Viewer { from } => {
                 self.viewer.pair = None;
-                // A cluster that vanished with new candidates leaves nothing to return to.
                 let to = match from {
-                    PairSource::ClusterEdges if self.clusters.open.is_some() => View::Clusters,
-                    _ => View::Main,
+                    PairSource::ClusterEdges => View::Clusters,
+                    PairSource::Candidates | PairSource::Missed => View::Main,
                 };
                 self.show(to);
             }

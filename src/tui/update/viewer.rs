@@ -19,10 +19,8 @@ impl App {
                 let delta = if cmd == Command::NextPair { 1 } else { -1 };
                 match from {
                     PairSource::Missed => self.step_missed(delta),
-                    PairSource::ClusterEdges if self.clusters.open.is_some() => {
-                        self.step_cluster_edge(delta)
-                    }
-                    _ => self.step_candidate(delta),
+                    PairSource::ClusterEdges => self.step_cluster_edge(delta),
+                    PairSource::Candidates => self.step_candidate(delta),
                 }
             }
             Command::ToggleBandValues => self.viewer.show_values = !self.viewer.show_values,
