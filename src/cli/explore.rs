@@ -9,8 +9,8 @@ use super::{CorpusArgs, IndexArgs};
 use crate::analysis::import::{ImportOptions, UnknownIds};
 use crate::analysis::labels::LabelStore;
 use crate::minhash::{Banding, IndexOptions};
-use crate::tui::app::{Config, Source};
 use crate::tui::imported::{ImportKind, ImportSpec};
+use crate::tui::session::{Config, Source};
 use crate::{Error, Result};
 
 #[derive(Debug, Args)]

@@ -6,11 +6,14 @@
 //! checks it between chunks and returns [`crate::Error::Cancelled`].
 //!
 //! The explorer's incremental re-banding (new b or r, similarities reused from the previous
-//! banding) is [`rebanding`].
+//! banding) is [`rebanding`]; whether a banding's candidates are enumerated or sampled is
+//! [`band_policy`]; opening a corpus through the index cache is [`open`].
 
+pub mod band_policy;
 pub mod bucketed;
 pub mod cache;
 mod dedup;
+pub mod open;
 pub mod rebanding;
 
 use std::path::Path;

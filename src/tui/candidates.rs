@@ -1,12 +1,9 @@
-//! The candidates of a banding: what a re-banding job is asked ([`RebandRequest`]) and what
-//! it answers ([`BandOutcome`], or [`EstimatedOutcome`] when the candidates are sampled), and
-//! the candidate list's state ([`Candidates`]). The job's steps are [`band_candidates`];
-//! [`super::run_reband_job`] turns its answers into actions.
-//!
-//! When a banding's bucket pairs are too many to enumerate, its candidates are kept as buckets
-//! ([`crate::pipeline::bucketed`]) and estimated from a uniform sample of bucket-pair
-//! occurrences ([`crate::pipeline::rebanding::sample_candidates`]): a quick sample first, then
-//! a larger one, or the exact enumeration when it fits.
+//! The candidates of a banding as the explorer shows them: what a re-banding job is asked
+//! ([`RebandRequest`]) and what it answers ([`BandOutcome`], or [`EstimatedOutcome`] when the
+//! candidates are sampled), and the candidate list's state ([`Candidates`]). Whether the
+//! candidates are enumerated or sampled is the engine's policy
+//! ([`crate::pipeline::band_policy`]); [`run_reband`] adds what only the explorer needs, the
+//! histogram and the list order of each answer.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -17,14 +14,12 @@ use crate::analysis::sampled::{CandidateEstimate, Estimate};
 use crate::jobs::{Latest, Ticket};
 use crate::minhash::Banding;
 use crate::minhash::VerifiedPair;
-use crate::pipeline::bucketed::{BandCache, CandidateBuckets, JaccardCache};
-use crate::pipeline::rebanding::{
-    estimated_bucket_pairs, reband_unchecked, remember, sample_candidates,
+use crate::pipeline::Loaded;
+use crate::pipeline::band_policy::{
+    BandAnswer, BandRequest, EstimatedCandidates, Sampling, band_candidates,
 };
-use crate::rng::SplitMix64;
 
 use super::list::{ListView, PairList, list_order};
-use super::session::Loaded;
 
 /// Band and verify `banding` over `data`; answered with a [`BandOutcome`].
 #[derive(Debug, Clone)]
@@ -39,52 +34,6 @@ pub struct RebandRequest {
     pub bins: usize,
     /// When to sample instead of enumerating, and what sampling keeps between jobs.
     pub sampling: Sampling,
-}
-
-/// The sampled mode's settings and the state it shares between re-banding jobs.
-#[derive(Debug, Clone)]
-pub struct Sampling {
-    /// Bands built so far (a b step builds one band) and the identical groups.
-    pub bands: Arc<BandCache>,
-    /// Exact Jaccard of the pairs sampled so far.
-    pub jaccards: Arc<JaccardCache>,
-    /// Enumerate the candidates only when their bucket pairs are at most this many.
-    pub enumeration_budget: u64,
-    /// Bucket pairs (counted from the buckets; with a cap, estimated from band 1) above which a
-    /// sampled first answer comes before the exact one: enumerating that many pairs takes
-    /// longer than a user should wait.
-    pub preview_above: u64,
-    /// Draws of the first answer and of the refined one.
-    pub first_draws: usize,
-    pub refined_draws: usize,
-    /// Bands still to build after this long from the request are left to the refined
-    /// answer: the first estimate samples the bands built by then (at ~35 ms per band on a
-    /// million documents and two cores, an r step at b = 64 would otherwise wait 2 s).
-    pub first_bands_within: Duration,
-}
-
-/// The explorer enumerates a banding's candidates when their bucket pairs are at most this
-/// many. Measured on a million generated documents of ~300 characters (2-core VM): the exact
-/// answer costs about 1 µs per pair there (verification out of cache, at 1–2 M pairs/s) and
-/// holds roughly 80 bytes per pair at its peak (bucket pairs, candidates, verified pairs, the
-/// list order, the answer shown before), so 8 M keeps it within about 10 s and 0.7 GB; above
-/// it the sampled estimate, whose intervals are already narrow, is the final answer.
-pub const EXACT_BUCKET_PAIRS: u64 = 8_000_000;
-
-impl Default for Sampling {
-    fn default() -> Self {
-        Sampling {
-            bands: Arc::new(BandCache::new()),
-            jaccards: Arc::new(JaccardCache::new()),
-            enumeration_budget: EXACT_BUCKET_PAIRS,
-            // Verifying 500 k pairs takes about 0.3 s on a million documents: beyond that a
-            // sampled first answer comes before the exact one.
-            preview_above: 500_000,
-            first_draws: 20_000,
-            refined_draws: 500_000,
-            first_bands_within: Duration::from_millis(500),
-        }
-    }
 }
 
 /// A banding's candidates estimated from a sample: `outcome.pairs` is a uniform sample of the
@@ -104,137 +53,74 @@ pub struct EstimatedOutcome {
     pub cap_ignored: bool,
 }
 
-/// An answer of [`band_candidates`].
+/// A re-banding job's answer as the explorer shows it.
 #[derive(Debug)]
-pub enum BandAnswer {
+pub enum RebandAnswer {
     Exact(BandOutcome),
     Estimated(Box<EstimatedOutcome>),
 }
 
-/// The re-banding job's steps. The banding's buckets are built first (those built within
-/// [`Sampling::first_bands_within`]), which counts its bucket pairs exactly. Up to
-/// [`Sampling::preview_above`] bucket pairs the candidates are enumerated and verified at
-/// once; beyond, a quick sampled estimate is handed to `report`, then the exact candidates
-/// follow when their bucket pairs fit [`Sampling::enumeration_budget`], else a larger sample. Returns the
-/// final answer (`Err(Cancelled)` once a newer request superseded this one).
-pub fn band_candidates(job: &RebandJob, mut report: impl FnMut(BandAnswer)) -> Result<BandAnswer> {
+/// The re-banding job: the engine's exact-or-sampled banding ([`band_candidates`]), each
+/// answer prepared for the explorer (histogram and list order computed off the UI thread)
+/// and tagged with the job's id. A quick first estimate, when there is one, is handed to
+/// `first`; the final answer is returned (`Err(Cancelled)` once a newer request superseded
+/// this one).
+pub fn run_reband(job: &RebandJob, mut first: impl FnMut(RebandAnswer)) -> Result<RebandAnswer> {
     let start = Instant::now();
     let request = &job.request;
-    let progress = &job.progress;
-    let index = &request.data.index;
-    let banding = request.banding;
-    let sampling = &request.sampling;
-    let known = request.known.as_deref().map(Vec::as_slice);
-    let exact = |pairs: Vec<VerifiedPair>| {
-        let known = known.and_then(|k| remember(k, &pairs)).map(Arc::new);
-        let prepared = Prepared::new(&pairs, request.bins, request.view);
-        BandAnswer::Exact(BandOutcome {
-            request: job.id,
-            banding,
-            pairs: Arc::new(pairs),
-            known,
-            elapsed: start.elapsed(),
-            prepared: Some(Box::new(prepared)),
-        })
-    };
-    // Identical copies, found once per session: pairs of copies are verified once per
-    // pair of representatives.
-    let copies = sampling.bands.docs(index);
-    // The buckets come first: their pair count is exact, where band 1 alone can be far off
-    // (one band that hits a common shingle holds most of a banding's pairs). The first
-    // answer uses the bands built by the deadline (all of them after a b step, which
-    // builds one); the rest are built after it.
-    let first_buckets = sampling.bands.buckets_by(
-        index,
-        banding,
-        Some(start + sampling.first_bands_within),
-        progress,
-    )?;
-    let complete = first_buckets.bands_built() == banding.bands;
-    // With a cap the buckets overcount (they are not capped): band 1's capped count decides.
-    let guess = request
-        .max_bucket
-        .map(|_| estimated_bucket_pairs(index, banding, request.max_bucket));
-    let quick = sampling.preview_above.min(sampling.enumeration_budget);
-    // Building the bands took time already (an r step, a jump): the exact answer would
-    // build them again in its own form, so an estimate goes first unless nothing collides.
-    let waited =
-        start.elapsed() > sampling.first_bands_within / 2 && first_buckets.occurrences() > 0;
-    let small = !waited
-        && match guess {
-            Some(guess) => guess <= quick,
-            None => complete && first_buckets.occurrences() <= quick,
-        };
-    if small {
-        return Ok(exact(reband_unchecked(
-            index,
-            banding,
-            request.max_bucket,
-            known,
-            Some(&copies),
-            progress,
-        )?));
-    }
-    let estimated = |buckets: &CandidateBuckets,
-                     draws: usize,
-                     seed: u64,
-                     refining: bool|
-     -> Result<BandAnswer> {
-        let sampled = sample_candidates(
-            index,
-            buckets,
-            draws,
-            seed,
-            request.bins,
-            &sampling.jaccards,
-            progress,
-        )?;
-        let prepared = Prepared {
-            view: request.view,
-            hist: sampled.estimate.histogram(),
-            order: list_order(&sampled.pairs, request.view),
-        };
-        Ok(BandAnswer::Estimated(Box::new(EstimatedOutcome {
-            outcome: BandOutcome {
+    let answer = |a: BandAnswer| match a {
+        BandAnswer::Exact { pairs, known } => {
+            let prepared = Prepared::new(&pairs, request.bins, request.view);
+            RebandAnswer::Exact(BandOutcome {
                 request: job.id,
-                banding,
-                pairs: Arc::new(sampled.pairs),
-                known: None,
+                banding: request.banding,
+                pairs: Arc::new(pairs),
+                known: known.map(Arc::new),
                 elapsed: start.elapsed(),
                 prepared: Some(Box::new(prepared)),
-            },
-            estimate: Arc::new(sampled.estimate),
-            refining,
-            bucket_pairs: buckets.occurrences(),
-            bucket_bytes: buckets.heap_bytes(),
-            largest_bucket: buckets.largest_bucket(),
-            cap_ignored: request.max_bucket.is_some(),
-        })))
+            })
+        }
+        BandAnswer::Estimated(estimated) => {
+            let EstimatedCandidates {
+                sampled,
+                refining,
+                bucket_pairs,
+                bucket_bytes,
+                largest_bucket,
+                cap_ignored,
+            } = *estimated;
+            let prepared = Prepared {
+                view: request.view,
+                hist: sampled.estimate.histogram(),
+                order: list_order(&sampled.pairs, request.view),
+            };
+            RebandAnswer::Estimated(Box::new(EstimatedOutcome {
+                outcome: BandOutcome {
+                    request: job.id,
+                    banding: request.banding,
+                    pairs: Arc::new(sampled.pairs),
+                    known: None,
+                    elapsed: start.elapsed(),
+                    prepared: Some(Box::new(prepared)),
+                },
+                estimate: Arc::new(sampled.estimate),
+                refining,
+                bucket_pairs,
+                bucket_bytes,
+                largest_bucket,
+                cap_ignored,
+            }))
+        }
     };
-    let seed = SplitMix64::mix(((banding.bands as u64) << 32) | banding.rows as u64);
-    report(estimated(&first_buckets, sampling.first_draws, seed, true)?);
-    progress.check()?;
-    let buckets = if first_buckets.bands_built() < banding.bands {
-        sampling.bands.buckets(index, banding, progress)?
-    } else {
-        first_buckets
+    let asked = BandRequest {
+        index: &request.data.index,
+        banding: request.banding,
+        max_bucket: request.max_bucket,
+        known: request.known.as_deref().map(Vec::as_slice),
+        bins: request.bins,
+        sampling: &request.sampling,
     };
-    // With a cap, what gets enumerated is the capped buckets, which only band 1 estimates.
-    let fits = match guess {
-        Some(guess) => guess <= sampling.enumeration_budget,
-        None => buckets.occurrences() <= sampling.enumeration_budget,
-    };
-    if fits {
-        return Ok(exact(reband_unchecked(
-            index,
-            banding,
-            request.max_bucket,
-            known,
-            Some(&copies),
-            progress,
-        )?));
-    }
-    estimated(&buckets, sampling.refined_draws, seed ^ 0x5eed, false)
+    band_candidates(asked, &job.progress, |a| first(answer(a))).map(answer)
 }
 
 /// A re-banding job as the event loop runs it.

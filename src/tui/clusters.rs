@@ -17,7 +17,7 @@ use crate::minhash::{Banding, BandingOptions, IdenticalGroups, VerifiedPair};
 use crate::pipeline::Pipeline;
 
 use super::list::PairList;
-use super::session::Loaded;
+use crate::pipeline::Loaded;
 
 /// How the cluster list is ordered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -351,8 +351,6 @@ pub struct ClustersState {
     /// The cluster list: rows are cluster numbers of `result`.
     pub list: PairList,
     pub open: Option<OpenCluster>,
-    /// The open viewer came from the open cluster (← / → move along its edges).
-    pub viewing: bool,
     /// From the request of the shown result to its answer.
     pub last_latency: Option<Duration>,
 }
@@ -418,9 +416,6 @@ impl ClustersState {
         self.open = open_kept
             .and_then(|d| clusters.cluster_of(d))
             .map(|c| OpenCluster::new(&outcome, c, heights.1));
-        if self.open.is_none() {
-            self.viewing = false;
-        }
         self.result = Some(outcome);
         true
     }

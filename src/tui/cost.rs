@@ -14,7 +14,7 @@ use crate::analysis::cost::{CostGrid, CostOptions, cost_grid, sample_signatures}
 use crate::jobs::{Latest, Ticket};
 use crate::minhash::Banding;
 
-use super::session::Loaded;
+use crate::pipeline::Loaded;
 
 /// What the heatmap colours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -5,12 +5,12 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::session::Loaded;
 use crate::analysis::histogram::SimilarityHistogram;
 use crate::analysis::labels::Label;
 use crate::analysis::sampled::Estimate;
 use crate::minhash::Banding;
 use crate::minhash::VerifiedPair;
+use crate::pipeline::Loaded;
 use crate::plot::{CurveSpec, HistogramBin, HistogramPlot, ScurvePlot};
 
 /// Size of the exported images in pixels (the plot module's default, tuned for 1200×800).

@@ -1,5 +1,7 @@
 //! The one key table. The event handler, the `?` help overlay and the footer all read
-//! [`BINDINGS`], so a key and its description can never disagree.
+//! [`BINDINGS`], so a key and its description can never disagree. The table is generic over
+//! its commands and contexts ([`Binding`], [`lookup_in`], [`footer_groups`]): the `learn`
+//! walkthrough keeps its own table on the same mechanism.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -79,10 +81,17 @@ pub struct Key {
     pub ctrl: bool,
 }
 
-const fn ch(c: char) -> Key {
+pub const fn ch(c: char) -> Key {
     Key {
         code: KeyCode::Char(c),
         ctrl: false,
+    }
+}
+
+pub const fn ctrl(c: char) -> Key {
+    Key {
+        code: KeyCode::Char(c),
+        ctrl: true,
     }
 }
 
@@ -90,12 +99,19 @@ const fn code(code: KeyCode) -> Key {
     Key { code, ctrl: false }
 }
 
-const fn ctrl(c: char) -> Key {
-    Key {
-        code: KeyCode::Char(c),
-        ctrl: true,
-    }
-}
+pub const LEFT: Key = code(KeyCode::Left);
+pub const RIGHT: Key = code(KeyCode::Right);
+pub const UP: Key = code(KeyCode::Up);
+pub const DOWN: Key = code(KeyCode::Down);
+pub const ENTER: Key = code(KeyCode::Enter);
+pub const ESC: Key = code(KeyCode::Esc);
+pub const TAB: Key = code(KeyCode::Tab);
+pub const BACK_TAB: Key = code(KeyCode::BackTab);
+pub const BACKSPACE: Key = code(KeyCode::Backspace);
+pub const PAGE_UP: Key = code(KeyCode::PageUp);
+pub const PAGE_DOWN: Key = code(KeyCode::PageDown);
+pub const HOME: Key = code(KeyCode::Home);
+pub const END: Key = code(KeyCode::End);
 
 impl Key {
     /// How the key is written in help and footer.
@@ -134,16 +150,34 @@ impl Key {
     }
 }
 
-/// A row of the key table.
+/// A row of a key table: the explorer's ([`BINDINGS`], commands in [`Context`]s) or the
+/// `learn` walkthrough's (its own commands, one context).
 #[derive(Debug, Clone, Copy)]
-pub struct Binding {
+pub struct Binding<C: 'static = Command, X: 'static = Context> {
     pub keys: &'static [Key],
-    pub command: Command,
-    pub contexts: &'static [Context],
+    pub command: C,
+    pub contexts: &'static [X],
     /// What the key does, for the help overlay.
     pub help: &'static str,
     /// Shown in the footer as `keys help_short`; `None` keeps it out of the footer.
     pub footer: Option<&'static str>,
+}
+
+/// A table row, written on one line in the table.
+pub const fn bind<C, X>(
+    keys: &'static [Key],
+    command: C,
+    contexts: &'static [X],
+    help: &'static str,
+    footer: Option<&'static str>,
+) -> Binding<C, X> {
+    Binding {
+        keys,
+        command,
+        contexts,
+        help,
+        footer,
+    }
 }
 
 use Context::*;
@@ -158,566 +192,113 @@ const LIVE: &[Context] = &[Curve, Histogram, Pairs, Viewer, Clusters, Cluster, C
 /// Where a pair is at hand to label: the viewer, the pair lists, an open cluster's edges.
 const LABELING: &[Context] = &[Curve, Histogram, Pairs, Viewer, Cluster];
 
-const fn bind(
-    keys: &'static [Key],
-    command: Command,
-    contexts: &'static [Context],
-    help: &'static str,
-    footer: Option<&'static str>,
-) -> Binding {
-    Binding {
-        keys,
-        command,
-        contexts,
-        help,
-        footer,
-    }
-}
-
 /// The key table. The first row that matches a key in the current context wins, so rows for
 /// a single panel come before rows that apply everywhere.
-pub const BINDINGS: &[Binding] = &[
+#[rustfmt::skip]
+pub const BINDINGS: &[Binding] = {
+    use Command::*;
+    &[
     // S-curve panel focused: arrows and hjkl turn b and r.
-    bind(
-        &[code(KeyCode::Left), ch('h')],
-        Command::BandsDown,
-        &[Curve],
-        "fewer bands b",
-        Some("bands"),
-    ),
-    bind(
-        &[code(KeyCode::Right), ch('l')],
-        Command::BandsUp,
-        &[Curve],
-        "more bands b",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::Down), ch('j')],
-        Command::RowsDown,
-        &[Curve],
-        "fewer rows r per band",
-        Some("rows"),
-    ),
-    bind(
-        &[code(KeyCode::Up), ch('k')],
-        Command::RowsUp,
-        &[Curve],
-        "more rows r per band",
-        None,
-    ),
+    bind(&[LEFT, ch('h')], BandsDown, &[Curve], "fewer bands b", Some("bands")),
+    bind(&[RIGHT, ch('l')], BandsUp, &[Curve], "more bands b", None),
+    bind(&[DOWN, ch('j')], RowsDown, &[Curve], "fewer rows r per band", Some("rows")),
+    bind(&[UP, ch('k')], RowsUp, &[Curve], "more rows r per band", None),
     // Histogram focused: arrows pick a bin, Enter filters the pair list to it.
-    bind(
-        &[code(KeyCode::Left), ch('h')],
-        Command::BinLeft,
-        &[Histogram],
-        "previous bin",
-        Some("bin"),
-    ),
-    bind(
-        &[code(KeyCode::Right), ch('l')],
-        Command::BinRight,
-        &[Histogram],
-        "next bin",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::Enter), ch(' ')],
-        Command::FilterToBin,
-        &[Histogram],
-        "filter the pairs to the bin",
-        Some("filter bin"),
-    ),
+    bind(&[LEFT, ch('h')], BinLeft, &[Histogram], "previous bin", Some("bin")),
+    bind(&[RIGHT, ch('l')], BinRight, &[Histogram], "next bin", None),
+    bind(&[ENTER, ch(' ')], FilterToBin, &[Histogram], "filter the pairs to the bin", Some("filter bin")),
     // Pair list focused.
-    bind(
-        &[code(KeyCode::Up), ch('k')],
-        Command::Up,
-        &[Pairs],
-        "previous pair",
-        Some("move"),
-    ),
-    bind(
-        &[code(KeyCode::Down), ch('j')],
-        Command::Down,
-        &[Pairs],
-        "next pair",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::Left), ch('h')],
-        Command::BandsDown,
-        &[Pairs],
-        "fewer bands b",
-        Some("bands"),
-    ),
-    bind(
-        &[code(KeyCode::Right), ch('l')],
-        Command::BandsUp,
-        &[Pairs],
-        "more bands b",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::PageUp)],
-        Command::PageUp,
-        &[Pairs],
-        "page up",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::PageDown)],
-        Command::PageDown,
-        &[Pairs],
-        "page down",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::Home), ch('g')],
-        Command::Top,
-        &[Pairs],
-        "first pair",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::End), ch('G')],
-        Command::Bottom,
-        &[Pairs],
-        "last pair",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::Enter)],
-        Command::Open,
-        &[Curve, Pairs],
-        "open the selected pair side by side",
-        Some("open pair"),
-    ),
+    bind(&[UP, ch('k')], Up, &[Pairs], "previous pair", Some("move")),
+    bind(&[DOWN, ch('j')], Down, &[Pairs], "next pair", None),
+    bind(&[LEFT, ch('h')], BandsDown, &[Pairs], "fewer bands b", Some("bands")),
+    bind(&[RIGHT, ch('l')], BandsUp, &[Pairs], "more bands b", None),
+    bind(&[PAGE_UP], PageUp, &[Pairs], "page up", None),
+    bind(&[PAGE_DOWN], PageDown, &[Pairs], "page down", None),
+    bind(&[HOME, ch('g')], Top, &[Pairs], "first pair", None),
+    bind(&[END, ch('G')], Bottom, &[Pairs], "last pair", None),
+    bind(&[ENTER], Open, &[Curve, Pairs], "open the selected pair side by side", Some("open pair")),
     // Pair viewer.
-    bind(
-        &[code(KeyCode::Esc)],
-        Command::Back,
-        &[Viewer],
-        "back to the main screen",
-        Some("back"),
-    ),
-    bind(
-        &[code(KeyCode::Up), ch('k')],
-        Command::Up,
-        &[Viewer],
-        "scroll the texts up",
-        Some("scroll"),
-    ),
-    bind(
-        &[code(KeyCode::Down), ch('j')],
-        Command::Down,
-        &[Viewer],
-        "scroll the texts down",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::PageUp)],
-        Command::PageUp,
-        &[Viewer],
-        "scroll a page up",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::PageDown), ch(' ')],
-        Command::PageDown,
-        &[Viewer],
-        "scroll a page down",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::Left), ch('h')],
-        Command::PrevPair,
-        &[Viewer],
-        "previous pair in the list",
-        Some("prev/next pair"),
-    ),
-    bind(
-        &[code(KeyCode::Right), ch('l')],
-        Command::NextPair,
-        &[Viewer],
-        "next pair in the list",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::Tab)],
-        Command::ScrollSide,
-        &[Viewer],
-        "scroll both / left / right text",
-        Some("scroll side"),
-    ),
-    bind(
-        &[ch('v')],
-        Command::ToggleBandValues,
-        &[Viewer],
-        "show/hide each band's r values",
-        Some("band values"),
-    ),
+    bind(&[ESC], Back, &[Viewer], "back to the main screen", Some("back")),
+    bind(&[UP, ch('k')], Up, &[Viewer], "scroll the texts up", Some("scroll")),
+    bind(&[DOWN, ch('j')], Down, &[Viewer], "scroll the texts down", None),
+    bind(&[PAGE_UP], PageUp, &[Viewer], "scroll a page up", None),
+    bind(&[PAGE_DOWN, ch(' ')], PageDown, &[Viewer], "scroll a page down", None),
+    bind(&[LEFT, ch('h')], PrevPair, &[Viewer], "previous pair in the list", Some("prev/next pair")),
+    bind(&[RIGHT, ch('l')], NextPair, &[Viewer], "next pair in the list", None),
+    bind(&[TAB], ScrollSide, &[Viewer], "scroll both / left / right text", Some("scroll side")),
+    bind(&[ch('v')], ToggleBandValues, &[Viewer], "show/hide each band's r values", Some("band values")),
     // Clusters view: the cluster list.
-    bind(
-        &[code(KeyCode::Up), ch('k')],
-        Command::Up,
-        &[Clusters],
-        "previous cluster",
-        Some("move"),
-    ),
-    bind(
-        &[code(KeyCode::Down), ch('j')],
-        Command::Down,
-        &[Clusters],
-        "next cluster",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::Enter)],
-        Command::Open,
-        &[Clusters],
-        "open the cluster: members, spanning edges, farthest pair",
-        Some("open cluster"),
-    ),
-    bind(
-        &[ch('s')],
-        Command::CycleSort,
-        &[Clusters],
-        "sort clusters: by size / by weakest link",
-        Some("sort"),
-    ),
-    bind(
-        &[code(KeyCode::Esc)],
-        Command::Back,
-        &[Clusters],
-        "back to the pairs",
-        Some("back"),
-    ),
-    bind(
-        &[ch('C')],
-        Command::ToggleClusters,
-        &[Clusters, Cluster],
-        "back to the pairs",
-        None,
-    ),
+    bind(&[UP, ch('k')], Up, &[Clusters], "previous cluster", Some("move")),
+    bind(&[DOWN, ch('j')], Down, &[Clusters], "next cluster", None),
+    bind(&[ENTER], Open, &[Clusters], "open the cluster: members, spanning edges, farthest pair", Some("open cluster")),
+    bind(&[ch('s')], CycleSort, &[Clusters], "sort clusters: by size / by weakest link", Some("sort")),
+    bind(&[ESC], Back, &[Clusters], "back to the pairs", Some("back")),
+    bind(&[ch('C')], ToggleClusters, &[Clusters, Cluster], "back to the pairs", None),
     // The cost view: a cursor over the (b, r) grid.
-    bind(
-        &[code(KeyCode::Left), ch('h')],
-        Command::CursorLeft,
-        &[Cost],
-        "cursor: one band fewer",
-        Some("b"),
-    ),
-    bind(
-        &[code(KeyCode::Right), ch('l')],
-        Command::CursorRight,
-        &[Cost],
-        "cursor: one band more",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::Up), ch('k')],
-        Command::Up,
-        &[Cost],
-        "cursor: one row per band more",
-        Some("r"),
-    ),
-    bind(
-        &[code(KeyCode::Down), ch('j')],
-        Command::Down,
-        &[Cost],
-        "cursor: one row per band fewer",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::Enter)],
-        Command::Open,
-        &[Cost],
-        "move the explorer to the cursor's banding",
-        Some("go there"),
-    ),
-    bind(
-        &[ch('m')],
-        Command::CycleMetric,
-        &[Cost],
-        "colour by: candidate pairs / memory / P(t)",
-        Some("metric"),
-    ),
-    bind(
-        &[code(KeyCode::Esc)],
-        Command::Back,
-        &[Cost],
-        "back to the pairs",
-        Some("back"),
-    ),
-    bind(
-        &[ch('H')],
-        Command::ToggleCost,
-        &[Cost],
-        "back to the pairs",
-        None,
-    ),
+    bind(&[LEFT, ch('h')], CursorLeft, &[Cost], "cursor: one band fewer", Some("b")),
+    bind(&[RIGHT, ch('l')], CursorRight, &[Cost], "cursor: one band more", None),
+    bind(&[UP, ch('k')], Up, &[Cost], "cursor: one row per band more", Some("r")),
+    bind(&[DOWN, ch('j')], Down, &[Cost], "cursor: one row per band fewer", None),
+    bind(&[ENTER], Open, &[Cost], "move the explorer to the cursor's banding", Some("go there")),
+    bind(&[ch('m')], CycleMetric, &[Cost], "colour by: candidate pairs / memory / P(t)", Some("metric")),
+    bind(&[ESC], Back, &[Cost], "back to the pairs", Some("back")),
+    bind(&[ch('H')], ToggleCost, &[Cost], "back to the pairs", None),
     // An open cluster: its edge list.
-    bind(
-        &[code(KeyCode::Up), ch('k')],
-        Command::Up,
-        &[Cluster],
-        "previous edge",
-        Some("move"),
-    ),
-    bind(
-        &[code(KeyCode::Down), ch('j')],
-        Command::Down,
-        &[Cluster],
-        "next edge",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::Enter)],
-        Command::Open,
-        &[Cluster],
-        "open the edge's pair side by side",
-        Some("open pair"),
-    ),
-    bind(
-        &[code(KeyCode::Esc)],
-        Command::Back,
-        &[Cluster],
-        "back to the cluster list",
-        Some("back"),
-    ),
-    bind(
-        &[code(KeyCode::PageUp)],
-        Command::PageUp,
-        &[Clusters, Cluster],
-        "page up",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::PageDown)],
-        Command::PageDown,
-        &[Clusters, Cluster],
-        "page down",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::Home), ch('g')],
-        Command::Top,
-        &[Clusters, Cluster],
-        "first row",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::End), ch('G')],
-        Command::Bottom,
-        &[Clusters, Cluster],
-        "last row",
-        None,
-    ),
+    bind(&[UP, ch('k')], Up, &[Cluster], "previous edge", Some("move")),
+    bind(&[DOWN, ch('j')], Down, &[Cluster], "next edge", None),
+    bind(&[ENTER], Open, &[Cluster], "open the edge's pair side by side", Some("open pair")),
+    bind(&[ESC], Back, &[Cluster], "back to the cluster list", Some("back")),
+    bind(&[PAGE_UP], PageUp, &[Clusters, Cluster], "page up", None),
+    bind(&[PAGE_DOWN], PageDown, &[Clusters, Cluster], "page down", None),
+    bind(&[HOME, ch('g')], Top, &[Clusters, Cluster], "first row", None),
+    bind(&[END, ch('G')], Bottom, &[Clusters, Cluster], "last row", None),
     // Main screen.
-    bind(
-        &[code(KeyCode::Tab)],
-        Command::FocusNext,
-        MAIN,
-        "next panel: S-curve, histogram, pairs",
-        Some("panel"),
-    ),
-    bind(
-        &[code(KeyCode::BackTab)],
-        Command::FocusPrev,
-        MAIN,
-        "focus the previous panel",
-        None,
-    ),
-    bind(
-        &[code(KeyCode::Esc)],
-        Command::Back,
-        MAIN,
-        "clear the filter, or close the help",
-        None,
-    ),
+    bind(&[TAB], FocusNext, MAIN, "next panel: S-curve, histogram, pairs", Some("panel")),
+    bind(&[BACK_TAB], FocusPrev, MAIN, "focus the previous panel", None),
+    bind(&[ESC], Back, MAIN, "clear the filter, or close the help", None),
     // Everywhere once the corpus is loaded.
-    bind(
-        &[ch('b')],
-        Command::BandsDown,
-        LIVE,
-        "fewer bands b (any panel)",
-        None,
-    ),
-    bind(
-        &[ch('B')],
-        Command::BandsUp,
-        LIVE,
-        "more bands b (any panel)",
-        None,
-    ),
-    bind(
-        &[ch('r')],
-        Command::RowsDown,
-        LIVE,
-        "fewer rows r (any panel)",
-        None,
-    ),
-    bind(
-        &[ch('R')],
-        Command::RowsUp,
-        LIVE,
-        "more rows r (any panel)",
-        None,
-    ),
-    bind(
-        &[ch('p')],
-        Command::Pin,
-        MAIN,
-        "pin the S-curve for comparison",
-        Some("pin"),
-    ),
-    bind(
-        &[ch('c')],
-        Command::ClearPins,
-        MAIN,
-        "clear the pinned curves",
-        None,
-    ),
-    bind(
-        &[ch('t')],
-        Command::ThresholdPrompt,
-        LIVE,
-        "type a similarity threshold t",
-        Some("threshold"),
-    ),
-    bind(
-        &[ch('<')],
-        Command::ThresholdDown,
-        LIVE,
-        "threshold t − 0.01",
-        None,
-    ),
-    bind(
-        &[ch('>')],
-        Command::ThresholdUp,
-        LIVE,
-        "threshold t + 0.01",
-        None,
-    ),
-    bind(
-        &[ch('L')],
-        Command::ToggleLog,
-        MAIN,
-        "histogram counts: linear / log scale",
-        Some("log"),
-    ),
-    bind(
-        &[ch('s')],
-        Command::CycleSort,
-        MAIN,
-        "sort: Jaccard ↓, Jaccard ↑, shuffled",
-        Some("sort"),
-    ),
-    bind(
-        &[ch('f')],
-        Command::FilterPrompt,
-        MAIN,
-        "filter by Jaccard range (0.5-0.8)",
-        Some("filter"),
-    ),
-    bind(
-        &[ch('F')],
-        Command::ClearFilter,
-        MAIN,
-        "clear the filter",
-        None,
-    ),
-    bind(
-        &[ch('/')],
-        Command::JumpPrompt,
-        MAIN,
-        "jump to a pair containing an id",
-        None,
-    ),
-    bind(
-        &[ch('y')],
-        Command::LabelDuplicate,
-        LABELING,
-        "label the pair: duplicate",
-        Some("label"),
-    ),
-    bind(
-        &[ch('n')],
-        Command::LabelNotDuplicate,
-        LABELING,
-        "label the pair: not a duplicate",
-        None,
-    ),
-    bind(
-        &[ch('u')],
-        Command::LabelUnsure,
-        LABELING,
-        "label the pair: unsure",
-        None,
-    ),
-    bind(
-        &[ch('x')],
-        Command::ClearLabel,
-        LABELING,
-        "remove the pair's label",
-        None,
-    ),
-    bind(
-        &[ch('e')],
-        Command::Export,
-        WORKING,
-        "export pairs (CSV), plots (SVG, PNG)",
-        None,
-    ),
-    bind(
-        &[ch('T')],
-        Command::ComputeTruth,
-        MAIN,
-        "exact truth ≥ t (join; small corpora)",
-        Some("truth"),
-    ),
-    bind(
-        &[ch('m')],
-        Command::ToggleMissed,
-        MAIN,
-        "list missed true pairs / candidates",
-        Some("missed"),
-    ),
-    bind(
-        &[ch('C')],
-        Command::ToggleClusters,
-        MAIN,
-        "clusters view (what dedup removes)",
-        // Out of the footer: it is full at 140 columns (help lists it).
-        None,
-    ),
-    bind(
-        &[ch('H')],
-        Command::ToggleCost,
-        MAIN,
-        "cost of every banding (heatmap)",
-        // Out of the footer, as C: the help lists it.
-        None,
-    ),
-    bind(
-        &[ch('?')],
-        Command::Help,
-        EVERYWHERE,
-        "this help",
-        Some("help"),
-    ),
-    bind(
-        &[ch('q'), ctrl('c')],
-        Command::Quit,
-        EVERYWHERE,
-        "quit",
-        Some("quit"),
-    ),
-];
+    bind(&[ch('b')], BandsDown, LIVE, "fewer bands b (any panel)", None),
+    bind(&[ch('B')], BandsUp, LIVE, "more bands b (any panel)", None),
+    bind(&[ch('r')], RowsDown, LIVE, "fewer rows r (any panel)", None),
+    bind(&[ch('R')], RowsUp, LIVE, "more rows r (any panel)", None),
+    bind(&[ch('p')], Pin, MAIN, "pin the S-curve for comparison", Some("pin")),
+    bind(&[ch('c')], ClearPins, MAIN, "clear the pinned curves", None),
+    bind(&[ch('t')], ThresholdPrompt, LIVE, "type a similarity threshold t", Some("threshold")),
+    bind(&[ch('<')], ThresholdDown, LIVE, "threshold t − 0.01", None),
+    bind(&[ch('>')], ThresholdUp, LIVE, "threshold t + 0.01", None),
+    bind(&[ch('L')], ToggleLog, MAIN, "histogram counts: linear / log scale", Some("log")),
+    bind(&[ch('s')], CycleSort, MAIN, "sort: Jaccard ↓, Jaccard ↑, shuffled", Some("sort")),
+    bind(&[ch('f')], FilterPrompt, MAIN, "filter by Jaccard range (0.5-0.8)", Some("filter")),
+    bind(&[ch('F')], ClearFilter, MAIN, "clear the filter", None),
+    bind(&[ch('/')], JumpPrompt, MAIN, "jump to a pair containing an id", None),
+    bind(&[ch('y')], LabelDuplicate, LABELING, "label the pair: duplicate", Some("label")),
+    bind(&[ch('n')], LabelNotDuplicate, LABELING, "label the pair: not a duplicate", None),
+    bind(&[ch('u')], LabelUnsure, LABELING, "label the pair: unsure", None),
+    bind(&[ch('x')], ClearLabel, LABELING, "remove the pair's label", None),
+    bind(&[ch('e')], Export, WORKING, "export pairs (CSV), plots (SVG, PNG)", None),
+    bind(&[ch('T')], ComputeTruth, MAIN, "exact truth ≥ t (join; small corpora)", Some("truth")),
+    bind(&[ch('m')], ToggleMissed, MAIN, "list missed true pairs / candidates", Some("missed")),
+    // Out of the footer: it is full at 140 columns (help lists it).
+    bind(&[ch('C')], ToggleClusters, MAIN, "clusters view (what dedup removes)", None),
+    // Out of the footer, as C: the help lists it.
+    bind(&[ch('H')], ToggleCost, MAIN, "cost of every banding (heatmap)", None),
+    bind(&[ch('?')], Help, EVERYWHERE, "this help", Some("help")),
+    bind(&[ch('q'), ctrl('c')], Quit, EVERYWHERE, "quit", Some("quit")),
+]
+};
 
 /// The command bound to `event` in `context`, if any.
 pub fn lookup(event: &KeyEvent, context: Context) -> Option<Command> {
-    BINDINGS
+    lookup_in(BINDINGS, event, context)
+}
+
+/// The command of the first row of `table` that binds `event` in `context`.
+pub fn lookup_in<C: Copy, X: PartialEq>(
+    table: &[Binding<C, X>],
+    event: &KeyEvent,
+    context: X,
+) -> Option<C> {
+    table
         .iter()
         .filter(|b| b.contexts.contains(&context))
         .find(|b| b.keys.iter().any(|k| k.matches(event)))
@@ -736,7 +317,7 @@ pub fn hint(command: Command) -> String {
 }
 
 /// `←/h`-style label of a binding's keys.
-pub fn keys_label(binding: &Binding) -> String {
+pub fn keys_label<C, X>(binding: &Binding<C, X>) -> String {
     binding
         .keys
         .iter()
@@ -748,11 +329,29 @@ pub fn keys_label(binding: &Binding) -> String {
 /// Footer entries for `context`: bindings with a footer text, with keys of the same footer
 /// group (a footer text followed by `None` rows of the same panel) merged, e.g. `←→ bands`.
 pub fn footer(context: Context) -> Vec<(String, &'static str)> {
-    let rows: Vec<&Binding> = BINDINGS
+    footer_groups(BINDINGS, context, is_partner)
+        .into_iter()
+        .map(|(keys, text)| {
+            // Arrows read well side by side (←→); letters need a separator (y/n/u).
+            let alnum = keys.iter().any(|k| k.chars().all(char::is_alphanumeric));
+            (keys.join(if alnum { "/" } else { "" }), text)
+        })
+        .collect()
+}
+
+/// The footer groups of `table` in `context`: each row with a footer text, with the first
+/// keys of the rows that follow it in the same contexts as its `partner` (→ after ←, n and
+/// u after y).
+pub fn footer_groups<C: Copy, X: PartialEq>(
+    table: &[Binding<C, X>],
+    context: X,
+    partner: fn(C, C) -> bool,
+) -> Vec<(Vec<String>, &'static str)> {
+    let rows: Vec<&Binding<C, X>> = table
         .iter()
         .filter(|b| b.contexts.contains(&context))
         .collect();
-    let mut out: Vec<(String, &'static str)> = Vec::new();
+    let mut out = Vec::new();
     let mut i = 0;
     while i < rows.len() {
         let b = rows[i];
@@ -760,19 +359,16 @@ pub fn footer(context: Context) -> Vec<(String, &'static str)> {
         let Some(text) = b.footer else { continue };
         let mut keys = vec![b.keys[0].label()];
         let mut last = b.command;
-        // Merge partners (→ after ←, n and u after y) that follow in the same panel group.
         while i < rows.len()
             && rows[i].footer.is_none()
             && rows[i].contexts == b.contexts
-            && is_partner(last, rows[i].command)
+            && partner(last, rows[i].command)
         {
             keys.push(rows[i].keys[0].label());
             last = rows[i].command;
             i += 1;
         }
-        // Arrows read well side by side (←→); letters need a separator (y/n/u).
-        let alnum = keys.iter().any(|k| k.chars().all(char::is_alphanumeric));
-        out.push((keys.join(if alnum { "/" } else { "" }), text));
+        out.push((keys, text));
     }
     out
 }

@@ -1,25 +1,32 @@
 //! `lshscope explore`: the interactive explorer.
 //!
-//! Structure (see DESIGN.md), from the bottom up, with no two modules importing each other:
+//! Structure, from the bottom up, with no two modules importing each other:
 //! - [`layout`] (screen geometry, text wrapping) and [`crate::numfmt`] (numbers): pure helpers
 //!   the App and the panels both read;
-//! - state by owner: [`session`] (config, loaded corpus), [`list`] (a [`list::PairList`] and
-//!   its order, for the candidate and missed lists), [`candidates`] (re-banding requests,
-//!   answers and the candidate list), [`truth`] (ground truth, recall, missed list),
-//!   [`viewer`] (the open pair), [`labels`] (labels and what is on disk), [`clusters`] (the
-//!   clusters of the candidates at t, their audits, the open cluster), [`imported`] (another
-//!   tool's pairs or clusters shown instead of the banding's: `explore --pairs/--clusters`);
-//! - [`app::App`] composes them and changes only in [`app::App::update`], which does no I/O:
-//!   work is queued as [`app::Effect`]s;
+//! - state by owner: [`session`] (config, where the documents come from), [`list`] (a
+//!   [`list::PairList`] and its order, for the candidate and missed lists), [`candidates`]
+//!   (re-banding requests, answers and the candidate list; the exact-or-sampled policy
+//!   itself is [`crate::pipeline::band_policy`]), [`truth`] (ground truth, recall, missed
+//!   list), [`viewer`] (the open pair), [`labels`] (labels and what is on disk), [`clusters`]
+//!   (the clusters of the candidates at t, their audits, the open cluster), [`cost`] (every
+//!   banding's cost), [`imported`] (another tool's pairs or clusters shown instead of the
+//!   banding's: `explore --pairs/--clusters`);
+//! - [`app::App`] composes them, with [`app::View`] for what the user is looking at;
+//! - `update/` is the only place the App changes ([`app::App::update`]): it hands a command to
+//!   the view on screen, then to the commands every view shares, one module per feature
+//!   (candidates, list, viewer, truth, clusters, cost, export, prompt). It does no I/O: work
+//!   is queued as [`app::Effect`]s;
+//! - `lanes` runs the effects: each knows its lane and runs itself, one worker thread per
+//!   lane;
 //! - [`ui::render`] draws a frame from an `&App`, one module per panel; [`keys::BINDINGS`] is
-//!   the one key table (help, footer and message hints read it).
+//!   the one key table (help, footer and message hints read it; `learn` has its own table on
+//!   the same mechanism).
 //!
 //! Work runs off the UI thread through [`crate::jobs`]: the App numbers requests with a
 //! [`crate::jobs::Latest`] (a new one cancels the old), one [`crate::jobs::Runner`] thread per
-//! kind of job runs the newest, and answers carry the ticket id so a stale one is dropped.
-//! Tests run the same job functions inline ([`run_effect_inline`]). Labels are written by
-//! their own runner from snapshots numbered by change, so the status line can say "saved"
-//! once a change is on disk.
+//! lane runs the newest, and answers carry the ticket id so a stale one is dropped. Tests run
+//! the same job code inline ([`run_effect_inline`]). Labels are written by their own lane from
+//! snapshots numbered by change, so the status line can say "saved" once a change is on disk.
 
 pub mod app;
 pub mod candidates;
@@ -29,6 +36,7 @@ pub mod export;
 pub mod imported;
 pub mod keys;
 pub mod labels;
+mod lanes;
 pub mod layout;
 pub mod learn;
 pub mod list;
@@ -38,6 +46,7 @@ pub mod terminal;
 pub mod theme;
 pub mod truth;
 pub mod ui;
+mod update;
 pub mod viewer;
 
 use std::io::IsTerminal;
@@ -50,21 +59,19 @@ use ratatui::crossterm::event::{
 };
 
 use crate::analysis::labels::LabelStore;
-use crate::jobs::{Pending, Phase, Progress, Runner, Ticket, run_inline};
-use crate::pipeline::Pipeline;
-use crate::pipeline::cache::{CachedIndex, IndexCache, Lookup};
+use crate::jobs::{Pending, Progress, Runner, Ticket};
+use crate::pipeline::open::{PendingCacheWrite, open_deferred};
 // Re-exported where the explorer's tests and benches have always found them.
 pub use crate::pipeline::rebanding::{
     MAX_BUCKET_PAIRS, MAX_KNOWN_PAIRS, estimated_bucket_pairs, reband, remember,
 };
 use crate::{Error, Result};
 
-use app::{
-    Action, App, Config, Effect, LabelSave, LabelsSaved, Loaded, Overlay, PhaseTiming, PromptKey,
-    RebandJob, Source,
-};
-use export::ExportJob;
-use truth::TruthRequest;
+use crate::pipeline::{Loaded, PhaseTiming};
+use app::{Action, App, Overlay, PromptKey};
+use lanes::Workers;
+pub use lanes::{run_effect_inline, run_label_save, run_reband_job, run_reband_job_reporting};
+use session::Config;
 
 /// How often the screen is redrawn while nothing else happens (progress gauges move).
 const TICK: Duration = Duration::from_millis(100);
@@ -77,169 +84,36 @@ enum Event {
     Worker(Action),
 }
 
-/// Reads the corpus and builds the index ([`crate::pipeline`]), reporting each finished phase.
+/// Reads the corpus and builds the index ([`crate::pipeline::open`]), reporting each
+/// finished phase; writes the cache entry, if one is due, before returning.
 pub fn load(
     config: &Config,
     progress: &Progress,
     step_done: impl FnMut(PhaseTiming),
 ) -> Result<Loaded> {
-    let (mut loaded, pending) = load_deferred(config, progress, step_done)?;
-    if let Some(pending) = pending {
-        loaded.read.cache_note = Some(pending.write(&loaded));
-    }
-    Ok(loaded)
-}
-
-/// A corpus whose index was read, not built (from the cache or an index file).
-fn prebuilt(
-    corpus: crate::corpus::Corpus,
-    index: crate::minhash::Index,
-    cache_note: Option<String>,
-) -> Loaded {
-    let read = crate::corpus::ReadReport {
-        documents: corpus.len(),
-        rows_read: corpus.len(),
-        cache_note,
-        ..Default::default()
-    };
-    Loaded {
-        corpus,
-        index,
-        read,
-    }
-}
-
-/// A cache entry still to write for a corpus that was built, not read from the cache.
-pub struct PendingCacheWrite {
-    cache: IndexCache,
-    key: String,
-    /// Why an entry that was there could not be used, if one was.
-    rejected: Option<String>,
-}
-
-impl PendingCacheWrite {
-    /// Writes the entry for `loaded`; returns the note for the status line.
-    pub fn write(self, loaded: &Loaded) -> String {
-        let stored = self.cache.store(
-            &self.key,
-            &loaded.corpus,
-            &loaded.index,
-            &loaded.read.warnings,
-        );
-        let done = match stored {
-            Ok(true) => format!("index cached in {}", self.cache.dir.display()),
-            Ok(false) => "index not cached: larger than the cache's limit".to_string(),
-            Err(e) => format!("index not cached: {e}"),
-        };
-        match self.rejected {
-            Some(why) => format!("{why}; {done}"),
-            None => done,
-        }
-    }
+    crate::pipeline::open::open(
+        config.source.corpus_source(),
+        &config.index_options,
+        &config.source_name,
+        progress,
+        step_done,
+    )
 }
 
 /// [`load`] without writing the cache entry: the explorer opens first and writes it in the
-/// background (an entry of a million documents is gigabytes, and fsync under load can take
-/// seconds the user would otherwise wait on the loading screen).
+/// background.
 pub fn load_deferred(
     config: &Config,
     progress: &Progress,
-    mut step_done: impl FnMut(PhaseTiming),
+    step_done: impl FnMut(PhaseTiming),
 ) -> Result<(Loaded, Option<PendingCacheWrite>)> {
-    // The loading screen counts the signature phase in documents, as its progress bar does.
-    let documents = std::cell::Cell::new(0);
-    let mut run = Pipeline::new(progress).on_phase(|t| {
-        let (items, unit) = match t.phase {
-            Phase::Signatures => (documents.get(), "docs"),
-            _ => (t.items, t.unit),
-        };
-        step_done(PhaseTiming {
-            phase: t.phase,
-            items,
-            unit,
-            seconds: t.seconds,
-        })
-    });
-    let mut pending = None;
-    let (corpus, mut read) = match &config.source {
-        Source::File { path, read } => run.read(path, read)?,
-        Source::CachedFile { path, read, cache } => {
-            // The key hashes the input's bytes: unreadable input is left to the reader,
-            // which says what is wrong with it.
-            let key = IndexCache::key(path, read, &config.index_options).ok();
-            let mut note = None;
-            if let Some(key) = &key {
-                let found = run.timed(Phase::Reading, "docs", |_| {
-                    let found = cache.lookup(key, &config.index_options);
-                    let documents = match &found {
-                        Lookup::Hit(hit) => hit.corpus.len() as u64,
-                        _ => 0,
-                    };
-                    Ok((found, documents))
-                })?;
-                match found {
-                    Lookup::Hit(hit) => {
-                        let CachedIndex {
-                            corpus,
-                            index,
-                            read_warnings,
-                        } = *hit;
-                        progress.finish();
-                        let note = format!(
-                            "opened from the cache ({}; --no-cache rebuilds)",
-                            cache.dir.display()
-                        );
-                        let mut loaded = prebuilt(corpus, index, Some(note));
-                        loaded.read.warnings = read_warnings;
-                        return Ok((loaded, None));
-                    }
-                    Lookup::Miss => {}
-                    Lookup::Rejected(why) => note = Some(format!("{why}: rebuilt")),
-                }
-            }
-            pending = key.map(|key| PendingCacheWrite {
-                cache: cache.clone(),
-                key,
-                rejected: note,
-            });
-            run.read(path, read)?
-        }
-        Source::EmbeddedSample => run.read_with(sample::read_sample)?,
-        Source::Index { path } => {
-            let (corpus, index) = run.timed(Phase::Reading, "docs", |_| {
-                let loaded = crate::online::LshIndex::load(path)?;
-                let documents = loaded.len() as u64;
-                Ok((loaded.into_parts(), documents))
-            })?;
-            progress.finish();
-            return Ok((prebuilt(corpus, index, None), None));
-        }
-    };
-    documents.set(corpus.len() as u64);
-    if corpus.is_empty() {
-        return Err(Error::usage(format!(
-            "{} has no documents: nothing to explore",
-            config.source_name
-        )));
-    }
-    let index = run.index(&corpus, &config.index_options)?;
-    if let Some(p) = &pending {
-        let first = p
-            .rejected
-            .as_deref()
-            .map(|why| format!("{why}; "))
-            .unwrap_or_default();
-        read.cache_note = Some(format!("{first}caching the index in the background"));
-    }
-    progress.finish();
-    Ok((
-        Loaded {
-            corpus,
-            index,
-            read,
-        },
-        pending,
-    ))
+    open_deferred(
+        config.source.corpus_source(),
+        &config.index_options,
+        &config.source_name,
+        progress,
+        step_done,
+    )
 }
 
 /// What a user sees when stdout or stdin is not a terminal.
@@ -299,7 +173,14 @@ fn event_loop(
     let (tx, rx) = mpsc::channel::<Event>();
     spawn_input_thread(tx.clone());
 
-    let workers = Workers::spawn(&tx).map_err(|e| Error::io("<thread>", e))?;
+    let workers = {
+        let tx = tx.clone();
+        // After quitting nobody listens; the work itself is what counts.
+        Workers::spawn(move |action| {
+            let _ = tx.send(Event::Worker(action));
+        })
+        .map_err(|e| Error::io("<thread>", e))?
+    };
     let mut app = App::new(config.clone(), labels, (size.width, size.height));
     app.truth.file = truth;
     app.imported.spec = import.map(Arc::new);
@@ -463,160 +344,4 @@ pub fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
         ));
     }
     keys::lookup(key, app.context()).map(Action::Command)
-}
-
-/// The worker threads of a session, one [`Runner`] per kind of job. Re-banding, the truth
-/// and label snapshots are latest-wins (only the newest request matters; a label snapshot
-/// holds every earlier change); exports queue (each is its own file).
-struct Workers {
-    reband: Runner<app::RebandRequest>,
-    truth: Runner<TruthRequest>,
-    export: Runner<ExportJob>,
-    labels: Runner<LabelSave>,
-    clusters: Runner<clusters::ClustersRequest>,
-    import: Runner<imported::ImportRequest>,
-    cost: Runner<cost::CostRequest>,
-}
-
-impl Workers {
-    fn spawn(tx: &Sender<Event>) -> std::io::Result<Self> {
-        fn deliver(tx: &Sender<Event>) -> impl Fn(Option<Action>) + Send + 'static {
-            let tx = tx.clone();
-            // After quitting nobody listens; the work itself is what counts.
-            move |action| {
-                if let Some(action) = action {
-                    let _ = tx.send(Event::Worker(action));
-                }
-            }
-        }
-        let (to_ui, truth_to_ui, export_to_ui, labels_to_ui, clusters_to_ui) = (
-            deliver(tx),
-            deliver(tx),
-            deliver(tx),
-            deliver(tx),
-            deliver(tx),
-        );
-        let import_to_ui = deliver(tx);
-        let cost_to_ui = deliver(tx);
-        Ok(Workers {
-            reband: Runner::spawn("lshscope-reband", Pending::LatestWins, move |job| {
-                let last = run_reband_job_reporting(job, |first| to_ui(Some(first)));
-                to_ui(last)
-            })?,
-            truth: Runner::spawn("lshscope-truth", Pending::LatestWins, move |job| {
-                truth_to_ui(run_truth_job(job))
-            })?,
-            export: Runner::spawn("lshscope-export", Pending::Queue, move |job| {
-                export_to_ui(Some(run_export_job(job)))
-            })?,
-            labels: Runner::spawn("lshscope-labels", Pending::LatestWins, move |job| {
-                labels_to_ui(Some(run_label_save(job)))
-            })?,
-            clusters: Runner::spawn("lshscope-clusters", Pending::LatestWins, move |job| {
-                clusters_to_ui(run_clusters_job(job))
-            })?,
-            import: Runner::spawn("lshscope-import", Pending::LatestWins, move |job| {
-                import_to_ui(run_import_job(job))
-            })?,
-            cost: Runner::spawn("lshscope-cost", Pending::LatestWins, move |job| {
-                cost_to_ui(run_cost_job(job))
-            })?,
-        })
-    }
-
-    fn start(&self, effect: Effect) {
-        match effect {
-            Effect::Reband(job) => self.reband.submit(job),
-            Effect::Truth(job) => self.truth.submit(job),
-            Effect::Export(job) => self.export.submit(Ticket::new(0, *job)),
-            Effect::SaveLabels(save) => self.labels.submit(Ticket::new(save.generation, *save)),
-            Effect::Clusters(job) => self.clusters.submit(job),
-            Effect::Import(job) => self.import.submit(job),
-            Effect::Cost(job) => self.cost.submit(job),
-        }
-    }
-
-    /// Writes the labels still queued and waits for that; the other workers stop on their own
-    /// (their jobs were cancelled when quitting).
-    fn finish(self) {
-        self.labels.finish();
-    }
-}
-
-/// Runs `effect` on the calling thread with the same job code as the worker threads, and
-/// returns the answer the worker would send (`None`: cancelled, nothing is sent).
-pub fn run_effect_inline(effect: Effect) -> Option<Action> {
-    match effect {
-        Effect::Reband(job) => run_inline(job, run_reband_job).flatten(),
-        Effect::Truth(job) => run_inline(job, run_truth_job).flatten(),
-        Effect::Export(job) => run_inline(Ticket::new(0, *job), run_export_job),
-        Effect::SaveLabels(save) => run_inline(Ticket::new(save.generation, *save), run_label_save),
-        Effect::Clusters(job) => run_inline(job, run_clusters_job).flatten(),
-        Effect::Import(job) => run_inline(job, run_import_job).flatten(),
-        Effect::Cost(job) => run_inline(job, run_cost_job).flatten(),
-    }
-}
-
-/// The re-banding job: band and verify (or sample, see [`candidates::band_candidates`]),
-/// reusing the similarities known so far, then prepare the histogram and list order off the
-/// UI thread. Returns the final answer; a quick first estimate, when there is one, is handed
-/// to `first`. `None` when cancelled.
-pub fn run_reband_job_reporting(job: RebandJob, mut first: impl FnMut(Action)) -> Option<Action> {
-    let answer = |a: candidates::BandAnswer| match a {
-        candidates::BandAnswer::Exact(outcome) => Action::Banded(outcome),
-        candidates::BandAnswer::Estimated(outcome) => Action::Estimated(outcome),
-    };
-    let result = candidates::band_candidates(&job, |a| first(answer(a)));
-    match result {
-        Ok(a) => {
-            job.progress.finish();
-            Some(answer(a))
-        }
-        Err(Error::Cancelled) => None,
-        Err(e) => Some(Action::BandFailed {
-            request: job.id,
-            message: e.to_string(),
-        }),
-    }
-}
-
-/// [`run_reband_job_reporting`] with the final answer only (tests and benches).
-pub fn run_reband_job(job: RebandJob) -> Option<Action> {
-    run_reband_job_reporting(job, |_| {})
-}
-
-/// The truth job ([`truth::run_truth_job`]) as an answer for the App.
-pub fn run_truth_job(job: truth::TruthJob) -> Option<Action> {
-    truth::run_truth_job(&job).map(Action::TruthDone)
-}
-
-/// The clusters job ([`clusters::run_clusters`]) as an answer for the App; `None` when
-/// cancelled.
-pub fn run_clusters_job(job: clusters::ClustersJob) -> Option<Action> {
-    clusters::run_clusters(&job).map(|outcome| Action::ClustersDone(Box::new(outcome)))
-}
-
-/// The import job ([`imported::run_import`]) as an answer for the App; `None` when cancelled.
-pub fn run_import_job(job: imported::ImportJob) -> Option<Action> {
-    imported::run_import(&job).map(|answer| Action::Imported(Box::new(answer)))
-}
-
-/// The cost job ([`cost::run_cost`]) as an answer for the App; `None` when cancelled.
-pub fn run_cost_job(job: cost::CostJob) -> Option<Action> {
-    cost::run_cost(&job).map(|outcome| Action::CostDone(Box::new(outcome)))
-}
-
-/// Writes an export and reports how it went.
-pub fn run_export_job(job: Ticket<ExportJob>) -> Action {
-    Action::Exported(export::run_export(&job.request.data, &job.request))
-}
-
-/// Writes a label snapshot and says whether it is on disk.
-pub fn run_label_save(job: Ticket<LabelSave>) -> Action {
-    let save = &job.request;
-    Action::LabelsSaved(LabelsSaved {
-        generation: save.generation,
-        count: save.labels.len(),
-        result: save.labels.save().map_err(|e| e.to_string()),
-    })
 }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use crate::corpus::ReadOptions;
 use crate::minhash::{Banding, IndexOptions};
+use crate::pipeline::open::CorpusSource;
 
 /// Where the documents come from.
 #[derive(Debug, Clone)]
@@ -30,6 +31,20 @@ pub enum Source {
     },
 }
 
+impl Source {
+    /// The engine's view of this source.
+    pub fn corpus_source(&self) -> CorpusSource<'_> {
+        match self {
+            Source::File { path, read } => CorpusSource::File { path, read },
+            Source::CachedFile { path, read, cache } => {
+                CorpusSource::CachedFile { path, read, cache }
+            }
+            Source::Index { path } => CorpusSource::Index { path },
+            Source::EmbeddedSample => CorpusSource::Reader(&super::sample::read_sample),
+        }
+    }
+}
+
 /// Everything fixed for a session.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -50,7 +65,3 @@ pub struct Config {
     /// Seed of the shuffled sort order.
     pub shuffle_seed: u64,
 }
-
-// The corpus and its index (shared read-only with the workers) and the finished loading
-// phases are the pipeline's own types.
-pub use crate::pipeline::{Loaded, PhaseTiming};

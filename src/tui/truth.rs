@@ -23,8 +23,8 @@ use crate::minhash::VerifiedPair;
 use crate::minhash::{Banding, Signatures};
 
 use super::list::{ListView, PairList, ordered};
-use super::session::Loaded;
 use crate::numfmt::{for_count, thousands};
+use crate::pipeline::Loaded;
 
 /// The explorer runs the exact join itself only when its estimated time is below this; beyond
 /// it, `lshscope truth --sample` is the way (the join's work grows with the square of N).
@@ -148,7 +148,8 @@ pub struct TruthState {
     pub show_missed: bool,
     /// The missed pairs the list shows (indices into `truth.pairs`, filtered and sorted).
     pub missed: PairList,
-    /// The open viewer came from the missed list (← / → move in it).
+    /// The viewer shows a pair of the missed list: a copy of what [`crate::tui::app::View`]
+    /// says, written only by `App::show`, for readers that look here.
     pub viewing: bool,
     /// Joins estimated to take longer are refused ([`JOIN_BUDGET_SECONDS`]).
     pub join_budget_seconds: f64,

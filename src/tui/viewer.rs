@@ -8,8 +8,8 @@ use crate::minhash::VerifiedPair;
 use crate::similarity::TextMetrics;
 
 use super::layout::wrapped_line_count;
-use super::session::Loaded;
 use crate::corpus::Corpus;
+use crate::pipeline::Loaded;
 
 /// Which text the viewer's scroll keys move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

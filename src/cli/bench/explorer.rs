@@ -3,23 +3,20 @@
 //! its candidates were obtained (enumerated or sampled), the memory the buckets hold and the
 //! process's resident memory. These are the numbers the README's explorer table reports.
 //!
-//! Each cell runs the job the explorer's worker thread runs ([`band_candidates`]) with the
-//! state the explorer carries from one step to the next (the bands built so far, the exact
+//! Each cell runs the banding policy the explorer's worker thread runs ([`band_candidates`])
+//! with the state the explorer carries from one step to the next (the bands built so far, the exact
 //! Jaccards sampled so far, the pairs verified so far), so a cell's figures are those of a
 //! user moving there from the previous cell of the table.
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
 
 use crate::analysis::sampled::Estimate;
-use crate::jobs::{Progress, Ticket};
-use crate::minhash::{Banding, IndexOptions, VerifiedPair, build_index};
+use crate::jobs::Progress;
+use crate::minhash::{Banding, Index, IndexOptions, VerifiedPair, build_index};
 use crate::numfmt;
-use crate::pipeline::Loaded;
+use crate::pipeline::band_policy::{BandAnswer, BandRequest, Sampling, band_candidates};
 use crate::templated::{TemplateOptions, generate_templated};
-use crate::tui::app::{ListView, RebandRequest, SortOrder};
-use crate::tui::candidates::{BandAnswer, Sampling, band_candidates};
 use crate::{Error, Result};
 
 use super::{Clock, current_rss_bytes, mb, peak_rss_bytes};
@@ -109,16 +106,11 @@ pub fn run(path: Option<&Path>, docs: usize, num_perm: usize, seed: u64) -> Resu
         mb(corpus.text_bytes() as f64),
         rayon::current_num_threads(),
     );
-    let data = Arc::new(Loaded {
-        corpus,
-        index,
-        read: Default::default(),
-    });
     let sampling = Sampling::default();
     // The identical groups are found once per session, by the explorer's first banding job
     // (the one that opens it): timed apart, so that every cell is a step.
     let clock = Clock::start();
-    let copies = sampling.bands.docs(&data.index);
+    let copies = sampling.bands.docs(&index);
     let (wall, cpu) = clock.stop();
     println!(
         "identical groups: {} copies, found in {wall:.2} s wall ({cpu:.2} s CPU), once per \
@@ -129,10 +121,10 @@ pub fn run(path: Option<&Path>, docs: usize, num_perm: usize, seed: u64) -> Resu
         "{:<9} {:<8} {:>26} {:>9} {:>9} {:>12} {:>10}",
         "banding", "mode", "candidate pairs", "first", "final", "buckets", "RSS"
     );
-    let mut known: Option<Arc<Vec<VerifiedPair>>> = None;
+    let mut known: Option<Vec<VerifiedPair>> = None;
     let mut cells = Vec::new();
-    for (id, banding) in grid(num_perm).into_iter().enumerate() {
-        let cell = step(&data, banding, &sampling, &mut known, id as u64);
+    for banding in grid(num_perm) {
+        let cell = step(&index, banding, &sampling, &mut known);
         print_cell(&cell);
         cells.push(cell);
     }
@@ -140,33 +132,24 @@ pub fn run(path: Option<&Path>, docs: usize, num_perm: usize, seed: u64) -> Resu
     Ok(0)
 }
 
-/// Runs the re-banding job for `banding` as the explorer would after the previous step.
+/// Bands `banding` as the explorer's re-banding job would after the previous step.
 fn step(
-    data: &Arc<Loaded>,
+    index: &Index,
     banding: Banding,
     sampling: &Sampling,
-    known: &mut Option<Arc<Vec<VerifiedPair>>>,
-    id: u64,
+    known: &mut Option<Vec<VerifiedPair>>,
 ) -> Cell {
-    let job = Ticket::new(
-        id,
-        RebandRequest {
-            data: Arc::clone(data),
-            banding,
-            max_bucket: None,
-            known: known.clone(),
-            view: ListView {
-                filter: None,
-                sort: SortOrder::JaccardDesc,
-                shuffle_seed: 1,
-            },
-            bins: 20,
-            sampling: sampling.clone(),
-        },
-    );
+    let request = BandRequest {
+        index,
+        banding,
+        max_bucket: None,
+        known: known.as_deref(),
+        bins: 20,
+        sampling,
+    };
     let start = Instant::now();
     let mut first = None;
-    let answer = band_candidates(&job, |_| {
+    let answer = band_candidates(request, &Progress::new(), |_| {
         first.get_or_insert(start.elapsed().as_secs_f64());
     });
     let last = start.elapsed().as_secs_f64();
@@ -181,14 +164,14 @@ fn step(
     // What the explorer keeps for the next step: every pair verified so far, else the pairs
     // of this answer.
     match answer {
-        Ok(BandAnswer::Exact(mut outcome)) => {
-            cell.candidates = Ok(Candidates::Exact(outcome.pairs.len()));
-            *known = outcome.known.take().or(Some(outcome.pairs));
+        Ok(BandAnswer::Exact { pairs, known: all }) => {
+            cell.candidates = Ok(Candidates::Exact(pairs.len()));
+            *known = all.or(Some(pairs));
         }
         Ok(BandAnswer::Estimated(estimated)) => {
-            cell.candidates = Ok(Candidates::Estimated(estimated.estimate.total));
+            cell.candidates = Ok(Candidates::Estimated(estimated.estimate().total));
             cell.bucket_bytes = Some(estimated.bucket_bytes);
-            *known = Some(estimated.outcome.pairs);
+            *known = Some(estimated.sampled.pairs);
         }
         Err(e) => cell.candidates = Err(e),
     }

@@ -5,39 +5,101 @@
 
 use std::path::PathBuf;
 
-use ratatui::Frame;
-use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind};
-use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::Style;
-use ratatui::symbols::Marker;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph, Wrap};
+mod draw;
 
-use crate::learn::{LearnDoc, Walkthrough, jaccard, learn_options, scurve_steps};
-use crate::minhash::scurve::{approximate_threshold, candidate_probability};
-use crate::numfmt::for_count;
+use ratatui::crossterm::event::{self, Event, KeyEvent, KeyEventKind};
+
+use crate::learn::{LearnDoc, Walkthrough, jaccard, learn_options};
 use crate::plot::{CurveSpec, ScurvePlot, write_scurve};
 use crate::text::ShingleKind;
+use crate::tui::keys::{
+    BACKSPACE, Binding, DOWN, ENTER, ESC, LEFT, PAGE_DOWN, PAGE_UP, RIGHT, UP, bind, ch,
+    footer_groups, lookup_in,
+};
 use crate::tui::theme::Theme;
+
+pub use draw::{TITLES, render};
 
 pub const STEPS: usize = 7;
 /// The most permutations the walkthrough computes: enough for the estimate to settle, few
 /// enough that the signature matrix fits a screen.
 pub const MAX_PERMUTATIONS: usize = 24;
 
-/// Keys and what they do: the footer and the handler read the same list.
-pub const KEYS: &[(&str, &str)] = &[
-    ("←/→", "step"),
-    ("k/K", "size"),
-    ("w", "char/word"),
-    ("p/P", "K"),
-    ("b/B", "bands"),
-    ("r/R", "rows"),
-    ("n/N", "pair"),
-    ("↑/↓", "scroll"),
-    ("e", "export"),
-    ("q", "quit"),
-];
+/// What a key asks of the walkthrough.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LearnCommand {
+    PrevStep,
+    NextStep,
+    SmallerShingles,
+    LargerShingles,
+    ToggleUnit,
+    FewerPermutations,
+    MorePermutations,
+    FewerBands,
+    MoreBands,
+    FewerRows,
+    MoreRows,
+    NextPair,
+    PrevPair,
+    ScrollUp,
+    ScrollDown,
+    PageUp,
+    PageDown,
+    Export,
+    Quit,
+}
+
+/// The walkthrough has one screen: every row of [`LEARN_KEYS`] applies on it.
+const ALWAYS: &[()] = &[()];
+
+/// The walkthrough's key table, on the explorer's mechanism ([`crate::tui::keys`]): the
+/// handler and the footer read it.
+#[rustfmt::skip]
+pub const LEARN_KEYS: &[Binding<LearnCommand, ()>] = {
+    use LearnCommand::*;
+    &[
+        bind(&[LEFT, BACKSPACE, ch('h')], PrevStep, ALWAYS, "previous step", Some("step")),
+        bind(&[RIGHT, ch(' '), ENTER, ch('l')], NextStep, ALWAYS, "next step", None),
+        bind(&[ch('k')], SmallerShingles, ALWAYS, "smaller shingles", Some("size")),
+        bind(&[ch('K')], LargerShingles, ALWAYS, "larger shingles", None),
+        bind(&[ch('w')], ToggleUnit, ALWAYS, "shingles of characters / words", Some("char/word")),
+        bind(&[ch('p')], FewerPermutations, ALWAYS, "fewer permutations K", Some("K")),
+        bind(&[ch('P')], MorePermutations, ALWAYS, "more permutations K", None),
+        bind(&[ch('b')], FewerBands, ALWAYS, "fewer bands b", Some("bands")),
+        bind(&[ch('B')], MoreBands, ALWAYS, "more bands b", None),
+        bind(&[ch('r')], FewerRows, ALWAYS, "fewer rows r per band", Some("rows")),
+        bind(&[ch('R')], MoreRows, ALWAYS, "more rows r per band", None),
+        bind(&[ch('n')], NextPair, ALWAYS, "next pair", Some("pair")),
+        bind(&[ch('N')], PrevPair, ALWAYS, "previous pair", None),
+        bind(&[UP], ScrollUp, ALWAYS, "scroll up", Some("scroll")),
+        bind(&[DOWN, ch('j')], ScrollDown, ALWAYS, "scroll down", None),
+        bind(&[PAGE_UP], PageUp, ALWAYS, "scroll a page up", None),
+        bind(&[PAGE_DOWN], PageDown, ALWAYS, "scroll a page down", None),
+        bind(&[ch('e')], Export, ALWAYS, "export the step's figure", Some("export")),
+        bind(&[ch('q'), ESC], Quit, ALWAYS, "quit", Some("quit")),
+    ]
+};
+
+/// The footer: `k/K size`-style groups of [`LEARN_KEYS`].
+fn footer_entries() -> Vec<(String, &'static str)> {
+    fn partner(a: LearnCommand, b: LearnCommand) -> bool {
+        use LearnCommand::*;
+        matches!(
+            (a, b),
+            (PrevStep, NextStep)
+                | (SmallerShingles, LargerShingles)
+                | (FewerPermutations, MorePermutations)
+                | (FewerBands, MoreBands)
+                | (FewerRows, MoreRows)
+                | (NextPair, PrevPair)
+                | (ScrollUp, ScrollDown)
+        )
+    }
+    footer_groups(LEARN_KEYS, (), partner)
+        .into_iter()
+        .map(|(keys, text)| (keys.join("/"), text))
+        .collect()
+}
 
 /// The walkthrough's state: the step, the settings a teacher can change, the selected pair.
 pub struct LearnApp {
@@ -104,33 +166,38 @@ impl LearnApp {
         jaccard(&self.walk.shingles[a], &self.walk.shingles[b]).2
     }
 
-    /// Applies one key (see [`KEYS`]).
+    /// Applies one key (see [`LEARN_KEYS`]).
     pub fn key(&mut self, key: KeyEvent) {
         self.message = None;
         let n = self.docs.len();
-        match key.code {
-            KeyCode::Char('q') | KeyCode::Esc => self.quit = true,
-            KeyCode::Right | KeyCode::Char(' ') | KeyCode::Enter | KeyCode::Char('l') => {
+        let Some(command) = lookup_in(LEARN_KEYS, &key, ()) else {
+            return;
+        };
+        use LearnCommand::*;
+        match command {
+            Quit => self.quit = true,
+            NextStep => {
                 self.step = (self.step + 1).min(STEPS - 1);
                 self.scroll = 0;
             }
-            KeyCode::Left | KeyCode::Backspace | KeyCode::Char('h') => {
+            PrevStep => {
                 self.step = self.step.saturating_sub(1);
                 self.scroll = 0;
             }
-            KeyCode::Down | KeyCode::Char('j') => self.scroll += 1,
-            KeyCode::Up => self.scroll = self.scroll.saturating_sub(1),
-            KeyCode::PageDown => self.scroll += 10,
-            KeyCode::PageUp => self.scroll = self.scroll.saturating_sub(10),
-            KeyCode::Char(c @ ('k' | 'K')) => {
+            ScrollDown => self.scroll += 1,
+            ScrollUp => self.scroll = self.scroll.saturating_sub(1),
+            PageDown => self.scroll += 10,
+            PageUp => self.scroll = self.scroll.saturating_sub(10),
+            SmallerShingles | LargerShingles => {
+                let up = command == LargerShingles;
                 self.kind = match self.kind {
-                    ShingleKind::Char(k) => ShingleKind::Char(step_size(k, c == 'K', 9)),
-                    ShingleKind::Word(w) => ShingleKind::Word(step_size(w, c == 'K', 5)),
+                    ShingleKind::Char(k) => ShingleKind::Char(step_size(k, up, 9)),
+                    ShingleKind::Word(w) => ShingleKind::Word(step_size(w, up, 5)),
                 };
                 self.scroll = 0;
                 self.recompute();
             }
-            KeyCode::Char('w') => {
+            ToggleUnit => {
                 self.kind = match self.kind {
                     ShingleKind::Char(_) => ShingleKind::Word(1),
                     ShingleKind::Word(_) => ShingleKind::Char(3),
@@ -138,23 +205,25 @@ impl LearnApp {
                 self.scroll = 0;
                 self.recompute();
             }
-            KeyCode::Char(c @ ('p' | 'P')) => {
+            FewerPermutations | MorePermutations => {
                 // K never drops below b·r: fewer permutations than the bands use is no banding.
                 let min = self.bands * self.rows;
-                self.num_perm = step_size(self.num_perm, c == 'P', MAX_PERMUTATIONS).max(min);
+                let up = command == MorePermutations;
+                self.num_perm = step_size(self.num_perm, up, MAX_PERMUTATIONS).max(min);
                 self.recompute();
             }
-            KeyCode::Char(c @ ('b' | 'B')) => {
+            FewerBands | MoreBands => {
                 let max = (self.num_perm / self.rows).max(1);
-                self.bands = step_size(self.bands, c == 'B', max);
+                self.bands = step_size(self.bands, command == MoreBands, max);
             }
-            KeyCode::Char(c @ ('r' | 'R')) => {
+            FewerRows | MoreRows => {
                 let max = (self.num_perm / self.bands).max(1);
-                self.rows = step_size(self.rows, c == 'R', max);
+                self.rows = step_size(self.rows, command == MoreRows, max);
             }
-            KeyCode::Char('n') if n >= 2 => self.pair = next_pair(self.pair, n),
-            KeyCode::Char('N') if n >= 2 => self.pair = previous_pair(self.pair, n),
-            KeyCode::Char('e') => {
+            NextPair if n >= 2 => self.pair = next_pair(self.pair, n),
+            PrevPair if n >= 2 => self.pair = previous_pair(self.pair, n),
+            NextPair | PrevPair => {}
+            Export => {
                 self.message = Some(match self.export() {
                     Ok(path) if path.extension().is_some_and(|e| e == "svg") => {
                         format!("wrote {} (and .png)", path.display())
@@ -163,7 +232,6 @@ impl LearnApp {
                     Err(e) => format!("export failed: {e}"),
                 });
             }
-            _ => {}
         }
     }
 
@@ -231,587 +299,6 @@ fn previous_pair((a, b): (usize, usize), n: usize) -> (usize, usize) {
         (n - 2, n - 1)
     }
 }
-
-pub const TITLES: [&str; STEPS] = [
-    "Documents",
-    "Shingles and Jaccard",
-    "The characteristic matrix",
-    "Permutations → signatures",
-    "Hash functions",
-    "Bands and buckets",
-    "The S-curve",
-];
-
-/// What each step says, in the project's own words (2–4 sentences).
-fn explanation(app: &LearnApp) -> String {
-    let (b, r) = (app.bands, app.rows);
-    let bands = for_count(b as u64, "band", "bands");
-    let rows = for_count(r as u64, "row", "rows");
-    match app.step {
-        0 => "These are the documents. Before anything is compared, each is normalized the way \
-              scan does it (with --strip-punct): lowercase, punctuation removed, runs of spaces \
-              made one. Every later step sees only the normalized text."
-            .into(),
-        1 => format!(
-            "A document becomes the set of its shingles: every run of {}. Highlighted shingles \
-             are shared by the selected pair; their Jaccard similarity is the size of the \
-             intersection over the size of the union. k/K change the size, w switches between \
-             characters and words.",
-            match app.kind {
-                ShingleKind::Char(k) =>
-                    format!("{k} {}", for_count(k as u64, "character", "characters")),
-                ShingleKind::Word(n) => format!("{n} {}", for_count(n as u64, "word", "words")),
-            }
-        ),
-        2 => "One row per distinct shingle of all documents, one column per document: 1 where \
-              the document has the shingle. This matrix is what MinHash summarizes; on a real \
-              corpus it has millions of rows and is almost all zeros."
-            .into(),
-        3 => "Shuffle the rows at random and, in each column, look for the first 1: its position \
-              is that document's MinHash value. Two documents get the same value exactly when \
-              the first shingle of their union is in both, which happens with probability equal \
-              to their Jaccard. K shuffles give K rows of the signature matrix."
-            .into(),
-        4 => "Shuffling millions of rows K times is too slow. Instead each shingle is hashed \
-              with K functions h(x) = (a·x + b) >> 32 and each document keeps the smallest value \
-              per function: a random hash orders shingles like a random shuffle. These are the \
-              engine's own functions, as scan computes them."
-            .into(),
-        5 => format!(
-            "Cut each signature into b = {b} {bands} of r = {r} {rows}. Documents whose r values \
-             agree in a band land in the same bucket; any shared bucket makes the pair a \
-             candidate. Only candidates are ever compared exactly."
-        ),
-        _ => format!(
-            "A pair with Jaccard s agrees on one row with probability s, on a whole band of \
-             r = {r} {rows} with s^r, so it misses a band with 1 − s^r and all b = {b} {bands} \
-             with (1 − s^r)^b. It becomes a candidate with P(s) = 1 − (1 − s^r)^b, the S-curve."
-        ),
-    }
-}
-
-/// Draws the current step.
-pub fn render(frame: &mut Frame, app: &LearnApp) {
-    let area = frame.area();
-    let explanation = explanation(app);
-    // Rows the explanation needs when wrapped to the screen (a little generous: words wrap).
-    let text_rows = (explanation.chars().count() as u16 * 11 / 10) / area.width.max(1) + 1;
-    let [head, text, body, foot] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Length(text_rows.min(6) + 1),
-        Constraint::Min(3),
-        Constraint::Length(1),
-    ])
-    .areas(area);
-    render_header(frame, app, head);
-    frame.render_widget(
-        Paragraph::new(explanation).wrap(Wrap { trim: true }).block(
-            Block::default()
-                .borders(Borders::BOTTOM)
-                .border_style(app.theme.border()),
-        ),
-        text,
-    );
-    if app.step == STEPS - 1 {
-        render_scurve_step(frame, app, body);
-    } else {
-        let mut lines = figure(app, body.width);
-        // On the long figures (shingle lists, the matrix) the first line, the pair's figures
-        // or the column heads, stays put while the rest scrolls.
-        let body = if matches!(app.step, 1 | 2) && body.height > 2 && !lines.is_empty() {
-            let [fixed, rest] =
-                Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(body);
-            frame.render_widget(Paragraph::new(lines.remove(0)), fixed);
-            rest
-        } else {
-            body
-        };
-        let scroll = app.scroll.min(lines.len().saturating_sub(1));
-        frame.render_widget(Paragraph::new(lines).scroll((scroll as u16, 0)), body);
-    }
-    render_footer(frame, app, foot);
-}
-
-fn render_header(frame: &mut Frame, app: &LearnApp, area: Rect) {
-    let (a, b) = app.pair;
-    let line = Line::from(vec![
-        Span::styled(
-            format!(" Step {}/{STEPS}: {} ", app.step + 1, TITLES[app.step]),
-            app.theme.selected(),
-        ),
-        Span::raw(format!(
-            " {}  K={}  b={} r={}  pair {}–{}",
-            app.kind, app.num_perm, app.bands, app.rows, app.docs[a].id, app.docs[b].id
-        )),
-    ]);
-    frame.render_widget(Paragraph::new(line), area);
-}
-
-fn render_footer(frame: &mut Frame, app: &LearnApp, area: Rect) {
-    let line = match &app.message {
-        Some(m) => Line::from(Span::styled(format!(" {m}"), app.theme.warning())),
-        None => {
-            // At 80 columns the labels shorten and the gaps narrow, so every key still shows.
-            let narrow = area.width < 110;
-            let mut spans = vec![Span::raw(" ")];
-            for (key, what) in KEYS {
-                let what = match (*what, narrow) {
-                    ("char/word", true) => "unit",
-                    ("bands", true) => "b",
-                    ("rows", true) => "r",
-                    (w, _) => w,
-                };
-                spans.push(Span::styled(*key, app.theme.key()));
-                spans.push(Span::raw(format!(
-                    " {what}{}",
-                    if narrow { " " } else { "  " }
-                )));
-            }
-            Line::from(spans)
-        }
-    };
-    frame.render_widget(Paragraph::new(line), area);
-}
-
-/// Column label of document `d`: its id, clipped to `width`.
-fn doc_label(app: &LearnApp, d: usize, width: usize) -> String {
-    let id: String = app.docs[d].id.chars().take(width).collect();
-    format!("{id:>width$}")
-}
-
-fn clip(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        let mut out: String = s.chars().take(n.saturating_sub(1)).collect();
-        out.push('…');
-        out
-    }
-}
-
-/// A shingle as shown: spaces inside character shingles become `␣`, so "a b" and "ab " can
-/// be told apart.
-fn shown(app: &LearnApp, shingle: &str) -> String {
-    match app.kind {
-        ShingleKind::Char(_) => shingle.replace(' ', "␣"),
-        ShingleKind::Word(_) => shingle.to_string(),
-    }
-}
-
-fn pair_style(app: &LearnApp, d: usize) -> Style {
-    if d == app.pair.0 || d == app.pair.1 {
-        app.theme.title()
-    } else {
-        Style::default()
-    }
-}
-
-/// The figure of steps 1–6 as lines (scrolled by the caller).
-fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
-    let w = &app.walk;
-    let (a, b) = app.pair;
-    let n = w.docs.len();
-    let width = width as usize;
-    let mut lines: Vec<Line<'static>> = Vec::new();
-    let (inter, union, j) = jaccard(&w.shingles[a], &w.shingles[b]);
-    let pair_name = format!("{}–{}", w.docs[a].id, w.docs[b].id);
-    match app.step {
-        0 => {
-            for (d, doc) in w.docs.iter().enumerate() {
-                let mark = if d == a || d == b { "▸" } else { " " };
-                lines.push(Line::styled(
-                    format!(
-                        "{mark}{:>3}  {}",
-                        doc.id,
-                        clip(&doc.text, width.saturating_sub(6))
-                    ),
-                    pair_style(app, d),
-                ));
-                lines.push(Line::styled(
-                    format!("      → {}", clip(&doc.normalized, width.saturating_sub(8))),
-                    app.theme.dim(),
-                ));
-            }
-        }
-        1 => {
-            lines.push(Line::from(vec![
-                Span::styled(format!("pair {pair_name}: "), app.theme.title()),
-                Span::raw(format!(
-                    "|A∩B| = {inter}   |A∪B| = {union}   Jaccard = {inter}/{union} = {j:.3}"
-                )),
-            ]));
-            for (d, set) in w.shingles.iter().enumerate() {
-                let mark = if d == a || d == b { "▸" } else { " " };
-                let mut spans = vec![Span::styled(
-                    format!("{mark}{:>3} ", w.docs[d].id),
-                    pair_style(app, d),
-                )];
-                for s in set {
-                    let shared = (d == a || d == b)
-                        && w.shingles[a].binary_search(s).is_ok()
-                        && w.shingles[b].binary_search(s).is_ok();
-                    let style = if shared {
-                        app.theme.shared()
-                    } else {
-                        Style::default()
-                    };
-                    spans.push(Span::styled(format!("[{}]", shown(app, s)), style));
-                    spans.push(Span::raw(" "));
-                }
-                // Wrap by hand so the shingles of one document stay together.
-                lines.extend(wrap_spans(spans, width, 5));
-            }
-        }
-        2 => {
-            let label = 16;
-            let mut head = format!("{:<label$}", format!("{} shingles", w.universe.len()));
-            for d in 0..n {
-                head.push_str(&doc_label(app, d, 4));
-            }
-            lines.push(Line::styled(head, app.theme.title()));
-            for (row, s) in w.universe.iter().enumerate() {
-                let mut spans = vec![Span::raw(format!(
-                    "{:<label$}",
-                    clip(&shown(app, s), label - 1)
-                ))];
-                for d in 0..n {
-                    let one = w.matrix[row][d];
-                    let style = if one && (d == a || d == b) {
-                        app.theme.shared()
-                    } else if one {
-                        Style::default()
-                    } else {
-                        app.theme.dim()
-                    };
-                    spans.push(Span::raw("   "));
-                    spans.push(Span::styled(if one { "1" } else { "0" }, style));
-                }
-                lines.push(Line::from(spans));
-            }
-        }
-        3 => {
-            lines.push(signature_head(app, "perm"));
-            for k in 0..w.permutations.len() {
-                let cells: Vec<String> = (0..n)
-                    .map(|d| format!("{:>4}", w.perm_signatures[k][d] + 1))
-                    .collect();
-                lines.push(signature_row(app, format!("{:<4}", k + 1), &cells, k));
-            }
-            lines.push(agreement_line(app, w.perm_agreement(a, b), j));
-            lines.push(Line::raw(""));
-            lines.push(Line::styled(
-                "permutation 1: the rows shuffled, each column's first 1 in [ ]",
-                app.theme.title(),
-            ));
-            let order = w.permuted_rows(0);
-            let mut seen = vec![false; n];
-            for (pos, &row) in order.iter().enumerate() {
-                let mut text = format!(
-                    "{:>3} {:<12}",
-                    pos + 1,
-                    clip(&shown(app, &w.universe[row]), 11)
-                );
-                for (d, first) in seen.iter_mut().enumerate() {
-                    let one = w.matrix[row][d];
-                    if one && !*first {
-                        *first = true;
-                        text.push_str(" [1]");
-                    } else {
-                        text.push_str(if one { "  1 " } else { "  0 " });
-                    }
-                }
-                lines.push(Line::raw(text));
-            }
-        }
-        4 => {
-            lines.push(signature_head(app, "hash"));
-            for k in 0..w.hash_signatures.len() {
-                let cells: Vec<String> = (0..n)
-                    .map(|d| format!(" {:08x}", w.hash_signatures[k][d]))
-                    .collect();
-                lines.push(signature_row(app, format!("h{:<3}", k + 1), &cells, k));
-            }
-            lines.push(agreement_line(app, w.hash_agreement(a, b), j));
-            lines.push(Line::styled(
-                format!(
-                    "permutations gave {:.3}: both estimate J = {j:.3}, closer as K grows (P)",
-                    w.perm_agreement(a, b)
-                ),
-                app.theme.dim(),
-            ));
-            lines.push(Line::styled(
-                "values in hexadecimal; rows where the pair agrees are marked =",
-                app.theme.dim(),
-            ));
-        }
-        _ => {
-            lines.push(signature_head(app, "band"));
-            let buckets = w.buckets(app.bands, app.rows);
-            for (band, groups) in buckets.iter().enumerate() {
-                for r in 0..app.rows {
-                    let k = band * app.rows + r;
-                    let cells: Vec<String> = (0..n)
-                        .map(|d| format!(" {:08x}", w.hash_signatures[k][d]))
-                        .collect();
-                    let label = if r == 0 {
-                        format!("{:<4}", band + 1)
-                    } else {
-                        "    ".to_string()
-                    };
-                    lines.push(signature_row(app, label, &cells, k));
-                }
-                let shared: Vec<String> = groups
-                    .values()
-                    .filter(|docs| docs.len() > 1)
-                    .map(|docs| {
-                        let ids: Vec<&str> = docs.iter().map(|&d| w.docs[d].id.as_str()).collect();
-                        format!("{{{}}}", ids.join(","))
-                    })
-                    .collect();
-                lines.push(Line::styled(
-                    format!(
-                        "    → {} {}; shared: {}",
-                        groups.len(),
-                        for_count(groups.len() as u64, "bucket", "buckets"),
-                        if shared.is_empty() {
-                            "none".to_string()
-                        } else {
-                            shared.join(" ")
-                        }
-                    ),
-                    app.theme.dim(),
-                ));
-            }
-            let unused = app.num_perm - app.bands * app.rows;
-            if unused > 0 {
-                lines.push(Line::styled(
-                    format!(
-                        "({unused} of the K = {} rows {} not used by this banding)",
-                        app.num_perm,
-                        for_count(unused as u64, "is", "are")
-                    ),
-                    app.theme.dim(),
-                ));
-            }
-            let candidates = w.candidates(app.bands, app.rows);
-            let mut spans = vec![Span::styled("candidates: ", app.theme.title())];
-            if candidates.is_empty() {
-                spans.push(Span::raw("none"));
-            }
-            for &(x, y) in &candidates {
-                let s = jaccard(&w.shingles[x], &w.shingles[y]).2;
-                let style = if (x, y) == app.pair {
-                    app.theme.shared()
-                } else {
-                    Style::default()
-                };
-                spans.push(Span::styled(
-                    format!("{}–{} (J {s:.2})", w.docs[x].id, w.docs[y].id),
-                    style,
-                ));
-                spans.push(Span::raw("  "));
-            }
-            lines.extend(wrap_spans(spans, width, 12));
-        }
-    }
-    lines
-}
-
-fn signature_head(app: &LearnApp, first: &str) -> Line<'static> {
-    let cell = if app.step == 3 { 4 } else { 9 };
-    let mut head = format!("{first:<4}");
-    for d in 0..app.docs.len() {
-        head.push_str(&doc_label(app, d, cell));
-    }
-    // The column of `=`/`≠` marks: does the selected pair agree on this row?
-    head.push_str("  =");
-    Line::styled(head, app.theme.title())
-}
-
-/// One row of a signature matrix, with `=` at the end where the selected pair agrees.
-fn signature_row(app: &LearnApp, label: String, cells: &[String], k: usize) -> Line<'static> {
-    let (a, b) = app.pair;
-    let sig = |d: usize| {
-        if app.step == 3 {
-            app.walk.perm_signatures[k][d] as u64
-        } else {
-            app.walk.hash_signatures[k][d] as u64
-        }
-    };
-    let agree = sig(a) == sig(b);
-    let mut spans = vec![Span::raw(label)];
-    for (d, c) in cells.iter().enumerate() {
-        let style = if (d == a || d == b) && agree {
-            app.theme.shared()
-        } else {
-            pair_style(app, d)
-        };
-        spans.push(Span::styled(c.clone(), style));
-    }
-    spans.push(Span::raw(if agree { "  =" } else { "  ≠" }));
-    Line::from(spans)
-}
-
-fn agreement_line(app: &LearnApp, agreement: f64, j: f64) -> Line<'static> {
-    let (a, b) = app.pair;
-    let k = app.num_perm;
-    Line::from(vec![
-        Span::styled(
-            format!("pair {}–{}: ", app.docs[a].id, app.docs[b].id),
-            app.theme.title(),
-        ),
-        Span::raw(format!(
-            "{} of {k} rows agree = {agreement:.3}; true Jaccard {j:.3}",
-            (agreement * k as f64).round() as usize
-        )),
-    ])
-}
-
-/// Breaks `spans` into lines of at most `width` columns, continuation lines indented.
-fn wrap_spans(spans: Vec<Span<'static>>, width: usize, indent: usize) -> Vec<Line<'static>> {
-    let mut lines = Vec::new();
-    let mut current: Vec<Span<'static>> = Vec::new();
-    let mut used = 0;
-    for span in spans {
-        let len = span.content.chars().count();
-        if used + len > width && used > indent {
-            lines.push(Line::from(std::mem::take(&mut current)));
-            current.push(Span::raw(" ".repeat(indent)));
-            used = indent;
-            if span.content.trim().is_empty() {
-                continue;
-            }
-        }
-        used += len;
-        current.push(span);
-    }
-    if !current.is_empty() {
-        lines.push(Line::from(current));
-    }
-    lines
-}
-
-/// Step 7: the intermediate numbers for the selected pair, the curve with its point, and the
-/// false positives and negatives among these documents.
-fn render_scurve_step(frame: &mut Frame, app: &LearnApp, area: Rect) {
-    let (bands, rows) = (app.bands, app.rows);
-    let w = &app.walk;
-    let (a, b) = app.pair;
-    let s = app.pair_jaccard();
-    let st = scurve_steps(s, bands, rows);
-    let t = approximate_threshold(bands, rows);
-    let candidates = w.candidates(bands, rows);
-    let (mut false_pos, mut false_neg) = (Vec::new(), Vec::new());
-    for x in 0..w.docs.len() {
-        for y in x + 1..w.docs.len() {
-            let j = jaccard(&w.shingles[x], &w.shingles[y]).2;
-            let name = format!("{}–{} ({j:.2})", w.docs[x].id, w.docs[y].id);
-            match (candidates.contains(&(x, y)), j >= t) {
-                (true, false) => false_pos.push(name),
-                (false, true) => false_neg.push(name),
-                _ => {}
-            }
-        }
-    }
-    let list = |v: &Vec<String>| {
-        if v.is_empty() {
-            "none".to_string()
-        } else {
-            v.join("  ")
-        }
-    };
-    let mut lines = vec![
-        Line::from(vec![
-            Span::styled(
-                format!("pair {}–{}: ", w.docs[a].id, w.docs[b].id),
-                app.theme.title(),
-            ),
-            Span::raw(format!("s = {s:.4}   r = {rows}   b = {bands}")),
-        ]),
-        Line::raw(format!(
-            "s^r = {:.6}   1 − s^r = {:.6}   (1 − s^r)^b = {:.6}",
-            st.s_pow_r, st.band_miss, st.all_bands_miss
-        )),
-        Line::from(vec![
-            Span::raw("P(s) = 1 − (1 − s^r)^b = "),
-            Span::styled(format!("{:.6}", st.candidate), app.theme.shared()),
-            Span::raw(format!(
-                "   ({})",
-                if candidates.contains(&(a, b)) {
-                    "a candidate here"
-                } else {
-                    "not a candidate here"
-                }
-            )),
-        ]),
-        Line::raw(format!(
-            "threshold t ≈ (1/b)^(1/r) = {t:.3}; false positives (candidates below t): {}",
-            list(&false_pos)
-        )),
-        Line::raw(format!(
-            "false negatives (at or above t, not candidates): {}",
-            list(&false_neg)
-        )),
-    ];
-    if area.height < 14 {
-        lines.truncate(3);
-    }
-    let text_height = (lines.len() as u16 + 2).min(area.height.saturating_sub(6));
-    let [text, chart] =
-        Layout::vertical([Constraint::Length(text_height), Constraint::Min(4)]).areas(area);
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), text);
-
-    let curve: Vec<(f64, f64)> = (0..=100)
-        .map(|i| {
-            let x = i as f64 / 100.0;
-            (x, candidate_probability(x, bands, rows))
-        })
-        .collect();
-    let point = [(s, st.candidate)];
-    let threshold_line: Vec<(f64, f64)> = (0..=10).map(|i| (t, i as f64 / 10.0)).collect();
-    let datasets = vec![
-        Dataset::default()
-            .name(format!("P(s), {bands}×{rows}"))
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(Style::default().fg(app.theme.curve()))
-            .data(&curve),
-        Dataset::default()
-            .name(format!("t ≈ {t:.2}"))
-            .marker(Marker::Dot)
-            .style(Style::default().fg(app.theme.threshold()))
-            .data(&threshold_line),
-        Dataset::default()
-            .name(format!("pair: P({s:.2}) = {:.3}", st.candidate))
-            .marker(Marker::Block)
-            .style(app.theme.shared())
-            .data(&point),
-    ];
-    let axis_style = app.theme.dim();
-    frame.render_widget(
-        Chart::new(datasets)
-            .x_axis(
-                Axis::default()
-                    .title("Jaccard s")
-                    .style(axis_style)
-                    .bounds([0.0, 1.0])
-                    .labels(["0", "1"]),
-            )
-            .y_axis(
-                Axis::default()
-                    .title("P")
-                    .style(axis_style)
-                    .bounds([0.0, 1.0])
-                    .labels(Y_LABELS),
-            ),
-        chart,
-    );
-    // 0.5 under the column where the threshold's dots would draw s = 0.5.
-    crate::tui::ui::scurve::value_labels(frame, chart, &Y_LABELS, 1, &[(0.5, "0.5")], axis_style);
-}
-
-/// The walkthrough chart's y labels.
-const Y_LABELS: [&str; 3] = ["0", "0.5", "1"];
 
 /// Runs the walkthrough on the terminal until `q`. The terminal is entered and restored (also
 /// on a panic) as the explorer does it, by [`crate::tui::terminal`].

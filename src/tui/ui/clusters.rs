@@ -8,9 +8,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Cell, Paragraph, Row, Table, Wrap};
 use unicode_width::UnicodeWidthStr;
 
+use super::fit::{fit_line, table_column_widths, title_room};
 use super::pairs::{TableRow, render_table};
-use super::{fit_line, for_count, table_column_widths, thousands, title_room};
-use crate::tui::app::App;
+use crate::numfmt::{for_count, thousands};
+use crate::tui::app::{App, PairSource, View};
 use crate::tui::clusters::{ClustersOutcome, EdgeKind};
 use crate::tui::keys::{Command, hint};
 
@@ -432,7 +433,7 @@ pub fn render_edges(frame: &mut Frame, app: &App, area: Rect) {
 }
 
 /// Width of the id column for `docs`, between 4 and 24 columns.
-fn id_width(data: &crate::tui::session::Loaded, docs: impl Iterator<Item = u32>) -> u16 {
+fn id_width(data: &crate::pipeline::Loaded, docs: impl Iterator<Item = u32>) -> u16 {
     docs.take(10_000)
         .map(|d| data.corpus.id(d as usize).width())
         .max()
@@ -441,7 +442,7 @@ fn id_width(data: &crate::tui::session::Loaded, docs: impl Iterator<Item = u32>)
 }
 
 /// The start of a document's text on one line.
-fn preview(data: &crate::tui::session::Loaded, doc: u32) -> String {
+fn preview(data: &crate::pipeline::Loaded, doc: u32) -> String {
     data.corpus
         .text(doc as usize)
         .chars()
@@ -458,7 +459,11 @@ pub fn viewer_position(app: &App) -> Option<String> {
         app.clusters.result.as_ref()?,
         app.data.as_ref()?,
     );
-    if !app.clusters.viewing {
+    if app.screen
+        != (View::Viewer {
+            from: PairSource::ClusterEdges,
+        })
+    {
         return None;
     }
     let (kind, _) = open.selected_edge()?;

@@ -18,7 +18,8 @@ use crate::numfmt::{compact, thousands};
 use crate::tui::app::App;
 use crate::tui::cost::CostMetric;
 
-use super::{fit_line, status, title_room};
+use super::fit::{fit_line, title_room};
+use super::status;
 
 /// Colours from cheap to costly (or from unlikely to likely, for P(t)).
 const SCALE: [Color; 8] = [

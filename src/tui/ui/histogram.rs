@@ -15,9 +15,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::canvas::{Canvas, Line as CanvasLine, Points};
 use ratatui::widgets::{Block, Paragraph};
 
-use super::{compact, fit_line, for_count, thousands, title_room};
+use super::fit::{fit_line, title_room};
 use crate::analysis::sampled::Estimate;
 use crate::minhash::scurve::candidate_probability;
+use crate::numfmt::{compact, for_count, thousands};
 use crate::tui::app::{App, Focus};
 use crate::tui::keys::{Command, hint};
 use crate::tui::layout::{Y_LABEL_WIDTH, histogram_geometry};

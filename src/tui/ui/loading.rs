@@ -5,8 +5,9 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Span;
 use ratatui::widgets::{Block, Gauge, Paragraph};
 
-use super::{amount, compact, fit_line, human_rate};
+use super::fit::fit_line;
 use crate::jobs::Phase;
+use crate::numfmt::{amount, compact, rate as human_rate};
 use crate::tui::app::App;
 use crate::tui::keys::{self, Command};
 use crate::tui::layout::centered;

@@ -8,9 +8,10 @@ use ratatui::symbols::Marker;
 use ratatui::text::Span;
 use ratatui::widgets::{Block, Cell, Dataset, GraphType, Paragraph, Wrap};
 
+use super::fit::{fit_line, title_room};
 use super::pairs::TableRow;
-use super::{fit_line, thousands, title_room};
 use crate::minhash::scurve::candidate_probability;
+use crate::numfmt::thousands;
 use crate::tui::app::{App, Focus};
 use crate::tui::keys::{Command, hint};
 

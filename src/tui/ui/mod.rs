@@ -18,7 +18,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::app::{App, Screen};
+use super::app::{App, View};
 use super::layout;
 
 /// Draws the whole screen for `app`.
@@ -30,8 +30,8 @@ pub fn render(frame: &mut Frame, app: &App) {
         return;
     }
     match app.screen {
-        Screen::Loading => loading::render(frame, app, area),
-        Screen::Main => {
+        View::Loading => loading::render(frame, app, area),
+        View::Main => {
             let l = layout::main_layout(size);
             scurve::render(frame, app, l.curve);
             histogram::render(frame, app, l.histogram);
@@ -44,7 +44,7 @@ pub fn render(frame: &mut Frame, app: &App) {
             status::render_message(frame, app, l.message);
             status::render_footer(frame, app, l.footer);
         }
-        Screen::Clusters => {
+        View::Clusters => {
             let l = crate::tui::clusters::clusters_layout(size);
             if app.clusters.open.is_some() {
                 clusters::render_members(frame, app, l.top);
@@ -57,8 +57,8 @@ pub fn render(frame: &mut Frame, app: &App) {
             status::render_message(frame, app, l.message);
             status::render_footer(frame, app, l.footer);
         }
-        Screen::Cost => cost::render(frame, app, area),
-        Screen::Viewer => {
+        View::Cost => cost::render(frame, app, area),
+        View::Viewer { .. } => {
             let l = layout::viewer_layout(size, app.viewer.show_values, app.curve.banding.bands);
             viewer::render(frame, app, &l);
             status::render_status(frame, app, l.status);
@@ -86,6 +86,3 @@ fn render_too_small(frame: &mut Frame, area: Rect) {
     ];
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
 }
-
-pub use crate::numfmt::{amount, compact, for_count, rate as human_rate, thousands};
-pub use fit::{fit_line, table_column_widths, title_room};

@@ -5,7 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
-use super::{fit_line, title_room};
+use super::fit::{fit_line, title_room};
 use crate::tui::app::{App, Overlay};
 use crate::tui::keys::{self, BINDINGS, Context};
 use crate::tui::layout::centered;

@@ -7,9 +7,11 @@ use ratatui::text::Span;
 use ratatui::widgets::{Block, Cell, Paragraph, Row, Table, Wrap};
 use unicode_width::UnicodeWidthStr;
 
-use super::{fit_line, table_column_widths, thousands, title_room};
-use crate::tui::app::{App, Focus, PairList};
+use super::fit::{fit_line, table_column_widths, title_room};
+use crate::numfmt::thousands;
+use crate::tui::app::{App, Focus};
 use crate::tui::keys::{Command, hint};
+use crate::tui::list::PairList;
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;

@@ -8,7 +8,7 @@ use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph};
 
-use super::{fit_line, title_room};
+use super::fit::{fit_line, title_room};
 use crate::minhash::Banding;
 use crate::minhash::scurve::{
     approximate_threshold, candidate_probability, similarity_at_probability, steepest_point,

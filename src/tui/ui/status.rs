@@ -6,7 +6,8 @@ use ratatui::layout::Rect;
 use ratatui::text::Span;
 use ratatui::widgets::Paragraph;
 
-use super::{compact, fit_line, for_count, thousands};
+use super::fit::fit_line;
+use crate::numfmt::{compact, for_count, thousands};
 use crate::tui::app::App;
 use crate::tui::keys;
 

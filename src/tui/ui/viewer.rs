@@ -10,12 +10,13 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
-use super::{fit_line, title_room};
+use super::fit::{fit_line, title_room};
 use crate::numfmt::for_count;
 use crate::similarity::estimate_sigma;
-use crate::tui::app::{App, METRIC_CHARS, PairView, ScrollSide};
+use crate::tui::app::{App, PairSource, View};
 use crate::tui::keys::{Command, hint};
 use crate::tui::layout::{ViewerLayout, wrap_ranges};
+use crate::tui::viewer::{METRIC_CHARS, PairView, ScrollSide};
 
 /// The wrapped lines of `text` with bytes inside `highlight` (sorted, disjoint) styled.
 pub fn highlighted_lines(
@@ -79,13 +80,17 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
         .map(|i| {
             format!(
                 "pair {} of {}",
-                super::thousands(i as u64 + 1),
-                super::thousands(app.candidates.list.len() as u64)
+                crate::numfmt::thousands(i as u64 + 1),
+                crate::numfmt::thousands(app.candidates.list.len() as u64)
             )
         })
         .or_else(|| {
             let t = &app.truth;
-            let p = app.selected_missed().filter(|_| t.viewing)?;
+            let from_missed = app.screen
+                == View::Viewer {
+                    from: PairSource::Missed,
+                };
+            let p = app.selected_missed().filter(|_| from_missed)?;
             ((p.a, p.b) == (view.a, view.b)).then(|| {
                 format!(
                     "missed pair {} of {} (true J ≥ t, not a candidate)",

@@ -1,0 +1,129 @@
+//! The clusters view's commands: the cluster list, an open cluster's edges, and asking for
+//! the clusters of the shown candidates at t.
+
+use std::sync::Arc;
+
+use crate::tui::app::{App, Effect, PairSource, View};
+use crate::tui::clusters::{
+    ClustersRequest, FromBuckets, OpenCluster, cluster_list_rows, edge_list_rows, edge_pair,
+    member_rows,
+};
+use crate::tui::keys::Command;
+use crate::tui::list::PairList;
+
+impl App {
+    /// `C`: opens the clusters view, or closes it.
+    pub(super) fn toggle_clusters(&mut self) {
+        if self.screen == View::Clusters {
+            self.show(View::Main);
+            self.clusters.open = None;
+        } else if self.data.is_some() {
+            self.show(View::Clusters);
+            self.request_clusters();
+        }
+    }
+
+    /// The clusters view's commands; `false` leaves `cmd` to the common ones.
+    pub(super) fn clusters_command(&mut self, cmd: Command) -> bool {
+        let size = self.size;
+        let (list_rows, edge_rows) = (cluster_list_rows(size), edge_list_rows(size));
+        let moved = |list: &mut PairList, rows: usize, cmd: Command| match cmd {
+            Command::Up => list.move_by(-1, rows),
+            Command::Down => list.move_by(1, rows),
+            Command::PageUp => list.move_by(-(rows.saturating_sub(1).max(1) as isize), rows),
+            Command::PageDown => list.move_by(rows.saturating_sub(1).max(1) as isize, rows),
+            Command::Top => list.top(rows),
+            _ => list.bottom(rows),
+        };
+        match cmd {
+            Command::Up
+            | Command::Down
+            | Command::PageUp
+            | Command::PageDown
+            | Command::Top
+            | Command::Bottom => match (&mut self.clusters.open, &self.clusters.result) {
+                (Some(open), Some(result)) => {
+                    moved(&mut open.edges, edge_rows, cmd);
+                    let members = result.clusters.members(open.cluster);
+                    open.follow_selection(members, member_rows(size).saturating_sub(1).max(1));
+                }
+                _ => moved(&mut self.clusters.list, list_rows, cmd),
+            },
+            Command::Open if self.clusters.open.is_some() => self.open_cluster_edge(),
+            Command::Open => match (&self.clusters.result, self.clusters.selected_cluster()) {
+                (Some(result), Some(c)) => {
+                    self.clusters.open = Some(OpenCluster::new(result, c, edge_rows));
+                }
+                _ => self.complain("no cluster selected"),
+            },
+            Command::CycleSort => {
+                let sort = self.clusters.sort.0.toggled();
+                self.clusters.set_sort(sort, list_rows);
+                self.clusters.list.top(list_rows);
+                self.say(format!("clusters sorted by {}", sort.label()));
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// ← / → in the viewer opened from an open cluster: the previous or next edge.
+    pub(super) fn step_cluster_edge(&mut self, delta: isize) {
+        let height = edge_list_rows(self.size);
+        let Some(open) = &mut self.clusters.open else {
+            return;
+        };
+        let before = open.edges.selected();
+        open.edges.move_by(delta, height);
+        if open.edges.selected() == before {
+            self.say("no more edges in this cluster");
+        } else {
+            self.open_cluster_edge();
+        }
+    }
+
+    /// Queues a clusters job for the shown candidates at t, when the clusters view is shown,
+    /// the candidates answer the banding asked for, and nothing was asked for these yet.
+    pub(super) fn request_clusters(&mut self) {
+        let (Some(data), Some(result)) = (&self.data, &self.candidates.result) else {
+            return;
+        };
+        let (banding, threshold) = (result.banding, self.curve.threshold);
+        if !self.clusters_shown()
+            || banding != self.curve.banding
+            || self.clusters.asked() == Some((banding, threshold))
+        {
+            return;
+        }
+        let job = self.clusters.job.submit(ClustersRequest {
+            data: Arc::clone(data),
+            pairs: Arc::clone(&result.pairs),
+            banding,
+            threshold,
+            // The re-banding jobs' groups serve when the clusters have none yet.
+            identical: self
+                .clusters
+                .identical
+                .clone()
+                .or_else(|| self.candidates.sampling.bands.found_groups()),
+            sort: self.clusters.sort.0,
+            fixed: self.imported.clusters(),
+            // Sampled candidates do not hold every pair: the job joins the buckets instead.
+            from_buckets: self.candidates.estimated.is_some().then_some(FromBuckets {
+                max_bucket: self.config.max_bucket,
+            }),
+        });
+        self.effects.push(Effect::Clusters(job));
+    }
+
+    /// Opens the selected edge of the open cluster in the pair viewer.
+    fn open_cluster_edge(&mut self) {
+        let (Some((_, edge)), Some(data)) = (self.selected_cluster_edge(), self.data.clone())
+        else {
+            self.complain("no edge selected");
+            return;
+        };
+        let pair = edge_pair(&data, edge, self.curve.banding);
+        self.show_pair(&pair, PairSource::ClusterEdges);
+    }
+}

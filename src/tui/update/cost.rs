@@ -1,0 +1,54 @@
+//! The cost view's commands: a cursor over every banding's cost.
+
+use crate::tui::app::{App, Effect, View};
+use crate::tui::cost::CostRequest;
+use crate::tui::keys::Command;
+
+impl App {
+    /// `H`: opens the cost view (computing the grid once a session), or closes it.
+    pub(super) fn toggle_cost(&mut self) {
+        if self.screen == View::Cost {
+            self.show(View::Main);
+        } else if let Some(data) = self.data.clone() {
+            self.show(View::Cost);
+            self.cost.cursor = Some(self.curve.banding);
+            // Computed once a session: the counts depend on the corpus only.
+            if self.cost.grid.is_none() && !self.cost.job.is_running() {
+                let options = crate::analysis::cost::CostOptions {
+                    threshold: self.curve.threshold,
+                    enumeration_budget: self.candidates.sampling.enumeration_budget,
+                    sampled_draws: self.candidates.sampling.refined_draws,
+                    ..Default::default()
+                };
+                let job = self.cost.job.submit(CostRequest { data, options });
+                self.effects.push(Effect::Cost(job));
+            }
+        }
+    }
+
+    /// The cost view's commands; `false` leaves `cmd` to the common ones (b, r, t, help,
+    /// quit, Back).
+    pub(super) fn cost_command(&mut self, cmd: Command) -> bool {
+        let here = self.curve.banding;
+        match cmd {
+            Command::CursorLeft | Command::CursorRight | Command::Up | Command::Down => {
+                let (db, dr) = match cmd {
+                    Command::CursorLeft => (-1, 0),
+                    Command::CursorRight => (1, 0),
+                    Command::Up => (0, 1),
+                    _ => (0, -1),
+                };
+                let k = self.num_perm();
+                self.cost.move_cursor(here, db, dr, k);
+            }
+            Command::Open => {
+                let to = self.cost.cursor.unwrap_or(here);
+                self.show(View::Main);
+                self.set_banding(to.bands, to.rows);
+            }
+            Command::CycleMetric => self.cost.metric = self.cost.metric.next(),
+            _ => return false,
+        }
+        true
+    }
+}

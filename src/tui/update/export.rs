@@ -1,0 +1,143 @@
+//! Exports: the listed pairs (candidates or missed) as CSV, with the plots.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::analysis::sampled::Estimate;
+use crate::minhash::Banding;
+use crate::numfmt::thousands;
+use crate::tui::app::{App, Effect};
+use crate::tui::export::{ExportJob, ExportReport, PlotSpec, brace_names};
+
+impl App {
+    /// Queues the export of the filtered pairs (CSV) and the plots; the file is written off
+    /// the UI thread (it may hold millions of rows) and [`Action::Exported`] reports back.
+    pub(super) fn export(&mut self) {
+        if self.candidates.job.is_running()
+            && (self.candidates.result.is_none() || self.result_is_stale())
+        {
+            self.candidates.export_pending = true;
+            self.say(format!(
+                "exporting when the candidates of {} are ready…",
+                self.curve.banding
+            ));
+            return;
+        }
+        let Some(result) = &self.candidates.result else {
+            self.complain("nothing to export yet");
+            return;
+        };
+        let path = self.export_path("pairs", result.banding);
+        let Some(data) = self.data.clone() else {
+            return;
+        };
+        let job = ExportJob {
+            data,
+            path: path.clone(),
+            pairs: Arc::clone(&result.pairs),
+            rows: self.candidates.list.rows().to_vec(),
+            labels: self.labels.by_position().clone(),
+            plots: self.plot_spec(result.banding),
+            sampled_from: self.candidates.estimated_total(),
+        };
+        self.say(format!(
+            "exporting {} {}to {} and the plots…",
+            thousands(job.rows.len() as u64),
+            sampled_pairs(job.sampled_from),
+            path.display()
+        ));
+        self.effects.push(Effect::Export(Box::new(job)));
+    }
+
+    /// `e` on the missed list: the listed missed pairs (filtered, in list order) as CSV, in
+    /// the candidates' export format (bands_hit 0), next to the candidate exports.
+    pub(super) fn export_missed(&mut self) {
+        let (Some(data), Some(m)) = (&self.data, &self.truth.measure) else {
+            self.complain("nothing to export yet");
+            return;
+        };
+        let banding = m.banding;
+        let pairs = self.truth.listed_missed(data);
+        let labels = pairs
+            .iter()
+            .filter_map(|p| self.label_of(p.a, p.b).map(|l| ((p.a, p.b), l)))
+            .collect();
+        let path = self.export_path("missed", banding);
+        let job = ExportJob {
+            data: Arc::clone(data),
+            path: path.clone(),
+            rows: (0..pairs.len() as u32).collect(),
+            pairs: Arc::new(pairs),
+            labels,
+            plots: self.plot_spec(banding),
+            sampled_from: None,
+        };
+        self.say(format!(
+            "exporting {} missed pairs to {}…",
+            job.rows.len(),
+            path.display()
+        ));
+        self.effects.push(Effect::Export(Box::new(job)));
+    }
+
+    /// `export_dir/<stem>.<what>.<b>x<r>.csv`.
+    pub(super) fn export_path(&self, what: &str, banding: Banding) -> PathBuf {
+        self.config.export_dir.join(format!(
+            "{}.{what}.{}x{}.csv",
+            self.config.export_stem, banding.bands, banding.rows
+        ))
+    }
+
+    /// The plots an export writes, with the histogram of the candidates of `histogram_banding`.
+    pub(super) fn plot_spec(&self, histogram_banding: Banding) -> PlotSpec {
+        PlotSpec {
+            dir: self.config.export_dir.clone(),
+            stem: self.config.export_stem.clone(),
+            banding: self.curve.banding,
+            pins: self.curve.pins.clone(),
+            threshold: self.curve.threshold,
+            num_perm: self.num_perm(),
+            histogram: self.hist.clone(),
+            histogram_banding,
+            log_scale: self.log_scale,
+            estimated: self.candidates.estimated.as_ref().map(|e| {
+                // Short enough for the figure's legend line.
+                format!(
+                    "{} in all (95 %, {} sampled)",
+                    e.estimate.total,
+                    thousands(e.estimate.draws as u64)
+                )
+            }),
+        }
+    }
+
+    pub(super) fn on_exported(&mut self, report: ExportReport) {
+        match report.csv {
+            Err(e) => self.complain(format!("export failed: {e}")),
+            Ok(()) => {
+                let csv = format!(
+                    "wrote {} {}to {}",
+                    thousands(report.rows as u64),
+                    sampled_pairs(report.sampled_from),
+                    report.path.display()
+                );
+                match report.plots {
+                    Ok(paths) => {
+                        let names = brace_names(&paths, report.path.parent());
+                        self.say(format!("{csv}; plots: {names}"));
+                    }
+                    Err(e) => self.complain(format!("{csv}; plots failed: {e}")),
+                }
+            }
+        }
+    }
+}
+
+/// "pairs ", or for a uniform sample of ≈N candidates "sampled pairs (a uniform sample of
+/// ≈N ± h candidates) ".
+fn sampled_pairs(sampled_from: Option<Estimate>) -> String {
+    match sampled_from {
+        None => "pairs ".to_string(),
+        Some(total) => format!("sampled pairs (a uniform sample of {total} candidates) "),
+    }
+}

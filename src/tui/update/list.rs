@@ -1,0 +1,220 @@
+//! The main screen: panel focus, the histogram's bin cursor, and the pair list (the
+//! candidates, or the missed pairs when the truth's list is shown: see [`super::truth`]).
+
+use std::sync::Arc;
+
+use crate::numfmt::for_count;
+use crate::tui::app::{App, Focus, Overlay, PromptKind, View};
+use crate::tui::keys::{Command, hint};
+use crate::tui::layout;
+use crate::tui::list::{JaccardFilter, SortOrder, list_order};
+
+impl App {
+    /// The main screen's commands; `false` leaves `cmd` to the common ones.
+    pub(super) fn main_command(&mut self, cmd: Command) -> bool {
+        if self.truth.show_missed && self.missed_list_command(cmd) {
+            return true;
+        }
+        let height = self.list_height();
+        match cmd {
+            Command::FocusNext | Command::FocusPrev => {
+                let order = [Focus::Curve, Focus::Histogram, Focus::Pairs];
+                let i = order.iter().position(|&f| f == self.focus).unwrap_or(0);
+                let step = if cmd == Command::FocusNext { 1 } else { 2 };
+                self.focus = order[(i + step) % 3];
+            }
+            Command::BinLeft => self.bin_cursor = self.bin_cursor.saturating_sub(1),
+            Command::BinRight => self.bin_cursor = (self.bin_cursor + 1).min(self.hist.bins() - 1),
+            Command::FilterToBin => self.filter_to_bin(self.bin_cursor),
+            Command::Up => self.move_in_list(-1),
+            Command::Down => self.move_in_list(1),
+            Command::PageUp => self.move_in_list(-(self.list_page() as isize)),
+            Command::PageDown => self.move_in_list(self.list_page() as isize),
+            Command::Top => self.candidates.list.top(height),
+            Command::Bottom => self.candidates.list.bottom(height),
+            Command::Open => self.open_selected(),
+            Command::CycleSort => self.cycle_sort(),
+            Command::JumpPrompt => self.open_prompt(PromptKind::Jump),
+            _ => return false,
+        }
+        true
+    }
+
+    fn cycle_sort(&mut self) {
+        self.view.sort = match self.view.sort {
+            SortOrder::JaccardDesc => SortOrder::JaccardAsc,
+            SortOrder::JaccardAsc => SortOrder::Shuffled,
+            SortOrder::Shuffled => SortOrder::JaccardDesc,
+        };
+        let keep = self.selected_pair().map(|p| (p.a, p.b));
+        self.rebuild_visible(keep);
+        let height = self.list_height();
+        self.candidates.list.top(height);
+        self.say(format!("sorted by {}", self.view.sort.label()));
+    }
+
+    /// A page of the pair list.
+    fn list_page(&self) -> usize {
+        layout::pair_list_rows(self.size).saturating_sub(1).max(1)
+    }
+
+    /// Moves the selection of the list shown: the missed pairs or the candidates.
+    pub(super) fn move_in_list(&mut self, delta: isize) {
+        let height = self.list_height();
+        if self.truth.show_missed {
+            self.truth.missed.move_by(delta, height);
+        } else {
+            self.candidates.list.move_by(delta, height);
+        }
+    }
+
+    /// Recomputes the filtered, sorted list, keeping `keep` selected if it is still there.
+    pub(super) fn rebuild_visible(&mut self, keep: Option<(u32, u32)>) {
+        let order = match &self.candidates.result {
+            Some(result) => list_order(&result.pairs, self.list_view()),
+            None => Vec::new(),
+        };
+        self.show_order(order, keep);
+    }
+
+    /// Shows `order` (indices into the current result) as the list, keeping `keep` selected
+    /// if it is still there.
+    pub(super) fn show_order(&mut self, order: Vec<u32>, keep: Option<(u32, u32)>) {
+        let height = self.list_height();
+        let pairs = self
+            .candidates
+            .result
+            .as_ref()
+            .map(|r| Arc::clone(&r.pairs));
+        self.candidates.list.show(
+            order,
+            |i| match (&pairs, keep) {
+                (Some(pairs), Some(k)) => (pairs[i as usize].a, pairs[i as usize].b) == k,
+                _ => false,
+            },
+            height,
+        );
+        self.rebuild_missed();
+    }
+
+    /// Rows the pair list panel shows at the current size.
+    pub(super) fn list_height(&self) -> usize {
+        layout::pair_list_rows(self.size).max(1)
+    }
+
+    pub(super) fn move_selection(&mut self, delta: isize) {
+        let height = self.list_height();
+        self.candidates.list.move_by(delta, height);
+    }
+
+    pub(super) fn filter_to_bin(&mut self, bin: usize) {
+        let (low, high, high_inclusive) =
+            crate::analysis::histogram::bin_bounds(bin, self.hist.bins());
+        self.bin_cursor = bin;
+        self.set_filter(JaccardFilter {
+            low,
+            high,
+            high_inclusive,
+            bin: Some(bin),
+        });
+    }
+
+    pub(super) fn set_filter(&mut self, filter: JaccardFilter) {
+        self.view.filter = Some(filter);
+        let keep = self.selected_pair().map(|p| (p.a, p.b));
+        self.rebuild_visible(keep);
+        let shown = self.candidates.list.len();
+        self.say(format!(
+            "showing {shown} {} with {} ({} clears)",
+            for_count(shown as u64, "pair", "pairs"),
+            filter.describe(),
+            hint(Command::ClearFilter)
+        ));
+    }
+
+    pub(super) fn clear_filter(&mut self) {
+        if self.view.filter.take().is_some() {
+            let keep = self.selected_pair().map(|p| (p.a, p.b));
+            self.rebuild_visible(keep);
+            self.say("filter cleared");
+        }
+    }
+
+    pub(super) fn jump_to(&mut self, id: &str) {
+        let (Some(result), Some(data)) = (&self.candidates.result, &self.data) else {
+            return;
+        };
+        if id.is_empty() {
+            return;
+        }
+        let has = |i: u32| {
+            let p = &result.pairs[i as usize];
+            data.corpus.id(p.a as usize) == id || data.corpus.id(p.b as usize) == id
+        };
+        // Search forward from the pair after the selection, wrapping, so `/` again finds the
+        // next pair with the same id.
+        match self.candidates.list.find_after_selection(has) {
+            Some(k) => {
+                let height = self.list_height();
+                self.candidates.list.select(k, height);
+                self.say(format!("pair with {id}"));
+            }
+            None if (0..result.pairs.len() as u32).any(has) => self.complain(format!(
+                "{id} is in a pair the filter hides ({} clears the filter)",
+                hint(Command::ClearFilter)
+            )),
+            None if data.corpus.position_of(id).is_some() => self.complain(format!(
+                "{id} is in no candidate pair at {}",
+                self.curve.banding
+            )),
+            None => self.complain(format!("no document has the id {id:?}")),
+        }
+    }
+
+    pub(super) fn on_click(&mut self, x: u16, y: u16) {
+        if self.screen != View::Main || self.overlay != Overlay::None {
+            return;
+        }
+        let l = layout::main_layout(self.size);
+        let pos = ratatui::layout::Position { x, y };
+        if l.curve.contains(pos) {
+            self.focus = Focus::Curve;
+        } else if l.histogram.contains(pos) {
+            self.focus = Focus::Histogram;
+            let g = layout::histogram_geometry(l.histogram, self.hist.bins());
+            if let Some(bin) = g.bin_at(x) {
+                self.filter_to_bin(bin);
+            }
+        } else if l.pairs.contains(pos) {
+            self.focus = Focus::Pairs;
+            let first_row = l.pairs.y + 2;
+            if y >= first_row {
+                let height = self.list_height();
+                let list = if self.truth.show_missed {
+                    &mut self.truth.missed
+                } else {
+                    &mut self.candidates.list
+                };
+                if let Some(i) = list.row_on_line((y - first_row) as usize) {
+                    list.select(i, height);
+                }
+            }
+        }
+    }
+
+    pub(super) fn on_wheel(&mut self, _x: u16, _y: u16, down: bool) {
+        if self.overlay != Overlay::None {
+            return;
+        }
+        let delta = if down { 3 } else { -3 };
+        match self.screen {
+            View::Clusters => {
+                for _ in 0..3 {
+                    self.clusters_command(if down { Command::Down } else { Command::Up });
+                }
+            }
+            View::Viewer { .. } => self.scroll_texts(delta),
+            _ => self.move_in_list(delta),
+        }
+    }
+}

@@ -1,0 +1,325 @@
+//! [`App::update`], the only place explorer state changes, and the commands every view shares.
+//!
+//! An [`Action`] is a key's [`Command`], a mouse event, or a worker's answer. A command goes
+//! first to the handler of the view on screen (one match over [`View`]: [`list`] for the
+//! main screen, [`viewer`], [`clusters`], [`cost`]); what that view leaves goes to
+//! [`App::common_command`] (quit, help, Back, b/r/t, pins, labels, the view toggles). Each
+//! feature's commands live in the module named after it; work is queued as [`Effect`]s.
+//!
+//! Two fan-outs keep the views in step: [`App::on_candidates_changed`] after new candidates
+//! arrive, and [`App::on_threshold_changed`] after t moves.
+//!
+//! [`Effect`]: super::app::Effect
+
+mod candidates;
+mod clusters;
+mod cost;
+mod export;
+mod list;
+mod prompt;
+mod truth;
+mod viewer;
+
+use std::sync::Arc;
+
+use crate::analysis::labels::Label;
+use crate::numfmt::for_count;
+
+use crate::pipeline::Loaded;
+
+use super::app::{Action, App, Effect, Overlay, PairSource, PromptKind, View};
+use super::clusters::{cluster_list_rows, edge_list_rows};
+use super::imported::ImportAnswer;
+use super::keys::{Command, hint};
+use super::labels::LabelsSaved;
+use super::theme::MAX_PINS;
+
+impl App {
+    pub fn update(&mut self, action: Action) {
+        match action {
+            Action::Tick => {}
+            Action::Resize(w, h) => {
+                self.size = (w, h);
+                let height = self.list_height();
+                self.candidates.list.scroll_into_view(height);
+                self.truth.missed.scroll_into_view(height);
+                self.clusters
+                    .list
+                    .scroll_into_view(cluster_list_rows(self.size));
+                if let Some(open) = &mut self.clusters.open {
+                    open.edges.scroll_into_view(edge_list_rows(self.size));
+                }
+            }
+            Action::LoadStepDone(step) => self.load.steps.push(step),
+            Action::Opened(loaded) => self.attach(loaded),
+            Action::CacheWritten(note) => self.say(note),
+            Action::Loaded(result) => match *result {
+                Ok(loaded) => self.on_loaded(loaded),
+                Err(e) => {
+                    self.fatal = Some(e);
+                    self.should_quit = true;
+                }
+            },
+            Action::Banded(outcome) => self.on_banded(outcome),
+            Action::Estimated(estimated) => self.on_estimated(*estimated),
+            Action::BandFailed { request, message } => {
+                if self.candidates.job.accept(request).is_some() {
+                    let export = if std::mem::take(&mut self.candidates.export_pending) {
+                        " (export cancelled)"
+                    } else {
+                        ""
+                    };
+                    self.complain(format!("re-banding failed: {message}{export}"));
+                }
+            }
+            Action::PromptInput(key) => self.on_prompt_key(key),
+            Action::Exported(report) => self.on_exported(report),
+            Action::TruthDone(done) => self.on_truth_done(done),
+            Action::LabelsSaved(saved) => self.on_labels_saved(saved),
+            Action::ClustersDone(outcome) => {
+                let heights = (cluster_list_rows(self.size), edge_list_rows(self.size));
+                self.clusters.accept(*outcome, heights);
+                // A pair opened from a cluster the new clusters no longer hold belongs to no
+                // cluster: ← / → go on in the candidate list, Back to the main screen.
+                let from_cluster = View::Viewer {
+                    from: PairSource::ClusterEdges,
+                };
+                if self.screen == from_cluster && self.clusters.open.is_none() {
+                    self.show(View::Viewer {
+                        from: PairSource::Candidates,
+                    });
+                }
+            }
+            Action::Imported(answer) => match *answer {
+                ImportAnswer::Done { imported, outcome } => {
+                    if !self.imported.announced {
+                        self.imported.announced = true;
+                        self.say(format!("imported {}", imported.report.summary()));
+                    }
+                    self.imported.result = Some(imported);
+                    self.on_banded(outcome);
+                }
+                ImportAnswer::Failed { request, error } => {
+                    if self.candidates.job.accept(request).is_some() {
+                        self.fatal = Some(error);
+                        self.should_quit = true;
+                    }
+                }
+            },
+            Action::CostDone(outcome) => self.cost.accept(*outcome, self.curve.threshold),
+            Action::Click(x, y) => self.on_click(x, y),
+            Action::Wheel(x, y, down) => self.on_wheel(x, y, down),
+            Action::Command(cmd) => {
+                self.message = None;
+                self.on_command(cmd);
+            }
+        }
+    }
+
+    /// A command: the view on screen handles its own, the rest applies on every view.
+    fn on_command(&mut self, cmd: Command) {
+        if self.overlay == Overlay::Help {
+            // Any key closes the help; quitting still quits.
+            self.overlay = Overlay::None;
+            if cmd != Command::Quit {
+                return;
+            }
+        }
+        let handled = match self.screen {
+            View::Loading => false,
+            View::Main => self.main_command(cmd),
+            View::Viewer { from } => self.viewer_command(cmd, from),
+            View::Clusters => self.clusters_command(cmd),
+            View::Cost => self.cost_command(cmd),
+        };
+        if !handled {
+            self.common_command(cmd);
+        }
+    }
+
+    /// The commands that mean the same on every view.
+    fn common_command(&mut self, cmd: Command) {
+        let b = self.curve.banding;
+        match cmd {
+            Command::Quit => {
+                self.cancel_all();
+                self.should_quit = true;
+            }
+            Command::Help => self.overlay = Overlay::Help,
+            Command::Back => self.back(),
+            Command::BandsDown => self.set_banding(b.bands.saturating_sub(1), b.rows),
+            Command::BandsUp => self.set_banding(b.bands + 1, b.rows),
+            Command::RowsDown => self.set_banding(b.bands, b.rows.saturating_sub(1)),
+            Command::RowsUp => self.set_banding(b.bands, b.rows + 1),
+            Command::Pin => {
+                if self.curve.pins.contains(&b) {
+                    self.say(format!("{b} is already pinned"));
+                } else if self.curve.pins.len() >= MAX_PINS {
+                    self.complain(format!(
+                        "at most {MAX_PINS} pinned curves: {} clears them",
+                        hint(Command::ClearPins)
+                    ));
+                } else {
+                    self.curve.pins.push(b);
+                    self.say(format!("pinned {b}"));
+                }
+            }
+            Command::ClearPins => {
+                self.curve.pins.clear();
+                self.say("pins cleared");
+            }
+            Command::ThresholdPrompt => self.open_prompt(PromptKind::Threshold),
+            Command::ThresholdDown => self.set_threshold(self.curve.threshold - 0.01),
+            Command::ThresholdUp => self.set_threshold(self.curve.threshold + 0.01),
+            Command::ToggleLog => self.log_scale = !self.log_scale,
+            Command::FilterPrompt => self.open_prompt(PromptKind::Filter),
+            Command::ClearFilter => self.clear_filter(),
+            Command::LabelDuplicate => self.set_label(Some(Label::Duplicate)),
+            Command::LabelNotDuplicate => self.set_label(Some(Label::NotDuplicate)),
+            Command::LabelUnsure => self.set_label(Some(Label::Unsure)),
+            Command::ClearLabel => self.set_label(None),
+            Command::Export => self.export(),
+            Command::ComputeTruth => self.compute_truth(),
+            Command::ToggleMissed => self.toggle_missed(),
+            Command::ToggleClusters => self.toggle_clusters(),
+            Command::ToggleCost => self.toggle_cost(),
+            // The rest belong to one view each (the key table binds them only there).
+            Command::FocusNext
+            | Command::FocusPrev
+            | Command::BinLeft
+            | Command::BinRight
+            | Command::FilterToBin
+            | Command::Up
+            | Command::Down
+            | Command::PageUp
+            | Command::PageDown
+            | Command::Top
+            | Command::Bottom
+            | Command::Open
+            | Command::CycleSort
+            | Command::JumpPrompt
+            | Command::PrevPair
+            | Command::NextPair
+            | Command::ToggleBandValues
+            | Command::ScrollSide
+            | Command::CycleMetric
+            | Command::CursorLeft
+            | Command::CursorRight => {}
+        }
+    }
+
+    /// Back (Esc): where it goes is decided by the view alone.
+    fn back(&mut self) {
+        match self.screen {
+            View::Loading => {}
+            View::Main => self.clear_filter(),
+            View::Viewer { from } => {
+                self.viewer.pair = None;
+                let to = match from {
+                    PairSource::ClusterEdges => View::Clusters,
+                    PairSource::Candidates | PairSource::Missed => View::Main,
+                };
+                self.show(to);
+            }
+            View::Clusters if self.clusters.open.is_some() => self.clusters.open = None,
+            View::Clusters | View::Cost => self.show(View::Main),
+        }
+    }
+
+    /// Labels the pair the view has at hand: the viewer's, the open cluster's edge, the
+    /// selected missed pair, or the selected candidate.
+    fn set_label(&mut self, label: Option<Label>) {
+        let pair = match self.screen {
+            View::Viewer { .. } => self.viewer.pair.as_ref().map(|v| (v.a, v.b)),
+            View::Clusters => self.selected_cluster_edge().map(|(_, e)| (e.a, e.b)),
+            _ if self.truth.show_missed => self.truth.selected_missed().map(|p| (p.a, p.b)),
+            _ => self.selected_pair().map(|p| (p.a, p.b)),
+        };
+        let (Some((a, b)), Some(data)) = (pair, &self.data) else {
+            self.complain("no pair selected to label");
+            return;
+        };
+        let ids = (data.corpus.id(a as usize), data.corpus.id(b as usize));
+        // The file is written by the label writer thread; the status line says "saved" only
+        // when it answers, so what the screen acknowledges is on disk.
+        let (save, text) = self.labels.set((a, b), ids, label);
+        self.effects.push(Effect::SaveLabels(Box::new(save)));
+        self.say(format!("{text} (saving…)"));
+        self.rebuild_histogram();
+    }
+
+    fn on_labels_saved(&mut self, saved: LabelsSaved) {
+        match self.labels.saved(saved) {
+            Some(Ok(text)) => self.say(text),
+            Some(Err(text)) => self.complain(text),
+            None => {}
+        }
+    }
+
+    fn on_loaded(&mut self, loaded: Loaded) {
+        self.attach(Arc::new(loaded));
+    }
+
+    /// Shows `loaded` (what [`Action::Loaded`] does with a finished load): resolves the
+    /// labels to input positions, opens the main screen and queues the first re-banding.
+    /// Public so benchmarks can share one index among several Apps.
+    pub fn attach(&mut self, loaded: Arc<Loaded>) {
+        let known = self.labels.attach(&loaded.corpus);
+        let store = self.labels.store();
+        if !store.is_empty() {
+            self.say(format!(
+                "loaded {} {} from {} ({known} {} this corpus)",
+                store.len(),
+                for_count(store.len() as u64, "label", "labels"),
+                store.path().display(),
+                for_count(known as u64, "matches", "match")
+            ));
+        }
+        if let Some(note) = &loaded.read.cache_note {
+            let text = match &self.message {
+                Some(m) => format!("{note} · {}", m.text),
+                None => note.clone(),
+            };
+            self.say(text);
+        }
+        // Random pairs similar enough to flood the candidates (char:1, say) deserve a word.
+        if let Some(w) = crate::analysis::shingle_advice::candidate_share_notice(
+            &loaded.index,
+            self.curve.banding,
+        ) {
+            self.complain(w);
+        }
+        // What the reader warned about (stdin that looks like CSV, read as text lines) comes
+        // last, so it is what the status line shows: it says the corpus may not be the one
+        // the user meant.
+        if !loaded.read.warnings.is_empty() {
+            self.complain(loaded.read.warnings.join(" · "));
+        }
+        self.data = Some(loaded);
+        self.show(View::Main);
+        self.request_banding();
+        self.truth_on_loaded();
+    }
+
+    fn set_threshold(&mut self, t: f64) {
+        // Round to 1e-6 so repeated ±0.01 steps do not drift (0.1 + 0.01·k in binary).
+        self.curve.threshold = (t.clamp(0.0, 1.0) * 1e6).round() / 1e6;
+        self.on_threshold_changed();
+    }
+
+    /// What follows new candidates: the count at t, recall against the truth, the clusters.
+    fn on_candidates_changed(&mut self) {
+        self.count_above_threshold();
+        self.truth_remeasure();
+        self.request_clusters();
+    }
+
+    /// What follows a new t: the count at t, recall against the truth, the clusters, the
+    /// cost view's P(t).
+    fn on_threshold_changed(&mut self) {
+        self.count_above_threshold();
+        self.truth_remeasure();
+        self.request_clusters();
+        self.cost.follow_threshold(self.curve.threshold);
+    }
+}
