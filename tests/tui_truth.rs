@@ -516,3 +516,56 @@ fn with_sampled_candidates_recall_is_exact_and_precision_an_estimate() {
     eprintln!("{status}");
     assert!(status.contains("precision ≈"), "{status}");
 }
+
+/// The truth's bars are measured over redraws of the hash family, not assumed binomial: the
+/// explorer keeps each truth pair's agreement under 16 redraws, and every banding's report
+/// is the engine's report with those redraws applied, also after b changes.
+#[test]
+fn the_truth_bars_are_measured_over_redraws() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_with_truth(dir.path());
+    for step in 0..2 {
+        let truth = app.truth.truth.as_ref().unwrap();
+        let agreement = truth
+            .redraws
+            .as_ref()
+            .expect("a small truth keeps its redraws");
+        assert_eq!(agreement.draws(), 16);
+        let report = &app.truth.measure.as_ref().unwrap().report;
+        assert_eq!(report.redraws, 16);
+        let result = app.candidates.result.as_ref().unwrap();
+        let candidates: Vec<CandidatePair> = result
+            .pairs
+            .iter()
+            .map(|p| CandidatePair {
+                a: p.a,
+                b: p.b,
+                bands_hit: p.bands_hit,
+            })
+            .collect();
+        let at_t = result
+            .pairs
+            .iter()
+            .filter(|p| p.jaccard >= app.curve.threshold)
+            .count();
+        let mut expected = measure_recall(
+            &truth.pairs,
+            &candidates,
+            at_t,
+            result.banding,
+            app.curve.threshold,
+            app.hist.bins(),
+        );
+        expected.apply_redraws(&agreement.found_per_draw(
+            &truth.pairs,
+            result.banding,
+            app.hist.bins(),
+            app.curve.threshold,
+        ));
+        assert_eq!(*report, expected, "step {step}");
+        if step == 0 {
+            cmd(&mut app, Command::BandsUp);
+            run_effects(&mut app);
+        }
+    }
+}

@@ -182,6 +182,7 @@ impl RedrawAgreement {
         draws: usize,
         progress: &Progress,
     ) -> crate::Result<Self> {
+        assert!(draws <= MAX_REDRAWS, "at most {MAX_REDRAWS} redraws");
         let words = num_perm.div_ceil(64);
         let docs = TruthDocs::of(sets, truth);
         let never: Vec<bool> = truth.iter().map(|p| never_collides(sets, p)).collect();
@@ -212,6 +213,15 @@ impl RedrawAgreement {
         })
     }
 
+    /// The redraws [`RedrawAgreement::compute`] can keep for `pairs` truth pairs at K =
+    /// `num_perm` within `bytes` of masks: at most [`DEFAULT_REDRAWS`], 0 when fewer than 8
+    /// would fit (too few to estimate a spread).
+    pub fn draws_within(pairs: usize, num_perm: usize, bytes: usize) -> usize {
+        let per_draw = pairs.max(1) * num_perm.div_ceil(64) * 8;
+        let fit = (bytes / per_draw).min(DEFAULT_REDRAWS);
+        if fit >= 8 { fit } else { 0 }
+    }
+
     pub fn draws(&self) -> usize {
         self.draws
     }
@@ -234,6 +244,21 @@ impl RedrawAgreement {
         (0..banding.bands).any(|band| all_set(mask, band * banding.rows, banding.rows))
     }
 
+    /// For `banding`, per truth pair the redraws that make it a candidate: bit d set when it
+    /// collides under redraw d (at most [`MAX_REDRAWS`]). Independent of the threshold, so a
+    /// face keeps it while only t changes ([`counts_from_hits`]).
+    pub fn hits_per_draw(&self, banding: Banding) -> Vec<u32> {
+        assert!(banding.bands * banding.rows <= self.num_perm);
+        (0..self.pairs())
+            .into_par_iter()
+            .map(|i| {
+                (0..self.draws).fold(0u32, |bits, d| {
+                    bits | ((self.collides(i, d, banding) as u32) << d)
+                })
+            })
+            .collect()
+    }
+
     /// For `banding`, the candidates found per redraw in each of `bins` similarity bins
     /// (`counts[bin][draw]`), and the same for the pairs at or above `threshold`.
     pub fn found_per_draw(
@@ -248,25 +273,48 @@ impl RedrawAgreement {
             self.pairs(),
             "the truth the masks were made from"
         );
-        assert!(banding.bands * banding.rows <= self.num_perm);
-        truth
-            .par_iter()
-            .enumerate()
-            .fold(
-                || RedrawCounts::zero(bins, self.draws),
-                |mut acc, (i, p)| {
-                    let k = bin_of(p.jaccard, bins);
-                    for d in 0..self.draws {
-                        if self.collides(i, d, banding) {
-                            acc.per_bin[k][d] += 1;
-                            acc.at_threshold[d] += (p.jaccard >= threshold) as u32;
-                        }
-                    }
-                    acc
-                },
-            )
-            .reduce(|| RedrawCounts::zero(bins, self.draws), RedrawCounts::add)
+        counts_from_hits(
+            truth,
+            &self.hits_per_draw(banding),
+            self.draws,
+            bins,
+            threshold,
+        )
     }
+}
+
+/// The most redraws a [`RedrawAgreement`] keeps (one bit each in
+/// [`RedrawAgreement::hits_per_draw`]).
+pub const MAX_REDRAWS: usize = 32;
+
+/// Counts per bin and draw, and at `threshold`, from the per-pair bits of
+/// [`RedrawAgreement::hits_per_draw`].
+pub fn counts_from_hits(
+    truth: &[TruthPair],
+    hits: &[u32],
+    draws: usize,
+    bins: usize,
+    threshold: f64,
+) -> RedrawCounts {
+    truth
+        .par_iter()
+        .zip(hits)
+        .fold(
+            || RedrawCounts::zero(bins, draws),
+            |mut acc, (p, &bits)| {
+                let k = bin_of(p.jaccard, bins);
+                let above = p.jaccard >= threshold;
+                let mut rest = bits;
+                while rest != 0 {
+                    let d = rest.trailing_zeros() as usize;
+                    acc.per_bin[k][d] += 1;
+                    acc.at_threshold[d] += above as u32;
+                    rest &= rest - 1;
+                }
+                acc
+            },
+        )
+        .reduce(|| RedrawCounts::zero(bins, draws), RedrawCounts::add)
 }
 
 /// Candidates found under each redraw, per bin and at the threshold.

@@ -1,7 +1,8 @@
 //! Ground truth in the explorer: the true similar pairs of the corpus (read from a file, or
 //! computed here with the exact similarity join on a small corpus), measured against the
 //! candidates of the current banding: recall and precision at t, the empirical candidate rate
-//! per similarity bin with its Wilson interval (drawn over the S-curve), and the list of
+//! per similarity bin with its 95 % interval (measured over redraws of the hash family, drawn
+//! over the S-curve), and the list of
 //! missed pairs (true pairs ≥ t that are not candidates), which open in the pair viewer.
 //!
 //! The truth does not depend on b and r. After each re-banding, one merge pass over the truth
@@ -17,6 +18,7 @@ use crate::analysis::recall::{
     RecallReport, bin_means, candidate_hits, measure_recall_with, read_truth, signature_hits,
     truth_floor,
 };
+use crate::analysis::redraws::{RedrawAgreement, counts_from_hits};
 use crate::analysis::truth::{TruthPair, plan_join};
 use crate::jobs::{Latest, Phase, Progress, Ticket};
 use crate::minhash::VerifiedPair;
@@ -50,7 +52,16 @@ pub struct Truth {
     /// has.
     pub floor: f64,
     pub seconds: f64,
+    /// Each truth pair's signature agreement under redraws of the hash family, from which
+    /// every banding's per-bin intervals are measured instead of assumed binomial
+    /// ([`crate::analysis::redraws`]); `None` when the truth is too large to keep them
+    /// ([`REDRAW_BYTES`]), and then the bars are binomial and say so.
+    pub redraws: Option<Arc<RedrawAgreement>>,
 }
+
+/// Memory the explorer gives the redraw masks of a truth: 256 MiB, 16 redraws of a million
+/// truth pairs at K = 128 (8 redraws of two million; beyond that the bars are binomial).
+pub const REDRAW_BYTES: usize = 256 << 20;
 
 /// What a truth job does.
 #[derive(Debug, Clone, PartialEq)]
@@ -108,6 +119,9 @@ pub struct Measure {
     pub sampled: bool,
     /// `hits[i]`: truth pair i is a candidate of `banding`.
     pub hits: Vec<bool>,
+    /// Per truth pair, the redraws under which it is a candidate of `banding`
+    /// ([`RedrawAgreement::hits_per_draw`]), when the truth has redraws.
+    pub redraw_hits: Option<Vec<u32>>,
     pub report: RecallReport,
     /// True pairs ≥ t that are not candidates (before any Jaccard filter).
     pub missed: usize,
@@ -242,20 +256,27 @@ impl TruthState {
             MeasuredCandidates::Listed { banding, .. } => (*banding, false),
             MeasuredCandidates::Sampled { banding, .. } => (*banding, true),
         };
-        let hits = match self.measure.take() {
+        let (hits, redraw_hits) = match self.measure.take() {
             Some(m)
                 if m.banding == banding
                     && m.sampled == sampled
                     && m.hits.len() == truth.pairs.len() =>
             {
-                m.hits
+                (m.hits, m.redraw_hits)
             }
-            _ => match &candidates {
-                MeasuredCandidates::Listed { pairs, .. } => candidate_hits(&truth.pairs, pairs),
-                MeasuredCandidates::Sampled { signatures, .. } => {
-                    signature_hits(&truth.pairs, signatures, banding)
-                }
-            },
+            _ => (
+                match &candidates {
+                    MeasuredCandidates::Listed { pairs, .. } => candidate_hits(&truth.pairs, pairs),
+                    MeasuredCandidates::Sampled { signatures, .. } => {
+                        signature_hits(&truth.pairs, signatures, banding)
+                    }
+                },
+                truth
+                    .redraws
+                    .as_ref()
+                    .filter(|r| banding.bands * banding.rows <= r.num_perm())
+                    .map(|r| r.hits_per_draw(banding)),
+            ),
         };
         let (all, at_t) = match candidates {
             MeasuredCandidates::Listed {
@@ -265,7 +286,7 @@ impl TruthState {
                 total, at_or_above, ..
             } => (total, at_or_above),
         };
-        let report = measure_recall_with(
+        let mut report = measure_recall_with(
             &truth.pairs,
             |i| hits[i],
             all,
@@ -274,11 +295,21 @@ impl TruthState {
             view.threshold,
             bins,
         );
+        if let (Some(agreement), Some(bits)) = (&truth.redraws, &redraw_hits) {
+            report.apply_redraws(&counts_from_hits(
+                &truth.pairs,
+                bits,
+                agreement.draws(),
+                bins,
+                view.threshold,
+            ));
+        }
         let missed = report.true_at_threshold - report.found_at_threshold;
         self.measure = Some(Measure {
             banding,
             sampled,
             hits,
+            redraw_hits,
             report,
             missed,
         });
@@ -344,28 +375,35 @@ pub fn run_truth_job(job: &TruthJob) -> Option<TruthDone> {
     let outcome = match &job.request.task {
         TruthTask::Read(path) => {
             progress.begin(Phase::Reading, 0);
-            read_truth(path, &data.corpus)
-                .map(|pairs| {
+            match read_truth(path, &data.corpus) {
+                Ok(pairs) => {
                     let floor = truth_floor(pairs.iter().map(|p| p.jaccard)).unwrap_or(0.0);
-                    Truth {
+                    let redraws = redraw(data, &pairs, progress)?;
+                    Ok(Truth {
                         pairs: Arc::new(pairs),
                         origin: TruthOrigin::File(path.clone()),
                         floor,
                         seconds: start.elapsed().as_secs_f64(),
-                    }
-                })
-                .map_err(TruthFailure::BadFile)
+                        redraws,
+                    })
+                }
+                Err(e) => Err(TruthFailure::BadFile(e)),
+            }
         }
         TruthTask::Join { threshold } => {
             match join(data, *threshold, job.request.budget_seconds, progress) {
-                Ok(pairs) => Ok(Truth {
-                    pairs: Arc::new(pairs),
-                    origin: TruthOrigin::Computed {
-                        threshold: *threshold,
-                    },
-                    floor: *threshold,
-                    seconds: start.elapsed().as_secs_f64(),
-                }),
+                Ok(pairs) => {
+                    let redraws = redraw(data, &pairs, progress)?;
+                    Ok(Truth {
+                        pairs: Arc::new(pairs),
+                        origin: TruthOrigin::Computed {
+                            threshold: *threshold,
+                        },
+                        floor: *threshold,
+                        seconds: start.elapsed().as_secs_f64(),
+                        redraws,
+                    })
+                }
                 Err(Error::Cancelled) => return None,
                 // A refusal travels from `join` as Error::Refused.
                 Err(Error::Refused(msg)) => Err(TruthFailure::Refused(msg)),
@@ -378,6 +416,31 @@ pub fn run_truth_job(job: &TruthJob) -> Option<TruthDone> {
         request: job.id,
         outcome,
     })
+}
+
+/// The truth's redraw masks, as many redraws as [`REDRAW_BYTES`] allows (none for an
+/// empty truth or one too large); `None` when the job was cancelled meanwhile.
+fn redraw(
+    data: &Loaded,
+    pairs: &[TruthPair],
+    progress: &Progress,
+) -> Option<Option<Arc<RedrawAgreement>>> {
+    let options = &data.index.options;
+    let draws = RedrawAgreement::draws_within(pairs.len(), options.num_perm, REDRAW_BYTES);
+    if draws == 0 || pairs.is_empty() {
+        return Some(None);
+    }
+    match RedrawAgreement::compute(
+        &data.index.sets,
+        pairs,
+        options.num_perm,
+        options.seed,
+        draws,
+        progress,
+    ) {
+        Ok(agreement) => Some(Some(Arc::new(agreement))),
+        Err(_) => None,
+    }
 }
 
 /// The exact join at `threshold`, refused ([`crate::analysis::truth::JoinPlan::check_budget`]) when its estimated

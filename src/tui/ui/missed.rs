@@ -187,7 +187,8 @@ pub fn job_span(app: &App) -> Option<Span<'static>> {
 
 /// Points and interval bars of the measured candidate rate, for the S-curve chart.
 pub struct MeasuredOverlay {
-    /// One vertical segment (the Wilson 95 % interval) per non-empty bin.
+    /// One vertical segment (the 95 % interval: measured over redraws of the hash family when
+    /// the truth has them, else Wilson's) per non-empty bin.
     bars: Vec<[(f64, f64); 2]>,
     /// Measured rates inside their interval's agreement with the curve, and outside it.
     inside: Vec<(f64, f64)>,
@@ -311,6 +312,10 @@ impl MeasuredOverlay {
                 "measured recall {} (curve {}) ",
                 percent(r.recall),
                 percent(r.predicted_recall)
+            ))),
+            (_, Some(r)) if r.redraws > 0 => spans.push(Span::raw(format!(
+                "measured ±95 % ({} redraws) ",
+                r.redraws
             ))),
             _ => spans.push(Span::raw("measured ±95 % ")),
         }
