@@ -525,13 +525,15 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
     for c in &s.largest_clusters {
         let _ = writeln!(
             out,
-            "  {:>7} documents, kept {}; weakest link {}{:.3}, farthest pair {:.3}{}",
+            "  {:>7} documents, kept {}; weakest link {}{:.3}, farthest pair {}{:.3}{}",
             thousands(c.size as u64),
             id_for_message(&c.kept),
             if c.exact { "" } else { "≥ " },
             c.weakest_link,
+            // The lowest Jaccard of a sample of pairs bounds the cluster's lowest from above.
+            if c.exact { "" } else { "≤ " },
             c.farthest_pair,
-            if c.exact { "" } else { " (sampled)" }
+            if c.exact { "" } else { " (bounds from a sample)" }
         );
     }
     let _ = writeln!(
