@@ -319,9 +319,16 @@ pub fn diff_texts(left: &str, right: &str, options: &DiffOptions) -> TextDiff {
 
     // A replacement enters as a deletion and an insertion, so that either half can be
     // recognised as a move; the fold joins the halves that are not back into one change.
+    // Positions come from the ops' lengths, in order: after `similar`'s compaction (2.7.0)
+    // the index an op holds for the side it does not touch (a deletion's `new_index`) can
+    // be off, while lengths and order are right.
     let mut rows: Vec<TokenRow> = Vec::with_capacity(ops.len() + 8);
+    let (mut at_left, mut at_right) = (0, 0);
     for op in &ops {
         let (tag, l, r) = op.as_tag_tuple();
+        let l = at_left..at_left + l.len();
+        let r = at_right..at_right + r.len();
+        (at_left, at_right) = (l.end, r.end);
         let row = |kind, l, r| TokenRow { kind, l, r };
         match tag {
             DiffTag::Equal => rows.push(row(Kind::Equal, l, r)),
@@ -333,6 +340,7 @@ pub fn diff_texts(left: &str, right: &str, options: &DiffOptions) -> TextDiff {
             }
         }
     }
+    debug_assert_eq!((at_left, at_right), (left_words.len(), right_words.len()));
     let min_moved = match unit {
         Unit::Words => MIN_MOVED_WORDS,
         Unit::Chars => MIN_MOVED_CHARS,
