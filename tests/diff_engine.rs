@@ -284,7 +284,11 @@ fn generated_text(words: usize, seed: u64) -> String {
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
         if i > 0 {
-            out.push(if (state >> 40) % 13 == 0 { '\n' } else { ' ' });
+            out.push(if (state >> 40).is_multiple_of(13) {
+                '\n'
+            } else {
+                ' '
+            });
         }
         out.push_str(VOCABULARY[((state >> 33) % VOCABULARY.len() as u64) as usize]);
     }
@@ -302,7 +306,7 @@ fn invariants_hold_on_generated_pairs() {
         let mut b_words: Vec<&str> = words[..cut].to_vec();
         b_words.extend(other.split_whitespace());
         b_words.extend(words[(cut + 5).min(words.len())..].iter().copied());
-        if seed % 3 == 0 {
+        if seed.is_multiple_of(3) {
             // Move the first ten words to the end.
             let head: Vec<&str> = b_words.drain(..10).collect();
             b_words.extend(head);
