@@ -224,7 +224,7 @@ fn the_size_cap_is_an_option_and_is_reported() {
         .unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
-        stdout.contains("only the first 4 words of each text were compared: a from byte 18 of 112, b from byte 21 of 112 were not"),
+        stdout.contains("the comparison stopped at the cap of 4 words per text: a from byte 18 of 112 and b from byte 21 of 112 on were not compared"),
         "{stdout}"
     );
 }

@@ -190,8 +190,8 @@ fn header_lines(diff: &TextDiff, info: &PairInfo) -> (Vec<String>, Vec<String>) 
     let mut notes = Vec::new();
     if let Some(cut) = diff.cut {
         notes.push(format!(
-            "only the first {} {} of each text were compared: a from byte {} of {}, b from \
-             byte {} of {} were not",
+            "the comparison stopped at the cap of {} {} per text: a from byte {} of {} and b \
+             from byte {} of {} on were not compared",
             thousands(cut.max_tokens as u64),
             diff.unit.noun(cut.max_tokens as u64),
             thousands(cut.left as u64),

@@ -26,6 +26,29 @@
 //! part not compared) so a renderer walks it once and styles by kind; [`TextDiff::rows`]
 //! pairs both sides for side-by-side alignment; [`TextDiff::differences`] are the stops of
 //! "next / previous difference". [`export`] writes the diff as text or HTML.
+//!
+//! # Example
+//!
+//! ```
+//! use lshscope::diff::{DiffOptions, Kind, SegmentKind, Side, diff_texts};
+//!
+//! let (a, b) = ("The plan costs 12 euros.", "The plan costs 15 euros.");
+//! let diff = diff_texts(a, b, &DiffOptions::default());
+//! assert_eq!(diff.describe(), "1 word changed; 80 % unchanged");
+//! let changed = &diff.rows[diff.differences[0].start];
+//! assert_eq!(changed.kind, Kind::Changed);
+//! assert_eq!((&a[changed.left.clone()], &b[changed.right.clone()]), ("12", "15"));
+//! // Every byte of `a` once, in order: rows by kind, the whitespace between them.
+//! let styled: String = diff
+//!     .segments(Side::Left)
+//!     .iter()
+//!     .map(|s| match s.kind {
+//!         SegmentKind::Row { kind: Kind::Changed, .. } => format!("[{}]", &a[s.range.clone()]),
+//!         _ => a[s.range.clone()].to_string(),
+//!     })
+//!     .collect();
+//! assert_eq!(styled, "The plan costs [12] euros.");
+//! ```
 
 pub mod export;
 
@@ -161,7 +184,10 @@ impl Row {
 }
 
 /// Where the size cap stopped the comparison: bytes from `left` on (from `right` on) were
-/// not compared. Equal to a text's length when that whole text was compared.
+/// not compared. Equal to a text's length when that whole text was compared. When a text is
+/// cut, the edits after the last unchanged run are left out too (up to there both texts
+/// were aligned; past it, one text's window may end before words that match the other's),
+/// so a side can end before its cap, or before its end though it was not cut itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cut {
     pub left: usize,
@@ -302,9 +328,9 @@ pub fn diff_texts(left: &str, right: &str, options: &DiffOptions) -> TextDiff {
         Granularity::Auto => Unit::Words,
     };
     let max_tokens = options.max_tokens.max(1);
-    let (left_tokens, left_cut) = tokenize(left, unit, max_tokens);
-    let (right_tokens, right_cut) = tokenize(right, unit, max_tokens);
-    let cut = (left_cut.is_some() || right_cut.is_some()).then(|| Cut {
+    let (mut left_tokens, left_cut) = tokenize(left, unit, max_tokens);
+    let (mut right_tokens, right_cut) = tokenize(right, unit, max_tokens);
+    let mut cut = (left_cut.is_some() || right_cut.is_some()).then(|| Cut {
         left: left_cut.unwrap_or(left.len()),
         right: right_cut.unwrap_or(right.len()),
         max_tokens,
@@ -347,6 +373,19 @@ pub fn diff_texts(left: &str, right: &str, options: &DiffOptions) -> TextDiff {
     };
     mark_moves(&mut rows, &left_words, &right_words, min_moved);
     fold_short_equal_runs(&mut rows);
+    if let Some(cut) = &mut cut
+        && let Some((left_kept, right_kept)) = drop_unaligned_tail(&mut rows)
+    {
+        // The edits after the last equal row may only be the two windows' ends not lining
+        // up (the words one text has past its cut): they were not really compared.
+        let start = |tokens: &[Range<usize>], at: usize, cut: usize| {
+            tokens.get(at).map_or(cut, |t| t.start)
+        };
+        cut.left = start(&left_tokens, left_kept, cut.left);
+        cut.right = start(&right_tokens, right_kept, cut.right);
+        left_tokens.truncate(left_kept);
+        right_tokens.truncate(right_kept);
+    }
 
     let byte_range = |tokens: &[Range<usize>], t: &Range<usize>| -> Range<usize> {
         if t.is_empty() {
@@ -482,12 +521,12 @@ impl TextDiff {
     }
 
     /// The summary line, with what the bounds left out:
-    /// `… ; 87 % unchanged; compared the first 50,000 words of each text`.
+    /// `… ; 87 % unchanged; stopped at the cap of 50,000 words per text`.
     pub fn describe(&self) -> String {
         let mut line = self.summary.describe(self.unit);
         if let Some(cut) = self.cut {
             line += &format!(
-                "; compared the first {} {} of each text",
+                "; stopped at the cap of {} {} per text",
                 thousands(cut.max_tokens as u64),
                 self.unit.noun(cut.max_tokens as u64)
             );
@@ -631,6 +670,27 @@ fn fold_short_equal_runs(rows: &mut Vec<TokenRow>) {
         };
     }
     *rows = out;
+}
+
+/// Drops the rows after the last equal one, if there are both, and returns how many tokens
+/// of each side the kept rows hold. A move whose partner is dropped becomes a plain deletion
+/// (insertion).
+fn drop_unaligned_tail(rows: &mut Vec<TokenRow>) -> Option<(usize, usize)> {
+    let last_equal = rows.iter().rposition(|r| r.kind.is_equal())?;
+    if last_equal + 1 == rows.len() {
+        return None;
+    }
+    rows.truncate(last_equal + 1);
+    let kept = rows.len();
+    for row in rows.iter_mut() {
+        row.kind = match row.kind {
+            Kind::MovedOut { to } if to >= kept => Kind::Deleted,
+            Kind::MovedIn { from } if from >= kept => Kind::Inserted,
+            other => other,
+        };
+    }
+    let last = &rows[last_equal];
+    Some((last.l.end, last.r.end))
 }
 
 /// Marks a run deleted on the left that is inserted word for word elsewhere on the right as
