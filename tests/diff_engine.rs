@@ -99,6 +99,27 @@ fn check_invariants(d: &TextDiff, a: &str, b: &str) {
         }
     }
     assert_eq!(d.differences, runs);
+    // Blocks take every row once, in order, and tile each side's compared text.
+    let blocks = d.blocks();
+    let rows_of_blocks: Vec<usize> = blocks.iter().flat_map(|b| b.rows.clone()).collect();
+    assert_eq!(rows_of_blocks, (0..d.rows.len()).collect::<Vec<_>>());
+    for side in [Side::Left, Side::Right] {
+        let mut at = 0;
+        for i in 0..blocks.len() {
+            let range = d.block_range(&blocks, i, side);
+            assert_eq!(range.start, at);
+            at = range.end;
+        }
+        if !blocks.is_empty() {
+            assert_eq!(at, d.compared_len(side));
+        }
+    }
+    for b in &blocks {
+        match b.difference {
+            Some(n) => assert_eq!(d.differences[n], b.rows),
+            None => assert!(b.rows.len() == 1 && d.rows[b.rows.start].kind.is_equal()),
+        }
+    }
 }
 
 const INFO: PairInfo = PairInfo {

@@ -361,26 +361,9 @@ pub fn to_html(diff: &TextDiff, left: &str, right: &str, info: &PairInfo) -> Str
         "</div>\n<table>\n<thead><tr><th class=\"n\">#</th><th>a: {a}</th><th>b: {b}</th></tr>\
          </thead>\n<tbody>\n"
     );
-    // Blocks: each difference, and each equal row between them.
-    let mut blocks: Vec<(Range<usize>, Option<usize>)> = Vec::new();
-    let mut next_difference = diff.differences.iter().enumerate().peekable();
-    let mut r = 0;
-    while r < diff.rows.len() {
-        match next_difference.peek() {
-            Some((n, d)) if d.start == r => {
-                blocks.push(((*d).clone(), Some(*n)));
-                r = d.end;
-                next_difference.next();
-            }
-            _ => {
-                blocks.push((r..r + 1, None));
-                r += 1;
-            }
-        }
-    }
-    for (i, (rows, difference)) in blocks.iter().enumerate() {
-        let last = i + 1 == blocks.len();
-        let (class, label) = match difference {
+    let blocks = diff.blocks();
+    for (i, block) in blocks.iter().enumerate() {
+        let (class, label) = match block.difference {
             Some(n) => (
                 String::new(),
                 format!("<td class=\"n\" id=\"d{0}\">{0}</td>", n + 1),
@@ -393,21 +376,9 @@ pub fn to_html(diff: &TextDiff, left: &str, right: &str, info: &PairInfo) -> Str
         let _ = write!(out, "<tr{class}>{label}");
         for (side, text) in [(Side::Left, left), (Side::Right, right)] {
             out.push_str("<td>");
-            // The block's text runs from its first row (or the text's start) to the next
-            // block's first row (or the end of what was compared): the whitespace after a
-            // row stays with it.
-            let start = if i == 0 {
-                0
-            } else {
-                diff.rows[rows.start].range(side).start
-            };
-            let end = if last {
-                diff.compared_len(side)
-            } else {
-                diff.rows[rows.end].range(side).start
-            };
+            let Range { start, end } = diff.block_range(&blocks, i, side);
             let mut at = start;
-            for row_index in rows.clone() {
+            for row_index in block.rows.clone() {
                 let row = &diff.rows[row_index];
                 let range = row.range(side);
                 out.push_str(&escape_html(&text[at..range.start.max(at)]));

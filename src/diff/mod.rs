@@ -507,6 +507,52 @@ impl TextDiff {
         out
     }
 
+    /// The rows in blocks a side-by-side view aligns: each difference (its index in
+    /// [`TextDiff::differences`] given) and each equal row between them, in order. Drawing
+    /// block by block, with the shorter side padded to the longer one's height, keeps the
+    /// two texts level at every difference.
+    pub fn blocks(&self) -> Vec<Block> {
+        let mut out = Vec::with_capacity(2 * self.differences.len() + 1);
+        let mut differences = self.differences.iter().enumerate().peekable();
+        let mut row = 0;
+        while row < self.rows.len() {
+            match differences.peek() {
+                Some((n, d)) if d.start == row => {
+                    out.push(Block {
+                        rows: (*d).clone(),
+                        difference: Some(*n),
+                    });
+                    row = d.end;
+                    differences.next();
+                }
+                _ => {
+                    out.push(Block {
+                        rows: row..row + 1,
+                        difference: None,
+                    });
+                    row += 1;
+                }
+            }
+        }
+        out
+    }
+
+    /// The bytes of one side a block covers, whitespace after its rows included: from its
+    /// first row (the text's start for the first block) to the next block's first row (the
+    /// end of what was compared for the last), so consecutive blocks tile the compared text.
+    pub fn block_range(&self, blocks: &[Block], i: usize, side: Side) -> Range<usize> {
+        let start = if i == 0 {
+            0
+        } else {
+            self.rows[blocks[i].rows.start].range(side).start
+        };
+        let end = match blocks.get(i + 1) {
+            Some(next) => self.rows[next.rows.start].range(side).start,
+            None => self.compared_len(side),
+        };
+        start..end.max(start)
+    }
+
     /// The index in [`TextDiff::differences`] of the first difference starting after row
     /// `row` (`None`: there is none). With `row = None`, the first difference.
     pub fn next_difference(&self, row: Option<usize>) -> Option<usize> {
@@ -536,6 +582,16 @@ impl TextDiff {
         }
         line
     }
+}
+
+/// A stretch of rows a side-by-side view keeps level ([`TextDiff::blocks`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Block {
+    /// Rows of [`TextDiff::rows`].
+    pub rows: Range<usize>,
+    /// The difference these rows are (its index in [`TextDiff::differences`]); `None` for
+    /// an equal row.
+    pub difference: Option<usize>,
 }
 
 /// A row while rows are built: token index ranges on each side.
