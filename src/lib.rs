@@ -57,6 +57,7 @@ pub mod atomic;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod corpus;
+pub mod diff;
 pub mod error;
 pub mod jobs;
 pub mod learn;

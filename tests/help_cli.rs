@@ -18,6 +18,7 @@ const COMMANDS: &[&[&str]] = &[
     &["index", "query"],
     &["index", "info"],
     &["tune"],
+    &["diff"],
     &["truth"],
     &["plot"],
     &["plot", "scurve"],

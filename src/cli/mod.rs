@@ -17,6 +17,7 @@ use crate::{Error, Result};
 
 mod bench;
 mod dedup;
+mod diff;
 mod explore;
 mod generate;
 mod index;
@@ -59,6 +60,9 @@ pub enum Command {
     Index(index::IndexCommandArgs),
     /// Choose bands and rows: datasketch's pick, recall targets, constraints, corpus-weighted.
     Tune(tune::TuneArgs),
+    /// Show what differs between two documents: aligned word by word, with their Jaccard and
+    /// a summary, as text or an HTML page.
+    Diff(diff::DiffArgs),
     /// Exact similarity join (every pair with Jaccard ≥ T), or a sample of pair similarities.
     Truth(truth::TruthArgs),
     /// Export S-curves and similarity histograms as SVG or PNG.
@@ -115,6 +119,7 @@ pub fn run(cli: Cli) -> crate::Result<i32> {
         Some(Command::Index(args)) => index::run(args),
         Some(Command::Plot(args)) => plot::run(args),
         Some(Command::Truth(args)) => truth::run(args),
+        Some(Command::Diff(args)) => diff::run(args),
         Some(Command::Shingles(args)) => shingles::run(args),
         Some(Command::Learn(args)) => learn::run(args),
         None => explore::run_sample(),
