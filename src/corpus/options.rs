@@ -138,8 +138,8 @@ pub struct ReadReport {
     pub lines: LineCounts,
     /// Documents whose id repeats the id of an earlier document.
     pub duplicate_ids: usize,
-    /// The first few repeated ids, in order of their first repetition.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// The first few repeated ids, in order of their first repetition, as messages quote them
+    /// ([`crate::excerpt::excerpt`]).
     pub duplicate_id_examples: Vec<String>,
     /// Advice about how the input was read that did not stop the read: stdin that looks like
     /// CSV read as text lines, a CSV read as TSV (or the reverse), a text column chosen by
