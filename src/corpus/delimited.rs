@@ -21,7 +21,9 @@
 //! The header row is the exception: it cannot be skipped, since the next row would silently
 //! become the header (wrong column names, one document lost). A malformed quoted field in it
 //! is an error even under `--skip-bad`, saying so; under `--no-headers` the first row is a
-//! data row like any other.
+//! data row like any other. A first row that cannot be a header (`sniff_header`: a document
+//! of hundreds of characters in front of its id) is read as data, with a note; without a
+//! header, two columns are the id and the text, as `id<TAB>text` dumps are written.
 
 use std::collections::VecDeque;
 use std::io::BufRead;
