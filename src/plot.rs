@@ -218,8 +218,10 @@ fn rasterize(svg: &str, width: u32, height: u32) -> std::result::Result<Vec<u8>,
         .collect())
 }
 
-/// Encodes RGB pixels as PNG. A plot is mostly flat colour: adaptive row filters and the
-/// strongest deflate level shrink it several times over the defaults, for a few milliseconds.
+/// Encodes RGB pixels as PNG at the `Default` deflate level. The encoder's own default is its
+/// fastest level, which left the three-curve S-curve (1200×800) at 535 kB; `Default` makes it
+/// 85 kB in 40 ms (test profile), and adaptive filters at the `Best` level only 6 % smaller
+/// (80 kB) for four times the time.
 fn encode_png(
     w: &mut dyn std::io::Write,
     width: u32,
@@ -229,8 +231,7 @@ fn encode_png(
     let mut encoder = png::Encoder::new(w, width, height);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::Best);
-    encoder.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
+    encoder.set_compression(png::Compression::Default);
     let mut writer = encoder.write_header().map_err(std::io::Error::other)?;
     writer
         .write_image_data(rgb)
