@@ -59,6 +59,7 @@ pub mod cli;
 pub mod corpus;
 pub mod diff;
 pub mod error;
+pub mod excerpt;
 pub mod jobs;
 pub mod learn;
 pub mod minhash;

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::corpus::Corpus;
+use crate::excerpt::excerpt;
 use crate::jobs::Progress;
 use crate::minhash::VerifiedPair;
 use crate::similarity::prefetch_line;
@@ -589,7 +590,10 @@ fn check_jaccard(name: &Path, line: u64, column: &str, text: &str) -> Result<f64
         Error::input(
             name,
             line,
-            format!("{column}: `{text}` is not a number; expected a Jaccard similarity in [0, 1]"),
+            format!(
+                "{column}: `{}` is not a number; expected a Jaccard similarity in [0, 1]",
+                excerpt(text)
+            ),
         )
     })?;
     check_range(name, line, column, v)
@@ -602,8 +606,9 @@ fn check_weight(name: &Path, line: u64, column: &str, text: &str) -> Result<f64>
             name,
             line,
             format!(
-                "{column}: `{text}` is not a positive number; a weight says how many pairs the \
-                 row stands for"
+                "{column}: `{}` is not a positive number; a weight says how many pairs the \
+                 row stands for",
+                excerpt(text)
             ),
         )),
     }
@@ -692,8 +697,9 @@ impl<R: Read> HeaderCsv<R> {
     }
 
     /// The header as found, comma-separated, for messages.
+    /// The header's column names as a message lists them ([`crate::excerpt::listing`]).
     pub fn header_text(&self) -> String {
-        self.headers.iter().collect::<Vec<_>>().join(",")
+        crate::excerpt::listing(&self.headers.iter().collect::<Vec<_>>())
     }
 
     /// The next row and the 1-based line it starts on; `None` at the end.
@@ -844,7 +850,10 @@ fn read_jsonl(
                 return Err(Error::input(
                     name,
                     line_no,
-                    format!("field `jaccard`: {other} is not a number"),
+                    format!(
+                        "field `jaccard`: {} is not a number",
+                        excerpt(&other.to_string())
+                    ),
                 ));
             }
             None => {
@@ -872,7 +881,10 @@ fn read_jsonl(
                 return Err(Error::input(
                     name,
                     line_no,
-                    format!("field `weight`: {other} is not a number"),
+                    format!(
+                        "field `weight`: {} is not a number",
+                        excerpt(&other.to_string())
+                    ),
                 ));
             }
         };

@@ -449,10 +449,11 @@ fn read_pairs_chunks<R: ChunkReader + 'static>(
     let reader = open(chunks, file_bytes, name)?;
     let metadata = reader.metadata();
     let schema = metadata.file_metadata().schema_descr();
-    let listing = (0..schema.num_columns())
-        .map(|i| schema.column(i).path().string())
-        .collect::<Vec<_>>()
-        .join(", ");
+    let listing = crate::excerpt::listing(
+        &(0..schema.num_columns())
+            .map(|i| schema.column(i).path().string())
+            .collect::<Vec<_>>(),
+    );
     // Leaf index and max definition level of each wanted column.
     let mut leaves: [Option<(usize, i16)>; 5] = [None; 5];
     for (slot, wanted) in leaves.iter_mut().zip(COLUMNS) {

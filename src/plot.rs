@@ -1,9 +1,10 @@
 //! Plot export (SVG or PNG, chosen by the file extension) of S-curves and of histograms of
 //! pair similarities, with plotters. Plain data in, one file out, written atomically.
 //!
-//! The bitmap backend has no system fonts here: DejaVu Sans (the `dejavu` crate) is embedded
-//! and registered with plotters' `ab_glyph` font backend before anything is drawn. The SVG
-//! backend writes text as `<text>` elements but measures it with the same font.
+//! Every figure is drawn once, as SVG; a PNG is that SVG rasterized by resvg, antialiased.
+//! There are no system fonts here: DejaVu Sans (the `dejavu` crate) is embedded, registered
+//! with plotters' `ab_glyph` font backend to measure text while laying it out, and given to
+//! resvg to draw the SVG's `<text>` elements, so both formats set text with the same metrics.
 //!
 //! Colours are the Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2008), which
 //! stays distinguishable under the common forms of colour blindness; curves also differ in
@@ -161,36 +162,81 @@ fn write_figure(path: &Path, width: u32, height: u32, figure: &impl Figure) -> R
     let format = image_format(path)?;
     register_fonts();
     let failed = |e: String| Error::internal(format!("{}: drawing failed: {e}", path.display()));
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        figure.draw(&root).map_err(|e| failed(e.to_string()))?;
+        root.present().map_err(|e| failed(e.to_string()))?;
+    }
     match format {
-        ImageFormat::Svg => {
-            let mut svg = String::new();
-            {
-                let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-                figure.draw(&root).map_err(|e| failed(e.to_string()))?;
-                root.present().map_err(|e| failed(e.to_string()))?;
-            }
-            crate::atomic::write_atomically(path, |w| w.write_all(svg.as_bytes()))
-        }
+        ImageFormat::Svg => crate::atomic::write_atomically(path, |w| w.write_all(svg.as_bytes())),
         ImageFormat::Png => {
-            let mut rgb = vec![0u8; width as usize * height as usize * 3];
-            {
-                let root =
-                    BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
-                figure.draw(&root).map_err(|e| failed(e.to_string()))?;
-                root.present().map_err(|e| failed(e.to_string()))?;
-            }
-            crate::atomic::write_atomically(path, |w| {
-                let mut encoder = png::Encoder::new(w, width, height);
-                encoder.set_color(png::ColorType::Rgb);
-                encoder.set_depth(png::BitDepth::Eight);
-                let mut writer = encoder.write_header().map_err(std::io::Error::other)?;
-                writer
-                    .write_image_data(&rgb)
-                    .map_err(std::io::Error::other)?;
-                writer.finish().map_err(std::io::Error::other)
-            })
+            let rgb = rasterize(&svg, width, height).map_err(failed)?;
+            crate::atomic::write_atomically(path, |w| encode_png(w, width, height, &rgb))
         }
     }
+}
+
+/// The fonts the SVG's text is drawn with when rasterized: the embedded DejaVu Sans (regular
+/// and bold) as `sans-serif`, the family plotters names, so the PNG's text has the metrics
+/// plotters laid it out with. Parsed once.
+fn raster_fonts() -> std::sync::Arc<resvg::usvg::fontdb::Database> {
+    static FONTS: std::sync::OnceLock<std::sync::Arc<resvg::usvg::fontdb::Database>> =
+        std::sync::OnceLock::new();
+    FONTS
+        .get_or_init(|| {
+            let mut db = resvg::usvg::fontdb::Database::new();
+            db.load_font_data(dejavu::sans::regular().to_vec());
+            db.load_font_data(dejavu::sans::bold().to_vec());
+            db.set_sans_serif_family("DejaVu Sans");
+            std::sync::Arc::new(db)
+        })
+        .clone()
+}
+
+/// The SVG that plotters drew, rasterized by resvg (antialiased lines, markers and text) on
+/// white: RGB pixels, row by row. Rasterizing the SVG, rather than drawing again with
+/// plotters' bitmap backend (which does not antialias lines), makes the PNG the same picture
+/// as the SVG, smooth, and far smaller once compressed (its edges are few and regular).
+fn rasterize(svg: &str, width: u32, height: u32) -> std::result::Result<Vec<u8>, String> {
+    use resvg::tiny_skia::{Color, Pixmap, Transform};
+    let options = resvg::usvg::Options {
+        font_family: "DejaVu Sans".to_string(),
+        fontdb: raster_fonts(),
+        ..Default::default()
+    };
+    let tree = resvg::usvg::Tree::from_str(svg, &options).map_err(|e| e.to_string())?;
+    let mut pixmap =
+        Pixmap::new(width, height).ok_or_else(|| format!("no {width}×{height} pixmap"))?;
+    pixmap.fill(Color::WHITE);
+    resvg::render(&tree, Transform::default(), &mut pixmap.as_mut());
+    // Opaque everywhere (white underneath), so premultiplied RGBA is plain RGBA: drop alpha.
+    Ok(pixmap
+        .data()
+        .chunks_exact(4)
+        .flat_map(|p| [p[0], p[1], p[2]])
+        .collect())
+}
+
+/// Encodes RGB pixels as PNG at the `Default` deflate level. The encoder's own default is its
+/// fastest level, which left the three-curve S-curve (1200×800) at 535 kB; `Default` makes it
+/// 85 kB in 40 ms (test profile), and adaptive filters at the `Best` level only 6 % smaller
+/// (80 kB) for four times the time.
+fn encode_png(
+    w: &mut dyn std::io::Write,
+    width: u32,
+    height: u32,
+    rgb: &[u8],
+) -> std::io::Result<()> {
+    let mut encoder = png::Encoder::new(w, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Default);
+    let mut writer = encoder.write_header().map_err(std::io::Error::other)?;
+    writer
+        .write_image_data(rgb)
+        .map_err(std::io::Error::other)?;
+    writer.finish().map_err(std::io::Error::other)
 }
 
 /// Writes the S-curve figure to `path` (`.svg` or `.png`).
@@ -780,7 +826,8 @@ mod tests {
             .collect()
     }
 
-    /// Draws `figure` as SVG and PNG of `plot`'s size; returns the SVG text and the RGB pixels.
+    /// Draws `figure` as SVG of `plot`'s size and rasterizes it as the PNG export does;
+    /// returns the SVG text and the RGB pixels.
     fn render(figure: &HistogramFigure) -> (String, Vec<u8>) {
         register_fonts();
         let (w, h) = (figure.plot.width, figure.plot.height);
@@ -790,12 +837,7 @@ mod tests {
             figure.draw(&root).unwrap();
             root.present().unwrap();
         }
-        let mut rgb = vec![0u8; w as usize * h as usize * 3];
-        {
-            let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
-            figure.draw(&root).unwrap();
-            root.present().unwrap();
-        }
+        let rgb = rasterize(&svg, w, h).unwrap();
         (svg, rgb)
     }
 

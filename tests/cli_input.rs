@@ -1107,3 +1107,158 @@ fn reader_warnings_are_printed_by_every_command_that_reads_a_corpus() {
     warned_once(&err);
     assert!(err.contains("needs an interactive terminal"), "{err}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Files without a header row, and messages that quote input
+
+/// The `key<TAB>body` rows of `notes.tsv` without its header: `id<TAB>text` as dumps are
+/// written. `first_body` replaces the body of the first note.
+fn headerless_notes(first_body: Option<&str>, delimiter: char) -> String {
+    let notes = std::fs::read_to_string(data("notes.tsv")).unwrap();
+    let mut out = String::new();
+    for (i, line) in notes.lines().skip(1).enumerate() {
+        let mut fields = line.split('\t');
+        let (key, body) = (fields.next().unwrap(), fields.next().unwrap());
+        let body = match (i, first_body) {
+            (0, Some(b)) => b,
+            _ => body,
+        };
+        if delimiter == ',' {
+            out.push_str(&format!("{key},\"{}\"\n", body.replace('"', "\"\"")));
+        } else {
+            out.push_str(&format!("{key}\t{body}\n"));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_headerless_dump_with_a_long_first_document_is_read_as_id_and_text() {
+    let long = "The night ferry to the islands leaves at ten, and the ticket office by the \
+                harbour stays open until the last boat has gone; bring a coat.";
+    let dir = tempfile::tempdir().unwrap();
+    for (name, delimiter) in [("dump.tsv", '\t'), ("dump.csv", ',')] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, headerless_notes(Some(long), delimiter)).unwrap();
+        let out = lshscope().arg("scan").arg(&path).assert().success();
+        // The ids are the first column: the near-duplicate notes 2 and 5 keep their keys.
+        assert_eq!(
+            parse_pairs(&out.get_output().stdout),
+            pair("n2", "n5"),
+            "{name}"
+        );
+        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(
+            err.contains(&format!(
+                "{name}: the first row does not look like a header (field 2 is {} characters \
+                 long), so it is read as data",
+                long.chars().count()
+            )) && err.contains("column 2 of 2 is the text, column 1 is the id")
+                && err.contains("pass --no-headers to say so"),
+            "{err}"
+        );
+        // Under --no-headers: the same pairs and every document, with nothing to note.
+        let (pairs, read) = scan_with_summary(&path, &["--no-headers"], None);
+        assert_eq!(pairs, pair("n2", "n5"));
+        assert_eq!(read["documents"], 6);
+        assert_eq!(read["lines"]["header"], 0);
+        assert!(read.get("warnings").is_none(), "{read}");
+    }
+}
+
+#[test]
+fn a_headerless_dump_with_a_short_first_document_needs_no_headers_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dump.tsv");
+    std::fs::write(&path, headerless_notes(Some("Call home"), '\t')).unwrap();
+    // `n1<TAB>Call home` reads as column names: the error says how to read it as data.
+    let err = scan_fails(&path, &[]);
+    assert!(
+        err.contains(
+            "dump.tsv:1: no column named `text`, and 2 columns could hold the text: \
+             n1, Call home"
+        ) && err.contains("pass --no-headers"),
+        "{err}"
+    );
+    let (pairs, read) = scan_with_summary(&path, &["--no-headers"], None);
+    assert_eq!(pairs, pair("n2", "n5"));
+    assert_eq!(read["documents"], 6);
+    // With a header, nothing changes.
+    let with_header = dir.path().join("with_header.tsv");
+    std::fs::write(
+        &with_header,
+        format!("id\ttext\n{}", headerless_notes(None, '\t')),
+    )
+    .unwrap();
+    let (pairs, read) = scan_with_summary(&with_header, &[], None);
+    assert_eq!(pairs, pair("n2", "n5"));
+    assert_eq!(
+        (read["documents"].clone(), read["lines"]["header"].clone()),
+        (6.into(), 1.into())
+    );
+}
+
+/// A one-line document of megabytes read as CSV: stderr names the file and stays short.
+#[test]
+fn a_multi_megabyte_line_read_as_csv_is_not_echoed() {
+    let dir = tempfile::tempdir().unwrap();
+    let sentence = "Shipping is free for orders over fifty euros and returns are accepted \
+                    within thirty days. ";
+    let line = sentence.repeat(9_400_000 / sentence.len());
+    // About 9.4 MB of prose with no line break and no comma: one field, taken for the header
+    // before (and quoted whole in the warning naming it as the text column). It is a
+    // document: read as one, numbered 1.
+    let path = dir.path().join("one_line.csv");
+    std::fs::write(&path, &line).unwrap();
+    let out = lshscope().arg("scan").arg(&path).assert().success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.len() < 2_000,
+        "{} bytes on stderr: {}",
+        err.len(),
+        &err[..2_000]
+    );
+    assert!(
+        err.contains(&format!(
+            "one_line.csv: the first row does not look like a header (field 1 is {} characters \
+             long)",
+            lshscope::numfmt::thousands(line.trim().len() as u64)
+        )) && err.contains("read 1 document"),
+        "{err}"
+    );
+    // Naming a column turns the sniff off: the error quotes the column name, shortened.
+    let err = scan_fails(&path, &["--text-column", "body"]);
+    assert!(
+        err.len() < 1_000,
+        "{} bytes on stderr: {}",
+        err.len(),
+        &err[..1_000]
+    );
+    assert!(
+        err.contains(&format!(
+            "no column named `body`; columns are: {}…",
+            &line[..100]
+        )),
+        "{err}"
+    );
+
+    // With commas between short phrases, the line splits into 200,000 short fields: column
+    // names to the reader, none of them `text`. The error lists the first few, each shortened.
+    let commas = dir.path().join("commas.csv");
+    let phrases = "Shipping is free for orders over fifty euros, and returns are accepted \
+                   within thirty days, ";
+    std::fs::write(&commas, phrases.repeat(line.len() / phrases.len())).unwrap();
+    let err = scan_fails(&commas, &[]);
+    assert!(
+        err.len() < 4_000,
+        "{} bytes on stderr: {}",
+        err.len(),
+        &err[..4_000]
+    );
+    assert!(
+        err.contains("columns could hold the text: Shipping is free")
+            && err.contains("… and ")
+            && err.contains("pass --no-headers"),
+        "{err}"
+    );
+}

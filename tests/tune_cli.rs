@@ -579,11 +579,36 @@ fn datasketch_refusals_are_said() {
         "--for",
         "datasketch",
     ]);
+    // The recall pick is searched among the bandings datasketch takes (1 × 3 otherwise).
+    assert_eq!(banding(&report["rows"][0]), (2, 1));
+    assert!(
+        report["notes"]
+            .to_string()
+            .contains("was searched among bandings with b ≥ 2")
+    );
+    assert!(
+        !report["export"]["notes"]
+            .to_string()
+            .contains("raises ValueError for b < 2")
+    );
+    // datasketch's own pick can have b < 2 (then it raises); exported, it is said so.
+    // (No banding reaches P = 1, so the datasketch row comes first.)
+    let report = tune_json(&[
+        "-k",
+        "3",
+        "-t",
+        "0.99",
+        "--min-recall",
+        "1",
+        "--for",
+        "datasketch",
+    ]);
+    assert_eq!(report["chosen"], "datasketch");
     assert_eq!(banding(&report["rows"][0]), (1, 3));
     assert!(
         report["export"]["notes"]
             .to_string()
-            .contains("raises ValueError for b < 2")
+            .contains("datasketch cannot express 1 × 3: MinHashLSH raises ValueError for b < 2")
     );
     let report = tune_json(&["-t", "0.8", "--fp-weight", "0.3", "--fn-weight", "0.3"]);
     let row = row(&report, "datasketch");
@@ -1376,4 +1401,58 @@ fn a_sample_with_few_pairs_above_t_warns_instead_of_estimating() {
     );
     let value = first["corpus"]["expected_candidates"].as_f64().unwrap();
     assert!(0.0 < lo && lo < value && value < hi, "{lo} {value} {hi}");
+}
+
+/// `tune --for datasketch` never exports a banding datasketch refuses (b < 2): a constraint
+/// search whose cheapest answer is one band of 5 rows finds the cheapest with two bands.
+#[test]
+fn datasketch_picks_are_searched_among_the_bandings_it_takes() {
+    let constraints = ["-t", "0.85", "--accept", "0.9:0.5", "--reject", "0.5:0.05"];
+    let plain = tune_json(&constraints);
+    assert_eq!(banding(row(&plain, "constraints")), (1, 5));
+    assert!(!plain["notes"].to_string().contains("b ≥ 2"));
+
+    let mut args = constraints.to_vec();
+    args.extend(["--for", "datasketch"]);
+    let report = tune_json(&args);
+    assert_eq!(report["chosen"], "constraints");
+    let (b, r) = banding(row(&report, "constraints"));
+    assert_eq!((b, r), (2, 6));
+    // Still within the constraints, and the fewest hashes among two or more bands.
+    assert!(
+        row(&report, "constraints")["bounds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["met"] == true)
+    );
+    assert_eq!(
+        report["export"]["parameters"]["params"],
+        serde_json::json!([2, 6])
+    );
+    assert!(
+        !report["export"]["notes"]
+            .to_string()
+            .contains("cannot express")
+    );
+    assert!(
+        report["notes"]
+            .to_string()
+            .contains("datasketch refuses bandings with fewer than 2 bands")
+    );
+    // The table says so too.
+    let out = tune().arg("tune").args(&args).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(text.contains("params=(2, 6)"), "{text}");
+    assert!(!text.contains("params=(1, 5)"), "{text}");
+    assert!(
+        text.contains("searched among bandings with b ≥ 2"),
+        "{text}"
+    );
+    // A tool that takes one band keeps the unrestricted pick.
+    let mut args = constraints.to_vec();
+    args.extend(["--for", "text-dedup"]);
+    let report = tune_json(&args);
+    assert_eq!(banding(row(&report, "constraints")), (1, 5));
+    assert!(!report["notes"].to_string().contains("b ≥ 2"));
 }

@@ -468,8 +468,9 @@ fn jsonl_rows(
                 }
                 Some(other) => {
                     return Err(place.error(format!(
-                        "field `{}` is {other}, not a string or a number",
-                        names[k]
+                        "field `{}` is {}, not a string or a number",
+                        names[k],
+                        crate::excerpt::excerpt(&other.to_string())
                     )));
                 }
             }
@@ -622,13 +623,18 @@ fn position(
     }
     match options.unknown {
         UnknownIds::Error => Err(place.error(format!(
-            "{column} `{id}` is not an id of the corpus ({} documents): was the result computed \
+            "{column} `{}` is not an id of the corpus ({} documents): was the result computed \
              on this input, with the same id column (--id-column / --id-field)?",
+            crate::excerpt::excerpt(id),
             crate::numfmt::thousands(corpus.len() as u64)
         ))),
         UnknownIds::Skip => {
             if report.first_unknown.is_none() {
-                report.first_unknown = Some(format!("`{id}` at {}", place.describe()));
+                report.first_unknown = Some(format!(
+                    "`{}` at {}",
+                    crate::excerpt::excerpt(id),
+                    place.describe()
+                ));
             }
             Ok(None)
         }
@@ -873,9 +879,11 @@ fn read_membership(
                     parquet,
                 };
                 return Err(place.error(format!(
-                    "document `{id}` is in cluster `{cluster}` here and in cluster `{}` at {}; \
+                    "document `{}` is in cluster `{}` here and in cluster `{}` at {}; \
                      a document belongs to one cluster",
-                    membership.names[other as usize],
+                    crate::excerpt::excerpt(id),
+                    crate::excerpt::excerpt(cluster),
+                    crate::excerpt::excerpt(&membership.names[other as usize]),
                     earlier.describe()
                 )));
             }

@@ -104,8 +104,8 @@ impl LabelStore {
                     &path,
                     line,
                     format!(
-                        "unknown label {:?}: use duplicate, not_duplicate or unsure",
-                        field(il)
+                        "unknown label `{}`: use duplicate, not_duplicate or unsure",
+                        crate::excerpt::excerpt(field(il))
                     ),
                 )
             })?;

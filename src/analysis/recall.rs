@@ -283,9 +283,10 @@ pub fn read_truth_from(
                     name,
                     row.line,
                     format!(
-                        "{label} `{id}` is not an id of the corpus ({} documents): was the truth \
+                        "{label} `{}` is not an id of the corpus ({} documents): was the truth \
                          computed on the same input, with the same --limit/--sample and id \
                          column?",
+                        crate::excerpt::excerpt(id),
                         corpus.len()
                     ),
                 )
@@ -298,7 +299,7 @@ pub fn read_truth_from(
                 row.line,
                 format!(
                     "a document paired with itself (`{}`)",
-                    corpus.id(a as usize)
+                    crate::excerpt::excerpt(corpus.id(a as usize))
                 ),
             ));
         }

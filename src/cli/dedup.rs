@@ -533,7 +533,11 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
             // The lowest Jaccard of a sample of pairs bounds the cluster's lowest from above.
             if c.exact { "" } else { "≤ " },
             c.farthest_pair,
-            if c.exact { "" } else { " (bounds from a sample)" }
+            if c.exact {
+                ""
+            } else {
+                " (bounds from a sample)"
+            }
         );
     }
     let _ = writeln!(

@@ -16,6 +16,8 @@
 
 use std::path::Path;
 
+use crate::excerpt::{excerpt, listing};
+
 /// The name the text column has by default.
 pub(super) const TEXT: &str = "text";
 
@@ -53,7 +55,7 @@ impl TableColumns<'_> {
             [] => Err(format!(
                 "no column named `{TEXT}`, and no column could hold the text (columns are: {}); \
                  choose one with --text-column",
-                self.names.join(", ")
+                listing(&self.names)
             )),
             [chosen] => {
                 let others: Vec<&str> = (0..self.names.len())
@@ -63,7 +65,7 @@ impl TableColumns<'_> {
                 let others = if others.is_empty() {
                     "its only column".to_string()
                 } else {
-                    format!("other columns: {}", others.join(", "))
+                    format!("other columns: {}", listing(&others))
                 };
                 Ok((
                     chosen,
@@ -72,20 +74,20 @@ impl TableColumns<'_> {
                          ({others}); name the text column with --text-column NAME to choose \
                          another or to confirm this one",
                         file.display(),
-                        self.names[chosen]
+                        excerpt(self.names[chosen])
                     ),
                 ))
             }
             _ => {
                 let listed: Vec<&str> = pool.iter().map(|&i| self.names[i]).collect();
                 let id_note = id
-                    .map(|i| format!(" (the id is column `{}`)", self.names[i]))
+                    .map(|i| format!(" (the id is column `{}`)", excerpt(self.names[i])))
                     .unwrap_or_default();
                 Err(format!(
                     "no column named `{TEXT}`, and {} columns could hold the text: {}{id_note}; \
                      choose one with --text-column NAME (or a 1-based index)",
                     listed.len(),
-                    listed.join(", ")
+                    listing(&listed)
                 ))
             }
         }
@@ -125,11 +127,15 @@ pub(super) fn numbered_ids_warning(
     };
     let advice = match candidates {
         [] => return None,
-        [one] => format!("{noun} `{one}` looks like an id: pass {flag} {one} to use it"),
+        [one] => {
+            let one = excerpt(one);
+            format!("{noun} `{one}` looks like an id: pass {flag} {one} to use it")
+        }
         many => format!(
             "{noun}s {} look like ids: pass {flag} with one of them",
             many.iter()
-                .map(|c| format!("`{c}`"))
+                .take(crate::excerpt::MAX_NAMES)
+                .map(|c| format!("`{}`", excerpt(c)))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),

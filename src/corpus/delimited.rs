@@ -21,7 +21,9 @@
 //! The header row is the exception: it cannot be skipped, since the next row would silently
 //! become the header (wrong column names, one document lost). A malformed quoted field in it
 //! is an error even under `--skip-bad`, saying so; under `--no-headers` the first row is a
-//! data row like any other.
+//! data row like any other. A first row that cannot be a header (`sniff_header`: a document
+//! of hundreds of characters in front of its id) is read as data, with a note; without a
+//! header, two columns are the id and the text, as `id<TAB>text` dumps are written.
 
 use std::collections::VecDeque;
 use std::io::BufRead;
@@ -31,6 +33,7 @@ use super::ColumnSpec;
 use super::default_columns::{TEXT, TableColumns};
 use super::options::{Quote, ReadOptions};
 use super::sink::{Lines, RawLine, Sink, decode, number_id};
+use crate::excerpt::{excerpt_bytes, listing};
 use crate::jobs::Progress;
 use crate::{Error, Result};
 
@@ -94,7 +97,18 @@ pub(super) fn read(
         return Ok(rows.lines.lines.bytes);
     };
     let count = rows.splitter.spans.len();
-    let headers: Option<Vec<String>> = opts.has_headers.then(|| {
+    // A column named on the command line says the first row is a header; otherwise a first row
+    // that cannot be one (a document of hundreds of characters, a sentence) is data.
+    let names_a_column = matches!(opts.text_column, Some(ColumnSpec::Name(_)))
+        || matches!(opts.id_column, Some(ColumnSpec::Name(_)));
+    let not_a_header = if opts.has_headers && !names_a_column {
+        let fields: Vec<&[u8]> = (0..count).map(|i| rows.splitter.field(i)).collect();
+        super::sniff_header::not_a_header(&fields)
+    } else {
+        None
+    };
+    let has_headers = opts.has_headers && not_a_header.is_none();
+    let headers: Option<Vec<String>> = has_headers.then(|| {
         (0..count)
             .map(|i| {
                 String::from_utf8_lossy(rows.splitter.field(i))
@@ -127,9 +141,9 @@ pub(super) fn read(
             let text_col = match named_text {
                 Some(c) => c,
                 None => {
-                    let (c, warning) = table
-                        .fallback_text(name, id_col)
-                        .map_err(|m| Error::input(name, header_line, m))?;
+                    let (c, warning) = table.fallback_text(name, id_col).map_err(|m| {
+                        Error::input(name, header_line, no_headers_hint(m, headers))
+                    })?;
                     sink.warnings.extend(warn_about_columns.then_some(warning));
                     c
                 }
@@ -141,7 +155,24 @@ pub(super) fn read(
             text_col
         }
     };
-    let has_headers = opts.has_headers;
+    // `id<TAB>text` with no header: two columns are an id and a text, the most common dump.
+    let id_col = match id_col {
+        None if headers.is_none() && opts.id_column.is_none() && count == 2 && text_col == 1 => {
+            Some(0)
+        }
+        c => c,
+    };
+    if let Some(reason) = not_a_header
+        && warn_about_columns
+    {
+        sink.warnings.push(format!(
+            "{}: the first row does not look like a header ({reason}), so it is read as data \
+             and the file as having no header row: {}; pass --no-headers to say so, or, if \
+             that row is a header, name the text column with --text-column NAME",
+            name.display(),
+            headerless_columns(count, id_col, text_col)
+        ));
+    }
     if has_headers {
         sink.lines.header += first.lines;
     }
@@ -212,6 +243,41 @@ enum Row {
     /// A row with a malformed quoted field under `--skip-bad`: counted in the sink, nothing to
     /// use.
     Skipped,
+}
+
+/// `message`, about a column not found in `headers`, with the advice for a file that has
+/// none (its first document may have been taken for column names), unless a column is named
+/// like one the readers look for (`id`, `text`): then the header is real.
+fn no_headers_hint(message: String, headers: &[String]) -> String {
+    if headers
+        .iter()
+        .any(|h| super::sniff_header::names_a_column(h))
+    {
+        return message;
+    }
+    format!(
+        "{message}; if the file has no header row (its first row is a document), pass \
+         --no-headers"
+    )
+}
+
+/// Which columns a file without a header is read from, for the note.
+fn headerless_columns(count: usize, id_col: Option<usize>, text_col: usize) -> String {
+    let id = match id_col {
+        Some(c) => format!("column {} is the id", c + 1),
+        None => "documents are numbered by row (1, 2, …)".to_string(),
+    };
+    let text = if count == 1 {
+        "its one column is the text".to_string()
+    } else {
+        format!("column {} of {count} is the text", text_col + 1)
+    };
+    let choose = if count > 2 {
+        " (choose others with --text-column and --id-column INDEX)"
+    } else {
+        ""
+    };
+    format!("{text}, {id}{choose}")
 }
 
 /// Physical lines, from the reader or, after a malformed quoted field, replayed from memory.
@@ -444,26 +510,18 @@ enum Fed {
 struct Stray {
     /// 1-based column of its first character.
     column: u64,
-    /// The text up to the next delimiter, shortened.
+    /// The text up to the next delimiter, shortened ([`excerpt_bytes`]).
     text: String,
 }
 
 impl Stray {
-    /// Longest text shown in the message.
-    const SHOWN_CHARS: usize = 30;
-
     /// The stray text starting at byte `start` of `line`.
     fn at(line: &[u8], start: usize, delimiter: u8) -> Self {
         let rest = &line[start..];
         let rest = &rest[..memchr::memchr(delimiter, rest).unwrap_or(rest.len())];
-        let rest = String::from_utf8_lossy(rest);
-        let mut text: String = rest.chars().take(Self::SHOWN_CHARS).collect();
-        if text.len() < rest.len() {
-            text.push('…');
-        }
         Stray {
             column: column_at(line, start),
-            text,
+            text: excerpt_bytes(rest),
         }
     }
 }
@@ -637,10 +695,13 @@ impl Columns<'_> {
                         }
                         _ => "",
                     };
-                    format!(
-                        "no column named `{wanted}`; columns are: {}{hint}; use {flag} with \
-                         one of these names or a 1-based index",
-                        headers.join(", ")
+                    no_headers_hint(
+                        format!(
+                            "no column named `{wanted}`; columns are: {}{hint}; use {flag} with \
+                             one of these names or a 1-based index",
+                            listing(headers)
+                        ),
+                        headers,
                     )
                 }),
             },
@@ -660,7 +721,7 @@ impl Columns<'_> {
 
     fn listing(&self) -> String {
         match self.headers {
-            Some(h) => format!(" ({})", h.join(", ")),
+            Some(h) => format!(" ({})", listing(h)),
             None => String::new(),
         }
     }

@@ -193,7 +193,7 @@ fn field_listing(names: Option<&[String]>) -> String {
     match names {
         None => String::new(),
         Some([]) => " (the object is empty)".to_string(),
-        Some(names) => format!(" (its fields are: {})", names.join(", ")),
+        Some(names) => format!(" (its fields are: {})", crate::excerpt::listing(names)),
     }
 }
 

@@ -14,6 +14,7 @@ mod parquet_chunks;
 mod read;
 mod sample;
 mod sink;
+mod sniff_header;
 pub(crate) mod source;
 
 pub use delimited::{MAX_QUOTED_BYTES, MAX_QUOTED_LINES};

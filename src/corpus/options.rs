@@ -54,13 +54,17 @@ pub enum Quote {
 #[derive(Debug, Clone)]
 pub struct ReadOptions {
     pub format: InputFormat,
-    /// CSV/TSV: the first row is a header.
+    /// CSV/TSV: the first row is a header, unless it cannot be one (a field of over 100
+    /// characters, a sentence, …: see `sniff_header`) and no column is named by
+    /// `text_column`/`id_column`; then it is data and the report's warnings say so. `false`
+    /// (`--no-headers`): the first row is data.
     pub has_headers: bool,
     /// CSV/TSV/Parquet text column; default: the column named `text`, else the only column
     /// that could hold it (several are an error; see `default_columns`), or the last one when
     /// there is no header.
     pub text_column: Option<ColumnSpec>,
-    /// CSV/TSV/Parquet id column; default: the column named `id`, else the row number.
+    /// CSV/TSV/Parquet id column; default: the column named `id`, else the row number; without
+    /// a header, in a file of two columns, the first (`id<TAB>text` dumps).
     pub id_column: Option<ColumnSpec>,
     /// CSV/TSV quoting; `None` means the format's default (CSV double, TSV none).
     pub quote: Option<Quote>,
@@ -138,8 +142,8 @@ pub struct ReadReport {
     pub lines: LineCounts,
     /// Documents whose id repeats the id of an earlier document.
     pub duplicate_ids: usize,
-    /// The first few repeated ids, in order of their first repetition.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// The first few repeated ids, in order of their first repetition, as messages quote them
+    /// ([`crate::excerpt::excerpt`]).
     pub duplicate_id_examples: Vec<String>,
     /// Advice about how the input was read that did not stop the read: stdin that looks like
     /// CSV read as text lines, a CSV read as TSV (or the reverse), a text column chosen by

@@ -505,7 +505,7 @@ fn column_listing(schema: &SchemaDescriptor) -> String {
     if fields.is_empty() {
         return "(none)".to_string();
     }
-    fields
+    let fields: Vec<String> = fields
         .iter()
         .map(|f| {
             let what = if f.is_group() {
@@ -525,8 +525,8 @@ fn column_listing(schema: &SchemaDescriptor) -> String {
             };
             format!("{} ({what})", f.name())
         })
-        .collect::<Vec<_>>()
-        .join(", ")
+        .collect::<Vec<_>>();
+    crate::excerpt::listing(&fields)
 }
 
 pub(crate) fn corrupt(name: &Path, place: &str, e: &ParquetError) -> Error {

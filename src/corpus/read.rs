@@ -16,6 +16,7 @@ use super::options::{InputFormat, ReadOptions, ReadReport};
 use super::sink::{Lines, Sink, decode, number_id, strip_bom};
 use super::source::read_error;
 use super::source::{self, Compression};
+use crate::excerpt::{excerpt, excerpt_bytes};
 use crate::jobs::{Phase, Progress};
 use crate::{Error, Result};
 
@@ -469,7 +470,7 @@ fn stdin_header_warning(head: &[u8]) -> Option<String> {
     Some(format!(
         "stdin looks like {kind} with a header (`{}`); it is read as plain text, one \
          document per line: {advice}",
-        shown_line(line)
+        excerpt(line)
     ))
 }
 
@@ -507,7 +508,7 @@ fn other_delimiter_warning(head: &[u8], name: &Path, delimiter: u8) -> Option<St
          {other_name} (`{}`): it looks like {looks_like}, and each line is read as one field; \
          pass --format {format} to read it as such",
         name.display(),
-        shown_line(&String::from_utf8_lossy(first)),
+        excerpt_bytes(first),
     ))
 }
 
@@ -522,17 +523,6 @@ fn first_lines(head: &[u8]) -> impl Iterator<Item = &[u8]> {
     complete
         .split(|&b| b == b'\n')
         .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
-}
-
-/// A line quoted in a warning: shortened, tabs shown as `\t`.
-fn shown_line(line: &str) -> String {
-    /// Longest line quoted.
-    const SHOWN_CHARS: usize = 60;
-    let mut shown: String = line.chars().take(SHOWN_CHARS).collect();
-    if shown.len() < line.len() {
-        shown.push('…');
-    }
-    shown.replace('\t', "\\t")
 }
 
 fn read_lines(reader: &mut dyn BufRead, sink: &mut Sink, progress: &Progress) -> Result<u64> {
@@ -706,22 +696,191 @@ mod tests {
     }
 
     #[test]
-    fn csv_without_a_header_uses_the_last_column_and_row_numbers_quietly() {
+    fn csv_without_a_header_reads_two_columns_as_id_and_text_quietly() {
         let opts = ReadOptions {
             has_headers: false,
             ..Default::default()
         };
+        // Two columns: `id,text` without the header (the ids used to become row numbers).
         let (c, r) = read_bytes(b"k1,first\nk2,second\n", "x.csv", &opts).unwrap();
+        assert_eq!(docs(&c), pairs(&[("k1", "first"), ("k2", "second")]));
+        assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+        assert_eq!(r.lines.header, 0);
+        // Other counts: the last column, row numbers.
+        let (c, r) = read_bytes(b"k1,t,first\nk2,u,second\n", "x.csv", &opts).unwrap();
         assert_eq!(docs(&c), pairs(&[("1", "first"), ("2", "second")]));
         assert!(r.warnings.is_empty(), "{:?}", r.warnings);
-        let opts = ReadOptions {
+        let (c, _) = read_bytes(b"first\nsecond\n", "x.csv", &opts).unwrap();
+        assert_eq!(docs(&c), pairs(&[("1", "first"), ("2", "second")]));
+        // Given columns win; the text in column 1 leaves no column for the id.
+        let (c, _) = read_bytes(
+            b"k1,first\nk2,second\n",
+            "x.csv",
+            &ReadOptions {
+                text_column: Some(ColumnSpec::Index(1)),
+                ..opts.clone()
+            },
+        )
+        .unwrap();
+        assert_eq!(docs(&c), pairs(&[("1", "k1"), ("2", "k2")]));
+        let (c, _) = read_bytes(
+            b"first,k1\nsecond,k2\n",
+            "x.csv",
+            &ReadOptions {
+                id_column: Some(ColumnSpec::Index(2)),
+                text_column: Some(ColumnSpec::Index(1)),
+                ..opts.clone()
+            },
+        )
+        .unwrap();
+        assert_eq!(docs(&c), pairs(&[("k1", "first"), ("k2", "second")]));
+    }
+
+    /// `id<TAB>text` dumps whose first document would be taken for column names.
+    #[test]
+    fn a_first_row_that_cannot_be_a_header_is_read_as_data_with_a_note() {
+        let long = "Senior data engineer wanted for a growing logistics team; ".repeat(5);
+        let tsv = format!("101\t{long}\n102\tsecond ad\n");
+        let (c, r) = read_bytes(tsv.as_bytes(), "ads.tsv", &ReadOptions::default()).unwrap();
+        assert_eq!(
+            docs(&c),
+            pairs(&[("101", long.as_str()), ("102", "second ad")])
+        );
+        assert_eq!(r.lines.header, 0);
+        assert_eq!(
+            r.warnings,
+            [format!(
+                "ads.tsv: the first row does not look like a header (field 2 is {} characters \
+                 long), so it is read as data and the file as having no header row: column 2 \
+                 of 2 is the text, column 1 is the id; pass --no-headers to say so, or, if that \
+                 row is a header, name the text column with --text-column NAME",
+                long.trim().chars().count()
+            )]
+        );
+        // --no-headers reads it the same, with nothing to note.
+        let no_headers = ReadOptions {
             has_headers: false,
-            id_column: Some(ColumnSpec::Index(1)),
-            text_column: Some(ColumnSpec::Index(2)),
             ..Default::default()
         };
-        let (c, _) = read_bytes(b"k1,first\nk2,second\n", "x.csv", &opts).unwrap();
-        assert_eq!(docs(&c), pairs(&[("k1", "first"), ("k2", "second")]));
+        let (c2, r2) = read_bytes(tsv.as_bytes(), "ads.tsv", &no_headers).unwrap();
+        assert_eq!(docs(&c2), docs(&c));
+        assert!(r2.warnings.is_empty(), "{:?}", r2.warnings);
+        // The same in CSV, with quoting; a short number-led first row is data too.
+        let csv = b"7,\"Refund not received, order 55\"\n8,Where is my parcel\n";
+        let (c, r) = read_bytes(csv, "q.csv", &ReadOptions::default()).unwrap();
+        assert_eq!(
+            docs(&c),
+            pairs(&[
+                ("7", "Refund not received, order 55"),
+                ("8", "Where is my parcel")
+            ])
+        );
+        assert!(
+            r.warnings[0].contains("(field 1 is a number and field 2 has several words)"),
+            "{:?}",
+            r.warnings
+        );
+        // One column of prose: numbered by row.
+        let (c, r) = read_bytes(
+            format!("{long}\nshort\n").as_bytes(),
+            "p.tsv",
+            &ReadOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(c.len(), 2);
+        assert_eq!(c.id(0), "1");
+        assert!(
+            r.warnings[0].contains("its one column is the text, documents are numbered by row"),
+            "{:?}",
+            r.warnings
+        );
+        // A column named on the command line says there is a header: no sniffing.
+        let named = ReadOptions {
+            text_column: Some(ColumnSpec::Name("body".into())),
+            ..Default::default()
+        };
+        let (line, message) = input_error(read_bytes(tsv.as_bytes(), "ads.tsv", &named));
+        assert_eq!(line, 1);
+        assert!(message.contains("no column named `body`"), "{message}");
+        assert!(message.ends_with("pass --no-headers"), "{message}");
+    }
+
+    /// A short first document looks like a header: it is taken for one, as before, and the
+    /// error says how to read the file without.
+    #[test]
+    fn a_short_first_document_is_a_header_and_the_error_names_no_headers() {
+        let input = b"a1\tHello there\na2\tGood morning\n";
+        let (line, message) = input_error(read_bytes(input, "x.tsv", &ReadOptions::default()));
+        assert_eq!(line, 1);
+        assert!(
+            message.starts_with(
+                "no column named `text`, and 2 columns could hold the text: a1, \
+                 Hello there"
+            ) && message.ends_with(
+                "if the file has no header row (its first row is a document), pass \
+                     --no-headers"
+            ),
+            "{message}"
+        );
+        let opts = ReadOptions {
+            has_headers: false,
+            ..Default::default()
+        };
+        let (c, _) = read_bytes(input, "x.tsv", &opts).unwrap();
+        assert_eq!(
+            docs(&c),
+            pairs(&[("a1", "Hello there"), ("a2", "Good morning")])
+        );
+        // Real headers are untouched.
+        for (input, name) in [
+            (&b"id,text\n1,a b c\n"[..], "x.csv"),
+            (b"doc_id\tcontent\nd1\tfirst words here\n", "x.tsv"),
+            (b"text\nfirst words here\n", "x.tsv"),
+        ] {
+            let (_, r) = read_bytes(input, name, &ReadOptions::default()).unwrap();
+            assert_eq!(r.lines.header, 1, "{name}");
+            assert!(
+                r.warnings.iter().all(|w| !w.contains("look like a header")),
+                "{:?}",
+                r.warnings
+            );
+        }
+    }
+
+    /// A document of megabytes taken for a header must not be quoted whole.
+    #[test]
+    fn messages_quote_at_most_a_hundred_characters_of_the_input() {
+        let huge = "z".repeat(3_000_000);
+        // Under a column name the sniff is off: the error lists the columns, shortened.
+        let opts = ReadOptions {
+            text_column: Some(ColumnSpec::Name("body".into())),
+            ..Default::default()
+        };
+        let (_, message) = input_error(read_bytes(
+            format!("{huge},{huge}\n1,2\n").as_bytes(),
+            "x.csv",
+            &opts,
+        ));
+        assert!(message.len() < 1_000, "{} bytes", message.len());
+        assert!(
+            message.contains(&format!("{}…", "z".repeat(100))),
+            "{message}"
+        );
+        // Text after a closing quote.
+        let (_, message) = input_error(read_bytes(
+            format!("id,text\n1,\"a\"{huge}\n").as_bytes(),
+            "x.csv",
+            &ReadOptions::default(),
+        ));
+        assert!(message.len() < 1_000, "{} bytes", message.len());
+        // Repeated ids kept as examples.
+        let (_, r) = read_bytes(
+            format!("id\ttext\n{huge}\ta\n{huge}\tb\n").as_bytes(),
+            "x.tsv",
+            &ReadOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(r.duplicate_id_examples, [format!("{}…", "z".repeat(100))]);
     }
 
     #[test]

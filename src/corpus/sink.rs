@@ -135,8 +135,10 @@ fn duplicate_ids(corpus: &Corpus) -> (usize, Vec<String>) {
         };
         if repeated {
             count += 1;
-            if examples.len() < DUPLICATE_IDS_KEPT && !examples.iter().any(|e| e == id) {
-                examples.push(id.to_string());
+            // Kept for messages: shortened (a long id is usually a misread column).
+            let shown = crate::excerpt::excerpt(id);
+            if examples.len() < DUPLICATE_IDS_KEPT && !examples.iter().any(|e| *e == shown) {
+                examples.push(shown.into_owned());
             }
         }
     }

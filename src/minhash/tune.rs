@@ -180,7 +180,26 @@ pub fn closest_to_constraints(
     num_perm: usize,
     constraints: &Constraints,
 ) -> Option<(usize, usize, f64)> {
+    closest_to_constraints_among(num_perm, constraints, &any_banding)
+}
+
+/// A filter on bandings (b, r) for the searches' `_among` forms: the bandings a target tool
+/// can express (datasketch refuses b < 2). [`any_banding`] keeps them all.
+pub type BandingFilter<'a> = dyn Fn(usize, usize) -> bool + Sync + 'a;
+
+/// The filter that keeps every banding.
+pub fn any_banding(_bands: usize, _rows: usize) -> bool {
+    true
+}
+
+/// [`closest_to_constraints`] among the bandings `allowed` keeps.
+pub fn closest_to_constraints_among(
+    num_perm: usize,
+    constraints: &Constraints,
+    allowed: &BandingFilter<'_>,
+) -> Option<(usize, usize, f64)> {
     bandings(num_perm)
+        .filter(|&(b, r)| allowed(b, r))
         .map(|(b, r)| (b, r, constraints.violation(b, r)))
         .min_by(|x, y| x.2.total_cmp(&y.2).then((x.0 * x.1).cmp(&(y.0 * y.1))))
 }
@@ -192,14 +211,26 @@ pub fn smallest_num_perm_for(
     num_perm: usize,
     limit: usize,
 ) -> Option<(usize, usize, usize)> {
+    smallest_num_perm_for_among(constraints, num_perm, limit, &any_banding)
+}
+
+/// [`smallest_num_perm_for`] among the bandings `allowed` keeps.
+pub fn smallest_num_perm_for_among(
+    constraints: &Constraints,
+    num_perm: usize,
+    limit: usize,
+    allowed: &BandingFilter<'_>,
+) -> Option<(usize, usize, usize)> {
     // A banding first fits at K = b·r, so checking each (b, r) once in order of b·r finds it.
-    let mut all: Vec<(usize, usize)> = bandings(limit).filter(|&(b, r)| b * r > num_perm).collect();
+    let mut all: Vec<(usize, usize)> = bandings(limit)
+        .filter(|&(b, r)| b * r > num_perm && allowed(b, r))
+        .collect();
     all.sort_by_key(|&(b, r)| b * r);
     let k = all
         .iter()
         .find(|&&(b, r)| constraints.satisfied_by(b, r))
         .map(|&(b, r)| b * r)?;
-    let &(b, r) = constraint_search(k, constraints).first()?;
+    let &(b, r) = constraint_search_among(k, constraints, allowed).first()?;
     Some((k, b, r))
 }
 
@@ -214,8 +245,17 @@ pub fn quantiles(bands: usize, rows: usize, probabilities: &[f64]) -> Vec<(f64, 
 /// Every (b, r) with b·r ≤ K meeting the constraints, ranked by fewest hashes, then by the
 /// steepest slope (the sharpest separation), then by fewer bands.
 pub fn constraint_search(num_perm: usize, constraints: &Constraints) -> Vec<(usize, usize)> {
+    constraint_search_among(num_perm, constraints, &any_banding)
+}
+
+/// [`constraint_search`] among the bandings `allowed` keeps.
+pub fn constraint_search_among(
+    num_perm: usize,
+    constraints: &Constraints,
+    allowed: &BandingFilter<'_>,
+) -> Vec<(usize, usize)> {
     let mut found: Vec<(usize, usize, f64)> = bandings(num_perm)
-        .filter(|&(b, r)| constraints.satisfied_by(b, r))
+        .filter(|&(b, r)| allowed(b, r) && constraints.satisfied_by(b, r))
         .map(|(b, r)| (b, r, steepest_slope(b, r)))
         .collect();
     found.sort_by(|x, y| {
@@ -238,9 +278,21 @@ pub fn sharpest_with_probability_at(
     threshold: f64,
     min_probability: f64,
 ) -> Option<(usize, usize)> {
+    sharpest_with_probability_at_among(num_perm, threshold, min_probability, &any_banding)
+}
+
+/// [`sharpest_with_probability_at`] among the bandings `allowed` keeps.
+pub fn sharpest_with_probability_at_among(
+    num_perm: usize,
+    threshold: f64,
+    min_probability: f64,
+    allowed: &BandingFilter<'_>,
+) -> Option<(usize, usize)> {
     let areas = AreaIntegrator::new(num_perm);
     bandings(num_perm)
-        .filter(|&(b, r)| candidate_probability(threshold, b, r) >= min_probability)
+        .filter(|&(b, r)| {
+            allowed(b, r) && candidate_probability(threshold, b, r) >= min_probability
+        })
         .map(|(b, r)| (b, r, areas.false_positive_area(threshold, b, r)))
         .min_by(|x, y| x.2.total_cmp(&y.2).then((x.0 * x.1).cmp(&(y.0 * y.1))))
         .map(|(b, r, _)| (b, r))
@@ -422,8 +474,20 @@ pub fn best_recall_with_removal_bound(
     threshold: f64,
     bound: ProbabilityBound,
 ) -> Option<(usize, usize)> {
+    best_recall_with_removal_bound_among(num_perm, threshold, bound, &any_banding)
+}
+
+/// [`best_recall_with_removal_bound`] among the bandings `allowed` keeps.
+pub fn best_recall_with_removal_bound_among(
+    num_perm: usize,
+    threshold: f64,
+    bound: ProbabilityBound,
+    allowed: &BandingFilter<'_>,
+) -> Option<(usize, usize)> {
     bandings(num_perm)
-        .filter(|&(b, r)| candidate_probability(bound.similarity, b, r) <= bound.probability)
+        .filter(|&(b, r)| {
+            allowed(b, r) && candidate_probability(bound.similarity, b, r) <= bound.probability
+        })
         .map(|(b, r)| (b, r, candidate_probability(threshold, b, r)))
         .max_by(|x, y| x.2.total_cmp(&y.2).then((y.0 * y.1).cmp(&(x.0 * x.1))))
         .map(|(b, r, _)| (b, r))
@@ -443,7 +507,26 @@ pub fn best_recall_within_budget(
     budget: f64,
     sample: Option<&[(f64, f64)]>,
 ) -> Option<(usize, usize, CorpusEstimate)> {
-    let all: Vec<(usize, usize)> = bandings(num_perm).collect();
+    best_recall_within_budget_among(
+        distribution,
+        num_perm,
+        threshold,
+        budget,
+        sample,
+        &any_banding,
+    )
+}
+
+/// [`best_recall_within_budget`] among the bandings `allowed` keeps.
+pub fn best_recall_within_budget_among(
+    distribution: &SimilarityDistribution,
+    num_perm: usize,
+    threshold: f64,
+    budget: f64,
+    sample: Option<&[(f64, f64)]>,
+    allowed: &BandingFilter<'_>,
+) -> Option<(usize, usize, CorpusEstimate)> {
+    let all: Vec<(usize, usize)> = bandings(num_perm).filter(|&(b, r)| allowed(b, r)).collect();
     let scored: Vec<(usize, usize, CorpusEstimate, f64)> = all
         .par_iter()
         .map(|&(b, r)| {

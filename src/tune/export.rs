@@ -54,6 +54,42 @@ impl Tool {
         .find(|t| t.profile() == profile)
     }
 
+    /// Why the tool refuses the banding b × r outright (it raises an error), or `None` when it
+    /// takes it. A banding the tool can only approximate (Spark's tables are r = 1) is taken:
+    /// [`export_for`] prints the tool's nearest equivalent and says what differs.
+    pub fn refuses(self, bands: usize, _rows: usize) -> Option<&'static str> {
+        match self {
+            // datasketch/lsh.py, MinHashLSH.__init__ (ekzhu/datasketch at 8d4bda1, lines
+            // 179-180), for params given as for its own pick: `if self.b < 2: raise
+            // ValueError("The number of bands are too small (b < 2)")`.
+            Tool::Datasketch if bands < 2 => Some(
+                "MinHashLSH raises ValueError for b < 2 (\"The number of bands are too small\")",
+            ),
+            _ => None,
+        }
+    }
+
+    /// Whether the tool takes b × r (see [`Tool::refuses`]): the filter the tuner's searches
+    /// run with when the export is for this tool.
+    pub fn takes(self, bands: usize, rows: usize) -> bool {
+        self.refuses(bands, rows).is_none()
+    }
+
+    /// For a report exported to this tool: that its picks were searched among the bandings
+    /// the tool takes, or `None` when it takes every banding.
+    pub fn search_note(self) -> Option<String> {
+        match self {
+            Tool::Datasketch => Some(
+                "datasketch refuses bandings with fewer than 2 bands (MinHashLSH raises \
+                 ValueError for b < 2), so every pick above (removal, budget, constraints, \
+                 recall) was searched among bandings with b ≥ 2; the datasketch row is its own \
+                 pick and --banding rows are yours, as given"
+                    .to_string(),
+            ),
+            _ => None,
+        }
+    }
+
     /// The tool's name as its users write it.
     pub fn name(self) -> &'static str {
         match self {
@@ -222,12 +258,12 @@ pub fn export_for(
                  b·r ≤ num_perm"
                     .to_string(),
             );
-            // datasketch/lsh.py (MinHashLSH.__init__): `if self.b < 2: raise ValueError("The
-            // number of bands are too small (b < 2)")`, for given params as for its own pick.
-            if b < 2 {
+            // Only a banding given with --banding, or datasketch's own pick, gets here with
+            // b < 2: the other criteria search among the bandings datasketch takes.
+            if let Some(why) = tool.refuses(b, r) {
                 notes.push(format!(
-                    "datasketch cannot express {b} × {r}: MinHashLSH raises ValueError for b < 2 \
-                     (\"The number of bands are too small\"); pick a banding with at least 2 bands"
+                    "datasketch cannot express {b} × {r}: {why}; pick a banding with at least 2 \
+                     bands"
                 ));
             }
             notes.push(format!(

@@ -21,9 +21,10 @@ use crate::minhash::Banding;
 use crate::minhash::scurve::{candidate_probability, datasketch_optimal_params};
 use crate::minhash::tune::{
     BoundCheck, Constraints, CorpusEstimate, CurveSummary, MIN_SAMPLED_AT_THRESHOLD,
-    ProbabilityBound, SampledIntervals, SimilarityDistribution, best_recall_with_removal_bound,
-    best_recall_within_budget, closest_to_constraints, constraint_search, corpus_estimate,
-    quantiles, sampled_intervals, sharpest_with_probability_at, smallest_num_perm_for, summarize,
+    ProbabilityBound, SampledIntervals, SimilarityDistribution,
+    best_recall_with_removal_bound_among, best_recall_within_budget_among,
+    closest_to_constraints_among, constraint_search_among, corpus_estimate, quantiles,
+    sampled_intervals, sharpest_with_probability_at_among, smallest_num_perm_for_among, summarize,
 };
 
 /// The default removal bound for tools that remove every candidate: pairs this far below the
@@ -448,6 +449,9 @@ pub fn build_report_with(
 
     let mut rows = Vec::new();
     let mut not_found = Vec::new();
+    // The picks for an export are searched among the bandings its tool takes.
+    let takes = |b: usize, r: usize| options.export.is_none_or(|tool| tool.takes(b, r));
+    notes.extend(options.export.and_then(Tool::search_note));
     let make_row = |criterion: &'static str, description: String, b: usize, r: usize| {
         let curve = summarize(b, r, threshold);
         let sampled = sample_rows
@@ -499,7 +503,7 @@ pub fn build_report_with(
     };
 
     if let Some(bound) = options.removal_bound() {
-        match best_recall_with_removal_bound(k, t, bound) {
+        match best_recall_with_removal_bound_among(k, t, bound, &takes) {
             Some((b, r)) => {
                 let mut row = make_row(
                     "removal",
@@ -533,10 +537,14 @@ pub fn build_report_with(
         (Some(seeds), _, Some(budget)) => {
             // Rank by expected recall when similarities are given, else by P(t).
             let rank = |b: usize, r: usize| match &distribution {
+                // Refused bandings rank last, and a refused pick counts as none (the pick
+                // has the most bands within the budget for its r, so b < 2 only if r's do).
+                _ if !takes(b, r) => f64::NEG_INFINITY,
                 Some(d) => corpus_estimate(d, b, r, t).expected_recall.unwrap_or(0.0),
                 None => candidate_probability(t, b, r),
             };
-            match seeds.best_within_budget(k, budget, rank, progress)? {
+            let pick = seeds.best_within_budget(k, budget, rank, progress)?;
+            match pick.filter(|p| takes(p.banding.bands, p.banding.rows)) {
                 Some(pick) => {
                     let mut row = make_row(
                         "budget",
@@ -576,13 +584,13 @@ pub fn build_report_with(
             }
         }
         (None, Some(d), Some(budget)) => {
-            match best_recall_within_budget(d, k, t, budget, sample_rows.as_deref()) {
+            match best_recall_within_budget_among(d, k, t, budget, sample_rows.as_deref(), &takes) {
                 Some((b, r, _)) => rows.push(make_row(
                     "budget",
                     if sample_rows.is_some() {
                         format!(
                             "highest expected recall at t with the top of the 95 % interval of \
-                         expected candidates within {budget}"
+                             expected candidates within {budget}"
                         )
                     } else {
                         format!(
@@ -605,10 +613,15 @@ pub fn build_report_with(
     let mut closest = None;
     if !constraints.is_empty() {
         let description = describe_constraints(&constraints);
-        match constraint_search(k, &constraints).first() {
+        match constraint_search_among(k, &constraints, &takes).first() {
             Some(&(b, r)) => rows.push(make_row("constraints", description, b, r)),
             None => {
-                let more = match smallest_num_perm_for(&constraints, k, MAX_NUM_PERM_SEARCHED) {
+                let more = match smallest_num_perm_for_among(
+                    &constraints,
+                    k,
+                    MAX_NUM_PERM_SEARCHED,
+                    &takes,
+                ) {
                     Some((needed, b, r)) => {
                         format!("raise --num-perm to {needed} ({b} × {r} meets them)")
                     }
@@ -619,7 +632,7 @@ pub fn build_report_with(
                 not_found.push(format!(
                     "constraints: no banding with b·r ≤ {k} meets {description}; {more}"
                 ));
-                if let Some((b, r, _)) = closest_to_constraints(k, &constraints) {
+                if let Some((b, r, _)) = closest_to_constraints_among(k, &constraints, &takes) {
                     let mut row = make_row(
                         "closest",
                         "the banding that misses the constraints least (the sum of the \
@@ -646,7 +659,7 @@ pub fn build_report_with(
         }
     }
     if threshold.is_some() {
-        match sharpest_with_probability_at(k, t, options.min_recall) {
+        match sharpest_with_probability_at_among(k, t, options.min_recall, &takes) {
             Some((b, r)) => rows.push(make_row(
                 "recall",
                 format!(
