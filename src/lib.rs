@@ -58,6 +58,7 @@ pub mod atomic;
 pub mod cli;
 pub mod corpus;
 pub mod error;
+pub mod jobads;
 pub mod jobs;
 pub mod learn;
 pub mod minhash;
