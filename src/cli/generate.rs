@@ -60,7 +60,7 @@ pub struct GenArgs {
     /// The same as --kind templates (kept for scripts written before --kind).
     #[arg(long, hide = true, conflicts_with = "kind")]
     pub templates: bool,
-    /// With --kind jobs or templates: the largest template family [default: 200 for jobs,
+    /// With --kind jobs or templates: the largest template family [default: 150 for jobs,
     /// 15000 for templates].
     #[arg(long, value_name = "N")]
     pub max_family: Option<usize>,

@@ -15,9 +15,9 @@
 //!   options, lands on a chosen level. The rewrite is a sequence of edits a person reads as
 //!   edits of a job ad: small ones first (a new date or reference, other pay, a title tag, two
 //!   sentences swapped), then larger ones (a duty or requirement rewritten or added, another
-//!   blurb, summary or closing line). The number of large edits is found by bisection, as
-//!   [`crate::synth::generate`] does with replaced words, and the small ones then bring the
-//!   Jaccard as close to the level as they can.
+//!   blurb, summary, contract or closing line). The number of large edits is found by
+//!   bisection, as [`crate::synth::generate`] does with replaced words, and the small ones
+//!   then bring the Jaccard as close to the level as they can.
 //!
 //! Ads are single lines (no tab, no line break), so every output format of `lshscope gen` can
 //! hold them. Short ads (a few lines of a staffing app) and long ones (every section, a long
@@ -68,8 +68,8 @@ impl Default for JobMix {
         JobMix {
             reposts: 0.08,
             edited: 0.06,
-            families: 0.12,
-            max_family: 200,
+            families: 0.10,
+            max_family: 150,
         }
     }
 }
@@ -214,7 +214,7 @@ fn hourly(currency: Currency, cents: u32) -> String {
     let (whole, frac) = (cents / 100, cents % 100);
     match currency {
         Currency::Chf => format!("CHF {whole}.{frac:02}"),
-        Currency::Sek => format!("{whole} kr"),
+        Currency::Sek => format!("{whole},{frac:02} kr"),
         Currency::Pln => format!("{whole},{frac:02} zł"),
         _ => {
             let m = money(currency, whole);
@@ -223,10 +223,22 @@ fn hourly(currency: Currency, cents: u32) -> String {
     }
 }
 
+/// The benefits a company picks from: shift work or office work, and what every job has.
+fn benefit_pool(shift_work: bool) -> Vec<&'static str> {
+    let special = if shift_work {
+        words::SHIFT_BENEFITS
+    } else {
+        words::OFFICE_BENEFITS
+    };
+    words::BENEFITS.iter().chain(special).copied().collect()
+}
+
 /// A company (or staffing agency) and the boilerplate it repeats in every ad.
 struct Company {
     name: String,
     facts: Facts,
+    /// Which of [`words::BLURBS`] the blurb is written from.
+    blurb_template: usize,
     field: usize,
     agency: bool,
     blurb: String,
@@ -288,6 +300,7 @@ fn make_company(draw: &mut Draw, taken: &mut std::collections::HashSet<String>) 
         people,
         offices,
     };
+    let blurb_template = draw.below(words::BLURBS.len());
     let blurb = if agency {
         format!(
             "{name} has placed people in {} jobs for over {} years.",
@@ -295,7 +308,7 @@ fn make_company(draw: &mut Draw, taken: &mut std::collections::HashSet<String>) 
             5 + draw.below(25)
         )
     } else {
-        facts.blurb(&name, draw.pick(words::BLURBS))
+        facts.blurb(&name, words::BLURBS[blurb_template])
     };
     let currency = words::CITIES[home].currency;
     let days = draw.pick(&[25, 26, 28, 30]);
@@ -304,11 +317,12 @@ fn make_company(draw: &mut Draw, taken: &mut std::collections::HashSet<String>) 
         ((1_000.0 * currency.scale()) as u32 / 100 * 100).max(100),
     );
     let benefit_count = 3 + draw.below(5);
+    let pool = benefit_pool(FIELDS[field].hourly);
     let benefits = draw
-        .distinct(words::BENEFITS.len(), benefit_count)
+        .distinct(pool.len(), benefit_count)
         .into_iter()
         .map(|b| {
-            fill(words::BENEFITS[b], |key| match key {
+            fill(pool[b], |key| match key {
                 "days" => Some(Cow::Owned(days.to_string())),
                 "budget" => Some(Cow::Borrowed(&budget)),
                 _ => None,
@@ -358,6 +372,7 @@ fn make_company(draw: &mut Draw, taken: &mut std::collections::HashSet<String>) 
         ref_prefix,
         name,
         facts,
+        blurb_template,
     }
 }
 
@@ -737,6 +752,7 @@ enum Edit {
     Summary(&'static str),
     Eeo(Option<String>),
     Apply(usize),
+    Contract(usize),
 }
 
 impl Edit {
@@ -767,6 +783,7 @@ impl Edit {
             Edit::Summary(text) => ad.summary = text,
             Edit::Eeo(text) => ad.eeo.clone_from(text),
             Edit::Apply(a) => ad.apply = *a,
+            Edit::Contract(c) => ad.contract = *c,
         }
     }
 }
@@ -792,7 +809,13 @@ fn edits_of(draw: &mut Draw, ad: &Ad, companies: &[Company]) -> (Vec<Edit>, Vec<
         Edit::Reference(reference),
         Edit::Pay({
             let (low, high) = ad.pay;
-            let step = if f.hourly { 25 } else { 1000 };
+            // Złoty pay is shown monthly, rounded to 100: a step of 1,200 a year is exactly
+            // 100 more a month, so the edit always shows.
+            let step = match (f.hourly, words::CITIES[ad.city].currency) {
+                (true, _) => 25,
+                (false, Currency::Pln) => 1200,
+                (false, _) => 1000,
+            };
             let up = step * (1 + draw.below(4) as u32);
             (low + up, high + up)
         }),
@@ -820,12 +843,16 @@ fn edits_of(draw: &mut Draw, ad: &Ad, companies: &[Company]) -> (Vec<Edit>, Vec<
     }
     shuffle(draw, &mut small);
 
+    let co = &companies[ad.company as usize];
     let mut large = Vec::new();
     for (section, pool) in [
         (Section::Duties, f.duties),
         (Section::Requirements, f.requirements),
         (Section::Nice, f.nice),
-        (Section::Benefits, words::BENEFITS),
+        (
+            Section::Benefits,
+            &benefit_pool(FIELDS[co.field].hourly)[..],
+        ),
     ] {
         let have = ad.list(section);
         let mut unused: Vec<String> = pool
@@ -846,13 +873,14 @@ fn edits_of(draw: &mut Draw, ad: &Ad, companies: &[Company]) -> (Vec<Edit>, Vec<
             large.push(Edit::Add(section, extra));
         }
     }
-    let co = &companies[ad.company as usize];
     if !ad.short {
         // The same facts about the company in other words (an agency's blurb is dropped).
         let rewritten = if co.agency {
             String::new()
         } else {
-            co.facts.blurb(&co.name, draw.pick(words::BLURBS))
+            let other =
+                (co.blurb_template + 1 + draw.below(words::BLURBS.len() - 1)) % words::BLURBS.len();
+            co.facts.blurb(&co.name, words::BLURBS[other])
         };
         if rewritten != co.blurb {
             large.push(Edit::Blurb(rewritten));
@@ -876,6 +904,9 @@ fn edits_of(draw: &mut Draw, ad: &Ad, companies: &[Company]) -> (Vec<Edit>, Vec<
         }));
     }
     large.push(Edit::Apply((ad.apply + 1) % words::APPLY.len()));
+    large.push(Edit::Contract(
+        (ad.contract + 1 + draw.below(words::CONTRACTS.len() - 1)) % words::CONTRACTS.len(),
+    ));
     shuffle(draw, &mut large);
     (small, large)
 }
@@ -973,7 +1004,7 @@ pub fn generate_job_ads(opts: &JobAdOptions) -> JobAds {
     let family_docs = (rest as f64 * opts.mix.families) as usize;
     let repost_docs = (rest as f64 * opts.mix.reposts) as usize;
     let edited_docs = (rest as f64 * opts.mix.edited) as usize;
-    let originals = rest - family_docs - repost_docs - edited_docs;
+    let originals = rest.saturating_sub(family_docs + repost_docs + edited_docs);
     // Originals first, kept as ads so that reposts can edit them.
     let mut ads: Vec<(usize, Ad)> = Vec::with_capacity(originals);
     for _ in 0..originals {
@@ -1041,8 +1072,9 @@ pub fn generate_job_ads(opts: &JobAdOptions) -> JobAds {
     let mut left = n - texts.len();
     while left > 0 {
         let u = draw.unit().max(f64::MIN_POSITIVE);
+        // Pareto by inversion (exponent 1.2), at least MIN_FAMILY unless the cap is lower.
         let size = ((MIN_FAMILY as f64 * u.powf(-1.0 / 1.2)) as usize)
-            .clamp(MIN_FAMILY, opts.mix.max_family.max(1))
+            .min(opts.mix.max_family.max(1))
             .min(left);
         let from_agency = !agencies.is_empty() && (employers.is_empty() || draw.chance(0.7));
         let company = if from_agency {
@@ -1209,11 +1241,11 @@ mod tests {
             }
         }
         let in_families: usize = families.values().sum();
-        assert!(in_families >= (rest as f64 * 0.12) as usize);
+        assert!(in_families >= (rest as f64 * 0.10) as usize);
         // Dozens to hundreds: every family but the last (cut to fit) is at least MIN_FAMILY
         // strong, none above the cap, and some in the hundreds.
         assert!(families.values().filter(|&&m| m < MIN_FAMILY).count() <= 1);
-        assert!(families.values().all(|&m| m <= 200));
+        assert!(families.values().all(|&m| m <= 150));
         assert!(families.values().any(|&m| m >= 100), "{families:?}");
 
         let mut shingler = Shingler::new(ShingleOptions::default());
@@ -1237,7 +1269,8 @@ mod tests {
                 }
                 Origin::Edited { of } => {
                     let j = jaccard_of(&mut shingler, corpus.text(of as usize), corpus.text(d));
-                    assert!(j > 0.4 && j < 1.0, "edited repost at {j}");
+                    let (a, b) = (corpus.text(of as usize), corpus.text(d));
+                    assert!(j > 0.4 && j < 1.0, "edited repost at {j}:\n{a}\n{b}");
                 }
                 _ => {}
             }
@@ -1339,6 +1372,26 @@ mod tests {
         assert_eq!(a.origin, b.origin);
         let other = generate_job_ads(&JobAdOptions { seed: 6, ..opts });
         assert!((0..1_500).any(|d| a.corpus.text(d) != other.corpus.text(d)));
+    }
+
+    #[test]
+    fn tiny_corpora_and_small_family_caps_are_filled_exactly() {
+        for documents in [0, 1, 3, 60] {
+            for max_family in [1, 5, 150] {
+                let out = generate_job_ads(&JobAdOptions {
+                    documents,
+                    pairs_per_level: 2,
+                    mix: JobMix {
+                        max_family,
+                        ..JobMix::default()
+                    },
+                    ..small()
+                });
+                assert_eq!(out.corpus.len(), documents);
+                assert_eq!(out.origin.len(), documents);
+                assert_eq!(out.planted.len(), (documents / 2).min(12));
+            }
+        }
     }
 
     #[test]

@@ -262,41 +262,40 @@ pub const FIELDS: &[Field] = &[
         hourly: true,
     },
     Field {
-        names: &["Hospitality", "Hotels", "Kitchens", "Foods"],
+        names: &["Kitchens", "Foods", "Dining", "Bakery"],
         titles: &[
             "Chef de Partie",
             "Sous Chef",
+            "Commis Chef",
             "Kitchen Porter",
             "Barista",
             "Waiter / Waitress",
-            "Hotel Receptionist",
-            "Housekeeping Supervisor",
         ],
         industries: &[
             "runs four neighbourhood restaurants and a bakery",
-            "is a boutique hotel with 62 rooms in the old town",
             "operates cafés in railway stations",
             "caters weddings, conferences and private parties",
-            "is a seaside hotel and spa",
+            "runs a busy gastropub by the river",
+            "is a vegetarian restaurant with 80 covers",
         ],
         summaries: &[
             "Our kitchen in {city} cooks seasonal food from local suppliers, and we are hiring.",
-            "We are looking for a friendly, hard-working person to join our front-of-house team.",
+            "We are looking for a friendly, hard-working person to join our team.",
             "A great opportunity for someone who takes pride in the details.",
-            "Join a small, busy team where everyone's opinion counts.",
+            "Join a small, busy team of {team} where everyone's opinion counts.",
         ],
         duties: &[
             "prepare and cook dishes to our recipes and standards",
             "run your section during busy services",
             "keep the kitchen spotless and follow hygiene rules",
-            "welcome guests and make them feel at home",
+            "prepare vegetables, sauces and stocks before service",
+            "wash up and look after the kitchen equipment",
             "take orders and serve food and drinks",
             "make great coffee, consistently",
-            "check guests in and out and handle payments",
-            "answer the phone and reply to booking emails",
+            "set up and clear the dining room",
+            "follow allergen rules and answer guests' questions about them",
             "order stock and check deliveries",
             "train new team members",
-            "clean and prepare rooms to a high standard",
         ],
         requirements: &[
             "experience in a similar role",
@@ -307,7 +306,7 @@ pub const FIELDS: &[Field] = &[
             "the ability to work fast without cutting corners",
             "an eye for detail",
             "{years}+ years of experience in a professional kitchen",
-            "experience with a booking system",
+            "experience with a till or ordering system",
             "the right to work in the country",
         ],
         nice: &[
@@ -545,6 +544,62 @@ pub const FIELDS: &[Field] = &[
         ],
         pay: (26_000, 48_000),
         hourly: false,
+    },
+    Field {
+        names: &["Hotels", "Hospitality", "Inns", "Resorts"],
+        titles: &[
+            "Hotel Receptionist",
+            "Housekeeping Supervisor",
+            "Room Attendant",
+            "Night Porter",
+            "Guest Relations Agent",
+            "Concierge",
+        ],
+        industries: &[
+            "is a boutique hotel with 62 rooms in the old town",
+            "is a seaside hotel and spa",
+            "runs three city hotels for business travellers",
+            "rents out holiday apartments along the coast",
+        ],
+        summaries: &[
+            "Our hotel in {city} welcomes guests from all over the world, and we want you to be part of that.",
+            "We are looking for a friendly, hard-working person to join our front-of-house team.",
+            "A great opportunity for someone who takes pride in the details.",
+            "Join a team of {team} that guests mention by name in their reviews.",
+        ],
+        duties: &[
+            "welcome guests and make them feel at home",
+            "check guests in and out and handle payments",
+            "answer the phone and reply to booking emails",
+            "clean and prepare rooms to a high standard",
+            "check every room before guests arrive",
+            "deal with complaints calmly and fairly",
+            "give guests tips on restaurants and sights",
+            "look after the building at night and do security rounds",
+            "keep the lobby and public areas tidy",
+            "train new team members",
+            "work with maintenance to fix problems fast",
+        ],
+        requirements: &[
+            "experience in a hotel or a similar role",
+            "a warm, positive attitude",
+            "flexibility to work evenings, weekends and holidays",
+            "good spoken English",
+            "experience with a property management system",
+            "an eye for detail",
+            "the right to work in the country",
+            "{years}+ years of experience in housekeeping",
+            "the ability to stay calm when the lobby is full",
+            "basic computer skills",
+        ],
+        nice: &[
+            "a second language",
+            "a good knowledge of the city",
+            "first aid training",
+            "experience in a luxury hotel",
+        ],
+        pay: (12, 18),
+        hourly: true,
     },
 ];
 
@@ -816,27 +871,36 @@ pub const AGENCY_INTROS: &[&str] = &[
     "Exciting opportunity! {company} has been asked to find a motivated {title} for a client based in {city}. Competitive salary and benefits.",
 ];
 
+/// Benefits any employer offers; a company keeps its pick in every ad.
 pub const BENEFITS: &[&str] = &[
     "{days} days of paid holiday plus public holidays",
-    "a yearly learning budget of {budget}",
-    "flexible working hours",
     "a company pension with matched contributions",
     "private health insurance",
     "a subsidised gym membership",
     "a public transport pass",
-    "free lunch on office days",
     "an extra day off on your birthday",
     "enhanced parental leave",
     "a cycle-to-work scheme",
-    "a laptop and a home-office allowance",
     "employee discounts",
-    "free parking on site",
-    "staff meals on every shift",
-    "paid overtime",
     "a friendly, supportive team",
     "regular team events",
     "an employee assistance programme",
     "clear paths for promotion",
+];
+
+/// Benefits of office jobs (fields paid yearly).
+pub const OFFICE_BENEFITS: &[&str] = &[
+    "a yearly learning budget of {budget}",
+    "flexible working hours",
+    "free lunch on office days",
+    "a laptop and a home-office allowance",
+];
+
+/// Benefits of shift work (fields paid by the hour).
+pub const SHIFT_BENEFITS: &[&str] = &[
+    "free parking on site",
+    "staff meals on every shift",
+    "paid overtime",
     "weekly pay",
     "uniform provided",
 ];
