@@ -60,6 +60,7 @@ pub mod corpus;
 pub mod diff;
 pub mod error;
 pub mod excerpt;
+pub mod jobads;
 pub mod jobs;
 pub mod learn;
 pub mod minhash;

@@ -116,12 +116,35 @@ impl Writer<'_> {
     }
 }
 
-fn shingle_set(shingler: &mut Shingler, text: &str) -> Vec<u64> {
+/// The sorted, de-duplicated shingle hashes of `text`: what the planted Jaccard levels are
+/// measured on.
+pub(crate) fn shingle_set(shingler: &mut Shingler, text: &str) -> Vec<u64> {
     let mut h = Vec::new();
     shingler.hashes(text, &mut h);
     h.sort_unstable();
     h.dedup();
     h
+}
+
+/// The smallest number of edits m in `0..=max` whose variant has `jaccard(m)` ≤ `level`
+/// (`max` when none has), by bisection: the planting step of every generator. The edits are
+/// fixed up front and applied in order, so the Jaccard falls (almost) monotonically with m;
+/// the caller then compares m − 1 and m, one of which is the closest to the level.
+pub(crate) fn first_at_or_below(
+    max: usize,
+    level: f64,
+    mut jaccard: impl FnMut(usize) -> f64,
+) -> usize {
+    let (mut lo, mut hi) = (0usize, max);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if jaccard(mid) > level {
+            lo = mid + 1
+        } else {
+            hi = mid
+        }
+    }
+    lo
 }
 
 /// Generates the corpus (ids `doc-000001`…, order shuffled) and its planted pairs.
@@ -159,15 +182,12 @@ pub fn generate(opts: &GenOptions) -> (Corpus, Vec<PlantedPair>) {
                 }
                 v
             };
-            let (mut lo, mut hi) = (0usize, base.len());
-            while lo < hi {
-                let mid = (lo + hi) / 2;
-                let j = jaccard(
+            let lo = first_at_or_below(base.len(), level, |m| {
+                jaccard(
                     &base_set,
-                    &shingle_set(&mut shingler, &writer.render(&variant(mid))),
-                );
-                if j > level { lo = mid + 1 } else { hi = mid }
-            }
+                    &shingle_set(&mut shingler, &writer.render(&variant(m))),
+                )
+            });
             // lo is the first m with J ≤ level; m − 1 may be closer.
             let mut best = (f64::INFINITY, String::new(), 0.0);
             for m in [lo.saturating_sub(1), lo] {

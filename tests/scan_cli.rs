@@ -386,15 +386,7 @@ fn streamed_pairs_are_the_sorted_pairs_in_another_order() {
     for (out, limit) in [(&sorted, "16000000"), (&streamed, "0")] {
         Command::cargo_bin("lshscope")
             .unwrap()
-            .args([
-                "scan",
-                "sample_data/planted.csv",
-                "-b",
-                "8",
-                "-r",
-                "8",
-                "-q",
-            ])
+            .args(["scan", "sample_data/jobs.csv", "-b", "8", "-r", "8", "-q"])
             .args(["--sort-limit", limit, "-o"])
             .arg(out)
             .arg("--summary-json")

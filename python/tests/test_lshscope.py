@@ -12,7 +12,7 @@ import pytest
 import lshscope
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "sample_data" / "planted.csv"
+SAMPLE = ROOT / "sample_data" / "jobs.csv"
 
 
 def cli():

@@ -1,4 +1,5 @@
-//! `lshscope gen`: write a synthetic corpus with planted near-duplicates and its truth file.
+//! `lshscope gen`: write a synthetic corpus (pseudo-words, job ads or template families) with
+//! planted near-duplicates and its truth file.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -6,34 +7,37 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::corpus::{Corpus, InputFormat};
+use crate::jobads::{JobAdOptions, JobAds, JobMix, Origin, generate_job_ads};
 use crate::numfmt::{for_count, thousands};
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
-use crate::synth::{GenOptions, generate};
+use crate::synth::{GenOptions, PlantedPair, generate};
 use crate::templated::{TemplateOptions, generate_templated};
 use crate::text::{ShingleKind, ShingleOptions};
 use crate::{Error, Result};
 
 #[derive(Debug, Args)]
 pub struct GenArgs {
+    /// What to generate.
+    #[arg(long, value_enum, default_value_t = GenKind::Words)]
+    pub kind: GenKind,
     /// Number of documents.
     #[arg(long, short = 'n', default_value_t = 20_000)]
     pub docs: usize,
-    /// Mean document length in characters (lengths vary ±50 %).
-    #[arg(long, default_value_t = 300)]
-    pub length: usize,
-    /// Jaccard levels of the planted pairs, comma separated.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "0.3,0.5,0.6,0.7,0.8,0.9,0.95"
-    )]
-    pub levels: Vec<f64>,
-    /// Planted pairs per level.
-    #[arg(long, default_value_t = 200)]
-    pub pairs_per_level: usize,
-    /// Shingles the planted Jaccard levels are measured with (use the same for scan).
-    #[arg(long, default_value = "char:5")]
-    pub shingle: ShingleKind,
+    /// With --kind words: mean document length in characters (lengths vary ±50 %) [default:
+    /// 300].
+    #[arg(long)]
+    pub length: Option<usize>,
+    /// Jaccard levels of the planted pairs, comma separated (--kind words and jobs) [default:
+    /// 0.3,0.5,0.6,0.7,0.8,0.9,0.95].
+    #[arg(long, value_delimiter = ',')]
+    pub levels: Option<Vec<f64>>,
+    /// Planted pairs per level (--kind words and jobs) [default: 200].
+    #[arg(long)]
+    pub pairs_per_level: Option<usize>,
+    /// Shingles the planted Jaccard levels are measured with; use the same for scan (--kind
+    /// words and jobs) [default: char:5].
+    #[arg(long)]
+    pub shingle: Option<ShingleKind>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Corpus file to write (atomically) instead of stdout; `-` is stdout. The name picks
@@ -47,45 +51,125 @@ pub struct GenArgs {
     #[arg(long, value_name = "FORMAT", value_parser = super::output_format_parser(FORMATS))]
     pub output_format: Option<OutputFormat>,
     /// Truth file to write: id_a,id_b,jaccard,level for every planted pair (format and
-    /// compression from its name, as for --output).
+    /// compression from its name, as for --output; --kind words and jobs).
     #[arg(long, value_name = "FILE")]
     pub truth: Option<PathBuf>,
     /// No message on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    /// Make a corpus shaped like real dumps instead: template families with power-law sizes
-    /// (most documents unique, some families in the thousands), verbatim copies, short and
-    /// long texts, quotes and non-ASCII characters; ids `t0000001`, … in shuffled order.
-    #[arg(long, conflicts_with_all = ["length", "levels", "pairs_per_level", "shingle", "truth"])]
+    /// The same as --kind templates (kept for scripts written before --kind).
+    #[arg(long, hide = true, conflicts_with = "kind")]
     pub templates: bool,
-    /// With --templates: the largest family.
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 15_000,
-        requires = "templates"
-    )]
-    pub max_family: usize,
-    /// With --templates: the share of a family's members that copy its first one verbatim.
-    #[arg(
-        long,
-        value_name = "SHARE",
-        default_value_t = 0.3,
-        requires = "templates"
-    )]
-    pub copy_share: f64,
-    /// With --templates: also plant a group of N verbatim copies of one text.
-    #[arg(long, value_name = "N", default_value_t = 0, requires = "templates")]
-    pub identical_group: usize,
-    /// With --templates: also plant a family of N edited copies of one template.
-    #[arg(long, value_name = "N", default_value_t = 0, requires = "templates")]
-    pub template_family: usize,
+    /// With --kind jobs or templates: the largest template family [default: 150 for jobs,
+    /// 15000 for templates].
+    #[arg(long, value_name = "N")]
+    pub max_family: Option<usize>,
+    /// With --kind templates: the share of a family's members that copy its first one
+    /// verbatim [default: 0.3].
+    #[arg(long, value_name = "SHARE")]
+    pub copy_share: Option<f64>,
+    /// With --kind templates: also plant a group of N verbatim copies of one text.
+    #[arg(long, value_name = "N")]
+    pub identical_group: Option<usize>,
+    /// With --kind templates: also plant a family of N edited copies of one template.
+    #[arg(long, value_name = "N")]
+    pub template_family: Option<usize>,
+}
+
+/// The corpora `gen` makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum GenKind {
+    /// Invented pseudo-words with planted pairs; other documents share almost nothing, so
+    /// the truth file holds every similar pair. Ids doc-000001, …
+    Words,
+    /// Job ads in English a person can judge: planted pairs (an ad and a rewrite of it),
+    /// reposts (verbatim or with a new date and reference), edited reposts, agency templates
+    /// filled with other titles and cities (families of dozens to hundreds) and the
+    /// boilerplate each company repeats. The truth file holds the planted pairs only. Ids
+    /// job-000001, …
+    Jobs,
+    /// Pseudo-word template families shaped like real dumps: power-law family sizes (some in
+    /// the thousands), verbatim copies, short and long texts, quotes and non-ASCII
+    /// characters; no truth file. Ids t0000001, …
+    Templates,
+}
+
+impl GenKind {
+    fn name(self) -> &'static str {
+        match self {
+            GenKind::Words => "words",
+            GenKind::Jobs => "jobs",
+            GenKind::Templates => "templates",
+        }
+    }
+}
+
+/// Refuses the options `kind` does not use, so that none is silently ignored.
+fn check_options(args: &GenArgs, kind: GenKind) -> Result<()> {
+    let given = |set: bool, flag: &str, kinds: &[GenKind]| -> Result<()> {
+        if !set || kinds.contains(&kind) {
+            return Ok(());
+        }
+        let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+        Err(Error::usage(format!(
+            "{flag} applies to --kind {}, not to --kind {}",
+            names.join(" or "),
+            kind.name()
+        )))
+    };
+    use GenKind::*;
+    given(args.length.is_some(), "--length", &[Words])?;
+    given(args.levels.is_some(), "--levels", &[Words, Jobs])?;
+    given(
+        args.pairs_per_level.is_some(),
+        "--pairs-per-level",
+        &[Words, Jobs],
+    )?;
+    given(args.shingle.is_some(), "--shingle", &[Words, Jobs])?;
+    given(args.truth.is_some(), "--truth", &[Words, Jobs])?;
+    given(
+        args.max_family.is_some(),
+        "--max-family",
+        &[Jobs, Templates],
+    )?;
+    given(args.copy_share.is_some(), "--copy-share", &[Templates])?;
+    given(
+        args.identical_group.is_some(),
+        "--identical-group",
+        &[Templates],
+    )?;
+    given(
+        args.template_family.is_some(),
+        "--template-family",
+        &[Templates],
+    )?;
+    Ok(())
+}
+
+/// The planted levels, pairs per level and shingle options of `args` (with the defaults).
+fn planting(args: &GenArgs) -> (Vec<f64>, usize, ShingleOptions) {
+    (
+        args.levels
+            .clone()
+            .unwrap_or_else(|| vec![0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95]),
+        args.pairs_per_level.unwrap_or(200),
+        ShingleOptions {
+            kind: args.shingle.unwrap_or(ShingleKind::Char(5)),
+            ..Default::default()
+        },
+    )
 }
 
 const FORMATS: &[OutputFormat] = &[OutputFormat::Csv, OutputFormat::Jsonl];
 
 pub fn run(args: GenArgs) -> Result<i32> {
-    for &level in &args.levels {
+    let kind = if args.templates {
+        GenKind::Templates
+    } else {
+        args.kind
+    };
+    check_options(&args, kind)?;
+    for &level in args.levels.iter().flatten() {
         crate::error::check_unit("--levels", level)?;
     }
     let target = OutputTarget::new(args.output.as_deref());
@@ -110,43 +194,54 @@ pub fn run(args: GenArgs) -> Result<i32> {
         }
         None => None,
     };
-    if args.templates {
-        return write_templated(&args, &target, format);
-    }
-    let opts = GenOptions {
-        documents: args.docs,
-        length: args.length,
-        levels: args.levels.clone(),
-        pairs_per_level: args.pairs_per_level,
-        seed: args.seed,
-        shingle: ShingleOptions {
-            kind: args.shingle,
-            ..Default::default()
-        },
+    let (levels, pairs_per_level, shingle) = planting(&args);
+    let (corpus, pairs, what) = match kind {
+        GenKind::Templates => return write_templated(&args, &target, format),
+        GenKind::Words => {
+            let (corpus, pairs) = generate(&GenOptions {
+                documents: args.docs,
+                length: args.length.unwrap_or(300),
+                levels,
+                pairs_per_level,
+                seed: args.seed,
+                shingle,
+            });
+            (corpus, pairs, String::new())
+        }
+        GenKind::Jobs => {
+            if args.max_family == Some(0) {
+                return Err(Error::usage("--max-family must be at least 1"));
+            }
+            let mut mix = JobMix::default();
+            if let Some(max) = args.max_family {
+                mix.max_family = max;
+            }
+            let ads = generate_job_ads(&JobAdOptions {
+                documents: args.docs,
+                levels,
+                pairs_per_level,
+                seed: args.seed,
+                shingle,
+                mix,
+            });
+            let what = job_mix_summary(&ads);
+            (ads.corpus, ads.planted, what)
+        }
     };
-    let (corpus, pairs) = generate(&opts);
     write_corpus(&target, format, &corpus)?;
     if let Some((t, f)) = &truth {
-        t.write(None, |w| {
-            let mut out = RowWriter::new(w, *f, &["id_a", "id_b", "jaccard", "level"], None)?;
-            for p in &pairs {
-                out.write_row(&[
-                    Field::Str(corpus.id(p.a as usize)),
-                    Field::Str(corpus.id(p.b as usize)),
-                    Field::F64(p.jaccard),
-                    Field::F64(p.level),
-                ])?;
-            }
-            out.finish()
-        })?;
+        write_truth(t, *f, &corpus, &pairs)?;
     }
     if args.quiet {
         return Ok(0);
     }
     eprintln!(
-        "wrote {} {} to {} with {} planted {}{}",
+        "wrote {} {} to {} with {} planted {}{what}{}",
         thousands(corpus.len() as u64),
-        for_count(corpus.len() as u64, "document", "documents"),
+        match kind {
+            GenKind::Jobs => for_count(corpus.len() as u64, "job ad", "job ads"),
+            _ => for_count(corpus.len() as u64, "document", "documents"),
+        },
         target.display(),
         thousands(pairs.len() as u64),
         for_count(pairs.len() as u64, "pair", "pairs"),
@@ -156,6 +251,56 @@ pub fn run(args: GenArgs) -> Result<i32> {
             .unwrap_or_default()
     );
     Ok(0)
+}
+
+/// ", 1,234 reposts, 987 edited reposts, 2,345 ads in 60 template families": what else the
+/// job ads hold, for the message on stderr.
+fn job_mix_summary(ads: &JobAds) -> String {
+    let (mut reposts, mut edited, mut in_families) = (0u64, 0u64, 0u64);
+    let mut families = std::collections::HashSet::new();
+    for origin in &ads.origin {
+        match origin {
+            Origin::Repost { .. } => reposts += 1,
+            Origin::Edited { .. } => edited += 1,
+            Origin::Family(f) => {
+                in_families += 1;
+                families.insert(*f);
+            }
+            Origin::Original | Origin::Planted => {}
+        }
+    }
+    format!(
+        ", {} {}, {} edited {}, {} {} in {} template {}",
+        thousands(reposts),
+        for_count(reposts, "repost", "reposts"),
+        thousands(edited),
+        for_count(edited, "repost", "reposts"),
+        thousands(in_families),
+        for_count(in_families, "ad", "ads"),
+        thousands(families.len() as u64),
+        for_count(families.len() as u64, "family", "families"),
+    )
+}
+
+/// The truth file: id_a,id_b,jaccard,level for every planted pair.
+fn write_truth(
+    target: &OutputTarget,
+    format: OutputFormat,
+    corpus: &Corpus,
+    pairs: &[PlantedPair],
+) -> Result<()> {
+    target.write(None, |w| {
+        let mut out = RowWriter::new(w, format, &["id_a", "id_b", "jaccard", "level"], None)?;
+        for p in pairs {
+            out.write_row(&[
+                Field::Str(corpus.id(p.a as usize)),
+                Field::Str(corpus.id(p.b as usize)),
+                Field::F64(p.jaccard),
+                Field::F64(p.level),
+            ])?;
+        }
+        out.finish()
+    })
 }
 
 /// How the corpus is written: as the readers will read it back by its name.
@@ -280,18 +425,21 @@ fn write_tsv(w: &mut dyn Write, corpus: &Corpus) -> std::io::Result<()> {
 }
 
 fn write_templated(args: &GenArgs, target: &OutputTarget, format: CorpusFormat) -> Result<i32> {
-    crate::error::check_unit("--copy-share", args.copy_share)?;
-    if args.max_family == 0 {
+    let defaults = TemplateOptions::default();
+    let copy_share = args.copy_share.unwrap_or(defaults.copy_share);
+    crate::error::check_unit("--copy-share", copy_share)?;
+    let max_family = args.max_family.unwrap_or(defaults.max_family);
+    if max_family == 0 {
         return Err(Error::usage("--max-family must be at least 1"));
     }
     let out = generate_templated(&TemplateOptions {
         docs: args.docs,
         seed: args.seed,
-        max_family: args.max_family,
-        copy_share: args.copy_share,
-        identical_group: args.identical_group,
-        template_family: args.template_family,
-        ..TemplateOptions::default()
+        max_family,
+        copy_share,
+        identical_group: args.identical_group.unwrap_or(0),
+        template_family: args.template_family.unwrap_or(0),
+        ..defaults
     });
     write_corpus(target, format, &out.corpus)?;
     if !args.quiet {

@@ -67,7 +67,8 @@ pub enum Command {
     Truth(truth::TruthArgs),
     /// Export S-curves and similarity histograms as SVG or PNG.
     Plot(plot::PlotArgs),
-    /// Generate a corpus with planted near-duplicates at chosen Jaccard levels, plus its truth.
+    /// Generate a test corpus (pseudo-words, job ads or template families) with planted
+    /// near-duplicates at chosen Jaccard levels, plus its truth.
     Gen(generate::GenArgs),
     /// Measure the pipeline's throughput and peak memory on a generated corpus.
     Bench(bench::BenchArgs),

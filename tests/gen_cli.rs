@@ -1,0 +1,114 @@
+//! `lshscope gen --kind`: job ads written, read back by scan with their truth; options a kind
+//! does not use refused by name; the old `--templates` flag still working.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn lshscope() -> Command {
+    Command::cargo_bin("lshscope").unwrap()
+}
+
+#[test]
+fn job_ads_and_their_truth_read_back_through_scan() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("jobs.tsv.gz");
+    let truth = dir.path().join("jobs.truth.csv");
+    lshscope()
+        .args(["gen", "--kind", "jobs", "-n", "1500", "--seed", "4"])
+        .args(["--levels", "0.6,0.9", "--pairs-per-level", "30", "-o"])
+        .arg(&corpus)
+        .arg("--truth")
+        .arg(&truth)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("wrote 1,500 job ads to "))
+        .stderr(predicate::str::contains("with 60 planted pairs, "))
+        .stderr(predicate::str::contains(" template famil"));
+    let rows = std::fs::read_to_string(&truth).unwrap();
+    assert_eq!(rows.lines().next(), Some("id_a,id_b,jaccard,level"));
+    assert_eq!(rows.lines().count(), 61);
+    // Every planted pair at 0.9 becomes a candidate at 20 × 5 (P(0.85) > 0.999); scan names
+    // the truth's ids, so the TSV was read back with its ids and texts intact.
+    let out = lshscope()
+        .args(["scan", "-q", "-o", "-", "--truth"])
+        .arg(&truth)
+        .arg(&corpus)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pairs = String::from_utf8(out.stdout).unwrap();
+    for line in rows.lines().skip(1).filter(|l| l.ends_with(",0.9")) {
+        let mut f = line.split(',');
+        let (a, b) = (f.next().unwrap(), f.next().unwrap());
+        assert!(
+            pairs.lines().any(|p| p.starts_with(&format!("{a},{b},"))),
+            "planted pair {a},{b} missing"
+        );
+    }
+}
+
+#[test]
+fn options_a_kind_does_not_use_are_refused_by_name() {
+    for (args, message) in [
+        (
+            &["--kind", "jobs", "--length", "300"][..],
+            "--length applies to --kind words, not to --kind jobs",
+        ),
+        (
+            &["--kind", "templates", "--levels", "0.5"][..],
+            "--levels applies to --kind words or jobs, not to --kind templates",
+        ),
+        (
+            &["--copy-share", "0.5"][..],
+            "--copy-share applies to --kind templates, not to --kind words",
+        ),
+        (
+            &["--kind", "words", "--max-family", "10"][..],
+            "--max-family applies to --kind jobs or templates, not to --kind words",
+        ),
+        (
+            &["--templates", "--truth", "t.csv", "-o", "c.csv"][..],
+            "--truth applies to --kind words or jobs, not to --kind templates",
+        ),
+    ] {
+        lshscope()
+            .arg("gen")
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+}
+
+#[test]
+fn the_templates_flag_still_makes_template_families() {
+    let run = |args: &[&str]| {
+        let out = lshscope()
+            .args([
+                "gen",
+                "-n",
+                "300",
+                "--seed",
+                "2",
+                "-q",
+                "--max-family",
+                "40",
+            ])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let flag = run(&["--templates"]);
+    assert_eq!(flag, run(&["--kind", "templates"]));
+    assert!(flag.starts_with(b"id,text\nt0000001,"));
+}
