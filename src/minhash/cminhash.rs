@@ -21,6 +21,7 @@
 //! of all c (union bound over the K − 1 differences). The estimate's measured spread is in
 //! `tests/families.rs`.
 
+use super::sketch::mixed_hashes;
 use crate::rng::SplitMix64;
 
 /// C-MinHash for K rows, drawn from a seed.
@@ -87,8 +88,10 @@ impl CMinHash {
     pub fn sketch_into(&self, set: &[u64], row: &mut [u32], spread: &mut Vec<u32>) {
         assert_eq!(row.len(), self.shifts.len());
         row.fill(u32::MAX);
-        spread.clear();
-        spread.extend(set.iter().map(|&h| self.spread(h)));
+        mixed_hashes(set, self.sigma_key, spread);
+        for s in spread.iter_mut() {
+            *s = self.c.wrapping_mul(*s);
+        }
         #[cfg(target_arch = "x86_64")]
         {
             if std::is_x86_feature_detected!("avx512f") {

@@ -23,6 +23,7 @@
 //! with probability J, but the band collision rate moves off 1 − (1 − s^r)^b; how far is
 //! measured in `tests/families.rs` and `docs/families.md`.
 
+use super::sketch::mixed_hashes;
 use crate::rng::SplitMix64;
 
 /// Probes stored per bin; later probes (rare: a document reaching few bins) are computed.
@@ -90,15 +91,23 @@ impl OnePermutation {
         (((m >> 32) * self.k as u64) >> 32) as usize
     }
 
-    /// The K rows of one set into `row`; `occupied` is scratch (one bit per bin).
-    pub fn sketch_into(&self, set: &[u64], row: &mut [u32], occupied: &mut Vec<u64>) {
+    /// The K rows of one set into `row`; `hashed` and `occupied` are scratch.
+    pub fn sketch_into(
+        &self,
+        set: &[u64],
+        row: &mut [u32],
+        hashed: &mut Vec<u32>,
+        occupied: &mut Vec<u64>,
+    ) {
         assert_eq!(row.len(), self.k);
         row.fill(EMPTY);
         if set.is_empty() {
             return;
         }
-        for &h in set {
-            let v = self.value(h);
+        // The hashes in one vectorized pass, then one scalar pass into the bins.
+        mixed_hashes(set, self.key, hashed);
+        for &v in hashed.iter() {
+            let v = v.min(EMPTY - 1);
             let bin = self.bin_of(v);
             row[bin] = row[bin].min(v);
         }
@@ -173,7 +182,7 @@ mod tests {
             for n in [0, 1, 2, 5, 60, 400, 3000] {
                 let set: Vec<u64> = (0..n).map(|_| rng.next_u64()).collect();
                 let mut row = vec![0; k];
-                oph.sketch_into(&set, &mut row, &mut Vec::new());
+                oph.sketch_into(&set, &mut row, &mut Vec::new(), &mut Vec::new());
                 assert_eq!(row, reference(&oph, &set), "k = {k}, n = {n}");
                 if n > 0 {
                     assert!(row.iter().all(|&v| v != EMPTY), "every bin filled");
@@ -189,7 +198,7 @@ mod tests {
         let mut rng = SplitMix64::new(2);
         let set: Vec<u64> = (0..2000).map(|_| rng.next_u64()).collect();
         let mut row = vec![0; 128];
-        oph.sketch_into(&set, &mut row, &mut Vec::new());
+        oph.sketch_into(&set, &mut row, &mut Vec::new(), &mut Vec::new());
         for (i, &v) in row.iter().enumerate() {
             assert_eq!(oph.bin_of(v), i, "2000 shingles reach all 128 bins");
         }
