@@ -72,15 +72,16 @@ impl CMinHash {
         self.shifts.len()
     }
 
-    /// c·σ(x): the part of h_k(x) shared by all rows.
-    #[inline(always)]
+    /// c·σ(x): the part of h_k(x) shared by all rows (scalar reference for tests).
+    #[cfg(test)]
     fn spread(&self, shingle: u64) -> u32 {
         let sigma = (SplitMix64::mix(shingle ^ self.sigma_key) >> 32) as u32;
         self.c.wrapping_mul(sigma)
     }
 
-    /// Row k's value for one shingle (scalar reference for tests and teaching).
-    pub fn value(&self, k: usize, shingle: u64) -> u32 {
+    /// Row k's value for one shingle (scalar reference for tests).
+    #[cfg(test)]
+    fn value(&self, k: usize, shingle: u64) -> u32 {
         self.spread(shingle).wrapping_add(self.shifts[k])
     }
 

@@ -69,9 +69,10 @@ impl OnePermutation {
         self.k
     }
 
-    /// The hash of a shingle: a value below [`EMPTY`] whose bin is `bin_of(value)`.
-    #[inline(always)]
-    pub fn value(&self, shingle: u64) -> u32 {
+    /// The hash of a shingle: a value below [`EMPTY`] whose bin is `bin_of(value)` (scalar
+    /// reference for tests; [`OnePermutation::sketch_into`] computes it vectorized).
+    #[cfg(test)]
+    fn value(&self, shingle: u64) -> u32 {
         // u32::MAX is the empty mark; merging it into its neighbour is one more 2^-32 tie.
         ((SplitMix64::mix(shingle ^ self.key) >> 32) as u32).min(EMPTY - 1)
     }
