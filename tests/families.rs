@@ -119,6 +119,9 @@ fn row_agreement_is_unbiased_on_random_sets_and_its_spread_is_measured() {
     }
 }
 
+/// A pair of documents and its exact Jaccard.
+type Pair = (usize, usize, f64);
+
 /// Per-seed candidate rates of a family over pairs grouped by their exact-J bin, against the
 /// mean S-curve prediction of each bin's pairs.
 struct BinCheck {
@@ -131,7 +134,7 @@ struct BinCheck {
 
 fn band_rates_by_bin(
     sets: &ShingleSets,
-    pairs: &[(usize, usize, f64)],
+    pairs: &[Pair],
     family: SketchFamily,
     seeds: u64,
     bands: usize,
@@ -179,7 +182,7 @@ fn band_rates_by_bin(
 }
 
 /// The sets of a corpus and its pairs with J ≥ 0.05 among `docs`, with their exact J.
-fn pairs_of(sets: &ShingleSets, docs: &[usize]) -> Vec<(usize, usize, f64)> {
+fn pairs_of(sets: &ShingleSets, docs: &[usize]) -> Vec<Pair> {
     let mut pairs = Vec::new();
     for (i, &a) in docs.iter().enumerate() {
         for &b in &docs[i + 1..] {
@@ -213,11 +216,7 @@ fn chain_corpus(links: usize, chains: usize) -> Corpus {
 
 /// Template families of `generate_templated`: documents of families with 2–40 members, and
 /// their pairs split by size (both sets shorter than K, both at least 2K shingles).
-fn template_pairs() -> (
-    ShingleSets,
-    Vec<(usize, usize, f64)>,
-    Vec<(usize, usize, f64)>,
-) {
+fn template_pairs() -> (ShingleSets, Vec<Pair>, Vec<Pair>) {
     let generated = generate_templated(&TemplateOptions {
         docs: 4000,
         seed: 3,

@@ -156,7 +156,7 @@ mod tests {
         let mut bins = vec![EMPTY; oph.k];
         for &h in set {
             let v = oph.value(h);
-            let b = (v as u64 * oph.k as u64 >> 32) as usize;
+            let b = ((v as u64 * oph.k as u64) >> 32) as usize;
             bins[b] = bins[b].min(v);
         }
         if set.is_empty() {
