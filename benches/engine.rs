@@ -9,7 +9,8 @@ use lshscope::corpus::Corpus;
 use lshscope::jobs::Progress;
 use lshscope::minhash::verify;
 use lshscope::minhash::{
-    Banding, BandingOptions, HashFamily, Index, IndexOptions, build_index, find_candidates, fold32,
+    Banding, BandingOptions, HashFamily, Index, IndexOptions, SketchFamily, SketchScratch,
+    Sketcher, build_index, build_sketched_index, find_candidates, fold32,
 };
 use lshscope::similarity::jaccard;
 use lshscope::synth::{GenOptions, generate};
@@ -132,6 +133,51 @@ fn build_on_one_thread(bencher: Bencher, corpus: &Corpus) {
                 build_index(corpus, &IndexOptions::default(), &Progress::new()).unwrap()
             })
         });
+}
+
+/// The sketch families side by side (issue 29), K = 128, one thread, on the ~400-character
+/// documents: `cargo bench --bench engine -- families`. Times per document are the medians
+/// divided by the documents (the items counter).
+mod families {
+    use super::*;
+
+    const SKETCHED_DOCS: usize = 2000;
+
+    /// The sketch step alone: K rows from each document's sorted shingle-hash set.
+    #[divan::bench(args = SketchFamily::ALL)]
+    fn sketch_from_sets(bencher: Bencher, family: SketchFamily) {
+        let index = index();
+        let sketcher = Sketcher::new(family, 128, 1);
+        bencher
+            .counter(ItemsCount::new(SKETCHED_DOCS))
+            .bench_local(|| {
+                let mut row = vec![0u32; 128];
+                let mut scratch = SketchScratch::default();
+                for d in 0..SKETCHED_DOCS {
+                    sketcher.sketch_into(index.sets.get(d), &mut row, &mut scratch);
+                    black_box(&row);
+                }
+            });
+    }
+
+    /// The whole signature phase (normalize, shingle, hash, sort the sets, sketch), one
+    /// thread: what `build_index` does, with each family's rows.
+    #[divan::bench(args = SketchFamily::ALL, sample_count = 5)]
+    fn signature_phase_one_thread(bencher: Bencher, family: SketchFamily) {
+        let corpus = corpus();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        bencher
+            .counter(ItemsCount::new(corpus.len()))
+            .bench_local(|| {
+                pool.install(|| {
+                    build_sketched_index(corpus, &IndexOptions::default(), family, &Progress::new())
+                        .unwrap()
+                })
+            });
+    }
 }
 
 /// Banding 32 × 4 with candidate emission, all threads.

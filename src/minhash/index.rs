@@ -3,6 +3,7 @@
 use rayon::prelude::*;
 
 use super::family::HashFamily;
+use super::sketch::{SketchFamily, SketchScratch, Sketcher};
 use crate::corpus::Corpus;
 use crate::jobs::{Phase, Progress};
 use crate::text::{ShingleOptions, Shingler};
@@ -255,6 +256,19 @@ pub fn signature_into(family: &HashFamily, set: &[u64], row: &mut [u32], folded:
 
 /// Shingles, hashes and MinHashes every document of `corpus`, in parallel over documents.
 pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress) -> Result<Index> {
+    build_sketched_index(corpus, options, SketchFamily::Classic, progress)
+}
+
+/// [`build_index`] with the signature rows of another sketch family: the same sets, rows from
+/// [`Sketcher`]. The returned index's options do not record the family yet (the option that
+/// selects it everywhere, issue 29, adds it to [`IndexOptions`]), so such an index must not be
+/// saved or cached under its options; measurements and tests use it as it is.
+pub fn build_sketched_index(
+    corpus: &Corpus,
+    options: &IndexOptions,
+    family: SketchFamily,
+    progress: &Progress,
+) -> Result<Index> {
     let k = options.num_perm;
     if k == 0 || k > 4096 {
         return Err(Error::usage(format!(
@@ -263,7 +277,7 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
     }
     let n = corpus.len();
     progress.begin(Phase::Signatures, n as u64);
-    let family = HashFamily::new(k, options.seed);
+    let sketcher = Sketcher::new(family, k, options.seed);
     // Zeroed memory comes from the kernel as untouched pages, so this costs nothing here; each
     // worker fills its rows (and takes their page faults) in parallel below.
     let mut data = vec![0u32; n * k];
@@ -278,11 +292,11 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
                 (
                     Shingler::new(options.shingle.clone()),
                     Vec::new(),
-                    Vec::new(),
+                    SketchScratch::default(),
                     SortScratch::default(),
                 )
             },
-            |(shingler, hashes, folded, scratch), (c, (sig_chunk, empty_chunk))| {
+            |(shingler, hashes, sketch_scratch, scratch), (c, (sig_chunk, empty_chunk))| {
                 progress.check()?;
                 let first = c * CHUNK_DOCS;
                 let docs = empty_chunk.len();
@@ -302,7 +316,8 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
                     let start = values.len();
                     sort_dedup_onto(hashes, scratch, &mut values);
                     let set = &values[start..];
-                    signature_into(&family, set, &mut sig_chunk[d * k..(d + 1) * k], folded);
+                    let row = &mut sig_chunk[d * k..(d + 1) * k];
+                    sketcher.sketch_into(set, row, sketch_scratch);
                     empty_chunk[d] = set.is_empty();
                     offsets.push(values.len() as u32);
                 }

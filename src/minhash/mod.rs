@@ -1,11 +1,14 @@
 //! MinHash signatures, LSH banding, candidate pairs and their verification.
 
 mod banding;
+mod cminhash;
 pub mod collisions;
 pub(crate) mod family;
 mod identical;
 mod index;
+mod oph;
 pub mod scurve;
+mod sketch;
 mod stream;
 pub mod tune;
 mod verify;
@@ -16,6 +19,9 @@ pub use banding::{
 };
 pub use family::{HashFamily, fold32};
 pub use identical::IdenticalGroups;
-pub use index::{Index, IndexOptions, ShingleSets, Signatures, build_index, signature_into};
+pub use index::{
+    Index, IndexOptions, ShingleSets, Signatures, build_index, build_sketched_index, signature_into,
+};
+pub use sketch::{SketchFamily, SketchScratch, Sketcher, signatures_of_sets};
 pub use stream::{StreamCounts, stream_verified};
 pub use verify::{PackedPair, VerifiedPair, estimate, verify};
