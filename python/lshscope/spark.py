@@ -667,8 +667,12 @@ def _parser():
         "and write the verified pairs as Parquet (audit them with "
         "`lshscope explore INPUT --pairs OUTPUT_DIR`).",
     )
-    p.add_argument("input", help="Parquet file or directory, CSV, TSV or JSON Lines")
-    p.add_argument("output_dir", help="directory for the pairs (Parquet part files)")
+    p.add_argument(
+        "input",
+        help="Parquet file or directory, CSV, TSV or JSON Lines (.gz, .bz2), a glob too: a path "
+        "(Spark's default filesystem) or a URI (file://, hdfs://, s3a://, gs://, abfss://, ...)",
+    )
+    p.add_argument("output_dir", help="directory (path or URI) for the pairs (Parquet part files)")
     p.add_argument("--format", choices=_FORMATS, help="input format [default: from the name]")
     p.add_argument("--text-column", default="text", help="column of the text [default: text]")
     p.add_argument(
