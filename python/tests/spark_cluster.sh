@@ -12,6 +12,7 @@ work=$1 wheel=$2 port=$3 input=$4 pairs=$5 clusters=$6
 shift 6
 python=${PYTHON:-python}
 mkdir -p "$work"
+say() { echo "spark_cluster.sh: [${SECONDS} s] $*" >&2; }
 
 # 1. A standalone cluster from the pyspark package: one master, one worker with two cores.
 SPARK_HOME=$("$python" -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))')
@@ -21,11 +22,13 @@ daemon="$SPARK_HOME/sbin/spark-daemon.sh"
 master_class=org.apache.spark.deploy.master.Master
 worker_class=org.apache.spark.deploy.worker.Worker
 stop_cluster() {
+    say "stopping the worker and the master"
     "$daemon" stop "$worker_class" 1 || true
     "$daemon" stop "$master_class" 1 || true
 }
 trap stop_cluster EXIT
 master="spark://127.0.0.1:$port"
+say "starting a master at $master and one worker"
 "$daemon" start "$master_class" 1 --host 127.0.0.1 --port "$port" --webui-port 0
 "$daemon" start "$worker_class" 1 --cores 2 --memory 2g --webui-port 0 "$master"
 # spark-submit would wait for a worker anyway; waiting here makes a broken start fail fast.
@@ -42,15 +45,18 @@ grep -qs "Successfully registered with master" "$SPARK_LOG_DIR"/*Worker*.out || 
 }
 
 # 2. The executors' Python: numpy, pyarrow, pandas and the lshscope wheel in a venv, packed.
+say "packing the executors' Python with $(basename "$wheel")"
 "$python" -m venv "$work/executor-env"
 "$work/executor-env/bin/pip" install -q numpy pyarrow "pandas>=2.2,<3" venv-pack "$wheel"
 "$work/executor-env/bin/venv-pack" -q -p "$work/executor-env" -o "$work/executor-env.tar.gz"
 
 # 3. The job, with Spark's default driver and executor memory.
 job=$("$python" -c 'import lshscope.spark as job; print(job.__file__)')
+say "submitting $job"
 "$SPARK_HOME/bin/spark-submit" \
     --master "$master" \
     --archives "$work/executor-env.tar.gz#environment" \
     --conf spark.pyspark.python=./environment/bin/python \
     --conf spark.pyspark.driver.python="$(command -v "$python")" \
     "$job" "$input" "$pairs" --clusters "$clusters" "$@"
+say "the job ended"
