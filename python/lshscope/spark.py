@@ -623,7 +623,11 @@ class _Files:
             matches = fs.globStatus(path)
             if not matches:
                 return None
-            return sum(fs.getContentSummary(m.getPath()).getLength() for m in matches), False
+            # A file's length is in its status; only a matched directory needs a listing.
+            return sum(
+                m.getLen() if m.isFile() else fs.getContentSummary(m.getPath()).getLength()
+                for m in matches
+            ), False
         if not fs.exists(path):
             return None
         return fs.getContentSummary(path).getLength(), fs.getFileStatus(path).isDirectory()

@@ -49,6 +49,8 @@ say "packing the executors' Python with $(basename "$wheel")"
 "$python" -m venv "$work/executor-env"
 "$work/executor-env/bin/pip" install -q numpy pyarrow "pandas>=2.2,<3" venv-pack "$wheel"
 "$work/executor-env/bin/venv-pack" -q -p "$work/executor-env" -o "$work/executor-env.tar.gz"
+# The archive is all Spark needs; the unpacked venv (~370 MB) only takes disk from here on.
+rm -rf "$work/executor-env"
 
 # 3. The job, with Spark's default driver and executor memory.
 job=$("$python" -c 'import lshscope.spark as job; print(job.__file__)')

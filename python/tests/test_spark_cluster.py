@@ -7,6 +7,7 @@ Needs the wheel to ship: LSHSCOPE_WHEEL names it (CI builds it with maturin, as 
 """
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -77,6 +78,9 @@ def test_spark_submit_on_a_standalone_cluster_equals_the_cli(tmp_path):
             recipe.wait(60)
         # ... and stop them here too, should the trap not have run.
         stop_daemons(work)
+        # The shipped environment, unpacked by the worker, is most of a GB: not for later tests.
+        shutil.rmtree(work / "worker", ignore_errors=True)
+        (work / "executor-env.tar.gz").unlink(missing_ok=True)
     assert recipe.returncode == 0, log[-6000:]
     # The daemons are gone, whatever happened (the recipe's trap stops them).
     assert not list((work / "pids").glob("*.pid")), log[-3000:]
