@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
+import time
+from typing import NamedTuple, Optional
 
 import numpy as np
 import pyarrow as pa
@@ -170,27 +173,39 @@ def dedup(
     (``profile``: ``"datatrove"``, ``"text-dedup"``, ``"nemo"``, ``"datasketch"``,
     ``"spark"``). Ids come from ``id_col`` (default: the column ``id`` if present, else the
     1-based row number). Input order is the DataFrame's partition order, as Spark reads a file.
+    The partitions of its shuffles are the session's ``spark.sql.shuffle.partitions``
+    (``python -m lshscope.spark`` sizes them from the input).
     """
-    from pyspark import StorageLevel
-    from pyspark.sql import functions as F
-
     _check_options(num_perm, seed, shingle, profile, bands, rows, threshold, max_bucket)
+    hashed = _hash(df, text_col, id_col, num_perm=num_perm, seed=seed, shingle=shingle,
+                   profile=profile)
+    scored = _score(hashed, bands=bands, rows=rows, num_perm=num_perm, threshold=threshold,
+                    max_bucket=max_bucket)
+    return _in_order(_pairs_of(scored))
+
+
+def _hash(df, text_col, id_col, *, num_perm, seed, shingle, profile):
+    """``_row, _id, sig, shingles``: every document of ``df`` hashed once by the engine,
+    persisted (banding and scoring both read it)."""
+    from pyspark import StorageLevel
+
     docs, id_col = _documents(df, text_col, id_col)
 
     def hash_batches(batches):
         for batch in batches:
-            sig, sets = _hash(batch)
+            offsets, data = _buffers(batch.column("_text"))
+            sig_off, sig, set_off, sets = _kernels.hash_documents(
+                offsets, data, num_perm=num_perm, seed=seed, shingle=shingle, profile=profile
+            )
             yield pa.RecordBatch.from_arrays(
-                [batch.column("_row"), *([batch.column("_id")] if id_col else []), sig, sets],
+                [
+                    batch.column("_row"),
+                    *([batch.column("_id")] if id_col else []),
+                    _binary(sig_off, sig),
+                    _binary(set_off, sets),
+                ],
                 names=["_row", *(["_id"] if id_col else []), "sig", "shingles"],
             )
-
-    def _hash(batch):
-        offsets, data = _buffers(batch.column("_text"))
-        sig_off, sig, set_off, sets = _kernels.hash_documents(
-            offsets, data, num_perm=num_perm, seed=seed, shingle=shingle, profile=profile
-        )
-        return _binary(sig_off, sig), _binary(set_off, sets)
 
     id_schema = "_id string, " if id_col else ""
     hashed = docs.mapInArrow(
@@ -198,6 +213,16 @@ def dedup(
     ).persist(StorageLevel.MEMORY_AND_DISK)
     if not id_col:
         hashed = hashed.withColumn("_id", _row_numbers(hashed))
+    return hashed
+
+
+def _score(hashed, *, bands, rows, num_perm, threshold, max_bucket):
+    """The scored candidate pairs of ``hashed`` (unsorted, persisted): ``a, b`` (input
+    positions), ``id_a, id_b, jaccard, estimate, bands_hit``, below-threshold pairs left out,
+    and one tally row per scored batch (``a`` = -1, ``candidates`` its candidate count; pair
+    rows have 0) so that the job counts the candidates exactly, without a second pass."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
 
     def band_batches(batches):
         for batch in batches:
@@ -232,13 +257,16 @@ def dedup(
         .groupBy("a", "b")
         .agg(F.count(F.lit(1)).cast("int").alias("bands_hit"))
     )
+    # Sort-merge joins, whatever the size estimates say: Spark would otherwise broadcast the
+    # documents (estimated from the input file's size, small, but expanded to signatures and
+    # shingle sets many times that) and a default 1 GB driver runs out of heap building it.
     side = {
         s: hashed.select(
             F.col("_row").alias(s),
             F.col("_id").alias(f"id_{s}"),
             F.col("sig").alias(f"sig_{s}"),
             F.col("shingles").alias(f"set_{s}"),
-        )
+        ).hint("merge")
         for s in ("a", "b")
     }
     joined = hits.join(side["a"], "a").join(side["b"], "b")
@@ -250,6 +278,7 @@ def dedup(
                 num_perm=num_perm,
             )
             keep = pa.array(jaccard >= threshold)
+            kept = pc.sum(keep).as_py() or 0
             yield pa.RecordBatch.from_arrays(
                 [
                     batch.column("a").filter(keep),
@@ -259,20 +288,61 @@ def dedup(
                     pa.array(jaccard).filter(keep),
                     pa.array(estimate).filter(keep),
                     batch.column("bands_hit").filter(keep),
+                    pa.array(np.zeros(kept, np.int64)),
                 ],
-                names=["a", "b", "id_a", "id_b", "jaccard", "estimate", "bands_hit"],
+                names=_SCORED_COLUMNS,
             )
+            yield _tally(batch.num_rows)
 
     scored = joined.select(
         "a", "b", "id_a", "id_b", "sig_a", "sig_b", "set_a", "set_b", "bands_hit"
-    ).mapInArrow(
-        score_batches,
-        "a long, b long, id_a string, id_b string, jaccard double, estimate double, bands_hit int",
-    )
+    ).mapInArrow(score_batches, _SCORED_SCHEMA)
     # Sorting samples its input in a job of its own: without the persist, every pair would
     # be joined and scored twice.
-    scored = scored.persist(StorageLevel.MEMORY_AND_DISK)
-    return scored.orderBy("a", "b").select(*PAIR_COLUMNS)
+    return scored.persist(StorageLevel.MEMORY_AND_DISK)
+
+
+_SCORED_COLUMNS = ["a", "b", "id_a", "id_b", "jaccard", "estimate", "bands_hit", "candidates"]
+_SCORED_SCHEMA = (
+    "a long, b long, id_a string, id_b string, jaccard double, estimate double, "
+    "bands_hit int, candidates long"
+)
+
+
+def _tally(candidates):
+    """The row that counts a scored batch's candidates (see :func:`_score`)."""
+    return pa.RecordBatch.from_arrays(
+        [
+            pa.array([-1], pa.int64()),
+            pa.array([-1], pa.int64()),
+            pa.array([None], pa.string()),
+            pa.array([None], pa.string()),
+            pa.array([None], pa.float64()),
+            pa.array([None], pa.float64()),
+            pa.array([None], pa.int32()),
+            pa.array([candidates], pa.int64()),
+        ],
+        names=_SCORED_COLUMNS,
+    )
+
+
+def _pairs_of(scored):
+    """The pair rows of :func:`_score`'s output, tallies left out."""
+    from pyspark.sql import functions as F
+
+    return scored.where(F.col("a") >= 0)
+
+
+def _in_order(pairs, partitions=None):
+    """``pairs`` in input order with the columns of ``lshscope scan``; ``partitions``
+    (files, when written) or the session's shuffle partitions."""
+    if partitions is None:
+        return pairs.orderBy("a", "b").select(*PAIR_COLUMNS)
+    return (
+        pairs.repartitionByRange(partitions, "a", "b")
+        .sortWithinPartitions("a", "b")
+        .select(*PAIR_COLUMNS)
+    )
 
 
 def _large_star(edges):
@@ -308,18 +378,19 @@ def _small_star(edges):
     )
 
 
-def _components(edges):
+def _components(edges, checkpoint):
     """(node, root) for every node on an edge, root the smallest node of its connected
-    component: large-star and small-star rounds until a round changes nothing."""
+    component: large-star and small-star rounds until a round changes nothing. Each round's
+    edges are cut from their lineage by ``checkpoint`` (see :func:`_checkpointer`)."""
     from pyspark.sql import functions as F
 
     def canonical(e):
         return e.select(F.greatest("u", "v").alias("u"), F.least("u", "v").alias("v"))
 
-    current = canonical(edges).where(F.col("u") != F.col("v")).distinct().localCheckpoint()
+    current = checkpoint(canonical(edges).where(F.col("u") != F.col("v")).distinct())
     size = current.count()
     while True:
-        following = canonical(_small_star(_large_star(current))).distinct().localCheckpoint()
+        following = checkpoint(canonical(_small_star(_large_star(current))).distinct())
         following_size = following.count()
         # Both are sets of edges: equal sizes and no new edge mean the same set.
         if following_size == size and following.exceptAll(current).isEmpty():
@@ -329,7 +400,20 @@ def _components(edges):
     return following.select(F.col("u").alias("node"), F.col("v").alias("root"))
 
 
-def clusters(pairs, documents=None, *, id_col=None, threshold=None):
+def _checkpointer(spark, checkpoint_dir):
+    """How the components rounds cut their lineage: reliably (files in ``checkpoint_dir``,
+    else in the context's checkpoint directory, ``spark.checkpoint.dir``, when it has one),
+    which survives a lost executor; else ``localCheckpoint`` (executors' storage: faster, but
+    a lost executor fails the job)."""
+    sc = spark.sparkContext
+    if checkpoint_dir is not None:
+        sc.setCheckpointDir(checkpoint_dir)
+    elif sc._jsc.sc().getCheckpointDir().isEmpty():
+        return lambda df: df.localCheckpoint()
+    return lambda df: df.checkpoint(eager=True)
+
+
+def clusters(pairs, documents=None, *, id_col=None, threshold=None, checkpoint_dir=None):
     """Connected components of ``pairs`` (``id_a``, ``id_b``, as :func:`dedup` returns them),
     as ``lshscope dedup`` writes them: ``id, cluster, size, keep``, one row per document in a
     cluster, ``cluster`` the id of the document each cluster keeps.
@@ -339,6 +423,11 @@ def clusters(pairs, documents=None, *, id_col=None, threshold=None):
     come in input order; without it, the smallest id. ``threshold`` keeps only pairs with an
     exact Jaccard at least that (a :func:`dedup` run at a lower threshold can be clustered at
     several). Computed in Spark SQL (large-star / small-star rounds), no JVM package needed.
+
+    ``checkpoint_dir`` (a URI on storage every executor reaches, such as HDFS or an object
+    store) makes the rounds' checkpoints reliable, so a lost executor costs a retry, not the
+    job; it becomes the context's checkpoint directory. Without it the context's own
+    (``spark.checkpoint.dir``) is used if set, else local checkpoints.
     """
     from pyspark.sql import Window
     from pyspark.sql import functions as F
@@ -357,13 +446,14 @@ def clusters(pairs, documents=None, *, id_col=None, threshold=None):
     else:
         ids = pairs.select(F.col("id_a").alias("id")).union(pairs.select(F.col("id_b").alias("id")))
         order = ids.distinct().withColumn("rank", F.dense_rank().over(Window.orderBy("id")))
-    order = order.localCheckpoint()
+    checkpoint = _checkpointer(pairs.sparkSession, checkpoint_dir)
+    order = checkpoint(order)
     ranked = (
         pairs.join(order.select(F.col("id").alias("id_a"), F.col("rank").alias("u")), "id_a")
         .join(order.select(F.col("id").alias("id_b"), F.col("rank").alias("v")), "id_b")
         .select("u", "v")
     )
-    linked = _components(ranked)
+    linked = _components(ranked, checkpoint)
     roots = linked.select(F.col("root").alias("node"), F.col("root")).distinct()
     members = linked.union(roots).distinct()
     sizes = members.groupBy("root").agg(F.count(F.lit(1)).alias("size"))
@@ -381,11 +471,96 @@ def clusters(pairs, documents=None, *, id_col=None, threshold=None):
 
 _FORMATS = ("parquet", "csv", "tsv", "jsonl")
 
+# Suffixes Hadoop's codecs decompress on read without native libraries (CSV, TSV, JSON Lines).
+_COMPRESSION_SUFFIXES = (".gz", ".bz2")
 
-def _format_of(path, given):
-    if given:
-        return given
-    name = os.path.basename(os.path.normpath(path)).lower()
+# Hadoop's rule (org.apache.hadoop.fs.Path): a scheme is what stands before a colon that
+# comes before the first slash.
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
+
+# Object stores and the Azure filesystems name a bucket or container in the authority; a
+# URI without one is a typo Hadoop reports late and obscurely.
+_NEEDS_AUTHORITY = {
+    "s3a": "s3a://BUCKET/PATH",
+    "gs": "gs://BUCKET/PATH",
+    "abfs": "abfs://CONTAINER@ACCOUNT.dfs.core.windows.net/PATH",
+    "abfss": "abfss://CONTAINER@ACCOUNT.dfs.core.windows.net/PATH",
+    "wasb": "wasb://CONTAINER@ACCOUNT.blob.core.windows.net/PATH",
+    "wasbs": "wasbs://CONTAINER@ACCOUNT.blob.core.windows.net/PATH",
+}
+
+# The connector a Spark without it needs, named in the error when Hadoop has no filesystem
+# class for the scheme (pip's pyspark ships none of them).
+_CONNECTORS = {
+    "s3a": "hadoop-aws (org.apache.hadoop:hadoop-aws, the version of Spark's Hadoop)",
+    "gs": "the GCS connector (com.google.cloud.bigdataoss:gcs-connector)",
+    "abfs": "hadoop-azure (org.apache.hadoop:hadoop-azure)",
+    "abfss": "hadoop-azure (org.apache.hadoop:hadoop-azure)",
+    "wasb": "hadoop-azure (org.apache.hadoop:hadoop-azure)",
+    "wasbs": "hadoop-azure (org.apache.hadoop:hadoop-azure)",
+}
+
+
+class Location(NamedTuple):
+    """A path or URI as Spark resolves it: ``scheme`` is None for a bare path (Hadoop
+    resolves it against ``fs.defaultFS``: the local disk in local mode, often HDFS on a
+    cluster), ``authority`` the host, bucket or container (empty when there is none), ``path``
+    the path inside that filesystem and ``name`` its last component."""
+
+    uri: str
+    scheme: Optional[str]
+    authority: str
+    path: str
+    name: str
+
+    @property
+    def is_glob(self):
+        """Whether Hadoop expands the path as a glob pattern (``*``, ``?``, ``[...]``,
+        ``{a,b}``), as Spark's readers do."""
+        return any(c in self.path for c in "*?[{")
+
+
+def parse_location(uri):
+    """The parts of ``uri`` (a path or a URI such as ``file:///data/a.parquet``,
+    ``hdfs://namenode:8020/data``, ``s3a://bucket/key``, ``gs://bucket/key`` or
+    ``abfss://container@account.dfs.core.windows.net/key``) that the job needs before Spark
+    starts; raises ValueError for what cannot name a file. Network access: none."""
+    if not uri or not uri.strip():
+        raise ValueError("an empty path")
+    match = _SCHEME.match(uri)
+    scheme, rest = (match.group(1).lower(), uri[match.end() :]) if match else (None, uri)
+    authority = ""
+    if scheme is not None and rest.startswith("//"):
+        authority, slash, path = rest[2:].partition("/")
+        path = slash + path
+    else:
+        path = rest
+    if scheme is not None and not path and not authority:
+        raise ValueError(f"{uri}: no path")
+    if scheme is not None and not path:
+        path = "/"
+    if scheme is not None and not path.startswith("/"):
+        # Hadoop would read `s3a:bucket/key` as a relative path under a scheme: never meant.
+        raise ValueError(f"{uri}: a URI needs `{scheme}://` and an absolute path")
+    if scheme == "file" and authority not in ("", "localhost"):
+        raise ValueError(
+            f"{uri}: a file URI names no host (`{authority}`); write file:///absolute/path"
+        )
+    if scheme in _NEEDS_AUTHORITY:
+        form = _NEEDS_AUTHORITY[scheme]
+        if not authority or ("@" in form and "@" not in authority):
+            raise ValueError(f"{uri}: name the {form.split('://')[1].split('/')[0]}: {form}")
+    parts = [p for p in path.split("/") if p]
+    return Location(uri, scheme, authority, path, parts[-1] if parts else "")
+
+
+def _format_from_name(location):
+    """The input format the name says (a compression suffix looked through), or None."""
+    name = location.name.lower()
+    for compression in _COMPRESSION_SUFFIXES:
+        if name.endswith(compression):
+            name = name[: -len(compression)]
+            break
     for suffix, fmt in (
         (".parquet", "parquet"),
         (".csv", "csv"),
@@ -397,11 +572,75 @@ def _format_of(path, given):
     ):
         if name.endswith(suffix):
             return fmt
-    if os.path.isdir(path):
+    return None
+
+
+def _format_of(location, given, files=None):
+    """The input format at ``location``: ``given``, else its name's, else Parquet for a
+    directory (asked of Spark's filesystem, ``files``)."""
+    if given:
+        return given
+    fmt = _format_from_name(location)
+    if fmt:
+        return fmt
+    found = files.sizes(location) if files is not None else None
+    if found is not None and found[1]:
         return "parquet"
     raise ValueError(
-        f"{path}: cannot tell the format from the name; give --format ({', '.join(_FORMATS)})"
+        f"{location.uri}: cannot tell the format from the name; give --format "
+        f"({', '.join(_FORMATS)})"
     )
+
+
+class _Files:
+    """Paths as Spark sees them: the JVM's Hadoop FileSystem of the session (``file://``,
+    ``hdfs://``, ``s3a://``, ... whichever connectors the cluster has), not the driver's disk."""
+
+    def __init__(self, spark):
+        self._jvm = spark._jvm
+        self._conf = spark._jsc.hadoopConfiguration()
+
+    def _fs(self, location):
+        from py4j.protocol import Py4JJavaError
+
+        path = self._jvm.org.apache.hadoop.fs.Path(location.uri)
+        try:
+            return path, path.getFileSystem(self._conf)
+        except Py4JJavaError as e:
+            scheme = location.scheme or "the default filesystem"
+            hint = _CONNECTORS.get(location.scheme)
+            raise ValueError(
+                f"{location.uri}: this Spark has no filesystem for {scheme}"
+                + (f": add {hint} to the job's classpath (--packages or --jars)" if hint else "")
+                + f" ({e.java_exception.toString()})"
+            ) from None
+
+    def sizes(self, location):
+        """(bytes, is a directory) of what ``location`` names (a glob: all it matches, never
+        a directory), or None when it names nothing."""
+        path, fs = self._fs(location)
+        if location.is_glob:
+            matches = fs.globStatus(path)
+            if not matches:
+                return None
+            # A file's length is in its status; only a matched directory needs a listing.
+            return sum(
+                m.getLen() if m.isFile() else fs.getContentSummary(m.getPath()).getLength()
+                for m in matches
+            ), False
+        if not fs.exists(path):
+            return None
+        return fs.getContentSummary(path).getLength(), fs.getFileStatus(path).isDirectory()
+
+    def exists(self, location):
+        path, fs = self._fs(location)
+        return bool(fs.exists(path))
+
+    def delete(self, uri):
+        """Removes ``uri`` and everything under it."""
+        location = parse_location(uri)
+        path, fs = self._fs(location)
+        fs.delete(path, True)
 
 
 def read_corpus(spark, path, fmt=None):
@@ -412,7 +651,7 @@ def read_corpus(spark, path, fmt=None):
     (a quote is an ordinary character, as in the CLI); JSON Lines is one object per line.
     Malformed rows stop the job with Spark's error instead of becoming nulls.
     """
-    fmt = _format_of(path, fmt)
+    fmt = _format_of(parse_location(path), fmt, _Files(spark))
     reader = spark.read
     if fmt == "parquet":
         return reader.parquet(path)
@@ -432,8 +671,12 @@ def _parser():
         "and write the verified pairs as Parquet (audit them with "
         "`lshscope explore INPUT --pairs OUTPUT_DIR`).",
     )
-    p.add_argument("input", help="Parquet file or directory, CSV, TSV or JSON Lines")
-    p.add_argument("output_dir", help="directory for the pairs (Parquet part files)")
+    p.add_argument(
+        "input",
+        help="Parquet file or directory, CSV, TSV or JSON Lines (.gz, .bz2), a glob too: a path "
+        "(Spark's default filesystem) or a URI (file://, hdfs://, s3a://, gs://, abfss://, ...)",
+    )
+    p.add_argument("output_dir", help="directory (path or URI) for the pairs (Parquet part files)")
     p.add_argument("--format", choices=_FORMATS, help="input format [default: from the name]")
     p.add_argument("--text-column", default="text", help="column of the text [default: text]")
     p.add_argument(
@@ -473,10 +716,81 @@ def _parser():
     p.add_argument(
         "--shuffle-partitions",
         type=int,
-        help="spark.sql.shuffle.partitions [default: Spark's, or 4 per core in local mode]",
+        help="spark.sql.shuffle.partitions [default: from the input's size, at least one per "
+        "core]",
+    )
+    p.add_argument(
+        "--checkpoint-dir",
+        metavar="URI",
+        help="reliable checkpoints of the clusters' rounds, on storage every executor reaches "
+        "[default: spark.checkpoint.dir, else OUTPUT_DIR/_checkpoints, removed at the end]",
     )
     p.add_argument("--overwrite", action="store_true", help="replace existing output directories")
     return p
+
+
+# Shuffle data per partition, and output per file ("a handful of files per GB").
+_PARTITION_BYTES = 128 << 20
+_FILE_BYTES = 256 << 20
+# What a document's row costs in the banding shuffle (band, key, position and row overhead),
+# a pair's row in the output (two ids, two doubles, a count, before compression), and what
+# a byte of text grows to once hashed (one 8-byte hash per character-shingle).
+_BAND_ROW_BYTES = 24
+_PAIR_ROW_BYTES = 64
+_HASHED_BYTES_PER_INPUT_BYTE = 8
+
+
+def _shuffle_partitions(shuffled_bytes, parallelism):
+    """Partitions for ``shuffled_bytes`` of shuffle data: ~128 MB each, and never fewer
+    than the cores (Spark's default of 200 is mostly empty tasks on small inputs)."""
+    return max(parallelism, 1, -(-shuffled_bytes // _PARTITION_BYTES))
+
+
+def _files_for(rows, row_bytes=_PAIR_ROW_BYTES):
+    """Output part files for ``rows`` rows: one per ~256 MB."""
+    return max(1, -(-rows * row_bytes // _FILE_BYTES))
+
+
+def _under_spark_submit():
+    """spark-submit (and pyspark's shell) set this in the Python driver's environment."""
+    return bool(os.environ.get("PYSPARK_GATEWAY_PORT") or os.environ.get("SPARK_ENV_LOADED"))
+
+
+class _Log:
+    """The job's progress lines and summary, on standard error: the driver's log under
+    spark-submit (client or cluster deploy mode)."""
+
+    def __init__(self):
+        self.started = time.monotonic()
+        self.phases = []
+        self._phase_start = None
+
+    @staticmethod
+    def say(message):
+        print(f"lshscope.spark: {message}", file=sys.stderr, flush=True)
+
+    def phase(self, name, detail=""):
+        """Starts phase ``name`` (ending the one before) and says so, with ``detail``."""
+        self.end_phase()
+        self._phase_start = (name, time.monotonic())
+        self.say(f"{name}{' ' + detail if detail else ''} ...")
+
+    def end_phase(self):
+        if self._phase_start is not None:
+            name, start = self._phase_start
+            self.phases.append((name, time.monotonic() - start))
+            self._phase_start = None
+
+    def timings(self):
+        self.end_phase()
+        width = max(len(name) for name, _ in self.phases)
+        lines = [f"  {name:<{width}}  {seconds:8.3f} s" for name, seconds in self.phases]
+        total = time.monotonic() - self.started
+        return lines + [f"  {'total':<{width}}  {total:8.3f} s"]
+
+
+def _percent(part, whole):
+    return f"{100 * part / whole:.2f} %" if whole else "0 %"
 
 
 def main(argv=None):
@@ -494,71 +808,166 @@ def main(argv=None):
             args.threshold,
             args.max_bucket,
         )
-        fmt = _format_of(args.input, args.format)
+        if args.shuffle_partitions is not None and args.shuffle_partitions < 1:
+            raise ValueError(f"--shuffle-partitions must be at least 1, got {args.shuffle_partitions}")
+        source = parse_location(args.input)
+        outputs = [parse_location(out) for out in (args.output_dir, args.clusters) if out]
+        if args.checkpoint_dir:
+            parse_location(args.checkpoint_dir)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    if not os.path.exists(args.input):
-        print(f"error: {args.input}: no such file or directory", file=sys.stderr)
-        return 2
-    for out in filter(None, (args.output_dir, args.clusters)):
-        if os.path.exists(out) and not args.overwrite:
-            print(f"error: {out} exists; remove it or give --overwrite", file=sys.stderr)
-            return 2
 
     from pyspark.sql import SparkSession
 
-    # Local workers run this interpreter, which has lshscope installed (a cluster's
-    # spark-submit sets its own).
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    if not _under_spark_submit():
+        # Local workers run this interpreter, which has lshscope installed (spark-submit
+        # takes the executors' Python from spark.pyspark.python or PYSPARK_PYTHON).
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     # A session that already runs (a notebook, spark-submit, a test) is used and left running.
     spark = SparkSession.getActiveSession()
     owned = spark is None
     if owned:
-        builder = SparkSession.builder.appName("lshscope")
-        master = args.master or ("local[*]" if not os.environ.get("SPARK_ENV_LOADED") else None)
+        # The job says what it is doing in its own lines: no console progress bars between them.
+        builder = SparkSession.builder.appName("lshscope").config(
+            "spark.ui.showConsoleProgress", "false"
+        )
+        master = args.master or (None if _under_spark_submit() else "local[*]")
         if master:
             builder = builder.master(master)
-        partitions = args.shuffle_partitions
-        if partitions is None and master and master.startswith("local"):
-            # Spark's default of 200 shuffle partitions is for clusters; on one machine it
-            # mostly schedules empty tasks.
-            partitions = 4 * (os.cpu_count() or 1)
-        if partitions:
-            builder = builder.config("spark.sql.shuffle.partitions", str(partitions))
         spark = builder.getOrCreate()
-    elif args.shuffle_partitions:
-        spark.conf.set("spark.sql.shuffle.partitions", str(args.shuffle_partitions))
+    given_partitions = spark.conf.get("spark.sql.shuffle.partitions")
     try:
-        corpus = read_corpus(spark, args.input, fmt)
-        try:
-            pairs = dedup(
-                corpus,
-                args.text_column,
-                args.id_column,
-                bands=args.bands,
-                rows=args.rows,
-                num_perm=args.num_perm,
-                seed=args.seed,
-                shingle=args.shingle,
-                profile=profile,
-                threshold=args.threshold,
-                max_bucket=args.max_bucket,
-            )
-        except ValueError as e:
-            print(f"error: {args.input}: {e}", file=sys.stderr)
-            return 2
-        mode = "overwrite" if args.overwrite else "errorifexists"
-        pairs = pairs.persist()
-        pairs.write.mode(mode).parquet(args.output_dir)
-        print(f"wrote {pairs.count()} pairs to {args.output_dir}", file=sys.stderr)
-        if args.clusters:
-            found = clusters(pairs, corpus, id_col=args.id_column)
-            found.write.mode(mode).parquet(args.clusters)
-            print(f"wrote the clusters to {args.clusters}", file=sys.stderr)
+        return _run(spark, args, profile, source, outputs)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     finally:
         if owned:
             spark.stop()
+        else:
+            spark.conf.set("spark.sql.shuffle.partitions", given_partitions)
+
+
+def _run(spark, args, profile, source, outputs):
+    """The job in a running session: checks the paths through Spark's filesystems, then
+    hashes, bands and scores, writes the pairs and the clusters, with a line per phase and
+    the summary on standard error. Raises ValueError for what the user must fix."""
+    from pyspark.sql import functions as F
+
+    files = _Files(spark)
+    found = files.sizes(source)
+    if found is None:
+        raise ValueError(f"{source.uri}: no such file or directory")
+    input_bytes, _ = found
+    fmt = _format_of(source, args.format, files)
+    for out in outputs:
+        if files.exists(out) and not args.overwrite:
+            raise ValueError(f"{out.uri} exists; remove it or give --overwrite")
+    mode = "overwrite" if args.overwrite else "errorifexists"
+    parallelism = spark.sparkContext.defaultParallelism
+
+    def size_shuffles(shuffled_bytes):
+        partitions = args.shuffle_partitions or _shuffle_partitions(shuffled_bytes, parallelism)
+        spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
+        return partitions
+
+    log = _Log()
+    # A first guess from the input's bytes, for the hashing phase's own small shuffle.
+    size_shuffles(input_bytes * _HASHED_BYTES_PER_INPUT_BYTE)
+    log.phase("reading + shingling + MinHash signatures", f"{source.uri} ({fmt}, {input_bytes:,} bytes)")
+    corpus = read_corpus(spark, source.uri, fmt)
+    hashed = _hash(
+        corpus,
+        args.text_column,
+        args.id_column,
+        num_perm=args.num_perm,
+        seed=args.seed,
+        shingle=args.shingle,
+        profile=profile,
+    )
+    counts = hashed.agg(
+        F.count(F.lit(1)).alias("documents"),
+        F.sum(F.length("shingles")).alias("set_bytes"),
+        F.sum(F.length("sig")).alias("sig_bytes"),
+    ).first()
+    documents = counts["documents"]
+    set_bytes, sig_bytes = counts["set_bytes"] or 0, counts["sig_bytes"] or 0
+    # Now from what the documents became: their tables (joined twice) and their band rows.
+    partitions = size_shuffles(
+        set_bytes + sig_bytes + documents * args.bands * _BAND_ROW_BYTES
+    )
+    log.say(
+        f"{documents:,} documents, {set_bytes // 8:,} shingles; "
+        f"{partitions} shuffle partitions for {parallelism} cores"
+    )
+
+    log.phase("banding + verifying candidates")
+    scored = _score(
+        hashed,
+        bands=args.bands,
+        rows=args.rows,
+        num_perm=args.num_perm,
+        threshold=args.threshold,
+        max_bucket=args.max_bucket,
+    )
+    tallies = scored.agg(
+        F.sum("candidates").alias("candidates"),
+        F.count(F.when(F.col("a") >= 0, 1)).alias("pairs"),
+    ).first()
+    candidates, kept = tallies["candidates"] or 0, tallies["pairs"]
+
+    log.phase("writing pairs", f"({kept:,}) to {args.output_dir}")
+    pairs = _pairs_of(scored)
+    _in_order(pairs, _files_for(kept)).write.mode(mode).parquet(args.output_dir)
+
+    cluster_rows = None
+    if args.clusters:
+        log.phase("clusters")
+        context = spark.sparkContext._jsc.sc()
+        given_dir = context.getCheckpointDir()
+        checkpoint_dir = args.checkpoint_dir
+        if checkpoint_dir is None and given_dir.isEmpty():
+            checkpoint_dir = args.output_dir.rstrip("/") + "/_checkpoints"
+        found_clusters = clusters(
+            pairs.select(*PAIR_COLUMNS), corpus, id_col=args.id_column, checkpoint_dir=checkpoint_dir
+        )
+        log.phase("writing clusters", f"to {args.clusters}")
+        # The rounds ran above; what is left plans its last shuffles now: as many partitions
+        # (files) as the rows need, at most one row per document in the input.
+        spark.conf.set("spark.sql.shuffle.partitions", str(_files_for(documents)))
+        found_clusters.write.mode(mode).parquet(args.clusters)
+        sizes = (
+            spark.read.parquet(args.clusters)
+            .agg(F.count(F.lit(1)).alias("members"), F.count(F.when(F.col("keep"), 1)).alias("kept"))
+            .first()
+        )
+        cluster_rows = (sizes["members"], sizes["kept"])
+        if checkpoint_dir is not None:
+            # The checkpoints this job made: the directory of its own under the one given
+            # (Spark makes one per setCheckpointDir), or the default one it chose, whole.
+            made = context.getCheckpointDir().get()
+            files.delete(made if args.checkpoint_dir else checkpoint_dir)
+            # A session that was running before the job keeps the checkpoint directory it
+            # had (Scala's setter of SparkContext.checkpointDir; there is no public unset).
+            getattr(context, "checkpointDir_$eq")(given_dir)
+    log.end_phase()
+
+    summary = [
+        f"read {documents:,} documents from {source.uri}",
+        f"{set_bytes // 8:,} shingles, K = {args.num_perm}, {args.bands} bands × {args.rows} rows "
+        f"({args.bands * args.rows} of {args.num_perm} hashes used)",
+        f"{candidates:,} candidate pairs, {kept:,} kept at Jaccard ≥ {args.threshold:g}",
+    ]
+    if cluster_rows is not None:
+        members, kept_docs = cluster_rows
+        removed = members - kept_docs
+        summary.append(
+            f"{kept_docs:,} clusters hold {members:,} documents; {removed:,} removed "
+            f"({_percent(removed, documents)} of {documents:,}), one kept per cluster (the first)"
+        )
+    for line in summary + log.timings():
+        log.say(line)
     return 0
 
 

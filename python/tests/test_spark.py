@@ -4,6 +4,7 @@
 
 import csv
 import os
+import re
 import subprocess
 import sys
 
@@ -70,7 +71,13 @@ def rows(df):
 
 def test_pairs_equal_scan_on_the_sample(spark, tmp_path):
     expected = cli_pairs(SAMPLE, tmp_path / "cli.parquet")
-    got = rows(lspark.dedup(lspark.read_corpus(spark, str(SAMPLE))))
+    pairs = lspark.dedup(lspark.read_corpus(spark, str(SAMPLE)))
+    # The documents' signatures and sets reach the pairs through sort-merge joins: Spark would
+    # broadcast them (the 6 MB file is under its 10 MB threshold) and a 1 GB driver runs out
+    # of heap building that table for 100,000 documents.
+    plan = pairs._jdf.queryExecution().executedPlan().toString()
+    assert plan.count("SortMergeJoin") == 2 and "BroadcastHashJoin" not in plan, plan
+    got = rows(pairs)
     assert len(got) > 1000
     assert got == expected
 
@@ -97,10 +104,19 @@ def _partition(cluster_rows):
     return sorted(tuple(sorted(g)) for g in groups.values())
 
 
-def test_the_job_equals_scan_and_dedup_on_tsv(spark, templated, tmp_path):
+def summary_line(stderr, marker):
+    """The line of a CLI or job summary that holds ``marker``, without the job's prefix."""
+    lines = [line.removeprefix("lshscope.spark: ") for line in stderr.splitlines()]
+    found = [line for line in lines if marker in line]
+    assert len(found) == 1, stderr
+    return found[0]
+
+
+def test_the_job_equals_scan_and_dedup_on_tsv(spark, templated, tmp_path, capsys):
     """The job of `python -m lshscope.spark` (run in this session: a new JVM per test is
-    slow) on a TSV whose texts start with quotes (no quoting in TSV), row numbers as ids:
-    its Parquet pairs equal `lshscope scan`'s and its clusters `lshscope dedup`'s."""
+    slow) on a TSV whose texts start with quotes (no quoting in TSV), row numbers as ids, paths
+    given as file:// URIs: its Parquet pairs equal `lshscope scan`'s and its clusters
+    `lshscope dedup`'s, and its summary says what theirs say."""
     with open(templated / "t.csv", newline="", encoding="utf-8") as f:
         source = [r["text"] for r in csv.DictReader(f)]
     tsv = tmp_path / "docs.tsv"
@@ -108,12 +124,15 @@ def test_the_job_equals_scan_and_dedup_on_tsv(spark, templated, tmp_path):
     assert any(t.startswith('"') for t in source)
     out, clusters_dir = tmp_path / "pairs", tmp_path / "clusters"
     banding = ["-b", "12", "-r", "6", "-t", "0.6"]
-    assert lspark.main([str(tsv), str(out), *banding, "--clusters", str(clusters_dir)]) == 0
+    job = [tsv.as_uri(), out.as_uri(), *banding, "--clusters", clusters_dir.as_uri()]
+    capsys.readouterr()
+    assert lspark.main(job) == 0
+    log = capsys.readouterr().err
     got = [tuple(r.values()) for r in pq.read_table(out).to_pylist()]
     assert got == cli_pairs(tsv, tmp_path / "cli.parquet", *banding)
-    subprocess.run(
-        [cli(), "dedup", str(tsv), "-q", *banding, "-o", str(tmp_path / "cli-clusters.parquet")],
-        check=True,
+    dedup = subprocess.run(
+        [cli(), "dedup", str(tsv), *banding, "-o", str(tmp_path / "cli-clusters.parquet")],
+        check=True, capture_output=True, text=True,
     )
     clustered = [tuple(r.values()) for r in pq.read_table(clusters_dir).to_pylist()]
     expected = [tuple(r.values()) for r in pq.read_table(tmp_path / "cli-clusters.parquet").to_pylist()]
@@ -122,6 +141,53 @@ def test_the_job_equals_scan_and_dedup_on_tsv(spark, templated, tmp_path):
     # Without the documents the kept one is the smallest id: the same clusters.
     by_id = rows(lspark.clusters(spark.read.parquet(str(out))))
     assert _partition(by_id) == _partition(clustered)
+
+    # The summary: the CLI's counts, in the CLI's words.
+    scan = subprocess.run([cli(), "scan", str(tsv), *banding, "-o", str(tmp_path / "s.parquet")],
+                          check=True, capture_output=True, text=True)
+    for marker in ("candidate pairs", "shingles, K ="):
+        assert summary_line(log, marker) == summary_line(scan.stderr, marker)
+    assert summary_line(log, "clusters hold") == summary_line(dedup.stderr, "clusters hold")
+    phases = ("reading + shingling + MinHash signatures", "banding + verifying candidates",
+              "writing pairs", "clusters", "writing clusters")
+    for phase in phases:
+        # A progress line when it starts, and its time in the summary.
+        assert f"lshscope.spark: {phase} " in log, log
+        assert re.search(rf"lshscope.spark:   {re.escape(phase)} +[0-9.]+ s", log), log
+    # Partitions from the input: a few thousand documents make one file, not Spark's 200,
+    # and the clusters' checkpoints (reliable, under the output) are gone at the end.
+    assert len(list(out.glob("part-*"))) == 1
+    assert len(list(clusters_dir.glob("part-*"))) == 1
+    assert not (out / "_checkpoints").exists()
+
+
+def test_the_job_checks_paths_through_sparks_filesystems(spark, tmp_path, capsys):
+    """Input and output URIs are checked by the session's Hadoop filesystems (the driver's
+    disk may not hold them): errors say which path and what to do, with exit code 2."""
+    docs = tmp_path / "docs.xyz"
+    docs.write_text("id,text\n1,a text\n")
+    (tmp_path / "taken").mkdir()
+    cases = [
+        ([(tmp_path / "missing.csv").as_uri(), str(tmp_path / "out")], "no such file"),
+        ([f"{tmp_path.as_uri()}/nothing-*.csv", str(tmp_path / "out")], "no such file"),
+        ([docs.as_uri(), str(tmp_path / "out")], "--format"),
+        ([docs.as_uri(), (tmp_path / "taken").as_uri(), "--format", "csv"], "exists"),
+        (["s3a://bucket/corpus.parquet", str(tmp_path / "out")], "hadoop-aws"),
+        (["nosuchfs://host/corpus.parquet", str(tmp_path / "out")], "no filesystem for nosuchfs"),
+    ]
+    for args, message in cases:
+        capsys.readouterr()
+        assert lspark.main(args) == 2, args
+        assert message in capsys.readouterr().err, (args, message)
+    # A directory without a suffix is Parquet part files; a glob's matches are summed.
+    parts = tmp_path / "corpus"
+    parts.mkdir()
+    pq.write_table(pa.table({"text": ["one", "two"]}), parts / "part-0.parquet")
+    files = lspark._Files(spark)
+    assert lspark._format_of(lspark.parse_location(parts.as_uri()), None, files) == "parquet"
+    size = (parts / "part-0.parquet").stat().st_size
+    assert files.sizes(lspark.parse_location(f"{parts.as_uri()}/part-*")) == (size, False)
+    assert files.sizes(lspark.parse_location(str(parts)))[1] is True
 
 
 def test_the_entry_point_refuses_bad_options_before_starting_spark(tmp_path):
@@ -132,17 +198,20 @@ def test_the_entry_point_refuses_bad_options_before_starting_spark(tmp_path):
 
     assert "--max-bucket" in job("--help").stdout
     (tmp_path / "docs.csv").write_text("id,text\n1,a text\n")
-    (tmp_path / "taken").mkdir()
+    docs, out = str(tmp_path / "docs.csv"), str(tmp_path / "out")
     cases = [
-        ([str(tmp_path / "docs.csv"), str(tmp_path / "out"), "-k", "0"], "num_perm"),
-        ([str(tmp_path / "docs.csv"), str(tmp_path / "out"), "-b", "40"], "bands"),
-        ([str(tmp_path / "docs.csv"), str(tmp_path / "taken")], "exists"),
-        ([str(tmp_path / "missing.csv"), str(tmp_path / "out")], "no such file"),
-        ([str(tmp_path / "docs.xyz"), str(tmp_path / "out")], "--format"),
+        ([docs, out, "-k", "0"], "num_perm"),
+        ([docs, out, "-b", "40"], "bands"),
+        ([docs, out, "--shuffle-partitions", "0"], "--shuffle-partitions"),
+        (["s3a:bucket/docs.csv", out], "needs `s3a://`"),
+        ([docs, "gs:///out"], "BUCKET"),
+        ([docs, out, "--checkpoint-dir", "file://host/tmp"], "names no host"),
     ]
     for args, message in cases:
         run = job(*args)
         assert run.returncode == 2 and message in run.stderr, (args, run.stderr)
+        # Refused before a JVM started: Spark's logging never began.
+        assert "log4j" not in run.stderr
 
 
 def test_bad_input_is_refused_with_its_reason(spark):
