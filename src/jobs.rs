@@ -56,7 +56,7 @@ impl Phase {
             Phase::Verifying => "verifying candidates",
             Phase::Clustering => "clusters and chaining audit",
             Phase::Join => "exact similarity join",
-            Phase::TruthComparison => "truth: recall and its intervals",
+            Phase::TruthComparison => "recall against the truth",
             Phase::Writing => "writing output",
         }
     }

@@ -307,9 +307,9 @@ fn explorer_main_screen() {
 fn explorer_pair_viewer() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = sample_app(dir.path(), VIEWER);
-    // The list starts with identical copies; a pair between 0.6 and 0.8 shows what is shared
-    // and what is not.
-    for _ in 0..5_000 {
+    // The list starts with identical copies (reposts); a pair between 0.6 and 0.8 shows what
+    // is shared and what is not.
+    for _ in 0..200_000 {
         match app.selected_pair() {
             Some(pair) if pair.jaccard < 0.8 => break,
             Some(_) => cmd(&mut app, Command::Down),
