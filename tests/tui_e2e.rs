@@ -222,7 +222,7 @@ fn no_subcommand_opens_the_embedded_sample() {
     );
     let session = TmuxSession::start("sample", 120, 40, &[], None, &command);
     let main = session.wait_for("Candidate pairs");
-    assert!(main.contains("20.0 k docs"), "{main}");
+    assert!(main.contains("20,000 docs"), "{main}");
     assert!(main.contains("lshscope-sample.labels.csv"), "{main}");
     session.send(&["q"]);
     session.wait_for("lshscope exited 0");

@@ -464,7 +464,7 @@ fn recall_and_precision_fit_an_80_column_status_line() {
     let text = screen(&app, 80, 24);
     let status = text
         .lines()
-        .find(|l| l.contains("docs ·"))
+        .find(|l| l.contains("≥ t ·"))
         .unwrap_or_else(|| panic!("no status line:\n{text}"));
     assert!(
         status.contains("recall") && status.contains("precision"),

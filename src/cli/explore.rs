@@ -95,8 +95,10 @@ pub struct ViewArgs {
     /// In a bucket with more than N documents, only the first N form pairs.
     #[arg(long, value_name = "N")]
     pub max_bucket: Option<usize>,
-    /// Labels file (CSV `id_a,id_b,label`), read at start and rewritten after every label
-    /// [default: INPUT.labels.csv next to the input].
+    /// Labels file (CSV `id_a,id_b,label`), read at start and rewritten after every label.
+    /// Like the exports, it goes to the current directory by default, not next to the input
+    /// (whose folder may be shared or read-only) [default: NAME.labels.csv, NAME the input's
+    /// file name].
     #[arg(long, value_name = "FILE")]
     pub labels: Option<PathBuf>,
     /// Colours: `auto` honours NO_COLOR; `never` uses a monochrome theme.
@@ -147,25 +149,25 @@ fn check(view: &ViewArgs, num_perm: usize) -> Result<Banding> {
     Banding::new(view.bands, view.rows, num_perm)
 }
 
-/// `INPUT.labels.csv` next to the input (`./stdin.labels.csv` for `-`).
-pub fn default_labels_path(input: &Path) -> PathBuf {
+/// `NAME.labels.csv` in `dir` (the current directory), NAME the input's file name
+/// (`stdin.labels.csv` for `-`): never next to the input, whose folder may be shared or
+/// read-only.
+pub fn default_labels_path(input: &Path, dir: &Path) -> PathBuf {
     if input == Path::new("-") {
-        return PathBuf::from("stdin.labels.csv");
+        return dir.join("stdin.labels.csv");
     }
     let mut name = input
         .file_name()
         .map(|n| n.to_os_string())
         .unwrap_or_else(|| "corpus".into());
     name.push(".labels.csv");
-    input.with_file_name(name)
+    dir.join(name)
 }
 
-fn export_place(labels: &Path, stem: &str) -> (PathBuf, String) {
-    let dir = match labels.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    (dir, stem.to_string())
+/// The current directory spelled out in full, so the status line says exactly where files go
+/// (`.` if it cannot be read).
+fn current_dir() -> PathBuf {
+    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
 }
 
 pub fn run(args: ExploreArgs) -> Result<i32> {
@@ -183,16 +185,18 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
     }
     let import = import_spec(&args)?;
     let input = args.corpus.input.clone();
+    let here = current_dir();
     let labels_path = args
         .view
         .labels
         .clone()
-        .unwrap_or_else(|| default_labels_path(&input));
-    let stem = input
+        .unwrap_or_else(|| default_labels_path(&input, &here));
+    let export_stem = input
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "corpus".into());
-    let (export_dir, export_stem) = export_place(&labels_path, &stem);
+    // Pair exports and plots go where the user is, like the labels.
+    let export_dir = here;
     // An index file brings its own shingling, K and seed; its signatures are not rebuilt.
     let index_file = match input.is_file() {
         true => crate::online::file::read_header(&input)?,
@@ -266,11 +270,8 @@ pub fn run_sample() -> Result<i32> {
     let view = ViewArgs::default();
     let index = IndexOptions::default();
     let banding = check(&view, index.num_perm)?;
-    // In the current directory, spelled out in full so the status line says exactly where.
-    let labels_path = std::env::current_dir()
-        .map(|d| d.join(SAMPLE_LABELS))
-        .unwrap_or_else(|_| PathBuf::from(SAMPLE_LABELS));
-    let (export_dir, export_stem) = export_place(&labels_path, "lshscope-sample");
+    let export_dir = current_dir();
+    let labels_path = export_dir.join(SAMPLE_LABELS);
     let config = Config {
         source: Source::EmbeddedSample,
         source_name: crate::tui::sample::SAMPLE_NAME.to_string(),
@@ -280,7 +281,7 @@ pub fn run_sample() -> Result<i32> {
         threshold: view.threshold,
         max_bucket: None,
         export_dir,
-        export_stem,
+        export_stem: "lshscope-sample".to_string(),
         monochrome: view.color.monochrome(),
         bins: 20,
     };
@@ -304,14 +305,19 @@ mod tests {
     }
 
     #[test]
-    fn labels_default_next_to_input() {
+    fn labels_default_to_the_current_directory_not_the_inputs() {
+        let here = Path::new("/home/me/work");
         assert_eq!(
-            default_labels_path(Path::new("data/corpus.csv")),
-            PathBuf::from("data/corpus.csv.labels.csv")
+            default_labels_path(Path::new("../data/x.csv"), here),
+            PathBuf::from("/home/me/work/x.csv.labels.csv")
         );
         assert_eq!(
-            default_labels_path(Path::new("-")),
-            PathBuf::from("stdin.labels.csv")
+            default_labels_path(Path::new("/srv/shared/corpus.jsonl.gz"), here),
+            PathBuf::from("/home/me/work/corpus.jsonl.gz.labels.csv")
+        );
+        assert_eq!(
+            default_labels_path(Path::new("-"), here),
+            PathBuf::from("/home/me/work/stdin.labels.csv")
         );
     }
 }

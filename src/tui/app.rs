@@ -261,7 +261,11 @@ impl App {
     pub fn new(config: Config, labels: LabelStore, size: (u16, u16)) -> Self {
         let bins = config.bins.max(20);
         let message = Some(Message {
-            text: format!("labels are saved to {}", labels.path().display()),
+            text: format!(
+                "labels are saved to {} · exports go to {}",
+                labels.path().display(),
+                config.export_dir.display()
+            ),
             error: false,
         });
         App {

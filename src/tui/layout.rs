@@ -32,7 +32,7 @@ pub struct MainLayout {
 
 pub fn main_layout(size: (u16, u16)) -> MainLayout {
     let area = screen(size);
-    let top_height = (area.height.saturating_sub(3) * 11 / 20).max(14);
+    let top_height = (area.height.saturating_sub(3) * 11 / 20).max(12);
     let [top, pairs, status, message, footer] = Layout::vertical([
         Constraint::Length(top_height),
         Constraint::Min(5),

@@ -30,6 +30,15 @@ impl SortOrder {
             SortOrder::Shuffled => "shuffled",
         }
     }
+
+    /// What the list's order is, as a sentence's end: "sorted by Jaccard, highest first".
+    pub fn describe(self) -> &'static str {
+        match self {
+            SortOrder::JaccardDesc => "sorted by Jaccard, highest first",
+            SortOrder::JaccardAsc => "sorted by Jaccard, lowest first",
+            SortOrder::Shuffled => "shuffled (a random order, the same each time)",
+        }
+    }
 }
 
 /// Pairs shown in the list: Jaccard in [low, high), or [low, high] when `high_inclusive`.

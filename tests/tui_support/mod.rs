@@ -221,3 +221,28 @@ pub fn cell_styles(app: &App, width: u16, height: u16) -> ratatui::buffer::Buffe
         .unwrap();
     terminal.backend().buffer().clone()
 }
+
+/// The explorer as a bare `lshscope` opens it: the embedded sample with the default options
+/// (`cli::explore::run_sample`), loaded through the explorer's own loader and banded by its
+/// own job, at `size`. Labels would go to `dir`.
+pub fn sample_app(dir: &Path, size: (u16, u16)) -> App {
+    let config = Config {
+        source: lshscope::tui::app::Source::EmbeddedSample,
+        source_name: lshscope::tui::sample::SAMPLE_NAME.to_string(),
+        index_options: IndexOptions::default(),
+        banding: Banding { bands: 20, rows: 5 },
+        threshold: 0.5,
+        max_bucket: None,
+        export_dir: dir.to_path_buf(),
+        export_stem: "lshscope-sample".to_string(),
+        monochrome: false,
+        bins: 20,
+        shuffle_seed: IndexOptions::default().seed,
+    };
+    let loaded = lshscope::tui::load(&config, &Progress::new(), |_| {}).expect("the sample loads");
+    let labels = LabelStore::load(dir.join("lshscope-sample.labels.csv")).unwrap();
+    let mut app = App::new(config, labels, size);
+    app.update(Action::Loaded(Box::new(Ok(loaded))));
+    run_effects(&mut app);
+    app
+}

@@ -358,24 +358,45 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
         data,
         members.iter().copied().skip(open.member_offset).take(rows),
     );
-    for &d in members.iter().skip(open.member_offset).take(rows) {
-        let mark = if d == kept {
-            Span::styled("kept        ", theme.good())
+    let shown = || members.iter().copied().skip(open.member_offset).take(rows);
+    // The mark column (`kept`, or `= id` of the copy's original) is as wide as its widest
+    // mark on screen, capped like the id column, and a space always follows it: a long id
+    // never runs into the text.
+    let mark_of = |d: u32| -> Option<String> {
+        if d == kept {
+            Some("kept".to_string())
         } else if !r.identical.is_representative(d) {
-            Span::styled(
-                format!("= {:<10}", id(r.identical.representative(d))),
-                theme.warning(),
-            )
+            Some(format!("= {}", id(r.identical.representative(d))))
         } else {
-            Span::raw("            ")
+            None
+        }
+    };
+    let mark_width = shown()
+        .filter_map(|d| mark_of(d).map(|m| m.width()))
+        .max()
+        .unwrap_or(0)
+        .min(usize::from(width) + 2);
+    for d in shown() {
+        let mark = match mark_of(d) {
+            Some(m) => {
+                let style = if d == kept {
+                    theme.good()
+                } else {
+                    theme.warning()
+                };
+                fit_line(Span::styled(m, style), mark_width as u16)
+            }
+            None => Line::default(),
         };
+        let mark_padding = " ".repeat(mark_width + 1 - mark.width().min(mark_width));
         // Cut to the column and padded by display width, so the marks stay aligned.
         let member = fit_line(id(d), width);
         let padding = " ".repeat(usize::from(width) + 1 - member.width());
         let mut spans = member.spans;
+        spans.push(Span::raw(padding));
+        spans.extend(mark.spans);
         spans.extend([
-            Span::raw(padding),
-            mark,
+            Span::raw(mark_padding),
             Span::styled(preview(data, d), theme.dim()),
         ]);
         lines.push(Line::from(spans));

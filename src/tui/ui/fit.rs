@@ -85,6 +85,90 @@ pub fn table_column_widths(constraints: &[Constraint], width: u16) -> Vec<u16> {
         .collect()
 }
 
+/// One field of a line built from fields (the status line): what it says in full, a shorter
+/// form for narrower terminals, and its rank (0 is kept longest).
+#[derive(Debug, Clone)]
+pub struct Field<'a> {
+    pub rank: u8,
+    pub full: Vec<Span<'a>>,
+    pub short: Option<Vec<Span<'a>>>,
+}
+
+impl<'a> Field<'a> {
+    pub fn new(rank: u8, full: impl Into<Line<'a>>) -> Self {
+        Field {
+            rank,
+            full: full.into().spans,
+            short: None,
+        }
+    }
+
+    /// With a shorter form, used before any field is dropped.
+    pub fn or_short(mut self, short: impl Into<Line<'a>>) -> Self {
+        self.short = Some(short.into().spans);
+        self
+    }
+}
+
+/// What separates fields on a line.
+pub const FIELD_SEPARATOR: &str = " · ";
+
+/// `fields` joined by ` · ` in `width` columns, never cutting one in the middle while a
+/// field can be spared: rank by rank from the highest, the rank's fields take their short
+/// forms, then go (rightmost first), until the line fits. Rank 0 only takes its short forms
+/// and is never dropped; if even that does not fit, the line is cut with `…`.
+pub fn fit_fields<'a>(fields: Vec<Field<'a>>, width: u16) -> Line<'a> {
+    let width = usize::from(width);
+    let span_width = |spans: &[Span]| spans.iter().map(Span::width).sum::<usize>();
+    // (field, uses short form, kept)
+    let mut state: Vec<(Field<'a>, bool, bool)> =
+        fields.into_iter().map(|f| (f, false, true)).collect();
+    let total = |state: &[(Field, bool, bool)]| {
+        let kept: Vec<usize> = state
+            .iter()
+            .filter(|(_, _, kept)| *kept)
+            .map(|(f, short, _)| match (&f.short, short) {
+                (Some(s), true) => span_width(s),
+                _ => span_width(&f.full),
+            })
+            .collect();
+        kept.iter().sum::<usize>() + FIELD_SEPARATOR.width() * kept.len().saturating_sub(1)
+    };
+    let max_rank = state.iter().map(|(f, _, _)| f.rank).max().unwrap_or(0);
+    'fit: for rank in (0..=max_rank).rev() {
+        if total(&state) <= width {
+            break;
+        }
+        for (f, short, _) in state.iter_mut() {
+            if f.rank == rank && f.short.is_some() {
+                *short = true;
+            }
+        }
+        if rank == 0 {
+            break;
+        }
+        for i in (0..state.len()).rev() {
+            if total(&state) <= width {
+                break 'fit;
+            }
+            if state[i].0.rank == rank {
+                state[i].2 = false;
+            }
+        }
+    }
+    let mut spans = Vec::new();
+    for (f, short, _) in state.into_iter().filter(|(_, _, kept)| *kept) {
+        if !spans.is_empty() {
+            spans.push(Span::raw(FIELD_SEPARATOR));
+        }
+        match (f.short, short) {
+            (Some(s), true) => spans.extend(s),
+            _ => spans.extend(f.full),
+        }
+    }
+    fit_line(spans, width as u16)
+}
+
 /// The byte length of the longest prefix of `text` at most `room` columns wide, ending on a
 /// char boundary. Zero-width chars (combining marks) after the last char that fits stay with
 /// it. The prefix is measured again as a whole, as ratatui measures a span, because a
@@ -215,6 +299,45 @@ mod tests {
             assert_eq!(drawn, text(&fit_line(id, columns[1])), "width {width}");
             assert!(drawn.ends_with('…'), "width {width}: {drawn:?}");
             assert_eq!(buffer[(starts[2], 0)].symbol(), "0", "width {width}");
+        }
+    }
+
+    #[test]
+    fn fields_shorten_then_drop_by_rank_and_rank_zero_stays() {
+        let fields = || {
+            vec![
+                Field::new(3, "20,000 docs").or_short("20 k docs"),
+                Field::new(2, "7,048 candidates").or_short("7.0 k cand."),
+                Field::new(4, "re-banded in 3 ms"),
+                Field::new(0, "recall 91.9 %"),
+                Field::new(0, "precision 14.4 %"),
+            ]
+        };
+        let line = |w| text(&fit_fields(fields(), w));
+        assert_eq!(
+            line(200),
+            "20,000 docs · 7,048 candidates · re-banded in 3 ms · recall 91.9 % · precision 14.4 %"
+        );
+        // Rank by rank from the least important: short forms, then the fields go.
+        assert_eq!(
+            line(84),
+            "20,000 docs · 7,048 candidates · recall 91.9 % · precision 14.4 %"
+        );
+        assert_eq!(
+            line(64),
+            "20 k docs · 7,048 candidates · recall 91.9 % · precision 14.4 %"
+        );
+        assert_eq!(
+            line(60),
+            "7,048 candidates · recall 91.9 % · precision 14.4 %"
+        );
+        assert_eq!(line(50), "7.0 k cand. · recall 91.9 % · precision 14.4 %");
+        // Rank 0 stays to the end.
+        assert_eq!(line(34), "recall 91.9 % · precision 14.4 %");
+        assert_eq!(line(20), "recall 91.9 % · pre…");
+        for w in 0..100 {
+            let l = fit_fields(fields(), w);
+            assert!(l.width() <= usize::from(w), "{w}: {}", text(&l));
         }
     }
 

@@ -15,7 +15,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::canvas::{Canvas, Line as CanvasLine, Points};
 use ratatui::widgets::{Block, Paragraph};
 
-use super::fit::{fit_line, title_room};
+use super::fit::{Field, fit_fields, fit_line, title_room};
 use crate::analysis::sampled::Estimate;
 use crate::minhash::scurve::candidate_probability;
 use crate::numfmt::{compact, for_count, thousands};
@@ -329,30 +329,69 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         .map(|r| r.pairs.len())
         .unwrap_or(0);
     let above = app.pairs_at_or_above_t;
-    let counts = match (
+    // The counts line keeps below and at/above t whole; the total and the sample size go
+    // first when the panel is narrow.
+    let marker = || Span::styled("│ ", Style::default().fg(theme.threshold()));
+    let counts: Vec<Field> = match (
         app.candidates.estimated_total(),
         app.candidates.estimated_below(t),
         app.candidates.estimated_at_or_above(t),
     ) {
         (Some(all), Some(below), Some(at_or_above)) => {
-            format!(
-                " t = {:.2}: {below} below, {at_or_above} at/above (of {all}, 95 %; {} listed)",
-                t,
-                thousands(total as u64)
-            )
+            let refining = estimated.is_some_and(|e| e.refining);
+            let draws = estimated.map_or(0, |e| e.estimate.draws);
+            if super::estimate_pending(&all, refining) {
+                // A first estimate too wide to act on: a number now would be replaced by a
+                // very different one in a moment.
+                vec![Field::new(
+                    0,
+                    Line::from(vec![
+                        marker(),
+                        Span::raw(format!("t = {t:.2}: counts {}", super::estimating(draws))),
+                    ]),
+                )]
+            } else {
+                vec![
+                    Field::new(
+                        0,
+                        Line::from(vec![
+                            marker(),
+                            Span::raw(format!(
+                                "t = {t:.2}: {} below, {} at/above",
+                                super::estimate_text(&below, refining),
+                                super::estimate_text(&at_or_above, refining),
+                            )),
+                        ]),
+                    ),
+                    Field::new(1, format!("{all} in all (95 %)")),
+                    Field::new(2, format!("{} listed", thousands(total as u64))),
+                ]
+            }
         }
-        _ => format!(
-            " t = {:.2}: {} below, {} at/above (of {})",
-            t,
-            thousands((total - above) as u64),
-            thousands(above as u64),
-            thousands(total as u64)
-        ),
+        _ => vec![
+            Field::new(
+                0,
+                Line::from(vec![
+                    marker(),
+                    Span::raw(format!(
+                        "t = {t:.2}: {} below, {} at/above",
+                        thousands((total - above) as u64),
+                        thousands(above as u64),
+                    )),
+                ]),
+            )
+            .or_short(Line::from(vec![
+                marker(),
+                Span::raw(format!(
+                    "t = {t:.2}: {} below, {} at/above",
+                    compact((total - above) as u64),
+                    compact(above as u64),
+                )),
+            ])),
+            Field::new(1, format!("{} in all", thousands(total as u64))),
+        ],
     };
-    let mut info = vec![Line::from(vec![
-        Span::styled("│", Style::default().fg(theme.threshold())),
-        Span::raw(counts),
-    ])];
+    let mut info = vec![fit_fields(counts, g.info.width)];
     if let Some(bin) = highlighted {
         let (lo, hi) = hist.bin_range(bin);
         let precision = match hist.precision(bin) {

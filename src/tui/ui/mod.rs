@@ -69,6 +69,35 @@ pub fn render(frame: &mut Frame, app: &App) {
     overlay::render(frame, app, area);
 }
 
+/// True while a sampled estimate is a first one too wide to act on (its interval spans more
+/// than a factor of 2 of its value) and a refined one is still coming: faces say
+/// "estimating…" then, not a number that will be replaced by a very different one. A final
+/// estimate is shown whatever its width, with its interval.
+pub(crate) fn estimate_pending(e: &crate::analysis::sampled::Estimate, refining: bool) -> bool {
+    refining && !e.is_informative()
+}
+
+/// `estimating… (20,000 sampled pairs so far)`.
+pub(crate) fn estimating(draws: usize) -> String {
+    if draws == 0 {
+        "estimating…".to_string()
+    } else {
+        format!(
+            "estimating… ({} sampled pairs so far)",
+            crate::numfmt::thousands(draws as u64)
+        )
+    }
+}
+
+/// An estimate as shown (`≈12.3 k ± 1.1 k`), or "estimating…" while [`estimate_pending`].
+pub(crate) fn estimate_text(e: &crate::analysis::sampled::Estimate, refining: bool) -> String {
+    if estimate_pending(e, refining) {
+        "estimating…".to_string()
+    } else {
+        e.to_string()
+    }
+}
+
 fn render_too_small(frame: &mut Frame, area: Rect) {
     let text = vec![
         Line::from("lshscope explore needs a larger terminal:"),

@@ -6,91 +6,137 @@ use ratatui::layout::Rect;
 use ratatui::text::Span;
 use ratatui::widgets::Paragraph;
 
-use super::fit::fit_line;
+use super::fit::{Field, fit_fields, fit_line};
+use crate::minhash::scurve::candidate_probability;
 use crate::numfmt::{compact, for_count, thousands};
 use crate::tui::app::App;
 use crate::tui::keys;
 
+/// The status line: fields joined by ` · `, each kept whole. What each width keeps (see
+/// [`fit_fields`]): P(t) at the threshold, recall and precision (rank 0) always; then the
+/// candidate counts and any running job (1); b×r (2); the document count (3); the time the
+/// banding took (4); shingles and K (5). Fields with a short form take it before any field
+/// is dropped.
 pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;
-    let mut spans = Vec::new();
-    // On narrow terminals the corpus facts shrink so that the counts, and recall and precision
-    // when a truth is loaded, stay on the line.
-    let narrow = area.width < 130;
+    let mut fields = Vec::new();
     if let Some(data) = &app.data {
         let b = app.curve.banding;
         let docs = data.corpus.len() as u64;
         let docs_word = for_count(docs, "doc", "docs");
-        spans.push(Span::raw(if narrow {
-            format!("{} {docs_word} · {}×{} ", compact(docs), b.bands, b.rows)
-        } else {
-            let shingles = data.index.sets.total() as u64;
+        fields.push(
+            Field::new(3, format!("{} {docs_word}", thousands(docs)))
+                .or_short(format!("{} {docs_word}", compact(docs))),
+        );
+        let shingles = data.index.sets.total() as u64;
+        fields.push(Field::new(
+            5,
             format!(
-                "{} {docs_word} · {} {} · K {} · {}×{} ",
-                thousands(docs),
+                "{} {} · K {}",
                 compact(shingles),
                 for_count(shingles, "shingle", "shingles"),
-                app.num_perm(),
-                b.bands,
-                b.rows
-            )
-        }));
+                app.num_perm()
+            ),
+        ));
+        fields.push(Field::new(2, format!("{}×{}", b.bands, b.rows)));
         if let Some(r) = &app.candidates.result {
             let estimated = app
                 .candidates
                 .estimated_total()
                 .zip(app.candidates.estimated_at_or_above(app.curve.threshold));
-            let counts = if let Some((all, above)) = estimated {
-                // Sampled candidates: estimates, never the sample's own size.
-                format!("· {} candidates · {} ≥ t (sampled) ", all, above)
-            } else if narrow {
-                format!(
-                    "· {} cand. · {} ≥ t ",
-                    compact(r.pairs.len() as u64),
-                    compact(app.pairs_at_or_above_t as u64),
-                )
+            let refining = app
+                .candidates
+                .estimated
+                .as_ref()
+                .is_some_and(|e| e.refining);
+            let (full, short) = if let Some((all, above)) = estimated {
+                // Sampled candidates: estimates, never the sample's own size; a first
+                // estimate too wide to act on says so instead of showing its number.
+                let draws = app
+                    .candidates
+                    .estimated
+                    .as_ref()
+                    .map_or(0, |e| e.estimate.draws);
+                if super::estimate_pending(&all, refining) {
+                    let text = super::estimating(draws);
+                    (format!("candidates {text}"), None)
+                } else {
+                    let above = super::estimate_text(&above, refining);
+                    (
+                        format!("{all} candidates · {above} ≥ t (sampled)"),
+                        Some(format!("{all} cand. · {above} ≥ t")),
+                    )
+                }
             } else {
-                format!(
-                    "· {} {} · {} ≥ t ",
-                    thousands(r.pairs.len() as u64),
-                    for_count(r.pairs.len() as u64, "candidate", "candidates"),
-                    thousands(app.pairs_at_or_above_t as u64),
+                (
+                    format!(
+                        "{} {} · {} ≥ t",
+                        thousands(r.pairs.len() as u64),
+                        for_count(r.pairs.len() as u64, "candidate", "candidates"),
+                        thousands(app.pairs_at_or_above_t as u64),
+                    ),
+                    Some(format!(
+                        "{} cand. · {} ≥ t",
+                        compact(r.pairs.len() as u64),
+                        compact(app.pairs_at_or_above_t as u64),
+                    )),
                 )
             };
             let took = app.candidates.last_latency.unwrap_or(r.elapsed);
             if let Some(source) = app.imported.source() {
                 // The pairs are the file's whatever b and r: say so where the timing would be.
-                spans.push(Span::raw(counts));
-                spans.push(Span::styled(
-                    format!("· {source}, fixed: b/r move the reference curve only "),
-                    theme.warning(),
+                fields.push(Field::new(1, full));
+                fields.push(Field::new(
+                    1,
+                    Span::styled(
+                        format!("{source}, fixed: b/r move the reference curve only"),
+                        theme.warning(),
+                    ),
                 ));
             } else if r.banding == b {
-                // Narrow and with a truth loaded, recall and precision need the room.
-                let time = match (narrow, app.truth.measure.is_some()) {
-                    (false, _) => match app.candidates.first_latency {
-                        Some(first) if first + std::time::Duration::from_millis(50) < took => {
-                            format!(
-                                "· first histogram in {}, re-banded in {} ",
-                                duration(first),
-                                duration(took)
-                            )
-                        }
-                        _ => format!("· re-banded in {} ", duration(took)),
-                    },
-                    (true, false) => format!("· {} ", duration(took)),
-                    (true, true) => String::new(),
+                let mut counts = Field::new(1, full);
+                if let Some(short) = short {
+                    counts = counts.or_short(short);
+                }
+                fields.push(counts);
+                let time = match app.candidates.first_latency {
+                    Some(first) if first + std::time::Duration::from_millis(50) < took => {
+                        format!(
+                            "first histogram in {}, re-banded in {}",
+                            duration(first),
+                            duration(took)
+                        )
+                    }
+                    _ => format!("re-banded in {}", duration(took)),
                 };
-                spans.push(Span::raw(format!("{counts}{time}")));
+                fields.push(Field::new(4, time));
             } else {
                 // The counts answer the previous banding until the job for `b` reports.
-                spans.push(Span::styled(
-                    format!("{counts}(of {}) ", r.banding),
-                    theme.warning(),
-                ));
+                let mut counts = Field::new(
+                    1,
+                    Span::styled(format!("{full} (of {})", r.banding), theme.warning()),
+                );
+                if let Some(short) = short {
+                    counts = counts.or_short(Span::styled(
+                        format!("{short} (of {})", r.banding),
+                        theme.warning(),
+                    ));
+                }
+                fields.push(counts);
             }
-            spans.extend(super::missed::status_spans(app));
         }
+        let t = app.curve.threshold;
+        fields.push(Field::new(
+            0,
+            Span::styled(
+                format!(
+                    "t {t:.2}: P(t) {}",
+                    crate::numfmt::percent_adaptive(candidate_probability(t, b.bands, b.rows))
+                ),
+                theme.key(),
+            ),
+        ));
+        fields.extend(truth_fields(app));
     }
     if let Some(job) = app.candidates.job.running() {
         let s = job.progress.snapshot();
@@ -102,13 +148,41 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
             Some(source) if app.imported.result.is_none() => format!("importing {source}"),
             _ => format!("re-banding {}", job.request.banding),
         };
-        spans.push(Span::styled(
-            format!("⟳ {what}: {}{fraction}", s.phase.label()),
-            theme.warning(),
+        fields.push(Field::new(
+            1,
+            Span::styled(
+                format!("⟳ {what}: {}{fraction}", s.phase.label()),
+                theme.warning(),
+            ),
         ));
     }
-    spans.extend(super::missed::job_span(app));
-    frame.render_widget(Paragraph::new(fit_line(spans, area.width)), area);
+    if let Some(span) = super::missed::job_span(app) {
+        let content = span.content.trim().to_string();
+        fields.push(Field::new(1, Span::styled(content, span.style)));
+    }
+    frame.render_widget(Paragraph::new(fit_fields(fields, area.width)), area);
+}
+
+/// Recall and precision as two rank-0 fields, from the truth's status spans (which carry
+/// their own `· ` separators: they are taken apart at each one).
+fn truth_fields(app: &App) -> Vec<Field<'static>> {
+    let mut fields: Vec<Vec<Span<'static>>> = Vec::new();
+    for span in super::missed::status_spans(app) {
+        let starts_field = span.content.starts_with("· ");
+        let content = span.content.trim_start_matches("· ").trim_end().to_string();
+        let span = Span::styled(content, span.style);
+        match fields.last_mut() {
+            Some(field) if !starts_field => {
+                field.push(Span::raw(" "));
+                field.push(span);
+            }
+            _ => fields.push(vec![span]),
+        }
+    }
+    fields
+        .into_iter()
+        .map(|spans| Field::new(0, ratatui::text::Line::from(spans)))
+        .collect()
 }
 
 /// `812 ms`, or `3.79 s` from a second on.

@@ -50,7 +50,7 @@ impl App {
         self.rebuild_visible(keep);
         let height = self.list_height();
         self.candidates.list.top(height);
-        self.say(format!("sorted by {}", self.view.sort.label()));
+        self.say(format!("pairs {}", self.view.sort.describe()));
     }
 
     /// A page of the pair list.
@@ -81,6 +81,11 @@ impl App {
     /// if it is still there.
     pub(super) fn show_order(&mut self, order: Vec<u32>, keep: Option<(u32, u32)>) {
         let height = self.list_height();
+        // A selection on the first row is where the list opened, not a pair the user chose:
+        // the list stays at its top when it refills (a first estimate's sample followed by
+        // the exact candidates would otherwise carry row 1 to wherever that pair sits among
+        // ties, say row 32).
+        let keep = keep.filter(|_| self.candidates.list.selected() > 0);
         let pairs = self
             .candidates
             .result
