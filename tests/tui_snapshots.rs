@@ -372,6 +372,13 @@ fn next_and_previous_difference_scroll_both_texts_to_it() {
         s.contains("seventy") && s.contains("difference 2 of 2"),
         "{s}"
     );
+    // The difference jumped to is drawn bold.
+    let bold_changes = cell_styles(&app, w, h)
+        .content()
+        .iter()
+        .filter(|c| c.bg == Color::Yellow && c.modifier.contains(Modifier::BOLD))
+        .count();
+    assert!(bold_changes >= "70".len() + "seventy".len(), "{s}");
     cmd(&mut app, Command::NextDifference);
     assert!(
         app.message

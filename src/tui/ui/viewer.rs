@@ -242,7 +242,22 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
                     .segments(diff_side)
                     .into_iter()
                     .filter(|s| !s.range.is_empty())
-                    .map(|s| (s.range, theme.diff(s.kind)))
+                    .map(|s| {
+                        let style = theme.diff(s.kind);
+                        // The difference `]`/`[` last jumped to stands out from the others.
+                        let current = match (s.kind, view.difference) {
+                            (SegmentKind::Row { row, .. }, Some(k)) => {
+                                diff.differences.get(k).is_some_and(|d| d.contains(&row))
+                            }
+                            _ => false,
+                        };
+                        let style = if current {
+                            style.add_modifier(Modifier::BOLD)
+                        } else {
+                            style
+                        };
+                        (s.range, style)
+                    })
                     .collect();
                 styled_lines(text, &styled, width)
             }
