@@ -326,6 +326,28 @@ fn explorer_pair_viewer() {
     check_picture("explorer-viewer.svg", &picture);
 }
 
+/// The same pair in diff mode (`d`): what differs, aligned word by word.
+#[test]
+fn explorer_pair_viewer_in_diff_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = sample_app(dir.path(), VIEWER);
+    for _ in 0..5_000 {
+        match app.selected_pair() {
+            Some(pair) if pair.jaccard < 0.8 => break,
+            Some(_) => cmd(&mut app, Command::Down),
+            None => panic!("the sample has candidates"),
+        }
+    }
+    cmd(&mut app, Command::Open);
+    cmd(&mut app, Command::ToggleDiff);
+    let picture = svg(
+        &buffer(&app),
+        "The lshscope pair viewer in diff mode: the two documents aligned word by word, \
+         deletions, insertions and changes marked, unchanged text dimmed",
+    );
+    check_picture("explorer-viewer-diff.svg", &picture);
+}
+
 /// The SVG writer keeps what the screen shows: every styled run, its colours and its place.
 #[test]
 fn svg_writes_runs_with_their_colours_and_places() {

@@ -224,3 +224,202 @@ fn every_view_draws_at_the_minimum_and_at_odd_sizes() {
         let _ = screen(&app, w, h);
     }
 }
+
+/// The viewer's two text panes as a map of what each cell's style says in diff mode: `-`
+/// deleted, `+` inserted, `~` changed, `>` moved (their colours, or in monochrome reverse
+/// video, reverse + underline and underline), `.` dimmed (unchanged), ` ` plain.
+fn diff_style_map(app: &lshscope::tui::app::App, w: u16, h: u16) -> String {
+    let buf = cell_styles(app, w, h);
+    let l = lshscope::tui::layout::viewer_layout((w, h), app.viewer.show_values, 16);
+    let mut out = String::new();
+    for y in l.left.y + 1..l.left.y + l.left.height - 1 {
+        for rect in [l.left, l.right] {
+            for x in rect.x + 1..rect.x + rect.width - 1 {
+                let cell = &buf[(x, y)];
+                let (rev, under) = (
+                    cell.modifier.contains(Modifier::REVERSED),
+                    cell.modifier.contains(Modifier::UNDERLINED),
+                );
+                out.push(match (cell.bg, cell.fg, rev, under) {
+                    (Color::LightRed, ..) => '-',
+                    (Color::LightGreen, ..) => '+',
+                    (Color::Yellow, ..) | (_, _, true, true) => '~',
+                    (Color::LightBlue, ..) | (_, _, false, true) => '>',
+                    (_, _, true, false) => '±',
+                    (_, Color::DarkGray, ..) => '.',
+                    _ => ' ',
+                });
+            }
+            out.push('|');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The viewer in diff mode on lake-1 ⟷ lake-2 ("dawn" against "dusk"): the screen, and the
+/// styles of both panes, at the minimum size and a large one, in colour and monochrome.
+#[test]
+fn pair_viewer_in_diff_mode() {
+    for (w, h) in [(80u16, 24u16), (160, 45)] {
+        for mono in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let mut config = config(dir.path());
+            config.monochrome = mono;
+            let mut app = new_app_with(config, dir.path(), (w, h));
+            app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
+            run_effects(&mut app);
+            cmd(&mut app, Command::Open);
+            cmd(&mut app, Command::ToggleDiff);
+            let name = format!(
+                "viewer_diff_{w}x{h}_{}",
+                if mono { "mono" } else { "colour" }
+            );
+            let text = screen(&app, w, h);
+            assert!(text.contains("diff"), "{text}");
+            let styles = diff_style_map(&app, w, h);
+            insta::assert_snapshot!(name, format!("{text}\n{styles}"));
+            if mono {
+                let buf = cell_styles(&app, w, h);
+                assert!(
+                    buf.content()
+                        .iter()
+                        .all(|c| matches!(c.fg, Color::Reset) && matches!(c.bg, Color::Reset)),
+                    "no colour in monochrome"
+                );
+                assert!(
+                    styles.contains('~'),
+                    "the changed word is marked:\n{styles}"
+                );
+            } else {
+                assert!(styles.contains('~') && styles.contains('.'), "{styles}");
+            }
+        }
+    }
+}
+
+#[test]
+fn diff_mode_stays_on_across_pairs_and_off_shows_shared_shingles() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), (W, H));
+    cmd(&mut app, Command::Open);
+    assert!(app.viewer.pair.as_ref().unwrap().diff.is_none());
+    cmd(&mut app, Command::ToggleDiff);
+    let first = app.viewer.pair.as_ref().unwrap();
+    let first_pair = (first.a, first.b);
+    assert!(first.diff.is_some());
+    cmd(&mut app, Command::NextPair);
+    let next = app.viewer.pair.as_ref().unwrap();
+    assert_ne!((next.a, next.b), first_pair, "→ opened the next pair");
+    assert!(
+        app.viewer.diff_mode && next.diff.is_some(),
+        "diff mode stayed on"
+    );
+    assert!(screen(&app, W, H).contains("unchanged"));
+    cmd(&mut app, Command::ToggleDiff);
+    let s = screen(&app, W, H);
+    assert!(s.contains("highlighted: characters inside"), "{s}");
+    // Back to the shared-shingle highlight: yellow, not the diff's dimmed text.
+    let buf = cell_styles(&app, W, H);
+    assert!(buf.content().iter().any(|c| c.bg == Color::Yellow));
+}
+
+/// Two long texts that differ in one word near the end and one near the start.
+fn long_pair() -> Vec<(String, String)> {
+    let sentence = |i: usize| {
+        format!("Sentence {i} of the manual says the valve opens when the pressure rises. ")
+    };
+    let base: String = (0..80).map(sentence).collect();
+    let edited = base
+        .replace("Sentence 3 of", "Sentence three of")
+        .replace("Sentence 70 of", "Sentence seventy of");
+    vec![
+        ("manual-a".to_string(), base),
+        ("manual-b".to_string(), edited),
+    ]
+}
+
+#[test]
+fn next_and_previous_difference_scroll_both_texts_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (w, h) = (80, 24);
+    let mut app = new_app(dir.path(), (w, h));
+    let corpus = lshscope::corpus::Corpus::from_pairs(
+        long_pair().iter().map(|(id, t)| (id.as_str(), t.as_str())),
+    );
+    app.update(Action::Loaded(Box::new(Ok(loaded(corpus)))));
+    run_effects(&mut app);
+    cmd(&mut app, Command::Open);
+    cmd(&mut app, Command::NextDifference);
+    assert!(app.viewer.diff_mode, "jumping turns diff mode on");
+    let first = app.viewer.pair.as_ref().unwrap();
+    assert_eq!(first.difference, Some(0));
+    let first_scroll = (first.scroll_a, first.scroll_b);
+    let s = screen(&app, w, h);
+    assert!(s.contains("three"), "{s}");
+    cmd(&mut app, Command::NextDifference);
+    let second = app.viewer.pair.as_ref().unwrap();
+    assert_eq!(second.difference, Some(1));
+    assert!(second.scroll_a > 20, "scrolled down to sentence 70");
+    assert!(
+        second.scroll_a.abs_diff(second.scroll_b) <= 1,
+        "both texts scrolled to it: {} and {}",
+        second.scroll_a,
+        second.scroll_b
+    );
+    let s = screen(&app, w, h);
+    assert!(
+        s.contains("seventy") && s.contains("difference 2 of 2"),
+        "{s}"
+    );
+    // The difference jumped to is drawn bold.
+    let bold_changes = cell_styles(&app, w, h)
+        .content()
+        .iter()
+        .filter(|c| c.bg == Color::Yellow && c.modifier.contains(Modifier::BOLD))
+        .count();
+    assert!(bold_changes >= "70".len() + "seventy".len(), "{s}");
+    cmd(&mut app, Command::NextDifference);
+    assert!(
+        app.message
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("no difference after"),
+        "{:?}",
+        app.message
+    );
+    cmd(&mut app, Command::PrevDifference);
+    let back = app.viewer.pair.as_ref().unwrap();
+    assert_eq!(back.difference, Some(0));
+    assert_eq!((back.scroll_a, back.scroll_b), first_scroll);
+}
+
+#[test]
+fn e_in_the_viewer_exports_the_pairs_diff_as_text_and_html() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), (W, H));
+    cmd(&mut app, Command::Open);
+    cmd(&mut app, Command::Export);
+    let view = app.viewer.pair.as_ref().unwrap();
+    let data = app.data.as_ref().unwrap();
+    let stem = format!(
+        "fixture.diff.{}.{}",
+        data.corpus.id(view.a as usize),
+        data.corpus.id(view.b as usize)
+    );
+    let (txt, html) = (
+        dir.path().join(format!("{stem}.txt")),
+        dir.path().join(format!("{stem}.html")),
+    );
+    let message = &app.message.as_ref().unwrap().text;
+    assert!(message.contains(&txt.display().to_string()), "{message}");
+    let text = std::fs::read_to_string(&txt).unwrap();
+    assert!(text.contains("dawn") && text.contains("dusk"), "{text}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("<html") || page.contains("<!DOCTYPE"),
+        "{page}"
+    );
+    assert!(page.contains("dusk"));
+}

@@ -56,6 +56,9 @@ pub enum Command {
     /// The cost view's cursor: one band fewer or more.
     CursorLeft,
     CursorRight,
+    ToggleDiff,
+    PrevDifference,
+    NextDifference,
 }
 
 /// Where a binding applies: the screen and, on the main screen, the focused panel.
@@ -186,7 +189,6 @@ const EVERYWHERE: &[Context] = &[
     Loading, Curve, Histogram, Pairs, Viewer, Clusters, Cluster, Cost,
 ];
 const MAIN: &[Context] = &[Curve, Histogram, Pairs];
-const WORKING: &[Context] = &[Curve, Histogram, Pairs, Viewer];
 /// Where b, r and t change: everywhere once loaded (the clusters view follows them live).
 const LIVE: &[Context] = &[Curve, Histogram, Pairs, Viewer, Clusters, Cluster, Cost];
 /// Where a pair is at hand to label: the viewer, the pair lists, an open cluster's edges.
@@ -227,6 +229,10 @@ pub const BINDINGS: &[Binding] = {
     bind(&[RIGHT, ch('l')], NextPair, &[Viewer], "next pair in the list", None),
     bind(&[TAB], ScrollSide, &[Viewer], "scroll both / left / right text", Some("scroll side")),
     bind(&[ch('v')], ToggleBandValues, &[Viewer], "show/hide each band's r values", Some("band values")),
+    bind(&[ch('d')], ToggleDiff, &[Viewer], "diff mode: what differs, aligned word by word (stays on for ←/→)", Some("diff")),
+    bind(&[ch('[')], PrevDifference, &[Viewer], "previous difference (diff mode)", None),
+    bind(&[ch(']')], NextDifference, &[Viewer], "next difference (diff mode)", None),
+    bind(&[ch('e')], Export, &[Viewer], "export the pair's diff (<stem>.diff.<a>.<b>.txt and .html)", Some("export diff")),
     // Clusters view: the cluster list.
     bind(&[UP, ch('k')], Up, &[Clusters], "previous cluster", Some("move")),
     bind(&[DOWN, ch('j')], Down, &[Clusters], "next cluster", None),
@@ -275,7 +281,7 @@ pub const BINDINGS: &[Binding] = {
     bind(&[ch('n')], LabelNotDuplicate, LABELING, "label the pair: not a duplicate", None),
     bind(&[ch('u')], LabelUnsure, LABELING, "label the pair: unsure", None),
     bind(&[ch('x')], ClearLabel, LABELING, "remove the pair's label", None),
-    bind(&[ch('e')], Export, WORKING, "export pairs (CSV), plots (SVG, PNG)", None),
+    bind(&[ch('e')], Export, MAIN, "export pairs (CSV), plots (SVG, PNG)", None),
     bind(&[ch('T')], ComputeTruth, MAIN, "exact truth ≥ t (join; small corpora)", Some("truth")),
     bind(&[ch('m')], ToggleMissed, MAIN, "list missed true pairs / candidates", Some("missed")),
     // Out of the footer: it is full at 140 columns (help lists it).
@@ -383,6 +389,7 @@ fn is_partner(a: Command, b: Command) -> bool {
             | (CursorLeft, CursorRight)
             | (Up, Down)
             | (PrevPair, NextPair)
+            | (PrevDifference, NextDifference)
             | (LabelDuplicate, LabelNotDuplicate)
             | (LabelNotDuplicate, LabelUnsure)
     )

@@ -5,6 +5,8 @@
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::symbols::Marker;
 
+use crate::diff::{Kind, SegmentKind};
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Theme {
     pub mono: bool,
@@ -71,6 +73,33 @@ impl Theme {
             Style::default().add_modifier(Modifier::REVERSED)
         } else {
             Style::default().bg(Color::Yellow).fg(Color::Black)
+        }
+    }
+
+    /// A stretch of one text in the viewer's diff mode ([`crate::diff::TextDiff::segments`]):
+    /// unchanged text dimmed, each kind of difference its own background; in monochrome,
+    /// reverse video for what only one side has, underline added for changes and moves.
+    pub fn diff(&self, kind: SegmentKind) -> Style {
+        let on = |bg: Color| Style::default().bg(bg).fg(Color::Black);
+        match (kind, self.mono) {
+            (SegmentKind::Row { kind, .. }, mono) => match (kind, mono) {
+                (Kind::Equal, _) => self.dim(),
+                (Kind::Deleted, false) => on(Color::LightRed),
+                (Kind::Inserted, false) => on(Color::LightGreen),
+                (Kind::Deleted | Kind::Inserted, true) => {
+                    Style::default().add_modifier(Modifier::REVERSED)
+                }
+                (Kind::Changed, false) => on(Color::Yellow),
+                (Kind::Changed, true) => {
+                    Style::default().add_modifier(Modifier::REVERSED | Modifier::UNDERLINED)
+                }
+                (Kind::MovedOut { .. } | Kind::MovedIn { .. }, false) => on(Color::LightBlue),
+                (Kind::MovedOut { .. } | Kind::MovedIn { .. }, true) => {
+                    Style::default().add_modifier(Modifier::UNDERLINED)
+                }
+            },
+            (SegmentKind::Gap, _) => self.dim(),
+            (SegmentKind::Uncompared, _) => self.dim().add_modifier(Modifier::ITALIC),
         }
     }
 

@@ -3,11 +3,12 @@
 
 use std::ops::Range;
 
+use crate::diff::{DiffOptions, Side, TextDiff, diff_texts};
 use crate::minhash::Banding;
 use crate::minhash::VerifiedPair;
 use crate::similarity::TextMetrics;
 
-use super::layout::wrapped_line_count;
+use super::layout::{wrap_ranges, wrapped_line_count};
 use crate::corpus::Corpus;
 use crate::pipeline::Loaded;
 
@@ -38,6 +39,11 @@ pub struct PairView {
     pub scroll_a: usize,
     pub scroll_b: usize,
     pub side: ScrollSide,
+    /// The aligned diff of the two texts, computed when diff mode shows this pair (bounded by
+    /// the diff's size cap and deadline, so it runs inline).
+    pub diff: Option<TextDiff>,
+    /// The difference the viewer last jumped to (an index of `diff.differences`).
+    pub difference: Option<usize>,
 }
 
 /// The viewer's state: the open pair, and whether the band strip shows each band's values.
@@ -45,6 +51,9 @@ pub struct PairView {
 pub struct ViewerState {
     pub pair: Option<PairView>,
     pub show_values: bool,
+    /// Diff mode: the panes show the aligned diff instead of the shared shingles. It stays on
+    /// while stepping through pairs, so a run of pairs can be labelled in it.
+    pub diff_mode: bool,
 }
 
 impl PairView {
@@ -62,6 +71,40 @@ impl PairView {
         if self.side != ScrollSide::Left {
             self.scroll_b = step(self.scroll_b, max_scroll(self.b));
         }
+    }
+
+    /// Computes the diff of the two texts unless it is there.
+    pub fn ensure_diff(&mut self, corpus: &Corpus) {
+        if self.diff.is_none() {
+            let (a, b) = (self.a as usize, self.b as usize);
+            self.diff = Some(diff_texts(
+                corpus.text(a),
+                corpus.text(b),
+                &DiffOptions::default(),
+            ));
+        }
+    }
+
+    /// Moves to difference `k` of the diff: both texts scroll so that its first line is the
+    /// second one shown (one line of what comes before it for context).
+    pub fn jump_to_difference(&mut self, k: usize, corpus: &Corpus, width: usize, rows: usize) {
+        let Some(diff) = &self.diff else { return };
+        let Some(first) = diff.differences.get(k).map(|d| &diff.rows[d.start]) else {
+            return;
+        };
+        let scroll_to = |pos: u32, side: Side| {
+            let text = corpus.text(pos as usize);
+            let lines = wrap_ranges(text, width);
+            let at = first.range(side).start;
+            let line = lines
+                .iter()
+                .position(|l| l.end > at)
+                .unwrap_or(lines.len().saturating_sub(1));
+            line.saturating_sub(1).min(lines.len().saturating_sub(rows))
+        };
+        self.scroll_a = scroll_to(self.a, Side::Left);
+        self.scroll_b = scroll_to(self.b, Side::Right);
+        self.difference = Some(k);
     }
 
     /// Both texts → left → right → both.
@@ -99,5 +142,7 @@ pub fn pair_view(data: &Loaded, pair: &VerifiedPair, banding: Banding) -> PairVi
         scroll_a: 0,
         scroll_b: 0,
         side: ScrollSide::Both,
+        diff: None,
+        difference: None,
     }
 }

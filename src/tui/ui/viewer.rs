@@ -11,6 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
 use super::fit::{fit_line, title_room};
+use crate::diff::{Kind, SegmentKind, Side, TextDiff};
 use crate::numfmt::for_count;
 use crate::similarity::estimate_sigma;
 use crate::tui::app::{App, PairSource, View};
@@ -25,31 +26,77 @@ pub fn highlighted_lines(
     width: usize,
     style: Style,
 ) -> Vec<Line<'static>> {
+    let styled: Vec<(Range<usize>, Style)> = highlight.iter().map(|r| (r.clone(), style)).collect();
+    styled_lines(text, &styled, width)
+}
+
+/// The wrapped lines of `text` with the bytes of each range (sorted, disjoint) in its style,
+/// the rest plain.
+pub fn styled_lines(
+    text: &str,
+    styled: &[(Range<usize>, Style)],
+    width: usize,
+) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     let mut h = 0;
     for line in wrap_ranges(text, width) {
         let mut spans = Vec::new();
         let mut pos = line.start;
         while pos < line.end {
-            while h < highlight.len() && highlight[h].end <= pos {
+            while h < styled.len() && styled[h].0.end <= pos {
                 h += 1;
             }
-            let (end, lit) = match highlight.get(h) {
-                Some(r) if r.start <= pos => (r.end.min(line.end), true),
-                Some(r) => (r.start.min(line.end), false),
-                None => (line.end, false),
+            let (end, style) = match styled.get(h) {
+                Some((r, style)) if r.start <= pos => (r.end.min(line.end), Some(*style)),
+                Some((r, _)) => (r.start.min(line.end), None),
+                None => (line.end, None),
             };
             let piece = text[pos..end].to_string();
-            spans.push(if lit {
-                Span::styled(piece, style)
-            } else {
-                Span::raw(piece)
+            spans.push(match style {
+                Some(style) => Span::styled(piece, style),
+                None => Span::raw(piece),
             });
             pos = end;
         }
         out.push(Line::from(spans));
     }
     out
+}
+
+/// The header line in diff mode: the summary, and a legend drawn in the styles it explains.
+fn diff_summary_line(app: &App, diff: &TextDiff) -> Line<'static> {
+    let theme = &app.theme;
+    let row = |kind| theme.diff(SegmentKind::Row { row: 0, kind });
+    let mut spans = vec![
+        Span::styled("diff ", theme.key()),
+        Span::raw(format!("{}  ", diff.describe())),
+    ];
+    for (text, kind) in [
+        ("deleted", Kind::Deleted),
+        ("inserted", Kind::Inserted),
+        ("changed", Kind::Changed),
+        ("moved", Kind::MovedOut { to: 0 }),
+    ] {
+        spans.push(Span::styled(text, row(kind)));
+        spans.push(Span::raw(" "));
+    }
+    if diff.cut.is_some() {
+        spans.push(Span::styled(
+            "not compared past the cap",
+            theme.diff(SegmentKind::Uncompared),
+        ));
+        spans.push(Span::raw(" "));
+    }
+    spans.push(Span::styled(
+        format!(
+            "({}/{} jump, {} shows shared shingles)",
+            hint(Command::PrevDifference),
+            hint(Command::NextDifference),
+            hint(Command::ToggleDiff)
+        ),
+        theme.dim(),
+    ));
+    Line::from(spans)
 }
 
 pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
@@ -146,13 +193,18 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
              (edit-based, first {METRIC_CHARS} chars)",
             m.normalized_levenshtein, m.jaro_winkler, m.sorensen_dice
         ))),
-        Line::from(Span::styled(
-            format!(
-                "highlighted: characters inside {} shingles both documents contain",
-                data.index.options.shingle.kind
-            ),
-            theme.dim(),
-        )),
+        match (&view.diff, app.viewer.diff_mode) {
+            (Some(diff), true) => diff_summary_line(app, diff),
+            _ => Line::from(Span::styled(
+                format!(
+                    "highlighted: characters inside {} shingles both documents contain \
+                     ({} shows what differs)",
+                    data.index.options.shingle.kind,
+                    hint(Command::ToggleDiff)
+                ),
+                theme.dim(),
+            )),
+        },
     ];
     let header: Vec<Line> = header
         .into_iter()
@@ -162,13 +214,14 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
 
     render_band_strip(frame, app, view, l.strip);
 
-    for (rect, pos, ranges, scroll, side) in [
+    for (rect, pos, ranges, scroll, side, diff_side) in [
         (
             l.left,
             view.a,
             &view.ranges_a,
             view.scroll_a,
             ScrollSide::Left,
+            Side::Left,
         ),
         (
             l.right,
@@ -176,13 +229,40 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
             &view.ranges_b,
             view.scroll_b,
             ScrollSide::Right,
+            Side::Right,
         ),
     ] {
         let text = data.corpus.text(pos as usize);
         let chars = text.chars().count() as u64;
         let width = rect.width.saturating_sub(2) as usize;
         let rows = rect.height.saturating_sub(2) as usize;
-        let lines = highlighted_lines(text, ranges, width, theme.shared());
+        let lines = match (&view.diff, app.viewer.diff_mode) {
+            (Some(diff), true) => {
+                let styled: Vec<(Range<usize>, Style)> = diff
+                    .segments(diff_side)
+                    .into_iter()
+                    .filter(|s| !s.range.is_empty())
+                    .map(|s| {
+                        let style = theme.diff(s.kind);
+                        // The difference `]`/`[` last jumped to stands out from the others.
+                        let current = match (s.kind, view.difference) {
+                            (SegmentKind::Row { row, .. }, Some(k)) => {
+                                diff.differences.get(k).is_some_and(|d| d.contains(&row))
+                            }
+                            _ => false,
+                        };
+                        let style = if current {
+                            style.add_modifier(Modifier::BOLD)
+                        } else {
+                            style
+                        };
+                        (s.range, style)
+                    })
+                    .collect();
+                styled_lines(text, &styled, width)
+            }
+            _ => highlighted_lines(text, ranges, width, theme.shared()),
+        };
         let total = lines.len();
         let scroll = scroll.min(total.saturating_sub(rows));
         let focused = view.side == ScrollSide::Both || view.side == side;

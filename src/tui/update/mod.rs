@@ -204,7 +204,10 @@ impl App {
             | Command::ScrollSide
             | Command::CycleMetric
             | Command::CursorLeft
-            | Command::CursorRight => {}
+            | Command::CursorRight
+            | Command::ToggleDiff
+            | Command::PrevDifference
+            | Command::NextDifference => {}
         }
     }
 

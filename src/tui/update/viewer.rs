@@ -1,9 +1,11 @@
 //! The pair viewer's commands: scrolling the two texts, and stepping through the list the
 //! pair came from.
 
+use crate::diff::export::{ExportFormat, PairInfo, write_diff};
 use crate::minhash::VerifiedPair;
+use crate::numfmt::for_count;
 use crate::tui::app::{App, PairSource, View};
-use crate::tui::keys::Command;
+use crate::tui::keys::{Command, hint};
 use crate::tui::layout;
 use crate::tui::viewer::pair_view;
 
@@ -24,6 +26,10 @@ impl App {
                 }
             }
             Command::ToggleBandValues => self.viewer.show_values = !self.viewer.show_values,
+            Command::ToggleDiff => self.toggle_diff(),
+            Command::NextDifference => self.step_difference(true),
+            Command::PrevDifference => self.step_difference(false),
+            Command::Export => self.export_diff(),
             Command::ScrollSide => {
                 if let Some(v) = &mut self.viewer.pair {
                     v.next_side();
@@ -37,7 +43,11 @@ impl App {
     /// Opens `pair` in the viewer, remembering the list it came from.
     pub(super) fn show_pair(&mut self, pair: &VerifiedPair, from: PairSource) {
         let Some(data) = &self.data else { return };
-        self.viewer.pair = Some(pair_view(data, pair, self.curve.banding));
+        let mut view = pair_view(data, pair, self.curve.banding);
+        if self.viewer.diff_mode {
+            view.ensure_diff(&data.corpus);
+        }
+        self.viewer.pair = Some(view);
         self.show(View::Viewer { from });
     }
 
@@ -61,6 +71,106 @@ impl App {
         }
     }
 
+    /// `d`: diff mode on or off; on, the open pair's diff is computed now (and for every pair
+    /// opened while it stays on).
+    fn toggle_diff(&mut self) {
+        self.viewer.diff_mode = !self.viewer.diff_mode;
+        if !self.viewer.diff_mode {
+            self.say("diff mode off: highlighting shared shingles");
+            return;
+        }
+        let (Some(view), Some(data)) = (&mut self.viewer.pair, &self.data) else {
+            return;
+        };
+        view.ensure_diff(&data.corpus);
+        let n = view.diff.as_ref().map_or(0, |d| d.differences.len());
+        self.say(format!(
+            "diff mode: {n} {} ({}/{} jump between them)",
+            for_count(n as u64, "difference", "differences"),
+            hint(Command::PrevDifference),
+            hint(Command::NextDifference)
+        ));
+    }
+
+    /// `]` / `[`: scrolls both texts to the next (previous) difference, turning diff mode on
+    /// if it is off.
+    fn step_difference(&mut self, forward: bool) {
+        if !self.viewer.diff_mode {
+            self.toggle_diff();
+        }
+        let (width, rows) = (
+            layout::viewer_text_width(self.size),
+            layout::viewer_text_rows(self.size, self.viewer.show_values, self.curve.banding.bands),
+        );
+        let (Some(view), Some(data)) = (&mut self.viewer.pair, &self.data) else {
+            return;
+        };
+        view.ensure_diff(&data.corpus);
+        let Some(diff) = &view.diff else { return };
+        let total = diff.differences.len();
+        let at = view.difference.map(|k| diff.differences[k].start);
+        let target = match (forward, at) {
+            (true, at) => diff.next_difference(at),
+            (false, Some(row)) => diff.previous_difference(row),
+            (false, None) => None,
+        };
+        let Some(k) = target else {
+            let message = match (total, forward) {
+                (0, _) => "the texts do not differ".to_string(),
+                (_, true) => format!("no difference after this one ({total} in all)"),
+                (_, false) => format!("no difference before this one ({total} in all)"),
+            };
+            self.say(message);
+            return;
+        };
+        view.jump_to_difference(k, &data.corpus, width, rows);
+        self.say(format!("difference {} of {total}", k + 1));
+    }
+
+    /// `e` in the viewer: the open pair's diff as text (for a ticket) and as HTML (to read
+    /// side by side), next to the other exports.
+    fn export_diff(&mut self) {
+        let (Some(view), Some(data)) = (&mut self.viewer.pair, &self.data) else {
+            self.complain("no pair open");
+            return;
+        };
+        let (a, b) = (view.a as usize, view.b as usize);
+        let (id_a, id_b) = (data.corpus.id(a), data.corpus.id(b));
+        let shingling = data.index.options.shingle.kind.to_string();
+        let info = PairInfo {
+            left_id: id_a,
+            right_id: id_b,
+            jaccard: Some((view.jaccard, &shingling)),
+            source: Some(&self.config.source_name),
+        };
+        view.ensure_diff(&data.corpus);
+        let Some(diff) = &view.diff else { return };
+        let stem = format!(
+            "{}.diff.{}.{}",
+            self.config.export_stem,
+            file_safe(id_a),
+            file_safe(id_b)
+        );
+        let (text_a, text_b) = (data.corpus.text(a), data.corpus.text(b));
+        let mut written = Vec::new();
+        let mut failure = None;
+        for ext in ["txt", "html"] {
+            let path = self.config.export_dir.join(format!("{stem}.{ext}"));
+            let format = ExportFormat::from_path(&path);
+            match write_diff(&path, format, diff, text_a, text_b, &info) {
+                Ok(()) => written.push(path.display().to_string()),
+                Err(e) => {
+                    failure = Some(format!("could not write {}: {e:#}", path.display()));
+                    break;
+                }
+            }
+        }
+        match failure {
+            Some(message) => self.complain(message),
+            None => self.say(format!("diff written to {}", written.join(" and "))),
+        }
+    }
+
     /// A page of the viewer's texts.
     fn viewer_page(&self) -> usize {
         layout::viewer_text_rows(self.size, self.viewer.show_values, self.curve.banding.bands)
@@ -79,4 +189,18 @@ impl App {
         );
         view.scroll(delta, &data.corpus, width, rows);
     }
+}
+
+/// An id as part of a file name: characters other than letters, digits, `-` and `_` become
+/// `_` (ids may be paths or URLs).
+fn file_safe(id: &str) -> String {
+    id.chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
