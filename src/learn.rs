@@ -20,8 +20,9 @@ pub const BUILTIN_DOCUMENTS: [&str; 6] = [
     "Which train goes from Vienna to Prague?",
 ];
 
-/// The normalization the walkthrough uses: the engine's own, with punctuation stripped so
-/// that "list?" and "list" are one word on the screen (`scan --strip-punct`).
+/// The normalization the walkthrough uses: the engine's own (lowercase, whitespace runs made
+/// one space, as `scan` does by default) plus punctuation removal, which `scan` does only with
+/// `--strip-punct`: on six short questions "list?" and "list" should be one word.
 pub fn learn_options(kind: ShingleKind) -> ShingleOptions {
     ShingleOptions {
         kind,
@@ -241,6 +242,104 @@ impl Walkthrough {
             }
         }
         pairs
+    }
+}
+
+/// One pair of documents (a < b) with its exact Jaccard, as verification computes it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ExactPair {
+    pub a: usize,
+    pub b: usize,
+    pub intersection: usize,
+    pub union: usize,
+    pub jaccard: f64,
+}
+
+/// What verification does with the candidates of one banding at threshold t: every candidate's
+/// exact Jaccard decides whether it is kept (≥ t) or dropped (a false positive); the pairs at
+/// or above t that never became candidates (false negatives) are listed apart, because
+/// verification never sees them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verification {
+    pub threshold: f64,
+    /// Candidates at or above t, by (a, b).
+    pub kept: Vec<ExactPair>,
+    /// Candidates below t (false positives), by (a, b).
+    pub dropped: Vec<ExactPair>,
+    /// Pairs at or above t that are not candidates (false negatives), by (a, b).
+    pub missed: Vec<ExactPair>,
+    /// Every pair of the documents: what comparing all of them would cost.
+    pub all_pairs: usize,
+}
+
+impl Verification {
+    /// Exact comparisons verification makes: one per candidate.
+    pub fn comparisons(&self) -> usize {
+        self.kept.len() + self.dropped.len()
+    }
+}
+
+impl Walkthrough {
+    /// The exact Jaccard of documents `a` and `b` (a < b).
+    pub fn exact_pair(&self, a: usize, b: usize) -> ExactPair {
+        let (intersection, union, jaccard) = jaccard(&self.shingles[a], &self.shingles[b]);
+        ExactPair {
+            a,
+            b,
+            intersection,
+            union,
+            jaccard,
+        }
+    }
+
+    /// Verifies the candidates of `bands` × `rows` at `threshold` (see [`Verification`]).
+    pub fn verify(&self, bands: usize, rows: usize, threshold: f64) -> Verification {
+        let candidates = self.candidates(bands, rows);
+        let n = self.docs.len();
+        let mut v = Verification {
+            threshold,
+            kept: Vec::new(),
+            dropped: Vec::new(),
+            missed: Vec::new(),
+            all_pairs: n * n.saturating_sub(1) / 2,
+        };
+        for a in 0..n {
+            for b in a + 1..n {
+                let pair = self.exact_pair(a, b);
+                let similar = pair.jaccard >= threshold;
+                match (candidates.contains(&(a, b)), similar) {
+                    (true, true) => v.kept.push(pair),
+                    (true, false) => v.dropped.push(pair),
+                    (false, true) => v.missed.push(pair),
+                    (false, false) => {}
+                }
+            }
+        }
+        v
+    }
+
+    /// Verification as CSV: `a,b,intersection,union,jaccard,verdict`, one row per candidate
+    /// (`kept` or `dropped`) and per false negative (`missed`).
+    pub fn verification_csv(&self, bands: usize, rows: usize, threshold: f64) -> String {
+        let v = self.verify(bands, rows, threshold);
+        let mut out = String::from("a,b,intersection,union,jaccard,verdict\n");
+        for (pairs, verdict) in [
+            (&v.kept, "kept"),
+            (&v.dropped, "dropped"),
+            (&v.missed, "missed"),
+        ] {
+            for p in pairs {
+                out.push_str(&format!(
+                    "{},{},{},{},{:.6},{verdict}\n",
+                    csv_field(&self.docs[p.a].id),
+                    csv_field(&self.docs[p.b].id),
+                    p.intersection,
+                    p.union,
+                    p.jaccard
+                ));
+            }
+        }
+        out
     }
 }
 

@@ -122,3 +122,40 @@ fn csv_exports_have_a_row_per_shingle_and_per_hash() {
     assert!(sig.starts_with("hash,1,2\n1,"));
     assert!(w.shingles_csv().contains("1,one two,one | two\n"));
 }
+
+#[test]
+fn verification_splits_candidates_at_the_threshold_and_lists_the_missed() {
+    let docs = documents(
+        &texts(&BUILTIN_DOCUMENTS),
+        &learn_options(ShingleKind::Word(1)),
+    );
+    let walk = Walkthrough::new(docs, ShingleKind::Word(1), 12, 1);
+    for (bands, rows) in [(2, 3), (4, 3), (3, 2), (6, 1), (1, 6)] {
+        for t in [0.3, 0.5, 0.75, 0.8] {
+            let v = walk.verify(bands, rows, t);
+            let candidates = walk.candidates(bands, rows);
+            let verified: std::collections::BTreeSet<(usize, usize)> = v
+                .kept
+                .iter()
+                .chain(&v.dropped)
+                .map(|p| (p.a, p.b))
+                .collect();
+            assert_eq!(verified, candidates, "{bands}×{rows} t {t}");
+            assert_eq!(v.comparisons(), candidates.len());
+            assert!(v.kept.iter().all(|p| p.jaccard >= t));
+            assert!(v.dropped.iter().all(|p| p.jaccard < t));
+            for p in &v.missed {
+                assert!(p.jaccard >= t && !candidates.contains(&(p.a, p.b)));
+            }
+            // Every pair at or above t is kept or missed, never lost.
+            let similar = (0..6)
+                .flat_map(|a| (a + 1..6).map(move |b| (a, b)))
+                .filter(|&(a, b)| walk.exact_pair(a, b).jaccard >= t)
+                .count();
+            assert_eq!(v.kept.len() + v.missed.len(), similar);
+            assert_eq!(v.all_pairs, 15);
+        }
+    }
+    let pair = walk.exact_pair(0, 1);
+    assert_eq!((pair.intersection, pair.union, pair.jaccard), (6, 8, 0.75));
+}

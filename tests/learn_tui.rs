@@ -3,7 +3,8 @@
 
 use lshscope::learn::BUILTIN_DOCUMENTS;
 use lshscope::text::ShingleKind;
-use lshscope::tui::learn::{LearnApp, STEPS, render};
+use lshscope::tui::keys::keys_label;
+use lshscope::tui::learn::{LEARN_KEYS, LearnApp, STEPS, render};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -66,10 +67,19 @@ fn every_step_at_80x24_and_160x45() {
 fn the_first_screen_names_the_step_and_every_key_at_80_columns() {
     let s = screen(&app(), 80, 24);
     let lines: Vec<&str> = s.lines().collect();
-    assert!(lines[0].contains("Step 1/7: Documents"), "{s}");
+    assert!(lines[0].contains("Step 1/8: Documents"), "{s}");
     let footer = lines[23];
     for key in [
-        "←/→", "k/K", "p/P", "b/B", "r/R", "n/N", "e export", "q quit",
+        "←→ step",
+        "k/K",
+        "p/P",
+        "b/B",
+        "r/R",
+        "n/N",
+        "<> t",
+        "e export",
+        "? help",
+        "q quit",
     ] {
         assert!(footer.contains(key), "{key} missing from {footer:?}");
     }
@@ -186,6 +196,7 @@ fn export_writes_each_steps_figure_and_says_where() {
         "learn-step5-signatures-hashes.csv",
         "learn-step6-buckets.csv",
         "learn-step7-scurve.svg",
+        "learn-step8-verification.csv",
     ];
     for name in expected {
         chars(&mut app, "e");
@@ -208,6 +219,13 @@ fn export_writes_each_steps_figure_and_says_where() {
     );
     let svg = std::fs::read_to_string(dir.path().join(expected[6])).unwrap();
     assert!(svg.contains("<svg"));
+    // The plot's threshold line is the walkthrough's t, not the selected pair's Jaccard.
+    assert!(svg.contains("threshold t = 0.5"), "{svg}");
+    let verification = std::fs::read_to_string(dir.path().join(expected[7])).unwrap();
+    assert_eq!(
+        verification,
+        "a,b,intersection,union,jaccard,verdict\n4,5,6,8,0.750000,kept\n1,2,6,8,0.750000,missed\n"
+    );
 }
 
 #[test]
@@ -273,4 +291,206 @@ fn the_matrix_scrolls_under_its_column_heads() {
     assert_eq!(first_row(&after), "dough");
     press(&mut app, KeyCode::Right);
     assert_eq!(app.scroll, 0, "a new step starts at the top");
+}
+
+/// Presses → until the walkthrough is on 1-based step `step`.
+fn go_to(app: &mut LearnApp, step: usize) {
+    while app.step + 1 < step {
+        press(app, KeyCode::Right);
+    }
+    assert_eq!(app.step + 1, step);
+}
+
+#[test]
+fn help_lists_every_key_of_the_table_and_any_key_closes_it() {
+    for (w, h) in [(80, 24), (160, 45)] {
+        let mut app = app();
+        chars(&mut app, "?");
+        assert!(app.help);
+        let s = screen(&app, w, h);
+        for binding in LEARN_KEYS {
+            assert!(
+                s.contains(binding.help),
+                "{} missing at {w}×{h}:\n{s}",
+                binding.help
+            );
+            assert!(s.contains(&keys_label(binding)), "{w}×{h}:\n{s}");
+        }
+        // Esc closes the help and does not quit; `?` closes it too.
+        press(&mut app, KeyCode::Esc);
+        assert!(!app.help && !app.quit);
+        chars(&mut app, "??");
+        assert!(!app.help);
+        // Another key closes it and does its work.
+        chars(&mut app, "?");
+        press(&mut app, KeyCode::Right);
+        assert!(!app.help);
+        assert_eq!(app.step, 1);
+        assert!(!screen(&app, w, h).contains(LEARN_KEYS[0].help));
+    }
+}
+
+#[test]
+fn the_s_curve_has_a_legend_and_names_t_apart_from_the_steep_point() {
+    let mut app = app();
+    go_to(&mut app, 7);
+    for (w, h) in [(80, 24), (160, 45)] {
+        let s = screen(&app, w, h);
+        for entry in [
+            "⣀⠔⠊ P(s), b=2 r=3",
+            "│ your threshold t = 0.50",
+            "◆ steep point (1/b)^(1/r) = 0.79",
+            "█ pair 1–2: P = 0.666",
+            "your threshold t = 0.50 (< >)",
+            "P(t) = 0.234",
+            "steep point ≈ (1/b)^(1/r) = 0.794",
+        ] {
+            assert!(s.contains(entry), "{entry} missing at {w}×{h}:\n{s}");
+        }
+        assert!(!s.contains("threshold t ≈"), "{s}");
+    }
+    // t is the user's: it moves with < >, and the steep point does not.
+    chars(&mut app, ">");
+    assert_eq!(app.threshold, 0.55);
+    let s = screen(&app, 160, 45);
+    assert!(s.contains("your threshold t = 0.55"), "{s}");
+    assert!(s.contains("(1/b)^(1/r) = 0.794"), "{s}");
+    // The steep point moves with b and r, and t does not.
+    chars(&mut app, "r");
+    let s = screen(&app, 160, 45);
+    assert!(s.contains("your threshold t = 0.55"), "{s}");
+    assert!(s.contains("(1/b)^(1/r) = 0.707"), "{s}");
+}
+
+#[test]
+fn the_threshold_keys_step_by_005_within_bounds() {
+    let mut app = app();
+    chars(&mut app, "<");
+    assert_eq!(app.threshold, 0.45);
+    chars(&mut app, ">>>");
+    assert_eq!(app.threshold, 0.6);
+    chars(&mut app, &">".repeat(20));
+    assert_eq!(app.threshold, 1.0);
+    chars(&mut app, &"<".repeat(30));
+    assert_eq!(app.threshold, 0.05);
+}
+
+#[test]
+fn step_one_says_what_scan_does_by_default() {
+    use lshscope::learn::learn_options;
+    use lshscope::text::ShingleOptions;
+    // The walkthrough strips punctuation and scan by default does not: the screen must say both.
+    assert!(learn_options(ShingleKind::Word(1)).strip_punct);
+    let scan = ShingleOptions::default();
+    assert!(!scan.strip_punct && scan.lowercase && !scan.nfkc);
+    let s = screen(&app(), 160, 45);
+    let s: String = s.lines().map(str::trim_end).collect::<Vec<_>>().join(" ");
+    assert!(
+        s.contains("normalized as scan does by default, lowercase with runs of spaces made one"),
+        "{s}"
+    );
+    assert!(
+        s.contains("also without punctuation (scan does that only with --strip-punct)"),
+        "{s}"
+    );
+}
+
+#[test]
+fn a_new_k_says_it_redraws_the_hash_family() {
+    let mut app = app();
+    go_to(&mut app, 6);
+    let before = app.walk.hash_signatures.clone();
+    chars(&mut app, "P");
+    assert_eq!(app.num_perm, 7);
+    // Why the note is true: every hash row is new, not just a seventh one added.
+    for (k, row) in before.iter().enumerate() {
+        assert_ne!(&app.walk.hash_signatures[k], row, "hash row {}", k + 1);
+    }
+    let s = screen(&app, 80, 24);
+    let flat: String = s.lines().map(str::trim_end).collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "K 6 → 7: a new K draws a new family of 7 hash functions from seed 1, so every hash \
+             row changes, and with it which pairs collide (and which are false positives)"
+        ),
+        "{s}"
+    );
+    // The next key clears the note; fewer permutations say it again.
+    chars(&mut app, "p");
+    assert!(
+        app.message
+            .as_ref()
+            .unwrap()
+            .starts_with("K 7 → 6: a new K")
+    );
+    chars(&mut app, "n");
+    assert_eq!(app.message, None);
+
+    // On the permutations step, the first permutations stay: they are drawn one by one.
+    let mut app = self::app();
+    go_to(&mut app, 4);
+    let before = app.walk.permutations.clone();
+    chars(&mut app, "P");
+    assert_eq!(&app.walk.permutations[..6], &before[..]);
+    assert_eq!(
+        app.message.as_deref(),
+        Some(
+            "K 6 → 7: permutations 1–6 stay (drawn one by one from seed 1); the hash functions \
+             of the later steps are all redrawn"
+        )
+    );
+    // K cannot go below b·r = 6: no change, no note.
+    chars(&mut app, "p");
+    chars(&mut app, "p");
+    assert_eq!(app.num_perm, 6);
+    assert_eq!(app.message, None);
+}
+
+#[test]
+fn verification_shows_each_candidates_exact_jaccard_and_drops_the_false_positives() {
+    let mut app = app();
+    go_to(&mut app, 8);
+    let s = screen(&app, 80, 24);
+    assert!(s.contains("Step 8/8: Verification"), "{s}");
+    assert!(
+        s.contains("4–5           6/8    0.750   kept: a near-duplicate"),
+        "{s}"
+    );
+    assert!(
+        s.contains("false negatives, at or above t but never candidates: 1–2 (0.750)"),
+        "{s}"
+    );
+    assert!(
+        s.contains("1 kept of 1 candidate, 1 exact comparison instead of all 15 pairs"),
+        "{s}"
+    );
+    // One row per band lets the 0.4 pairs through: their exact Jaccard drops them.
+    chars(&mut app, "rr");
+    assert_eq!((app.bands, app.rows), (2, 1));
+    let v = app.walk.verify(2, 1, 0.5);
+    assert!(!v.dropped.is_empty(), "{v:?}");
+    let s = screen(&app, 160, 45);
+    for p in &v.dropped {
+        let line = s
+            .lines()
+            .find(|l| l.starts_with(&format!("{}–{} ", p.a + 1, p.b + 1)))
+            .unwrap_or_else(|| panic!("{p:?} not listed:\n{s}"));
+        assert!(line.contains(&format!("{:.3}", p.jaccard)), "{line}");
+        assert!(
+            line.contains("dropped: a false positive (below t)"),
+            "{line}"
+        );
+    }
+    let result = format!(
+        "{} kept of {} candidates, {} exact comparisons",
+        v.kept.len(),
+        v.comparisons(),
+        v.comparisons()
+    );
+    assert!(s.contains(&result), "{result}:\n{s}");
+    // Raising t above 0.75 drops the near-duplicates too.
+    chars(&mut app, &">".repeat(6));
+    assert_eq!(app.threshold, 0.8);
+    let s = screen(&app, 160, 45);
+    assert!(!s.contains("kept: a near-duplicate"), "{s}");
 }

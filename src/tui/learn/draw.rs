@@ -12,7 +12,8 @@ use crate::minhash::scurve::{approximate_threshold, candidate_probability};
 use crate::numfmt::for_count;
 use crate::text::ShingleKind;
 
-use super::{LearnApp, STEPS, footer_entries};
+use super::{LEARN_KEYS, LearnApp, STEPS, footer_entries};
+use crate::tui::keys::keys_label;
 
 pub const TITLES: [&str; STEPS] = [
     "Documents",
@@ -22,6 +23,7 @@ pub const TITLES: [&str; STEPS] = [
     "Hash functions",
     "Bands and buckets",
     "The S-curve",
+    "Verification",
 ];
 
 /// What each step says, in the project's own words (2–4 sentences).
@@ -30,9 +32,10 @@ fn explanation(app: &LearnApp) -> String {
     let bands = for_count(b as u64, "band", "bands");
     let rows = for_count(r as u64, "row", "rows");
     match app.step {
-        0 => "These are the documents. Before anything is compared, each is normalized the way \
-              scan does it (with --strip-punct): lowercase, punctuation removed, runs of spaces \
-              made one. Every later step sees only the normalized text."
+        0 => "These are the documents. Before anything is compared, each is normalized as scan \
+              does by default, lowercase with runs of spaces made one, and here also without \
+              punctuation (scan does that only with --strip-punct), so that \"list?\" and \
+              \"list\" are one word. Every later step sees only the normalized text."
             .into(),
         1 => format!(
             "A document becomes the set of its shingles: every run of {}. Highlighted shingles \
@@ -64,10 +67,18 @@ fn explanation(app: &LearnApp) -> String {
              agree in a band land in the same bucket; any shared bucket makes the pair a \
              candidate. Only candidates are ever compared exactly."
         ),
-        _ => format!(
+        6 => format!(
             "A pair with Jaccard s agrees on one row with probability s, on a whole band of \
              r = {r} {rows} with s^r, so it misses a band with 1 − s^r and all b = {b} {bands} \
              with (1 − s^r)^b. It becomes a candidate with P(s) = 1 − (1 − s^r)^b, the S-curve."
+        ),
+        _ => format!(
+            "Candidates are suspects, not answers. For each one, scan and dedup compute the \
+             exact Jaccard from the shingles and keep the pair only at or above the threshold \
+             t = {:.2} (--threshold); candidates below t are false positives, dropped for the \
+             price of one comparison each. A similar pair that never shared a bucket is a false \
+             negative: verification never sees it.",
+            app.threshold
         ),
     }
 }
@@ -78,11 +89,18 @@ pub fn render(frame: &mut Frame, app: &LearnApp) {
     let explanation = explanation(app);
     // Rows the explanation needs when wrapped to the screen (a little generous: words wrap).
     let text_rows = (explanation.chars().count() as u16 * 11 / 10) / area.width.max(1) + 1;
+    // A message longer than the screen is wide (what a new K does) takes more rows (a little
+    // generous, as above: words wrap).
+    let message_rows = app.message.as_ref().map_or(1, |m| {
+        (m.chars().count() as u16 * 11 / 10 + 1)
+            .div_ceil(area.width.max(1))
+            .clamp(1, 3)
+    });
     let [head, text, body, foot] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(text_rows.min(6) + 1),
         Constraint::Min(3),
-        Constraint::Length(1),
+        Constraint::Length(message_rows),
     ])
     .areas(area);
     render_header(frame, app, head);
@@ -94,7 +112,7 @@ pub fn render(frame: &mut Frame, app: &LearnApp) {
         ),
         text,
     );
-    if app.step == STEPS - 1 {
+    if app.step == SCURVE_STEP {
         render_scurve_step(frame, app, body);
     } else {
         let mut lines = figure(app, body.width);
@@ -112,6 +130,60 @@ pub fn render(frame: &mut Frame, app: &LearnApp) {
         frame.render_widget(Paragraph::new(lines).scroll((scroll as u16, 0)), body);
     }
     render_footer(frame, app, foot);
+    if app.help {
+        render_help(frame, app, area);
+    }
+}
+
+/// The 0-based step that draws the S-curve.
+const SCURVE_STEP: usize = 6;
+
+/// The key help over the step: every row of [`LEARN_KEYS`], its keys and what they do, in
+/// two columns when one does not fit the screen's height.
+fn render_help(frame: &mut Frame, app: &LearnApp, area: Rect) {
+    let entries: Vec<(String, &str)> = LEARN_KEYS.iter().map(|b| (keys_label(b), b.help)).collect();
+    let key_width = entries
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0);
+    let rows_fit = area.height.saturating_sub(2) as usize;
+    let columns = if entries.len() <= rows_fit { 1 } else { 2 };
+    let per_column = entries.len().div_ceil(columns);
+    let column_width = entries
+        .iter()
+        .map(|(_, h)| key_width + 2 + h.chars().count())
+        .max()
+        .unwrap_or(0);
+    let width = ((column_width + 2) * columns + 2).min(area.width as usize) as u16;
+    let height = (per_column + 2).min(area.height as usize) as u16;
+    let popup = Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    };
+    frame.render_widget(ratatui::widgets::Clear, popup);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(app.theme.border())
+        .title(" keys (any key closes) ");
+    let inner = block.inner(popup);
+    frame.render_widget(block, popup);
+    let areas =
+        Layout::horizontal(vec![Constraint::Ratio(1, columns as u32); columns]).split(inner);
+    for (column, chunk) in entries.chunks(per_column).enumerate() {
+        let lines: Vec<Line> = chunk
+            .iter()
+            .map(|(keys, help)| {
+                Line::from(vec![
+                    Span::styled(format!(" {keys:<key_width$}  "), app.theme.key()),
+                    Span::raw(*help),
+                ])
+            })
+            .collect();
+        frame.render_widget(Paragraph::new(lines), areas[column]);
+    }
 }
 
 fn render_header(frame: &mut Frame, app: &LearnApp, area: Rect) {
@@ -122,8 +194,14 @@ fn render_header(frame: &mut Frame, app: &LearnApp, area: Rect) {
             app.theme.selected(),
         ),
         Span::raw(format!(
-            " {}  K={}  b={} r={}  pair {}–{}",
-            app.kind, app.num_perm, app.bands, app.rows, app.docs[a].id, app.docs[b].id
+            " {}  K={}  b={} r={}  t={:.2}  pair {}–{}",
+            app.kind,
+            app.num_perm,
+            app.bands,
+            app.rows,
+            app.threshold,
+            app.docs[a].id,
+            app.docs[b].id
         )),
     ]);
     frame.render_widget(Paragraph::new(line), area);
@@ -137,6 +215,10 @@ fn render_footer(frame: &mut Frame, app: &LearnApp, area: Rect) {
             let narrow = area.width < 110;
             let mut spans = vec![Span::raw(" ")];
             for (key, what) in footer_entries() {
+                // At 80 columns scrolling gives way to the help, which lists it.
+                if narrow && what == "scroll" {
+                    continue;
+                }
                 let what = match (what, narrow) {
                     ("char/word", true) => "unit",
                     ("bands", true) => "b",
@@ -152,7 +234,7 @@ fn render_footer(frame: &mut Frame, app: &LearnApp, area: Rect) {
             Line::from(spans)
         }
     };
-    frame.render_widget(Paragraph::new(line), area);
+    frame.render_widget(Paragraph::new(line).wrap(Wrap { trim: false }), area);
 }
 
 /// Column label of document `d`: its id, clipped to `width`.
@@ -326,7 +408,7 @@ fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
                 app.theme.dim(),
             ));
         }
-        _ => {
+        5 => {
             lines.push(signature_head(app, "band"));
             let buckets = w.buckets(app.bands, app.rows);
             for (band, groups) in buckets.iter().enumerate() {
@@ -395,8 +477,104 @@ fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
             }
             lines.extend(wrap_spans(spans, width, 12));
         }
+        _ => verification_figure(app, &mut lines),
     }
     lines
+}
+
+/// The last step: each candidate with its exact Jaccard and verdict at t, then the false
+/// negatives, then what verification cost against comparing every pair.
+fn verification_figure(app: &LearnApp, lines: &mut Vec<Line<'static>>) {
+    let w = &app.walk;
+    let t = app.threshold;
+    let v = w.verify(app.bands, app.rows, t);
+    let name = |a: usize, b: usize| format!("{}–{}", w.docs[a].id, w.docs[b].id);
+    let names: Vec<String> = v
+        .kept
+        .iter()
+        .chain(&v.dropped)
+        .chain(&v.missed)
+        .map(|p| name(p.a, p.b))
+        .collect();
+    let pair_width = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    lines.push(Line::styled(
+        format!(
+            "{:<pair_width$}  |A∩B|/|A∪B|  Jaccard   verdict at t = {t:.2}",
+            "pair"
+        ),
+        app.theme.title(),
+    ));
+    let row = |p: &crate::learn::ExactPair, verdict: &str| {
+        let fraction = format!("{}/{}", p.intersection, p.union);
+        format!(
+            "{:<pair_width$}  {fraction:>11}  {:>7.3}   {verdict}",
+            name(p.a, p.b),
+            p.jaccard
+        )
+    };
+    let selected = |p: &crate::learn::ExactPair, style: Style| {
+        if (p.a, p.b) == app.pair {
+            style.patch(app.theme.shared())
+        } else {
+            style
+        }
+    };
+    if v.comparisons() == 0 {
+        lines.push(Line::raw(
+            "no candidates under this banding: nothing to verify",
+        ));
+    }
+    for p in &v.kept {
+        lines.push(Line::styled(
+            row(p, "kept: a near-duplicate"),
+            selected(p, Style::default()),
+        ));
+    }
+    for p in &v.dropped {
+        lines.push(Line::styled(
+            row(p, "dropped: a false positive (below t)"),
+            selected(p, app.theme.dim()),
+        ));
+    }
+    if v.dropped.is_empty() && v.comparisons() > 0 {
+        lines.push(Line::styled(
+            "no candidate fell below t here: fewer rows per band (r) let more pairs through, \
+             false positives among them",
+            app.theme.dim(),
+        ));
+    }
+    lines.push(Line::raw(""));
+    let missed: Vec<String> = v
+        .missed
+        .iter()
+        .map(|p| format!("{} ({:.3})", name(p.a, p.b), p.jaccard))
+        .collect();
+    lines.push(Line::raw(format!(
+        "false negatives, at or above t but never candidates: {}",
+        if missed.is_empty() {
+            "none".to_string()
+        } else {
+            missed.join("  ")
+        }
+    )));
+    lines.push(Line::from(vec![
+        Span::styled("result: ", app.theme.title()),
+        Span::raw(format!(
+            "{} kept of {} {}, {} exact {} instead of all {} {}",
+            v.kept.len(),
+            v.comparisons(),
+            for_count(v.comparisons() as u64, "candidate", "candidates"),
+            v.comparisons(),
+            for_count(v.comparisons() as u64, "comparison", "comparisons"),
+            v.all_pairs,
+            for_count(v.all_pairs as u64, "pair", "pairs"),
+        )),
+    ]));
 }
 
 fn signature_head(app: &LearnApp, first: &str) -> Line<'static> {
@@ -473,35 +651,32 @@ fn wrap_spans(spans: Vec<Span<'static>>, width: usize, indent: usize) -> Vec<Lin
     lines
 }
 
-/// Step 7: the intermediate numbers for the selected pair, the curve with its point, and the
-/// false positives and negatives among these documents.
+/// Step 7: the intermediate numbers for the selected pair, the user's threshold t with P(t)
+/// beside the curve's steep point (1/b)^(1/r) (two different numbers, named apart), the false
+/// positives and negatives at t among these documents, a legend, and the curve.
 fn render_scurve_step(frame: &mut Frame, app: &LearnApp, area: Rect) {
     let (bands, rows) = (app.bands, app.rows);
     let w = &app.walk;
     let (a, b) = app.pair;
     let s = app.pair_jaccard();
     let st = scurve_steps(s, bands, rows);
-    let t = approximate_threshold(bands, rows);
+    let t = app.threshold;
+    let p_t = candidate_probability(t, bands, rows);
+    let steep = approximate_threshold(bands, rows);
+    let p_steep = candidate_probability(steep, bands, rows);
     let candidates = w.candidates(bands, rows);
-    let (mut false_pos, mut false_neg) = (Vec::new(), Vec::new());
-    for x in 0..w.docs.len() {
-        for y in x + 1..w.docs.len() {
-            let j = jaccard(&w.shingles[x], &w.shingles[y]).2;
-            let name = format!("{}–{} ({j:.2})", w.docs[x].id, w.docs[y].id);
-            match (candidates.contains(&(x, y)), j >= t) {
-                (true, false) => false_pos.push(name),
-                (false, true) => false_neg.push(name),
-                _ => {}
-            }
-        }
-    }
-    let list = |v: &Vec<String>| {
+    let verification = w.verify(bands, rows, t);
+    let list = |v: &[crate::learn::ExactPair]| {
         if v.is_empty() {
             "none".to_string()
         } else {
-            v.join("  ")
+            v.iter()
+                .map(|p| format!("{}–{} ({:.2})", w.docs[p.a].id, w.docs[p.b].id, p.jaccard))
+                .collect::<Vec<_>>()
+                .join("  ")
         }
     };
+    let threshold_style = Style::default().fg(app.theme.threshold());
     let mut lines = vec![
         Line::from(vec![
             Span::styled(
@@ -527,18 +702,61 @@ fn render_scurve_step(frame: &mut Frame, app: &LearnApp, area: Rect) {
             )),
         ]),
         Line::raw(format!(
-            "threshold t ≈ (1/b)^(1/r) = {t:.3}; false positives (candidates below t): {}",
-            list(&false_pos)
+            "your threshold t = {t:.2} (< >): pairs at or above it are wanted; P(t) = {p_t:.3}"
+        )),
+        Line::raw(format!(
+            "the curve's steep point ≈ (1/b)^(1/r) = {steep:.3}: set by b and r, not by you"
+        )),
+        Line::raw(format!(
+            "false positives (candidates below t): {}",
+            list(&verification.dropped)
         )),
         Line::raw(format!(
             "false negatives (at or above t, not candidates): {}",
-            list(&false_neg)
+            list(&verification.missed)
         )),
     ];
-    if area.height < 14 {
-        lines.truncate(3);
+    if area.height < 16 {
+        // A short screen keeps the pair's numbers and the two thresholds.
+        lines.truncate(5);
     }
-    let text_height = (lines.len() as u16 + 2).min(area.height.saturating_sub(6));
+    // The legend: what each mark of the chart is, each entry kept whole on one line.
+    let (pair_a, pair_b) = (&w.docs[a].id, &w.docs[b].id);
+    let legend = [
+        (
+            "⣀⠔⠊ ",
+            Style::default().fg(app.theme.curve()),
+            format!("P(s), b={bands} r={rows}"),
+        ),
+        ("│ ", threshold_style, format!("your threshold t = {t:.2}")),
+        (
+            "◆ ",
+            app.theme.warning(),
+            format!("steep point (1/b)^(1/r) = {steep:.2}"),
+        ),
+        (
+            "█ ",
+            app.theme.shared(),
+            format!("pair {pair_a}–{pair_b}: P = {:.3}", st.candidate),
+        ),
+    ];
+    let mut legend_lines: Vec<Line> = Vec::new();
+    let mut current: Vec<Span> = Vec::new();
+    let mut used = 0;
+    for (mark, style, label) in legend {
+        let len = mark.chars().count() + label.chars().count() + 3;
+        if used > 0 && used + len > area.width as usize {
+            legend_lines.push(Line::from(std::mem::take(&mut current)));
+            used = 0;
+        }
+        used += len;
+        current.push(Span::styled(mark, style));
+        current.push(Span::raw(format!("{label}   ")));
+    }
+    legend_lines.push(Line::from(current));
+    lines.push(Line::raw(""));
+    lines.append(&mut legend_lines);
+    let text_height = (lines.len() as u16).min(area.height.saturating_sub(4));
     let [text, chart] =
         Layout::vertical([Constraint::Length(text_height), Constraint::Min(4)]).areas(area);
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), text);
@@ -550,28 +768,35 @@ fn render_scurve_step(frame: &mut Frame, app: &LearnApp, area: Rect) {
         })
         .collect();
     let point = [(s, st.candidate)];
-    let threshold_line: Vec<(f64, f64)> = (0..=10).map(|i| (t, i as f64 / 10.0)).collect();
+    let steep_point = [(steep, p_steep)];
+    let threshold_line = [(t, 0.0), (t, 1.0)];
+    // Drawn in this order so the pair's block and the steep point stay on top of the lines.
     let datasets = vec![
         Dataset::default()
-            .name(format!("P(s), {bands}×{rows}"))
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(threshold_style)
+            .data(&threshold_line),
+        Dataset::default()
             .marker(Marker::Braille)
             .graph_type(GraphType::Line)
             .style(Style::default().fg(app.theme.curve()))
             .data(&curve),
         Dataset::default()
-            .name(format!("t ≈ {t:.2}"))
-            .marker(Marker::Dot)
-            .style(Style::default().fg(app.theme.threshold()))
-            .data(&threshold_line),
+            .marker(Marker::Custom('◆'))
+            .graph_type(GraphType::Scatter)
+            .style(app.theme.warning())
+            .data(&steep_point),
         Dataset::default()
-            .name(format!("pair: P({s:.2}) = {:.3}", st.candidate))
             .marker(Marker::Block)
+            .graph_type(GraphType::Scatter)
             .style(app.theme.shared())
             .data(&point),
     ];
     let axis_style = app.theme.dim();
     frame.render_widget(
         Chart::new(datasets)
+            .legend_position(None)
             .x_axis(
                 Axis::default()
                     .title("Jaccard s")
@@ -588,7 +813,7 @@ fn render_scurve_step(frame: &mut Frame, app: &LearnApp, area: Rect) {
             ),
         chart,
     );
-    // 0.5 under the column where the threshold's dots would draw s = 0.5.
+    // 0.5 under the column where a line at s = 0.5 would draw.
     crate::tui::ui::scurve::value_labels(frame, chart, &Y_LABELS, 1, &[(0.5, "0.5")], axis_style);
 }
 

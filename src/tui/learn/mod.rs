@@ -1,5 +1,5 @@
-//! The `lshscope learn` walkthrough: seven steps from documents to the S-curve, on a handful
-//! of documents, every number computed live by [`crate::learn`]. State changes only in
+//! The `lshscope learn` walkthrough: eight steps from documents to the S-curve and the
+//! verification of the candidates, on a handful of documents, every number computed live by [`crate::learn`]. State changes only in
 //! [`LearnApp::key`]; [`render`] is a pure function of the state, so tests drive both through
 //! `TestBackend`.
 
@@ -20,7 +20,12 @@ use crate::tui::theme::Theme;
 
 pub use draw::{TITLES, render};
 
-pub const STEPS: usize = 7;
+pub const STEPS: usize = 8;
+/// The threshold t the walkthrough starts with: the built-in questions' near-duplicates (0.75)
+/// are above it, their looser relatives (0.4) below.
+pub const DEFAULT_THRESHOLD: f64 = 0.5;
+/// How far `<` and `>` move t: coarse enough that a class sees the lists change.
+pub const THRESHOLD_STEP: f64 = 0.05;
 /// The most permutations the walkthrough computes: enough for the estimate to settle, few
 /// enough that the signature matrix fits a screen.
 pub const MAX_PERMUTATIONS: usize = 24;
@@ -41,11 +46,14 @@ pub enum LearnCommand {
     MoreRows,
     NextPair,
     PrevPair,
+    ThresholdDown,
+    ThresholdUp,
     ScrollUp,
     ScrollDown,
     PageUp,
     PageDown,
     Export,
+    Help,
     Quit,
 }
 
@@ -53,7 +61,7 @@ pub enum LearnCommand {
 const ALWAYS: &[()] = &[()];
 
 /// The walkthrough's key table, on the explorer's mechanism ([`crate::tui::keys`]): the
-/// handler and the footer read it.
+/// handler, the `?` help and the footer all read it.
 #[rustfmt::skip]
 pub const LEARN_KEYS: &[Binding<LearnCommand, ()>] = {
     use LearnCommand::*;
@@ -71,11 +79,14 @@ pub const LEARN_KEYS: &[Binding<LearnCommand, ()>] = {
         bind(&[ch('R')], MoreRows, ALWAYS, "more rows r per band", None),
         bind(&[ch('n')], NextPair, ALWAYS, "next pair", Some("pair")),
         bind(&[ch('N')], PrevPair, ALWAYS, "previous pair", None),
+        bind(&[ch('<')], ThresholdDown, ALWAYS, "threshold t − 0.05", Some("t")),
+        bind(&[ch('>')], ThresholdUp, ALWAYS, "threshold t + 0.05", None),
         bind(&[UP], ScrollUp, ALWAYS, "scroll up", Some("scroll")),
         bind(&[DOWN, ch('j')], ScrollDown, ALWAYS, "scroll down", None),
         bind(&[PAGE_UP], PageUp, ALWAYS, "scroll a page up", None),
         bind(&[PAGE_DOWN], PageDown, ALWAYS, "scroll a page down", None),
         bind(&[ch('e')], Export, ALWAYS, "export the step's figure", Some("export")),
+        bind(&[ch('?')], Help, ALWAYS, "this help (any key closes it)", Some("help")),
         bind(&[ch('q'), ESC], Quit, ALWAYS, "quit", Some("quit")),
     ]
 };
@@ -92,12 +103,17 @@ fn footer_entries() -> Vec<(String, &'static str)> {
                 | (FewerBands, MoreBands)
                 | (FewerRows, MoreRows)
                 | (NextPair, PrevPair)
+                | (ThresholdDown, ThresholdUp)
                 | (ScrollUp, ScrollDown)
         )
     }
     footer_groups(LEARN_KEYS, (), partner)
         .into_iter()
-        .map(|(keys, text)| (keys.join("/"), text))
+        .map(|(keys, text)| {
+            // As the explorer writes them: arrows side by side (←→), letters apart (k/K).
+            let alnum = keys.iter().any(|k| k.chars().all(char::is_alphanumeric));
+            (keys.join(if alnum { "/" } else { "" }), text)
+        })
         .collect()
 }
 
@@ -110,6 +126,9 @@ pub struct LearnApp {
     pub num_perm: usize,
     pub bands: usize,
     pub rows: usize,
+    /// The similarity threshold t: pairs at or above it are the ones wanted, as the
+    /// explorer's t and `scan --threshold`.
+    pub threshold: f64,
     /// The selected pair (a < b), 0-based document positions.
     pub pair: (usize, usize),
     pub scroll: usize,
@@ -120,6 +139,8 @@ pub struct LearnApp {
     pub export_dir: PathBuf,
     /// The last export's result, shown in the footer until the next key.
     pub message: Option<String>,
+    /// The key help is open over the step.
+    pub help: bool,
     pub quit: bool,
 }
 
@@ -138,12 +159,14 @@ impl LearnApp {
             num_perm,
             bands: 2,
             rows: 3,
+            threshold: DEFAULT_THRESHOLD,
             scroll: 0,
             seed,
             walk,
             theme: Theme::new(mono),
             export_dir: PathBuf::from("."),
             message: None,
+            help: false,
             quit: false,
         }
     }
@@ -170,12 +193,21 @@ impl LearnApp {
     pub fn key(&mut self, key: KeyEvent) {
         self.message = None;
         let n = self.docs.len();
-        let Some(command) = lookup_in(LEARN_KEYS, &key, ()) else {
+        let command = lookup_in(LEARN_KEYS, &key, ());
+        use LearnCommand::*;
+        if self.help {
+            // Any key closes the help; `?` and Esc (which quits otherwise) only close it.
+            self.help = false;
+            if command == Some(Help) || key.code == ratatui::crossterm::event::KeyCode::Esc {
+                return;
+            }
+        }
+        let Some(command) = command else {
             return;
         };
-        use LearnCommand::*;
         match command {
             Quit => self.quit = true,
+            Help => self.help = true,
             NextStep => {
                 self.step = (self.step + 1).min(STEPS - 1);
                 self.scroll = 0;
@@ -209,8 +241,20 @@ impl LearnApp {
                 // K never drops below b·r: fewer permutations than the bands use is no banding.
                 let min = self.bands * self.rows;
                 let up = command == MorePermutations;
+                let before = self.num_perm;
                 self.num_perm = step_size(self.num_perm, up, MAX_PERMUTATIONS).max(min);
                 self.recompute();
+                if self.num_perm != before {
+                    self.message = Some(self.new_family_note(before));
+                }
+            }
+            ThresholdDown | ThresholdUp => {
+                // Counted in steps and divided once, so repeated presses land on 0.55 exactly
+                // as written (the exported plot prints t), not on 0.5499999.
+                let per_unit = (1.0 / THRESHOLD_STEP).round();
+                let delta = if command == ThresholdUp { 1.0 } else { -1.0 };
+                let steps = ((self.threshold * per_unit).round() + delta).clamp(1.0, per_unit);
+                self.threshold = steps / per_unit;
             }
             FewerBands | MoreBands => {
                 let max = (self.num_perm / self.rows).max(1);
@@ -235,6 +279,29 @@ impl LearnApp {
         }
     }
 
+    /// What a new K does, said when K changes: the permutations are drawn one after another
+    /// from the seed, so the first ones stay; the hash family draws all K multipliers before
+    /// the K offsets ([`crate::minhash::HashFamily::new`]), so a new K is a new family and
+    /// every hash row, every collision and so every false positive can change.
+    fn new_family_note(&self, before: usize) -> String {
+        let k = self.num_perm;
+        if self.step == 3 {
+            let kept = before.min(k);
+            format!(
+                "K {before} → {k}: permutations 1–{kept} stay (drawn one by one from seed {}); \
+                 the hash functions of the later steps are all redrawn",
+                self.seed
+            )
+        } else {
+            format!(
+                "K {before} → {k}: a new K draws a new family of {k} hash functions from seed {}, \
+                 so every hash row changes, and with it which pairs collide (and which are \
+                 false positives)",
+                self.seed
+            )
+        }
+    }
+
     /// Writes the current step's figure: the S-curve as SVG and PNG on the last step, the
     /// step's table as CSV on the others. Returns the path written.
     pub fn export(&self) -> crate::Result<PathBuf> {
@@ -245,6 +312,10 @@ impl LearnApp {
             3 => ("signatures-permutations", w.signature_csv(false)),
             4 => ("signatures-hashes", w.signature_csv(true)),
             5 => ("buckets", w.buckets_csv(self.bands, self.rows)),
+            7 => (
+                "verification",
+                w.verification_csv(self.bands, self.rows, self.threshold),
+            ),
             _ => {
                 // SVG for slides and the web, PNG for documents that take only bitmaps.
                 let plot = ScurvePlot {
@@ -252,7 +323,7 @@ impl LearnApp {
                         bands: self.bands,
                         rows: self.rows,
                     }],
-                    threshold: Some(self.pair_jaccard()),
+                    threshold: Some(self.threshold),
                     num_perm: Some(self.num_perm),
                     width: 800,
                     height: 500,
