@@ -8,18 +8,15 @@
 mod tui_support;
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use lshscope::analysis::labels::LabelStore;
-use lshscope::jobs::Progress;
-use lshscope::minhash::IndexOptions;
-use lshscope::tui::app::{Action, App, Config, Source};
+use lshscope::tui::app::App;
 use lshscope::tui::keys::Command;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
-use tui_support::{cmd, run_effects};
+use tui_support::{cmd, run_effects, sample_app};
 
 const UPDATE_VAR: &str = "LSHSCOPE_UPDATE_PICTURES";
 const UPDATE_COMMAND: &str = "LSHSCOPE_UPDATE_PICTURES=1 cargo test --test docs_pictures";
@@ -28,31 +25,6 @@ const UPDATE_COMMAND: &str = "LSHSCOPE_UPDATE_PICTURES=1 cargo test --test docs_
 /// enough to read on a page. The viewer's texts are short, so its picture is shorter.
 const MAIN: (u16, u16) = (150, 42);
 const VIEWER: (u16, u16) = (150, 26);
-
-/// The explorer as a bare `lshscope` opens it: the embedded sample with the default options
-/// (`cli::explore::run_sample`), loaded through the explorer's own loader and banded by its
-/// own job. Labels would go to `dir`, which stays empty: nothing here labels.
-fn sample_app(dir: &Path, size: (u16, u16)) -> App {
-    let config = Config {
-        source: Source::EmbeddedSample,
-        source_name: lshscope::tui::sample::SAMPLE_NAME.to_string(),
-        index_options: IndexOptions::default(),
-        banding: lshscope::minhash::Banding { bands: 20, rows: 5 },
-        threshold: 0.5,
-        max_bucket: None,
-        export_dir: dir.to_path_buf(),
-        export_stem: "lshscope-sample".to_string(),
-        monochrome: false,
-        bins: 20,
-        shuffle_seed: IndexOptions::default().seed,
-    };
-    let loaded = lshscope::tui::load(&config, &Progress::new(), |_| {}).expect("the sample loads");
-    let labels = LabelStore::load(dir.join("lshscope-sample.labels.csv")).unwrap();
-    let mut app = App::new(config, labels, size);
-    app.update(Action::Loaded(Box::new(Ok(loaded))));
-    run_effects(&mut app);
-    app
-}
 
 fn buffer(app: &App) -> Buffer {
     let (columns, rows) = app.size();

@@ -33,7 +33,7 @@ fn main_screen_keeps_p_t_recall_and_precision_at_every_size() {
         app.update(Action::Resize(w, h));
         let s = screen(&app, w, h);
         let status = status_line(&s);
-        for field in ["t 0.50: P(t) 47.0 %", "recall 91.9 %", "precision 14.4 %"] {
+        for field in ["t 0.50: P(t) 47.0 %", "recall 81.0 %", "precision 31.9 %"] {
             assert!(status.contains(field), "{w}×{h}: {field} in {status:?}");
         }
         assert!(!status.contains('…'), "{w}×{h}: nothing cut: {status:?}");
@@ -42,7 +42,7 @@ fn main_screen_keeps_p_t_recall_and_precision_at_every_size() {
             "{w}×{h}: the pair list shows more than 4 rows"
         );
         // Rows #1 to #6 are on screen at the smallest size, and the list starts at #1.
-        assert!(s.contains("│6      doc-"), "{w}×{h}:\n{s}");
+        assert!(s.contains("│6      job-"), "{w}×{h}:\n{s}");
         assert_eq!(app.candidates.list.selected(), 0);
         assert_eq!(app.candidates.list.offset(), 0);
         insta::assert_snapshot!(format!("main_sample_{w}x{h}"), s);
@@ -56,7 +56,7 @@ fn a_narrow_status_line_drops_whole_fields_least_important_first() {
     let wide = screen(&app, 160, 45);
     let wide = status_line(&wide);
     assert!(
-        wide.starts_with("20,000 docs · 5.4 M shingles · K 128 · 20×5 · 7,048 candidates"),
+        wide.starts_with("20,000 docs · 19.6 M shingles · K 128 · 20×5 · 296,174 candidates"),
         "{wide}"
     );
     assert!(wide.contains("re-banded in"), "{wide}");
@@ -65,7 +65,7 @@ fn a_narrow_status_line_drops_whole_fields_least_important_first() {
     // Shingles, K and the time go, whole; the rest fits as it is.
     assert_eq!(
         narrow.trim_end(),
-        "20,000 docs · 20×5 · 7,048 candidates · 1,015 ≥ t · t 0.50: P(t) 47.0 %"
+        "20,000 docs · 20×5 · 296,174 candidates · 94,421 ≥ t · t 0.50: P(t) 47.0 %"
     );
 }
 

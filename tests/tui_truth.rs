@@ -28,9 +28,9 @@ fn app_with_truth(dir: &std::path::Path) -> App {
     app
 }
 
-/// Recall of `app`'s shown candidates the slow way: the engine's `measure_recall`, which
+/// The engine's report for `app`'s shown candidates, the slow way: `measure_recall`, which
 /// binary-searches every truth pair in the candidates.
-fn expected_recall(app: &App) -> (usize, usize, Option<f64>) {
+fn engine_report(app: &App) -> lshscope::analysis::recall::RecallReport {
     let result = app.candidates.result.as_ref().unwrap();
     let truth = app.truth.truth.as_ref().unwrap();
     let candidates: Vec<CandidatePair> = result
@@ -47,14 +47,19 @@ fn expected_recall(app: &App) -> (usize, usize, Option<f64>) {
         .iter()
         .filter(|p| p.jaccard >= app.curve.threshold)
         .count();
-    let r = measure_recall(
+    measure_recall(
         &truth.pairs,
         &candidates,
         at_t,
         result.banding,
         app.curve.threshold,
         app.hist.bins(),
-    );
+    )
+}
+
+/// Recall of `app`'s shown candidates the slow way ([`engine_report`]).
+fn expected_recall(app: &App) -> (usize, usize, Option<f64>) {
+    let r = engine_report(app);
     (r.found_at_threshold, r.true_at_threshold, r.precision)
 }
 
@@ -534,28 +539,7 @@ fn the_truth_bars_are_measured_over_redraws() {
         let report = &app.truth.measure.as_ref().unwrap().report;
         assert_eq!(report.redraws, 16);
         let result = app.candidates.result.as_ref().unwrap();
-        let candidates: Vec<CandidatePair> = result
-            .pairs
-            .iter()
-            .map(|p| CandidatePair {
-                a: p.a,
-                b: p.b,
-                bands_hit: p.bands_hit,
-            })
-            .collect();
-        let at_t = result
-            .pairs
-            .iter()
-            .filter(|p| p.jaccard >= app.curve.threshold)
-            .count();
-        let mut expected = measure_recall(
-            &truth.pairs,
-            &candidates,
-            at_t,
-            result.banding,
-            app.curve.threshold,
-            app.hist.bins(),
-        );
+        let mut expected = engine_report(&app);
         expected.apply_redraws(&agreement.found_per_draw(
             &truth.pairs,
             result.banding,
