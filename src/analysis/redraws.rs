@@ -147,11 +147,11 @@ pub fn redraw_counts(
                 || RedrawCounts::zero(bins, 1),
                 |mut acc, p| {
                     let (a, b) = docs.rows(sigs, num_perm, p);
+                    // The test `Banding::collide` makes, on this redraw's rows.
                     let hit = !never_collides(sets, p)
-                        && a.chunks_exact(banding.rows)
-                            .zip(b.chunks_exact(banding.rows))
-                            .take(banding.bands)
-                            .any(|(x, y)| x == y);
+                        && banding
+                            .band_agreement(a, b)
+                            .any(|rows| rows == banding.rows);
                     if hit {
                         acc.per_bin[bin_of(p.jaccard, bins)][0] += 1;
                         acc.at_threshold[0] += (p.jaccard >= threshold) as u32;
