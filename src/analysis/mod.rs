@@ -6,6 +6,7 @@ pub mod clusters;
 pub mod components;
 pub mod cost;
 pub mod dedup;
+pub mod family_curve;
 pub mod histogram;
 pub mod import;
 pub mod labels;
