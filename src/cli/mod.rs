@@ -9,7 +9,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::corpus::{ColumnSpec, InputFormat, Quote, ReadOptions, ReadReport};
 use crate::jobs::{Phase, Progress};
-use crate::minhash::{Banding, IndexOptions};
+use crate::minhash::IndexOptions;
 use crate::pairfile::OutputTarget;
 use crate::pipeline::{Loaded, Pipeline};
 use crate::text::{Profile, ShingleKind, ShingleOptions};
@@ -22,6 +22,7 @@ mod explore;
 mod generate;
 mod index;
 mod learn;
+mod lsh_args;
 pub mod plot;
 mod progress;
 mod scan;
@@ -285,28 +286,6 @@ impl ReadArgs {
             hidden: self.hidden,
             no_ignore: self.no_ignore,
         }
-    }
-}
-
-/// The banding of the batch commands (`scan`, `dedup`).
-#[derive(Debug, Clone, Args)]
-pub struct BandingArgs {
-    /// Number of LSH bands b.
-    #[arg(long, short = 'b', default_value_t = 20)]
-    pub bands: usize,
-    /// Rows per band r (b·r must not exceed --num-perm).
-    #[arg(long, short = 'r', default_value_t = 5)]
-    pub rows: usize,
-    /// In a bucket with more than N documents, only the first N (in input order) form pairs;
-    /// where identical copies are collapsed, a group counts as one document.
-    #[arg(long, value_name = "N")]
-    pub max_bucket: Option<usize>,
-}
-
-impl BandingArgs {
-    /// The banding, checked against K permutations.
-    pub fn banding(&self, num_perm: usize) -> Result<Banding> {
-        Banding::new(self.bands, self.rows, num_perm)
     }
 }
 

@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{BandingArgs, CorpusArgs, IndexArgs, ProgressBar, show_progress};
+use super::lsh_args::{BandingArgs, KeepThresholdArgs};
+use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::recall::{TruthComparison, compare_truth, read_truth};
 use crate::atomic::{check_writable, note_written};
 use crate::corpus::{Corpus, ReadReport};
@@ -24,15 +25,8 @@ pub struct ScanArgs {
     pub index: IndexArgs,
     #[command(flatten)]
     pub banding: BandingArgs,
-    /// Keep pairs whose exact Jaccard is at least T (0 keeps every candidate).
-    #[arg(
-        long,
-        short = 't',
-        default_value_t = 0.0,
-        value_name = "T",
-        allow_negative_numbers = true
-    )]
-    pub threshold: f64,
+    #[command(flatten)]
+    pub threshold: KeepThresholdArgs,
     /// Write pairs to FILE (atomically) instead of stdout; `-` is stdout. The name picks
     /// the format (`.csv`, `.jsonl`/`.ndjson`) and compression (`.gz`, `.zst`).
     #[arg(long, short = 'o', value_name = "FILE")]
@@ -174,7 +168,7 @@ pub struct ScanSummary {
 }
 
 pub fn run(args: ScanArgs) -> Result<i32> {
-    crate::error::check_unit("--threshold", args.threshold)?;
+    let threshold = args.threshold.checked()?;
     let banding = args.banding.banding(args.index.num_perm)?;
     // Check the output names before the long phases, so a bad one fails fast.
     let target = OutputTarget::new(args.output.as_deref());
@@ -263,9 +257,9 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         Some((path, truth)) => {
             let (candidates, pairs) = match &identical {
                 Some(groups) => {
-                    run.band_and_verify_representatives(&index, groups, &options, args.threshold)?
+                    run.band_and_verify_representatives(&index, groups, &options, threshold)?
                 }
-                None => run.band_and_verify(&index, &options, args.threshold)?,
+                None => run.band_and_verify(&index, &options, threshold)?,
             };
             super::write_output(&target, &mut run, pairs.len(), |w| {
                 write_pairs(w, &corpus, pairs.iter(), format, Some(&progress), None)
@@ -278,7 +272,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
                     &candidates.pairs,
                     &pairs,
                     banding,
-                    args.threshold,
+                    threshold,
                     TRUTH_BINS,
                     args.truth_redraws,
                     progress,
@@ -301,7 +295,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
             &corpus,
             &options,
             identical.as_ref(),
-            (args.threshold, args.sort_limit),
+            (threshold, args.sort_limit),
             &target,
             format,
         )?,
@@ -341,7 +335,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         max_bucket: args.banding.max_bucket,
         candidates: outcome.candidates as usize,
         pairs_kept: outcome.kept as usize,
-        threshold: args.threshold,
+        threshold,
         pairs_sorted: outcome.sorted,
         largest_buckets: outcome
             .largest_buckets
