@@ -7,10 +7,8 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::lsh_args::BandingArgs;
-use super::scan::{
-    check_outputs, id_for_message, record_written, render_cap, render_phases, render_read_line,
-    repeated_ids, write_summary_json,
-};
+use super::scan::{check_outputs, record_written, write_summary_json};
+use super::summary::{id_for_message, render_cap, render_phases, render_read_line, repeated_ids};
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::clusters::{AuditLimits, ChainAudit, Clusters, KeepRule};
 use crate::analysis::dedup::{Dedup, DedupOptions, Joining};

@@ -27,6 +27,7 @@ pub mod plot;
 mod progress;
 mod scan;
 mod shingles;
+mod summary;
 mod truth;
 pub mod tune;
 
@@ -420,7 +421,7 @@ pub(crate) fn warn_about_read(quiet: bool, read: &ReadReport, ids_name_output: b
         warn(quiet, warning);
     }
     if ids_name_output && read.duplicate_ids > 0 {
-        warn(quiet, &scan::duplicate_ids_message(read));
+        warn(quiet, &summary::duplicate_ids_message(read));
     }
 }
 
