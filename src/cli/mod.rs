@@ -23,6 +23,7 @@ mod generate;
 mod index;
 mod learn;
 mod lsh_args;
+mod outputs;
 pub mod plot;
 mod progress;
 mod scan;

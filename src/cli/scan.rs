@@ -1,14 +1,14 @@
 //! `lshscope scan`: corpus → signatures → bands → verified pairs.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use super::lsh_args::{BandingArgs, KeepThresholdArgs};
+use super::outputs::{Written, check_outputs};
 use super::summary::{id_for_message, render_cap, render_phases, render_read_line};
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::recall::{TruthComparison, compare_truth, read_truth};
-use crate::atomic::{check_writable, note_written};
 use crate::corpus::{Corpus, ReadReport};
 use crate::jobs::Phase;
 use crate::minhash::{BandingOptions, BucketInfo, IdenticalGroups, Index, IndexOptions};
@@ -75,7 +75,7 @@ pub const GROUP_COLUMNS: &[&str] = &["id", "representative", "size"];
 
 /// Where the groups go by default: the pairs file's name with `.groups` inserted before its
 /// format and compression extensions (`pairs.jsonl.zst` → `pairs.groups.jsonl.zst`).
-pub fn default_groups_path(pairs: &std::path::Path) -> PathBuf {
+pub fn default_groups_path(pairs: &Path) -> PathBuf {
     let name = pairs
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -168,62 +168,83 @@ pub struct ScanSummary {
     pub collapsed: Option<CollapseSummary>,
 }
 
+/// Where a scan's outputs go, in which formats: planned and checked by [`ScanOutputs::plan`]
+/// before any work, so that a bad name fails in a moment, not after the long phases.
+struct ScanOutputs {
+    pairs: OutputTarget,
+    pairs_format: OutputFormat,
+    summary: Option<OutputTarget>,
+    /// With `--collapse-identical`: the groups file and its format.
+    groups: Option<(OutputTarget, OutputFormat)>,
+}
+
+impl ScanOutputs {
+    /// The outputs `args` ask for: at most one of them on stdout, the groups next to the
+    /// pairs unless `--groups` names them, every file writable.
+    fn plan(args: &ScanArgs) -> Result<Self> {
+        let pairs = OutputTarget::new(args.output.as_deref());
+        let pairs_format = pairs.format(args.output_format, PAIR_FORMATS)?;
+        let summary = args
+            .summary_json
+            .as_deref()
+            .map(|p| OutputTarget::new(Some(p)));
+        let summary_on_stdout = summary.as_ref().is_some_and(|t| t.path.is_none());
+        if pairs.path.is_none() && summary_on_stdout {
+            return Err(Error::usage(
+                "pairs and --summary-json cannot both go to stdout: give one of them a file name",
+            ));
+        }
+        let groups = match args.collapse_identical {
+            true => {
+                let groups = Self::groups_target(args.groups.as_deref(), &pairs)?;
+                if groups.path.is_none() && (pairs.path.is_none() || summary_on_stdout) {
+                    return Err(Error::usage(
+                        "the groups and the pairs (or --summary-json) cannot both go to stdout: \
+                         give one of them a file name",
+                    ));
+                }
+                let format = groups.format(None, PAIR_FORMATS)?;
+                Some((groups, format))
+            }
+            false => None,
+        };
+        check_outputs(&[
+            ("--output", Some(&pairs)),
+            ("--summary-json", summary.as_ref()),
+            ("--groups", groups.as_ref().map(|(target, _)| target)),
+        ])?;
+        Ok(ScanOutputs {
+            pairs,
+            pairs_format,
+            summary,
+            groups,
+        })
+    }
+
+    /// Where `--collapse-identical` writes the groups: `--groups`, else next to the pairs
+    /// file ([`default_groups_path`]).
+    fn groups_target(groups: Option<&Path>, pairs: &OutputTarget) -> Result<OutputTarget> {
+        match (groups, &pairs.path) {
+            (Some(path), _) => Ok(OutputTarget::new(Some(path))),
+            (None, Some(pairs)) => Ok(OutputTarget::new(Some(&default_groups_path(pairs)))),
+            (None, None) => Err(Error::usage(
+                "--collapse-identical writes the groups to a file next to the pairs file, \
+                 but pairs go to stdout: give --groups FILE (or -o FILE)",
+            )),
+        }
+    }
+}
+
 pub fn run(args: ScanArgs) -> Result<i32> {
     let threshold = args.threshold.checked()?;
     let banding = args.banding.banding(args.index.num_perm)?;
-    // Check the output names before the long phases, so a bad one fails fast.
-    let target = OutputTarget::new(args.output.as_deref());
-    let format = target.format(args.output_format, PAIR_FORMATS)?;
-    let summary_target = args
-        .summary_json
-        .as_deref()
-        .map(|p| OutputTarget::new(Some(p)));
-    if target.path.is_none() && summary_target.as_ref().is_some_and(|t| t.path.is_none()) {
-        return Err(Error::usage(
-            "pairs and --summary-json cannot both go to stdout: give one of them a file name",
-        ));
-    }
-    let groups_target = if args.collapse_identical {
-        let target = match (&args.groups, &target.path) {
-            (Some(path), _) => OutputTarget::new(Some(path)),
-            (None, Some(pairs)) => OutputTarget::new(Some(&default_groups_path(pairs))),
-            (None, None) => {
-                return Err(Error::usage(
-                    "--collapse-identical writes the groups to a file next to the pairs file, \
-                     but pairs go to stdout: give --groups FILE (or -o FILE)",
-                ));
-            }
-        };
-        if target.path.is_none() {
-            let others_on_stdout = args
-                .output
-                .as_deref()
-                .is_none_or(|p| p == std::path::Path::new("-"))
-                || summary_target.as_ref().is_some_and(|t| t.path.is_none());
-            if others_on_stdout {
-                return Err(Error::usage(
-                    "the groups and the pairs (or --summary-json) cannot both go to stdout: \
-                     give one of them a file name",
-                ));
-            }
-        }
-        target.format(None, PAIR_FORMATS)?;
-        Some(target)
-    } else {
-        None
-    };
-    if args.truth.as_deref() == Some(std::path::Path::new("-"))
-        && args.corpus.input == std::path::Path::new("-")
-    {
+    if args.truth.as_deref() == Some(Path::new("-")) && args.corpus.input == Path::new("-") {
         return Err(Error::usage(
             "the corpus and --truth cannot both be read from stdin: give one of them a file",
         ));
     }
-    check_outputs(&[
-        ("--output", Some(&target)),
-        ("--summary-json", summary_target.as_ref()),
-        ("--groups", groups_target.as_ref()),
-    ])?;
+    let outputs = ScanOutputs::plan(&args)?;
+    let (target, format) = (&outputs.pairs, outputs.pairs_format);
     let progress = super::new_progress();
     let _bar = ProgressBar::start(&progress, show_progress(args.quiet));
     let mut run = Pipeline::new(&progress);
@@ -249,7 +270,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         banding,
         max_bucket: args.banding.max_bucket,
     };
-    let identical = match &groups_target {
+    let identical = match &outputs.groups {
         Some(_) => Some(run.identical_groups(&index)?),
         None => None,
     };
@@ -262,7 +283,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
                 }
                 None => run.band_and_verify(&index, &options, threshold)?,
             };
-            super::write_output(&target, &mut run, pairs.len(), |w| {
+            super::write_output(target, &mut run, pairs.len(), |w| {
                 write_pairs(w, &corpus, pairs.iter(), format, Some(&progress), None)
             })?;
             let comparison = run.timed(Phase::TruthComparison, "pairs", |progress| {
@@ -297,19 +318,17 @@ pub fn run(args: ScanArgs) -> Result<i32> {
             &options,
             identical.as_ref(),
             (threshold, args.sort_limit),
-            &target,
+            target,
             format,
         )?,
     };
-    let mut written = Vec::new();
-    record_written(&mut written, &target);
-    let collapsed = match (&identical, &groups_target) {
-        (Some(groups), Some(groups_target)) => {
-            let groups_format = groups_target.format(None, PAIR_FORMATS)?;
-            groups_target
-                .write(None, |w| write_groups(w, &corpus, groups, groups_format))
-                .map_err(|e| note_written(e, &written))?;
-            record_written(&mut written, groups_target);
+    let mut written = Written::default();
+    written.record(target);
+    let collapsed = match (&identical, &outputs.groups) {
+        (Some(groups), Some((groups_target, groups_format))) => {
+            written.write(groups_target, None, |w| {
+                write_groups(w, &corpus, groups, *groups_format)
+            })?;
             let largest = groups
                 .groups()
                 .max_by_key(|g| (g.len(), std::cmp::Reverse(g[0])))
@@ -354,40 +373,10 @@ pub fn run(args: ScanArgs) -> Result<i32> {
     if !args.quiet {
         eprint!("{}", render_summary(&summary));
     }
-    if let Some(target) = &summary_target {
-        write_summary_json(target, &summary).map_err(|e| note_written(e, &written))?;
+    if let Some(target) = &outputs.summary {
+        written.write_summary_json(target, &summary)?;
     }
     Ok(0)
-}
-
-/// Writes a command's summary as pretty JSON, one object and a newline.
-pub(super) fn write_summary_json(
-    target: &OutputTarget,
-    summary: &impl serde::Serialize,
-) -> Result<()> {
-    target.write(None, |w| {
-        serde_json::to_writer_pretty(&mut *w, summary)?;
-        writeln!(w)
-    })
-}
-
-/// Checks, before any work, that every output given as a file (by the option named beside
-/// it) can be written there ([`check_writable`]); stdout needs no check.
-pub(super) fn check_outputs(outputs: &[(&str, Option<&OutputTarget>)]) -> Result<()> {
-    for (option, output) in outputs {
-        if let Some(path) = output.and_then(|t| t.path.as_deref()) {
-            check_writable(path, option)?;
-        }
-    }
-    Ok(())
-}
-
-/// The name to list in [`note_written`] once `target` is written: files only, since what
-/// went to stdout is already with its reader either way.
-pub(super) fn record_written(written: &mut Vec<String>, target: &OutputTarget) {
-    if target.path.is_some() {
-        written.push(target.display());
-    }
 }
 
 /// What the banding and verification of a scan found.
