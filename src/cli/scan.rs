@@ -9,6 +9,7 @@ use super::outputs::{Written, check_outputs};
 use super::summary::{id_for_message, render_cap, render_phases, render_read_line};
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::recall::{TruthComparison, compare_truth, read_truth};
+use crate::atomic::WriteError;
 use crate::corpus::{Corpus, ReadReport};
 use crate::jobs::Phase;
 use crate::minhash::{BandingOptions, BucketInfo, IdenticalGroups, Index, IndexOptions};
@@ -418,9 +419,9 @@ fn stream_pairs(
     };
     let progress = run.progress();
     let mut streamed = None;
-    target.write(Some(progress), |w| {
+    target.write(Some(progress), |w| -> std::result::Result<(), WriteError> {
         let mut writer = PairWriter::new(w, corpus, format, None)?;
-        let result = run.stream_verified(
+        let counts = run.stream_verified(
             index,
             &lists,
             copies.as_ref(),
@@ -431,12 +432,7 @@ fn stream_pairs(
                     .write_batch(batch)
                     .map_err(|e| Error::io(target.display(), e))
             },
-        );
-        let counts = match result {
-            Ok(counts) => counts,
-            Err(Error::Io { source, .. }) => return Err(source),
-            Err(other) => return Err(std::io::Error::other(other)),
-        };
+        )?;
         writer.finish()?;
         streamed = Some(counts);
         Ok(())
