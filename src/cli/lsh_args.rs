@@ -1,9 +1,12 @@
 //! The LSH settings several commands share, declared once: bands and rows (`-b`, `-r`), the
-//! bucket cap of the batch commands, and the threshold that keeps verified pairs (`-t`).
+//! bucket cap of the batch commands, the threshold that keeps verified pairs (`-t`), and a
+//! banding written as one value (`BxR`, for `tune` and `plot`).
 //!
 //! A command whose flag means something else (the explorer's values to start with, `plot`'s
 //! curve, `dedup`'s required threshold, `truth`'s join threshold) either flattens a group and
 //! rewords its help with `mut_arg`, keeping the default, or declares its own flag.
+
+use std::str::FromStr;
 
 use clap::Args;
 
@@ -82,6 +85,42 @@ impl KeepThresholdArgs {
     pub fn checked(&self) -> Result<f64> {
         crate::error::check_unit("--threshold", self.threshold)?;
         Ok(self.threshold)
+    }
+}
+
+/// `BxR` (bands × rows) on the command line, e.g. `16x8`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BandingArg {
+    pub bands: usize,
+    pub rows: usize,
+}
+
+impl FromStr for BandingArg {
+    type Err = String;
+    fn from_str(text: &str) -> std::result::Result<Self, String> {
+        let (b, r) = text
+            .split_once(['x', 'X', '×'])
+            .ok_or_else(|| format!("expected BANDSxROWS such as 16x8, got `{text}`"))?;
+        let parse = |v: &str, what: &str| {
+            v.trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|n| *n > 0)
+                .ok_or_else(|| format!("{what} `{v}` in `{text}` is not a positive integer"))
+        };
+        Ok(BandingArg {
+            bands: parse(b, "bands")?,
+            rows: parse(r, "rows")?,
+        })
+    }
+}
+
+impl From<BandingArg> for Banding {
+    fn from(b: BandingArg) -> Self {
+        Banding {
+            bands: b.bands,
+            rows: b.rows,
+        }
     }
 }
 
