@@ -326,7 +326,7 @@ pub struct ProfileArg {
     /// char:24), `datasketch` (its README's str.split() words, case kept, word:1), `spark`
     /// (Tokenizer + NGram, word:2). --shingle sets the n-gram size. All reproduce the tool's
     /// shingles exactly on the test fixtures; datatrove's tokenizer is spaCy's English one
-    /// only. See the README's "Profiles".
+    /// only. See docs/tuning.md#profiles.
     #[arg(long, value_name = "TOOL", default_value = "lshscope", value_parser = profile_parser())]
     pub profile: Profile,
 }
