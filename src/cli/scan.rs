@@ -11,6 +11,7 @@ use super::outputs::{Written, check_outputs};
 use super::summary::{id_for_message, render_cap, render_phases, render_read_line};
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::recall::{TruthComparison, compare_truth, read_truth};
+use crate::analysis::truth::TruthPair;
 use crate::atomic::WriteError;
 use crate::corpus::{Corpus, ReadReport};
 use crate::jobs::Phase;
@@ -228,61 +229,25 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         None => None,
     };
 
-    let options = BandingOptions {
-        banding,
-        max_bucket: args.banding.max_bucket,
-    };
     let identical = match &outputs.groups {
         Some(_) => Some(run.identical_groups(&index)?),
         None => None,
     };
+    let job = PairsJob {
+        index: &index,
+        corpus: &corpus,
+        options: BandingOptions {
+            banding,
+            max_bucket: args.banding.max_bucket,
+        },
+        identical: identical.as_ref(),
+        threshold,
+        target,
+        format,
+    };
     let outcome = match &truth {
-        // The truth comparison needs every candidate, kept or not: the listing holds them.
-        Some((path, truth)) => {
-            let (candidates, pairs) = match &identical {
-                Some(groups) => {
-                    run.band_and_verify_representatives(&index, groups, &options, threshold)?
-                }
-                None => run.band_and_verify(&index, &options, threshold)?,
-            };
-            super::write_output(target, &mut run, pairs.len(), |w| {
-                write_pairs(w, &corpus, pairs.iter(), format, Some(&progress), None)
-            })?;
-            let comparison = run.timed(Phase::TruthComparison, "pairs", |progress| {
-                let comparison = compare_truth(
-                    path,
-                    truth,
-                    &index,
-                    &candidates.pairs,
-                    &pairs,
-                    banding,
-                    threshold,
-                    TRUTH_BINS,
-                    args.truth_redraws,
-                    progress,
-                )?;
-                Ok((comparison, truth.len() as u64))
-            })?;
-            BandingOutcome {
-                candidates: candidates.pairs.len() as u64,
-                kept: pairs.len() as u64,
-                largest_buckets: candidates.largest_buckets,
-                capped_buckets: candidates.capped_bucket_count,
-                pairs_dropped_by_cap: candidates.pairs_dropped_by_cap,
-                sorted: true,
-                truth: Some(comparison),
-            }
-        }
-        None => stream_pairs(
-            &mut run,
-            &index,
-            &corpus,
-            &options,
-            identical.as_ref(),
-            (threshold, args.sort_limit),
-            target,
-            format,
-        )?,
+        Some((path, truth)) => job.against_truth(&mut run, path, truth, args.truth_redraws)?,
+        None => job.stream(&mut run, args.sort_limit)?,
     };
     let mut written = Written::default();
     written.record(target);
@@ -343,62 +308,123 @@ struct BandingOutcome {
     truth: Option<TruthComparison>,
 }
 
-/// Bands (among the representatives of `identical`, when collapsing), verifies and writes the
-/// pairs at or above `threshold` to `target` as they are found: memory follows documents and
-/// bands, not pairs ([`Pipeline::stream_verified`]).
-#[allow(clippy::too_many_arguments)]
-fn stream_pairs(
-    run: &mut Pipeline,
-    index: &Index,
-    corpus: &Corpus,
-    options: &BandingOptions,
-    identical: Option<&IdenticalGroups>,
-    (threshold, sort_limit): (f64, usize),
-    target: &OutputTarget,
+/// What banding, verifying and writing a scan's pairs work on.
+struct PairsJob<'a> {
+    index: &'a Index,
+    corpus: &'a Corpus,
+    options: BandingOptions,
+    /// With `--collapse-identical`: the groups whose representatives alone are banded.
+    identical: Option<&'a IdenticalGroups>,
+    /// Pairs below this exact Jaccard are verified but not written.
+    threshold: f64,
+    target: &'a OutputTarget,
     format: OutputFormat,
-) -> Result<BandingOutcome> {
-    let included: Option<Vec<bool>> = identical.map(|groups| {
-        (0..index.len() as u32)
-            .map(|d| groups.is_representative(d))
-            .collect()
-    });
-    let lists = run.bucket_lists(index, options, included.as_deref())?;
-    // Pairs of copies are verified for free once their groups are known (representatives
-    // alone have no copies among them).
-    let copies = match identical {
-        Some(_) => None,
-        None => Some(run.identical_groups(index)?),
-    };
-    let progress = run.progress();
-    let mut streamed = None;
-    target.write(Some(progress), |w| -> std::result::Result<(), WriteError> {
-        let mut writer = PairWriter::new(w, corpus, format, None)?;
-        let counts = run.stream_verified(
-            index,
-            &lists,
-            copies.as_ref(),
-            threshold,
-            sort_limit,
-            |batch| {
-                writer
-                    .write_batch(batch)
-                    .map_err(|e| Error::io(target.display(), e))
-            },
-        )?;
-        writer.finish()?;
-        streamed = Some(counts);
-        Ok(())
-    })?;
-    let (counts, sorted) = streamed.expect("the pairs were written");
-    Ok(BandingOutcome {
-        candidates: counts.candidates,
-        kept: counts.kept,
-        largest_buckets: lists.largest_buckets.clone(),
-        capped_buckets: lists.capped_bucket_count,
-        pairs_dropped_by_cap: lists.pairs_dropped_by_cap,
-        sorted,
-        truth: None,
-    })
+}
+
+impl PairsJob<'_> {
+    /// Bands, verifies and writes the pairs at or above the threshold as they are found:
+    /// memory follows documents and bands, not pairs ([`Pipeline::stream_verified`]); sorted
+    /// by document when there are at most `sort_limit`.
+    fn stream(&self, run: &mut Pipeline, sort_limit: usize) -> Result<BandingOutcome> {
+        let index = self.index;
+        let included: Option<Vec<bool>> = self.identical.map(|groups| {
+            (0..index.len() as u32)
+                .map(|d| groups.is_representative(d))
+                .collect()
+        });
+        let lists = run.bucket_lists(index, &self.options, included.as_deref())?;
+        // Pairs of copies are verified for free once their groups are known (representatives
+        // alone have no copies among them).
+        let copies = match self.identical {
+            Some(_) => None,
+            None => Some(run.identical_groups(index)?),
+        };
+        let progress = run.progress();
+        let mut streamed = None;
+        let target = self.target;
+        target.write(Some(progress), |w| -> std::result::Result<(), WriteError> {
+            let mut writer = PairWriter::new(w, self.corpus, self.format, None)?;
+            let counts = run.stream_verified(
+                index,
+                &lists,
+                copies.as_ref(),
+                self.threshold,
+                sort_limit,
+                |batch| {
+                    writer
+                        .write_batch(batch)
+                        .map_err(|e| Error::io(target.display(), e))
+                },
+            )?;
+            writer.finish()?;
+            streamed = Some(counts);
+            Ok(())
+        })?;
+        let (counts, sorted) = streamed.expect("the pairs were written");
+        Ok(BandingOutcome {
+            candidates: counts.candidates,
+            kept: counts.kept,
+            largest_buckets: lists.largest_buckets.clone(),
+            capped_buckets: lists.capped_bucket_count,
+            pairs_dropped_by_cap: lists.pairs_dropped_by_cap,
+            sorted,
+            truth: None,
+        })
+    }
+
+    /// Bands and verifies, writes the pairs at or above the threshold, then compares the
+    /// candidates with the truth read from `path`, redrawing the hash family `redraws` times.
+    /// The comparison needs every candidate, kept or not, so they are listed, not streamed.
+    fn against_truth(
+        &self,
+        run: &mut Pipeline,
+        path: &Path,
+        truth: &[TruthPair],
+        redraws: usize,
+    ) -> Result<BandingOutcome> {
+        let (index, options, threshold) = (self.index, &self.options, self.threshold);
+        let (candidates, pairs) = match self.identical {
+            Some(groups) => {
+                run.band_and_verify_representatives(index, groups, options, threshold)?
+            }
+            None => run.band_and_verify(index, options, threshold)?,
+        };
+        let progress = run.progress();
+        super::write_output(self.target, run, pairs.len(), |w| {
+            write_pairs(
+                w,
+                self.corpus,
+                pairs.iter(),
+                self.format,
+                Some(progress),
+                None,
+            )
+        })?;
+        let comparison = run.timed(Phase::TruthComparison, "pairs", |progress| {
+            let comparison = compare_truth(
+                path,
+                truth,
+                index,
+                &candidates.pairs,
+                &pairs,
+                options.banding,
+                threshold,
+                TRUTH_BINS,
+                redraws,
+                progress,
+            )?;
+            Ok((comparison, truth.len() as u64))
+        })?;
+        Ok(BandingOutcome {
+            candidates: candidates.pairs.len() as u64,
+            kept: pairs.len() as u64,
+            largest_buckets: candidates.largest_buckets,
+            capped_buckets: candidates.capped_bucket_count,
+            pairs_dropped_by_cap: candidates.pairs_dropped_by_cap,
+            sorted: true,
+            truth: Some(comparison),
+        })
+    }
 }
 
 /// Similarity bins of the `--truth` table: 0.05 wide.
