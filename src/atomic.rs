@@ -11,14 +11,48 @@ use std::path::Path;
 
 use crate::{Error, Result};
 
-/// Writes `path` through `write`; the file appears complete or not at all.
+/// Why a writer given to [`write_atomically`] (or [`crate::pairfile::OutputTarget::write`])
+/// failed: the stream it wrote to, which the error names by the output's path, or the work
+/// producing the bytes, whose own error ([`Error::Cancelled`], or an [`Error::Io`] that
+/// already names its file) is passed on as it is.
+#[derive(Debug)]
+pub enum WriteError {
+    Io(std::io::Error),
+    Engine(Error),
+}
+
+impl From<std::io::Error> for WriteError {
+    fn from(e: std::io::Error) -> Self {
+        WriteError::Io(e)
+    }
+}
+
+impl From<Error> for WriteError {
+    fn from(e: Error) -> Self {
+        WriteError::Engine(e)
+    }
+}
+
+impl WriteError {
+    /// The error to report for a failed write to `path` (`<stdout>` for stdout).
+    pub fn at(self, path: impl AsRef<Path>) -> Error {
+        match self {
+            WriteError::Io(e) => Error::io(path, e),
+            WriteError::Engine(e) => e,
+        }
+    }
+}
+
+/// Writes `path` through `write`; the file appears complete or not at all. `write` fails
+/// with an I/O error (reported against `path`) or an engine error ([`WriteError`]).
 ///
 /// Only regular files are replaced by rename. A target that exists and is something else
 /// (`/dev/null`, `/dev/stdout`, a named pipe) is written in place: renaming over a device
 /// would replace it with a plain file. A symlink is followed, so the link stays a link.
-pub fn write_atomically<F>(path: &Path, write: F) -> Result<()>
+pub fn write_atomically<F, E>(path: &Path, write: F) -> Result<()>
 where
-    F: FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    F: FnOnce(&mut dyn Write) -> std::result::Result<(), E>,
+    E: Into<WriteError>,
 {
     let resolved = resolve_link(path).map_err(|e| Error::io(path, e))?;
     let target = resolved.as_ref();
@@ -37,7 +71,7 @@ where
             .open(target)
             .map_err(|e| Error::io(path, e))?;
         let mut w = BufWriter::new(file);
-        write(&mut w).map_err(|e| Error::io(path, e))?;
+        write(&mut w).map_err(|e| e.into().at(path))?;
         return w.flush().map_err(|e| Error::io(path, e));
     }
     let dir = directory_of(target);
@@ -55,7 +89,7 @@ where
     }
     {
         let mut w = BufWriter::new(tmp.as_file());
-        write(&mut w).map_err(|e| Error::io(path, e))?;
+        write(&mut w).map_err(|e| e.into().at(path))?;
         w.flush().map_err(|e| Error::io(path, e))?;
     }
     tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
@@ -209,6 +243,27 @@ mod tests {
             1,
             "temp file left behind"
         );
+    }
+
+    #[test]
+    fn a_writers_engine_error_passes_on_unchanged_and_an_io_error_names_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.csv");
+        let refused = write_atomically(&path, |w| -> std::result::Result<(), WriteError> {
+            w.write_all(b"partial")?;
+            Err(Error::refused("over the budget").into())
+        })
+        .unwrap_err();
+        assert!(
+            matches!(&refused, Error::Refused(m) if m == "over the budget"),
+            "{refused:?}"
+        );
+        let io = write_atomically(&path, |_| -> std::result::Result<(), WriteError> {
+            Err(std::io::Error::other("disk full").into())
+        })
+        .unwrap_err();
+        assert_eq!(io.to_string(), format!("{}: disk full", path.display()));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     #[cfg(unix)]

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::atomic::WriteError;
 use crate::corpus::Corpus;
 use crate::excerpt::excerpt;
 use crate::jobs::Progress;
@@ -77,6 +78,9 @@ fn extension(path: &Path) -> Option<String> {
         .map(|e| e.to_ascii_lowercase())
 }
 
+/// How errors and summaries name stdout.
+const STDOUT: &str = "<stdout>";
+
 /// Where one output goes: a file (replaced atomically) or stdout, and its compression.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutputTarget {
@@ -110,7 +114,7 @@ impl OutputTarget {
     pub fn display(&self) -> String {
         match &self.path {
             Some(p) => p.display().to_string(),
-            None => "<stdout>".to_string(),
+            None => STDOUT.to_string(),
         }
     }
 
@@ -145,24 +149,27 @@ impl OutputTarget {
     /// Writes through `write`, compressed as the name says, to the file (atomically: a failed
     /// or cancelled write leaves the old file, and no temporary file) or to stdout.
     ///
-    /// A cancelled `progress` turns the failure into [`Error::Cancelled`].
-    pub fn write<F>(&self, progress: Option<&Progress>, write: F) -> Result<()>
+    /// `write` fails with an I/O error, reported against this output, or with an engine
+    /// error, passed on as it is ([`WriteError`]). A cancelled `progress` turns the failure
+    /// into [`Error::Cancelled`].
+    pub fn write<F, E>(&self, progress: Option<&Progress>, write: F) -> Result<()>
     where
-        F: FnOnce(&mut dyn Write) -> std::io::Result<()>,
+        F: FnOnce(&mut dyn Write) -> std::result::Result<(), E>,
+        E: Into<WriteError>,
     {
         let compression = self.compression;
-        let compressed = move |w: &mut dyn Write| -> std::io::Result<()> {
+        let compressed = move |w: &mut dyn Write| -> std::result::Result<(), WriteError> {
             match compression {
-                Compression::None => write(w),
+                Compression::None => write(w).map_err(Into::into),
                 Compression::Gzip => {
                     let mut enc = flate2::write::GzEncoder::new(w, flate2::Compression::fast());
-                    write(&mut enc)?;
-                    enc.try_finish()
+                    write(&mut enc).map_err(Into::into)?;
+                    Ok(enc.try_finish()?)
                 }
                 Compression::Zstd => {
                     let mut enc = zstd::stream::write::Encoder::new(w, 3)?;
-                    write(&mut enc)?;
-                    enc.finish().map(|_| ())
+                    write(&mut enc).map_err(Into::into)?;
+                    Ok(enc.finish().map(|_| ())?)
                 }
             }
         };
@@ -172,8 +179,8 @@ impl OutputTarget {
                 let stdout = std::io::stdout();
                 let mut w = std::io::BufWriter::with_capacity(BUFFER, stdout.lock());
                 compressed(&mut w)
-                    .and_then(|_| w.flush())
-                    .map_err(|e| Error::io("<stdout>", e))
+                    .and_then(|_| Ok(w.flush()?))
+                    .map_err(|e| e.at(STDOUT))
             }
         };
         match result {

@@ -6,14 +6,12 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::scan::{
-    check_outputs, id_for_message, record_written, render_cap, render_phases, render_read_line,
-    repeated_ids, write_summary_json,
-};
-use super::{BandingArgs, CorpusArgs, IndexArgs, ProgressBar, show_progress};
+use super::lsh_args::BandingArgs;
+use super::outputs::{Written, check_outputs};
+use super::summary::{id_for_message, render_cap, render_phases, render_read_line, repeated_ids};
+use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::clusters::{AuditLimits, ChainAudit, Clusters, KeepRule};
 use crate::analysis::dedup::{Dedup, DedupOptions, Joining};
-use crate::atomic::note_written;
 use crate::corpus::{Corpus, ReadReport};
 use crate::jobs::Phase;
 use crate::minhash::{BandingOptions, IndexOptions};
@@ -141,33 +139,8 @@ pub fn run(args: DedupArgs) -> Result<i32> {
     crate::error::check_unit("--threshold", args.threshold)?;
     let banding = args.banding.banding(args.index.num_perm)?;
     let index_options = args.index.index_options()?;
-    let target = OutputTarget::new(args.output.as_deref());
-    let format = target.format(args.output_format, CLUSTER_FORMATS)?;
-    let drop_target = args
-        .drop_list
-        .as_deref()
-        .map(|p| OutputTarget::new(Some(p)));
-    let drop_format = drop_target.as_ref().map(DropListFormat::of).transpose()?;
-    let summary_target = args
-        .summary_json
-        .as_deref()
-        .map(|p| OutputTarget::new(Some(p)));
-    let to_stdout = [Some(&target), drop_target.as_ref(), summary_target.as_ref()]
-        .into_iter()
-        .flatten()
-        .filter(|t| t.path.is_none())
-        .count();
-    if to_stdout > 1 {
-        return Err(Error::usage(
-            "only one of the clusters, --drop-list and --summary-json can go to stdout: give \
-             the others file names",
-        ));
-    }
-    check_outputs(&[
-        ("--output", Some(&target)),
-        ("--drop-list", drop_target.as_ref()),
-        ("--summary-json", summary_target.as_ref()),
-    ])?;
+    let outputs = DedupOutputs::plan(&args)?;
+    let (target, format) = (&outputs.clusters, outputs.clusters_format);
     let progress = super::new_progress();
     let bar = ProgressBar::start(&progress, show_progress(args.quiet));
     let mut run = Pipeline::new(&progress);
@@ -179,8 +152,8 @@ pub fn run(args: DedupArgs) -> Result<i32> {
     )?;
     // Repeated ids are an error here (`check_unique_ids`), so not also a warning.
     super::warn_about_read(args.quiet, &read, false);
-    check_unique_ids(&read, drop_target.is_some())?;
-    if let (Some(drop), Some(DropListFormat::Lines)) = (&drop_target, drop_format) {
+    check_unique_ids(&read, outputs.drop_list.is_some())?;
+    if let Some((drop, DropListFormat::Lines)) = &outputs.drop_list {
         check_ids_fit_lines(&corpus, drop)?;
     }
     let index = run.index(&corpus, &index_options)?;
@@ -214,12 +187,12 @@ pub fn run(args: DedupArgs) -> Result<i32> {
         })?;
         Ok(((), rows))
     })?;
-    let mut written = Vec::new();
-    record_written(&mut written, &target);
-    if let (Some(drop), Some(drop_format)) = (&drop_target, drop_format) {
-        drop.write(None, |w| write_drop_list(w, &corpus, clusters, drop_format))
-            .map_err(|e| note_written(e, &written))?;
-        record_written(&mut written, drop);
+    let mut written = Written::default();
+    written.record(target);
+    if let Some((drop, drop_format)) = &outputs.drop_list {
+        written.write(drop, None, |w| {
+            write_drop_list(w, &corpus, clusters, *drop_format)
+        })?;
     }
     progress.finish();
     drop(bar);
@@ -239,10 +212,62 @@ pub fn run(args: DedupArgs) -> Result<i32> {
             render_summary(&summary, &args.corpus.input.display().to_string())
         );
     }
-    if let Some(t) = &summary_target {
-        write_summary_json(t, &summary).map_err(|e| note_written(e, &written))?;
+    if let Some(t) = &outputs.summary {
+        written.write_summary_json(t, &summary)?;
     }
     Ok(0)
+}
+
+/// Where a dedup's outputs go, in which formats: planned and checked by
+/// [`DedupOutputs::plan`] before any work.
+struct DedupOutputs {
+    clusters: OutputTarget,
+    clusters_format: OutputFormat,
+    drop_list: Option<(OutputTarget, DropListFormat)>,
+    summary: Option<OutputTarget>,
+}
+
+impl DedupOutputs {
+    /// The outputs `args` ask for: at most one of them on stdout, every file writable.
+    fn plan(args: &DedupArgs) -> Result<Self> {
+        let clusters = OutputTarget::new(args.output.as_deref());
+        let clusters_format = clusters.format(args.output_format, CLUSTER_FORMATS)?;
+        let drop_list = match args.drop_list.as_deref() {
+            Some(path) => {
+                let target = OutputTarget::new(Some(path));
+                let format = DropListFormat::of(&target)?;
+                Some((target, format))
+            }
+            None => None,
+        };
+        let summary = args
+            .summary_json
+            .as_deref()
+            .map(|p| OutputTarget::new(Some(p)));
+        let drop_target = drop_list.as_ref().map(|(target, _)| target);
+        let to_stdout = [Some(&clusters), drop_target, summary.as_ref()]
+            .into_iter()
+            .flatten()
+            .filter(|t| t.path.is_none())
+            .count();
+        if to_stdout > 1 {
+            return Err(Error::usage(
+                "only one of the clusters, --drop-list and --summary-json can go to stdout: give \
+                 the others file names",
+            ));
+        }
+        check_outputs(&[
+            ("--output", Some(&clusters)),
+            ("--drop-list", drop_target),
+            ("--summary-json", summary.as_ref()),
+        ])?;
+        Ok(DedupOutputs {
+            clusters,
+            clusters_format,
+            drop_list,
+            summary,
+        })
+    }
 }
 
 /// Refuses a corpus whose ids repeat: the clusters file and the drop list name documents by

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
+use super::lsh_args::BandsRowsArgs;
 use super::{CorpusArgs, IndexArgs};
 use crate::analysis::import::{ImportOptions, UnknownIds};
 use crate::analysis::labels::LabelStore;
@@ -76,18 +77,19 @@ fn parse_column_pair(text: &str) -> std::result::Result<[String; 2], String> {
 
 /// Settings of the explorer itself (shared with the no-subcommand sample mode).
 #[derive(Debug, Clone, Args)]
+// The explorer starts from these bands and rows and moves them live.
+#[command(
+    mut_arg("bands", |a| a.help("Number of LSH bands b to start with")),
+    mut_arg("rows", |a| a.help("Rows per band r to start with (b·r must not exceed --num-perm)"))
+)]
 pub struct ViewArgs {
-    /// Number of LSH bands b to start with.
-    #[arg(long, short = 'b', default_value_t = 20)]
-    pub bands: usize,
-    /// Rows per band r to start with (b·r must not exceed --num-perm).
-    #[arg(long, short = 'r', default_value_t = 5)]
-    pub rows: usize,
+    #[command(flatten)]
+    pub banding: BandsRowsArgs,
     /// Similarity threshold t to start with.
     #[arg(
         long,
         short = 't',
-        default_value_t = 0.5,
+        default_value_t = START_THRESHOLD,
         value_name = "T",
         allow_negative_numbers = true
     )]
@@ -106,12 +108,15 @@ pub struct ViewArgs {
     pub color: ColorChoice,
 }
 
+/// The threshold the explorer starts at without `-t`.
+const START_THRESHOLD: f64 = 0.5;
+
 impl Default for ViewArgs {
+    /// What `explore` starts with when no option is given.
     fn default() -> Self {
         ViewArgs {
-            bands: 20,
-            rows: 5,
-            threshold: 0.5,
+            banding: BandsRowsArgs::default(),
+            threshold: START_THRESHOLD,
             max_bucket: None,
             labels: None,
             color: ColorChoice::Auto,
@@ -146,7 +151,7 @@ fn check(view: &ViewArgs, num_perm: usize) -> Result<Banding> {
     if num_perm == 0 {
         return Err(Error::usage("--num-perm must be at least 1"));
     }
-    Banding::new(view.bands, view.rows, num_perm)
+    view.banding.banding(num_perm)
 }
 
 /// `NAME.labels.csv` in `dir` (the current directory), NAME the input's file name

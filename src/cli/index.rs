@@ -4,9 +4,9 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
+use super::lsh_args::{BandsRowsArgs, KeepThresholdArgs};
 use super::{CorpusArgs, FormatArg, IndexArgs, ProgressBar, ReadArgs, show_progress};
 use crate::corpus::Corpus;
-use crate::minhash::Banding;
 use crate::numfmt::{for_count, thousands};
 use crate::online::LshIndex;
 use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
@@ -41,12 +41,8 @@ pub struct BuildArgs {
     pub corpus: CorpusArgs,
     #[command(flatten)]
     pub index: IndexArgs,
-    /// Number of LSH bands b.
-    #[arg(long, short = 'b', default_value_t = 20)]
-    pub bands: usize,
-    /// Rows per band r (b·r must not exceed --num-perm).
-    #[arg(long, short = 'r', default_value_t = 5)]
-    pub rows: usize,
+    #[command(flatten)]
+    pub banding: BandsRowsArgs,
     /// The index file to write (atomically), e.g. corpus.lshidx.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: PathBuf,
@@ -71,6 +67,8 @@ pub struct AddArgs {
 }
 
 #[derive(Debug, Args)]
+// A query's candidates are the indexed documents it matches, not pairs of the corpus.
+#[command(mut_arg("threshold", |a| a.help("Keep matches whose exact Jaccard is at least T")))]
 pub struct QueryArgs {
     /// The index file to query.
     pub index_file: PathBuf,
@@ -83,15 +81,8 @@ pub struct QueryArgs {
     /// warning for a text that looks like a file name).
     #[arg(long)]
     pub text: bool,
-    /// Keep matches whose exact Jaccard is at least T.
-    #[arg(
-        long,
-        short = 't',
-        default_value_t = 0.0,
-        value_name = "T",
-        allow_negative_numbers = true
-    )]
-    pub threshold: f64,
+    #[command(flatten)]
+    pub threshold: KeepThresholdArgs,
     /// At most N matches per query, most similar first.
     #[arg(long, value_name = "N")]
     pub top: Option<usize>,
@@ -134,7 +125,7 @@ fn build(args: BuildArgs) -> Result<i32> {
     if args.index.num_perm == 0 {
         return Err(Error::usage("--num-perm must be at least 1"));
     }
-    let banding = Banding::new(args.bands, args.rows, args.index.num_perm)?;
+    let banding = args.banding.banding(args.index.num_perm)?;
     let progress = super::new_progress();
     let bar = ProgressBar::start(&progress, show_progress(args.quiet));
     let mut run = Pipeline::new(&progress);
@@ -191,7 +182,7 @@ fn add(args: AddArgs) -> Result<i32> {
 }
 
 fn query(args: QueryArgs) -> Result<i32> {
-    crate::error::check_unit("--threshold", args.threshold)?;
+    let threshold = args.threshold.checked()?;
     let target = OutputTarget::new(args.output.as_deref());
     let format = target.format(None, &[OutputFormat::Csv, OutputFormat::Jsonl])?;
     let index = LshIndex::load(&args.index_file)?;
@@ -246,7 +237,7 @@ fn query(args: QueryArgs) -> Result<i32> {
             let matches = index.query(queries.text(q));
             let kept = matches
                 .iter()
-                .filter(|m| m.jaccard >= args.threshold)
+                .filter(|m| m.jaccard >= threshold)
                 .take(args.top.unwrap_or(usize::MAX));
             for m in kept {
                 out.write_row(&[

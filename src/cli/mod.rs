@@ -9,7 +9,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::corpus::{ColumnSpec, InputFormat, Quote, ReadOptions, ReadReport};
 use crate::jobs::{Phase, Progress};
-use crate::minhash::{Banding, IndexOptions};
+use crate::minhash::IndexOptions;
 use crate::pairfile::OutputTarget;
 use crate::pipeline::{Loaded, Pipeline};
 use crate::text::{Profile, ShingleKind, ShingleOptions};
@@ -22,10 +22,13 @@ mod explore;
 mod generate;
 mod index;
 mod learn;
+mod lsh_args;
+mod outputs;
 pub mod plot;
 mod progress;
 mod scan;
 mod shingles;
+mod summary;
 mod truth;
 pub mod tune;
 
@@ -288,28 +291,6 @@ impl ReadArgs {
     }
 }
 
-/// The banding of the batch commands (`scan`, `dedup`).
-#[derive(Debug, Clone, Args)]
-pub struct BandingArgs {
-    /// Number of LSH bands b.
-    #[arg(long, short = 'b', default_value_t = 20)]
-    pub bands: usize,
-    /// Rows per band r (b·r must not exceed --num-perm).
-    #[arg(long, short = 'r', default_value_t = 5)]
-    pub rows: usize,
-    /// In a bucket with more than N documents, only the first N (in input order) form pairs;
-    /// where identical copies are collapsed, a group counts as one document.
-    #[arg(long, value_name = "N")]
-    pub max_bucket: Option<usize>,
-}
-
-impl BandingArgs {
-    /// The banding, checked against K permutations.
-    pub fn banding(&self, num_perm: usize) -> Result<Banding> {
-        Banding::new(self.bands, self.rows, num_perm)
-    }
-}
-
 /// Normalization, shingling and MinHash settings (shared by every command that hashes).
 #[derive(Debug, Clone, Args)]
 pub struct IndexArgs {
@@ -345,7 +326,7 @@ pub struct ProfileArg {
     /// char:24), `datasketch` (its README's str.split() words, case kept, word:1), `spark`
     /// (Tokenizer + NGram, word:2). --shingle sets the n-gram size. All reproduce the tool's
     /// shingles exactly on the test fixtures; datatrove's tokenizer is spaCy's English one
-    /// only. See the README's "Profiles".
+    /// only. See docs/tuning.md#profiles.
     #[arg(long, value_name = "TOOL", default_value = "lshscope", value_parser = profile_parser())]
     pub profile: Profile,
 }
@@ -441,7 +422,7 @@ pub(crate) fn warn_about_read(quiet: bool, read: &ReadReport, ids_name_output: b
         warn(quiet, warning);
     }
     if ids_name_output && read.duplicate_ids > 0 {
-        warn(quiet, &scan::duplicate_ids_message(read));
+        warn(quiet, &summary::duplicate_ids_message(read));
     }
 }
 

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use super::tune::BandingArg;
+use super::lsh_args::BandingArg;
 use crate::pairfile::read_similarities;
 use crate::plot::{
     CurveSpec, HistogramPlot, ScurvePlot, histogram_bins, image_format, write_histogram_with_floor,

@@ -1,20 +1,26 @@
 //! `lshscope scan`: corpus → signatures → bands → verified pairs.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::{BandingArgs, CorpusArgs, IndexArgs, ProgressBar, show_progress};
+mod groups;
+
+use super::lsh_args::{BandingArgs, KeepThresholdArgs};
+use super::outputs::{Written, check_outputs};
+use super::summary::{id_for_message, render_cap, render_phases, render_read_line};
+use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::recall::{TruthComparison, compare_truth, read_truth};
-use crate::atomic::{check_writable, note_written};
+use crate::analysis::truth::TruthPair;
+use crate::atomic::WriteError;
 use crate::corpus::{Corpus, ReadReport};
 use crate::jobs::Phase;
 use crate::minhash::{BandingOptions, BucketInfo, IdenticalGroups, Index, IndexOptions};
 use crate::numfmt::{bands_by_rows, for_count, thousands};
-use crate::pairfile::{Field, OutputFormat, OutputTarget, PairWriter, RowWriter, write_pairs};
-use crate::pairs_parquet::{IdColumn, MembersParquetWriter};
+use crate::pairfile::{OutputFormat, OutputTarget, PairWriter, write_pairs};
 use crate::pipeline::{Loaded, PhaseTiming, Pipeline, SORTED_PAIRS_UP_TO};
 use crate::{Error, Result};
+use groups::{CollapseSummary, default_groups_path, write_groups};
 
 #[derive(Debug, Args)]
 pub struct ScanArgs {
@@ -24,15 +30,8 @@ pub struct ScanArgs {
     pub index: IndexArgs,
     #[command(flatten)]
     pub banding: BandingArgs,
-    /// Keep pairs whose exact Jaccard is at least T (0 keeps every candidate).
-    #[arg(
-        long,
-        short = 't',
-        default_value_t = 0.0,
-        value_name = "T",
-        allow_negative_numbers = true
-    )]
-    pub threshold: f64,
+    #[command(flatten)]
+    pub threshold: KeepThresholdArgs,
     /// Write pairs to FILE (atomically) instead of stdout; `-` is stdout. The name picks
     /// the format (`.csv`, `.jsonl`/`.ndjson`) and compression (`.gz`, `.zst`).
     #[arg(long, short = 'o', value_name = "FILE")]
@@ -73,47 +72,6 @@ pub struct ScanArgs {
     /// bands, never the pairs. The summary says which (`pairs_sorted`).
     #[arg(long, value_name = "N", default_value_t = SORTED_PAIRS_UP_TO)]
     pub sort_limit: usize,
-}
-
-/// The columns of a groups file, in order.
-pub const GROUP_COLUMNS: &[&str] = &["id", "representative", "size"];
-
-/// Where the groups go by default: the pairs file's name with `.groups` inserted before its
-/// format and compression extensions (`pairs.jsonl.zst` → `pairs.groups.jsonl.zst`).
-pub fn default_groups_path(pairs: &std::path::Path) -> PathBuf {
-    let name = pairs
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let known = [
-        "csv", "jsonl", "ndjson", "json", "parquet", "gz", "zst", "tsv", "txt",
-    ];
-    let mut stem = name.as_str();
-    let mut suffix = String::new();
-    while let Some((head, ext)) = stem.rsplit_once('.') {
-        if head.is_empty() || !known.contains(&ext.to_ascii_lowercase().as_str()) {
-            break;
-        }
-        suffix = format!(".{ext}{suffix}");
-        stem = head;
-    }
-    if suffix.is_empty() {
-        suffix = ".csv".to_string();
-    }
-    pairs.with_file_name(format!("{stem}.groups{suffix}"))
-}
-
-/// What `--collapse-identical` collapsed.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct CollapseSummary {
-    /// Documents whose shingle set repeats an earlier document's.
-    pub identical_copies: usize,
-    /// Groups of two or more identical documents.
-    pub groups: usize,
-    /// The largest group: its size and the id of its representative.
-    pub largest_group: Option<(usize, String)>,
-    /// Where the groups were written.
-    pub groups_file: String,
 }
 
 /// A large bucket as the summary reports it, in the terms the text summary uses.
@@ -173,62 +131,83 @@ pub struct ScanSummary {
     pub collapsed: Option<CollapseSummary>,
 }
 
-pub fn run(args: ScanArgs) -> Result<i32> {
-    crate::error::check_unit("--threshold", args.threshold)?;
-    let banding = args.banding.banding(args.index.num_perm)?;
-    // Check the output names before the long phases, so a bad one fails fast.
-    let target = OutputTarget::new(args.output.as_deref());
-    let format = target.format(args.output_format, PAIR_FORMATS)?;
-    let summary_target = args
-        .summary_json
-        .as_deref()
-        .map(|p| OutputTarget::new(Some(p)));
-    if target.path.is_none() && summary_target.as_ref().is_some_and(|t| t.path.is_none()) {
-        return Err(Error::usage(
-            "pairs and --summary-json cannot both go to stdout: give one of them a file name",
-        ));
-    }
-    let groups_target = if args.collapse_identical {
-        let target = match (&args.groups, &target.path) {
-            (Some(path), _) => OutputTarget::new(Some(path)),
-            (None, Some(pairs)) => OutputTarget::new(Some(&default_groups_path(pairs))),
-            (None, None) => {
-                return Err(Error::usage(
-                    "--collapse-identical writes the groups to a file next to the pairs file, \
-                     but pairs go to stdout: give --groups FILE (or -o FILE)",
-                ));
-            }
-        };
-        if target.path.is_none() {
-            let others_on_stdout = args
-                .output
-                .as_deref()
-                .is_none_or(|p| p == std::path::Path::new("-"))
-                || summary_target.as_ref().is_some_and(|t| t.path.is_none());
-            if others_on_stdout {
-                return Err(Error::usage(
-                    "the groups and the pairs (or --summary-json) cannot both go to stdout: \
-                     give one of them a file name",
-                ));
-            }
+/// Where a scan's outputs go, in which formats: planned and checked by [`ScanOutputs::plan`]
+/// before any work, so that a bad name fails in a moment, not after the long phases.
+struct ScanOutputs {
+    pairs: OutputTarget,
+    pairs_format: OutputFormat,
+    summary: Option<OutputTarget>,
+    /// With `--collapse-identical`: the groups file and its format.
+    groups: Option<(OutputTarget, OutputFormat)>,
+}
+
+impl ScanOutputs {
+    /// The outputs `args` ask for: at most one of them on stdout, the groups next to the
+    /// pairs unless `--groups` names them, every file writable.
+    fn plan(args: &ScanArgs) -> Result<Self> {
+        let pairs = OutputTarget::new(args.output.as_deref());
+        let pairs_format = pairs.format(args.output_format, PAIR_FORMATS)?;
+        let summary = args
+            .summary_json
+            .as_deref()
+            .map(|p| OutputTarget::new(Some(p)));
+        let summary_on_stdout = summary.as_ref().is_some_and(|t| t.path.is_none());
+        if pairs.path.is_none() && summary_on_stdout {
+            return Err(Error::usage(
+                "pairs and --summary-json cannot both go to stdout: give one of them a file name",
+            ));
         }
-        target.format(None, PAIR_FORMATS)?;
-        Some(target)
-    } else {
-        None
-    };
-    if args.truth.as_deref() == Some(std::path::Path::new("-"))
-        && args.corpus.input == std::path::Path::new("-")
-    {
+        let groups = match args.collapse_identical {
+            true => {
+                let groups = Self::groups_target(args.groups.as_deref(), &pairs)?;
+                if groups.path.is_none() && (pairs.path.is_none() || summary_on_stdout) {
+                    return Err(Error::usage(
+                        "the groups and the pairs (or --summary-json) cannot both go to stdout: \
+                         give one of them a file name",
+                    ));
+                }
+                let format = groups.format(None, PAIR_FORMATS)?;
+                Some((groups, format))
+            }
+            false => None,
+        };
+        check_outputs(&[
+            ("--output", Some(&pairs)),
+            ("--summary-json", summary.as_ref()),
+            ("--groups", groups.as_ref().map(|(target, _)| target)),
+        ])?;
+        Ok(ScanOutputs {
+            pairs,
+            pairs_format,
+            summary,
+            groups,
+        })
+    }
+
+    /// Where `--collapse-identical` writes the groups: `--groups`, else next to the pairs
+    /// file ([`default_groups_path`]).
+    fn groups_target(groups: Option<&Path>, pairs: &OutputTarget) -> Result<OutputTarget> {
+        match (groups, &pairs.path) {
+            (Some(path), _) => Ok(OutputTarget::new(Some(path))),
+            (None, Some(pairs)) => Ok(OutputTarget::new(Some(&default_groups_path(pairs)))),
+            (None, None) => Err(Error::usage(
+                "--collapse-identical writes the groups to a file next to the pairs file, \
+                 but pairs go to stdout: give --groups FILE (or -o FILE)",
+            )),
+        }
+    }
+}
+
+pub fn run(args: ScanArgs) -> Result<i32> {
+    let threshold = args.threshold.checked()?;
+    let banding = args.banding.banding(args.index.num_perm)?;
+    if args.truth.as_deref() == Some(Path::new("-")) && args.corpus.input == Path::new("-") {
         return Err(Error::usage(
             "the corpus and --truth cannot both be read from stdin: give one of them a file",
         ));
     }
-    check_outputs(&[
-        ("--output", Some(&target)),
-        ("--summary-json", summary_target.as_ref()),
-        ("--groups", groups_target.as_ref()),
-    ])?;
+    let outputs = ScanOutputs::plan(&args)?;
+    let (target, format) = (&outputs.pairs, outputs.pairs_format);
     let progress = super::new_progress();
     let _bar = ProgressBar::start(&progress, show_progress(args.quiet));
     let mut run = Pipeline::new(&progress);
@@ -250,81 +229,34 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         None => None,
     };
 
-    let options = BandingOptions {
-        banding,
-        max_bucket: args.banding.max_bucket,
-    };
-    let identical = match &groups_target {
+    let identical = match &outputs.groups {
         Some(_) => Some(run.identical_groups(&index)?),
         None => None,
     };
-    let outcome = match &truth {
-        // The truth comparison needs every candidate, kept or not: the listing holds them.
-        Some((path, truth)) => {
-            let (candidates, pairs) = match &identical {
-                Some(groups) => {
-                    run.band_and_verify_representatives(&index, groups, &options, args.threshold)?
-                }
-                None => run.band_and_verify(&index, &options, args.threshold)?,
-            };
-            super::write_output(&target, &mut run, pairs.len(), |w| {
-                write_pairs(w, &corpus, pairs.iter(), format, Some(&progress), None)
-            })?;
-            let comparison = run.timed(Phase::TruthComparison, "pairs", |progress| {
-                let comparison = compare_truth(
-                    path,
-                    truth,
-                    &index,
-                    &candidates.pairs,
-                    &pairs,
-                    banding,
-                    args.threshold,
-                    TRUTH_BINS,
-                    args.truth_redraws,
-                    progress,
-                )?;
-                Ok((comparison, truth.len() as u64))
-            })?;
-            BandingOutcome {
-                candidates: candidates.pairs.len() as u64,
-                kept: pairs.len() as u64,
-                largest_buckets: candidates.largest_buckets,
-                capped_buckets: candidates.capped_bucket_count,
-                pairs_dropped_by_cap: candidates.pairs_dropped_by_cap,
-                sorted: true,
-                truth: Some(comparison),
-            }
-        }
-        None => stream_pairs(
-            &mut run,
-            &index,
-            &corpus,
-            &options,
-            identical.as_ref(),
-            (args.threshold, args.sort_limit),
-            &target,
-            format,
-        )?,
+    let job = PairsJob {
+        index: &index,
+        corpus: &corpus,
+        options: BandingOptions {
+            banding,
+            max_bucket: args.banding.max_bucket,
+        },
+        identical: identical.as_ref(),
+        threshold,
+        target,
+        format,
     };
-    let mut written = Vec::new();
-    record_written(&mut written, &target);
-    let collapsed = match (&identical, &groups_target) {
-        (Some(groups), Some(groups_target)) => {
-            let groups_format = groups_target.format(None, PAIR_FORMATS)?;
-            groups_target
-                .write(None, |w| write_groups(w, &corpus, groups, groups_format))
-                .map_err(|e| note_written(e, &written))?;
-            record_written(&mut written, groups_target);
-            let largest = groups
-                .groups()
-                .max_by_key(|g| (g.len(), std::cmp::Reverse(g[0])))
-                .map(|g| (g.len(), corpus.id(g[0] as usize).to_string()));
-            Some(CollapseSummary {
-                identical_copies: groups.copies(),
-                groups: groups.groups().len(),
-                largest_group: largest,
-                groups_file: groups_target.display(),
-            })
+    let outcome = match &truth {
+        Some((path, truth)) => job.against_truth(&mut run, path, truth, args.truth_redraws)?,
+        None => job.stream(&mut run, args.sort_limit)?,
+    };
+    let mut written = Written::default();
+    written.record(target);
+    let collapsed = match (&identical, &outputs.groups) {
+        (Some(groups), Some((groups_target, groups_format))) => {
+            written.write(groups_target, None, |w| {
+                write_groups(w, &corpus, groups, *groups_format)
+            })?;
+            Some(CollapseSummary::new(groups, &corpus, groups_target))
         }
         _ => None,
     };
@@ -341,7 +273,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         max_bucket: args.banding.max_bucket,
         candidates: outcome.candidates as usize,
         pairs_kept: outcome.kept as usize,
-        threshold: args.threshold,
+        threshold,
         pairs_sorted: outcome.sorted,
         largest_buckets: outcome
             .largest_buckets
@@ -359,40 +291,10 @@ pub fn run(args: ScanArgs) -> Result<i32> {
     if !args.quiet {
         eprint!("{}", render_summary(&summary));
     }
-    if let Some(target) = &summary_target {
-        write_summary_json(target, &summary).map_err(|e| note_written(e, &written))?;
+    if let Some(target) = &outputs.summary {
+        written.write_summary_json(target, &summary)?;
     }
     Ok(0)
-}
-
-/// Writes a command's summary as pretty JSON, one object and a newline.
-pub(super) fn write_summary_json(
-    target: &OutputTarget,
-    summary: &impl serde::Serialize,
-) -> Result<()> {
-    target.write(None, |w| {
-        serde_json::to_writer_pretty(&mut *w, summary)?;
-        writeln!(w)
-    })
-}
-
-/// Checks, before any work, that every output given as a file (by the option named beside
-/// it) can be written there ([`check_writable`]); stdout needs no check.
-pub(super) fn check_outputs(outputs: &[(&str, Option<&OutputTarget>)]) -> Result<()> {
-    for (option, output) in outputs {
-        if let Some(path) = output.and_then(|t| t.path.as_deref()) {
-            check_writable(path, option)?;
-        }
-    }
-    Ok(())
-}
-
-/// The name to list in [`note_written`] once `target` is written: files only, since what
-/// went to stdout is already with its reader either way.
-pub(super) fn record_written(written: &mut Vec<String>, target: &OutputTarget) {
-    if target.path.is_some() {
-        written.push(target.display());
-    }
 }
 
 /// What the banding and verification of a scan found.
@@ -406,98 +308,123 @@ struct BandingOutcome {
     truth: Option<TruthComparison>,
 }
 
-/// Bands (among the representatives of `identical`, when collapsing), verifies and writes the
-/// pairs at or above `threshold` to `target` as they are found: memory follows documents and
-/// bands, not pairs ([`Pipeline::stream_verified`]).
-#[allow(clippy::too_many_arguments)]
-fn stream_pairs(
-    run: &mut Pipeline,
-    index: &Index,
-    corpus: &Corpus,
-    options: &BandingOptions,
-    identical: Option<&IdenticalGroups>,
-    (threshold, sort_limit): (f64, usize),
-    target: &OutputTarget,
+/// What banding, verifying and writing a scan's pairs work on.
+struct PairsJob<'a> {
+    index: &'a Index,
+    corpus: &'a Corpus,
+    options: BandingOptions,
+    /// With `--collapse-identical`: the groups whose representatives alone are banded.
+    identical: Option<&'a IdenticalGroups>,
+    /// Pairs below this exact Jaccard are verified but not written.
+    threshold: f64,
+    target: &'a OutputTarget,
     format: OutputFormat,
-) -> Result<BandingOutcome> {
-    let included: Option<Vec<bool>> = identical.map(|groups| {
-        (0..index.len() as u32)
-            .map(|d| groups.is_representative(d))
-            .collect()
-    });
-    let lists = run.bucket_lists(index, options, included.as_deref())?;
-    // Pairs of copies are verified for free once their groups are known (representatives
-    // alone have no copies among them).
-    let copies = match identical {
-        Some(_) => None,
-        None => Some(run.identical_groups(index)?),
-    };
-    let progress = run.progress();
-    let mut streamed = None;
-    target.write(Some(progress), |w| {
-        let mut writer = PairWriter::new(w, corpus, format, None)?;
-        let result = run.stream_verified(
-            index,
-            &lists,
-            copies.as_ref(),
-            threshold,
-            sort_limit,
-            |batch| {
-                writer
-                    .write_batch(batch)
-                    .map_err(|e| Error::io(target.display(), e))
-            },
-        );
-        let counts = match result {
-            Ok(counts) => counts,
-            Err(Error::Io { source, .. }) => return Err(source),
-            Err(other) => return Err(std::io::Error::other(other)),
-        };
-        writer.finish()?;
-        streamed = Some(counts);
-        Ok(())
-    })?;
-    let (counts, sorted) = streamed.expect("the pairs were written");
-    Ok(BandingOutcome {
-        candidates: counts.candidates,
-        kept: counts.kept,
-        largest_buckets: lists.largest_buckets.clone(),
-        capped_buckets: lists.capped_bucket_count,
-        pairs_dropped_by_cap: lists.pairs_dropped_by_cap,
-        sorted,
-        truth: None,
-    })
 }
 
-/// One row per document in a group of two or more identical documents, in input order: its
-/// id, the id of its group's representative (first member) and the group's size.
-pub fn write_groups(
-    w: &mut dyn std::io::Write,
-    corpus: &Corpus,
-    groups: &IdenticalGroups,
-    format: OutputFormat,
-) -> std::io::Result<()> {
-    let rows = (0..corpus.len() as u32).filter_map(|d| {
-        let size = groups.multiplicity(d);
-        (size >= 2).then(|| (d, groups.representative(d), size))
-    });
-    if format == OutputFormat::Parquet {
-        let ids = IdColumn::new((0..corpus.len()).map(|i| corpus.id(i)));
-        let mut out = MembersParquetWriter::groups(w)?;
-        for (d, rep, size) in rows {
-            out.write_member(&ids, d, rep, size)?;
-        }
-        return out.finish().map(|_| ());
+impl PairsJob<'_> {
+    /// Bands, verifies and writes the pairs at or above the threshold as they are found:
+    /// memory follows documents and bands, not pairs ([`Pipeline::stream_verified`]); sorted
+    /// by document when there are at most `sort_limit`.
+    fn stream(&self, run: &mut Pipeline, sort_limit: usize) -> Result<BandingOutcome> {
+        let index = self.index;
+        let included: Option<Vec<bool>> = self.identical.map(|groups| {
+            (0..index.len() as u32)
+                .map(|d| groups.is_representative(d))
+                .collect()
+        });
+        let lists = run.bucket_lists(index, &self.options, included.as_deref())?;
+        // Pairs of copies are verified for free once their groups are known (representatives
+        // alone have no copies among them).
+        let copies = match self.identical {
+            Some(_) => None,
+            None => Some(run.identical_groups(index)?),
+        };
+        let progress = run.progress();
+        let mut streamed = None;
+        let target = self.target;
+        target.write(Some(progress), |w| -> std::result::Result<(), WriteError> {
+            let mut writer = PairWriter::new(w, self.corpus, self.format, None)?;
+            let counts = run.stream_verified(
+                index,
+                &lists,
+                copies.as_ref(),
+                self.threshold,
+                sort_limit,
+                |batch| {
+                    writer
+                        .write_batch(batch)
+                        .map_err(|e| Error::io(target.display(), e))
+                },
+            )?;
+            writer.finish()?;
+            streamed = Some(counts);
+            Ok(())
+        })?;
+        let (counts, sorted) = streamed.expect("the pairs were written");
+        Ok(BandingOutcome {
+            candidates: counts.candidates,
+            kept: counts.kept,
+            largest_buckets: lists.largest_buckets.clone(),
+            capped_buckets: lists.capped_bucket_count,
+            pairs_dropped_by_cap: lists.pairs_dropped_by_cap,
+            sorted,
+            truth: None,
+        })
     }
-    let mut out = RowWriter::new(w, format, GROUP_COLUMNS, None)?;
-    for (d, rep, size) in rows {
-        out.write_row(&[
-            Field::Str(corpus.id(d as usize)),
-            Field::Str(corpus.id(rep as usize)),
-            Field::U64(size as u64),
-        ])?;
+
+    /// Bands and verifies, writes the pairs at or above the threshold, then compares the
+    /// candidates with the truth read from `path`, redrawing the hash family `redraws` times.
+    /// The comparison needs every candidate, kept or not, so they are listed, not streamed.
+    fn against_truth(
+        &self,
+        run: &mut Pipeline,
+        path: &Path,
+        truth: &[TruthPair],
+        redraws: usize,
+    ) -> Result<BandingOutcome> {
+        let (index, options, threshold) = (self.index, &self.options, self.threshold);
+        let (candidates, pairs) = match self.identical {
+            Some(groups) => {
+                run.band_and_verify_representatives(index, groups, options, threshold)?
+            }
+            None => run.band_and_verify(index, options, threshold)?,
+        };
+        let progress = run.progress();
+        super::write_output(self.target, run, pairs.len(), |w| {
+            write_pairs(
+                w,
+                self.corpus,
+                pairs.iter(),
+                self.format,
+                Some(progress),
+                None,
+            )
+        })?;
+        let comparison = run.timed(Phase::TruthComparison, "pairs", |progress| {
+            let comparison = compare_truth(
+                path,
+                truth,
+                index,
+                &candidates.pairs,
+                &pairs,
+                options.banding,
+                threshold,
+                TRUTH_BINS,
+                redraws,
+                progress,
+            )?;
+            Ok((comparison, truth.len() as u64))
+        })?;
+        Ok(BandingOutcome {
+            candidates: candidates.pairs.len() as u64,
+            kept: pairs.len() as u64,
+            largest_buckets: candidates.largest_buckets,
+            capped_buckets: candidates.capped_bucket_count,
+            pairs_dropped_by_cap: candidates.pairs_dropped_by_cap,
+            sorted: true,
+            truth: Some(comparison),
+        })
     }
-    out.finish()
 }
 
 /// Similarity bins of the `--truth` table: 0.05 wide.
@@ -570,165 +497,6 @@ fn render_summary(s: &ScanSummary) -> String {
     out.push_str(&render_phases(&s.phases));
     if let Some(t) = &s.truth {
         out.push_str(&render_truth(t));
-    }
-    out
-}
-
-/// What `--max-bucket` left out, one line (shared by `scan` and `dedup`); nothing when no
-/// bucket was capped.
-pub(super) fn render_cap(capped_buckets: usize, pairs_dropped: u64) -> String {
-    if capped_buckets == 0 {
-        return String::new();
-    }
-    format!(
-        "--max-bucket capped {} {}; {} bucket {} not emitted\n",
-        thousands(capped_buckets as u64),
-        for_count(capped_buckets as u64, "bucket", "buckets"),
-        thousands(pairs_dropped),
-        for_count(pairs_dropped, "pair", "pairs")
-    )
-}
-
-/// The first summary line: what was read (shared by the corpus commands).
-pub(super) fn render_read_line(r: &ReadReport, input: &str, without_shingles: usize) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::new();
-    let sampled = if r.rows_read > r.documents {
-        format!(" (sampled from {})", thousands(r.rows_read as u64))
-    } else {
-        String::new()
-    };
-    let compression = r.compression.map(|c| format!(", {c}")).unwrap_or_default();
-    let _ = writeln!(
-        out,
-        "read {} {}{sampled} from {input}{compression} ({} skipped, {} empty, {} without shingles, {} with invalid UTF-8)",
-        thousands(r.documents as u64),
-        for_count(r.documents as u64, "document", "documents"),
-        thousands(r.skipped as u64),
-        thousands(r.empty as u64),
-        thousands(without_shingles as u64),
-        thousands(r.lossy_utf8 as u64)
-    );
-    let l = &r.lines;
-    if l.physical > 0 {
-        // Why lines and documents differ, so no document goes missing without a word.
-        let mut reasons = Vec::new();
-        let plural =
-            |n: u64, one: &str, many: &str| format!("{} {}", thousands(n), for_count(n, one, many));
-        if l.header > 0 {
-            reasons.push(plural(l.header, "header line", "header lines"));
-        }
-        if l.blank > 0 {
-            reasons.push(plural(l.blank, "blank line", "blank lines") + " skipped");
-        }
-        if l.continuation > 0 {
-            reasons
-                .push(plural(l.continuation, "line", "lines") + " inside multi-line quoted fields");
-        }
-        if r.skipped > 0 {
-            reasons.push(plural(r.skipped as u64, "bad row", "bad rows") + " skipped");
-        }
-        let _ = writeln!(
-            out,
-            "  {} → {}{}{}",
-            plural(l.physical, "line", "lines"),
-            plural(r.rows_read as u64, "row", "rows"),
-            if reasons.is_empty() { "" } else { ": " },
-            reasons.join(", ")
-        );
-    }
-    if r.duplicate_ids > 0 {
-        let _ = writeln!(out, "  {}", duplicate_ids_message(r));
-    }
-    // Rows skipped have line numbers; files skipped in a directory are listed below instead.
-    if !r.skipped_lines.is_empty() {
-        let _ = writeln!(
-            out,
-            "  skipped rows at lines {}",
-            first_of(&r.skipped_lines, r.skipped)
-        );
-    }
-    if !r.skipped_files.is_empty() {
-        // Only a directory skips files, and then every skip is a file: more than are listed
-        // means the list was cut.
-        let _ = writeln!(
-            out,
-            "  unreadable files skipped: {}",
-            first_of(&r.skipped_files, r.skipped)
-        );
-    }
-    out
-}
-
-/// The first few of `total` things, comma-separated, and `, …` when the list was cut.
-fn first_of<T: std::fmt::Display>(listed: &[T], total: usize) -> String {
-    let mut text = listed
-        .iter()
-        .map(|t| t.to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    if total > listed.len() {
-        text.push_str(", …");
-    }
-    text
-}
-
-/// `N documents repeat an earlier id (first: a, b); pairs name documents by id, …`, for
-/// the warning and the summary.
-pub(super) fn duplicate_ids_message(r: &ReadReport) -> String {
-    format!(
-        "{}; pairs name documents by id, so make ids unique or choose another \
-         --id-column/--id-field",
-        repeated_ids(r)
-    )
-}
-
-/// `N documents repeat an earlier id (first: a, "")`: how many, and the first few ids.
-pub(super) fn repeated_ids(r: &ReadReport) -> String {
-    let examples: Vec<_> = r
-        .duplicate_id_examples
-        .iter()
-        .map(|id| id_for_message(id))
-        .collect();
-    format!(
-        "{} {} an earlier id (first: {})",
-        thousands(r.duplicate_ids as u64),
-        for_count(
-            r.duplicate_ids as u64,
-            "document repeats",
-            "documents repeat"
-        ),
-        first_of(&examples, r.duplicate_ids)
-    )
-}
-
-/// An id as a message shows it: as it is when that reads unambiguously, else quoted with
-/// escapes, so that an empty id reads `""` and a list of ids with commas, quotes, spaces at
-/// their ends or line breaks can still be told apart.
-pub(super) fn id_for_message(id: &str) -> std::borrow::Cow<'_, str> {
-    let plain = !id.is_empty()
-        && id.trim() == id
-        && !id.contains([',', '"'])
-        && !id.chars().any(char::is_control);
-    if plain {
-        id.into()
-    } else {
-        format!("{id:?}").into()
-    }
-}
-
-/// One line per phase: time and throughput (shared by the corpus commands).
-pub(super) fn render_phases(phases: &[PhaseTiming]) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::new();
-    for p in phases {
-        let _ = writeln!(
-            out,
-            "  {:<32} {:>8.3} s  {:>14}/s",
-            p.phase.label(),
-            p.seconds,
-            super::progress::human_rate(p.rate(), p.unit)
-        );
     }
     out
 }
@@ -857,41 +625,5 @@ fn interval_basis(redraws: usize) -> String {
              when pairs share documents; about 1 in 20 by chance; \"moves as\": pairs that \
              succeed or fail together"
         )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ids_in_messages_read_unambiguously() {
-        assert_eq!(id_for_message("doc-7"), "doc-7");
-        assert_eq!(id_for_message(""), "\"\"");
-        assert_eq!(id_for_message("a, b"), "\"a, b\"");
-        assert_eq!(id_for_message(" x"), "\" x\"");
-        assert_eq!(id_for_message("two\nlines"), "\"two\\nlines\"");
-        let read = ReadReport {
-            duplicate_ids: 1_234,
-            duplicate_id_examples: vec!["a".into(), String::new()],
-            ..ReadReport::default()
-        };
-        assert_eq!(
-            repeated_ids(&read),
-            "1,234 documents repeat an earlier id (first: a, \"\", …)"
-        );
-    }
-
-    #[test]
-    fn the_cap_line_appears_only_when_a_bucket_was_capped() {
-        assert_eq!(render_cap(0, 0), "");
-        assert_eq!(
-            render_cap(518, 175_074_714),
-            "--max-bucket capped 518 buckets; 175,074,714 bucket pairs not emitted\n"
-        );
-        assert_eq!(
-            render_cap(1, 1),
-            "--max-bucket capped 1 bucket; 1 bucket pair not emitted\n"
-        );
     }
 }

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::scan::{check_outputs, render_phases, render_read_line};
+use super::outputs::check_outputs;
+use super::summary::{render_phases, render_read_line};
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use crate::analysis::histogram::bin_of;
 use crate::analysis::truth::{

@@ -11,6 +11,7 @@ use crate::minhash::Banding;
 use crate::minhash::tune::{Constraints, ProbabilityBound, SampledIntervals};
 use crate::numfmt::{compact, estimated_count, for_count, percent_fine, thousands};
 
+use super::lsh_args::BandingArg;
 use super::{CorpusArgs, FormatArg, IndexArgs, ProgressBar, ReadArgs, show_progress};
 use crate::jobs::Progress;
 use crate::pipeline::Pipeline;
@@ -204,42 +205,6 @@ impl FromStr for BoundArg {
             similarity,
             probability,
         }))
-    }
-}
-
-/// `BxR` (bands × rows) on the command line, e.g. `16x8`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BandingArg {
-    pub bands: usize,
-    pub rows: usize,
-}
-
-impl FromStr for BandingArg {
-    type Err = String;
-    fn from_str(text: &str) -> std::result::Result<Self, String> {
-        let (b, r) = text
-            .split_once(['x', 'X', '×'])
-            .ok_or_else(|| format!("expected BANDSxROWS such as 16x8, got `{text}`"))?;
-        let parse = |v: &str, what: &str| {
-            v.trim()
-                .parse::<usize>()
-                .ok()
-                .filter(|n| *n > 0)
-                .ok_or_else(|| format!("{what} `{v}` in `{text}` is not a positive integer"))
-        };
-        Ok(BandingArg {
-            bands: parse(b, "bands")?,
-            rows: parse(r, "rows")?,
-        })
-    }
-}
-
-impl From<BandingArg> for Banding {
-    fn from(b: BandingArg) -> Self {
-        Banding {
-            bands: b.bands,
-            rows: b.rows,
-        }
     }
 }
 

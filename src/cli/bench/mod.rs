@@ -10,6 +10,7 @@ use std::time::Instant;
 use clap::Args;
 use rayon::prelude::*;
 
+use super::lsh_args::{DEFAULT_BANDS, DEFAULT_ROWS};
 use crate::minhash::{Banding, BandingOptions, IndexOptions, band_keys};
 use crate::pipeline::Pipeline;
 use crate::synth::{GenOptions, generate};
@@ -25,9 +26,9 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 400)]
     pub length: usize,
     /// Bands and rows for the candidate and verification phases.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = DEFAULT_BANDS)]
     pub bands: usize,
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = DEFAULT_ROWS)]
     pub rows: usize,
     /// Bands for the grouping measurement (rows = K / bands).
     #[arg(long, default_value_t = 32)]

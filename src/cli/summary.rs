@@ -1,0 +1,201 @@
+//! The summary lines several commands print on stderr: what was read, how long each phase
+//! took, what `--max-bucket` left out, and ids as messages show them.
+
+use crate::corpus::ReadReport;
+use crate::numfmt::{for_count, thousands};
+use crate::pipeline::PhaseTiming;
+
+/// What `--max-bucket` left out, one line (shared by `scan` and `dedup`); nothing when no
+/// bucket was capped.
+pub(super) fn render_cap(capped_buckets: usize, pairs_dropped: u64) -> String {
+    if capped_buckets == 0 {
+        return String::new();
+    }
+    format!(
+        "--max-bucket capped {} {}; {} bucket {} not emitted\n",
+        thousands(capped_buckets as u64),
+        for_count(capped_buckets as u64, "bucket", "buckets"),
+        thousands(pairs_dropped),
+        for_count(pairs_dropped, "pair", "pairs")
+    )
+}
+
+/// The first summary line: what was read (shared by the corpus commands).
+pub(super) fn render_read_line(r: &ReadReport, input: &str, without_shingles: usize) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let sampled = if r.rows_read > r.documents {
+        format!(" (sampled from {})", thousands(r.rows_read as u64))
+    } else {
+        String::new()
+    };
+    let compression = r.compression.map(|c| format!(", {c}")).unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "read {} {}{sampled} from {input}{compression} ({} skipped, {} empty, {} without shingles, {} with invalid UTF-8)",
+        thousands(r.documents as u64),
+        for_count(r.documents as u64, "document", "documents"),
+        thousands(r.skipped as u64),
+        thousands(r.empty as u64),
+        thousands(without_shingles as u64),
+        thousands(r.lossy_utf8 as u64)
+    );
+    let l = &r.lines;
+    if l.physical > 0 {
+        // Why lines and documents differ, so no document goes missing without a word.
+        let mut reasons = Vec::new();
+        let plural =
+            |n: u64, one: &str, many: &str| format!("{} {}", thousands(n), for_count(n, one, many));
+        if l.header > 0 {
+            reasons.push(plural(l.header, "header line", "header lines"));
+        }
+        if l.blank > 0 {
+            reasons.push(plural(l.blank, "blank line", "blank lines") + " skipped");
+        }
+        if l.continuation > 0 {
+            reasons
+                .push(plural(l.continuation, "line", "lines") + " inside multi-line quoted fields");
+        }
+        if r.skipped > 0 {
+            reasons.push(plural(r.skipped as u64, "bad row", "bad rows") + " skipped");
+        }
+        let _ = writeln!(
+            out,
+            "  {} → {}{}{}",
+            plural(l.physical, "line", "lines"),
+            plural(r.rows_read as u64, "row", "rows"),
+            if reasons.is_empty() { "" } else { ": " },
+            reasons.join(", ")
+        );
+    }
+    if r.duplicate_ids > 0 {
+        let _ = writeln!(out, "  {}", duplicate_ids_message(r));
+    }
+    // Rows skipped have line numbers; files skipped in a directory are listed below instead.
+    if !r.skipped_lines.is_empty() {
+        let _ = writeln!(
+            out,
+            "  skipped rows at lines {}",
+            first_of(&r.skipped_lines, r.skipped)
+        );
+    }
+    if !r.skipped_files.is_empty() {
+        // Only a directory skips files, and then every skip is a file: more than are listed
+        // means the list was cut.
+        let _ = writeln!(
+            out,
+            "  unreadable files skipped: {}",
+            first_of(&r.skipped_files, r.skipped)
+        );
+    }
+    out
+}
+
+/// The first few of `total` things, comma-separated, and `, …` when the list was cut.
+fn first_of<T: std::fmt::Display>(listed: &[T], total: usize) -> String {
+    let mut text = listed
+        .iter()
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if total > listed.len() {
+        text.push_str(", …");
+    }
+    text
+}
+
+/// `N documents repeat an earlier id (first: a, b); pairs name documents by id, …`, for
+/// the warning and the summary.
+pub(super) fn duplicate_ids_message(r: &ReadReport) -> String {
+    format!(
+        "{}; pairs name documents by id, so make ids unique or choose another \
+         --id-column/--id-field",
+        repeated_ids(r)
+    )
+}
+
+/// `N documents repeat an earlier id (first: a, "")`: how many, and the first few ids.
+pub(super) fn repeated_ids(r: &ReadReport) -> String {
+    let examples: Vec<_> = r
+        .duplicate_id_examples
+        .iter()
+        .map(|id| id_for_message(id))
+        .collect();
+    format!(
+        "{} {} an earlier id (first: {})",
+        thousands(r.duplicate_ids as u64),
+        for_count(
+            r.duplicate_ids as u64,
+            "document repeats",
+            "documents repeat"
+        ),
+        first_of(&examples, r.duplicate_ids)
+    )
+}
+
+/// An id as a message shows it: as it is when that reads unambiguously, else quoted with
+/// escapes, so that an empty id reads `""` and a list of ids with commas, quotes, spaces at
+/// their ends or line breaks can still be told apart.
+pub(super) fn id_for_message(id: &str) -> std::borrow::Cow<'_, str> {
+    let plain = !id.is_empty()
+        && id.trim() == id
+        && !id.contains([',', '"'])
+        && !id.chars().any(char::is_control);
+    if plain {
+        id.into()
+    } else {
+        format!("{id:?}").into()
+    }
+}
+
+/// One line per phase: time and throughput (shared by the corpus commands).
+pub(super) fn render_phases(phases: &[PhaseTiming]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for p in phases {
+        let _ = writeln!(
+            out,
+            "  {:<32} {:>8.3} s  {:>14}/s",
+            p.phase.label(),
+            p.seconds,
+            super::progress::human_rate(p.rate(), p.unit)
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_in_messages_read_unambiguously() {
+        assert_eq!(id_for_message("doc-7"), "doc-7");
+        assert_eq!(id_for_message(""), "\"\"");
+        assert_eq!(id_for_message("a, b"), "\"a, b\"");
+        assert_eq!(id_for_message(" x"), "\" x\"");
+        assert_eq!(id_for_message("two\nlines"), "\"two\\nlines\"");
+        let read = ReadReport {
+            duplicate_ids: 1_234,
+            duplicate_id_examples: vec!["a".into(), String::new()],
+            ..ReadReport::default()
+        };
+        assert_eq!(
+            repeated_ids(&read),
+            "1,234 documents repeat an earlier id (first: a, \"\", …)"
+        );
+    }
+
+    #[test]
+    fn the_cap_line_appears_only_when_a_bucket_was_capped() {
+        assert_eq!(render_cap(0, 0), "");
+        assert_eq!(
+            render_cap(518, 175_074_714),
+            "--max-bucket capped 518 buckets; 175,074,714 bucket pairs not emitted\n"
+        );
+        assert_eq!(
+            render_cap(1, 1),
+            "--max-bucket capped 1 bucket; 1 bucket pair not emitted\n"
+        );
+    }
+}
