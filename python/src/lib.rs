@@ -58,6 +58,7 @@ fn index_options(
         },
         num_perm,
         seed,
+        ..IndexOptions::default()
     })
 }
 

@@ -411,6 +411,7 @@ impl IndexArgs {
             shingle: self.shingle_options()?,
             num_perm: self.num_perm,
             seed: self.seed,
+            family: crate::minhash::SketchFamily::default(),
         })
     }
 }

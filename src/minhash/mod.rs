@@ -19,9 +19,7 @@ pub use banding::{
 };
 pub use family::{HashFamily, fold32};
 pub use identical::IdenticalGroups;
-pub use index::{
-    Index, IndexOptions, ShingleSets, Signatures, build_index, build_sketched_index, signature_into,
-};
+pub use index::{Index, IndexOptions, ShingleSets, Signatures, build_index, signature_into};
 pub use sketch::{SketchFamily, SketchScratch, Sketcher, signatures_of_sets};
 pub use stream::{StreamCounts, stream_verified};
 pub use verify::{PackedPair, VerifiedPair, estimate, verify};

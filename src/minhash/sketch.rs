@@ -219,7 +219,7 @@ const CHUNK_DOCS: usize = 2048;
 
 /// The signatures of `sets` under `family` with K = `num_perm` rows drawn from `seed`: the
 /// shingle sets do not depend on the family, so another family (or seed) costs only this
-/// pass. For [`SketchFamily::Classic`] it equals [`Signatures::of_sets`].
+/// pass. Equal to the signatures [`super::build_index`] computes with that family and seed.
 pub fn signatures_of_sets(
     sets: &ShingleSets,
     family: SketchFamily,
@@ -341,7 +341,7 @@ mod tests {
     }
 
     #[test]
-    fn signatures_of_sets_match_row_by_row_sketches_and_the_classic_path() {
+    fn signatures_of_sets_match_row_by_row_sketches() {
         let mut rng = SplitMix64::new(6);
         let sets: Vec<Vec<u64>> = (0..5000).map(|i| random_set(&mut rng, i % 37)).collect();
         let shingle_sets = ShingleSets::from_sets(&sets);
@@ -353,16 +353,6 @@ mod tests {
                 assert_eq!(sigs.is_empty_doc(i), set.is_empty());
             }
         }
-        let classic = signatures_of_sets(
-            &shingle_sets,
-            SketchFamily::Classic,
-            64,
-            11,
-            &Progress::new(),
-        )
-        .unwrap();
-        let of_sets = Signatures::of_sets(&shingle_sets, 64, 11, &Progress::new()).unwrap();
-        assert_eq!(classic.rows(), of_sets.rows());
         assert!(
             signatures_of_sets(
                 &shingle_sets,

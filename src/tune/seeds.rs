@@ -24,7 +24,7 @@ use crate::jobs::Progress;
 use crate::minhash::collisions::{
     CandidateGrowth, SweepLimits, candidate_growth, candidate_growth_with_degrees,
 };
-use crate::minhash::{Banding, Index, Signatures};
+use crate::minhash::{Banding, Index, Signatures, signatures_of_sets};
 
 /// Signatures of one corpus (or a uniform sample of it) under several seeds.
 #[derive(Debug, Clone)]
@@ -151,7 +151,7 @@ impl SeedCorpus {
                 if seed == index.options.seed {
                     Ok(index.signatures.clone())
                 } else {
-                    Signatures::of_sets(&index.sets, k, seed, progress)
+                    signatures_of_sets(&index.sets, index.options.family, k, seed, progress)
                 }
             })
             .collect::<Result<Vec<_>>>()?;
