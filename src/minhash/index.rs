@@ -2,7 +2,6 @@
 
 use rayon::prelude::*;
 
-use super::family::HashFamily;
 use super::sketch::{SketchFamily, SketchScratch, Sketcher};
 use crate::corpus::Corpus;
 use crate::jobs::{Phase, Progress};
@@ -216,15 +215,6 @@ impl Index {
     }
 }
 
-/// The MinHash signature of one shingle-hash set (sorted and distinct) under `family`, into
-/// `row` (K values); `folded` is scratch space reused between calls. An empty set gives all
-/// `u32::MAX`. The one definition of a signature: indexes, the online index and the Python
-/// bindings all compute it here.
-pub fn signature_into(family: &HashFamily, set: &[u64], row: &mut [u32], folded: &mut Vec<u32>) {
-    row.fill(u32::MAX);
-    family.update_hashes(row, set, folded);
-}
-
 /// Shingles, hashes and sketches every document of `corpus`, in parallel over documents: the
 /// rows come from `options.family` ([`Sketcher`]), the classic family by default.
 pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress) -> Result<Index> {
@@ -292,6 +282,47 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
         sets: ShingleSets { chunks, len: n },
         signatures: Signatures { k, data, empty },
     })
+}
+
+/// The signatures of `sets` under `family` with K = `num_perm` rows drawn from `seed`: the
+/// shingle sets do not depend on the family, so another family (or seed) costs only this
+/// pass. Equal to the signatures [`build_index`] computes with that family and seed.
+pub fn signatures_of_sets(
+    sets: &ShingleSets,
+    family: SketchFamily,
+    num_perm: usize,
+    seed: u64,
+    progress: &Progress,
+) -> Result<Signatures> {
+    if num_perm == 0 || num_perm > 4096 {
+        return Err(Error::usage(format!(
+            "--num-perm must be between 1 and 4096, got {num_perm}"
+        )));
+    }
+    let k = num_perm;
+    let n = sets.len();
+    progress.begin(Phase::Signatures, n as u64);
+    let sketcher = Sketcher::new(family, k, seed);
+    let mut data = vec![0u32; n * k];
+    let mut empty = vec![false; n];
+    data.par_chunks_mut(CHUNK_DOCS * k)
+        .zip(empty.par_chunks_mut(CHUNK_DOCS))
+        .enumerate()
+        .try_for_each_init(
+            SketchScratch::default,
+            |scratch, (c, (sig_chunk, empty_chunk))| {
+                progress.check()?;
+                let first = c * CHUNK_DOCS;
+                for (d, is_empty) in empty_chunk.iter_mut().enumerate() {
+                    let set = sets.get(first + d);
+                    sketcher.sketch_into(set, &mut sig_chunk[d * k..(d + 1) * k], scratch);
+                    *is_empty = set.is_empty();
+                }
+                progress.advance(empty_chunk.len() as u64);
+                Ok::<(), Error>(())
+            },
+        )?;
+    Ok(Signatures { k, data, empty })
 }
 
 /// Insertion sort, for the last step of the bucket sorts here: after a counting pass on the top
@@ -430,7 +461,7 @@ fn dedup_sorted(v: &mut [u64]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::minhash::{fold32, signatures_of_sets};
+    use crate::minhash::{HashFamily, fold32};
 
     #[test]
     fn bucket_sort_matches_std_sort() {
@@ -553,5 +584,37 @@ mod tests {
         assert_eq!(options.family, SketchFamily::Classic);
         let json = serde_json::to_string(&IndexOptions::default()).unwrap();
         assert!(json.contains(r#""family":"classic""#), "{json}");
+    }
+
+    #[test]
+    fn signatures_of_sets_match_row_by_row_sketches() {
+        let mut rng = crate::rng::SplitMix64::new(6);
+        let sets: Vec<Vec<u64>> = (0..5000)
+            .map(|i| {
+                let mut set: Vec<u64> = (0..i % 37).map(|_| rng.next_u64()).collect();
+                set.sort_unstable();
+                set.dedup();
+                set
+            })
+            .collect();
+        let shingle_sets = ShingleSets::from_sets(&sets);
+        for family in SketchFamily::ALL {
+            let sigs = signatures_of_sets(&shingle_sets, family, 64, 11, &Progress::new()).unwrap();
+            let sketcher = Sketcher::new(family, 64, 11);
+            for (i, set) in sets.iter().enumerate().step_by(97) {
+                assert_eq!(sigs.row(i), &sketcher.sketch(set)[..], "{family}, doc {i}");
+                assert_eq!(sigs.is_empty_doc(i), set.is_empty());
+            }
+        }
+        assert!(
+            signatures_of_sets(
+                &shingle_sets,
+                SketchFamily::CMinHash,
+                0,
+                1,
+                &Progress::new()
+            )
+            .is_err()
+        );
     }
 }
