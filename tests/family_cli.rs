@@ -194,3 +194,31 @@ fn first_line() -> String {
         .unwrap()
         .to_string()
 }
+
+#[test]
+fn dedup_names_the_family_in_its_summaries() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, out_csv) = path(dir.path(), "clusters.csv");
+    let (summary_path, summary) = path(dir.path(), "dedup.json");
+    let out = lshscope(&[
+        "dedup",
+        &sample("questions.txt"),
+        "-t",
+        "0.3",
+        "--family",
+        "one-permutation",
+        "-o",
+        &out_csv,
+        "--summary-json",
+        &summary,
+    ]);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("20 bands × 5 rows, one-permutation sketches; "),
+        "{stderr}"
+    );
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary_path).unwrap()).unwrap();
+    assert_eq!(s["family"], "one-permutation");
+}

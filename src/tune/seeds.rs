@@ -343,6 +343,29 @@ mod tests {
     }
 
     #[test]
+    fn each_seed_is_drawn_in_the_index_s_sketch_family() {
+        use crate::minhash::SketchFamily;
+        let options = IndexOptions {
+            num_perm: 32,
+            family: SketchFamily::OnePermutation,
+            ..IndexOptions::default()
+        };
+        let index = build_index(&corpus(), &options, &Progress::new()).unwrap();
+        let sc = SeedCorpus::new(
+            "test".into(),
+            index.len(),
+            &index,
+            &[1, 5],
+            &Progress::new(),
+        )
+        .unwrap();
+        let rebuilt = IndexOptions { seed: 5, ..options };
+        let rebuilt = build_index(&corpus(), &rebuilt, &Progress::new()).unwrap();
+        assert_eq!(sc.signatures[1].rows(), rebuilt.signatures.rows());
+        assert_eq!(sc.signatures[0].rows(), index.signatures.rows());
+    }
+
+    #[test]
     fn budget_holds_for_every_seed_and_is_the_best_rank() {
         let seeds = [1, 2, 3];
         let sc = seed_corpus(&seeds);
