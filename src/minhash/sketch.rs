@@ -148,7 +148,7 @@ impl Sketcher {
     }
 
     /// The K rows of one document from its shingle-hash set (sorted and distinct, as
-    /// [`ShingleSets`] holds them), into `row`. An empty set gives all `u32::MAX`. For the
+    /// [`super::ShingleSets`] holds them), into `row`. An empty set gives all `u32::MAX`. For the
     /// classic family this is exactly [`signature_into`].
     pub fn sketch_into(&self, set: &[u64], row: &mut [u32], scratch: &mut SketchScratch) {
         assert_eq!(row.len(), self.num_perm(), "a row of K values");
