@@ -10,7 +10,7 @@ use lshscope::jobs::Progress;
 use lshscope::minhash::verify;
 use lshscope::minhash::{
     Banding, BandingOptions, HashFamily, Index, IndexOptions, SketchFamily, SketchScratch,
-    Sketcher, build_index, build_sketched_index, find_candidates, fold32,
+    Sketcher, build_index, find_candidates, fold32,
 };
 use lshscope::similarity::jaccard;
 use lshscope::synth::{GenOptions, generate};
@@ -173,8 +173,11 @@ mod families {
             .counter(ItemsCount::new(corpus.len()))
             .bench_local(|| {
                 pool.install(|| {
-                    build_sketched_index(corpus, &IndexOptions::default(), family, &Progress::new())
-                        .unwrap()
+                    let options = IndexOptions {
+                        family,
+                        ..IndexOptions::default()
+                    };
+                    build_index(corpus, &options, &Progress::new()).unwrap()
                 })
             });
     }

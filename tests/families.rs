@@ -15,8 +15,7 @@ use lshscope::corpus::Corpus;
 use lshscope::jobs::Progress;
 use lshscope::minhash::scurve::candidate_probability;
 use lshscope::minhash::{
-    IndexOptions, ShingleSets, SketchFamily, Sketcher, build_index, build_sketched_index,
-    signatures_of_sets,
+    IndexOptions, ShingleSets, SketchFamily, Sketcher, build_index, signatures_of_sets,
 };
 use lshscope::rng::SplitMix64;
 use lshscope::similarity::{agreeing_rows, jaccard};
@@ -372,12 +371,16 @@ fn template_families_unbiased_everywhere_and_densification_measured_on_short_tex
 }
 
 #[test]
-fn sketched_index_has_the_sets_of_build_index_and_each_family_s_rows() {
+fn each_family_s_index_has_the_classic_sets_and_its_own_rows() {
     let corpus = chain_corpus(5, 2);
-    let options = IndexOptions::default();
-    let classic = build_index(&corpus, &options, &Progress::new()).unwrap();
+    let classic = build_index(&corpus, &IndexOptions::default(), &Progress::new()).unwrap();
     for family in SketchFamily::ALL {
-        let index = build_sketched_index(&corpus, &options, family, &Progress::new()).unwrap();
+        let options = IndexOptions {
+            family,
+            ..IndexOptions::default()
+        };
+        let index = build_index(&corpus, &options, &Progress::new()).unwrap();
+        assert_eq!(index.options.family, family, "the index records its family");
         let sketcher = Sketcher::new(family, options.num_perm, options.seed);
         for d in 0..corpus.len() {
             assert_eq!(index.sets.get(d), classic.sets.get(d));

@@ -32,15 +32,13 @@ fn classic_curve_intervals_cover_the_formula_on_families_and_chains() {
     let banding = Banding::new(20, 5, 128).unwrap();
     let (mut checked, mut departed, mut departed_independent) = (0, 0, 0);
     for measurement in 0..30u64 {
-        let agreement = RedrawAgreement::compute(
-            &index.sets,
-            &truth,
-            128,
-            1000 + measurement,
-            16,
-            &Progress::new(),
-        )
-        .unwrap();
+        let draw_options = IndexOptions {
+            seed: 1000 + measurement,
+            ..options.clone()
+        };
+        let agreement =
+            RedrawAgreement::compute(&index.sets, &truth, &draw_options, 16, &Progress::new())
+                .unwrap();
         let curve = FamilyCurve::measure(SketchFamily::Classic, &agreement, &truth, banding, 20);
         assert_eq!(curve.draws, 16);
         // Bins where both a hit and a miss are likely say something about the spread.

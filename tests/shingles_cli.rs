@@ -277,6 +277,7 @@ fn explorer_notice_fits_an_80_column_status_line() {
             },
             num_perm: 128,
             seed: 1,
+            ..IndexOptions::default()
         };
         build_index(&corpus, &options, &Progress::new()).unwrap()
     };

@@ -36,6 +36,7 @@ fn word_options(num_perm: usize, seed: u64) -> IndexOptions {
         },
         num_perm,
         seed,
+        ..IndexOptions::default()
     }
 }
 

@@ -34,6 +34,7 @@ fn redrawn_intervals_hold_on_families_and_chains() {
             shingle: shingle.clone(),
             num_perm: 128,
             seed,
+            ..IndexOptions::default()
         };
         let index = build_index(&corpus, &options, &Progress::new()).unwrap();
         if truth.is_empty() {
@@ -59,7 +60,8 @@ fn redrawn_intervals_hold_on_families_and_chains() {
             .filter(|b| informative(b) && b.outside)
             .count();
         let agreement =
-            RedrawAgreement::compute(&index.sets, &truth, 128, seed, 16, &Progress::new()).unwrap();
+            RedrawAgreement::compute(&index.sets, &truth, &index.options, 16, &Progress::new())
+                .unwrap();
         report.apply_redraws(&agreement.found_per_draw(&truth, banding, bins, threshold));
         assert_eq!(report.redraws, 16);
         for b in report.bins.iter().filter(|b| informative(b)) {
@@ -108,6 +110,7 @@ fn sampled_tune_estimates_cover_the_population() {
         },
         num_perm: 128,
         seed: 1,
+        ..IndexOptions::default()
     };
     let index = build_index(&corpus, &options, &Progress::new()).unwrap();
     let n = index.len();

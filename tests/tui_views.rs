@@ -51,3 +51,40 @@ fn a_pair_from_a_cluster_that_vanishes_steps_through_the_candidates_and_backs_to
     assert_eq!(app.screen, Screen::Main);
     assert!(app.viewer.pair.is_none());
 }
+
+/// The sketch family is shown where K is, on the loading screen and the status line, only
+/// when it is not the default (so the default's screens read as they always did).
+#[test]
+fn another_sketch_family_is_named_beside_k() {
+    use lshscope::minhash::SketchFamily;
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = config(dir.path());
+    config.index_options.family = SketchFamily::OnePermutation;
+    let mut app = new_app_with(config.clone(), dir.path(), SIZE);
+    let loading = screen(&app, SIZE.0, SIZE.1);
+    assert!(
+        loading.contains("K = 128 permutations · seed 1 · one-permutation sketches"),
+        "{loading}"
+    );
+    let corpus = lshscope::corpus::Corpus::from_pairs(DOCS.iter().copied());
+    let index = lshscope::minhash::build_index(
+        &corpus,
+        &config.index_options,
+        &lshscope::jobs::Progress::new(),
+    )
+    .unwrap();
+    let data = lshscope::pipeline::Loaded {
+        corpus,
+        index,
+        read: Default::default(),
+    };
+    app.update(Action::Loaded(Box::new(Ok(data))));
+    run_effects(&mut app);
+    let main = screen(&app, SIZE.0, SIZE.1);
+    assert!(
+        main.contains("· K 128 · one-permutation sketches ·"),
+        "{main}"
+    );
+    let classic = ready_app(dir.path(), SIZE);
+    assert!(!screen(&classic, SIZE.0, SIZE.1).contains("sketches"));
+}

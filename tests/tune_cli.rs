@@ -881,6 +881,53 @@ fn corpus_seed_spread_counts_what_scan_finds_and_the_budget_holds_for_every_seed
     }
 }
 
+/// `tune --corpus --family` counts the candidates of that family's signatures (what `scan
+/// --family` finds), and the report names the family (JSON always, the table when not
+/// classic).
+#[test]
+fn corpus_counts_follow_the_chosen_sketch_family() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = template_corpus(dir.path(), 800);
+    let corpus_arg = corpus.to_str().unwrap();
+    let args = [
+        "--corpus",
+        corpus_arg,
+        "--seeds",
+        "1",
+        "-k",
+        "32",
+        "--banding",
+        "8x4",
+    ];
+    let report = tune_json(&[&args[..], &["--family", "c-minhash"]].concat());
+    assert_eq!(report["family"], "c-minhash");
+    let counted = row(&report, "given")["seed_spread"]["candidates"][0]
+        .as_f64()
+        .unwrap();
+    let out = tune()
+        .arg("scan")
+        .arg(&corpus)
+        .args(["-k", "32", "-b", "8", "-r", "4", "--quiet", "-o", "-"])
+        .args(["--family", "c-minhash"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let scanned = String::from_utf8(out.stdout).unwrap().lines().count() - 1;
+    assert_eq!(counted, scanned as f64);
+    assert_eq!(tune_json(&args)["family"], "classic");
+    let table = tune()
+        .arg("tune")
+        .args(args)
+        .args(["--family", "c-minhash"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(table.stdout).unwrap();
+    assert!(
+        text.starts_with("K = 32 permutations, c-minhash sketches, "),
+        "{text}"
+    );
+}
+
 #[test]
 fn corpus_options_without_a_corpus_are_refused() {
     tune()

@@ -39,6 +39,7 @@ def scan(
     profile=None,
     max_bucket=None,
     arrow=False,
+    family="classic",
 ):
     """The candidate pairs ``lshscope scan`` finds among ``texts``, verified.
 
@@ -48,6 +49,8 @@ def scan(
     Jaccard) are dropped. ``profile`` (``"datatrove"``, ``"text-dedup"``, ``"nemo"``,
     ``"datasketch"``, ``"spark"``) normalizes and shingles as that tool does, as
     ``lshscope scan --profile`` does; ``shingle`` then defaults to the tool's own.
+    ``family`` is the sketch family of ``lshscope scan --family``: ``"classic"`` (the
+    default), ``"one-permutation"`` or ``"c-minhash"``.
     """
     pairs = _scan(
         list(texts),
@@ -60,6 +63,7 @@ def scan(
         shingle=shingle,
         profile=profile,
         max_bucket=max_bucket,
+        family=family,
     )
     if not arrow:
         return pairs

@@ -75,10 +75,14 @@ def _binary(offsets, data):
     )
 
 
-def _check_options(num_perm, seed, shingle, profile, bands, rows, threshold, max_bucket):
+def _check_options(
+    num_perm, seed, shingle, profile, bands, rows, threshold, max_bucket, family="classic"
+):
     """Raises ValueError on the driver, before any job, for what the CLI would refuse."""
     empty = np.zeros(1, np.int64), np.zeros(0, np.uint8)
-    _kernels.hash_documents(*empty, num_perm=num_perm, seed=seed, shingle=shingle, profile=profile)
+    _kernels.hash_documents(
+        *empty, num_perm=num_perm, seed=seed, shingle=shingle, profile=profile, family=family
+    )
     _kernels.band_rows(*empty, num_perm=num_perm, bands=bands, rows=rows)
     if not 0.0 <= threshold <= 1.0:
         raise ValueError(f"threshold must be in [0, 1], got {threshold}")
@@ -163,6 +167,7 @@ def dedup(
     profile=None,
     threshold=0.0,
     max_bucket=None,
+    family="classic",
 ):
     """The verified candidate pairs of ``df``'s documents: a DataFrame with the columns of
     ``lshscope scan`` (``id_a, id_b, jaccard, estimate, bands_hit``), one row per distinct
@@ -172,19 +177,21 @@ def dedup(
     The options are scan's, with its defaults; ``shingle`` defaults to the profile's own
     (``profile``: ``"datatrove"``, ``"text-dedup"``, ``"nemo"``, ``"datasketch"``,
     ``"spark"``). Ids come from ``id_col`` (default: the column ``id`` if present, else the
-    1-based row number). Input order is the DataFrame's partition order, as Spark reads a file.
+    1-based row number). ``family`` is the sketch family of ``lshscope scan --family``
+    (``"classic"``, ``"one-permutation"``, ``"c-minhash"``). Input order is the DataFrame's
+    partition order, as Spark reads a file.
     The partitions of its shuffles are the session's ``spark.sql.shuffle.partitions``
     (``python -m lshscope.spark`` sizes them from the input).
     """
-    _check_options(num_perm, seed, shingle, profile, bands, rows, threshold, max_bucket)
+    _check_options(num_perm, seed, shingle, profile, bands, rows, threshold, max_bucket, family)
     hashed = _hash(df, text_col, id_col, num_perm=num_perm, seed=seed, shingle=shingle,
-                   profile=profile)
+                   profile=profile, family=family)
     scored = _score(hashed, bands=bands, rows=rows, num_perm=num_perm, threshold=threshold,
                     max_bucket=max_bucket)
     return _in_order(_pairs_of(scored))
 
 
-def _hash(df, text_col, id_col, *, num_perm, seed, shingle, profile):
+def _hash(df, text_col, id_col, *, num_perm, seed, shingle, profile, family="classic"):
     """``_row, _id, sig, shingles``: every document of ``df`` hashed once by the engine,
     persisted (banding and scoring both read it)."""
     from pyspark import StorageLevel
@@ -195,7 +202,13 @@ def _hash(df, text_col, id_col, *, num_perm, seed, shingle, profile):
         for batch in batches:
             offsets, data = _buffers(batch.column("_text"))
             sig_off, sig, set_off, sets = _kernels.hash_documents(
-                offsets, data, num_perm=num_perm, seed=seed, shingle=shingle, profile=profile
+                offsets,
+                data,
+                num_perm=num_perm,
+                seed=seed,
+                shingle=shingle,
+                profile=profile,
+                family=family,
             )
             yield pa.RecordBatch.from_arrays(
                 [
@@ -690,6 +703,12 @@ def _parser():
     )
     p.add_argument("--seed", type=int, default=1, help="hash family seed [default: 1]")
     p.add_argument(
+        "--family",
+        choices=("classic", "one-permutation", "c-minhash"),
+        default="classic",
+        help="sketch family of the K rows, as `lshscope scan --family` [default: classic]",
+    )
+    p.add_argument(
         "--shingle", help='shingles, "char:K" or "word:N" [default: the profile\'s own]'
     )
     p.add_argument(
@@ -807,6 +826,7 @@ def main(argv=None):
             args.rows,
             args.threshold,
             args.max_bucket,
+            args.family,
         )
         if args.shuffle_partitions is not None and args.shuffle_partitions < 1:
             raise ValueError(f"--shuffle-partitions must be at least 1, got {args.shuffle_partitions}")
@@ -885,6 +905,7 @@ def _run(spark, args, profile, source, outputs):
         seed=args.seed,
         shingle=args.shingle,
         profile=profile,
+        family=args.family,
     )
     counts = hashed.agg(
         F.count(F.lit(1)).alias("documents"),
@@ -955,7 +976,9 @@ def _run(spark, args, profile, source, outputs):
 
     summary = [
         f"read {documents:,} documents from {source.uri}",
-        f"{set_bytes // 8:,} shingles, K = {args.num_perm}, {args.bands} bands × {args.rows} rows "
+        f"{set_bytes // 8:,} shingles, K = {args.num_perm}"
+        f"{'' if args.family == 'classic' else f', {args.family} sketches'}, "
+        f"{args.bands} bands × {args.rows} rows "
         f"({args.bands * args.rows} of {args.num_perm} hashes used)",
         f"{candidates:,} candidate pairs, {kept:,} kept at Jaccard ≥ {args.threshold:g}",
     ]

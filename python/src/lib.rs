@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use lshscope::corpus::Corpus;
 use lshscope::jobs::Progress;
 use lshscope::minhash::{
-    Banding, BandingOptions, HashFamily, IndexOptions, build_index, find_candidates,
-    signature_into, verify,
+    Banding, BandingOptions, IndexOptions, SketchFamily, SketchScratch, Sketcher, build_index,
+    find_candidates, verify,
 };
 use lshscope::online::{LshIndex, hash_text};
 use lshscope::text::{Profile, ShingleKind, ShingleOptions, shingle_hash};
@@ -28,13 +28,18 @@ fn to_py(e: lshscope::Error) -> PyErr {
 }
 
 /// The engine's options for the keyword arguments every function takes: `shingle` defaults
-/// to the profile's own (`char:5` for lshscope's), as on the command line.
+/// to the profile's own (`char:5` for lshscope's), as on the command line; `family` is a
+/// sketch family's name, as `--family` takes it.
 fn index_options(
     num_perm: usize,
     seed: u64,
     shingle: Option<&str>,
     profile: Option<&str>,
+    family: &str,
 ) -> PyResult<IndexOptions> {
+    let family: SketchFamily = family
+        .parse()
+        .map_err(|e: lshscope::Error| PyValueError::new_err(format!("family: {e}")))?;
     if num_perm == 0 || num_perm > 4096 {
         return Err(PyValueError::new_err(format!(
             "num_perm must be between 1 and 4096, got {num_perm}"
@@ -58,6 +63,7 @@ fn index_options(
         },
         num_perm,
         seed,
+        family,
     })
 }
 
@@ -71,7 +77,8 @@ fn banding(bands: usize, rows: usize, num_perm: usize) -> PyResult<Banding> {
     Banding::new(bands, rows, num_perm).map_err(to_py)
 }
 
-/// A MinHash signature of one document, as `lshscope scan` computes it.
+/// A MinHash signature of one document, as `lshscope scan` computes it (in the sketch family
+/// `family`, classic by default).
 ///
 /// >>> a = MinHash("the quick brown fox")
 /// >>> b = MinHash("the quick brown fox!")
@@ -81,7 +88,7 @@ fn banding(bands: usize, rows: usize, num_perm: usize) -> PyResult<Banding> {
 #[derive(Clone)]
 struct MinHash {
     options: IndexOptions,
-    family: HashFamily,
+    sketcher: Sketcher,
     /// The shingle hashes seen so far (sorted, distinct).
     set: Vec<u64>,
     signature: Vec<u32>,
@@ -89,9 +96,12 @@ struct MinHash {
 
 impl MinHash {
     fn rehash(&mut self) {
-        let mut folded = Vec::new();
         self.signature = vec![u32::MAX; self.options.num_perm];
-        signature_into(&self.family, &self.set, &mut self.signature, &mut folded);
+        self.sketcher.sketch_into(
+            &self.set,
+            &mut self.signature,
+            &mut SketchScratch::default(),
+        );
     }
 
     fn add_hashes(&mut self, hashes: impl IntoIterator<Item = u64>) {
@@ -104,7 +114,7 @@ impl MinHash {
     fn check_comparable(&self, other: &MinHash) -> PyResult<()> {
         if self.options != other.options {
             return Err(PyValueError::new_err(
-                "the two MinHashes were made with different num_perm, seed or shingle options",
+                "the two MinHashes were made with different num_perm, seed, family or shingle options",
             ));
         }
         Ok(())
@@ -113,23 +123,26 @@ impl MinHash {
 
 #[pymethods]
 impl MinHash {
-    /// `MinHash(text=None, *, num_perm=128, seed=1, shingle=None, profile=None)`: the
-    /// signature of `text` (normalized, shingled and hashed as `lshscope scan` does, or as the
-    /// tool `profile` names: datatrove, text-dedup, nemo, datasketch, spark), or of nothing yet.
+    /// `MinHash(text=None, *, num_perm=128, seed=1, shingle=None, profile=None,
+    /// family="classic")`: the signature of `text` (normalized, shingled and hashed as
+    /// `lshscope scan` does, or as the tool `profile` names: datatrove, text-dedup, nemo,
+    /// datasketch, spark), or of nothing yet. `family` is the sketch family of
+    /// `lshscope scan --family`: "classic", "one-permutation" or "c-minhash".
     #[new]
-    #[pyo3(signature = (text=None, *, num_perm=128, seed=1, shingle=None, profile=None))]
+    #[pyo3(signature = (text=None, *, num_perm=128, seed=1, shingle=None, profile=None, family="classic"))]
     fn new(
         text: Option<&str>,
         num_perm: usize,
         seed: u64,
         shingle: Option<&str>,
         profile: Option<&str>,
+        family: &str,
     ) -> PyResult<Self> {
-        let options = index_options(num_perm, seed, shingle, profile)?;
-        let family = HashFamily::new(num_perm, seed);
+        let options = index_options(num_perm, seed, shingle, profile, family)?;
+        let sketcher = Sketcher::new(options.family, num_perm, seed);
         let mut m = MinHash {
             options,
-            family,
+            sketcher,
             set: Vec::new(),
             signature: Vec::new(),
         };
@@ -181,6 +194,12 @@ impl MinHash {
         self.options.seed
     }
 
+    /// The sketch family's name ("classic", "one-permutation" or "c-minhash").
+    #[getter]
+    fn family(&self) -> &'static str {
+        self.options.family.name()
+    }
+
     /// The number of distinct shingles seen.
     fn __len__(&self) -> usize {
         self.set.len()
@@ -188,19 +207,21 @@ impl MinHash {
 
     fn __repr__(&self) -> String {
         format!(
-            "MinHash(num_perm={}, seed={}, shingle=\"{}\", shingles={})",
+            "MinHash(num_perm={}, seed={}, shingle=\"{}\", family=\"{}\", shingles={})",
             self.options.num_perm,
             self.options.seed,
             self.options.shingle.kind,
+            self.options.family,
             self.set.len()
         )
     }
 }
 
-/// `signatures(texts, *, num_perm=128, seed=1, shingle=None, profile=None)`: an N × K
-/// `uint32` array, row i the signature of texts[i], computed in parallel without the GIL.
+/// `signatures(texts, *, num_perm=128, seed=1, shingle=None, profile=None,
+/// family="classic")`: an N × K `uint32` array, row i the signature of texts[i] in the sketch
+/// family `family`, computed in parallel without the GIL.
 #[pyfunction]
-#[pyo3(signature = (texts, *, num_perm=128, seed=1, shingle=None, profile=None))]
+#[pyo3(signature = (texts, *, num_perm=128, seed=1, shingle=None, profile=None, family="classic"))]
 fn signatures<'py>(
     py: Python<'py>,
     texts: Vec<String>,
@@ -208,8 +229,9 @@ fn signatures<'py>(
     seed: u64,
     shingle: Option<&str>,
     profile: Option<&str>,
+    family: &str,
 ) -> PyResult<Bound<'py, PyArray2<u32>>> {
-    let options = index_options(num_perm, seed, shingle, profile)?;
+    let options = index_options(num_perm, seed, shingle, profile, family)?;
     let n = texts.len();
     let rows = py.detach(|| {
         let corpus = Corpus::from_texts(texts.iter());
@@ -226,10 +248,10 @@ fn signatures<'py>(
 type PairRow = (String, String, f64, f64, u32);
 
 /// `scan(texts, ids=None, *, bands=20, rows=5, threshold=0.0, num_perm=128, seed=1,
-/// shingle=None, profile=None, max_bucket=None)`: the pairs `lshscope scan` writes for these
-/// documents, in its order (by document), as tuples.
+/// shingle=None, profile=None, max_bucket=None, family="classic")`: the pairs `lshscope scan`
+/// writes for these documents, in its order (by document), as tuples.
 #[pyfunction]
-#[pyo3(signature = (texts, ids=None, *, bands=20, rows=5, threshold=0.0, num_perm=128, seed=1, shingle=None, profile=None, max_bucket=None))]
+#[pyo3(signature = (texts, ids=None, *, bands=20, rows=5, threshold=0.0, num_perm=128, seed=1, shingle=None, profile=None, max_bucket=None, family="classic"))]
 #[allow(clippy::too_many_arguments)]
 fn scan(
     py: Python<'_>,
@@ -243,8 +265,9 @@ fn scan(
     shingle: Option<&str>,
     profile: Option<&str>,
     max_bucket: Option<usize>,
+    family: &str,
 ) -> PyResult<Vec<PairRow>> {
-    let options = index_options(num_perm, seed, shingle, profile)?;
+    let options = index_options(num_perm, seed, shingle, profile, family)?;
     let banding = banding(bands, rows, num_perm)?;
     if !(0.0..=1.0).contains(&threshold) {
         return Err(PyValueError::new_err(format!(
@@ -289,9 +312,9 @@ fn scan(
 
 /// LSH as an online structure: band tables to insert documents into and query.
 ///
-/// `LSHIndex(bands=20, rows=5, *, num_perm=128, seed=1, shingle=None, profile=None)`. Files
-/// written by
-/// `save` are the ones `lshscope index` reads and writes.
+/// `LSHIndex(bands=20, rows=5, *, num_perm=128, seed=1, shingle=None, profile=None,
+/// family="classic")`. Files written by `save` are the ones `lshscope index` reads and
+/// writes; they record the sketch family.
 #[pyclass(module = "lshscope", name = "LSHIndex")]
 struct PyLshIndex {
     index: LshIndex,
@@ -300,7 +323,8 @@ struct PyLshIndex {
 #[pymethods]
 impl PyLshIndex {
     #[new]
-    #[pyo3(signature = (bands=20, rows=5, *, num_perm=128, seed=1, shingle=None, profile=None))]
+    #[pyo3(signature = (bands=20, rows=5, *, num_perm=128, seed=1, shingle=None, profile=None, family="classic"))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         bands: usize,
         rows: usize,
@@ -308,8 +332,9 @@ impl PyLshIndex {
         seed: u64,
         shingle: Option<&str>,
         profile: Option<&str>,
+        family: &str,
     ) -> PyResult<Self> {
-        let options = index_options(num_perm, seed, shingle, profile)?;
+        let options = index_options(num_perm, seed, shingle, profile, family)?;
         let banding = banding(bands, rows, num_perm)?;
         Ok(PyLshIndex {
             index: LshIndex::new(options, banding).map_err(to_py)?,
@@ -365,10 +390,20 @@ impl PyLshIndex {
         self.index.save(&path).map_err(to_py)
     }
 
-    /// Reads an index written by `save` or by `lshscope index build`.
+    /// Reads an index written by `save` or by `lshscope index build`. With `family`, an
+    /// index of another sketch family is refused (`ValueError` naming both).
     #[staticmethod]
-    fn load(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
+    #[pyo3(signature = (path, *, family=None))]
+    fn load(py: Python<'_>, path: PathBuf, family: Option<&str>) -> PyResult<Self> {
+        let asked: Option<SketchFamily> = family
+            .map(str::parse)
+            .transpose()
+            .map_err(|e: lshscope::Error| PyValueError::new_err(format!("family: {e}")))?;
         let index = py.detach(|| LshIndex::load(&path)).map_err(to_py)?;
+        if let Some(asked) = asked {
+            lshscope::online::file::check_family(index.options().family, asked, &path)
+                .map_err(to_py)?;
+        }
         Ok(PyLshIndex { index })
     }
 
@@ -387,18 +422,26 @@ impl PyLshIndex {
         self.index.options().num_perm
     }
 
+    /// The sketch family's name, as recorded in the index.
+    #[getter]
+    fn family(&self) -> &'static str {
+        self.index.options().family.name()
+    }
+
     fn __len__(&self) -> usize {
         self.index.len()
     }
 
     fn __repr__(&self) -> String {
         format!(
-            "LSHIndex(bands={}, rows={}, num_perm={}, seed={}, shingle=\"{}\", documents={})",
+            "LSHIndex(bands={}, rows={}, num_perm={}, seed={}, shingle=\"{}\", family=\"{}\", \
+             documents={})",
             self.index.banding().bands,
             self.index.banding().rows,
             self.index.options().num_perm,
             self.index.options().seed,
             self.index.options().shingle.kind,
+            self.index.options().family,
             self.index.len()
         )
     }

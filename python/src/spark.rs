@@ -88,10 +88,12 @@ type Hashed<'py> = (
     Column<'py, u8>,
 );
 
-/// Signatures and shingle sets of a batch of texts given as an Arrow string or binary column
-/// (offsets, bytes); bytes that are not UTF-8 are decoded lossily, as the CLI's readers do.
+/// Signatures (in the sketch family `family`) and shingle sets of a batch of texts given as an
+/// Arrow string or binary column (offsets, bytes); bytes that are not UTF-8 are decoded
+/// lossily, as the CLI's readers do.
 #[pyfunction]
-#[pyo3(signature = (offsets, data, *, num_perm, seed, shingle=None, profile=None))]
+#[pyo3(signature = (offsets, data, *, num_perm, seed, shingle=None, profile=None, family="classic"))]
+#[allow(clippy::too_many_arguments)]
 pub fn hash_documents<'py>(
     py: Python<'py>,
     offsets: PyReadonlyArray1<'py, i64>,
@@ -100,8 +102,9 @@ pub fn hash_documents<'py>(
     seed: u64,
     shingle: Option<&str>,
     profile: Option<&str>,
+    family: &str,
 ) -> PyResult<Hashed<'py>> {
-    let options = index_options(num_perm, seed, shingle, profile)?;
+    let options = index_options(num_perm, seed, shingle, profile, family)?;
     let (offsets, data) = (offsets.as_slice()?, data.as_slice()?);
     let n = count(offsets)?;
     let mut corpus = Corpus::new();

@@ -75,6 +75,8 @@ def test_scan_equals_the_cli(tmp_path):
         (["-b", "20", "-r", "2", "--profile", "datatrove", "--shingle", "word:2"],
          dict(bands=20, rows=2, profile="datatrove", shingle="word:2")),
         (["-b", "32", "-r", "2", "--profile", "text-dedup"], dict(bands=32, rows=2, profile="text-dedup")),
+        (["-b", "20", "-r", "5", "--family", "one-permutation"],
+         dict(bands=20, rows=5, family="one-permutation")),
     ]:
         expected = cli_scan(path, *args)
         assert len(expected) >= 5
@@ -139,6 +141,44 @@ def test_index_queries_save_and_load_with_the_cli(tmp_path):
     rows = list(csv.DictReader(io.StringIO(out)))
     assert [(r["id"], float(r["jaccard"]), float(r["estimate"]), int(r["bands_hit"])) for r in rows] \
         == index.query(probe)
+
+
+def test_a_sketch_family_is_chosen_everywhere_and_recorded(tmp_path):
+    ids, texts = sample(300)
+    classic = lshscope.signatures(texts, num_perm=64, seed=3)
+    for family in ("one-permutation", "c-minhash"):
+        sigs = lshscope.signatures(texts, num_perm=64, seed=3, family=family)
+        assert not np.array_equal(sigs, classic), family
+        m = lshscope.MinHash(texts[5], num_perm=64, seed=3, family=family)
+        assert m.family == family
+        assert np.array_equal(m.digest(), sigs[5])
+        # Signatures of two families are not comparable.
+        with pytest.raises(ValueError, match="family"):
+            m.jaccard(lshscope.MinHash(texts[5], num_perm=64, seed=3))
+    assert lshscope.MinHash("x").family == "classic"
+    with pytest.raises(ValueError, match="one-permutation"):
+        lshscope.signatures(texts, family="oph")
+    # An index records its family; the command line reads it and queries in that family.
+    index = lshscope.LSHIndex(bands=16, rows=4, num_perm=64, family="c-minhash")
+    index.insert_many(ids, texts)
+    path = tmp_path / "cm.lshidx"
+    index.save(str(path))
+    assert lshscope.LSHIndex.load(str(path)).family == "c-minhash"
+    assert lshscope.LSHIndex.load(str(path), family="c-minhash").query(texts[7]) == index.query(
+        texts[7]
+    )
+    with pytest.raises(ValueError, match="built with the c-minhash sketch family, not classic"):
+        lshscope.LSHIndex.load(str(path), family="classic")
+    info = subprocess.run(
+        [cli(), "index", "info", str(path), "--json"], check=True, capture_output=True, text=True
+    ).stdout
+    assert '"family": "c-minhash"' in info
+    out = subprocess.run(
+        [cli(), "index", "query", str(path), texts[7]], check=True, capture_output=True, text=True
+    ).stdout
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["id"], float(r["jaccard"]), float(r["estimate"]), int(r["bands_hit"])) for r in rows] \
+        == index.query(texts[7])
 
 
 def test_a_damaged_index_file_is_refused(tmp_path):

@@ -97,6 +97,19 @@ def test_pairs_equal_scan_with_cap_profile_and_threshold(spark, templated, tmp_p
     assert uncapped.count() > len(got)
 
 
+def test_pairs_equal_scan_in_another_sketch_family(spark, templated, tmp_path):
+    args = ["-b", "16", "-r", "4", "-t", "0.3"]
+    expected = cli_pairs(
+        templated / "t.parquet", tmp_path / "cli.parquet", *args, "--family", "one-permutation"
+    )
+    df = spark.read.parquet(str(templated / "t.parquet"))
+    got = rows(lspark.dedup(df, bands=16, rows=4, threshold=0.3, family="one-permutation"))
+    assert len(got) > 500
+    assert got == expected
+    # Another family's rows make other candidates (the estimates differ at least).
+    assert cli_pairs(templated / "t.parquet", tmp_path / "classic.parquet", *args) != expected
+
+
 def _partition(cluster_rows):
     groups = {}
     for doc, cluster, _, _ in cluster_rows:
@@ -203,6 +216,7 @@ def test_the_entry_point_refuses_bad_options_before_starting_spark(tmp_path):
         ([docs, out, "-k", "0"], "num_perm"),
         ([docs, out, "-b", "40"], "bands"),
         ([docs, out, "--shuffle-partitions", "0"], "--shuffle-partitions"),
+        ([docs, out, "--family", "oph"], "--family"),
         (["s3a:bucket/docs.csv", out], "needs `s3a://`"),
         ([docs, "gs:///out"], "BUCKET"),
         ([docs, out, "--checkpoint-dir", "file://host/tmp"], "names no host"),
@@ -222,5 +236,7 @@ def test_bad_input_is_refused_with_its_reason(spark):
         lspark.dedup(df, text_col="body")
     with pytest.raises(ValueError, match="num_perm"):
         lspark.dedup(df, num_perm=0)
+    with pytest.raises(ValueError, match="unknown sketch family"):
+        lspark.dedup(df, family="oph")
     with pytest.raises(ValueError):
         lspark.dedup(df, bands=40, rows=5)

@@ -385,7 +385,7 @@ pub fn compare_truth(
         let counts = super::redraws::redraw_counts(
             &index.sets,
             truth,
-            (index.options.num_perm, index.options.seed),
+            &index.options,
             redraws,
             banding,
             bins,

@@ -26,7 +26,7 @@ use rayon::prelude::*;
 use super::histogram::bin_of;
 use super::truth::TruthPair;
 use crate::jobs::Progress;
-use crate::minhash::{Banding, HashFamily, ShingleSets, signature_into};
+use crate::minhash::{Banding, IndexOptions, ShingleSets, SketchScratch, Sketcher};
 use crate::rng::SplitMix64;
 use crate::stats::{Z_95, student_t_975, wilson_interval_at};
 
@@ -80,16 +80,18 @@ impl TruthDocs {
         TruthDocs { slot, docs }
     }
 
-    /// For each of `draws` redraws: the signatures of the named documents (K = `num_perm`
-    /// rows each, in slot order), handed to `each(draw, signatures)`. Progress counts
-    /// documents hashed.
+    /// For each of `draws` redraws of the sketch family of `options` (its K, seeds derived
+    /// from its seed): the signatures of the named documents (K rows each, in slot order),
+    /// handed to `each(draw, signatures)`. Progress counts documents hashed.
     fn for_each_draw(
         &self,
         sets: &ShingleSets,
-        (num_perm, seed, draws): (usize, u64, usize),
+        options: &IndexOptions,
+        draws: usize,
         progress: &Progress,
         mut each: impl FnMut(usize, &[u32]),
     ) -> crate::Result<()> {
+        let num_perm = options.num_perm;
         progress.begin(
             crate::jobs::Phase::TruthComparison,
             (self.docs.len() * draws) as u64,
@@ -97,11 +99,11 @@ impl TruthDocs {
         let mut sigs = vec![0u32; self.docs.len() * num_perm];
         for draw in 0..draws {
             progress.check()?;
-            let family = HashFamily::new(num_perm, redraw_seed(seed, draw));
+            let sketcher = Sketcher::new(options.family, num_perm, redraw_seed(options.seed, draw));
             sigs.par_chunks_mut(num_perm)
                 .zip(self.docs.par_iter())
-                .for_each_init(Vec::new, |folded, (row, &d)| {
-                    signature_into(&family, sets.get(d as usize), row, folded);
+                .for_each_init(SketchScratch::default, |scratch, (row, &d)| {
+                    sketcher.sketch_into(sets.get(d as usize), row, scratch);
                 });
             progress.advance(self.docs.len() as u64);
             each(draw, &sigs);
@@ -123,24 +125,26 @@ fn never_collides(sets: &ShingleSets, p: &TruthPair) -> bool {
 }
 
 /// For one fixed `banding`: the truth pairs it makes candidates under each of `draws` redraws
-/// of the family, per bin and at `threshold`. Keeps no per-pair state beyond one redraw's
+/// of the sketch family of `options` (the index's: its family, K and seed), per bin and at
+/// `threshold`. Keeps no per-pair state beyond one redraw's
 /// signatures (what `scan --truth` needs; the explorer, which re-bands, keeps the masks of
 /// [`RedrawAgreement`]).
 #[allow(clippy::too_many_arguments)]
 pub fn redraw_counts(
     sets: &ShingleSets,
     truth: &[TruthPair],
-    (num_perm, seed): (usize, u64),
+    options: &IndexOptions,
     draws: usize,
     banding: Banding,
     bins: usize,
     threshold: f64,
     progress: &Progress,
 ) -> crate::Result<RedrawCounts> {
+    let num_perm = options.num_perm;
     assert!(banding.bands * banding.rows <= num_perm);
     let docs = TruthDocs::of(sets, truth);
     let mut counts = RedrawCounts::zero(bins, draws);
-    docs.for_each_draw(sets, (num_perm, seed, draws), progress, |draw, sigs| {
+    docs.for_each_draw(sets, options, draws, progress, |draw, sigs| {
         let found = truth
             .par_iter()
             .fold(
@@ -169,25 +173,26 @@ pub fn redraw_counts(
 }
 
 impl RedrawAgreement {
-    /// Hashes the documents `truth` names `draws` times with K = `num_perm` functions drawn
-    /// from seeds derived from `seed`, and records each pair's agreement masks. `sets` are the
+    /// Hashes the documents `truth` names `draws` times with the sketch family of `options`
+    /// (the index's family and K, seeds derived from its seed), and records each pair's
+    /// agreement masks. `sets` are the
     /// index's shingle sets (the signatures' input). Progress counts documents hashed; a
     /// cancelled `progress` stops it with [`crate::Error::Cancelled`]. Memory: ⌈K / 64⌉ · 8
     /// bytes per pair and redraw (256 bytes per pair at K = 128 and 16 redraws).
     pub fn compute(
         sets: &ShingleSets,
         truth: &[TruthPair],
-        num_perm: usize,
-        seed: u64,
+        options: &IndexOptions,
         draws: usize,
         progress: &Progress,
     ) -> crate::Result<Self> {
         assert!(draws <= MAX_REDRAWS, "at most {MAX_REDRAWS} redraws");
+        let num_perm = options.num_perm;
         let words = num_perm.div_ceil(64);
         let docs = TruthDocs::of(sets, truth);
         let never: Vec<bool> = truth.iter().map(|p| never_collides(sets, p)).collect();
         let mut masks = vec![0u64; truth.len() * draws * words];
-        docs.for_each_draw(sets, (num_perm, seed, draws), progress, |draw, sigs| {
+        docs.for_each_draw(sets, options, draws, progress, |draw, sigs| {
             masks
                 .par_chunks_mut(draws * words)
                 .zip(truth.par_iter())
@@ -452,15 +457,39 @@ mod tests {
         }
         let banding = Banding { bands: 8, rows: 3 };
         let progress = Progress::new();
-        let masks = RedrawAgreement::compute(&sets, &truth, 70, 5, 6, &progress).unwrap();
-        let direct = redraw_counts(&sets, &truth, (70, 5), 6, banding, 10, 0.5, &progress).unwrap();
-        assert_eq!(masks.found_per_draw(&truth, banding, 10, 0.5), direct);
-        assert!(direct.at_threshold.iter().any(|&n| n > 0));
-        let with_empty = truth.iter().position(|p| p.b == 40).unwrap();
-        assert!(
-            !masks.collides(with_empty, 0, banding),
-            "the empty set never collides"
-        );
+        for family in crate::minhash::SketchFamily::ALL {
+            let options = IndexOptions {
+                num_perm: 70,
+                seed: 5,
+                family,
+                ..IndexOptions::default()
+            };
+            let masks = RedrawAgreement::compute(&sets, &truth, &options, 6, &progress).unwrap();
+            let direct =
+                redraw_counts(&sets, &truth, &options, 6, banding, 10, 0.5, &progress).unwrap();
+            assert_eq!(masks.found_per_draw(&truth, banding, 10, 0.5), direct);
+            assert!(direct.at_threshold.iter().any(|&n| n > 0));
+            let with_empty = truth.iter().position(|p| p.b == 40).unwrap();
+            assert!(
+                !masks.collides(with_empty, 0, banding),
+                "the empty set never collides"
+            );
+            // Each redraw is the chosen family drawn with the redraw's seed.
+            for (i, p) in truth.iter().enumerate().step_by(37) {
+                if p.b == 40 {
+                    continue;
+                }
+                for draw in [0, 5] {
+                    let sketcher = Sketcher::new(family, 70, redraw_seed(5, draw));
+                    let (a, b) = (
+                        sketcher.sketch(sets.get(p.a as usize)),
+                        sketcher.sketch(sets.get(p.b as usize)),
+                    );
+                    let expected = banding.band_agreement(&a, &b).any(|rows| rows == 3);
+                    assert_eq!(masks.collides(i, draw, banding), expected, "{family}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -488,8 +488,9 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
     let mut out = render_read_line(&s.read, input, s.documents_without_shingles);
     let _ = writeln!(
         out,
-        "{}; {} {} an earlier document's shingles (collapsed before banding)",
+        "{}{}; {} {} an earlier document's shingles (collapsed before banding)",
         bands_by_rows(s.bands, s.rows),
+        super::family_note(s.index.family),
         thousands(s.identical_copies as u64),
         for_count(
             s.identical_copies as u64,

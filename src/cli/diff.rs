@@ -94,6 +94,7 @@ pub fn run(args: DiffArgs) -> Result<i32> {
         profile: args.profile.clone(),
         num_perm: 1,
         seed: args.seed,
+        family: None,
     }
     .shingle_options()?;
     if let Some(path) = &args.output {

@@ -202,18 +202,24 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
         .unwrap_or_else(|| "corpus".into());
     // Pair exports and plots go where the user is, like the labels.
     let export_dir = here;
-    // An index file brings its own shingling, K and seed; its signatures are not rebuilt.
+    // An index file brings its own shingling, K, seed and sketch family; its signatures are
+    // not rebuilt, and a --family other than its own is refused.
     let index_file = match input.is_file() {
         true => crate::online::file::read_header(&input)?,
         false => None,
     };
     let (source, index_options) = match index_file {
-        Some(header) => (
-            Source::Index {
-                path: input.clone(),
-            },
-            header.options,
-        ),
+        Some(header) => {
+            if let Some(asked) = args.index.family {
+                header.check_family(asked, &input)?;
+            }
+            (
+                Source::Index {
+                    path: input.clone(),
+                },
+                header.options,
+            )
+        }
         None => {
             let read = args.corpus.read_options(args.index.seed);
             let path = input.clone();

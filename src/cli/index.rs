@@ -321,7 +321,7 @@ fn describe(index: &LshIndex, path: &Path) -> String {
         )
     };
     format!(
-        "{}: {} {}, {} {}; shingles {shingling}, K = {}, seed {}; {}",
+        "{}: {} {}, {} {}; shingles {shingling}, K = {}, seed {}, {} sketches; {}",
         path.display(),
         thousands(documents),
         for_count(documents, "document", "documents"),
@@ -329,6 +329,7 @@ fn describe(index: &LshIndex, path: &Path) -> String {
         for_count(shingles, "shingle", "shingles"),
         o.num_perm,
         o.seed,
+        o.family,
         crate::numfmt::bands_by_rows(b.bands, b.rows)
     )
 }

@@ -9,7 +9,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::corpus::{ColumnSpec, InputFormat, Quote, ReadOptions, ReadReport};
 use crate::jobs::{Phase, Progress};
-use crate::minhash::IndexOptions;
+use crate::minhash::{IndexOptions, SketchFamily};
 use crate::pairfile::OutputTarget;
 use crate::pipeline::{Loaded, Pipeline};
 use crate::text::{Profile, ShingleKind, ShingleOptions};
@@ -315,6 +315,42 @@ pub struct IndexArgs {
     /// Seed for the MinHash permutations and for --sample.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// How the K signature rows are computed [default: classic]. The cheap families sketch
+    /// 2.3–2.5× faster, but shingling bounds the whole signature phase (1.2× faster); n is a
+    /// text's shingle count. docs/families.md has the measured curves. An index file of
+    /// another family is refused; a cache entry of another family is not used.
+    #[arg(long, value_name = "FAMILY", value_parser = family_parser())]
+    pub family: Option<SketchFamily>,
+}
+
+/// `--family`: the sketch families, each with what it costs and where its S-curve deviates.
+fn family_parser() -> impl clap::builder::TypedValueParser<Value = SketchFamily> {
+    use clap::builder::{PossibleValue, TypedValueParser};
+    let values = SketchFamily::ALL.map(|family| {
+        let help = match family {
+            SketchFamily::Classic => {
+                "K hashes per shingle (n·K multiply-adds): the S-curve's assumption"
+            }
+            SketchFamily::OnePermutation => {
+                "one hash per shingle into K bins: 2.3× faster sketches, on the S-curve"
+            }
+            SketchFamily::CMinHash => {
+                "one hash, K shifts: 2.5× faster sketches; fewer high-J pairs if n < K"
+            }
+        };
+        PossibleValue::new(family.name()).help(help)
+    });
+    clap::builder::PossibleValuesParser::new(values)
+        .map(|name| name.parse::<SketchFamily>().expect("a listed family name"))
+}
+
+/// `, FAMILY sketches` for a summary line, empty for the default family (so the default's
+/// summaries read as they always did).
+pub(crate) fn family_note(family: SketchFamily) -> String {
+    match family {
+        SketchFamily::Classic => String::new(),
+        other => format!(", {other} sketches"),
+    }
 }
 
 /// `--profile`: another tool's normalization and shingling.
@@ -392,6 +428,7 @@ impl IndexArgs {
             shingle: self.shingle_options()?,
             num_perm: self.num_perm,
             seed: self.seed,
+            family: self.family.unwrap_or_default(),
         })
     }
 }

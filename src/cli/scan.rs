@@ -442,10 +442,11 @@ fn render_summary(s: &ScanSummary) -> String {
     let mut out = render_read_line(&s.read, &s.input, s.documents_without_shingles);
     let _ = writeln!(
         out,
-        "{} {}, K = {}, {} ({} of {} hashes used)",
+        "{} {}, K = {}{}, {} ({} of {} hashes used)",
         thousands(s.shingles as u64),
         for_count(s.shingles as u64, "shingle", "shingles"),
         s.index.num_perm,
+        super::family_note(s.index.family),
         bands_by_rows(s.bands, s.rows),
         s.bands * s.rows,
         s.index.num_perm

@@ -222,6 +222,7 @@ impl TuneArgs {
         };
         TuneOptions {
             num_perm: self.index.num_perm,
+            family: self.index.family.unwrap_or_default(),
             threshold: self.threshold,
             fp_weight: self.fp_weight,
             fn_weight: self.fn_weight,
@@ -326,9 +327,10 @@ fn render_table(report: &TuneReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "K = {} {}, {}{}",
+        "K = {} {}{}, {}{}",
         report.num_perm,
         for_count(report.num_perm as u64, "permutation", "permutations"),
+        super::family_note(report.family),
         report
             .threshold
             .map_or("no threshold".to_string(), |t| format!("threshold t = {t}")),

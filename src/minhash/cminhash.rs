@@ -21,7 +21,7 @@
 //! of all c (union bound over the K − 1 differences). The estimate's measured spread is in
 //! `tests/families.rs`.
 
-use super::sketch::mixed_hashes;
+use super::mix::mixed_hashes;
 use crate::rng::SplitMix64;
 
 /// C-MinHash for K rows, drawn from a seed.

@@ -253,6 +253,15 @@ unsafe fn update_avx512_block<const R: usize>(
     }
 }
 
+/// The MinHash signature of one shingle-hash set (sorted and distinct) under `family`, into
+/// `row` (K values); `folded` is scratch space reused between calls. An empty set gives all
+/// `u32::MAX`. The one definition of a classic signature: the classic [`super::Sketcher`]
+/// (which every index, the online index and the Python bindings use) computes it here.
+pub fn signature_into(family: &HashFamily, set: &[u64], row: &mut [u32], folded: &mut Vec<u32>) {
+    row.fill(u32::MAX);
+    family.update_hashes(row, set, folded);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

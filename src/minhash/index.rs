@@ -2,7 +2,6 @@
 
 use rayon::prelude::*;
 
-use super::family::HashFamily;
 use super::sketch::{SketchFamily, SketchScratch, Sketcher};
 use crate::corpus::Corpus;
 use crate::jobs::{Phase, Progress};
@@ -169,40 +168,6 @@ impl Signatures {
     }
 }
 
-impl Signatures {
-    /// The signatures of `sets` under another permutation family (`num_perm`, `seed`): the
-    /// shingle sets do not depend on the seed, so a second seed costs only the MinHash pass.
-    /// Equal to the signatures [`build_index`] computes with that seed.
-    pub fn of_sets(
-        sets: &ShingleSets,
-        num_perm: usize,
-        seed: u64,
-        progress: &Progress,
-    ) -> Result<Signatures> {
-        let k = num_perm;
-        let n = sets.len();
-        progress.begin(Phase::Signatures, n as u64);
-        let family = HashFamily::new(k, seed);
-        let mut data = vec![0u32; n * k];
-        let mut empty = vec![false; n];
-        data.par_chunks_mut(CHUNK_DOCS * k)
-            .zip(empty.par_chunks_mut(CHUNK_DOCS))
-            .enumerate()
-            .try_for_each_init(Vec::new, |folded, (c, (sig_chunk, empty_chunk))| {
-                progress.check()?;
-                let first = c * CHUNK_DOCS;
-                for (d, is_empty) in empty_chunk.iter_mut().enumerate() {
-                    let set = sets.get(first + d);
-                    signature_into(&family, set, &mut sig_chunk[d * k..(d + 1) * k], folded);
-                    *is_empty = set.is_empty();
-                }
-                progress.advance(empty_chunk.len() as u64);
-                Ok::<(), Error>(())
-            })?;
-        Ok(Signatures { k, data, empty })
-    }
-}
-
 /// Settings that determine sets and signatures. Changing any of them means rebuilding.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct IndexOptions {
@@ -210,6 +175,10 @@ pub struct IndexOptions {
     /// K, the number of permutations.
     pub num_perm: usize,
     pub seed: u64,
+    /// Which sketch family computes the K rows. Files and cache keys written before families
+    /// existed have no such field: they were classic, and read as classic.
+    #[serde(default)]
+    pub family: SketchFamily,
 }
 
 impl Default for IndexOptions {
@@ -218,6 +187,7 @@ impl Default for IndexOptions {
             shingle: ShingleOptions::default(),
             num_perm: 128,
             seed: 1,
+            family: SketchFamily::Classic,
         }
     }
 }
@@ -245,30 +215,9 @@ impl Index {
     }
 }
 
-/// The MinHash signature of one shingle-hash set (sorted and distinct) under `family`, into
-/// `row` (K values); `folded` is scratch space reused between calls. An empty set gives all
-/// `u32::MAX`. The one definition of a signature: indexes, the online index and the Python
-/// bindings all compute it here.
-pub fn signature_into(family: &HashFamily, set: &[u64], row: &mut [u32], folded: &mut Vec<u32>) {
-    row.fill(u32::MAX);
-    family.update_hashes(row, set, folded);
-}
-
-/// Shingles, hashes and MinHashes every document of `corpus`, in parallel over documents.
+/// Shingles, hashes and sketches every document of `corpus`, in parallel over documents: the
+/// rows come from `options.family` ([`Sketcher`]), the classic family by default.
 pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress) -> Result<Index> {
-    build_sketched_index(corpus, options, SketchFamily::Classic, progress)
-}
-
-/// [`build_index`] with the signature rows of another sketch family: the same sets, rows from
-/// [`Sketcher`]. The returned index's options do not record the family yet (the option that
-/// selects it everywhere, issue 29, adds it to [`IndexOptions`]), so such an index must not be
-/// saved or cached under its options; measurements and tests use it as it is.
-pub fn build_sketched_index(
-    corpus: &Corpus,
-    options: &IndexOptions,
-    family: SketchFamily,
-    progress: &Progress,
-) -> Result<Index> {
     let k = options.num_perm;
     if k == 0 || k > 4096 {
         return Err(Error::usage(format!(
@@ -277,7 +226,7 @@ pub fn build_sketched_index(
     }
     let n = corpus.len();
     progress.begin(Phase::Signatures, n as u64);
-    let sketcher = Sketcher::new(family, k, options.seed);
+    let sketcher = Sketcher::new(options.family, k, options.seed);
     // Zeroed memory comes from the kernel as untouched pages, so this costs nothing here; each
     // worker fills its rows (and takes their page faults) in parallel below.
     let mut data = vec![0u32; n * k];
@@ -333,6 +282,47 @@ pub fn build_sketched_index(
         sets: ShingleSets { chunks, len: n },
         signatures: Signatures { k, data, empty },
     })
+}
+
+/// The signatures of `sets` under `family` with K = `num_perm` rows drawn from `seed`: the
+/// shingle sets do not depend on the family, so another family (or seed) costs only this
+/// pass. Equal to the signatures [`build_index`] computes with that family and seed.
+pub fn signatures_of_sets(
+    sets: &ShingleSets,
+    family: SketchFamily,
+    num_perm: usize,
+    seed: u64,
+    progress: &Progress,
+) -> Result<Signatures> {
+    if num_perm == 0 || num_perm > 4096 {
+        return Err(Error::usage(format!(
+            "--num-perm must be between 1 and 4096, got {num_perm}"
+        )));
+    }
+    let k = num_perm;
+    let n = sets.len();
+    progress.begin(Phase::Signatures, n as u64);
+    let sketcher = Sketcher::new(family, k, seed);
+    let mut data = vec![0u32; n * k];
+    let mut empty = vec![false; n];
+    data.par_chunks_mut(CHUNK_DOCS * k)
+        .zip(empty.par_chunks_mut(CHUNK_DOCS))
+        .enumerate()
+        .try_for_each_init(
+            SketchScratch::default,
+            |scratch, (c, (sig_chunk, empty_chunk))| {
+                progress.check()?;
+                let first = c * CHUNK_DOCS;
+                for (d, is_empty) in empty_chunk.iter_mut().enumerate() {
+                    let set = sets.get(first + d);
+                    sketcher.sketch_into(set, &mut sig_chunk[d * k..(d + 1) * k], scratch);
+                    *is_empty = set.is_empty();
+                }
+                progress.advance(empty_chunk.len() as u64);
+                Ok::<(), Error>(())
+            },
+        )?;
+    Ok(Signatures { k, data, empty })
 }
 
 /// Insertion sort, for the last step of the bucket sorts here: after a counting pass on the top
@@ -471,7 +461,7 @@ fn dedup_sorted(v: &mut [u64]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::minhash::fold32;
+    use crate::minhash::{HashFamily, fold32};
 
     #[test]
     fn bucket_sort_matches_std_sort() {
@@ -553,23 +543,78 @@ mod tests {
     }
 
     #[test]
-    fn signatures_of_sets_equal_a_rebuild_with_that_seed() {
+    fn signatures_of_sets_equal_a_rebuild_with_that_family_and_seed() {
         let texts: Vec<String> = (0..5000)
             .map(|i| format!("document {} about {}", i % 97, i % 13))
             .chain(["".to_string()])
             .collect();
         let corpus = Corpus::from_texts(texts.iter().map(String::as_str));
         let base = build_index(&corpus, &IndexOptions::default(), &Progress::new()).unwrap();
-        for seed in [2, 99] {
-            let options = IndexOptions {
-                seed,
-                num_perm: 64,
-                ..IndexOptions::default()
-            };
-            let rebuilt = build_index(&corpus, &options, &Progress::new()).unwrap();
-            let reused = Signatures::of_sets(&base.sets, 64, seed, &Progress::new()).unwrap();
-            assert_eq!(reused.data, rebuilt.signatures.data, "seed {seed}");
-            assert_eq!(reused.empty, rebuilt.signatures.empty);
+        for family in SketchFamily::ALL {
+            for seed in [2, 99] {
+                let options = IndexOptions {
+                    seed,
+                    num_perm: 64,
+                    family,
+                    ..IndexOptions::default()
+                };
+                let rebuilt = build_index(&corpus, &options, &Progress::new()).unwrap();
+                let reused =
+                    signatures_of_sets(&base.sets, family, 64, seed, &Progress::new()).unwrap();
+                assert_eq!(
+                    reused.data, rebuilt.signatures.data,
+                    "{family}, seed {seed}"
+                );
+                assert_eq!(reused.empty, rebuilt.signatures.empty);
+            }
         }
+    }
+
+    #[test]
+    fn options_without_a_family_read_as_classic() {
+        // What files and cache keys held before families existed.
+        let mut old = serde_json::to_value(IndexOptions {
+            family: SketchFamily::CMinHash,
+            ..IndexOptions::default()
+        })
+        .unwrap();
+        assert_eq!(old["family"], "c-minhash");
+        old.as_object_mut().unwrap().remove("family");
+        let options: IndexOptions = serde_json::from_value(old).unwrap();
+        assert_eq!(options.family, SketchFamily::Classic);
+        let json = serde_json::to_string(&IndexOptions::default()).unwrap();
+        assert!(json.contains(r#""family":"classic""#), "{json}");
+    }
+
+    #[test]
+    fn signatures_of_sets_match_row_by_row_sketches() {
+        let mut rng = crate::rng::SplitMix64::new(6);
+        let sets: Vec<Vec<u64>> = (0..5000)
+            .map(|i| {
+                let mut set: Vec<u64> = (0..i % 37).map(|_| rng.next_u64()).collect();
+                set.sort_unstable();
+                set.dedup();
+                set
+            })
+            .collect();
+        let shingle_sets = ShingleSets::from_sets(&sets);
+        for family in SketchFamily::ALL {
+            let sigs = signatures_of_sets(&shingle_sets, family, 64, 11, &Progress::new()).unwrap();
+            let sketcher = Sketcher::new(family, 64, 11);
+            for (i, set) in sets.iter().enumerate().step_by(97) {
+                assert_eq!(sigs.row(i), &sketcher.sketch(set)[..], "{family}, doc {i}");
+                assert_eq!(sigs.is_empty_doc(i), set.is_empty());
+            }
+        }
+        assert!(
+            signatures_of_sets(
+                &shingle_sets,
+                SketchFamily::CMinHash,
+                0,
+                1,
+                &Progress::new()
+            )
+            .is_err()
+        );
     }
 }

@@ -6,6 +6,7 @@ pub mod collisions;
 pub(crate) mod family;
 mod identical;
 mod index;
+mod mix;
 mod oph;
 pub mod scurve;
 mod sketch;
@@ -17,11 +18,9 @@ pub use banding::{
     BandBuckets, Banding, BandingOptions, BucketInfo, BucketLists, CandidatePair, Candidates,
     band_key, band_keys, bucket_lists, find_candidates, find_candidates_among, pairs_among,
 };
-pub use family::{HashFamily, fold32};
+pub use family::{HashFamily, fold32, signature_into};
 pub use identical::IdenticalGroups;
-pub use index::{
-    Index, IndexOptions, ShingleSets, Signatures, build_index, build_sketched_index, signature_into,
-};
-pub use sketch::{SketchFamily, SketchScratch, Sketcher, signatures_of_sets};
+pub use index::{Index, IndexOptions, ShingleSets, Signatures, build_index, signatures_of_sets};
+pub use sketch::{SketchFamily, SketchScratch, Sketcher};
 pub use stream::{StreamCounts, stream_verified};
 pub use verify::{PackedPair, VerifiedPair, estimate, verify};

@@ -23,7 +23,7 @@
 //! with probability J, but the band collision rate moves off 1 − (1 − s^r)^b; how far is
 //! measured in `tests/families.rs` and `docs/families.md`.
 
-use super::sketch::mixed_hashes;
+use super::mix::mixed_hashes;
 use crate::rng::SplitMix64;
 
 /// Probes stored per bin; later probes (rare: a document reaching few bins) are computed.

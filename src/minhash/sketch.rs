@@ -16,13 +16,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use rayon::prelude::*;
-
 use super::cminhash::CMinHash;
-use super::family::HashFamily;
-use super::index::{ShingleSets, Signatures, signature_into};
+use super::family::{HashFamily, signature_into};
 use super::oph::OnePermutation;
-use crate::jobs::{Phase, Progress};
 use crate::{Error, Result};
 
 /// Which sketch family computes the signature rows.
@@ -152,7 +148,7 @@ impl Sketcher {
     }
 
     /// The K rows of one document from its shingle-hash set (sorted and distinct, as
-    /// [`ShingleSets`] holds them), into `row`. An empty set gives all `u32::MAX`. For the
+    /// [`super::ShingleSets`] holds them), into `row`. An empty set gives all `u32::MAX`. For the
     /// classic family this is exactly [`signature_into`].
     pub fn sketch_into(&self, set: &[u64], row: &mut [u32], scratch: &mut SketchScratch) {
         assert_eq!(row.len(), self.num_perm(), "a row of K values");
@@ -173,91 +169,6 @@ impl Sketcher {
     }
 }
 
-/// `out[i]` = the top 32 bits of SplitMix64's output mix of `set[i] ^ key`: the one hash per
-/// shingle of the one-permutation and C-MinHash families. The mix is a bijection of u64 with
-/// full avalanche, so the values are as uniform as the shingle hashes themselves, and a new
-/// key gives an unrelated permutation. This pass is most of those families' time, so it runs
-/// 8 shingles to an AVX-512 register when the CPU has AVX-512DQ (64-bit multiplies).
-pub(super) fn mixed_hashes(set: &[u64], key: u64, out: &mut Vec<u32>) {
-    out.clear();
-    out.resize(set.len(), 0);
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512dq") {
-            // SAFETY: the CPU supports the features this function was compiled for.
-            return unsafe { mixed_hashes_avx512(set, key, out) };
-        }
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: as above.
-            return unsafe { mixed_hashes_avx2(set, key, out) };
-        }
-    }
-    mixed_hashes_portable(set, key, out)
-}
-
-#[inline(always)]
-fn mixed_hashes_portable(set: &[u64], key: u64, out: &mut [u32]) {
-    for (o, &h) in out.iter_mut().zip(set) {
-        *o = (crate::rng::SplitMix64::mix(h ^ key) >> 32) as u32;
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512dq")]
-unsafe fn mixed_hashes_avx512(set: &[u64], key: u64, out: &mut [u32]) {
-    mixed_hashes_portable(set, key, out)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn mixed_hashes_avx2(set: &[u64], key: u64, out: &mut [u32]) {
-    mixed_hashes_portable(set, key, out)
-}
-
-/// Documents per unit of parallel work, as in `index.rs`.
-const CHUNK_DOCS: usize = 2048;
-
-/// The signatures of `sets` under `family` with K = `num_perm` rows drawn from `seed`: the
-/// shingle sets do not depend on the family, so another family (or seed) costs only this
-/// pass. For [`SketchFamily::Classic`] it equals [`Signatures::of_sets`].
-pub fn signatures_of_sets(
-    sets: &ShingleSets,
-    family: SketchFamily,
-    num_perm: usize,
-    seed: u64,
-    progress: &Progress,
-) -> Result<Signatures> {
-    if num_perm == 0 || num_perm > 4096 {
-        return Err(Error::usage(format!(
-            "--num-perm must be between 1 and 4096, got {num_perm}"
-        )));
-    }
-    let k = num_perm;
-    let n = sets.len();
-    progress.begin(Phase::Signatures, n as u64);
-    let sketcher = Sketcher::new(family, k, seed);
-    let mut data = vec![0u32; n * k];
-    let mut empty = vec![false; n];
-    data.par_chunks_mut(CHUNK_DOCS * k)
-        .zip(empty.par_chunks_mut(CHUNK_DOCS))
-        .enumerate()
-        .try_for_each_init(
-            SketchScratch::default,
-            |scratch, (c, (sig_chunk, empty_chunk))| {
-                progress.check()?;
-                let first = c * CHUNK_DOCS;
-                for (d, is_empty) in empty_chunk.iter_mut().enumerate() {
-                    let set = sets.get(first + d);
-                    sketcher.sketch_into(set, &mut sig_chunk[d * k..(d + 1) * k], scratch);
-                    *is_empty = set.is_empty();
-                }
-                progress.advance(empty_chunk.len() as u64);
-                Ok::<(), Error>(())
-            },
-        )?;
-    Ok(Signatures::from_rows(k, data, empty).expect("N × K rows and N flags"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,24 +179,6 @@ mod tests {
         v.sort_unstable();
         v.dedup();
         v
-    }
-
-    #[test]
-    fn mixed_hashes_match_the_scalar_mix_on_every_path() {
-        let mut rng = SplitMix64::new(12);
-        for n in [0, 1, 7, 8, 9, 400] {
-            let set: Vec<u64> = (0..n).map(|_| rng.next_u64()).collect();
-            let expected: Vec<u32> = set
-                .iter()
-                .map(|&h| (SplitMix64::mix(h ^ 77) >> 32) as u32)
-                .collect();
-            let mut out = vec![5; 3];
-            mixed_hashes(&set, 77, &mut out);
-            assert_eq!(out, expected, "n = {n}");
-            let mut portable = vec![0; n];
-            mixed_hashes_portable(&set, 77, &mut portable);
-            assert_eq!(portable, expected);
-        }
     }
 
     #[test]
@@ -338,40 +231,5 @@ mod tests {
                 assert!(agree <= k / 16, "{family}, k = {k}: {agree} rows agree");
             }
         }
-    }
-
-    #[test]
-    fn signatures_of_sets_match_row_by_row_sketches_and_the_classic_path() {
-        let mut rng = SplitMix64::new(6);
-        let sets: Vec<Vec<u64>> = (0..5000).map(|i| random_set(&mut rng, i % 37)).collect();
-        let shingle_sets = ShingleSets::from_sets(&sets);
-        for family in SketchFamily::ALL {
-            let sigs = signatures_of_sets(&shingle_sets, family, 64, 11, &Progress::new()).unwrap();
-            let sketcher = Sketcher::new(family, 64, 11);
-            for (i, set) in sets.iter().enumerate().step_by(97) {
-                assert_eq!(sigs.row(i), &sketcher.sketch(set)[..], "{family}, doc {i}");
-                assert_eq!(sigs.is_empty_doc(i), set.is_empty());
-            }
-        }
-        let classic = signatures_of_sets(
-            &shingle_sets,
-            SketchFamily::Classic,
-            64,
-            11,
-            &Progress::new(),
-        )
-        .unwrap();
-        let of_sets = Signatures::of_sets(&shingle_sets, 64, 11, &Progress::new()).unwrap();
-        assert_eq!(classic.rows(), of_sets.rows());
-        assert!(
-            signatures_of_sets(
-                &shingle_sets,
-                SketchFamily::CMinHash,
-                0,
-                1,
-                &Progress::new()
-            )
-            .is_err()
-        );
     }
 }

@@ -3,8 +3,8 @@
 //! ```text
 //! magic      16 bytes   "LSHSCOPE-INDEX\r\n" (the CR LF catches transfers that rewrite line ends)
 //! format     u32        1
-//! header     u32 length, then JSON: lshscope version, options (shingling, K, seed), bands,
-//!                       rows, documents
+//! header     u32 length, then JSON: lshscope version, options (shingling, K, seed, sketch
+//!                       family), bands, rows, documents
 //! documents  per document: u32 id length, id (UTF-8), u64 text length, text (UTF-8)
 //! sets       per document: u32 count, then that many u64 shingle hashes (sorted, distinct)
 //! signatures N × K u32, row-major
@@ -15,6 +15,10 @@
 //! band, well under a second per million documents), which keeps the file independent of how
 //! tables are laid out in memory. A file with another magic, a newer format, a checksum that
 //! does not match or a length that runs past the end is refused with an error that says which.
+//!
+//! Files written before sketch families existed have no `family` in their options: their rows
+//! are the classic family's, and they read as classic. A face that asks for a family checks
+//! it with [`Header::check_family`]: rows of one family never band with another's.
 
 use std::io::{Read, Write};
 use std::path::Path;
@@ -23,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use super::LshIndex;
 use crate::corpus::Corpus;
-use crate::minhash::{Banding, Index, IndexOptions, ShingleSets, Signatures};
+use crate::minhash::{Banding, Index, IndexOptions, ShingleSets, Signatures, SketchFamily};
 use crate::{Error, Result};
 
 const MAGIC: &[u8; 16] = b"LSHSCOPE-INDEX\r\n";
@@ -47,6 +51,31 @@ pub struct Header {
     /// read (a text column chosen by default, say), shown again when the entry is opened.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub read_warnings: Vec<String>,
+}
+
+impl Header {
+    /// Refuses an index built with another sketch family than `asked`: its signatures, and
+    /// those of every document added to it or queried against it, are its own family's rows,
+    /// which never agree with another family's. `path` names the file in the error.
+    pub fn check_family(&self, asked: SketchFamily, path: &Path) -> Result<()> {
+        check_family(self.options.family, asked, path)
+    }
+}
+
+/// The refusal of [`Header::check_family`] for an index of `built` opened as `asked`.
+pub fn check_family(built: SketchFamily, asked: SketchFamily, path: &Path) -> Result<()> {
+    if built == asked {
+        return Ok(());
+    }
+    Err(Error::input(
+        path,
+        0,
+        format!(
+            "the index was built with the {built} sketch family, not {asked} as --family asks: \
+             open it with --family {built} (or without --family), or rebuild it with \
+             `lshscope index build --family {asked}`"
+        ),
+    ))
 }
 
 /// True when `bytes` start like an index file (for formats detected by content).
@@ -449,6 +478,10 @@ mod tests {
     use crate::jobs::Progress;
 
     fn sample() -> LshIndex {
+        sample_of(SketchFamily::Classic)
+    }
+
+    fn sample_of(family: SketchFamily) -> LshIndex {
         let corpus = Corpus::from_pairs([
             ("a", "the quick brown fox jumps over the lazy dog"),
             ("b", "the quick brown fox jumped over the lazy dog"),
@@ -457,6 +490,7 @@ mod tests {
         ]);
         let options = IndexOptions {
             num_perm: 32,
+            family,
             ..IndexOptions::default()
         };
         LshIndex::build(
@@ -528,5 +562,73 @@ mod tests {
         newer[16..20].copy_from_slice(&2u32.to_le_bytes());
         assert!(err(&newer).contains("newer lshscope"));
         assert!(err(&newer).starts_with("x.lshidx"));
+    }
+
+    /// `bytes` (a saved index) with its header's JSON edited by `edit` and the checksum
+    /// recomputed: a file as another writer would have written it.
+    fn with_header(bytes: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
+        let len = u32::from_le_bytes(bytes[20..24].try_into().unwrap()) as usize;
+        let mut header: serde_json::Value = serde_json::from_slice(&bytes[24..24 + len]).unwrap();
+        edit(&mut header);
+        let json = serde_json::to_vec(&header).unwrap();
+        let mut out = bytes[..20].to_vec();
+        out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+        out.extend_from_slice(&json);
+        out.extend_from_slice(&bytes[24 + len..bytes.len() - 8]);
+        let sum = xxhash_rust::xxh3::xxh3_64(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn the_family_round_trips_and_older_files_read_as_classic() {
+        for family in SketchFamily::ALL {
+            let index = sample_of(family);
+            let bytes = saved(&index);
+            let back = LshIndex::from_bytes(&bytes, Path::new("x.lshidx")).unwrap();
+            assert_eq!(back.options().family, family);
+            assert_eq!(
+                back.index.signatures.rows(),
+                index.index.signatures.rows(),
+                "{family}"
+            );
+            // Documents added later are sketched with the file's family.
+            let text = "the quick brown fox jumps over the lazy cat";
+            let mut grown = back.clone();
+            let doc = grown.insert("e", text);
+            let direct = crate::online::hash_text(index.options(), text).1;
+            assert_eq!(grown.index.signatures.row(doc as usize), &direct[..]);
+        }
+        // A file of a version before families: no `family` in its options.
+        let classic = saved(&sample());
+        let old = with_header(&classic, |h| {
+            let options = h["options"].as_object_mut().unwrap();
+            assert_eq!(options.remove("family").unwrap(), "classic");
+        });
+        let back = LshIndex::from_bytes(&old, Path::new("old.lshidx")).unwrap();
+        assert_eq!(back.options().family, SketchFamily::Classic);
+        assert_eq!(back.options(), sample().options());
+    }
+
+    #[test]
+    fn an_index_of_another_family_is_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("oph.lshidx");
+        sample_of(SketchFamily::OnePermutation).save(&path).unwrap();
+        let header = read_header(&path).unwrap().unwrap();
+        header
+            .check_family(SketchFamily::OnePermutation, &path)
+            .unwrap();
+        let err = header
+            .check_family(SketchFamily::Classic, &path)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("oph.lshidx"), "{err}");
+        assert!(
+            err.contains("built with the one-permutation sketch family, not classic"),
+            "{err}"
+        );
+        assert!(err.contains("--family one-permutation"), "{err}");
+        assert!(err.contains("index build --family classic"), "{err}");
     }
 }

@@ -301,8 +301,18 @@ mod tests {
     fn inserting_one_by_one_equals_building_at_once() {
         let texts = texts();
         let corpus = Corpus::from_texts(texts.iter().map(String::as_str));
-        let built = LshIndex::build(corpus.clone(), &options(), BANDING, &Progress::new()).unwrap();
-        let mut grown = LshIndex::new(options(), BANDING).unwrap();
+        for family in crate::minhash::SketchFamily::ALL {
+            let options = IndexOptions {
+                family,
+                ..options()
+            };
+            grown_equals_built(&corpus, &options);
+        }
+    }
+
+    fn grown_equals_built(corpus: &Corpus, options: &IndexOptions) {
+        let built = LshIndex::build(corpus.clone(), options, BANDING, &Progress::new()).unwrap();
+        let mut grown = LshIndex::new(options.clone(), BANDING).unwrap();
         let half = Corpus::from_pairs((0..200).map(|i| (corpus.id(i), corpus.text(i))));
         grown.extend(&half, &Progress::new()).unwrap();
         for i in 200..corpus.len() {
@@ -321,7 +331,12 @@ mod tests {
             "order 3 shipped with tracking code 0",
             "a notice repeated on every page",
         ] {
-            assert_eq!(grown.query(probe), built.query(probe), "{probe}");
+            assert_eq!(
+                grown.query(probe),
+                built.query(probe),
+                "{probe}, {}",
+                options.family
+            );
         }
     }
 

@@ -3,7 +3,8 @@
 //!
 //! An entry is an index file ([`crate::online::file`], the `.lshidx` format: XXH3 checksum,
 //! written atomically) named by its key, an XXH3-128 hash of the input file's bytes, the read
-//! and index options and the lshscope version (shingling may change between versions). The
+//! and index options (the sketch family among them) and the lshscope version (shingling may
+//! change between versions). An entry of another family is another key: a miss. The
 //! key is also stored in the file's header and checked on reading, so a renamed, stale or
 //! corrupt entry is never used: it is removed and the index rebuilt, with a note.
 //!
@@ -234,7 +235,7 @@ fn entry_bytes(corpus: &Corpus, index: &Index) -> u64 {
 mod tests {
     use super::*;
     use crate::jobs::Progress;
-    use crate::minhash::build_index;
+    use crate::minhash::{SketchFamily, build_index};
 
     fn write_corpus(dir: &Path, name: &str, extra: &str) -> PathBuf {
         let path = dir.join(name);
@@ -295,6 +296,50 @@ mod tests {
             ..ReadOptions::default()
         };
         assert_ne!(IndexCache::key(&changed, &limited, &options).unwrap(), key);
+    }
+
+    #[test]
+    fn an_entry_of_another_family_is_a_miss_and_each_family_has_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = IndexCache::new(dir.path().join("cache"), DEFAULT_LIMIT_BYTES);
+        let input = write_corpus(dir.path(), "c.csv", "");
+        let read = ReadOptions::default();
+        let classic = IndexOptions::default();
+        let key = IndexCache::key(&input, &read, &classic).unwrap();
+        let (corpus, index) = built(&input, &classic);
+        cache.store(&key, &corpus, &index, &[]).unwrap();
+        for family in [SketchFamily::OnePermutation, SketchFamily::CMinHash] {
+            let options = IndexOptions {
+                family,
+                ..classic.clone()
+            };
+            let other = IndexCache::key(&input, &read, &options).unwrap();
+            assert_ne!(other, key, "{family}");
+            assert!(matches!(cache.lookup(&other, &options), Lookup::Miss));
+            let (corpus, index) = built(&input, &options);
+            cache.store(&other, &corpus, &index, &[]).unwrap();
+            let Lookup::Hit(hit) = cache.lookup(&other, &options) else {
+                panic!("a hit for {family}");
+            };
+            assert_eq!(hit.index.options.family, family);
+            assert_eq!(hit.index.signatures.rows(), index.signatures.rows());
+        }
+        // The classic entry is still there, and still classic.
+        let Lookup::Hit(hit) = cache.lookup(&key, &classic) else {
+            panic!("the classic entry is kept");
+        };
+        assert_eq!(hit.index.options.family, SketchFamily::Classic);
+        // An entry whose stored options name another family than the key's is never used.
+        assert!(matches!(
+            cache.lookup(
+                &key,
+                &IndexOptions {
+                    family: SketchFamily::CMinHash,
+                    ..classic.clone()
+                }
+            ),
+            Lookup::Rejected(why) if why.contains("other options")
+        ));
     }
 
     #[test]

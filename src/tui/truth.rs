@@ -430,14 +430,7 @@ fn redraw(
     if draws == 0 || pairs.is_empty() {
         return Some(None);
     }
-    match RedrawAgreement::compute(
-        &data.index.sets,
-        pairs,
-        options.num_perm,
-        options.seed,
-        draws,
-        progress,
-    ) {
+    match RedrawAgreement::compute(&data.index.sets, pairs, options, draws, progress) {
         Ok(agreement) => Some(Some(Arc::new(agreement))),
         Err(_) => None,
     }

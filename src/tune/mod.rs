@@ -17,7 +17,6 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::jobs::Progress;
-use crate::minhash::Banding;
 use crate::minhash::scurve::{candidate_probability, datasketch_optimal_params};
 use crate::minhash::tune::{
     BoundCheck, Constraints, CorpusEstimate, CurveSummary, MIN_SAMPLED_AT_THRESHOLD,
@@ -26,6 +25,7 @@ use crate::minhash::tune::{
     closest_to_constraints_among, constraint_search_among, corpus_estimate, quantiles,
     sampled_intervals, sharpest_with_probability_at_among, smallest_num_perm_for_among, summarize,
 };
+use crate::minhash::{Banding, SketchFamily};
 
 /// The default removal bound for tools that remove every candidate: pairs this far below the
 /// threshold ([`TuneOptions::removal_bound`] says why) ...
@@ -78,6 +78,9 @@ impl PairSimilarities {
 pub struct TuneOptions {
     /// K: every banding considered has b·r ≤ K.
     pub num_perm: usize,
+    /// The sketch family of the signatures (recorded in the report; the corpus columns
+    /// count candidates of signatures in this family).
+    pub family: SketchFamily,
     /// The Jaccard similarity t at which pairs count as duplicates. Without it only the
     /// constraint search and the given bandings run (they need no threshold).
     pub threshold: Option<f64>,
@@ -115,6 +118,7 @@ impl TuneOptions {
     pub fn new(threshold: f64) -> Self {
         TuneOptions {
             num_perm: 128,
+            family: SketchFamily::Classic,
             threshold: Some(threshold),
             fp_weight: 0.5,
             fn_weight: 0.5,
@@ -287,6 +291,7 @@ pub struct SampleInfo {
 #[derive(Debug, Clone, Serialize)]
 pub struct TuneReport {
     pub num_perm: usize,
+    pub family: SketchFamily,
     pub threshold: Option<f64>,
     pub fp_weight: f64,
     pub fn_weight: f64,
@@ -848,6 +853,7 @@ pub fn build_report_with(
     };
     Ok(TuneReport {
         num_perm: k,
+        family: options.family,
         threshold,
         fp_weight: options.fp_weight,
         fn_weight: options.fn_weight,

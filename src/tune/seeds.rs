@@ -24,7 +24,7 @@ use crate::jobs::Progress;
 use crate::minhash::collisions::{
     CandidateGrowth, SweepLimits, candidate_growth, candidate_growth_with_degrees,
 };
-use crate::minhash::{Banding, Index, Signatures};
+use crate::minhash::{Banding, Index, Signatures, signatures_of_sets};
 
 /// Signatures of one corpus (or a uniform sample of it) under several seeds.
 #[derive(Debug, Clone)]
@@ -151,7 +151,7 @@ impl SeedCorpus {
                 if seed == index.options.seed {
                     Ok(index.signatures.clone())
                 } else {
-                    Signatures::of_sets(&index.sets, k, seed, progress)
+                    signatures_of_sets(&index.sets, index.options.family, k, seed, progress)
                 }
             })
             .collect::<Result<Vec<_>>>()?;
@@ -340,6 +340,29 @@ mod tests {
         }
         assert!(!spread.estimated());
         assert!(spread.min <= spread.median && spread.median <= spread.max);
+    }
+
+    #[test]
+    fn each_seed_is_drawn_in_the_index_s_sketch_family() {
+        use crate::minhash::SketchFamily;
+        let options = IndexOptions {
+            num_perm: 32,
+            family: SketchFamily::OnePermutation,
+            ..IndexOptions::default()
+        };
+        let index = build_index(&corpus(), &options, &Progress::new()).unwrap();
+        let sc = SeedCorpus::new(
+            "test".into(),
+            index.len(),
+            &index,
+            &[1, 5],
+            &Progress::new(),
+        )
+        .unwrap();
+        let rebuilt = IndexOptions { seed: 5, ..options };
+        let rebuilt = build_index(&corpus(), &rebuilt, &Progress::new()).unwrap();
+        assert_eq!(sc.signatures[1].rows(), rebuilt.signatures.rows());
+        assert_eq!(sc.signatures[0].rows(), index.signatures.rows());
     }
 
     #[test]

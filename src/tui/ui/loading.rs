@@ -7,6 +7,7 @@ use ratatui::widgets::{Block, Gauge, Paragraph};
 
 use super::fit::fit_line;
 use crate::jobs::Phase;
+use crate::minhash::SketchFamily;
 use crate::numfmt::{amount, compact, rate as human_rate};
 use crate::tui::app::App;
 use crate::tui::keys::{self, Command};
@@ -44,8 +45,11 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             fit_line(
                 Span::styled(
                     format!(
-                        "shingles {} · K = {} permutations · seed {}",
-                        opts.shingle.kind, opts.num_perm, opts.seed
+                        "shingles {} · K = {} permutations · seed {}{}",
+                        opts.shingle.kind,
+                        opts.num_perm,
+                        opts.seed,
+                        family_note(opts.family)
                     ),
                     theme.dim(),
                 ),
@@ -125,4 +129,12 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         )),
         hint,
     );
+}
+
+/// ` · FAMILY sketches` after K, empty for the default family (whose screens read as before).
+pub(super) fn family_note(family: SketchFamily) -> String {
+    match family {
+        SketchFamily::Classic => String::new(),
+        other => format!(" · {other} sketches"),
+    }
 }

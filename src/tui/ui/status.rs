@@ -32,10 +32,11 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
         fields.push(Field::new(
             5,
             format!(
-                "{} {} · K {}",
+                "{} {} · K {}{}",
                 compact(shingles),
                 for_count(shingles, "shingle", "shingles"),
-                app.num_perm()
+                app.num_perm(),
+                super::loading::family_note(app.config.index_options.family)
             ),
         ));
         fields.push(Field::new(2, format!("{}×{}", b.bands, b.rows)));
