@@ -21,6 +21,7 @@ use super::candidates::{Candidates, EstimatedOutcome, RebandJob};
 use super::clusters::{ClustersJob, ClustersOutcome, ClustersState, EdgeKind};
 use super::cost::{CostJob, CostOutcome, CostState};
 use super::export::{ExportJob, ExportReport};
+use super::family::{FamilyDone, FamilyJob, FamilyState};
 use super::imported::{ImportAnswer, ImportJob, ImportedState};
 use super::keys::{Command, Context};
 use super::labels::LabelState;
@@ -71,6 +72,8 @@ pub enum Effect {
     Import(ImportJob),
     /// Compute the cost of every banding; answer with [`Action::CostDone`].
     Cost(CostJob),
+    /// Measure a second sketch family on the truth; answer with [`Action::FamilyDone`].
+    Family(FamilyJob),
 }
 
 /// Inputs to [`App::update`].
@@ -106,6 +109,7 @@ pub enum Action {
     ClustersDone(Box<ClustersOutcome>),
     Imported(Box<ImportAnswer>),
     CostDone(Box<CostOutcome>),
+    FamilyDone(FamilyDone),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -255,6 +259,8 @@ pub struct App {
     pub imported: ImportedState,
     /// The cost of every banding (see [`super::cost`]).
     pub cost: CostState,
+    /// A second sketch family measured on the truth (see [`super::family`]).
+    pub family: FamilyState,
 }
 
 impl App {
@@ -301,6 +307,7 @@ impl App {
             clusters: ClustersState::default(),
             imported: ImportedState::default(),
             cost: CostState::default(),
+            family: FamilyState::default(),
             config,
         }
     }
@@ -367,6 +374,7 @@ impl App {
         self.truth.job.cancel_running();
         self.clusters.job.cancel_running();
         self.cost.job.cancel_running();
+        self.family.job.cancel_running();
     }
 
     /// True when the shown candidates answer a different banding than the one asked for.

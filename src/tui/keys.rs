@@ -51,6 +51,8 @@ pub enum Command {
     ToggleClusters,
     /// Open or close the cost view (the heatmap over every banding).
     ToggleCost,
+    /// Pin another sketch family's measured curve beside the truth's (cycles, then unpins).
+    PinFamily,
     /// The cost view: what the heatmap colours.
     CycleMetric,
     /// The cost view's cursor: one band fewer or more.
@@ -269,6 +271,7 @@ pub const BINDINGS: &[Binding] = {
     bind(&[ch('R')], RowsUp, LIVE, "more rows r (any panel)", None),
     bind(&[ch('p')], Pin, MAIN, "pin the S-curve for comparison", Some("pin")),
     bind(&[ch('c')], ClearPins, MAIN, "clear the pinned curves", None),
+    bind(&[ch('P')], PinFamily, MAIN, "pin another sketch family's curve", None),
     bind(&[ch('t')], ThresholdPrompt, LIVE, "type a similarity threshold t", Some("threshold")),
     bind(&[ch('<')], ThresholdDown, LIVE, "threshold t − 0.01", None),
     bind(&[ch('>')], ThresholdUp, LIVE, "threshold t + 0.01", None),

@@ -24,10 +24,11 @@ pub enum Lane {
     Clusters,
     Import,
     Cost,
+    Family,
 }
 
 impl Lane {
-    pub const ALL: [Lane; 7] = [
+    pub const ALL: [Lane; 8] = [
         Lane::Reband,
         Lane::Truth,
         Lane::Export,
@@ -35,6 +36,7 @@ impl Lane {
         Lane::Clusters,
         Lane::Import,
         Lane::Cost,
+        Lane::Family,
     ];
 
     /// The worker thread's name.
@@ -47,6 +49,7 @@ impl Lane {
             Lane::Clusters => "lshscope-clusters",
             Lane::Import => "lshscope-import",
             Lane::Cost => "lshscope-cost",
+            Lane::Family => "lshscope-family",
         }
     }
 
@@ -70,6 +73,7 @@ impl Effect {
             Effect::Clusters(_) => Lane::Clusters,
             Effect::Import(_) => Lane::Import,
             Effect::Cost(_) => Lane::Cost,
+            Effect::Family(_) => Lane::Family,
         }
     }
 
@@ -82,6 +86,7 @@ impl Effect {
             Effect::Clusters(job) => job.progress.clone(),
             Effect::Import(job) => job.progress.clone(),
             Effect::Cost(job) => job.progress.clone(),
+            Effect::Family(job) => job.progress.clone(),
             Effect::Export(_) | Effect::SaveLabels(_) => Progress::new(),
         }
     }
@@ -105,6 +110,7 @@ impl Effect {
             Effect::Cost(job) => {
                 super::cost::run_cost(&job).map(|outcome| Action::CostDone(Box::new(outcome)))
             }
+            Effect::Family(job) => super::family::run_family_job(&job).map(Action::FamilyDone),
         }
     }
 }

@@ -33,6 +33,7 @@ pub mod candidates;
 pub mod clusters;
 pub mod cost;
 pub mod export;
+pub mod family;
 pub mod imported;
 pub mod keys;
 pub mod labels;

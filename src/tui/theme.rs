@@ -167,6 +167,12 @@ impl Theme {
         }
     }
 
+    /// A second sketch family's measured curve (`P`): its own colour, and in monochrome its
+    /// own marker (◇) tells it apart.
+    pub fn family(&self) -> Style {
+        Style::default().fg(self.color(Color::LightMagenta))
+    }
+
     pub fn threshold(&self) -> Color {
         self.color(Color::LightRed)
     }

@@ -108,6 +108,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let p90 = similarity_at_probability(0.9, b.bands, b.rows);
     let p10_p90 = [(p10, 0.1), (p90, 0.9)];
     let measured = super::missed::MeasuredOverlay::new(app);
+    let family = FamilyOverlay::new(app);
 
     let mut datasets = Vec::new();
     for (i, (_, pts)) in pinned.iter().enumerate() {
@@ -157,6 +158,9 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     if let Some(m) = &measured {
         m.push_datasets(app, &mut datasets);
     }
+    if let Some(f) = &family {
+        f.push_datasets(app, &mut datasets);
+    }
     let chart = Chart::new(datasets)
         .x_axis(
             Axis::default()
@@ -185,9 +189,12 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         legend.push(Span::styled(glyph, Style::default().fg(theme.pin(i))));
         legend.push(Span::raw(format!("{p}  ")));
     }
+    if let Some(spans) = family_legend(app) {
+        legend.extend(spans);
+    }
     if let Some(m) = &measured {
         legend.extend(m.legend(app));
-    } else if pinned.is_empty() {
+    } else if pinned.is_empty() && app.family.pinned.is_none() {
         legend.push(Span::styled(
             format!("({} pins this curve)", hint(Command::Pin)),
             theme.dim(),
@@ -228,6 +235,72 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         .map(|l| fit_line(l, info_area.width))
         .collect();
     frame.render_widget(Paragraph::new(lines), info_area);
+}
+
+/// The pinned family's measured curve: per bin its mean rate over draws (◇) and the 95 %
+/// interval of that mean, at the bin's mean similarity.
+struct FamilyOverlay {
+    bars: Vec<[(f64, f64); 2]>,
+    points: Vec<(f64, f64)>,
+}
+
+impl FamilyOverlay {
+    /// `None` unless a family is pinned and measured for the curve's banding.
+    fn new(app: &App) -> Option<Self> {
+        let curve = app.family.pinned.as_ref()?.curve.as_ref()?;
+        if curve.banding != app.curve.banding {
+            return None;
+        }
+        Some(FamilyOverlay {
+            bars: curve
+                .bins
+                .iter()
+                .map(|b| [(b.mean_jaccard, b.interval_lo), (b.mean_jaccard, b.interval_hi)])
+                .collect(),
+            points: curve.bins.iter().map(|b| (b.mean_jaccard, b.rate)).collect(),
+        })
+    }
+
+    fn push_datasets<'a>(&'a self, app: &App, datasets: &mut Vec<Dataset<'a>>) {
+        let style = app.theme.family();
+        for bar in &self.bars {
+            datasets.push(
+                Dataset::default()
+                    .marker(Marker::Braille)
+                    .graph_type(GraphType::Line)
+                    .style(style)
+                    .data(bar),
+            );
+        }
+        datasets.push(
+            Dataset::default()
+                .marker(Marker::Custom('◇'))
+                .graph_type(GraphType::Scatter)
+                .style(style)
+                .data(&self.points),
+        );
+    }
+}
+
+/// The legend of the pinned family: its name and how many bins depart from the formula, or
+/// that it is being measured.
+fn family_legend(app: &App) -> Option<Vec<Span<'static>>> {
+    let pinned = app.family.pinned.as_ref()?;
+    let text = match &pinned.curve {
+        None if pinned.agreement.is_none() => format!("{}: measuring…  ", pinned.family),
+        None => format!("{}: b·r > K  ", pinned.family),
+        Some(c) => format!(
+            "{} ({} draws): {}/{} bins off  ",
+            pinned.family,
+            c.draws,
+            c.departing_bins(),
+            c.bins.len()
+        ),
+    };
+    Some(vec![
+        Span::styled("◇ ", app.theme.family()),
+        Span::raw(text),
+    ])
 }
 
 #[cfg(test)]

@@ -135,6 +135,7 @@ impl App {
             return;
         }
         self.curve.banding = banding;
+        self.family.remeasure(banding, self.hist.bins());
         if self.data.is_some() {
             self.request_banding();
         }

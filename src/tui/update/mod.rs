@@ -15,6 +15,7 @@ mod candidates;
 mod clusters;
 mod cost;
 mod export;
+mod family;
 mod list;
 mod prompt;
 mod truth;
@@ -107,6 +108,7 @@ impl App {
                 }
             },
             Action::CostDone(outcome) => self.cost.accept(*outcome, self.curve.threshold),
+            Action::FamilyDone(done) => self.on_family_done(done),
             Action::Click(x, y) => self.on_click(x, y),
             Action::Wheel(x, y, down) => self.on_wheel(x, y, down),
             Action::Command(cmd) => {
@@ -183,6 +185,7 @@ impl App {
             Command::ToggleMissed => self.toggle_missed(),
             Command::ToggleClusters => self.toggle_clusters(),
             Command::ToggleCost => self.toggle_cost(),
+            Command::PinFamily => self.pin_family(),
             // The rest belong to one view each (the key table binds them only there).
             Command::FocusNext
             | Command::FocusPrev

@@ -128,6 +128,7 @@ impl App {
             Some(Ok(text)) => {
                 self.say(text);
                 self.truth_remeasure();
+                self.remeasure_pinned_family();
             }
             Some(Err(TruthFailure::BadFile(e))) => {
                 self.fatal = Some(e);

@@ -1,0 +1,166 @@
+//! A second sketch family pinned beside the truth's measurement: its S-curve as measured on
+//! the same documents and truth pairs ([`FamilyCurve`]), drawn over the formula so a user sees
+//! what one-permutation hashing or C-MinHash would do to their pairs before choosing one.
+//!
+//! The family's agreement masks over D draws are computed once in the background (the
+//! documents the truth names, hashed D times); every banding after that is bit tests, as for
+//! the truth's own redraws ([`crate::analysis::redraws`]).
+
+use std::sync::Arc;
+
+use crate::analysis::family_curve::FamilyCurve;
+use crate::analysis::redraws::RedrawAgreement;
+use crate::analysis::truth::TruthPair;
+use crate::jobs::{Latest, Ticket};
+use crate::minhash::{Banding, SketchFamily};
+use crate::pipeline::Loaded;
+
+use super::truth::REDRAW_BYTES;
+
+/// Measure `family` on the truth pairs of `data`; answered with a [`FamilyDone`].
+#[derive(Debug, Clone)]
+pub struct FamilyRequest {
+    pub data: Arc<Loaded>,
+    pub family: SketchFamily,
+    pub truth: Arc<Vec<TruthPair>>,
+}
+
+/// A family job as the event loop runs it.
+pub type FamilyJob = Ticket<FamilyRequest>;
+
+/// The answer of a family job: the masks, or why there are none.
+#[derive(Debug)]
+pub struct FamilyDone {
+    pub request: u64,
+    pub outcome: Result<Arc<RedrawAgreement>, String>,
+}
+
+/// The pinned family: which, its masks once measured, and its curve for the shown banding.
+#[derive(Debug, Clone)]
+pub struct PinnedFamily {
+    pub family: SketchFamily,
+    /// The truth the masks belong to (a new truth measures again).
+    pub truth: Arc<Vec<TruthPair>>,
+    /// `None` while the job runs.
+    pub agreement: Option<Arc<RedrawAgreement>>,
+    pub curve: Option<FamilyCurve>,
+}
+
+/// The family pin and its job.
+#[derive(Debug, Default)]
+pub struct FamilyState {
+    pub pinned: Option<PinnedFamily>,
+    pub job: Latest<FamilyRequest>,
+}
+
+impl FamilyState {
+    /// The family `P` pins next after the current pin: each family other than the index's in
+    /// turn, then none.
+    pub fn next_family(&self, index_family: SketchFamily) -> Option<SketchFamily> {
+        let others = SketchFamily::ALL
+            .into_iter()
+            .filter(|&f| f != index_family);
+        match &self.pinned {
+            None => others.clone().next(),
+            Some(p) => others.skip_while(|&f| f != p.family).nth(1),
+        }
+    }
+
+    /// Pins `family` for `truth` and returns the job that measures it (cancelling any
+    /// running one).
+    pub fn pin(
+        &mut self,
+        data: Arc<Loaded>,
+        family: SketchFamily,
+        truth: Arc<Vec<TruthPair>>,
+    ) -> FamilyJob {
+        self.pinned = Some(PinnedFamily {
+            family,
+            truth: Arc::clone(&truth),
+            agreement: None,
+            curve: None,
+        });
+        self.job.submit(FamilyRequest {
+            data,
+            family,
+            truth,
+        })
+    }
+
+    pub fn unpin(&mut self) {
+        self.job.cancel();
+        self.pinned = None;
+    }
+
+    /// Takes the newest job's answer; `Some(Err)` says why the family could not be measured
+    /// (the pin is then dropped).
+    pub fn accept(&mut self, done: FamilyDone) -> Option<Result<SketchFamily, String>> {
+        self.job.accept(done.request)?;
+        let pinned = self.pinned.as_mut()?;
+        match done.outcome {
+            Ok(agreement) => {
+                pinned.agreement = Some(agreement);
+                Some(Ok(pinned.family))
+            }
+            Err(why) => {
+                self.pinned = None;
+                Some(Err(why))
+            }
+        }
+    }
+
+    /// The pinned family's curve for `banding` in `bins` bins (kept while the banding stays).
+    pub fn remeasure(&mut self, banding: Banding, bins: usize) {
+        let Some(pinned) = &mut self.pinned else {
+            return;
+        };
+        let Some(agreement) = &pinned.agreement else {
+            pinned.curve = None;
+            return;
+        };
+        if banding.bands * banding.rows > agreement.num_perm() {
+            pinned.curve = None;
+        } else if pinned.curve.as_ref().is_none_or(|c| c.banding != banding) {
+            pinned.curve = Some(FamilyCurve::measure(
+                pinned.family,
+                agreement,
+                &pinned.truth,
+                banding,
+                bins,
+            ));
+        }
+    }
+}
+
+/// Runs a family job; `None` when it was cancelled.
+pub fn run_family_job(job: &FamilyJob) -> Option<FamilyDone> {
+    let request = &job.request;
+    let options = &request.data.index.options;
+    let draws = RedrawAgreement::draws_within(request.truth.len(), options.num_perm, REDRAW_BYTES);
+    let outcome = if draws == 0 {
+        Err(format!(
+            "{} truth pairs need more than {} MiB of masks to measure {} over 8 draws",
+            request.truth.len(),
+            REDRAW_BYTES >> 20,
+            request.family
+        ))
+    } else {
+        match RedrawAgreement::compute(
+            &request.data.index.sets,
+            &request.truth,
+            options.num_perm,
+            options.seed,
+            draws,
+            &job.progress,
+        ) {
+            Ok(agreement) => Ok(Arc::new(agreement)),
+            Err(crate::Error::Cancelled) => return None,
+            Err(e) => Err(e.to_string()),
+        }
+    };
+    job.progress.finish();
+    Some(FamilyDone {
+        request: job.id,
+        outcome,
+    })
+}

@@ -1,0 +1,121 @@
+//! `P` in the explorer: another sketch family's S-curve measured on the truth pairs in the
+//! background and drawn beside the formula; it follows b and r without hashing again, cycles
+//! through the families other than the index's, and needs a truth.
+
+mod tui_support;
+
+use lshscope::analysis::family_curve::FamilyCurve;
+use lshscope::minhash::{Banding, SketchFamily};
+use lshscope::tui::app::Effect;
+use lshscope::tui::keys::Command;
+use tui_support::*;
+
+const SIZE: (u16, u16) = (140, 44);
+
+#[test]
+fn a_pinned_family_is_measured_on_the_truth_and_follows_the_banding() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+
+    // Without a truth there is nothing to measure on: a message, no job.
+    cmd(&mut app, Command::PinFamily);
+    assert!(app.take_effects().is_empty());
+    let message = app.message.as_ref().unwrap();
+    assert!(message.error && message.text.contains("truth"), "{message:?}");
+
+    cmd(&mut app, Command::ComputeTruth);
+    assert_eq!(run_effects(&mut app), 1);
+    let truth = app.truth.truth.as_ref().unwrap().pairs.clone();
+    assert!(!truth.is_empty());
+
+    cmd(&mut app, Command::PinFamily);
+    let effects = app.take_effects();
+    let [Effect::Family(job)] = effects.as_slice() else {
+        panic!("P queues one family job, got {effects:?}")
+    };
+    assert_eq!(job.request.family, SketchFamily::OnePermutation);
+    assert!(screen(&app, SIZE.0, SIZE.1).contains("one-permutation: measuring…"));
+    run_given_effects(&mut app, effects);
+
+    let pinned = app.family.pinned.as_ref().unwrap();
+    let agreement = pinned.agreement.as_ref().unwrap();
+    assert_eq!(agreement.pairs(), truth.len());
+    let curve = pinned.curve.as_ref().unwrap();
+    assert_eq!(curve.banding, app.curve.banding);
+    assert_eq!(
+        curve,
+        &FamilyCurve::measure(
+            SketchFamily::OnePermutation,
+            agreement,
+            &truth,
+            app.curve.banding,
+            app.hist.bins()
+        )
+    );
+    let shown = screen(&app, SIZE.0, SIZE.1);
+    assert!(shown.contains("◇ one-permutation (16 draws)"), "{shown}");
+    assert!(app.message.as_ref().unwrap().text.contains("off the formula"));
+
+    // A new banding is a recount of the same masks: no job.
+    let before = app.curve.banding;
+    cmd(&mut app, Command::RowsDown);
+    let banding = app.curve.banding;
+    assert_eq!(
+        banding,
+        Banding::new(before.bands, before.rows - 1, app.num_perm()).unwrap()
+    );
+    let effects = app.take_effects();
+    assert!(
+        !effects.iter().any(|e| matches!(e, Effect::Family(_))),
+        "{effects:?}"
+    );
+    run_given_effects(&mut app, effects);
+    let curve = app.family.pinned.as_ref().unwrap().curve.as_ref().unwrap();
+    assert_eq!(curve.banding, banding);
+
+    // P again: the next family; then none.
+    cmd(&mut app, Command::PinFamily);
+    let effects = app.take_effects();
+    let [Effect::Family(job)] = effects.as_slice() else {
+        panic!("P queues one family job, got {effects:?}")
+    };
+    assert_eq!(job.request.family, SketchFamily::CMinHash);
+    run_given_effects(&mut app, effects);
+    assert_eq!(
+        app.family.pinned.as_ref().unwrap().family,
+        SketchFamily::CMinHash
+    );
+    cmd(&mut app, Command::PinFamily);
+    assert!(app.family.pinned.is_none());
+    assert!(app.take_effects().is_empty());
+    assert!(!screen(&app, SIZE.0, SIZE.1).contains('◇'));
+}
+
+#[test]
+fn a_new_truth_measures_the_pinned_family_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    cmd(&mut app, Command::ComputeTruth);
+    run_effects(&mut app);
+    cmd(&mut app, Command::PinFamily);
+    run_effects(&mut app);
+    let before = app.family.pinned.as_ref().unwrap().truth.clone();
+
+    // A truth at a lower t: the family is measured on its pairs.
+    for _ in 0..30 {
+        cmd(&mut app, Command::ThresholdDown);
+    }
+    cmd(&mut app, Command::ComputeTruth);
+    run_effects(&mut app);
+    let effects = app.take_effects();
+    assert!(
+        effects.iter().any(|e| matches!(e, Effect::Family(_))),
+        "{effects:?}"
+    );
+    run_given_effects(&mut app, effects);
+    let pinned = app.family.pinned.as_ref().unwrap();
+    let truth = &app.truth.truth.as_ref().unwrap().pairs;
+    assert!(!std::sync::Arc::ptr_eq(&before, truth));
+    assert!(std::sync::Arc::ptr_eq(&pinned.truth, truth));
+    assert_eq!(pinned.agreement.as_ref().unwrap().pairs(), truth.len());
+}
