@@ -5,7 +5,9 @@
 mod tui_support;
 
 use lshscope::analysis::family_curve::FamilyCurve;
-use lshscope::minhash::{Banding, SketchFamily};
+use lshscope::analysis::redraws::RedrawAgreement;
+use lshscope::jobs::Progress;
+use lshscope::minhash::{Banding, IndexOptions, SketchFamily};
 use lshscope::tui::app::Effect;
 use lshscope::tui::keys::Command;
 use tui_support::*;
@@ -21,7 +23,10 @@ fn a_pinned_family_is_measured_on_the_truth_and_follows_the_banding() {
     cmd(&mut app, Command::PinFamily);
     assert!(app.take_effects().is_empty());
     let message = app.message.as_ref().unwrap();
-    assert!(message.error && message.text.contains("truth"), "{message:?}");
+    assert!(
+        message.error && message.text.contains("truth"),
+        "{message:?}"
+    );
 
     cmd(&mut app, Command::ComputeTruth);
     assert_eq!(run_effects(&mut app), 1);
@@ -52,9 +57,40 @@ fn a_pinned_family_is_measured_on_the_truth_and_follows_the_banding() {
             app.hist.bins()
         )
     );
+    // The masks are the pinned family's draws, not the index's family's: the first row's
+    // agreement under each draw matches a one-permutation computation and not a classic one.
+    let data = app.data.clone().unwrap();
+    let first_rows = |a: &RedrawAgreement| -> Vec<bool> {
+        let one_row = Banding::new(1, 1, app.num_perm()).unwrap();
+        (0..a.pairs())
+            .flat_map(|i| (0..a.draws()).map(move |d| (i, d)))
+            .map(|(i, d)| a.collides(i, d, one_row))
+            .collect()
+    };
+    let redrawn = |family| {
+        let options = IndexOptions {
+            family,
+            ..data.index.options.clone()
+        };
+        RedrawAgreement::compute(&data.index.sets, &truth, &options, 16, &Progress::new()).unwrap()
+    };
+    assert_eq!(
+        first_rows(agreement),
+        first_rows(&redrawn(SketchFamily::OnePermutation))
+    );
+    assert_ne!(
+        first_rows(agreement),
+        first_rows(&redrawn(SketchFamily::Classic))
+    );
     let shown = screen(&app, SIZE.0, SIZE.1);
     assert!(shown.contains("◇ one-permutation (16 draws)"), "{shown}");
-    assert!(app.message.as_ref().unwrap().text.contains("off the formula"));
+    assert!(
+        app.message
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("off the formula")
+    );
 
     // A new banding is a recount of the same masks: no job.
     let before = app.curve.banding;

@@ -12,7 +12,7 @@ use crate::analysis::family_curve::FamilyCurve;
 use crate::analysis::redraws::RedrawAgreement;
 use crate::analysis::truth::TruthPair;
 use crate::jobs::{Latest, Ticket};
-use crate::minhash::{Banding, SketchFamily};
+use crate::minhash::{Banding, IndexOptions, SketchFamily};
 use crate::pipeline::Loaded;
 
 use super::truth::REDRAW_BYTES;
@@ -57,9 +57,7 @@ impl FamilyState {
     /// The family `P` pins next after the current pin: each family other than the index's in
     /// turn, then none.
     pub fn next_family(&self, index_family: SketchFamily) -> Option<SketchFamily> {
-        let others = SketchFamily::ALL
-            .into_iter()
-            .filter(|&f| f != index_family);
+        let others = SketchFamily::ALL.into_iter().filter(|&f| f != index_family);
         match &self.pinned {
             None => others.clone().next(),
             Some(p) => others.skip_while(|&f| f != p.family).nth(1),
@@ -145,11 +143,15 @@ pub fn run_family_job(job: &FamilyJob) -> Option<FamilyDone> {
             request.family
         ))
     } else {
+        // The same K and seed as the index, in the pinned family.
+        let family_options = IndexOptions {
+            family: request.family,
+            ..options.clone()
+        };
         match RedrawAgreement::compute(
             &request.data.index.sets,
             &request.truth,
-            options.num_perm,
-            options.seed,
+            &family_options,
             draws,
             &job.progress,
         ) {

@@ -255,9 +255,18 @@ impl FamilyOverlay {
             bars: curve
                 .bins
                 .iter()
-                .map(|b| [(b.mean_jaccard, b.interval_lo), (b.mean_jaccard, b.interval_hi)])
+                .map(|b| {
+                    [
+                        (b.mean_jaccard, b.interval_lo),
+                        (b.mean_jaccard, b.interval_hi),
+                    ]
+                })
                 .collect(),
-            points: curve.bins.iter().map(|b| (b.mean_jaccard, b.rate)).collect(),
+            points: curve
+                .bins
+                .iter()
+                .map(|b| (b.mean_jaccard, b.rate))
+                .collect(),
         })
     }
 

@@ -20,7 +20,7 @@ impl App {
             return;
         };
         let truth = Arc::clone(&truth.pairs);
-        let index_family = crate::minhash::SketchFamily::default(); // FAM-MERGE
+        let index_family = data.index.options.family;
         match self.family.next_family(index_family) {
             None => {
                 self.family.unpin();
