@@ -928,6 +928,76 @@ fn corpus_counts_follow_the_chosen_sketch_family() {
     );
 }
 
+/// `tune --for` names the family the tool draws its rows with (classic for every tool it
+/// knows); tuned in another family with `--corpus`, the export gives the tool's family's
+/// candidate count at the exported banding on the same documents and seeds, which is what
+/// `scan` in that family finds.
+#[test]
+fn the_export_measures_the_tools_family_when_the_tuning_used_another() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = template_corpus(dir.path(), 800);
+    let corpus_arg = corpus.to_str().unwrap();
+    let args = [
+        "--corpus",
+        corpus_arg,
+        "--seeds",
+        "1",
+        "-k",
+        "32",
+        "--banding",
+        "8x4",
+        "-t",
+        "0.8",
+        "--for",
+        "text-dedup",
+    ];
+    let same = tune_json(&args);
+    assert_eq!(same["export"]["family"], "classic");
+    let notes: Vec<String> = same["export"]["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("classic family, as this tuning did")),
+        "{notes:?}"
+    );
+    assert!(!notes.iter().any(|n| n.starts_with("measured on --corpus")));
+
+    let other = tune_json(&[&args[..], &["--family", "one-permutation"]].concat());
+    let notes: Vec<String> = other["export"]["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .collect();
+    let measured = notes
+        .iter()
+        .find(|n| n.starts_with("measured on --corpus"))
+        .unwrap_or_else(|| panic!("{notes:?}"));
+    // The classic count in the note is what a classic scan finds at the exported banding.
+    let exported = &other["rows"][0];
+    let (b, r) = (exported["bands"].to_string(), exported["rows"].to_string());
+    assert!(measured.contains(&format!("at {b}×{r}:")), "{measured}");
+    let out = tune()
+        .arg("scan")
+        .arg(&corpus)
+        .args(["-k", "32", "-b", &b, "-r", &r, "--quiet", "-o", "-"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let scanned = String::from_utf8(out.stdout).unwrap().lines().count() - 1;
+    let classic = format!(
+        "classic (text-dedup) gives {} candidate pairs",
+        lshscope::numfmt::thousands(scanned as u64)
+    );
+    assert!(measured.contains(&classic), "{measured} vs {classic}");
+    assert!(measured.contains("; one-permutation gives "), "{measured}");
+}
+
 #[test]
 fn corpus_options_without_a_corpus_are_refused() {
     tune()

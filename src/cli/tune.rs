@@ -266,8 +266,8 @@ pub fn run(args: TuneArgs) -> Result<i32> {
         }
         Some(input) => {
             let progress = super::new_progress();
-            let seeds = seed_corpus(&args, input, &progress)?;
-            build_report_with(&options, Some(&seeds), &progress)?
+            let (seeds, tool_seeds) = seed_corpus(&args, input, &progress)?;
+            build_report_with(&options, Some(&seeds), tool_seeds.as_ref(), &progress)?
         }
     };
     let text = match args.format {
@@ -288,12 +288,14 @@ pub fn run(args: TuneArgs) -> Result<i32> {
     }
 }
 
-/// Reads `input` (a sample of it), builds its shingle sets once and signatures for every seed.
+/// Reads `input` (a sample of it), builds its shingle sets once and signatures for every seed;
+/// when the `--for` tool draws its rows in another family than `--family`, the same seeds in
+/// the tool's family too.
 fn seed_corpus(
     args: &TuneArgs,
     input: &std::path::Path,
     progress: &Progress,
-) -> Result<SeedCorpus> {
+) -> Result<(SeedCorpus, Option<SeedCorpus>)> {
     if args.seeds == 0 {
         return Err(Error::usage("--seeds must be at least 1"));
     }
@@ -319,8 +321,24 @@ fn seed_corpus(
         &seeds,
         progress,
     )?;
+    let tool_family = args
+        .for_tool
+        .map(|tool| crate::tune::Tool::from(tool).family())
+        .filter(|&family| family != loaded.index.options.family);
+    let tool_seeds = tool_family
+        .map(|family| {
+            SeedCorpus::in_family(
+                input.display().to_string(),
+                loaded.read.rows_read,
+                &loaded.index,
+                &seeds,
+                family,
+                progress,
+            )
+        })
+        .transpose()?;
     drop(bar);
-    Ok(seed_corpus)
+    Ok((seed_corpus, tool_seeds))
 }
 
 fn render_table(report: &TuneReport) -> String {

@@ -5,6 +5,7 @@
 use serde::Serialize;
 use serde_json::json;
 
+use crate::minhash::SketchFamily;
 use crate::minhash::scurve::candidate_probability;
 use crate::minhash::tune::CurveSummary;
 use crate::numfmt::percent_fine;
@@ -90,6 +91,34 @@ impl Tool {
         }
     }
 
+    /// The sketch family the tool draws its K rows with, checked in each tool's source:
+    /// every one computes K independent hash functions per shingle, one affine map of the
+    /// shingle hash per row, the minimum of each over the set (lshscope's classic family):
+    /// datatrove `(shingles * a + b) % _mersenne_prime` (pipeline/dedup/minhash.py at a649de7),
+    /// text-dedup `(hashvalues * a + b) % MODULO_PRIME` (config/algorithms/minhash.py at
+    /// 7538f3e), datasketch `(a * hv + b) % _mersenne_prime` (minhash.py at 8d4bda1), NeMo
+    /// Curator cuDF's `str.minhash(a=seeds_a, b=seeds_b, …)` (stages/deduplication/fuzzy/
+    /// minhash.py at 1e2e427), Spark MLlib `((1L + i) * a + b) % MinHashLSH.HASH_PRIME`
+    /// (MinHashLSH.scala).
+    pub fn family(self) -> SketchFamily {
+        match self {
+            Tool::Datatrove | Tool::TextDedup | Tool::Datasketch | Tool::Spark | Tool::Nemo => {
+                SketchFamily::Classic
+            }
+        }
+    }
+
+    /// What the tool's family is, in one phrase for notes.
+    fn family_phrase(self) -> &'static str {
+        match self.family() {
+            SketchFamily::Classic => {
+                "K independent hashes per shingle, one affine map (a·h + b mod a prime) per row:                  lshscope's classic family"
+            }
+            SketchFamily::OnePermutation => "one-permutation hashing with densification",
+            SketchFamily::CMinHash => "C-MinHash",
+        }
+    }
+
     /// The tool's name as its users write it.
     pub fn name(self) -> &'static str {
         match self {
@@ -106,6 +135,8 @@ impl Tool {
 #[derive(Debug, Clone, Serialize)]
 pub struct ToolExport {
     pub tool: Tool,
+    /// The sketch family the tool draws its rows with ([`Tool::family`]).
+    pub family: SketchFamily,
     pub criterion: &'static str,
     /// The tool's parameter names and values, in the order the tool documents them; JSON
     /// writes them as one object in that order (`jq .export.parameters.num_bands` works).
@@ -133,6 +164,7 @@ pub fn export_for(
     num_perm: usize,
     threshold: f64,
     shingle: ShingleKind,
+    tuned_family: SketchFamily,
 ) -> ToolExport {
     let (b, r) = (curve.bands, curve.rows);
     let probability_at_threshold = candidate_probability(threshold, b, r);
@@ -425,13 +457,69 @@ pub fn export_for(
             )
         }
     };
+    notes.push(family_note(tool, tuned_family));
     ToolExport {
         tool,
+        family: tool.family(),
         criterion,
         parameters,
         snippet,
         notes,
     }
+}
+
+/// Which family the tool draws its rows with, and whether this tuning drew its rows the same
+/// way. When not, the curves differ by an amount only a measurement shows: `tune --corpus`
+/// adds it ([`family_measured_note`]).
+fn family_note(tool: Tool, tuned_family: SketchFamily) -> String {
+    if tool.family() == tuned_family {
+        format!(
+            "{} draws its rows as {}, as this tuning did",
+            tool.name(),
+            tool.family_phrase()
+        )
+    } else {
+        format!(
+            "{} draws its rows as {}; this tuning drew them with {}, whose rows depend on each \
+             other, so its real S-curve on your corpus differs from this one by an amount only \
+             a measurement shows: tune with --family {} (or add --corpus FILE to compare \
+             candidate counts)",
+            tool.name(),
+            tool.family_phrase(),
+            tuned_family,
+            tool.family()
+        )
+    }
+}
+
+/// The export's banding counted on the same documents and seeds in the tuning's family and in
+/// the tool's: the measured difference [`family_note`] points to.
+pub fn family_measured_note(
+    tool: Tool,
+    banding: crate::minhash::Banding,
+    tuned: (SketchFamily, &super::SeedSpread),
+    tools: &super::SeedSpread,
+) -> String {
+    let range = |s: &super::SeedSpread| match (s.median, s.min, s.max) {
+        (Some(median), Some(min), Some(max)) if s.seeds.len() > 1 => format!(
+            "{} candidate pairs (median; seeds {}–{})",
+            s.show(median),
+            s.show(min),
+            s.show(max)
+        ),
+        (Some(median), _, _) => format!("{} candidate pairs", s.show(median)),
+        _ => "a count the work bound stopped".to_string(),
+    };
+    format!(
+        "measured on --corpus with {} {} at {banding}: {} ({}) gives {}; {} gives {}",
+        tools.seeds.len(),
+        crate::numfmt::for_count(tools.seeds.len() as u64, "seed", "seeds"),
+        tool.family(),
+        tool.name(),
+        range(tools),
+        tuned.0,
+        range(tuned.1)
+    )
 }
 
 /// What `tool` does to text before hashing, and how `--profile` reproduces it for `shingle`
@@ -493,6 +581,7 @@ mod tests {
             128,
             t,
             ShingleKind::Char(5),
+            SketchFamily::Classic,
         );
         let tables = e.parameters[0].1.as_u64().unwrap() as usize;
         let p = summarize(20, 5, Some(t)).probability_at_threshold.unwrap();
@@ -507,8 +596,26 @@ mod tests {
             128,
             t,
             ShingleKind::Char(5),
+            SketchFamily::Classic,
         );
         assert_eq!(same.parameters[0].1, json!(7));
         assert!(!same.notes.iter().any(|n| n.contains("cannot express")));
+        assert_eq!(same.family, SketchFamily::Classic);
+        assert!(same.notes.last().unwrap().contains("as this tuning did"));
+        // Tuned in another family: the export says so and how to measure the difference.
+        let other = export_for(
+            Tool::Spark,
+            "given",
+            &summarize(7, 1, Some(t)),
+            128,
+            t,
+            ShingleKind::Char(5),
+            SketchFamily::OnePermutation,
+        );
+        let note = other.notes.last().unwrap();
+        assert!(
+            note.contains("drew them with one-permutation") && note.contains("--family classic"),
+            "{note}"
+        );
     }
 }

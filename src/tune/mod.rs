@@ -351,14 +351,17 @@ pub fn horvitz_thompson(found: &[f64], scan: Banding) -> InclusionWeighted {
 /// Reads the similarities (if any), then computes every row. Errors name the option or the
 /// file, line and column.
 pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
-    build_report_with(options, None, &Progress::new())
+    build_report_with(options, None, None, &Progress::new())
 }
 
 /// [`build_report`], with every row's real candidate count per seed on `seeds`, and the
-/// budget held for the worst seed. `progress` cancels the counting.
+/// budget held for the worst seed. `tool_seeds`: the same documents and seeds in the family
+/// of the `--for` tool when it is not the tuning's ([`SeedCorpus::in_family`]); the export
+/// then says what that family counts at its banding. `progress` cancels the counting.
 pub fn build_report_with(
     options: &TuneOptions,
     seeds: Option<&SeedCorpus>,
+    tool_seeds: Option<&SeedCorpus>,
     progress: &Progress,
 ) -> Result<TuneReport> {
     options.validate()?;
@@ -746,9 +749,17 @@ pub fn build_report_with(
         )));
     };
     let chosen = chosen_row.criterion;
-    let export = options
-        .export
-        .map(|tool| export_for(tool, chosen, &chosen_row.curve, k, t, options.shingle));
+    let mut export = options.export.map(|tool| {
+        export_for(
+            tool,
+            chosen,
+            &chosen_row.curve,
+            k,
+            t,
+            options.shingle,
+            options.family,
+        )
+    });
     if let Some(d) = &distribution
         && d.at_or_above(t) <= 0.0
     {
@@ -811,6 +822,24 @@ pub fn build_report_with(
             seeds: seeds.seeds.clone(),
             pair_scale: seeds.pair_scale(),
         });
+    }
+    if let (Some(export), Some(tool_seeds), Some(tuned)) = (
+        &mut export,
+        tool_seeds,
+        rows.first().and_then(|row| row.seed_spread.as_ref()),
+    ) && tool_seeds.family != options.family
+    {
+        let banding = Banding {
+            bands: rows[0].curve.bands,
+            rows: rows[0].curve.rows,
+        };
+        let tools = tool_seeds.spread(banding, progress)?;
+        export.notes.push(export::family_measured_note(
+            export.tool,
+            banding,
+            (options.family, tuned),
+            &tools,
+        ));
     }
     if let (Some(tool), Some(bound)) = (options.export, removal_bound)
         && rows.iter().any(|row| row.criterion == "removal")

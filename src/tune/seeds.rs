@@ -24,7 +24,7 @@ use crate::jobs::Progress;
 use crate::minhash::collisions::{
     CandidateGrowth, SweepLimits, candidate_growth, candidate_growth_with_degrees,
 };
-use crate::minhash::{Banding, Index, Signatures, signatures_of_sets};
+use crate::minhash::{Banding, Index, Signatures, SketchFamily, signatures_of_sets};
 
 /// Signatures of one corpus (or a uniform sample of it) under several seeds.
 #[derive(Debug, Clone)]
@@ -36,6 +36,8 @@ pub struct SeedCorpus {
     /// Documents counted: the sample, or all of them.
     pub documents: usize,
     pub seeds: Vec<u64>,
+    /// The sketch family the signatures are drawn in.
+    pub family: SketchFamily,
     signatures: Vec<Signatures>,
 }
 
@@ -144,14 +146,34 @@ impl SeedCorpus {
         seeds: &[u64],
         progress: &Progress,
     ) -> Result<Self> {
+        Self::in_family(
+            source,
+            population,
+            index,
+            seeds,
+            index.options.family,
+            progress,
+        )
+    }
+
+    /// [`SeedCorpus::new`] with the signatures drawn in `family` instead of the index's own
+    /// (what another tool's family does to the same documents and seeds).
+    pub fn in_family(
+        source: String,
+        population: usize,
+        index: &Index,
+        seeds: &[u64],
+        family: SketchFamily,
+        progress: &Progress,
+    ) -> Result<Self> {
         let k = index.options.num_perm;
         let signatures = seeds
             .iter()
             .map(|&seed| {
-                if seed == index.options.seed {
+                if seed == index.options.seed && family == index.options.family {
                     Ok(index.signatures.clone())
                 } else {
-                    signatures_of_sets(&index.sets, index.options.family, k, seed, progress)
+                    signatures_of_sets(&index.sets, family, k, seed, progress)
                 }
             })
             .collect::<Result<Vec<_>>>()?;
@@ -160,6 +182,7 @@ impl SeedCorpus {
             population: population.max(index.len()),
             documents: index.len(),
             seeds: seeds.to_vec(),
+            family,
             signatures,
         })
     }
@@ -359,10 +382,35 @@ mod tests {
             &Progress::new(),
         )
         .unwrap();
-        let rebuilt = IndexOptions { seed: 5, ..options };
+        let rebuilt = IndexOptions {
+            seed: 5,
+            ..options.clone()
+        };
         let rebuilt = build_index(&corpus(), &rebuilt, &Progress::new()).unwrap();
         assert_eq!(sc.signatures[1].rows(), rebuilt.signatures.rows());
         assert_eq!(sc.signatures[0].rows(), index.signatures.rows());
+
+        // The same documents and seeds in another family: what that family's own index has,
+        // the index's seed included (its signatures are not reused across families).
+        let classic = SeedCorpus::in_family(
+            "test".into(),
+            index.len(),
+            &index,
+            &[1, 5],
+            SketchFamily::Classic,
+            &Progress::new(),
+        )
+        .unwrap();
+        assert_eq!(classic.family, SketchFamily::Classic);
+        for (i, seed) in [1, 5].into_iter().enumerate() {
+            let own = IndexOptions {
+                seed,
+                family: SketchFamily::Classic,
+                ..options.clone()
+            };
+            let own = build_index(&corpus(), &own, &Progress::new()).unwrap();
+            assert_eq!(classic.signatures[i].rows(), own.signatures.rows());
+        }
     }
 
     #[test]
