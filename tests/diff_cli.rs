@@ -228,3 +228,36 @@ fn the_size_cap_is_an_option_and_is_reported() {
         "{stdout}"
     );
 }
+
+/// `diff` compares as `scan` shingles: lowercased unless `--no-lowercase`, so a pair that
+/// differs only in case has no difference by default, and one with the flag.
+#[test]
+fn case_alone_is_no_difference_unless_no_lowercase() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(
+        dir.path(),
+        "titles.csv",
+        "id,text\nt1,The Annual Report Is Ready\nt2,the annual report is ready\n",
+    );
+    let run = |extra: &[&str]| {
+        let out = lshscope()
+            .args(["diff", &input, "t1", "t2", "-q"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let folded = run(&[]);
+    assert!(folded.contains("Jaccard 1.000"), "{folded}");
+    assert!(
+        folded.contains("no difference in 5 words compared"),
+        "{folded}"
+    );
+    let as_written = run(&["--no-lowercase"]);
+    assert!(as_written.contains("5 words changed"), "{as_written}");
+    assert!(
+        as_written.contains("[-The Annual Report Is Ready-]"),
+        "{as_written}"
+    );
+}

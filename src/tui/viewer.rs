@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use crate::diff::{DiffOptions, Side, TextDiff, diff_texts};
+use crate::diff::{DiffOptions, Folding, Side, TextDiff, diff_texts};
 use crate::minhash::Banding;
 use crate::minhash::VerifiedPair;
 use crate::similarity::TextMetrics;
@@ -73,14 +73,19 @@ impl PairView {
         }
     }
 
-    /// Computes the diff of the two texts unless it is there.
-    pub fn ensure_diff(&mut self, corpus: &Corpus) {
+    /// Computes the diff of the two texts unless it is there, comparing them as the index
+    /// shingles them (lowercased by default: a difference of case is none for Jaccard).
+    pub fn ensure_diff(&mut self, data: &Loaded) {
         if self.diff.is_none() {
             let (a, b) = (self.a as usize, self.b as usize);
+            let options = DiffOptions {
+                folding: Folding::of(&data.index.options.shingle),
+                ..DiffOptions::default()
+            };
             self.diff = Some(diff_texts(
-                corpus.text(a),
-                corpus.text(b),
-                &DiffOptions::default(),
+                data.corpus.text(a),
+                data.corpus.text(b),
+                &options,
             ));
         }
     }

@@ -45,7 +45,7 @@ impl App {
         let Some(data) = &self.data else { return };
         let mut view = pair_view(data, pair, self.curve.banding);
         if self.viewer.diff_mode {
-            view.ensure_diff(&data.corpus);
+            view.ensure_diff(data);
         }
         self.viewer.pair = Some(view);
         self.show(View::Viewer { from });
@@ -82,7 +82,7 @@ impl App {
         let (Some(view), Some(data)) = (&mut self.viewer.pair, &self.data) else {
             return;
         };
-        view.ensure_diff(&data.corpus);
+        view.ensure_diff(data);
         let n = view.diff.as_ref().map_or(0, |d| d.differences.len());
         self.say(format!(
             "diff mode: {n} {} ({}/{} jump between them)",
@@ -105,7 +105,7 @@ impl App {
         let (Some(view), Some(data)) = (&mut self.viewer.pair, &self.data) else {
             return;
         };
-        view.ensure_diff(&data.corpus);
+        view.ensure_diff(data);
         let Some(diff) = &view.diff else { return };
         let total = diff.differences.len();
         let at = view.difference.map(|k| diff.differences[k].start);
@@ -143,7 +143,7 @@ impl App {
             jaccard: Some((view.jaccard, &shingling)),
             source: Some(&self.config.source_name),
         };
-        view.ensure_diff(&data.corpus);
+        view.ensure_diff(data);
         let Some(diff) = &view.diff else { return };
         let stem = format!(
             "{}.diff.{}.{}",
