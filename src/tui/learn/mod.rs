@@ -6,6 +6,8 @@
 use std::path::PathBuf;
 
 mod draw;
+mod figures;
+mod scurve;
 
 use ratatui::crossterm::event::{self, Event, KeyEvent, KeyEventKind};
 
