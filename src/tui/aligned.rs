@@ -4,9 +4,10 @@
 //! Each pane wraps its own text, word by word, as prose flows; the two are kept level at
 //! every block of [`TextDiff::blocks`] (each equal run and each difference): before a block
 //! is placed, the row its first word would land on is found in each pane, and the pane that
-//! would place it higher is padded with filler rows down to the other's. An equal run also
-//! starts at the same column in both panes (on a fresh row in both when it would not), so
-//! its words wrap alike and stay side by side. So every block starts on the same screen row
+//! would place it higher is padded with filler rows down to the other's. An equal run that
+//! wraps also starts at the same column in both panes (on a fresh row in both when it would
+//! not), so its words wrap alike and stay side by side; one that ends on the row it starts
+//! on cannot drift and flows on where each pane is. So every block starts on the same screen row
 //! in both panes and they scroll as one; a one-word change of the same width inside a
 //! sentence costs nothing, and a deleted paragraph leaves as many filler rows in the other
 //! pane as it takes.
@@ -145,7 +146,11 @@ pub fn align(diff: &TextDiff, left: &str, right: &str, width: usize) -> AlignedL
 /// already would, both panes start it on a fresh row.
 fn level(panes: &mut [Flow; 2], ranges: &[Range<usize>; 2], equal: bool) -> usize {
     let landing = [panes[0].landing(&ranges[0]), panes[1].landing(&ranges[1])];
-    if equal && landing[0] != landing[1] {
+    // Equal text that ends on the row it starts on in both panes cannot drift: it may start
+    // at different columns.
+    let fits = |i: usize| panes[i].fits_on_open_row(&ranges[i]);
+    let same_row_and_fits = landing[0].0 == landing[1].0 && fits(0) && fits(1);
+    if equal && landing[0] != landing[1] && !same_row_and_fits {
         let row = panes.iter().map(Flow::fresh_row).max().unwrap_or(0);
         for pane in panes.iter_mut() {
             pane.pad_to(row);
@@ -195,6 +200,13 @@ impl<'t> Flow<'t> {
         } else {
             (self.rows.len(), self.column)
         }
+    }
+
+    /// Whether all of `range` (its trailing whitespace aside) fits on the open row.
+    fn fits_on_open_row(&self, range: &Range<usize>) -> bool {
+        let text = self.text[range.clone()].trim_end();
+        !text.contains('\n')
+            && self.column + text.chars().map(char_width).sum::<usize>() <= self.width
     }
 
     /// The first row nothing is on yet.

@@ -86,7 +86,10 @@ fn explanation(app: &LearnApp) -> String {
 /// Draws the current step.
 pub fn render(frame: &mut Frame, app: &LearnApp) {
     let area = frame.area();
-    let explanation = explanation(app);
+    let explanation = match &app.diff {
+        Some(_) => super::diff::explanation(app),
+        None => explanation(app),
+    };
     // Rows the explanation needs when wrapped to the screen (a little generous: words wrap).
     let text_rows = (explanation.chars().count() as u16 * 11 / 10) / area.width.max(1) + 1;
     // A message longer than the screen is wide (what a new K does) takes more rows (a little
@@ -112,7 +115,9 @@ pub fn render(frame: &mut Frame, app: &LearnApp) {
         ),
         text,
     );
-    if app.step == SCURVE_STEP {
+    if let Some(pair) = &app.diff {
+        super::diff::render(frame, app, pair, body);
+    } else if app.step == SCURVE_STEP {
         render_scurve_step(frame, app, body);
     } else {
         let mut lines = figure(app, body.width);
@@ -142,20 +147,24 @@ const SCURVE_STEP: usize = 6;
 /// two columns when one does not fit the screen's height.
 fn render_help(frame: &mut Frame, app: &LearnApp, area: Rect) {
     let entries: Vec<(String, &str)> = LEARN_KEYS.iter().map(|b| (keys_label(b), b.help)).collect();
-    let key_width = entries
-        .iter()
-        .map(|(k, _)| k.chars().count())
-        .max()
-        .unwrap_or(0);
     let rows_fit = area.height.saturating_sub(2) as usize;
     let columns = if entries.len() <= rows_fit { 1 } else { 2 };
     let per_column = entries.len().div_ceil(columns);
-    let column_width = entries
+    let chunks: Vec<&[(String, &str)]> = entries.chunks(per_column).collect();
+    // Each column as wide as its own keys and texts need, so two fit 80 columns.
+    let widest = |chunk: &[(String, &str)], part: fn(&(String, &str)) -> usize| {
+        chunk.iter().map(part).max().unwrap_or(0)
+    };
+    let key_widths: Vec<usize> = chunks
         .iter()
-        .map(|(_, h)| key_width + 2 + h.chars().count())
-        .max()
-        .unwrap_or(0);
-    let width = ((column_width + 2) * columns + 2).min(area.width as usize) as u16;
+        .map(|c| widest(c, |(k, _)| k.chars().count()))
+        .collect();
+    let column_widths: Vec<usize> = chunks
+        .iter()
+        .zip(&key_widths)
+        .map(|(c, key_width)| 1 + key_width + 2 + widest(c, |(_, h)| h.chars().count()) + 1)
+        .collect();
+    let width = (column_widths.iter().sum::<usize>() + 2).min(area.width as usize) as u16;
     let height = (per_column + 2).min(area.height as usize) as u16;
     let popup = Rect {
         x: area.x + (area.width - width) / 2,
@@ -170,9 +179,10 @@ fn render_help(frame: &mut Frame, app: &LearnApp, area: Rect) {
         .title(" keys (any key closes) ");
     let inner = block.inner(popup);
     frame.render_widget(block, popup);
-    let areas =
-        Layout::horizontal(vec![Constraint::Ratio(1, columns as u32); columns]).split(inner);
-    for (column, chunk) in entries.chunks(per_column).enumerate() {
+    let areas = Layout::horizontal(column_widths.iter().map(|&w| Constraint::Length(w as u16)))
+        .split(inner);
+    for (column, chunk) in chunks.iter().enumerate() {
+        let key_width = key_widths[column];
         let lines: Vec<Line> = chunk
             .iter()
             .map(|(keys, help)| {
@@ -215,8 +225,9 @@ fn render_footer(frame: &mut Frame, app: &LearnApp, area: Rect) {
             let narrow = area.width < 110;
             let mut spans = vec![Span::raw(" ")];
             for (key, what) in footer_entries() {
-                // At 80 columns scrolling gives way to the help, which lists it.
-                if narrow && what == "scroll" {
+                // At 80 columns scrolling and the diff give way to the help, which lists
+                // them.
+                if narrow && matches!(what, "scroll" | "diff") {
                     continue;
                 }
                 let what = match (what, narrow) {
