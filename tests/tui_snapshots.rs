@@ -321,6 +321,42 @@ fn pair_viewer_in_diff_mode() {
     }
 }
 
+/// In diff mode the panes scroll as one (Tab says so rather than pick a side), and a resize
+/// lays the pair out again for the new pane width.
+#[test]
+fn diff_mode_scrolls_both_panes_and_follows_a_resize() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = new_app(dir.path(), (80, 24));
+    let corpus = lshscope::corpus::Corpus::from_pairs(long_pair());
+    app.update(Action::Loaded(Box::new(Ok(loaded(corpus)))));
+    run_effects(&mut app);
+    cmd(&mut app, Command::Open);
+    cmd(&mut app, Command::ToggleDiff);
+    cmd(&mut app, Command::ScrollSide);
+    let said = &app.message.as_ref().unwrap().text;
+    assert!(said.contains("scroll together"), "{said}");
+    for _ in 0..3 {
+        cmd(&mut app, Command::Down);
+    }
+    let view = app.viewer.pair.as_ref().unwrap();
+    assert_eq!((view.scroll_a, view.scroll_b), (3, 3), "both panes moved");
+    let narrow = view.aligned.as_ref().unwrap().len();
+    assert_eq!(
+        view.aligned.as_ref().unwrap().width,
+        lshscope::tui::layout::viewer_text_width((80, 24))
+    );
+    app.update(Action::Resize(160, 45));
+    let view = app.viewer.pair.as_ref().unwrap();
+    let layout = view.aligned.as_ref().unwrap();
+    assert_eq!(
+        layout.width,
+        lshscope::tui::layout::viewer_text_width((160, 45))
+    );
+    assert!(layout.len() < narrow, "wider panes take fewer rows");
+    let s = screen(&app, 160, 45);
+    assert!(s.contains(&format!("of {} ", layout.len())), "{s}");
+}
+
 #[test]
 fn diff_mode_stays_on_across_pairs_and_off_shows_shared_shingles() {
     let dir = tempfile::tempdir().unwrap();

@@ -30,6 +30,13 @@ impl App {
             Command::NextDifference => self.step_difference(true),
             Command::PrevDifference => self.step_difference(false),
             Command::Export => self.export_diff(),
+            // Level panes scroll as one: choosing a side would undo the alignment.
+            Command::ScrollSide if self.viewer.diff_mode => self.say(format!(
+                "in diff mode both texts scroll together ({} shows shared shingles, where {} \
+                 picks a side)",
+                hint(Command::ToggleDiff),
+                hint(Command::ScrollSide)
+            )),
             Command::ScrollSide => {
                 if let Some(v) = &mut self.viewer.pair {
                     v.next_side();
