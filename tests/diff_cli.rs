@@ -56,7 +56,7 @@ fn prints_the_diff_with_ids_jaccard_and_summary() {
 +++ b: plan-b
 documents of {input}
 Jaccard {jaccard:.3} (char:5 shingles)
-1 word changed, 5 moved; 73 % unchanged in place (compared word by word)
+1 word changed, 5 moved; 73 % unchanged in place (compared word by word, ignoring case)
 markers: [-only in a-] {{+only in b+}}, a change is [-a's-]{{+b's+}}; @@ a:LINE:COLUMN b:LINE:COLUMN @@ starts a hunk
 
 @@ 1: a:1:1 b:1:1 @@
@@ -150,7 +150,9 @@ fn cjk_jsonl_is_compared_by_characters() {
     );
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
-        stdout.contains("1 character changed; 96 % unchanged (compared character by character)"),
+        stdout.contains(
+            "1 character changed; 96 % unchanged (compared character by character, ignoring case)"
+        ),
         "{stdout}"
     );
     assert!(stdout.contains("(char:2 shingles)"), "{stdout}");
@@ -163,7 +165,7 @@ fn cjk_jsonl_is_compared_by_characters() {
     assert!(
         String::from_utf8(out.stdout)
             .unwrap()
-            .contains("1 word changed; 0.0 % unchanged (compared word by word)")
+            .contains("1 word changed; 0.0 % unchanged (compared word by word, ignoring case)")
     );
 }
 
@@ -254,8 +256,21 @@ fn case_alone_is_no_difference_unless_no_lowercase() {
         folded.contains("no difference in 5 words compared"),
         "{folded}"
     );
+    assert!(
+        folded.contains("(compared word by word, ignoring case)"),
+        "{folded}"
+    );
     let as_written = run(&["--no-lowercase"]);
     assert!(as_written.contains("5 words changed"), "{as_written}");
+    assert!(
+        as_written.contains("(compared word by word)\n"),
+        "{as_written}"
+    );
+    let stripped = run(&["--strip-punct"]);
+    assert!(
+        stripped.contains("(compared word by word, ignoring case and punctuation)"),
+        "{stripped}"
+    );
     assert!(
         as_written.contains("[-The Annual Report Is Ready-]"),
         "{as_written}"

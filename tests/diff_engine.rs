@@ -494,7 +494,7 @@ fn write_diff_writes_the_rendered_export() {
         );
     }
     let text = std::fs::read_to_string(dir.path().join("d.txt")).unwrap();
-    assert!(text.starts_with("--- a: doc-a\n+++ b: doc-b\nJaccard 0.500 (char:5 shingles)\n1 word changed; 80 % unchanged (compared word by word)\n"), "{text}");
+    assert!(text.starts_with("--- a: doc-a\n+++ b: doc-b\nJaccard 0.500 (char:5 shingles)\n1 word changed; 80 % unchanged (compared word by word, ignoring case)\n"), "{text}");
     assert!(
         text.contains("[-first-]{+second+} version of the text"),
         "{text}"
@@ -579,6 +579,11 @@ fn nfkc_and_stripped_punctuation_fold_as_the_shingles_do() {
     let d = diff_texts(a, b, &options);
     assert!(d.summary.is_unchanged(), "{}", d.describe());
     assert_eq!(d.summary.left_tokens, 4, "the dash is not compared");
+    assert_eq!(
+        d.folding.ignored().as_deref(),
+        Some("case, compatibility forms (NFKC) and punctuation")
+    );
+    assert_eq!(Folding::NONE.ignored(), None);
     assert!(
         !diff(a, b).summary.is_unchanged(),
         "lowercasing alone sees them"

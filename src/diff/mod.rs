@@ -194,6 +194,24 @@ impl Folding {
         }
     }
 
+    /// What the folding ignores, for a reader: `case`, `case and punctuation`, …; `None`
+    /// when the words are compared as written.
+    pub fn ignored(self) -> Option<String> {
+        let parts: Vec<&str> = [
+            (self.lowercase, "case"),
+            (self.nfkc, "compatibility forms (NFKC)"),
+            (self.strip_punct, "punctuation"),
+        ]
+        .into_iter()
+        .filter_map(|(on, what)| on.then_some(what))
+        .collect();
+        match parts.as_slice() {
+            [] => None,
+            [one] => Some(one.to_string()),
+            [init @ .., last] => Some(format!("{} and {last}", init.join(", "))),
+        }
+    }
+
     /// `token` as it is compared. Borrowed when folding changes nothing (the common case:
     /// lowercase ASCII words).
     fn fold<'t>(self, token: &'t str) -> Cow<'t, str> {
@@ -413,6 +431,8 @@ pub struct TextDiff {
     /// Byte lengths of the two texts the diff was computed on.
     pub left_len: usize,
     pub right_len: usize,
+    /// How the words were folded before they were compared.
+    pub folding: Folding,
 }
 
 /// Aligns `left` and `right`.
@@ -545,6 +565,7 @@ pub fn diff_texts(left: &str, right: &str, options: &DiffOptions) -> TextDiff {
         approximate,
         left_len: left.len(),
         right_len: right.len(),
+        folding,
     }
 }
 
