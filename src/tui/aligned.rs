@@ -287,8 +287,10 @@ impl<'t> Flow<'t> {
     }
 }
 
+/// Columns `c` takes; a tab is drawn as one space ([`crate::tui::ui::diff::pane_lines`]),
+/// other control characters take none.
 fn char_width(c: char) -> usize {
-    c.width().unwrap_or(0)
+    if c == '\t' { 1 } else { c.width().unwrap_or(0) }
 }
 
 #[cfg(test)]
@@ -401,6 +403,18 @@ mod tests {
         }
         // Two columns per character: six to a 12-column row.
         assert_eq!(pic[0], "東京は日本の | 東京は日本の");
+    }
+
+    #[test]
+    fn a_tab_takes_one_column_and_a_crlf_ends_the_row() {
+        let a = "name\tvalue\r\nnext";
+        let diff = diff_texts(a, a, &DiffOptions::default());
+        let layout = align(&diff, a, a, 10);
+        assert_eq!(
+            layout.left,
+            [ScreenRow::Text(0..11), ScreenRow::Text(12..16)],
+            "`name value` is 10 columns and fits; the row ends before the line break"
+        );
     }
 
     #[test]

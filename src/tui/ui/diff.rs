@@ -78,9 +78,16 @@ pub fn pane_lines(
                 {
                     let from = segment.range.start.max(range.start);
                     let to = segment.range.end.min(range.end);
-                    // Control characters (a `\r` before a line break, tabs) take no column.
-                    let piece: String =
-                        text[from..to].chars().filter(|c| !c.is_control()).collect();
+                    // A tab is one space (as the layout counts it); other control
+                    // characters (a `\r` before a line break) take no column.
+                    let piece: String = text[from..to]
+                        .chars()
+                        .filter_map(|c| match c {
+                            '\t' => Some(' '),
+                            c if c.is_control() => None,
+                            c => Some(c),
+                        })
+                        .collect();
                     if !piece.is_empty() {
                         spans.push(Span::styled(piece, style_of(segment.kind)));
                     }
