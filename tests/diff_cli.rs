@@ -56,7 +56,7 @@ fn prints_the_diff_with_ids_jaccard_and_summary() {
 +++ b: plan-b
 documents of {input}
 Jaccard {jaccard:.3} (char:5 shingles)
-1 word changed, 5 moved; 73 % unchanged in place (compared word by word)
+1 word changed, 5 moved; 73 % unchanged in place (compared word by word, ignoring case)
 markers: [-only in a-] {{+only in b+}}, a change is [-a's-]{{+b's+}}; @@ a:LINE:COLUMN b:LINE:COLUMN @@ starts a hunk
 
 @@ 1: a:1:1 b:1:1 @@
@@ -150,7 +150,9 @@ fn cjk_jsonl_is_compared_by_characters() {
     );
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
-        stdout.contains("1 character changed; 96 % unchanged (compared character by character)"),
+        stdout.contains(
+            "1 character changed; 96 % unchanged (compared character by character, ignoring case)"
+        ),
         "{stdout}"
     );
     assert!(stdout.contains("(char:2 shingles)"), "{stdout}");
@@ -163,7 +165,7 @@ fn cjk_jsonl_is_compared_by_characters() {
     assert!(
         String::from_utf8(out.stdout)
             .unwrap()
-            .contains("1 word changed; 0.0 % unchanged (compared word by word)")
+            .contains("1 word changed; 0.0 % unchanged (compared word by word, ignoring case)")
     );
 }
 
@@ -226,5 +228,51 @@ fn the_size_cap_is_an_option_and_is_reported() {
     assert!(
         stdout.contains("the comparison stopped at the cap of 4 words per text: a from byte 18 of 112 and b from byte 21 of 112 on were not compared"),
         "{stdout}"
+    );
+}
+
+/// `diff` compares as `scan` shingles: lowercased unless `--no-lowercase`, so a pair that
+/// differs only in case has no difference by default, and one with the flag.
+#[test]
+fn case_alone_is_no_difference_unless_no_lowercase() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(
+        dir.path(),
+        "titles.csv",
+        "id,text\nt1,The Annual Report Is Ready\nt2,the annual report is ready\n",
+    );
+    let run = |extra: &[&str]| {
+        let out = lshscope()
+            .args(["diff", &input, "t1", "t2", "-q"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let folded = run(&[]);
+    assert!(folded.contains("Jaccard 1.000"), "{folded}");
+    assert!(
+        folded.contains("no difference in 5 words compared"),
+        "{folded}"
+    );
+    assert!(
+        folded.contains("(compared word by word, ignoring case)"),
+        "{folded}"
+    );
+    let as_written = run(&["--no-lowercase"]);
+    assert!(as_written.contains("5 words changed"), "{as_written}");
+    assert!(
+        as_written.contains("(compared word by word)\n"),
+        "{as_written}"
+    );
+    let stripped = run(&["--strip-punct"]);
+    assert!(
+        stripped.contains("(compared word by word, ignoring case and punctuation)"),
+        "{stripped}"
+    );
+    assert!(
+        as_written.contains("[-The Annual Report Is Ready-]"),
+        "{as_written}"
     );
 }

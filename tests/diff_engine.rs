@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use lshscope::diff::export::{ExportFormat, PairInfo, render, to_html, to_text, write_diff};
 use lshscope::diff::{
-    DiffOptions, Granularity, Kind, SegmentKind, Side, TextDiff, Unit, diff_texts,
+    DiffOptions, Folding, Granularity, Kind, SegmentKind, Side, TextDiff, Unit, diff_texts,
 };
 
 fn diff(a: &str, b: &str) -> TextDiff {
@@ -59,7 +59,13 @@ fn check_invariants(d: &TextDiff, a: &str, b: &str) {
             .collect();
         assert_eq!(from_rows, words_of(&text[..d.compared_len(side)]));
     }
-    let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Compared as the default folding compares them: lowercased.
+    let words = |t: &str| {
+        t.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
     let (mut left_total, mut right_total) = (0, 0);
     for (i, r) in d.rows.iter().enumerate() {
         left_total += r.left_tokens;
@@ -488,11 +494,115 @@ fn write_diff_writes_the_rendered_export() {
         );
     }
     let text = std::fs::read_to_string(dir.path().join("d.txt")).unwrap();
-    assert!(text.starts_with("--- a: doc-a\n+++ b: doc-b\nJaccard 0.500 (char:5 shingles)\n1 word changed; 80 % unchanged (compared word by word)\n"), "{text}");
+    assert!(text.starts_with("--- a: doc-a\n+++ b: doc-b\nJaccard 0.500 (char:5 shingles)\n1 word changed; 80 % unchanged (compared word by word, ignoring case)\n"), "{text}");
     assert!(
         text.contains("[-first-]{+second+} version of the text"),
         "{text}"
     );
     let missing = dir.path().join("no").join("d.txt");
     assert!(write_diff(&missing, ExportFormat::Text, &d, a, b, &INFO).is_err());
+}
+
+/// The diff compares as the default shingles see the text: lowercased. A pair that differs
+/// only in case has no difference, and without folding it has one per recased word.
+#[test]
+fn a_difference_of_case_alone_is_no_difference_when_shingles_lowercase() {
+    let (a, b) = ("The Plan costs 12 euros.", "the plan COSTS 12 Euros.");
+    let d = diff(a, b);
+    check_invariants(&d, a, b);
+    assert!(d.summary.is_unchanged(), "{}", d.describe());
+    assert_eq!(d.describe(), "no difference in 5 words compared");
+    // The one equal row spans the original characters of both texts.
+    assert_eq!(rows(&d, a, b), [format!("Equal: {a} | {b}")]);
+    let as_written = diff_texts(
+        a,
+        b,
+        &DiffOptions {
+            folding: Folding::NONE,
+            ..DiffOptions::default()
+        },
+    );
+    assert_eq!(as_written.describe(), "5 words changed; 0.0 % unchanged");
+}
+
+/// A word changed beyond its case is a change, shown in its original characters; byte
+/// ranges stay those of the original texts where lowercasing changes byte lengths (the
+/// Kelvin sign K, three bytes, lowercases to `k`, one byte).
+#[test]
+fn a_case_change_inside_a_changed_word_keeps_the_original_characters() {
+    let (a, b) = ("Call Support today", "call SUPPORTED Today");
+    let d = diff(a, b);
+    check_invariants(&d, a, b);
+    assert_eq!(
+        rows(&d, a, b),
+        [
+            "Equal: Call | call",
+            "Changed: Support | SUPPORTED",
+            "Equal: today | Today"
+        ]
+    );
+    let (a, b) = (
+        "The \u{212A}ELVIN scale is cold in \u{212B}NGSTRÖM units",
+        "the kelvin range is cold in ångström units",
+    );
+    let d = diff(a, b);
+    check_invariants(&d, a, b);
+    assert_eq!(
+        rows(&d, a, b),
+        [
+            "Equal: The \u{212A}ELVIN | the kelvin",
+            "Changed: scale | range",
+            "Equal: is cold in \u{212B}NGSTRÖM units | is cold in ångström units",
+        ]
+    );
+    assert_eq!(d.describe(), "1 word changed; 88 % unchanged");
+}
+
+/// With `--nfkc` and `--strip-punct` the diff folds as the shingles do: a ligature is its
+/// letters, punctuation is not compared (a word of punctuation only is skipped), and in
+/// character mode a letter and its combining accent are one unit that NFKC composes.
+#[test]
+fn nfkc_and_stripped_punctuation_fold_as_the_shingles_do() {
+    let folding = Folding {
+        lowercase: true,
+        nfkc: true,
+        strip_punct: true,
+    };
+    let options = DiffOptions {
+        folding,
+        ..DiffOptions::default()
+    };
+    let (a, b) = (
+        "The \u{FB01}le \u{2014} saved, twice.",
+        "the file saved twice",
+    );
+    let d = diff_texts(a, b, &options);
+    assert!(d.summary.is_unchanged(), "{}", d.describe());
+    assert_eq!(d.summary.left_tokens, 4, "the dash is not compared");
+    assert_eq!(
+        d.folding.ignored().as_deref(),
+        Some("case, compatibility forms (NFKC) and punctuation")
+    );
+    assert_eq!(Folding::NONE.ignored(), None);
+    assert!(
+        !diff(a, b).summary.is_unchanged(),
+        "lowercasing alone sees them"
+    );
+    let chars = DiffOptions {
+        granularity: Granularity::Chars,
+        ..options.clone()
+    };
+    let (a, b) = ("東京のcaf\u{e9}", "東京のcafe\u{301}");
+    let d = diff_texts(a, b, &chars);
+    assert!(d.summary.is_unchanged(), "{}", d.describe());
+    assert_eq!(d.rows[0].right, 0..b.len());
+    let without = diff_texts(
+        a,
+        b,
+        &DiffOptions {
+            granularity: Granularity::Chars,
+            ..DiffOptions::default()
+        },
+    );
+    assert!(!without.summary.is_unchanged());
 }

@@ -494,3 +494,39 @@ fn verification_shows_each_candidates_exact_jaccard_and_drops_the_false_positive
     let s = screen(&app, 160, 45);
     assert!(!s.contains("kept: a near-duplicate"), "{s}");
 }
+
+/// `d` shows the selected pair's diff instead of the step's figure, in the pair viewer's
+/// styles and summary line; it stays on while `n` picks the next pair, `]` jumps, and a new
+/// step closes it.
+#[test]
+fn d_shows_the_pairs_diff_and_it_stays_on_for_the_next_pair() {
+    for (w, h) in [(80, 24), (160, 45)] {
+        let mut app = app();
+        app.set_screen_width(w);
+        go_to(&mut app, 2);
+        chars(&mut app, "d");
+        assert!(app.diff.is_some());
+        let s = screen(&app, w, h);
+        insta::assert_snapshot!(format!("learn_diff_{w}x{h}"), s);
+        assert!(s.contains("diff 1 word changed"), "{s}");
+        // "Python" against "Java", in the viewer's colour for a change; the rest dimmed.
+        let terminal = draw(&app, w, h);
+        let buffer = terminal.backend().buffer();
+        let changed: String = buffer
+            .content()
+            .iter()
+            .filter(|c| c.bg == Color::Yellow)
+            .map(|c| c.symbol())
+            .collect();
+        // The legend's "changed", then the two sides of the change on one row.
+        assert_eq!(changed, "changedPythonJava", "{s}");
+        chars(&mut app, "n");
+        assert_eq!(app.pair, (0, 2));
+        assert!(app.diff.is_some(), "the diff stays on for the next pair");
+        chars(&mut app, "]");
+        assert_eq!(app.message.as_deref(), Some("difference 1 of 2"));
+        assert_eq!(app.diff.as_ref().unwrap().difference, Some(0));
+        press(&mut app, KeyCode::Right);
+        assert!(app.diff.is_none(), "a new step shows the step");
+    }
+}

@@ -257,8 +257,26 @@ fn diff_style_map(app: &lshscope::tui::app::App, w: u16, h: u16) -> String {
     out
 }
 
-/// The viewer in diff mode on lake-1 ⟷ lake-2 ("dawn" against "dusk"): the screen, and the
-/// styles of both panes, at the minimum size and a large one, in colour and monochrome.
+/// Two notices, the second with a word changed and three sentences inserted in the middle.
+fn harbour_pair() -> Vec<(&'static str, String)> {
+    let before = "The harbour office opens at eight on weekdays. Boats must be registered before \
+                  the first of April, and the fee is paid at the counter.";
+    let after = "Moorings are assigned in order of registration. Visitors may stay three \
+                 nights without a permit, longer with one from the office.";
+    let inserted = "Owners of boats longer than twelve metres also need a survey certificate. \
+                    The certificate is renewed every five years. The office checks it when the \
+                    boat is registered.";
+    let a = format!("{before}\n\n{after}");
+    let b = format!(
+        "{}\n\n{inserted}\n\n{after}",
+        before.replace("at eight", "at nine")
+    );
+    vec![("harbour-2025", a), ("harbour-2026", b)]
+}
+
+/// The viewer in diff mode on two notices, one with three sentences inserted: the screen,
+/// and the styles of both panes, at the minimum size and a large one, in colour and
+/// monochrome, jumped (`]` twice) to the insertion. The text after it is level in both panes.
 #[test]
 fn pair_viewer_in_diff_mode() {
     for (w, h) in [(80u16, 24u16), (160, 45)] {
@@ -267,16 +285,24 @@ fn pair_viewer_in_diff_mode() {
             let mut config = config(dir.path());
             config.monochrome = mono;
             let mut app = new_app_with(config, dir.path(), (w, h));
-            app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
+            let corpus = lshscope::corpus::Corpus::from_pairs(harbour_pair());
+            app.update(Action::Loaded(Box::new(Ok(loaded(corpus)))));
             run_effects(&mut app);
             cmd(&mut app, Command::Open);
             cmd(&mut app, Command::ToggleDiff);
+            cmd(&mut app, Command::NextDifference);
+            cmd(&mut app, Command::NextDifference);
             let name = format!(
                 "viewer_diff_{w}x{h}_{}",
                 if mono { "mono" } else { "colour" }
             );
             let text = screen(&app, w, h);
             assert!(text.contains("diff"), "{text}");
+            // "Moorings", the first word after the insertion, starts the same row in both.
+            let level = text
+                .lines()
+                .any(|line| line.matches("│Moorings are assigned").count() == 2);
+            assert!(level, "the text after the insertion is level:\n{text}");
             let styles = diff_style_map(&app, w, h);
             insta::assert_snapshot!(name, format!("{text}\n{styles}"));
             if mono {
@@ -287,15 +313,48 @@ fn pair_viewer_in_diff_mode() {
                         .all(|c| matches!(c.fg, Color::Reset) && matches!(c.bg, Color::Reset)),
                     "no colour in monochrome"
                 );
-                assert!(
-                    styles.contains('~'),
-                    "the changed word is marked:\n{styles}"
-                );
+                assert!(styles.contains('±'), "the insertion is marked:\n{styles}");
             } else {
-                assert!(styles.contains('~') && styles.contains('.'), "{styles}");
+                assert!(styles.contains('+') && styles.contains('.'), "{styles}");
             }
         }
     }
+}
+
+/// In diff mode the panes scroll as one (Tab says so rather than pick a side), and a resize
+/// lays the pair out again for the new pane width.
+#[test]
+fn diff_mode_scrolls_both_panes_and_follows_a_resize() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = new_app(dir.path(), (80, 24));
+    let corpus = lshscope::corpus::Corpus::from_pairs(long_pair());
+    app.update(Action::Loaded(Box::new(Ok(loaded(corpus)))));
+    run_effects(&mut app);
+    cmd(&mut app, Command::Open);
+    cmd(&mut app, Command::ToggleDiff);
+    cmd(&mut app, Command::ScrollSide);
+    let said = &app.message.as_ref().unwrap().text;
+    assert!(said.contains("scroll together"), "{said}");
+    for _ in 0..3 {
+        cmd(&mut app, Command::Down);
+    }
+    let view = app.viewer.pair.as_ref().unwrap();
+    assert_eq!((view.scroll_a, view.scroll_b), (3, 3), "both panes moved");
+    let narrow = view.aligned.as_ref().unwrap().len();
+    assert_eq!(
+        view.aligned.as_ref().unwrap().width,
+        lshscope::tui::layout::viewer_text_width((80, 24))
+    );
+    app.update(Action::Resize(160, 45));
+    let view = app.viewer.pair.as_ref().unwrap();
+    let layout = view.aligned.as_ref().unwrap();
+    assert_eq!(
+        layout.width,
+        lshscope::tui::layout::viewer_text_width((160, 45))
+    );
+    assert!(layout.len() < narrow, "wider panes take fewer rows");
+    let s = screen(&app, 160, 45);
+    assert!(s.contains(&format!("of {} ", layout.len())), "{s}");
 }
 
 #[test]
@@ -361,11 +420,9 @@ fn next_and_previous_difference_scroll_both_texts_to_it() {
     let second = app.viewer.pair.as_ref().unwrap();
     assert_eq!(second.difference, Some(1));
     assert!(second.scroll_a > 20, "scrolled down to sentence 70");
-    assert!(
-        second.scroll_a.abs_diff(second.scroll_b) <= 1,
-        "both texts scrolled to it: {} and {}",
-        second.scroll_a,
-        second.scroll_b
+    assert_eq!(
+        second.scroll_a, second.scroll_b,
+        "both texts scrolled to it, level"
     );
     let s = screen(&app, w, h);
     assert!(

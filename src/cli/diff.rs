@@ -11,7 +11,9 @@ use clap::{Args, ValueEnum};
 use super::{CorpusArgs, IndexArgs, ProfileArg, ProgressBar, show_progress};
 use crate::corpus::read_corpus;
 use crate::diff::export::{ExportFormat, PairInfo, render, write_diff};
-use crate::diff::{DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT, DiffOptions, Granularity, diff_texts};
+use crate::diff::{
+    DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT, DiffOptions, Folding, Granularity, diff_texts,
+};
 use crate::numfmt::thousands;
 use crate::text::{ShingleKind, ShingleOptions, Shingler};
 use crate::{Error, Result};
@@ -48,13 +50,14 @@ pub struct DiffArgs {
     /// [default: char:5, or the --profile tool's own].
     #[arg(long, value_name = "char:K|word:N")]
     pub shingle: Option<ShingleKind>,
-    /// Keep case when shingling (by default text is lowercased).
+    /// Keep case when shingling and comparing (by default both lowercase, so a difference
+    /// of case alone is none).
     #[arg(long)]
     pub no_lowercase: bool,
-    /// Apply Unicode NFKC normalization before shingling.
+    /// Apply Unicode NFKC normalization before shingling and comparing.
     #[arg(long)]
     pub nfkc: bool,
-    /// Remove punctuation before shingling.
+    /// Remove punctuation before shingling and comparing.
     #[arg(long)]
     pub strip_punct: bool,
     #[command(flatten)]
@@ -131,6 +134,9 @@ pub fn run(args: DiffArgs) -> Result<i32> {
         },
         max_tokens: args.max_words,
         timeout: (args.timeout_ms > 0).then(|| Duration::from_millis(args.timeout_ms)),
+        // The diff sees the texts as the shingles do: what shingling folds away is no
+        // difference for Jaccard, so it is none here.
+        folding: Folding::of(&shingle),
     };
     let diff = diff_texts(left, right, &options);
     let shingling = shingle.kind.to_string();

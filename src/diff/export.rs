@@ -182,9 +182,14 @@ fn header_lines(diff: &TextDiff, info: &PairInfo) -> (Vec<String>, Vec<String>) 
         lines.push(format!("Jaccard {jaccard:.3} ({shingling} shingles)"));
     }
     let mut summary = diff.summary.describe(diff.unit);
-    summary += match diff.unit {
-        Unit::Words => " (compared word by word)",
-        Unit::Chars => " (compared character by character)",
+    let unit = match diff.unit {
+        Unit::Words => "word by word",
+        Unit::Chars => "character by character",
+    };
+    // What is no difference here, so a reader does not look for it.
+    summary += &match diff.folding.ignored() {
+        Some(ignored) => format!(" (compared {unit}, ignoring {ignored})"),
+        None => format!(" (compared {unit})"),
     };
     lines.push(summary);
     let mut notes = Vec::new();

@@ -52,13 +52,17 @@
 
 pub mod export;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use similar::{Algorithm, DiffTag, capture_diff_slices_deadline};
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::canonical_combining_class;
 
 use crate::numfmt::{for_count, percent_rough, thousands};
+use crate::text::{Profile, ShingleOptions};
 
 /// Compare at most this many words (or characters) of each text by default: about 300 KB of
 /// English, far beyond a document a person reads side by side, and aligned in well under a
@@ -114,6 +118,9 @@ pub struct DiffOptions {
     pub max_tokens: usize,
     /// Time budget of the alignment; `None` waits for the best one.
     pub timeout: Option<Duration>,
+    /// What is not a difference: the words are compared folded as the shingles see them
+    /// (lowercased by default), while ranges and output keep the original characters.
+    pub folding: Folding,
 }
 
 impl Default for DiffOptions {
@@ -122,7 +129,116 @@ impl Default for DiffOptions {
             granularity: Granularity::Auto,
             max_tokens: DEFAULT_MAX_TOKENS,
             timeout: Some(DEFAULT_TIMEOUT),
+            folding: Folding::default(),
         }
+    }
+}
+
+/// How words (characters) are folded before they are compared, so that the diff calls a
+/// difference only what the shingles can see: with the index's default lowercasing, `Price`
+/// against `price` is no difference for Jaccard, and none here either. Each word is folded
+/// on its own, so a row's byte ranges are always the original word's, whatever folding does
+/// to byte lengths (`İ` lowercases to two chars, NFKC turns `ﬁ` into `fi`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Folding {
+    /// Compare lowercased (per char, as the shingler lowercases: Unicode full case mapping).
+    pub lowercase: bool,
+    /// Compare after NFKC (in character mode, a character and its combining marks are one
+    /// unit, so `é` and `e` + U+0301 compare equal as they shingle equal).
+    pub nfkc: bool,
+    /// Compare without chars that are neither alphanumeric nor whitespace; a word of
+    /// punctuation only is then not compared at all.
+    pub strip_punct: bool,
+}
+
+impl Default for Folding {
+    /// Lowercase only: the shingler's default ([`ShingleOptions::default`]).
+    fn default() -> Self {
+        Folding {
+            lowercase: true,
+            nfkc: false,
+            strip_punct: false,
+        }
+    }
+}
+
+impl Folding {
+    /// Compare the characters as they are.
+    pub const NONE: Folding = Folding {
+        lowercase: false,
+        nfkc: false,
+        strip_punct: false,
+    };
+
+    /// The folding that matches how `options` normalizes text before shingling. A tool's
+    /// profile maps to its nearest: datatrove and text-dedup lowercase and split at
+    /// punctuation (lowercase + strip), Spark lowercases, NeMo and datasketch keep the raw
+    /// text (datatrove's digit and accent folding are not reproduced here).
+    pub fn of(options: &ShingleOptions) -> Folding {
+        let (lowercase, strip_punct) = match options.profile {
+            Profile::Lshscope => {
+                return Folding {
+                    lowercase: options.lowercase,
+                    nfkc: options.nfkc,
+                    strip_punct: options.strip_punct,
+                };
+            }
+            Profile::Datatrove | Profile::TextDedup => (true, true),
+            Profile::Spark => (true, false),
+            Profile::Nemo | Profile::Datasketch => (false, false),
+        };
+        Folding {
+            lowercase,
+            nfkc: false,
+            strip_punct,
+        }
+    }
+
+    /// What the folding ignores, for a reader: `case`, `case and punctuation`, …; `None`
+    /// when the words are compared as written.
+    pub fn ignored(self) -> Option<String> {
+        let parts: Vec<&str> = [
+            (self.lowercase, "case"),
+            (self.nfkc, "compatibility forms (NFKC)"),
+            (self.strip_punct, "punctuation"),
+        ]
+        .into_iter()
+        .filter_map(|(on, what)| on.then_some(what))
+        .collect();
+        match parts.as_slice() {
+            [] => None,
+            [one] => Some(one.to_string()),
+            [init @ .., last] => Some(format!("{} and {last}", init.join(", "))),
+        }
+    }
+
+    /// `token` as it is compared. Borrowed when folding changes nothing (the common case:
+    /// lowercase ASCII words).
+    fn fold<'t>(self, token: &'t str) -> Cow<'t, str> {
+        let needs_work = self.nfkc && !token.is_ascii()
+            || self.lowercase && token.chars().any(|c| c.is_uppercase() || !c.is_ascii())
+            || self.strip_punct && token.chars().any(|c| !c.is_alphanumeric());
+        if !needs_work {
+            return Cow::Borrowed(token);
+        }
+        let normalized: Cow<str> = if self.nfkc {
+            Cow::Owned(token.nfkc().collect())
+        } else {
+            Cow::Borrowed(token)
+        };
+        let mut out = String::with_capacity(normalized.len());
+        for c in normalized.chars() {
+            // The shingler's order: the class of the char before lowercasing decides.
+            if self.strip_punct && !c.is_alphanumeric() && !c.is_whitespace() {
+                continue;
+            }
+            if self.lowercase {
+                out.extend(c.to_lowercase());
+            } else {
+                out.push(c);
+            }
+        }
+        Cow::Owned(out)
     }
 }
 
@@ -315,6 +431,8 @@ pub struct TextDiff {
     /// Byte lengths of the two texts the diff was computed on.
     pub left_len: usize,
     pub right_len: usize,
+    /// How the words were folded before they were compared.
+    pub folding: Folding,
 }
 
 /// Aligns `left` and `right`.
@@ -328,15 +446,16 @@ pub fn diff_texts(left: &str, right: &str, options: &DiffOptions) -> TextDiff {
         Granularity::Auto => Unit::Words,
     };
     let max_tokens = options.max_tokens.max(1);
-    let (mut left_tokens, left_cut) = tokenize(left, unit, max_tokens);
-    let (mut right_tokens, right_cut) = tokenize(right, unit, max_tokens);
+    let folding = options.folding;
+    let (mut left_tokens, left_cut) = tokenize(left, unit, max_tokens, folding.nfkc);
+    let (mut right_tokens, right_cut) = tokenize(right, unit, max_tokens, folding.nfkc);
     let mut cut = (left_cut.is_some() || right_cut.is_some()).then(|| Cut {
         left: left_cut.unwrap_or(left.len()),
         right: right_cut.unwrap_or(right.len()),
         max_tokens,
     });
-    let left_words: Vec<&str> = left_tokens.iter().map(|r| &left[r.clone()]).collect();
-    let right_words: Vec<&str> = right_tokens.iter().map(|r| &right[r.clone()]).collect();
+    let left_words = fold_tokens(left, &mut left_tokens, folding);
+    let right_words = fold_tokens(right, &mut right_tokens, folding);
 
     let deadline = options.timeout.map(|t| Instant::now() + t);
     let ops =
@@ -446,6 +565,7 @@ pub fn diff_texts(left: &str, right: &str, options: &DiffOptions) -> TextDiff {
         approximate,
         left_len: left.len(),
         right_len: right.len(),
+        folding,
     }
 }
 
@@ -635,13 +755,47 @@ fn is_spaceless_script(c: char) -> bool {
         | 0x20000..=0x3FFFF) // CJK extensions B and later
 }
 
+/// What each token is compared as, folded; tokens that fold to nothing (punctuation when
+/// it is stripped) are removed from `tokens`: they are not compared, as they are not
+/// shingled.
+fn fold_tokens<'t>(
+    text: &'t str,
+    tokens: &mut Vec<Range<usize>>,
+    folding: Folding,
+) -> Vec<Cow<'t, str>> {
+    let mut keys = Vec::with_capacity(tokens.len());
+    tokens.retain(|range| {
+        let key = folding.fold(&text[range.clone()]);
+        let keep = !key.is_empty();
+        if keep {
+            keys.push(key);
+        }
+        keep
+    });
+    keys
+}
+
 /// The byte ranges of the first `max` tokens of `text`, and where the cap stopped (the
-/// start of the first token left out), if it did.
-fn tokenize(text: &str, unit: Unit, max: usize) -> (Vec<Range<usize>>, Option<usize>) {
-    let mut tokens = Vec::new();
+/// start of the first token left out), if it did. With `marks_attached`, a character token
+/// holds the combining marks that follow it (NFKC composes them with it).
+fn tokenize(
+    text: &str,
+    unit: Unit,
+    max: usize,
+    marks_attached: bool,
+) -> (Vec<Range<usize>>, Option<usize>) {
+    let mut tokens: Vec<Range<usize>> = Vec::new();
     match unit {
         Unit::Chars => {
             for (i, c) in text.char_indices() {
+                if marks_attached
+                    && canonical_combining_class(c) != 0
+                    && let Some(last) = tokens.last_mut()
+                    && last.end == i
+                {
+                    last.end = i + c.len_utf8();
+                    continue;
+                }
                 if tokens.len() == max {
                     return (tokens, Some(i));
                 }
@@ -752,8 +906,8 @@ fn drop_unaligned_tail(rows: &mut Vec<TokenRow>) -> Option<(usize, usize)> {
 /// Marks a run deleted on the left that is inserted word for word elsewhere on the right as
 /// moved, both rows naming each other (by index in `rows`). Runs shorter than `min` are left
 /// alone; the first unpaired insertion of the same words is the partner.
-fn mark_moves(rows: &mut [TokenRow], left: &[&str], right: &[&str], min: usize) {
-    let mut inserted: HashMap<&[&str], Vec<usize>> = HashMap::new();
+fn mark_moves<T: std::hash::Hash + Eq>(rows: &mut [TokenRow], left: &[T], right: &[T], min: usize) {
+    let mut inserted: HashMap<&[T], Vec<usize>> = HashMap::new();
     for (i, row) in rows.iter().enumerate().rev() {
         if row.kind == Kind::Inserted && row.r.len() >= min {
             inserted.entry(&right[row.r.clone()]).or_default().push(i);
@@ -784,13 +938,13 @@ mod tests {
 
     #[test]
     fn tokenize_words_and_cap() {
-        let (t, cut) = tokenize("  ab cd\n e ", Unit::Words, 10);
+        let (t, cut) = tokenize("  ab cd\n e ", Unit::Words, 10, false);
         assert_eq!(t, vec![2..4, 5..7, 9..10]);
         assert_eq!(cut, None);
-        let (t, cut) = tokenize("ab cd e", Unit::Words, 2);
+        let (t, cut) = tokenize("ab cd e", Unit::Words, 2, false);
         assert_eq!(t, vec![0..2, 3..5]);
         assert_eq!(cut, Some(6));
-        let (t, cut) = tokenize("日本語", Unit::Chars, 2);
+        let (t, cut) = tokenize("日本語", Unit::Chars, 2, false);
         assert_eq!(t, vec![0..3, 3..6]);
         assert_eq!(cut, Some(6));
     }

@@ -28,6 +28,7 @@
 //! the same job code inline ([`run_effect_inline`]). Labels are written by their own lane from
 //! snapshots numbered by change, so the status line can say "saved" once a change is on disk.
 
+pub mod aligned;
 pub mod app;
 pub mod candidates;
 pub mod clusters;

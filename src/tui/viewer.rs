@@ -3,12 +3,13 @@
 
 use std::ops::Range;
 
-use crate::diff::{DiffOptions, Side, TextDiff, diff_texts};
+use crate::diff::{DiffOptions, Folding, TextDiff, diff_texts};
 use crate::minhash::Banding;
 use crate::minhash::VerifiedPair;
 use crate::similarity::TextMetrics;
 
-use super::layout::{wrap_ranges, wrapped_line_count};
+use super::aligned::{AlignedLayout, align};
+use super::layout::wrapped_line_count;
 use crate::corpus::Corpus;
 use crate::pipeline::Loaded;
 
@@ -42,6 +43,9 @@ pub struct PairView {
     /// The aligned diff of the two texts, computed when diff mode shows this pair (bounded by
     /// the diff's size cap and deadline, so it runs inline).
     pub diff: Option<TextDiff>,
+    /// The two texts laid out level for diff mode, for the pane width it was made for
+    /// (made with the diff, redone when the width changes; never per frame).
+    pub aligned: Option<AlignedLayout>,
     /// The difference the viewer last jumped to (an index of `diff.differences`).
     pub difference: Option<usize>,
 }
@@ -73,37 +77,51 @@ impl PairView {
         }
     }
 
-    /// Computes the diff of the two texts unless it is there.
-    pub fn ensure_diff(&mut self, corpus: &Corpus) {
-        if self.diff.is_none() {
-            let (a, b) = (self.a as usize, self.b as usize);
-            self.diff = Some(diff_texts(
-                corpus.text(a),
-                corpus.text(b),
-                &DiffOptions::default(),
-            ));
+    /// Computes the diff of the two texts unless it is there, comparing them as the index
+    /// shingles them (lowercased by default: a difference of case is none for Jaccard), and
+    /// its layout in panes `width` columns wide unless that is there.
+    pub fn ensure_diff(&mut self, data: &Loaded, width: usize) {
+        let (a, b) = (
+            data.corpus.text(self.a as usize),
+            data.corpus.text(self.b as usize),
+        );
+        let diff = self.diff.get_or_insert_with(|| {
+            let options = DiffOptions {
+                folding: Folding::of(&data.index.options.shingle),
+                ..DiffOptions::default()
+            };
+            diff_texts(a, b, &options)
+        });
+        if self
+            .aligned
+            .as_ref()
+            .is_none_or(|l| l.width != width.max(1))
+        {
+            self.aligned = Some(align(diff, a, b, width));
         }
     }
 
-    /// Moves to difference `k` of the diff: both texts scroll so that its first line is the
-    /// second one shown (one line of what comes before it for context).
-    pub fn jump_to_difference(&mut self, k: usize, corpus: &Corpus, width: usize, rows: usize) {
-        let Some(diff) = &self.diff else { return };
-        let Some(first) = diff.differences.get(k).map(|d| &diff.rows[d.start]) else {
+    /// Diff mode's scrolling: both panes together by `delta` aligned rows, within the
+    /// layout's rows in a panel of `rows` lines.
+    pub fn scroll_aligned(&mut self, delta: isize, rows: usize) {
+        let Some(layout) = &self.aligned else { return };
+        let max = layout.len().saturating_sub(rows);
+        let to = (self.scroll_a as isize + delta).clamp(0, max as isize) as usize;
+        self.scroll_a = to;
+        self.scroll_b = to;
+    }
+
+    /// Moves to difference `k` of the diff: both panes scroll so that the row it starts on
+    /// (the same in both) is the second one shown, one row of what comes before it for
+    /// context.
+    pub fn jump_to_difference(&mut self, k: usize, rows: usize) {
+        let Some(layout) = &self.aligned else { return };
+        let Some(&row) = layout.difference_rows.get(k) else {
             return;
         };
-        let scroll_to = |pos: u32, side: Side| {
-            let text = corpus.text(pos as usize);
-            let lines = wrap_ranges(text, width);
-            let at = first.range(side).start;
-            let line = lines
-                .iter()
-                .position(|l| l.end > at)
-                .unwrap_or(lines.len().saturating_sub(1));
-            line.saturating_sub(1).min(lines.len().saturating_sub(rows))
-        };
-        self.scroll_a = scroll_to(self.a, Side::Left);
-        self.scroll_b = scroll_to(self.b, Side::Right);
+        let to = row.saturating_sub(1).min(layout.len().saturating_sub(rows));
+        self.scroll_a = to;
+        self.scroll_b = to;
         self.difference = Some(k);
     }
 
@@ -143,6 +161,7 @@ pub fn pair_view(data: &Loaded, pair: &VerifiedPair, banding: Banding) -> PairVi
         scroll_b: 0,
         side: ScrollSide::Both,
         diff: None,
+        aligned: None,
         difference: None,
     }
 }

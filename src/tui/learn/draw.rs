@@ -1,17 +1,17 @@
-//! Drawing the walkthrough: a pure function of [`LearnApp`], one figure per step.
+//! Drawing the walkthrough: a pure function of [`LearnApp`]. This module lays out the
+//! screen (header, the step's explanation, its figure, the footer, the key help); the
+//! figures are drawn by [`super::figures`] (the table steps) and [`super::scurve`] (step 7).
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::Style;
-use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use crate::learn::{jaccard, scurve_steps};
-use crate::minhash::scurve::{approximate_threshold, candidate_probability};
 use crate::numfmt::for_count;
 use crate::text::ShingleKind;
 
+use super::figures::figure;
+use super::scurve::render_scurve_step;
 use super::{LEARN_KEYS, LearnApp, STEPS, footer_entries};
 use crate::tui::keys::keys_label;
 
@@ -86,7 +86,10 @@ fn explanation(app: &LearnApp) -> String {
 /// Draws the current step.
 pub fn render(frame: &mut Frame, app: &LearnApp) {
     let area = frame.area();
-    let explanation = explanation(app);
+    let explanation = match &app.diff {
+        Some(_) => super::diff::explanation(app),
+        None => explanation(app),
+    };
     // Rows the explanation needs when wrapped to the screen (a little generous: words wrap).
     let text_rows = (explanation.chars().count() as u16 * 11 / 10) / area.width.max(1) + 1;
     // A message longer than the screen is wide (what a new K does) takes more rows (a little
@@ -112,7 +115,9 @@ pub fn render(frame: &mut Frame, app: &LearnApp) {
         ),
         text,
     );
-    if app.step == SCURVE_STEP {
+    if let Some(pair) = &app.diff {
+        super::diff::render(frame, app, pair, body);
+    } else if app.step == SCURVE_STEP {
         render_scurve_step(frame, app, body);
     } else {
         let mut lines = figure(app, body.width);
@@ -142,20 +147,24 @@ const SCURVE_STEP: usize = 6;
 /// two columns when one does not fit the screen's height.
 fn render_help(frame: &mut Frame, app: &LearnApp, area: Rect) {
     let entries: Vec<(String, &str)> = LEARN_KEYS.iter().map(|b| (keys_label(b), b.help)).collect();
-    let key_width = entries
-        .iter()
-        .map(|(k, _)| k.chars().count())
-        .max()
-        .unwrap_or(0);
     let rows_fit = area.height.saturating_sub(2) as usize;
     let columns = if entries.len() <= rows_fit { 1 } else { 2 };
     let per_column = entries.len().div_ceil(columns);
-    let column_width = entries
+    let chunks: Vec<&[(String, &str)]> = entries.chunks(per_column).collect();
+    // Each column as wide as its own keys and texts need, so two fit 80 columns.
+    let widest = |chunk: &[(String, &str)], part: fn(&(String, &str)) -> usize| {
+        chunk.iter().map(part).max().unwrap_or(0)
+    };
+    let key_widths: Vec<usize> = chunks
         .iter()
-        .map(|(_, h)| key_width + 2 + h.chars().count())
-        .max()
-        .unwrap_or(0);
-    let width = ((column_width + 2) * columns + 2).min(area.width as usize) as u16;
+        .map(|c| widest(c, |(k, _)| k.chars().count()))
+        .collect();
+    let column_widths: Vec<usize> = chunks
+        .iter()
+        .zip(&key_widths)
+        .map(|(c, key_width)| 1 + key_width + 2 + widest(c, |(_, h)| h.chars().count()) + 1)
+        .collect();
+    let width = (column_widths.iter().sum::<usize>() + 2).min(area.width as usize) as u16;
     let height = (per_column + 2).min(area.height as usize) as u16;
     let popup = Rect {
         x: area.x + (area.width - width) / 2,
@@ -170,9 +179,10 @@ fn render_help(frame: &mut Frame, app: &LearnApp, area: Rect) {
         .title(" keys (any key closes) ");
     let inner = block.inner(popup);
     frame.render_widget(block, popup);
-    let areas =
-        Layout::horizontal(vec![Constraint::Ratio(1, columns as u32); columns]).split(inner);
-    for (column, chunk) in entries.chunks(per_column).enumerate() {
+    let areas = Layout::horizontal(column_widths.iter().map(|&w| Constraint::Length(w as u16)))
+        .split(inner);
+    for (column, chunk) in chunks.iter().enumerate() {
+        let key_width = key_widths[column];
         let lines: Vec<Line> = chunk
             .iter()
             .map(|(keys, help)| {
@@ -215,8 +225,9 @@ fn render_footer(frame: &mut Frame, app: &LearnApp, area: Rect) {
             let narrow = area.width < 110;
             let mut spans = vec![Span::raw(" ")];
             for (key, what) in footer_entries() {
-                // At 80 columns scrolling gives way to the help, which lists it.
-                if narrow && what == "scroll" {
+                // At 80 columns scrolling and the diff give way to the help, which lists
+                // them.
+                if narrow && matches!(what, "scroll" | "diff") {
                     continue;
                 }
                 let what = match (what, narrow) {
@@ -236,586 +247,3 @@ fn render_footer(frame: &mut Frame, app: &LearnApp, area: Rect) {
     };
     frame.render_widget(Paragraph::new(line).wrap(Wrap { trim: false }), area);
 }
-
-/// Column label of document `d`: its id, clipped to `width`.
-fn doc_label(app: &LearnApp, d: usize, width: usize) -> String {
-    let id: String = app.docs[d].id.chars().take(width).collect();
-    format!("{id:>width$}")
-}
-
-fn clip(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        let mut out: String = s.chars().take(n.saturating_sub(1)).collect();
-        out.push('…');
-        out
-    }
-}
-
-/// A shingle as shown: spaces inside character shingles become `␣`, so "a b" and "ab " can
-/// be told apart.
-fn shown(app: &LearnApp, shingle: &str) -> String {
-    match app.kind {
-        ShingleKind::Char(_) => shingle.replace(' ', "␣"),
-        ShingleKind::Word(_) => shingle.to_string(),
-    }
-}
-
-fn pair_style(app: &LearnApp, d: usize) -> Style {
-    if d == app.pair.0 || d == app.pair.1 {
-        app.theme.title()
-    } else {
-        Style::default()
-    }
-}
-
-/// The figure of steps 1–6 as lines (scrolled by the caller).
-fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
-    let w = &app.walk;
-    let (a, b) = app.pair;
-    let n = w.docs.len();
-    let width = width as usize;
-    let mut lines: Vec<Line<'static>> = Vec::new();
-    let (inter, union, j) = jaccard(&w.shingles[a], &w.shingles[b]);
-    let pair_name = format!("{}–{}", w.docs[a].id, w.docs[b].id);
-    match app.step {
-        0 => {
-            for (d, doc) in w.docs.iter().enumerate() {
-                let mark = if d == a || d == b { "▸" } else { " " };
-                lines.push(Line::styled(
-                    format!(
-                        "{mark}{:>3}  {}",
-                        doc.id,
-                        clip(&doc.text, width.saturating_sub(6))
-                    ),
-                    pair_style(app, d),
-                ));
-                lines.push(Line::styled(
-                    format!("      → {}", clip(&doc.normalized, width.saturating_sub(8))),
-                    app.theme.dim(),
-                ));
-            }
-        }
-        1 => {
-            lines.push(Line::from(vec![
-                Span::styled(format!("pair {pair_name}: "), app.theme.title()),
-                Span::raw(format!(
-                    "|A∩B| = {inter}   |A∪B| = {union}   Jaccard = {inter}/{union} = {j:.3}"
-                )),
-            ]));
-            for (d, set) in w.shingles.iter().enumerate() {
-                let mark = if d == a || d == b { "▸" } else { " " };
-                let mut spans = vec![Span::styled(
-                    format!("{mark}{:>3} ", w.docs[d].id),
-                    pair_style(app, d),
-                )];
-                for s in set {
-                    let shared = (d == a || d == b)
-                        && w.shingles[a].binary_search(s).is_ok()
-                        && w.shingles[b].binary_search(s).is_ok();
-                    let style = if shared {
-                        app.theme.shared()
-                    } else {
-                        Style::default()
-                    };
-                    spans.push(Span::styled(format!("[{}]", shown(app, s)), style));
-                    spans.push(Span::raw(" "));
-                }
-                // Wrap by hand so the shingles of one document stay together.
-                lines.extend(wrap_spans(spans, width, 5));
-            }
-        }
-        2 => {
-            let label = 16;
-            let mut head = format!("{:<label$}", format!("{} shingles", w.universe.len()));
-            for d in 0..n {
-                head.push_str(&doc_label(app, d, 4));
-            }
-            lines.push(Line::styled(head, app.theme.title()));
-            for (row, s) in w.universe.iter().enumerate() {
-                let mut spans = vec![Span::raw(format!(
-                    "{:<label$}",
-                    clip(&shown(app, s), label - 1)
-                ))];
-                for d in 0..n {
-                    let one = w.matrix[row][d];
-                    let style = if one && (d == a || d == b) {
-                        app.theme.shared()
-                    } else if one {
-                        Style::default()
-                    } else {
-                        app.theme.dim()
-                    };
-                    spans.push(Span::raw("   "));
-                    spans.push(Span::styled(if one { "1" } else { "0" }, style));
-                }
-                lines.push(Line::from(spans));
-            }
-        }
-        3 => {
-            lines.push(signature_head(app, "perm"));
-            for k in 0..w.permutations.len() {
-                let cells: Vec<String> = (0..n)
-                    .map(|d| format!("{:>4}", w.perm_signatures[k][d] + 1))
-                    .collect();
-                lines.push(signature_row(app, format!("{:<4}", k + 1), &cells, k));
-            }
-            lines.push(agreement_line(app, w.perm_agreement(a, b), j));
-            lines.push(Line::raw(""));
-            lines.push(Line::styled(
-                "permutation 1: the rows shuffled, each column's first 1 in [ ]",
-                app.theme.title(),
-            ));
-            let order = w.permuted_rows(0);
-            let mut seen = vec![false; n];
-            for (pos, &row) in order.iter().enumerate() {
-                let mut text = format!(
-                    "{:>3} {:<12}",
-                    pos + 1,
-                    clip(&shown(app, &w.universe[row]), 11)
-                );
-                for (d, first) in seen.iter_mut().enumerate() {
-                    let one = w.matrix[row][d];
-                    if one && !*first {
-                        *first = true;
-                        text.push_str(" [1]");
-                    } else {
-                        text.push_str(if one { "  1 " } else { "  0 " });
-                    }
-                }
-                lines.push(Line::raw(text));
-            }
-        }
-        4 => {
-            lines.push(signature_head(app, "hash"));
-            for k in 0..w.hash_signatures.len() {
-                let cells: Vec<String> = (0..n)
-                    .map(|d| format!(" {:08x}", w.hash_signatures[k][d]))
-                    .collect();
-                lines.push(signature_row(app, format!("h{:<3}", k + 1), &cells, k));
-            }
-            lines.push(agreement_line(app, w.hash_agreement(a, b), j));
-            lines.push(Line::styled(
-                format!(
-                    "permutations gave {:.3}: both estimate J = {j:.3}, closer as K grows (P)",
-                    w.perm_agreement(a, b)
-                ),
-                app.theme.dim(),
-            ));
-            lines.push(Line::styled(
-                "values in hexadecimal; rows where the pair agrees are marked =",
-                app.theme.dim(),
-            ));
-        }
-        5 => {
-            lines.push(signature_head(app, "band"));
-            let buckets = w.buckets(app.bands, app.rows);
-            for (band, groups) in buckets.iter().enumerate() {
-                for r in 0..app.rows {
-                    let k = band * app.rows + r;
-                    let cells: Vec<String> = (0..n)
-                        .map(|d| format!(" {:08x}", w.hash_signatures[k][d]))
-                        .collect();
-                    let label = if r == 0 {
-                        format!("{:<4}", band + 1)
-                    } else {
-                        "    ".to_string()
-                    };
-                    lines.push(signature_row(app, label, &cells, k));
-                }
-                let shared: Vec<String> = groups
-                    .values()
-                    .filter(|docs| docs.len() > 1)
-                    .map(|docs| {
-                        let ids: Vec<&str> = docs.iter().map(|&d| w.docs[d].id.as_str()).collect();
-                        format!("{{{}}}", ids.join(","))
-                    })
-                    .collect();
-                lines.push(Line::styled(
-                    format!(
-                        "    → {} {}; shared: {}",
-                        groups.len(),
-                        for_count(groups.len() as u64, "bucket", "buckets"),
-                        if shared.is_empty() {
-                            "none".to_string()
-                        } else {
-                            shared.join(" ")
-                        }
-                    ),
-                    app.theme.dim(),
-                ));
-            }
-            let unused = app.num_perm - app.bands * app.rows;
-            if unused > 0 {
-                lines.push(Line::styled(
-                    format!(
-                        "({unused} of the K = {} rows {} not used by this banding)",
-                        app.num_perm,
-                        for_count(unused as u64, "is", "are")
-                    ),
-                    app.theme.dim(),
-                ));
-            }
-            let candidates = w.candidates(app.bands, app.rows);
-            let mut spans = vec![Span::styled("candidates: ", app.theme.title())];
-            if candidates.is_empty() {
-                spans.push(Span::raw("none"));
-            }
-            for &(x, y) in &candidates {
-                let s = jaccard(&w.shingles[x], &w.shingles[y]).2;
-                let style = if (x, y) == app.pair {
-                    app.theme.shared()
-                } else {
-                    Style::default()
-                };
-                spans.push(Span::styled(
-                    format!("{}–{} (J {s:.2})", w.docs[x].id, w.docs[y].id),
-                    style,
-                ));
-                spans.push(Span::raw("  "));
-            }
-            lines.extend(wrap_spans(spans, width, 12));
-        }
-        _ => verification_figure(app, &mut lines),
-    }
-    lines
-}
-
-/// The last step: each candidate with its exact Jaccard and verdict at t, then the false
-/// negatives, then what verification cost against comparing every pair.
-fn verification_figure(app: &LearnApp, lines: &mut Vec<Line<'static>>) {
-    let w = &app.walk;
-    let t = app.threshold;
-    let v = w.verify(app.bands, app.rows, t);
-    let name = |a: usize, b: usize| format!("{}–{}", w.docs[a].id, w.docs[b].id);
-    let names: Vec<String> = v
-        .kept
-        .iter()
-        .chain(&v.dropped)
-        .chain(&v.missed)
-        .map(|p| name(p.a, p.b))
-        .collect();
-    let pair_width = names
-        .iter()
-        .map(|n| n.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(4);
-    lines.push(Line::styled(
-        format!(
-            "{:<pair_width$}  |A∩B|/|A∪B|  Jaccard   verdict at t = {t:.2}",
-            "pair"
-        ),
-        app.theme.title(),
-    ));
-    let row = |p: &crate::learn::ExactPair, verdict: &str| {
-        let fraction = format!("{}/{}", p.intersection, p.union);
-        format!(
-            "{:<pair_width$}  {fraction:>11}  {:>7.3}   {verdict}",
-            name(p.a, p.b),
-            p.jaccard
-        )
-    };
-    let selected = |p: &crate::learn::ExactPair, style: Style| {
-        if (p.a, p.b) == app.pair {
-            style.patch(app.theme.shared())
-        } else {
-            style
-        }
-    };
-    if v.comparisons() == 0 {
-        lines.push(Line::raw(
-            "no candidates under this banding: nothing to verify",
-        ));
-    }
-    for p in &v.kept {
-        lines.push(Line::styled(
-            row(p, "kept: a near-duplicate"),
-            selected(p, Style::default()),
-        ));
-    }
-    for p in &v.dropped {
-        lines.push(Line::styled(
-            row(p, "dropped: a false positive (below t)"),
-            selected(p, app.theme.dim()),
-        ));
-    }
-    if v.dropped.is_empty() && v.comparisons() > 0 {
-        lines.push(Line::styled(
-            "no candidate fell below t here: fewer rows per band (r) let more pairs through, \
-             false positives among them",
-            app.theme.dim(),
-        ));
-    }
-    lines.push(Line::raw(""));
-    let missed: Vec<String> = v
-        .missed
-        .iter()
-        .map(|p| format!("{} ({:.3})", name(p.a, p.b), p.jaccard))
-        .collect();
-    lines.push(Line::raw(format!(
-        "false negatives, at or above t but never candidates: {}",
-        if missed.is_empty() {
-            "none".to_string()
-        } else {
-            missed.join("  ")
-        }
-    )));
-    lines.push(Line::from(vec![
-        Span::styled("result: ", app.theme.title()),
-        Span::raw(format!(
-            "{} kept of {} {}, {} exact {} instead of all {} {}",
-            v.kept.len(),
-            v.comparisons(),
-            for_count(v.comparisons() as u64, "candidate", "candidates"),
-            v.comparisons(),
-            for_count(v.comparisons() as u64, "comparison", "comparisons"),
-            v.all_pairs,
-            for_count(v.all_pairs as u64, "pair", "pairs"),
-        )),
-    ]));
-}
-
-fn signature_head(app: &LearnApp, first: &str) -> Line<'static> {
-    let cell = if app.step == 3 { 4 } else { 9 };
-    let mut head = format!("{first:<4}");
-    for d in 0..app.docs.len() {
-        head.push_str(&doc_label(app, d, cell));
-    }
-    // The column of `=`/`≠` marks: does the selected pair agree on this row?
-    head.push_str("  =");
-    Line::styled(head, app.theme.title())
-}
-
-/// One row of a signature matrix, with `=` at the end where the selected pair agrees.
-fn signature_row(app: &LearnApp, label: String, cells: &[String], k: usize) -> Line<'static> {
-    let (a, b) = app.pair;
-    let sig = |d: usize| {
-        if app.step == 3 {
-            app.walk.perm_signatures[k][d] as u64
-        } else {
-            app.walk.hash_signatures[k][d] as u64
-        }
-    };
-    let agree = sig(a) == sig(b);
-    let mut spans = vec![Span::raw(label)];
-    for (d, c) in cells.iter().enumerate() {
-        let style = if (d == a || d == b) && agree {
-            app.theme.shared()
-        } else {
-            pair_style(app, d)
-        };
-        spans.push(Span::styled(c.clone(), style));
-    }
-    spans.push(Span::raw(if agree { "  =" } else { "  ≠" }));
-    Line::from(spans)
-}
-
-fn agreement_line(app: &LearnApp, agreement: f64, j: f64) -> Line<'static> {
-    let (a, b) = app.pair;
-    let k = app.num_perm;
-    Line::from(vec![
-        Span::styled(
-            format!("pair {}–{}: ", app.docs[a].id, app.docs[b].id),
-            app.theme.title(),
-        ),
-        Span::raw(format!(
-            "{} of {k} rows agree = {agreement:.3}; true Jaccard {j:.3}",
-            (agreement * k as f64).round() as usize
-        )),
-    ])
-}
-
-/// Breaks `spans` into lines of at most `width` columns, continuation lines indented.
-fn wrap_spans(spans: Vec<Span<'static>>, width: usize, indent: usize) -> Vec<Line<'static>> {
-    let mut lines = Vec::new();
-    let mut current: Vec<Span<'static>> = Vec::new();
-    let mut used = 0;
-    for span in spans {
-        let len = span.content.chars().count();
-        if used + len > width && used > indent {
-            lines.push(Line::from(std::mem::take(&mut current)));
-            current.push(Span::raw(" ".repeat(indent)));
-            used = indent;
-            if span.content.trim().is_empty() {
-                continue;
-            }
-        }
-        used += len;
-        current.push(span);
-    }
-    if !current.is_empty() {
-        lines.push(Line::from(current));
-    }
-    lines
-}
-
-/// Step 7: the intermediate numbers for the selected pair, the user's threshold t with P(t)
-/// beside the curve's steep point (1/b)^(1/r) (two different numbers, named apart), the false
-/// positives and negatives at t among these documents, a legend, and the curve.
-fn render_scurve_step(frame: &mut Frame, app: &LearnApp, area: Rect) {
-    let (bands, rows) = (app.bands, app.rows);
-    let w = &app.walk;
-    let (a, b) = app.pair;
-    let s = app.pair_jaccard();
-    let st = scurve_steps(s, bands, rows);
-    let t = app.threshold;
-    let p_t = candidate_probability(t, bands, rows);
-    let steep = approximate_threshold(bands, rows);
-    let p_steep = candidate_probability(steep, bands, rows);
-    let candidates = w.candidates(bands, rows);
-    let verification = w.verify(bands, rows, t);
-    let list = |v: &[crate::learn::ExactPair]| {
-        if v.is_empty() {
-            "none".to_string()
-        } else {
-            v.iter()
-                .map(|p| format!("{}–{} ({:.2})", w.docs[p.a].id, w.docs[p.b].id, p.jaccard))
-                .collect::<Vec<_>>()
-                .join("  ")
-        }
-    };
-    let threshold_style = Style::default().fg(app.theme.threshold());
-    let mut lines = vec![
-        Line::from(vec![
-            Span::styled(
-                format!("pair {}–{}: ", w.docs[a].id, w.docs[b].id),
-                app.theme.title(),
-            ),
-            Span::raw(format!("s = {s:.4}   r = {rows}   b = {bands}")),
-        ]),
-        Line::raw(format!(
-            "s^r = {:.6}   1 − s^r = {:.6}   (1 − s^r)^b = {:.6}",
-            st.s_pow_r, st.band_miss, st.all_bands_miss
-        )),
-        Line::from(vec![
-            Span::raw("P(s) = 1 − (1 − s^r)^b = "),
-            Span::styled(format!("{:.6}", st.candidate), app.theme.shared()),
-            Span::raw(format!(
-                "   ({})",
-                if candidates.contains(&(a, b)) {
-                    "a candidate here"
-                } else {
-                    "not a candidate here"
-                }
-            )),
-        ]),
-        Line::raw(format!(
-            "your threshold t = {t:.2} (< >): pairs at or above it are wanted; P(t) = {p_t:.3}"
-        )),
-        Line::raw(format!(
-            "the curve's steep point ≈ (1/b)^(1/r) = {steep:.3}: set by b and r, not by you"
-        )),
-        Line::raw(format!(
-            "false positives (candidates below t): {}",
-            list(&verification.dropped)
-        )),
-        Line::raw(format!(
-            "false negatives (at or above t, not candidates): {}",
-            list(&verification.missed)
-        )),
-    ];
-    if area.height < 16 {
-        // A short screen keeps the pair's numbers and the two thresholds.
-        lines.truncate(5);
-    }
-    // The legend: what each mark of the chart is, each entry kept whole on one line.
-    let (pair_a, pair_b) = (&w.docs[a].id, &w.docs[b].id);
-    let legend = [
-        (
-            "⣀⠔⠊ ",
-            Style::default().fg(app.theme.curve()),
-            format!("P(s), b={bands} r={rows}"),
-        ),
-        ("│ ", threshold_style, format!("your threshold t = {t:.2}")),
-        (
-            "◆ ",
-            app.theme.warning(),
-            format!("steep point (1/b)^(1/r) = {steep:.2}"),
-        ),
-        (
-            "█ ",
-            app.theme.shared(),
-            format!("pair {pair_a}–{pair_b}: P = {:.3}", st.candidate),
-        ),
-    ];
-    let mut legend_lines: Vec<Line> = Vec::new();
-    let mut current: Vec<Span> = Vec::new();
-    let mut used = 0;
-    for (mark, style, label) in legend {
-        let len = mark.chars().count() + label.chars().count() + 3;
-        if used > 0 && used + len > area.width as usize {
-            legend_lines.push(Line::from(std::mem::take(&mut current)));
-            used = 0;
-        }
-        used += len;
-        current.push(Span::styled(mark, style));
-        current.push(Span::raw(format!("{label}   ")));
-    }
-    legend_lines.push(Line::from(current));
-    lines.push(Line::raw(""));
-    lines.append(&mut legend_lines);
-    let text_height = (lines.len() as u16).min(area.height.saturating_sub(4));
-    let [text, chart] =
-        Layout::vertical([Constraint::Length(text_height), Constraint::Min(4)]).areas(area);
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), text);
-
-    let curve: Vec<(f64, f64)> = (0..=100)
-        .map(|i| {
-            let x = i as f64 / 100.0;
-            (x, candidate_probability(x, bands, rows))
-        })
-        .collect();
-    let point = [(s, st.candidate)];
-    let steep_point = [(steep, p_steep)];
-    let threshold_line = [(t, 0.0), (t, 1.0)];
-    // Drawn in this order so the pair's block and the steep point stay on top of the lines.
-    let datasets = vec![
-        Dataset::default()
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(threshold_style)
-            .data(&threshold_line),
-        Dataset::default()
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(Style::default().fg(app.theme.curve()))
-            .data(&curve),
-        Dataset::default()
-            .marker(Marker::Custom('◆'))
-            .graph_type(GraphType::Scatter)
-            .style(app.theme.warning())
-            .data(&steep_point),
-        Dataset::default()
-            .marker(Marker::Block)
-            .graph_type(GraphType::Scatter)
-            .style(app.theme.shared())
-            .data(&point),
-    ];
-    let axis_style = app.theme.dim();
-    frame.render_widget(
-        Chart::new(datasets)
-            .legend_position(None)
-            .x_axis(
-                Axis::default()
-                    .title("Jaccard s")
-                    .style(axis_style)
-                    .bounds([0.0, 1.0])
-                    .labels(["0", "1"]),
-            )
-            .y_axis(
-                Axis::default()
-                    .title("P")
-                    .style(axis_style)
-                    .bounds([0.0, 1.0])
-                    .labels(Y_LABELS),
-            ),
-        chart,
-    );
-    // 0.5 under the column where a line at s = 0.5 would draw.
-    crate::tui::ui::scurve::value_labels(frame, chart, &Y_LABELS, 1, &[(0.5, "0.5")], axis_style);
-}
-
-/// The walkthrough chart's y labels.
-const Y_LABELS: [&str; 3] = ["0", "0.5", "1"];

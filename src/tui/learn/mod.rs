@@ -5,7 +5,10 @@
 
 use std::path::PathBuf;
 
+mod diff;
 mod draw;
+mod figures;
+mod scurve;
 
 use ratatui::crossterm::event::{self, Event, KeyEvent, KeyEventKind};
 
@@ -18,6 +21,7 @@ use crate::tui::keys::{
 };
 use crate::tui::theme::Theme;
 
+pub use diff::PairDiff;
 pub use draw::{TITLES, render};
 
 pub const STEPS: usize = 8;
@@ -52,6 +56,9 @@ pub enum LearnCommand {
     ScrollDown,
     PageUp,
     PageDown,
+    ToggleDiff,
+    PrevDifference,
+    NextDifference,
     Export,
     Help,
     Quit,
@@ -70,7 +77,7 @@ pub const LEARN_KEYS: &[Binding<LearnCommand, ()>] = {
         bind(&[RIGHT, ch(' '), ENTER, ch('l')], NextStep, ALWAYS, "next step", None),
         bind(&[ch('k')], SmallerShingles, ALWAYS, "smaller shingles", Some("size")),
         bind(&[ch('K')], LargerShingles, ALWAYS, "larger shingles", None),
-        bind(&[ch('w')], ToggleUnit, ALWAYS, "shingles of characters / words", Some("char/word")),
+        bind(&[ch('w')], ToggleUnit, ALWAYS, "char or word shingles", Some("char/word")),
         bind(&[ch('p')], FewerPermutations, ALWAYS, "fewer permutations K", Some("K")),
         bind(&[ch('P')], MorePermutations, ALWAYS, "more permutations K", None),
         bind(&[ch('b')], FewerBands, ALWAYS, "fewer bands b", Some("bands")),
@@ -85,6 +92,9 @@ pub const LEARN_KEYS: &[Binding<LearnCommand, ()>] = {
         bind(&[DOWN, ch('j')], ScrollDown, ALWAYS, "scroll down", None),
         bind(&[PAGE_UP], PageUp, ALWAYS, "scroll a page up", None),
         bind(&[PAGE_DOWN], PageDown, ALWAYS, "scroll a page down", None),
+        bind(&[ch('d')], ToggleDiff, ALWAYS, "the pair's diff, side by side", Some("diff")),
+        bind(&[ch('[')], PrevDifference, ALWAYS, "previous difference (diff)", None),
+        bind(&[ch(']')], NextDifference, ALWAYS, "next difference (diff)", None),
         bind(&[ch('e')], Export, ALWAYS, "export the step's figure", Some("export")),
         bind(&[ch('?')], Help, ALWAYS, "this help (any key closes it)", Some("help")),
         bind(&[ch('q'), ESC], Quit, ALWAYS, "quit", Some("quit")),
@@ -105,6 +115,7 @@ fn footer_entries() -> Vec<(String, &'static str)> {
                 | (NextPair, PrevPair)
                 | (ThresholdDown, ThresholdUp)
                 | (ScrollUp, ScrollDown)
+                | (PrevDifference, NextDifference)
         )
     }
     footer_groups(LEARN_KEYS, (), partner)
@@ -141,6 +152,11 @@ pub struct LearnApp {
     pub message: Option<String>,
     /// The key help is open over the step.
     pub help: bool,
+    /// The selected pair's diff, while it shows instead of the step's figure (`d`). It
+    /// stays on while `n`/`N` choose other pairs; a new step closes it.
+    pub diff: Option<PairDiff>,
+    /// The terminal's width as last drawn, for the diff's layout.
+    pub screen_width: u16,
     pub quit: bool,
 }
 
@@ -167,6 +183,8 @@ impl LearnApp {
             export_dir: PathBuf::from("."),
             message: None,
             help: false,
+            diff: None,
+            screen_width: 80,
             quit: false,
         }
     }
@@ -211,11 +229,21 @@ impl LearnApp {
             NextStep => {
                 self.step = (self.step + 1).min(STEPS - 1);
                 self.scroll = 0;
+                self.diff = None;
             }
             PrevStep => {
                 self.step = self.step.saturating_sub(1);
                 self.scroll = 0;
+                self.diff = None;
             }
+            ToggleDiff => {
+                self.scroll = 0;
+                self.diff = match self.diff {
+                    Some(_) => None,
+                    None => Some(PairDiff::new(self, self.screen_width)),
+                };
+            }
+            NextDifference | PrevDifference => self.step_difference(command == NextDifference),
             ScrollDown => self.scroll += 1,
             ScrollUp => self.scroll = self.scroll.saturating_sub(1),
             PageDown => self.scroll += 10,
@@ -264,8 +292,17 @@ impl LearnApp {
                 let max = (self.num_perm / self.bands).max(1);
                 self.rows = step_size(self.rows, command == MoreRows, max);
             }
-            NextPair if n >= 2 => self.pair = next_pair(self.pair, n),
-            PrevPair if n >= 2 => self.pair = previous_pair(self.pair, n),
+            NextPair | PrevPair if n >= 2 => {
+                self.pair = if command == NextPair {
+                    next_pair(self.pair, n)
+                } else {
+                    previous_pair(self.pair, n)
+                };
+                if self.diff.is_some() {
+                    self.scroll = 0;
+                    self.diff = Some(PairDiff::new(self, self.screen_width));
+                }
+            }
             NextPair | PrevPair => {}
             Export => {
                 self.message = Some(match self.export() {
@@ -276,6 +313,48 @@ impl LearnApp {
                     Err(e) => format!("export failed: {e}"),
                 });
             }
+        }
+    }
+
+    /// `]` / `[`: the next (previous) difference of the pair's diff, scrolled to its row
+    /// (the diff opens if it is not showing).
+    fn step_difference(&mut self, forward: bool) {
+        if self.diff.is_none() {
+            self.scroll = 0;
+            self.diff = Some(PairDiff::new(self, self.screen_width));
+        }
+        let Some(pair) = &mut self.diff else { return };
+        let diff = &pair.diff;
+        let total = diff.differences.len();
+        let at = pair.difference.map(|k| diff.differences[k].start);
+        let target = match (forward, at) {
+            (true, at) => diff.next_difference(at),
+            (false, Some(row)) => diff.previous_difference(row),
+            (false, None) => None,
+        };
+        match target {
+            Some(k) => {
+                pair.difference = Some(k);
+                // One row of context above; drawing keeps it within the rows there are.
+                self.scroll = pair.layout.difference_rows[k].saturating_sub(1);
+                self.message = Some(format!("difference {} of {total}", k + 1));
+            }
+            None if total == 0 => self.message = Some("the texts do not differ".into()),
+            None => self.message = Some(format!("no further difference ({total} in all)")),
+        }
+    }
+
+    /// The terminal is `width` columns wide: the diff's layout follows.
+    pub fn set_screen_width(&mut self, width: u16) {
+        if width == self.screen_width {
+            return;
+        }
+        self.screen_width = width;
+        if let Some(pair) = &self.diff {
+            let difference = pair.difference;
+            let mut relaid = PairDiff::new(self, width);
+            relaid.difference = difference;
+            self.diff = Some(relaid);
         }
     }
 
@@ -378,6 +457,7 @@ pub fn run(app: &mut LearnApp) -> std::io::Result<()> {
     let mut terminal = crate::tui::terminal::setup(mouse)?;
     let result = (|| {
         while !app.quit {
+            app.set_screen_width(terminal.size()?.width);
             terminal.draw(|f| render(f, app))?;
             if let Event::Key(key) = event::read()?
                 && key.kind == KeyEventKind::Press

@@ -3,6 +3,7 @@
 
 pub mod clusters;
 pub mod cost;
+pub mod diff;
 pub mod fit;
 pub mod histogram;
 pub mod loading;

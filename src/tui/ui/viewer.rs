@@ -2,6 +2,7 @@
 //! highlighted, a header with exact Jaccard, the estimate ±1σ, bands hit and edit-distance
 //! metrics, and the band strip (optionally with every band's r signature values).
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use ratatui::Frame;
@@ -11,9 +12,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
 use super::fit::{fit_line, title_room};
-use crate::diff::{Kind, SegmentKind, Side, TextDiff};
+use crate::diff::{Side, TextDiff};
 use crate::numfmt::for_count;
 use crate::similarity::estimate_sigma;
+use crate::tui::aligned::align;
 use crate::tui::app::{App, PairSource, View};
 use crate::tui::keys::{Command, hint};
 use crate::tui::layout::{ViewerLayout, wrap_ranges};
@@ -63,40 +65,15 @@ pub fn styled_lines(
     out
 }
 
-/// The header line in diff mode: the summary, and a legend drawn in the styles it explains.
+/// The header line in diff mode: the summary, the legend, and the keys of the viewer.
 fn diff_summary_line(app: &App, diff: &TextDiff) -> Line<'static> {
-    let theme = &app.theme;
-    let row = |kind| theme.diff(SegmentKind::Row { row: 0, kind });
-    let mut spans = vec![
-        Span::styled("diff ", theme.key()),
-        Span::raw(format!("{}  ", diff.describe())),
-    ];
-    for (text, kind) in [
-        ("deleted", Kind::Deleted),
-        ("inserted", Kind::Inserted),
-        ("changed", Kind::Changed),
-        ("moved", Kind::MovedOut { to: 0 }),
-    ] {
-        spans.push(Span::styled(text, row(kind)));
-        spans.push(Span::raw(" "));
-    }
-    if diff.cut.is_some() {
-        spans.push(Span::styled(
-            "not compared past the cap",
-            theme.diff(SegmentKind::Uncompared),
-        ));
-        spans.push(Span::raw(" "));
-    }
-    spans.push(Span::styled(
-        format!(
-            "({}/{} jump, {} shows shared shingles)",
-            hint(Command::PrevDifference),
-            hint(Command::NextDifference),
-            hint(Command::ToggleDiff)
-        ),
-        theme.dim(),
-    ));
-    Line::from(spans)
+    let keys = format!(
+        "({}/{} jump, {} shows shared shingles)",
+        hint(Command::PrevDifference),
+        hint(Command::NextDifference),
+        hint(Command::ToggleDiff)
+    );
+    super::diff::summary_line(&app.theme, diff, keys)
 }
 
 pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
@@ -236,35 +213,46 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
         let chars = text.chars().count() as u64;
         let width = rect.width.saturating_sub(2) as usize;
         let rows = rect.height.saturating_sub(2) as usize;
-        let lines = match (&view.diff, app.viewer.diff_mode) {
-            (Some(diff), true) => {
-                let styled: Vec<(Range<usize>, Style)> = diff
-                    .segments(diff_side)
-                    .into_iter()
-                    .filter(|s| !s.range.is_empty())
-                    .map(|s| {
-                        let style = theme.diff(s.kind);
-                        // The difference `]`/`[` last jumped to stands out from the others.
-                        let current = match (s.kind, view.difference) {
-                            (SegmentKind::Row { row, .. }, Some(k)) => {
-                                diff.differences.get(k).is_some_and(|d| d.contains(&row))
-                            }
-                            _ => false,
-                        };
-                        let style = if current {
-                            style.add_modifier(Modifier::BOLD)
-                        } else {
-                            style
-                        };
-                        (s.range, style)
-                    })
-                    .collect();
-                styled_lines(text, &styled, width)
-            }
-            _ => highlighted_lines(text, ranges, width, theme.shared()),
+        // Diff mode: the aligned layout made when the pair opened (or the size changed); a
+        // frame drawn at another width than the app knows lays the pair out for itself.
+        let aligned = match (&view.diff, app.viewer.diff_mode) {
+            (Some(diff), true) => Some((
+                diff,
+                match &view.aligned {
+                    Some(layout) if layout.width == width.max(1) => Cow::Borrowed(layout),
+                    _ => Cow::Owned(align(
+                        diff,
+                        data.corpus.text(view.a as usize),
+                        data.corpus.text(view.b as usize),
+                        width,
+                    )),
+                },
+            )),
+            _ => None,
         };
-        let total = lines.len();
-        let scroll = scroll.min(total.saturating_sub(rows));
+        let (lines, total, scroll) = match &aligned {
+            Some((diff, layout)) => {
+                // The panes scroll as one: the left's position is both's.
+                let scroll = view.scroll_a.min(layout.len().saturating_sub(rows));
+                let lines = super::diff::pane_lines(
+                    theme,
+                    text,
+                    diff,
+                    layout,
+                    diff_side,
+                    view.difference,
+                    scroll..scroll + rows,
+                );
+                (lines, layout.len(), scroll)
+            }
+            None => {
+                let lines = highlighted_lines(text, ranges, width, theme.shared());
+                let total = lines.len();
+                let scroll = scroll.min(total.saturating_sub(rows));
+                let shown: Vec<Line> = lines.into_iter().skip(scroll).take(rows).collect();
+                (shown, total, scroll)
+            }
+        };
         let focused = view.side == ScrollSide::Both || view.side == side;
         let block = Block::bordered()
             .border_style(if focused && view.side != ScrollSide::Both {
@@ -294,8 +282,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
                 ),
                 title_room(rect),
             ));
-        let shown: Vec<Line> = lines.into_iter().skip(scroll).take(rows).collect();
-        frame.render_widget(Paragraph::new(shown).block(block), rect);
+        frame.render_widget(Paragraph::new(lines).block(block), rect);
     }
 }
 

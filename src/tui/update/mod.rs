@@ -50,6 +50,7 @@ impl App {
                 if let Some(open) = &mut self.clusters.open {
                     open.edges.scroll_into_view(edge_list_rows(self.size));
                 }
+                self.relayout_viewer();
             }
             Action::LoadStepDone(step) => self.load.steps.push(step),
             Action::Opened(loaded) => self.attach(loaded),

@@ -30,6 +30,13 @@ impl App {
             Command::NextDifference => self.step_difference(true),
             Command::PrevDifference => self.step_difference(false),
             Command::Export => self.export_diff(),
+            // Level panes scroll as one: choosing a side would undo the alignment.
+            Command::ScrollSide if self.viewer.diff_mode => self.say(format!(
+                "in diff mode both texts scroll together ({} shows shared shingles, where {} \
+                 picks a side)",
+                hint(Command::ToggleDiff),
+                hint(Command::ScrollSide)
+            )),
             Command::ScrollSide => {
                 if let Some(v) = &mut self.viewer.pair {
                     v.next_side();
@@ -45,7 +52,7 @@ impl App {
         let Some(data) = &self.data else { return };
         let mut view = pair_view(data, pair, self.curve.banding);
         if self.viewer.diff_mode {
-            view.ensure_diff(&data.corpus);
+            view.ensure_diff(data, layout::viewer_text_width(self.size));
         }
         self.viewer.pair = Some(view);
         self.show(View::Viewer { from });
@@ -79,10 +86,11 @@ impl App {
             self.say("diff mode off: highlighting shared shingles");
             return;
         }
+        let width = layout::viewer_text_width(self.size);
         let (Some(view), Some(data)) = (&mut self.viewer.pair, &self.data) else {
             return;
         };
-        view.ensure_diff(&data.corpus);
+        view.ensure_diff(data, width);
         let n = view.diff.as_ref().map_or(0, |d| d.differences.len());
         self.say(format!(
             "diff mode: {n} {} ({}/{} jump between them)",
@@ -105,7 +113,7 @@ impl App {
         let (Some(view), Some(data)) = (&mut self.viewer.pair, &self.data) else {
             return;
         };
-        view.ensure_diff(&data.corpus);
+        view.ensure_diff(data, width);
         let Some(diff) = &view.diff else { return };
         let total = diff.differences.len();
         let at = view.difference.map(|k| diff.differences[k].start);
@@ -123,13 +131,14 @@ impl App {
             self.say(message);
             return;
         };
-        view.jump_to_difference(k, &data.corpus, width, rows);
+        view.jump_to_difference(k, rows);
         self.say(format!("difference {} of {total}", k + 1));
     }
 
     /// `e` in the viewer: the open pair's diff as text (for a ticket) and as HTML (to read
     /// side by side), next to the other exports.
     fn export_diff(&mut self) {
+        let width = layout::viewer_text_width(self.size);
         let (Some(view), Some(data)) = (&mut self.viewer.pair, &self.data) else {
             self.complain("no pair open");
             return;
@@ -143,7 +152,7 @@ impl App {
             jaccard: Some((view.jaccard, &shingling)),
             source: Some(&self.config.source_name),
         };
-        view.ensure_diff(&data.corpus);
+        view.ensure_diff(data, width);
         let Some(diff) = &view.diff else { return };
         let stem = format!(
             "{}.diff.{}.{}",
@@ -178,7 +187,8 @@ impl App {
             .max(1)
     }
 
-    /// Scrolls the viewer's texts (the side the viewer has chosen) by `delta` lines.
+    /// Scrolls the viewer's texts (the side the viewer has chosen) by `delta` lines; in
+    /// diff mode both together by aligned rows, whatever the side, so they stay level.
     pub(super) fn scroll_texts(&mut self, delta: isize) {
         let (Some(view), Some(data)) = (&mut self.viewer.pair, &self.data) else {
             return;
@@ -187,7 +197,31 @@ impl App {
             layout::viewer_text_width(self.size),
             layout::viewer_text_rows(self.size, self.viewer.show_values, self.curve.banding.bands),
         );
-        view.scroll(delta, &data.corpus, width, rows);
+        if self.viewer.diff_mode {
+            view.ensure_diff(data, width);
+            view.scroll_aligned(delta, rows);
+        } else {
+            view.scroll(delta, &data.corpus, width, rows);
+        }
+    }
+
+    /// After a resize: diff mode's layout follows the new pane width (the scroll position
+    /// kept within the new number of rows).
+    pub(super) fn relayout_viewer(&mut self) {
+        if !self.viewer.diff_mode {
+            return;
+        }
+        let (width, rows) = (
+            layout::viewer_text_width(self.size),
+            layout::viewer_text_rows(self.size, self.viewer.show_values, self.curve.banding.bands),
+        );
+        let (Some(view), Some(data)) = (&mut self.viewer.pair, &self.data) else {
+            return;
+        };
+        if view.diff.is_some() {
+            view.ensure_diff(data, width);
+            view.scroll_aligned(0, rows);
+        }
     }
 }
 
