@@ -222,3 +222,77 @@ fn dedup_names_the_family_in_its_summaries() {
         serde_json::from_str(&std::fs::read_to_string(&summary_path).unwrap()).unwrap();
     assert_eq!(s["family"], "one-permutation");
 }
+
+/// `scan --truth --compare-family`: both families measured over the same number of redraws on
+/// the same truth pairs, side by side in the text summary and in the JSON one. The scan's own
+/// family is classic here, whose mean rate over draws is the formula's in expectation, so few
+/// of its bins may depart.
+#[test]
+fn scan_truth_compares_a_second_family_on_the_same_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, corpus) = path(dir.path(), "corpus.csv");
+    let (_, truth) = path(dir.path(), "truth.csv");
+    let out = lshscope(&[
+        "gen", "-n", "3000", "--seed", "3", "-o", &corpus, "--truth", &truth,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (summary_path, summary) = path(dir.path(), "summary.json");
+    let out = lshscope(&[
+        "scan",
+        &corpus,
+        "--truth",
+        &truth,
+        "--compare-family",
+        "c-minhash",
+        "--truth-redraws",
+        "8",
+        "-o",
+        &path(dir.path(), "pairs.csv").1,
+        "--summary-json",
+        &summary,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("sketch families, mean rate over 8 draws each"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("bins departing from the S-curve: classic "),
+        "{stderr}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(summary_path).unwrap()).unwrap();
+    let families = json["truth"]["families"].as_array().expect("families");
+    assert_eq!(families.len(), 2);
+    assert_eq!(families[0]["family"], "classic");
+    assert_eq!(families[1]["family"], "c-minhash");
+    let bins = |f: &serde_json::Value| f["bins"].as_array().unwrap().len();
+    assert_eq!(bins(&families[0]), bins(&families[1]));
+    assert_eq!(
+        bins(&families[0]),
+        json["truth"]["report"]["bins"].as_array().unwrap().len()
+    );
+    for f in families {
+        assert_eq!(f["draws"], 8);
+    }
+    let departing = families[0]["bins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| {
+            let p = b["predicted"].as_f64().unwrap();
+            p < b["interval_lo"].as_f64().unwrap() || p > b["interval_hi"].as_f64().unwrap()
+        })
+        .count();
+    assert!(departing <= 2, "{departing} classic bins depart");
+
+    // Without --truth the option is refused by name.
+    let out = lshscope(&["scan", &corpus, "--compare-family", "c-minhash"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--truth"),
+        "{}",
+        text(&out.stderr)
+    );
+}

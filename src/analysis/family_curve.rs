@@ -16,7 +16,7 @@
 //! pair still has a lower bound below 1).
 
 use super::histogram::bin_of;
-use super::redraws::RedrawAgreement;
+use super::redraws::{RedrawAgreement, RedrawCounts};
 use super::truth::TruthPair;
 use crate::minhash::scurve::candidate_probability;
 use crate::minhash::{Banding, SketchFamily};
@@ -70,9 +70,22 @@ impl FamilyCurve {
         banding: Banding,
         bins: usize,
     ) -> FamilyCurve {
-        let draws = agreement.draws();
         // The threshold only splits off a count this curve does not use.
         let counts = agreement.found_per_draw(truth, banding, bins, 1.0);
+        FamilyCurve::from_counts(family, banding, &counts, truth, bins)
+    }
+
+    /// The curve from per-bin, per-draw counts of `truth` pairs that `banding` makes
+    /// candidates ([`crate::analysis::redraws::redraw_counts`] for a fixed banding, which
+    /// keeps no masks), in `bins` bins.
+    pub fn from_counts(
+        family: SketchFamily,
+        banding: Banding,
+        counts: &RedrawCounts,
+        truth: &[TruthPair],
+        bins: usize,
+    ) -> FamilyCurve {
+        let draws = counts.at_threshold.len();
         let mut members = vec![(0usize, 0.0f64, 0.0f64); bins];
         for p in truth {
             let m = &mut members[bin_of(p.jaccard, bins)];

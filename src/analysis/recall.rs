@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use super::family_curve::FamilyCurve;
 use super::histogram::{bin_bounds, bin_of};
 use super::truth::TruthPair;
 use crate::corpus::Corpus;
@@ -340,6 +341,10 @@ pub struct TruthComparison {
     /// Truth pairs whose Jaccard differs from this index's own (different shingle options?).
     pub jaccard_mismatches: usize,
     pub report: RecallReport,
+    /// With redraws, each family's rate per bin as the mean over the draws beside the
+    /// formula: the scan's own family first, then the one `--compare-family` asked for.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub families: Vec<crate::analysis::family_curve::FamilyCurve>,
 }
 
 /// Compares `truth` (read from `file`) with the `candidates` of `banding` over `index`, in
@@ -348,7 +353,8 @@ pub struct TruthComparison {
 /// ([`truth_floor`]: below it the file says nothing). With `redraws` > 0 the intervals are
 /// measured over that many redraws of the hash family ([`super::redraws`]), hashing the
 /// documents the truth names once per redraw (progress counts them); with 0 they are
-/// binomial.
+/// binomial. `compare_family`: a second sketch family measured over as many redraws of its
+/// own, for [`TruthComparison::families`].
 #[allow(clippy::too_many_arguments)]
 pub fn compare_truth(
     file: &Path,
@@ -360,6 +366,7 @@ pub fn compare_truth(
     threshold: f64,
     bins: usize,
     redraws: usize,
+    compare_family: Option<crate::minhash::SketchFamily>,
     progress: &crate::jobs::Progress,
 ) -> Result<TruthComparison> {
     let threshold = if threshold > 0.0 {
@@ -381,6 +388,7 @@ pub fn compare_truth(
         })
         .count();
     let mut report = measure_recall(truth, candidates, at_threshold, banding, threshold, bins);
+    let mut families = Vec::new();
     if redraws > 0 && !truth.is_empty() {
         let counts = super::redraws::redraw_counts(
             &index.sets,
@@ -393,12 +401,39 @@ pub fn compare_truth(
             progress,
         )?;
         report.apply_redraws(&counts);
+        families.push(FamilyCurve::from_counts(
+            index.options.family,
+            banding,
+            &counts,
+            truth,
+            bins,
+        ));
+        if let Some(family) = compare_family.filter(|&f| f != index.options.family) {
+            let options = crate::minhash::IndexOptions {
+                family,
+                ..index.options.clone()
+            };
+            let counts = super::redraws::redraw_counts(
+                &index.sets,
+                truth,
+                &options,
+                redraws,
+                banding,
+                bins,
+                threshold,
+                progress,
+            )?;
+            families.push(FamilyCurve::from_counts(
+                family, banding, &counts, truth, bins,
+            ));
+        }
     }
     Ok(TruthComparison {
         file: file.display().to_string(),
         pairs: truth.len(),
         jaccard_mismatches,
         report,
+        families,
     })
 }
 

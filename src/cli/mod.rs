@@ -324,7 +324,7 @@ pub struct IndexArgs {
 }
 
 /// `--family`: the sketch families, each with what it costs and where its S-curve deviates.
-fn family_parser() -> impl clap::builder::TypedValueParser<Value = SketchFamily> {
+pub(crate) fn family_parser() -> impl clap::builder::TypedValueParser<Value = SketchFamily> {
     use clap::builder::{PossibleValue, TypedValueParser};
     let values = SketchFamily::ALL.map(|family| {
         let help = match family {

@@ -55,6 +55,10 @@ pub struct ScanArgs {
     /// binomial intervals, which assume independent pairs and flag healthy bins on real corpora.
     #[arg(long, value_name = "N", default_value_t = crate::analysis::redraws::DEFAULT_REDRAWS, requires = "truth")]
     pub truth_redraws: usize,
+    /// With --truth: also measure this sketch family on the truth pairs, over as many redraws,
+    /// and show each family's rate per bin (the mean over the draws) beside the formula.
+    #[arg(long, value_name = "FAMILY", requires = "truth", value_parser = super::family_parser())]
+    pub compare_family: Option<crate::minhash::SketchFamily>,
     /// Write each group of documents with identical shingle sets once: pairs only between
     /// the groups' representatives (their first members), and the groups to --groups. Every
     /// pair of two representatives stands for all pairs between their groups, and members of
@@ -246,7 +250,12 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         format,
     };
     let outcome = match &truth {
-        Some((path, truth)) => job.against_truth(&mut run, path, truth, args.truth_redraws)?,
+        Some((path, truth)) => job.against_truth(
+            &mut run,
+            path,
+            truth,
+            (args.truth_redraws, args.compare_family),
+        )?,
         None => job.stream(&mut run, args.sort_limit)?,
     };
     let mut written = Written::default();
@@ -380,7 +389,7 @@ impl PairsJob<'_> {
         run: &mut Pipeline,
         path: &Path,
         truth: &[TruthPair],
-        redraws: usize,
+        (redraws, compare_family): (usize, Option<crate::minhash::SketchFamily>),
     ) -> Result<BandingOutcome> {
         let (index, options, threshold) = (self.index, &self.options, self.threshold);
         let (candidates, pairs) = match self.identical {
@@ -411,6 +420,7 @@ impl PairsJob<'_> {
                 threshold,
                 TRUTH_BINS,
                 redraws,
+                compare_family,
                 progress,
             )?;
             Ok((comparison, truth.len() as u64))
@@ -588,6 +598,9 @@ fn render_truth(t: &TruthComparison) -> String {
         r.bins.len(),
         interval_basis(r.redraws)
     );
+    if t.families.len() > 1 {
+        out.push_str(&super::summary::render_families(&t.families));
+    }
     if t.jaccard_mismatches > 0 {
         let _ = writeln!(
             out,

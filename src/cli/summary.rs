@@ -164,6 +164,67 @@ pub(super) fn render_phases(phases: &[PhaseTiming]) -> String {
     out
 }
 
+/// `--compare-family`: each family's candidate rate per bin, the mean over its redraws with
+/// the 95 % interval of that mean, beside the formula; `*` marks an interval that excludes it.
+pub(crate) fn render_families(families: &[crate::analysis::family_curve::FamilyCurve]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let draws = families[0].draws;
+    let _ = writeln!(
+        out,
+        "sketch families, mean rate over {draws} draws each (95 % interval; * excludes the S-curve):"
+    );
+    let _ = write!(out, "  {:<14} {:>8} {:>8}", "Jaccard", "true", "S-curve");
+    for f in families {
+        let _ = write!(out, "   {:<24}", f.family.name());
+    }
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    for (i, bin) in families[0].bins.iter().enumerate() {
+        let last = bin.hi >= 1.0;
+        let _ = write!(
+            out,
+            "  [{:.2}, {:.2}{}   {:>8} {:>8.3}",
+            bin.lo,
+            bin.hi,
+            if last { "]" } else { ")" },
+            bin.pairs,
+            bin.predicted
+        );
+        for f in families {
+            // Every family is measured on the same truth pairs and bins.
+            let b = &f.bins[i];
+            let cell = format!(
+                "{:.3} [{:.3}, {:.3}]{}",
+                b.rate,
+                b.interval_lo,
+                b.interval_hi,
+                if b.departs() { " *" } else { "" }
+            );
+            let _ = write!(out, "   {cell:<24}");
+        }
+        out.truncate(out.trim_end().len());
+        out.push('\n');
+    }
+    let _ = write!(out, "bins departing from the S-curve:");
+    for f in families {
+        let _ = write!(
+            out,
+            " {} {} of {}{}",
+            f.family.name(),
+            f.departing_bins(),
+            f.bins.len(),
+            if std::ptr::eq(f, families.last().unwrap()) {
+                ""
+            } else {
+                ";"
+            }
+        );
+    }
+    out.push('\n');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
