@@ -15,7 +15,7 @@ use lshscope::minhash::{
 use lshscope::similarity::jaccard;
 use lshscope::synth::{GenOptions, generate};
 use lshscope::templated::{TemplateOptions, generate_templated};
-use lshscope::text::{ShingleOptions, Shingler};
+use lshscope::text::{SetBuilder, ShingleOptions, Shingler};
 
 fn main() {
     divan::main();
@@ -157,6 +157,30 @@ mod families {
                     sketcher.sketch_into(index.sets.get(d), &mut row, &mut scratch);
                     black_box(&row);
                 }
+            });
+    }
+
+    /// The part of the phase every family shares: normalize, shingle, hash, sort and
+    /// de-duplicate each document's set, one thread, on the ~400-character documents and on
+    /// the template-heavy corpus (most of its texts hold a non-ASCII character). The sets go
+    /// into one reused buffer, so this leaves out the page faults a build pays for fresh memory.
+    #[divan::bench(args = ["gen", "templates"])]
+    fn shared_set_step(bencher: Bencher, which: &str) {
+        let corpus = if which == "gen" {
+            corpus()
+        } else {
+            template_corpus()
+        };
+        let mut sets: Vec<u64> = Vec::with_capacity(corpus.text_bytes() + 64);
+        bencher
+            .counter(ItemsCount::new(corpus.len()))
+            .bench_local(|| {
+                let mut builder = SetBuilder::new(ShingleOptions::default());
+                sets.clear();
+                for d in 0..corpus.len() {
+                    builder.set_onto(corpus.text(d), &mut sets);
+                }
+                black_box(sets.len())
             });
     }
 

@@ -5,7 +5,7 @@ use rayon::prelude::*;
 use super::sketch::{SketchFamily, SketchScratch, Sketcher};
 use crate::corpus::Corpus;
 use crate::jobs::{Phase, Progress};
-use crate::text::{ShingleOptions, Shingler};
+use crate::text::{SetBuilder, ShingleOptions};
 use crate::{Error, Result};
 
 /// Documents per chunk of work: big enough to amortize scheduling, small enough for smooth
@@ -239,13 +239,11 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
         .map_init(
             || {
                 (
-                    Shingler::new(options.shingle.clone()),
-                    Vec::new(),
+                    SetBuilder::new(options.shingle.clone()),
                     SketchScratch::default(),
-                    SortScratch::default(),
                 )
             },
-            |(shingler, hashes, sketch_scratch, scratch), (c, (sig_chunk, empty_chunk))| {
+            |(set_builder, sketch_scratch), (c, (sig_chunk, empty_chunk))| {
                 progress.check()?;
                 let first = c * CHUNK_DOCS;
                 let docs = empty_chunk.len();
@@ -258,12 +256,10 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
                 let bound: usize = (first..first + docs).map(|i| corpus.text(i).len()).sum();
                 let mut values: Vec<u64> = Vec::with_capacity(bound);
                 for d in 0..docs {
-                    hashes.clear();
-                    shingler.hashes(corpus.text(first + d), hashes);
                     // Sorted and de-duplicated straight into the chunk (no copy afterwards);
                     // de-duplicating first also spares the MinHash kernel repeated shingles.
                     let start = values.len();
-                    sort_dedup_onto(hashes, scratch, &mut values);
+                    set_builder.set_onto(corpus.text(first + d), &mut values);
                     let set = &values[start..];
                     let row = &mut sig_chunk[d * k..(d + 1) * k];
                     sketcher.sketch_into(set, row, sketch_scratch);
@@ -340,186 +336,10 @@ pub(crate) fn insertion_sort<T: PartialOrd + Copy>(v: &mut [T]) {
     }
 }
 
-/// Sorts hashes that a bucket pass left nearly sorted. Like [`insertion_sort`], but a value
-/// that belongs one place to the left (the common case: two values in one bucket, in the wrong
-/// order) is swapped with min/max instead of a branch; a branch whose outcome is a coin flip per
-/// value cost more than the moves. Only a value that belongs two or more places to the left
-/// (a rare branch) walks left like in insertion sort.
-fn finish_nearly_sorted(v: &mut [u64]) {
-    let Some(&first) = v.first() else {
-        return;
-    };
-    // `largest` is the value at i - 1 once v[..i] is sorted: the largest so far, kept in a
-    // register instead of being stored and reloaded.
-    let mut largest = first;
-    for i in 1..v.len() {
-        let x = v[i];
-        let (lo, hi) = (x.min(largest), x.max(largest));
-        v[i - 1] = lo;
-        // Only when x < largest can lo be smaller than v[i - 2] (v[..i - 1] is sorted).
-        if i >= 2 && v[i - 2] > lo {
-            let mut j = i - 1;
-            while j > 0 && v[j - 1] > lo {
-                v[j] = v[j - 1];
-                j -= 1;
-            }
-            v[j] = lo;
-        }
-        largest = hi;
-    }
-    let last = v.len() - 1;
-    v[last] = largest;
-}
-
-/// Buffers reused by [`sort_dedup_onto`] from one document to the next.
-#[derive(Debug, Default)]
-pub(crate) struct SortScratch {
-    counts: Vec<u32>,
-}
-
-/// Sorts and de-duplicates a document's shingle hashes.
-#[cfg(test)]
-pub(crate) fn sort_dedup_hashes(v: &mut Vec<u64>, scratch: &mut SortScratch) {
-    let mut out = Vec::new();
-    sort_dedup_onto(v, scratch, &mut out);
-    *v = out;
-}
-
-/// Appends the sorted, de-duplicated set of `hashes` to `out`.
-///
-/// The hashes are uniformly distributed, so one counting pass on their top bits scatters them
-/// into nearly sorted order (about one value per bucket), and an insertion sort finishes in
-/// near-linear time. This is 2–3× faster than a comparison sort for the few hundred values a
-/// document has. Adversarial inputs cannot make it quadratic in practice: equal values never
-/// move past each other, and distinct values sharing top bits would need hash collisions.
-///
-/// The scatter writes into `out`'s spare room, where the set stays: no copy afterwards.
-pub(crate) fn sort_dedup_onto(hashes: &[u64], scratch: &mut SortScratch, out: &mut Vec<u64>) {
-    let n = hashes.len();
-    let start = out.len();
-    if n < 64 {
-        out.extend_from_slice(hashes);
-        let set = &mut out[start..];
-        set.sort_unstable();
-        let kept = dedup_sorted(set);
-        out.truncate(start + kept);
-        return;
-    }
-    let bits = (usize::BITS - n.leading_zeros()).clamp(6, 16);
-    let shift = 64 - bits;
-    let counts = &mut scratch.counts;
-    counts.clear();
-    counts.resize(1 << bits, 0);
-    // `& mask` proves every index in bounds (the shift already keeps it below 2^bits), so the
-    // two passes below run without bounds checks.
-    let mask = counts.len() - 1;
-    for &h in hashes {
-        counts[(h >> shift) as usize & mask] += 1;
-    }
-    // Exclusive prefix sums, the running total in a register: written as
-    // `counts[i] += counts[i - 1]` it became a chain of store-to-load forwards through memory,
-    // a third of the sort's time.
-    let mut total = 0;
-    for c in counts.iter_mut() {
-        let here = *c;
-        *c = total;
-        total += here;
-    }
-    out.reserve(n);
-    let room = &mut out.spare_capacity_mut()[..n];
-    for &h in hashes {
-        let slot = &mut counts[(h >> shift) as usize & mask];
-        room[*slot as usize].write(h);
-        *slot += 1;
-    }
-    // SAFETY: the scatter wrote each of the n slots exactly once (the prefix sums give every
-    // hash its own slot below n).
-    unsafe { out.set_len(start + n) };
-    let set = &mut out[start..];
-    finish_nearly_sorted(set);
-    let kept = dedup_sorted(set);
-    out.truncate(start + kept);
-}
-
-/// Moves the distinct values of a sorted slice to its front and returns how many there are.
-/// Branch-free: repeated shingles come at random, so a branch on them would mispredict.
-fn dedup_sorted(v: &mut [u64]) -> usize {
-    let Some(&first) = v.first() else {
-        return 0;
-    };
-    let mut last = first;
-    let mut kept = 1;
-    for i in 1..v.len() {
-        let x = v[i];
-        v[kept] = x;
-        kept += (x != last) as usize;
-        last = x;
-    }
-    kept
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::minhash::{HashFamily, fold32};
-
-    #[test]
-    fn bucket_sort_matches_std_sort() {
-        let mut rng = crate::rng::SplitMix64::new(11);
-        for n in [0, 1, 63, 64, 65, 400, 5000] {
-            let mut v: Vec<u64> = (0..n)
-                .map(|i| if i % 7 == 0 { 42 } else { rng.next_u64() })
-                .collect();
-            let mut expected = v.clone();
-            expected.sort_unstable();
-            expected.dedup();
-            sort_dedup_hashes(&mut v, &mut SortScratch::default());
-            assert_eq!(v, expected, "n = {n}");
-        }
-    }
-
-    #[test]
-    fn sets_are_appended_after_what_is_there() {
-        let mut rng = crate::rng::SplitMix64::new(13);
-        let mut out = vec![7, 3];
-        let mut scratch = SortScratch::default();
-        let mut expected = out.clone();
-        for n in [0, 5, 64, 300, 2, 1000] {
-            let v: Vec<u64> = (0..n)
-                .map(|i| if i % 5 == 0 { 9 } else { rng.next_u64() })
-                .collect();
-            let mut set = v.clone();
-            set.sort_unstable();
-            set.dedup();
-            expected.extend_from_slice(&set);
-            sort_dedup_onto(&v, &mut scratch, &mut out);
-            assert_eq!(out, expected, "n = {n}");
-        }
-        let mut dups = [1, 1, 2, 2, 2, 5, 9, 9];
-        assert_eq!(dedup_sorted(&mut dups), 4);
-        assert_eq!(dups[..4], [1, 2, 5, 9]);
-        assert_eq!(dedup_sorted(&mut []), 0);
-    }
-
-    #[test]
-    fn nearly_sorted_finish_sorts_anything() {
-        let mut rng = crate::rng::SplitMix64::new(23);
-        for n in [0, 1, 2, 3, 10, 100, 1000] {
-            for spread in [1, 3, 1 << 62, u64::MAX] {
-                let mut v: Vec<u64> = (0..n)
-                    .map(|i| (i as u64).wrapping_mul(7) ^ (rng.next_u64() % spread))
-                    .collect();
-                if n > 5 {
-                    v.reverse();
-                    v[n / 2] = v[0];
-                }
-                let mut expected = v.clone();
-                expected.sort_unstable();
-                finish_nearly_sorted(&mut v);
-                assert_eq!(v, expected, "n = {n}, spread {spread}");
-            }
-        }
-    }
 
     #[test]
     fn builds_sets_and_signatures() {

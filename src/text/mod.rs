@@ -5,10 +5,12 @@
 //! so what the viewer highlights is exactly what the engine hashed.
 
 mod profile;
+mod set;
 mod shingle;
 mod spacy_en;
 
 pub use profile::Profile;
+pub use set::SetBuilder;
 pub use shingle::{ShingleKind, ShingleOptions, ShingleSpan, Shingler, shingle_hash};
 
 use std::ops::Range;

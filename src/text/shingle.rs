@@ -227,10 +227,27 @@ impl Shingler {
         }
         if let ShingleKind::Char(k) = self.opts.kind
             && k <= 8
-            && text.is_ascii()
         {
-            self.ascii_char_hashes(text.as_bytes(), k, out);
-            return;
+            // ASCII is its own NFKC form, so NFKC matters only for other text.
+            #[cfg(target_arch = "x86_64")]
+            if self.avx512 && !self.opts.strip_punct && (!self.opts.nfkc || text.is_ascii()) {
+                // SAFETY: `avx512` is set only when the CPU has the features the function uses.
+                unsafe {
+                    simd::char_hashes(
+                        text,
+                        self.opts.lowercase,
+                        k,
+                        &mut self.bytes,
+                        &mut self.bounds,
+                        out,
+                    )
+                };
+                return;
+            }
+            if text.is_ascii() {
+                self.ascii_char_hashes(text.as_bytes(), k, out);
+                return;
+            }
         }
         self.normalize_into(text, false);
         let chars = self.bounds.len() - 1;
@@ -274,12 +291,6 @@ impl Shingler {
     /// random and adversarial texts).
     fn ascii_char_hashes(&mut self, text: &[u8], k: usize, out: &mut Vec<u64>) {
         let (lower, strip) = (self.opts.lowercase, self.opts.strip_punct);
-        #[cfg(target_arch = "x86_64")]
-        if self.avx512 && !strip {
-            // SAFETY: `avx512` is set only when the CPU has the features the function uses.
-            unsafe { simd::ascii_char_hashes(text, lower, k, &mut self.bytes, out) };
-            return;
-        }
         // Normalization never lengthens ASCII text; 8 spare bytes let every window be one load.
         let buf = &mut self.bytes;
         buf.clear();
@@ -527,11 +538,14 @@ impl Shingler {
     }
 }
 
-/// The ASCII char-shingle path with AVX-512: normalization 64 bytes at a time (compare, blend,
-/// `vpcompressb`) and hashing 8 shingles at a time (`vpermb` builds the 8 overlapping windows,
-/// `vpmullq` runs `fmix64` on all of them). Same results as the scalar path, bit for bit.
+/// The char-shingle path with AVX-512 for any text when normalization is lowercase and
+/// whitespace only (no NFKC, no punctuation stripping): normalization 64 bytes at a time
+/// (compare, blend, `vpcompressb`) wherever a block is ASCII, char by char in the few blocks
+/// that are not; then hashing 8 shingles at a time (`vpermb` builds 8 overlapping windows of
+/// ASCII text, `vpgatherqq` loads them at char starts otherwise; `vpmullq` runs `fmix64`).
+/// Same results as the general path, bit for bit.
 mod simd {
-    /// True when the CPU can run [`ascii_char_hashes`].
+    /// True when the CPU can run [`char_hashes`].
     pub(super) fn available() -> bool {
         #[cfg(target_arch = "x86_64")]
         {
@@ -545,41 +559,76 @@ mod simd {
         false
     }
 
-    /// Appends the hash of every char `k`-shingle (k ≤ 8) of ASCII `text`, normalized without
-    /// punctuation stripping, to `out`; `buf` is scratch. The caller checks [`available`].
+    /// Room for `extra` more bytes after the first `len` (all initialized) of `buf`, whose own
+    /// length stays 0 while the normalizer writes through the returned pointer.
+    #[inline]
+    fn room(buf: &mut Vec<u8>, len: usize, extra: usize) -> *mut u8 {
+        if buf.capacity() < len + extra {
+            // SAFETY: bytes 0..len were written; the new allocation copies them.
+            unsafe { buf.set_len(len) };
+            buf.reserve(extra);
+            // SAFETY: 0 is always a valid length.
+            unsafe { buf.set_len(0) };
+        }
+        buf.as_mut_ptr()
+    }
+
+    /// Appends the hash of every char `k`-shingle (k ≤ 8) of `text`, normalized with
+    /// lowercasing (when `lower`) and whitespace collapsing only, to `out`; `buf` and
+    /// `starts` are scratch. The caller checks [`available`].
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vbmi,avx512vbmi2")]
-    pub(super) unsafe fn ascii_char_hashes(
-        text: &[u8],
+    pub(super) unsafe fn char_hashes(
+        text: &str,
         lower: bool,
         k: usize,
         buf: &mut Vec<u8>,
+        starts: &mut Vec<u32>,
         out: &mut Vec<u64>,
     ) {
-        use super::{LEN_SALT, fmix64};
+        debug_assert!((1..=8).contains(&k));
+        // SAFETY: same features.
+        let (len, ascii) = unsafe { normalize(text, lower, buf) };
+        if len == 0 {
+            return;
+        }
+        // SAFETY: `normalize` leaves bytes 0..len + 64 initialized.
+        let norm = unsafe { std::slice::from_raw_parts(buf.as_ptr(), len + 64) };
+        if ascii {
+            // SAFETY: same features.
+            unsafe { ascii_windows(norm, len, k, out) }
+        } else {
+            // SAFETY: same features.
+            unsafe { char_windows(norm, len, k, starts, out) }
+        }
+    }
+
+    /// Normalizes `text` into `buf` (through its pointer: bytes 0..len + 64 initialized on
+    /// return, `buf.len()` 0) and returns the normalized length and whether it is all ASCII.
+    /// Whitespace runs become one space at the place of their first char; leading whitespace
+    /// never shows, and a trailing space is dropped at the end: the general path's text.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vbmi,avx512vbmi2")]
+    unsafe fn normalize(text: &str, lower: bool, buf: &mut Vec<u8>) -> (usize, bool) {
         use std::arch::x86_64::*;
-        debug_assert!((1..=8).contains(&k) && text.is_ascii());
+        let bytes = text.as_bytes();
         let is_space = |c: u8| c == b' ' || c.wrapping_sub(b'\t') <= b'\r' - b'\t';
-        // Leading whitespace never shows; after it, every whitespace run becomes one space at
-        // the place of its first byte, and a trailing one is dropped at the end.
-        let start = text
+        let mut pos = bytes
             .iter()
             .position(|&c| !is_space(c))
-            .unwrap_or(text.len());
-        let text = &text[start..];
+            .unwrap_or(bytes.len());
         buf.clear();
-        // Each block stores 64 bytes at the current length, and the windows read up to 16
-        // bytes past the end: 64 spare bytes, all written before they are read.
-        buf.reserve(text.len() + 64);
-        let dst = buf.as_mut_ptr();
         let space = _mm512_set1_epi8(b' ' as i8);
         let (tab, tab_to_cr) = (_mm512_set1_epi8(b'\t' as i8), _mm512_set1_epi8(4));
         let (upper_a, a_to_z) = (_mm512_set1_epi8(b'A' as i8), _mm512_set1_epi8(25));
         let case_bit = _mm512_set1_epi8(0x20);
         let mut len = 0usize;
+        // 1 when the last char seen was whitespace.
         let mut prev_space = 0u64;
+        let mut ascii = true;
         let mut tail = [0u8; 64];
-        for block in text.chunks(64) {
+        while pos < bytes.len() {
+            let block = &bytes[pos..bytes.len().min(pos + 64)];
             let (c, valid) = if block.len() == 64 {
                 // SAFETY: the block has 64 bytes.
                 (
@@ -593,35 +642,96 @@ mod simd {
                 let c = unsafe { _mm512_loadu_si512(tail.as_ptr().cast()) };
                 (c, (1u64 << block.len()) - 1)
             };
-            let ws = (_mm512_cmpeq_epi8_mask(c, space)
-                | _mm512_cmple_epu8_mask(_mm512_sub_epi8(c, tab), tab_to_cr))
-                & valid;
-            let run_start = ws & !((ws << 1) | prev_space);
-            let emit = (valid & !ws) | run_start;
-            let mut v = _mm512_mask_mov_epi8(c, ws, space);
-            if lower {
-                let upper = _mm512_cmple_epu8_mask(_mm512_sub_epi8(c, upper_a), a_to_z);
-                v = _mm512_mask_blend_epi8(upper, v, _mm512_or_si512(v, case_bit));
+            if _mm512_movepi8_mask(c) & valid == 0 {
+                let ws = (_mm512_cmpeq_epi8_mask(c, space)
+                    | _mm512_cmple_epu8_mask(_mm512_sub_epi8(c, tab), tab_to_cr))
+                    & valid;
+                let run_start = ws & !((ws << 1) | prev_space);
+                let emit = (valid & !ws) | run_start;
+                let mut v = _mm512_mask_mov_epi8(c, ws, space);
+                if lower {
+                    let upper = _mm512_cmple_epu8_mask(_mm512_sub_epi8(c, upper_a), a_to_z);
+                    v = _mm512_mask_blend_epi8(upper, v, _mm512_or_si512(v, case_bit));
+                }
+                let packed = _mm512_maskz_compress_epi8(emit, v);
+                let dst = room(buf, len, 64);
+                // SAFETY: `room` made space for 64 bytes at len.
+                unsafe { _mm512_storeu_si512(dst.add(len).cast(), packed) };
+                len += emit.count_ones() as usize;
+                prev_space = (ws >> (block.len() - 1)) & 1;
+                pos += block.len();
+                continue;
             }
-            let packed = _mm512_maskz_compress_epi8(emit, v);
-            // SAFETY: len + 64 ≤ text.len() + 64 ≤ capacity (len grows by at most the bytes
-            // read so far).
-            unsafe { _mm512_storeu_si512(dst.add(len).cast(), packed) };
-            len += emit.count_ones() as usize;
-            prev_space = ws >> 63;
+            // A block with non-ASCII chars goes char by char, up to the first char boundary
+            // at or after its end. A run of whitespace (ASCII or Unicode) becomes one space
+            // unless nothing was written yet; other chars are lowercased (one char or more:
+            // İ is i and a combining dot), as `Shingler::emit` does.
+            let end = pos + block.len();
+            while pos < end {
+                let b = bytes[pos];
+                let (is_ws, width) = if b.is_ascii() {
+                    (is_space(b), 1)
+                } else {
+                    let ch = text[pos..]
+                        .chars()
+                        .next()
+                        .expect("pos is at a char boundary");
+                    (ch.is_whitespace(), ch.len_utf8())
+                };
+                if is_ws {
+                    if prev_space == 0 && len > 0 {
+                        let dst = room(buf, len, 64);
+                        // SAFETY: room for 64 bytes at len.
+                        unsafe { *dst.add(len) = b' ' };
+                        len += 1;
+                    }
+                    prev_space = 1;
+                } else if b.is_ascii() {
+                    let dst = room(buf, len, 64);
+                    // SAFETY: room for 64 bytes at len.
+                    unsafe { *dst.add(len) = if lower { b.to_ascii_lowercase() } else { b } };
+                    len += 1;
+                    prev_space = 0;
+                } else {
+                    let ch = text[pos..]
+                        .chars()
+                        .next()
+                        .expect("pos is at a char boundary");
+                    let mut put = |c: char| {
+                        let dst = room(buf, len, 64);
+                        ascii &= c.is_ascii();
+                        // SAFETY: room for 64 bytes at len; a char has at most 4.
+                        let at = unsafe { std::slice::from_raw_parts_mut(dst.add(len), 4) };
+                        len += c.encode_utf8(at).len();
+                    };
+                    if lower {
+                        ch.to_lowercase().for_each(&mut put);
+                    } else {
+                        put(ch);
+                    }
+                    prev_space = 0;
+                }
+                pos += width;
+            }
         }
-        // SAFETY: as above; zeroes the spare bytes the windows read.
+        let dst = room(buf, len, 64);
+        // SAFETY: room for 64 bytes at len; zeroes the spare bytes the windows read.
         unsafe { _mm512_storeu_si512(dst.add(len).cast(), _mm512_setzero_si512()) };
-        // SAFETY: bytes 0..len + 64 are initialized.
-        let norm = unsafe { std::slice::from_raw_parts(dst, len + 64) };
-        if len > 0 && norm[len - 1] == b' ' {
+        // SAFETY: bytes 0..len are initialized.
+        if len > 0 && unsafe { *dst.add(len - 1) } == b' ' {
             len -= 1;
         }
+        (len, ascii)
+    }
+
+    /// The hashes of the `k`-shingles of ASCII `norm[..len]` (`norm` has 64 spare bytes).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vbmi,avx512vbmi2")]
+    unsafe fn ascii_windows(norm: &[u8], len: usize, k: usize, out: &mut Vec<u64>) {
+        use super::{LEN_SALT, fmix64};
+        use std::arch::x86_64::*;
         let window = |i: usize| u64::from_le_bytes(norm[i..i + 8].try_into().unwrap());
         let mask = super::low_bytes_mask;
-        if len == 0 {
-            return;
-        }
         if len < k {
             // Bytes past `len` are a space or zero: masked off.
             out.push(fmix64((window(0) & mask(len)) ^ LEN_SALT[len]));
@@ -635,9 +745,6 @@ mod simd {
         let index = unsafe { _mm512_loadu_si512(index.as_ptr().cast()) };
         let mask = _mm512_set1_epi64(mask(k) as i64);
         let salt = _mm512_set1_epi64(LEN_SALT[k] as i64);
-        let m1 = _mm512_set1_epi64(0xff51_afd7_ed55_8ccd_u64 as i64);
-        let m2 = _mm512_set1_epi64(0xc4ce_b9fe_1a85_ec53_u64 as i64);
-        let fold = |x: __m512i| _mm512_xor_si512(x, _mm512_srli_epi64::<33>(x));
         // SAFETY: `out` has room for count + 8 more values.
         let o = unsafe { out.as_mut_ptr().add(out.len()) };
         let mut j = 0;
@@ -645,15 +752,111 @@ mod simd {
             // SAFETY: j + 16 ≤ count + 15 ≤ len + 64 bytes are initialized.
             let bytes = unsafe { _mm_loadu_si128(norm.as_ptr().add(j).cast()) };
             let windows = _mm512_permutexvar_epi8(index, _mm512_castsi128_si512(bytes));
-            let mut x = _mm512_xor_si512(_mm512_and_si512(windows, mask), salt);
-            x = _mm512_mullo_epi64(fold(x), m1);
-            x = _mm512_mullo_epi64(fold(x), m2);
+            let x = _mm512_xor_si512(_mm512_and_si512(windows, mask), salt);
             // SAFETY: j + 8 ≤ count + 8 values fit in the reserved room.
-            unsafe { _mm512_storeu_si512(o.add(j).cast(), fold(x)) };
+            unsafe { _mm512_storeu_si512(o.add(j).cast(), fmix64_x8(x)) };
             j += 8;
         }
         // SAFETY: the first `count` of the values written are this text's hashes.
         unsafe { out.set_len(out.len() + count) };
+    }
+
+    /// The hashes of the char `k`-shingles of UTF-8 `norm[..len]` (`norm` has 64 spare
+    /// bytes): each shingle's bytes are an 8-byte load at its first char's start, masked to
+    /// its length, as `shingle_hash` packs them; the rare shingle longer than 8 bytes is
+    /// hashed by `shingle_hash` itself.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vbmi,avx512vbmi2")]
+    unsafe fn char_windows(
+        norm: &[u8],
+        len: usize,
+        k: usize,
+        starts: &mut Vec<u32>,
+        out: &mut Vec<u64>,
+    ) {
+        use super::{LEN_SALT, shingle_hash};
+        use std::arch::x86_64::*;
+        // Where each char starts: every byte that is not a UTF-8 continuation (10xxxxxx).
+        starts.clear();
+        starts.reserve(len + 16);
+        let s = starts.as_mut_ptr();
+        let mut chars = 0;
+        for (i, &b) in norm[..len].iter().enumerate() {
+            // SAFETY: chars ≤ i < len + 16 = the reserved room.
+            unsafe { *s.add(chars) = i as u32 };
+            chars += (b & 0xc0 != 0x80) as usize;
+        }
+        if chars <= k {
+            // A text of at most one shingle is one shingle: all of it.
+            out.push(shingle_hash(&norm[..len]));
+            return;
+        }
+        // The end of the last char, then padding for the lanes past the last shingle.
+        for p in 0..16 {
+            // SAFETY: chars + 16 ≤ len + 16.
+            unsafe { *s.add(chars + p) = len as u32 };
+        }
+        let count = chars - k + 1;
+        out.reserve(count + 8);
+        // SAFETY: `out` has room for count + 8 more values.
+        let o = unsafe { out.as_mut_ptr().add(out.len()) };
+        let ones = _mm512_set1_epi64(-1);
+        let sixty_four = _mm512_set1_epi64(64);
+        let eight = _mm512_set1_epi64(8);
+        // SAFETY: LEN_SALT has 9 values; the first 8 are loaded.
+        let salt_low = unsafe { _mm512_loadu_epi64(LEN_SALT.as_ptr().cast()) };
+        let salt_high = _mm512_set1_epi64(LEN_SALT[8] as i64);
+        let mut j = 0;
+        while j < count {
+            // SAFETY: j + k + 8 ≤ chars + 16 starts are written.
+            let (first, next) = unsafe {
+                (
+                    _mm512_cvtepu32_epi64(_mm256_loadu_si256(s.add(j).cast())),
+                    _mm512_cvtepu32_epi64(_mm256_loadu_si256(s.add(j + k).cast())),
+                )
+            };
+            let bytes = _mm512_sub_epi64(next, first);
+            // SAFETY: every start is ≤ len, and len + 8 ≤ len + 64 bytes are initialized.
+            let w = unsafe { _mm512_i64gather_epi64::<1>(first, norm.as_ptr().cast()) };
+            // The low `bytes` bytes (all 64 bits for 8; none past 8, fixed below).
+            let keep = _mm512_srlv_epi64(
+                ones,
+                _mm512_sub_epi64(sixty_four, _mm512_slli_epi64::<3>(bytes)),
+            );
+            let salt = _mm512_permutex2var_epi64(salt_low, bytes, salt_high);
+            let x = _mm512_xor_si512(_mm512_and_si512(w, keep), salt);
+            // SAFETY: j + 8 ≤ count + 8 values fit in the reserved room.
+            unsafe { _mm512_storeu_si512(o.add(j).cast(), fmix64_x8(x)) };
+            let mut long = _mm512_cmpgt_epu64_mask(bytes, eight);
+            while long != 0 {
+                let lane = long.trailing_zeros() as usize;
+                long &= long - 1;
+                let i = j + lane;
+                if i < count {
+                    // SAFETY: i + k ≤ chars; the value slot is in the reserved room.
+                    unsafe {
+                        let (a, b) = (*s.add(i) as usize, *s.add(i + k) as usize);
+                        *o.add(i) = shingle_hash(&norm[a..b]);
+                    }
+                }
+            }
+            j += 8;
+        }
+        // SAFETY: the first `count` of the values written are this text's hashes.
+        unsafe { out.set_len(out.len() + count) };
+    }
+
+    /// `fmix64` on 8 values at once.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn fmix64_x8(x: std::arch::x86_64::__m512i) -> std::arch::x86_64::__m512i {
+        use std::arch::x86_64::*;
+        let m1 = _mm512_set1_epi64(0xff51_afd7_ed55_8ccd_u64 as i64);
+        let m2 = _mm512_set1_epi64(0xc4ce_b9fe_1a85_ec53_u64 as i64);
+        let fold = |x: __m512i| _mm512_xor_si512(x, _mm512_srli_epi64::<33>(x));
+        let x = _mm512_mullo_epi64(fold(x), m1);
+        let x = _mm512_mullo_epi64(fold(x), m2);
+        fold(x)
     }
 }
 
