@@ -249,25 +249,30 @@ def _score(hashed, *, bands, rows, num_perm, threshold, max_bucket):
     documents alone, so each pair is scored once however many bands and partitions it spans.
     """
     from pyspark import StorageLevel
+    from pyspark.sql import Window
     from pyspark.sql import functions as F
 
     partitions = int(hashed.sparkSession.conf.get("spark.sql.shuffle.partitions"))
+    # Each bucket's members in input order (the CLI's cap keeps a bucket's first members),
+    # by a sort rather than by collecting lists: a hash aggregate of lists of 13 million band
+    # rows ran out of memory and spilled.
+    in_order = Window.partitionBy("band", "key").orderBy("_row")
+    whole = in_order.rowsBetween(Window.unboundedPreceding, Window.unboundedFollowing)
     members = (
         _band_rows(hashed, bands=bands, rows=rows, num_perm=num_perm)
-        .groupBy("band", "key")
-        # Input order within each bucket: the CLI's cap keeps a bucket's first members.
-        .agg(F.array_sort(F.collect_list("_row")).alias("members"))
-        .where(F.size("members") >= 2)
         .select(
             "band",
             "key",
-            F.pmod(F.xxhash64(F.col("members")[0]), F.lit(partitions)).alias("part"),
-            F.posexplode("members").alias("rank", "_row"),
+            "_row",
+            F.count(F.lit(1)).over(whole).alias("size"),
+            F.row_number().over(in_order).alias("rank"),
+            F.pmod(F.xxhash64(F.first("_row").over(whole)), F.lit(partitions)).alias("part"),
         )
+        .where(F.col("size") >= 2)
     )
     if max_bucket is not None:
         # The CLI never caps a bucket below a pair.
-        members = members.where(F.col("rank") < max(max_bucket, 2))
+        members = members.where(F.col("rank") <= max(max_bucket, 2))
     # Read three times below (documents per partition, bands emitted, the buckets).
     members = members.select("part", "band", "key", "_row").persist(StorageLevel.MEMORY_AND_DISK)
 
