@@ -3,10 +3,11 @@
 
 The documents are hashed once by the lshscope engine (Rust, through Arrow batches in
 ``mapInArrow``): each gets its MinHash signature and its shingle set as binary columns. Banding
-is a Spark group-by on (band, bucket key); each bucket is expanded into its pairs with the
-CLI's bucket cap, a pair's bands are counted, and each distinct pair is scored by the engine
-from the two documents' columns (exact Jaccard, MinHash estimate). Nothing leaves the JVM as a
-Python object per row, and no JVM package beyond Spark itself is needed.
+is a Spark group-by on (band, bucket key); each bucket of two or more documents (the first
+``max_bucket`` of a larger one) goes to a partition with its documents' columns, and the
+engine scores its pairs there (exact Jaccard, MinHash estimate), each pair once, in the first
+band where the CLI's banding emits it. Nothing leaves the JVM as a Python object per row, no
+table of pairs is joined to the documents, and no JVM package beyond Spark itself is needed.
 
 >>> pairs = dedup(spark.read.parquet("corpus.parquet"), bands=20, rows=5)  # doctest: +SKIP
 >>> clusters(pairs, threshold=0.8, documents=corpus)                       # doctest: +SKIP
@@ -229,13 +230,9 @@ def _hash(df, text_col, id_col, *, num_perm, seed, shingle, profile, family="cla
     return hashed
 
 
-def _score(hashed, *, bands, rows, num_perm, threshold, max_bucket):
-    """The scored candidate pairs of ``hashed`` (unsorted, persisted): ``a, b`` (input
-    positions), ``id_a, id_b, jaccard, estimate, bands_hit``, below-threshold pairs left out,
-    and one tally row per scored batch (``a`` = -1, ``candidates`` its candidate count; pair
-    rows have 0) so that the job counts the candidates exactly, without a second pass."""
-    from pyspark import StorageLevel
-    from pyspark.sql import functions as F
+def _band_rows(hashed, *, bands, rows, num_perm):
+    """``band, key, _row``: one row per band of every document with shingles, its bucket key
+    the CLI's."""
 
     def band_batches(batches):
         for batch in batches:
@@ -247,71 +244,141 @@ def _score(hashed, *, bands, rows, num_perm, threshold, max_bucket):
                 [pa.array(band), pa.array(key), pa.array(row)], names=["band", "key", "_row"]
             )
 
-    def expand_buckets(batches):
-        for batch in batches:
-            members = batch.column("members")
-            offsets = members.offsets.to_numpy().astype(np.int64)
-            values = members.values.to_numpy()
-            a, b = _kernels.bucket_pairs(offsets, values, cap=max_bucket)
-            yield pa.RecordBatch.from_arrays([pa.array(a), pa.array(b)], names=["a", "b"])
+    return hashed.select("_row", "sig").mapInArrow(band_batches, "band int, key long, _row long")
 
-    buckets = (
-        hashed.select("_row", "sig")
-        .mapInArrow(band_batches, "band int, key long, _row long")
-        .groupBy("band", "key")
-        .agg(F.collect_list("_row").alias("members"))
-        .where(F.size("members") >= 2)
+
+def _score(hashed, *, bands, rows, num_perm, threshold, max_bucket):
+    """The scored candidate pairs of ``hashed`` (unsorted, persisted): ``a, b`` (input
+    positions), ``id_a, id_b, jaccard, estimate, bands_hit``, below-threshold pairs left out,
+    and one tally row per scored partition (``a`` = -1, ``candidates`` its candidate count;
+    pair rows have 0) so that the job counts the candidates exactly, without a second pass.
+
+    Pairs are scored inside their buckets, and no table of pairs is built, shuffled or
+    joined. Buckets of two or more documents (the first ``max_bucket`` of a larger one) go to
+    the partition their first member names, so that a family of near copies, which shares a
+    first member in most bands, lands in one partition; each partition receives the
+    signature and shingle set of every document its buckets hold once (not once per band),
+    and the engine scores each pair in the first band that emits it, decided from the two
+    documents alone, so each pair is scored once however many bands and partitions it spans.
+    """
+    from pyspark import StorageLevel
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    partitions = int(hashed.sparkSession.conf.get("spark.sql.shuffle.partitions"))
+    # Each bucket's members in input order (the CLI's cap keeps a bucket's first members),
+    # by a sort rather than by collecting lists: a hash aggregate of lists of 13 million band
+    # rows ran out of memory and spilled.
+    in_order = Window.partitionBy("band", "key").orderBy("_row")
+    whole = in_order.rowsBetween(Window.unboundedPreceding, Window.unboundedFollowing)
+    members = (
+        _band_rows(hashed, bands=bands, rows=rows, num_perm=num_perm)
+        .select(
+            "band",
+            "key",
+            "_row",
+            F.count(F.lit(1)).over(whole).alias("size"),
+            F.row_number().over(in_order).alias("rank"),
+            F.pmod(F.xxhash64(F.first("_row").over(whole)), F.lit(partitions)).alias("part"),
+        )
+        .where(F.col("size") >= 2)
     )
-    # A pair shares one bucket per band it collides in (a document is in one bucket per
-    # band), so counting its bucket rows gives the CLI's bands_hit, bucket cap included.
-    hits = (
-        buckets.select("members")
-        .mapInArrow(expand_buckets, "a long, b long")
-        .groupBy("a", "b")
-        .agg(F.count(F.lit(1)).cast("int").alias("bands_hit"))
-    )
-    # Sort-merge joins, whatever the size estimates say: Spark would otherwise broadcast the
+    if max_bucket is not None:
+        # The CLI never caps a bucket below a pair.
+        members = members.where(F.col("rank") <= max(max_bucket, 2))
+    # Read three times below (documents per partition, bands emitted, the buckets).
+    members = members.select("part", "band", "key", "_row").persist(StorageLevel.MEMORY_AND_DISK)
+
+    docs = hashed.select("_row", "_id", "sig", "shingles")
+    emitted = []
+    if max_bucket is not None:
+        # A pair that shares a capped bucket may still be emitted by another band: each
+        # document carries the bands in which it is among its bucket's first members.
+        docs = docs.join(
+            members.groupBy("_row").agg(F.collect_list("band").alias("emitted")).hint("merge"),
+            "_row",
+        )
+        emitted = ["emitted"]
+    # A sort-merge join, whatever the size estimates say: Spark would otherwise broadcast the
     # documents (estimated from the input file's size, small, but expanded to signatures and
     # shingle sets many times that) and a default 1 GB driver runs out of heap building it.
-    side = {
-        s: hashed.select(
-            F.col("_row").alias(s),
-            F.col("_id").alias(f"id_{s}"),
-            F.col("sig").alias(f"sig_{s}"),
-            F.col("shingles").alias(f"set_{s}"),
-        ).hint("merge")
-        for s in ("a", "b")
-    }
-    joined = hits.join(side["a"], "a").join(side["b"], "b")
+    doc_rows = (
+        members.select("part", "_row")
+        .distinct()
+        .join(docs.hint("merge"), "_row")
+        .select(
+            "part",
+            F.lit(None).cast("int").alias("band"),
+            F.lit(None).cast("long").alias("key"),
+            "_row",
+            "_id",
+            "sig",
+            "shingles",
+            *emitted,
+        )
+    )
+    bucket_rows = members.select(
+        "part",
+        "band",
+        "key",
+        "_row",
+        F.lit(None).cast("string").alias("_id"),
+        F.lit(None).cast("binary").alias("sig"),
+        F.lit(None).cast("binary").alias("shingles"),
+        *([F.lit(None).cast("array<int>").alias("emitted")] if emitted else []),
+    )
 
-    def score_batches(batches):
-        for batch in batches:
-            jaccard, estimate = _kernels.score_pairs(
-                *(_buffers(batch.column(c)) for c in ("sig_a", "sig_b", "set_a", "set_b")),
-                num_perm=num_perm,
-            )
-            keep = pa.array(jaccard >= threshold)
-            kept = pc.sum(keep).as_py() or 0
-            yield pa.RecordBatch.from_arrays(
-                [
-                    batch.column("a").filter(keep),
-                    batch.column("b").filter(keep),
-                    batch.column("id_a").filter(keep),
-                    batch.column("id_b").filter(keep),
-                    pa.array(jaccard).filter(keep),
-                    pa.array(estimate).filter(keep),
-                    batch.column("bands_hit").filter(keep),
-                    pa.array(np.zeros(kept, np.int64)),
-                ],
-                names=_SCORED_COLUMNS,
-            )
-            yield _tally(batch.num_rows)
+    def score_partition(batches):
+        # A partition's buckets and documents arrive in any order and any number of batches:
+        # all of them first.
+        batches = [b for b in batches if b.num_rows]
+        if not batches:
+            return
+        table = pa.Table.from_batches(batches)
+        is_doc = pc.is_valid(table.column("sig"))
+        docs = table.filter(is_doc).combine_chunks()
+        buckets = table.filter(pc.invert(is_doc)).combine_chunks()
+        lists = None
+        if emitted:
+            lists = docs.column("emitted").combine_chunks()
+            lists = (lists.offsets.to_numpy().astype(np.int64), lists.values.to_numpy())
+        doc_row = docs.column("_row").to_numpy()
+        first, second, jaccard, estimate, hits, candidates = _kernels.score_buckets(
+            doc_row,
+            _buffers(docs.column("sig")),
+            _buffers(docs.column("shingles")),
+            lists,
+            buckets.column("band").to_numpy(),
+            buckets.column("key").to_numpy(),
+            buckets.column("_row").to_numpy(),
+            num_perm=num_perm,
+            bands=bands,
+            rows=rows,
+            threshold=threshold,
+        )
+        ids = docs.column("_id")
+        yield pa.RecordBatch.from_arrays(
+            [
+                pa.array(doc_row[first]),
+                pa.array(doc_row[second]),
+                ids.take(pa.array(first)).combine_chunks(),
+                ids.take(pa.array(second)).combine_chunks(),
+                pa.array(jaccard),
+                pa.array(estimate),
+                pa.array(hits),
+                pa.array(np.zeros(len(first), np.int64)),
+            ],
+            names=_SCORED_COLUMNS,
+        )
+        yield _tally(candidates)
 
-    scored = joined.select(
-        "a", "b", "id_a", "id_b", "sig_a", "sig_b", "set_a", "set_b", "bands_hit"
-    ).mapInArrow(score_batches, _SCORED_SCHEMA)
-    # Sorting samples its input in a job of its own: without the persist, every pair would
-    # be joined and scored twice.
+    scored = (
+        doc_rows.unionByName(bucket_rows)
+        .repartition(partitions, "part")
+        .mapInArrow(score_partition, _SCORED_SCHEMA)
+    )
+    # Sorting samples its input in a job of its own: without the persist, every bucket would
+    # be scored twice.
     return scored.persist(StorageLevel.MEMORY_AND_DISK)
 
 
@@ -757,6 +824,8 @@ _FILE_BYTES = 256 << 20
 _BAND_ROW_BYTES = 24
 _PAIR_ROW_BYTES = 64
 _HASHED_BYTES_PER_INPUT_BYTE = 8
+# The most input bytes Spark puts in one task when it reads files.
+_SPLIT_BYTES_CONF = "spark.sql.files.maxPartitionBytes"
 
 
 def _shuffle_partitions(shuffled_bytes, parallelism):
@@ -857,6 +926,7 @@ def main(argv=None):
             builder = builder.master(master)
         spark = builder.getOrCreate()
     given_partitions = spark.conf.get("spark.sql.shuffle.partitions")
+    given_split = spark.conf.get(_SPLIT_BYTES_CONF)
     try:
         return _run(spark, args, profile, source, outputs)
     except ValueError as e:
@@ -867,6 +937,7 @@ def main(argv=None):
             spark.stop()
         else:
             spark.conf.set("spark.sql.shuffle.partitions", given_partitions)
+            spark.conf.set(_SPLIT_BYTES_CONF, given_split)
 
 
 def _run(spark, args, profile, source, outputs):
@@ -895,6 +966,13 @@ def _run(spark, args, profile, source, outputs):
     log = _Log()
     # A first guess from the input's bytes, for the hashing phase's own small shuffle.
     size_shuffles(input_bytes * _HASHED_BYTES_PER_INPUT_BYTE)
+    if not spark.sparkContext.getConf().contains(_SPLIT_BYTES_CONF):
+        # One task hashes an input split and persists what it became as one block, about 8
+        # times the split's bytes: Spark's 128 MB splits made a block a 1 GB executor could
+        # not hold (OutOfMemoryError while hashing 664,000 short texts, a 90 MB Parquet file
+        # in one split). Parquet splits at row-group boundaries, so a file of one row group
+        # stays one task.
+        spark.conf.set(_SPLIT_BYTES_CONF, str(_PARTITION_BYTES // _HASHED_BYTES_PER_INPUT_BYTE))
     log.phase("reading + shingling + MinHash signatures", f"{source.uri} ({fmt}, {input_bytes:,} bytes)")
     corpus = read_corpus(spark, source.uri, fmt)
     hashed = _hash(

@@ -456,7 +456,6 @@ fn _lshscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The batch kernels of `lshscope.spark` (private: their arguments are Arrow buffers).
     m.add_function(wrap_pyfunction!(spark::hash_documents, m)?)?;
     m.add_function(wrap_pyfunction!(spark::band_rows, m)?)?;
-    m.add_function(wrap_pyfunction!(spark::bucket_pairs, m)?)?;
-    m.add_function(wrap_pyfunction!(spark::score_pairs, m)?)?;
+    m.add_function(wrap_pyfunction!(spark::score_buckets, m)?)?;
     Ok(())
 }

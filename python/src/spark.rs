@@ -5,8 +5,9 @@
 //!
 //! The plan they serve (see `python/lshscope/spark.py`): hash each document once (signature
 //! and shingle set, both carried as binary columns), emit one row per (band, bucket key,
-//! document), group by bucket in Spark, expand each bucket into its pairs with the CLI's bucket
-//! cap, count the bands each pair shares, then score each pair from the two documents' rows.
+//! document), group by bucket in Spark, send each bucket of two or more documents (with the
+//! CLI's bucket cap) and its documents to one partition, and there score each pair once, in
+//! the first band that emits it.
 
 use lshscope::corpus::Corpus;
 use lshscope::jobs::Progress;
@@ -174,68 +175,236 @@ pub fn band_rows<'py>(
     ))
 }
 
-/// The pairs of each bucket (its members given as an Arrow list column: offsets into
-/// `members`): members in input order, only the first `cap` of a larger bucket, every pair
-/// `a < b` once, as the CLI's banding walk enumerates them.
+/// What [`score_buckets`] returns: for each kept pair, the positions of its two documents
+/// among the document rows given, its exact Jaccard, its estimate and its `bands_hit`; then
+/// the number of candidate pairs scored (kept or not).
+type ScoredInBuckets<'py> = (
+    Column<'py, i64>,
+    Column<'py, i64>,
+    Column<'py, f64>,
+    Column<'py, f64>,
+    Column<'py, i32>,
+    u64,
+);
+
+/// The documents of a partition, decoded once, in input order: signatures, band keys,
+/// shingle sets and (with a bucket cap) the bands each forms pairs in, so that a pair's tests
+/// read slices.
+struct Members {
+    num_perm: usize,
+    bands: usize,
+    /// Input positions, ascending and distinct: member `i` is the document at `rows[i]`.
+    rows: Vec<i64>,
+    /// Where member `i` was among the document rows given.
+    given_at: Vec<usize>,
+    signatures: Vec<u32>,
+    keys: Vec<u64>,
+    set_offsets: Vec<usize>,
+    sets: Vec<u64>,
+    /// `bands` flags per member: it is among the first `max_bucket` members of its bucket in
+    /// that band (with no cap, every member of a bucket of two or more is).
+    emitted: Option<Vec<bool>>,
+}
+
+impl Members {
+    fn signature(&self, i: usize) -> &[u32] {
+        &self.signatures[i * self.num_perm..(i + 1) * self.num_perm]
+    }
+
+    fn set(&self, i: usize) -> &[u64] {
+        &self.sets[self.set_offsets[i]..self.set_offsets[i + 1]]
+    }
+
+    /// True when the CLI's banding emits the pair (i, j) in `band`: the two share its bucket
+    /// (equal keys, as the CLI groups them) and both are within the bucket cap there.
+    fn emitted_in(&self, i: usize, j: usize, band: usize) -> bool {
+        let b = self.bands;
+        self.keys[i * b + band] == self.keys[j * b + band]
+            && self
+                .emitted
+                .as_ref()
+                .is_none_or(|e| e[i * b + band] && e[j * b + band])
+    }
+
+    /// The member for input position `row`.
+    fn at(&self, row: i64) -> Option<usize> {
+        self.rows.binary_search(&row).ok()
+    }
+}
+
+/// The candidate pairs of one partition's buckets, scored where they meet, each once.
+///
+/// A partition holds some buckets (those of two or more documents, each whole) as rows
+/// `(band, key, member)`, `member` a document's input position, and once each the documents
+/// they hold (`doc_row`, the input position, its signature and shingle set; a document given
+/// twice is read once). With `--max-bucket` only a bucket's first members are listed, and
+/// `emitted` (a list column: offsets, band numbers) names for each document every band in
+/// which it is among its bucket's first members. Each bucket's pairs are the CLI's (members
+/// in input order, every pair once); a pair is scored only in the first band that emits it, decided from
+/// the two documents alone (their band keys and emitted bands), so no pair is scored twice
+/// and none is missed, however many bands or buckets it shares; its `bands_hit` counts the
+/// bands that emit it, as [`lshscope::minhash::find_candidates`] counts them. Pairs below
+/// `threshold` (exact Jaccard) are counted but not returned.
 #[pyfunction]
-#[pyo3(signature = (offsets, members, *, cap=None))]
-pub fn bucket_pairs<'py>(
+#[pyo3(signature = (doc_row, sig, set, emitted, band, key, member, *, num_perm, bands, rows, threshold))]
+#[allow(clippy::too_many_arguments)]
+pub fn score_buckets<'py>(
     py: Python<'py>,
-    offsets: PyReadonlyArray1<'py, i64>,
-    members: PyReadonlyArray1<'py, i64>,
-    cap: Option<usize>,
-) -> PyResult<(Column<'py, i64>, Column<'py, i64>)> {
-    let (offsets, members) = (offsets.as_slice()?, members.as_slice()?);
-    // The CLI never caps a bucket below a pair.
-    let cap = cap.unwrap_or(usize::MAX).max(2);
-    let (mut first, mut second) = (Vec::new(), Vec::new());
-    let mut bucket = Vec::new();
-    for i in 0..count(offsets)? {
-        bucket.clear();
-        bucket.extend_from_slice(value(offsets, members, i)?);
-        bucket.sort_unstable();
-        bucket.truncate(cap);
-        for (k, &a) in bucket.iter().enumerate() {
-            for &b in &bucket[k + 1..] {
-                first.push(a);
-                second.push(b);
+    doc_row: PyReadonlyArray1<'py, i64>,
+    sig: Buffers<'py>,
+    set: Buffers<'py>,
+    emitted: Option<(PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i32>)>,
+    band: PyReadonlyArray1<'py, i32>,
+    key: PyReadonlyArray1<'py, i64>,
+    member: PyReadonlyArray1<'py, i64>,
+    num_perm: usize,
+    bands: usize,
+    rows: usize,
+    threshold: f64,
+) -> PyResult<ScoredInBuckets<'py>> {
+    let banding = banding(bands, rows, num_perm)?;
+    let doc_row = doc_row.as_slice()?;
+    let (sig_offsets, sig_bytes) = (sig.0.as_slice()?, sig.1.as_slice()?);
+    let (set_offsets, set_bytes) = (set.0.as_slice()?, set.1.as_slice()?);
+    let emitted = match &emitted {
+        Some((offsets, values)) => Some((offsets.as_slice()?, values.as_slice()?)),
+        None => None,
+    };
+    let docs = doc_row.len();
+    if count(sig_offsets)? != docs
+        || count(set_offsets)? != docs
+        || emitted.is_some_and(|(o, _)| o.len() != docs + 1)
+    {
+        return Err(PyValueError::new_err(
+            "the document columns (row, signature, set, emitted) differ in length",
+        ));
+    }
+    let (band, key, member) = (band.as_slice()?, key.as_slice()?, member.as_slice()?);
+    if key.len() != band.len() || member.len() != band.len() {
+        return Err(PyValueError::new_err(
+            "the bucket columns (band, key, member) differ in length",
+        ));
+    }
+
+    let mut order: Vec<usize> = (0..docs).collect();
+    order.sort_by_key(|&i| doc_row[i]);
+    order.dedup_by_key(|i| doc_row[*i]);
+    let n = order.len();
+    let mut members = Members {
+        num_perm,
+        bands,
+        rows: order.iter().map(|&i| doc_row[i]).collect(),
+        given_at: order,
+        signatures: Vec::with_capacity(n * num_perm),
+        keys: Vec::with_capacity(n * bands),
+        set_offsets: Vec::with_capacity(n + 1),
+        sets: Vec::new(),
+        emitted: emitted.map(|_| vec![false; n * bands]),
+    };
+    let mut scratch = Vec::with_capacity(num_perm);
+    let mut set_scratch = Vec::new();
+    members.set_offsets.push(0);
+    for m in 0..n {
+        let i = members.given_at[m];
+        // Documents without shingles are in no bucket: every member has a signature.
+        signature_of(value(sig_offsets, sig_bytes, i)?, num_perm, &mut scratch)?;
+        members.signatures.extend_from_slice(&scratch);
+        members
+            .keys
+            .extend((0..bands).map(|b| band_key(&scratch, banding, b)));
+        set_of(value(set_offsets, set_bytes, i)?, &mut set_scratch)?;
+        members.sets.extend_from_slice(&set_scratch);
+        members.set_offsets.push(members.sets.len());
+        if let (Some((offsets, values)), Some(flags)) = (emitted, members.emitted.as_mut()) {
+            for &b in value(offsets, values, i)? {
+                let b = usize::try_from(b)
+                    .ok()
+                    .filter(|&b| b < bands)
+                    .ok_or_else(|| {
+                        PyValueError::new_err(format!(
+                            "document {}: band {b} is not below {bands}",
+                            doc_row[i]
+                        ))
+                    })?;
+                flags[m * bands + b] = true;
             }
         }
     }
-    Ok((first.into_pyarray(py), second.into_pyarray(py)))
-}
 
-/// Exact Jaccard and MinHash estimate of each pair from the two documents' binary columns
-/// (signatures, then shingle sets, each as offsets and bytes), with the CLI's formulas.
-#[pyfunction]
-#[pyo3(signature = (sig_a, sig_b, set_a, set_b, *, num_perm))]
-pub fn score_pairs<'py>(
-    py: Python<'py>,
-    sig_a: Buffers<'py>,
-    sig_b: Buffers<'py>,
-    set_a: Buffers<'py>,
-    set_b: Buffers<'py>,
-    num_perm: usize,
-) -> PyResult<(Column<'py, f64>, Column<'py, f64>)> {
-    let columns = [&sig_a, &sig_b, &set_a, &set_b].map(|(o, d)| (o.as_slice(), d.as_slice()));
-    let mut slices = Vec::with_capacity(4);
-    for (o, d) in columns {
-        slices.push((o?, d?));
+    // The bucket rows as (band, key, member), sorted: each bucket's members in input order.
+    let mut entries = Vec::with_capacity(band.len());
+    for i in 0..band.len() {
+        let b = usize::try_from(band[i])
+            .ok()
+            .filter(|&b| b < bands)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!("band {} is not below {bands}", band[i]))
+            })?;
+        let m = members.at(member[i]).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "document {} is in a bucket of band {b} but not among the documents given",
+                member[i]
+            ))
+        })?;
+        if members.keys[m * bands + b] != key[i] as u64 {
+            return Err(PyValueError::new_err(format!(
+                "document {}: the bucket key of band {b} is not its signature's",
+                member[i]
+            )));
+        }
+        if members.emitted.as_ref().is_some_and(|e| !e[m * bands + b]) {
+            return Err(PyValueError::new_err(format!(
+                "document {} is listed in a bucket of band {b} that does not emit it",
+                member[i]
+            )));
+        }
+        entries.push((b, key[i], m));
     }
-    let n = count(slices[0].0)?;
-    if slices.iter().any(|(o, _)| o.len() != n + 1) {
-        return Err(PyValueError::new_err("the four columns differ in length"));
+    entries.sort_unstable();
+    if entries.windows(2).any(|w| w[0] == w[1]) {
+        return Err(PyValueError::new_err(
+            "a document is listed twice in one bucket",
+        ));
     }
-    let (mut sa, mut sb, mut xa, mut xb) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut jaccards = Vec::with_capacity(n);
-    let mut estimates = Vec::with_capacity(n);
-    for i in 0..n {
-        signature_of(value(slices[0].0, slices[0].1, i)?, num_perm, &mut sa)?;
-        signature_of(value(slices[1].0, slices[1].1, i)?, num_perm, &mut sb)?;
-        set_of(value(slices[2].0, slices[2].1, i)?, &mut xa)?;
-        set_of(value(slices[3].0, slices[3].1, i)?, &mut xb)?;
-        jaccards.push(jaccard(&xa, &xb));
-        estimates.push(crate::estimate(&sa, &sb));
-    }
-    Ok((jaccards.into_pyarray(py), estimates.into_pyarray(py)))
+
+    let (first, second, jaccards, estimates, hits, candidates) = py.detach(|| {
+        let (mut first, mut second) = (Vec::new(), Vec::new());
+        let (mut jaccards, mut estimates, mut hits) = (Vec::new(), Vec::new(), Vec::new());
+        let mut candidates = 0u64;
+        for bucket in entries.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)) {
+            let here = bucket[0].0;
+            for (k, &(_, _, i)) in bucket.iter().enumerate() {
+                for &(_, _, j) in &bucket[k + 1..] {
+                    // Scored in the first band that emits the pair: this one, unless an
+                    // earlier band's bucket holds it too.
+                    if (0..here).any(|b| members.emitted_in(i, j, b)) {
+                        continue;
+                    }
+                    candidates += 1;
+                    let jaccard = jaccard(members.set(i), members.set(j));
+                    if jaccard < threshold {
+                        continue;
+                    }
+                    first.push(members.given_at[i] as i64);
+                    second.push(members.given_at[j] as i64);
+                    jaccards.push(jaccard);
+                    estimates.push(crate::estimate(members.signature(i), members.signature(j)));
+                    hits.push(
+                        (here..bands)
+                            .filter(|&b| members.emitted_in(i, j, b))
+                            .count() as i32,
+                    );
+                }
+            }
+        }
+        (first, second, jaccards, estimates, hits, candidates)
+    });
+    Ok((
+        first.into_pyarray(py),
+        second.into_pyarray(py),
+        jaccards.into_pyarray(py),
+        estimates.into_pyarray(py),
+        hits.into_pyarray(py),
+        candidates,
+    ))
 }

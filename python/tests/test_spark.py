@@ -22,6 +22,7 @@ else:
 
 from pyspark.sql import SparkSession  # noqa: E402
 
+import lshscope  # noqa: E402
 import lshscope.spark as lspark  # noqa: E402
 
 
@@ -72,11 +73,11 @@ def rows(df):
 def test_pairs_equal_scan_on_the_sample(spark, tmp_path):
     expected = cli_pairs(SAMPLE, tmp_path / "cli.parquet")
     pairs = lspark.dedup(lspark.read_corpus(spark, str(SAMPLE)))
-    # The documents' signatures and sets reach the pairs through sort-merge joins: Spark would
-    # broadcast them (the 6 MB file is under its 10 MB threshold) and a 1 GB driver runs out
-    # of heap building that table for 100,000 documents.
+    # The documents' signatures and sets reach their buckets' members through a sort-merge
+    # join: Spark would broadcast them (the file is under its 10 MB threshold) and a 1 GB
+    # driver runs out of heap building that table for 100,000 documents.
     plan = pairs._jdf.queryExecution().executedPlan().toString()
-    assert plan.count("SortMergeJoin") == 2 and "BroadcastHashJoin" not in plan, plan
+    assert "SortMergeJoin" in plan and "BroadcastHashJoin" not in plan, plan
     got = rows(pairs)
     assert len(got) > 1000
     assert got == expected
@@ -108,6 +109,45 @@ def test_pairs_equal_scan_in_another_sketch_family(spark, templated, tmp_path):
     assert got == expected
     # Another family's rows make other candidates (the estimates differ at least).
     assert cli_pairs(templated / "t.parquet", tmp_path / "classic.parquet", *args) != expected
+
+
+def test_a_pair_cut_by_the_cap_is_scored_in_the_next_band_that_emits_it(spark, templated, tmp_path):
+    """With --max-bucket a pair can be cut from its bucket in one band (both documents share
+    it, one is past the cap) and emitted by a later band: the job scores it there, once, with
+    the bands that emit it as its bands_hit, exactly as `lshscope scan` counts them."""
+    bands, rows_, cap = 12, 3, 6
+    table = pq.read_table(templated / "t.parquet").slice(0, 800)
+    pq.write_table(table, tmp_path / "docs.parquet")
+    # The premise, from the CLI's rules (buckets of equal band values, members in input order,
+    # the first `cap` emit pairs): pairs of both kinds, in buckets over the cap.
+    signatures = lshscope.signatures(table.column("text").to_pylist())
+    agreeing, emitting, largest = {}, {}, 0
+    for band in range(bands):
+        buckets = {}
+        for doc, sig in enumerate(signatures):
+            buckets.setdefault(sig[band * rows_ : (band + 1) * rows_].tobytes(), []).append(doc)
+        for members in buckets.values():
+            largest = max(largest, len(members))
+            for i, a in enumerate(members):
+                for j, b in enumerate(members[i + 1 :], i + 1):
+                    agreeing.setdefault((a, b), []).append(band)
+                    if j < cap:
+                        emitting.setdefault((a, b), []).append(band)
+    assert largest > 3 * cap
+    later = [p for p, e in emitting.items() if agreeing[p][0] < e[0]]
+    assert len(later) > 20 and any(len(emitting[p]) > 1 for p in later)
+
+    expected = cli_pairs(
+        tmp_path / "docs.parquet", tmp_path / "cli.parquet", "-b", str(bands), "-r", str(rows_),
+        "--max-bucket", str(cap),
+    )
+    got = rows(lspark.dedup(spark.read.parquet(str(tmp_path / "docs.parquet")), bands=bands,
+                            rows=rows_, max_bucket=cap))
+    assert got == expected
+    assert len(got) == len(emitting)
+    ids = table.column("id").to_pylist()
+    hits = {(ids[a], ids[b]): len(e) for (a, b), e in emitting.items()}
+    assert all(hits[(a, b)] == bands_hit for a, b, _, _, bands_hit in got)
 
 
 def _partition(cluster_rows):
