@@ -299,9 +299,8 @@ fn family_legend(app: &App) -> Option<Vec<Span<'static>>> {
         None if pinned.agreement.is_none() => format!("{}: measuring…  ", pinned.family),
         None => format!("{}: b·r > K  ", pinned.family),
         Some(c) => format!(
-            "{} ({} draws): {}/{} bins off  ",
+            "{} {}/{} off  ",
             pinned.family,
-            c.draws,
             c.departing_bins(),
             c.bins.len()
         ),

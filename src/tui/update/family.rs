@@ -12,6 +12,10 @@ impl App {
     /// background), and after the last one, unpins.
     pub(super) fn pin_family(&mut self) {
         let (Some(data), Some(truth)) = (self.data.clone(), &self.truth.truth) else {
+            if self.truth.job.is_running() {
+                self.complain("the truth is still being read or computed: P again once it is in");
+                return;
+            }
             self.complain(format!(
                 "a family's curve is measured on the truth pairs: {} computes them (exact join \
                  at t), or start with --truth FILE",
