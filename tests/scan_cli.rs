@@ -364,6 +364,15 @@ fn collapsed_scan_options_are_checked() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("--collapse-identical"));
+    // Pairs to a device: no groups file beside it in /dev.
+    #[cfg(unix)]
+    lshscope()
+        .args(["scan", QUESTIONS, "--collapse-identical", "-o", "/dev/null"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "/dev/null is not a regular file: give --groups FILE",
+        ));
     // Pairs to stdout, groups to a Parquet file named explicitly.
     let dir = tempfile::tempdir().unwrap();
     let groups = dir.path().join("g.parquet");

@@ -33,7 +33,13 @@ fn a_pinned_family_is_measured_on_the_truth_and_follows_the_banding() {
     let truth_job = app.take_effects();
     cmd(&mut app, Command::PinFamily);
     assert!(app.take_effects().is_empty());
-    assert!(app.message.as_ref().unwrap().text.contains("still being read"));
+    assert!(
+        app.message
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("still being read")
+    );
     assert_eq!(run_given_effects(&mut app, truth_job), 1);
     let truth = app.truth.truth.as_ref().unwrap().pairs.clone();
     assert!(!truth.is_empty());

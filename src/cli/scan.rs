@@ -193,6 +193,13 @@ impl ScanOutputs {
     fn groups_target(groups: Option<&Path>, pairs: &OutputTarget) -> Result<OutputTarget> {
         match (groups, &pairs.path) {
             (Some(path), _) => Ok(OutputTarget::new(Some(path))),
+            // A device or a pipe (`-o /dev/null`) has no directory to put a file beside it:
+            // `/dev/null.groups.csv` would be a real file in /dev.
+            (None, Some(pairs)) if is_special_file(pairs) => Err(Error::usage(format!(
+                "--collapse-identical writes the groups to a file next to the pairs file, but \
+                 {} is not a regular file: give --groups FILE",
+                pairs.display()
+            ))),
             (None, Some(pairs)) => Ok(OutputTarget::new(Some(&default_groups_path(pairs)))),
             (None, None) => Err(Error::usage(
                 "--collapse-identical writes the groups to a file next to the pairs file, \
@@ -200,6 +207,11 @@ impl ScanOutputs {
             )),
         }
     }
+}
+
+/// An existing path that is not a regular file or a directory (a device, a pipe, a socket).
+fn is_special_file(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
 pub fn run(args: ScanArgs) -> Result<i32> {
