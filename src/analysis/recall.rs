@@ -390,16 +390,19 @@ pub fn compare_truth(
     let mut report = measure_recall(truth, candidates, at_threshold, banding, threshold, bins);
     let mut families = Vec::new();
     if redraws > 0 && !truth.is_empty() {
-        let counts = super::redraws::redraw_counts(
-            &index.sets,
-            truth,
-            &index.options,
-            redraws,
-            banding,
-            bins,
-            threshold,
-            progress,
-        )?;
+        let counts_in = |options: &crate::minhash::IndexOptions| {
+            super::redraws::redraw_counts(
+                &index.sets,
+                truth,
+                options,
+                redraws,
+                banding,
+                bins,
+                threshold,
+                progress,
+            )
+        };
+        let counts = counts_in(&index.options)?;
         report.apply_redraws(&counts);
         families.push(FamilyCurve::from_counts(
             index.options.family,
@@ -409,20 +412,10 @@ pub fn compare_truth(
             bins,
         ));
         if let Some(family) = compare_family.filter(|&f| f != index.options.family) {
-            let options = crate::minhash::IndexOptions {
+            let counts = counts_in(&crate::minhash::IndexOptions {
                 family,
                 ..index.options.clone()
-            };
-            let counts = super::redraws::redraw_counts(
-                &index.sets,
-                truth,
-                &options,
-                redraws,
-                banding,
-                bins,
-                threshold,
-                progress,
-            )?;
+            })?;
             families.push(FamilyCurve::from_counts(
                 family, banding, &counts, truth, bins,
             ));
