@@ -28,13 +28,14 @@ use lshscope::analysis::labels::LabelStore;
 use lshscope::jobs::Progress;
 use lshscope::minhash::VerifiedPair;
 use lshscope::minhash::{Banding, IndexOptions, build_index};
+use lshscope::pipeline::Loaded;
 use lshscope::synth::{GenOptions, generate};
 use lshscope::text::ShingleOptions;
-use lshscope::tui::app::{
-    Action, App, BandOutcome, Config, Effect, Loaded, Prepared, RebandRequest, Source,
-};
+use lshscope::tui::app::{Action, App, Effect};
+use lshscope::tui::candidates::{BandOutcome, Prepared, RebandRequest};
 use lshscope::tui::keys::Command;
 use lshscope::tui::reband;
+use lshscope::tui::session::{Config, Source};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -133,10 +134,10 @@ fn worker_job_bands_up(bencher: Bencher, docs: usize) {
 }
 
 /// The list view the explorer starts with (J ↓, no filter).
-fn ready_view() -> lshscope::tui::app::ListView {
-    lshscope::tui::app::ListView {
+fn ready_view() -> lshscope::tui::list::ListView {
+    lshscope::tui::list::ListView {
         filter: None,
-        sort: lshscope::tui::app::SortOrder::JaccardDesc,
+        sort: lshscope::tui::list::SortOrder::JaccardDesc,
         shuffle_seed: config().shuffle_seed,
     }
 }

@@ -4,10 +4,11 @@ mod tui_support;
 
 use lshscope::analysis::labels::{Label, LabelStore};
 use lshscope::minhash::Banding;
-use lshscope::tui::app::{
-    Action, App, BandOutcome, Effect, Focus, LabelsSaved, Overlay, PromptKey, Screen, SortOrder,
-};
+use lshscope::tui::app::{Action, App, Effect, Focus, Overlay, PromptKey, Screen};
+use lshscope::tui::candidates::BandOutcome;
 use lshscope::tui::keys::Command;
+use lshscope::tui::labels::LabelsSaved;
+use lshscope::tui::list::SortOrder;
 use std::time::Duration;
 use tui_support::*;
 
@@ -362,7 +363,7 @@ fn list_navigation_and_viewer() {
     cmd(&mut app, Command::ScrollSide);
     assert_eq!(
         app.viewer.pair.as_ref().unwrap().side,
-        lshscope::tui::app::ScrollSide::Left
+        lshscope::tui::viewer::ScrollSide::Left
     );
     // Changing b in the viewer recomputes the strip for the new banding.
     cmd(&mut app, Command::BandsDown);
@@ -452,7 +453,7 @@ fn labels_are_saved_after_each_key_and_loaded_again() {
 }
 
 /// Takes the one label snapshot `app` queued.
-fn take_label_save(app: &mut App) -> lshscope::tui::app::LabelSave {
+fn take_label_save(app: &mut App) -> lshscope::tui::labels::LabelSave {
     let mut saves: Vec<_> = app
         .take_effects()
         .into_iter()
@@ -719,7 +720,7 @@ fn prepared_results_match_the_apps_own_and_stale_views_are_recomputed() {
     assert_eq!(prepared.view.sort, own.view.sort);
     let mut stale_view = view;
     stale_view.sort = SortOrder::Shuffled;
-    let wrong = lshscope::tui::app::Prepared::new(&pairs, bins, stale_view);
+    let wrong = lshscope::tui::candidates::Prepared::new(&pairs, bins, stale_view);
     prepared.update(Action::Banded(outcome(Some(Box::new(wrong)))));
     assert_eq!(
         prepared.candidates.list.rows(),
@@ -870,7 +871,8 @@ fn rebanding_reuses_similarities_and_matches_a_fresh_verification() {
 fn viewer_scrolls_both_or_one_side_and_stops_at_the_end() {
     use lshscope::corpus::Corpus;
     use lshscope::minhash::{IndexOptions, build_index};
-    use lshscope::tui::app::{Loaded, ScrollSide};
+    use lshscope::pipeline::Loaded;
+    use lshscope::tui::viewer::ScrollSide;
     let words = [
         "river", "stone", "lantern", "meadow", "copper", "violet", "harbor", "ember",
     ];

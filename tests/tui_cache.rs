@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 
 use lshscope::corpus::ReadOptions;
 use lshscope::jobs::{Phase, Progress};
+use lshscope::pipeline::Loaded;
 use lshscope::pipeline::cache::{DEFAULT_LIMIT_BYTES, IndexCache};
-use lshscope::tui::app::{Config, Loaded, Source};
+use lshscope::tui::session::{Config, Source};
 use tui_support::*;
 
 fn write_input(dir: &Path, extra: &str) -> PathBuf {

@@ -7,9 +7,10 @@ mod tui_support;
 
 use lshscope::corpus::Corpus;
 use lshscope::minhash::Banding;
+use lshscope::pipeline::Loaded;
 use lshscope::pipeline::rebanding::{MAX_BUCKET_PAIRS, check_bucket_budget};
 use lshscope::templated::{TemplateOptions, generate_templated};
-use lshscope::tui::app::{Action, Effect, Loaded};
+use lshscope::tui::app::{Action, Effect};
 use lshscope::tui::keys::Command;
 use tui_support::*;
 

@@ -4,7 +4,8 @@
 mod tui_support;
 
 use lshscope::jobs::Phase;
-use lshscope::tui::app::{Action, PhaseTiming};
+use lshscope::pipeline::PhaseTiming;
+use lshscope::tui::app::Action;
 use lshscope::tui::keys::Command;
 use ratatui::style::{Color, Modifier};
 use tui_support::*;

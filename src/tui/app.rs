@@ -29,14 +29,11 @@ use super::theme::Theme;
 use super::truth::{TruthDone, TruthJob, TruthState};
 use super::viewer::ViewerState;
 
-// Where the explorer's tests and benches import these from; each type's home is the module
-// named in the path.
-pub use super::candidates::{BandOutcome, Prepared, RebandRequest};
-pub use super::labels::{LabelSave, LabelsSaved};
-pub use super::list::{ListView, SortOrder};
-pub use super::session::{Config, Source};
-pub use super::viewer::ScrollSide;
-pub use crate::pipeline::{Loaded, PhaseTiming};
+use super::candidates::BandOutcome;
+use super::labels::{LabelSave, LabelsSaved};
+use super::list::{ListView, SortOrder};
+use super::session::Config;
+use crate::pipeline::{Loaded, PhaseTiming};
 
 /// What the S-curve shows: the banding the user asked for (the candidates shown may still
 /// answer an older one), the threshold t and the pinned curves.

@@ -9,10 +9,12 @@ use lshscope::analysis::labels::LabelStore;
 use lshscope::corpus::Corpus;
 use lshscope::jobs::Progress;
 use lshscope::minhash::{Banding, IndexOptions, build_index};
-use lshscope::tui::app::{
-    Action, App, BandOutcome, Config, Effect, LabelSave, LabelsSaved, Loaded, Source,
-};
+use lshscope::pipeline::Loaded;
+use lshscope::tui::app::{Action, App, Effect};
+use lshscope::tui::candidates::BandOutcome;
 use lshscope::tui::keys::Command;
+use lshscope::tui::labels::{LabelSave, LabelsSaved};
+use lshscope::tui::session::{Config, Source};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -227,7 +229,7 @@ pub fn cell_styles(app: &App, width: u16, height: u16) -> ratatui::buffer::Buffe
 /// own job, at `size`. Labels would go to `dir`.
 pub fn sample_app(dir: &Path, size: (u16, u16)) -> App {
     let config = Config {
-        source: lshscope::tui::app::Source::EmbeddedSample,
+        source: lshscope::tui::session::Source::EmbeddedSample,
         source_name: lshscope::tui::sample::SAMPLE_NAME.to_string(),
         index_options: IndexOptions::default(),
         banding: Banding { bands: 20, rows: 5 },
