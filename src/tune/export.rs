@@ -493,7 +493,7 @@ fn family_note(tool: Tool, tuned_family: SketchFamily) -> String {
 }
 
 /// The export's banding counted on the same documents and seeds in the tuning's family and in
-/// the tool's: the measured difference [`family_note`] points to.
+/// the tool's: the measured difference the family note points to.
 pub fn family_measured_note(
     tool: Tool,
     banding: crate::minhash::Banding,
