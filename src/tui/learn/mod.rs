@@ -1,4 +1,4 @@
-//! The `lshscope learn` walkthrough: eight steps from documents to the S-curve and the
+//! The `lshscope learn` walkthrough: nine steps from documents to the S-curve and the
 //! verification of the candidates, on a handful of documents, every number computed live by [`crate::learn`]. State changes only in
 //! [`LearnApp::key`]; [`render`] is a pure function of the state, so tests drive both through
 //! `TestBackend`.
@@ -8,6 +8,7 @@ use std::path::PathBuf;
 mod diff;
 mod draw;
 mod figures;
+mod one_permutation;
 mod scurve;
 
 use ratatui::crossterm::event::{self, Event, KeyEvent, KeyEventKind};
@@ -24,7 +25,7 @@ use crate::tui::theme::Theme;
 pub use diff::PairDiff;
 pub use draw::{TITLES, render};
 
-pub const STEPS: usize = 8;
+pub const STEPS: usize = 9;
 /// The threshold t the walkthrough starts with: the built-in questions' near-duplicates (0.75)
 /// are above it, their looser relatives (0.4) below.
 pub const DEFAULT_THRESHOLD: f64 = 0.5;
@@ -381,7 +382,7 @@ impl LearnApp {
         }
     }
 
-    /// Writes the current step's figure: the S-curve as SVG and PNG on the last step, the
+    /// Writes the current step's figure: the S-curve as SVG and PNG on the S-curve step, the
     /// step's table as CSV on the others. Returns the path written.
     pub fn export(&self) -> crate::Result<PathBuf> {
         let w = &self.walk;
@@ -390,8 +391,9 @@ impl LearnApp {
             2 => ("characteristic-matrix", w.characteristic_csv()),
             3 => ("signatures-permutations", w.signature_csv(false)),
             4 => ("signatures-hashes", w.signature_csv(true)),
-            5 => ("buckets", w.buckets_csv(self.bands, self.rows)),
-            7 => (
+            5 => ("one-permutation", w.one_permutation_csv()),
+            6 => ("buckets", w.buckets_csv(self.bands, self.rows)),
+            8 => (
                 "verification",
                 w.verification_csv(self.bands, self.rows, self.threshold),
             ),
@@ -407,7 +409,9 @@ impl LearnApp {
                     width: 800,
                     height: 500,
                 };
-                let path = self.export_dir.join("learn-step7-scurve.svg");
+                let path = self
+                    .export_dir
+                    .join(format!("learn-step{}-scurve.svg", self.step + 1));
                 write_scurve(&path.with_extension("png"), &plot)?;
                 write_scurve(&path, &plot)?;
                 return Ok(path);
