@@ -553,8 +553,16 @@ fn one_permutation_step_follows_k_and_warns_when_k_exceeds_the_shingles() {
     );
     assert!(!s.contains("is more than"), "7 shingles, K = 6: {s}");
     // Question 1 has 7 words: at K = 9 at least 2 bins must copy.
+    let hashes = app.walk.one_permutation[0].hashes.clone();
     chars(&mut app, "PPP");
     assert_eq!(app.num_perm, 9);
+    // What the K note says here is true: the hashes stay, the bins are cut anew.
+    assert_eq!(app.walk.one_permutation[0].hashes, hashes);
+    let note = app.message.clone().unwrap();
+    assert!(
+        note.starts_with("K 8 → 9: each shingle keeps its one hash"),
+        "{note}"
+    );
     let s = screen(&app, 160, 45);
     assert!(
         s.contains("K = 9 is more than the 7 shingles of 1: at least 2 bins must copy others"),

@@ -362,7 +362,8 @@ impl LearnApp {
     /// What a new K does, said when K changes: the permutations are drawn one after another
     /// from the seed, so the first ones stay; the hash family draws all K multipliers before
     /// the K offsets ([`crate::minhash::HashFamily::new`]), so a new K is a new family and
-    /// every hash row, every collision and so every false positive can change.
+    /// every hash row, every collision and so every false positive can change. One-permutation
+    /// hashing keeps each shingle's hash and cuts the range anew.
     fn new_family_note(&self, before: usize) -> String {
         let k = self.num_perm;
         if self.step == 3 {
@@ -371,6 +372,14 @@ impl LearnApp {
                 "K {before} → {k}: permutations 1–{kept} stay (drawn one by one from seed {}); \
                  the hash functions of the later steps are all redrawn",
                 self.seed
+            )
+        } else if self.step == 5 {
+            // The one-permutation key is drawn from the seed alone (crate::minhash::oph), so
+            // the shingles' hashes stay and only the cut into bins (and the probes) changes.
+            format!(
+                "K {before} → {k}: each shingle keeps its one hash; the range is cut into {k} \
+                 bins instead of {before}, so bins, empty bins and probes change (the K hash \
+                 functions of step 5 are all redrawn)"
             )
         } else {
             format!(

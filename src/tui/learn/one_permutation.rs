@@ -30,6 +30,28 @@ pub(super) fn one_permutation_figure(app: &LearnApp, width: usize) -> Vec<Line<'
             w.hash_agreement(a, b)
         )),
     ])];
+    let fewest = [a, b]
+        .into_iter()
+        .min_by_key(|&d| w.shingles[d].len())
+        .expect("a pair has two documents");
+    let n = w.shingles[fewest].len();
+    if k > n {
+        // First under the pinned line, so it shows without scrolling at 80×24.
+        let warning = format!(
+            "K = {k} is more than the {n} {} of {}: at least {} bins must copy others, so rows \
+             repeat each other and the estimate spreads more than K independent rows would \
+             (measured at 10–20 shingles: 1.1–1.3× as wide, docs/families.md)",
+            for_count(n as u64, "shingle", "shingles"),
+            w.docs[fewest].id,
+            k - n
+        );
+        // Word by word, so it wraps at the screen's width.
+        let words = warning
+            .split(' ')
+            .map(|word| Span::styled(format!("{word} "), app.theme.warning()))
+            .collect();
+        lines.extend(wrap_spans(words, width, 0));
+    }
     // Each shingle's one hash and its bin, in hash order (so in bin order).
     let wide = width >= 120;
     for d in [a, b] {
@@ -69,24 +91,6 @@ pub(super) fn one_permutation_figure(app: &LearnApp, width: usize) -> Vec<Line<'
                 for_count(empty as u64, "bin", "bins"),
             ),
             app.theme.dim(),
-        ));
-    }
-    let fewest = [a, b]
-        .into_iter()
-        .min_by_key(|&d| w.shingles[d].len())
-        .expect("a pair has two documents");
-    let n = w.shingles[fewest].len();
-    if k > n {
-        lines.push(Line::styled(
-            format!(
-                "K = {k} is more than the {n} {} of {}: at least {} bins must copy others, so \
-                 rows repeat each other and the estimate spreads more than K independent rows \
-                 would (measured at 10–20 shingles: 1.1–1.3× as wide, docs/families.md)",
-                for_count(n as u64, "shingle", "shingles"),
-                w.docs[fewest].id,
-                k - n
-            ),
-            app.theme.warning(),
         ));
     }
     lines.push(Line::styled(
