@@ -30,12 +30,16 @@ pub(super) fn one_permutation_figure(app: &LearnApp, width: usize) -> Vec<Line<'
             w.hash_agreement(a, b)
         )),
     ])];
+    // The document of the pair with the fewest shingles; one without shingles copies
+    // nothing (all its rows stay empty, as its strip says).
     let fewest = [a, b]
         .into_iter()
-        .min_by_key(|&d| w.shingles[d].len())
-        .expect("a pair has two documents");
-    let n = w.shingles[fewest].len();
-    if k > n {
+        .filter(|&d| !w.shingles[d].is_empty())
+        .min_by_key(|&d| w.shingles[d].len());
+    if let Some(fewest) = fewest
+        && k > w.shingles[fewest].len()
+    {
+        let n = w.shingles[fewest].len();
         // First under the pinned line, so it shows without scrolling at 80×24.
         let warning = format!(
             "K = {k} is more than the {n} {} of {}: at least {} bins must copy others, so rows \
