@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::minhash::oph::OnePermutation;
 use crate::minhash::{HashFamily, fold32, scurve};
 use crate::rng::SplitMix64;
 use crate::text::{ShingleKind, ShingleOptions, Shingler, shingle_hash};
@@ -57,6 +58,40 @@ pub struct Walkthrough {
     pub perm_signatures: Vec<Vec<usize>>,
     /// Signature matrix from the engine's hash family: `[k][doc]`.
     pub hash_signatures: Vec<Vec<u32>>,
+    /// Each document's K rows under the engine's one-permutation hashing (same K and seed),
+    /// with how each row was made.
+    pub one_permutation: Vec<OnePermutationRows>,
+}
+
+/// One document under one-permutation hashing with optimal densification, computed by the
+/// engine's own code (`crate::minhash::oph`, the family `--family one-permutation` draws).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OnePermutationRows {
+    /// The one hash of each shingle, in the order of [`Walkthrough::shingles`].
+    pub hashes: Vec<u32>,
+    /// The bin (0-based, of K) each shingle's hash falls into.
+    pub bins: Vec<usize>,
+    /// The K rows: each bin's smallest hash, or the copy densification made.
+    pub rows: Vec<u32>,
+    /// Per bin: empty for a bin a shingle reached; otherwise the bins densification probed,
+    /// in order, the last the occupied bin it copied from.
+    pub probes: Vec<Vec<usize>>,
+}
+
+impl OnePermutationRows {
+    /// The occupied bin an empty bin copied its row from; `None` for an occupied bin.
+    pub fn donor(&self, bin: usize) -> Option<usize> {
+        self.probes[bin].last().copied()
+    }
+
+    /// Bins no shingle reached (all K for a document without shingles).
+    pub fn empty_bins(&self) -> usize {
+        let mut reached = vec![false; self.rows.len()];
+        for &bin in &self.bins {
+            reached[bin] = true;
+        }
+        reached.iter().filter(|&&r| !r).count()
+    }
 }
 
 /// Normalized text of each document with the engine's normalization.
@@ -190,6 +225,21 @@ impl Walkthrough {
                     .collect()
             })
             .collect();
+        // The shingle hashes as the engine's sets hold them (the full 64 bits).
+        let oph = OnePermutation::new(num_perm, seed);
+        let one_permutation = shingles
+            .iter()
+            .map(|set| {
+                let hashes: Vec<u64> = set.iter().map(|s| shingle_hash(s.as_bytes())).collect();
+                let trace = oph.trace(&hashes);
+                OnePermutationRows {
+                    hashes: trace.values,
+                    bins: trace.bins,
+                    rows: trace.rows,
+                    probes: trace.probes,
+                }
+            })
+            .collect();
         Walkthrough {
             docs,
             kind,
@@ -199,6 +249,7 @@ impl Walkthrough {
             permutations,
             perm_signatures,
             hash_signatures,
+            one_permutation,
         }
     }
 
@@ -210,6 +261,12 @@ impl Walkthrough {
     /// Fraction of signature rows (from the hash family) on which `a` and `b` agree.
     pub fn hash_agreement(&self, a: usize, b: usize) -> f64 {
         agreement(self.hash_signatures.iter().map(|row| row[a] == row[b]))
+    }
+
+    /// Fraction of one-permutation rows on which `a` and `b` agree.
+    pub fn one_permutation_agreement(&self, a: usize, b: usize) -> f64 {
+        let (ra, rb) = (&self.one_permutation[a].rows, &self.one_permutation[b].rows);
+        agreement(ra.iter().zip(rb).map(|(x, y)| x == y))
     }
 
     /// Buckets of each band over the hash signature: for band i, a map from the band's
@@ -378,6 +435,25 @@ impl Walkthrough {
                 out.push_str(&format!(",{v}"));
             }
             out.push('\n');
+        }
+        out
+    }
+
+    /// One-permutation hashing as CSV: `id,bin,row,from_bin`, one line per document and bin
+    /// (bins 1-based; `from_bin` is the bin itself when a shingle reached it, else the
+    /// occupied bin densification copied from).
+    pub fn one_permutation_csv(&self) -> String {
+        let mut out = String::from("id,bin,row,from_bin\n");
+        for (doc, oph) in self.docs.iter().zip(&self.one_permutation) {
+            for (bin, row) in oph.rows.iter().enumerate() {
+                let from = oph.donor(bin).unwrap_or(bin);
+                out.push_str(&format!(
+                    "{},{},{row},{}\n",
+                    csv_field(&doc.id),
+                    bin + 1,
+                    from + 1
+                ));
+            }
         }
         out
     }

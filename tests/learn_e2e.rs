@@ -27,22 +27,22 @@ fn learn_steps_exports_and_quits_in_a_real_terminal() {
     let dir_name = dir.path().display().to_string();
     let session = TmuxSession::start("learn", 80, 24, &[], Some(&dir_name), &command);
 
-    let first = session.wait_for("Step 1/8: Documents");
+    let first = session.wait_for("Step 1/9: Documents");
     assert!(
         first.contains("q1  How do I undo the last git commit?"),
         "{first}"
     );
-    for _ in 0..6 {
+    for _ in 0..7 {
         session.send(&["Right"]);
     }
-    let last = session.wait_for("Step 7/8: The S-curve");
+    let last = session.wait_for("Step 8/9: The S-curve");
     assert!(last.contains("pair q1–q2"), "{last}");
     session.send(&["e"]);
-    session.wait_for("wrote ./learn-step7-scurve.svg");
-    assert!(dir.path().join("learn-step7-scurve.svg").exists());
+    session.wait_for("wrote ./learn-step8-scurve.svg");
+    assert!(dir.path().join("learn-step8-scurve.svg").exists());
     session.send(&["q"]);
     let after = session.wait_for("lshscope exited 0");
-    assert!(!after.contains("Step 7/8"), "{after}");
+    assert!(!after.contains("Step 8/9"), "{after}");
     assert_eq!(session.display("#{alternate_on}"), "0");
 }
 

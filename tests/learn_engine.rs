@@ -159,3 +159,56 @@ fn verification_splits_candidates_at_the_threshold_and_lists_the_missed() {
     let pair = walk.exact_pair(0, 1);
     assert_eq!((pair.intersection, pair.union, pair.jaccard), (6, 8, 0.75));
 }
+
+/// The one-permutation step's rows are the engine's: `--family one-permutation` with the
+/// walkthrough's K and seed sketches each document's shingle set to the same rows.
+#[test]
+fn one_permutation_rows_are_the_engines_and_copies_come_from_occupied_bins() {
+    use lshscope::minhash::{SketchFamily, Sketcher};
+    use lshscope::text::shingle_hash;
+    for kind in [ShingleKind::Word(1), ShingleKind::Char(3)] {
+        let docs = documents(&texts(&BUILTIN_DOCUMENTS), &learn_options(kind));
+        for (num_perm, seed) in [(6, 1), (24, 1), (12, 7)] {
+            let walk = Walkthrough::new(docs.clone(), kind, num_perm, seed);
+            let sketcher = Sketcher::new(SketchFamily::OnePermutation, num_perm, seed);
+            for (d, set) in walk.shingles.iter().enumerate() {
+                let oph = &walk.one_permutation[d];
+                let mut hashes: Vec<u64> = set.iter().map(|s| shingle_hash(s.as_bytes())).collect();
+                hashes.sort_unstable();
+                assert_eq!(
+                    oph.rows,
+                    sketcher.sketch(&hashes),
+                    "{kind} K={num_perm} doc {d}"
+                );
+                assert_eq!(oph.hashes.len(), set.len());
+                let reached: Vec<bool> = (0..num_perm).map(|bin| oph.bins.contains(&bin)).collect();
+                for bin in 0..num_perm {
+                    match oph.donor(bin) {
+                        None => assert!(reached[bin], "a bin without a donor was reached"),
+                        Some(donor) => {
+                            assert!(
+                                !reached[bin] && reached[donor],
+                                "copied from an occupied bin"
+                            );
+                            assert_eq!(oph.rows[bin], oph.rows[donor]);
+                        }
+                    }
+                }
+                assert!(oph.empty_bins() >= num_perm.saturating_sub(set.len()));
+            }
+        }
+    }
+    // Word:1 at K = 24: every built-in question has fewer than 24 words, so most bins are
+    // copies, and the agreement is still a fraction of K rows.
+    let docs = documents(
+        &texts(&BUILTIN_DOCUMENTS),
+        &learn_options(ShingleKind::Word(1)),
+    );
+    let walk = Walkthrough::new(docs, ShingleKind::Word(1), 24, 1);
+    for (d, set) in walk.shingles.iter().enumerate() {
+        assert!(set.len() < 24);
+        assert!(walk.one_permutation[d].empty_bins() >= 24 - set.len());
+    }
+    let agree = walk.one_permutation_agreement(0, 1) * 24.0;
+    assert!((agree - agree.round()).abs() < 1e-9);
+}

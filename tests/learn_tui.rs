@@ -67,7 +67,7 @@ fn every_step_at_80x24_and_160x45() {
 fn the_first_screen_names_the_step_and_every_key_at_80_columns() {
     let s = screen(&app(), 80, 24);
     let lines: Vec<&str> = s.lines().collect();
-    assert!(lines[0].contains("Step 1/8: Documents"), "{s}");
+    assert!(lines[0].contains("Step 1/9: Documents"), "{s}");
     let footer = lines[23];
     for key in [
         "←→ step",
@@ -88,7 +88,7 @@ fn the_first_screen_names_the_step_and_every_key_at_80_columns() {
 #[test]
 fn s_curve_step_shows_the_textbook_numbers_for_the_first_pair() {
     let mut app = app();
-    for _ in 0..6 {
+    for _ in 0..7 {
         press(&mut app, KeyCode::Right);
     }
     let s = screen(&app, 160, 45);
@@ -194,9 +194,10 @@ fn export_writes_each_steps_figure_and_says_where() {
         "learn-step3-characteristic-matrix.csv",
         "learn-step4-signatures-permutations.csv",
         "learn-step5-signatures-hashes.csv",
-        "learn-step6-buckets.csv",
-        "learn-step7-scurve.svg",
-        "learn-step8-verification.csv",
+        "learn-step6-one-permutation.csv",
+        "learn-step7-buckets.csv",
+        "learn-step8-scurve.svg",
+        "learn-step9-verification.csv",
     ];
     for name in expected {
         chars(&mut app, "e");
@@ -217,11 +218,18 @@ fn export_writes_each_steps_figure_and_says_where() {
         matrix.starts_with("shingle,1,2,3,4,5,6\na,1,1,0,0,0,0\n"),
         "{matrix}"
     );
-    let svg = std::fs::read_to_string(dir.path().join(expected[6])).unwrap();
+    let oph = std::fs::read_to_string(dir.path().join(expected[5])).unwrap();
+    assert!(oph.starts_with("id,bin,row,from_bin\n1,1,"), "{oph}");
+    assert_eq!(
+        oph.lines().count(),
+        1 + 6 * 6,
+        "a line per document and bin: {oph}"
+    );
+    let svg = std::fs::read_to_string(dir.path().join(expected[7])).unwrap();
     assert!(svg.contains("<svg"));
     // The plot's threshold line is the walkthrough's t, not the selected pair's Jaccard.
     assert!(svg.contains("threshold t = 0.5"), "{svg}");
-    let verification = std::fs::read_to_string(dir.path().join(expected[7])).unwrap();
+    let verification = std::fs::read_to_string(dir.path().join(expected[8])).unwrap();
     assert_eq!(
         verification,
         "a,b,intersection,union,jaccard,verdict\n4,5,6,8,0.750000,kept\n1,2,6,8,0.750000,missed\n"
@@ -333,7 +341,7 @@ fn help_lists_every_key_of_the_table_and_any_key_closes_it() {
 #[test]
 fn the_s_curve_has_a_legend_and_names_t_apart_from_the_steep_point() {
     let mut app = app();
-    go_to(&mut app, 7);
+    go_to(&mut app, 8);
     for (w, h) in [(80, 24), (160, 45)] {
         let s = screen(&app, w, h);
         for entry in [
@@ -398,7 +406,7 @@ fn step_one_says_what_scan_does_by_default() {
 #[test]
 fn a_new_k_says_it_redraws_the_hash_family() {
     let mut app = app();
-    go_to(&mut app, 6);
+    go_to(&mut app, 7);
     let before = app.walk.hash_signatures.clone();
     chars(&mut app, "P");
     assert_eq!(app.num_perm, 7);
@@ -449,9 +457,9 @@ fn a_new_k_says_it_redraws_the_hash_family() {
 #[test]
 fn verification_shows_each_candidates_exact_jaccard_and_drops_the_false_positives() {
     let mut app = app();
-    go_to(&mut app, 8);
+    go_to(&mut app, 9);
     let s = screen(&app, 80, 24);
-    assert!(s.contains("Step 8/8: Verification"), "{s}");
+    assert!(s.contains("Step 9/9: Verification"), "{s}");
     assert!(
         s.contains("4–5           6/8    0.750   kept: a near-duplicate"),
         "{s}"
@@ -529,4 +537,49 @@ fn d_shows_the_pairs_diff_and_it_stays_on_for_the_next_pair() {
         press(&mut app, KeyCode::Right);
         assert!(app.diff.is_none(), "a new step shows the step");
     }
+}
+
+/// The one-permutation step follows K and the pair, and says when K is more than a
+/// document's shingles.
+#[test]
+fn one_permutation_step_follows_k_and_warns_when_k_exceeds_the_shingles() {
+    let mut app = app();
+    go_to(&mut app, 6);
+    let s = screen(&app, 80, 24);
+    assert!(s.contains("Step 6/9: One permutation, K bins"), "{s}");
+    assert!(
+        s.contains("pair 1–2: 5 of 6 rows agree = 0.833  Jaccard 0.750"),
+        "{s}"
+    );
+    assert!(!s.contains("is more than"), "7 shingles, K = 6: {s}");
+    // Question 1 has 7 words: at K = 9 at least 2 bins must copy.
+    let hashes = app.walk.one_permutation[0].hashes.clone();
+    chars(&mut app, "PPP");
+    assert_eq!(app.num_perm, 9);
+    // What the K note says here is true: the hashes stay, the bins are cut anew.
+    assert_eq!(app.walk.one_permutation[0].hashes, hashes);
+    let note = app.message.clone().unwrap();
+    assert!(
+        note.starts_with("K 8 → 9: each shingle keeps its one hash"),
+        "{note}"
+    );
+    let s = screen(&app, 160, 45);
+    assert!(
+        s.contains("K = 9 is more than the 7 shingles of 1: at least 2 bins must copy others"),
+        "{s}"
+    );
+    let rows = &app.walk.one_permutation[0].rows;
+    let agree = rows
+        .iter()
+        .zip(&app.walk.one_permutation[1].rows)
+        .filter(|(x, y)| x == y)
+        .count();
+    assert!(s.contains(&format!("{agree} of 9 rows agree")), "{s}");
+    assert!(s.contains(" 9 "), "a ninth bin row: {s}");
+    // Another pair: the figure shows its documents.
+    chars(&mut app, "n");
+    assert_eq!(app.pair, (0, 2));
+    let s = screen(&app, 160, 45);
+    assert!(s.contains("pair 1–3:"), "{s}");
+    assert!(s.contains("doc 3"), "{s}");
 }

@@ -7,7 +7,7 @@ pub(crate) mod family;
 mod identical;
 mod index;
 mod mix;
-mod oph;
+pub(crate) mod oph;
 pub mod scurve;
 mod sketch;
 mod stream;

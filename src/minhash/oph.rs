@@ -100,9 +100,51 @@ impl OnePermutation {
         hashed: &mut Vec<u32>,
         occupied: &mut Vec<u64>,
     ) {
+        self.sketch_with(set, row, hashed, occupied, |_, _| {});
+    }
+
+    /// The K rows of one set with how each was made, for the learn mode's one-permutation
+    /// step: the same code as [`OnePermutation::sketch_into`], told to record each empty
+    /// bin's probes.
+    pub(crate) fn trace(&self, set: &[u64]) -> Trace {
+        let mut rows = vec![0; self.k];
+        let mut hashed = Vec::new();
+        let mut probes = vec![Vec::new(); self.k];
+        self.sketch_with(
+            set,
+            &mut rows,
+            &mut hashed,
+            &mut Vec::new(),
+            |bin, attempts| {
+                probes[bin] = (1..=attempts).map(|t| self.probe(bin, t)).collect();
+            },
+        );
+        // `hashed` holds the mix of each shingle; the rows use it capped below EMPTY.
+        let values: Vec<u32> = hashed.iter().map(|&v| v.min(EMPTY - 1)).collect();
+        let bins = values.iter().map(|&v| self.bin_of(v)).collect();
+        Trace {
+            values,
+            bins,
+            rows,
+            probes,
+        }
+    }
+
+    /// [`OnePermutation::sketch_into`], calling `filled(bin, attempts)` for each empty bin
+    /// densification fills at probe `attempts` (the learn mode's trace; a no-op otherwise).
+    #[inline(always)]
+    fn sketch_with(
+        &self,
+        set: &[u64],
+        row: &mut [u32],
+        hashed: &mut Vec<u32>,
+        occupied: &mut Vec<u64>,
+        filled: impl FnMut(usize, usize),
+    ) {
         assert_eq!(row.len(), self.k);
         row.fill(EMPTY);
         if set.is_empty() {
+            hashed.clear();
             return;
         }
         // The hashes in one vectorized pass, then one scalar pass into the bins.
@@ -112,12 +154,19 @@ impl OnePermutation {
             let bin = self.bin_of(v);
             row[bin] = row[bin].min(v);
         }
-        self.densify(row, occupied);
+        self.densify(row, occupied, filled);
     }
 
-    /// Fills every empty bin from the first occupied bin of its probe sequence. `row` has at
-    /// least one occupied bin.
-    fn densify(&self, row: &mut [u32], occupied: &mut Vec<u64>) {
+    /// Fills every empty bin from the first occupied bin of its probe sequence, calling
+    /// `filled(bin, attempts)` with the probe that found it. `row` has at least one occupied
+    /// bin.
+    #[inline(always)]
+    fn densify(
+        &self,
+        row: &mut [u32],
+        occupied: &mut Vec<u64>,
+        mut filled: impl FnMut(usize, usize),
+    ) {
         // Which bins shingles reached, before any is filled: copies come only from those.
         occupied.clear();
         occupied.resize(self.k.div_ceil(64), 0);
@@ -135,16 +184,33 @@ impl OnePermutation {
                 continue;
             }
             let stored = &self.probes[i * STORED_PROBES..(i + 1) * STORED_PROBES];
-            let donor = match stored.iter().map(|&j| j as usize).find(|&j| is_occupied(j)) {
-                Some(j) => j,
+            let (donor, attempts) = match stored.iter().position(|&j| is_occupied(j as usize)) {
+                Some(p) => (stored[p] as usize, p + 1),
                 None => (STORED_PROBES + 1..)
-                    .map(|attempt| self.probe(i, attempt))
-                    .find(|&j| is_occupied(j))
+                    .map(|attempt| (self.probe(i, attempt), attempt))
+                    .find(|&(j, _)| is_occupied(j))
                     .expect("some bin is occupied, and the probes reach every bin"),
             };
             row[i] = row[donor];
+            filled(i, attempts);
         }
     }
+}
+
+/// How one set's K rows were made ([`OnePermutation::trace`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Trace {
+    /// The one hash of each shingle, in the set's order (capped below the empty mark, as the
+    /// rows take it).
+    pub values: Vec<u32>,
+    /// The bin of each value.
+    pub bins: Vec<usize>,
+    /// The K rows, as [`OnePermutation::sketch_into`] gives them.
+    pub rows: Vec<u32>,
+    /// Per bin: for a bin no shingle reached, the bins densification probed in order, the
+    /// last the occupied bin it copied; empty for an occupied bin (and for every bin of an
+    /// empty set, which stays all empty).
+    pub probes: Vec<Vec<usize>>,
 }
 
 #[cfg(test)]
@@ -202,6 +268,53 @@ mod tests {
         oph.sketch_into(&set, &mut row, &mut Vec::new(), &mut Vec::new());
         for (i, &v) in row.iter().enumerate() {
             assert_eq!(oph.bin_of(v), i, "2000 shingles reach all 128 bins");
+        }
+    }
+
+    #[test]
+    fn the_trace_gives_the_sketch_rows_and_names_occupied_donors() {
+        let mut rng = SplitMix64::new(9);
+        for k in [1, 6, 24, 128, 700] {
+            let oph = OnePermutation::new(k, 5);
+            for n in [0, 1, 3, 20, 400] {
+                let set: Vec<u64> = (0..n).map(|_| rng.next_u64()).collect();
+                let mut row = vec![0; k];
+                oph.sketch_into(&set, &mut row, &mut Vec::new(), &mut Vec::new());
+                let trace = oph.trace(&set);
+                assert_eq!(trace.rows, row, "k = {k}, n = {n}");
+                assert_eq!(trace.values.len(), n);
+                let mut reached = vec![false; k];
+                for (&v, &bin) in trace.values.iter().zip(&trace.bins) {
+                    assert_eq!(bin, oph.bin_of(v));
+                    assert!(trace.rows[bin] <= v, "a bin keeps its smallest value");
+                    reached[bin] = true;
+                }
+                let empty = reached.iter().filter(|&&r| !r).count();
+                if n > 0 {
+                    // n shingles reach at most n bins.
+                    assert!(empty >= k.saturating_sub(n), "k = {k}, n = {n}");
+                }
+                for bin in 0..k {
+                    let probes = &trace.probes[bin];
+                    if reached[bin] || n == 0 {
+                        assert!(
+                            probes.is_empty(),
+                            "only empty bins of a non-empty set probe"
+                        );
+                        continue;
+                    }
+                    let (&donor, before) = probes.split_last().expect("an empty bin probes");
+                    assert!(reached[donor], "the donor is a bin a shingle reached");
+                    assert!(
+                        before.iter().all(|&j| !reached[j]),
+                        "earlier probes were empty"
+                    );
+                    assert_eq!(trace.rows[bin], trace.rows[donor]);
+                    let expected: Vec<usize> =
+                        (1..=probes.len()).map(|t| oph.probe(bin, t)).collect();
+                    assert_eq!(probes, &expected, "the probe sequence h(i, 1), h(i, 2), …");
+                }
+            }
         }
     }
 }

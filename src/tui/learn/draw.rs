@@ -21,6 +21,7 @@ pub const TITLES: [&str; STEPS] = [
     "The characteristic matrix",
     "Permutations → signatures",
     "Hash functions",
+    "One permutation, K bins",
     "Bands and buckets",
     "The S-curve",
     "Verification",
@@ -62,12 +63,18 @@ fn explanation(app: &LearnApp) -> String {
               per function: a random hash orders shingles like a random shuffle. These are the \
               engine's own functions, as scan computes them."
             .into(),
-        5 => format!(
+        5 => "K hash functions cost K multiplications per shingle. One-permutation hashing \
+              (scan --family one-permutation) hashes each shingle once and cuts the hash range \
+              into K equal bins: row i is the smallest hash in bin i. Densification fills a bin no \
+              shingle reached: it probes bins in an order fixed by the seed, the same for every \
+              document, and copies the first occupied one."
+            .into(),
+        6 => format!(
             "Cut each signature into b = {b} {bands} of r = {r} {rows}. Documents whose r values \
              agree in a band land in the same bucket; any shared bucket makes the pair a \
              candidate. Only candidates are ever compared exactly."
         ),
-        6 => format!(
+        7 => format!(
             "A pair with Jaccard s agrees on one row with probability s, on a whole band of \
              r = {r} {rows} with s^r, so it misses a band with 1 − s^r and all b = {b} {bands} \
              with (1 − s^r)^b. It becomes a candidate with P(s) = 1 − (1 − s^r)^b, the S-curve."
@@ -121,9 +128,9 @@ pub fn render(frame: &mut Frame, app: &LearnApp) {
         render_scurve_step(frame, app, body);
     } else {
         let mut lines = figure(app, body.width);
-        // On the long figures (shingle lists, the matrix) the first line, the pair's figures
-        // or the column heads, stays put while the rest scrolls.
-        let body = if matches!(app.step, 1 | 2) && body.height > 2 && !lines.is_empty() {
+        // On the long figures (shingle lists, the matrix, the bins) the first line, the pair's
+        // figures or the column heads, stays put while the rest scrolls.
+        let body = if matches!(app.step, 1 | 2 | 5) && body.height > 2 && !lines.is_empty() {
             let [fixed, rest] =
                 Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(body);
             frame.render_widget(Paragraph::new(lines.remove(0)), fixed);
@@ -141,7 +148,7 @@ pub fn render(frame: &mut Frame, app: &LearnApp) {
 }
 
 /// The 0-based step that draws the S-curve.
-const SCURVE_STEP: usize = 6;
+const SCURVE_STEP: usize = 7;
 
 /// The key help over the step: every row of [`LEARN_KEYS`], its keys and what they do, in
 /// two columns when one does not fit the screen's height.

@@ -1,5 +1,6 @@
 //! The figures of the walkthrough's table steps (documents, shingles, the characteristic
-//! matrix, signatures, bands and buckets, verification) as lines the caller scrolls.
+//! matrix, signatures, bands and buckets, verification; one-permutation hashing is drawn by
+//! [`super::one_permutation`]) as lines the caller scrolls.
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -16,7 +17,7 @@ fn doc_label(app: &LearnApp, d: usize, width: usize) -> String {
     format!("{id:>width$}")
 }
 
-fn clip(s: &str, n: usize) -> String {
+pub(super) fn clip(s: &str, n: usize) -> String {
     if s.chars().count() <= n {
         s.to_string()
     } else {
@@ -28,14 +29,14 @@ fn clip(s: &str, n: usize) -> String {
 
 /// A shingle as shown: spaces inside character shingles become `␣`, so "a b" and "ab " can
 /// be told apart.
-fn shown(app: &LearnApp, shingle: &str) -> String {
+pub(super) fn shown(app: &LearnApp, shingle: &str) -> String {
     match app.kind {
         ShingleKind::Char(_) => shingle.replace(' ', "␣"),
         ShingleKind::Word(_) => shingle.to_string(),
     }
 }
 
-fn pair_style(app: &LearnApp, d: usize) -> Style {
+pub(super) fn pair_style(app: &LearnApp, d: usize) -> Style {
     if d == app.pair.0 || d == app.pair.1 {
         app.theme.title()
     } else {
@@ -43,7 +44,7 @@ fn pair_style(app: &LearnApp, d: usize) -> Style {
     }
 }
 
-/// The figure of steps 1–6 as lines (scrolled by the caller).
+/// The figure of the table steps as lines (scrolled by the caller).
 pub(super) fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
     let w = &app.walk;
     let (a, b) = app.pair;
@@ -181,7 +182,8 @@ pub(super) fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
                 app.theme.dim(),
             ));
         }
-        5 => {
+        5 => return super::one_permutation::one_permutation_figure(app, width),
+        6 => {
             lines.push(signature_head(app, "band"));
             let buckets = w.buckets(app.bands, app.rows);
             for (band, groups) in buckets.iter().enumerate() {
@@ -401,7 +403,11 @@ fn agreement_line(app: &LearnApp, agreement: f64, j: f64) -> Line<'static> {
 }
 
 /// Breaks `spans` into lines of at most `width` columns, continuation lines indented.
-fn wrap_spans(spans: Vec<Span<'static>>, width: usize, indent: usize) -> Vec<Line<'static>> {
+pub(super) fn wrap_spans(
+    spans: Vec<Span<'static>>,
+    width: usize,
+    indent: usize,
+) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     let mut current: Vec<Span<'static>> = Vec::new();
     let mut used = 0;

@@ -1,4 +1,4 @@
-//! The `lshscope learn` walkthrough: eight steps from documents to the S-curve and the
+//! The `lshscope learn` walkthrough: nine steps from documents to the S-curve and the
 //! verification of the candidates, on a handful of documents, every number computed live by [`crate::learn`]. State changes only in
 //! [`LearnApp::key`]; [`render`] is a pure function of the state, so tests drive both through
 //! `TestBackend`.
@@ -8,6 +8,7 @@ use std::path::PathBuf;
 mod diff;
 mod draw;
 mod figures;
+mod one_permutation;
 mod scurve;
 
 use ratatui::crossterm::event::{self, Event, KeyEvent, KeyEventKind};
@@ -24,7 +25,7 @@ use crate::tui::theme::Theme;
 pub use diff::PairDiff;
 pub use draw::{TITLES, render};
 
-pub const STEPS: usize = 8;
+pub const STEPS: usize = 9;
 /// The threshold t the walkthrough starts with: the built-in questions' near-duplicates (0.75)
 /// are above it, their looser relatives (0.4) below.
 pub const DEFAULT_THRESHOLD: f64 = 0.5;
@@ -361,7 +362,8 @@ impl LearnApp {
     /// What a new K does, said when K changes: the permutations are drawn one after another
     /// from the seed, so the first ones stay; the hash family draws all K multipliers before
     /// the K offsets ([`crate::minhash::HashFamily::new`]), so a new K is a new family and
-    /// every hash row, every collision and so every false positive can change.
+    /// every hash row, every collision and so every false positive can change. One-permutation
+    /// hashing keeps each shingle's hash and cuts the range anew.
     fn new_family_note(&self, before: usize) -> String {
         let k = self.num_perm;
         if self.step == 3 {
@@ -370,6 +372,14 @@ impl LearnApp {
                 "K {before} → {k}: permutations 1–{kept} stay (drawn one by one from seed {}); \
                  the hash functions of the later steps are all redrawn",
                 self.seed
+            )
+        } else if self.step == 5 {
+            // The one-permutation key is drawn from the seed alone (crate::minhash::oph), so
+            // the shingles' hashes stay and only the cut into bins (and the probes) changes.
+            format!(
+                "K {before} → {k}: each shingle keeps its one hash; the range is cut into {k} \
+                 bins instead of {before}, so bins, empty bins and probes change (the K hash \
+                 functions of step 5 are all redrawn)"
             )
         } else {
             format!(
@@ -381,7 +391,7 @@ impl LearnApp {
         }
     }
 
-    /// Writes the current step's figure: the S-curve as SVG and PNG on the last step, the
+    /// Writes the current step's figure: the S-curve as SVG and PNG on the S-curve step, the
     /// step's table as CSV on the others. Returns the path written.
     pub fn export(&self) -> crate::Result<PathBuf> {
         let w = &self.walk;
@@ -390,8 +400,9 @@ impl LearnApp {
             2 => ("characteristic-matrix", w.characteristic_csv()),
             3 => ("signatures-permutations", w.signature_csv(false)),
             4 => ("signatures-hashes", w.signature_csv(true)),
-            5 => ("buckets", w.buckets_csv(self.bands, self.rows)),
-            7 => (
+            5 => ("one-permutation", w.one_permutation_csv()),
+            6 => ("buckets", w.buckets_csv(self.bands, self.rows)),
+            8 => (
                 "verification",
                 w.verification_csv(self.bands, self.rows, self.threshold),
             ),
@@ -407,7 +418,9 @@ impl LearnApp {
                     width: 800,
                     height: 500,
                 };
-                let path = self.export_dir.join("learn-step7-scurve.svg");
+                let path = self
+                    .export_dir
+                    .join(format!("learn-step{}-scurve.svg", self.step + 1));
                 write_scurve(&path.with_extension("png"), &plot)?;
                 write_scurve(&path, &plot)?;
                 return Ok(path);

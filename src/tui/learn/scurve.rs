@@ -1,4 +1,4 @@
-//! Step 7 of the walkthrough: the S-curve with every intermediate number for the selected
+//! Step 8 of the walkthrough: the S-curve with every intermediate number for the selected
 //! pair, the user's threshold beside the curve's steep point, and the chart.
 
 use ratatui::Frame;
@@ -13,7 +13,7 @@ use crate::minhash::scurve::{approximate_threshold, candidate_probability};
 
 use super::LearnApp;
 
-/// Step 7: the intermediate numbers for the selected pair, the user's threshold t with P(t)
+/// Step 8: the intermediate numbers for the selected pair, the user's threshold t with P(t)
 /// beside the curve's steep point (1/b)^(1/r) (two different numbers, named apart), the false
 /// positives and negatives at t among these documents, a legend, and the curve.
 pub(super) fn render_scurve_step(frame: &mut Frame, app: &LearnApp, area: Rect) {
