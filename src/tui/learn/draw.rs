@@ -11,6 +11,7 @@ use crate::numfmt::for_count;
 use crate::text::ShingleKind;
 
 use super::figures::figure;
+use super::one_permutation::one_permutation_figure;
 use super::scurve::render_scurve_step;
 use super::{LEARN_KEYS, LearnApp, STEPS, footer_entries};
 use crate::tui::keys::keys_label;
@@ -127,7 +128,11 @@ pub fn render(frame: &mut Frame, app: &LearnApp) {
     } else if app.step == SCURVE_STEP {
         render_scurve_step(frame, app, body);
     } else {
-        let mut lines = figure(app, body.width);
+        let mut lines = if app.step == ONE_PERMUTATION_STEP {
+            one_permutation_figure(app, body.width as usize)
+        } else {
+            figure(app, body.width)
+        };
         // On the long figures (shingle lists, the matrix, the bins) the first line, the pair's
         // figures or the column heads, stays put while the rest scrolls.
         let body = if matches!(app.step, 1 | 2 | 5) && body.height > 2 && !lines.is_empty() {
@@ -149,6 +154,9 @@ pub fn render(frame: &mut Frame, app: &LearnApp) {
 
 /// The 0-based step that draws the S-curve.
 const SCURVE_STEP: usize = 7;
+
+/// The step drawn by [`one_permutation_figure`] (the table steps by [`figure`]).
+const ONE_PERMUTATION_STEP: usize = 5;
 
 /// The key help over the step: every row of [`LEARN_KEYS`], its keys and what they do, in
 /// two columns when one does not fit the screen's height.

@@ -182,7 +182,8 @@ pub(super) fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
                 app.theme.dim(),
             ));
         }
-        5 => return super::one_permutation::one_permutation_figure(app, width),
+        // Step 5 (one-permutation hashing) is drawn by `super::one_permutation`.
+        5 => unreachable!("draw.rs draws the one-permutation step itself"),
         6 => {
             lines.push(signature_head(app, "band"));
             let buckets = w.buckets(app.bands, app.rows);
