@@ -122,7 +122,7 @@ impl RecallReport {
 
 /// `predicted` lies outside [lo, hi], with a hair of slack so that a prediction of 1 − 1e-17
 /// against an interval ending at 1 is not flagged by rounding.
-fn is_outside(predicted: f64, lo: f64, hi: f64) -> bool {
+pub(super) fn is_outside(predicted: f64, lo: f64, hi: f64) -> bool {
     predicted < lo - 1e-12 || predicted > hi + 1e-12
 }
 
