@@ -15,7 +15,7 @@ use crate::jobs::{Latest, Ticket};
 use crate::minhash::{Banding, IndexOptions, SketchFamily};
 use crate::pipeline::Loaded;
 
-use super::truth::REDRAW_BYTES;
+use super::truth::{REDRAW_BYTES, redraw};
 
 /// Measure `family` on the truth pairs of `data`; answered with a [`FamilyDone`].
 #[derive(Debug, Clone)]
@@ -130,35 +130,24 @@ impl FamilyState {
     }
 }
 
-/// Runs a family job; `None` when it was cancelled.
+/// Runs a family job; `None` when it was cancelled. The masks are the truth's own kind
+/// ([`super::truth::redraw`], same memory budget), drawn in the pinned family with the index's
+/// K and seed.
 pub fn run_family_job(job: &FamilyJob) -> Option<FamilyDone> {
     let request = &job.request;
-    let options = &request.data.index.options;
-    let draws = RedrawAgreement::draws_within(request.truth.len(), options.num_perm, REDRAW_BYTES);
-    let outcome = if draws == 0 {
-        Err(format!(
+    let options = IndexOptions {
+        family: request.family,
+        ..request.data.index.options.clone()
+    };
+    let outcome = match redraw(&request.data, &request.truth, &options, &job.progress)? {
+        Some(agreement) => Ok(agreement),
+        None if request.truth.is_empty() => Err("the truth has no pairs to measure on".into()),
+        None => Err(format!(
             "{} truth pairs need more than {} MiB of masks to measure {} over 8 draws",
             request.truth.len(),
             REDRAW_BYTES >> 20,
             request.family
-        ))
-    } else {
-        // The same K and seed as the index, in the pinned family.
-        let family_options = IndexOptions {
-            family: request.family,
-            ..options.clone()
-        };
-        match RedrawAgreement::compute(
-            &request.data.index.sets,
-            &request.truth,
-            &family_options,
-            draws,
-            &job.progress,
-        ) {
-            Ok(agreement) => Ok(Arc::new(agreement)),
-            Err(crate::Error::Cancelled) => return None,
-            Err(e) => Err(e.to_string()),
-        }
+        )),
     };
     job.progress.finish();
     Some(FamilyDone {

@@ -22,7 +22,7 @@ use crate::analysis::redraws::{RedrawAgreement, counts_from_hits};
 use crate::analysis::truth::{TruthPair, plan_join};
 use crate::jobs::{Latest, Phase, Progress, Ticket};
 use crate::minhash::VerifiedPair;
-use crate::minhash::{Banding, Signatures};
+use crate::minhash::{Banding, IndexOptions, Signatures};
 
 use super::list::{ListView, PairList, ordered};
 use crate::numfmt::{for_count, thousands};
@@ -378,7 +378,7 @@ pub fn run_truth_job(job: &TruthJob) -> Option<TruthDone> {
             match read_truth(path, &data.corpus) {
                 Ok(pairs) => {
                     let floor = truth_floor(pairs.iter().map(|p| p.jaccard)).unwrap_or(0.0);
-                    let redraws = redraw(data, &pairs, progress)?;
+                    let redraws = redraw(data, &pairs, &data.index.options, progress)?;
                     Ok(Truth {
                         pairs: Arc::new(pairs),
                         origin: TruthOrigin::File(path.clone()),
@@ -393,7 +393,7 @@ pub fn run_truth_job(job: &TruthJob) -> Option<TruthDone> {
         TruthTask::Join { threshold } => {
             match join(data, *threshold, job.request.budget_seconds, progress) {
                 Ok(pairs) => {
-                    let redraws = redraw(data, &pairs, progress)?;
+                    let redraws = redraw(data, &pairs, &data.index.options, progress)?;
                     Ok(Truth {
                         pairs: Arc::new(pairs),
                         origin: TruthOrigin::Computed {
@@ -418,14 +418,15 @@ pub fn run_truth_job(job: &TruthJob) -> Option<TruthDone> {
     })
 }
 
-/// The truth's redraw masks, as many redraws as [`REDRAW_BYTES`] allows (none for an
-/// empty truth or one too large); `None` when the job was cancelled meanwhile.
-fn redraw(
+/// The redraw masks of `pairs` in the family, K and seed of `options`, as many redraws as
+/// [`REDRAW_BYTES`] allows (none for an empty truth or one too large); `None` when the job
+/// was cancelled meanwhile.
+pub(super) fn redraw(
     data: &Loaded,
     pairs: &[TruthPair],
+    options: &IndexOptions,
     progress: &Progress,
 ) -> Option<Option<Arc<RedrawAgreement>>> {
-    let options = &data.index.options;
     let draws = RedrawAgreement::draws_within(pairs.len(), options.num_perm, REDRAW_BYTES);
     if draws == 0 || pairs.is_empty() {
         return Some(None);
