@@ -545,13 +545,10 @@ fn render_truth(t: &TruthComparison) -> String {
         "Jaccard", "true", "found", "measured", "95 % interval", "S-curve", "moves as"
     );
     for b in &r.bins {
-        let last = b.hi >= 1.0;
         let _ = writeln!(
             out,
-            "  [{:.2}, {:.2}{}   {:>8} {:>8} {:>9.3}   [{:.3}, {:.3}] {:>9.3} {:>8}{}",
-            b.lo,
-            b.hi,
-            if last { "]" } else { ")" },
+            "  {}   {:>8} {:>8} {:>9.3}   [{:.3}, {:.3}] {:>9.3} {:>8}{}",
+            super::summary::bin_label(b.lo, b.hi),
             b.true_pairs,
             b.found,
             b.measured,

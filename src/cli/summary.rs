@@ -164,6 +164,11 @@ pub(super) fn render_phases(phases: &[PhaseTiming]) -> String {
     out
 }
 
+/// A similarity bin as the tables print it: `[lo, hi)`, closed at 1 (`[0.95, 1.00]`).
+pub(crate) fn bin_label(lo: f64, hi: f64) -> String {
+    format!("[{lo:.2}, {hi:.2}{}", if hi >= 1.0 { "]" } else { ")" })
+}
+
 /// `--compare-family`: each family's candidate rate per bin, the mean over its redraws with
 /// the 95 % interval of that mean, beside the formula; `*` marks an interval that excludes it.
 pub(crate) fn render_families(families: &[crate::analysis::family_curve::FamilyCurve]) -> String {
@@ -181,13 +186,10 @@ pub(crate) fn render_families(families: &[crate::analysis::family_curve::FamilyC
     out.truncate(out.trim_end().len());
     out.push('\n');
     for (i, bin) in families[0].bins.iter().enumerate() {
-        let last = bin.hi >= 1.0;
         let _ = write!(
             out,
-            "  [{:.2}, {:.2}{}   {:>8} {:>8.3}",
-            bin.lo,
-            bin.hi,
-            if last { "]" } else { ")" },
+            "  {}   {:>8} {:>8.3}",
+            bin_label(bin.lo, bin.hi),
             bin.pairs,
             bin.predicted
         );

@@ -233,10 +233,8 @@ fn render_sample(sample: &[TruthPair], documents: usize, threshold: Option<f64>)
         }
         let _ = writeln!(
             out,
-            "  [{:.2}, {:.2}{} {:>10}  {:>8.4} %",
-            k as f64 / BINS as f64,
-            (k + 1) as f64 / BINS as f64,
-            if k + 1 == BINS { "]" } else { ")" },
+            "  {} {:>10}  {:>8.4} %",
+            super::summary::bin_label(k as f64 / BINS as f64, (k + 1) as f64 / BINS as f64),
             c,
             100.0 * c as f64 / sample.len().max(1) as f64
         );
