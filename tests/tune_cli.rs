@@ -996,6 +996,8 @@ fn the_export_measures_the_tools_family_when_the_tuning_used_another() {
     );
     assert!(measured.contains(&classic), "{measured} vs {classic}");
     assert!(measured.contains("; one-permutation gives "), "{measured}");
+    // One seed is one draw of each family, and the note says so.
+    assert!(measured.contains("--seeds 5 shows how far"), "{measured}");
 }
 
 #[test]

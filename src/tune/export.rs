@@ -500,25 +500,39 @@ pub fn family_measured_note(
     tuned: (SketchFamily, &super::SeedSpread),
     tools: &super::SeedSpread,
 ) -> String {
-    let range = |s: &super::SeedSpread| match (s.median, s.min, s.max) {
-        (Some(median), Some(min), Some(max)) if s.seeds.len() > 1 => format!(
-            "{} candidate pairs (median; seeds {}–{})",
-            s.show(median),
-            s.show(min),
-            s.show(max)
-        ),
-        (Some(median), _, _) => format!("{} candidate pairs", s.show(median)),
-        _ => "a count the work bound stopped".to_string(),
+    let range = |s: &super::SeedSpread| {
+        let count = match (s.median, s.min, s.max) {
+            (Some(median), Some(min), Some(max)) if s.seeds.len() > 1 => format!(
+                "{} candidate pairs (median; seeds {}–{})",
+                s.show(median),
+                s.show(min),
+                s.show(max)
+            ),
+            (Some(median), _, _) => format!("{} candidate pairs", s.show(median)),
+            _ => return "a count the work bound stopped".to_string(),
+        };
+        // Counted on a sample: where the corpus's count lies for every seed, at 95 % each.
+        match (s.estimated(), s.low, s.high) {
+            (true, Some(low), Some(high)) => {
+                format!("{count}, 95 % interval {}–{}", s.show(low), s.show(high))
+            }
+            _ => count,
+        }
     };
+    let seeds = tools.seeds.len();
     format!(
-        "measured on --corpus with {} {} at {banding}: {} ({}) gives {}; {} gives {}",
-        tools.seeds.len(),
-        crate::numfmt::for_count(tools.seeds.len() as u64, "seed", "seeds"),
+        "measured on --corpus with {seeds} {} at {banding}: {} ({}) gives {}; {} gives {}{}",
+        crate::numfmt::for_count(seeds as u64, "seed", "seeds"),
         tool.family(),
         tool.name(),
         range(tools),
         tuned.0,
-        range(tuned.1)
+        range(tuned.1),
+        if seeds == 1 {
+            " (one seed shows one draw of each family: --seeds 5 shows how far they move)"
+        } else {
+            ""
+        }
     )
 }
 
