@@ -131,7 +131,7 @@ impl FamilyState {
 }
 
 /// Runs a family job; `None` when it was cancelled. The masks are the truth's own kind
-/// ([`super::truth::redraw`], same memory budget), drawn in the pinned family with the index's
+/// (the truth module's `redraw`, same memory budget), drawn in the pinned family with the index's
 /// K and seed.
 pub fn run_family_job(job: &FamilyJob) -> Option<FamilyDone> {
     let request = &job.request;
