@@ -1,13 +1,14 @@
 """lshscope on Spark: the same candidate pairs and clusters as ``lshscope scan`` and
 ``lshscope dedup``, computed over a cluster.
 
-The documents are hashed once by the lshscope engine (Rust, through Arrow batches in
-``mapInArrow``): each gets its MinHash signature and its shingle set as binary columns. Banding
-is a Spark group-by on (band, bucket key); each bucket of two or more documents (the first
-``max_bucket`` of a larger one) goes to a partition with its documents' columns, and the
-engine scores its pairs there (exact Jaccard, MinHash estimate), each pair once, in the first
-band where the CLI's banding emits it. Nothing leaves the JVM as a Python object per row, no
-table of pairs is joined to the documents, and no JVM package beyond Spark itself is needed.
+The documents are hashed by the lshscope engine (Rust, through Arrow batches in
+``mapInArrow``) into their band keys, the CLI's own. Banding is a Spark shuffle of one row per
+(band, bucket key, document); the engine finds the buckets of two or more documents (the first
+``max_bucket`` of a larger one) and sends each document's text once to each scoring partition
+that owns one of its buckets. The engine there hashes those texts again and scores each pair
+(exact Jaccard, MinHash estimate) once, in the first band where the CLI's banding emits it.
+Nothing leaves the JVM as a Python object per row, no signature, shingle set or table of
+pairs is shuffled, and no JVM package beyond Spark itself is needed.
 
 >>> pairs = dedup(spark.read.parquet("corpus.parquet"), bands=20, rows=5)  # doctest: +SKIP
 >>> clusters(pairs, threshold=0.8, documents=corpus)                       # doctest: +SKIP
@@ -76,15 +77,26 @@ def _binary(offsets, data):
     )
 
 
-def _check_options(
-    num_perm, seed, shingle, profile, bands, rows, threshold, max_bucket, family="classic"
-):
+class _Sketch(NamedTuple):
+    """How documents are hashed and banded: ``lshscope scan``'s options."""
+
+    num_perm: int
+    seed: int
+    shingle: Optional[str]
+    profile: Optional[str]
+    family: str
+    bands: int
+    rows: int
+
+    def kernel_options(self):
+        """The keyword arguments of the hashing kernels."""
+        return self._asdict()
+
+
+def _check_options(sketch, threshold, max_bucket):
     """Raises ValueError on the driver, before any job, for what the CLI would refuse."""
     empty = np.zeros(1, np.int64), np.zeros(0, np.uint8)
-    _kernels.hash_documents(
-        *empty, num_perm=num_perm, seed=seed, shingle=shingle, profile=profile, family=family
-    )
-    _kernels.band_rows(*empty, num_perm=num_perm, bands=bands, rows=rows)
+    _kernels.hash_texts(*empty, **sketch.kernel_options())
     if not 0.0 <= threshold <= 1.0:
         raise ValueError(f"threshold must be in [0, 1], got {threshold}")
     if max_bucket is not None and max_bucket < 1:
@@ -182,201 +194,223 @@ def dedup(
     (``"classic"``, ``"one-permutation"``, ``"c-minhash"``). Input order is the DataFrame's
     partition order, as Spark reads a file.
     The partitions of its shuffles are the session's ``spark.sql.shuffle.partitions``
-    (``python -m lshscope.spark`` sizes them from the input).
+    (``python -m lshscope.spark`` sizes them from the input). The documents' band keys and
+    the scored pairs are persisted (on disk, and in memory where it is free, respectively).
     """
-    _check_options(num_perm, seed, shingle, profile, bands, rows, threshold, max_bucket, family)
-    hashed = _hash(df, text_col, id_col, num_perm=num_perm, seed=seed, shingle=shingle,
-                   profile=profile, family=family)
-    scored = _score(hashed, bands=bands, rows=rows, num_perm=num_perm, threshold=threshold,
-                    max_bucket=max_bucket)
+    sketch = _Sketch(num_perm, seed, shingle, profile, family, bands, rows)
+    _check_options(sketch, threshold, max_bucket)
+    hashed = _hash(df, text_col, id_col, sketch)
+    scored = _score(hashed, sketch, threshold=threshold, max_bucket=max_bucket)
     return _in_order(_pairs_of(scored))
 
 
-def _hash(df, text_col, id_col, *, num_perm, seed, shingle, profile, family="classic"):
-    """``_row, _id, sig, shingles``: every document of ``df`` hashed once by the engine,
-    persisted (banding and scoring both read it)."""
+def _hash(df, text_col, id_col, sketch):
+    """``_row, _id, _text, keys, shingles``: every document of ``df`` with its band keys (a
+    binary value of ``bands`` keys, empty without shingles) and its number of shingles,
+    persisted on disk (banding, counting and scoring all read it). Nothing bigger than the
+    keys is kept: a shingle set is about eight times its text, and the scoring partitions
+    hash the few texts they need again."""
     from pyspark import StorageLevel
 
     docs, id_col = _documents(df, text_col, id_col)
 
     def hash_batches(batches):
         for batch in batches:
-            offsets, data = _buffers(batch.column("_text"))
-            sig_off, sig, set_off, sets = _kernels.hash_documents(
-                offsets,
-                data,
-                num_perm=num_perm,
-                seed=seed,
-                shingle=shingle,
-                profile=profile,
-                family=family,
+            key_off, keys, shingles = _kernels.hash_texts(
+                *_buffers(batch.column("_text")), **sketch.kernel_options()
             )
             yield pa.RecordBatch.from_arrays(
                 [
                     batch.column("_row"),
                     *([batch.column("_id")] if id_col else []),
-                    _binary(sig_off, sig),
-                    _binary(set_off, sets),
+                    batch.column("_text"),
+                    _binary(key_off, keys),
+                    pa.array(shingles),
                 ],
-                names=["_row", *(["_id"] if id_col else []), "sig", "shingles"],
+                names=["_row", *(["_id"] if id_col else []), "_text", "keys", "shingles"],
             )
 
     id_schema = "_id string, " if id_col else ""
+    text_type = dict(docs.dtypes)["_text"]
+    # On disk: an executor's heap caching a whole input split (one task for a Parquet file
+    # of one row group) ran out of memory on Spark's default 1 GB.
     hashed = docs.mapInArrow(
-        hash_batches, f"_row long, {id_schema}sig binary, shingles binary"
-    ).persist(StorageLevel.MEMORY_AND_DISK)
+        hash_batches, f"_row long, {id_schema}_text {text_type}, keys binary, shingles long"
+    ).persist(StorageLevel.DISK_ONLY)
     if not id_col:
         hashed = hashed.withColumn("_id", _row_numbers(hashed))
     return hashed
 
 
-def _band_rows(hashed, *, bands, rows, num_perm):
-    """``band, key, _row``: one row per band of every document with shingles, its bucket key
-    the CLI's."""
-
-    def band_batches(batches):
-        for batch in batches:
-            band, key, position = _kernels.band_rows(
-                *_buffers(batch.column("sig")), num_perm=num_perm, bands=bands, rows=rows
-            )
-            row = batch.column("_row").to_numpy()[position]
-            yield pa.RecordBatch.from_arrays(
-                [pa.array(band), pa.array(key), pa.array(row)], names=["band", "key", "_row"]
-            )
-
-    return hashed.select("_row", "sig").mapInArrow(band_batches, "band int, key long, _row long")
+# Rows per Arrow batch handed back to Spark from a kernel's whole-partition result.
+_BATCH_ROWS = 1 << 16
 
 
-def _score(hashed, *, bands, rows, num_perm, threshold, max_bucket):
+def _batches(columns, names):
+    """``columns`` (equal-length Arrow arrays) as record batches of at most _BATCH_ROWS."""
+    total = len(columns[0]) if columns else 0
+    for start in range(0, total, _BATCH_ROWS):
+        yield pa.RecordBatch.from_arrays(
+            [c.slice(start, _BATCH_ROWS) for c in columns], names=names
+        )
+
+
+def _whole_partition(batches):
+    """A partition's batches as one table (a kernel that groups needs all of it), or None
+    when it is empty."""
+    batches = [b for b in batches if b.num_rows]
+    return pa.Table.from_batches(batches).combine_chunks() if batches else None
+
+
+def _mask_columns(prefix, bands):
+    """Names of the long columns of a mask with one bit per band."""
+    return [f"{prefix}{w}" for w in range(-(-bands // 64))]
+
+
+def _mask_array(table, columns):
+    """The mask columns of ``table`` as one flat int64 array, a row's words together."""
+    return np.ascontiguousarray(
+        np.column_stack([table.column(c).to_numpy() for c in columns])
+    ).ravel()
+
+
+def _partition_values(spark, partitions):
+    """One int per partition of ``repartition(partitions, column)`` that Spark's hash
+    partitioning sends to that partition (``pmod(hash(v), partitions)``, Spark's Murmur3,
+    computed by Spark): the scoring partitions' owners must not share partitions, and
+    consecutive ints would (9 owners landed in 5 partitions, one with 5 times the work)."""
+    from pyspark.sql import functions as F
+
+    candidates = 64 * partitions
+    while True:
+        found = (
+            spark.range(candidates)
+            .select(F.col("id").cast("int").alias("v"))
+            .groupBy(F.pmod(F.hash("v"), F.lit(partitions)).alias("p"))
+            .agg(F.min("v").alias("v"))
+            .collect()
+        )
+        if len(found) == partitions:
+            values = np.zeros(partitions, np.int32)
+            for row in found:
+                values[row["p"]] = row["v"]
+            return values
+        candidates *= 4
+
+
+def _score(hashed, sketch, *, threshold, max_bucket, partitions=None):
     """The scored candidate pairs of ``hashed`` (unsorted, persisted): ``a, b`` (input
     positions), ``id_a, id_b, jaccard, estimate, bands_hit``, below-threshold pairs left out,
     and one tally row per scored partition (``a`` = -1, ``candidates`` its candidate count;
     pair rows have 0) so that the job counts the candidates exactly, without a second pass.
 
-    Pairs are scored inside their buckets, and no table of pairs is built, shuffled or
-    joined. Buckets of two or more documents (the first ``max_bucket`` of a larger one) go to
-    the partition their first member names, so that a family of near copies, which shares a
-    first member in most bands, lands in one partition; each partition receives the
-    signature and shingle set of every document its buckets hold once (not once per band),
-    and the engine scores each pair in the first band that emits it, decided from the two
-    documents alone, so each pair is scored once however many bands and partitions it spans.
+    ``partitions`` is (bucket partitions, scoring partitions), the session's shuffle
+    partitions by default. Pairs are scored inside their buckets, and no table of pairs is
+    built, shuffled or joined:
+
+    1. One row per (band, bucket key, document) goes to the bucket partition of its bucket;
+       the engine there finds the buckets of two or more (capped as the CLI caps them) and
+       names each one's owner, a scoring partition picked by its first member, so that a
+       family of near copies, which shares a first member in most bands, meets in one.
+    2. Each document goes once to each scoring partition that owns one of its buckets, with
+       the mask of bands it is there for: its text, not its signature or shingle set.
+    3. The engine there hashes the texts again, rebuilds the buckets it owns and scores each
+       pair in the first band that emits it, decided from the two documents alone.
     """
     from pyspark import StorageLevel
-    from pyspark.sql import Window
     from pyspark.sql import functions as F
 
-    partitions = int(hashed.sparkSession.conf.get("spark.sql.shuffle.partitions"))
-    # Each bucket's members in input order (the CLI's cap keeps a bucket's first members),
-    # by a sort rather than by collecting lists: a hash aggregate of lists of 13 million band
-    # rows ran out of memory and spilled.
-    in_order = Window.partitionBy("band", "key").orderBy("_row")
-    whole = in_order.rowsBetween(Window.unboundedPreceding, Window.unboundedFollowing)
-    members = (
-        _band_rows(hashed, bands=bands, rows=rows, num_perm=num_perm)
-        .select(
-            "band",
-            "key",
-            "_row",
-            F.count(F.lit(1)).over(whole).alias("size"),
-            F.row_number().over(in_order).alias("rank"),
-            F.pmod(F.xxhash64(F.first("_row").over(whole)), F.lit(partitions)).alias("part"),
-        )
-        .where(F.col("size") >= 2)
-    )
-    if max_bucket is not None:
-        # The CLI never caps a bucket below a pair.
-        members = members.where(F.col("rank") <= max(max_bucket, 2))
-    # Read three times below (documents per partition, bands emitted, the buckets).
-    members = members.select("part", "band", "key", "_row").persist(StorageLevel.MEMORY_AND_DISK)
+    if partitions is None:
+        given = int(hashed.sparkSession.conf.get("spark.sql.shuffle.partitions"))
+        partitions = (given, given)
+    bucket_parts, score_parts = partitions
+    owners = _partition_values(hashed.sparkSession, score_parts)
+    bands = sketch.bands
+    owned_cols = _mask_columns("m", bands)
+    emitted_cols = _mask_columns("e", bands) if max_bucket is not None else []
 
-    docs = hashed.select("_row", "_id", "sig", "shingles")
-    emitted = []
-    if max_bucket is not None:
+    def band_batches(batches):
+        for batch in batches:
+            band, key, position = _kernels.band_rows(*_buffers(batch.column("keys")), bands=bands)
+            row = batch.column("_row").to_numpy()[position]
+            yield pa.RecordBatch.from_arrays(
+                [pa.array(band), pa.array(key), pa.array(row)], names=["band", "key", "_row"]
+            )
+
+    def member_batches(batches):
+        table = _whole_partition(batches)
+        if table is None:
+            return
+        part, row, masks = _kernels.bucket_members(
+            table.column("band").to_numpy(),
+            table.column("key").to_numpy(),
+            table.column("_row").to_numpy(),
+            bands=bands,
+            parts=owners,
+            max_bucket=max_bucket,
+        )
+        masks = masks.reshape(-1, len(owned_cols))
+        yield from _batches(
+            [pa.array(part), pa.array(row), *(pa.array(masks[:, w]) for w in range(masks.shape[1]))],
+            ["part", "_row", *owned_cols],
+        )
+
+    members = (
+        hashed.select("_row", "keys")
+        .mapInArrow(band_batches, "band int, key long, _row long")
+        .repartition(bucket_parts, "band", "key")
+        .mapInArrow(member_batches, ", ".join(["part int", "_row long", *(f"{c} long" for c in owned_cols)]))
+    )
+    # Partitioned by document from here on: the masks' aggregate and the join to the texts
+    # need no other shuffle.
+    owned = (
+        members.repartition(score_parts, "_row")
+        .groupBy("part", "_row")
+        .agg(*(F.bit_or(c).alias(c) for c in owned_cols))
+    )
+    if emitted_cols:
         # A pair that shares a capped bucket may still be emitted by another band: each
-        # document carries the bands in which it is among its bucket's first members.
-        docs = docs.join(
-            members.groupBy("_row").agg(F.collect_list("band").alias("emitted")).hint("merge"),
-            "_row",
+        # document carries the bands in which it is among its bucket's first members,
+        # whichever partition owns them.
+        emitted = owned.groupBy("_row").agg(
+            *(F.bit_or(m).alias(e) for m, e in zip(owned_cols, emitted_cols))
         )
-        emitted = ["emitted"]
+        owned = owned.join(emitted, "_row")
     # A sort-merge join, whatever the size estimates say: Spark would otherwise broadcast the
-    # documents (estimated from the input file's size, small, but expanded to signatures and
-    # shingle sets many times that) and a default 1 GB driver runs out of heap building it.
-    doc_rows = (
-        members.select("part", "_row")
-        .distinct()
-        .join(docs.hint("merge"), "_row")
-        .select(
-            "part",
-            F.lit(None).cast("int").alias("band"),
-            F.lit(None).cast("long").alias("key"),
-            "_row",
-            "_id",
-            "sig",
-            "shingles",
-            *emitted,
-        )
-    )
-    bucket_rows = members.select(
-        "part",
-        "band",
-        "key",
-        "_row",
-        F.lit(None).cast("string").alias("_id"),
-        F.lit(None).cast("binary").alias("sig"),
-        F.lit(None).cast("binary").alias("shingles"),
-        *([F.lit(None).cast("array<int>").alias("emitted")] if emitted else []),
-    )
+    # documents (estimated from the input file's size, small) and a default 1 GB driver runs
+    # out of heap building the table.
+    documents = owned.join(hashed.select("_row", "_id", "_text").hint("merge"), "_row")
 
     def score_partition(batches):
-        # A partition's buckets and documents arrive in any order and any number of batches:
-        # all of them first.
-        batches = [b for b in batches if b.num_rows]
-        if not batches:
+        table = _whole_partition(batches)
+        if table is None:
             return
-        table = pa.Table.from_batches(batches)
-        is_doc = pc.is_valid(table.column("sig"))
-        docs = table.filter(is_doc).combine_chunks()
-        buckets = table.filter(pc.invert(is_doc)).combine_chunks()
-        lists = None
-        if emitted:
-            lists = docs.column("emitted").combine_chunks()
-            lists = (lists.offsets.to_numpy().astype(np.int64), lists.values.to_numpy())
-        doc_row = docs.column("_row").to_numpy()
-        first, second, jaccard, estimate, hits, candidates = _kernels.score_buckets(
+        doc_row = table.column("_row").to_numpy()
+        first, second, jaccard, estimate, hits, candidates = _kernels.score_documents(
             doc_row,
-            _buffers(docs.column("sig")),
-            _buffers(docs.column("shingles")),
-            lists,
-            buckets.column("band").to_numpy(),
-            buckets.column("key").to_numpy(),
-            buckets.column("_row").to_numpy(),
-            num_perm=num_perm,
-            bands=bands,
-            rows=rows,
+            _buffers(table.column("_text")),
+            _mask_array(table, owned_cols),
+            _mask_array(table, emitted_cols) if emitted_cols else None,
             threshold=threshold,
+            **sketch.kernel_options(),
         )
-        ids = docs.column("_id")
-        yield pa.RecordBatch.from_arrays(
+        ids = table.column("_id").combine_chunks()
+        yield from _batches(
             [
                 pa.array(doc_row[first]),
                 pa.array(doc_row[second]),
-                ids.take(pa.array(first)).combine_chunks(),
-                ids.take(pa.array(second)).combine_chunks(),
+                ids.take(pa.array(first)),
+                ids.take(pa.array(second)),
                 pa.array(jaccard),
                 pa.array(estimate),
                 pa.array(hits),
                 pa.array(np.zeros(len(first), np.int64)),
             ],
-            names=_SCORED_COLUMNS,
+            _SCORED_COLUMNS,
         )
         yield _tally(candidates)
 
-    scored = (
-        doc_rows.unionByName(bucket_rows)
-        .repartition(partitions, "part")
-        .mapInArrow(score_partition, _SCORED_SCHEMA)
-    )
+    scored = documents.repartition(score_parts, "part").mapInArrow(score_partition, _SCORED_SCHEMA)
     # Sorting samples its input in a job of its own: without the persist, every bucket would
     # be scored twice.
     return scored.persist(StorageLevel.MEMORY_AND_DISK)
@@ -819,13 +853,11 @@ def _parser():
 _PARTITION_BYTES = 128 << 20
 _FILE_BYTES = 256 << 20
 # What a document's row costs in the banding shuffle (band, key, position and row overhead),
-# a pair's row in the output (two ids, two doubles, a count, before compression), and what
-# a byte of text grows to once hashed (one 8-byte hash per character-shingle).
+# a pair's row in the output (two ids, two doubles, a count, before compression), and a
+# shingle in the sets a scoring partition builds (one 8-byte hash).
 _BAND_ROW_BYTES = 24
 _PAIR_ROW_BYTES = 64
-_HASHED_BYTES_PER_INPUT_BYTE = 8
-# The most input bytes Spark puts in one task when it reads files.
-_SPLIT_BYTES_CONF = "spark.sql.files.maxPartitionBytes"
+_SET_BYTES_PER_SHINGLE = 8
 
 
 def _shuffle_partitions(shuffled_bytes, parallelism):
@@ -886,17 +918,10 @@ def main(argv=None):
     args = _parser().parse_args(argv)
     profile = None if args.profile in (None, "lshscope") else args.profile
     try:
-        _check_options(
-            args.num_perm,
-            args.seed,
-            args.shingle,
-            profile,
-            args.bands,
-            args.rows,
-            args.threshold,
-            args.max_bucket,
-            args.family,
+        sketch = _Sketch(
+            args.num_perm, args.seed, args.shingle, profile, args.family, args.bands, args.rows
         )
+        _check_options(sketch, args.threshold, args.max_bucket)
         if args.shuffle_partitions is not None and args.shuffle_partitions < 1:
             raise ValueError(f"--shuffle-partitions must be at least 1, got {args.shuffle_partitions}")
         source = parse_location(args.input)
@@ -926,9 +951,8 @@ def main(argv=None):
             builder = builder.master(master)
         spark = builder.getOrCreate()
     given_partitions = spark.conf.get("spark.sql.shuffle.partitions")
-    given_split = spark.conf.get(_SPLIT_BYTES_CONF)
     try:
-        return _run(spark, args, profile, source, outputs)
+        return _run(spark, args, sketch, source, outputs)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -937,10 +961,9 @@ def main(argv=None):
             spark.stop()
         else:
             spark.conf.set("spark.sql.shuffle.partitions", given_partitions)
-            spark.conf.set(_SPLIT_BYTES_CONF, given_split)
 
 
-def _run(spark, args, profile, source, outputs):
+def _run(spark, args, sketch, source, outputs):
     """The job in a running session: checks the paths through Spark's filesystems, then
     hashes, bands and scores, writes the pairs and the clusters, with a line per phase and
     the summary on standard error. Raises ValueError for what the user must fix."""
@@ -958,57 +981,36 @@ def _run(spark, args, profile, source, outputs):
     mode = "overwrite" if args.overwrite else "errorifexists"
     parallelism = spark.sparkContext.defaultParallelism
 
-    def size_shuffles(shuffled_bytes):
-        partitions = args.shuffle_partitions or _shuffle_partitions(shuffled_bytes, parallelism)
-        spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
-        return partitions
+    def partitions_for(shuffled_bytes):
+        return args.shuffle_partitions or _shuffle_partitions(shuffled_bytes, parallelism)
 
     log = _Log()
-    # A first guess from the input's bytes, for the hashing phase's own small shuffle.
-    size_shuffles(input_bytes * _HASHED_BYTES_PER_INPUT_BYTE)
-    if not spark.sparkContext.getConf().contains(_SPLIT_BYTES_CONF):
-        # One task hashes an input split and persists what it became as one block, about 8
-        # times the split's bytes: Spark's 128 MB splits made a block a 1 GB executor could
-        # not hold (OutOfMemoryError while hashing 664,000 short texts, a 90 MB Parquet file
-        # in one split). Parquet splits at row-group boundaries, so a file of one row group
-        # stays one task.
-        spark.conf.set(_SPLIT_BYTES_CONF, str(_PARTITION_BYTES // _HASHED_BYTES_PER_INPUT_BYTE))
     log.phase("reading + shingling + MinHash signatures", f"{source.uri} ({fmt}, {input_bytes:,} bytes)")
     corpus = read_corpus(spark, source.uri, fmt)
-    hashed = _hash(
-        corpus,
-        args.text_column,
-        args.id_column,
-        num_perm=args.num_perm,
-        seed=args.seed,
-        shingle=args.shingle,
-        profile=profile,
-        family=args.family,
-    )
+    hashed = _hash(corpus, args.text_column, args.id_column, sketch)
     counts = hashed.agg(
-        F.count(F.lit(1)).alias("documents"),
-        F.sum(F.length("shingles")).alias("set_bytes"),
-        F.sum(F.length("sig")).alias("sig_bytes"),
+        F.count(F.lit(1)).alias("documents"), F.sum("shingles").alias("shingles")
     ).first()
-    documents = counts["documents"]
-    set_bytes, sig_bytes = counts["set_bytes"] or 0, counts["sig_bytes"] or 0
-    # Now from what the documents became: their tables (joined twice) and their band rows.
-    partitions = size_shuffles(
-        set_bytes + sig_bytes + documents * args.bands * _BAND_ROW_BYTES
+    documents, shingles = counts["documents"], counts["shingles"] or 0
+    # Sized from what the documents became: their band rows, and the shingle sets a scoring
+    # partition builds from their texts.
+    partitions = (
+        partitions_for(documents * args.bands * _BAND_ROW_BYTES),
+        partitions_for(shingles * _SET_BYTES_PER_SHINGLE),
     )
+    spark.conf.set("spark.sql.shuffle.partitions", str(partitions[1]))
     log.say(
-        f"{documents:,} documents, {set_bytes // 8:,} shingles; "
-        f"{partitions} shuffle partitions for {parallelism} cores"
+        f"{documents:,} documents, {shingles:,} shingles; {partitions[0]} bucket and "
+        f"{partitions[1]} scoring partitions for {parallelism} cores"
     )
 
     log.phase("banding + verifying candidates")
     scored = _score(
         hashed,
-        bands=args.bands,
-        rows=args.rows,
-        num_perm=args.num_perm,
+        sketch,
         threshold=args.threshold,
         max_bucket=args.max_bucket,
+        partitions=partitions,
     )
     tallies = scored.agg(
         F.sum("candidates").alias("candidates"),
@@ -1054,7 +1056,7 @@ def _run(spark, args, profile, source, outputs):
 
     summary = [
         f"read {documents:,} documents from {source.uri}",
-        f"{set_bytes // 8:,} shingles, K = {args.num_perm}"
+        f"{shingles:,} shingles, K = {args.num_perm}"
         f"{'' if args.family == 'classic' else f', {args.family} sketches'}, "
         f"{args.bands} bands × {args.rows} rows "
         f"({args.bands * args.rows} of {args.num_perm} hashes used)",

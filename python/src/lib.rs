@@ -454,8 +454,9 @@ fn _lshscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(signatures, m)?)?;
     m.add_function(wrap_pyfunction!(scan, m)?)?;
     // The batch kernels of `lshscope.spark` (private: their arguments are Arrow buffers).
-    m.add_function(wrap_pyfunction!(spark::hash_documents, m)?)?;
+    m.add_function(wrap_pyfunction!(spark::hash_texts, m)?)?;
     m.add_function(wrap_pyfunction!(spark::band_rows, m)?)?;
-    m.add_function(wrap_pyfunction!(spark::score_buckets, m)?)?;
+    m.add_function(wrap_pyfunction!(spark::bucket_members, m)?)?;
+    m.add_function(wrap_pyfunction!(spark::score_documents, m)?)?;
     Ok(())
 }

@@ -3,15 +3,21 @@
 //! no Python object per row), so every number is the engine's, computed as `lshscope scan`
 //! computes it.
 //!
-//! The plan they serve (see `python/lshscope/spark.py`): hash each document once (signature
-//! and shingle set, both carried as binary columns), emit one row per (band, bucket key,
-//! document), group by bucket in Spark, send each bucket of two or more documents (with the
-//! CLI's bucket cap) and its documents to one partition, and there score each pair once, in
-//! the first band that emits it.
+//! The plan they serve (see `python/lshscope/spark.py`):
+//! 1. [`hash_texts`]: each document's band keys (a short binary value) and shingle count.
+//! 2. [`band_rows`]: one row per (band, bucket key, document), grouped by bucket in Spark.
+//! 3. [`bucket_members`]: in each bucket partition, the buckets of two or more documents (the
+//!    CLI's cap applied); each bucket is owned by a scoring partition named after its first
+//!    member, and every member is sent there once, with a mask of the bands whose bucket it
+//!    is sent for.
+//! 4. [`score_documents`]: a scoring partition receives its documents' texts and masks (no
+//!    signature or shingle set crosses the shuffles: a text is several times smaller),
+//!    hashes them again, rebuilds the buckets it owns and scores each pair once, in the
+//!    first band that emits it.
 
 use lshscope::corpus::Corpus;
 use lshscope::jobs::Progress;
-use lshscope::minhash::{Banding, band_key, build_index};
+use lshscope::minhash::{Banding, Index, IndexOptions, band_key, build_index};
 use lshscope::similarity::jaccard;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -25,8 +31,7 @@ type Column<'py, T> = Bound<'py, PyArray1<T>>;
 /// An Arrow variable-width column as NumPy arrays: offsets (widened to 64 bits) and bytes.
 type Buffers<'py> = (PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, u8>);
 
-/// The `i`-th value of a variable-width Arrow column given as (offsets, values): the bytes
-/// of a string or binary value, or the members of a list.
+/// The `i`-th value of a variable-width Arrow column given as (offsets, values).
 fn value<'a, T>(offsets: &[i64], values: &'a [T], i: usize) -> PyResult<&'a [T]> {
     let (start, end) = (offsets[i], offsets[i + 1]);
     if start < 0 || end < start || end as usize > values.len() {
@@ -45,126 +50,111 @@ fn count(offsets: &[i64]) -> PyResult<usize> {
         .ok_or_else(|| PyValueError::new_err("offsets must hold one more entry than values"))
 }
 
-/// The signature stored in a binary value: K little-endian `u32`s.
-fn signature_of(bytes: &[u8], num_perm: usize, out: &mut Vec<u32>) -> PyResult<()> {
-    if bytes.len() != num_perm * 4 {
-        return Err(PyValueError::new_err(format!(
-            "a signature of {} bytes where num_perm = {num_perm} needs {}",
-            bytes.len(),
-            num_perm * 4
-        )));
-    }
-    out.clear();
-    out.extend(
-        bytes
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))),
-    );
-    Ok(())
+/// 64-bit words of a mask with one bit per band.
+fn mask_words(bands: usize) -> usize {
+    bands.div_ceil(64)
 }
 
-/// The shingle set stored in a binary value: sorted, distinct little-endian `u64`s.
-fn set_of(bytes: &[u8], out: &mut Vec<u64>) -> PyResult<()> {
-    if !bytes.len().is_multiple_of(8) {
-        return Err(PyValueError::new_err(format!(
-            "a shingle set of {} bytes is not a whole number of 8-byte hashes",
-            bytes.len()
-        )));
-    }
-    out.clear();
-    out.extend(
-        bytes
-            .chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))),
-    );
-    Ok(())
+fn has_bit(mask: &[i64], band: usize) -> bool {
+    (mask[band / 64] as u64) >> (band % 64) & 1 == 1
 }
 
-/// What [`hash_documents`] returns: the signatures and the shingle sets, each as a binary
-/// column (offsets, bytes). A document without shingles has an empty signature value.
-type Hashed<'py> = (
-    Column<'py, i64>,
-    Column<'py, u8>,
-    Column<'py, i64>,
-    Column<'py, u8>,
-);
-
-/// Signatures (in the sketch family `family`) and shingle sets of a batch of texts given as an
-/// Arrow string or binary column (offsets, bytes); bytes that are not UTF-8 are decoded
-/// lossily, as the CLI's readers do.
-#[pyfunction]
-#[pyo3(signature = (offsets, data, *, num_perm, seed, shingle=None, profile=None, family="classic"))]
-#[allow(clippy::too_many_arguments)]
-pub fn hash_documents<'py>(
-    py: Python<'py>,
-    offsets: PyReadonlyArray1<'py, i64>,
-    data: PyReadonlyArray1<'py, u8>,
-    num_perm: usize,
-    seed: u64,
-    shingle: Option<&str>,
-    profile: Option<&str>,
-    family: &str,
-) -> PyResult<Hashed<'py>> {
-    let options = index_options(num_perm, seed, shingle, profile, family)?;
-    let (offsets, data) = (offsets.as_slice()?, data.as_slice()?);
+/// The engine's index (signatures and shingle sets) of a batch of texts given as an Arrow
+/// string or binary column; bytes that are not UTF-8 are decoded lossily, as the CLI's
+/// readers do.
+fn index_of_texts(
+    py: Python<'_>,
+    offsets: &[i64],
+    data: &[u8],
+    options: &IndexOptions,
+) -> PyResult<Index> {
     let n = count(offsets)?;
     let mut corpus = Corpus::new();
     for i in 0..n {
         corpus.push("", &String::from_utf8_lossy(value(offsets, data, i)?));
     }
-    let index = py
-        .detach(|| build_index(&corpus, &options, &Progress::new()))
-        .map_err(to_py)?;
-    let mut sig_offsets = Vec::with_capacity(n + 1);
-    let mut sig_bytes = Vec::with_capacity(n * num_perm * 4);
-    let mut set_offsets = Vec::with_capacity(n + 1);
-    let mut set_bytes = Vec::with_capacity(index.sets.total() * 8);
-    sig_offsets.push(0i64);
-    set_offsets.push(0i64);
-    for i in 0..n {
-        if !index.signatures.is_empty_doc(i) {
-            sig_bytes.extend(index.signatures.row(i).iter().flat_map(|v| v.to_le_bytes()));
-        }
-        sig_offsets.push(sig_bytes.len() as i64);
-        set_bytes.extend(index.sets.get(i).iter().flat_map(|h| h.to_le_bytes()));
-        set_offsets.push(set_bytes.len() as i64);
-    }
-    Ok((
-        sig_offsets.into_pyarray(py),
-        sig_bytes.into_pyarray(py),
-        set_offsets.into_pyarray(py),
-        set_bytes.into_pyarray(py),
-    ))
+    py.detach(|| build_index(&corpus, options, &Progress::new()))
+        .map_err(to_py)
 }
 
-/// One row per (band, bucket key, document) for the documents with shingles: `(band, key,
-/// position in the batch)`. The key is the CLI's own ([`band_key`]), so buckets are the same.
+/// What [`hash_texts`] returns: the band keys of every document as a binary column (offsets,
+/// bytes: `bands` little-endian `u64`s, empty for a document without shingles) and its
+/// number of shingles.
+type Hashed<'py> = (Column<'py, i64>, Column<'py, u8>, Column<'py, i64>);
+
+/// The band keys (in the sketch family `family`, `bands` × `rows` of `num_perm` rows) and
+/// the shingle counts of a batch of texts (offsets, bytes of an Arrow string or binary
+/// column). The keys are the CLI's own ([`band_key`]), so buckets are the same.
 #[pyfunction]
-#[pyo3(signature = (offsets, data, *, num_perm, bands, rows))]
-pub fn band_rows<'py>(
+#[pyo3(signature = (offsets, data, *, num_perm, seed, bands, rows, shingle=None, profile=None, family="classic"))]
+#[allow(clippy::too_many_arguments)]
+pub fn hash_texts<'py>(
     py: Python<'py>,
     offsets: PyReadonlyArray1<'py, i64>,
     data: PyReadonlyArray1<'py, u8>,
     num_perm: usize,
+    seed: u64,
     bands: usize,
     rows: usize,
-) -> PyResult<(Column<'py, i32>, Column<'py, i64>, Column<'py, i64>)> {
+    shingle: Option<&str>,
+    profile: Option<&str>,
+    family: &str,
+) -> PyResult<Hashed<'py>> {
+    let options = index_options(num_perm, seed, shingle, profile, family)?;
     let banding: Banding = banding(bands, rows, num_perm)?;
+    let index = index_of_texts(py, offsets.as_slice()?, data.as_slice()?, &options)?;
+    let n = index.len();
+    let mut key_offsets = Vec::with_capacity(n + 1);
+    let mut key_bytes = Vec::with_capacity(n * bands * 8);
+    let mut shingles = Vec::with_capacity(n);
+    key_offsets.push(0i64);
+    for i in 0..n {
+        if !index.signatures.is_empty_doc(i) {
+            let signature = index.signatures.row(i);
+            for band in 0..bands {
+                key_bytes.extend(band_key(signature, banding, band).to_le_bytes());
+            }
+        }
+        key_offsets.push(key_bytes.len() as i64);
+        shingles.push(index.sets.get(i).len() as i64);
+    }
+    Ok((
+        key_offsets.into_pyarray(py),
+        key_bytes.into_pyarray(py),
+        shingles.into_pyarray(py),
+    ))
+}
+
+/// One row per (band, bucket key, document) for the documents with shingles: `(band, key,
+/// position in the batch)`, from the band keys of [`hash_texts`].
+#[pyfunction]
+#[pyo3(signature = (offsets, data, *, bands))]
+pub fn band_rows<'py>(
+    py: Python<'py>,
+    offsets: PyReadonlyArray1<'py, i64>,
+    data: PyReadonlyArray1<'py, u8>,
+    bands: usize,
+) -> PyResult<(Column<'py, i32>, Column<'py, i64>, Column<'py, i64>)> {
     let (offsets, data) = (offsets.as_slice()?, data.as_slice()?);
     let n = count(offsets)?;
     let (mut band_col, mut key_col, mut doc_col) = (Vec::new(), Vec::new(), Vec::new());
-    let mut signature = Vec::with_capacity(num_perm);
     for i in 0..n {
         let bytes = value(offsets, data, i)?;
         if bytes.is_empty() {
-            // A document without shingles has no signature row and is in no bucket.
+            // A document without shingles has no signature and is in no bucket.
             continue;
         }
-        signature_of(bytes, num_perm, &mut signature)?;
-        for band in 0..bands {
+        if bytes.len() != bands * 8 {
+            return Err(PyValueError::new_err(format!(
+                "band keys of {} bytes where {bands} bands need {}",
+                bytes.len(),
+                bands * 8
+            )));
+        }
+        for (band, key) in bytes.chunks_exact(8).enumerate() {
             band_col.push(band as i32);
             // Spark has no unsigned 64-bit type: the key's bits as a signed long.
-            key_col.push(band_key(&signature, banding, band) as i64);
+            key_col.push(i64::from_le_bytes(key.try_into().expect("8 bytes")));
             doc_col.push(i as i64);
         }
     }
@@ -175,10 +165,101 @@ pub fn band_rows<'py>(
     ))
 }
 
-/// What [`score_buckets`] returns: for each kept pair, the positions of its two documents
-/// among the document rows given, its exact Jaccard, its estimate and its `bands_hit`; then
-/// the number of candidate pairs scored (kept or not).
-type ScoredInBuckets<'py> = (
+/// Which of `parts` scoring partitions owns a bucket whose first member is the document at
+/// input position `first_row`: a family of near copies shares its first member in most
+/// bands, so its buckets meet in one partition and each of its documents is sent there once.
+fn owner(first_row: i64, parts: usize) -> usize {
+    // SplitMix64's finalizer (Steele, Lea and Flood, "Fast splittable pseudorandom number
+    // generators", OOPSLA 2014): input positions are dense, their partitions should not be.
+    let mut z = first_row as u64;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    (z % parts as u64) as usize
+}
+
+/// What [`bucket_members`] returns: per (scoring partition, document) the partition's value
+/// (see [`bucket_members`]), the document's input position and its mask (`mask_words(bands)` longs per row, flattened) of
+/// the bands whose bucket sends it there.
+type Members<'py> = (Column<'py, i32>, Column<'py, i64>, Column<'py, i64>);
+
+/// The buckets among a bucket partition's band rows `(band, key, row)` (every row of a
+/// bucket is in the same partition), as the CLI forms them: members in input order, buckets
+/// of one left out, and with `max_bucket` only a larger bucket's first `max_bucket` members
+/// (never fewer than two). Each bucket is owned by the scoring partition [`owner`] names
+/// after its first member; the result lists every (partition, member) once, with the bands
+/// it is sent for. A partition is named by its entry of `parts`: one value per scoring
+/// partition that Spark's hash partitioning sends to exactly that partition, so that no two
+/// owners share one (chosen by the caller with Spark's own hash).
+#[pyfunction]
+#[pyo3(signature = (band, key, row, *, bands, parts, max_bucket=None))]
+pub fn bucket_members<'py>(
+    py: Python<'py>,
+    band: PyReadonlyArray1<'py, i32>,
+    key: PyReadonlyArray1<'py, i64>,
+    row: PyReadonlyArray1<'py, i64>,
+    bands: usize,
+    parts: PyReadonlyArray1<'py, i32>,
+    max_bucket: Option<usize>,
+) -> PyResult<Members<'py>> {
+    let (band, key, row) = (band.as_slice()?, key.as_slice()?, row.as_slice()?);
+    let parts = parts.as_slice()?;
+    if key.len() != band.len() || row.len() != band.len() {
+        return Err(PyValueError::new_err(
+            "the band row columns (band, key, row) differ in length",
+        ));
+    }
+    if parts.is_empty() {
+        return Err(PyValueError::new_err(
+            "parts must name at least one partition",
+        ));
+    }
+    if let Some(b) = band.iter().find(|&&b| b < 0 || b as usize >= bands) {
+        return Err(PyValueError::new_err(format!(
+            "band {b} is not below {bands}"
+        )));
+    }
+    // The CLI never caps a bucket below a pair.
+    let cap = max_bucket.map_or(usize::MAX, |m| m.max(2));
+    let words = mask_words(bands);
+    let (parts_col, rows_col, masks) = py.detach(|| {
+        let mut entries: Vec<(i32, i64, i64)> =
+            (0..band.len()).map(|i| (band[i], key[i], row[i])).collect();
+        entries.sort_unstable();
+        // (owner, member, band) for every member of a bucket of two or more.
+        let mut sent: Vec<(i32, i64, i32)> = Vec::new();
+        for bucket in entries.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)) {
+            if bucket.len() < 2 {
+                continue;
+            }
+            let part = parts[owner(bucket[0].2, parts.len())];
+            sent.extend(bucket.iter().take(cap).map(|&(b, _, r)| (part, r, b)));
+        }
+        sent.sort_unstable();
+        let (mut parts_col, mut rows_col, mut masks) = (Vec::new(), Vec::new(), Vec::new());
+        for group in sent.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)) {
+            parts_col.push(group[0].0);
+            rows_col.push(group[0].1);
+            let start = masks.len();
+            masks.resize(start + words, 0i64);
+            for &(_, _, b) in group {
+                let b = b as usize;
+                masks[start + b / 64] |= (1u64 << (b % 64)) as i64;
+            }
+        }
+        (parts_col, rows_col, masks)
+    });
+    Ok((
+        parts_col.into_pyarray(py),
+        rows_col.into_pyarray(py),
+        masks.into_pyarray(py),
+    ))
+}
+
+/// What [`score_documents`] returns: for each kept pair, the positions of its two documents
+/// among the documents given, its exact Jaccard, its estimate and its `bands_hit`; then the
+/// number of candidate pairs scored (kept or not).
+type Scored<'py> = (
     Column<'py, i64>,
     Column<'py, i64>,
     Column<'py, f64>,
@@ -187,218 +268,172 @@ type ScoredInBuckets<'py> = (
     u64,
 );
 
-/// The documents of a partition, decoded once, in input order: signatures, band keys,
-/// shingle sets and (with a bucket cap) the bands each forms pairs in, so that a pair's tests
-/// read slices.
-struct Members {
-    num_perm: usize,
-    bands: usize,
-    /// Input positions, ascending and distinct: member `i` is the document at `rows[i]`.
-    rows: Vec<i64>,
-    /// Where member `i` was among the document rows given.
-    given_at: Vec<usize>,
-    signatures: Vec<u32>,
-    keys: Vec<u64>,
-    set_offsets: Vec<usize>,
-    sets: Vec<u64>,
-    /// `bands` flags per member: it is among the first `max_bucket` members of its bucket in
-    /// that band (with no cap, every member of a bucket of two or more is).
-    emitted: Option<Vec<bool>>,
-}
-
-impl Members {
-    fn signature(&self, i: usize) -> &[u32] {
-        &self.signatures[i * self.num_perm..(i + 1) * self.num_perm]
-    }
-
-    fn set(&self, i: usize) -> &[u64] {
-        &self.sets[self.set_offsets[i]..self.set_offsets[i + 1]]
-    }
-
-    /// True when the CLI's banding emits the pair (i, j) in `band`: the two share its bucket
-    /// (equal keys, as the CLI groups them) and both are within the bucket cap there.
-    fn emitted_in(&self, i: usize, j: usize, band: usize) -> bool {
-        let b = self.bands;
-        self.keys[i * b + band] == self.keys[j * b + band]
-            && self
-                .emitted
-                .as_ref()
-                .is_none_or(|e| e[i * b + band] && e[j * b + band])
-    }
-
-    /// The member for input position `row`.
-    fn at(&self, row: i64) -> Option<usize> {
-        self.rows.binary_search(&row).ok()
-    }
-}
-
-/// The candidate pairs of one partition's buckets, scored where they meet, each once.
+/// The candidate pairs of the buckets one scoring partition owns, each scored once.
 ///
-/// A partition holds some buckets (those of two or more documents, each whole) as rows
-/// `(band, key, member)`, `member` a document's input position, and once each the documents
-/// they hold (`doc_row`, the input position, its signature and shingle set; a document given
-/// twice is read once). With `--max-bucket` only a bucket's first members are listed, and
-/// `emitted` (a list column: offsets, band numbers) names for each document every band in
-/// which it is among its bucket's first members. Each bucket's pairs are the CLI's (members
-/// in input order, every pair once); a pair is scored only in the first band that emits it, decided from
-/// the two documents alone (their band keys and emitted bands), so no pair is scored twice
-/// and none is missed, however many bands or buckets it shares; its `bands_hit` counts the
-/// bands that emit it, as [`lshscope::minhash::find_candidates`] counts them. Pairs below
-/// `threshold` (exact Jaccard) are counted but not returned.
+/// The partition holds the documents of its buckets: input position `doc_row`, text, and
+/// `owned`, the mask of bands whose bucket (owned here) holds the document
+/// (`mask_words(bands)` longs per document, flattened); a document given more than once
+/// (its buckets' owners share the partition) is hashed once, for the union of its masks. With `--max-bucket`, `emitted` is
+/// every document's mask of the bands in which it is among its bucket's first members,
+/// owned here or not. The texts are hashed again (the signatures are the ones the band keys
+/// came from); the documents owned in a band, grouped by band key, are exactly that band's
+/// buckets, members in input order. A pair is scored in the first band that emits it,
+/// decided from the two documents alone (their band keys and emitted bands): so however
+/// many bands, buckets or partitions it spans, no pair is scored twice and none is missed.
+/// Its `bands_hit` counts the bands that emit it, as [`lshscope::minhash::find_candidates`]
+/// counts them. Pairs below `threshold` (exact Jaccard) are counted but not returned.
 #[pyfunction]
-#[pyo3(signature = (doc_row, sig, set, emitted, band, key, member, *, num_perm, bands, rows, threshold))]
+#[pyo3(signature = (doc_row, text, owned, emitted, *, num_perm, seed, bands, rows, threshold, shingle=None, profile=None, family="classic"))]
 #[allow(clippy::too_many_arguments)]
-pub fn score_buckets<'py>(
+pub fn score_documents<'py>(
     py: Python<'py>,
     doc_row: PyReadonlyArray1<'py, i64>,
-    sig: Buffers<'py>,
-    set: Buffers<'py>,
-    emitted: Option<(PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i32>)>,
-    band: PyReadonlyArray1<'py, i32>,
-    key: PyReadonlyArray1<'py, i64>,
-    member: PyReadonlyArray1<'py, i64>,
+    text: Buffers<'py>,
+    owned: PyReadonlyArray1<'py, i64>,
+    emitted: Option<PyReadonlyArray1<'py, i64>>,
     num_perm: usize,
+    seed: u64,
     bands: usize,
     rows: usize,
     threshold: f64,
-) -> PyResult<ScoredInBuckets<'py>> {
+    shingle: Option<&str>,
+    profile: Option<&str>,
+    family: &str,
+) -> PyResult<Scored<'py>> {
+    let options = index_options(num_perm, seed, shingle, profile, family)?;
     let banding = banding(bands, rows, num_perm)?;
+    let words = mask_words(bands);
     let doc_row = doc_row.as_slice()?;
-    let (sig_offsets, sig_bytes) = (sig.0.as_slice()?, sig.1.as_slice()?);
-    let (set_offsets, set_bytes) = (set.0.as_slice()?, set.1.as_slice()?);
+    let (text_offsets, text_bytes) = (text.0.as_slice()?, text.1.as_slice()?);
+    let owned = owned.as_slice()?;
     let emitted = match &emitted {
-        Some((offsets, values)) => Some((offsets.as_slice()?, values.as_slice()?)),
+        Some(masks) => Some(masks.as_slice()?),
         None => None,
     };
     let docs = doc_row.len();
-    if count(sig_offsets)? != docs
-        || count(set_offsets)? != docs
-        || emitted.is_some_and(|(o, _)| o.len() != docs + 1)
+    if count(text_offsets)? != docs
+        || owned.len() != docs * words
+        || emitted.is_some_and(|e| e.len() != docs * words)
     {
         return Err(PyValueError::new_err(
-            "the document columns (row, signature, set, emitted) differ in length",
+            "the document columns (row, text, owned, emitted) differ in length",
         ));
     }
-    let (band, key, member) = (band.as_slice()?, key.as_slice()?, member.as_slice()?);
-    if key.len() != band.len() || member.len() != band.len() {
-        return Err(PyValueError::new_err(
-            "the bucket columns (band, key, member) differ in length",
-        ));
-    }
-
-    let mut order: Vec<usize> = (0..docs).collect();
-    order.sort_by_key(|&i| doc_row[i]);
-    order.dedup_by_key(|i| doc_row[*i]);
-    let n = order.len();
-    let mut members = Members {
-        num_perm,
-        bands,
-        rows: order.iter().map(|&i| doc_row[i]).collect(),
-        given_at: order,
-        signatures: Vec::with_capacity(n * num_perm),
-        keys: Vec::with_capacity(n * bands),
-        set_offsets: Vec::with_capacity(n + 1),
-        sets: Vec::new(),
-        emitted: emitted.map(|_| vec![false; n * bands]),
-    };
-    let mut scratch = Vec::with_capacity(num_perm);
-    let mut set_scratch = Vec::new();
-    members.set_offsets.push(0);
-    for m in 0..n {
-        let i = members.given_at[m];
-        // Documents without shingles are in no bucket: every member has a signature.
-        signature_of(value(sig_offsets, sig_bytes, i)?, num_perm, &mut scratch)?;
-        members.signatures.extend_from_slice(&scratch);
-        members
-            .keys
-            .extend((0..bands).map(|b| band_key(&scratch, banding, b)));
-        set_of(value(set_offsets, set_bytes, i)?, &mut set_scratch)?;
-        members.sets.extend_from_slice(&set_scratch);
-        members.set_offsets.push(members.sets.len());
-        if let (Some((offsets, values)), Some(flags)) = (emitted, members.emitted.as_mut()) {
-            for &b in value(offsets, values, i)? {
-                let b = usize::try_from(b)
-                    .ok()
-                    .filter(|&b| b < bands)
-                    .ok_or_else(|| {
-                        PyValueError::new_err(format!(
-                            "document {}: band {b} is not below {bands}",
-                            doc_row[i]
-                        ))
-                    })?;
-                flags[m * bands + b] = true;
+    // Documents in input order, each once: two owners that share this partition may both
+    // have sent one, and it then holds the buckets of both (the union of their masks).
+    let mut by_row: Vec<usize> = (0..docs).collect();
+    by_row.sort_unstable_by_key(|&i| doc_row[i]);
+    let mut given: Vec<usize> = Vec::with_capacity(docs);
+    let mut owned_here: Vec<i64> = Vec::with_capacity(docs * words);
+    for &i in &by_row {
+        let mask = &owned[i * words..(i + 1) * words];
+        if given.last().is_some_and(|&g| doc_row[g] == doc_row[i]) {
+            let start = owned_here.len() - words;
+            for (merged, &m) in owned_here[start..].iter_mut().zip(mask) {
+                *merged |= m;
             }
+        } else {
+            given.push(i);
+            owned_here.extend_from_slice(mask);
         }
     }
-
-    // The bucket rows as (band, key, member), sorted: each bucket's members in input order.
-    let mut entries = Vec::with_capacity(band.len());
-    for i in 0..band.len() {
-        let b = usize::try_from(band[i])
-            .ok()
-            .filter(|&b| b < bands)
-            .ok_or_else(|| {
-                PyValueError::new_err(format!("band {} is not below {bands}", band[i]))
-            })?;
-        let m = members.at(member[i]).ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "document {} is in a bucket of band {b} but not among the documents given",
-                member[i]
-            ))
-        })?;
-        if members.keys[m * bands + b] != key[i] as u64 {
+    let owned = owned_here;
+    let docs = given.len();
+    let mut texts = Vec::with_capacity(docs + 1);
+    let mut text = Vec::new();
+    texts.push(0i64);
+    for &i in &given {
+        text.extend_from_slice(value(text_offsets, text_bytes, i)?);
+        texts.push(text.len() as i64);
+    }
+    let row_of = |d: usize| doc_row[given[d]];
+    let index = index_of_texts(py, &texts, &text, &options)?;
+    for d in 0..docs {
+        let mask = &owned[d * words..(d + 1) * words];
+        if mask.iter().any(|&m| m != 0) && index.signatures.is_empty_doc(d) {
             return Err(PyValueError::new_err(format!(
-                "document {}: the bucket key of band {b} is not its signature's",
-                member[i]
+                "document {} has no shingles but is in a bucket",
+                row_of(d)
             )));
         }
-        if members.emitted.as_ref().is_some_and(|e| !e[m * bands + b]) {
+        if let Some(e) = emitted
+            && (0..bands).any(|b| has_bit(mask, b) && !has_bit(&e[given[d] * words..], b))
+        {
             return Err(PyValueError::new_err(format!(
-                "document {} is listed in a bucket of band {b} that does not emit it",
-                member[i]
+                "document {} is sent for a band that does not emit it",
+                row_of(d)
             )));
         }
-        entries.push((b, key[i], m));
     }
-    entries.sort_unstable();
-    if entries.windows(2).any(|w| w[0] == w[1]) {
-        return Err(PyValueError::new_err(
-            "a document is listed twice in one bucket",
-        ));
-    }
+    let emitted: Option<Vec<i64>> = emitted.map(|e| {
+        given
+            .iter()
+            .flat_map(|&i| e[i * words..(i + 1) * words].iter().copied())
+            .collect()
+    });
+    let emitted = emitted.as_deref();
 
-    let (first, second, jaccards, estimates, hits, candidates) = py.detach(|| {
+    let scored = py.detach(|| {
+        let keys: Vec<u64> = (0..docs)
+            .flat_map(|i| {
+                let signature = index.signatures.row(i);
+                let empty = index.signatures.is_empty_doc(i);
+                (0..bands).map(move |b| {
+                    if empty {
+                        0
+                    } else {
+                        band_key(signature, banding, b)
+                    }
+                })
+            })
+            .collect();
+        // True when the CLI's banding emits the pair (i, j) in band `b`: the two share its
+        // bucket and both are within the bucket cap there.
+        let emitted_in = |i: usize, j: usize, b: usize| {
+            keys[i * bands + b] == keys[j * bands + b]
+                && emitted
+                    .is_none_or(|e| has_bit(&e[i * words..], b) && has_bit(&e[j * words..], b))
+        };
         let (mut first, mut second) = (Vec::new(), Vec::new());
         let (mut jaccards, mut estimates, mut hits) = (Vec::new(), Vec::new(), Vec::new());
         let mut candidates = 0u64;
-        for bucket in entries.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)) {
-            let here = bucket[0].0;
-            for (k, &(_, _, i)) in bucket.iter().enumerate() {
-                for &(_, _, j) in &bucket[k + 1..] {
-                    // Scored in the first band that emits the pair: this one, unless an
-                    // earlier band's bucket holds it too.
-                    if (0..here).any(|b| members.emitted_in(i, j, b)) {
-                        continue;
+        let mut bucket_rows: Vec<(u64, i64, usize)> = Vec::new();
+        for b in 0..bands {
+            bucket_rows.clear();
+            bucket_rows.extend(
+                (0..docs)
+                    .filter(|&d| has_bit(&owned[d * words..], b))
+                    .map(|d| (keys[d * bands + b], row_of(d), d)),
+            );
+            bucket_rows.sort_unstable();
+            for bucket in bucket_rows.chunk_by(|x, y| x.0 == y.0) {
+                for (k, &(_, _, i)) in bucket.iter().enumerate() {
+                    for &(_, _, j) in &bucket[k + 1..] {
+                        // Scored in the first band that emits the pair: this one, unless an
+                        // earlier band's bucket holds it too.
+                        if (0..b).any(|earlier| emitted_in(i, j, earlier)) {
+                            continue;
+                        }
+                        candidates += 1;
+                        let jaccard = jaccard(index.sets.get(i), index.sets.get(j));
+                        if jaccard < threshold {
+                            continue;
+                        }
+                        first.push(given[i] as i64);
+                        second.push(given[j] as i64);
+                        jaccards.push(jaccard);
+                        estimates.push(crate::estimate(
+                            index.signatures.row(i),
+                            index.signatures.row(j),
+                        ));
+                        hits.push((b..bands).filter(|&h| emitted_in(i, j, h)).count() as i32);
                     }
-                    candidates += 1;
-                    let jaccard = jaccard(members.set(i), members.set(j));
-                    if jaccard < threshold {
-                        continue;
-                    }
-                    first.push(members.given_at[i] as i64);
-                    second.push(members.given_at[j] as i64);
-                    jaccards.push(jaccard);
-                    estimates.push(crate::estimate(members.signature(i), members.signature(j)));
-                    hits.push(
-                        (here..bands)
-                            .filter(|&b| members.emitted_in(i, j, b))
-                            .count() as i32,
-                    );
                 }
             }
         }
         (first, second, jaccards, estimates, hits, candidates)
     });
+    let (first, second, jaccards, estimates, hits, candidates) = scored;
     Ok((
         first.into_pyarray(py),
         second.into_pyarray(py),

@@ -73,14 +73,28 @@ def rows(df):
 def test_pairs_equal_scan_on_the_sample(spark, tmp_path):
     expected = cli_pairs(SAMPLE, tmp_path / "cli.parquet")
     pairs = lspark.dedup(lspark.read_corpus(spark, str(SAMPLE)))
-    # The documents' signatures and sets reach their buckets' members through a sort-merge
-    # join: Spark would broadcast them (the file is under its 10 MB threshold) and a 1 GB
-    # driver runs out of heap building that table for 100,000 documents.
+    # The documents' texts reach their scoring partitions through a sort-merge join: Spark
+    # would broadcast them (the file is under its 10 MB threshold) and a 1 GB driver runs out
+    # of heap building that table for 100,000 documents.
     plan = pairs._jdf.queryExecution().executedPlan().toString()
     assert "SortMergeJoin" in plan and "BroadcastHashJoin" not in plan, plan
     got = rows(pairs)
     assert len(got) > 1000
     assert got == expected
+
+
+def test_each_scoring_partition_owner_has_a_partition_of_its_own(spark):
+    """Buckets are scored in the partition their owner names; owners that shared a Spark
+    partition would pile several partitions' work on one task."""
+    from pyspark.sql import functions as F
+
+    for partitions in (1, 7, 9, 64):
+        values = lspark._partition_values(spark, partitions)
+        df = spark.createDataFrame([(int(v),) for v in values], "v int")
+        placed = dict(
+            df.repartition(partitions, "v").select("v", F.spark_partition_id()).collect()
+        )
+        assert [placed[int(v)] for v in values] == list(range(partitions))
 
 
 def test_pairs_equal_scan_with_cap_profile_and_threshold(spark, templated, tmp_path):
