@@ -78,7 +78,8 @@ pub enum Command {
     /// Recommend a shingle size: per char and word size, how common shingles are and how
     /// similar random pairs look.
     Shingles(shingles::ShinglesArgs),
-    /// Teaching walkthrough: shingles, matrices, signatures, bands and the S-curve, step by step.
+    /// Teaching walkthrough: shingles, matrices, signatures, one-permutation hashing, bands and
+    /// the S-curve, step by step.
     Learn(learn::LearnArgs),
     /// Print a shell completion script to stdout (e.g. `lshscope completions bash`).
     Completions(CompletionsArgs),
