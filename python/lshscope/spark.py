@@ -836,8 +836,8 @@ def _parser():
     p.add_argument(
         "--shuffle-partitions",
         type=int,
-        help="spark.sql.shuffle.partitions [default: from the input's size, at least one per "
-        "core]",
+        help="partitions of the bucket and scoring shuffles, and spark.sql.shuffle.partitions "
+        "[default: from the hashed documents' size, at least one per core]",
     )
     p.add_argument(
         "--checkpoint-dir",
