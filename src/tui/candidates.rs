@@ -37,20 +37,11 @@ pub struct RebandRequest {
 }
 
 /// A banding's candidates estimated from a sample: `outcome.pairs` is a uniform sample of the
-/// distinct candidate pairs (for the list), `estimate` the histogram of all of them.
+/// distinct candidate pairs (for the list), `info` the estimate of all of them.
 #[derive(Debug, Clone)]
 pub struct EstimatedOutcome {
     pub outcome: BandOutcome,
-    pub estimate: Arc<CandidateEstimate>,
-    /// True when a refined answer (a larger sample, or the exact candidates) follows.
-    pub refining: bool,
-    /// Bucket pairs over all bands (exact) and what the buckets hold in memory.
-    pub bucket_pairs: u64,
-    pub bucket_bytes: usize,
-    /// The largest bucket, in documents.
-    pub largest_bucket: u64,
-    /// `--max-bucket` is not applied to sampled candidates.
-    pub cap_ignored: bool,
+    pub info: EstimatedInfo,
 }
 
 /// A re-banding job's answer as the explorer shows it.
@@ -103,12 +94,14 @@ pub fn run_reband(job: &RebandJob, mut first: impl FnMut(RebandAnswer)) -> Resul
                     elapsed: start.elapsed(),
                     prepared: Some(Box::new(prepared)),
                 },
-                estimate: Arc::new(sampled.estimate),
-                refining,
-                bucket_pairs,
-                bucket_bytes,
-                largest_bucket,
-                cap_ignored,
+                info: EstimatedInfo {
+                    estimate: Arc::new(sampled.estimate),
+                    refining,
+                    bucket_pairs,
+                    bucket_bytes,
+                    largest_bucket,
+                    cap_ignored,
+                },
             }))
         }
     };
@@ -188,15 +181,19 @@ pub struct Candidates {
     pub sampling: Sampling,
 }
 
-/// What an estimated result adds to its sample of pairs.
+/// What an estimated result adds to its sample of pairs: the engine's [`EstimatedCandidates`]
+/// without the sample, the estimate shared with the views.
 #[derive(Debug, Clone)]
 pub struct EstimatedInfo {
     pub estimate: Arc<CandidateEstimate>,
-    /// A refined answer is still to come.
+    /// A refined answer (a larger sample, or the exact candidates) is still to come.
     pub refining: bool,
+    /// Bucket pairs over all bands (exact) and what the buckets hold in memory.
     pub bucket_pairs: u64,
     pub bucket_bytes: usize,
+    /// The largest bucket, in documents.
     pub largest_bucket: u64,
+    /// `--max-bucket` is not applied to sampled candidates.
     pub cap_ignored: bool,
 }
 

@@ -6,7 +6,7 @@ use crate::analysis::histogram::SimilarityHistogram;
 use crate::minhash::Banding;
 
 use crate::tui::app::{App, Effect};
-use crate::tui::candidates::{BandOutcome, EstimatedInfo, EstimatedOutcome, RebandRequest};
+use crate::tui::candidates::{BandOutcome, EstimatedOutcome, RebandRequest};
 
 impl App {
     pub(super) fn on_banded(&mut self, outcome: BandOutcome) {
@@ -24,7 +24,7 @@ impl App {
     /// job running for the refined one.
     pub(super) fn on_estimated(&mut self, estimated: EstimatedOutcome) {
         let id = estimated.outcome.request;
-        let started = if estimated.refining {
+        let started = if estimated.info.refining {
             match self.candidates.job.running() {
                 Some(t) if t.id == id => t.submitted,
                 _ => return,
@@ -44,14 +44,7 @@ impl App {
         if first {
             self.candidates.first_latency = Some(started.elapsed());
         }
-        self.candidates.estimated = Some(EstimatedInfo {
-            estimate: estimated.estimate,
-            refining: estimated.refining,
-            bucket_pairs: estimated.bucket_pairs,
-            bucket_bytes: estimated.bucket_bytes,
-            largest_bucket: estimated.largest_bucket,
-            cap_ignored: estimated.cap_ignored,
-        });
+        self.candidates.estimated = Some(estimated.info);
         self.show_candidates(estimated.outcome, Some(started));
     }
 
