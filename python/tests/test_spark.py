@@ -125,6 +125,22 @@ def test_pairs_equal_scan_in_another_sketch_family(spark, templated, tmp_path):
     assert cli_pairs(templated / "t.parquet", tmp_path / "classic.parquet", *args) != expected
 
 
+def test_pairs_equal_scan_with_more_bands_than_a_mask_word_holds(spark, templated, tmp_path):
+    """A document's bands travel as masks of 64-bit words: at 80 bands the buckets of bands 64
+    to 79 are rebuilt from a second word, and with a cap each pair's bands_hit counts the bands
+    that emit it from both words."""
+    args = ["-b", "80", "-r", "1", "-k", "80", "-t", "0.5"]
+    df = spark.read.parquet(str(templated / "t.parquet"))
+    for cap in (None, 8):
+        expected = cli_pairs(
+            templated / "t.parquet", tmp_path / f"cli{cap}.parquet", *args,
+            *(["--max-bucket", str(cap)] if cap else []),
+        )
+        got = rows(lspark.dedup(df, bands=80, rows=1, num_perm=80, threshold=0.5, max_bucket=cap))
+        assert len(got) > 500
+        assert got == expected
+
+
 def test_a_pair_cut_by_the_cap_is_scored_in_the_next_band_that_emits_it(spark, templated, tmp_path):
     """With --max-bucket a pair can be cut from its bucket in one band (both documents share
     it, one is past the cap) and emitted by a later band: the job scores it there, once, with
