@@ -99,8 +99,11 @@ def _check_options(sketch, threshold, max_bucket):
     _kernels.hash_texts(*empty, **sketch.kernel_options())
     if not 0.0 <= threshold <= 1.0:
         raise ValueError(f"threshold must be in [0, 1], got {threshold}")
-    if max_bucket is not None and max_bucket < 1:
-        raise ValueError(f"max_bucket must be at least 1, got {max_bucket}")
+    if max_bucket is not None:
+        _kernels.bucket_members(
+            np.zeros(0, np.int32), np.zeros(0, np.int64), np.zeros(0, np.int64),
+            bands=sketch.bands, parts=np.zeros(1, np.int32), max_bucket=max_bucket,
+        )
 
 
 def _documents(df, text_col, id_col):

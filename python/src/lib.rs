@@ -73,6 +73,18 @@ fn estimate(a: &[u32], b: &[u32]) -> f64 {
     lshscope::similarity::agreeing_rows(a, b) as f64 / a.len() as f64
 }
 
+/// A bucket's first `max_bucket` documents form its pairs: below 2 none would, as the
+/// command line's `--max-bucket` refuses.
+fn check_max_bucket(max_bucket: Option<usize>) -> PyResult<()> {
+    match max_bucket {
+        Some(n) if n < 2 => Err(PyValueError::new_err(format!(
+            "max_bucket={n} would keep no pair (the first N documents of a bucket form its \
+             pairs); give at least 2, or None for no cap"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 fn banding(bands: usize, rows: usize, num_perm: usize) -> PyResult<Banding> {
     Banding::new(bands, rows, num_perm).map_err(to_py)
 }
@@ -274,6 +286,7 @@ fn scan(
             "threshold must be in [0, 1], got {threshold}"
         )));
     }
+    check_max_bucket(max_bucket)?;
     let corpus = match ids {
         Some(ids) if ids.len() != texts.len() => {
             return Err(PyValueError::new_err(format!(

@@ -209,6 +209,7 @@ pub fn bucket_members<'py>(
             "the band row columns (band, key, row) differ in length",
         ));
     }
+    crate::check_max_bucket(max_bucket)?;
     if parts.is_empty() {
         return Err(PyValueError::new_err(
             "parts must name at least one partition",
@@ -219,8 +220,7 @@ pub fn bucket_members<'py>(
             "band {b} is not below {bands}"
         )));
     }
-    // The CLI never caps a bucket below a pair.
-    let cap = max_bucket.map_or(usize::MAX, |m| m.max(2));
+    let cap = max_bucket.unwrap_or(usize::MAX);
     let words = mask_words(bands);
     let (parts_col, rows_col, masks) = py.detach(|| {
         let mut entries: Vec<(i32, i64, i64)> =

@@ -287,6 +287,7 @@ def test_the_entry_point_refuses_bad_options_before_starting_spark(tmp_path):
         ([docs, out, "-b", "40"], "bands"),
         ([docs, out, "--shuffle-partitions", "0"], "--shuffle-partitions"),
         ([docs, out, "--family", "oph"], "--family"),
+        ([docs, out, "--max-bucket", "1"], "would keep no pair"),
         (["s3a:bucket/docs.csv", out], "needs `s3a://`"),
         ([docs, "gs:///out"], "BUCKET"),
         ([docs, out, "--checkpoint-dir", "file://host/tmp"], "names no host"),

@@ -94,8 +94,8 @@ pub struct ViewArgs {
         allow_negative_numbers = true
     )]
     pub threshold: f64,
-    /// In a bucket with more than N documents, only the first N form pairs.
-    #[arg(long, value_name = "N")]
+    /// In a bucket with more than N documents, only the first N form pairs. At least 2.
+    #[arg(long, value_name = "N", value_parser = super::lsh_args::parse_max_bucket)]
     pub max_bucket: Option<usize>,
     /// Labels file (CSV `id_a,id_b,label`), read at start and rewritten after every label.
     /// Like the exports, it goes to the current directory by default, not next to the input

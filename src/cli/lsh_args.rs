@@ -53,9 +53,24 @@ pub struct BandingArgs {
     #[command(flatten)]
     pub bands_rows: BandsRowsArgs,
     /// In a bucket with more than N documents, only the first N (in input order) form pairs;
-    /// where identical copies are collapsed, a group counts as one document.
-    #[arg(long, value_name = "N")]
+    /// where identical copies are collapsed, a group counts as one document. At least 2.
+    #[arg(long, value_name = "N", value_parser = parse_max_bucket)]
     pub max_bucket: Option<usize>,
+}
+
+/// `--max-bucket N`: a bucket's first N documents form its pairs, so N below 2 would keep
+/// none (the engine never caps below a pair, so such an N would silently mean 2).
+pub fn parse_max_bucket(text: &str) -> std::result::Result<usize, String> {
+    let n: usize = text
+        .parse()
+        .map_err(|_| format!("expected a whole number of documents, got `{text}`"))?;
+    if n < 2 {
+        return Err(format!(
+            "{n} would keep no pair (the first N documents of a bucket form its pairs); give \
+             at least 2, or leave the option out for no cap"
+        ));
+    }
+    Ok(n)
 }
 
 impl BandingArgs {
