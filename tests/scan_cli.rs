@@ -386,45 +386,70 @@ fn collapsed_scan_options_are_checked() {
 
 /// Above --sort-limit, pairs are written as found (band by band) in bounded memory: the same
 /// rows as the sorted file, in another order, and the summary says so.
+/// Pairs sorted through runs on disk are the in-memory sorted file byte for byte, and no
+/// temporary file stays beside the output; `--unsorted` writes the same pairs band by band.
 #[test]
-fn streamed_pairs_are_the_sorted_pairs_in_another_order() {
+fn pairs_sorted_on_disk_equal_pairs_sorted_in_memory() {
     let dir = tempfile::tempdir().unwrap();
-    let sorted = dir.path().join("sorted.csv");
-    let streamed = dir.path().join("streamed.csv");
     let summary = dir.path().join("summary.json");
-    for (out, limit) in [(&sorted, "16000000"), (&streamed, "0")] {
+    let mut files = Vec::new();
+    for (name, flags) in [
+        ("memory.csv", vec![]),
+        ("disk.csv", vec!["--sort-limit", "50"]),
+        ("found.csv", vec!["--unsorted"]),
+    ] {
+        let out = dir.path().join(name);
         Command::cargo_bin("lshscope")
             .unwrap()
             .args(["scan", "sample_data/jobs.csv", "-b", "8", "-r", "8", "-q"])
-            .args(["--sort-limit", limit, "-o"])
-            .arg(out)
+            .args(&flags)
+            .arg("-o")
+            .arg(&out)
             .arg("--summary-json")
             .arg(&summary)
             .assert()
             .success();
         let report: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
-        assert_eq!(report["pairs_sorted"], limit != "0");
+        assert_eq!(report["pairs_sorted"], name != "found.csv");
+        let runs = report["sort_runs_on_disk"].as_u64().unwrap();
+        assert_eq!(runs > 0, name == "disk.csv", "{name}: {runs} runs");
+        files.push(std::fs::read_to_string(&out).unwrap());
     }
-    let read = |p: &std::path::Path| -> Vec<String> {
-        std::fs::read_to_string(p)
-            .unwrap()
-            .lines()
-            .map(String::from)
-            .collect()
-    };
-    let (a, b) = (read(&sorted), read(&streamed));
-    assert!(
-        a.len() > 100,
-        "enough pairs to tell orders apart: {}",
-        a.len()
+    let mut names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["disk.csv", "found.csv", "memory.csv", "summary.json"]
     );
-    assert_eq!(a[0], b[0], "one header");
-    assert_ne!(a, b, "band order differs from document order");
-    let (mut a, mut b) = (a, b);
-    a.sort();
-    b.sort();
-    assert_eq!(a, b);
+    let [memory, disk, found] = &files[..] else {
+        unreachable!()
+    };
+    assert!(memory.lines().count() > 1000, "enough pairs for many runs");
+    assert_eq!(disk, memory);
+    assert_ne!(found, memory, "band order differs from document order");
+    let sorted_lines = |text: &str| {
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.sort_unstable();
+        lines.join("\n")
+    };
+    assert_eq!(sorted_lines(found), sorted_lines(memory));
+}
+
+#[test]
+fn a_bucket_cap_below_a_pair_is_refused() {
+    for n in ["0", "1"] {
+        let out = lshscope()
+            .args(["scan", "sample_data/jobs.csv", "--max-bucket", n])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains("would keep no pair"), "{stderr}");
+    }
 }
 
 /// The summary names the largest bucket's band from 1 and its first document by id, in the

@@ -18,7 +18,7 @@ use crate::jobs::Phase;
 use crate::minhash::{BandingOptions, BucketInfo, IdenticalGroups, Index, IndexOptions};
 use crate::numfmt::{bands_by_rows, for_count, thousands};
 use crate::pairfile::{OutputFormat, OutputTarget, PairWriter, write_pairs};
-use crate::pipeline::{Loaded, PhaseTiming, Pipeline, SORTED_PAIRS_UP_TO};
+use crate::pipeline::{Loaded, PairOrder, PhaseTiming, Pipeline, SORTED_PAIRS_UP_TO};
 use crate::{Error, Result};
 use groups::{CollapseSummary, default_groups_path, write_groups};
 
@@ -71,11 +71,15 @@ pub struct ScanArgs {
     /// extension, e.g. pairs.csv → pairs.groups.csv; required when pairs go to stdout].
     #[arg(long, value_name = "FILE", requires = "collapse_identical")]
     pub groups: Option<PathBuf>,
-    /// Write the pairs sorted by document when there are at most N; above N they are written
-    /// as they are found (band by band, each pair once), so memory follows the documents and
-    /// bands, never the pairs. The summary says which (`pairs_sorted`).
-    #[arg(long, value_name = "N", default_value_t = SORTED_PAIRS_UP_TO)]
+    /// Sort at most N pairs at a time in memory (24 bytes a pair); more are sorted in runs of
+    /// N, written to temporary files beside the output (in TMPDIR for stdout, 20 bytes a pair,
+    /// gone when the scan ends) and merged, so the output is sorted by document at any size.
+    #[arg(long, value_name = "N", default_value_t = SORTED_PAIRS_UP_TO, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub sort_limit: usize,
+    /// Write the pairs as they are found (band by band, each pair once) instead of sorted by
+    /// document: no sorting and no temporary files, memory follows the documents and bands.
+    #[arg(long, conflicts_with = "truth")]
+    pub unsorted: bool,
 }
 
 /// A large bucket as the summary reports it, in the terms the text summary uses.
@@ -119,9 +123,11 @@ pub struct ScanSummary {
     pub candidates: usize,
     pub pairs_kept: usize,
     pub threshold: f64,
-    /// True when the pairs file is sorted by document (a, b); false when there were more than
-    /// [`SORTED_PAIRS_UP_TO`] pairs and they were written band by band as found.
+    /// True when the pairs file is sorted by document (a, b); false with `--unsorted`, when
+    /// they were written band by band as found.
     pub pairs_sorted: bool,
+    /// Sorted runs that went through temporary files (0: the pairs were sorted in memory).
+    pub sort_runs_on_disk: usize,
     /// The largest buckets over all bands, largest first (at most 5).
     pub largest_buckets: Vec<LargestBucket>,
     pub capped_buckets: usize,
@@ -268,7 +274,17 @@ pub fn run(args: ScanArgs) -> Result<i32> {
             truth,
             (args.truth_redraws, args.compare_family),
         )?,
-        None => job.stream(&mut run, args.sort_limit)?,
+        None => {
+            let order = if args.unsorted {
+                PairOrder::AsFound
+            } else {
+                PairOrder::Sorted {
+                    run_pairs: args.sort_limit,
+                    dir: runs_dir(target),
+                }
+            };
+            job.stream(&mut run, &order)?
+        }
     };
     let mut written = Written::default();
     written.record(target);
@@ -296,6 +312,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         pairs_kept: outcome.kept as usize,
         threshold,
         pairs_sorted: outcome.sorted,
+        sort_runs_on_disk: outcome.runs_on_disk,
         largest_buckets: outcome
             .largest_buckets
             .iter()
@@ -318,6 +335,19 @@ pub fn run(args: ScanArgs) -> Result<i32> {
     Ok(0)
 }
 
+/// Where sorted runs of pairs go: beside an output file (whose disk must take the pairs
+/// anyway), else (stdout, `/dev/null`, a pipe) the system's temporary directory.
+fn runs_dir(target: &OutputTarget) -> Option<PathBuf> {
+    let path = target.path.as_deref()?;
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return None;
+    }
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => Some(d.to_path_buf()),
+        _ => Some(PathBuf::from(".")),
+    }
+}
+
 /// What the banding and verification of a scan found.
 struct BandingOutcome {
     candidates: u64,
@@ -326,6 +356,7 @@ struct BandingOutcome {
     capped_buckets: usize,
     pairs_dropped_by_cap: u64,
     sorted: bool,
+    runs_on_disk: usize,
     truth: Option<TruthComparison>,
 }
 
@@ -345,8 +376,8 @@ struct PairsJob<'a> {
 impl PairsJob<'_> {
     /// Bands, verifies and writes the pairs at or above the threshold as they are found:
     /// memory follows documents and bands, not pairs ([`Pipeline::stream_verified`]); sorted
-    /// by document when there are at most `sort_limit`.
-    fn stream(&self, run: &mut Pipeline, sort_limit: usize) -> Result<BandingOutcome> {
+    /// in the `order` asked for.
+    fn stream(&self, run: &mut Pipeline, order: &PairOrder) -> Result<BandingOutcome> {
         let index = self.index;
         let included: Option<Vec<bool>> = self.identical.map(|groups| {
             (0..index.len() as u32)
@@ -370,7 +401,7 @@ impl PairsJob<'_> {
                 &lists,
                 copies.as_ref(),
                 self.threshold,
-                sort_limit,
+                order,
                 |batch| {
                     writer
                         .write_batch(batch)
@@ -381,14 +412,15 @@ impl PairsJob<'_> {
             streamed = Some(counts);
             Ok(())
         })?;
-        let (counts, sorted) = streamed.expect("the pairs were written");
+        let (counts, runs_on_disk) = streamed.expect("the pairs were written");
         Ok(BandingOutcome {
             candidates: counts.candidates,
             kept: counts.kept,
             largest_buckets: lists.largest_buckets.clone(),
             capped_buckets: lists.capped_bucket_count,
             pairs_dropped_by_cap: lists.pairs_dropped_by_cap,
-            sorted,
+            sorted: *order != PairOrder::AsFound,
+            runs_on_disk,
             truth: None,
         })
     }
@@ -444,6 +476,7 @@ impl PairsJob<'_> {
             capped_buckets: candidates.capped_bucket_count,
             pairs_dropped_by_cap: candidates.pairs_dropped_by_cap,
             sorted: true,
+            runs_on_disk: 0,
             truth: Some(comparison),
         })
     }
@@ -482,9 +515,12 @@ fn render_summary(s: &ScanSummary) -> String {
         s.threshold
     );
     if !s.pairs_sorted {
+        let _ = writeln!(out, "pairs written as found, band by band (--unsorted)");
+    } else if s.sort_runs_on_disk > 0 {
         let _ = writeln!(
             out,
-            "pairs written as found, band by band (more than --sort-limit to sort in memory)"
+            "pairs sorted in {} runs on disk (more than --sort-limit to sort in memory at once)",
+            thousands(s.sort_runs_on_disk as u64)
         );
     }
     if let Some(b) = s.largest_buckets.first() {

@@ -34,6 +34,9 @@ pub struct PackedPair {
 }
 
 impl PackedPair {
+    /// Bytes of [`PackedPair::to_bytes`].
+    pub const BYTES: usize = 20;
+
     /// Packs `pair`, whose estimate was computed with `num_perm` rows.
     pub fn pack(pair: &VerifiedPair, num_perm: usize) -> Self {
         let packed = PackedPair {
@@ -45,6 +48,29 @@ impl PackedPair {
         };
         debug_assert_eq!(packed.unpack(num_perm), *pair, "a pair of {num_perm} rows");
         packed
+    }
+
+    /// The pair's 20 bytes, little-endian, for a file of sorted runs; read back with
+    /// [`PackedPair::from_bytes`] on any machine.
+    pub fn to_bytes(&self) -> [u8; Self::BYTES] {
+        let mut out = [0u8; Self::BYTES];
+        out[0..4].copy_from_slice(&self.a.to_le_bytes());
+        out[4..8].copy_from_slice(&self.b.to_le_bytes());
+        out[8..16].copy_from_slice(&self.jaccard.to_le_bytes());
+        out[16..18].copy_from_slice(&self.bands_hit.to_le_bytes());
+        out[18..20].copy_from_slice(&self.agreeing_rows.to_le_bytes());
+        out
+    }
+
+    pub fn from_bytes(bytes: &[u8; Self::BYTES]) -> Self {
+        let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
+        PackedPair {
+            a: u32::from_le_bytes(bytes[0..4].try_into().expect("4 bytes")),
+            b: u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes")),
+            jaccard: f64::from_le_bytes(bytes[8..16].try_into().expect("8 bytes")),
+            bands_hit: u16_at(16),
+            agreeing_rows: u16_at(18),
+        }
     }
 
     pub fn unpack(&self, num_perm: usize) -> VerifiedPair {

@@ -15,6 +15,7 @@ pub mod cache;
 mod dedup;
 pub mod open;
 pub mod rebanding;
+pub mod sorted_pairs;
 
 use std::path::Path;
 use std::time::Instant;
@@ -24,14 +25,27 @@ use crate::corpus::{Corpus, ReadOptions, ReadReport, read_corpus};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::{
     BandingOptions, BucketLists, CandidatePair, Candidates, IdenticalGroups, Index, IndexOptions,
-    PackedPair, StreamCounts, VerifiedPair, bucket_lists, build_index, find_candidates,
-    find_candidates_among, stream_verified, verify,
+    StreamCounts, VerifiedPair, bucket_lists, build_index, find_candidates, find_candidates_among,
+    stream_verified, verify,
 };
 
-/// A streamed scan holds up to this many pairs and hands them on sorted by (a, b), as the
-/// listing gives them; beyond it, pairs go on as found, band by band, and memory stays bounded
-/// (40 bytes a pair held: 640 MB at most).
+/// A streamed scan sorts up to this many pairs at a time in memory (24 bytes a pair: 384 MB);
+/// more go through sorted runs on disk ([`PairOrder::Sorted`]).
 pub const SORTED_PAIRS_UP_TO: usize = 16_000_000;
+
+/// The order in which [`Pipeline::stream_verified`] hands pairs on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PairOrder {
+    /// Sorted by (a, b), as the listing gives them: up to `run_pairs` at a time in memory, and
+    /// runs of that many sorted on disk, in `dir` (the system's temporary directory when
+    /// `None`), and merged.
+    Sorted {
+        run_pairs: usize,
+        dir: Option<std::path::PathBuf>,
+    },
+    /// As found, band by band: no sorting, no disk.
+    AsFound,
+}
 
 pub use rebanding::{MAX_BUCKET_PAIRS, MAX_KNOWN_PAIRS, estimated_bucket_pairs, reband, remember};
 
@@ -265,50 +279,35 @@ impl<'a> Pipeline<'a> {
         })
     }
 
-    /// Verifies the candidates `lists` describes and hands those at or above `threshold` to
-    /// `sink`, in batches: sorted by (a, b) when they are at most `sorted_up_to` (held, then
-    /// handed on at the end), else band by band as they are found, never all in memory.
-    /// `copies` (the identical groups) lets pairs of copies skip their verification.
-    /// Returns the counts and whether the pairs went on sorted.
+    /// Bands, verifies and hands on the pairs at or above `threshold` as they are found
+    /// ([`stream_verified`]): memory follows the documents and bands, not the pairs. With
+    /// [`PairOrder::Sorted`] they are handed on sorted by (a, b), sorted in memory up to a run
+    /// and beyond that through runs on disk ([`sorted_pairs::PairSorter`]); with
+    /// [`PairOrder::AsFound`], band by band. `copies` (the identical groups) lets pairs of
+    /// copies skip their verification. Returns the counts and the runs that went to disk.
     pub fn stream_verified(
         &mut self,
         index: &Index,
         lists: &BucketLists,
         copies: Option<&IdenticalGroups>,
         threshold: f64,
-        sorted_up_to: usize,
+        order: &PairOrder,
         mut sink: impl FnMut(&[VerifiedPair]) -> Result<()>,
-    ) -> Result<(StreamCounts, bool)> {
+    ) -> Result<(StreamCounts, usize)> {
         let k = index.signatures.num_perm();
-        // Held pairs are packed (24 bytes each) and handed on unpacked, a batch at a time.
-        let hand_on = |held: &[PackedPair], sink: &mut dyn FnMut(&[VerifiedPair]) -> Result<()>| {
-            let mut batch = Vec::with_capacity(held.len().min(1 << 16));
-            for chunk in held.chunks(1 << 16) {
-                batch.clear();
-                batch.extend(chunk.iter().map(|p| p.unpack(k)));
-                sink(&batch)?;
+        self.timed(Phase::Verifying, "pairs", |progress| match order {
+            PairOrder::AsFound => {
+                let counts = stream_verified(index, lists, copies, threshold, progress, sink)?;
+                Ok(((counts, 0), counts.candidates))
             }
-            Ok(())
-        };
-        self.timed(Phase::Verifying, "pairs", |progress| {
-            let mut held: Vec<PackedPair> = Vec::new();
-            let mut streaming = false;
-            let counts = stream_verified(index, lists, copies, threshold, progress, |batch| {
-                if streaming {
-                    return sink(batch);
-                }
-                held.extend(batch.iter().map(|p| PackedPair::pack(p, k)));
-                if held.len() > sorted_up_to {
-                    streaming = true;
-                    hand_on(&std::mem::take(&mut held), &mut sink)?;
-                }
-                Ok(())
-            })?;
-            if !streaming {
-                held.sort_unstable_by_key(|p| (p.a, p.b));
-                hand_on(&held, &mut sink)?;
+            PairOrder::Sorted { run_pairs, dir } => {
+                let mut sorter = sorted_pairs::PairSorter::new(k, *run_pairs, dir.as_deref());
+                let counts = stream_verified(index, lists, copies, threshold, progress, |batch| {
+                    sorter.push(batch)
+                })?;
+                let runs = sorter.finish(&mut sink)?;
+                Ok(((counts, runs), counts.candidates))
             }
-            Ok(((counts, !streaming), counts.candidates))
         })
     }
 
