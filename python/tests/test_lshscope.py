@@ -209,3 +209,9 @@ def test_a_profile_changes_the_shingles_and_bad_ones_are_refused():
         lshscope.MinHash(text, profile="nope")
     with pytest.raises(ValueError):
         lshscope.MinHash(text, profile="nemo", shingle="word:3")
+
+
+def test_a_bucket_cap_below_a_pair_is_refused():
+    with pytest.raises(ValueError, match="would keep no pair"):
+        lshscope.scan(["the same words here", "the same words here"], max_bucket=1)
+    assert len(lshscope.scan(["the same words here", "the same words here"], max_bucket=2)) == 1
