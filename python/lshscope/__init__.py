@@ -52,9 +52,11 @@ def scan(
     ``family`` is the sketch family of ``lshscope scan --family``: ``"classic"`` (the
     default), ``"one-permutation"`` or ``"c-minhash"``.
     """
-    pairs = _scan(
-        list(texts),
-        None if ids is None else [str(i) for i in ids],
+    texts = list(texts)
+    ids = None if ids is None else [str(i) for i in ids]
+    found = _scan(
+        texts,
+        ids,
         bands=bands,
         rows=rows,
         threshold=threshold,
@@ -64,13 +66,22 @@ def scan(
         profile=profile,
         max_bucket=max_bucket,
         family=family,
+        columns=arrow,
     )
     if not arrow:
-        return pairs
+        return found
     import pyarrow as pa
 
-    columns = list(zip(*pairs)) if pairs else [[] for _ in PAIR_COLUMNS]
-    types = [pa.string(), pa.string(), pa.float64(), pa.float64(), pa.int32()]
+    # Columns straight from the engine: no Python object per pair.
+    a, b, jaccard, estimate, bands_hit = found
+    names = pa.array(ids if ids is not None else [str(i + 1) for i in range(len(texts))],
+                     pa.string())
     return pa.table(
-        {name: pa.array(col, type=t) for name, col, t in zip(PAIR_COLUMNS, columns, types)}
+        {
+            "id_a": names.take(pa.array(a)),
+            "id_b": names.take(pa.array(b)),
+            "jaccard": pa.array(jaccard),
+            "estimate": pa.array(estimate),
+            "bands_hit": pa.array(bands_hit),
+        }
     )

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use lshscope::corpus::Corpus;
 use lshscope::jobs::Progress;
 use lshscope::minhash::{
-    Banding, BandingOptions, IndexOptions, SketchFamily, SketchScratch, Sketcher, build_index,
-    find_candidates, verify,
+    Banding, BandingOptions, IdenticalGroups, IndexOptions, SketchFamily, SketchScratch, Sketcher,
+    bucket_lists, build_index, stream_verified,
 };
 use lshscope::online::{LshIndex, hash_text};
 use lshscope::text::{Profile, ShingleKind, ShingleOptions, shingle_hash};
@@ -260,13 +260,16 @@ fn signatures<'py>(
 type PairRow = (String, String, f64, f64, u32);
 
 /// `scan(texts, ids=None, *, bands=20, rows=5, threshold=0.0, num_perm=128, seed=1,
-/// shingle=None, profile=None, max_bucket=None, family="classic")`: the pairs `lshscope scan`
-/// writes for these documents, in its order (by document), as tuples.
+/// shingle=None, profile=None, max_bucket=None, family="classic", columns=False)`: the pairs
+/// `lshscope scan` writes for these documents, in its order (by document), as tuples; with
+/// `columns`, as five NumPy arrays instead (the two documents' 0-based input positions,
+/// Jaccard, estimate, bands_hit), which an Arrow table is built from without a Python object
+/// per pair.
 #[pyfunction]
-#[pyo3(signature = (texts, ids=None, *, bands=20, rows=5, threshold=0.0, num_perm=128, seed=1, shingle=None, profile=None, max_bucket=None, family="classic"))]
+#[pyo3(signature = (texts, ids=None, *, bands=20, rows=5, threshold=0.0, num_perm=128, seed=1, shingle=None, profile=None, max_bucket=None, family="classic", columns=false))]
 #[allow(clippy::too_many_arguments)]
-fn scan(
-    py: Python<'_>,
+fn scan<'py>(
+    py: Python<'py>,
     texts: Vec<String>,
     ids: Option<Vec<String>>,
     bands: usize,
@@ -278,7 +281,8 @@ fn scan(
     profile: Option<&str>,
     max_bucket: Option<usize>,
     family: &str,
-) -> PyResult<Vec<PairRow>> {
+    columns: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     let options = index_options(num_perm, seed, shingle, profile, family)?;
     let banding = banding(bands, rows, num_perm)?;
     if !(0.0..=1.0).contains(&threshold) {
@@ -305,11 +309,46 @@ fn scan(
             banding,
             max_bucket,
         };
-        let candidates = find_candidates(&index.signatures, &banding, &progress)?;
-        verify(&index, &candidates.pairs, threshold, &progress)
+        // The command line's own path: buckets listed once, pairs verified as found (pairs of
+        // identical copies without reading their sets), then sorted by document.
+        let lists = bucket_lists(&index.signatures, &banding, None, &progress)?;
+        let copies = IdenticalGroups::find(&index.sets);
+        let mut pairs = Vec::new();
+        stream_verified(
+            &index,
+            &lists,
+            Some(&copies),
+            threshold,
+            &progress,
+            |batch| {
+                pairs.extend_from_slice(batch);
+                Ok(())
+            },
+        )?;
+        pairs.sort_unstable_by_key(|p| (p.a, p.b));
+        Ok::<_, lshscope::Error>(pairs)
     });
     let pairs = pairs.map_err(to_py)?;
-    Ok(pairs
+    if columns {
+        let column = |f: fn(&lshscope::minhash::VerifiedPair) -> i64| -> Vec<i64> {
+            pairs.iter().map(f).collect()
+        };
+        let a = column(|p| i64::from(p.a)).into_pyarray(py);
+        let b = column(|p| i64::from(p.b)).into_pyarray(py);
+        let jaccard: Vec<f64> = pairs.iter().map(|p| p.jaccard).collect();
+        let estimate: Vec<f64> = pairs.iter().map(|p| p.estimate).collect();
+        let hits: Vec<i32> = pairs.iter().map(|p| p.bands_hit as i32).collect();
+        return Ok((
+            a,
+            b,
+            jaccard.into_pyarray(py),
+            estimate.into_pyarray(py),
+            hits.into_pyarray(py),
+        )
+            .into_pyobject(py)?
+            .into_any());
+    }
+    let rows: Vec<PairRow> = pairs
         .iter()
         .map(|p| {
             (
@@ -320,7 +359,8 @@ fn scan(
                 p.bands_hit,
             )
         })
-        .collect())
+        .collect();
+    Ok(rows.into_pyobject(py)?.into_any())
 }
 
 /// LSH as an online structure: band tables to insert documents into and query.
