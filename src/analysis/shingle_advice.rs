@@ -30,6 +30,13 @@ pub const COMMON_DOCUMENT_SHARE: f64 = 0.01;
 /// Random pairs count as unrelated when their 99th-percentile Jaccard is at most this: well
 /// below any threshold people deduplicate at (0.5 to 0.9), so the S-curve keeps them out.
 pub const BACKGROUND_P99_LIMIT: f64 = 0.10;
+/// Random pairs at least this similar at the largest character size ([`CHAR_SIZES`]'s end)
+/// are taken as related (near copies, members of one template) and left out of the figures
+/// that judge each size: in a corpus of large template families they are a sizeable share of
+/// random pairs (a family holding 30 % of the documents makes 9 % of them), and they would make
+/// every size look as if unrelated documents looked alike. Unrelated texts share few
+/// nine-character runs; related ones share most of theirs.
+pub const RELATED_JACCARD: f64 = 0.5;
 /// Random pairs sampled by default, for the advisor and for the candidate-share check.
 pub const DEFAULT_PAIRS: usize = 2000;
 /// The candidate-share check warns when the typical random pair becomes a candidate with at
@@ -95,6 +102,10 @@ pub struct ShingleAdvice {
     pub documents_without_text: usize,
     /// Random pairs measured (every pair when there are fewer than asked).
     pub pairs: usize,
+    /// Of those, the related ones ([`RELATED_JACCARD`]) left out of each size's figures; 0
+    /// when fewer than [`MIN_ADVICE_PAIRS`] unrelated pairs would remain (then none is left
+    /// out, and the reason says so).
+    pub related_pairs: usize,
     /// One row per size: char 2…9, then word 1…5.
     pub sizes: Vec<ShingleSizeStats>,
     #[serde(serialize_with = "serialize_kind")]
@@ -138,9 +149,30 @@ pub fn advise_shingles(
             with_text.len()
         )));
     }
-    let pairs = sample_pairs(with_text.len(), options.pairs, options.seed);
+    let all_pairs = sample_pairs(with_text.len(), options.pairs, options.seed);
     let sizes = measured_sizes();
-    progress.begin(Phase::Signatures, (sizes.len() * with_text.len()) as u64);
+    progress.begin(
+        Phase::Signatures,
+        ((sizes.len() + 1) * with_text.len()) as u64,
+    );
+    let largest = ShingleOptions {
+        kind: ShingleKind::Char(*CHAR_SIZES.end()),
+        ..options.normalization.clone()
+    };
+    let sets = shingle_sets(corpus, &with_text, &largest, progress)?;
+    let unrelated: Vec<(u32, u32)> = all_pairs
+        .iter()
+        .copied()
+        .filter(|&(a, b)| jaccard(&sets[a as usize], &sets[b as usize]) < RELATED_JACCARD)
+        .collect();
+    drop(sets);
+    let too_few_unrelated = unrelated.len() < MIN_ADVICE_PAIRS.min(all_pairs.len());
+    let (pairs, related_pairs) = if too_few_unrelated {
+        (all_pairs.clone(), 0)
+    } else {
+        let related = all_pairs.len() - unrelated.len();
+        (unrelated, related)
+    };
     let mut rows = Vec::with_capacity(sizes.len());
     for &kind in &sizes {
         let opts = ShingleOptions {
@@ -150,11 +182,19 @@ pub fn advise_shingles(
         let sets = shingle_sets(corpus, &with_text, &opts, progress)?;
         rows.push(size_stats(kind, &sets, &pairs));
     }
-    let (recommended, reason) = recommend(&rows);
+    let (recommended, mut reason) = recommend(&rows);
+    if too_few_unrelated {
+        reason.push_str(&format!(
+            " Nearly all random pairs here are related (Jaccard {RELATED_JACCARD} or more at {}): \
+             too few unrelated ones remain to judge the sizes by, so these figures include them.",
+            largest.kind
+        ));
+    }
     Ok(ShingleAdvice {
         documents: with_text.len(),
         documents_without_text: corpus.len() - with_text.len(),
-        pairs: pairs.len(),
+        pairs: all_pairs.len(),
+        related_pairs,
         sizes: rows,
         recommended,
         reason,

@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use super::{CorpusArgs, ProgressBar, show_progress};
 use crate::analysis::shingle_advice::{
-    AdviceOptions, BACKGROUND_P99_LIMIT, COMMON_DOCUMENT_SHARE, DEFAULT_PAIRS, ShingleAdvice,
-    advise_shingles,
+    AdviceOptions, BACKGROUND_P99_LIMIT, CHAR_SIZES, COMMON_DOCUMENT_SHARE, DEFAULT_PAIRS,
+    RELATED_JACCARD, ShingleAdvice, advise_shingles,
 };
 use crate::corpus::{ReadReport, read_corpus};
 use crate::numfmt::{for_count, thousands};
@@ -140,6 +140,16 @@ pub fn render_table(advice: &ShingleAdvice, read: &ReadReport, input: &str, seed
         thousands(advice.pairs as u64),
         for_count(advice.pairs as u64, "pair", "pairs"),
     );
+    if advice.related_pairs > 0 {
+        let _ = writeln!(
+            out,
+            "  {} of them related (Jaccard {} or more at {}: near copies, or one template's \
+             members) and left out of the figures below",
+            thousands(advice.related_pairs as u64),
+            RELATED_JACCARD,
+            ShingleKind::Char(*CHAR_SIZES.end()),
+        );
+    }
     if advice.documents_without_text > 0 {
         let _ = writeln!(
             out,
