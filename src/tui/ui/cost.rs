@@ -349,7 +349,8 @@ fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding
     lines.push(row("memory", bytes(cell.memory_bytes as f64)));
     lines.push(row(
         &format!("P(t={:.2})", grid.threshold),
-        format!("{:.3}", cell.p_at_t),
+        // As the status line shows P(t): a near-certain 0.9996 is not a flat 1.000.
+        crate::numfmt::percent_adaptive(cell.p_at_t),
     ));
     lines.push(row(
         "P = 0.5 at",
@@ -381,11 +382,7 @@ fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding
             "counted on {} of {} documents, pairs scaled ×{}",
             thousands(grid.documents as u64),
             thousands(grid.population as u64),
-            compact(
-                (grid.population as f64 * (grid.population as f64 - 1.0)
-                    / (grid.documents as f64 * (grid.documents as f64 - 1.0)))
-                    .round() as u64
-            )
+            pair_scale(grid.population, grid.documents)
         )
     } else {
         format!(
@@ -415,4 +412,30 @@ fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding
 fn render_details_empty(frame: &mut Frame, app: &App, area: Rect) {
     let block = Block::bordered().border_style(app.theme.border());
     frame.render_widget(block, area);
+}
+
+/// The factor that scales pairs counted among `documents` to `population` (pairs grow with
+/// the square of the documents), with the two decimals `tune` prints below 100 (`6.25`, not
+/// `6`) and compact above.
+fn pair_scale(population: usize, documents: usize) -> String {
+    let factor = population as f64 * (population as f64 - 1.0)
+        / (documents as f64 * (documents as f64 - 1.0));
+    if factor < 100.0 {
+        let text = format!("{factor:.2}");
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        compact(factor.round() as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pair_scale;
+
+    #[test]
+    fn the_pair_scale_keeps_the_decimals_tune_prints() {
+        assert_eq!(pair_scale(50_000, 20_000), "6.25");
+        assert_eq!(pair_scale(20_000, 20_000), "1");
+        assert_eq!(pair_scale(30_000, 20_000), "2.25");
+    }
 }
