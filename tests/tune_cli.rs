@@ -1575,3 +1575,35 @@ fn datasketch_picks_are_searched_among_the_bandings_it_takes() {
     assert_eq!(banding(row(&report, "constraints")), (1, 5));
     assert!(!report["notes"].to_string().contains("b ≥ 2"));
 }
+
+/// Every `--for` tool's notes read as sentences: no run of spaces left inside one by a
+/// broken line continuation (the family note once had 18 in the middle).
+#[test]
+fn export_notes_have_no_runs_of_spaces() {
+    for tool in ["datatrove", "text-dedup", "datasketch", "spark", "nemo"] {
+        let out = tune()
+            .args(["tune", "-t", "0.8", "--profile", tool, "--for", tool])
+            .assert()
+            .success();
+        let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        let notes: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("  - "))
+            .collect();
+        assert!(
+            notes.iter().any(|n| n.contains("draws its rows as")),
+            "{tool}: no family note in\n{text}"
+        );
+        for note in notes {
+            assert!(!note.contains("  "), "{tool}: spaces in the note {note:?}");
+        }
+        let report = tune_json(&["-t", "0.8", "--profile", tool, "--for", tool]);
+        for note in report["export"]["notes"].as_array().unwrap() {
+            let note = note.as_str().unwrap();
+            assert!(
+                !note.contains("  "),
+                "{tool}: spaces in the JSON note {note:?}"
+            );
+        }
+    }
+}

@@ -112,7 +112,8 @@ impl Tool {
     fn family_phrase(self) -> &'static str {
         match self.family() {
             SketchFamily::Classic => {
-                "K independent hashes per shingle, one affine map (a·h + b mod a prime) per row:                  lshscope's classic family"
+                "K independent hashes per shingle, one affine map (a·h + b mod a prime) per row: \
+                 lshscope's classic family"
             }
             SketchFamily::OnePermutation => "one-permutation hashing with densification",
             SketchFamily::CMinHash => "C-MinHash",
