@@ -1607,3 +1607,40 @@ fn export_notes_have_no_runs_of_spaces() {
         }
     }
 }
+
+/// datatrove, NeMo Curator and Spark compute exactly the hashes their banding uses (no
+/// separate num_perm), so with `--for` one of them no row warns of permutations "computed but
+/// never banded"; text-dedup and datasketch take num_perm beside the banding and keep it.
+#[test]
+fn unused_permutations_are_warned_of_only_for_tools_that_compute_them() {
+    for tool in ["datatrove", "nemo", "spark"] {
+        let report = tune_json(&["-t", "0.8", "--for", tool]);
+        for r in report["rows"].as_array().unwrap() {
+            assert!(r["hashes"].as_u64().unwrap() < 128, "{tool}: {r}");
+            assert_eq!(r["unused_permutations"], 0, "{tool}: {r}");
+            assert!(
+                !r["warnings"].to_string().contains("never banded"),
+                "{tool}: {}",
+                r["warnings"]
+            );
+        }
+        let out = tune()
+            .args(["tune", "-t", "0.8", "--for", tool])
+            .assert()
+            .success();
+        let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        assert!(!text.contains("never banded"), "{tool}:\n{text}");
+    }
+    for tool in ["text-dedup", "datasketch"] {
+        let report = tune_json(&["-t", "0.8", "--for", tool]);
+        let r = row(&report, "datasketch");
+        assert_eq!(r["unused_permutations"], 11, "{tool}");
+        assert!(
+            r["warnings"]
+                .to_string()
+                .contains("uses 117 of 128 permutations: 11 computed but never banded"),
+            "{tool}: {}",
+            r["warnings"]
+        );
+    }
+}

@@ -232,6 +232,8 @@ pub struct TuneRow {
     pub description: String,
     #[serde(flatten)]
     pub curve: CurveSummary,
+    /// Permutations computed but never banded: K − b·r, or 0 for a `--for` tool that computes
+    /// only the hashes it bands ([`Tool::sizes_signature_from_banding`]).
     pub unused_permutations: usize,
     /// P at every constraint similarity, and whether each bound holds (with constraints).
     pub bounds: Vec<BoundCheck>,
@@ -481,11 +483,20 @@ pub fn build_report_with(
             estimate
         });
         let mut warnings = Vec::new();
-        if b * r < k {
+        // K bounds the search either way, but a tool that sizes its signature from the
+        // banding never computes the rest.
+        let unused_permutations = if options
+            .export
+            .is_some_and(Tool::sizes_signature_from_banding)
+        {
+            0
+        } else {
+            k - b * r
+        };
+        if unused_permutations > 0 {
             warnings.push(format!(
-                "uses {} of {k} permutations: {} computed but never banded",
-                b * r,
-                k - b * r
+                "uses {} of {k} permutations: {unused_permutations} computed but never banded",
+                b * r
             ));
         }
         if let Some(p) = curve.probability_at_threshold
@@ -500,7 +511,7 @@ pub fn build_report_with(
             criterion,
             description,
             curve,
-            unused_permutations: k - b * r,
+            unused_permutations,
             bounds: constraints.check(b, r),
             quantiles: quantiles(b, r, &options.quantiles),
             corpus,
