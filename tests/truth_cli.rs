@@ -10,6 +10,8 @@ use lshscope::minhash::{IndexOptions, build_index};
 use lshscope::synth::{GenOptions, generate};
 use lshscope::text::ShingleOptions;
 
+mod cli_support;
+
 fn lshscope(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_lshscope"))
         .args(args)
@@ -143,6 +145,14 @@ fn estimate_pairs_writes_a_jaccard_column_and_a_distribution() {
     let stderr = text(&run.stderr);
     assert!(stderr.contains("sampled 2,000 of 80,200 pairs"), "{stderr}");
     assert!(stderr.contains("[0.00, 0.05)"), "{stderr}");
+    // Most random pairs land in the first bin: a count in the thousands.
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.starts_with("  [0.00, 0.05)") && l.contains(',')),
+        "{stderr}"
+    );
+    cli_support::assert_numbers_grouped("truth --estimate-pairs", &stderr);
     let written = std::fs::read_to_string(&out).unwrap();
     let mut lines = written.lines();
     assert_eq!(lines.next(), Some("jaccard,weight"));

@@ -159,8 +159,9 @@ fn add(args: AddArgs) -> Result<i32> {
         super::warn(
             args.quiet,
             &format!(
-                "{repeated} of the added ids {} already in the index: both copies are kept \
+                "{} of the added ids {} already in the index: both copies are kept \
                  (queries return each)",
+                thousands(repeated as u64),
                 for_count(repeated as u64, "is", "are")
             ),
         );

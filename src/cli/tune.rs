@@ -359,7 +359,7 @@ fn render_table(report: &TuneReport) -> String {
             .corpus
             .as_ref()
             .map(|c| format!(
-                ", {} {}{} from {} ({} at or above t)",
+                ", {} {}{} from {} ({})",
                 estimated_count(c.pairs),
                 // The word agrees with the count as shown, rounded to whole pairs.
                 for_count(c.pairs.round() as u64, "pair", "pairs"),
@@ -369,15 +369,29 @@ fn render_table(report: &TuneReport) -> String {
                     .unwrap_or_default(),
                 c.source,
                 match &c.sample {
+                    // Scaled up from a sample, so an estimate even when it comes out whole.
                     Some(sample) => format!(
-                        "{}, 95 % interval {}–{}, from {} of {} sampled pairs",
-                        estimated_count(c.pairs_at_or_above_threshold),
+                        "≈{} {} at or above t, 95 % interval {}–{}; in the sample: {} of {}",
+                        thousands(c.pairs_at_or_above_threshold.round() as u64),
+                        for_count(
+                            c.pairs_at_or_above_threshold.round() as u64,
+                            "pair",
+                            "pairs"
+                        ),
                         thousands(sample.pairs_at_or_above_interval.0.floor() as u64),
                         thousands(sample.pairs_at_or_above_interval.1.ceil() as u64),
                         thousands(sample.sampled_at_or_above as u64),
                         thousands(sample.sampled_pairs as u64)
                     ),
-                    None => estimated_count(c.pairs_at_or_above_threshold),
+                    None => format!(
+                        "{} {} at or above t",
+                        estimated_count(c.pairs_at_or_above_threshold),
+                        for_count(
+                            c.pairs_at_or_above_threshold.round() as u64,
+                            "pair",
+                            "pairs"
+                        )
+                    ),
                 }
             ))
             .unwrap_or_default()
@@ -416,7 +430,7 @@ fn render_table(report: &TuneReport) -> String {
     if corpus {
         let _ = write!(
             header,
-            " {:>12} {:>9} {:>10}",
+            " {:>14} {:>9} {:>10}",
             "exp. cands", "recall@t", "precision"
         );
     }
@@ -442,8 +456,8 @@ fn render_table(report: &TuneReport) -> String {
             // An expectation, rounded to whole pairs like every count of pairs.
             let _ = write!(
                 line,
-                " {:>12} {:>9} {:>10}",
-                e.expected_candidates.round(),
+                " {:>14} {:>9} {:>10}",
+                thousands(e.expected_candidates.round() as u64),
                 opt(e.expected_recall),
                 opt(e.expected_precision)
             );

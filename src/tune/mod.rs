@@ -415,7 +415,7 @@ pub fn build_report_with(
                             if weighted.impossible > 0 {
                                 notes.push(format!(
                                     "{} {} with P₀(s) = 0 (similarity 0) {} left out",
-                                    weighted.impossible,
+                                    crate::numfmt::thousands(weighted.impossible as u64),
                                     for_count(weighted.impossible as u64, "pair", "pairs"),
                                     for_count(weighted.impossible as u64, "was", "were")
                                 ));
@@ -609,11 +609,13 @@ pub fn build_report_with(
                     if sample_rows.is_some() {
                         format!(
                             "highest expected recall at t with the top of the 95 % interval of \
-                             expected candidates within {budget}"
+                             expected candidates within {}",
+                            crate::numfmt::thousands(budget as u64)
                         )
                     } else {
                         format!(
-                            "highest expected recall at t with at most {budget} expected candidates"
+                            "highest expected recall at t with at most {} expected candidates",
+                            crate::numfmt::thousands(budget as u64)
                         )
                     },
                     b,
@@ -623,7 +625,8 @@ pub fn build_report_with(
                     "budget: no pair in the similarities reaches t = {t}, so recall is undefined"
                 )),
                 None => not_found.push(format!(
-                    "budget: every banding with b·r ≤ {k} expects more than {budget} candidates"
+                    "budget: every banding with b·r ≤ {k} expects more than {} candidates",
+                    crate::numfmt::thousands(budget as u64)
                 )),
             }
         }

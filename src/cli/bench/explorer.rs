@@ -88,7 +88,10 @@ pub fn run(path: Option<&Path>, docs: usize, num_perm: usize, seed: u64) -> Resu
     }
     match path {
         Some(p) => eprintln!("reading {}…", p.display()),
-        None => eprintln!("generating {docs} template-heavy documents…"),
+        None => eprintln!(
+            "generating {} template-heavy documents…",
+            numfmt::thousands(docs as u64)
+        ),
     }
     let corpus = corpus(path, docs, seed)?;
     let options = IndexOptions {
@@ -102,7 +105,7 @@ pub fn run(path: Option<&Path>, docs: usize, num_perm: usize, seed: u64) -> Resu
     println!(
         "lshscope bench --explorer: {} documents, {} of text, K = {num_perm}, {} threads; \
          index built in {wall:.1} s wall ({cpu:.1} s CPU)",
-        corpus.len(),
+        numfmt::thousands(corpus.len() as u64),
         mb(corpus.text_bytes() as f64),
         rayon::current_num_threads(),
     );
