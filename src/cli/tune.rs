@@ -212,6 +212,22 @@ impl FromStr for BoundArg {
 }
 
 impl TuneArgs {
+    /// `error` with the option named when it is about one of the files these flags give
+    /// ([`super::about_file`]).
+    fn about_its_files(&self, error: Error) -> Error {
+        [
+            ("--pairs", &self.pairs),
+            ("--similarities", &self.similarities),
+            ("--truth", &self.truth),
+            ("--corpus", &self.corpus),
+        ]
+        .into_iter()
+        .fold(error, |error, (option, path)| match path {
+            Some(path) => super::about_file(Some(option), path, error),
+            None => error,
+        })
+    }
+
     /// The engine's options for these flags.
     pub fn options(&self) -> TuneOptions {
         let similarities = match (&self.truth, &self.pairs, &self.similarities) {
@@ -257,22 +273,7 @@ pub fn run(args: TuneArgs) -> Result<i32> {
             "--for prints code, which does not fit in CSV: use --format table or json",
         ));
     }
-    let report = match &args.corpus {
-        None => {
-            if args.read != ReadArgs::default() {
-                return Err(Error::usage(
-                    "the corpus reading options (--text-column, --sample, …) need --corpus \
-                     INPUT",
-                ));
-            }
-            build_report(&options)?
-        }
-        Some(input) => {
-            let progress = super::new_progress();
-            let (seeds, tool_seeds) = seed_corpus(&args, input, &progress)?;
-            build_report_with(&options, Some(&seeds), tool_seeds.as_ref(), &progress)?
-        }
-    };
+    let report = report(&args, &options).map_err(|e| args.about_its_files(e))?;
     let text = match args.format {
         TuneFormat::Table => render_table(&report),
         TuneFormat::Json => {
@@ -288,6 +289,27 @@ pub fn run(args: TuneArgs) -> Result<i32> {
         Ok(()) => Ok(0),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
         Err(e) => Err(Error::io("<stdout>", e)),
+    }
+}
+
+/// The report for these flags: from the closed form and the similarity files alone, or with
+/// candidates counted on `--corpus`.
+fn report(args: &TuneArgs, options: &TuneOptions) -> Result<TuneReport> {
+    match &args.corpus {
+        None => {
+            if args.read != ReadArgs::default() {
+                return Err(Error::usage(
+                    "the corpus reading options (--text-column, --sample, …) need --corpus \
+                     INPUT",
+                ));
+            }
+            build_report(options)
+        }
+        Some(input) => {
+            let progress = super::new_progress();
+            let (seeds, tool_seeds) = seed_corpus(args, input, &progress)?;
+            build_report_with(options, Some(&seeds), tool_seeds.as_ref(), &progress)
+        }
     }
 }
 

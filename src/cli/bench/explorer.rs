@@ -69,7 +69,9 @@ fn corpus(path: Option<&Path>, docs: usize, seed: u64) -> Result<crate::corpus::
     match path {
         Some(path) => {
             let options = crate::corpus::ReadOptions::default();
-            Ok(crate::corpus::read_corpus(path, &options, &Progress::new())?.0)
+            crate::corpus::read_corpus(path, &options, &Progress::new())
+                .map(|(corpus, _)| corpus)
+                .map_err(|e| super::super::about_file(Some("--corpus"), path, e))
         }
         None => Ok(generate_templated(&TemplateOptions {
             docs,
