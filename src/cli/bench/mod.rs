@@ -26,16 +26,20 @@ pub struct BenchArgs {
     /// Mean document length in characters.
     #[arg(long, default_value_t = 400)]
     pub length: usize,
-    /// Bands and rows for the candidate and verification phases.
+    /// Bands b for the candidate and verification phases.
     #[arg(long, default_value_t = DEFAULT_BANDS)]
     pub bands: usize,
+    /// Rows r per band for the candidate and verification phases.
     #[arg(long, default_value_t = DEFAULT_ROWS)]
     pub rows: usize,
     /// Bands for the grouping measurement (rows = K / bands).
     #[arg(long, default_value_t = 32)]
     pub group_bands: usize,
+    /// Number of MinHash permutations K.
     #[arg(long, default_value_t = 128)]
     pub num_perm: usize,
+    /// Seed of the generated corpus and of the MinHash permutations: the same seed measures
+    /// the same work.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Measure the explorer instead: its re-banding job stepped across the (b, r) grid
