@@ -118,16 +118,9 @@ fn the_templates_flag_still_makes_template_families() {
 #[test]
 fn the_seed_fixes_the_corpus() {
     let run = |kind: &str, seed: &str| {
-        let out = lshscope()
-            .args(["gen", "--kind", kind, "-n", "400", "-q", "--seed", seed])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out.stdout
+        let args = ["gen", "--kind", kind, "-n", "400", "-q", "--seed", seed];
+        let out = lshscope().args(args).assert().success();
+        out.get_output().stdout.clone()
     };
     for kind in ["words", "jobs", "templates"] {
         let first = run(kind, "7");
