@@ -1339,3 +1339,18 @@ fn one_skipped_row_is_named_in_the_singular() {
     assert!(err.contains("  skipped row at line 2\n"), "{err}");
     assert!(!err.contains("lines 2"), "{err}");
 }
+
+/// `-b 0` and `-r 0` name the option to fix.
+#[test]
+fn zero_bands_or_rows_name_the_option() {
+    let err = scan_fails(&data("notes.csv"), &["-b", "0"]);
+    assert!(
+        err.contains("--bands (-b) must be at least 1, got 0"),
+        "{err}"
+    );
+    let err = scan_fails(&data("notes.csv"), &["-r", "0"]);
+    assert!(
+        err.contains("--rows (-r) must be at least 1, got 0"),
+        "{err}"
+    );
+}
