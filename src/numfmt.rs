@@ -145,14 +145,15 @@ pub fn prefixed(value: f64, unit: &str) -> String {
     format!("{v:.1}{prefix}{unit}")
 }
 
-/// A pair count: a whole number as such (`40`), a weighted (estimated) count rounded to whole
-/// pairs and marked `≈` (`≈698`): no count shows a fraction of a pair. (JSON and CSV carry the
-/// exact values.)
+/// A pair count: a whole number as such (`40`, `1,249,975,000`), a weighted (estimated) count
+/// rounded to whole pairs and marked `≈` (`≈698`, `≈17,237,155`): no count shows a fraction of
+/// a pair. (JSON and CSV carry the exact values.)
 pub fn estimated_count(v: f64) -> String {
+    let whole = thousands(v.round().max(0.0) as u64);
     if v.fract() == 0.0 {
-        format!("{v}")
+        whole
     } else {
-        format!("≈{}", v.round())
+        format!("≈{whole}")
     }
 }
 
@@ -230,6 +231,8 @@ mod tests {
         assert_eq!(prefixed(512.0, "docs"), "512.0 docs");
         assert_eq!(estimated_count(40.0), "40");
         assert_eq!(estimated_count(697.94), "≈698");
+        assert_eq!(estimated_count(1_249_975_000.0), "1,249,975,000");
+        assert_eq!(estimated_count(17_237_155.25), "≈17,237,155");
     }
 
     #[test]

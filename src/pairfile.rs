@@ -485,7 +485,9 @@ pub fn open_input(path: &Path) -> Result<Box<dyn BufRead>> {
     let raw: Box<dyn Read> = if path == Path::new("-") {
         Box::new(std::io::stdin())
     } else {
-        Box::new(std::fs::File::open(path).map_err(|e| Error::io(path, e))?)
+        Box::new(
+            std::fs::File::open(path).map_err(|e| crate::corpus::source::cannot_open(path, e))?,
+        )
     };
     let mut buffered = BufReader::with_capacity(BUFFER, raw);
     let head = buffered.fill_buf().map_err(|e| Error::io(path, e))?;

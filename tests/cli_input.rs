@@ -1262,3 +1262,95 @@ fn a_multi_megabyte_line_read_as_csv_is_not_echoed() {
         "{err}"
     );
 }
+
+/// A file given to an option that cannot be read: the message names the option and its path
+/// and says what to do, like the input path's (`cannot read: …; check the path`), exit 2.
+#[test]
+fn files_given_to_options_name_the_option_when_they_cannot_be_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.csv");
+    let missing = missing.to_str().unwrap();
+    let notes = data("notes.csv");
+    let notes = notes.to_str().unwrap();
+    let svg = dir.path().join("h.svg");
+    let svg = svg.to_str().unwrap();
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        (
+            "--similarities",
+            vec!["tune", "-t", "0.8", "--similarities", missing],
+        ),
+        ("--pairs", vec!["tune", "-t", "0.8", "--pairs", missing]),
+        ("--truth", vec!["tune", "-t", "0.8", "--truth", missing]),
+        ("--corpus", vec!["tune", "-t", "0.8", "--corpus", missing]),
+        (
+            "--pairs",
+            vec!["plot", "histogram", "--pairs", missing, "-o", svg],
+        ),
+        ("--truth", vec!["explore", notes, "--truth", missing]),
+        ("--pairs", vec!["explore", notes, "--pairs", missing]),
+        ("--clusters", vec!["explore", notes, "--clusters", missing]),
+    ];
+    for (option, args) in cases {
+        let out = lshscope().args(&args).assert().code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        let expected = format!("{option} {missing}: cannot read: ");
+        assert!(
+            err.contains(&expected) && err.trim_end().ends_with("; check the path"),
+            "{args:?}: {err}"
+        );
+    }
+    // scan --truth reads the file through the engine: it says what to do too.
+    let err = scan_fails(&data("notes.csv"), &["--truth", missing]);
+    assert!(
+        err.contains(&format!("{missing}: cannot read: ")) && err.contains("; check the path"),
+        "{err}"
+    );
+    // So does an index file that is not there.
+    let index = dir.path().join("missing.lshi");
+    let out = lshscope()
+        .args(["index", "info"])
+        .arg(&index)
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains(&format!("{}: cannot read: ", index.display()))
+            && err.contains("; check the path"),
+        "{err}"
+    );
+}
+
+/// One skipped row reads in the singular; several in the plural.
+#[test]
+fn one_skipped_row_is_named_in_the_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(
+        &bad,
+        "{\"id\":\"a\",\"text\":\"the first note\"}\n{bad\n{\"id\":\"c\",\"text\":\"a third note\"}\n",
+    )
+    .unwrap();
+    let out = lshscope()
+        .args(["scan", "--skip-bad"])
+        .arg(&bad)
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("  skipped row at line 2\n"), "{err}");
+    assert!(!err.contains("lines 2"), "{err}");
+}
+
+/// `-b 0` and `-r 0` name the option to fix.
+#[test]
+fn zero_bands_or_rows_name_the_option() {
+    let err = scan_fails(&data("notes.csv"), &["-b", "0"]);
+    assert!(
+        err.contains("--bands (-b) must be at least 1, got 0"),
+        "{err}"
+    );
+    let err = scan_fails(&data("notes.csv"), &["-r", "0"]);
+    assert!(
+        err.contains("--rows (-r) must be at least 1, got 0"),
+        "{err}"
+    );
+}

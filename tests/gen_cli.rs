@@ -112,3 +112,28 @@ fn the_templates_flag_still_makes_template_families() {
     assert_eq!(flag, run(&["--kind", "templates"]));
     assert!(flag.starts_with(b"id,text\nt0000001,"));
 }
+
+/// `--seed`, as its help says: the same seed writes the same bytes, another seed another
+/// corpus, for every kind.
+#[test]
+fn the_seed_fixes_the_corpus() {
+    let run = |kind: &str, seed: &str| {
+        let args = ["gen", "--kind", kind, "-n", "400", "-q", "--seed", seed];
+        let out = lshscope().args(args).assert().success();
+        out.get_output().stdout.clone()
+    };
+    for kind in ["words", "jobs", "templates"] {
+        let first = run(kind, "7");
+        assert_eq!(first, run(kind, "7"), "{kind}");
+        assert_ne!(first, run(kind, "8"), "{kind}");
+    }
+    let help = lshscope().args(["gen", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    let seed = &help[help.find("--seed <SEED>").unwrap()..];
+    // Words joined across the wrapped lines.
+    let seed = seed[..seed.find("[default: 1]").unwrap()]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(seed.contains("byte for byte"), "{seed}");
+}

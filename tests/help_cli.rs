@@ -140,3 +140,33 @@ fn man_page_is_roff_with_every_subcommand() {
         "exit codes missing from the man page"
     );
 }
+
+/// Every option and argument of every subcommand says what it does: an option with only a
+/// default in its help (`--seed <SEED> [default: 1]`) leaves the user guessing.
+#[test]
+fn every_option_has_a_description() {
+    let mut command = Cli::command();
+    command.build();
+    let mut undescribed = Vec::new();
+    for path in COMMANDS {
+        let mut current = &command;
+        for name in *path {
+            current = current.find_subcommand(name).unwrap();
+        }
+        for arg in current.get_arguments() {
+            // clap's own --help and --version carry their text.
+            let id = arg.get_id().as_str();
+            if id == "help" || id == "version" {
+                continue;
+            }
+            let described = arg.get_help().or(arg.get_long_help()).is_some();
+            if !described && !arg.is_hide_set() {
+                let name = arg
+                    .get_long()
+                    .map_or_else(|| id.to_uppercase(), |long| format!("--{long}"));
+                undescribed.push(format!("lshscope {} {name}", path.join(" ")));
+            }
+        }
+    }
+    assert!(undescribed.is_empty(), "no description: {undescribed:?}");
+}

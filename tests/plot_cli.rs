@@ -297,7 +297,16 @@ fn bad_arguments_fail_with_clear_errors() {
         "c.svg",
         "--threshold must be in [0, 1]",
     );
-    fails_without_file(&["scurve", "-b", "0", "-r", "5"], "c.svg", "at least 1");
+    fails_without_file(
+        &["scurve", "-b", "0", "-r", "5"],
+        "c.svg",
+        "--bands (-b) must be at least 1, got 0",
+    );
+    fails_without_file(
+        &["histogram", "--pairs", PAIRS, "-b", "20", "-r", "0"],
+        "h.svg",
+        "--rows (-r) must be at least 1, got 0",
+    );
     fails_without_file(
         &["scurve", "-b", "20", "-r", "5", "--compare", "16"],
         "c.svg",

@@ -10,6 +10,8 @@ use lshscope::minhash::{IndexOptions, build_index};
 use lshscope::synth::{GenOptions, generate};
 use lshscope::text::ShingleOptions;
 
+mod cli_support;
+
 fn lshscope(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_lshscope"))
         .args(args)
@@ -143,6 +145,14 @@ fn estimate_pairs_writes_a_jaccard_column_and_a_distribution() {
     let stderr = text(&run.stderr);
     assert!(stderr.contains("sampled 2,000 of 80,200 pairs"), "{stderr}");
     assert!(stderr.contains("[0.00, 0.05)"), "{stderr}");
+    // Most random pairs land in the first bin: a count in the thousands.
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.starts_with("  [0.00, 0.05)") && l.contains(',')),
+        "{stderr}"
+    );
+    cli_support::assert_numbers_grouped("truth --estimate-pairs", &stderr);
     let written = std::fs::read_to_string(&out).unwrap();
     let mut lines = written.lines();
     assert_eq!(lines.next(), Some("jaccard,weight"));
@@ -290,6 +300,58 @@ fn scan_with_truth_reports_recall_and_keeps_its_output() {
     assert!(run.status.success());
     assert!(
         text(&run.stderr).contains("warning"),
+        "{}",
+        text(&run.stderr)
+    );
+}
+
+/// `scan --truth` on template families, whose bins hold thousands of true pairs: the table
+/// and the recall and precision lines group their digits; a missing truth file names --truth.
+#[test]
+fn scan_truth_table_groups_thousands() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("t.csv");
+    let truth = dir.path().join("truth.csv");
+    let (corpus, truth) = (corpus.to_str().unwrap(), truth.to_str().unwrap());
+    let generate = [
+        "gen",
+        "--kind",
+        "templates",
+        "-n",
+        "1500",
+        "--max-family",
+        "300",
+    ];
+    assert!(
+        lshscope(&[&generate[..], &["-q", "-o", corpus]].concat())
+            .status
+            .success()
+    );
+    assert!(
+        lshscope(&["truth", corpus, "-t", "0.5", "-q", "-o", truth])
+            .status
+            .success()
+    );
+    let run = lshscope(&[
+        "scan",
+        corpus,
+        "--truth",
+        truth,
+        "--truth-redraws",
+        "0",
+        "-o",
+        "-",
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let stderr = text(&run.stderr);
+    let table = &stderr[stderr.find("truth: ").expect("the truth table")..];
+    assert!(table.contains(','), "no count reaches a thousand:\n{table}");
+    cli_support::assert_numbers_grouped("scan --truth", table);
+    let missing = dir.path().join("missing.csv");
+    let run = lshscope(&["scan", corpus, "-q", "--truth", missing.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        text(&run.stderr).contains(&format!("--truth {}: cannot read: ", missing.display())),
         "{}",
         text(&run.stderr)
     );

@@ -5,6 +5,9 @@ use lshscope::minhash::scurve::candidate_probability;
 use predicates::prelude::*;
 use serde_json::Value;
 
+mod cli_support;
+use cli_support::assert_numbers_grouped;
+
 const PAIRS: &str = "tests/data/math/pairs.csv";
 const SIMILARITIES: &str = "tests/data/math/similarities.txt";
 
@@ -1250,7 +1253,10 @@ fn scan_banding_on_a_thresholded_pairs_file_keeps_its_floor_and_whole_pair_count
         "pairs and pairs at or above t: {header}"
     );
     for e in estimates {
-        assert!(e.parse::<u64>().is_ok(), "≈{e} in {header}");
+        assert!(
+            e.replace(',', "").parse::<u64>().is_ok(),
+            "≈{e} in {header}"
+        );
     }
     let columns = text.lines().nth(1).unwrap();
     assert!(columns.starts_with("criterion"), "{columns}");
@@ -1261,7 +1267,10 @@ fn scan_banding_on_a_thresholded_pairs_file_keeps_its_floor_and_whole_pair_count
         }
         // criterion b r hashes steepest P(t) % s@10% s@50% s@90% width exp.cands …
         let cands = line.split_whitespace().nth(11).unwrap();
-        assert!(cands.parse::<u64>().is_ok(), "exp. cands {cands}: {line}");
+        assert!(
+            cands.replace(',', "").parse::<u64>().is_ok(),
+            "exp. cands {cands}: {line}"
+        );
         rows += 1;
     }
     assert!(rows >= 2, "{text}");
@@ -1372,7 +1381,7 @@ fn no_pair_at_or_above_t_leaves_recall_and_precision_undefined() {
         .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("(0 at or above t)"), "{text}");
+    assert!(text.contains("(0 pairs at or above t)"), "{text}");
     assert!(!text.contains("-0 "), "negative zero in\n{text}");
     let recall_row = text.lines().find(|l| l.starts_with("recall ")).unwrap();
     assert!(
@@ -1499,7 +1508,9 @@ fn a_sample_with_few_pairs_above_t_warns_instead_of_estimating() {
     assert!(out.status.success());
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
-        stdout.contains("(5000, 95 % interval 2,136–11,679, from 5 of 2,000 sampled pairs"),
+        stdout.contains(
+            "(≈5,000 pairs at or above t, 95 % interval 2,136–11,679; in the sample: 5 of 2,000)"
+        ),
         "{stdout}"
     );
     assert!(
@@ -1574,4 +1585,116 @@ fn datasketch_picks_are_searched_among_the_bandings_it_takes() {
     let report = tune_json(&args);
     assert_eq!(banding(row(&report, "constraints")), (1, 5));
     assert!(!report["notes"].to_string().contains("b ≥ 2"));
+}
+
+/// Every `--for` tool's notes read as sentences: no run of spaces left inside one by a
+/// broken line continuation (the family note once had 18 in the middle).
+#[test]
+fn export_notes_have_no_runs_of_spaces() {
+    for tool in ["datatrove", "text-dedup", "datasketch", "spark", "nemo"] {
+        let out = tune()
+            .args(["tune", "-t", "0.8", "--profile", tool, "--for", tool])
+            .assert()
+            .success();
+        let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        let notes: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("  - "))
+            .collect();
+        assert!(
+            notes.iter().any(|n| n.contains("draws its rows as")),
+            "{tool}: no family note in\n{text}"
+        );
+        for note in notes {
+            assert!(!note.contains("  "), "{tool}: spaces in the note {note:?}");
+        }
+        let report = tune_json(&["-t", "0.8", "--profile", tool, "--for", tool]);
+        for note in report["export"]["notes"].as_array().unwrap() {
+            let note = note.as_str().unwrap();
+            assert!(
+                !note.contains("  "),
+                "{tool}: spaces in the JSON note {note:?}"
+            );
+        }
+    }
+}
+
+/// datatrove, NeMo Curator and Spark compute exactly the hashes their banding uses (no
+/// separate num_perm), so with `--for` one of them no row warns of permutations "computed but
+/// never banded"; text-dedup and datasketch take num_perm beside the banding and keep it.
+#[test]
+fn unused_permutations_are_warned_of_only_for_tools_that_compute_them() {
+    for tool in ["datatrove", "nemo", "spark"] {
+        let report = tune_json(&["-t", "0.8", "--for", tool]);
+        for r in report["rows"].as_array().unwrap() {
+            assert!(r["hashes"].as_u64().unwrap() < 128, "{tool}: {r}");
+            assert_eq!(r["unused_permutations"], 0, "{tool}: {r}");
+            assert!(
+                !r["warnings"].to_string().contains("never banded"),
+                "{tool}: {}",
+                r["warnings"]
+            );
+        }
+        let out = tune()
+            .args(["tune", "-t", "0.8", "--for", tool])
+            .assert()
+            .success();
+        let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        assert!(!text.contains("never banded"), "{tool}:\n{text}");
+    }
+    for tool in ["text-dedup", "datasketch"] {
+        let report = tune_json(&["-t", "0.8", "--for", tool]);
+        let r = row(&report, "datasketch");
+        assert_eq!(r["unused_permutations"], 11, "{tool}");
+        assert!(
+            r["warnings"]
+                .to_string()
+                .contains("uses 117 of 128 permutations: 11 computed but never banded"),
+            "{tool}: {}",
+            r["warnings"]
+        );
+    }
+}
+
+/// A weighted sample of 2,000 pairs standing for 1,000 each, 400 of them at or above t: the
+/// table's counts read with thousands separators, the count at or above t is marked as an
+/// estimate even when it is whole and says what it counts, and JSON keeps plain numbers.
+#[test]
+fn tune_text_groups_thousands_and_marks_the_sampled_estimate() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = dir.path().join("sample.csv");
+    let mut text = String::from("jaccard,weight\n");
+    for i in 0..2000 {
+        let s = if i % 5 == 0 { 0.9 } else { 0.3 };
+        text.push_str(&format!("{s},1000\n"));
+    }
+    std::fs::write(&sample, text).unwrap();
+    let sample = sample.to_str().unwrap();
+    let out = tune()
+        .args(["tune", "-t", "0.8", "--similarities", sample])
+        .args(["--banding", "20x5", "--budget", "1500000"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert_numbers_grouped("tune --similarities", &stdout);
+    let header = stdout.lines().next().unwrap();
+    assert!(
+        header.contains("2,000,000 pairs from ")
+            && header.contains("(≈400,000 pairs at or above t, 95 % interval ")
+            && header.ends_with("; in the sample: 400 of 2,000)"),
+        "{header}"
+    );
+    let given = stdout.lines().find(|l| l.starts_with("given ")).unwrap();
+    let expected = 400_000.0 * candidate_probability(0.9, 20, 5)
+        + 1_600_000.0 * candidate_probability(0.3, 20, 5);
+    let cands = given.split_whitespace().nth(11).unwrap();
+    assert_eq!(
+        cands.replace(',', "").parse::<f64>().unwrap(),
+        expected.round(),
+        "{given}"
+    );
+    assert!(cands.contains(','), "{given}");
+    let report = tune_json(&["-t", "0.8", "--similarities", sample]);
+    assert_eq!(report["corpus"]["pairs"], 2_000_000.0);
+    assert_eq!(report["corpus"]["pairs_at_or_above_threshold"], 400_000.0);
 }

@@ -739,7 +739,7 @@ impl JoinPlan<'_> {
              explore with the same --sample and --truth truth.csv; or raise the threshold, see \
              the similarity distribution with --estimate-pairs M, or run `lshscope truth` with \
              --force or a larger --max-seconds (about {:.2e} posting entries to scan)",
-            self.work.documents,
+            crate::numfmt::thousands(self.work.documents as u64),
             self.work.sample_that_fits(threads, budget_seconds),
             self.work.estimated_scans,
         )))

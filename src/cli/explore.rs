@@ -186,7 +186,8 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
     if let Some(path) = &args.truth
         && path != Path::new("-")
     {
-        std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        std::fs::File::open(path)
+            .map_err(|e| super::about_file(Some("--truth"), path, Error::io(path, e)))?;
     }
     let import = import_spec(&args)?;
     let input = args.corpus.input.clone();
@@ -256,12 +257,18 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
 /// The file of `--pairs` or `--clusters`, checked to exist before the terminal is taken over
 /// (its ids are checked against the corpus once that is loaded).
 fn import_spec(args: &ExploreArgs) -> Result<Option<ImportSpec>> {
-    let (kind, path, columns) = match (&args.pairs, &args.clusters) {
-        (Some(p), _) => (ImportKind::Pairs, p, args.pair_columns.clone()),
-        (None, Some(c)) => (ImportKind::Clusters, c, args.cluster_columns.clone()),
+    let (kind, option, path, columns) = match (&args.pairs, &args.clusters) {
+        (Some(p), _) => (ImportKind::Pairs, "--pairs", p, args.pair_columns.clone()),
+        (None, Some(c)) => (
+            ImportKind::Clusters,
+            "--clusters",
+            c,
+            args.cluster_columns.clone(),
+        ),
         (None, None) => return Ok(None),
     };
-    std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    std::fs::metadata(path)
+        .map_err(|e| super::about_file(Some(option), path, Error::io(path, e)))?;
     // A corpus cut by --limit or --sample lacks some of the documents the tool saw: their
     // rows are skipped and counted. On the whole corpus an unknown id is an error.
     let unknown = if args.corpus.read.limit.is_some() || args.corpus.read.sample.is_some() {

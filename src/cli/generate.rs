@@ -38,6 +38,8 @@ pub struct GenArgs {
     /// words and jobs) [default: char:5].
     #[arg(long)]
     pub shingle: Option<ShingleKind>,
+    /// Seed of the random draws: the same seed and options write the same corpus (and truth)
+    /// byte for byte; another seed draws another corpus of the same shape.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Corpus file to write (atomically) instead of stdout; `-` is stdout. The name picks

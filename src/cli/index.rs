@@ -140,7 +140,7 @@ fn build(args: BuildArgs) -> Result<i32> {
 }
 
 fn add(args: AddArgs) -> Result<i32> {
-    let mut index = LshIndex::load(&args.index_file)?;
+    let mut index = load(&args.index_file)?;
     let progress = super::new_progress();
     let bar = ProgressBar::start(&progress, show_progress(args.quiet));
     let mut run = Pipeline::new(&progress);
@@ -159,8 +159,9 @@ fn add(args: AddArgs) -> Result<i32> {
         super::warn(
             args.quiet,
             &format!(
-                "{repeated} of the added ids {} already in the index: both copies are kept \
+                "{} of the added ids {} already in the index: both copies are kept \
                  (queries return each)",
+                thousands(repeated as u64),
                 for_count(repeated as u64, "is", "are")
             ),
         );
@@ -185,7 +186,7 @@ fn query(args: QueryArgs) -> Result<i32> {
     let threshold = args.threshold.checked()?;
     let target = OutputTarget::new(args.output.as_deref());
     let format = target.format(None, &[OutputFormat::Csv, OutputFormat::Jsonl])?;
-    let index = LshIndex::load(&args.index_file)?;
+    let index = load(&args.index_file)?;
     let path = Path::new(&args.query);
     let queries = if !args.text && (args.query == "-" || path.exists()) {
         let corpus_args = CorpusArgs {
@@ -276,7 +277,7 @@ fn looks_like_a_path(query: &str) -> bool {
 }
 
 fn info(args: InfoArgs) -> Result<i32> {
-    let index = LshIndex::load(&args.index_file)?;
+    let index = load(&args.index_file)?;
     if args.json {
         let value = serde_json::json!({
             "path": args.index_file.display().to_string(),
@@ -332,4 +333,9 @@ fn describe(index: &LshIndex, path: &Path) -> String {
         o.family,
         crate::numfmt::bands_by_rows(b.bands, b.rows)
     )
+}
+
+/// The index file at `path`; one that cannot be opened says what to do, as an input would.
+fn load(path: &Path) -> Result<LshIndex> {
+    LshIndex::load(path).map_err(|e| super::about_file(None, path, e))
 }

@@ -43,6 +43,14 @@ impl Default for BandsRowsArgs {
 impl BandsRowsArgs {
     /// The banding, checked against K permutations.
     pub fn banding(&self, num_perm: usize) -> Result<Banding> {
+        // Named here, where the options are known: the engine's check speaks of bands and rows.
+        for (option, value) in [("--bands (-b)", self.bands), ("--rows (-r)", self.rows)] {
+            if value == 0 {
+                return Err(crate::Error::usage(format!(
+                    "{option} must be at least 1, got 0"
+                )));
+            }
+        }
         Banding::new(self.bands, self.rows, num_perm)
     }
 }

@@ -2,7 +2,7 @@
 //! Each subcommand lives in its own file with its `Args` struct and its `run` function.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
@@ -476,6 +476,35 @@ pub(crate) fn warn(quiet: bool, message: &str) {
         ""
     };
     eprintln!("{clear_line}warning: {message}");
+}
+
+/// An error about the file given to `option` (`None` for a positional argument), as the user
+/// should read it: the option and the path first, then what went wrong and what to do
+/// (`--truth missing.csv: cannot read: No such file or directory (os error 2); check the
+/// path`). Errors about a place inside the file (a line, a column) already name it, and
+/// errors about other files are not this option's: both pass unchanged.
+pub(crate) fn about_file(option: Option<&str>, path: &Path, error: Error) -> Error {
+    // A path that is wrong (missing, a directory, not permitted) is the user's to fix (exit
+    // code 2); the corpus readers say so in these words.
+    let wrong_path = error.exit_code() == 2;
+    let error = match error {
+        Error::Io { path: p, source } if p == path && wrong_path => {
+            crate::corpus::source::cannot_open(&p, source)
+        }
+        other => other,
+    };
+    match (option, error) {
+        (
+            Some(option),
+            Error::Input {
+                path: p,
+                line: 0,
+                message,
+                ..
+            },
+        ) if p == path => Error::usage(format!("{option} {}: {message}", p.display())),
+        (_, other) => other,
+    }
 }
 
 /// True when progress bars should be drawn: stderr is a terminal and not `--quiet`.

@@ -101,11 +101,11 @@ fn check_threshold(t: Option<f64>) -> Result<()> {
 }
 
 fn check_curve(c: CurveSpec, num_perm: Option<usize>) -> Result<()> {
-    if c.bands == 0 || c.rows == 0 {
-        return Err(Error::usage(format!(
-            "bands and rows must be at least 1, got {} × {}",
-            c.bands, c.rows
-        )));
+    // Only --bands and --rows can be 0 here: a `BxR` of --compare is refused when parsed.
+    for (option, value) in [("--bands (-b)", c.bands), ("--rows (-r)", c.rows)] {
+        if value == 0 {
+            return Err(Error::usage(format!("{option} must be at least 1, got 0")));
+        }
     }
     if let Some(k) = num_perm
         && c.bands * c.rows > k
@@ -167,7 +167,8 @@ fn run_histogram(args: HistogramArgs) -> Result<i32> {
         }
         _ => None,
     };
-    let values = read_similarities(&args.pairs, false)?;
+    let values = read_similarities(&args.pairs, false)
+        .map_err(|e| super::about_file(Some("--pairs"), &args.pairs, e))?;
     let similarity_floor = crate::tune::thresholded_floor(&values);
     if let Some(lowest) = similarity_floor {
         super::warn(false, &thresholded_hint(&args.pairs, lowest));

@@ -247,7 +247,10 @@ pub fn run(args: ScanArgs) -> Result<i32> {
     }
     // Read the truth before the long phases, so a bad file fails fast.
     let truth = match &args.truth {
-        Some(path) => Some((path, read_truth(path, &corpus)?)),
+        Some(path) => Some((
+            path,
+            read_truth(path, &corpus).map_err(|e| super::about_file(Some("--truth"), path, e))?,
+        )),
         None => None,
     };
 
@@ -571,22 +574,22 @@ fn render_truth(t: &TruthComparison) -> String {
         out,
         "truth: {} ({} {}), {}",
         t.file,
-        t.pairs,
+        thousands(t.pairs as u64),
         for_count(t.pairs as u64, "pair", "pairs"),
         bands_by_rows(r.bands, r.rows)
     );
     let _ = writeln!(
         out,
-        "  {:<14} {:>8} {:>8} {:>9} {:>17} {:>9} {:>8}",
+        "  {:<14} {:>10} {:>10} {:>9} {:>17} {:>9} {:>8}",
         "Jaccard", "true", "found", "measured", "95 % interval", "S-curve", "moves as"
     );
     for b in &r.bins {
         let _ = writeln!(
             out,
-            "  {}   {:>8} {:>8} {:>9.3}   [{:.3}, {:.3}] {:>9.3} {:>8}{}",
+            "  {}   {:>10} {:>10} {:>9.3}   [{:.3}, {:.3}] {:>9.3} {:>8}{}",
             super::summary::bin_label(b.lo, b.hi),
-            b.true_pairs,
-            b.found,
+            thousands(b.true_pairs as u64),
+            thousands(b.found as u64),
             b.measured,
             b.interval_lo,
             b.interval_hi,
@@ -605,8 +608,8 @@ fn render_truth(t: &TruthComparison) -> String {
                 r.recall_interval
                     .map(|(lo, hi)| format!(", 95 % interval [{lo:.4}, {hi:.4}]"))
                     .unwrap_or_default(),
-                r.found_at_threshold,
-                r.true_at_threshold,
+                thousands(r.found_at_threshold as u64),
+                thousands(r.true_at_threshold as u64),
                 for_count(r.true_at_threshold as u64, "pair", "pairs"),
                 for_count(
                     r.found_at_threshold as u64,
@@ -627,8 +630,8 @@ fn render_truth(t: &TruthComparison) -> String {
                 "precision at Jaccard ≥ {}: {:.4} ({} of {} {})",
                 r.threshold,
                 p,
-                r.candidates_at_threshold,
-                r.candidates,
+                thousands(r.candidates_at_threshold as u64),
+                thousands(r.candidates as u64),
                 for_count(r.candidates as u64, "candidate", "candidates")
             );
         }
@@ -650,7 +653,7 @@ fn render_truth(t: &TruthComparison) -> String {
         let _ = writeln!(
             out,
             "warning: {} {} a different Jaccard under this scan's shingle options (was the truth made with other --shingle/--no-lowercase/--nfkc/--strip-punct/--profile?)",
-            t.jaccard_mismatches,
+            thousands(t.jaccard_mismatches as u64),
             for_count(
                 t.jaccard_mismatches as u64,
                 "truth pair has",

@@ -75,7 +75,12 @@ pub(super) fn render_read_line(r: &ReadReport, input: &str, without_shingles: us
     if !r.skipped_lines.is_empty() {
         let _ = writeln!(
             out,
-            "  skipped rows at lines {}",
+            "  {} {}",
+            for_count(
+                r.skipped as u64,
+                "skipped row at line",
+                "skipped rows at lines"
+            ),
             first_of(&r.skipped_lines, r.skipped)
         );
     }

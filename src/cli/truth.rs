@@ -235,7 +235,7 @@ fn render_sample(sample: &[TruthPair], documents: usize, threshold: Option<f64>)
             out,
             "  {} {:>10}  {:>8.4} %",
             super::summary::bin_label(k as f64 / BINS as f64, (k + 1) as f64 / BINS as f64),
-            c,
+            thousands(c as u64),
             100.0 * c as f64 / sample.len().max(1) as f64
         );
     }
@@ -246,11 +246,12 @@ fn render_sample(sample: &[TruthPair], documents: usize, threshold: Option<f64>)
         let (lo, hi) = wilson_interval(above, sample.len(), Z_95);
         let _ = writeln!(
             out,
-            "{above} sampled pairs have Jaccard ≥ {t}: about {:.0} pairs in the corpus \
-             (95 % interval {:.0} – {:.0})",
-            above as f64 / sample.len() as f64 * all_pairs,
-            lo * all_pairs,
-            hi * all_pairs
+            "{} sampled {} Jaccard ≥ {t}: about {} pairs in the corpus (95 % interval {}–{})",
+            thousands(above as u64),
+            for_count(above as u64, "pair has", "pairs have"),
+            thousands((above as f64 / sample.len() as f64 * all_pairs).round() as u64),
+            thousands((lo * all_pairs).floor() as u64),
+            thousands((hi * all_pairs).ceil() as u64)
         );
     }
     out

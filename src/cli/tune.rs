@@ -212,6 +212,22 @@ impl FromStr for BoundArg {
 }
 
 impl TuneArgs {
+    /// `error` with the option named when it is about one of the files these flags give
+    /// ([`super::about_file`]).
+    fn about_its_files(&self, error: Error) -> Error {
+        [
+            ("--pairs", &self.pairs),
+            ("--similarities", &self.similarities),
+            ("--truth", &self.truth),
+            ("--corpus", &self.corpus),
+        ]
+        .into_iter()
+        .fold(error, |error, (option, path)| match path {
+            Some(path) => super::about_file(Some(option), path, error),
+            None => error,
+        })
+    }
+
     /// The engine's options for these flags.
     pub fn options(&self) -> TuneOptions {
         let similarities = match (&self.truth, &self.pairs, &self.similarities) {
@@ -257,22 +273,7 @@ pub fn run(args: TuneArgs) -> Result<i32> {
             "--for prints code, which does not fit in CSV: use --format table or json",
         ));
     }
-    let report = match &args.corpus {
-        None => {
-            if args.read != ReadArgs::default() {
-                return Err(Error::usage(
-                    "the corpus reading options (--text-column, --sample, …) need --corpus \
-                     INPUT",
-                ));
-            }
-            build_report(&options)?
-        }
-        Some(input) => {
-            let progress = super::new_progress();
-            let (seeds, tool_seeds) = seed_corpus(&args, input, &progress)?;
-            build_report_with(&options, Some(&seeds), tool_seeds.as_ref(), &progress)?
-        }
-    };
+    let report = report(&args, &options).map_err(|e| args.about_its_files(e))?;
     let text = match args.format {
         TuneFormat::Table => render_table(&report),
         TuneFormat::Json => {
@@ -288,6 +289,27 @@ pub fn run(args: TuneArgs) -> Result<i32> {
         Ok(()) => Ok(0),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
         Err(e) => Err(Error::io("<stdout>", e)),
+    }
+}
+
+/// The report for these flags: from the closed form and the similarity files alone, or with
+/// candidates counted on `--corpus`.
+fn report(args: &TuneArgs, options: &TuneOptions) -> Result<TuneReport> {
+    match &args.corpus {
+        None => {
+            if args.read != ReadArgs::default() {
+                return Err(Error::usage(
+                    "the corpus reading options (--text-column, --sample, …) need --corpus \
+                     INPUT",
+                ));
+            }
+            build_report(options)
+        }
+        Some(input) => {
+            let progress = super::new_progress();
+            let (seeds, tool_seeds) = seed_corpus(args, input, &progress)?;
+            build_report_with(options, Some(&seeds), tool_seeds.as_ref(), &progress)
+        }
     }
 }
 
@@ -359,7 +381,7 @@ fn render_table(report: &TuneReport) -> String {
             .corpus
             .as_ref()
             .map(|c| format!(
-                ", {} {}{} from {} ({} at or above t)",
+                ", {} {}{} from {} ({})",
                 estimated_count(c.pairs),
                 // The word agrees with the count as shown, rounded to whole pairs.
                 for_count(c.pairs.round() as u64, "pair", "pairs"),
@@ -369,15 +391,29 @@ fn render_table(report: &TuneReport) -> String {
                     .unwrap_or_default(),
                 c.source,
                 match &c.sample {
+                    // Scaled up from a sample, so an estimate even when it comes out whole.
                     Some(sample) => format!(
-                        "{}, 95 % interval {}–{}, from {} of {} sampled pairs",
-                        estimated_count(c.pairs_at_or_above_threshold),
+                        "≈{} {} at or above t, 95 % interval {}–{}; in the sample: {} of {}",
+                        thousands(c.pairs_at_or_above_threshold.round() as u64),
+                        for_count(
+                            c.pairs_at_or_above_threshold.round() as u64,
+                            "pair",
+                            "pairs"
+                        ),
                         thousands(sample.pairs_at_or_above_interval.0.floor() as u64),
                         thousands(sample.pairs_at_or_above_interval.1.ceil() as u64),
                         thousands(sample.sampled_at_or_above as u64),
                         thousands(sample.sampled_pairs as u64)
                     ),
-                    None => estimated_count(c.pairs_at_or_above_threshold),
+                    None => format!(
+                        "{} {} at or above t",
+                        estimated_count(c.pairs_at_or_above_threshold),
+                        for_count(
+                            c.pairs_at_or_above_threshold.round() as u64,
+                            "pair",
+                            "pairs"
+                        )
+                    ),
                 }
             ))
             .unwrap_or_default()
@@ -416,7 +452,7 @@ fn render_table(report: &TuneReport) -> String {
     if corpus {
         let _ = write!(
             header,
-            " {:>12} {:>9} {:>10}",
+            " {:>14} {:>9} {:>10}",
             "exp. cands", "recall@t", "precision"
         );
     }
@@ -442,8 +478,8 @@ fn render_table(report: &TuneReport) -> String {
             // An expectation, rounded to whole pairs like every count of pairs.
             let _ = write!(
                 line,
-                " {:>12} {:>9} {:>10}",
-                e.expected_candidates.round(),
+                " {:>14} {:>9} {:>10}",
+                thousands(e.expected_candidates.round() as u64),
                 opt(e.expected_recall),
                 opt(e.expected_precision)
             );

@@ -379,7 +379,9 @@ fn parquet_in_directory(inside: &str, compressed: bool) -> String {
     format!("a Parquet file{inside} {IN_DIRECTORY}; {SKIP_BAD}, {IGNORE_FILE}, {alone}")
 }
 
-pub(super) fn cannot_open(path: &Path, e: std::io::Error) -> Error {
+/// A file that cannot be opened, with what to do: `cannot read: …; check the path`. Also the
+/// wording of the pair, truth and index files the faces read.
+pub(crate) fn cannot_open(path: &Path, e: std::io::Error) -> Error {
     let hint = match e.kind() {
         std::io::ErrorKind::NotFound => "; check the path",
         std::io::ErrorKind::PermissionDenied => "; check the file's permissions",

@@ -31,6 +31,15 @@ impl Tool {
         !matches!(self, Tool::Datatrove | Tool::Nemo)
     }
 
+    /// Whether the tool computes exactly the hashes its banding uses, with no separate
+    /// num_perm, so that none is "computed but never banded": datatrove (num_buckets ×
+    /// hashes_per_bucket), NeMo Curator (num_bands × minhashes_per_band) and Spark MLlib
+    /// (numHashTables, one MinHash per table), as their exports below say. text-dedup and
+    /// datasketch take num_perm beside the banding, compute all of it and band b·r of it.
+    pub fn sizes_signature_from_banding(self) -> bool {
+        matches!(self, Tool::Datatrove | Tool::Nemo | Tool::Spark)
+    }
+
     /// The `--profile` that shingles as this tool does.
     pub fn profile(self) -> Profile {
         match self {
@@ -112,7 +121,8 @@ impl Tool {
     fn family_phrase(self) -> &'static str {
         match self.family() {
             SketchFamily::Classic => {
-                "K independent hashes per shingle, one affine map (a·h + b mod a prime) per row:                  lshscope's classic family"
+                "K independent hashes per shingle, one affine map (a·h + b mod a prime) per row: \
+                 lshscope's classic family"
             }
             SketchFamily::OnePermutation => "one-permutation hashing with densification",
             SketchFamily::CMinHash => "C-MinHash",

@@ -232,6 +232,8 @@ pub struct TuneRow {
     pub description: String,
     #[serde(flatten)]
     pub curve: CurveSummary,
+    /// Permutations computed but never banded: K − b·r, or 0 for a `--for` tool that computes
+    /// only the hashes it bands ([`Tool::sizes_signature_from_banding`]).
     pub unused_permutations: usize,
     /// P at every constraint similarity, and whether each bound holds (with constraints).
     pub bounds: Vec<BoundCheck>,
@@ -413,7 +415,7 @@ pub fn build_report_with(
                             if weighted.impossible > 0 {
                                 notes.push(format!(
                                     "{} {} with P₀(s) = 0 (similarity 0) {} left out",
-                                    weighted.impossible,
+                                    crate::numfmt::thousands(weighted.impossible as u64),
                                     for_count(weighted.impossible as u64, "pair", "pairs"),
                                     for_count(weighted.impossible as u64, "was", "were")
                                 ));
@@ -481,11 +483,20 @@ pub fn build_report_with(
             estimate
         });
         let mut warnings = Vec::new();
-        if b * r < k {
+        // K bounds the search either way, but a tool that sizes its signature from the
+        // banding never computes the rest.
+        let unused_permutations = if options
+            .export
+            .is_some_and(Tool::sizes_signature_from_banding)
+        {
+            0
+        } else {
+            k - b * r
+        };
+        if unused_permutations > 0 {
             warnings.push(format!(
-                "uses {} of {k} permutations: {} computed but never banded",
-                b * r,
-                k - b * r
+                "uses {} of {k} permutations: {unused_permutations} computed but never banded",
+                b * r
             ));
         }
         if let Some(p) = curve.probability_at_threshold
@@ -500,7 +511,7 @@ pub fn build_report_with(
             criterion,
             description,
             curve,
-            unused_permutations: k - b * r,
+            unused_permutations,
             bounds: constraints.check(b, r),
             quantiles: quantiles(b, r, &options.quantiles),
             corpus,
@@ -598,11 +609,13 @@ pub fn build_report_with(
                     if sample_rows.is_some() {
                         format!(
                             "highest expected recall at t with the top of the 95 % interval of \
-                             expected candidates within {budget}"
+                             expected candidates within {}",
+                            crate::numfmt::thousands(budget as u64)
                         )
                     } else {
                         format!(
-                            "highest expected recall at t with at most {budget} expected candidates"
+                            "highest expected recall at t with at most {} expected candidates",
+                            crate::numfmt::thousands(budget as u64)
                         )
                     },
                     b,
@@ -612,7 +625,8 @@ pub fn build_report_with(
                     "budget: no pair in the similarities reaches t = {t}, so recall is undefined"
                 )),
                 None => not_found.push(format!(
-                    "budget: every banding with b·r ≤ {k} expects more than {budget} candidates"
+                    "budget: every banding with b·r ≤ {k} expects more than {} candidates",
+                    crate::numfmt::thousands(budget as u64)
                 )),
             }
         }

@@ -69,7 +69,9 @@ fn corpus(path: Option<&Path>, docs: usize, seed: u64) -> Result<crate::corpus::
     match path {
         Some(path) => {
             let options = crate::corpus::ReadOptions::default();
-            Ok(crate::corpus::read_corpus(path, &options, &Progress::new())?.0)
+            crate::corpus::read_corpus(path, &options, &Progress::new())
+                .map(|(corpus, _)| corpus)
+                .map_err(|e| super::super::about_file(Some("--corpus"), path, e))
         }
         None => Ok(generate_templated(&TemplateOptions {
             docs,
@@ -88,7 +90,10 @@ pub fn run(path: Option<&Path>, docs: usize, num_perm: usize, seed: u64) -> Resu
     }
     match path {
         Some(p) => eprintln!("reading {}…", p.display()),
-        None => eprintln!("generating {docs} template-heavy documents…"),
+        None => eprintln!(
+            "generating {} template-heavy documents…",
+            numfmt::thousands(docs as u64)
+        ),
     }
     let corpus = corpus(path, docs, seed)?;
     let options = IndexOptions {
@@ -102,7 +107,7 @@ pub fn run(path: Option<&Path>, docs: usize, num_perm: usize, seed: u64) -> Resu
     println!(
         "lshscope bench --explorer: {} documents, {} of text, K = {num_perm}, {} threads; \
          index built in {wall:.1} s wall ({cpu:.1} s CPU)",
-        corpus.len(),
+        numfmt::thousands(corpus.len() as u64),
         mb(corpus.text_bytes() as f64),
         rayon::current_num_threads(),
     );

@@ -12,6 +12,7 @@ use rayon::prelude::*;
 
 use super::lsh_args::{DEFAULT_BANDS, DEFAULT_ROWS};
 use crate::minhash::{Banding, BandingOptions, IndexOptions, band_keys};
+use crate::numfmt::thousands;
 use crate::pipeline::Pipeline;
 use crate::synth::{GenOptions, generate};
 use crate::text::ShingleOptions;
@@ -25,16 +26,20 @@ pub struct BenchArgs {
     /// Mean document length in characters.
     #[arg(long, default_value_t = 400)]
     pub length: usize,
-    /// Bands and rows for the candidate and verification phases.
+    /// Bands b for the candidate and verification phases.
     #[arg(long, default_value_t = DEFAULT_BANDS)]
     pub bands: usize,
+    /// Rows r per band for the candidate and verification phases.
     #[arg(long, default_value_t = DEFAULT_ROWS)]
     pub rows: usize,
     /// Bands for the grouping measurement (rows = K / bands).
     #[arg(long, default_value_t = 32)]
     pub group_bands: usize,
+    /// Number of MinHash permutations K.
     #[arg(long, default_value_t = 128)]
     pub num_perm: usize,
+    /// Seed of the generated corpus and of the MinHash permutations: the same seed measures
+    /// the same work.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Measure the explorer instead: its re-banding job stepped across the (b, r) grid
@@ -150,7 +155,8 @@ pub fn run(args: BenchArgs) -> Result<i32> {
     let threads = rayon::current_num_threads();
     eprintln!(
         "generating {} documents of ~{} characters…",
-        args.docs, args.length
+        thousands(args.docs as u64),
+        thousands(args.length as u64)
     );
     let (corpus, planted) = generate(&GenOptions {
         documents: args.docs,
@@ -164,7 +170,7 @@ pub fn run(args: BenchArgs) -> Result<i32> {
     let text_mb = corpus.text_bytes() as f64;
     println!(
         "lshscope bench: {} documents, {} of text, {threads} threads",
-        corpus.len(),
+        thousands(corpus.len() as u64),
         mb(text_mb)
     );
     let options = IndexOptions {
@@ -317,7 +323,11 @@ pub fn run(args: BenchArgs) -> Result<i32> {
         })
         .count();
     let above = planted.iter().filter(|p| p.jaccard >= 0.8).count();
-    println!("planted pairs with J ≥ 0.8 found: {found} of {above}");
+    println!(
+        "planted pairs with J ≥ 0.8 found: {} of {}",
+        thousands(found as u64),
+        thousands(above as u64)
+    );
 
     let data = corpus.heap_bytes() + index.sets.heap_bytes() + index.signatures.heap_bytes();
     match (reset, peak_rss_bytes()) {
