@@ -312,7 +312,17 @@ fn near_copies_among_random_pairs_do_not_steer_the_advice() {
     let path = dir.path().join("templates.csv");
     Command::cargo_bin("lshscope")
         .unwrap()
-        .args(["gen", "--kind", "templates", "-n", "3000", "--seed", "1", "-q", "-o"])
+        .args([
+            "gen",
+            "--kind",
+            "templates",
+            "-n",
+            "3000",
+            "--seed",
+            "1",
+            "-q",
+            "-o",
+        ])
         .arg(&path)
         .assert()
         .success();
