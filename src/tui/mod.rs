@@ -35,6 +35,7 @@ pub mod clusters;
 pub mod cost;
 pub mod export;
 pub mod family;
+pub mod help;
 pub mod imported;
 pub mod keys;
 pub mod labels;
@@ -340,9 +341,12 @@ pub fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
         };
     }
     if app.overlay == Overlay::Help {
-        // Any key closes the help (the App does that on any command).
-        return Some(Action::Command(
-            keys::lookup(key, app.context()).unwrap_or(keys::Command::Help),
+        if is_ctrl_c(key) {
+            return Some(Action::Command(keys::Command::Quit));
+        }
+        // The help's own keys scroll or close it; any other key closes it.
+        return Some(Action::Help(
+            keys::lookup_in(help::HELP_KEYS, key, ()).unwrap_or(help::HelpCommand::Close),
         ));
     }
     keys::lookup(key, app.context()).map(Action::Command)

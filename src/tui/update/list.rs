@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::numfmt::for_count;
 use crate::tui::app::{App, Focus, Overlay, PromptKind, View};
+use crate::tui::help::HelpCommand;
 use crate::tui::keys::{Command, hint};
 use crate::tui::layout;
 use crate::tui::list::{JaccardFilter, SortOrder, list_order};
@@ -208,6 +209,17 @@ impl App {
     }
 
     pub(super) fn on_wheel(&mut self, _x: u16, _y: u16, down: bool) {
+        if self.overlay == Overlay::Help {
+            let line = if down {
+                HelpCommand::LineDown
+            } else {
+                HelpCommand::LineUp
+            };
+            for _ in 0..3 {
+                self.on_help_key(line);
+            }
+            return;
+        }
         if self.overlay != Overlay::None {
             return;
         }
