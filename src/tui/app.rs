@@ -116,6 +116,10 @@ pub enum Action {
 pub enum PromptKey {
     Char(char),
     Backspace,
+    /// Ctrl-U: delete everything before the cursor (the cursor is at the end of the input).
+    ClearToStart,
+    /// Ctrl-W: delete the word before the cursor and the spaces after it.
+    DeleteWord,
     Submit,
     Cancel,
 }
