@@ -35,7 +35,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
                 "{} {} · K {}{}",
                 compact(shingles),
                 for_count(shingles, "shingle", "shingles"),
-                app.num_perm(),
+                thousands(app.num_perm() as u64),
                 super::loading::family_note(app.config.index_options.family)
             ),
         ));

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::numfmt::for_count;
+use crate::numfmt::{for_count, thousands};
 use crate::tui::app::{App, Focus, Overlay, PromptKind, View};
 use crate::tui::help::HelpCommand;
 use crate::tui::keys::{Command, hint};
@@ -131,7 +131,8 @@ impl App {
         self.rebuild_visible(keep);
         let shown = self.candidates.list.len();
         self.say(format!(
-            "showing {shown} {} with {} ({} clears)",
+            "showing {} {} with {} ({} clears)",
+            thousands(shown as u64),
             for_count(shown as u64, "pair", "pairs"),
             filter.describe(),
             hint(Command::ClearFilter)

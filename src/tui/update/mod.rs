@@ -24,7 +24,7 @@ mod viewer;
 use std::sync::Arc;
 
 use crate::analysis::labels::Label;
-use crate::numfmt::for_count;
+use crate::numfmt::{for_count, thousands};
 
 use crate::pipeline::Loaded;
 
@@ -308,10 +308,11 @@ impl App {
         let store = self.labels.store();
         if !store.is_empty() {
             self.say(format!(
-                "loaded {} {} from {} ({known} {} this corpus)",
-                store.len(),
+                "loaded {} {} from {} ({} {} this corpus)",
+                thousands(store.len() as u64),
                 for_count(store.len() as u64, "label", "labels"),
                 store.path().display(),
+                thousands(known as u64),
                 for_count(known as u64, "matches", "match")
             ));
         }
