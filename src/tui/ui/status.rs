@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Span;
 use ratatui::widgets::Paragraph;
 
-use super::fit::{Field, fit_fields, fit_line};
+use super::fit::{Field, fit_fields, fit_line, fit_message};
 use crate::minhash::scurve::candidate_probability;
 use crate::numfmt::{compact, for_count, thousands};
 use crate::tui::app::App;
@@ -205,7 +205,7 @@ pub fn render_message(frame: &mut Frame, app: &App, area: Rect) {
         } else {
             theme.good()
         };
-        let line = fit_line(Span::styled(msg.text.as_str(), style), area.width);
+        let line = Span::styled(fit_message(&msg.text, area.width), style);
         frame.render_widget(Paragraph::new(line), area);
     }
 }
