@@ -429,11 +429,11 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                         for_count(hist.counts[bin], "pair", "pairs")
                     ),
                 },
-                thousands(hist.duplicate[bin] as u64),
+                thousands(hist.duplicate[bin]),
                 hint(Command::LabelDuplicate),
-                thousands(hist.not_duplicate[bin] as u64),
+                thousands(hist.not_duplicate[bin]),
                 hint(Command::LabelNotDuplicate),
-                thousands(hist.unsure[bin] as u64),
+                thousands(hist.unsure[bin]),
                 hint(Command::LabelUnsure)
             )),
         ]));
