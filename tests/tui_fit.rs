@@ -226,3 +226,41 @@ fn a_first_estimate_too_wide_to_act_on_says_estimating() {
         "{status}"
     );
 }
+
+/// The message line at 80 columns: a long labels path loses leading folders instead of the
+/// message losing its end in mid-word.
+#[test]
+fn a_long_message_shortens_its_path_rather_than_cutting_a_word() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root
+        .path()
+        .join("a-rather-long-project-folder")
+        .join("with-labelled-data-inside");
+    std::fs::create_dir_all(&dir).unwrap();
+    // A first session labels a pair; the second loads that label and says from where.
+    let mut first = ready_app(&dir, (80, 24));
+    cmd(&mut first, Command::FocusPrev);
+    cmd(&mut first, Command::LabelDuplicate);
+    run_effects(&mut first);
+    let mut app = new_app(&dir, (80, 24));
+    app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
+    run_effects(&mut app);
+    let text = &app
+        .message
+        .as_ref()
+        .expect("the loaded labels are announced")
+        .text;
+    assert!(text.starts_with("loaded 1 label from "), "{text}");
+    assert!(
+        text.chars().count() > 80,
+        "the test needs a message wider than the screen"
+    );
+    let screen = screen(&app, 80, 24);
+    let lines: Vec<&str> = screen.lines().collect();
+    let message = lines[lines.len() - 2].trim_end();
+    assert!(message.starts_with("loaded 1 label from …/"), "{message}");
+    assert!(
+        message.ends_with("labels.csv (1 matches this corpus)"),
+        "{message}"
+    );
+}

@@ -22,6 +22,7 @@ use super::clusters::{ClustersJob, ClustersOutcome, ClustersState, EdgeKind};
 use super::cost::{CostJob, CostOutcome, CostState};
 use super::export::{ExportJob, ExportReport};
 use super::family::{FamilyDone, FamilyJob, FamilyState};
+use super::help::HelpCommand;
 use super::imported::{ImportAnswer, ImportJob, ImportedState};
 use super::keys::{Command, Context};
 use super::labels::LabelState;
@@ -84,6 +85,8 @@ pub enum Action {
     Click(u16, u16),
     /// Mouse wheel at a screen cell: `true` scrolls down.
     Wheel(u16, u16, bool),
+    /// A key for the open help: scroll it or close it.
+    Help(HelpCommand),
     /// A typed character or editing key for the open prompt.
     PromptInput(PromptKey),
     LoadStepDone(PhaseTiming),
@@ -113,6 +116,10 @@ pub enum Action {
 pub enum PromptKey {
     Char(char),
     Backspace,
+    /// Ctrl-U: delete everything before the cursor (the cursor is at the end of the input).
+    ClearToStart,
+    /// Ctrl-W: delete the word before the cursor and the spaces after it.
+    DeleteWord,
     Submit,
     Cancel,
 }
@@ -225,6 +232,8 @@ pub struct App {
     pub screen: View,
     pub focus: Focus,
     pub overlay: Overlay,
+    /// The first row of the help page shown (it scrolls when taller than the screen).
+    pub help_scroll: usize,
     /// The load's progress and finished phases, for the loading screen.
     pub load: LoadState,
     pub data: Option<Arc<Loaded>>,
@@ -276,6 +285,7 @@ impl App {
             screen: View::Loading,
             focus: Focus::Curve,
             overlay: Overlay::None,
+            help_scroll: 0,
             load: LoadState::default(),
             data: None,
             curve: Curve {

@@ -144,7 +144,7 @@ pub fn run_family_job(job: &FamilyJob) -> Option<FamilyDone> {
         None if request.truth.is_empty() => Err("the truth has no pairs to measure on".into()),
         None => Err(format!(
             "{} truth pairs need more than {} MiB of masks to measure {} over 8 draws",
-            request.truth.len(),
+            crate::numfmt::thousands(request.truth.len() as u64),
             REDRAW_BYTES >> 20,
             request.family
         )),

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::analysis::labels::{Label, LabelStore};
 use crate::corpus::Corpus;
-use crate::numfmt::for_count;
+use crate::numfmt::{for_count, thousands};
 
 /// The labels as they were after change number `generation`, for the label writer.
 #[derive(Debug, Clone)]
@@ -125,7 +125,7 @@ impl LabelState {
                     Ok(format!(
                         "{}: saved {} {} to {path}",
                         self.last_change,
-                        saved.count,
+                        thousands(saved.count as u64),
                         for_count(saved.count as u64, "label", "labels")
                     ))
                 })

@@ -35,6 +35,7 @@ pub mod clusters;
 pub mod cost;
 pub mod export;
 pub mod family;
+pub mod help;
 pub mod imported;
 pub mod keys;
 pub mod labels;
@@ -327,22 +328,43 @@ fn handle(app: &mut App, ev: Event) {
     }
 }
 
+/// The editing a key asks of a text prompt: the line-editing keys of a shell (Ctrl-U, Ctrl-W)
+/// work; any other Control or Alt chord is ignored, never typed as its letter.
+fn prompt_key(key: &KeyEvent) -> Option<PromptKey> {
+    use event::KeyModifiers as M;
+    let ctrl = key.modifiers.contains(M::CONTROL);
+    let alt = key.modifiers.contains(M::ALT);
+    match key.code {
+        KeyCode::Char('u') if ctrl && !alt => Some(PromptKey::ClearToStart),
+        KeyCode::Char('w') if ctrl && !alt => Some(PromptKey::DeleteWord),
+        // Terminals that send ^H for Backspace.
+        KeyCode::Char('h') if ctrl && !alt => Some(PromptKey::Backspace),
+        // Ctrl-Backspace and Alt-Backspace delete a word in most line editors.
+        KeyCode::Backspace if ctrl || alt => Some(PromptKey::DeleteWord),
+        _ if ctrl || alt => None,
+        KeyCode::Char(c) => Some(PromptKey::Char(c)),
+        KeyCode::Backspace => Some(PromptKey::Backspace),
+        KeyCode::Enter => Some(PromptKey::Submit),
+        KeyCode::Esc => Some(PromptKey::Cancel),
+        _ => None,
+    }
+}
+
 /// The action of a key press: prompt editing while a prompt is open, else the key table.
 pub fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
     if let Overlay::Prompt(_) = app.overlay {
-        return match key.code {
-            _ if is_ctrl_c(key) => Some(Action::Command(keys::Command::Quit)),
-            KeyCode::Char(c) => Some(Action::PromptInput(PromptKey::Char(c))),
-            KeyCode::Backspace => Some(Action::PromptInput(PromptKey::Backspace)),
-            KeyCode::Enter => Some(Action::PromptInput(PromptKey::Submit)),
-            KeyCode::Esc => Some(Action::PromptInput(PromptKey::Cancel)),
-            _ => None,
-        };
+        if is_ctrl_c(key) {
+            return Some(Action::Command(keys::Command::Quit));
+        }
+        return prompt_key(key).map(Action::PromptInput);
     }
     if app.overlay == Overlay::Help {
-        // Any key closes the help (the App does that on any command).
-        return Some(Action::Command(
-            keys::lookup(key, app.context()).unwrap_or(keys::Command::Help),
+        if is_ctrl_c(key) {
+            return Some(Action::Command(keys::Command::Quit));
+        }
+        // The help's own keys scroll or close it; any other key closes it.
+        return Some(Action::Help(
+            keys::lookup_in(help::HELP_KEYS, key, ()).unwrap_or(help::HelpCommand::Close),
         ));
     }
     keys::lookup(key, app.context()).map(Action::Command)

@@ -169,6 +169,75 @@ pub fn fit_fields<'a>(fields: Vec<Field<'a>>, width: u16) -> Line<'a> {
     fit_line(spans, width as u16)
 }
 
+/// A message (free text whose parts are joined by ` · `) as it fits in `width` columns, by
+/// the status line's rule rather than a cut in mid-word: the paths in it lose leading folders
+/// (`…/name.csv`; the last part's first, only as far as needed), and when that is not enough
+/// whole parts go from the right (the first stays). Only a first part that does not fit
+/// even so is cut, after its last whole word, with `…`.
+pub fn fit_message(text: &str, width: u16) -> String {
+    let width = usize::from(width);
+    let parts: Vec<&str> = text.split(FIELD_SEPARATOR).collect();
+    let mut line = String::new();
+    for kept in (1..=parts.len()).rev() {
+        line = shorten_paths(&parts[..kept], width);
+        if line.width() <= width {
+            return line;
+        }
+    }
+    // The first part alone, paths shortened, is still too wide: cut between words.
+    if width < ELLIPSIS.width() {
+        return String::new();
+    }
+    let room = width.saturating_sub(ELLIPSIS.width());
+    let end = prefix_end(&line, room);
+    let cut = if line[end..].starts_with(' ') {
+        &line[..end]
+    } else {
+        // A single word wider than the line is the one thing cut inside.
+        line[..end]
+            .rfind(' ')
+            .map_or(&line[..end], |space| &line[..space])
+    };
+    format!("{}{ELLIPSIS}", cut.trim_end())
+}
+
+/// `parts` joined by ` · `, with the paths in them shortened from the left (the last part's
+/// last path first) until the line fits in `width` or every path is down to its file name.
+fn shorten_paths(parts: &[&str], width: usize) -> String {
+    let mut words: Vec<Vec<String>> = parts
+        .iter()
+        .map(|p| p.split(' ').map(str::to_string).collect())
+        .collect();
+    let joined = |words: &[Vec<String>]| {
+        words
+            .iter()
+            .map(|w| w.join(" "))
+            .collect::<Vec<_>>()
+            .join(FIELD_SEPARATOR)
+    };
+    for part in (0..words.len()).rev() {
+        for word in (0..words[part].len()).rev() {
+            while joined(&words).width() > width {
+                match shorter_path(&words[part][word]) {
+                    Some(shorter) => words[part][word] = shorter,
+                    None => break,
+                }
+            }
+        }
+    }
+    joined(&words)
+}
+
+/// `word` with its first folder replaced by `…` (`/a/b/c.csv` → `…/b/c.csv` → `…/c.csv`),
+/// or `None` when it is not a path or is down to its file name.
+fn shorter_path(word: &str) -> Option<String> {
+    let sep = if word.contains('/') { '/' } else { '\\' };
+    let rest = word.strip_prefix(ELLIPSIS).unwrap_or(word);
+    let rest = rest.strip_prefix(sep).unwrap_or(rest);
+    let (_, tail) = rest.split_once(sep)?;
+    Some(format!("{ELLIPSIS}{sep}{tail}"))
+}
+
 /// The byte length of the longest prefix of `text` at most `room` columns wide, ending on a
 /// char boundary. Zero-width chars (combining marks) after the last char that fits stay with
 /// it. The prefix is measured again as a whole, as ratatui measures a span, because a
@@ -338,6 +407,47 @@ mod tests {
         for w in 0..100 {
             let l = fit_fields(fields(), w);
             assert!(l.width() <= usize::from(w), "{w}: {}", text(&l));
+        }
+    }
+
+    #[test]
+    fn messages_shorten_paths_then_drop_parts_then_cut_between_words() {
+        let text = "loaded 3 labels from /home/ana/projects/jobs/lshscope-sample.labels.csv \
+                    (3 match this corpus)";
+        assert_eq!(fit_message(text, 200), text);
+        // Folders go from the left, one at a time, only as far as needed.
+        assert_eq!(
+            fit_message(text, 80),
+            "loaded 3 labels from …/jobs/lshscope-sample.labels.csv (3 match this corpus)"
+        );
+        assert_eq!(
+            fit_message(text, 72),
+            "loaded 3 labels from …/lshscope-sample.labels.csv (3 match this corpus)"
+        );
+        // Then the line is cut after a whole word.
+        assert_eq!(
+            fit_message(text, 60),
+            "loaded 3 labels from …/lshscope-sample.labels.csv (3 match…"
+        );
+        // The last part's paths shorten first; when that is not enough, parts go whole from
+        // the right, and the parts kept get their paths back.
+        let two = "labels are saved to /data/x/labels.csv · exports go to /data/x/out";
+        assert_eq!(
+            fit_message(two, 60),
+            "labels are saved to /data/x/labels.csv · exports go to …/out"
+        );
+        assert_eq!(
+            fit_message(two, 40),
+            "labels are saved to /data/x/labels.csv"
+        );
+        assert_eq!(fit_message(two, 34), "labels are saved to …/x/labels.csv");
+        assert_eq!(fit_message(two, 33), "labels are saved to …/labels.csv");
+        assert_eq!(fit_message(two, 30), "labels are saved to…");
+        // A word wider than the line is cut inside, as it has to be.
+        assert_eq!(fit_message("abcdefghij", 5), "abcd…");
+        for w in 0..90 {
+            assert!(fit_message(text, w).width() <= usize::from(w), "{w}");
+            assert!(fit_message(two, w).width() <= usize::from(w), "{w}");
         }
     }
 

@@ -66,7 +66,11 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                     thousands(e.estimate.draws as u64),
                     // A first answer drawn before every band was built says from how many.
                     if e.estimate.bands_sampled() {
-                        format!(" of {} of {} bands", e.estimate.bands.0, e.estimate.bands.1)
+                        format!(
+                            " of {} of {} bands",
+                            thousands(e.estimate.bands.0 as u64),
+                            thousands(e.estimate.bands.1 as u64)
+                        )
                     } else {
                         String::new()
                     },
@@ -425,11 +429,11 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                         for_count(hist.counts[bin], "pair", "pairs")
                     ),
                 },
-                hist.duplicate[bin],
+                thousands(hist.duplicate[bin]),
                 hint(Command::LabelDuplicate),
-                hist.not_duplicate[bin],
+                thousands(hist.not_duplicate[bin]),
                 hint(Command::LabelNotDuplicate),
-                hist.unsure[bin],
+                thousands(hist.unsure[bin]),
                 hint(Command::LabelUnsure)
             )),
         ]));

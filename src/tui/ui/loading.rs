@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Gauge, Paragraph};
 use super::fit::fit_line;
 use crate::jobs::Phase;
 use crate::minhash::SketchFamily;
-use crate::numfmt::{amount, compact, rate as human_rate};
+use crate::numfmt::{amount, compact, rate as human_rate, thousands};
 use crate::tui::app::App;
 use crate::tui::keys::{self, Command};
 use crate::tui::layout::centered;
@@ -47,7 +47,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                     format!(
                         "shingles {} · K = {} permutations · seed {}{}",
                         opts.shingle.kind,
-                        opts.num_perm,
+                        thousands(opts.num_perm as u64),
                         opts.seed,
                         family_note(opts.family)
                     ),

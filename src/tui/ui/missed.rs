@@ -315,13 +315,13 @@ impl MeasuredOverlay {
             ))),
             (_, Some(r)) if r.redraws > 0 => spans.push(Span::raw(format!(
                 "measured ±95 % ({} redraws) ",
-                r.redraws
+                thousands(r.redraws as u64)
             ))),
             _ => spans.push(Span::raw("measured ±95 % ")),
         }
         if !self.outside.is_empty() {
             spans.push(Span::styled(
-                format!("✖ {} off ", self.outside.len()),
+                format!("✖ {} off ", thousands(self.outside.len() as u64)),
                 theme.error(),
             ));
         }

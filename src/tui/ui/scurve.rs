@@ -1,6 +1,7 @@
 //! The S-curve panel: P(s) = 1 − (1 − s^r)^b for the current (b, r), pinned curves, the
 //! steepest point, (1/b)^(1/r), the similarities where P = 10 % and 90 %, and the threshold.
 
+use crate::numfmt::thousands;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -202,9 +203,13 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     }
     let lines = vec![
         Line::from(vec![
-            Span::raw(format!("{used}/{k} hashes used (")),
+            Span::raw(format!(
+                "{}/{} hashes used (",
+                thousands(used as u64),
+                thousands(k as u64)
+            )),
             Span::styled(
-                format!("{} unused", k - used),
+                format!("{} unused", thousands((k - used) as u64)),
                 if k > used {
                     theme.warning()
                 } else {
@@ -301,8 +306,8 @@ fn family_legend(app: &App) -> Option<Vec<Span<'static>>> {
         Some(c) => format!(
             "{} {}/{} off  ",
             pinned.family,
-            c.departing_bins(),
-            c.bins.len()
+            thousands(c.departing_bins() as u64),
+            thousands(c.bins.len() as u64)
         ),
     };
     Some(vec![

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Span;
 use ratatui::widgets::Paragraph;
 
-use super::fit::{Field, fit_fields, fit_line};
+use super::fit::{Field, fit_fields, fit_line, fit_message};
 use crate::minhash::scurve::candidate_probability;
 use crate::numfmt::{compact, for_count, thousands};
 use crate::tui::app::App;
@@ -35,7 +35,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
                 "{} {} · K {}{}",
                 compact(shingles),
                 for_count(shingles, "shingle", "shingles"),
-                app.num_perm(),
+                thousands(app.num_perm() as u64),
                 super::loading::family_note(app.config.index_options.family)
             ),
         ));
@@ -205,7 +205,7 @@ pub fn render_message(frame: &mut Frame, app: &App, area: Rect) {
         } else {
             theme.good()
         };
-        let line = fit_line(Span::styled(msg.text.as_str(), style), area.width);
+        let line = Span::styled(fit_message(&msg.text, area.width), style);
         frame.render_widget(Paragraph::new(line), area);
     }
 }

@@ -13,7 +13,7 @@ use ratatui::widgets::{Block, Paragraph};
 
 use super::fit::{fit_line, title_room};
 use crate::diff::{Side, TextDiff};
-use crate::numfmt::for_count;
+use crate::numfmt::{for_count, thousands};
 use crate::similarity::estimate_sigma;
 use crate::tui::aligned::align;
 use crate::tui::app::{App, PairSource, View};
@@ -104,8 +104,8 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
         .map(|i| {
             format!(
                 "pair {} of {}",
-                crate::numfmt::thousands(i as u64 + 1),
-                crate::numfmt::thousands(app.candidates.list.len() as u64)
+                thousands(i as u64 + 1),
+                thousands(app.candidates.list.len() as u64)
             )
         })
         .or_else(|| {
@@ -118,8 +118,8 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
             ((p.a, p.b) == (view.a, view.b)).then(|| {
                 format!(
                     "missed pair {} of {} (true J ≥ t, not a candidate)",
-                    t.missed.selected() + 1,
-                    t.missed.len()
+                    thousands(t.missed.selected() as u64 + 1),
+                    thousands(t.missed.len() as u64)
                 )
             })
         })
@@ -151,13 +151,17 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
             Span::styled(format!("Jaccard {:.3}", view.jaccard), theme.key()),
             Span::raw(format!(
                 " = {} shared / {} in the union (A has {}, B {})  ",
-                view.shared_shingles,
-                view.shingles_a + view.shingles_b - view.shared_shingles,
-                view.shingles_a,
-                view.shingles_b,
+                thousands(view.shared_shingles as u64),
+                thousands((view.shingles_a + view.shingles_b - view.shared_shingles) as u64),
+                thousands(view.shingles_a as u64),
+                thousands(view.shingles_b as u64),
             )),
             Span::styled(
-                format!("bands hit {hit} of {}", view.collided.len()),
+                format!(
+                    "bands hit {} of {}",
+                    thousands(hit as u64),
+                    thousands(view.collided.len() as u64)
+                ),
                 theme.key(),
             ),
         ]),
@@ -264,7 +268,11 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
                 vec![
                     Span::styled(format!(" {} ", data.corpus.id(pos as usize)), theme.title()),
                     Span::styled(
-                        format!("{chars} {} ", for_count(chars, "char", "chars")),
+                        format!(
+                            "{} {} ",
+                            thousands(chars),
+                            for_count(chars, "char", "chars")
+                        ),
                         theme.dim(),
                     ),
                 ],
@@ -274,9 +282,9 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
                 Span::styled(
                     format!(
                         " lines {}–{} of {} ",
-                        (scroll + 1).min(total),
-                        (scroll + rows).min(total),
-                        total
+                        thousands((scroll + 1).min(total) as u64),
+                        thousands((scroll + rows).min(total) as u64),
+                        thousands(total as u64)
                     ),
                     theme.dim(),
                 ),
@@ -295,8 +303,9 @@ fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) 
     let title = vec![
         Span::styled(" Band strip ", theme.title()),
         Span::raw(format!(
-            "{b}: {hit} of {} {} collided ",
-            b.bands,
+            "{b}: {} of {} {} collided ",
+            thousands(hit as u64),
+            thousands(b.bands as u64),
             for_count(b.bands as u64, "band", "bands")
         )),
         Span::styled("█ collided  · not  ", theme.dim()),
@@ -389,7 +398,7 @@ fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) 
                 Span::styled(
                     format!(
                         "… {} more bands (a taller terminal shows more)",
-                        order.len() - shown
+                        thousands((order.len() - shown) as u64)
                     ),
                     theme.dim(),
                 ),

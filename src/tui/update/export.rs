@@ -74,7 +74,7 @@ impl App {
         };
         self.say(format!(
             "exporting {} missed pairs to {}…",
-            job.rows.len(),
+            thousands(job.rows.len() as u64),
             path.display()
         ));
         self.effects.push(Effect::Export(Box::new(job)));

@@ -3,8 +3,9 @@
 
 use std::sync::Arc;
 
-use crate::numfmt::for_count;
+use crate::numfmt::{for_count, thousands};
 use crate::tui::app::{App, Focus, Overlay, PromptKind, View};
+use crate::tui::help::HelpCommand;
 use crate::tui::keys::{Command, hint};
 use crate::tui::layout;
 use crate::tui::list::{JaccardFilter, SortOrder, list_order};
@@ -130,7 +131,8 @@ impl App {
         self.rebuild_visible(keep);
         let shown = self.candidates.list.len();
         self.say(format!(
-            "showing {shown} {} with {} ({} clears)",
+            "showing {} {} with {} ({} clears)",
+            thousands(shown as u64),
             for_count(shown as u64, "pair", "pairs"),
             filter.describe(),
             hint(Command::ClearFilter)
@@ -208,6 +210,17 @@ impl App {
     }
 
     pub(super) fn on_wheel(&mut self, _x: u16, _y: u16, down: bool) {
+        if self.overlay == Overlay::Help {
+            let line = if down {
+                HelpCommand::LineDown
+            } else {
+                HelpCommand::LineUp
+            };
+            for _ in 0..3 {
+                self.on_help_key(line);
+            }
+            return;
+        }
         if self.overlay != Overlay::None {
             return;
         }

@@ -24,12 +24,13 @@ mod viewer;
 use std::sync::Arc;
 
 use crate::analysis::labels::Label;
-use crate::numfmt::for_count;
+use crate::numfmt::{for_count, thousands};
 
 use crate::pipeline::Loaded;
 
 use super::app::{Action, App, Effect, Overlay, PairSource, PromptKind, View};
 use super::clusters::{cluster_list_rows, edge_list_rows};
+use super::help::{HelpCommand, HelpPage};
 use super::imported::ImportAnswer;
 use super::keys::{Command, hint};
 use super::labels::LabelsSaved;
@@ -51,6 +52,7 @@ impl App {
                     open.edges.scroll_into_view(edge_list_rows(self.size));
                 }
                 self.relayout_viewer();
+                self.help_scroll = self.help_scroll.min(self.help_page().max_scroll());
             }
             Action::LoadStepDone(step) => self.load.steps.push(step),
             Action::Opened(loaded) => self.attach(loaded),
@@ -74,6 +76,7 @@ impl App {
                     self.complain(format!("re-banding failed: {message}{export}"));
                 }
             }
+            Action::Help(key) => self.on_help_key(key),
             Action::PromptInput(key) => self.on_prompt_key(key),
             Action::Exported(report) => self.on_exported(report),
             Action::TruthDone(done) => self.on_truth_done(done),
@@ -148,7 +151,10 @@ impl App {
                 self.cancel_all();
                 self.should_quit = true;
             }
-            Command::Help => self.overlay = Overlay::Help,
+            Command::Help => {
+                self.overlay = Overlay::Help;
+                self.help_scroll = 0;
+            }
             Command::Back => self.back(),
             Command::BandsDown => self.set_banding(b.bands.saturating_sub(1), b.rows),
             Command::BandsUp => self.set_banding(b.bands + 1, b.rows),
@@ -215,6 +221,33 @@ impl App {
         }
     }
 
+    /// The help page as the terminal shows it.
+    fn help_page(&self) -> HelpPage {
+        let (width, height) = self.size;
+        HelpPage::new(self, ratatui::layout::Rect::new(0, 0, width, height))
+    }
+
+    /// A key while the help is open: scroll it within its page, or close it.
+    fn on_help_key(&mut self, key: HelpCommand) {
+        let page = self.help_page();
+        let rows = page.body_rows().max(1);
+        let top = self.help_scroll;
+        self.help_scroll = match key {
+            HelpCommand::LineUp => top.saturating_sub(1),
+            HelpCommand::LineDown => top + 1,
+            // A page keeps one row of the last one in view, so the reader keeps their place.
+            HelpCommand::PageUp => top.saturating_sub(rows.saturating_sub(1).max(1)),
+            HelpCommand::PageDown => top + rows.saturating_sub(1).max(1),
+            HelpCommand::Top => 0,
+            HelpCommand::Bottom => usize::MAX,
+            HelpCommand::Close => {
+                self.overlay = Overlay::None;
+                0
+            }
+        }
+        .min(page.max_scroll());
+    }
+
     /// Back (Esc): where it goes is decided by the view alone.
     fn back(&mut self) {
         match self.screen {
@@ -275,10 +308,11 @@ impl App {
         let store = self.labels.store();
         if !store.is_empty() {
             self.say(format!(
-                "loaded {} {} from {} ({known} {} this corpus)",
-                store.len(),
+                "loaded {} {} from {} ({} {} this corpus)",
+                thousands(store.len() as u64),
                 for_count(store.len() as u64, "label", "labels"),
                 store.path().display(),
+                thousands(known as u64),
                 for_count(known as u64, "matches", "match")
             ));
         }

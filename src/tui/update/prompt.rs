@@ -20,6 +20,14 @@ impl App {
             PromptKey::Backspace => {
                 prompt.input.pop();
             }
+            PromptKey::ClearToStart => prompt.input.clear(),
+            PromptKey::DeleteWord => {
+                let kept = prompt
+                    .input
+                    .trim_end()
+                    .trim_end_matches(|c: char| !c.is_whitespace());
+                prompt.input.truncate(kept.len());
+            }
             PromptKey::Cancel => self.overlay = Overlay::None,
             PromptKey::Submit => {
                 let prompt = prompt.clone();

@@ -3,7 +3,7 @@
 
 use crate::diff::export::{ExportFormat, PairInfo, write_diff};
 use crate::minhash::VerifiedPair;
-use crate::numfmt::for_count;
+use crate::numfmt::{for_count, thousands};
 use crate::tui::app::{App, PairSource, View};
 use crate::tui::keys::{Command, hint};
 use crate::tui::layout;
@@ -93,7 +93,8 @@ impl App {
         view.ensure_diff(data, width);
         let n = view.diff.as_ref().map_or(0, |d| d.differences.len());
         self.say(format!(
-            "diff mode: {n} {} ({}/{} jump between them)",
+            "diff mode: {} {} ({}/{} jump between them)",
+            thousands(n as u64),
             for_count(n as u64, "difference", "differences"),
             hint(Command::PrevDifference),
             hint(Command::NextDifference)
@@ -125,14 +126,24 @@ impl App {
         let Some(k) = target else {
             let message = match (total, forward) {
                 (0, _) => "the texts do not differ".to_string(),
-                (_, true) => format!("no difference after this one ({total} in all)"),
-                (_, false) => format!("no difference before this one ({total} in all)"),
+                (_, true) => format!(
+                    "no difference after this one ({} in all)",
+                    thousands(total as u64)
+                ),
+                (_, false) => format!(
+                    "no difference before this one ({} in all)",
+                    thousands(total as u64)
+                ),
             };
             self.say(message);
             return;
         };
         view.jump_to_difference(k, rows);
-        self.say(format!("difference {} of {total}", k + 1));
+        self.say(format!(
+            "difference {} of {}",
+            thousands(k as u64 + 1),
+            thousands(total as u64)
+        ));
     }
 
     /// `e` in the viewer: the open pair's diff as text (for a ticket) and as HTML (to read
