@@ -282,14 +282,36 @@ def spark_home_of(python):
     )
 
 
-def text_dedup_command(args, out):
+def text_dedup_with_partitions(script, partitions, into):
+    """A copy of text-dedup's job whose hard-coded 8192 shuffle partitions and 4096-way
+    repartitions of the graph become `partitions` (its SparkConf in the code overrides
+    spark-submit's --conf, so only an edited copy can change them)."""
+    source = Path(script).read_text()
+    edits = [
+        ('.set("spark.sql.shuffle.partitions", "8192")',
+         f'.set("spark.sql.shuffle.partitions", "{partitions}")'),
+        (".repartition(4096)", f".repartition({partitions})"),
+    ]
+    for old, new in edits:
+        if old not in source:
+            sys.exit(f"error: {script}: no `{old}` to change (another version of text-dedup?)")
+        source = source.replace(old, new)
+    copy = into / "minhash_spark.py"
+    copy.write_text(source)
+    return copy
+
+
+def text_dedup_command(args, out, workdir):
     if args.script is None:
         sys.exit("error: run text-dedup needs --script PATH/TO/minhash_spark.py (see README.md)")
+    script = Path(args.script).resolve()
+    if args.partitions is not None:
+        script = text_dedup_with_partitions(script, args.partitions, workdir)
     command = [
         str(spark_home_of(args.python) / "bin" / "spark-submit"),
         "--master",
         args.master,
-        str(Path(args.script).resolve()),
+        str(script),
         "--input",
         str(args.corpus),
         "--output",
@@ -343,13 +365,15 @@ def run(args):
             f"numHashTables {args.tables} (= {args.tables}x1 banding), exact J >= {args.threshold}"
         )
     else:
-        command, env = text_dedup_command(args, out)
+        command, env = text_dedup_command(args, out, workdir)
         # Its checkpoints go to ./checkpoints: keep them inside the run's directory.
         cwd = workdir
         settings = (
             f"word {args.ngram_size}-grams (min {args.min_length} tokens), "
             f"num_perm {args.bands * args.rows}, {args.bands}x{args.rows}, no verification"
         )
+        if args.partitions is not None:
+            settings += f", edited: {args.partitions} partitions instead of 8192/4096"
     if not args.no_wait:
         wait_until_quiet()
     load_before = load_average()
@@ -528,6 +552,11 @@ def main(argv=None):
     p.add_argument("--script", help="text-dedup: path of its minhash_spark.py")
     p.add_argument("--ngram-size", type=int, default=5, help="text-dedup: word n-grams")
     p.add_argument("--min-length", type=int, default=5, help="text-dedup: fewest tokens kept")
+    p.add_argument(
+        "--partitions",
+        type=int,
+        help="text-dedup: run a copy with N shuffle partitions instead of its 8192 and 4096",
+    )
     p.add_argument("--text-column", default="text")
     p.add_argument("--timeout", type=float, default=1200, help="seconds [default: 20 min]")
     p.add_argument("--no-wait", action="store_true", help="do not wait for other benchmarks")
