@@ -192,14 +192,17 @@ def measure(command, workdir, env=None, cwd=None, timeout=1200):
     }
 
 
-_STAGE = re.compile(r"\[Stage \d+:[^\]\r\n]*\]|Stage \d+ \([^)]*\)|^phase: .*$", re.MULTILINE)
+_STAGE = re.compile(r"\[Stage \d+:[^\]\r\n]*\]|Stage \d+ \([^)]*\)")
+_PHASE = re.compile(r"^phase: .*$", re.MULTILINE)
 
 
 def where_it_was(log_path):
-    """The last Spark stage (or phase line of our own job) in a run's log."""
+    """The last phase line of our own job and the last Spark stage in a run's log."""
     text = log_path.read_text(errors="replace")
-    found = _STAGE.findall(text)
-    return found[-1].strip() if found else "no stage logged"
+    found = [matches[-1].strip() for matches in (_PHASE.findall(text), _STAGE.findall(text))
+             if matches]
+    # The console progress bar pads with spaces; its counts are what matter.
+    return re.sub(r"[=>]*\s{2,}", " ", "; ".join(found)) if found else "no stage logged"
 
 
 # ---------------------------------------------------------------------------------------------
