@@ -214,7 +214,12 @@ def parquet_rows(path):
 
     if not Path(path).exists():
         return None
-    return ds.dataset(str(path), format="parquet", partitioning="hive").count_rows()
+    # pyarrow skips names starting with "_" by default, which would hide text-dedup's
+    # partition directories (__pid__=N); only Spark's _SUCCESS marker is not data.
+    dataset = ds.dataset(
+        str(path), format="parquet", partitioning="hive", ignore_prefixes=[".", "_SUCCESS"]
+    )
+    return dataset.count_rows()
 
 
 def short_for_text_dedup(corpus, column, min_length):
