@@ -8,6 +8,7 @@ time and the peak summed RSS of the JVM and the Python processes of the run.
     spark_peers.py run mllib CORPUS WORKDIR           Spark MLlib's MinHashLSH similarity join
     spark_peers.py run text-dedup CORPUS WORKDIR --script minhash_spark.py --python VENV/bin/python
     spark_peers.py compare PAIRS_DIR REFERENCE_DIR    how many pairs of one run the other has
+    spark_peers.py check-removed CORPUS KEPT_DIR PAIRS_DIR   text-dedup's removals against pairs
 
 Each run writes WORKDIR/out (the tool's output), WORKDIR/log.txt (its stdout and stderr),
 WORKDIR/timeline.txt (memory every half second) and WORKDIR/result.json, and prints one line.
@@ -531,6 +532,51 @@ def compare(args):
     return 0
 
 
+def check_removed(args):
+    """Judge a run that removes documents (text-dedup) by verified pairs (lshscope's, J >= t):
+    the clusters of the pairs say which documents a verified dedup could remove."""
+    import pyarrow.dataset as ds
+    import pyarrow.parquet as pq
+
+    ids = pq.read_table(args.corpus, columns=[args.id_column]).column(0).to_pylist()
+    kept_table = ds.dataset(
+        args.kept, format="parquet", partitioning="hive", ignore_prefixes=[".", "_SUCCESS"]
+    ).to_table(columns=[args.id_column])
+    kept = set(kept_table.column(0).to_pylist())
+    pairs = ds.dataset(args.pairs, format="parquet").to_table(columns=["id_a", "id_b"])
+
+    parent = {}
+
+    def root(x):
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in zip(pairs.column(0).to_pylist(), pairs.column(1).to_pylist()):
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    clustered = set(parent)
+    clusters = {root(x) for x in clustered}
+    removed = [doc for doc in ids if doc not in kept]
+    unpaired = sum(doc not in clustered for doc in removed)
+    kept_per_cluster = {}
+    for doc in clustered:
+        if doc in kept:
+            kept_per_cluster[root(doc)] = kept_per_cluster.get(root(doc), 0) + 1
+    print(
+        f"pairs: {len(clustered)} documents in {len(clusters)} clusters, "
+        f"{len(clustered) - len(clusters)} removable keeping one per cluster\n"
+        f"run: {len(removed)} removed, {len(removed) - unpaired} of them with a verified "
+        f"partner, {unpaired} without one\n"
+        f"clusters of which the run kept 2 or more documents: "
+        f"{sum(count > 1 for count in kept_per_cluster.values())}; "
+        f"of which it kept none: {len(clusters) - len(kept_per_cluster)}"
+    )
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -588,6 +634,15 @@ def main(argv=None):
     p.add_argument("pairs")
     p.add_argument("reference")
     p.set_defaults(func=compare)
+
+    p = commands.add_parser(
+        "check-removed", help="documents a run removed, judged by another run's verified pairs"
+    )
+    p.add_argument("corpus")
+    p.add_argument("kept", help="the run's output: the documents it kept (Parquet)")
+    p.add_argument("pairs", help="verified pairs (id_a, id_b), e.g. lshscope's")
+    p.add_argument("--id-column", default="id")
+    p.set_defaults(func=check_removed)
 
     args = parser.parse_args(argv)
     return args.func(args)
