@@ -5,6 +5,13 @@
 /// z for a two-sided 95 % interval: Φ⁻¹(0.975).
 pub const Z_95: f64 = 1.959_963_984_540_054;
 
+/// `predicted` lies outside [lo, hi], with a hair of slack so that a prediction of 1 − 1e-17
+/// against an interval ending at 1 is not flagged by rounding: the one test of "the S-curve's
+/// prediction departs from the measurement" (truth bins, families' bins).
+pub fn is_outside(predicted: f64, lo: f64, hi: f64) -> bool {
+    predicted < lo - 1e-12 || predicted > hi + 1e-12
+}
+
 /// The Wilson score interval for a binomial proportion with `successes` out of `n` trials
 /// (E. B. Wilson, "Probable inference, the law of succession, and statistical inference",
 /// JASA 22:209–212, 1927; recommended over the Wald interval by Brown, Cai & DasGupta,

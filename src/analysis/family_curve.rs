@@ -45,7 +45,7 @@ impl FamilyCurveBin {
     /// The formula's prediction lies outside the interval: the family's rows measurably
     /// depart from independent ones on these pairs.
     pub fn departs(&self) -> bool {
-        super::recall::is_outside(self.predicted, self.interval_lo, self.interval_hi)
+        crate::stats::is_outside(self.predicted, self.interval_lo, self.interval_hi)
     }
 }
 

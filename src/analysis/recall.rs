@@ -14,7 +14,7 @@ use super::truth::TruthPair;
 use crate::corpus::Corpus;
 use crate::minhash::scurve::candidate_probability;
 use crate::minhash::{Banding, CandidatePair, Signatures, VerifiedPair};
-use crate::stats::{Z_95, wilson_interval};
+use crate::stats::{Z_95, is_outside, wilson_interval};
 use crate::{Error, Result};
 
 /// One similarity bin of the comparison.
@@ -118,12 +118,6 @@ impl RecallReport {
             self.recall_interval = Some((iv.lo, iv.hi));
         }
     }
-}
-
-/// `predicted` lies outside [lo, hi], with a hair of slack so that a prediction of 1 − 1e-17
-/// against an interval ending at 1 is not flagged by rounding.
-pub(super) fn is_outside(predicted: f64, lo: f64, hi: f64) -> bool {
-    predicted < lo - 1e-12 || predicted > hi + 1e-12
 }
 
 /// True when the pair (a, b) (a < b) is among `candidates` (sorted by (a, b)).

@@ -519,3 +519,34 @@ mod tests {
         assert_eq!(lookup(&key('y'), Context::Clusters), None);
     }
 }
+
+/// What a key does while the help is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HelpCommand {
+    LineUp,
+    LineDown,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    Close,
+}
+
+/// The help has one screen: every row of [`HELP_KEYS`] applies on it.
+const ALWAYS: &[()] = &[()];
+
+/// The help's key table. A key that is not in it closes the help without doing anything else
+/// (the explorer's "any key closes the help"), except Ctrl-C, which quits everywhere.
+#[rustfmt::skip]
+pub const HELP_KEYS: &[Binding<HelpCommand, ()>] = {
+    use HelpCommand::*;
+    &[
+        bind(&[UP, ch('k')], LineUp, ALWAYS, "scroll up", Some("scroll")),
+        bind(&[DOWN, ch('j')], LineDown, ALWAYS, "scroll down", None),
+        bind(&[PAGE_UP], PageUp, ALWAYS, "a page up", None),
+        bind(&[PAGE_DOWN, ch(' ')], PageDown, ALWAYS, "a page down", None),
+        bind(&[HOME, ch('g')], Top, ALWAYS, "to the top", None),
+        bind(&[END, ch('G')], Bottom, ALWAYS, "to the end", None),
+        bind(&[ESC, ch('q'), ch('?')], Close, ALWAYS, "close the help", Some("close")),
+    ]
+};

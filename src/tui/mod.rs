@@ -364,7 +364,7 @@ pub fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
         }
         // The help's own keys scroll or close it; any other key closes it.
         return Some(Action::Help(
-            keys::lookup_in(help::HELP_KEYS, key, ()).unwrap_or(help::HelpCommand::Close),
+            keys::lookup_in(keys::HELP_KEYS, key, ()).unwrap_or(keys::HelpCommand::Close),
         ));
     }
     keys::lookup(key, app.context()).map(Action::Command)

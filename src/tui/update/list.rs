@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::numfmt::{for_count, thousands};
 use crate::tui::app::{App, Focus, Overlay, PromptKind, View};
-use crate::tui::help::HelpCommand;
+use crate::tui::keys::HelpCommand;
 use crate::tui::keys::{Command, hint};
 use crate::tui::layout;
 use crate::tui::list::{JaccardFilter, SortOrder, list_order};

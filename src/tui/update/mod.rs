@@ -30,8 +30,9 @@ use crate::pipeline::Loaded;
 
 use super::app::{Action, App, Effect, Overlay, PairSource, PromptKind, View};
 use super::clusters::{cluster_list_rows, edge_list_rows};
-use super::help::{HelpCommand, HelpPage};
+use super::help::HelpPage;
 use super::imported::ImportAnswer;
+use super::keys::HelpCommand;
 use super::keys::{Command, hint};
 use super::labels::LabelsSaved;
 use super::theme::MAX_PINS;
