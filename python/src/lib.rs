@@ -73,15 +73,14 @@ fn estimate(a: &[u32], b: &[u32]) -> f64 {
     lshscope::similarity::agreeing_rows(a, b) as f64 / a.len() as f64
 }
 
-/// A bucket's first `max_bucket` documents form its pairs: below 2 none would, as the
-/// command line's `--max-bucket` refuses.
+/// `max_bucket` as the command line's `--max-bucket` takes it
+/// ([`lshscope::minhash::max_bucket_refusal`]).
 fn check_max_bucket(max_bucket: Option<usize>) -> PyResult<()> {
-    match max_bucket {
-        Some(n) if n < 2 => Err(PyValueError::new_err(format!(
-            "max_bucket={n} would keep no pair (the first N documents of a bucket form its \
-             pairs); give at least 2, or None for no cap"
+    match max_bucket.and_then(lshscope::minhash::max_bucket_refusal) {
+        Some(why) => Err(PyValueError::new_err(format!(
+            "max_bucket={why}, or None for no cap"
         ))),
-        _ => Ok(()),
+        None => Ok(()),
     }
 }
 

@@ -66,17 +66,14 @@ pub struct BandingArgs {
     pub max_bucket: Option<usize>,
 }
 
-/// `--max-bucket N`: a bucket's first N documents form its pairs, so N below 2 would keep
-/// none (the engine never caps below a pair, so such an N would silently mean 2).
+/// `--max-bucket N`, refused below [`crate::minhash::MIN_MAX_BUCKET`] (the engine never caps
+/// below a pair, so such an N would silently mean 2).
 pub fn parse_max_bucket(text: &str) -> std::result::Result<usize, String> {
     let n: usize = text
         .parse()
         .map_err(|_| format!("expected a whole number of documents, got `{text}`"))?;
-    if n < 2 {
-        return Err(format!(
-            "{n} would keep no pair (the first N documents of a bucket form its pairs); give \
-             at least 2, or leave the option out for no cap"
-        ));
+    if let Some(why) = crate::minhash::max_bucket_refusal(n) {
+        return Err(format!("{why}, or leave the option out for no cap"));
     }
     Ok(n)
 }

@@ -93,8 +93,25 @@ impl std::fmt::Display for Banding {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BandingOptions {
     pub banding: Banding,
-    /// Only the first N members (in input order) of a larger bucket form pairs.
+    /// Only the first N members (in input order) of a larger bucket form pairs; never fewer
+    /// than [`MIN_MAX_BUCKET`].
     pub max_bucket: Option<usize>,
+}
+
+/// The smallest bucket cap: a bucket's first N documents form its pairs, so a cap below 2
+/// would keep none. The banding never caps below it; the faces refuse less
+/// ([`max_bucket_refusal`]).
+pub const MIN_MAX_BUCKET: usize = 2;
+
+/// Why a bucket cap of `n` is refused, when it is below [`MIN_MAX_BUCKET`]: each face adds
+/// how to say "no cap" in its own terms.
+pub fn max_bucket_refusal(n: usize) -> Option<String> {
+    (n < MIN_MAX_BUCKET).then(|| {
+        format!(
+            "{n} would keep no pair (the first N documents of a bucket form its pairs); give at \
+             least {MIN_MAX_BUCKET}"
+        )
+    })
 }
 
 /// Two documents (input positions, `a < b`) that share a bucket in `bands_hit` bands.
@@ -332,7 +349,7 @@ pub fn find_candidates_among(
     }
     let banding = options.banding;
     Banding::new(banding.bands, banding.rows, sigs.num_perm())?;
-    let cap = options.max_bucket.unwrap_or(usize::MAX).max(2);
+    let cap = options.max_bucket.unwrap_or(usize::MAX).max(MIN_MAX_BUCKET);
     progress.begin(Phase::Banding, banding.bands as u64);
     let started = Instant::now();
 
@@ -471,7 +488,7 @@ pub fn bucket_lists(
     }
     let banding = options.banding;
     Banding::new(banding.bands, banding.rows, sigs.num_perm())?;
-    let cap = options.max_bucket.unwrap_or(usize::MAX).max(2);
+    let cap = options.max_bucket.unwrap_or(usize::MAX).max(MIN_MAX_BUCKET);
     progress.begin(Phase::Banding, banding.bands as u64);
     struct Band {
         buckets: BandBuckets,

@@ -25,7 +25,9 @@ pub const MAX_BUCKET_PAIRS: u64 = 40_000_000;
 /// exchangeable, each uses its own independent permutations). Costs one band of work.
 pub fn estimated_bucket_pairs(index: &Index, banding: Banding, max_bucket: Option<usize>) -> u64 {
     let keys = band_keys(&index.signatures, banding, 0);
-    let cap = max_bucket.unwrap_or(usize::MAX).max(2) as u64;
+    let cap = max_bucket
+        .unwrap_or(usize::MAX)
+        .max(crate::minhash::MIN_MAX_BUCKET) as u64;
     let mut pairs = 0u64;
     let mut start = 0;
     while start < keys.len() {
