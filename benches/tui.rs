@@ -24,18 +24,18 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use divan::{Bencher, black_box};
-use lshscope::analysis::labels::LabelStore;
-use lshscope::jobs::Progress;
-use lshscope::minhash::VerifiedPair;
-use lshscope::minhash::{Banding, IndexOptions, build_index};
-use lshscope::pipeline::Loaded;
-use lshscope::synth::{GenOptions, generate};
-use lshscope::text::ShingleOptions;
 use lshscope::tui::app::{Action, App, Effect};
 use lshscope::tui::candidates::{BandOutcome, Prepared, RebandRequest};
 use lshscope::tui::keys::Command;
 use lshscope::tui::reband;
 use lshscope::tui::session::{Config, Source};
+use lshscope_core::analysis::labels::LabelStore;
+use lshscope_core::jobs::Progress;
+use lshscope_core::minhash::VerifiedPair;
+use lshscope_core::minhash::{Banding, IndexOptions, build_index};
+use lshscope_core::pipeline::Loaded;
+use lshscope_core::synthetic::words::{GenOptions, generate};
+use lshscope_core::text::ShingleOptions;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -113,7 +113,7 @@ fn worker_job_bands_up(bencher: Bencher, docs: usize) {
     let s = setup(docs);
     bencher
         .with_inputs(|| {
-            lshscope::jobs::Ticket::new(
+            lshscope_core::jobs::Ticket::new(
                 1,
                 RebandRequest {
                     data: Arc::clone(&s.data),
@@ -127,7 +127,7 @@ fn worker_job_bands_up(bencher: Bencher, docs: usize) {
             )
         })
         .bench_values(|job| {
-            lshscope::jobs::run_inline(job, lshscope::tui::run_reband_job)
+            lshscope_core::jobs::run_inline(job, lshscope::tui::run_reband_job)
                 .flatten()
                 .is_some()
         });

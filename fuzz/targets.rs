@@ -14,11 +14,13 @@ use std::io::Write as _;
 use std::path::Path;
 
 use arbitrary::{Arbitrary, Unstructured};
-use lshscope::corpus::{Corpus, InputFormat, Quote, ReadOptions, read_corpus, read_corpus_from};
-use lshscope::jobs::Progress;
-use lshscope::text::{Profile, ShingleKind, ShingleOptions, Shingler};
+use lshscope_core::corpus::{
+    Corpus, InputFormat, Quote, ReadOptions, read_corpus, read_corpus_from,
+};
+use lshscope_core::jobs::Progress;
+use lshscope_core::text::{Profile, ShingleKind, ShingleOptions, Shingler};
 
-fn read(bytes: &[u8], name: &str, opts: &ReadOptions) -> lshscope::Result<Corpus> {
+fn read(bytes: &[u8], name: &str, opts: &ReadOptions) -> lshscope_core::Result<Corpus> {
     read_corpus_from(bytes, Path::new(name), opts, &Progress::new()).map(|(c, _)| c)
 }
 
@@ -331,13 +333,13 @@ pub fn parquet_bytes(data: &[u8]) {
         format: InputFormat::Parquet,
         ..Default::default()
     };
-    let _ = lshscope::corpus::read_parquet_bytes(
+    let _ = lshscope_core::corpus::read_parquet_bytes(
         data.to_vec(),
         Path::new("fuzz.parquet"),
         &opts,
         &Progress::new(),
     );
-    let _ = lshscope::pairs_parquet::read_pairs_bytes(
+    let _ = lshscope_core::pairs::parquet::read_pairs_bytes(
         data.to_vec(),
         Path::new("pairs.parquet"),
         &Progress::new(),
@@ -357,13 +359,14 @@ pub fn parquet_pairs_roundtrip(data: &[u8]) {
         .map(|(a, b, j, e, hit)| (a, b, j, e, u32::from(hit)))
         .collect();
     let mut writer =
-        lshscope::pairs_parquet::PairsParquetWriter::with_row_group_rows(Vec::new(), 7).unwrap();
+        lshscope_core::pairs::parquet::PairsParquetWriter::with_row_group_rows(Vec::new(), 7)
+            .unwrap();
     for (a, b, j, e, hit) in &rows {
         writer.write_pair(a, b, *j, *e, *hit).unwrap();
     }
     let bytes = writer.finish().unwrap();
     let mut back = Vec::new();
-    lshscope::pairs_parquet::read_pairs_bytes(
+    lshscope_core::pairs::parquet::read_pairs_bytes(
         bytes.clone(),
         Path::new("pairs.parquet"),
         &Progress::new(),
@@ -395,7 +398,7 @@ pub fn parquet_pairs_roundtrip(data: &[u8]) {
     if let (Ok(at), Ok(flip)) = (u.choose_index(bytes.len()), u.arbitrary::<u8>()) {
         let mut bad = bytes;
         bad[at] ^= flip | 1;
-        let _ = lshscope::pairs_parquet::read_pairs_bytes(
+        let _ = lshscope_core::pairs::parquet::read_pairs_bytes(
             bad,
             Path::new("pairs.parquet"),
             &Progress::new(),

@@ -9,7 +9,7 @@ fn main() {
             // maps to 0 and says nothing: the reader had what it wanted.
             match &e {
                 _ if e.is_broken_pipe() => {}
-                lshscope::Error::Cancelled => eprintln!("lshscope: interrupted"),
+                lshscope_core::Error::Cancelled => eprintln!("lshscope: interrupted"),
                 _ => eprintln!("lshscope: error: {e}"),
             }
             std::process::exit(e.exit_code());

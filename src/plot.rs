@@ -20,8 +20,10 @@ use plotters::prelude::*;
 use plotters::style::FontStyle;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::minhash::scurve::{candidate_probability, similarity_at_probability, steepest_point};
-use crate::{Error, Result};
+use lshscope_core::minhash::scurve::{
+    candidate_probability, similarity_at_probability, steepest_point,
+};
+use lshscope_core::{Error, Result};
 
 /// Okabe–Ito colours in the order curves use them (blue, vermillion, bluish green, reddish
 /// purple, orange, sky blue, black); yellow is left out, it vanishes on white.
@@ -115,13 +117,13 @@ pub fn histogram_bins(values: &[f64], bins: usize) -> Vec<HistogramBin> {
     for &v in values {
         // The explorer's binning rule, so an exported figure and `plot histogram` put a pair
         // on a bin edge into the same bar.
-        counts[crate::analysis::histogram::bin_of(v, n)] += 1;
+        counts[lshscope_core::analysis::histogram::bin_of(v, n)] += 1;
     }
     counts
         .into_iter()
         .enumerate()
         .map(|(i, count)| {
-            let (lo, hi, _) = crate::analysis::histogram::bin_bounds(i, n);
+            let (lo, hi, _) = lshscope_core::analysis::histogram::bin_bounds(i, n);
             HistogramBin { lo, hi, count }
         })
         .collect()
@@ -169,10 +171,14 @@ fn write_figure(path: &Path, width: u32, height: u32, figure: &impl Figure) -> R
         root.present().map_err(|e| failed(e.to_string()))?;
     }
     match format {
-        ImageFormat::Svg => crate::atomic::write_atomically(path, |w| w.write_all(svg.as_bytes())),
+        ImageFormat::Svg => {
+            lshscope_core::io::atomic::write_atomically(path, |w| w.write_all(svg.as_bytes()))
+        }
         ImageFormat::Png => {
             let rgb = rasterize(&svg, width, height).map_err(failed)?;
-            crate::atomic::write_atomically(path, |w| encode_png(w, width, height, &rgb))
+            lshscope_core::io::atomic::write_atomically(path, |w| {
+                encode_png(w, width, height, &rgb)
+            })
         }
     }
 }
@@ -393,7 +399,7 @@ fn count_tick_label(v: &f64) -> String {
     let whole = v.round();
     // Tick values are computed in floating point (300000.00000000006 is a whole count).
     if whole >= 0.0 && (v - whole).abs() <= 1e-9 * whole.max(1.0) {
-        crate::numfmt::compact(whole as u64)
+        lshscope_core::util::numfmt::compact(whole as u64)
     } else {
         String::new()
     }
@@ -433,7 +439,7 @@ fn legend_height(lines: usize, k: f64) -> u32 {
 
 /// "= 47.01 %" for a label: two decimals, but never rounded to a flat 0 % or 100 %.
 fn label_percent(p: f64) -> String {
-    let text = crate::numfmt::percent_two_decimals(p);
+    let text = lshscope_core::util::numfmt::percent_two_decimals(p);
     if text.starts_with(['<', '>']) {
         text
     } else {
@@ -590,7 +596,7 @@ impl Figure for HistogramFigure<'_> {
             match &plot.estimated {
                 None => format!(
                     "candidate pairs per bin (left axis{scale}), {} pairs in all",
-                    crate::numfmt::thousands(total)
+                    lshscope_core::util::numfmt::thousands(total)
                 ),
                 Some(estimate) => {
                     format!("estimated candidate pairs per bin (left axis{scale}), {estimate}")
@@ -600,7 +606,7 @@ impl Figure for HistogramFigure<'_> {
         if let Some(c) = plot.curve {
             let mut text = format!(
                 "S-curve (right axis): {}, steepest at {:.3}",
-                crate::numfmt::bands_by_rows(c.bands, c.rows),
+                lshscope_core::util::numfmt::bands_by_rows(c.bands, c.rows),
                 steepest_point(c.bands, c.rows)
             );
             if let Some(t) = plot.threshold {
@@ -620,7 +626,9 @@ impl Figure for HistogramFigure<'_> {
         if let Some(t) = plot.threshold {
             entries.push((Swatch::Dashed, format!("threshold t = {t}")));
         }
-        let floor_text = self.similarity_floor.map(crate::numfmt::decimal);
+        let floor_text = self
+            .similarity_floor
+            .map(lshscope_core::util::numfmt::decimal);
         let floor_note = floor_text.as_ref().map(|floor| {
             format!(
                 "shaded: no pair below {floor} in the pairs file (a scan with --threshold); \
@@ -877,7 +885,10 @@ mod tests {
             assert!(tick_texts.contains(&"100.0 M"), "{tick_texts:?}");
             // The legend's total is grouped like every count the tool prints.
             let total: u64 = bins.iter().map(|b| b.count).sum();
-            let grouped = format!("{} pairs in all", crate::numfmt::thousands(total));
+            let grouped = format!(
+                "{} pairs in all",
+                lshscope_core::util::numfmt::thousands(total)
+            );
             assert!(grouped.contains(','), "{grouped}");
             assert!(
                 texts.iter().any(|t| t.text.ends_with(&grouped)),

@@ -1222,7 +1222,7 @@ fn a_multi_megabyte_line_read_as_csv_is_not_echoed() {
         err.contains(&format!(
             "one_line.csv: the first row does not look like a header (field 1 is {} characters \
              long)",
-            lshscope::numfmt::thousands(line.trim().len() as u64)
+            lshscope_core::util::numfmt::thousands(line.trim().len() as u64)
         )) && err.contains("read 1 document"),
         "{err}"
     );

@@ -3,7 +3,6 @@
 //! (`lshscope::cli::Cli`), values included; every inline `lshscope …` span (where FILE, TOOL
 //! and the like stand for values) must name a subcommand that exists and only options that
 //! subcommand accepts. A failure names the file, the line and what is wrong.
-#![cfg(feature = "cli")]
 
 use std::path::{Path, PathBuf};
 

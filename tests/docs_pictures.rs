@@ -3,7 +3,6 @@
 //! TestBackend and written as SVG with the buffer's colours. Each test fails when the file in
 //! `docs/` is not what the explorer draws today; `LSHSCOPE_UPDATE_PICTURES=1 cargo test --test
 //! docs_pictures` redraws them.
-#![cfg(feature = "tui")]
 
 mod tui_support;
 

@@ -1,10 +1,10 @@
 //! The walkthrough's screens through TestBackend: every step at 80×24 and 160×45 (review
 //! changes with `cargo insta review`), the keys, monochrome, and the export.
 
-use lshscope::learn::BUILTIN_DOCUMENTS;
-use lshscope::text::ShingleKind;
 use lshscope::tui::keys::keys_label;
 use lshscope::tui::learn::{LEARN_KEYS, LearnApp, STEPS, render};
+use lshscope_core::learn::BUILTIN_DOCUMENTS;
+use lshscope_core::text::ShingleKind;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -385,8 +385,8 @@ fn the_threshold_keys_step_by_005_within_bounds() {
 
 #[test]
 fn step_one_says_what_scan_does_by_default() {
-    use lshscope::learn::learn_options;
-    use lshscope::text::ShingleOptions;
+    use lshscope_core::learn::learn_options;
+    use lshscope_core::text::ShingleOptions;
     // The walkthrough strips punctuation and scan by default does not: the screen must say both.
     assert!(learn_options(ShingleKind::Word(1)).strip_punct);
     let scan = ShingleOptions::default();

@@ -188,9 +188,9 @@ fn scan_writes_parquet_pairs_that_read_back_equal_to_the_csv() {
         (&csv_path, &mut from_csv),
         (&parquet_path, &mut from_parquet),
     ] {
-        lshscope::pairfile::for_each_pair(
+        lshscope_core::pairs::for_each_pair(
             path,
-            lshscope::pairfile::PairColumns {
+            lshscope_core::pairs::PairColumns {
                 ids: true,
                 plain_list: false,
             },

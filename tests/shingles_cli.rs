@@ -274,11 +274,11 @@ fn scan_warns_when_single_characters_make_every_pair_a_candidate() {
 
 #[test]
 fn explorer_notice_fits_an_80_column_status_line() {
-    use lshscope::analysis::shingle_advice::candidate_share_notice;
-    use lshscope::corpus::Corpus;
-    use lshscope::jobs::Progress;
-    use lshscope::minhash::{Banding, IndexOptions, build_index};
-    use lshscope::text::{ShingleKind, ShingleOptions};
+    use lshscope_core::analysis::shingle_advice::candidate_share_notice;
+    use lshscope_core::corpus::Corpus;
+    use lshscope_core::jobs::Progress;
+    use lshscope_core::minhash::{Banding, IndexOptions, build_index};
+    use lshscope_core::text::{ShingleKind, ShingleOptions};
 
     let corpus = Corpus::from_texts(corpus(60));
     let index_with = |kind| {

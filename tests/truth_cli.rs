@@ -3,12 +3,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use lshscope::analysis::truth::brute_force_join;
-use lshscope::corpus::{ReadOptions, read_corpus};
-use lshscope::jobs::Progress;
-use lshscope::minhash::{IndexOptions, build_index};
-use lshscope::synth::{GenOptions, generate};
-use lshscope::text::ShingleOptions;
+use lshscope_core::analysis::truth::brute_force_join;
+use lshscope_core::corpus::{ReadOptions, read_corpus};
+use lshscope_core::jobs::Progress;
+use lshscope_core::minhash::{IndexOptions, build_index};
+use lshscope_core::synthetic::words::{GenOptions, generate};
+use lshscope_core::text::ShingleOptions;
 
 mod cli_support;
 

@@ -6,8 +6,8 @@ mod tui_support;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use lshscope::analysis::recall::truth_floor;
 use lshscope::tui::app::Action;
+use lshscope_core::analysis::recall::truth_floor;
 use tui_support::*;
 
 const SIZE: (u16, u16) = (140, 44);

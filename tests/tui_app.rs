@@ -2,13 +2,13 @@
 
 mod tui_support;
 
-use lshscope::analysis::labels::{Label, LabelStore};
-use lshscope::minhash::Banding;
 use lshscope::tui::app::{Action, App, Effect, Focus, Overlay, PromptKey, Screen};
 use lshscope::tui::candidates::BandOutcome;
 use lshscope::tui::keys::Command;
 use lshscope::tui::labels::LabelsSaved;
 use lshscope::tui::list::SortOrder;
+use lshscope_core::analysis::labels::{Label, LabelStore};
+use lshscope_core::minhash::Banding;
 use std::time::Duration;
 use tui_support::*;
 
@@ -55,7 +55,7 @@ fn loading_then_first_banding() {
 fn load_failure_ends_the_session_with_the_error() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = new_app(dir.path(), SIZE);
-    app.update(Action::Loaded(Box::new(Err(lshscope::Error::input(
+    app.update(Action::Loaded(Box::new(Err(lshscope_core::Error::input(
         "x.csv", 3, "bad row",
     )))));
     assert!(app.should_quit());
@@ -410,7 +410,7 @@ fn labels_are_saved_after_each_key_and_loaded_again() {
         LabelStore::load(&path).unwrap().get(a, b),
         Some(Label::Duplicate)
     );
-    let bin = lshscope::analysis::histogram::bin_of(p.jaccard, app.hist.bins());
+    let bin = lshscope_core::analysis::histogram::bin_of(p.jaccard, app.hist.bins());
     assert_eq!(app.hist.precision(bin), Some(1.0));
     cmd(&mut app, Command::LabelNotDuplicate);
     run_effects(&mut app);
@@ -625,7 +625,7 @@ fn export_writes_the_filtered_pairs_and_the_plots() {
     // log scale and the overlay of the banding those candidates come from.
     let hist = read_svg(&plots[2]);
     // Grouped as every count in the explorer is (`1,234 pairs in all`).
-    let grouped = lshscope::numfmt::thousands(total);
+    let grouped = lshscope_core::util::numfmt::thousands(total);
     assert!(
         hist.contains(&format!("{grouped} pairs in all")),
         "{grouped}"
@@ -798,8 +798,8 @@ fn mouse_click_on_a_bin_filters_and_on_a_row_selects() {
 
 #[test]
 fn oversized_bandings_are_refused_before_they_exhaust_memory() {
-    use lshscope::corpus::Corpus;
-    use lshscope::minhash::{IndexOptions, build_index};
+    use lshscope_core::corpus::Corpus;
+    use lshscope_core::minhash::{IndexOptions, build_index};
     let mut docs = vec!["the same words again and again"; 10];
     docs.push("something else entirely");
     let index = build_index(
@@ -853,7 +853,7 @@ fn oversized_bandings_are_refused_before_they_exhaust_memory() {
 #[test]
 fn rebanding_reuses_similarities_and_matches_a_fresh_verification() {
     let data = loaded_data();
-    let p = lshscope::jobs::Progress::new();
+    let p = lshscope_core::jobs::Progress::new();
     let wide = Banding { bands: 32, rows: 2 };
     let first = lshscope::tui::reband(&data.index, BANDING, None, None, None, &p).unwrap();
     let fresh = lshscope::tui::reband(&data.index, wide, None, None, None, &p).unwrap();
@@ -869,10 +869,10 @@ fn rebanding_reuses_similarities_and_matches_a_fresh_verification() {
 
 #[test]
 fn viewer_scrolls_both_or_one_side_and_stops_at_the_end() {
-    use lshscope::corpus::Corpus;
-    use lshscope::minhash::{IndexOptions, build_index};
-    use lshscope::pipeline::Loaded;
     use lshscope::tui::viewer::ScrollSide;
+    use lshscope_core::corpus::Corpus;
+    use lshscope_core::minhash::{IndexOptions, build_index};
+    use lshscope_core::pipeline::Loaded;
     let words = [
         "river", "stone", "lantern", "meadow", "copper", "violet", "harbor", "ember",
     ];

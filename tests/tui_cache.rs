@@ -6,11 +6,11 @@ mod tui_support;
 
 use std::path::{Path, PathBuf};
 
-use lshscope::corpus::ReadOptions;
-use lshscope::jobs::{Phase, Progress};
-use lshscope::pipeline::Loaded;
-use lshscope::pipeline::cache::{DEFAULT_LIMIT_BYTES, IndexCache};
 use lshscope::tui::session::{Config, Source};
+use lshscope_core::corpus::ReadOptions;
+use lshscope_core::jobs::{Phase, Progress};
+use lshscope_core::pipeline::Loaded;
+use lshscope_core::pipeline::cache::{DEFAULT_LIMIT_BYTES, IndexCache};
 use tui_support::*;
 
 fn write_input(dir: &Path, extra: &str) -> PathBuf {

@@ -7,15 +7,15 @@ mod tui_support;
 use std::sync::Arc;
 use std::time::Duration;
 
-use lshscope::analysis::clusters::{Clusters, Edge, KeepRule};
-use lshscope::analysis::labels::Label;
-use lshscope::corpus::ReadOptions;
-use lshscope::jobs::Progress;
-use lshscope::minhash::{Banding, IdenticalGroups};
 use lshscope::tui::app::{Action, App, Effect, Screen};
 use lshscope::tui::clusters::{ClusterSort, EdgeKind};
 use lshscope::tui::keys::{Command, Context};
 use lshscope::tui::session::Source;
+use lshscope_core::analysis::clusters::{Clusters, Edge, KeepRule};
+use lshscope_core::analysis::labels::Label;
+use lshscope_core::corpus::ReadOptions;
+use lshscope_core::jobs::Progress;
+use lshscope_core::minhash::{Banding, IdenticalGroups};
 use tui_support::*;
 
 const SIZE: (u16, u16) = (140, 44);
@@ -366,8 +366,8 @@ fn with_sampled_candidates_the_clusters_are_joined_from_the_buckets_and_equal() 
 /// lower bound it is, `≥`, as `lshscope dedup` prints it; exact ones show the value alone.
 #[test]
 fn a_sampled_audit_shows_its_weakest_link_as_a_lower_bound() {
-    use lshscope::corpus::Corpus;
-    use lshscope::templated::{TemplateOptions, generate_templated};
+    use lshscope_core::corpus::Corpus;
+    use lshscope_core::synthetic::templated::{TemplateOptions, generate_templated};
 
     let corpus = generate_templated(&TemplateOptions {
         docs: 1200,

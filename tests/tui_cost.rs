@@ -7,12 +7,12 @@ mod tui_support;
 
 use std::time::Duration;
 
-use lshscope::analysis::cost::PairCount;
-use lshscope::jobs::Progress;
-use lshscope::minhash::{Banding, BandingOptions, find_candidates};
 use lshscope::tui::app::{App, Effect, Screen};
 use lshscope::tui::cost::CostMetric;
 use lshscope::tui::keys::{Command, Context};
+use lshscope_core::analysis::cost::PairCount;
+use lshscope_core::jobs::Progress;
+use lshscope_core::minhash::{Banding, BandingOptions, find_candidates};
 use tui_support::*;
 
 const SIZE: (u16, u16) = (120, 36);

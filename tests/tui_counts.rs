@@ -3,9 +3,9 @@
 
 mod tui_support;
 
-use lshscope::corpus::Corpus;
 use lshscope::tui::app::{Action, PromptKey, Screen};
 use lshscope::tui::keys::Command;
+use lshscope_core::corpus::Corpus;
 use tui_support::*;
 
 /// About `words` words of made-up text from `seed`: varied enough that a char-5 shingling

@@ -125,10 +125,10 @@ fn acknowledged_labels_survive_sigkill() {
             text, "id_a,id_b,label\n1,2,unsure\n",
             "round {round}: labels file:\n{text}"
         );
-        let store = lshscope::analysis::labels::LabelStore::load(&labels).unwrap();
+        let store = lshscope_core::analysis::labels::LabelStore::load(&labels).unwrap();
         assert_eq!(
             store.get("1", "2"),
-            Some(lshscope::analysis::labels::Label::Unsure)
+            Some(lshscope_core::analysis::labels::Label::Unsure)
         );
         // The next round starts from a different state, so a stale file would show.
         std::fs::write(&labels, "id_a,id_b,label\n1,2,duplicate\n").unwrap();

@@ -4,12 +4,12 @@
 
 mod tui_support;
 
-use lshscope::analysis::family_curve::FamilyCurve;
-use lshscope::analysis::redraws::RedrawAgreement;
-use lshscope::jobs::Progress;
-use lshscope::minhash::{Banding, IndexOptions, SketchFamily};
 use lshscope::tui::app::Effect;
 use lshscope::tui::keys::Command;
+use lshscope_core::analysis::family_curve::FamilyCurve;
+use lshscope_core::analysis::redraws::RedrawAgreement;
+use lshscope_core::jobs::Progress;
+use lshscope_core::minhash::{Banding, IndexOptions, SketchFamily};
 use tui_support::*;
 
 const SIZE: (u16, u16) = (140, 44);

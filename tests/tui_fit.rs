@@ -6,11 +6,11 @@
 
 mod tui_support;
 
-use lshscope::corpus::Corpus;
-use lshscope::templated::{TemplateOptions, generate_templated};
 use lshscope::tui::app::{Action, App, Effect, Screen};
 use lshscope::tui::keys::Command;
 use lshscope::tui::layout;
+use lshscope_core::corpus::Corpus;
+use lshscope_core::synthetic::templated::{TemplateOptions, generate_templated};
 use tui_support::*;
 
 const SIZES: [(u16, u16); 3] = [(80, 24), (100, 30), (160, 45)];

@@ -10,12 +10,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use assert_cmd::Command as Bin;
-use lshscope::analysis::import::{ImportOptions, UnknownIds, pair_components};
-use lshscope::analysis::labels::Label;
-use lshscope::minhash::{Banding, VerifiedPair};
 use lshscope::tui::app::{Action, App, Effect, Screen};
 use lshscope::tui::imported::{ImportKind, ImportSpec};
 use lshscope::tui::keys::Command;
+use lshscope_core::analysis::import::{ImportOptions, UnknownIds, pair_components};
+use lshscope_core::analysis::labels::Label;
+use lshscope_core::minhash::{Banding, VerifiedPair};
 use tui_support::*;
 
 const SIZE: (u16, u16) = (140, 44);
@@ -177,7 +177,7 @@ fn the_clusters_view_audits_the_components_of_every_imported_pair() {
     let data = app.data.clone().unwrap();
     let expected = pair_components(data.corpus.len(), &pairs);
     let r = app.clusters.result.as_ref().unwrap();
-    let members = |c: &lshscope::analysis::clusters::Clusters| {
+    let members = |c: &lshscope_core::analysis::clusters::Clusters| {
         (0..c.len())
             .map(|k| c.members(k).to_vec())
             .collect::<Vec<_>>()

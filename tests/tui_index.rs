@@ -3,11 +3,11 @@
 
 mod tui_support;
 
-use lshscope::corpus::Corpus;
-use lshscope::jobs::Progress;
-use lshscope::minhash::{Banding, IndexOptions, build_index};
-use lshscope::online::LshIndex;
 use lshscope::tui::session::Source;
+use lshscope_core::corpus::Corpus;
+use lshscope_core::jobs::Progress;
+use lshscope_core::minhash::{Banding, IndexOptions, build_index};
+use lshscope_core::online::LshIndex;
 
 #[test]
 fn an_index_file_loads_as_its_documents_and_signatures() {
@@ -28,7 +28,9 @@ fn an_index_file_loads_as_its_documents_and_signatures() {
     .unwrap()
     .save(&path)
     .unwrap();
-    let header = lshscope::online::file::read_header(&path).unwrap().unwrap();
+    let header = lshscope_core::online::file::read_header(&path)
+        .unwrap()
+        .unwrap();
     assert_eq!(header.options, options);
 
     let mut config = tui_support::config(dir.path());
@@ -37,7 +39,7 @@ fn an_index_file_loads_as_its_documents_and_signatures() {
     let mut phases = Vec::new();
     let loaded = lshscope::tui::load(&config, &Progress::new(), |t| phases.push(t.phase)).unwrap();
     // One reading step: no shingling or signature phase ran.
-    assert_eq!(phases, [lshscope::jobs::Phase::Reading]);
+    assert_eq!(phases, [lshscope_core::jobs::Phase::Reading]);
     let built = build_index(&corpus, &options, &Progress::new()).unwrap();
     assert_eq!(loaded.corpus.len(), corpus.len());
     assert_eq!(loaded.read.documents, corpus.len());
@@ -51,7 +53,7 @@ fn an_index_file_loads_as_its_documents_and_signatures() {
     let text = dir.path().join("docs.txt");
     std::fs::write(&text, "one\ntwo\n").unwrap();
     assert!(
-        lshscope::online::file::read_header(&text)
+        lshscope_core::online::file::read_header(&text)
             .unwrap()
             .is_none()
     );

@@ -5,13 +5,13 @@
 
 mod tui_support;
 
-use lshscope::corpus::Corpus;
-use lshscope::minhash::Banding;
-use lshscope::pipeline::Loaded;
-use lshscope::pipeline::rebanding::{MAX_BUCKET_PAIRS, check_bucket_budget};
-use lshscope::templated::{TemplateOptions, generate_templated};
 use lshscope::tui::app::{Action, Effect};
 use lshscope::tui::keys::Command;
+use lshscope_core::corpus::Corpus;
+use lshscope_core::minhash::Banding;
+use lshscope_core::pipeline::Loaded;
+use lshscope_core::pipeline::rebanding::{MAX_BUCKET_PAIRS, check_bucket_budget};
+use lshscope_core::synthetic::templated::{TemplateOptions, generate_templated};
 use tui_support::*;
 
 const SIZE: (u16, u16) = (140, 44);

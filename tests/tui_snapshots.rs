@@ -3,10 +3,10 @@
 
 mod tui_support;
 
-use lshscope::jobs::Phase;
-use lshscope::pipeline::PhaseTiming;
 use lshscope::tui::app::Action;
 use lshscope::tui::keys::Command;
+use lshscope_core::jobs::Phase;
+use lshscope_core::pipeline::PhaseTiming;
 use ratatui::style::{Color, Modifier};
 use tui_support::*;
 
@@ -286,7 +286,7 @@ fn pair_viewer_in_diff_mode() {
             let mut config = config(dir.path());
             config.monochrome = mono;
             let mut app = new_app_with(config, dir.path(), (w, h));
-            let corpus = lshscope::corpus::Corpus::from_pairs(harbour_pair());
+            let corpus = lshscope_core::corpus::Corpus::from_pairs(harbour_pair());
             app.update(Action::Loaded(Box::new(Ok(loaded(corpus)))));
             run_effects(&mut app);
             cmd(&mut app, Command::Open);
@@ -328,7 +328,7 @@ fn pair_viewer_in_diff_mode() {
 fn diff_mode_scrolls_both_panes_and_follows_a_resize() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = new_app(dir.path(), (80, 24));
-    let corpus = lshscope::corpus::Corpus::from_pairs(long_pair());
+    let corpus = lshscope_core::corpus::Corpus::from_pairs(long_pair());
     app.update(Action::Loaded(Box::new(Ok(loaded(corpus)))));
     run_effects(&mut app);
     cmd(&mut app, Command::Open);
@@ -404,7 +404,7 @@ fn next_and_previous_difference_scroll_both_texts_to_it() {
     let dir = tempfile::tempdir().unwrap();
     let (w, h) = (80, 24);
     let mut app = new_app(dir.path(), (w, h));
-    let corpus = lshscope::corpus::Corpus::from_pairs(
+    let corpus = lshscope_core::corpus::Corpus::from_pairs(
         long_pair().iter().map(|(id, t)| (id.as_str(), t.as_str())),
     );
     app.update(Action::Loaded(Box::new(Ok(loaded(corpus)))));

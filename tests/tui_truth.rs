@@ -6,13 +6,13 @@ mod tui_support;
 
 use std::sync::Arc;
 
-use lshscope::analysis::labels::{Label, LabelStore};
-use lshscope::analysis::recall::measure_recall;
-use lshscope::analysis::truth::brute_force_join;
-use lshscope::minhash::{Banding, CandidatePair};
 use lshscope::tui::app::{Action, App, Effect, Screen};
 use lshscope::tui::keys::Command;
 use lshscope::tui::truth::{TruthOrigin, TruthTask};
+use lshscope_core::analysis::labels::{Label, LabelStore};
+use lshscope_core::analysis::recall::measure_recall;
+use lshscope_core::analysis::truth::brute_force_join;
+use lshscope_core::minhash::{Banding, CandidatePair};
 use tui_support::*;
 
 const W: u16 = 140;
@@ -30,7 +30,7 @@ fn app_with_truth(dir: &std::path::Path) -> App {
 
 /// The engine's report for `app`'s shown candidates, the slow way: `measure_recall`, which
 /// binary-searches every truth pair in the candidates.
-fn engine_report(app: &App) -> lshscope::analysis::recall::RecallReport {
+fn engine_report(app: &App) -> lshscope_core::analysis::recall::RecallReport {
     let result = app.candidates.result.as_ref().unwrap();
     let truth = app.truth.truth.as_ref().unwrap();
     let candidates: Vec<CandidatePair> = result

@@ -56,7 +56,7 @@ fn a_pair_from_a_cluster_that_vanishes_steps_through_the_candidates_and_backs_to
 /// when it is not the default (so the default's screens read as they always did).
 #[test]
 fn another_sketch_family_is_named_beside_k() {
-    use lshscope::minhash::SketchFamily;
+    use lshscope_core::minhash::SketchFamily;
     let dir = tempfile::tempdir().unwrap();
     let mut config = config(dir.path());
     config.index_options.family = SketchFamily::OnePermutation;
@@ -66,14 +66,14 @@ fn another_sketch_family_is_named_beside_k() {
         loading.contains("K = 128 permutations · seed 1 · one-permutation sketches"),
         "{loading}"
     );
-    let corpus = lshscope::corpus::Corpus::from_pairs(DOCS.iter().copied());
-    let index = lshscope::minhash::build_index(
+    let corpus = lshscope_core::corpus::Corpus::from_pairs(DOCS.iter().copied());
+    let index = lshscope_core::minhash::build_index(
         &corpus,
         &config.index_options,
-        &lshscope::jobs::Progress::new(),
+        &lshscope_core::jobs::Progress::new(),
     )
     .unwrap();
-    let data = lshscope::pipeline::Loaded {
+    let data = lshscope_core::pipeline::Loaded {
         corpus,
         index,
         read: Default::default(),

@@ -1,7 +1,7 @@
 //! `lshscope tune`: every flag, every output format, and the errors for bad arguments.
 
 use assert_cmd::Command;
-use lshscope::minhash::scurve::candidate_probability;
+use lshscope_core::minhash::scurve::candidate_probability;
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -995,7 +995,7 @@ fn the_export_measures_the_tools_family_when_the_tuning_used_another() {
     let scanned = String::from_utf8(out.stdout).unwrap().lines().count() - 1;
     let classic = format!(
         "classic (text-dedup) gives {} candidate pairs",
-        lshscope::numfmt::thousands(scanned as u64)
+        lshscope_core::util::numfmt::thousands(scanned as u64)
     );
     assert!(measured.contains(&classic), "{measured} vs {classic}");
     assert!(measured.contains("; one-permutation gives "), "{measured}");

@@ -3,14 +3,14 @@
 
 use std::path::PathBuf;
 
-use lshscope::corpus::Corpus;
-use lshscope::jobs::Progress;
-use lshscope::minhash::{
+use lshscope_core::corpus::Corpus;
+use lshscope_core::jobs::Progress;
+use lshscope_core::minhash::{
     Banding, BandingOptions, IdenticalGroups, IndexOptions, SketchFamily, SketchScratch, Sketcher,
     bucket_lists, build_index, stream_verified,
 };
-use lshscope::online::{LshIndex, hash_text};
-use lshscope::text::{Profile, ShingleKind, ShingleOptions, shingle_hash};
+use lshscope_core::online::{LshIndex, hash_text};
+use lshscope_core::text::{Profile, ShingleKind, ShingleOptions, shingle_hash};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::{PyIOError, PyValueError};
@@ -20,9 +20,9 @@ mod spark;
 
 /// An engine error as the Python exception users expect: bad files are `OSError` or
 /// `ValueError` with the engine's message (which names the file and what to do).
-fn to_py(e: lshscope::Error) -> PyErr {
+fn to_py(e: lshscope_core::Error) -> PyErr {
     match e {
-        lshscope::Error::Io { .. } => PyIOError::new_err(e.to_string()),
+        lshscope_core::Error::Io { .. } => PyIOError::new_err(e.to_string()),
         other => PyValueError::new_err(other.to_string()),
     }
 }
@@ -39,7 +39,7 @@ fn index_options(
 ) -> PyResult<IndexOptions> {
     let family: SketchFamily = family
         .parse()
-        .map_err(|e: lshscope::Error| PyValueError::new_err(format!("family: {e}")))?;
+        .map_err(|e: lshscope_core::Error| PyValueError::new_err(format!("family: {e}")))?;
     if num_perm == 0 || num_perm > 4096 {
         return Err(PyValueError::new_err(format!(
             "num_perm must be between 1 and 4096, got {num_perm}"
@@ -70,13 +70,13 @@ fn index_options(
 /// The MinHash estimate of two signatures of one K: the share of rows that agree, as the
 /// engine's `Signatures::estimate` computes it for documents with shingles.
 fn estimate(a: &[u32], b: &[u32]) -> f64 {
-    lshscope::similarity::agreeing_rows(a, b) as f64 / a.len() as f64
+    lshscope_core::minhash::similarity::agreeing_rows(a, b) as f64 / a.len() as f64
 }
 
 /// `max_bucket` as the command line's `--max-bucket` takes it
-/// ([`lshscope::minhash::max_bucket_refusal`]).
+/// ([`lshscope_core::minhash::max_bucket_refusal`]).
 fn check_max_bucket(max_bucket: Option<usize>) -> PyResult<()> {
-    match max_bucket.and_then(lshscope::minhash::max_bucket_refusal) {
+    match max_bucket.and_then(lshscope_core::minhash::max_bucket_refusal) {
         Some(why) => Err(PyValueError::new_err(format!(
             "max_bucket={why}, or None for no cap"
         ))),
@@ -187,7 +187,9 @@ impl MinHash {
     /// The exact Jaccard similarity of the two shingle sets.
     fn exact_jaccard(&self, other: &MinHash) -> PyResult<f64> {
         self.check_comparable(other)?;
-        Ok(lshscope::similarity::jaccard(&self.set, &other.set))
+        Ok(lshscope_core::minhash::similarity::jaccard(
+            &self.set, &other.set,
+        ))
     }
 
     /// The K signature values as a NumPy `uint32` array.
@@ -247,7 +249,7 @@ fn signatures<'py>(
     let rows = py.detach(|| {
         let corpus = Corpus::from_texts(texts.iter());
         let index = build_index(&corpus, &options, &Progress::new())?;
-        Ok::<_, lshscope::Error>(index.signatures.rows().to_vec())
+        Ok::<_, lshscope_core::Error>(index.signatures.rows().to_vec())
     });
     let rows = rows.map_err(to_py)?;
     let array = Array2::from_shape_vec((n, num_perm), rows)
@@ -325,11 +327,11 @@ fn scan<'py>(
             },
         )?;
         pairs.sort_unstable_by_key(|p| (p.a, p.b));
-        Ok::<_, lshscope::Error>(pairs)
+        Ok::<_, lshscope_core::Error>(pairs)
     });
     let pairs = pairs.map_err(to_py)?;
     if columns {
-        let column = |f: fn(&lshscope::minhash::VerifiedPair) -> i64| -> Vec<i64> {
+        let column = |f: fn(&lshscope_core::minhash::VerifiedPair) -> i64| -> Vec<i64> {
             pairs.iter().map(f).collect()
         };
         let a = column(|p| i64::from(p.a)).into_pyarray(py);
@@ -450,10 +452,10 @@ impl PyLshIndex {
         let asked: Option<SketchFamily> = family
             .map(str::parse)
             .transpose()
-            .map_err(|e: lshscope::Error| PyValueError::new_err(format!("family: {e}")))?;
+            .map_err(|e: lshscope_core::Error| PyValueError::new_err(format!("family: {e}")))?;
         let index = py.detach(|| LshIndex::load(&path)).map_err(to_py)?;
         if let Some(asked) = asked {
-            lshscope::online::file::check_family(index.options().family, asked, &path)
+            lshscope_core::online::file::check_family(index.options().family, asked, &path)
                 .map_err(to_py)?;
         }
         Ok(PyLshIndex { index })

@@ -15,10 +15,10 @@
 //!    hashes them again, rebuilds the buckets it owns and scores each pair once, in the
 //!    first band that emits it.
 
-use lshscope::corpus::Corpus;
-use lshscope::jobs::Progress;
-use lshscope::minhash::{Banding, Index, IndexOptions, band_key, build_index};
-use lshscope::similarity::jaccard;
+use lshscope_core::corpus::Corpus;
+use lshscope_core::jobs::Progress;
+use lshscope_core::minhash::similarity::jaccard;
+use lshscope_core::minhash::{Banding, Index, IndexOptions, band_key, build_index};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -280,7 +280,7 @@ type Scored<'py> = (
 /// buckets, members in input order. A pair is scored in the first band that emits it,
 /// decided from the two documents alone (their band keys and emitted bands): so however
 /// many bands, buckets or partitions it spans, no pair is scored twice and none is missed.
-/// Its `bands_hit` counts the bands that emit it, as [`lshscope::minhash::find_candidates`]
+/// Its `bands_hit` counts the bands that emit it, as [`lshscope_core::minhash::find_candidates`]
 /// counts them. Pairs below `threshold` (exact Jaccard) are counted but not returned.
 #[pyfunction]
 #[pyo3(signature = (doc_row, text, owned, emitted, *, num_perm, seed, bands, rows, threshold, shingle=None, profile=None, family="classic"))]

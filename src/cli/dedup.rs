@@ -10,16 +10,16 @@ use super::lsh_args::BandingArgs;
 use super::outputs::{Written, check_outputs};
 use super::summary::{id_for_message, render_cap, render_phases, render_read_line, repeated_ids};
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
-use crate::analysis::clusters::{AuditLimits, ChainAudit, Clusters, KeepRule};
-use crate::analysis::dedup::{Dedup, DedupOptions, Joining};
-use crate::corpus::{Corpus, ReadReport};
-use crate::jobs::Phase;
-use crate::minhash::{BandingOptions, IndexOptions};
-use crate::numfmt::{bands_by_rows, for_count, thousands};
-use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
-use crate::pairs_parquet::{IdColumn, IdsParquetWriter, MembersParquetWriter};
-use crate::pipeline::{PhaseTiming, Pipeline};
-use crate::{Error, Result};
+use lshscope_core::analysis::clusters::{AuditLimits, ChainAudit, Clusters, KeepRule};
+use lshscope_core::analysis::dedup::{Dedup, DedupOptions, Joining};
+use lshscope_core::corpus::{Corpus, ReadReport};
+use lshscope_core::jobs::Phase;
+use lshscope_core::minhash::{BandingOptions, IndexOptions};
+use lshscope_core::pairs::parquet::{IdColumn, IdsParquetWriter, MembersParquetWriter};
+use lshscope_core::pairs::{Field, OutputFormat, OutputTarget, RowWriter};
+use lshscope_core::pipeline::{PhaseTiming, Pipeline};
+use lshscope_core::util::numfmt::{bands_by_rows, for_count, thousands};
+use lshscope_core::{Error, Result};
 
 #[derive(Debug, Args)]
 pub struct DedupArgs {
@@ -136,7 +136,7 @@ pub struct ClusterSummary {
 }
 
 pub fn run(args: DedupArgs) -> Result<i32> {
-    crate::error::check_unit("--threshold", args.threshold)?;
+    lshscope_core::error::check_unit("--threshold", args.threshold)?;
     let banding = args.banding.banding(args.index.num_perm)?;
     let index_options = args.index.index_options()?;
     let outputs = DedupOutputs::plan(&args)?;
@@ -635,12 +635,12 @@ mod tests {
         let clusters = Clusters::build(
             3,
             &[
-                crate::analysis::clusters::Edge {
+                lshscope_core::analysis::clusters::Edge {
                     a: 0,
                     b: 1,
                     jaccard: 1.0,
                 },
-                crate::analysis::clusters::Edge {
+                lshscope_core::analysis::clusters::Edge {
                     a: 0,
                     b: 2,
                     jaccard: 1.0,

@@ -9,14 +9,14 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use super::{CorpusArgs, IndexArgs, ProfileArg, ProgressBar, show_progress};
-use crate::corpus::read_corpus;
-use crate::diff::export::{ExportFormat, PairInfo, render, write_diff};
-use crate::diff::{
+use lshscope_core::corpus::read_corpus;
+use lshscope_core::diff::export::{ExportFormat, PairInfo, render, write_diff};
+use lshscope_core::diff::{
     DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT, DiffOptions, Folding, Granularity, diff_texts,
 };
-use crate::numfmt::thousands;
-use crate::text::{ShingleKind, ShingleOptions, Shingler};
-use crate::{Error, Result};
+use lshscope_core::text::{ShingleKind, ShingleOptions, Shingler};
+use lshscope_core::util::numfmt::thousands;
+use lshscope_core::{Error, Result};
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
@@ -101,7 +101,7 @@ pub fn run(args: DiffArgs) -> Result<i32> {
     }
     .shingle_options()?;
     if let Some(path) = &args.output {
-        crate::atomic::check_writable(path, "--output")?;
+        lshscope_core::io::atomic::check_writable(path, "--output")?;
     }
     let progress = super::new_progress();
     let bar = ProgressBar::start(&progress, show_progress(args.quiet));
@@ -119,7 +119,11 @@ pub fn run(args: DiffArgs) -> Result<i32> {
                     "no document has the id `{id}` ({} {} read; ids come from the id \
                      column or field, else they are row numbers: see --id-column, --id-field)",
                     thousands(corpus.len() as u64),
-                    crate::numfmt::for_count(corpus.len() as u64, "document", "documents"),
+                    lshscope_core::util::numfmt::for_count(
+                        corpus.len() as u64,
+                        "document",
+                        "documents"
+                    ),
                 ),
             )
         })
@@ -184,5 +188,5 @@ fn jaccard(left: &str, right: &str, options: &ShingleOptions) -> f64 {
         hashes
     };
     let (a, b) = (set(left), set(right));
-    crate::similarity::jaccard(&a, &b)
+    lshscope_core::minhash::similarity::jaccard(&a, &b)
 }

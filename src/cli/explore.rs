@@ -7,12 +7,12 @@ use clap::{Args, ValueEnum};
 
 use super::lsh_args::BandsRowsArgs;
 use super::{CorpusArgs, IndexArgs};
-use crate::analysis::import::{ImportOptions, UnknownIds};
-use crate::analysis::labels::LabelStore;
-use crate::minhash::{Banding, IndexOptions};
 use crate::tui::imported::{ImportKind, ImportSpec};
 use crate::tui::session::{Config, Source};
-use crate::{Error, Result};
+use lshscope_core::analysis::import::{ImportOptions, UnknownIds};
+use lshscope_core::analysis::labels::LabelStore;
+use lshscope_core::minhash::{Banding, IndexOptions};
+use lshscope_core::{Error, Result};
 
 #[derive(Debug, Args)]
 pub struct ExploreArgs {
@@ -147,7 +147,7 @@ impl ColorChoice {
 pub const SAMPLE_LABELS: &str = "lshscope-sample.labels.csv";
 
 fn check(view: &ViewArgs, num_perm: usize) -> Result<Banding> {
-    crate::error::check_unit("--threshold", view.threshold)?;
+    lshscope_core::error::check_unit("--threshold", view.threshold)?;
     if num_perm == 0 {
         return Err(Error::usage("--num-perm must be at least 1"));
     }
@@ -206,7 +206,7 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
     // An index file brings its own shingling, K, seed and sketch family; its signatures are
     // not rebuilt, and a --family other than its own is refused.
     let index_file = match input.is_file() {
-        true => crate::online::file::read_header(&input)?,
+        true => lshscope_core::online::file::read_header(&input)?,
         false => None,
     };
     let (source, index_options) = match index_file {
@@ -227,7 +227,7 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
             // Only a regular file has bytes to key the cache by (not stdin or a directory).
             let cache = match args.no_cache || !input.is_file() {
                 true => None,
-                false => crate::pipeline::cache::IndexCache::from_env(),
+                false => lshscope_core::pipeline::cache::IndexCache::from_env(),
             };
             let source = match cache {
                 Some(cache) => Source::CachedFile { path, read, cache },

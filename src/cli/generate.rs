@@ -6,14 +6,14 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::corpus::{Corpus, InputFormat};
-use crate::jobads::{JobAdOptions, JobAds, JobMix, Origin, generate_job_ads};
-use crate::numfmt::{for_count, thousands};
-use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
-use crate::synth::{GenOptions, PlantedPair, generate};
-use crate::templated::{TemplateOptions, generate_templated};
-use crate::text::{ShingleKind, ShingleOptions};
-use crate::{Error, Result};
+use lshscope_core::corpus::{Corpus, InputFormat};
+use lshscope_core::pairs::{Field, OutputFormat, OutputTarget, RowWriter};
+use lshscope_core::synthetic::jobads::{JobAdOptions, JobAds, JobMix, Origin, generate_job_ads};
+use lshscope_core::synthetic::templated::{TemplateOptions, generate_templated};
+use lshscope_core::synthetic::words::{GenOptions, PlantedPair, generate};
+use lshscope_core::text::{ShingleKind, ShingleOptions};
+use lshscope_core::util::numfmt::{for_count, thousands};
+use lshscope_core::{Error, Result};
 
 #[derive(Debug, Args)]
 pub struct GenArgs {
@@ -172,7 +172,7 @@ pub fn run(args: GenArgs) -> Result<i32> {
     };
     check_options(&args, kind)?;
     for &level in args.levels.iter().flatten() {
-        crate::error::check_unit("--levels", level)?;
+        lshscope_core::error::check_unit("--levels", level)?;
     }
     let target = OutputTarget::new(args.output.as_deref());
     let format = CorpusFormat::of(&target, args.output_format)?;
@@ -325,8 +325,8 @@ impl CorpusFormat {
     /// name it reads as text, else the name's format. Standard output is CSV.
     fn of(target: &OutputTarget, flag: Option<OutputFormat>) -> Result<CorpusFormat> {
         if let (None, Some(path)) = (flag, target.path.as_deref()) {
-            let json = crate::corpus::has_json_extension(path);
-            match crate::corpus::detect_format(path) {
+            let json = lshscope_core::corpus::has_json_extension(path);
+            match lshscope_core::corpus::detect_format(path) {
                 InputFormat::Tsv => return Ok(CorpusFormat::Tsv),
                 InputFormat::Text if json => return Ok(CorpusFormat::Rows(OutputFormat::Jsonl)),
                 InputFormat::Text => return Ok(CorpusFormat::Text),
@@ -429,7 +429,7 @@ fn write_tsv(w: &mut dyn Write, corpus: &Corpus) -> std::io::Result<()> {
 fn write_templated(args: &GenArgs, target: &OutputTarget, format: CorpusFormat) -> Result<i32> {
     let defaults = TemplateOptions::default();
     let copy_share = args.copy_share.unwrap_or(defaults.copy_share);
-    crate::error::check_unit("--copy-share", copy_share)?;
+    lshscope_core::error::check_unit("--copy-share", copy_share)?;
     let max_family = args.max_family.unwrap_or(defaults.max_family);
     if max_family == 0 {
         return Err(Error::usage("--max-family must be at least 1"));

@@ -6,13 +6,13 @@ use clap::{Args, Subcommand};
 
 use super::lsh_args::{BandsRowsArgs, KeepThresholdArgs};
 use super::{CorpusArgs, FormatArg, IndexArgs, ProgressBar, ReadArgs, show_progress};
-use crate::corpus::Corpus;
-use crate::numfmt::{for_count, thousands};
-use crate::online::LshIndex;
-use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
-use crate::pipeline::Pipeline;
-use crate::text::Profile;
-use crate::{Error, Result};
+use lshscope_core::corpus::Corpus;
+use lshscope_core::online::LshIndex;
+use lshscope_core::pairs::{Field, OutputFormat, OutputTarget, RowWriter};
+use lshscope_core::pipeline::Pipeline;
+use lshscope_core::text::Profile;
+use lshscope_core::util::numfmt::{for_count, thousands};
+use lshscope_core::{Error, Result};
 
 #[derive(Debug, Args)]
 pub struct IndexCommandArgs {
@@ -281,7 +281,7 @@ fn info(args: InfoArgs) -> Result<i32> {
     if args.json {
         let value = serde_json::json!({
             "path": args.index_file.display().to_string(),
-            "format": crate::online::file::FORMAT,
+            "format": lshscope_core::online::file::FORMAT,
             "documents": index.len(),
             "options": index.options(),
             "bands": index.banding().bands,
@@ -331,7 +331,7 @@ fn describe(index: &LshIndex, path: &Path) -> String {
         o.num_perm,
         o.seed,
         o.family,
-        crate::numfmt::bands_by_rows(b.bands, b.rows)
+        lshscope_core::util::numfmt::bands_by_rows(b.bands, b.rows)
     )
 }
 

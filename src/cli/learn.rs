@@ -5,11 +5,11 @@ use clap::Args;
 
 use super::CorpusArgs;
 use super::explore::ColorChoice;
-use crate::corpus::read_corpus;
-use crate::jobs::Progress;
-use crate::learn::BUILTIN_DOCUMENTS;
 use crate::tui::learn::{LearnApp, run as run_tui};
-use crate::{Error, Result};
+use lshscope_core::corpus::read_corpus;
+use lshscope_core::jobs::Progress;
+use lshscope_core::learn::BUILTIN_DOCUMENTS;
+use lshscope_core::{Error, Result};
 
 /// The input's value when none is given (no file is expected to bear this name).
 const BUILTIN: &str = "<built-in questions>";

@@ -10,8 +10,8 @@ use std::str::FromStr;
 
 use clap::Args;
 
-use crate::Result;
-use crate::minhash::Banding;
+use lshscope_core::Result;
+use lshscope_core::minhash::Banding;
 
 /// Bands b when `-b` is not given (with [`DEFAULT_ROWS`]: 20 × 5, candidates from about
 /// Jaccard 0.5 up).
@@ -46,7 +46,7 @@ impl BandsRowsArgs {
         // Named here, where the options are known: the engine's check speaks of bands and rows.
         for (option, value) in [("--bands (-b)", self.bands), ("--rows (-r)", self.rows)] {
             if value == 0 {
-                return Err(crate::Error::usage(format!(
+                return Err(lshscope_core::Error::usage(format!(
                     "{option} must be at least 1, got 0"
                 )));
             }
@@ -66,13 +66,13 @@ pub struct BandingArgs {
     pub max_bucket: Option<usize>,
 }
 
-/// `--max-bucket N`, refused below [`crate::minhash::MIN_MAX_BUCKET`] (the engine never caps
+/// `--max-bucket N`, refused below [`lshscope_core::minhash::MIN_MAX_BUCKET`] (the engine never caps
 /// below a pair, so such an N would silently mean 2).
 pub fn parse_max_bucket(text: &str) -> std::result::Result<usize, String> {
     let n: usize = text
         .parse()
         .map_err(|_| format!("expected a whole number of documents, got `{text}`"))?;
-    if let Some(why) = crate::minhash::max_bucket_refusal(n) {
+    if let Some(why) = lshscope_core::minhash::max_bucket_refusal(n) {
         return Err(format!("{why}, or leave the option out for no cap"));
     }
     Ok(n)
@@ -103,7 +103,7 @@ pub struct KeepThresholdArgs {
 impl KeepThresholdArgs {
     /// The threshold, checked to be in [0, 1] (a usage error naming `--threshold` if not).
     pub fn checked(&self) -> Result<f64> {
-        crate::error::check_unit("--threshold", self.threshold)?;
+        lshscope_core::error::check_unit("--threshold", self.threshold)?;
         Ok(self.threshold)
     }
 }

@@ -7,13 +7,13 @@ use std::sync::Mutex;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
-use crate::corpus::{ColumnSpec, InputFormat, Quote, ReadOptions, ReadReport};
-use crate::jobs::{Phase, Progress};
-use crate::minhash::{IndexOptions, SketchFamily};
-use crate::pairfile::OutputTarget;
-use crate::pipeline::{Loaded, Pipeline};
-use crate::text::{Profile, ShingleKind, ShingleOptions};
-use crate::{Error, Result};
+use lshscope_core::corpus::{ColumnSpec, InputFormat, Quote, ReadOptions, ReadReport};
+use lshscope_core::jobs::{Phase, Progress};
+use lshscope_core::minhash::{IndexOptions, SketchFamily};
+use lshscope_core::pairs::OutputTarget;
+use lshscope_core::pipeline::{Loaded, Pipeline};
+use lshscope_core::text::{Profile, ShingleKind, ShingleOptions};
+use lshscope_core::{Error, Result};
 
 mod bench;
 mod dedup;
@@ -106,7 +106,7 @@ pub struct CompletionsArgs {
 }
 
 /// Runs the parsed command line; returns the process exit code.
-pub fn run(cli: Cli) -> crate::Result<i32> {
+pub fn run(cli: Cli) -> lshscope_core::Result<i32> {
     // The explorer reads Ctrl-C as a key (the terminal is in raw mode); everything else
     // cancels its running job on SIGINT.
     if !matches!(cli.command, None | Some(Command::Explore(_))) {
@@ -371,12 +371,14 @@ pub struct ProfileArg {
 /// `--output-format` limited to the formats one command writes, so its `--help` and the
 /// error for another value list only those (Parquet is for pairs, clusters and drop lists).
 pub fn output_format_parser(
-    allowed: &'static [crate::pairfile::OutputFormat],
-) -> impl clap::builder::TypedValueParser<Value = crate::pairfile::OutputFormat> {
-    use clap::builder::TypedValueParser;
-    let values = allowed.iter().filter_map(|f| f.to_possible_value());
+    allowed: &'static [lshscope_core::pairs::OutputFormat],
+) -> impl clap::builder::TypedValueParser<Value = lshscope_core::pairs::OutputFormat> {
+    use clap::builder::{PossibleValue, TypedValueParser};
+    let values = allowed
+        .iter()
+        .map(|f| PossibleValue::new(f.name()).help(f.description()));
     clap::builder::PossibleValuesParser::new(values).map(|name| {
-        crate::pairfile::OutputFormat::from_str(&name, false).expect("a listed format name")
+        lshscope_core::pairs::OutputFormat::from_format_name(&name).expect("a listed format name")
     })
 }
 
@@ -489,7 +491,7 @@ pub(crate) fn about_file(option: Option<&str>, path: &Path, error: Error) -> Err
     let wrong_path = error.exit_code() == 2;
     let error = match error {
         Error::Io { path: p, source } if p == path && wrong_path => {
-            crate::corpus::source::cannot_open(&p, source)
+            lshscope_core::corpus::cannot_open(&p, source)
         }
         other => other,
     };

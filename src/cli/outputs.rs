@@ -6,10 +6,10 @@
 //! bad name fails in a moment rather than after the long phases. While writing, [`Written`]
 //! keeps the list [`note_written`] adds to the error of a later output.
 
-use crate::Result;
-use crate::atomic::{check_writable, note_written};
-use crate::jobs::Progress;
-use crate::pairfile::OutputTarget;
+use lshscope_core::Result;
+use lshscope_core::io::atomic::{check_writable, note_written};
+use lshscope_core::jobs::Progress;
+use lshscope_core::pairs::OutputTarget;
 
 /// Checks, before any work, that every output given as a file (by the option named beside
 /// it) can be written there ([`check_writable`]); stdout needs no check.

@@ -5,12 +5,12 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 
 use super::lsh_args::BandingArg;
-use crate::pairfile::read_similarities;
 use crate::plot::{
     CurveSpec, HistogramPlot, ScurvePlot, histogram_bins, image_format, write_histogram_with_floor,
     write_scurve,
 };
-use crate::{Error, Result};
+use lshscope_core::pairs::read_similarities;
+use lshscope_core::{Error, Result};
 
 #[derive(Debug, Args)]
 pub struct PlotArgs {
@@ -95,7 +95,7 @@ pub fn run(args: PlotArgs) -> Result<i32> {
 
 fn check_threshold(t: Option<f64>) -> Result<()> {
     match t {
-        Some(t) => crate::error::check_unit("--threshold", t),
+        Some(t) => lshscope_core::error::check_unit("--threshold", t),
         None => Ok(()),
     }
 }
@@ -112,7 +112,7 @@ fn check_curve(c: CurveSpec, num_perm: Option<usize>) -> Result<()> {
     {
         return Err(Error::usage(format!(
             "{} needs {} permutations but --num-perm is {k}",
-            crate::numfmt::bands_by_rows(c.bands, c.rows),
+            lshscope_core::util::numfmt::bands_by_rows(c.bands, c.rows),
             c.bands * c.rows
         )));
     }
@@ -169,7 +169,7 @@ fn run_histogram(args: HistogramArgs) -> Result<i32> {
     };
     let values = read_similarities(&args.pairs, false)
         .map_err(|e| super::about_file(Some("--pairs"), &args.pairs, e))?;
-    let similarity_floor = crate::tune::thresholded_floor(&values);
+    let similarity_floor = lshscope_core::tune::thresholded_floor(&values);
     if let Some(lowest) = similarity_floor {
         super::warn(false, &thresholded_hint(&args.pairs, lowest));
     }
@@ -190,15 +190,15 @@ fn run_histogram(args: HistogramArgs) -> Result<i32> {
 }
 
 /// What `plot histogram` says of a pairs file that starts at `lowest`
-/// ([`crate::tune::thresholded_floor`]): that the figure is not
+/// ([`lshscope_core::tune::thresholded_floor`]): that the figure is not
 /// the whole candidate distribution, and how to get that.
 fn thresholded_hint(pairs: &std::path::Path, lowest: f64) -> String {
     // A scan's threshold is at most the lowest similarity it kept; two decimals name the
     // threshold a user would have typed (0.8 for a lowest of 0.8013). The epsilon keeps
     // 0.57 × 100 = 56.99999999999999 from flooring to 0.56.
     let about = ((lowest * 100.0 + 1e-9).floor() / 100.0).min(lowest);
-    let lowest_text = crate::numfmt::decimal(lowest);
-    let about_text = crate::numfmt::decimal(about);
+    let lowest_text = lshscope_core::util::numfmt::decimal(lowest);
+    let about_text = lshscope_core::util::numfmt::decimal(about);
     let lowest_note = if about_text == lowest_text {
         String::new()
     } else {

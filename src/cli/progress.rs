@@ -9,10 +9,10 @@ use std::time::Duration;
 
 use indicatif::{ProgressDrawTarget, ProgressStyle};
 
-use crate::jobs::{Phase, Progress, ProgressSnapshot};
+use lshscope_core::jobs::{Phase, Progress, ProgressSnapshot};
 // Progress lines show done items compactly (`1.5 k`) and rates as `12.3 Mdocs` + `/s`.
-use crate::numfmt::compact as human_count;
-pub use crate::numfmt::prefixed as human_rate;
+use lshscope_core::util::numfmt::compact as human_count;
+pub use lshscope_core::util::numfmt::prefixed as human_rate;
 
 /// How often the bar reads the handle.
 const POLL: Duration = Duration::from_millis(100);

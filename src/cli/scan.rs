@@ -10,17 +10,17 @@ use super::lsh_args::{BandingArgs, KeepThresholdArgs};
 use super::outputs::{Written, check_outputs};
 use super::summary::{id_for_message, render_cap, render_phases, render_read_line};
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
-use crate::analysis::recall::{TruthComparison, compare_truth, read_truth};
-use crate::analysis::truth::TruthPair;
-use crate::atomic::WriteError;
-use crate::corpus::{Corpus, ReadReport};
-use crate::jobs::Phase;
-use crate::minhash::{BandingOptions, BucketInfo, IdenticalGroups, Index, IndexOptions};
-use crate::numfmt::{bands_by_rows, for_count, thousands};
-use crate::pairfile::{OutputFormat, OutputTarget, PairWriter, write_pairs};
-use crate::pipeline::{Loaded, PairOrder, PhaseTiming, Pipeline, SORTED_PAIRS_UP_TO};
-use crate::{Error, Result};
 use groups::{CollapseSummary, default_groups_path, write_groups};
+use lshscope_core::analysis::recall::{TruthComparison, compare_truth, read_truth};
+use lshscope_core::analysis::truth::TruthPair;
+use lshscope_core::corpus::{Corpus, ReadReport};
+use lshscope_core::io::atomic::WriteError;
+use lshscope_core::jobs::Phase;
+use lshscope_core::minhash::{BandingOptions, BucketInfo, IdenticalGroups, Index, IndexOptions};
+use lshscope_core::pairs::{OutputFormat, OutputTarget, PairWriter, write_pairs};
+use lshscope_core::pipeline::{Loaded, PairOrder, PhaseTiming, Pipeline, SORTED_PAIRS_UP_TO};
+use lshscope_core::util::numfmt::{bands_by_rows, for_count, thousands};
+use lshscope_core::{Error, Result};
 
 #[derive(Debug, Args)]
 pub struct ScanArgs {
@@ -53,12 +53,12 @@ pub struct ScanArgs {
     /// With --truth: redraw the hash family N times to measure how far each bin's rate moves
     /// between draws; the intervals hold when pairs share documents and move together. 0 gives
     /// binomial intervals, which assume independent pairs and flag healthy bins on real corpora.
-    #[arg(long, value_name = "N", default_value_t = crate::analysis::redraws::DEFAULT_REDRAWS, requires = "truth")]
+    #[arg(long, value_name = "N", default_value_t = lshscope_core::analysis::redraws::DEFAULT_REDRAWS, requires = "truth")]
     pub truth_redraws: usize,
     /// With --truth: also measure this sketch family on the truth pairs, over as many redraws,
     /// and show each family's rate per bin (the mean over the draws) beside the formula.
     #[arg(long, value_name = "FAMILY", requires = "truth", value_parser = super::family_parser())]
-    pub compare_family: Option<crate::minhash::SketchFamily>,
+    pub compare_family: Option<lshscope_core::minhash::SketchFamily>,
     /// Write each group of documents with identical shingle sets once: pairs only between
     /// the groups' representatives (their first members), and the groups to --groups. Every
     /// pair of two representatives stands for all pairs between their groups, and members of
@@ -241,7 +241,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
     // Before banding, which is what a too-similar corpus makes explode.
     if !args.quiet
         && let Some(warning) =
-            crate::analysis::shingle_advice::candidate_share_warning(&index, banding)
+            lshscope_core::analysis::shingle_advice::candidate_share_warning(&index, banding)
     {
         super::warn(args.quiet, &warning);
     }
@@ -436,7 +436,7 @@ impl PairsJob<'_> {
         run: &mut Pipeline,
         path: &Path,
         truth: &[TruthPair],
-        (redraws, compare_family): (usize, Option<crate::minhash::SketchFamily>),
+        (redraws, compare_family): (usize, Option<lshscope_core::minhash::SketchFamily>),
     ) -> Result<BandingOutcome> {
         let (index, options, threshold) = (self.index, &self.options, self.threshold);
         let (candidates, pairs) = match self.identical {

@@ -8,14 +8,14 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::{CorpusArgs, ProgressBar, show_progress};
-use crate::analysis::shingle_advice::{
+use lshscope_core::analysis::shingle_advice::{
     AdviceOptions, BACKGROUND_P99_LIMIT, CHAR_SIZES, COMMON_DOCUMENT_SHARE, DEFAULT_PAIRS,
     RELATED_JACCARD, ShingleAdvice, advise_shingles,
 };
-use crate::corpus::{ReadReport, read_corpus};
-use crate::numfmt::{for_count, thousands};
-use crate::text::{ShingleKind, ShingleOptions};
-use crate::{Error, Result};
+use lshscope_core::corpus::{ReadReport, read_corpus};
+use lshscope_core::text::{ShingleKind, ShingleOptions};
+use lshscope_core::util::numfmt::{for_count, thousands};
+use lshscope_core::{Error, Result};
 
 #[derive(Debug, Args)]
 pub struct ShinglesArgs {

@@ -1,9 +1,9 @@
 //! The summary lines several commands print on stderr: what was read, how long each phase
 //! took, what `--max-bucket` left out, and ids as messages show them.
 
-use crate::corpus::ReadReport;
-use crate::numfmt::{for_count, thousands};
-use crate::pipeline::PhaseTiming;
+use lshscope_core::corpus::ReadReport;
+use lshscope_core::pipeline::PhaseTiming;
+use lshscope_core::util::numfmt::{for_count, thousands};
 
 /// What `--max-bucket` left out, one line (shared by `scan` and `dedup`); nothing when no
 /// bucket was capped.
@@ -176,7 +176,9 @@ pub(crate) fn bin_label(lo: f64, hi: f64) -> String {
 
 /// `--compare-family`: each family's candidate rate per bin, the mean over its redraws with
 /// the 95 % interval of that mean, beside the formula; `*` marks an interval that excludes it.
-pub(crate) fn render_families(families: &[crate::analysis::family_curve::FamilyCurve]) -> String {
+pub(crate) fn render_families(
+    families: &[lshscope_core::analysis::family_curve::FamilyCurve],
+) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     let draws = families[0].draws;

@@ -9,17 +9,17 @@ use clap::Args;
 use super::outputs::check_outputs;
 use super::summary::{render_phases, render_read_line};
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
-use crate::analysis::histogram::bin_of;
-use crate::analysis::truth::{
+use lshscope_core::analysis::histogram::bin_of;
+use lshscope_core::analysis::truth::{
     DEFAULT_BUDGET_SECONDS, JoinStats, JoinWork, TruthPair, plan_join, sample_pair_similarities,
 };
-use crate::corpus::{Corpus, ReadReport};
-use crate::jobs::{Phase, Progress};
-use crate::numfmt::{for_count, thousands};
-use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
-use crate::pipeline::{Loaded, PhaseTiming, Pipeline};
-use crate::stats::{Z_95, wilson_interval};
-use crate::{Error, Result};
+use lshscope_core::corpus::{Corpus, ReadReport};
+use lshscope_core::jobs::{Phase, Progress};
+use lshscope_core::pairs::{Field, OutputFormat, OutputTarget, RowWriter};
+use lshscope_core::pipeline::{Loaded, PhaseTiming, Pipeline};
+use lshscope_core::util::numfmt::{for_count, thousands};
+use lshscope_core::util::stats::{Z_95, wilson_interval};
+use lshscope_core::{Error, Result};
 
 #[derive(Debug, Args)]
 pub struct TruthArgs {
@@ -97,7 +97,7 @@ pub fn run(args: TruthArgs) -> Result<i32> {
         // Each sampled pair stands for population ÷ sample pairs (Floyd's sample is uniform
         // without replacement), so `tune` can scale expected candidates to the whole corpus.
         let documents = corpus.len() as u64;
-        let population = crate::minhash::pairs_among(documents);
+        let population = lshscope_core::minhash::pairs_among(documents);
         let weight = if sample.is_empty() {
             1.0
         } else {
@@ -180,7 +180,7 @@ pub fn write_truth(
 fn render_summary(
     read: &ReadReport,
     input: &str,
-    index: &crate::minhash::Index,
+    index: &lshscope_core::minhash::Index,
     threshold: f64,
     pairs: &[TruthPair],
     work: &JoinWork,

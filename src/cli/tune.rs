@@ -7,19 +7,19 @@ use std::str::FromStr;
 
 use clap::{Args, ValueEnum};
 
-use crate::minhash::Banding;
-use crate::minhash::tune::{Constraints, ProbabilityBound, SampledIntervals};
-use crate::numfmt::{compact, estimated_count, for_count, percent_fine, thousands};
+use lshscope_core::minhash::Banding;
+use lshscope_core::minhash::tune::{Constraints, ProbabilityBound, SampledIntervals};
+use lshscope_core::util::numfmt::{compact, estimated_count, for_count, percent_fine, thousands};
 
 use super::lsh_args::BandingArg;
 use super::{CorpusArgs, FormatArg, IndexArgs, ProgressBar, ReadArgs, show_progress};
-use crate::jobs::Progress;
-use crate::pipeline::Pipeline;
-use crate::tune::{
+use lshscope_core::jobs::Progress;
+use lshscope_core::pipeline::Pipeline;
+use lshscope_core::tune::{
     PairSimilarities, SeedCorpus, SeedSpread, TuneOptions, TuneReport, build_report,
     build_report_with,
 };
-use crate::{Error, Result};
+use lshscope_core::{Error, Result};
 
 mod csv_table;
 use csv_table::render_csv;
@@ -147,7 +147,7 @@ pub enum TuneFormat {
     Csv,
 }
 
-/// `--for`: the tools [`crate::tune::export`] knows.
+/// `--for`: the tools [`lshscope_core::tune::export`] knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Tool {
     Datatrove,
@@ -157,14 +157,14 @@ pub enum Tool {
     Nemo,
 }
 
-impl From<Tool> for crate::tune::Tool {
+impl From<Tool> for lshscope_core::tune::Tool {
     fn from(tool: Tool) -> Self {
         match tool {
-            Tool::Datatrove => crate::tune::Tool::Datatrove,
-            Tool::TextDedup => crate::tune::Tool::TextDedup,
-            Tool::Datasketch => crate::tune::Tool::Datasketch,
-            Tool::Spark => crate::tune::Tool::Spark,
-            Tool::Nemo => crate::tune::Tool::Nemo,
+            Tool::Datatrove => lshscope_core::tune::Tool::Datatrove,
+            Tool::TextDedup => lshscope_core::tune::Tool::TextDedup,
+            Tool::Datasketch => lshscope_core::tune::Tool::Datasketch,
+            Tool::Spark => lshscope_core::tune::Tool::Spark,
+            Tool::Nemo => lshscope_core::tune::Tool::Nemo,
         }
     }
 }
@@ -253,7 +253,7 @@ impl TuneArgs {
             given: self.banding.iter().copied().map(Banding::from).collect(),
             similarities,
             budget: self.budget,
-            export: self.for_tool.map(crate::tune::Tool::from),
+            export: self.for_tool.map(lshscope_core::tune::Tool::from),
             shingle: self
                 .index
                 .shingle
@@ -348,7 +348,7 @@ fn seed_corpus(
     )?;
     let tool_family = args
         .for_tool
-        .map(|tool| crate::tune::Tool::from(tool).family())
+        .map(|tool| lshscope_core::tune::Tool::from(tool).family())
         .filter(|&family| family != loaded.index.options.family);
     let tool_seeds = tool_family
         .map(|family| {
@@ -387,7 +387,10 @@ fn render_table(report: &TuneReport) -> String {
                 for_count(c.pairs.round() as u64, "pair", "pairs"),
                 // A thresholded pairs file: the counts, estimates too, stop at its floor.
                 c.similarity_floor
-                    .map(|floor| format!(" with Jaccard ≥ {}", crate::numfmt::decimal(floor)))
+                    .map(|floor| format!(
+                        " with Jaccard ≥ {}",
+                        lshscope_core::util::numfmt::decimal(floor)
+                    ))
                     .unwrap_or_default(),
                 c.source,
                 match &c.sample {
@@ -427,15 +430,15 @@ fn render_table(report: &TuneReport) -> String {
         let docs = if c.documents < c.population {
             format!(
                 "a uniform sample of {} of its {} documents",
-                crate::numfmt::thousands(c.documents as u64),
-                crate::numfmt::thousands(c.population as u64)
+                lshscope_core::util::numfmt::thousands(c.documents as u64),
+                lshscope_core::util::numfmt::thousands(c.population as u64)
             )
         } else if c.documents == 1 {
             "its only document".to_string()
         } else {
             format!(
                 "all {} documents",
-                crate::numfmt::thousands(c.documents as u64)
+                lshscope_core::util::numfmt::thousands(c.documents as u64)
             )
         };
         let _ = writeln!(

@@ -12,7 +12,7 @@
 //! sentence costs nothing, and a deleted paragraph leaves as many filler rows in the other
 //! pane as it takes.
 //!
-//! The layout is bounded: the diff compares at most [`crate::diff::DEFAULT_MAX_TOKENS`]
+//! The layout is bounded: the diff compares at most [`lshscope_core::diff::DEFAULT_MAX_TOKENS`]
 //! words per text, and of what lies past that cap at most [`MAX_UNCOMPARED_BYTES`] per text
 //! is laid out (a last row says how much more there is), so a 10 MB pair costs one pass over
 //! a few hundred kilobytes when it opens and nothing per frame.
@@ -21,7 +21,7 @@ use std::ops::Range;
 
 use unicode_width::UnicodeWidthChar;
 
-use crate::diff::{Segment, Side, TextDiff};
+use lshscope_core::diff::{Segment, Side, TextDiff};
 
 /// Of the text past the diff's size cap, at most this many bytes per side are laid out.
 pub const MAX_UNCOMPARED_BYTES: usize = 64 * 1024;
@@ -296,7 +296,7 @@ fn char_width(c: char) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diff::{DiffOptions, diff_texts};
+    use lshscope_core::diff::{DiffOptions, diff_texts};
 
     /// The layout as the panes would show it: `left | right` per row, `~` for a filler.
     fn picture(a: &str, b: &str, width: usize) -> Vec<String> {

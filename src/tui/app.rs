@@ -10,12 +10,12 @@
 
 use std::sync::Arc;
 
-use crate::analysis::histogram::SimilarityHistogram;
-use crate::analysis::labels::{Label, LabelStore};
-use crate::analysis::truth::TruthPair;
-use crate::jobs::Progress;
-use crate::minhash::Banding;
-use crate::minhash::VerifiedPair;
+use lshscope_core::analysis::histogram::SimilarityHistogram;
+use lshscope_core::analysis::labels::{Label, LabelStore};
+use lshscope_core::analysis::truth::TruthPair;
+use lshscope_core::jobs::Progress;
+use lshscope_core::minhash::Banding;
+use lshscope_core::minhash::VerifiedPair;
 
 use super::candidates::{Candidates, EstimatedOutcome, RebandJob};
 use super::clusters::{ClustersJob, ClustersOutcome, ClustersState, EdgeKind};
@@ -34,7 +34,7 @@ use super::candidates::BandOutcome;
 use super::labels::{LabelSave, LabelsSaved};
 use super::list::{ListView, SortOrder};
 use super::session::Config;
-use crate::pipeline::{Loaded, PhaseTiming};
+use lshscope_core::pipeline::{Loaded, PhaseTiming};
 
 /// What the S-curve shows: the banding the user asked for (the candidates shown may still
 /// answer an older one), the threshold t and the pinned curves.
@@ -90,7 +90,7 @@ pub enum Action {
     /// A typed character or editing key for the open prompt.
     PromptInput(PromptKey),
     LoadStepDone(PhaseTiming),
-    Loaded(Box<crate::Result<Loaded>>),
+    Loaded(Box<lshscope_core::Result<Loaded>>),
     /// A finished load already shared with the thread that writes its cache entry.
     Opened(Arc<Loaded>),
     /// The cache entry of the open corpus was written (or why not): a note for the status line.
@@ -255,7 +255,7 @@ pub struct App {
     pub(super) size: (u16, u16),
     pub(super) should_quit: bool,
     /// Set when loading failed: the event loop ends and reports it.
-    pub(super) fatal: Option<crate::Error>,
+    pub(super) fatal: Option<lshscope_core::Error>,
     pub(super) effects: Vec<Effect>,
     /// Ground truth, recall against it and the missed-pairs list (see [`super::truth`]).
     pub truth: TruthState,
@@ -325,12 +325,12 @@ impl App {
     }
 
     /// Why the session has to end, if loading or the truth file failed.
-    pub fn fatal(&self) -> Option<&crate::Error> {
+    pub fn fatal(&self) -> Option<&lshscope_core::Error> {
         self.fatal.as_ref()
     }
 
     /// Takes the error the session ends with.
-    pub fn take_fatal(&mut self) -> Option<crate::Error> {
+    pub fn take_fatal(&mut self) -> Option<lshscope_core::Error> {
         self.fatal.take()
     }
 
@@ -451,7 +451,9 @@ impl App {
     }
 
     /// The selected edge of the open cluster.
-    pub fn selected_cluster_edge(&self) -> Option<(EdgeKind, crate::analysis::clusters::Edge)> {
+    pub fn selected_cluster_edge(
+        &self,
+    ) -> Option<(EdgeKind, lshscope_core::analysis::clusters::Edge)> {
         self.clusters.open.as_ref()?.selected_edge()
     }
 }

@@ -2,20 +2,20 @@
 //! ([`RebandRequest`]) and what it answers ([`BandOutcome`], or [`EstimatedOutcome`] when the
 //! candidates are sampled), and the candidate list's state ([`Candidates`]). Whether the
 //! candidates are enumerated or sampled is the engine's policy
-//! ([`crate::pipeline::band_policy`]); [`run_reband`] adds what only the explorer needs, the
+//! ([`lshscope_core::pipeline::band_policy`]); [`run_reband`] adds what only the explorer needs, the
 //! histogram and the list order of each answer.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::Result;
-use crate::analysis::histogram::SimilarityHistogram;
-use crate::analysis::sampled::{CandidateEstimate, Estimate};
-use crate::jobs::{Latest, Ticket};
-use crate::minhash::Banding;
-use crate::minhash::VerifiedPair;
-use crate::pipeline::Loaded;
-use crate::pipeline::band_policy::{
+use lshscope_core::Result;
+use lshscope_core::analysis::histogram::SimilarityHistogram;
+use lshscope_core::analysis::sampled::{CandidateEstimate, Estimate};
+use lshscope_core::jobs::{Latest, Ticket};
+use lshscope_core::minhash::Banding;
+use lshscope_core::minhash::VerifiedPair;
+use lshscope_core::pipeline::Loaded;
+use lshscope_core::pipeline::band_policy::{
     BandAnswer, BandRequest, EstimatedCandidates, Sampling, band_candidates,
 };
 

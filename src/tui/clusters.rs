@@ -10,14 +10,16 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::analysis::clusters::{AuditLimits, ChainAudit, Clusters, Edge, KeepRule, audit_all};
-use crate::analysis::dedup::{DedupOptions, Joining};
-use crate::jobs::{Latest, Phase, Ticket};
-use crate::minhash::{Banding, BandingOptions, IdenticalGroups, VerifiedPair};
-use crate::pipeline::Pipeline;
+use lshscope_core::analysis::clusters::{
+    AuditLimits, ChainAudit, Clusters, Edge, KeepRule, audit_all,
+};
+use lshscope_core::analysis::dedup::{DedupOptions, Joining};
+use lshscope_core::jobs::{Latest, Phase, Ticket};
+use lshscope_core::minhash::{Banding, BandingOptions, IdenticalGroups, VerifiedPair};
+use lshscope_core::pipeline::Pipeline;
 
 use super::list::PairList;
-use crate::pipeline::Loaded;
+use lshscope_core::pipeline::Loaded;
 
 /// How the cluster list is ordered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,17 +4,17 @@
 //! Enter moves the explorer there.
 //!
 //! The grid is computed once per session off the UI thread by [`run_cost`] from the
-//! signatures of a uniform sample of the documents ([`crate::analysis::cost`]); t only
+//! signatures of a uniform sample of the documents ([`lshscope_core::analysis::cost`]); t only
 //! changes P(t), which is recomputed in place.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::analysis::cost::{CostGrid, CostOptions, cost_grid, sample_signatures};
-use crate::jobs::{Latest, Ticket};
-use crate::minhash::Banding;
+use lshscope_core::analysis::cost::{CostGrid, CostOptions, cost_grid, sample_signatures};
+use lshscope_core::jobs::{Latest, Ticket};
+use lshscope_core::minhash::Banding;
 
-use crate::pipeline::Loaded;
+use lshscope_core::pipeline::Loaded;
 
 /// What the heatmap colours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -5,13 +5,13 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::analysis::histogram::SimilarityHistogram;
-use crate::analysis::labels::Label;
-use crate::analysis::sampled::Estimate;
-use crate::minhash::Banding;
-use crate::minhash::VerifiedPair;
-use crate::pipeline::Loaded;
 use crate::plot::{CurveSpec, HistogramBin, HistogramPlot, ScurvePlot};
+use lshscope_core::analysis::histogram::SimilarityHistogram;
+use lshscope_core::analysis::labels::Label;
+use lshscope_core::analysis::sampled::Estimate;
+use lshscope_core::minhash::Banding;
+use lshscope_core::minhash::VerifiedPair;
+use lshscope_core::pipeline::Loaded;
 
 /// Size of the exported images in pixels (the plot module's default, tuned for 1200×800).
 pub const PLOT_WIDTH: u32 = 1200;
@@ -148,7 +148,7 @@ pub fn histogram_plot(spec: &PlotSpec) -> HistogramPlot {
 /// The files [`export_plots`] writes for `spec`: `<stem>.scurve.<b>x<r>.{svg,png}` for the
 /// current banding and `<stem>.histogram.<b>x<r>.{svg,png}` for the histogram's banding.
 pub fn plot_paths(spec: &PlotSpec) -> Vec<PathBuf> {
-    let name = |kind: &str, b: crate::minhash::Banding, ext: &str| {
+    let name = |kind: &str, b: lshscope_core::minhash::Banding, ext: &str| {
         spec.dir
             .join(format!("{}.{kind}.{}x{}.{ext}", spec.stem, b.bands, b.rows))
     };
@@ -165,7 +165,7 @@ pub fn plot_paths(spec: &PlotSpec) -> Vec<PathBuf> {
 /// Writes the S-curve (with pins and threshold) and the histogram (the panel's bins, scale,
 /// S-curve overlay and threshold) as SVG and PNG into `spec.dir`, each file atomically;
 /// returns the files written, S-curve first.
-pub fn export_plots(spec: &PlotSpec) -> crate::Result<Vec<PathBuf>> {
+pub fn export_plots(spec: &PlotSpec) -> lshscope_core::Result<Vec<PathBuf>> {
     let paths = plot_paths(spec);
     let (scurves, histograms) = paths.split_at(PLOT_EXTENSIONS.len());
     let scurve = scurve_plot(spec);
@@ -180,15 +180,15 @@ pub fn export_plots(spec: &PlotSpec) -> crate::Result<Vec<PathBuf>> {
 }
 
 /// Runs an export (on a worker thread in the explorer): the CSV through
-/// [`crate::atomic::write_atomically`], then the plots.
+/// [`lshscope_core::io::atomic::write_atomically`], then the plots.
 pub fn run_export(data: &Loaded, job: &ExportJob) -> ExportReport {
     let label = |p: &VerifiedPair| job.labels.get(&(p.a, p.b)).map_or("", |l| l.as_str());
-    let csv = crate::atomic::write_atomically(&job.path, |w| {
-        crate::pairfile::write_pairs(
+    let csv = lshscope_core::io::atomic::write_atomically(&job.path, |w| {
+        lshscope_core::pairs::write_pairs(
             w,
             &data.corpus,
             job.rows.iter().map(|&i| &job.pairs[i as usize]),
-            crate::pairfile::OutputFormat::Csv,
+            lshscope_core::pairs::OutputFormat::Csv,
             None,
             Some(&label),
         )

@@ -4,16 +4,16 @@
 //!
 //! The family's agreement masks over D draws are computed once in the background (the
 //! documents the truth names, hashed D times); every banding after that is bit tests, as for
-//! the truth's own redraws ([`crate::analysis::redraws`]).
+//! the truth's own redraws ([`lshscope_core::analysis::redraws`]).
 
 use std::sync::Arc;
 
-use crate::analysis::family_curve::FamilyCurve;
-use crate::analysis::redraws::RedrawAgreement;
-use crate::analysis::truth::TruthPair;
-use crate::jobs::{Latest, Ticket};
-use crate::minhash::{Banding, IndexOptions, SketchFamily};
-use crate::pipeline::Loaded;
+use lshscope_core::analysis::family_curve::FamilyCurve;
+use lshscope_core::analysis::redraws::RedrawAgreement;
+use lshscope_core::analysis::truth::TruthPair;
+use lshscope_core::jobs::{Latest, Ticket};
+use lshscope_core::minhash::{Banding, IndexOptions, SketchFamily};
+use lshscope_core::pipeline::Loaded;
 
 use super::truth::{REDRAW_BYTES, redraw};
 
@@ -144,7 +144,7 @@ pub fn run_family_job(job: &FamilyJob) -> Option<FamilyDone> {
         None if request.truth.is_empty() => Err("the truth has no pairs to measure on".into()),
         None => Err(format!(
             "{} truth pairs need more than {} MiB of masks to measure {} over 8 draws",
-            crate::numfmt::thousands(request.truth.len() as u64),
+            lshscope_core::util::numfmt::thousands(request.truth.len() as u64),
             REDRAW_BYTES >> 20,
             request.family
         )),

@@ -13,13 +13,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::analysis::clusters::{AuditLimits, Clusters};
-use crate::analysis::import::{
+use lshscope_core::analysis::clusters::{AuditLimits, Clusters};
+use lshscope_core::analysis::import::{
     ImportOptions, ImportReport, count_bands_hit, import_clusters, import_pairs, pair_components,
 };
-use crate::jobs::Ticket;
-use crate::minhash::VerifiedPair;
-use crate::{Error, Result};
+use lshscope_core::jobs::Ticket;
+use lshscope_core::minhash::VerifiedPair;
+use lshscope_core::{Error, Result};
 
 use super::candidates::{BandOutcome, Prepared, RebandJob, RebandRequest};
 use super::clusters::FixedClusters;
@@ -193,14 +193,14 @@ fn read(spec: &ImportSpec, request: &RebandRequest, job: &ImportJob) -> Result<I
         ImportKind::Pairs => {
             let read = import_pairs(&spec.path, corpus, index, &spec.options, &job.progress)?;
             // The explorer copies the pairs for every banding it shows: the re-banding's budget.
-            let limit = crate::pipeline::rebanding::MAX_BUCKET_PAIRS;
+            let limit = lshscope_core::pipeline::rebanding::MAX_BUCKET_PAIRS;
             if read.pairs.len() as u64 > limit {
                 return Err(Error::refused(format!(
                     "{} holds {} distinct pairs, more than the explorer holds ({}); audit the \
                      tool's clusters with --clusters instead, or keep fewer pairs",
                     spec.path.display(),
-                    crate::numfmt::thousands(read.pairs.len() as u64),
-                    crate::numfmt::thousands(limit)
+                    lshscope_core::util::numfmt::thousands(read.pairs.len() as u64),
+                    lshscope_core::util::numfmt::thousands(limit)
                 )));
             }
             let clusters = pair_components(corpus.len(), &read.pairs);

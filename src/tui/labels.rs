@@ -4,9 +4,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::analysis::labels::{Label, LabelStore};
-use crate::corpus::Corpus;
-use crate::numfmt::{for_count, thousands};
+use lshscope_core::analysis::labels::{Label, LabelStore};
+use lshscope_core::corpus::Corpus;
+use lshscope_core::util::numfmt::{for_count, thousands};
 
 /// The labels as they were after change number `generation`, for the label writer.
 #[derive(Debug, Clone)]

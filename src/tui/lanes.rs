@@ -7,8 +7,8 @@
 //! snapshot that holds every earlier change); the export lane queues (each export is its own
 //! file). Tests and benches run the same code on their own thread ([`run_effect_inline`]).
 
-use crate::Error;
-use crate::jobs::{Pending, Progress, Runner, Ticket, run_inline};
+use lshscope_core::Error;
+use lshscope_core::jobs::{Pending, Progress, Runner, Ticket, run_inline};
 
 use super::app::{Action, Effect};
 use super::candidates::{RebandAnswer, RebandJob, run_reband};

@@ -4,8 +4,8 @@
 
 use rayon::prelude::*;
 
-use crate::minhash::VerifiedPair;
-use crate::rng::SplitMix64;
+use lshscope_core::minhash::VerifiedPair;
+use lshscope_core::util::rng::SplitMix64;
 
 /// What the pair list shows: which pairs and in what order.
 #[derive(Debug, Clone, Copy, PartialEq)]

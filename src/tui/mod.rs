@@ -1,12 +1,12 @@
 //! `lshscope explore`: the interactive explorer.
 //!
 //! Structure, from the bottom up, with no two modules importing each other:
-//! - [`layout`] (screen geometry, text wrapping) and [`crate::numfmt`] (numbers): pure helpers
+//! - [`layout`] (screen geometry, text wrapping) and [`lshscope_core::util::numfmt`] (numbers): pure helpers
 //!   the App and the panels both read;
 //! - state by owner: [`session`] (config, where the documents come from), [`list`] (a
 //!   [`list::PairList`] and its order, for the candidate and missed lists), [`candidates`]
 //!   (re-banding requests, answers and the candidate list; the exact-or-sampled policy
-//!   itself is [`crate::pipeline::band_policy`]), [`truth`] (ground truth, recall, missed
+//!   itself is [`lshscope_core::pipeline::band_policy`]), [`truth`] (ground truth, recall, missed
 //!   list), [`viewer`] (the open pair), [`labels`] (labels and what is on disk), [`clusters`]
 //!   (the clusters of the candidates at t, their audits, the open cluster), [`cost`] (every
 //!   banding's cost), [`imported`] (another tool's pairs or clusters shown instead of the
@@ -22,8 +22,8 @@
 //!   the one key table (help, footer and message hints read it; `learn` has its own table on
 //!   the same mechanism).
 //!
-//! Work runs off the UI thread through [`crate::jobs`]: the App numbers requests with a
-//! [`crate::jobs::Latest`] (a new one cancels the old), one [`crate::jobs::Runner`] thread per
+//! Work runs off the UI thread through [`lshscope_core::jobs`]: the App numbers requests with a
+//! [`lshscope_core::jobs::Latest`] (a new one cancels the old), one [`lshscope_core::jobs::Runner`] thread per
 //! lane runs the newest, and answers carry the ticket id so a stale one is dropped. Tests run
 //! the same job code inline ([`run_effect_inline`]). Labels are written by their own lane from
 //! snapshots numbered by change, so the status line can say "saved" once a change is on disk.
@@ -61,19 +61,19 @@ use ratatui::crossterm::event::{
     self, KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEventKind,
 };
 
-use crate::analysis::labels::LabelStore;
-use crate::jobs::{Pending, Progress, Runner, Ticket};
-use crate::pipeline::open::{PendingCacheWrite, open_deferred};
+use lshscope_core::analysis::labels::LabelStore;
+use lshscope_core::jobs::{Pending, Progress, Runner, Ticket};
+use lshscope_core::pipeline::open::{PendingCacheWrite, open_deferred};
 // Re-exported where the explorer's tests and benches have always found them.
-pub use crate::pipeline::rebanding::{
+pub use lshscope_core::pipeline::rebanding::{
     MAX_BUCKET_PAIRS, MAX_KNOWN_PAIRS, estimated_bucket_pairs, reband, remember,
 };
-use crate::{Error, Result};
+use lshscope_core::{Error, Result};
 
-use crate::pipeline::{Loaded, PhaseTiming};
 use app::{Action, App, Overlay, PromptKey};
 use lanes::Workers;
 pub use lanes::{run_effect_inline, run_label_save, run_reband_job, run_reband_job_reporting};
+use lshscope_core::pipeline::{Loaded, PhaseTiming};
 use session::Config;
 
 /// How often the screen is redrawn while nothing else happens (progress gauges move).
@@ -87,14 +87,14 @@ enum Event {
     Worker(Action),
 }
 
-/// Reads the corpus and builds the index ([`crate::pipeline::open`]), reporting each
+/// Reads the corpus and builds the index ([`lshscope_core::pipeline::open`]), reporting each
 /// finished phase; writes the cache entry, if one is due, before returning.
 pub fn load(
     config: &Config,
     progress: &Progress,
     step_done: impl FnMut(PhaseTiming),
 ) -> Result<Loaded> {
-    crate::pipeline::open::open(
+    lshscope_core::pipeline::open::open(
         config.source.corpus_source(),
         &config.index_options,
         &config.source_name,

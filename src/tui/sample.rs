@@ -6,9 +6,9 @@
 
 use std::path::Path;
 
-use crate::Result;
-use crate::corpus::{Corpus, InputFormat, ReadOptions, ReadReport, read_bytes};
-use crate::jobs::Progress;
+use lshscope_core::Result;
+use lshscope_core::corpus::{Corpus, InputFormat, ReadOptions, ReadReport, read_bytes};
+use lshscope_core::jobs::Progress;
 
 /// `lshscope gen --kind jobs -o sample_data/jobs.csv --truth sample_data/jobs.truth.csv`, then
 /// `gzip -9 -c sample_data/jobs.csv > assets/jobs.csv.gz`.
@@ -30,7 +30,7 @@ pub fn read_sample(progress: &Progress) -> Result<(Corpus, ReadReport)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobads::{JobAdOptions, generate_job_ads};
+    use lshscope_core::synthetic::jobads::{JobAdOptions, generate_job_ads};
 
     #[test]
     fn sample_decodes_to_the_job_ads() {

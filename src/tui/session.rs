@@ -3,9 +3,9 @@
 
 use std::path::PathBuf;
 
-use crate::corpus::ReadOptions;
-use crate::minhash::{Banding, IndexOptions};
-use crate::pipeline::open::CorpusSource;
+use lshscope_core::corpus::ReadOptions;
+use lshscope_core::minhash::{Banding, IndexOptions};
+use lshscope_core::pipeline::open::CorpusSource;
 
 /// Where the documents come from.
 #[derive(Debug, Clone)]
@@ -18,11 +18,11 @@ pub enum Source {
     EmbeddedSample,
     /// A corpus file whose index is kept in the explorer's cache: read from it when an entry
     /// of the same bytes and options is there, else built and stored
-    /// ([`crate::pipeline::cache`]).
+    /// ([`lshscope_core::pipeline::cache`]).
     CachedFile {
         path: PathBuf,
         read: ReadOptions,
-        cache: crate::pipeline::cache::IndexCache,
+        cache: lshscope_core::pipeline::cache::IndexCache,
     },
     /// An index file (`lshscope index build`): documents, shingle sets and signatures are
     /// read, not rebuilt.

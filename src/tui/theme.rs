@@ -5,7 +5,7 @@
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::symbols::Marker;
 
-use crate::diff::{Kind, SegmentKind};
+use lshscope_core::diff::{Kind, SegmentKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Theme {
@@ -76,7 +76,7 @@ impl Theme {
         }
     }
 
-    /// A stretch of one text in the viewer's diff mode ([`crate::diff::TextDiff::segments`]):
+    /// A stretch of one text in the viewer's diff mode ([`lshscope_core::diff::TextDiff::segments`]):
     /// unchanged text dimmed, each kind of difference its own background; in monochrome,
     /// reverse video for what only one side has, underline added for changes and moves.
     pub fn diff(&self, kind: SegmentKind) -> Style {
@@ -189,8 +189,8 @@ impl Theme {
         self.color(Color::Yellow)
     }
 
-    pub fn label(&self, label: crate::analysis::labels::Label) -> Style {
-        use crate::analysis::labels::Label;
+    pub fn label(&self, label: lshscope_core::analysis::labels::Label) -> Style {
+        use lshscope_core::analysis::labels::Label;
         if self.mono {
             return Style::default().add_modifier(Modifier::BOLD);
         }

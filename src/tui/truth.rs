@@ -13,20 +13,20 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::Error;
-use crate::analysis::recall::{
+use lshscope_core::Error;
+use lshscope_core::analysis::recall::{
     RecallReport, bin_means, candidate_hits, measure_recall_with, read_truth, signature_hits,
     truth_floor,
 };
-use crate::analysis::redraws::{RedrawAgreement, counts_from_hits};
-use crate::analysis::truth::{TruthPair, plan_join};
-use crate::jobs::{Latest, Phase, Progress, Ticket};
-use crate::minhash::VerifiedPair;
-use crate::minhash::{Banding, IndexOptions, Signatures};
+use lshscope_core::analysis::redraws::{RedrawAgreement, counts_from_hits};
+use lshscope_core::analysis::truth::{TruthPair, plan_join};
+use lshscope_core::jobs::{Latest, Phase, Progress, Ticket};
+use lshscope_core::minhash::VerifiedPair;
+use lshscope_core::minhash::{Banding, IndexOptions, Signatures};
 
 use super::list::{ListView, PairList, ordered};
-use crate::numfmt::{for_count, thousands};
-use crate::pipeline::Loaded;
+use lshscope_core::pipeline::Loaded;
+use lshscope_core::util::numfmt::{for_count, thousands};
 
 /// The explorer runs the exact join itself only when its estimated time is below this; beyond
 /// it, `lshscope truth --sample` is the way (the join's work grows with the square of N).
@@ -54,7 +54,7 @@ pub struct Truth {
     pub seconds: f64,
     /// Each truth pair's signature agreement under redraws of the hash family, from which
     /// every banding's per-bin intervals are measured instead of assumed binomial
-    /// ([`crate::analysis::redraws`]); `None` when the truth is too large to keep them
+    /// ([`lshscope_core::analysis::redraws`]); `None` when the truth is too large to keep them
     /// ([`REDRAW_BYTES`]), and then the bars are binomial and say so.
     pub redraws: Option<Arc<RedrawAgreement>>,
 }
@@ -437,14 +437,14 @@ pub(super) fn redraw(
     }
 }
 
-/// The exact join at `threshold`, refused ([`crate::analysis::truth::JoinPlan::check_budget`]) when its estimated
+/// The exact join at `threshold`, refused ([`lshscope_core::analysis::truth::JoinPlan::check_budget`]) when its estimated
 /// time is beyond `budget` seconds.
 fn join(
     data: &Loaded,
     threshold: f64,
     budget: f64,
     progress: &Progress,
-) -> crate::Result<Vec<TruthPair>> {
+) -> lshscope_core::Result<Vec<TruthPair>> {
     let plan = plan_join(&data.index.sets, threshold, progress)?;
     plan.check_budget(budget)?;
     Ok(plan.run(progress)?.0)

@@ -3,15 +3,15 @@
 
 use std::ops::Range;
 
-use crate::diff::{DiffOptions, Folding, TextDiff, diff_texts};
-use crate::minhash::Banding;
-use crate::minhash::VerifiedPair;
-use crate::similarity::TextMetrics;
+use lshscope_core::diff::{DiffOptions, Folding, TextDiff, diff_texts};
+use lshscope_core::minhash::Banding;
+use lshscope_core::minhash::VerifiedPair;
+use lshscope_core::minhash::similarity::TextMetrics;
 
 use super::aligned::{AlignedLayout, align};
 use super::layout::wrapped_line_count;
-use crate::corpus::Corpus;
-use crate::pipeline::Loaded;
+use lshscope_core::corpus::Corpus;
+use lshscope_core::pipeline::Loaded;
 
 /// Which text the viewer's scroll keys move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,7 +142,7 @@ pub const METRIC_CHARS: usize = 2000;
 pub fn pair_view(data: &Loaded, pair: &VerifiedPair, banding: Banding) -> PairView {
     let (a, b) = (pair.a as usize, pair.b as usize);
     let (set_a, set_b) = (data.index.sets.get(a), data.index.sets.get(b));
-    let shared = crate::similarity::intersection(set_a, set_b);
+    let shared = lshscope_core::minhash::similarity::intersection(set_a, set_b);
     let opts = &data.index.options.shingle;
     let (text_a, text_b) = (data.corpus.text(a), data.corpus.text(b));
     PairView {
@@ -153,9 +153,9 @@ pub fn pair_view(data: &Loaded, pair: &VerifiedPair, banding: Banding) -> PairVi
         shared_shingles: shared.len(),
         shingles_a: set_a.len(),
         shingles_b: set_b.len(),
-        ranges_a: crate::text::shared_ranges(text_a, opts, &shared),
-        ranges_b: crate::text::shared_ranges(text_b, opts, &shared),
-        metrics: crate::similarity::text_metrics(text_a, text_b, METRIC_CHARS),
+        ranges_a: lshscope_core::text::shared_ranges(text_a, opts, &shared),
+        ranges_b: lshscope_core::text::shared_ranges(text_b, opts, &shared),
+        metrics: lshscope_core::minhash::similarity::text_metrics(text_a, text_b, METRIC_CHARS),
         collided: banding.agreeing_bands(&data.index.signatures, a, b),
         scroll_a: 0,
         scroll_b: 0,

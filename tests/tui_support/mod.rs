@@ -5,16 +5,16 @@
 use std::path::Path;
 use std::time::Duration;
 
-use lshscope::analysis::labels::LabelStore;
-use lshscope::corpus::Corpus;
-use lshscope::jobs::Progress;
-use lshscope::minhash::{Banding, IndexOptions, build_index};
-use lshscope::pipeline::Loaded;
 use lshscope::tui::app::{Action, App, Effect};
 use lshscope::tui::candidates::BandOutcome;
 use lshscope::tui::keys::Command;
 use lshscope::tui::labels::{LabelSave, LabelsSaved};
 use lshscope::tui::session::{Config, Source};
+use lshscope_core::analysis::labels::LabelStore;
+use lshscope_core::corpus::Corpus;
+use lshscope_core::jobs::Progress;
+use lshscope_core::minhash::{Banding, IndexOptions, build_index};
+use lshscope_core::pipeline::Loaded;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -160,8 +160,10 @@ pub fn run_given_effects(app: &mut App, effects: Vec<Effect>) -> usize {
 
 /// Writes a label snapshot as the label writer thread does, and its answer.
 pub fn save_labels(save: &LabelSave) -> LabelsSaved {
-    let action =
-        lshscope::tui::run_label_save(lshscope::jobs::Ticket::new(save.generation, save.clone()));
+    let action = lshscope::tui::run_label_save(lshscope_core::jobs::Ticket::new(
+        save.generation,
+        save.clone(),
+    ));
     let Action::LabelsSaved(saved) = action else {
         unreachable!("the label writer answers with LabelsSaved")
     };

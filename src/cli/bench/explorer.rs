@@ -11,13 +11,13 @@
 use std::path::Path;
 use std::time::Instant;
 
-use crate::analysis::sampled::Estimate;
-use crate::jobs::Progress;
-use crate::minhash::{Banding, Index, IndexOptions, VerifiedPair, build_index};
-use crate::numfmt;
-use crate::pipeline::band_policy::{BandAnswer, BandRequest, Sampling, band_candidates};
-use crate::templated::{TemplateOptions, generate_templated};
-use crate::{Error, Result};
+use lshscope_core::analysis::sampled::Estimate;
+use lshscope_core::jobs::Progress;
+use lshscope_core::minhash::{Banding, Index, IndexOptions, VerifiedPair, build_index};
+use lshscope_core::pipeline::band_policy::{BandAnswer, BandRequest, Sampling, band_candidates};
+use lshscope_core::synthetic::templated::{TemplateOptions, generate_templated};
+use lshscope_core::util::numfmt;
+use lshscope_core::{Error, Result};
 
 use super::{Clock, current_rss_bytes, mb, peak_rss_bytes};
 
@@ -65,11 +65,11 @@ enum Candidates {
 /// The corpus to step through: `path` read as `lshscope explore` reads it, else a generated
 /// template-heavy one shaped as `lshscope gen --templates -n DOCS --identical-group DOCS/50
 /// --template-family DOCS/200` makes it.
-fn corpus(path: Option<&Path>, docs: usize, seed: u64) -> Result<crate::corpus::Corpus> {
+fn corpus(path: Option<&Path>, docs: usize, seed: u64) -> Result<lshscope_core::corpus::Corpus> {
     match path {
         Some(path) => {
-            let options = crate::corpus::ReadOptions::default();
-            crate::corpus::read_corpus(path, &options, &Progress::new())
+            let options = lshscope_core::corpus::ReadOptions::default();
+            lshscope_core::corpus::read_corpus(path, &options, &Progress::new())
                 .map(|(corpus, _)| corpus)
                 .map_err(|e| super::super::about_file(Some("--corpus"), path, e))
         }

@@ -11,12 +11,12 @@ use clap::Args;
 use rayon::prelude::*;
 
 use super::lsh_args::{DEFAULT_BANDS, DEFAULT_ROWS};
-use crate::minhash::{Banding, BandingOptions, IndexOptions, band_keys};
-use crate::numfmt::thousands;
-use crate::pipeline::Pipeline;
-use crate::synth::{GenOptions, generate};
-use crate::text::ShingleOptions;
-use crate::{Error, Result};
+use lshscope_core::minhash::{Banding, BandingOptions, IndexOptions, band_keys};
+use lshscope_core::pipeline::Pipeline;
+use lshscope_core::synthetic::words::{GenOptions, generate};
+use lshscope_core::text::ShingleOptions;
+use lshscope_core::util::numfmt::thousands;
+use lshscope_core::{Error, Result};
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -133,7 +133,9 @@ impl Clock {
         format!(
             "; kernel {:.2} s CPU, {} page faults",
             now.kernel_ticks.saturating_sub(self.start.kernel_ticks) as f64 / 100.0,
-            crate::numfmt::compact(now.minor_faults.saturating_sub(self.start.minor_faults))
+            lshscope_core::util::numfmt::compact(
+                now.minor_faults.saturating_sub(self.start.minor_faults)
+            )
         )
     }
 }
@@ -198,8 +200,9 @@ pub fn run(args: BenchArgs) -> Result<i32> {
 
     // Signatures on one thread over a prefix (per-core rate without scheduling effects).
     let sample = corpus.len().min(50_000);
-    let head =
-        crate::corpus::Corpus::from_pairs((0..sample).map(|i| (corpus.id(i), corpus.text(i))));
+    let head = lshscope_core::corpus::Corpus::from_pairs(
+        (0..sample).map(|i| (corpus.id(i), corpus.text(i))),
+    );
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
@@ -280,10 +283,10 @@ pub fn run(args: BenchArgs) -> Result<i32> {
         let rows = (rounds * pairs.len()) as f64;
         let write_rows = || -> std::io::Result<()> {
             let mut sink = std::io::sink();
-            let mut writer = crate::pairfile::PairWriter::new(
+            let mut writer = lshscope_core::pairs::PairWriter::new(
                 &mut sink,
                 &corpus,
-                crate::pairfile::OutputFormat::Csv,
+                lshscope_core::pairs::OutputFormat::Csv,
                 None,
             )?;
             for _ in 0..rounds {

@@ -4,10 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::corpus::Corpus;
-use crate::minhash::IdenticalGroups;
-use crate::pairfile::{Field, OutputFormat, OutputTarget, RowWriter};
-use crate::pairs_parquet::{IdColumn, MembersParquetWriter};
+use lshscope_core::corpus::Corpus;
+use lshscope_core::minhash::IdenticalGroups;
+use lshscope_core::pairs::parquet::{IdColumn, MembersParquetWriter};
+use lshscope_core::pairs::{Field, OutputFormat, OutputTarget, RowWriter};
 
 /// The columns of a groups file, in order.
 pub const GROUP_COLUMNS: &[&str] = &["id", "representative", "size"];

@@ -1,8 +1,8 @@
 //! `tune --format csv`: one row per criterion, the curve's numbers and, with a corpus, its
 //! counts and seed spread.
 
-use crate::tune::TuneReport;
-use crate::{Error, Result};
+use lshscope_core::tune::TuneReport;
+use lshscope_core::{Error, Result};
 
 /// A CSV field: the number, or empty when there is none.
 fn optional(v: Option<f64>) -> String {

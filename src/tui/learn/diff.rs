@@ -7,11 +7,11 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Span;
 use ratatui::widgets::{Block, Paragraph};
 
-use crate::diff::{DiffOptions, Folding, Side, TextDiff, diff_texts};
-use crate::learn::learn_options;
 use crate::tui::aligned::{AlignedLayout, align};
 use crate::tui::ui::diff::{pane_lines, summary_line};
 use crate::tui::ui::fit::{fit_line, title_room};
+use lshscope_core::diff::{DiffOptions, Folding, Side, TextDiff, diff_texts};
+use lshscope_core::learn::learn_options;
 
 use super::{LEARN_KEYS, LearnApp, LearnCommand};
 

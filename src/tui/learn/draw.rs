@@ -7,8 +7,8 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use crate::numfmt::for_count;
-use crate::text::ShingleKind;
+use lshscope_core::text::ShingleKind;
+use lshscope_core::util::numfmt::for_count;
 
 use super::figures::figure;
 use super::one_permutation::one_permutation_figure;

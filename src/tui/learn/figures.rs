@@ -5,9 +5,9 @@
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use crate::learn::jaccard;
-use crate::numfmt::for_count;
-use crate::text::ShingleKind;
+use lshscope_core::learn::jaccard;
+use lshscope_core::text::ShingleKind;
+use lshscope_core::util::numfmt::for_count;
 
 use super::LearnApp;
 
@@ -285,7 +285,7 @@ fn verification_figure(app: &LearnApp, lines: &mut Vec<Line<'static>>) {
         ),
         app.theme.title(),
     ));
-    let row = |p: &crate::learn::ExactPair, verdict: &str| {
+    let row = |p: &lshscope_core::learn::ExactPair, verdict: &str| {
         let fraction = format!("{}/{}", p.intersection, p.union);
         format!(
             "{:<pair_width$}  {fraction:>11}  {:>7.3}   {verdict}",
@@ -293,7 +293,7 @@ fn verification_figure(app: &LearnApp, lines: &mut Vec<Line<'static>>) {
             p.jaccard
         )
     };
-    let selected = |p: &crate::learn::ExactPair, style: Style| {
+    let selected = |p: &lshscope_core::learn::ExactPair, style: Style| {
         if (p.a, p.b) == app.pair {
             style.patch(app.theme.shared())
         } else {

@@ -1,5 +1,5 @@
 //! The `lshscope learn` walkthrough: nine steps from documents to the S-curve and the
-//! verification of the candidates, on a handful of documents, every number computed live by [`crate::learn`]. State changes only in
+//! verification of the candidates, on a handful of documents, every number computed live by [`lshscope_core::learn`]. State changes only in
 //! [`LearnApp::key`]; [`render`] is a pure function of the state, so tests drive both through
 //! `TestBackend`.
 
@@ -13,14 +13,14 @@ mod scurve;
 
 use ratatui::crossterm::event::{self, Event, KeyEvent, KeyEventKind};
 
-use crate::learn::{LearnDoc, Walkthrough, jaccard, learn_options};
 use crate::plot::{CurveSpec, ScurvePlot, write_scurve};
-use crate::text::ShingleKind;
 use crate::tui::keys::{
     BACKSPACE, Binding, DOWN, ENTER, ESC, LEFT, PAGE_DOWN, PAGE_UP, RIGHT, UP, bind, ch,
     footer_groups, lookup_in,
 };
 use crate::tui::theme::Theme;
+use lshscope_core::learn::{LearnDoc, Walkthrough, jaccard, learn_options};
+use lshscope_core::text::ShingleKind;
 
 pub use diff::PairDiff;
 pub use draw::{TITLES, render};
@@ -165,7 +165,7 @@ impl LearnApp {
     /// Starts at step 1 with the textbook setting: word:1 shingles, K = 6, 2 bands of 3 rows.
     pub fn new(texts: &[(String, String)], mono: bool) -> Self {
         let kind = ShingleKind::Word(1);
-        let docs = crate::learn::documents(texts, &learn_options(kind));
+        let docs = lshscope_core::learn::documents(texts, &learn_options(kind));
         let (num_perm, seed) = (6, 1);
         let walk = Walkthrough::new(docs.clone(), kind, num_perm, seed);
         LearnApp {
@@ -191,7 +191,7 @@ impl LearnApp {
     }
 
     fn recompute(&mut self) {
-        let docs = crate::learn::documents(
+        let docs = lshscope_core::learn::documents(
             &self
                 .docs
                 .iter()
@@ -361,7 +361,7 @@ impl LearnApp {
 
     /// What a new K does, said when K changes: the permutations are drawn one after another
     /// from the seed, so the first ones stay; the hash family draws all K multipliers before
-    /// the K offsets ([`crate::minhash::HashFamily::new`]), so a new K is a new family and
+    /// the K offsets ([`lshscope_core::minhash::HashFamily::new`]), so a new K is a new family and
     /// every hash row, every collision and so every false positive can change. One-permutation
     /// hashing keeps each shingle's hash and cuts the range anew.
     fn new_family_note(&self, before: usize) -> String {
@@ -374,7 +374,7 @@ impl LearnApp {
                 self.seed
             )
         } else if self.step == 5 {
-            // The one-permutation key is drawn from the seed alone (crate::minhash::oph), so
+            // The one-permutation key is drawn from the seed alone (lshscope_core::minhash::oph), so
             // the shingles' hashes stay and only the cut into bins (and the probes) changes.
             format!(
                 "K {before} → {k}: each shingle keeps its one hash; the range is cut into {k} \
@@ -393,7 +393,7 @@ impl LearnApp {
 
     /// Writes the current step's figure: the S-curve as SVG and PNG on the S-curve step, the
     /// step's table as CSV on the others. Returns the path written.
-    pub fn export(&self) -> crate::Result<PathBuf> {
+    pub fn export(&self) -> lshscope_core::Result<PathBuf> {
         let w = &self.walk;
         let (name, csv) = match self.step {
             0 | 1 => ("shingles", w.shingles_csv()),
@@ -429,7 +429,7 @@ impl LearnApp {
         let path = self
             .export_dir
             .join(format!("learn-step{}-{name}.csv", self.step + 1));
-        crate::atomic::write_atomically(&path, |out| out.write_all(csv.as_bytes()))?;
+        lshscope_core::io::atomic::write_atomically(&path, |out| out.write_all(csv.as_bytes()))?;
         Ok(path)
     }
 }

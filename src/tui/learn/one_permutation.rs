@@ -5,8 +5,8 @@
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use crate::learn::{OnePermutationRows, jaccard};
-use crate::numfmt::for_count;
+use lshscope_core::learn::{OnePermutationRows, jaccard};
+use lshscope_core::util::numfmt::for_count;
 
 use super::LearnApp;
 use super::figures::{clip, pair_style, shown, wrap_spans};

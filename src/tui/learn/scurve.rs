@@ -8,8 +8,8 @@ use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph, Wrap};
 
-use crate::learn::scurve_steps;
-use crate::minhash::scurve::{approximate_threshold, candidate_probability};
+use lshscope_core::learn::scurve_steps;
+use lshscope_core::minhash::scurve::{approximate_threshold, candidate_probability};
 
 use super::LearnApp;
 
@@ -28,7 +28,7 @@ pub(super) fn render_scurve_step(frame: &mut Frame, app: &LearnApp, area: Rect) 
     let p_steep = candidate_probability(steep, bands, rows);
     let candidates = w.candidates(bands, rows);
     let verification = w.verify(bands, rows, t);
-    let list = |v: &[crate::learn::ExactPair]| {
+    let list = |v: &[lshscope_core::learn::ExactPair]| {
         if v.is_empty() {
             "none".to_string()
         } else {

@@ -10,10 +10,10 @@ use unicode_width::UnicodeWidthStr;
 
 use super::fit::{fit_line, table_column_widths, title_room};
 use super::pairs::{TableRow, render_table};
-use crate::numfmt::{for_count, thousands};
 use crate::tui::app::{App, PairSource, View};
 use crate::tui::clusters::{ClustersOutcome, EdgeKind};
 use crate::tui::keys::{Command, hint};
+use lshscope_core::util::numfmt::{for_count, thousands};
 
 /// The block title: what the clusters answer, and whether they are current.
 fn title_spans(app: &App, what: &str) -> Vec<Span<'static>> {
@@ -454,7 +454,7 @@ pub fn render_edges(frame: &mut Frame, app: &App, area: Rect) {
 }
 
 /// Width of the id column for `docs`, between 4 and 24 columns.
-fn id_width(data: &crate::pipeline::Loaded, docs: impl Iterator<Item = u32>) -> u16 {
+fn id_width(data: &lshscope_core::pipeline::Loaded, docs: impl Iterator<Item = u32>) -> u16 {
     docs.take(10_000)
         .map(|d| data.corpus.id(d as usize).width())
         .max()
@@ -463,7 +463,7 @@ fn id_width(data: &crate::pipeline::Loaded, docs: impl Iterator<Item = u32>) -> 
 }
 
 /// The start of a document's text on one line.
-fn preview(data: &crate::pipeline::Loaded, doc: u32) -> String {
+fn preview(data: &lshscope_core::pipeline::Loaded, doc: u32) -> String {
     data.corpus
         .text(doc as usize)
         .chars()

@@ -11,12 +11,12 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
-use crate::analysis::cost::{CostCell, CostGrid, PairCount};
-use crate::minhash::Banding;
-use crate::minhash::scurve::similarity_at_probability;
-use crate::numfmt::{compact, thousands};
 use crate::tui::app::App;
 use crate::tui::cost::CostMetric;
+use lshscope_core::analysis::cost::{CostCell, CostGrid, PairCount};
+use lshscope_core::minhash::Banding;
+use lshscope_core::minhash::scurve::similarity_at_probability;
+use lshscope_core::util::numfmt::{compact, thousands};
 
 use super::fit::{fit_line, title_room};
 use super::status;
@@ -350,7 +350,7 @@ fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding
     lines.push(row(
         &format!("P(t={:.2})", grid.threshold),
         // As the status line shows P(t): a near-certain 0.9996 is not a flat 1.000.
-        crate::numfmt::percent_adaptive(cell.p_at_t),
+        lshscope_core::util::numfmt::percent_adaptive(cell.p_at_t),
     ));
     lines.push(row(
         "P = 0.5 at",

@@ -7,10 +7,10 @@ use std::ops::Range;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
-use crate::diff::{Kind, SegmentKind, Side, TextDiff};
-use crate::numfmt::thousands;
 use crate::tui::aligned::{AlignedLayout, ScreenRow};
 use crate::tui::theme::Theme;
+use lshscope_core::diff::{Kind, SegmentKind, Side, TextDiff};
+use lshscope_core::util::numfmt::thousands;
 
 /// The summary line: `diff`, the counts, a legend drawn in the styles it explains, then
 /// `keys` (which keys jump and switch back, in the caller's key table) dimmed.

@@ -16,12 +16,12 @@ use ratatui::widgets::canvas::{Canvas, Line as CanvasLine, Points};
 use ratatui::widgets::{Block, Paragraph};
 
 use super::fit::{Field, fit_fields, fit_line, title_room};
-use crate::analysis::sampled::Estimate;
-use crate::minhash::scurve::candidate_probability;
-use crate::numfmt::{compact, for_count, thousands};
 use crate::tui::app::{App, Focus};
 use crate::tui::keys::{Command, hint};
 use crate::tui::layout::{Y_LABEL_WIDTH, histogram_geometry};
+use lshscope_core::analysis::sampled::Estimate;
+use lshscope_core::minhash::scurve::candidate_probability;
+use lshscope_core::util::numfmt::{compact, for_count, thousands};
 
 /// Bar height of `count` on the chosen scale (log: log10(1 + count)).
 fn scaled(count: u64, log: bool) -> f64 {

@@ -6,12 +6,12 @@ use ratatui::text::Span;
 use ratatui::widgets::{Block, Gauge, Paragraph};
 
 use super::fit::fit_line;
-use crate::jobs::Phase;
-use crate::minhash::SketchFamily;
-use crate::numfmt::{amount, compact, rate as human_rate, thousands};
 use crate::tui::app::App;
 use crate::tui::keys::{self, Command};
 use crate::tui::layout::centered;
+use lshscope_core::jobs::Phase;
+use lshscope_core::minhash::SketchFamily;
+use lshscope_core::util::numfmt::{amount, compact, rate as human_rate, thousands};
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;

@@ -10,10 +10,10 @@ use ratatui::widgets::{Block, Cell, Dataset, GraphType, Paragraph, Wrap};
 
 use super::fit::{fit_line, title_room};
 use super::pairs::TableRow;
-use crate::minhash::scurve::candidate_probability;
-use crate::numfmt::thousands;
 use crate::tui::app::{App, Focus};
 use crate::tui::keys::{Command, hint};
+use lshscope_core::minhash::scurve::candidate_probability;
+use lshscope_core::util::numfmt::thousands;
 
 /// The pair list panel while it shows missed pairs.
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
@@ -112,7 +112,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 extra: vec![
                     Cell::from(format!(
                         "{:>10}",
-                        crate::numfmt::percent_adaptive(candidate_probability(
+                        lshscope_core::util::numfmt::percent_adaptive(candidate_probability(
                             p.jaccard, b.bands, b.rows
                         ))
                     )),
@@ -126,7 +126,10 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
 /// A proportion as a percentage, with more decimals below 1 % so that a precision of 1,099
 /// in 3.5 M candidates reads 0.031 %, not 0.0 %.
 fn percent(x: Option<f64>) -> String {
-    x.map_or_else(|| "–".to_string(), crate::numfmt::percent_adaptive)
+    x.map_or_else(
+        || "–".to_string(),
+        lshscope_core::util::numfmt::percent_adaptive,
+    )
 }
 
 /// `recall … · precision …` for the status line, when there is truth.
@@ -209,7 +212,7 @@ impl MeasuredOverlay {
             outside: Vec::new(),
         };
         for bin in &m.report.bins {
-            let k = crate::analysis::histogram::bin_of(bin.lo, bins);
+            let k = lshscope_core::analysis::histogram::bin_of(bin.lo, bins);
             // Drawn at the mean similarity of the bin's true pairs, where the bin's
             // prediction (mean of P(sᵢ)) is about the curve's height.
             let x = app
@@ -275,7 +278,7 @@ impl MeasuredOverlay {
             m.report
                 .bins
                 .iter()
-                .find(|b| crate::analysis::histogram::bin_of(b.lo, bins) == k)
+                .find(|b| lshscope_core::analysis::histogram::bin_of(b.lo, bins) == k)
         });
         if let Some(b) = bin {
             let style = if b.outside {

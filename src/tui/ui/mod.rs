@@ -74,7 +74,10 @@ pub fn render(frame: &mut Frame, app: &App) {
 /// than a factor of 2 of its value) and a refined one is still coming: faces say
 /// "estimating…" then, not a number that will be replaced by a very different one. A final
 /// estimate is shown whatever its width, with its interval.
-pub(crate) fn estimate_pending(e: &crate::analysis::sampled::Estimate, refining: bool) -> bool {
+pub(crate) fn estimate_pending(
+    e: &lshscope_core::analysis::sampled::Estimate,
+    refining: bool,
+) -> bool {
     refining && !e.is_informative()
 }
 
@@ -85,13 +88,16 @@ pub(crate) fn estimating(draws: usize) -> String {
     } else {
         format!(
             "estimating… ({} sampled pairs so far)",
-            crate::numfmt::thousands(draws as u64)
+            lshscope_core::util::numfmt::thousands(draws as u64)
         )
     }
 }
 
 /// An estimate as shown (`≈12.3 k ± 1.1 k`), or "estimating…" while [`estimate_pending`].
-pub(crate) fn estimate_text(e: &crate::analysis::sampled::Estimate, refining: bool) -> String {
+pub(crate) fn estimate_text(
+    e: &lshscope_core::analysis::sampled::Estimate,
+    refining: bool,
+) -> String {
     if estimate_pending(e, refining) {
         "estimating…".to_string()
     } else {

@@ -7,10 +7,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
 use super::fit::{fit_line, title_room};
-use crate::numfmt::thousands;
 use crate::tui::app::{App, Overlay};
 use crate::tui::help::HelpPage;
 use crate::tui::layout::centered;
+use lshscope_core::util::numfmt::thousands;
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     match &app.overlay {

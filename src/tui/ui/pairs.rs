@@ -8,10 +8,10 @@ use ratatui::widgets::{Block, Cell, Paragraph, Row, Table, Wrap};
 use unicode_width::UnicodeWidthStr;
 
 use super::fit::{fit_line, table_column_widths, title_room};
-use crate::numfmt::thousands;
 use crate::tui::app::{App, Focus};
 use crate::tui::keys::{Command, hint};
 use crate::tui::list::PairList;
+use lshscope_core::util::numfmt::thousands;
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;
@@ -207,7 +207,7 @@ pub(super) fn render_table(
 }
 
 /// Width of an id column: the widest id among the rows shown, between 4 and 24 columns.
-fn id_column_width(corpus: &crate::corpus::Corpus, docs: impl Iterator<Item = u32>) -> u16 {
+fn id_column_width(corpus: &lshscope_core::corpus::Corpus, docs: impl Iterator<Item = u32>) -> u16 {
     docs.map(|d| corpus.id(d as usize).width())
         .max()
         .unwrap_or(4)
@@ -215,7 +215,7 @@ fn id_column_width(corpus: &crate::corpus::Corpus, docs: impl Iterator<Item = u3
 }
 
 /// The start of a document's text on one line (control characters blanked).
-fn text_preview(corpus: &crate::corpus::Corpus, doc: u32) -> String {
+fn text_preview(corpus: &lshscope_core::corpus::Corpus, doc: u32) -> String {
     corpus
         .text(doc as usize)
         .chars()

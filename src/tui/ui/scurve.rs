@@ -1,7 +1,7 @@
 //! The S-curve panel: P(s) = 1 − (1 − s^r)^b for the current (b, r), pinned curves, the
 //! steepest point, (1/b)^(1/r), the similarities where P = 10 % and 90 %, and the threshold.
 
-use crate::numfmt::thousands;
+use lshscope_core::util::numfmt::thousands;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -10,12 +10,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph};
 
 use super::fit::{fit_line, title_room};
-use crate::minhash::Banding;
-use crate::minhash::scurve::{
-    approximate_threshold, candidate_probability, similarity_at_probability, steepest_point,
-};
 use crate::tui::app::{App, Focus};
 use crate::tui::keys::{Command, hint};
+use lshscope_core::minhash::Banding;
+use lshscope_core::minhash::scurve::{
+    approximate_threshold, candidate_probability, similarity_at_probability, steepest_point,
+};
 
 /// Points along the curve; two per Braille dot column of a wide panel is plenty.
 const CURVE_POINTS: usize = 241;
@@ -220,7 +220,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             Span::styled("  │ ", Style::default().fg(theme.threshold())),
             Span::raw(format!(
                 "t {t:.2}: P(t) {}",
-                crate::numfmt::percent_adaptive(p_t)
+                lshscope_core::util::numfmt::percent_adaptive(p_t)
             )),
         ]),
         Line::from(vec![

@@ -7,10 +7,10 @@ use ratatui::text::Span;
 use ratatui::widgets::Paragraph;
 
 use super::fit::{Field, fit_fields, fit_line, fit_message};
-use crate::minhash::scurve::candidate_probability;
-use crate::numfmt::{compact, for_count, thousands};
 use crate::tui::app::App;
 use crate::tui::keys;
+use lshscope_core::minhash::scurve::candidate_probability;
+use lshscope_core::util::numfmt::{compact, for_count, thousands};
 
 /// The status line: fields joined by ` · `, each kept whole. What each width keeps (see
 /// [`fit_fields`]): P(t) at the threshold, recall and precision (rank 0) always; then the
@@ -132,7 +132,9 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
             Span::styled(
                 format!(
                     "t {t:.2}: P(t) {}",
-                    crate::numfmt::percent_adaptive(candidate_probability(t, b.bands, b.rows))
+                    lshscope_core::util::numfmt::percent_adaptive(candidate_probability(
+                        t, b.bands, b.rows
+                    ))
                 ),
                 theme.key(),
             ),

@@ -12,14 +12,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
 use super::fit::{fit_line, title_room};
-use crate::diff::{Side, TextDiff};
-use crate::numfmt::{for_count, thousands};
-use crate::similarity::estimate_sigma;
 use crate::tui::aligned::align;
 use crate::tui::app::{App, PairSource, View};
 use crate::tui::keys::{Command, hint};
 use crate::tui::layout::{ViewerLayout, wrap_ranges};
 use crate::tui::viewer::{METRIC_CHARS, PairView, ScrollSide};
+use lshscope_core::diff::{Side, TextDiff};
+use lshscope_core::minhash::similarity::estimate_sigma;
+use lshscope_core::util::numfmt::{for_count, thousands};
 
 /// The wrapped lines of `text` with bytes inside `highlight` (sorted, disjoint) styled.
 pub fn highlighted_lines(

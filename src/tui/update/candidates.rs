@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use crate::analysis::histogram::SimilarityHistogram;
-use crate::minhash::Banding;
+use lshscope_core::analysis::histogram::SimilarityHistogram;
+use lshscope_core::minhash::Banding;
 
 use crate::tui::app::{App, Effect};
 use crate::tui::candidates::{BandOutcome, EstimatedOutcome, RebandRequest};

@@ -14,7 +14,7 @@ impl App {
             self.cost.cursor = Some(self.curve.banding);
             // Computed once a session: the counts depend on the corpus only.
             if self.cost.grid.is_none() && !self.cost.job.is_running() {
-                let options = crate::analysis::cost::CostOptions {
+                let options = lshscope_core::analysis::cost::CostOptions {
                     threshold: self.curve.threshold,
                     enumeration_budget: self.candidates.sampling.enumeration_budget,
                     sampled_draws: self.candidates.sampling.refined_draws,

@@ -3,11 +3,11 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::analysis::sampled::Estimate;
-use crate::minhash::Banding;
-use crate::numfmt::thousands;
 use crate::tui::app::{App, Effect};
 use crate::tui::export::{ExportJob, ExportReport, PlotSpec, brace_names};
+use lshscope_core::analysis::sampled::Estimate;
+use lshscope_core::minhash::Banding;
+use lshscope_core::util::numfmt::thousands;
 
 impl App {
     /// Queues the export of the filtered pairs (CSV) and the plots; the file is written off

@@ -2,10 +2,10 @@
 
 use std::sync::Arc;
 
-use crate::numfmt::{for_count, thousands};
 use crate::tui::app::{App, Effect};
 use crate::tui::family::FamilyDone;
 use crate::tui::keys::{Command, hint};
+use lshscope_core::util::numfmt::{for_count, thousands};
 
 impl App {
     /// `P`: pins the next family other than the index's (measured on the truth in the

@@ -3,12 +3,12 @@
 
 use std::sync::Arc;
 
-use crate::numfmt::{for_count, thousands};
 use crate::tui::app::{App, Focus, Overlay, PromptKind, View};
 use crate::tui::keys::HelpCommand;
 use crate::tui::keys::{Command, hint};
 use crate::tui::layout;
 use crate::tui::list::{JaccardFilter, SortOrder, list_order};
+use lshscope_core::util::numfmt::{for_count, thousands};
 
 impl App {
     /// The main screen's commands; `false` leaves `cmd` to the common ones.
@@ -115,7 +115,7 @@ impl App {
 
     pub(super) fn filter_to_bin(&mut self, bin: usize) {
         let (low, high, high_inclusive) =
-            crate::analysis::histogram::bin_bounds(bin, self.hist.bins());
+            lshscope_core::analysis::histogram::bin_bounds(bin, self.hist.bins());
         self.bin_cursor = bin;
         self.set_filter(JaccardFilter {
             low,

@@ -23,10 +23,10 @@ mod viewer;
 
 use std::sync::Arc;
 
-use crate::analysis::labels::Label;
-use crate::numfmt::{for_count, thousands};
+use lshscope_core::analysis::labels::Label;
+use lshscope_core::util::numfmt::{for_count, thousands};
 
-use crate::pipeline::Loaded;
+use lshscope_core::pipeline::Loaded;
 
 use super::app::{Action, App, Effect, Overlay, PairSource, PromptKind, View};
 use super::clusters::{cluster_list_rows, edge_list_rows};
@@ -325,7 +325,7 @@ impl App {
             self.say(text);
         }
         // Random pairs similar enough to flood the candidates (char:1, say) deserve a word.
-        if let Some(w) = crate::analysis::shingle_advice::candidate_share_notice(
+        if let Some(w) = lshscope_core::analysis::shingle_advice::candidate_share_notice(
             &loaded.index,
             self.curve.banding,
         ) {

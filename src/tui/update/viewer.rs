@@ -1,13 +1,13 @@
 //! The pair viewer's commands: scrolling the two texts, and stepping through the list the
 //! pair came from.
 
-use crate::diff::export::{ExportFormat, PairInfo, write_diff};
-use crate::minhash::VerifiedPair;
-use crate::numfmt::{for_count, thousands};
 use crate::tui::app::{App, PairSource, View};
 use crate::tui::keys::{Command, hint};
 use crate::tui::layout;
 use crate::tui::viewer::pair_view;
+use lshscope_core::diff::export::{ExportFormat, PairInfo, write_diff};
+use lshscope_core::minhash::VerifiedPair;
+use lshscope_core::util::numfmt::{for_count, thousands};
 
 impl App {
     /// The viewer's commands; `false` leaves `cmd` to the common ones.

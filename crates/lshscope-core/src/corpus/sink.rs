@@ -1,0 +1,329 @@
+//! What every reader shares: numbered physical lines, text decoding, and the [`Sink`] that
+//! applies `--limit`, `--sample` and `--skip-bad` the same way for every format.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+
+use super::Corpus;
+use super::options::{
+    CHECK_EVERY, DUPLICATE_IDS_KEPT, InputFormat, LineCounts, ReadOptions, ReadReport,
+    SKIPPED_LINES_KEPT,
+};
+use super::sample::Reservoir;
+use super::source::read_error;
+use crate::jobs::Progress;
+use crate::{Error, Result};
+
+/// A physical line: (1-based number, content, the line ending removed from it).
+pub(super) type RawLine<'a> = (u64, &'a [u8], &'a [u8]);
+
+/// Lines of a reader with their 1-based numbers: the line ending (`\n` or `\r\n`) and a UTF-8
+/// byte-order mark on the first line removed, I/O errors naming the line, and a cancellation
+/// check every few thousand lines. One reused buffer, no allocation per line.
+pub(super) struct Lines<'r> {
+    reader: &'r mut dyn BufRead,
+    name: &'r Path,
+    buf: Vec<u8>,
+    number: u64,
+    /// Bytes read so far, line endings included.
+    pub(super) bytes: u64,
+}
+
+impl<'r> Lines<'r> {
+    pub(super) fn new(reader: &'r mut dyn BufRead, name: &'r Path) -> Self {
+        Lines {
+            reader,
+            name,
+            buf: Vec::with_capacity(4096),
+            number: 0,
+            bytes: 0,
+        }
+    }
+
+    /// The next line as (number, content), or `None` at the end.
+    pub(super) fn next_line(&mut self, progress: &Progress) -> Result<Option<(u64, &[u8])>> {
+        Ok(self
+            .next_line_and_ending(progress)?
+            .map(|(number, content, _)| (number, content)))
+    }
+
+    /// Physical lines read so far.
+    pub(super) fn count(&self) -> u64 {
+        self.number
+    }
+
+    /// The next line as (number, content, ending): the ending is the `\n` or `\r\n` removed
+    /// from the content (empty on a last line without one), for readers that keep line breaks
+    /// inside quoted fields.
+    pub(super) fn next_line_and_ending(
+        &mut self,
+        progress: &Progress,
+    ) -> Result<Option<RawLine<'_>>> {
+        self.buf.clear();
+        let n = self
+            .reader
+            .read_until(b'\n', &mut self.buf)
+            .map_err(|e| read_error(self.name, self.number + 1, e))?;
+        if n == 0 {
+            return Ok(None);
+        }
+        self.number += 1;
+        self.bytes += n as u64;
+        if self.number.is_multiple_of(CHECK_EVERY) {
+            progress.check()?;
+        }
+        let mut content = self.buf.as_slice();
+        let full = content.len();
+        if let Some(rest) = content.strip_suffix(b"\n") {
+            content = rest;
+        }
+        if let Some(rest) = content.strip_suffix(b"\r") {
+            content = rest;
+        }
+        let ending = &self.buf[content.len()..full];
+        if self.number == 1 {
+            content = strip_bom(content);
+        }
+        Ok(Some((self.number, content, ending)))
+    }
+}
+
+/// One document per line; id = line number from 1. Returns the bytes read.
+pub(super) fn strip_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+}
+
+/// UTF-8 text of `bytes`; invalid sequences become U+FFFD and the flag says so.
+pub(super) fn decode(bytes: &[u8]) -> (Cow<'_, str>, bool) {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => (Cow::Borrowed(s), false),
+        Err(_) => (String::from_utf8_lossy(bytes), true),
+    }
+}
+
+/// Formats `n` into the reusable buffer.
+pub(super) fn number_id(buf: &mut String, n: u64) -> &str {
+    buf.clear();
+    let _ = write!(buf, "{n}");
+    buf
+}
+
+/// Counts documents whose id equals an earlier one, keeping the first few such ids.
+///
+/// Memory stays near 12 bytes per document: a map from the 64-bit hash of an id to the first
+/// document with that hash, equality confirmed on a hit; ids whose hash collides with a
+/// different id (vanishingly rare) go to a small exact set.
+fn duplicate_ids(corpus: &Corpus) -> (usize, Vec<String>) {
+    use std::collections::{HashMap, HashSet};
+    let mut first: HashMap<u64, u32> = HashMap::with_capacity(corpus.len());
+    let mut collided: HashSet<&str> = HashSet::new();
+    let mut count = 0;
+    let mut examples = Vec::new();
+    for i in 0..corpus.len() {
+        let id = corpus.id(i);
+        let hash = xxhash_rust::xxh3::xxh3_64(id.as_bytes());
+        let repeated = match first.entry(hash) {
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(i as u32);
+                false
+            }
+            std::collections::hash_map::Entry::Occupied(slot) => {
+                corpus.id(*slot.get() as usize) == id || !collided.insert(id)
+            }
+        };
+        if repeated {
+            count += 1;
+            // Kept for messages: shortened (a long id is usually a misread column).
+            let shown = crate::io::excerpt::excerpt(id);
+            if examples.len() < DUPLICATE_IDS_KEPT && !examples.iter().any(|e| *e == shown) {
+                examples.push(shown.into_owned());
+            }
+        }
+    }
+    (count, examples)
+}
+
+/// Where readers put documents: applies `limit`, `sample` and `skip_bad` the same way for
+/// every format, and appends kept documents to the corpus arenas.
+pub(super) struct Sink {
+    pub(super) corpus: Corpus,
+    name: PathBuf,
+    /// Documents still allowed by `limit`.
+    remaining: usize,
+    reservoir: Option<Reservoir>,
+    /// `limit` (unlimited: `usize::MAX`) and `sample` (size, seed), to start again from.
+    limit: usize,
+    sample: Option<(usize, u64)>,
+    skip_bad: bool,
+    offered: usize,
+    lossy: usize,
+    skipped: usize,
+    skipped_lines: Vec<u64>,
+    skipped_files: Vec<String>,
+    /// Filled by the line-based readers.
+    pub(super) lines: LineCounts,
+    /// Advice for the report (a column chosen by default, ids numbered by row).
+    pub(super) warnings: Vec<String>,
+}
+
+impl Sink {
+    pub(super) fn new(name: &Path, opts: &ReadOptions) -> Self {
+        let limit = opts.limit.unwrap_or(usize::MAX);
+        Sink {
+            corpus: Corpus::new(),
+            name: name.to_path_buf(),
+            remaining: limit,
+            reservoir: opts.sample.map(|n| Reservoir::new(n, opts.seed)),
+            limit,
+            sample: opts.sample.map(|n| (n, opts.seed)),
+            skip_bad: opts.skip_bad,
+            offered: 0,
+            lossy: 0,
+            skipped: 0,
+            skipped_lines: Vec::new(),
+            skipped_files: Vec::new(),
+            lines: LineCounts::default(),
+            warnings: Vec::new(),
+        }
+    }
+
+    pub(super) fn name(&self) -> &Path {
+        &self.name
+    }
+
+    /// `limit` documents were taken: the reader can stop.
+    pub(super) fn is_full(&self) -> bool {
+        self.remaining == 0
+    }
+
+    pub(super) fn push(&mut self, id: &str, text: &str, lossy: bool) {
+        debug_assert!(self.remaining > 0);
+        self.remaining -= 1;
+        self.offered += 1;
+        match &mut self.reservoir {
+            None => {
+                self.corpus.push(id, text);
+                self.lossy += usize::from(lossy);
+            }
+            Some(reservoir) => {
+                if let Some(slot) = reservoir.offer() {
+                    slot.id.clear();
+                    slot.id.push_str(id);
+                    slot.text.clear();
+                    slot.text.push_str(text);
+                    slot.lossy = lossy;
+                }
+            }
+        }
+    }
+
+    /// A malformed row at `line`: an error, or under `skip_bad` counted and passed over.
+    pub(super) fn bad_row(&mut self, line: u64, error: Error) -> Result<()> {
+        if !self.skip_bad {
+            return Err(error);
+        }
+        self.skipped += 1;
+        if self.skipped_lines.len() < SKIPPED_LINES_KEPT {
+            self.skipped_lines.push(line);
+        }
+        Ok(())
+    }
+
+    /// Every document pushed so far turns out to be malformed (JSON Lines lines numbered by
+    /// line before a later line showed that the file has ids): `error` (about the first of
+    /// them), or under `skip_bad` they are taken back and counted as skipped, `first_lines`
+    /// holding the first few of their lines, as if they had never been offered (the sample's
+    /// draws restart, so the sample is the one a read without them would take).
+    pub(super) fn take_back_all_as_bad(&mut self, first_lines: &[u64], error: Error) -> Result<()> {
+        if !self.skip_bad {
+            return Err(error);
+        }
+        self.skipped += self.offered;
+        self.skipped_lines.extend_from_slice(first_lines);
+        self.skipped_lines.sort_unstable();
+        self.skipped_lines.truncate(SKIPPED_LINES_KEPT);
+        self.corpus.clear();
+        self.reservoir = self.sample.map(|(n, seed)| Reservoir::new(n, seed));
+        self.remaining = self.limit;
+        self.offered = 0;
+        self.lossy = 0;
+        Ok(())
+    }
+
+    /// An unreadable file inside a directory: an error, or under `skip_bad` counted.
+    pub(super) fn bad_file(&mut self, relative: &str, error: Error) -> Result<()> {
+        if !self.skip_bad {
+            return Err(error);
+        }
+        self.skipped += 1;
+        if self.skipped_files.len() < SKIPPED_LINES_KEPT {
+            self.skipped_files.push(relative.to_string());
+        }
+        Ok(())
+    }
+
+    pub(super) fn finish(mut self, report: &mut ReadReport) -> Corpus {
+        if let Some(reservoir) = self.reservoir.take() {
+            for slot in reservoir.into_input_order() {
+                self.corpus.push(&slot.id, &slot.text);
+                self.lossy += usize::from(slot.lossy);
+            }
+        }
+        let mut corpus = self.corpus;
+        corpus.shrink_to_fit();
+        report.documents = corpus.len();
+        report.empty = (0..corpus.len())
+            .filter(|&i| corpus.text(i).trim().is_empty())
+            .count();
+        report.lossy_utf8 = self.lossy;
+        report.rows_read = self.offered;
+        report.skipped = self.skipped;
+        report.skipped_lines = self.skipped_lines;
+        report.skipped_files = self.skipped_files;
+        report.lines = self.lines;
+        (report.duplicate_ids, report.duplicate_id_examples) = duplicate_ids(&corpus);
+        report.warnings.append(&mut self.warnings);
+        if corpus.is_empty() {
+            report
+                .warnings
+                .push(no_documents_warning(&self.name, report));
+        }
+        corpus
+    }
+}
+
+/// `no documents in FILE: why`. An empty input is not an error (an empty shard of a dataset
+/// is normal, and every output is still well formed), but it is rarely what was meant.
+fn no_documents_warning(name: &Path, report: &ReadReport) -> String {
+    let lines = report.lines;
+    let why = if report.skipped > 0 {
+        let (what, bad) = if report.format == InputFormat::Dir {
+            ("file", "unreadable")
+        } else {
+            ("row", "malformed")
+        };
+        if report.skipped == 1 {
+            format!("its only {what} was {bad} and skipped (--skip-bad)")
+        } else {
+            format!(
+                "all {} {what}s were {bad} and skipped (--skip-bad)",
+                crate::util::numfmt::thousands(report.skipped as u64)
+            )
+        }
+    } else if report.format == InputFormat::Dir {
+        "it holds no file to read (hidden files and those ignore files exclude are left out: \
+         see --hidden and --no-ignore)"
+            .to_string()
+    } else if report.format == InputFormat::Parquet {
+        "the file has no rows".to_string()
+    } else if report.bytes == 0 {
+        "it is empty".to_string()
+    } else if lines.header > 0 {
+        "it holds only a header row".to_string()
+    } else {
+        "it holds only blank lines".to_string()
+    };
+    format!("no documents in {}: {why}", name.display())
+}

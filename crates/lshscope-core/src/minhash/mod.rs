@@ -1,0 +1,28 @@
+//! MinHash signatures, LSH banding, candidate pairs and their verification.
+
+mod banding;
+mod cminhash;
+pub mod collisions;
+pub(crate) mod family;
+mod identical;
+mod index;
+mod mix;
+pub(crate) mod oph;
+pub mod scurve;
+pub mod similarity;
+mod sketch;
+mod stream;
+pub mod tune;
+mod verify;
+
+pub use banding::{
+    BandBuckets, Banding, BandingOptions, BucketInfo, BucketLists, CandidatePair, Candidates,
+    MIN_MAX_BUCKET, band_key, band_keys, bucket_lists, find_candidates, find_candidates_among,
+    max_bucket_refusal, pairs_among,
+};
+pub use family::{HashFamily, fold32, signature_into};
+pub use identical::IdenticalGroups;
+pub use index::{Index, IndexOptions, ShingleSets, Signatures, build_index, signatures_of_sets};
+pub use sketch::{SketchFamily, SketchScratch, Sketcher};
+pub use stream::{StreamCounts, stream_verified};
+pub use verify::{PackedPair, VerifiedPair, estimate, verify};

@@ -1,0 +1,301 @@
+//! Candidate pairs verified and handed on band by band, never all held at once.
+//!
+//! [`super::find_candidates`] lists every bucket pair of every band, then sorts and merges
+//! them into one list of distinct pairs: memory grows with the pairs, and a template family of
+//! 15,000 members is 112 million pairs per band. Here the buckets of all bands are kept
+//! ([`BucketLists`]: memory follows documents × bands), and each band's bucket pairs are
+//! enumerated in bounded batches: a pair is taken in the first band where it shares a listed
+//! bucket (so each distinct pair is taken once, with the same `bands_hit` as the listing
+//! gives), verified, and handed to the caller, which writes it out. Peak memory is the bucket
+//! lists plus one batch, whatever the number of candidates.
+
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+use rayon::prelude::*;
+
+use super::banding::BucketLists;
+use super::identical::IdenticalGroups;
+use super::index::Index;
+use super::verify::{VerifiedPair, estimate, jaccard_at_least};
+use crate::Result;
+use crate::jobs::{Phase, Progress};
+use crate::util::rng::PairHasher;
+
+/// Bucket pairs per unit of parallel work: large enough to amortise scheduling, small enough
+/// that one bucket of 15,000 members (112 M pairs) spreads over both cores.
+const UNIT_PAIRS: u64 = 1 << 16;
+
+/// Bucket pairs per batch handed on: verified pairs of one batch are held together (at most
+/// 40 bytes each), so this bounds the memory of the stream at about 160 MB.
+const BATCH_PAIRS: u64 = 1 << 22;
+
+/// What a stream of verified candidates went through.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StreamCounts {
+    /// Distinct candidate pairs (each counted in the first band it collides in).
+    pub candidates: u64,
+    /// Candidates at or above the threshold, handed on.
+    pub kept: u64,
+}
+
+/// A slice of one band's bucket pairs: whole buckets `first..last`, or, for one large bucket,
+/// its pairs whose first member is at positions `from..to`.
+#[derive(Debug, Clone, Copy)]
+struct Unit {
+    buckets: (usize, usize),
+    members: Option<(usize, usize)>,
+    pairs: u64,
+}
+
+/// Verifies the candidates of the banding `lists` describes (their Jaccard against `index`),
+/// keeps those at or above `threshold` and hands them to `sink` in batches, band by band (in
+/// a band, by bucket, then by member order); `a < b` in every pair. Returns the counts.
+///
+/// With `copies` (the identical groups of `index`), a pair of copies of one shingle set is
+/// known without reading either set or signature (Jaccard and estimate 1), and a pair with a
+/// copy on either side is verified once per pair of sets in each unit of work. On
+/// template-heavy corpora such pairs are most candidates (a text copied 20,000 times is 200 M
+/// of them).
+pub fn stream_verified(
+    index: &Index,
+    lists: &BucketLists,
+    copies: Option<&IdenticalGroups>,
+    threshold: f64,
+    progress: &Progress,
+    mut sink: impl FnMut(&[VerifiedPair]) -> Result<()>,
+) -> Result<StreamCounts> {
+    progress.begin(Phase::Verifying, lists.bucket_pairs);
+    let mut counts = StreamCounts::default();
+    for (band, buckets) in lists.bands.iter().enumerate() {
+        let units = units_of(buckets.iter().map(|m| m.len()));
+        let mut start = 0;
+        while start < units.len() {
+            let mut end = start;
+            let mut pairs = 0;
+            while end < units.len() && (end == start || pairs + units[end].pairs <= BATCH_PAIRS) {
+                pairs += units[end].pairs;
+                end += 1;
+            }
+            let results: Vec<(Vec<VerifiedPair>, u64)> = units[start..end]
+                .par_iter()
+                .map(|unit| {
+                    progress.check()?;
+                    let mut out = Vec::new();
+                    let mut candidates = 0u64;
+                    // Jaccard and estimate of pairs of representatives (None: below the
+                    // threshold), for pairs with a copy on either side: every pair between
+                    // copies of two sets has the sets' similarity. At most one entry per
+                    // pair of the unit.
+                    let mut of_sets: HashMap<
+                        u64,
+                        Option<(f64, f64)>,
+                        BuildHasherDefault<PairHasher>,
+                    > = HashMap::default();
+                    let similarity = |x: u32, y: u32| {
+                        let (sx, sy) = (index.sets.get(x as usize), index.sets.get(y as usize));
+                        jaccard_at_least(sx, sy, threshold)
+                            .map(|j| (j, estimate(&index.signatures, x as usize, y as usize)))
+                    };
+                    let (first, last) = unit.buckets;
+                    for k in first..last {
+                        let members = buckets.bucket(k);
+                        let (from, to) = unit.members.unwrap_or((0, members.len()));
+                        for i in from..to {
+                            let a = members[i];
+                            let copy_of_a =
+                                copies.map(|g| (g.representative(a), g.multiplicity(a) > 1));
+                            for &b in &members[i + 1..] {
+                                if lists.collide_before(a, b, band) {
+                                    continue;
+                                }
+                                candidates += 1;
+                                let found = match (copies, copy_of_a) {
+                                    (Some(g), Some((ra, a_copied))) => {
+                                        let rb = g.representative(b);
+                                        if ra == rb {
+                                            // As `jaccard_at_least` and `estimate` find for two
+                                            // equal, non-empty sets (documents without shingles
+                                            // are in no bucket), without reading them.
+                                            (1.0 >= threshold).then_some((1.0, 1.0))
+                                        } else if a_copied || g.multiplicity(b) > 1 {
+                                            let key = (u64::from(ra.min(rb)) << 32)
+                                                | u64::from(ra.max(rb));
+                                            *of_sets.entry(key).or_insert_with(|| {
+                                                similarity(ra.min(rb), ra.max(rb))
+                                            })
+                                        } else {
+                                            similarity(a, b)
+                                        }
+                                    }
+                                    _ => similarity(a, b),
+                                };
+                                if let Some((jaccard, estimate)) = found {
+                                    out.push(VerifiedPair {
+                                        a,
+                                        b,
+                                        bands_hit: lists.bands_hit(a, b),
+                                        jaccard,
+                                        estimate,
+                                    });
+                                }
+                            }
+                        }
+                    }
+                    progress.advance(unit.pairs);
+                    Ok((out, candidates))
+                })
+                .collect::<Result<_>>()?;
+            for (out, candidates) in results {
+                counts.candidates += candidates;
+                counts.kept += out.len() as u64;
+                sink(&out)?;
+            }
+            start = end;
+        }
+    }
+    Ok(counts)
+}
+
+/// Cuts one band's buckets (given by their sizes) into units of about [`UNIT_PAIRS`] pairs.
+fn units_of(sizes: impl Iterator<Item = usize>) -> Vec<Unit> {
+    let mut units = Vec::new();
+    let mut open: Option<Unit> = None;
+    for (k, m) in sizes.enumerate() {
+        let pairs = super::pairs_among(m as u64);
+        if pairs > UNIT_PAIRS {
+            units.extend(open.take());
+            // Member i pairs with the m − 1 − i members after it: cut where the running
+            // total passes a unit.
+            let mut from = 0;
+            let mut acc = 0u64;
+            for i in 0..m {
+                acc += (m - 1 - i) as u64;
+                if acc >= UNIT_PAIRS || i + 1 == m {
+                    units.push(Unit {
+                        buckets: (k, k + 1),
+                        members: Some((from, i + 1)),
+                        pairs: acc,
+                    });
+                    from = i + 1;
+                    acc = 0;
+                }
+            }
+            continue;
+        }
+        let unit = open.get_or_insert(Unit {
+            buckets: (k, k),
+            members: None,
+            pairs: 0,
+        });
+        unit.buckets.1 = k + 1;
+        unit.pairs += pairs;
+        if unit.pairs >= UNIT_PAIRS {
+            units.extend(open.take());
+        }
+    }
+    units.extend(open);
+    units
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Corpus;
+    use crate::minhash::{
+        Banding, BandingOptions, IndexOptions, bucket_lists, build_index, find_candidates_among,
+        verify,
+    };
+
+    #[test]
+    fn units_cover_every_pair_once() {
+        for sizes in [
+            vec![2, 3, 400, 2, 5000, 2, 2],
+            vec![],
+            vec![700; 30],
+            vec![2; 100_000],
+        ] {
+            let units = units_of(sizes.iter().copied());
+            let mut covered = vec![0u64; sizes.len()];
+            for u in &units {
+                match u.members {
+                    Some((from, to)) => {
+                        assert_eq!(u.buckets.1, u.buckets.0 + 1);
+                        let m = sizes[u.buckets.0];
+                        let pairs: u64 = (from..to).map(|i| (m - 1 - i) as u64).sum();
+                        assert_eq!(pairs, u.pairs);
+                        covered[u.buckets.0] += pairs;
+                    }
+                    None => {
+                        for k in u.buckets.0..u.buckets.1 {
+                            let m = sizes[k] as u64;
+                            covered[k] += m * (m - 1) / 2;
+                        }
+                    }
+                }
+            }
+            for (k, &m) in sizes.iter().enumerate() {
+                assert_eq!(covered[k], (m as u64) * (m as u64 - 1) / 2, "bucket {k}");
+            }
+        }
+    }
+
+    /// The streamed pairs are the listed candidates verified, as a set, with the same values,
+    /// with and without a bucket cap and a subset of documents.
+    #[test]
+    fn streams_what_the_listing_verifies() {
+        let texts: Vec<String> = (0..3000)
+            .map(|i| match i % 6 {
+                0 => "a notice copied word for word across many pages".to_string(),
+                1 | 2 => format!(
+                    "listing {} of the same template with detail {}",
+                    i % 50,
+                    i % 9
+                ),
+                _ => format!("unrelated text {i} {} {}", i * 7 % 101, i * 3 % 89),
+            })
+            .collect();
+        let corpus = Corpus::from_texts(texts.iter().map(String::as_str));
+        let options = IndexOptions {
+            num_perm: 64,
+            ..IndexOptions::default()
+        };
+        let index = build_index(&corpus, &options, &Progress::new()).unwrap();
+        let some: Vec<bool> = (0..index.len()).map(|d| d % 3 != 1).collect();
+        let groups = IdenticalGroups::find(&index.sets);
+        assert!(groups.copies() > 400, "the corpus has copies");
+        for (bands, rows, cap, included, t) in [
+            (16, 4, None, None, 0.0),
+            (8, 8, Some(50), None, 0.0),
+            (32, 2, None, Some(&some[..]), 0.3),
+            (4, 16, Some(2), Some(&some[..]), 0.9),
+            (8, 4, Some(600), None, 1.0),
+            (8, 4, None, None, f64::NAN),
+        ] {
+            let banding = BandingOptions {
+                banding: Banding { bands, rows },
+                max_bucket: cap,
+            };
+            let listed =
+                find_candidates_among(&index.signatures, &banding, included, &Progress::new())
+                    .unwrap();
+            let expected = verify(&index, &listed.pairs, t, &Progress::new()).unwrap();
+            let lists =
+                bucket_lists(&index.signatures, &banding, included, &Progress::new()).unwrap();
+            for copies in [None, Some(&groups)] {
+                let mut streamed = Vec::new();
+                let counts =
+                    stream_verified(&index, &lists, copies, t, &Progress::new(), |batch| {
+                        streamed.extend_from_slice(batch);
+                        Ok(())
+                    })
+                    .unwrap();
+                let case = format!("{bands}×{rows} cap {cap:?} copies {}", copies.is_some());
+                assert_eq!(counts.candidates, listed.pairs.len() as u64, "{case}");
+                assert_eq!(counts.kept, expected.len() as u64, "{case}");
+                streamed.sort_by_key(|p| (p.a, p.b));
+                assert_eq!(streamed, expected, "{case}");
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! The recall intervals hold where pairs share documents: on corpora of families of near-copies
+//! and of chains of edits, over many seeds of the hash family, the intervals measured over
+//! redraws flag bins about as often as their 95 % level says, while binomial intervals (which
+//! treat pairs as independent) flag several times as many. The second half is what makes the
+//! first meaningful: the corpora here really do make pairs move together.
+
+use lshscope_core::analysis::recall::measure_recall_with;
+use lshscope_core::analysis::redraws::RedrawAgreement;
+use lshscope_core::analysis::truth::brute_force_join;
+use lshscope_core::jobs::Progress;
+use lshscope_core::minhash::{Banding, IndexOptions, build_index};
+use lshscope_core::text::{ShingleKind, ShingleOptions};
+
+mod corpora;
+use corpora::dependent_corpus;
+use lshscope_core::util::rng::SplitMix64;
+
+#[test]
+fn redrawn_intervals_hold_on_families_and_chains() {
+    let corpus = dependent_corpus(7);
+    let shingle = ShingleOptions {
+        kind: ShingleKind::Word(1),
+        ..ShingleOptions::default()
+    };
+    let banding = Banding::new(20, 5, 128).unwrap();
+    let bins = 20;
+    let threshold = 0.5;
+    let (mut bins_checked, mut flagged_redrawn, mut flagged_binomial) = (0, 0, 0);
+    let (mut recall_checked, mut recall_covered) = (0, 0);
+    let seeds = 40;
+    let mut truth = Vec::new();
+    for seed in 1..=seeds {
+        let options = IndexOptions {
+            shingle: shingle.clone(),
+            num_perm: 128,
+            seed,
+            ..IndexOptions::default()
+        };
+        let index = build_index(&corpus, &options, &Progress::new()).unwrap();
+        if truth.is_empty() {
+            truth = brute_force_join(&index.sets, 0.25);
+            assert!(truth.len() > 1500, "{} truth pairs", truth.len());
+        }
+        let mut report = measure_recall_with(
+            &truth,
+            |i| banding.collide(&index.signatures, truth[i].a as usize, truth[i].b as usize),
+            0,
+            0,
+            banding,
+            threshold,
+            bins,
+        );
+        // Only bins where a miss or a hit is possible say anything about the spread.
+        let informative = |b: &lshscope_core::analysis::recall::RecallBin| {
+            b.true_pairs >= 30 && b.predicted > 0.02 && b.predicted < 0.98
+        };
+        flagged_binomial += report
+            .bins
+            .iter()
+            .filter(|b| informative(b) && b.outside)
+            .count();
+        let agreement =
+            RedrawAgreement::compute(&index.sets, &truth, &index.options, 16, &Progress::new())
+                .unwrap();
+        report.apply_redraws(&agreement.found_per_draw(&truth, banding, bins, threshold));
+        assert_eq!(report.redraws, 16);
+        for b in report.bins.iter().filter(|b| informative(b)) {
+            bins_checked += 1;
+            flagged_redrawn += b.outside as usize;
+        }
+        if let (Some(p), Some((lo, hi))) = (report.predicted_recall, report.recall_interval) {
+            recall_checked += 1;
+            recall_covered += (lo <= p && p <= hi) as usize;
+        }
+    }
+    let rate = |k: usize| k as f64 / bins_checked as f64;
+    eprintln!(
+        "{bins_checked} bins: redrawn flags {flagged_redrawn} ({:.3}), binomial flags \
+         {flagged_binomial} ({:.3}); recall covered {recall_covered} of {recall_checked}",
+        rate(flagged_redrawn),
+        rate(flagged_binomial)
+    );
+    assert!(bins_checked >= 200, "{bins_checked} bins");
+    // The corpus is dependent: binomial intervals flag far more than 1 in 20.
+    assert!(rate(flagged_binomial) > 0.12, "{}", rate(flagged_binomial));
+    // Nominal 5 %. Bins of one seed move together too (they share documents), so the count
+    // over 40 seeds is noisier than a binomial over the bins: allow up to 10 %, and ask for
+    // some flags, so intervals too wide to flag anything fail as well.
+    assert!(rate(flagged_redrawn) <= 0.10, "{}", rate(flagged_redrawn));
+    assert!(flagged_redrawn >= 1, "never flagged: intervals too wide");
+    // The recall at t: an interval per seed that covers the S-curve's value about 95 % of the
+    // time (at least 34 of 40: below that a 95 % interval has a chance under 1 in 1,000).
+    assert_eq!(recall_checked, seeds as usize);
+    assert!(recall_covered >= 34, "{recall_covered} of {recall_checked}");
+}
+
+/// `tune --similarities` on a uniform sample of pairs (`truth --estimate-pairs`): over many
+/// samples of the pairs of a corpus of families and chains, the 95 % intervals of the count
+/// at or above t, the expected candidates, recall and precision cover the values of the whole
+/// population about 95 % of the time.
+#[test]
+fn sampled_tune_estimates_cover_the_population() {
+    use lshscope_core::minhash::similarity::jaccard;
+    use lshscope_core::minhash::tune::{
+        SimilarityDistribution, corpus_estimate, sampled_intervals,
+    };
+    let corpus = dependent_corpus(3);
+    let options = IndexOptions {
+        shingle: ShingleOptions {
+            kind: ShingleKind::Word(1),
+            ..ShingleOptions::default()
+        },
+        num_perm: 128,
+        seed: 1,
+        ..IndexOptions::default()
+    };
+    let index = build_index(&corpus, &options, &Progress::new()).unwrap();
+    let n = index.len();
+    let mut population = Vec::with_capacity(n * (n - 1) / 2);
+    for a in 0..n {
+        for b in a + 1..n {
+            population.push(jaccard(index.sets.get(a), index.sets.get(b)));
+        }
+    }
+    let (bands, rows, t) = (20, 5, 0.5);
+    let exact = corpus_estimate(
+        &SimilarityDistribution::from_similarities(&population),
+        bands,
+        rows,
+        t,
+    );
+    let m = 3000;
+    let weight = population.len() as f64 / m as f64;
+    let mut rng = SplitMix64::new(99);
+    let samples = 200;
+    let mut covered = [0usize; 4];
+    let mut measurable = 0;
+    let inside = |v: f64, (lo, hi): (f64, f64)| lo <= v && v <= hi;
+    for _ in 0..samples {
+        let rows_: Vec<(f64, f64)> = (0..m)
+            .map(|_| {
+                (
+                    population[rng.below(population.len() as u64) as usize],
+                    weight,
+                )
+            })
+            .collect();
+        let iv = sampled_intervals(&rows_, bands, rows, t).unwrap();
+        covered[0] += inside(exact.pairs_at_or_above, iv.pairs_at_or_above) as usize;
+        covered[1] += inside(exact.expected_candidates, iv.expected_candidates) as usize;
+        if let (Some(r), Some(p)) = (iv.expected_recall, iv.expected_precision) {
+            measurable += 1;
+            covered[2] += inside(exact.expected_recall.unwrap(), r) as usize;
+            covered[3] += inside(exact.expected_precision.unwrap(), p) as usize;
+        }
+    }
+    eprintln!("covered {covered:?} of {samples} ({measurable} with recall and precision)");
+    // The tail at t holds a few percent of the pairs: most samples see enough of it.
+    assert!(measurable >= samples * 3 / 4, "{measurable}");
+    // Nominal 95 %; at least 90 % (below that a 95 % interval over 200 samples has a chance
+    // of about 1 in 1,000). Recall and precision are means of P in [0, 1] with variance below
+    // p(1 − p), so their Wilson intervals may cover more.
+    for (k, &c) in covered.iter().enumerate() {
+        let of = if k < 2 { samples } else { measurable };
+        assert!(c * 10 >= of * 9, "estimate {k}: {c} of {of}");
+    }
+}
