@@ -19,7 +19,7 @@
 //! other. rensa draws c at random; we redraw c from the seed until no two of the K points lie
 //! closer than 2^32 / (4K), which keeps a quarter of the even spacing and accepts at least half
 //! of all c (union bound over the K − 1 differences). The estimate's measured spread is in
-//! `tests/families.rs`.
+//! `crates/lshscope-core/tests/engine/families.rs`.
 
 use super::mix::mixed_hashes;
 use crate::util::rng::SplitMix64;

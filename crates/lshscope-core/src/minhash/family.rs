@@ -9,7 +9,7 @@
 //! 32×64 bits, which vectorizes (two `vpmuludq` per lane on AVX2, `vpmullq` on AVX-512DQ);
 //! the u128 `mod (2^61 − 1)` family does not, and is 3–15× slower.
 //!
-//! The statistical tests in `tests/statistics.rs` check that the estimate this family gives is
+//! The statistical tests in `crates/lshscope-core/tests/engine/statistics.rs` check that the estimate this family gives is
 //! unbiased and that candidate rates follow the S-curve.
 
 use crate::util::rng::SplitMix64;

@@ -21,7 +21,7 @@
 //! What densification costs in accuracy: when K is larger than the number of shingles, most
 //! rows are copies of a few bins and the rows stop being independent. Each row still agrees
 //! with probability J, but the band collision rate moves off 1 − (1 − s^r)^b; how far is
-//! measured in `tests/families.rs` and `docs/families.md`.
+//! measured in `crates/lshscope-core/tests/engine/families.rs` and `docs/families.md`.
 
 use super::mix::mixed_hashes;
 use crate::util::rng::SplitMix64;

@@ -4,7 +4,7 @@
 //! for two sets A and B, each row agrees with probability J(A, B) (over the draw of the
 //! family), and an empty set gives all `u32::MAX`. What differs is the cost and how the rows
 //! depend on each other, which moves the real S-curve away from 1 − (1 − s^r)^b (measured in
-//! `tests/families.rs`, written up in `docs/families.md`):
+//! `crates/lshscope-core/tests/engine/families.rs`, written up in `docs/families.md`):
 //!
 //! - [`SketchFamily::Classic`]: K independent hash functions, the minimum of each over the set
 //!   (`family.rs`). O(n·K) per document; rows independent given the set.

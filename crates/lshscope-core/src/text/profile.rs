@@ -3,7 +3,7 @@
 //!
 //! Each profile follows the tool's current source (named at each function); the fixtures in
 //! `tests/fixtures/profiles/` hold the tools' own output on tricky texts, and
-//! `tests/profiles.rs` compares every shingle string with them.
+//! `crates/lshscope-core/tests/engine/profiles.rs` compares every shingle string with them.
 
 use std::ops::Range;
 use std::str::FromStr;

@@ -1,7 +1,7 @@
 //! Counts in the explorer carry thousands separators, as the titles do (`showing 1,128
 //! pairs`, `1,083 in the union`), on a corpus large enough to need them.
 
-mod tui_support;
+use crate::tui_support;
 
 use lshscope::tui::app::{Action, PromptKey, Screen};
 use lshscope::tui::keys::Command;

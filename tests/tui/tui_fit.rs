@@ -4,7 +4,7 @@
 //! apart from the text; sort messages read as sentences; a first sampled estimate too wide to
 //! act on says "estimating…".
 
-mod tui_support;
+use crate::tui_support;
 
 use lshscope::tui::app::{Action, App, Effect, Screen};
 use lshscope::tui::keys::Command;

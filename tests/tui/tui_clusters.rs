@@ -2,7 +2,7 @@
 //! engine's `Clusters::build`, follow t and b/r, drop stale answers, open into members and
 //! edges, open an edge in the viewer, flag a chain; and screens of the view.
 
-mod tui_support;
+use crate::tui_support;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! Screens of every view on the fixed fixture corpus, through ratatui's TestBackend, driven by
 //! actions exactly as the event loop drives them. Review changes with `cargo insta review`.
 
-mod tui_support;
+use crate::tui_support;
 
 use lshscope::tui::app::Action;
 use lshscope::tui::keys::Command;

@@ -2,7 +2,7 @@
 //! input's folder may be shared or read-only), and the screen names the full path. The real
 //! binary in a real pseudo-terminal (tmux), opened on `../data/docs.txt` from a work folder.
 
-mod tmux_support;
+use crate::tmux_support;
 
 use tmux_support::TmuxSession;
 

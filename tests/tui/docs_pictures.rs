@@ -4,7 +4,7 @@
 //! `docs/` is not what the explorer draws today; `LSHSCOPE_UPDATE_PICTURES=1 cargo test --test
 //! docs_pictures` redraws them.
 
-mod tui_support;
+use crate::tui_support;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -18,7 +18,7 @@ use ratatui::style::{Color, Modifier};
 use tui_support::{cmd, run_effects, sample_app};
 
 const UPDATE_VAR: &str = "LSHSCOPE_UPDATE_PICTURES";
-const UPDATE_COMMAND: &str = "LSHSCOPE_UPDATE_PICTURES=1 cargo test --test docs_pictures";
+const UPDATE_COMMAND: &str = "LSHSCOPE_UPDATE_PICTURES=1 cargo test --test tui docs_pictures";
 
 /// Terminal size of the main screen's picture: wide enough for every panel's numbers, short
 /// enough to read on a page. The viewer's texts are short, so its picture is shorter.
@@ -229,7 +229,7 @@ fn svg(buffer: &Buffer, title: &str) -> String {
     format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.1} {height:.1}" xml:space="preserve" role="img" aria-label="{title}">
 <title>{title}</title>
-<desc>Drawn by tests/docs_pictures.rs from the explorer's screen; redraw with: {UPDATE_COMMAND}</desc>
+<desc>Drawn by tests/tui/docs_pictures.rs from the explorer's screen; redraw with: {UPDATE_COMMAND}</desc>
 <style>text {{ font-family: "DejaVu Sans Mono", Menlo, Consolas, "Liberation Mono", monospace; font-size: {FONT_SIZE}px; white-space: pre; }}</style>
 <rect width="100%" height="100%" fill="{DEFAULT_BG}"/>
 {backgrounds}<g fill="{DEFAULT_FG}">

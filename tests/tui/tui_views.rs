@@ -1,7 +1,7 @@
 //! Where the explorer's views lead when what they show changes under them: a pair opened from
 //! a cluster that new clusters no longer hold.
 
-mod tui_support;
+use crate::tui_support;
 
 use lshscope::tui::app::{Action, PromptKey, Screen};
 use lshscope::tui::keys::{Command, Context};

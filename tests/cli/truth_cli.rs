@@ -10,7 +10,7 @@ use lshscope_core::minhash::{IndexOptions, build_index};
 use lshscope_core::synthetic::words::{GenOptions, generate};
 use lshscope_core::text::ShingleOptions;
 
-mod cli_support;
+use crate::cli_support;
 
 fn lshscope(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_lshscope"))

@@ -5,7 +5,7 @@ use lshscope_core::minhash::scurve::candidate_probability;
 use predicates::prelude::*;
 use serde_json::Value;
 
-mod cli_support;
+use crate::cli_support;
 use cli_support::assert_numbers_grouped;
 
 const PAIRS: &str = "tests/data/math/pairs.csv";
@@ -57,7 +57,7 @@ fn fixture_similarities() -> Vec<f64> {
 
 #[test]
 fn datasketch_row_follows_the_weights() {
-    // Expected picks from datasketch 2.0.0 (see tests/scurve.rs for the full table).
+    // Expected picks from datasketch 2.0.0 (see crates/lshscope-core/tests/engine/scurve.rs for the full table).
     let even = tune_json(&["--num-perm", "128", "--threshold", "0.8"]);
     assert_eq!(banding(row(&even, "datasketch")), (9, 13));
     let fn_heavy = tune_json(&[

@@ -2,7 +2,7 @@
 //! second open reads the index the first one stored, a changed input or option rebuilds, a
 //! corrupt entry is rebuilt with a note; the cache lives in a temporary directory.
 
-mod tui_support;
+use crate::tui_support;
 
 use std::path::{Path, PathBuf};
 

@@ -3,7 +3,7 @@
 //! explorer there, t moves P(t), the sampled-mode cells follow the explorer's budget; and
 //! screens of the view.
 
-mod tui_support;
+use crate::tui_support;
 
 use std::time::Duration;
 

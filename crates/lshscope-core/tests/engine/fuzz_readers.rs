@@ -3,7 +3,7 @@
 //! the same targets coverage-guided for as long as you like). A failure prints the seed and
 //! the iteration, so it can be replayed.
 
-#[path = "../../../fuzz/targets.rs"]
+#[path = "../../../../fuzz/targets.rs"]
 mod targets;
 
 use std::time::{Duration, Instant};

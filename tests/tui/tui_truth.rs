@@ -2,7 +2,7 @@
 //! or computed with `T`, recall and precision that follow b, r and t without recomputing the
 //! truth, the missed-pairs list and its viewer, and the screens that show them.
 
-mod tui_support;
+use crate::tui_support;
 
 use std::sync::Arc;
 

@@ -1,7 +1,7 @@
 //! Editing in the text prompts (threshold, filter, jump): keys go through
 //! [`lshscope::tui::key_action`], as the event loop sends them.
 
-mod tui_support;
+use crate::tui_support;
 
 use lshscope::tui::app::{App, Overlay};
 use lshscope::tui::keys::Command;

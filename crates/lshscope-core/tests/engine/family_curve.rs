@@ -13,7 +13,7 @@ use lshscope_core::minhash::{Banding, IndexOptions, SketchFamily, build_index};
 use lshscope_core::text::{ShingleKind, ShingleOptions};
 use lshscope_core::util::stats::{Z_95, wilson_interval_at};
 
-mod corpora;
+use crate::corpora;
 use corpora::dependent_corpus;
 
 #[test]

@@ -1,6 +1,6 @@
 //! App state tests: every key path goes through `App::update(Action)`.
 
-mod tui_support;
+use crate::tui_support;
 
 use lshscope::tui::app::{Action, App, Effect, Focus, Overlay, PromptKey, Screen};
 use lshscope::tui::candidates::BandOutcome;

@@ -2,7 +2,7 @@
 //! opens a pair, labels it, quits; then checks the labels file and that the terminal left
 //! the alternate screen and mouse mode.
 
-mod tmux_support;
+use crate::tmux_support;
 
 use std::path::Path;
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! the histogram, pair list, viewer, labels and clusters view; b and r leave them be; a bad
 //! file ends the session with an error naming it. And the command line around it.
 
-mod tui_support;
+use crate::tui_support;
 
 use std::collections::HashSet;
 use std::path::Path;

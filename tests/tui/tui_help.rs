@@ -2,7 +2,7 @@
 //! is taller than the screen, and closes as its footer says. Keys go through
 //! [`lshscope::tui::key_action`], as the event loop sends them.
 
-mod tui_support;
+use crate::tui_support;
 
 use lshscope::tui::app::{App, Overlay};
 use lshscope::tui::keys::{BINDINGS, Context};

@@ -3,7 +3,7 @@
 //! estimate is shown while the job goes on, and dropped once the user moved past it; the
 //! exact path comes back when the enumeration fits.
 
-mod tui_support;
+use crate::tui_support;
 
 use lshscope::tui::app::{Action, Effect};
 use lshscope::tui::keys::Command;

@@ -1,7 +1,7 @@
 //! End to end: `lshscope learn FILE` in a real pseudo-terminal (tmux) at 80×24: steps to the
 //! S-curve, exports it, quits, and leaves the alternate screen.
 
-mod tmux_support;
+use crate::tmux_support;
 
 use tmux_support::TmuxSession;
 

@@ -11,7 +11,7 @@ use lshscope_core::jobs::Progress;
 use lshscope_core::minhash::{Banding, IndexOptions, build_index};
 use lshscope_core::text::{ShingleKind, ShingleOptions};
 
-mod corpora;
+use crate::corpora;
 use corpora::dependent_corpus;
 use lshscope_core::util::rng::SplitMix64;
 

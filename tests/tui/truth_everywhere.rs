@@ -1,7 +1,7 @@
 //! One truth file, one answer: `scan --truth`, `tune --truth` and the explorer take the same
 //! floor from it and report the same recall at the same banding and threshold.
 
-mod tui_support;
+use crate::tui_support;
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! background and drawn beside the formula; it follows b and r without hashing again, cycles
 //! through the families other than the index's, and needs a truth.
 
-mod tui_support;
+use crate::tui_support;
 
 use lshscope::tui::app::Effect;
 use lshscope::tui::keys::Command;

@@ -1,7 +1,7 @@
 //! The explorer opens an index file (`lshscope index build`) without rebuilding signatures:
 //! what it loads equals what it would build from the same documents and options.
 
-mod tui_support;
+use crate::tui_support;
 
 use lshscope::tui::session::Source;
 use lshscope_core::corpus::Corpus;

@@ -1,0 +1,20 @@
+//! The engine's integration tests: one binary, one module per area, using only
+//! `lshscope_core` (no terminal, command-line or plotting crate is compiled for them).
+
+mod corpora;
+
+mod diff_engine;
+mod families;
+mod family_curve;
+mod fuzz_readers;
+mod import_engine;
+mod input_counts;
+mod learn_engine;
+mod pipeline;
+mod planted_recall;
+mod profiles;
+mod sampled_candidates;
+mod scurve;
+mod statistics;
+mod truth;
+mod truth_intervals;
