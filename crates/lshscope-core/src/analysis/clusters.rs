@@ -24,6 +24,23 @@ pub enum KeepRule {
     First,
     /// The longest text (the first of equal lengths).
     Longest,
+    /// The highest value of a numeric column of the input (`--keep-by`; the first of equal
+    /// values). The engine sees it as the key function's value, as it sees lengths for
+    /// [`KeepRule::Longest`].
+    Highest,
+}
+
+/// Documents in the order a keep rule prefers them: `First` is input order; `Longest` and
+/// `Highest` are by descending `key(doc)`, ties in input order. A cluster built by
+/// [`Clusters::build`] keeps its member that comes first here, and center clustering
+/// (`crate::analysis::center`) takes documents in this order.
+pub fn keep_order(documents: usize, keep: KeepRule, key: impl Fn(u32) -> usize + Sync) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..documents as u32).collect();
+    if keep != KeepRule::First {
+        // A stable sort keeps input order among equal keys.
+        order.par_sort_by_key(|&d| std::cmp::Reverse(key(d)));
+    }
+    order
 }
 
 /// A pair that joins two documents in a cluster.
@@ -192,7 +209,9 @@ impl Clusters {
                 match keep {
                     KeepRule::First => m[0],
                     // max_by_key keeps the last maximum; reversing makes it the first.
-                    KeepRule::Longest => *m.iter().rev().max_by_key(|&&d| length(d)).unwrap(),
+                    KeepRule::Longest | KeepRule::Highest => {
+                        *m.iter().rev().max_by_key(|&&d| length(d)).unwrap()
+                    }
                 }
             })
             .collect();
