@@ -30,6 +30,28 @@ pub enum KeepRule {
     Highest,
 }
 
+/// Keys for [`KeepRule::Highest`] from one score per document: equal scores get equal keys,
+/// a higher score a higher key (the rank among the distinct scores, which fits `usize`).
+/// Scores must be finite.
+pub fn score_keys(scores: &[f64]) -> Vec<usize> {
+    // −0 and 0 are one score.
+    let scores: Vec<f64> = scores
+        .iter()
+        .map(|&s| if s == 0.0 { 0.0 } else { s })
+        .collect();
+    let mut distinct: Vec<f64> = scores.clone();
+    distinct.sort_unstable_by(f64::total_cmp);
+    distinct.dedup();
+    scores
+        .iter()
+        .map(|s| {
+            distinct
+                .binary_search_by(|x| x.total_cmp(s))
+                .expect("every score is among the distinct scores")
+        })
+        .collect()
+}
+
 /// Documents in the order a keep rule prefers them: `First` is input order; `Longest` and
 /// `Highest` are by descending `key(doc)`, ties in input order. A cluster built by
 /// [`Clusters::build`] keeps its member that comes first here, and center clustering
