@@ -18,12 +18,24 @@ True
 """
 
 from ._lshscope import LSHIndex, MinHash, signatures
+from ._lshscope import dedup as _dedup
 from ._lshscope import scan as _scan
 
-__all__ = ["MinHash", "LSHIndex", "signatures", "scan", "PAIR_COLUMNS"]
+__all__ = [
+    "MinHash",
+    "LSHIndex",
+    "signatures",
+    "scan",
+    "dedup",
+    "PAIR_COLUMNS",
+    "CLUSTER_COLUMNS",
+]
 
 #: The columns of a pair, as ``lshscope scan`` writes them.
 PAIR_COLUMNS = ("id_a", "id_b", "jaccard", "estimate", "bands_hit")
+
+#: The columns of a clusters row, as ``lshscope dedup`` writes them.
+CLUSTER_COLUMNS = ("id", "cluster", "size", "keep", "jaccard")
 
 
 def scan(
@@ -84,4 +96,66 @@ def scan(
             "estimate": pa.array(estimate),
             "bands_hit": pa.array(bands_hit),
         }
+    )
+
+
+def dedup(
+    texts,
+    ids=None,
+    *,
+    threshold,
+    bands=20,
+    rows=5,
+    num_perm=128,
+    seed=1,
+    shingle=None,
+    profile=None,
+    max_bucket=None,
+    family="classic",
+    clustering="center",
+    keep="first",
+    unverified=False,
+):
+    """The clusters ``lshscope dedup`` finds among ``texts``, value for value.
+
+    Returns a list of ``(id, cluster, size, keep, jaccard)`` tuples, one per document in a
+    cluster, in input order: the document's id (ids default to the 1-based positions), the id
+    of the document kept for its cluster, the cluster's size, whether this is the kept
+    document, and its exact Jaccard with the kept document. The ids to remove are those whose
+    ``keep`` is false.
+
+    ``clustering="center"`` (the default) takes documents in keep order and removes one only
+    when a document already kept is a verified pair at ``threshold`` or above with it,
+    assigning it to the most similar one: every removal is a near-copy of what is kept.
+    ``clustering="components"`` keeps one document per connected component of the verified
+    pairs, as text-dedup, datatrove and NeMo Curator do; a chain of pairs can then remove
+    documents below ``threshold`` against the kept one. ``unverified=True`` joins every
+    candidate (components only).
+
+    ``keep`` is ``"first"`` (input order), ``"longest"`` (the longest text, the first of equal
+    lengths), or a sequence of numbers, one per text (a quality score: the highest is kept
+    first, ties in input order), as ``lshscope dedup --keep-by COLUMN`` reads a column.
+    """
+    texts = list(texts)
+    ids = None if ids is None else [str(i) for i in ids]
+    if isinstance(keep, str):
+        rule, scores = keep, None
+    else:
+        rule, scores = "highest", [float(s) for s in keep]
+    return _dedup(
+        texts,
+        ids,
+        threshold=threshold,
+        bands=bands,
+        rows=rows,
+        num_perm=num_perm,
+        seed=seed,
+        shingle=shingle,
+        profile=profile,
+        max_bucket=max_bucket,
+        family=family,
+        clustering=clustering,
+        keep=rule,
+        scores=scores,
+        unverified=unverified,
     )

@@ -364,6 +364,167 @@ fn scan<'py>(
     Ok(rows.into_pyobject(py)?.into_any())
 }
 
+/// One row of `dedup`: (id, cluster, size, keep, jaccard), as `lshscope dedup` writes them.
+type ClusterRow = (String, String, usize, bool, f64);
+
+/// `dedup(texts, ids=None, *, threshold, bands=20, rows=5, num_perm=128, seed=1, shingle=None,
+/// profile=None, max_bucket=None, family="classic", clustering="center", keep="first",
+/// scores=None, unverified=False)`: the clusters `lshscope dedup` writes for these documents,
+/// one row per clustered document in input order: its id, the id of the document kept for
+/// its cluster, the cluster's size, whether it is the kept one, and its Jaccard with the kept
+/// one. `keep` is `"first"`, `"longest"` or `"highest"` (the highest of `scores`, one number
+/// per text, as `--keep-by` takes a column).
+#[pyfunction]
+#[pyo3(signature = (texts, ids=None, *, threshold, bands=20, rows=5, num_perm=128, seed=1, shingle=None, profile=None, max_bucket=None, family="classic", clustering="center", keep="first", scores=None, unverified=false))]
+#[allow(clippy::too_many_arguments)]
+fn dedup(
+    py: Python<'_>,
+    texts: Vec<String>,
+    ids: Option<Vec<String>>,
+    threshold: f64,
+    bands: usize,
+    rows: usize,
+    num_perm: usize,
+    seed: u64,
+    shingle: Option<&str>,
+    profile: Option<&str>,
+    max_bucket: Option<usize>,
+    family: &str,
+    clustering: &str,
+    keep: &str,
+    scores: Option<Vec<f64>>,
+    unverified: bool,
+) -> PyResult<Vec<ClusterRow>> {
+    use lshscope_core::analysis::clusters::{AuditLimits, KeepRule, score_keys};
+    use lshscope_core::analysis::dedup::{Clustering, DedupOptions, Joining};
+    use lshscope_core::pipeline::Pipeline;
+    let options = index_options(num_perm, seed, shingle, profile, family)?;
+    let banding = banding(bands, rows, num_perm)?;
+    if !(0.0..=1.0).contains(&threshold) {
+        return Err(PyValueError::new_err(format!(
+            "threshold must be in [0, 1], got {threshold}"
+        )));
+    }
+    check_max_bucket(max_bucket)?;
+    let clustering = match (clustering, unverified) {
+        ("center", true) => {
+            return Err(PyValueError::new_err(
+                "clustering=\"center\" removes a document only for a verified pair at the \
+                 threshold, and unverified=True joins every candidate unchecked, which has \
+                 components only: use clustering=\"components\"",
+            ));
+        }
+        ("center", false) => Clustering::Center,
+        ("components", _) => Clustering::Components,
+        (other, _) => {
+            return Err(PyValueError::new_err(format!(
+                "clustering must be \"center\" or \"components\", got {other:?}"
+            )));
+        }
+    };
+    let (keep, keys) = match (keep, scores) {
+        ("first", None) => (KeepRule::First, None),
+        ("longest", None) => (KeepRule::Longest, None),
+        ("highest", Some(scores)) => {
+            if scores.len() != texts.len() {
+                return Err(PyValueError::new_err(format!(
+                    "{} scores for {} texts",
+                    scores.len(),
+                    texts.len()
+                )));
+            }
+            if let Some(at) = scores.iter().position(|s| !s.is_finite()) {
+                return Err(PyValueError::new_err(format!(
+                    "scores[{at}] is {}; keep=\"highest\" needs a finite number per text",
+                    scores[at]
+                )));
+            }
+            (KeepRule::Highest, Some(score_keys(&scores)))
+        }
+        ("highest", None) => {
+            return Err(PyValueError::new_err(
+                "keep=\"highest\" keeps the highest of scores: pass scores, one number per text",
+            ));
+        }
+        ("first" | "longest", Some(_)) => {
+            return Err(PyValueError::new_err(
+                "scores serve keep=\"highest\" only; drop them, or pass keep=\"highest\"",
+            ));
+        }
+        (other, _) => {
+            return Err(PyValueError::new_err(format!(
+                "keep must be \"first\", \"longest\" or \"highest\", got {other:?}"
+            )));
+        }
+    };
+    let corpus = match ids {
+        Some(ids) if ids.len() != texts.len() => {
+            return Err(PyValueError::new_err(format!(
+                "{} ids for {} texts",
+                ids.len(),
+                texts.len()
+            )));
+        }
+        Some(ids) => {
+            // The rows name documents by id: a repeated id would stand for several, and
+            // dropping it would drop the kept one too (the command line refuses them alike).
+            let mut seen = std::collections::HashSet::new();
+            if let Some(id) = ids.iter().find(|id| !seen.insert(id.as_str())) {
+                return Err(PyValueError::new_err(format!(
+                    "the id {id:?} repeats; the clusters name documents by id, so make the ids \
+                     unique"
+                )));
+            }
+            Corpus::from_pairs(ids.iter().zip(&texts))
+        }
+        None => Corpus::from_texts(texts.iter()),
+    };
+    let dedup_options = DedupOptions {
+        banding: BandingOptions {
+            banding,
+            max_bucket,
+        },
+        threshold,
+        joining: if unverified {
+            Joining::Unverified
+        } else {
+            Joining::Verified
+        },
+        clustering,
+        keep,
+        collapse_identical: true,
+        audit: AuditLimits::default(),
+    };
+    let rows = py.detach(|| {
+        let progress = Progress::new();
+        let mut run = Pipeline::new(&progress);
+        let index = build_index(&corpus, &options, &progress)?;
+        // Lengths in characters, as the command line's --keep longest counts them.
+        let result = match &keys {
+            Some(keys) => run.dedup(&index, &dedup_options, |d| keys[d as usize])?,
+            None => run.dedup(&index, &dedup_options, |d| {
+                corpus.text(d as usize).chars().count()
+            })?,
+        };
+        let (clusters, to_kept) = (result.chosen(), result.chosen_to_kept());
+        let rows: Vec<ClusterRow> = (0..corpus.len() as u32)
+            .filter_map(|d| {
+                let c = clusters.cluster_of(d)?;
+                let kept = clusters.kept(c);
+                Some((
+                    corpus.id(d as usize).to_string(),
+                    corpus.id(kept as usize).to_string(),
+                    clusters.members(c).len(),
+                    kept == d,
+                    to_kept[d as usize],
+                ))
+            })
+            .collect();
+        Ok::<_, lshscope_core::Error>(rows)
+    });
+    rows.map_err(to_py)
+}
+
 /// LSH as an online structure: band tables to insert documents into and query.
 ///
 /// `LSHIndex(bands=20, rows=5, *, num_perm=128, seed=1, shingle=None, profile=None,
@@ -507,6 +668,7 @@ fn _lshscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyLshIndex>()?;
     m.add_function(wrap_pyfunction!(signatures, m)?)?;
     m.add_function(wrap_pyfunction!(scan, m)?)?;
+    m.add_function(wrap_pyfunction!(dedup, m)?)?;
     // The batch kernels of `lshscope.spark` (private: their arguments are Arrow buffers).
     m.add_function(wrap_pyfunction!(spark::hash_texts, m)?)?;
     m.add_function(wrap_pyfunction!(spark::band_rows, m)?)?;

@@ -10,9 +10,9 @@ use super::lsh_args::BandingArgs;
 use super::outputs::{Written, check_outputs};
 use super::summary::{id_for_message, render_cap, render_phases, render_read_line, repeated_ids};
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
-use lshscope_core::analysis::clusters::{AuditLimits, ChainAudit, Clusters, KeepRule};
-use lshscope_core::analysis::dedup::{Dedup, DedupOptions, Joining};
-use lshscope_core::corpus::{Corpus, ReadReport};
+use lshscope_core::analysis::clusters::{AuditLimits, ChainAudit, Clusters, KeepRule, score_keys};
+use lshscope_core::analysis::dedup::{Clustering, Dedup, DedupOptions, Joining};
+use lshscope_core::corpus::{ColumnSpec, Corpus, ReadReport};
 use lshscope_core::jobs::Phase;
 use lshscope_core::minhash::{BandingOptions, IndexOptions};
 use lshscope_core::pairs::parquet::{IdColumn, IdsParquetWriter, MembersParquetWriter};
@@ -32,14 +32,30 @@ pub struct DedupArgs {
     /// Documents are duplicates when their exact Jaccard is at least T.
     #[arg(long, short = 't', value_name = "T", allow_negative_numbers = true)]
     pub threshold: f64,
+    /// How documents are removed: `center` removes a document only when a document already
+    /// kept (in --keep order) is a verified pair at ≥ T with it, and assigns it to the most
+    /// similar one; `components` keeps one document per connected component of the verified
+    /// pairs, as text-dedup, datatrove and NeMo Curator do, and so also removes documents
+    /// that a chain of pairs joins to the kept one below T [default: center; components with
+    /// --unverified].
+    #[arg(long, value_enum, value_name = "METHOD")]
+    pub clustering: Option<ClusteringArg>,
     /// Join every candidate pair without checking its Jaccard, as datatrove and NeMo Curator
-    /// do; the summary then counts the removals owed to pairs below --threshold.
+    /// do (components only); the summary then counts the removals owed to pairs below
+    /// --threshold.
     #[arg(long)]
     pub unverified: bool,
-    /// Which document of a cluster is kept.
+    /// Which document is kept first: the first in input order, or the longest text (the
+    /// first of equal lengths). Center clustering takes documents in this order.
     #[arg(long, value_enum, default_value_t = KeepArg::First)]
     pub keep: KeepArg,
-    /// Write the clusters (`id,cluster,size,keep`) to FILE (atomically) instead of stdout;
+    /// Keep first the document with the highest value in COLUMN of a CSV/TSV input (a
+    /// header name or a 1-based index; e.g. a quality score), ties in input order. Every
+    /// row needs a number there.
+    #[arg(long, value_name = "COLUMN", conflicts_with = "keep")]
+    pub keep_by: Option<ColumnSpec>,
+    /// Write the clusters (`id,cluster,size,keep,jaccard`: the kept document of each
+    /// document's cluster and its Jaccard with it) to FILE (atomically) instead of stdout;
     /// `-` is stdout. The name picks the format (`.csv`, `.jsonl`, `.parquet`) and
     /// compression (`.gz`, `.zst`).
     #[arg(long, short = 'o', value_name = "FILE")]
@@ -62,6 +78,14 @@ pub struct DedupArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClusteringArg {
+    /// Greedy in keep order: every removed document is a verified pair with its kept one.
+    Center,
+    /// Connected components of the verified pairs, one document kept per component.
+    Components,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum KeepArg {
     /// The first document in input order.
     First,
@@ -70,7 +94,7 @@ pub enum KeepArg {
 }
 
 /// The columns of a clusters file, in order.
-pub const CLUSTER_COLUMNS: &[&str] = &["id", "cluster", "size", "keep"];
+pub const CLUSTER_COLUMNS: &[&str] = &["id", "cluster", "size", "keep", "jaccard"];
 
 /// Clusters listed in the summary, largest or most chained first.
 const LISTED: usize = 5;
@@ -92,7 +116,12 @@ pub struct DedupSummary {
     pub max_bucket: Option<usize>,
     pub threshold: f64,
     pub joining: Joining,
+    /// Which method's clusters the clusters file and the drop list hold.
+    pub clustering: Clustering,
     pub keep: KeepRule,
+    /// `--keep-by`: the column whose highest value is kept first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keep_by: Option<String>,
     /// Documents whose shingle set repeats an earlier document's (collapsed before banding).
     pub identical_copies: usize,
     /// Candidate pairs the buckets stand for among the representatives, with multiplicity
@@ -102,16 +131,31 @@ pub struct DedupSummary {
     pub capped_buckets: usize,
     /// Bucket pairs the cap leaves out (with multiplicity over bands).
     pub pairs_dropped_by_cap: u64,
-    /// Exact Jaccards computed (joining clusters, weakest links, audits).
+    /// Exact Jaccards computed (joining components, weakest links, audits, the center pass,
+    /// removed documents against their components' kept ones).
     pub jaccards_computed: u64,
+    /// Of those, the center pass's: one per document and kept candidate of it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub center_jaccards: Option<u64>,
+    /// Clusters of the chosen method, the documents they hold and remove.
     pub clusters: usize,
     pub documents_in_clusters: usize,
     pub documents_removed: usize,
     pub removed_share: f64,
+    /// Both methods side by side: what center clustering removes (none of them below the
+    /// threshold against its kept document; absent with --unverified) ...
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub center_removed: Option<usize>,
+    /// ... and what the components remove, with how many of those are below the threshold
+    /// against the document their component keeps: removals no pair justifies.
+    pub components_removed: usize,
+    pub components_removed_below_threshold: usize,
     /// `[lo, hi, clusters]`: clusters whose size is in lo..=hi.
     pub cluster_sizes: Vec<(usize, usize, usize)>,
     pub largest_clusters: Vec<ClusterSummary>,
-    /// Clusters some of whose members are below the threshold of each other.
+    /// The components' chaining audit: components some of whose members are below the
+    /// threshold of each other.
+    pub components: usize,
     pub chained_clusters: usize,
     pub most_chained: Vec<ClusterSummary>,
     /// With `--unverified`: documents removed only through pairs below the threshold.
@@ -124,10 +168,15 @@ pub struct DedupSummary {
 pub struct ClusterSummary {
     pub kept: String,
     pub size: usize,
+    /// A component's weakest link (the bottleneck of its maximum spanning tree), or for a
+    /// center cluster the lowest Jaccard of a member with the kept document.
     pub weakest_link: f64,
     pub weakest_link_ids: (String, String),
-    pub farthest_pair: f64,
-    pub farthest_pair_ids: (String, String),
+    /// The lowest Jaccard found between two members (components only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub farthest_pair: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub farthest_pair_ids: Option<(String, String)>,
     /// True when every pair of distinct members was compared: the farthest pair and the
     /// weakest link are exact. False above 400 distinct members: the farthest pair is the
     /// lowest of a sample, and the weakest link a lower bound (the cluster holds together at
@@ -137,6 +186,7 @@ pub struct ClusterSummary {
 
 pub fn run(args: DedupArgs) -> Result<i32> {
     lshscope_core::error::check_unit("--threshold", args.threshold)?;
+    let clustering = clustering_of(&args)?;
     let banding = args.banding.banding(args.index.num_perm)?;
     let index_options = args.index.index_options()?;
     let outputs = DedupOutputs::plan(&args)?;
@@ -156,6 +206,21 @@ pub fn run(args: DedupArgs) -> Result<i32> {
     if let Some((drop, DropListFormat::Lines)) = &outputs.drop_list {
         check_ids_fit_lines(&corpus, drop)?;
     }
+    let read_options = args.corpus.read_options(args.index.seed);
+    let keep_keys = match &args.keep_by {
+        None => None,
+        Some(column) => Some(run.timed(Phase::Reading, "docs", |progress| {
+            let values = super::keep_by::column_values(
+                &args.corpus.input,
+                &read_options,
+                &read,
+                &corpus,
+                column,
+                progress,
+            )?;
+            Ok((score_keys(&values), corpus.len() as u64))
+        })?),
+    };
     let index = run.index(&corpus, &index_options)?;
     let options = DedupOptions {
         banding: BandingOptions {
@@ -168,22 +233,28 @@ pub fn run(args: DedupArgs) -> Result<i32> {
         } else {
             Joining::Verified
         },
-        keep: match args.keep {
-            KeepArg::First => KeepRule::First,
-            KeepArg::Longest => KeepRule::Longest,
+        clustering,
+        keep: match (&keep_keys, args.keep) {
+            (Some(_), _) => KeepRule::Highest,
+            (None, KeepArg::First) => KeepRule::First,
+            (None, KeepArg::Longest) => KeepRule::Longest,
         },
         collapse_identical: true,
         audit: AuditLimits::default(),
     };
-    let result = run.dedup(&index, &options, |d| {
-        corpus.text(d as usize).chars().count()
-    })?;
-    let clusters = &result.clusters;
+    let result = match &keep_keys {
+        Some(keys) => run.dedup(&index, &options, |d| keys[d as usize])?,
+        None => run.dedup(&index, &options, |d| {
+            corpus.text(d as usize).chars().count()
+        })?,
+    };
+    let clusters = result.chosen();
+    let to_kept = result.chosen_to_kept();
     let rows = clusters.clustered_documents() as u64;
     run.timed(Phase::Writing, "rows", |progress| {
         progress.begin(Phase::Writing, rows);
         target.write(Some(progress), |w| {
-            write_clusters(w, &corpus, clusters, format)
+            write_clusters(w, &corpus, clusters, to_kept, format)
         })?;
         Ok(((), rows))
     })?;
@@ -216,6 +287,19 @@ pub fn run(args: DedupArgs) -> Result<i32> {
         written.write_summary_json(t, &summary)?;
     }
     Ok(0)
+}
+
+/// The clustering `args` ask for: center unless --unverified (which has components only).
+fn clustering_of(args: &DedupArgs) -> Result<Clustering> {
+    match (args.clustering, args.unverified) {
+        (Some(ClusteringArg::Center), true) => Err(Error::usage(
+            "--clustering center removes a document only for a verified pair at the threshold, \
+             and --unverified joins every candidate unchecked, which has components only: drop \
+             --unverified, or use --clustering components",
+        )),
+        (Some(ClusteringArg::Components), _) | (None, true) => Ok(Clustering::Components),
+        (Some(ClusteringArg::Center), false) | (None, false) => Ok(Clustering::Center),
+    }
 }
 
 /// Where a dedup's outputs go, in which formats: planned and checked by
@@ -342,11 +426,13 @@ const CLUSTER_FORMATS: &[OutputFormat] = &[
 ];
 
 /// One row per document in a cluster, in input order: its id, the id of its cluster's kept
-/// document, the cluster's size, and whether this is the kept document.
+/// document, the cluster's size, whether this is the kept document, and its Jaccard with the
+/// kept document (`to_kept`, per document; 1 for the kept one).
 pub fn write_clusters(
     w: &mut dyn Write,
     corpus: &Corpus,
     clusters: &Clusters,
+    to_kept: &[f64],
     format: OutputFormat,
 ) -> std::io::Result<()> {
     if format == OutputFormat::Parquet {
@@ -354,7 +440,8 @@ pub fn write_clusters(
         let mut out = MembersParquetWriter::clusters(w)?;
         for d in 0..corpus.len() as u32 {
             if let Some(c) = clusters.cluster_of(d) {
-                out.write_member(&ids, d, clusters.kept(c), clusters.members(c).len())?;
+                let (kept, size) = (clusters.kept(c), clusters.members(c).len());
+                out.write_cluster_member(&ids, d, kept, size, to_kept[d as usize])?;
             }
         }
         return out.finish().map(|_| ());
@@ -368,6 +455,7 @@ pub fn write_clusters(
                 Field::Str(corpus.id(kept as usize)),
                 Field::U64(clusters.members(c).len() as u64),
                 Field::Bool(kept == d),
+                Field::F64(to_kept[d as usize]),
             ])?;
         }
     }
@@ -418,20 +506,43 @@ fn summarize(
     options: &DedupOptions,
     phases: Vec<PhaseTiming>,
 ) -> DedupSummary {
-    let clusters = &result.clusters;
+    let components = &result.clusters;
+    let clusters = result.chosen();
     let id = |d: u32| corpus.id(d as usize).to_string();
     let describe = |c: usize, a: &ChainAudit| ClusterSummary {
-        kept: id(clusters.kept(c)),
+        kept: id(components.kept(c)),
         size: a.size,
         weakest_link: a.weakest_link.jaccard,
         weakest_link_ids: (id(a.weakest_link.a), id(a.weakest_link.b)),
-        farthest_pair: a.farthest_pair.jaccard,
-        farthest_pair_ids: (id(a.farthest_pair.a), id(a.farthest_pair.b)),
+        farthest_pair: Some(a.farthest_pair.jaccard),
+        farthest_pair_ids: Some((id(a.farthest_pair.a), id(a.farthest_pair.b))),
         exact: a.exact,
+    };
+    // A center cluster is a star: its spanning edges are its members' pairs with the kept
+    // document, all computed, so its weakest is exact.
+    let describe_star = |c: usize| {
+        let weakest = clusters.weakest_link(c);
+        ClusterSummary {
+            kept: id(clusters.kept(c)),
+            size: clusters.members(c).len(),
+            weakest_link: weakest.jaccard,
+            weakest_link_ids: (id(weakest.a), id(weakest.b)),
+            farthest_pair: None,
+            farthest_pair_ids: None,
+            exact: true,
+        }
     };
     let mut by_size: Vec<usize> = (0..clusters.len()).collect();
     by_size.sort_by_key(|&c| std::cmp::Reverse(clusters.members(c).len()));
-    let mut chained: Vec<usize> = (0..clusters.len())
+    let largest_clusters = by_size
+        .iter()
+        .take(LISTED)
+        .map(|&c| match result.clustering {
+            Clustering::Center if result.center.is_some() => describe_star(c),
+            _ => describe(c, &result.audits[c]),
+        })
+        .collect();
+    let mut chained: Vec<usize> = (0..components.len())
         .filter(|&c| result.audits[c].chained)
         .collect();
     chained.sort_by(|&x, &y| {
@@ -452,12 +563,18 @@ fn summarize(
         max_bucket: options.banding.max_bucket,
         threshold: options.threshold,
         joining: options.joining,
+        clustering: options.clustering,
         keep: options.keep,
+        keep_by: args.keep_by.as_ref().map(|c| match c {
+            ColumnSpec::Name(n) => n.clone(),
+            ColumnSpec::Index(i) => i.to_string(),
+        }),
         identical_copies: result.identical.as_ref().map_or(0, |g| g.copies()),
         bucket_pairs: result.bucket_pairs,
         capped_buckets: result.capped_buckets,
         pairs_dropped_by_cap: result.pairs_dropped_by_cap,
         jaccards_computed: result.jaccards_computed,
+        center_jaccards: result.center.as_ref().map(|c| c.jaccards),
         clusters: clusters.len(),
         documents_in_clusters: clusters.clustered_documents(),
         documents_removed: clusters.removed_documents(),
@@ -466,12 +583,15 @@ fn summarize(
         } else {
             0.0
         },
+        center_removed: result
+            .center
+            .as_ref()
+            .map(|c| c.clusters.removed_documents()),
+        components_removed: components.removed_documents(),
+        components_removed_below_threshold: result.components_removed_below_threshold,
         cluster_sizes: clusters.size_distribution(),
-        largest_clusters: by_size
-            .iter()
-            .take(LISTED)
-            .map(|&c| describe(c, &result.audits[c]))
-            .collect(),
+        largest_clusters,
+        components: components.len(),
         chained_clusters: chained.len(),
         most_chained: chained
             .iter()
@@ -480,6 +600,49 @@ fn summarize(
             .collect(),
         removed_below_threshold: result.removed_below_threshold,
         phases,
+    }
+}
+
+/// Both methods' removals: what center clustering removes and what the components remove,
+/// with the components' removals below the threshold against their kept document.
+fn render_side_by_side(s: &DedupSummary) -> String {
+    let below = s.components_removed_below_threshold as u64;
+    let share = if s.components_removed > 0 {
+        format!(
+            " ({:.1} %)",
+            100.0 * below as f64 / s.components_removed as f64
+        )
+    } else {
+        String::new()
+    };
+    let removed = thousands(s.components_removed as u64);
+    let t = s.threshold;
+    match (s.clustering, s.center_removed) {
+        (Clustering::Center, Some(_)) => format!(
+            "connected components (--clustering components) would remove {removed}; {} of them{share} {} below Jaccard {t} against the document kept for {}\n",
+            thousands(below),
+            for_count(below, "is", "are"),
+            for_count(below, "it", "them"),
+        ),
+        (_, center) => {
+            let center = match center {
+                Some(center) => format!(
+                    "center clustering (--clustering center) would remove {}, each a verified \
+                     pair at ≥ {t} with the document kept for it",
+                    thousands(center as u64)
+                ),
+                None => "center clustering needs verified pairs (--unverified joins \
+                         components only)"
+                    .to_string(),
+            };
+            format!(
+                "{} of the {removed} removed documents{share} {} below Jaccard {t} against the \
+                 document kept for {}; {center}\n",
+                thousands(below),
+                for_count(below, "is", "are"),
+                for_count(below, "it", "them"),
+            )
+        }
     }
 }
 
@@ -514,19 +677,36 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
         for_count(s.jaccards_computed, "Jaccard", "Jaccards")
     );
     out.push_str(&render_cap(s.capped_buckets, s.pairs_dropped_by_cap));
+    let (keep, order) = match (s.keep, &s.keep_by) {
+        (KeepRule::First, _) => ("the first".to_string(), "input order".to_string()),
+        (KeepRule::Longest, _) => ("the longest".to_string(), "longest first".to_string()),
+        (KeepRule::Highest, column) => {
+            let column = column.as_deref().unwrap_or("score");
+            (
+                format!("the highest {column}"),
+                format!("highest {column} first"),
+            )
+        }
+    };
+    let method = match s.clustering {
+        Clustering::Center => format!(
+            "center clustering in keep order ({order}): each removed document is a verified \
+             pair at Jaccard ≥ {} with the document kept for it",
+            s.threshold
+        ),
+        Clustering::Components => {
+            format!("connected components, one document kept per component ({keep})")
+        }
+    };
     let _ = writeln!(
         out,
-        "{} {} {} documents; {} removed ({:.2} % of {}), one kept per cluster ({})",
+        "{} {} {} documents; {} removed ({:.2} % of {}); {method}",
         thousands(s.clusters as u64),
         for_count(s.clusters as u64, "cluster holds", "clusters hold"),
         thousands(s.documents_in_clusters as u64),
         thousands(s.documents_removed as u64),
         100.0 * s.removed_share,
         thousands(s.documents as u64),
-        match s.keep {
-            KeepRule::First => "the first",
-            KeepRule::Longest => "the longest",
-        }
     );
     if !s.cluster_sizes.is_empty() {
         let bins: Vec<String> = s
@@ -549,40 +729,56 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
         let _ = writeln!(out, "  cluster sizes  {}", bins.join(" · "));
     }
     for c in &s.largest_clusters {
-        let _ = writeln!(
-            out,
-            "  {:>7} documents, kept {}; weakest link {}{:.3}, farthest pair {}{:.3}{}",
-            thousands(c.size as u64),
-            id_for_message(&c.kept),
-            if c.exact { "" } else { "≥ " },
-            c.weakest_link,
-            // The lowest Jaccard of a sample of pairs bounds the cluster's lowest from above.
-            if c.exact { "" } else { "≤ " },
-            c.farthest_pair,
-            if c.exact {
-                ""
-            } else {
-                " (bounds from a sample)"
+        match c.farthest_pair {
+            None => {
+                let _ = writeln!(
+                    out,
+                    "  {:>7} documents, kept {}; lowest Jaccard with it {:.3}",
+                    thousands(c.size as u64),
+                    id_for_message(&c.kept),
+                    c.weakest_link
+                );
             }
-        );
+            Some(farthest) => {
+                let _ = writeln!(
+                    out,
+                    "  {:>7} documents, kept {}; weakest link {}{:.3}, farthest pair {}{:.3}{}",
+                    thousands(c.size as u64),
+                    id_for_message(&c.kept),
+                    if c.exact { "" } else { "≥ " },
+                    c.weakest_link,
+                    // The lowest Jaccard of a sample of pairs bounds the cluster's lowest
+                    // from above.
+                    if c.exact { "" } else { "≤ " },
+                    farthest,
+                    if c.exact {
+                        ""
+                    } else {
+                        " (bounds from a sample)"
+                    }
+                );
+            }
+        }
     }
+    out.push_str(&render_side_by_side(s));
     let _ = writeln!(
         out,
         "{} of {} {} chained: some members are below Jaccard {} of each other",
         thousands(s.chained_clusters as u64),
-        thousands(s.clusters as u64),
-        for_count(s.clusters as u64, "cluster is", "clusters are"),
+        thousands(s.components as u64),
+        for_count(s.components as u64, "component is", "components are"),
         s.threshold
     );
     for c in &s.most_chained {
+        let ids = c.farthest_pair_ids.clone().unwrap_or_default();
         let _ = writeln!(
             out,
             "  kept {} ({} documents): {} and {} at {:.3}{}, joined through links ≥ {:.3}",
             id_for_message(&c.kept),
             thousands(c.size as u64),
-            id_for_message(&c.farthest_pair_ids.0),
-            id_for_message(&c.farthest_pair_ids.1),
-            c.farthest_pair,
+            id_for_message(&ids.0),
+            id_for_message(&ids.1),
+            c.farthest_pair.unwrap_or(f64::NAN),
             if c.exact { "" } else { " (lowest of a sample)" },
             c.weakest_link
         );

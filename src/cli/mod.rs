@@ -21,6 +21,7 @@ mod diff;
 mod explore;
 mod generate;
 mod index;
+mod keep_by;
 mod learn;
 mod lsh_args;
 mod outputs;

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use lshscope_core::analysis::clusters::{
     AuditLimits, ChainAudit, Clusters, Edge, KeepRule, audit_all,
 };
-use lshscope_core::analysis::dedup::{DedupOptions, Joining};
+use lshscope_core::analysis::dedup::{Clustering, DedupOptions, Joining};
 use lshscope_core::jobs::{Latest, Phase, Ticket};
 use lshscope_core::minhash::{Banding, BandingOptions, IdenticalGroups, VerifiedPair};
 use lshscope_core::pipeline::Pipeline;
@@ -208,6 +208,7 @@ fn clusters_from_buckets(
         },
         threshold: request.threshold,
         joining: Joining::Verified,
+        clustering: Clustering::Components,
         keep: KeepRule::First,
         collapse_identical: true,
         audit: AuditLimits::default(),

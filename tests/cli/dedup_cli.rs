@@ -28,8 +28,16 @@ fn run_ok(args: &[&str]) -> (String, String) {
 
 /// Rows of a clusters CSV as (id, cluster, size, keep).
 fn rows(csv: &str) -> Vec<(String, String, usize, bool)> {
+    rows_with_jaccard(csv)
+        .into_iter()
+        .map(|(id, cluster, size, keep, _)| (id, cluster, size, keep))
+        .collect()
+}
+
+/// Rows of a clusters CSV as (id, cluster, size, keep, jaccard with the kept document).
+fn rows_with_jaccard(csv: &str) -> Vec<(String, String, usize, bool, f64)> {
     let mut lines = csv.lines();
-    assert_eq!(lines.next(), Some("id,cluster,size,keep"));
+    assert_eq!(lines.next(), Some("id,cluster,size,keep,jaccard"));
     lines
         .map(|l| {
             let f: Vec<&str> = l.split(',').collect();
@@ -38,6 +46,7 @@ fn rows(csv: &str) -> Vec<(String, String, usize, bool)> {
                 f[1].to_string(),
                 f[2].parse().unwrap(),
                 f[3].parse().unwrap(),
+                f[4].parse().unwrap(),
             )
         })
         .collect()
@@ -76,7 +85,7 @@ fn the_sample_chain_is_flagged() {
     assert!((chain["farthest_pair"].as_f64().unwrap() - 0.121_495).abs() < 1e-5);
     assert!((chain["weakest_link"].as_f64().unwrap() - 0.314_815).abs() < 1e-5);
     assert_eq!(chain["exact"], true);
-    assert!(err.contains("1 of 14 clusters are chained"), "{err}");
+    assert!(err.contains("1 of 14 components are chained"), "{err}");
     assert!(err.contains("23 and 24 at 0.121"), "{err}");
 }
 
@@ -234,6 +243,8 @@ fn clusters_equal_the_components_of_the_exact_join() {
         "-t",
         "0.5",
         "-q",
+        "--clustering",
+        "components",
         "--summary-json",
         json.to_str().unwrap(),
     ]);
@@ -320,7 +331,7 @@ fn parquet_clusters_hold_the_csv_rows() {
     with_output.extend(["-o", path.to_str().unwrap()]);
     run_ok(&with_output);
     let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
-    let from_parquet: Vec<(String, String, usize, bool)> = reader
+    let from_parquet: Vec<(String, String, usize, bool, f64)> = reader
         .get_row_iter(None)
         .unwrap()
         .map(|row| {
@@ -330,10 +341,11 @@ fn parquet_clusters_hold_the_csv_rows() {
                 row.get_string(1).unwrap().clone(),
                 row.get_long(2).unwrap() as usize,
                 row.get_bool(3).unwrap(),
+                row.get_double(4).unwrap(),
             )
         })
         .collect();
-    assert_eq!(from_parquet, rows(&csv));
+    assert_eq!(from_parquet, rows_with_jaccard(&csv));
 }
 
 #[test]
@@ -370,6 +382,8 @@ fn clusters_of_a_generated_template_corpus_equal_the_exact_components() {
         "-t",
         "0.6",
         "-q",
+        "--clustering",
+        "components",
         "--summary-json",
         json.to_str().unwrap(),
     ]);
@@ -411,7 +425,7 @@ fn counts_of_one_are_singular() {
         err.contains("1 cluster holds 2 documents; 1 removed"),
         "{err}"
     );
-    assert!(err.contains("0 of 1 cluster is chained"), "{err}");
+    assert!(err.contains("0 of 1 component is chained"), "{err}");
 }
 
 /// `args` run to failure: the exit code and stderr.
@@ -775,4 +789,296 @@ fn documents_without_shingles_are_counted_as_scan_counts_them() {
     for stderr in [&scan, &dedup] {
         assert!(stderr.contains("1 without shingles"), "{stderr}");
     }
+}
+
+/// A `gen --templates` corpus with hand-built edit chains appended: each chain's texts replace
+/// three more of forty words at every step, so neighbours are near-duplicates and the ends of
+/// a chain share little.
+fn chained_corpus(dir: &Path) -> String {
+    let path = dir.join("chained.csv");
+    let input = path.to_str().unwrap().to_string();
+    run_ok(&[
+        "gen",
+        "--templates",
+        "-n",
+        "2000",
+        "--max-family",
+        "200",
+        "--seed",
+        "8",
+        "-o",
+        &input,
+        "-q",
+    ]);
+    let mut csv = std::fs::read_to_string(&path).unwrap();
+    assert!(csv.starts_with("id,text\n"), "{}", &csv[..40]);
+    let syllables = [
+        "ka", "lo", "mi", "ner", "sta", "ru", "vel", "tor", "que", "dal",
+    ];
+    let mut state = 12345u64;
+    let mut word = || {
+        (0..3)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                syllables[(state >> 33) as usize % syllables.len()]
+            })
+            .collect::<String>()
+    };
+    for chain in 0..10 {
+        let mut words: Vec<String> = (0..40).map(|_| word()).collect();
+        for step in 0..20 {
+            csv.push_str(&format!("chain{chain}-{step},{}\n", words.join(" ")));
+            for k in 0..3 {
+                let at = (step * 7 + k * 13 + chain) % words.len();
+                words[at] = word();
+            }
+        }
+    }
+    std::fs::write(&path, csv).unwrap();
+    input
+}
+
+/// Pairs of `lshscope truth` output as (smaller id, larger id) → Jaccard.
+fn truth_pairs(csv: &str) -> BTreeMap<(String, String), f64> {
+    csv.lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            let (a, b) = (f[0].to_string(), f[1].to_string());
+            (if a < b { (a, b) } else { (b, a) }, f[2].parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn center_clustering_removes_only_verified_pairs_of_kept_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = chained_corpus(dir.path());
+    // Every pair at J ≥ 0.5: with r = 1 and 64 bands each is a candidate but for 2^-64.
+    let (truth, _) = run_ok(&["truth", &input, "-t", "0.5", "-q"]);
+    let truth = truth_pairs(&truth);
+    let pair = |a: &str, b: &str| {
+        let key = if a < b { (a, b) } else { (b, a) };
+        truth.get(&(key.0.to_string(), key.1.to_string())).copied()
+    };
+    let banding = ["-b", "64", "-r", "1", "-t", "0.5", "-q"];
+    let (center_json, components_json) = (dir.path().join("c.json"), dir.path().join("k.json"));
+    let mut center_args = vec!["dedup", &input];
+    center_args.extend(banding);
+    center_args.extend(["--keep", "longest", "--summary-json"]);
+    let mut components_args = center_args.clone();
+    center_args.push(center_json.to_str().unwrap());
+    components_args.push(components_json.to_str().unwrap());
+    components_args.extend(["--clustering", "components"]);
+    let (center_csv, _) = run_ok(&center_args);
+    let center = rows_with_jaccard(&center_csv);
+    let mut kept: BTreeSet<String> = BTreeSet::new();
+    let mut removed = 0;
+    for (id, cluster, _, keep, jaccard) in &center {
+        if *keep {
+            assert_eq!(id, cluster);
+            kept.insert(id.clone());
+        } else {
+            removed += 1;
+            let exact = pair(id, cluster).unwrap_or_else(|| panic!("{id} → {cluster}"));
+            assert_eq!(*jaccard, exact, "{id} → {cluster}");
+            assert!(exact >= 0.5);
+        }
+    }
+    // No two kept documents are a pair at ≥ t (documents in no cluster are kept too).
+    let in_clusters: BTreeSet<&String> = center.iter().map(|r| &r.0).collect();
+    for (a, b) in truth.keys() {
+        let is_kept = |d: &String| kept.contains(d) || !in_clusters.contains(d);
+        assert!(!(is_kept(a) && is_kept(b)), "{a} and {b} both kept");
+    }
+    let (components_csv, _) = run_ok(&components_args);
+    let components = rows_with_jaccard(&components_csv);
+    let below = components
+        .iter()
+        .filter(|r| !r.3 && r.4 < 0.5)
+        .inspect(|r| assert!(pair(&r.0, &r.1).is_none(), "{r:?} is a pair"))
+        .count();
+    let (c, k) = (summary(&center_json), summary(&components_json));
+    assert!(
+        below > 0,
+        "the edit chains make components remove documents below t"
+    );
+    assert_eq!(c["clustering"], "center");
+    assert_eq!(k["clustering"], "components");
+    assert_eq!(c["documents_removed"], removed);
+    assert_eq!(k["components_removed_below_threshold"], below);
+    // Both summaries give both methods' numbers, the same ones.
+    for s in [&c, &k] {
+        assert_eq!(s["center_removed"], removed);
+        assert_eq!(s["components_removed"], k["documents_removed"]);
+        assert_eq!(s["components_removed_below_threshold"], below);
+    }
+    assert!(removed <= k["documents_removed"].as_u64().unwrap() as usize);
+    // The result does not depend on the number of threads.
+    let one_thread = lshscope()
+        .args(&center_args)
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .unwrap();
+    assert!(one_thread.status.success());
+    assert_eq!(String::from_utf8(one_thread.stdout).unwrap(), center_csv);
+}
+
+#[test]
+fn the_summary_puts_both_methods_side_by_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = chained_corpus(dir.path());
+    let args = [
+        "dedup", &input, "-b", "20", "-r", "5", "-t", "0.7", "-o", "-",
+    ];
+    let (_, err) = run_ok(&args);
+    assert!(
+        err.contains("center clustering in keep order (input order): each removed document"),
+        "{err}"
+    );
+    assert!(
+        err.contains("connected components (--clustering components) would remove"),
+        "{err}"
+    );
+    let mut components = args.to_vec();
+    components.extend(["--clustering", "components"]);
+    let (_, err) = run_ok(&components);
+    assert!(
+        err.contains("center clustering (--clustering center) would remove"),
+        "{err}"
+    );
+    assert!(
+        err.contains("below Jaccard 0.7 against the document kept for"),
+        "{err}"
+    );
+}
+
+#[test]
+fn center_clustering_refuses_unverified_joining() {
+    let (code, err) = run_err(&[
+        "dedup",
+        QUESTIONS,
+        "-t",
+        "0.5",
+        "--clustering",
+        "center",
+        "--unverified",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--unverified joins every candidate unchecked, which has components only"),
+        "{err}"
+    );
+    // --unverified alone means components, and says so.
+    let (_, err) = run_ok(&["dedup", QUESTIONS, "-t", "0.5", "--unverified", "-o", "-"]);
+    assert!(
+        err.contains("connected components, one document kept"),
+        "{err}"
+    );
+    assert!(err.contains("--unverified joins components only"), "{err}");
+}
+
+/// Near-duplicate pairs with a score column: the higher score is kept, ties by input order.
+fn scored_csv(dir: &Path, third_score: &str) -> String {
+    let a = "the committee approved the new budget for the public library on monday evening";
+    let b = "the committee approved the new budget for the public library on monday night";
+    let c = "a completely different note about the harbour ferry timetable for the winter";
+    let d = "a completely different note about the harbour ferry timetable for the summer";
+    let csv = format!("id,text,score\nd1,{a},0.2\nd2,{b},0.9\nd3,{c},{third_score}\nd4,{d},0.5\n");
+    write_csv(dir, "scored.csv", &csv)
+}
+
+#[test]
+fn keep_by_keeps_the_highest_value_of_a_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = scored_csv(dir.path(), "0.5");
+    for clustering in ["center", "components"] {
+        let json = dir.path().join(format!("{clustering}.json"));
+        let (out, _) = run_ok(&[
+            "dedup",
+            &input,
+            "-b",
+            "64",
+            "-r",
+            "1",
+            "-t",
+            "0.5",
+            "-q",
+            "--keep-by",
+            "score",
+            "--clustering",
+            clustering,
+            "--summary-json",
+            json.to_str().unwrap(),
+        ]);
+        let kept: Vec<String> = rows(&out)
+            .into_iter()
+            .filter(|r| r.3)
+            .map(|r| r.0)
+            .collect();
+        // d2 outscores d1; d3 and d4 tie at 0.5, and the first is kept.
+        assert_eq!(kept, ["d2", "d3"], "{clustering}: {out}");
+        let s = summary(&json);
+        assert_eq!(
+            (s["keep"].as_str(), s["keep_by"].as_str()),
+            (Some("highest"), Some("score"))
+        );
+    }
+}
+
+#[test]
+fn keep_by_names_the_file_row_and_column_of_a_bad_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let dedup = |input: &str, column: &str| {
+        run_err(&["dedup", input, "-t", "0.5", "--keep-by", column, "-o", "-"])
+    };
+    let input = scored_csv(dir.path(), "high");
+    let (code, err) = dedup(&input, "score");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&format!(
+            "{input}: row 3 (id d3), column `score`: \"high\" is not a number"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains("fix the value, or choose another column"),
+        "{err}"
+    );
+    let input = scored_csv(dir.path(), "");
+    let (code, err) = dedup(&input, "score");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("row 3 (id d3), column `score`: no value"),
+        "{err}"
+    );
+    let (code, err) = dedup(&input, "quality");
+    assert_eq!(code, 2);
+    assert!(err.contains("quality"), "{err}");
+    let jsonl = dir.path().join("s.jsonl");
+    std::fs::write(
+        &jsonl,
+        "{\"id\": \"a\", \"text\": \"x y z\", \"score\": 1}\n",
+    )
+    .unwrap();
+    let (code, err) = dedup(jsonl.to_str().unwrap(), "score");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("reads a column of a CSV or TSV input"),
+        "{err}"
+    );
+    let (code, err) = run_err(&[
+        "dedup",
+        &input,
+        "-t",
+        "0.5",
+        "--keep-by",
+        "score",
+        "--keep",
+        "longest",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--keep-by") && err.contains("--keep"), "{err}");
 }

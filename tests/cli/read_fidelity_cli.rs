@@ -125,7 +125,7 @@ fn several_candidate_text_columns_are_an_error_listing_them() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "id,cluster,size,keep\np2,p2,2,true\np5,p2,2,false\n"
+        "id,cluster,size,keep,jaccard\np2,p2,2,true,1\np5,p2,2,false,0.8524590163934426\n"
     );
     assert_eq!(warnings(&out), Vec::<String>::new());
 }

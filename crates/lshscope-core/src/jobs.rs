@@ -27,13 +27,15 @@ pub enum Phase {
     Banding,
     Verifying,
     Clustering,
+    /// Center clustering's greedy pass in keep order (`analysis::center`).
+    Centering,
     Join,
     TruthComparison,
     Writing,
 }
 
 impl Phase {
-    const ALL: [Phase; 10] = [
+    const ALL: [Phase; 11] = [
         Phase::Idle,
         Phase::Reading,
         Phase::Signatures,
@@ -41,6 +43,7 @@ impl Phase {
         Phase::Banding,
         Phase::Verifying,
         Phase::Clustering,
+        Phase::Centering,
         Phase::Join,
         Phase::TruthComparison,
         Phase::Writing,
@@ -55,6 +58,7 @@ impl Phase {
             Phase::Banding => "banding",
             Phase::Verifying => "verifying candidates",
             Phase::Clustering => "clusters and chaining audit",
+            Phase::Centering => "center clustering in keep order",
             Phase::Join => "exact similarity join",
             Phase::TruthComparison => "recall against the truth",
             Phase::Writing => "writing output",
@@ -72,6 +76,7 @@ impl Phase {
             | Phase::TruthComparison => "docs",
             Phase::Banding => "bands",
             Phase::Verifying | Phase::Writing => "pairs",
+            Phase::Centering => "Jaccards",
             Phase::Idle => "",
         }
     }

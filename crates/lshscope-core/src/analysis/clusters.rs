@@ -24,6 +24,45 @@ pub enum KeepRule {
     First,
     /// The longest text (the first of equal lengths).
     Longest,
+    /// The highest value of a numeric column of the input (`--keep-by`; the first of equal
+    /// values). The engine sees it as the key function's value, as it sees lengths for
+    /// [`KeepRule::Longest`].
+    Highest,
+}
+
+/// Keys for [`KeepRule::Highest`] from one score per document: equal scores get equal keys,
+/// a higher score a higher key (the rank among the distinct scores, which fits `usize`).
+/// Scores must be finite.
+pub fn score_keys(scores: &[f64]) -> Vec<usize> {
+    // −0 and 0 are one score.
+    let scores: Vec<f64> = scores
+        .iter()
+        .map(|&s| if s == 0.0 { 0.0 } else { s })
+        .collect();
+    let mut distinct: Vec<f64> = scores.clone();
+    distinct.sort_unstable_by(f64::total_cmp);
+    distinct.dedup();
+    scores
+        .iter()
+        .map(|s| {
+            distinct
+                .binary_search_by(|x| x.total_cmp(s))
+                .expect("every score is among the distinct scores")
+        })
+        .collect()
+}
+
+/// Documents in the order a keep rule prefers them: `First` is input order; `Longest` and
+/// `Highest` are by descending `key(doc)`, ties in input order. A cluster built by
+/// [`Clusters::build`] keeps its member that comes first here, and center clustering
+/// (`crate::analysis::center`) takes documents in this order.
+pub fn keep_order(documents: usize, keep: KeepRule, key: impl Fn(u32) -> usize + Sync) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..documents as u32).collect();
+    if keep != KeepRule::First {
+        // A stable sort keeps input order among equal keys.
+        order.par_sort_by_key(|&d| std::cmp::Reverse(key(d)));
+    }
+    order
 }
 
 /// A pair that joins two documents in a cluster.
@@ -192,7 +231,9 @@ impl Clusters {
                 match keep {
                     KeepRule::First => m[0],
                     // max_by_key keeps the last maximum; reversing makes it the first.
-                    KeepRule::Longest => *m.iter().rev().max_by_key(|&&d| length(d)).unwrap(),
+                    KeepRule::Longest | KeepRule::Highest => {
+                        *m.iter().rev().max_by_key(|&&d| length(d)).unwrap()
+                    }
                 }
             })
             .collect();

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::minhash::{BandingOptions, BucketInfo, IdenticalGroups, ShingleSets, VerifiedPair};
 
+use super::center::Centered;
 use super::clusters::{AuditLimits, ChainAudit, Clusters, Edge, KeepRule, audit_all};
 
 /// Which pairs join documents into clusters.
@@ -19,11 +20,27 @@ pub enum Joining {
     Unverified,
 }
 
+/// Which documents of the verified-pair graph are removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Clustering {
+    /// Greedy in keep order: a document is removed only when a document already kept is a
+    /// verified pair with it, and assigned to the most similar one
+    /// ([`crate::analysis::center`]). Every removal is a near-copy of what is kept.
+    Center,
+    /// Connected components, one document kept per component, as text-dedup, datatrove and
+    /// NeMo Curator do: a chain removes documents below the threshold of the kept one.
+    Components,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DedupOptions {
     pub banding: BandingOptions,
     pub threshold: f64,
     pub joining: Joining,
+    /// Which clusters the result's [`Dedup::chosen`] gives. Center clustering needs verified
+    /// joining; with [`Joining::Unverified`] only the components exist.
+    pub clustering: Clustering,
     pub keep: KeepRule,
     /// Group identical shingle sets before banding (the clusters are the same either way;
     /// without it a template copied m times costs m(m−1)/2 pairs).
@@ -45,14 +62,46 @@ pub struct Dedup {
     pub capped_buckets: usize,
     /// Bucket pairs the cap leaves out (with multiplicity over bands).
     pub pairs_dropped_by_cap: u64,
-    /// Exact Jaccards computed: joining the clusters, their weakest links and the audits.
+    /// Exact Jaccards computed: joining the components, their weakest links and audits, the
+    /// center pass, and each removed document against its component's kept one.
     pub jaccards_computed: u64,
+    /// Which of `center` and `clusters` the result stands for.
+    pub clustering: Clustering,
+    /// The connected components (of the verified pairs, or of every candidate with
+    /// [`Joining::Unverified`]), each keeping one document by the keep rule.
     pub clusters: Clusters,
-    /// One audit per cluster.
+    /// One audit per component.
     pub audits: Vec<ChainAudit>,
+    /// Per document, its Jaccard with the kept document of its component (1 for the kept
+    /// one, NaN outside components).
+    pub components_to_kept: Vec<f64>,
+    /// Documents the components remove although their Jaccard with their component's kept
+    /// document is below the threshold: removals no pair justifies.
+    pub components_removed_below_threshold: usize,
+    /// Center clustering of the verified pairs (`None` with [`Joining::Unverified`]).
+    pub center: Option<Centered>,
     /// With [`Joining::Unverified`]: documents removed only through pairs below the threshold
     /// (verified joining would keep them).
     pub removed_below_threshold: Option<usize>,
+}
+
+impl Dedup {
+    /// The clusters of the chosen method: the centers' stars, or the components.
+    pub fn chosen(&self) -> &Clusters {
+        match (&self.center, self.clustering) {
+            (Some(center), Clustering::Center) => &center.clusters,
+            _ => &self.clusters,
+        }
+    }
+
+    /// Per document of [`Dedup::chosen`], its Jaccard with the kept document of its cluster
+    /// (1 for the kept one, NaN outside clusters).
+    pub fn chosen_to_kept(&self) -> &[f64] {
+        match (&self.center, self.clustering) {
+            (Some(center), Clustering::Center) => &center.to_kept,
+            _ => &self.components_to_kept,
+        }
+    }
 }
 
 /// Clusters of `pairs` (every candidate with its Jaccard, among the representatives of

@@ -468,7 +468,7 @@ impl BucketLists {
     }
 
     /// The bucket of `doc` in each band (`u32::MAX`: none).
-    fn buckets_of(&self, doc: u32) -> &[u32] {
+    pub fn buckets_of(&self, doc: u32) -> &[u32] {
         let b = self.bands.len();
         &self.bucket_of[doc as usize * b..(doc as usize + 1) * b]
     }

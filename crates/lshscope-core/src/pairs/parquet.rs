@@ -290,8 +290,8 @@ impl<W: Write> PairsParquetWriter<W> {
 }
 
 /// Writes membership rows as Parquet: a document, the id of the document that heads its group
-/// and the group's size, and for clusters whether this document is the one kept. Serves
-/// `dedup`'s clusters (`id, cluster, size, keep`) and `scan --collapse-identical`'s groups
+/// and the group's size, and for clusters whether this document is the one kept and its
+/// Jaccard with it. Serves `dedup`'s clusters (`id, cluster, size, keep, jaccard`) and `scan --collapse-identical`'s groups
 /// (`id, representative, size`); [`MembersParquetWriter::finish`] writes the footer.
 pub struct MembersParquetWriter<W: Write> {
     table: TableWriter<W>,
@@ -299,7 +299,9 @@ pub struct MembersParquetWriter<W: Write> {
 }
 
 impl<W: Write> MembersParquetWriter<W> {
-    /// The clusters of `lshscope dedup`: `id`, `cluster` (the kept document), `size`, `keep`.
+    /// The clusters of `lshscope dedup`: `id`, `cluster` (the kept document), `size`, `keep`,
+    /// `jaccard` (with the kept document); rows go in with
+    /// [`MembersParquetWriter::write_cluster_member`].
     pub fn clusters(out: W) -> std::io::Result<Self> {
         Self::new(out, "cluster", true)
     }
@@ -317,7 +319,7 @@ impl<W: Write> MembersParquetWriter<W> {
     required int64 size;{}
 }}",
             if keep_column {
-                "\n    required boolean keep;"
+                "\n    required boolean keep;\n    required double jaccard;"
             } else {
                 ""
             }
@@ -329,6 +331,7 @@ impl<W: Write> MembersParquetWriter<W> {
         ];
         if keep_column {
             columns.push(ColumnValues::Boolean(Vec::new()));
+            columns.push(ColumnValues::Double(Vec::new()));
         }
         Ok(MembersParquetWriter {
             table: TableWriter::new(out, &schema, columns, ROW_GROUP_ROWS)?,
@@ -336,13 +339,38 @@ impl<W: Write> MembersParquetWriter<W> {
         })
     }
 
-    /// Appends document `doc` of `ids`, in the group headed by `head`, of `size` documents.
+    /// Appends document `doc` of `ids`, in the group headed by `head`, of `size` documents
+    /// (identical groups; a clusters row needs its Jaccard: [`Self::write_cluster_member`]).
     pub fn write_member(
         &mut self,
         ids: &IdColumn,
         doc: u32,
         head: u32,
         size: usize,
+    ) -> std::io::Result<()> {
+        self.push(ids, doc, head, size, f64::NAN)
+    }
+
+    /// Appends document `doc` of `ids` to the cluster that keeps `head`, of `size` documents,
+    /// with its Jaccard with `head`.
+    pub fn write_cluster_member(
+        &mut self,
+        ids: &IdColumn,
+        doc: u32,
+        head: u32,
+        size: usize,
+        jaccard: f64,
+    ) -> std::io::Result<()> {
+        self.push(ids, doc, head, size, jaccard)
+    }
+
+    fn push(
+        &mut self,
+        ids: &IdColumn,
+        doc: u32,
+        head: u32,
+        size: usize,
+        jaccard: f64,
     ) -> std::io::Result<()> {
         let columns = &mut self.table.columns;
         if let ColumnValues::Text(v) = &mut columns[0] {
@@ -358,6 +386,11 @@ impl<W: Write> MembersParquetWriter<W> {
             && let ColumnValues::Boolean(v) = &mut columns[3]
         {
             v.push(doc == head);
+        }
+        if self.keep_column
+            && let ColumnValues::Double(v) = &mut columns[4]
+        {
+            v.push(jaccard);
         }
         self.table.row_done()
     }
@@ -686,13 +719,13 @@ mod tests {
     fn clusters_read_back_with_their_types() {
         let ids = IdColumn::new(["a", "b", "c", "d"]);
         let mut w = MembersParquetWriter::clusters(Vec::new()).unwrap();
-        w.write_member(&ids, 0, 0, 3).unwrap();
-        w.write_member(&ids, 2, 0, 3).unwrap();
-        w.write_member(&ids, 3, 0, 3).unwrap();
+        w.write_cluster_member(&ids, 0, 0, 3, 1.0).unwrap();
+        w.write_cluster_member(&ids, 2, 0, 3, 0.75).unwrap();
+        w.write_cluster_member(&ids, 3, 0, 3, 0.5).unwrap();
         let reader = SerializedFileReader::new(Bytes::from(w.finish().unwrap())).unwrap();
         let schema = reader.metadata().file_metadata().schema_descr_ptr();
         let names: Vec<&str> = schema.columns().iter().map(|c| c.name()).collect();
-        assert_eq!(names, ["id", "cluster", "size", "keep"]);
+        assert_eq!(names, ["id", "cluster", "size", "keep", "jaccard"]);
         let rows: Vec<String> = reader
             .get_row_iter(None)
             .unwrap()
@@ -701,9 +734,9 @@ mod tests {
         assert_eq!(
             rows,
             [
-                r#"{id: "a", cluster: "a", size: 3, keep: true}"#,
-                r#"{id: "c", cluster: "a", size: 3, keep: false}"#,
-                r#"{id: "d", cluster: "a", size: 3, keep: false}"#,
+                r#"{id: "a", cluster: "a", size: 3, keep: true, jaccard: 1.0}"#,
+                r#"{id: "c", cluster: "a", size: 3, keep: false, jaccard: 0.75}"#,
+                r#"{id: "d", cluster: "a", size: 3, keep: false, jaccard: 0.5}"#,
             ]
         );
     }

@@ -4,9 +4,10 @@
 use std::sync::Arc;
 
 use crate::Result;
+use crate::analysis::center::{center_clusters, jaccards_to_kept};
 use crate::analysis::clusters::Clusters;
 use crate::analysis::components::{audited_clusters, unverified_components, verified_components};
-use crate::analysis::dedup::{Dedup, DedupOptions, Joining};
+use crate::analysis::dedup::{Clustering, Dedup, DedupOptions, Joining};
 use crate::jobs::Phase;
 use crate::minhash::{IdenticalGroups, Index, bucket_lists};
 
@@ -37,6 +38,12 @@ impl Pipeline<'_> {
         groups: Option<Arc<IdenticalGroups>>,
         length: impl Fn(u32) -> usize + Copy + Sync,
     ) -> Result<Dedup> {
+        if options.clustering == Clustering::Center && options.joining == Joining::Unverified {
+            return Err(crate::Error::usage(
+                "center clustering removes a document only for a verified pair at the \
+                 threshold; unverified joining (every candidate joins) has components only",
+            ));
+        }
         let n = index.len();
         let identical = match (options.collapse_identical, groups) {
             (false, _) => None,
@@ -106,6 +113,32 @@ impl Pipeline<'_> {
                 });
                 Ok(((audited, below), n as u64))
             })?;
+        // The center pass: verified joining only (its guarantee is about verified pairs).
+        let center = match options.joining {
+            Joining::Unverified => None,
+            Joining::Verified => Some(self.timed(Phase::Centering, "Jaccards", |progress| {
+                progress.begin(Phase::Centering, 0);
+                let centered = center_clusters(
+                    n,
+                    &buckets,
+                    identical.as_deref(),
+                    &index.sets,
+                    options.threshold,
+                    options.keep,
+                    length,
+                    progress,
+                )?;
+                let computed = centered.jaccards;
+                Ok((centered, computed))
+            })?),
+        };
+        let (components_to_kept, to_kept_jaccards) =
+            jaccards_to_kept(&audited.clusters, &index.sets);
+        let components_removed_below_threshold = (0..n as u32)
+            .filter(|&d| {
+                audited.clusters.is_removed(d) && components_to_kept[d as usize] < options.threshold
+            })
+            .count();
         Ok(Dedup {
             identical,
             bucket_pairs: buckets.bucket_pairs,
@@ -114,9 +147,15 @@ impl Pipeline<'_> {
             pairs_dropped_by_cap: buckets.pairs_dropped_by_cap,
             jaccards_computed: verified.jaccards
                 + unverified.as_ref().map_or(0, |u| u.jaccards)
-                + audited.jaccards,
+                + audited.jaccards
+                + center.as_ref().map_or(0, |c| c.jaccards)
+                + to_kept_jaccards,
+            clustering: options.clustering,
             clusters: audited.clusters,
             audits: audited.audits,
+            components_to_kept,
+            components_removed_below_threshold,
+            center,
             removed_below_threshold,
         })
     }
@@ -178,6 +217,7 @@ mod tests {
             },
             threshold: 0.6,
             joining,
+            clustering: Clustering::Components,
             keep: KeepRule::First,
             collapse_identical: collapse,
             audit: AuditLimits::default(),
@@ -362,10 +402,14 @@ mod tests {
                 .iter()
                 .map(|a| a.pairs_compared as usize)
                 .sum::<usize>();
+        // The center pass and the Jaccards of removed documents with their kept ones are
+        // not part of joining components.
+        let components_jaccards = got.jaccards_computed
+            - got.center.as_ref().map_or(0, |c| c.jaccards)
+            - got.clusters.removed_documents() as u64;
         assert!(
-            got.jaccards_computed as usize <= pair_based + unverified_edges,
-            "{} > {pair_based}",
-            got.jaccards_computed
+            components_jaccards as usize <= pair_based + unverified_edges,
+            "{components_jaccards} > {pair_based}"
         );
     }
 
@@ -463,5 +507,242 @@ mod tests {
         .unwrap();
         let n = texts.len() as u32;
         assert!(d.clusters.cluster_of(n - 1).is_none() && d.clusters.cluster_of(n - 2).is_none());
+    }
+
+    /// Hand-built edit chains: each document is the previous one with a few words replaced,
+    /// so neighbours are near-duplicates and the chain's ends share little.
+    fn edit_chains(chains: usize, length: usize, seed: u64) -> Vec<String> {
+        use crate::util::rng::SplitMix64;
+        let mut rng = SplitMix64::new(seed);
+        let word = |rng: &mut SplitMix64| {
+            let syllables = [
+                "ka", "lo", "mi", "ner", "sta", "ru", "vel", "tor", "que", "dal",
+            ];
+            (0..3)
+                .map(|_| syllables[rng.below(syllables.len() as u64) as usize])
+                .collect::<String>()
+        };
+        let mut texts = Vec::new();
+        for _ in 0..chains {
+            let mut words: Vec<String> = (0..40).map(|_| word(&mut rng)).collect();
+            for _ in 0..length {
+                texts.push(words.join(" "));
+                for _ in 0..3 {
+                    let at = rng.below(words.len() as u64) as usize;
+                    words[at] = word(&mut rng);
+                }
+            }
+        }
+        texts
+    }
+
+    /// A template corpus (families, verbatim copies) with edit chains appended.
+    fn chained_template_corpus(docs: usize, seed: u64) -> Corpus {
+        use crate::synthetic::templated::{TemplateOptions, generate_templated};
+        let generated = generate_templated(&TemplateOptions {
+            docs,
+            max_family: 150,
+            seed,
+            ..TemplateOptions::default()
+        });
+        let mut corpus = generated.corpus;
+        for (i, text) in edit_chains(12, 25, seed).iter().enumerate() {
+            corpus.push(&format!("chain{i}"), text);
+        }
+        corpus
+    }
+
+    /// The definition of center clustering, over every candidate pair of every document
+    /// (no bucket lists): in keep order, a document with a kept candidate at ≥ t goes to the
+    /// most similar one (ties: earlier in keep order), else it is kept. With
+    /// `collapse_identical`, a document whose shingle set an earlier one in keep order has
+    /// goes where that one went. Returns each document's kept document (itself when kept).
+    fn greedy_reference(
+        index: &Index,
+        options: &DedupOptions,
+        len: impl Fn(u32) -> usize + Sync,
+    ) -> Vec<u32> {
+        use crate::analysis::clusters::keep_order;
+        let n = index.len();
+        let candidates =
+            find_candidates_among(&index.signatures, &options.banding, None, &Progress::new())
+                .unwrap();
+        let pairs = verify(
+            index,
+            &candidates.pairs,
+            options.threshold,
+            &Progress::new(),
+        )
+        .unwrap();
+        let mut neighbours: Vec<Vec<(u32, f64)>> = vec![Vec::new(); n];
+        for p in &pairs {
+            neighbours[p.a as usize].push((p.b, p.jaccard));
+            neighbours[p.b as usize].push((p.a, p.jaccard));
+        }
+        let order = keep_order(n, options.keep, len);
+        let mut rank = vec![0usize; n];
+        for (i, &d) in order.iter().enumerate() {
+            rank[d as usize] = i;
+        }
+        let mut kept_doc: Vec<u32> = (0..n as u32).collect();
+        let mut kept = vec![false; n];
+        let mut lead_of_set: std::collections::HashMap<&[u64], u32> = Default::default();
+        for &d in &order {
+            let set = index.sets.get(d as usize);
+            if options.collapse_identical && !set.is_empty() {
+                let lead = *lead_of_set.entry(set).or_insert(d);
+                if lead != d {
+                    kept_doc[d as usize] = kept_doc[lead as usize];
+                    continue;
+                }
+            }
+            let best = neighbours[d as usize]
+                .iter()
+                .filter(|(c, j)| kept[*c as usize] && *j >= options.threshold)
+                .max_by(|x, y| {
+                    x.1.total_cmp(&y.1)
+                        .then(rank[y.0 as usize].cmp(&rank[x.0 as usize]))
+                });
+            match best {
+                Some(&(c, _)) => kept_doc[d as usize] = c,
+                None => kept[d as usize] = true,
+            }
+        }
+        kept_doc
+    }
+
+    fn center_of_each(d: &Dedup, n: usize) -> Vec<u32> {
+        let clusters = d.chosen();
+        (0..n as u32)
+            .map(|doc| clusters.cluster_of(doc).map_or(doc, |c| clusters.kept(c)))
+            .collect()
+    }
+
+    fn center_options(threshold: f64, bands: usize, rows: usize, keep: KeepRule) -> DedupOptions {
+        let mut o = options(true, Joining::Verified);
+        o.clustering = Clustering::Center;
+        o.threshold = threshold;
+        o.banding.banding = Banding { bands, rows };
+        o.keep = keep;
+        o
+    }
+
+    #[test]
+    fn center_clustering_is_the_greedy_pass_over_every_verified_pair() {
+        let corpus = chained_template_corpus(1_500, 5);
+        let index = build_index(&corpus, &IndexOptions::default(), &Progress::new()).unwrap();
+        let len = |d: u32| corpus.text(d as usize).len();
+        for (threshold, bands, rows) in [(0.7, 20, 5), (0.5, 32, 2), (0.8, 16, 4)] {
+            for keep in [KeepRule::First, KeepRule::Longest] {
+                for collapse in [true, false] {
+                    let mut o = center_options(threshold, bands, rows, keep);
+                    o.collapse_identical = collapse;
+                    let got = dedup(&index, &o, len, &Progress::new()).unwrap();
+                    let expected = greedy_reference(&index, &o, len);
+                    assert_eq!(
+                        center_of_each(&got, index.len()),
+                        expected,
+                        "t {threshold} {bands}×{rows} {keep:?} collapse {collapse}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn center_removals_are_justified_and_kept_documents_are_no_pair() {
+        use crate::minhash::similarity::jaccard;
+        let corpus = chained_template_corpus(2_000, 9);
+        let index = build_index(&corpus, &IndexOptions::default(), &Progress::new()).unwrap();
+        let len = |d: u32| corpus.text(d as usize).len();
+        let n = index.len();
+        let mut chained_removals = 0;
+        for (threshold, cap) in [(0.7, None), (0.5, None), (0.7, Some(20))] {
+            let mut o = center_options(threshold, 20, 5, KeepRule::Longest);
+            o.banding.max_bucket = cap;
+            let d = dedup(&index, &o, len, &Progress::new()).unwrap();
+            let center = d.center.as_ref().unwrap();
+            let clusters = &center.clusters;
+            for doc in 0..n as u32 {
+                if let Some(c) = clusters.cluster_of(doc) {
+                    let kept = clusters.kept(c);
+                    let exact =
+                        jaccard(index.sets.get(doc as usize), index.sets.get(kept as usize));
+                    assert_eq!(center.to_kept[doc as usize], exact, "document {doc}");
+                    assert!(exact >= threshold, "document {doc} removed at {exact}");
+                }
+            }
+            // Every kept document against every other kept one its buckets pair it with.
+            let lists =
+                bucket_lists(&index.signatures, &o.banding, None, &Progress::new()).unwrap();
+            let kept: Vec<u32> = (0..n as u32)
+                .filter(|&doc| !clusters.is_removed(doc))
+                .collect();
+            for (i, &a) in kept.iter().enumerate() {
+                for &b in &kept[i + 1..] {
+                    if lists.bands_hit(a, b) > 0 {
+                        let j = jaccard(index.sets.get(a as usize), index.sets.get(b as usize));
+                        // Copies past the cap share no bucket with their representative's
+                        // other pairs; kept copies are never both kept.
+                        assert!(j < threshold, "kept {a} and {b} at {j}");
+                    }
+                }
+            }
+            assert!(clusters.removed_documents() <= d.clusters.removed_documents());
+            chained_removals += d.components_removed_below_threshold;
+            // The components' count is what their to-kept Jaccards say.
+            let below = (0..n as u32)
+                .filter(|&doc| {
+                    d.clusters.is_removed(doc) && d.components_to_kept[doc as usize] < threshold
+                })
+                .count();
+            assert_eq!(below, d.components_removed_below_threshold);
+        }
+        assert!(
+            chained_removals > 0,
+            "edit chains make components remove documents below t"
+        );
+    }
+
+    #[test]
+    fn center_clustering_does_not_depend_on_threads_or_runs() {
+        let corpus = chained_template_corpus(3_000, 21);
+        let index = build_index(&corpus, &IndexOptions::default(), &Progress::new()).unwrap();
+        let len = |d: u32| corpus.text(d as usize).len();
+        let o = center_options(0.6, 20, 5, KeepRule::Longest);
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let d = dedup(&index, &o, len, &Progress::new()).unwrap();
+                let center = d.center.unwrap();
+                let to_kept: Vec<u64> = center.to_kept.iter().map(|j| j.to_bits()).collect();
+                (center.clusters, to_kept, center.jaccards)
+            })
+        };
+        let one = run(1);
+        assert!(
+            one.0.removed_documents() > 100,
+            "{}",
+            one.0.removed_documents()
+        );
+        assert_eq!(one, run(4));
+        assert_eq!(one, run(4));
+        assert_eq!(one, run(1));
+    }
+
+    #[test]
+    fn center_clustering_refuses_unverified_joining() {
+        let texts = family_corpus();
+        let index =
+            build_index(&corpus(&texts), &IndexOptions::default(), &Progress::new()).unwrap();
+        let mut o = options(true, Joining::Unverified);
+        o.clustering = Clustering::Center;
+        let refused = dedup(&index, &o, |_| 0, &Progress::new())
+            .unwrap_err()
+            .to_string();
+        assert!(refused.contains("components only"), "{refused}");
     }
 }

@@ -1,0 +1,425 @@
+//! Center clustering: remove a document only when a document already kept is a verified
+//! near-duplicate of it.
+//!
+//! Connected components chain: A ≈ B ≈ C joins A and C even when they share little, and the
+//! component keeps one document and removes the rest, C included. Center clustering takes
+//! documents in keep order (the `--keep` rule, [`keep_order`]) and decides each once: it is
+//! removed when some document already kept is a candidate of it with exact Jaccard ≥ t, and
+//! assigned to the most similar such document (ties to the one earlier in keep order);
+//! otherwise it is kept. The kept documents are the maximal independent set of the
+//! verified-pair graph that the keep order makes greedy (the lexicographically first one),
+//! so every removal is justified by one pair at ≥ t, and no two kept documents are such a
+//! pair. The clusters are stars: a kept document and the documents assigned to it.
+//!
+//! Scale. As the components ([`super::components`]), it follows documents and bands, not
+//! candidate pairs: a document's candidates are read from its buckets, and only the *kept*
+//! members of a bucket matter. Each listed bucket carries the list of its kept members, in
+//! keep order, in an arena as large as the banding's member lists; a document compares its
+//! shingle set with the distinct kept members of its buckets only. A family of m documents
+//! around one kept center costs about m Jaccards, not m²; a chained family costs m times the
+//! number of centers it ends with. Components stop at the first member of another component
+//! that reaches t; this pass cannot stop early, since the assignment wants the most similar
+//! kept document, so it computes one Jaccard per (document, kept candidate) pair that the
+//! size bound `|A ∩ B| / |A ∪ B| ≤ min / max` does not rule out.
+//!
+//! Identical copies are collapsed first: the banding sees one representative per distinct
+//! shingle set. A group of copies is decided once, at the position of its member that comes
+//! first in keep order (its lead); the lead is kept or removed as the representative's set
+//! decides, and the other copies are removed, assigned to the lead at Jaccard 1 when it is
+//! kept, or to the lead's kept document at the lead's Jaccard: identical documents stay in
+//! one cluster. Which documents are kept and removed is what the greedy pass over every
+//! document would find, since copies share every bucket; only the assignment of the copies
+//! of a removed set can differ from that pass, which could send a late copy to a document
+//! kept after its lead, at a Jaccard still below 1.
+//!
+//! Threads. The decisions are sequential in keep order, but most of the work is not: units
+//! are taken in chunks; within a chunk every document first compares itself, in parallel,
+//! with the documents kept *before* the chunk (a fixed state), and then, in keep order, with
+//! the few documents kept earlier within the chunk. The decision is the same as the plain
+//! sequential pass, whatever the number of threads.
+
+use rayon::prelude::*;
+
+use super::clusters::{Clusters, Edge, KeepRule, keep_order};
+use crate::jobs::Progress;
+use crate::minhash::similarity::jaccard;
+use crate::minhash::{BucketLists, IdenticalGroups, ShingleSets};
+use crate::{Error, Result};
+
+/// Documents decided per chunk: large enough to keep every thread busy with the parallel
+/// comparison, small enough that few documents of a chunk are kept within it.
+const CHUNK: usize = 4096;
+
+/// No document: kept, or no kept document found.
+const NONE: u32 = u32::MAX;
+
+/// The clusters center clustering finds.
+#[derive(Debug, Clone)]
+pub struct Centered {
+    /// Stars: each cluster's kept document is its center, every other member is assigned to it.
+    pub clusters: Clusters,
+    /// Per document: its Jaccard with the kept document of its cluster (1 for the kept
+    /// document itself; NaN for a document in no cluster).
+    pub to_kept: Vec<f64>,
+    /// Exact Jaccards the pass computed.
+    pub jaccards: u64,
+}
+
+/// The best kept candidate so far: the highest Jaccard, then the earliest in keep order.
+#[derive(Debug, Clone, Copy)]
+struct Best {
+    jaccard: f64,
+    rank: u32,
+    doc: u32,
+}
+
+impl Best {
+    const NONE: Best = Best {
+        jaccard: f64::NEG_INFINITY,
+        rank: u32::MAX,
+        doc: NONE,
+    };
+
+    fn max(self, other: Best) -> Best {
+        if other.jaccard > self.jaccard || (other.jaccard == self.jaccard && other.rank < self.rank)
+        {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+/// True when `a` and `b` can reach `threshold`: Jaccard is at most the ratio of the smaller
+/// set's size to the larger's.
+fn may_reach(a: &[u64], b: &[u64], threshold: f64) -> bool {
+    let (small, large) = (a.len().min(b.len()), a.len().max(b.len()));
+    large == 0 || small as f64 >= threshold * large as f64
+}
+
+/// The kept members of every listed bucket, in keep order: bucket k of band b holds its kept
+/// members in `slots[b][start[b][k]..start[b][k] + len[b][k]]`.
+struct KeptLists {
+    start: Vec<Vec<u32>>,
+    len: Vec<Vec<u32>>,
+    slots: Vec<Vec<u32>>,
+}
+
+impl KeptLists {
+    fn new(buckets: &BucketLists) -> Self {
+        let mut start = Vec::with_capacity(buckets.bands.len());
+        let mut len = Vec::with_capacity(buckets.bands.len());
+        let mut slots = Vec::with_capacity(buckets.bands.len());
+        for band in &buckets.bands {
+            let mut offsets = Vec::with_capacity(band.len());
+            let mut total = 0u32;
+            for bucket in band.iter() {
+                offsets.push(total);
+                total += bucket.len() as u32;
+            }
+            start.push(offsets);
+            len.push(vec![0u32; band.len()]);
+            slots.push(vec![0u32; total as usize]);
+        }
+        KeptLists { start, len, slots }
+    }
+
+    fn kept(&self, band: usize, bucket: u32) -> &[u32] {
+        let s = self.start[band][bucket as usize] as usize;
+        &self.slots[band][s..s + self.len[band][bucket as usize] as usize]
+    }
+
+    fn push(&mut self, band: usize, bucket: u32, doc: u32) {
+        let s = self.start[band][bucket as usize] as usize;
+        let l = &mut self.len[band][bucket as usize];
+        self.slots[band][s + *l as usize] = doc;
+        *l += 1;
+    }
+}
+
+/// Center clustering of the documents of `buckets` (representatives of `identical`, when
+/// given) in the keep order of `keep` and `key` (see [`keep_order`]).
+#[allow(clippy::too_many_arguments)]
+pub fn center_clusters(
+    documents: usize,
+    buckets: &BucketLists,
+    identical: Option<&IdenticalGroups>,
+    sets: &ShingleSets,
+    threshold: f64,
+    keep: KeepRule,
+    key: impl Fn(u32) -> usize + Sync + Copy,
+    progress: &Progress,
+) -> Result<Centered> {
+    let sizes = Sizes {
+        documents,
+        chunk: CHUNK,
+    };
+    center_in_chunks(
+        sizes, buckets, identical, sets, threshold, keep, key, progress,
+    )
+}
+
+/// How many documents, and how many units are decided per chunk.
+#[derive(Debug, Clone, Copy)]
+struct Sizes {
+    documents: usize,
+    chunk: usize,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn center_in_chunks(
+    Sizes { documents, chunk }: Sizes,
+    buckets: &BucketLists,
+    identical: Option<&IdenticalGroups>,
+    sets: &ShingleSets,
+    threshold: f64,
+    keep: KeepRule,
+    key: impl Fn(u32) -> usize + Sync + Copy,
+    progress: &Progress,
+) -> Result<Centered> {
+    let order = keep_order(documents, keep, key);
+    let mut rank = vec![0u32; documents];
+    for (position, &d) in order.iter().enumerate() {
+        rank[d as usize] = position as u32;
+    }
+    let representative = |d: u32| identical.map_or(d, |g| g.representative(d));
+    // The lead of each distinct set: its member first in keep order.
+    let mut lead: Vec<u32> = (0..documents as u32).collect();
+    if let Some(groups) = identical {
+        for group in groups.groups() {
+            let first = *group.iter().min_by_key(|&&d| rank[d as usize]).unwrap();
+            lead[group[0] as usize] = first;
+        }
+    }
+    // Distinct sets in the keep order of their leads, each with its lead's rank.
+    let units: Vec<u32> = order
+        .iter()
+        .copied()
+        .filter(|&d| lead[representative(d) as usize] == d)
+        .map(representative)
+        .collect();
+    let unit_rank = |r: u32| rank[lead[r as usize] as usize];
+
+    let mut kept_lists = KeptLists::new(buckets);
+    let mut assigned = vec![NONE; documents];
+    let mut assigned_jaccard = vec![f64::NAN; documents];
+    let mut jaccards = 0u64;
+    // The kept candidates of `r` among the kept lists that `take` selects, compared.
+    let best_of = |r: u32, candidates: &mut Vec<u32>, computed: &mut u64| -> Best {
+        candidates.sort_unstable();
+        candidates.dedup();
+        let set_r = sets.get(r as usize);
+        let mut best = Best::NONE;
+        for &c in candidates.iter() {
+            let set_c = sets.get(c as usize);
+            if !may_reach(set_r, set_c, threshold) {
+                continue;
+            }
+            *computed += 1;
+            best = best.max(Best {
+                jaccard: jaccard(set_r, set_c),
+                rank: unit_rank(c),
+                doc: c,
+            });
+        }
+        best
+    };
+    for chunk in units.chunks(chunk) {
+        progress.check()?;
+        let chunk_start = unit_rank(chunk[0]);
+        // Against the documents kept before the chunk: final, so compared in parallel.
+        let before: Vec<(Best, u64)> = chunk
+            .par_iter()
+            .map(|&r| {
+                let mut candidates = Vec::new();
+                for (band, &bucket) in buckets.buckets_of(r).iter().enumerate() {
+                    if bucket != NONE {
+                        candidates.extend_from_slice(kept_lists.kept(band, bucket));
+                    }
+                }
+                let mut computed = 0;
+                let best = best_of(r, &mut candidates, &mut computed);
+                (best, computed)
+            })
+            .collect();
+        // Against the documents kept earlier in the chunk (the tails of the kept lists), and
+        // the decision, in keep order.
+        let mut computed = 0u64;
+        let mut candidates = Vec::new();
+        for (&r, &(best, before_computed)) in chunk.iter().zip(&before) {
+            computed += before_computed;
+            candidates.clear();
+            let row = buckets.buckets_of(r);
+            for (band, &bucket) in row.iter().enumerate() {
+                if bucket != NONE {
+                    let kept = kept_lists.kept(band, bucket);
+                    let recent = kept
+                        .iter()
+                        .rev()
+                        .take_while(|&&c| unit_rank(c) >= chunk_start)
+                        .copied();
+                    candidates.extend(recent);
+                }
+            }
+            let best = best.max(best_of(r, &mut candidates, &mut computed));
+            if best.jaccard >= threshold {
+                assigned[r as usize] = best.doc;
+                assigned_jaccard[r as usize] = best.jaccard;
+            } else {
+                for (band, &bucket) in row.iter().enumerate() {
+                    if bucket != NONE {
+                        kept_lists.push(band, bucket, r);
+                    }
+                }
+            }
+        }
+        jaccards += computed;
+        progress.advance(computed);
+    }
+    drop(kept_lists);
+
+    // Every document to the kept document of its star: copies of a kept set to its lead at
+    // 1, members of a removed set to the lead of the set it was assigned to.
+    let mut center_of = vec![NONE; documents];
+    let mut to_kept = vec![f64::NAN; documents];
+    let mut edges = Vec::new();
+    for d in 0..documents as u32 {
+        let r = representative(d);
+        let (center, value) = match assigned[r as usize] {
+            NONE => (lead[r as usize], 1.0),
+            k => (lead[k as usize], assigned_jaccard[r as usize]),
+        };
+        if center != d {
+            center_of[d as usize] = center;
+            to_kept[d as usize] = value;
+            to_kept[center as usize] = 1.0;
+            edges.push(Edge {
+                a: d.min(center),
+                b: d.max(center),
+                jaccard: value,
+            });
+        }
+    }
+    let clusters = Clusters::build(documents, &edges, None, keep, key);
+    for c in 0..clusters.len() {
+        let kept = clusters.kept(c);
+        if let Some(&d) = clusters
+            .members(c)
+            .iter()
+            .find(|&&d| d != kept && center_of[d as usize] != kept)
+        {
+            return Err(Error::Internal(format!(
+                "center clustering: document {d} is assigned to {} but its cluster keeps {kept}",
+                center_of[d as usize]
+            )));
+        }
+    }
+    Ok(Centered {
+        clusters,
+        to_kept,
+        jaccards,
+    })
+}
+
+/// Per document, its Jaccard with the kept document of its cluster in `clusters` (1 for the
+/// kept document; NaN outside clusters), and the Jaccards computed (one per removed
+/// document whose set differs from the kept one's).
+pub fn jaccards_to_kept(clusters: &Clusters, sets: &ShingleSets) -> (Vec<f64>, u64) {
+    let to_kept: Vec<f64> = (0..sets.len() as u32)
+        .into_par_iter()
+        .map(|d| match clusters.cluster_of(d) {
+            None => f64::NAN,
+            Some(c) => {
+                let kept = clusters.kept(c);
+                if kept == d {
+                    1.0
+                } else {
+                    jaccard(sets.get(d as usize), sets.get(kept as usize))
+                }
+            }
+        })
+        .collect();
+    let computed = clusters.removed_documents() as u64;
+    (to_kept, computed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Corpus;
+    use crate::minhash::{Banding, BandingOptions, IndexOptions, bucket_lists, build_index};
+    use crate::synthetic::templated::{TemplateOptions, generate_templated};
+
+    /// The chunks only split the work: any chunk size, on any number of threads, gives the
+    /// decisions of the one-at-a-time pass (chunks of 1).
+    #[test]
+    fn chunks_and_threads_do_not_change_the_result() {
+        let generated = generate_templated(&TemplateOptions {
+            docs: 2_500,
+            max_family: 200,
+            seed: 17,
+            ..TemplateOptions::default()
+        });
+        let mut corpus: Corpus = generated.corpus;
+        // An edit chain: each text replaces one more word of the first.
+        let words: Vec<String> = (0..30).map(|i| format!("w{i}x{}", i * 7 % 11)).collect();
+        for step in 0..60 {
+            let mut text = words.clone();
+            for (k, w) in text.iter_mut().enumerate().take(step / 2) {
+                *w = format!("edit{step}at{k}");
+            }
+            corpus.push(&format!("chain{step}"), &text.join(" "));
+        }
+        let index = build_index(&corpus, &IndexOptions::default(), &Progress::new()).unwrap();
+        let identical = IdenticalGroups::find(&index.sets);
+        let included: Vec<bool> = (0..index.len() as u32)
+            .map(|d| identical.is_representative(d))
+            .collect();
+        let banding = BandingOptions {
+            banding: Banding { bands: 20, rows: 5 },
+            max_bucket: None,
+        };
+        let buckets = bucket_lists(
+            &index.signatures,
+            &banding,
+            Some(&included),
+            &Progress::new(),
+        )
+        .unwrap();
+        let key = |d: u32| corpus.text(d as usize).len();
+        let run = |chunk: usize, threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let sizes = Sizes {
+                    documents: index.len(),
+                    chunk,
+                };
+                let c = center_in_chunks(
+                    sizes,
+                    &buckets,
+                    Some(&identical),
+                    &index.sets,
+                    0.6,
+                    KeepRule::Longest,
+                    key,
+                    &Progress::new(),
+                )
+                .unwrap();
+                let to_kept: Vec<u64> = c.to_kept.iter().map(|j| j.to_bits()).collect();
+                (c.clusters, to_kept, c.jaccards)
+            })
+        };
+        let one_at_a_time = run(1, 1);
+        assert!(one_at_a_time.0.removed_documents() > 200);
+        for (chunk, threads) in [(7, 4), (100, 1), (100, 4), (CHUNK, 4)] {
+            assert_eq!(
+                run(chunk, threads),
+                one_at_a_time,
+                "chunk {chunk}, {threads} threads"
+            );
+        }
+    }
+}
