@@ -41,18 +41,18 @@ fn scaled_f(count: f64, log: bool) -> f64 {
 const LEVELS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme;
-    let hist = &app.hist;
+    let theme = &app.theme();
+    let hist = &app.hist();
     let bins = hist.bins();
-    let border = if app.focus == Focus::Histogram {
+    let border = if app.focus() == Focus::Histogram {
         theme.focused_border()
     } else {
         theme.border()
     };
-    let estimated = app.candidates.estimated.as_ref();
+    let estimated = app.candidates().estimated.as_ref();
     let mut title = match estimated {
         None => {
-            let heading = match app.imported.pairs_heading() {
+            let heading = match app.imported().pairs_heading() {
                 Some(heading) => format!(" Exact Jaccard, {heading} "),
                 None => " Exact Jaccard of candidates ".to_string(),
             };
@@ -93,16 +93,20 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             ),
         ],
     };
-    match (&app.candidates.result, &app.candidates.job) {
+    match (&app.candidates().result, &app.candidates().job) {
         (None, _) => title.push(Span::styled("(computing…) ", theme.warning())),
-        (Some(r), _) if r.banding != app.curve.banding => title.push(Span::styled(
-            format!("showing {} · computing {}… ", r.banding, app.curve.banding),
+        (Some(r), _) if r.banding != app.curve().banding => title.push(Span::styled(
+            format!(
+                "showing {} · computing {}… ",
+                r.banding,
+                app.curve().banding
+            ),
             theme.warning(),
         )),
         (Some(r), _) => title.push(Span::styled(format!("{} ", r.banding), theme.key())),
     }
     title.push(Span::styled(
-        if app.log_scale {
+        if app.log_scale() {
             "· log "
         } else {
             "· linear "
@@ -123,7 +127,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         return;
     }
 
-    let log = app.log_scale;
+    let log = app.log_scale();
     // Intervals (sampled candidates only) stay on the panel: the scale takes their tops.
     let intervals: Option<&[Estimate]> = estimated
         .map(|e| e.estimate.bins.as_slice())
@@ -138,15 +142,15 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     // Bars, one column at a time in plot coordinates: x ∈ [0, cols − 1] is the column index.
     let bar_color = theme.bars();
     let selected_color = theme.bars_selected();
-    let highlighted = app
-        .view
-        .filter
-        .and_then(|f| f.bin)
-        .or(if app.focus == Focus::Histogram {
-            Some(app.bin_cursor)
-        } else {
-            None
-        });
+    let highlighted =
+        app.list_view()
+            .filter
+            .and_then(|f| f.bin)
+            .or(if app.focus() == Focus::Histogram {
+                Some(app.bin_cursor())
+            } else {
+                None
+            });
     let mut bars: Vec<(f64, f64, bool)> = Vec::with_capacity(cols);
     for c in 0..cols {
         let bin = c / per_bin;
@@ -165,7 +169,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     }
     // The S-curve over the bars: s maps to the column whose centre is s.
     let xs = |s: f64| s * cols as f64 - 0.5;
-    let b = app.curve.banding;
+    let b = app.curve().banding;
     let curve: Vec<(f64, f64)> = (0..=cols * 4)
         .map(|i| {
             let s = i as f64 / (cols * 4) as f64;
@@ -191,7 +195,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         })
         .unwrap_or_default();
     let whisker_color = theme.color(Color::Magenta);
-    let t = app.curve.threshold;
+    let t = app.curve().threshold;
     let canvas = Canvas::default()
         .x_bounds([0.0, (cols - 1).max(1) as f64])
         .y_bounds([0.0, max])
@@ -327,19 +331,19 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
 
     // Counts around t, and the highlighted bin.
     let total = app
-        .candidates
+        .candidates()
         .result
         .as_ref()
         .map(|r| r.pairs.len())
         .unwrap_or(0);
-    let above = app.pairs_at_or_above_t;
+    let above = app.pairs_at_or_above_t();
     // The counts line keeps below and at/above t whole; the total and the sample size go
     // first when the panel is narrow.
     let marker = || Span::styled("│ ", Style::default().fg(theme.threshold()));
     let counts: Vec<Field> = match (
-        app.candidates.estimated_total(),
-        app.candidates.estimated_below(t),
-        app.candidates.estimated_at_or_above(t),
+        app.candidates().estimated_total(),
+        app.candidates().estimated_below(t),
+        app.candidates().estimated_at_or_above(t),
     ) {
         (Some(all), Some(below), Some(at_or_above)) => {
             let refining = estimated.is_some_and(|e| e.refining);
