@@ -71,8 +71,10 @@ pub use lshscope_core::pipeline::rebanding::{
 use lshscope_core::{Error, Result};
 
 use app::{Action, App, Overlay, PromptKey};
+pub use candidates::{run_reband_job, run_reband_job_reporting};
+pub use labels::run_label_save;
 use lanes::Workers;
-pub use lanes::{run_effect_inline, run_label_save, run_reband_job, run_reband_job_reporting};
+pub use lanes::run_effect_inline;
 use lshscope_core::pipeline::{Loaded, PhaseTiming};
 use session::Config;
 
