@@ -24,7 +24,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use divan::{Bencher, black_box};
-use lshscope::tui::app::{Action, App, Effect};
+use lshscope::tui::app::{Action, App, Effect, Inputs};
 use lshscope::tui::candidates::{BandOutcome, Prepared, RebandRequest};
 use lshscope::tui::keys::Command;
 use lshscope::tui::reband;
@@ -185,7 +185,12 @@ fn ready_app(docs: usize) -> App {
         "lshscope-bench-tui-{}.labels.csv",
         std::process::id()
     ));
-    let mut app = App::new(config(), LabelStore::load(labels).unwrap(), FRAME);
+    let mut app = App::new(
+        config(),
+        LabelStore::load(labels).unwrap(),
+        Inputs::default(),
+        FRAME,
+    );
     app.attach(Arc::clone(&s.data));
     answer(&mut app, &s.start);
     app
@@ -264,7 +269,7 @@ fn apply_result(bencher: Bencher, docs: usize) {
         .bench_local_values(|outcome| {
             let mut app = app.borrow_mut();
             app.update(Action::Banded(outcome));
-            app.candidates.list.len()
+            app.candidates().list.len()
         });
 }
 
@@ -300,7 +305,7 @@ fn frame_viewer(bencher: Bencher) {
     app.update(Action::PromptInput(lshscope::tui::app::PromptKey::Submit));
     app.update(Action::Command(Command::Open));
     app.update(Action::Command(Command::ToggleBandValues));
-    assert!(app.viewer.pair.is_some(), "a pair is open");
+    assert!(app.viewer().pair.is_some(), "a pair is open");
     let mut terminal = Terminal::new(TestBackend::new(FRAME.0, FRAME.1)).unwrap();
     bencher.bench_local(|| draw(&mut terminal, &app));
 }

@@ -8,7 +8,6 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use lshscope_core::Result;
 use lshscope_core::analysis::histogram::SimilarityHistogram;
 use lshscope_core::analysis::sampled::{CandidateEstimate, Estimate};
 use lshscope_core::jobs::{Latest, Ticket};
@@ -18,7 +17,9 @@ use lshscope_core::pipeline::Loaded;
 use lshscope_core::pipeline::band_policy::{
     BandAnswer, BandRequest, EstimatedCandidates, Sampling, band_candidates,
 };
+use lshscope_core::{Error, Result};
 
+use super::app::Action;
 use super::list::{ListView, PairList, list_order};
 
 /// Band and verify `banding` over `data`; answered with a [`BandOutcome`].
@@ -212,4 +213,31 @@ impl Candidates {
     pub fn estimated_below(&self, t: f64) -> Option<Estimate> {
         self.estimated.as_ref().map(|e| e.estimate.below(t))
     }
+}
+
+/// The re-banding job: band and verify (or sample, see [`run_reband`]), reusing the
+/// similarities known so far, then prepare the histogram and list order off the UI thread.
+/// Returns the final answer; a quick first estimate, when there is one, is handed to
+/// `first`. `None` when cancelled.
+pub fn run_reband_job_reporting(job: RebandJob, mut first: impl FnMut(Action)) -> Option<Action> {
+    let answer = |a: RebandAnswer| match a {
+        RebandAnswer::Exact(outcome) => Action::Banded(outcome),
+        RebandAnswer::Estimated(outcome) => Action::Estimated(outcome),
+    };
+    match run_reband(&job, |a| first(answer(a))) {
+        Ok(a) => {
+            job.progress.finish();
+            Some(answer(a))
+        }
+        Err(Error::Cancelled) => None,
+        Err(e) => Some(Action::BandFailed {
+            request: job.id,
+            message: e.to_string(),
+        }),
+    }
+}
+
+/// [`run_reband_job_reporting`] with the final answer only (tests and benches).
+pub fn run_reband_job(job: RebandJob) -> Option<Action> {
+    run_reband_job_reporting(job, |_| {})
 }

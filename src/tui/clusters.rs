@@ -18,6 +18,7 @@ use lshscope_core::jobs::{Latest, Phase, Ticket};
 use lshscope_core::minhash::{Banding, BandingOptions, IdenticalGroups, VerifiedPair};
 use lshscope_core::pipeline::Pipeline;
 
+use super::app::Clock;
 use super::list::PairList;
 use lshscope_core::pipeline::Loaded;
 
@@ -391,11 +392,16 @@ impl ClustersState {
 
     /// Takes a job's answer if it is the newest (else `None`, nothing changes), keeping the
     /// open cluster open when a cluster of the new result holds its kept document.
-    pub fn accept(&mut self, outcome: ClustersOutcome, heights: (usize, usize)) -> bool {
+    pub fn accept(
+        &mut self,
+        outcome: ClustersOutcome,
+        heights: (usize, usize),
+        clock: Clock,
+    ) -> bool {
         let Some(ticket) = self.job.accept(outcome.request) else {
             return false;
         };
-        self.last_latency = Some(ticket.submitted.elapsed());
+        self.last_latency = Some(clock.report(ticket.submitted.elapsed()));
         let kept_before = |c: Option<usize>| {
             let r = self.result.as_ref()?;
             Some(r.clusters.kept(c?))

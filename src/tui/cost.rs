@@ -16,6 +16,8 @@ use lshscope_core::minhash::Banding;
 
 use lshscope_core::pipeline::Loaded;
 
+use super::app::Clock;
+
 /// What the heatmap colours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum CostMetric {
@@ -92,14 +94,14 @@ pub struct CostState {
 
 impl CostState {
     /// Takes `outcome` when it answers the newest request (latest wins).
-    pub fn accept(&mut self, outcome: CostOutcome, threshold: f64) {
+    pub fn accept(&mut self, outcome: CostOutcome, threshold: f64, clock: Clock) {
         if self.job.accept(outcome.request).is_none() {
             return;
         }
         let mut grid = outcome.grid;
         grid.set_threshold(threshold);
         self.grid = Some(grid);
-        self.elapsed = Some(outcome.elapsed);
+        self.elapsed = Some(clock.report(outcome.elapsed));
     }
 
     /// P(t) follows the threshold; the counts do not depend on it.

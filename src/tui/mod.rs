@@ -49,7 +49,7 @@ pub mod terminal;
 pub mod theme;
 pub mod truth;
 pub mod ui;
-mod update;
+
 pub mod viewer;
 
 use std::io::IsTerminal;
@@ -71,8 +71,10 @@ pub use lshscope_core::pipeline::rebanding::{
 use lshscope_core::{Error, Result};
 
 use app::{Action, App, Overlay, PromptKey};
+pub use candidates::{run_reband_job, run_reband_job_reporting};
+pub use labels::run_label_save;
 use lanes::Workers;
-pub use lanes::{run_effect_inline, run_label_save, run_reband_job, run_reband_job_reporting};
+pub use lanes::run_effect_inline;
 use lshscope_core::pipeline::{Loaded, PhaseTiming};
 use session::Config;
 
@@ -184,9 +186,12 @@ fn event_loop(
         })
         .map_err(|e| Error::io("<thread>", e))?
     };
-    let mut app = App::new(config.clone(), labels, (size.width, size.height));
-    app.truth.file = truth;
-    app.imported.spec = import.map(Arc::new);
+    let inputs = app::Inputs {
+        truth,
+        import,
+        ..app::Inputs::default()
+    };
+    let mut app = App::new(config.clone(), labels, inputs, (size.width, size.height));
     {
         let tx = tx.clone();
         let loader = Runner::spawn(
@@ -217,7 +222,7 @@ fn event_loop(
         )
         .map_err(|e| Error::io("<thread>", e))?;
         loader.submit(Ticket {
-            progress: app.load.progress.clone(),
+            progress: app.load().progress.clone(),
             ..Ticket::new(0, config)
         });
         // Dropped: the thread ends after the load (or its cancellation).
@@ -352,13 +357,13 @@ fn prompt_key(key: &KeyEvent) -> Option<PromptKey> {
 
 /// The action of a key press: prompt editing while a prompt is open, else the key table.
 pub fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
-    if let Overlay::Prompt(_) = app.overlay {
+    if let Overlay::Prompt(_) = app.overlay() {
         if is_ctrl_c(key) {
             return Some(Action::Command(keys::Command::Quit));
         }
         return prompt_key(key).map(Action::PromptInput);
     }
-    if app.overlay == Overlay::Help {
+    if *app.overlay() == Overlay::Help {
         if is_ctrl_c(key) {
             return Some(Action::Command(keys::Command::Quit));
         }

@@ -162,9 +162,6 @@ pub struct TruthState {
     pub show_missed: bool,
     /// The missed pairs the list shows (indices into `truth.pairs`, filtered and sorted).
     pub missed: PairList,
-    /// The viewer shows a pair of the missed list: a copy of what [`crate::tui::app::View`]
-    /// says, written only by `App::show`, for readers that look here.
-    pub viewing: bool,
     /// Joins estimated to take longer are refused ([`JOIN_BUDGET_SECONDS`]).
     pub join_budget_seconds: f64,
 }
@@ -179,7 +176,6 @@ impl Default for TruthState {
             measure: None,
             show_missed: false,
             missed: PairList::default(),
-            viewing: false,
             join_budget_seconds: JOIN_BUDGET_SECONDS,
         }
     }

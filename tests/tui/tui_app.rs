@@ -2,7 +2,7 @@
 
 use crate::tui_support;
 
-use lshscope::tui::app::{Action, App, Effect, Focus, Overlay, PromptKey, Screen};
+use lshscope::tui::app::{Action, App, Effect, Focus, Overlay, PromptKey, View};
 use lshscope::tui::candidates::BandOutcome;
 use lshscope::tui::keys::Command;
 use lshscope::tui::labels::LabelsSaved;
@@ -35,20 +35,20 @@ fn pending_bandings(app: &mut lshscope::tui::app::App) -> Vec<Banding> {
 fn loading_then_first_banding() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = new_app(dir.path(), SIZE);
-    assert_eq!(app.screen, Screen::Loading);
+    assert_eq!(app.view(), View::Loading);
     cmd(&mut app, Command::BandsUp); // not bound while loading; harmless if sent
     assert!(
         app.take_effects().is_empty(),
         "no banding before the corpus is loaded"
     );
     app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
-    assert_eq!(app.screen, Screen::Main);
+    assert_eq!(app.view(), View::Main);
     assert_eq!(run_effects(&mut app), 1);
-    let result = app.candidates.result.as_ref().unwrap();
-    assert_eq!(result.banding, app.curve.banding);
+    let result = app.candidates().result.as_ref().unwrap();
+    assert_eq!(result.banding, app.curve().banding);
     assert!(!result.pairs.is_empty());
-    assert_eq!(app.hist.total() as usize, result.pairs.len());
-    assert_eq!(app.candidates.list.len(), result.pairs.len());
+    assert_eq!(app.hist().total() as usize, result.pairs.len());
+    assert_eq!(app.candidates().list.len(), result.pairs.len());
 }
 
 #[test]
@@ -66,9 +66,9 @@ fn load_failure_ends_the_session_with_the_error() {
 fn bands_and_rows_respect_b_times_r_at_most_k() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
-    assert_eq!(app.curve.banding, Banding { bands: 16, rows: 4 });
+    assert_eq!(app.curve().banding, Banding { bands: 16, rows: 4 });
     cmd(&mut app, Command::BandsUp);
-    assert_eq!(app.curve.banding, Banding { bands: 17, rows: 4 });
+    assert_eq!(app.curve().banding, Banding { bands: 17, rows: 4 });
     assert_eq!(
         pending_bandings(&mut app),
         vec![Banding { bands: 17, rows: 4 }]
@@ -77,24 +77,24 @@ fn bands_and_rows_respect_b_times_r_at_most_k() {
     for _ in 0..20 {
         cmd(&mut app, Command::BandsUp);
     }
-    assert_eq!(app.curve.banding, Banding { bands: 32, rows: 4 });
-    let msg = app.message.clone().unwrap();
+    assert_eq!(app.curve().banding, Banding { bands: 32, rows: 4 });
+    let msg = app.message().clone().unwrap();
     assert!(msg.error && msg.text.contains("b·r ≤ K"), "{msg:?}");
     cmd(&mut app, Command::RowsUp);
-    assert_eq!(app.curve.banding.rows, 4, "32 × 5 > 128 must be refused");
+    assert_eq!(app.curve().banding.rows, 4, "32 × 5 > 128 must be refused");
     for _ in 0..40 {
         cmd(&mut app, Command::BandsDown);
     }
-    assert_eq!(app.curve.banding.bands, 1);
+    assert_eq!(app.curve().banding.bands, 1);
     for _ in 0..10 {
         cmd(&mut app, Command::RowsDown);
     }
-    assert_eq!(app.curve.banding, Banding { bands: 1, rows: 1 });
+    assert_eq!(app.curve().banding, Banding { bands: 1, rows: 1 });
     for _ in 0..200 {
         cmd(&mut app, Command::RowsUp);
     }
     assert_eq!(
-        app.curve.banding,
+        app.curve().banding,
         Banding {
             bands: 1,
             rows: 128
@@ -116,7 +116,7 @@ fn bands_and_rows_respect_b_times_r_at_most_k() {
 fn stale_results_are_never_shown_as_current() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
-    let first = app.candidates.result.as_ref().unwrap().banding;
+    let first = app.candidates().result.as_ref().unwrap().banding;
     cmd(&mut app, Command::BandsUp);
     cmd(&mut app, Command::BandsUp);
     let effects = app.take_effects();
@@ -131,7 +131,7 @@ fn stale_results_are_never_shown_as_current() {
         old_job.progress,
         old_job.request.known,
     );
-    let remembered = app.candidates.known.clone().unwrap();
+    let remembered = app.candidates().known.clone().unwrap();
     assert!(
         known.is_some_and(|p| std::sync::Arc::ptr_eq(&p, &remembered)),
         "the job reuses the similarities verified so far"
@@ -144,7 +144,7 @@ fn stale_results_are_never_shown_as_current() {
     assert!(
         app.result_is_stale(),
         "the shown result answers {first}, not {}",
-        app.curve.banding
+        app.curve().banding
     );
     // The old job's answer arrives late: dropped.
     app.update(Action::Banded(BandOutcome {
@@ -155,10 +155,10 @@ fn stale_results_are_never_shown_as_current() {
         elapsed: Duration::ZERO,
         prepared: None,
     }));
-    assert_eq!(app.candidates.result.as_ref().unwrap().banding, first);
-    assert!(app.candidates.job.is_running());
+    assert_eq!(app.candidates().result.as_ref().unwrap().banding, first);
+    assert!(app.candidates().job.is_running());
     // The newest answer is taken.
-    let data = app.data.clone().unwrap();
+    let data = app.data().clone().unwrap();
     let pairs =
         lshscope::tui::reband(&data.index, new_b, None, None, None, &Default::default()).unwrap();
     app.update(Action::Banded(BandOutcome {
@@ -169,9 +169,9 @@ fn stale_results_are_never_shown_as_current() {
         elapsed: Duration::ZERO,
         prepared: None,
     }));
-    assert_eq!(app.candidates.result.as_ref().unwrap().banding, new_b);
+    assert_eq!(app.candidates().result.as_ref().unwrap().banding, new_b);
     assert!(!app.result_is_stale());
-    assert!(!app.candidates.job.is_running());
+    assert!(!app.candidates().job.is_running());
 }
 
 #[test]
@@ -180,15 +180,15 @@ fn pins_add_dedupe_cap_and_clear() {
     let mut app = ready_app(dir.path(), SIZE);
     cmd(&mut app, Command::Pin);
     cmd(&mut app, Command::Pin);
-    assert_eq!(app.curve.pins, vec![Banding { bands: 16, rows: 4 }]);
+    assert_eq!(app.curve().pins, vec![Banding { bands: 16, rows: 4 }]);
     for _ in 0..10 {
         cmd(&mut app, Command::BandsDown);
         cmd(&mut app, Command::Pin);
     }
-    assert_eq!(app.curve.pins.len(), lshscope::tui::theme::MAX_PINS);
-    assert!(app.message.as_ref().unwrap().error);
+    assert_eq!(app.curve().pins.len(), lshscope::tui::theme::MAX_PINS);
+    assert!(app.message().as_ref().unwrap().error);
     cmd(&mut app, Command::ClearPins);
-    assert!(app.curve.pins.is_empty());
+    assert!(app.curve().pins.is_empty());
 }
 
 #[test]
@@ -196,7 +196,7 @@ fn threshold_keys_prompt_and_counts() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
     let count_at = |app: &lshscope::tui::app::App, t: f64| {
-        app.candidates
+        app.candidates()
             .result
             .as_ref()
             .unwrap()
@@ -205,78 +205,81 @@ fn threshold_keys_prompt_and_counts() {
             .filter(|p| p.jaccard >= t)
             .count()
     };
-    assert_eq!(app.pairs_at_or_above_t, count_at(&app, 0.5));
+    assert_eq!(app.pairs_at_or_above_t(), count_at(&app, 0.5));
     cmd(&mut app, Command::ThresholdUp);
     cmd(&mut app, Command::ThresholdUp);
-    assert_eq!(app.curve.threshold, 0.52);
+    assert_eq!(app.curve().threshold, 0.52);
     cmd(&mut app, Command::ThresholdDown);
-    assert_eq!(app.curve.threshold, 0.51);
+    assert_eq!(app.curve().threshold, 0.51);
     cmd(&mut app, Command::ThresholdPrompt);
-    assert!(matches!(app.overlay, Overlay::Prompt(_)));
+    assert!(matches!(app.overlay(), Overlay::Prompt(_)));
     type_prompt(&mut app, "0.8");
-    assert_eq!(app.overlay, Overlay::None);
-    assert_eq!(app.curve.threshold, 0.8);
-    assert_eq!(app.pairs_at_or_above_t, count_at(&app, 0.8));
+    assert_eq!(*app.overlay(), Overlay::None);
+    assert_eq!(app.curve().threshold, 0.8);
+    assert_eq!(app.pairs_at_or_above_t(), count_at(&app, 0.8));
     cmd(&mut app, Command::ThresholdPrompt);
     type_prompt(&mut app, "1.5");
-    assert_eq!(app.curve.threshold, 0.8);
-    assert!(app.message.as_ref().unwrap().error);
+    assert_eq!(app.curve().threshold, 0.8);
+    assert!(app.message().as_ref().unwrap().error);
     // Backspace and cancel.
     cmd(&mut app, Command::ThresholdPrompt);
     app.update(Action::PromptInput(PromptKey::Char('9')));
     app.update(Action::PromptInput(PromptKey::Backspace));
     app.update(Action::PromptInput(PromptKey::Cancel));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(*app.overlay(), Overlay::None);
     for _ in 0..30 {
         cmd(&mut app, Command::ThresholdUp);
     }
-    assert_eq!(app.curve.threshold, 1.0);
+    assert_eq!(app.curve().threshold, 1.0);
 }
 
 #[test]
 fn histogram_bin_filter_and_range_filter() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
-    let all = app.candidates.list.len();
+    let all = app.candidates().list.len();
     cmd(&mut app, Command::FocusNext);
-    assert_eq!(app.focus, Focus::Histogram);
+    assert_eq!(app.focus(), Focus::Histogram);
     // Walk to the fullest bin and filter to it.
-    let fullest = (0..app.hist.bins())
-        .max_by_key(|&i| app.hist.counts[i])
+    let fullest = (0..app.hist().bins())
+        .max_by_key(|&i| app.hist().counts[i])
         .unwrap();
     for _ in 0..40 {
         cmd(&mut app, Command::BinLeft);
     }
-    assert_eq!(app.bin_cursor, 0);
+    assert_eq!(app.bin_cursor(), 0);
     for _ in 0..fullest {
         cmd(&mut app, Command::BinRight);
     }
     cmd(&mut app, Command::FilterToBin);
-    assert_eq!(app.candidates.list.len() as u64, app.hist.counts[fullest]);
-    let (lo, hi) = app.hist.bin_range(fullest);
-    let result = app.candidates.result.as_ref().unwrap();
-    assert!(app.candidates.list.rows().iter().all(|&i| {
+    assert_eq!(
+        app.candidates().list.len() as u64,
+        app.hist().counts[fullest]
+    );
+    let (lo, hi) = app.hist().bin_range(fullest);
+    let result = app.candidates().result.as_ref().unwrap();
+    assert!(app.candidates().list.rows().iter().all(|&i| {
         let j = result.pairs[i as usize].jaccard;
         j >= lo - 1e-9 && j <= hi + 1e-9
     }));
     cmd(&mut app, Command::Back); // Esc clears the filter
-    assert!(app.view.filter.is_none());
-    assert_eq!(app.candidates.list.len(), all);
+    assert!(app.list_view().filter.is_none());
+    assert_eq!(app.candidates().list.len(), all);
     cmd(&mut app, Command::FilterPrompt);
     type_prompt(&mut app, "0.6-1");
-    let result = app.candidates.result.as_ref().unwrap();
+    let result = app.candidates().result.as_ref().unwrap();
     let expected = result.pairs.iter().filter(|p| p.jaccard >= 0.6).count();
-    assert_eq!(app.candidates.list.len(), expected);
+    assert_eq!(app.candidates().list.len(), expected);
     cmd(&mut app, Command::FilterPrompt);
     type_prompt(&mut app, "nonsense");
-    assert!(app.message.as_ref().unwrap().error);
+    assert!(app.message().as_ref().unwrap().error);
     assert_eq!(
-        app.candidates.list.len(),
+        app.candidates().list.len(),
         expected,
         "a bad range keeps the old filter"
     );
     cmd(&mut app, Command::ClearFilter);
-    assert_eq!(app.candidates.list.len(), all);
+    assert_eq!(app.candidates().list.len(), all);
 }
 
 #[test]
@@ -284,25 +287,25 @@ fn sort_orders() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
     let js = |app: &lshscope::tui::app::App| -> Vec<f64> {
-        let r = app.candidates.result.as_ref().unwrap();
-        app.candidates
+        let r = app.candidates().result.as_ref().unwrap();
+        app.candidates()
             .list
             .rows()
             .iter()
             .map(|&i| r.pairs[i as usize].jaccard)
             .collect()
     };
-    assert_eq!(app.view.sort, SortOrder::JaccardDesc);
+    assert_eq!(app.list_view().sort, SortOrder::JaccardDesc);
     assert!(js(&app).windows(2).all(|w| w[0] >= w[1]));
     cmd(&mut app, Command::CycleSort);
-    assert_eq!(app.view.sort, SortOrder::JaccardAsc);
+    assert_eq!(app.list_view().sort, SortOrder::JaccardAsc);
     assert!(js(&app).windows(2).all(|w| w[0] <= w[1]));
     cmd(&mut app, Command::CycleSort);
-    assert_eq!(app.view.sort, SortOrder::Shuffled);
-    let mut shuffled = app.candidates.list.rows().to_vec();
+    assert_eq!(app.list_view().sort, SortOrder::Shuffled);
+    let mut shuffled = app.candidates().list.rows().to_vec();
     let first = shuffled.clone();
     shuffled.sort();
-    let n = app.candidates.result.as_ref().unwrap().pairs.len() as u32;
+    let n = app.candidates().result.as_ref().unwrap().pairs.len() as u32;
     assert_eq!(
         shuffled,
         (0..n).collect::<Vec<_>>(),
@@ -312,7 +315,7 @@ fn sort_orders() {
     cmd(&mut app, Command::CycleSort);
     cmd(&mut app, Command::CycleSort);
     assert_eq!(
-        app.candidates.list.rows(),
+        app.candidates().list.rows(),
         first,
         "the shuffle is reproducible"
     );
@@ -323,54 +326,54 @@ fn list_navigation_and_viewer() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
     cmd(&mut app, Command::FocusPrev);
-    assert_eq!(app.focus, Focus::Pairs);
+    assert_eq!(app.focus(), Focus::Pairs);
     cmd(&mut app, Command::Down);
     cmd(&mut app, Command::Down);
-    assert_eq!(app.candidates.list.selected(), 2);
+    assert_eq!(app.candidates().list.selected(), 2);
     cmd(&mut app, Command::Up);
-    assert_eq!(app.candidates.list.selected(), 1);
+    assert_eq!(app.candidates().list.selected(), 1);
     cmd(&mut app, Command::Bottom);
     assert_eq!(
-        app.candidates.list.selected(),
-        app.candidates.list.len() - 1
+        app.candidates().list.selected(),
+        app.candidates().list.len() - 1
     );
     cmd(&mut app, Command::Down);
     assert_eq!(
-        app.candidates.list.selected(),
-        app.candidates.list.len() - 1
+        app.candidates().list.selected(),
+        app.candidates().list.len() - 1
     );
     cmd(&mut app, Command::Top);
-    assert_eq!(app.candidates.list.selected(), 0);
+    assert_eq!(app.candidates().list.selected(), 0);
     cmd(&mut app, Command::Open);
-    assert_eq!(app.screen, Screen::Viewer);
+    assert!(matches!(app.view(), View::Viewer { .. }));
     let pair = *app.selected_pair().unwrap();
-    let view = app.viewer.pair.clone().unwrap();
+    let view = app.viewer().pair.clone().unwrap();
     assert_eq!((view.a, view.b), (pair.a, pair.b));
     let hit = view.collided.iter().filter(|&&c| c).count() as u32;
     assert_eq!(hit, pair.bands_hit, "band strip agrees with the banding");
     assert!(!view.ranges_a.is_empty() && !view.ranges_b.is_empty());
     cmd(&mut app, Command::NextPair);
-    assert_eq!(app.candidates.list.selected(), 1);
+    assert_eq!(app.candidates().list.selected(), 1);
     assert_ne!(
-        app.viewer.pair.as_ref().map(|v| (v.a, v.b)),
+        app.viewer().pair.as_ref().map(|v| (v.a, v.b)),
         Some((view.a, view.b))
     );
     cmd(&mut app, Command::PrevPair);
     cmd(&mut app, Command::PrevPair);
-    assert_eq!(app.candidates.list.selected(), 0);
+    assert_eq!(app.candidates().list.selected(), 0);
     cmd(&mut app, Command::ToggleBandValues);
-    assert!(app.viewer.show_values);
+    assert!(app.viewer().show_values);
     cmd(&mut app, Command::ScrollSide);
     assert_eq!(
-        app.viewer.pair.as_ref().unwrap().side,
+        app.viewer().pair.as_ref().unwrap().side,
         lshscope::tui::viewer::ScrollSide::Left
     );
     // Changing b in the viewer recomputes the strip for the new banding.
     cmd(&mut app, Command::BandsDown);
-    assert_eq!(app.viewer.pair.as_ref().unwrap().collided.len(), 15);
+    assert_eq!(app.viewer().pair.as_ref().unwrap().collided.len(), 15);
     cmd(&mut app, Command::Back);
-    assert_eq!(app.screen, Screen::Main);
-    assert!(app.viewer.pair.is_none());
+    assert_eq!(app.view(), View::Main);
+    assert!(app.viewer().pair.is_none());
 }
 
 #[test]
@@ -379,20 +382,20 @@ fn jump_to_id() {
     let mut app = ready_app(dir.path(), SIZE);
     cmd(&mut app, Command::JumpPrompt);
     type_prompt(&mut app, "train-2");
-    let data = app.data.clone().unwrap();
+    let data = app.data().clone().unwrap();
     let p = *app.selected_pair().unwrap();
     let ids = [data.corpus.id(p.a as usize), data.corpus.id(p.b as usize)];
     assert_eq!(ids, ["train-1", "train-2"]);
     assert!(
-        app.candidates.list.selected() > 0,
+        app.candidates().list.selected() > 0,
         "the pair is not the first one: the jump moved"
     );
     cmd(&mut app, Command::JumpPrompt);
     type_prompt(&mut app, "no-such-id");
-    assert!(app.message.as_ref().unwrap().error);
+    assert!(app.message().as_ref().unwrap().error);
     cmd(&mut app, Command::JumpPrompt);
     type_prompt(&mut app, "bread-3");
-    let msg = app.message.clone().unwrap();
+    let msg = app.message().clone().unwrap();
     assert!(msg.error && msg.text.contains("no candidate"), "{msg:?}");
 }
 
@@ -401,7 +404,7 @@ fn labels_are_saved_after_each_key_and_loaded_again() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("labels.csv");
     let mut app = ready_app(dir.path(), SIZE);
-    let data = app.data.clone().unwrap();
+    let data = app.data().clone().unwrap();
     let p = *app.selected_pair().unwrap();
     let (a, b) = (data.corpus.id(p.a as usize), data.corpus.id(p.b as usize));
     cmd(&mut app, Command::LabelDuplicate);
@@ -410,23 +413,23 @@ fn labels_are_saved_after_each_key_and_loaded_again() {
         LabelStore::load(&path).unwrap().get(a, b),
         Some(Label::Duplicate)
     );
-    let bin = lshscope_core::analysis::histogram::bin_of(p.jaccard, app.hist.bins());
-    assert_eq!(app.hist.precision(bin), Some(1.0));
+    let bin = lshscope_core::analysis::histogram::bin_of(p.jaccard, app.hist().bins());
+    assert_eq!(app.hist().precision(bin), Some(1.0));
     cmd(&mut app, Command::LabelNotDuplicate);
     run_effects(&mut app);
     assert_eq!(
         LabelStore::load(&path).unwrap().get(b, a),
         Some(Label::NotDuplicate)
     );
-    assert_eq!(app.hist.precision(bin), Some(0.0));
+    assert_eq!(app.hist().precision(bin), Some(0.0));
     cmd(&mut app, Command::LabelUnsure);
     run_effects(&mut app);
     assert_eq!(
         LabelStore::load(&path).unwrap().get(a, b),
         Some(Label::Unsure)
     );
-    assert_eq!(app.hist.precision(bin), None);
-    assert_eq!(app.hist.labelled(bin), 1);
+    assert_eq!(app.hist().precision(bin), None);
+    assert_eq!(app.hist().labelled(bin), 1);
     // Label a second pair from the viewer, then clear the first.
     cmd(&mut app, Command::FocusPrev);
     cmd(&mut app, Command::Down);
@@ -442,14 +445,14 @@ fn labels_are_saved_after_each_key_and_loaded_again() {
     assert_eq!(store.get(a, b), None);
     // A new session reads the file back.
     let app2 = ready_app(dir.path(), SIZE);
-    let r = app2.candidates.result.as_ref().unwrap();
+    let r = app2.candidates().result.as_ref().unwrap();
     let labelled: Vec<_> = r
         .pairs
         .iter()
         .filter_map(|p| app2.label_of(p.a, p.b))
         .collect();
     assert_eq!(labelled, vec![Label::Duplicate]);
-    assert!(app2.message.as_ref().unwrap().text.contains("1 match"));
+    assert!(app2.message().as_ref().unwrap().text.contains("1 match"));
 }
 
 /// Takes the one label snapshot `app` queued.
@@ -477,7 +480,7 @@ fn a_label_is_acknowledged_only_once_its_snapshot_is_written() {
     assert!(app.labels_unsaved());
     let first = take_label_save(&mut app);
     assert_eq!(first.labels.len(), 1);
-    let text = app.message.clone().unwrap().text;
+    let text = app.message().clone().unwrap().text;
     assert!(text.contains("saving") && !text.contains("saved"), "{text}");
 
     // A second change before the first write is answered: the older answer is no
@@ -490,11 +493,11 @@ fn a_label_is_acknowledged_only_once_its_snapshot_is_written() {
     assert_eq!(second.labels.len(), 2);
     app.update(Action::LabelsSaved(save_labels(&first)));
     assert!(app.labels_unsaved());
-    let text = app.message.clone().unwrap().text;
+    let text = app.message().clone().unwrap().text;
     assert!(!text.contains("saved"), "{text}");
     app.update(Action::LabelsSaved(save_labels(&second)));
     assert!(!app.labels_unsaved());
-    let msg = app.message.clone().unwrap();
+    let msg = app.message().clone().unwrap();
     assert!(
         !msg.error && msg.text.contains("not_duplicate: saved 2 labels to"),
         "{msg:?}"
@@ -510,13 +513,13 @@ fn one_saved_label_is_one_label() {
     cmd(&mut app, Command::LabelDuplicate);
     let save = take_label_save(&mut app);
     app.update(Action::LabelsSaved(save_labels(&save)));
-    let msg = app.message.clone().unwrap();
+    let msg = app.message().clone().unwrap();
     assert!(
         !msg.error && msg.text.contains("duplicate: saved 1 label to"),
         "{msg:?}"
     );
     let again = ready_app(dir.path(), SIZE);
-    let text = again.message.unwrap().text;
+    let text = again.message().clone().unwrap().text;
     assert!(
         text.contains("loaded 1 label from") && text.contains("(1 matches this corpus)"),
         "{text}"
@@ -534,7 +537,7 @@ fn a_failed_label_write_is_an_error_and_the_next_change_writes_again() {
         count: failed.labels.len(),
         result: Err("disk full".into()),
     }));
-    let msg = app.message.clone().unwrap();
+    let msg = app.message().clone().unwrap();
     assert!(msg.error && msg.text.contains("disk full"), "{msg:?}");
     assert!(app.labels_unsaved());
     // The next change queues the whole store again, the failed label included.
@@ -586,8 +589,8 @@ fn export_writes_the_filtered_pairs_and_the_plots() {
     type_prompt(&mut app, "0.62");
     cmd(&mut app, Command::FilterPrompt);
     type_prompt(&mut app, "0.5");
-    let n = app.candidates.list.len();
-    let total = app.hist.total();
+    let n = app.candidates().list.len();
+    let total = app.hist().total();
     cmd(&mut app, Command::Export);
     let path = dir.path().join("fixture.pairs.16x5.csv");
     let plots = [
@@ -601,12 +604,18 @@ fn export_writes_the_filtered_pairs_and_the_plots() {
         !path.exists() && plots.iter().all(|p| !p.exists()),
         "the files are written by the worker, not the UI thread"
     );
-    assert!(app.message.as_ref().unwrap().text.starts_with("exporting"));
+    assert!(
+        app.message()
+            .as_ref()
+            .unwrap()
+            .text
+            .starts_with("exporting")
+    );
     run_effects(&mut app);
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.starts_with("id_a,id_b,jaccard,estimate,bands_hit,label\n"));
     assert_eq!(text.lines().count(), n + 1);
-    let msg = app.message.clone().unwrap();
+    let msg = app.message().clone().unwrap();
     assert!(!msg.error, "{msg:?}");
     assert!(msg.text.contains(&path.display().to_string()), "{msg:?}");
     assert!(
@@ -656,11 +665,11 @@ fn export_during_rebanding_waits_for_the_current_banding() {
     cmd(&mut app, Command::BandsUp);
     assert!(app.result_is_stale());
     cmd(&mut app, Command::Export);
-    assert!(app.candidates.export_pending);
+    assert!(app.candidates().export_pending);
     assert!(
-        app.message.as_ref().unwrap().text.contains("17×4"),
+        app.message().as_ref().unwrap().text.contains("17×4"),
         "{:?}",
-        app.message
+        app.message()
     );
     // The queued job answers 17 × 4; only then is the export queued, for 17 × 4.
     let effects = app.take_effects();
@@ -669,7 +678,7 @@ fn export_during_rebanding_waits_for_the_current_banding() {
         "no export of the stale candidates"
     );
     run_given_effects(&mut app, effects);
-    assert!(!app.candidates.export_pending);
+    assert!(!app.candidates().export_pending);
     assert_eq!(run_effects(&mut app), 1, "the export runs after the answer");
     assert!(dir.path().join("fixture.pairs.17x4.csv").exists());
     assert!(dir.path().join("fixture.histogram.17x4.png").exists());
@@ -699,7 +708,7 @@ fn prepared_results_match_the_apps_own_and_stale_views_are_recomputed() {
         job.request.view,
         job.request.bins,
     );
-    let data = own.data.clone().unwrap();
+    let data = own.data().clone().unwrap();
     let pairs = std::sync::Arc::new(
         lshscope::tui::reband(&data.index, banding, None, None, None, &Default::default()).unwrap(),
     );
@@ -717,14 +726,14 @@ fn prepared_results_match_the_apps_own_and_stale_views_are_recomputed() {
     cmd(&mut prepared, Command::CycleSort);
     cmd(&mut prepared, Command::CycleSort);
     cmd(&mut prepared, Command::CycleSort);
-    assert_eq!(prepared.view.sort, own.view.sort);
+    assert_eq!(prepared.list_view().sort, own.list_view().sort);
     let mut stale_view = view;
     stale_view.sort = SortOrder::Shuffled;
     let wrong = lshscope::tui::candidates::Prepared::new(&pairs, bins, stale_view);
     prepared.update(Action::Banded(outcome(Some(Box::new(wrong)))));
     assert_eq!(
-        prepared.candidates.list.rows(),
-        own.candidates.list.rows(),
+        prepared.candidates().list.rows(),
+        own.candidates().list.rows(),
         "recomputed for the current view"
     );
     // And with the view unchanged, the prepared order is used as is.
@@ -742,19 +751,19 @@ fn prepared_results_match_the_apps_own_and_stale_views_are_recomputed() {
         ..outcome(None)
     }));
     assert_eq!(
-        again.candidates.list.rows(),
-        reference.candidates.list.rows()
+        again.candidates().list.rows(),
+        reference.candidates().list.rows()
     );
-    assert_eq!(again.hist, reference.hist);
+    assert_eq!(again.hist(), reference.hist());
     assert_eq!(
-        again.candidates.list.selected(),
-        reference.candidates.list.selected()
+        again.candidates().list.selected(),
+        reference.candidates().list.selected()
     );
-    assert_eq!(again.pairs_at_or_above_t, reference.pairs_at_or_above_t);
-    assert_eq!(prepared.hist, own.hist);
+    assert_eq!(again.pairs_at_or_above_t(), reference.pairs_at_or_above_t());
+    assert_eq!(prepared.hist(), own.hist());
     assert_eq!(
-        prepared.candidates.list.selected(),
-        own.candidates.list.selected()
+        prepared.candidates().list.selected(),
+        own.candidates().list.selected()
     );
 }
 
@@ -763,12 +772,12 @@ fn help_opens_and_any_key_closes_it_and_quit_cancels_work() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = new_app(dir.path(), SIZE);
     cmd(&mut app, Command::Help);
-    assert_eq!(app.overlay, Overlay::Help);
+    assert_eq!(*app.overlay(), Overlay::Help);
     cmd(&mut app, Command::Pin);
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(*app.overlay(), Overlay::None);
     cmd(&mut app, Command::Quit);
     assert!(app.should_quit());
-    assert!(app.load.progress.is_cancelled());
+    assert!(app.load().progress.is_cancelled());
 }
 
 #[test]
@@ -776,23 +785,23 @@ fn mouse_click_on_a_bin_filters_and_on_a_row_selects() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
     let l = lshscope::tui::layout::main_layout(SIZE);
-    let g = lshscope::tui::layout::histogram_geometry(l.histogram, app.hist.bins());
-    let bin = (0..app.hist.bins())
-        .find(|&i| app.hist.counts[i] > 0)
+    let g = lshscope::tui::layout::histogram_geometry(l.histogram, app.hist().bins());
+    let bin = (0..app.hist().bins())
+        .find(|&i| app.hist().counts[i] > 0)
         .unwrap();
     let x = g.plot.x + bin as u16 * g.per_bin;
     app.update(Action::Click(x, g.plot.y + 1));
-    assert_eq!(app.focus, Focus::Histogram);
-    assert_eq!(app.view.filter.unwrap().bin, Some(bin));
-    assert_eq!(app.candidates.list.len() as u64, app.hist.counts[bin]);
+    assert_eq!(app.focus(), Focus::Histogram);
+    assert_eq!(app.list_view().filter.unwrap().bin, Some(bin));
+    assert_eq!(app.candidates().list.len() as u64, app.hist().counts[bin]);
     cmd(&mut app, Command::ClearFilter);
     app.update(Action::Click(l.pairs.x + 3, l.pairs.y + 2 + 2));
-    assert_eq!(app.focus, Focus::Pairs);
-    assert_eq!(app.candidates.list.selected(), 2);
+    assert_eq!(app.focus(), Focus::Pairs);
+    assert_eq!(app.candidates().list.selected(), 2);
     app.update(Action::Wheel(l.pairs.x + 3, l.pairs.y + 3, true));
     assert_eq!(
-        app.candidates.list.selected(),
-        (2 + 3).min(app.candidates.list.len() - 1)
+        app.candidates().list.selected(),
+        (2 + 3).min(app.candidates().list.len() - 1)
     );
 }
 
@@ -836,13 +845,13 @@ fn oversized_bandings_are_refused_before_they_exhaust_memory() {
         request: ids[0],
         message: "old".into(),
     });
-    assert!(app.candidates.job.is_running() && app.message.is_none());
+    assert!(app.candidates().job.is_running() && app.message().is_none());
     app.update(Action::BandFailed {
         request: ids[1],
         message: "too many pairs".into(),
     });
-    assert!(!app.candidates.job.is_running());
-    let msg = app.message.clone().unwrap();
+    assert!(!app.candidates().job.is_running());
+    let msg = app.message().clone().unwrap();
     assert!(msg.error && msg.text.contains("too many pairs"));
     assert!(
         app.result_is_stale(),
@@ -897,9 +906,9 @@ fn viewer_scrolls_both_or_one_side_and_stops_at_the_end() {
     }))));
     run_effects(&mut app);
     cmd(&mut app, Command::Open);
-    assert_eq!(app.screen, Screen::Viewer);
+    assert!(matches!(app.view(), View::Viewer { .. }));
     let scroll = |app: &lshscope::tui::app::App| {
-        let v = app.viewer.pair.as_ref().unwrap();
+        let v = app.viewer().pair.as_ref().unwrap();
         (v.scroll_a, v.scroll_b)
     };
     for _ in 0..5 {
@@ -907,14 +916,14 @@ fn viewer_scrolls_both_or_one_side_and_stops_at_the_end() {
     }
     assert_eq!(scroll(&app), (5, 5));
     cmd(&mut app, Command::ScrollSide);
-    assert_eq!(app.viewer.pair.as_ref().unwrap().side, ScrollSide::Left);
+    assert_eq!(app.viewer().pair.as_ref().unwrap().side, ScrollSide::Left);
     cmd(&mut app, Command::Down);
     assert_eq!(scroll(&app), (6, 5));
     cmd(&mut app, Command::ScrollSide);
     cmd(&mut app, Command::Up);
     assert_eq!(scroll(&app), (6, 4));
     cmd(&mut app, Command::ScrollSide);
-    assert_eq!(app.viewer.pair.as_ref().unwrap().side, ScrollSide::Both);
+    assert_eq!(app.viewer().pair.as_ref().unwrap().side, ScrollSide::Both);
     for _ in 0..100 {
         cmd(&mut app, Command::PageDown);
     }
@@ -945,7 +954,7 @@ fn message_hints_come_from_the_key_table() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
     cmd(&mut app, Command::ToggleMissed);
-    let msg = app.message.clone().unwrap();
+    let msg = app.message().clone().unwrap();
     assert!(
         msg.error
             && msg
@@ -955,7 +964,7 @@ fn message_hints_come_from_the_key_table() {
     );
     cmd(&mut app, Command::FocusNext);
     cmd(&mut app, Command::FilterToBin);
-    let msg = app.message.clone().unwrap();
+    let msg = app.message().clone().unwrap();
     assert!(
         msg.text
             .contains(&format!("({} clears)", hint(Command::ClearFilter))),
@@ -966,7 +975,7 @@ fn message_hints_come_from_the_key_table() {
         cmd(&mut app, Command::BandsDown);
     }
     cmd(&mut app, Command::Pin);
-    let msg = app.message.clone().unwrap();
+    let msg = app.message().clone().unwrap();
     assert!(
         msg.text
             .contains(&format!("{} clears them", hint(Command::ClearPins))),
@@ -1020,11 +1029,11 @@ fn narrow_screens_end_cut_lines_with_an_ellipsis() {
     let mut app = ready_app(dir.path(), size);
     // With a bin under the cursor the histogram shows its longest line.
     cmd(&mut app, Command::FocusNext);
-    assert_eq!(app.focus, Focus::Histogram);
+    assert_eq!(app.focus(), Focus::Histogram);
     let buffer = cell_styles(&app, w, h);
     let screen = buffer_text(&buffer);
     let l = main_layout(size);
-    let g = histogram_geometry(l.histogram, app.hist.bins());
+    let g = histogram_geometry(l.histogram, app.hist().bins());
 
     let hist = l.histogram;
     let title = row_text(&buffer, hist.y, hist.x + 1..hist.right() - 1);
@@ -1084,7 +1093,7 @@ fn a_narrow_histogram_panel_cuts_its_count_line_with_an_ellipsis() {
         .unwrap();
     let buffer = terminal.backend().buffer().clone();
     let screen = buffer_text(&buffer);
-    let g = histogram_geometry(buffer.area, app.hist.bins());
+    let g = histogram_geometry(buffer.area, app.hist().bins());
     let counts = row_text(&buffer, g.info.y, g.info.x..g.info.right());
     assert!(
         counts.starts_with("│ t = 0.50: ") && counts.ends_with('…'),
@@ -1107,11 +1116,11 @@ fn a_narrow_pair_viewer_ends_cut_header_lines_with_an_ellipsis() {
     let mut app = ready_app(dir.path(), size);
     cmd(&mut app, Command::FocusPrev);
     cmd(&mut app, Command::Open);
-    assert_eq!(app.screen, Screen::Viewer);
+    assert!(matches!(app.view(), View::Viewer { .. }));
     let buffer = cell_styles(&app, w, h);
     let wide = cell_styles(&app, 200, h);
     let screen = buffer_text(&buffer);
-    let l = viewer_layout(size, false, app.curve.banding.bands);
+    let l = viewer_layout(size, false, app.curve().banding.bands);
     let mut cut = 0;
     for y in l.header.y..l.header.bottom() {
         let full = row_text(&wide, y, 0..200).trim_end().to_string();

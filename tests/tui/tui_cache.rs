@@ -123,11 +123,11 @@ fn a_corrupt_entry_is_rebuilt_with_a_note() {
     let mut app = new_app_with(config.clone(), dir.path(), (120, 36));
     app.attach(std::sync::Arc::new(warm));
     assert!(
-        app.message
+        app.message()
             .as_ref()
             .is_some_and(|m| m.text.contains("opened from the cache")),
         "{:?}",
-        app.message
+        app.message()
     );
 }
 
@@ -156,7 +156,7 @@ fn the_explorer_opens_first_and_caches_in_the_background() {
         &loaded,
     )));
     assert!(
-        app.message
+        app.message()
             .as_ref()
             .is_some_and(|m| m.text.contains("in the background"))
     );
@@ -164,7 +164,7 @@ fn the_explorer_opens_first_and_caches_in_the_background() {
     assert!(written.starts_with("index cached in"), "{written}");
     app.update(lshscope::tui::app::Action::CacheWritten(written));
     assert!(
-        app.message
+        app.message()
             .as_ref()
             .is_some_and(|m| m.text.starts_with("index cached in"))
     );

@@ -7,7 +7,7 @@ use crate::tui_support;
 use std::sync::Arc;
 use std::time::Duration;
 
-use lshscope::tui::app::{Action, App, Effect, Screen};
+use lshscope::tui::app::{Action, App, Effect, View};
 use lshscope::tui::clusters::{ClusterSort, EdgeKind};
 use lshscope::tui::keys::{Command, Context};
 use lshscope::tui::session::Source;
@@ -22,12 +22,12 @@ const SIZE: (u16, u16) = (140, 44);
 
 /// The clusters the engine builds from the app's shown candidates at its t.
 fn engine_clusters(app: &App) -> Clusters {
-    let data = app.data.as_ref().unwrap();
-    let result = app.candidates.result.as_ref().unwrap();
+    let data = app.data().as_ref().unwrap();
+    let result = app.candidates().result.as_ref().unwrap();
     let edges: Vec<Edge> = result
         .pairs
         .iter()
-        .filter(|p| p.jaccard >= app.curve.threshold)
+        .filter(|p| p.jaccard >= app.curve().threshold)
         .map(|p| Edge {
             a: p.a,
             b: p.b,
@@ -50,32 +50,29 @@ fn members(c: &Clusters) -> Vec<Vec<u32>> {
 
 /// The shown clusters' members; asserts they answer the app's banding and t.
 fn shown(app: &App) -> Vec<Vec<u32>> {
-    let r = app.clusters.result.as_ref().expect("clusters shown");
+    let r = app.clusters().result.as_ref().expect("clusters shown");
     assert_eq!(
         (r.banding, r.threshold),
-        (app.curve.banding, app.curve.threshold)
+        (app.curve().banding, app.curve().threshold)
     );
     assert!(
-        !app.clusters
-            .is_stale(app.curve.banding, app.curve.threshold)
+        !app.clusters()
+            .is_stale(app.curve().banding, app.curve().threshold)
     );
     members(&r.clusters)
 }
 
 fn clusters_app(dir: &std::path::Path, size: (u16, u16)) -> App {
-    let mut app = ready_app(dir, size);
+    // Latencies are measured with a clock; fix them so screens are reproducible.
+    let inputs = Inputs {
+        clock: Clock::Fixed(Duration::from_millis(4)),
+        ..fixture_inputs()
+    };
+    let mut app = ready_app_given(dir, size, inputs);
     cmd(&mut app, Command::ToggleClusters);
-    assert_eq!(app.screen, Screen::Clusters);
+    assert_eq!(app.view(), View::Clusters);
     assert_eq!(run_effects(&mut app), 1, "one clusters job");
-    fix_clock(&mut app);
     app
-}
-
-/// Latencies are measured with a clock; fix them so screens are reproducible.
-fn fix_clock(app: &mut App) {
-    if app.clusters.last_latency.is_some() {
-        app.clusters.last_latency = Some(Duration::from_millis(4));
-    }
 }
 
 /// The explorer on `sample_data/questions.txt` at 32×2, t 0.3, where the sample's questions
@@ -90,12 +87,15 @@ fn questions_app(dir: &std::path::Path) -> App {
     config.banding = Banding { bands: 32, rows: 2 };
     config.threshold = 0.3;
     let loaded = lshscope::tui::load(&config, &Progress::new(), |_| {}).unwrap();
-    let mut app = new_app_with(config, dir, SIZE);
+    let inputs = Inputs {
+        clock: Clock::Fixed(Duration::from_millis(4)),
+        ..fixture_inputs()
+    };
+    let mut app = new_app_given(config, dir, SIZE, inputs);
     app.attach(Arc::new(loaded));
     run_effects(&mut app);
     cmd(&mut app, Command::ToggleClusters);
     run_effects(&mut app);
-    fix_clock(&mut app);
     app
 }
 
@@ -106,7 +106,7 @@ fn clusters_match_the_engine_and_are_computed_only_when_shown() {
     // Off screen, t changes ask for no clusters.
     cmd(&mut app, Command::ThresholdDown);
     assert!(app.take_effects().is_empty());
-    assert!(app.clusters.result.is_none());
+    assert!(app.clusters().result.is_none());
     cmd(&mut app, Command::ToggleClusters);
     let effects = app.take_effects();
     assert!(matches!(effects.as_slice(), [Effect::Clusters(_)]));
@@ -114,11 +114,11 @@ fn clusters_match_the_engine_and_are_computed_only_when_shown() {
     let expected = engine_clusters(&app);
     assert!(!expected.is_empty(), "the fixture has families");
     assert_eq!(shown(&app), members(&expected));
-    let r = app.clusters.result.as_ref().unwrap();
+    let r = app.clusters().result.as_ref().unwrap();
     assert_eq!(r.clusters.removed_documents(), expected.removed_documents());
     // Sorted by size by default; the list holds every cluster.
     let sizes: Vec<usize> = app
-        .clusters
+        .clusters()
         .list
         .rows()
         .iter()
@@ -128,7 +128,7 @@ fn clusters_match_the_engine_and_are_computed_only_when_shown() {
     assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "{sizes:?}");
     // Asking again for the same banding and t queues nothing.
     cmd(&mut app, Command::ToggleClusters);
-    assert_eq!(app.screen, Screen::Main);
+    assert_eq!(app.view(), View::Main);
     cmd(&mut app, Command::ToggleClusters);
     assert!(app.take_effects().is_empty());
 }
@@ -142,7 +142,7 @@ fn clusters_follow_t_and_the_banding() {
         cmd(&mut app, Command::ThresholdDown);
     }
     run_effects(&mut app);
-    assert!((app.curve.threshold - 0.2).abs() < 1e-9);
+    assert!((app.curve().threshold - 0.2).abs() < 1e-9);
     let lower = shown(&app);
     assert_eq!(lower, members(&engine_clusters(&app)));
     let clustered = |m: &Vec<Vec<u32>>| m.iter().map(Vec::len).sum::<usize>();
@@ -151,16 +151,16 @@ fn clusters_follow_t_and_the_banding() {
     cmd(&mut app, Command::BandsDown);
     cmd(&mut app, Command::RowsDown);
     assert!(
-        app.clusters
-            .is_stale(app.curve.banding, app.curve.threshold)
+        app.clusters()
+            .is_stale(app.curve().banding, app.curve().threshold)
     );
     run_effects(&mut app);
     assert!(
-        app.clusters.job.is_running(),
+        app.clusters().job.is_running(),
         "the clusters of the new candidates are asked for"
     );
     run_effects(&mut app);
-    assert_eq!(app.curve.banding, Banding { bands: 15, rows: 3 });
+    assert_eq!(app.curve().banding, Banding { bands: 15, rows: 3 });
     assert_eq!(shown(&app), members(&engine_clusters(&app)));
 }
 
@@ -179,9 +179,9 @@ fn a_stale_answer_is_never_shown() {
             app.update(Action::ClustersDone(Box::new(outcome)));
         }
     }
-    assert!((app.clusters.result.as_ref().unwrap().threshold - 0.5).abs() < 1e-9);
+    assert!((app.clusters().result.as_ref().unwrap().threshold - 0.5).abs() < 1e-9);
     run_given_effects(&mut app, new);
-    assert!((app.clusters.result.as_ref().unwrap().threshold - 0.48).abs() < 1e-9);
+    assert!((app.clusters().result.as_ref().unwrap().threshold - 0.48).abs() < 1e-9);
     shown(&app);
 }
 
@@ -190,12 +190,12 @@ fn a_cluster_opens_and_its_edges_open_in_the_viewer() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = clusters_app(dir.path(), SIZE);
     assert_eq!(app.context(), Context::Clusters);
-    let c = app.clusters.selected_cluster().unwrap();
+    let c = app.clusters().selected_cluster().unwrap();
     cmd(&mut app, Command::Open);
     assert_eq!(app.context(), Context::Cluster);
-    let open = app.clusters.open.as_ref().unwrap();
+    let open = app.clusters().open.as_ref().unwrap();
     assert_eq!(open.cluster, c);
-    let r = app.clusters.result.as_ref().unwrap();
+    let r = app.clusters().result.as_ref().unwrap();
     let size = r.clusters.members(c).len();
     // The farthest pair, then the size − 1 spanning edges, weakest first.
     assert_eq!(open.edge_list.len(), size);
@@ -211,8 +211,8 @@ fn a_cluster_opens_and_its_edges_open_in_the_viewer() {
     cmd(&mut app, Command::Down);
     let (_, edge) = app.selected_cluster_edge().unwrap();
     cmd(&mut app, Command::Open);
-    assert_eq!(app.screen, Screen::Viewer);
-    let view = app.viewer.pair.as_ref().unwrap();
+    assert!(matches!(app.view(), View::Viewer { .. }));
+    let view = app.viewer().pair.as_ref().unwrap();
     let (a, b) = (view.a, view.b);
     assert_eq!((a, b), (edge.a.min(edge.b), edge.a.max(edge.b)));
     assert_eq!(view.jaccard, edge.jaccard);
@@ -223,14 +223,14 @@ fn a_cluster_opens_and_its_edges_open_in_the_viewer() {
     assert_eq!(app.label_of(a, b), Some(Label::Duplicate));
     // ← goes back along the edges, Esc to the open cluster, Esc again to the list.
     cmd(&mut app, Command::PrevPair);
-    let view = app.viewer.pair.as_ref().unwrap();
-    let farthest = app.clusters.open.as_ref().unwrap().edge_list[0].1;
+    let view = app.viewer().pair.as_ref().unwrap();
+    let farthest = app.clusters().open.as_ref().unwrap().edge_list[0].1;
     assert_eq!(
         (view.a, view.b),
         (farthest.a.min(farthest.b), farthest.a.max(farthest.b))
     );
     cmd(&mut app, Command::Back);
-    assert_eq!(app.screen, Screen::Clusters);
+    assert_eq!(app.view(), View::Clusters);
     assert_eq!(app.context(), Context::Cluster);
     // A label set on the open cluster's edge list goes to the selected edge.
     cmd(&mut app, Command::Down);
@@ -243,7 +243,7 @@ fn a_cluster_opens_and_its_edges_open_in_the_viewer() {
     cmd(&mut app, Command::Back);
     assert_eq!(app.context(), Context::Clusters);
     cmd(&mut app, Command::Back);
-    assert_eq!(app.screen, Screen::Main);
+    assert_eq!(app.view(), View::Main);
 }
 
 #[test]
@@ -251,12 +251,14 @@ fn the_open_cluster_stays_open_when_t_moves() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = clusters_app(dir.path(), SIZE);
     cmd(&mut app, Command::Open);
-    let r = app.clusters.result.as_ref().unwrap();
-    let kept = r.clusters.kept(app.clusters.open.as_ref().unwrap().cluster);
+    let r = app.clusters().result.as_ref().unwrap();
+    let kept = r
+        .clusters
+        .kept(app.clusters().open.as_ref().unwrap().cluster);
     cmd(&mut app, Command::ThresholdDown);
     run_effects(&mut app);
-    let r = app.clusters.result.as_ref().unwrap();
-    let open = app.clusters.open.as_ref().expect("still open");
+    let r = app.clusters().result.as_ref().unwrap();
+    let open = app.clusters().open.as_ref().expect("still open");
     assert_eq!(r.clusters.cluster_of(kept), Some(open.cluster));
 }
 
@@ -265,15 +267,15 @@ fn sorting_by_weakest_link_puts_the_loosest_cluster_first() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = questions_app(dir.path());
     cmd(&mut app, Command::CycleSort);
-    assert_eq!(app.clusters.sort.0, ClusterSort::WeakestLink);
+    assert_eq!(app.clusters().sort.0, ClusterSort::WeakestLink);
     assert_eq!(
-        app.clusters.list.selected(),
+        app.clusters().list.selected(),
         0,
         "a new order starts at the top"
     );
-    let r = app.clusters.result.as_ref().unwrap();
+    let r = app.clusters().result.as_ref().unwrap();
     let weakest: Vec<f64> = app
-        .clusters
+        .clusters()
         .list
         .rows()
         .iter()
@@ -285,7 +287,7 @@ fn sorting_by_weakest_link_puts_the_loosest_cluster_first() {
     cmd(&mut app, Command::ThresholdUp);
     run_effects(&mut app);
     assert_eq!(
-        app.clusters.result.as_ref().unwrap().sort,
+        app.clusters().result.as_ref().unwrap().sort,
         ClusterSort::WeakestLink
     );
 }
@@ -294,7 +296,7 @@ fn sorting_by_weakest_link_puts_the_loosest_cluster_first() {
 fn the_questions_chain_is_flagged() {
     let dir = tempfile::tempdir().unwrap();
     let app = questions_app(dir.path());
-    let r = app.clusters.result.as_ref().unwrap();
+    let r = app.clusters().result.as_ref().unwrap();
     // Lines 22, 23 and 24 (positions 21–23): 22–23 and 22–24 join 23 and 24, far apart.
     let c = r.clusters.cluster_of(21).expect("question 22 is clustered");
     assert_eq!(r.clusters.cluster_of(22), Some(c));
@@ -327,22 +329,27 @@ fn with_sampled_candidates_the_clusters_are_joined_from_the_buckets_and_equal() 
     cmd(&mut exact, Command::ThresholdDown);
     cmd(&mut exact, Command::ToggleClusters);
     run_effects(&mut exact);
-    assert!(exact.candidates.estimated.is_none());
+    assert!(exact.candidates().estimated.is_none());
     let expected = shown(&exact);
     assert!(!expected.is_empty(), "the fixture has families");
-    assert!(!exact.clusters.result.as_ref().unwrap().from_buckets);
+    assert!(!exact.clusters().result.as_ref().unwrap().from_buckets);
 
-    let mut sampled = new_app(dir.path(), SIZE);
-    sampled.candidates.sampling.enumeration_budget = 0;
-    sampled.candidates.sampling.preview_above = 0;
+    let inputs = sampling_inputs(|s| {
+        s.enumeration_budget = 0;
+        s.preview_above = 0;
+    });
+    let mut sampled = new_app_given(config(dir.path()), dir.path(), SIZE, inputs);
     sampled.update(Action::Loaded(Box::new(Ok(loaded_data()))));
     run_effects(&mut sampled);
     cmd(&mut sampled, Command::ThresholdDown);
     cmd(&mut sampled, Command::ToggleClusters);
     run_effects(&mut sampled);
-    assert!(sampled.candidates.estimated.is_some(), "sampled candidates");
+    assert!(
+        sampled.candidates().estimated.is_some(),
+        "sampled candidates"
+    );
     let r = sampled
-        .clusters
+        .clusters()
         .result
         .as_ref()
         .expect("clusters despite the sample");
@@ -351,7 +358,7 @@ fn with_sampled_candidates_the_clusters_are_joined_from_the_buckets_and_equal() 
     assert_eq!(
         r.clusters.removed_documents(),
         exact
-            .clusters
+            .clusters()
             .result
             .as_ref()
             .unwrap()
@@ -387,7 +394,7 @@ fn a_sampled_audit_shows_its_weakest_link_as_a_lower_bound() {
     run_effects(&mut app);
     cmd(&mut app, Command::ToggleClusters);
     run_effects(&mut app);
-    let r = app.clusters.result.as_ref().expect("clusters shown");
+    let r = app.clusters().result.as_ref().expect("clusters shown");
     let sampled = (0..r.audits.len())
         .find(|&c| !r.audits[c].exact)
         .expect("a cluster past the audit's limits");
@@ -396,7 +403,7 @@ fn a_sampled_audit_shows_its_weakest_link_as_a_lower_bound() {
         .expect("an exact cluster");
     let row = |c: usize| {
         let kept = app
-            .data
+            .data()
             .as_ref()
             .unwrap()
             .corpus

@@ -7,7 +7,7 @@ use crate::tui_support;
 
 use std::time::Duration;
 
-use lshscope::tui::app::{App, Effect, Screen};
+use lshscope::tui::app::{App, Effect, View};
 use lshscope::tui::cost::CostMetric;
 use lshscope::tui::keys::{Command, Context};
 use lshscope_core::analysis::cost::PairCount;
@@ -18,9 +18,14 @@ use tui_support::*;
 const SIZE: (u16, u16) = (120, 36);
 
 fn cost_app(dir: &std::path::Path) -> App {
-    let mut app = ready_app(dir, SIZE);
+    // The grid's time is measured with a clock; fix it so screens are reproducible.
+    let inputs = Inputs {
+        clock: Clock::Fixed(Duration::from_millis(5)),
+        ..fixture_inputs()
+    };
+    let mut app = ready_app_given(dir, SIZE, inputs);
     cmd(&mut app, Command::ToggleCost);
-    assert_eq!(app.screen, Screen::Cost);
+    assert_eq!(app.view(), View::Cost);
     assert_eq!(app.context(), Context::Cost);
     let effects = app.take_effects();
     assert!(
@@ -28,8 +33,6 @@ fn cost_app(dir: &std::path::Path) -> App {
         "one cost job"
     );
     run_given_effects(&mut app, effects);
-    // The grid's time is measured with a clock; fix it so screens are reproducible.
-    app.cost.elapsed = Some(Duration::from_millis(5));
     app
 }
 
@@ -37,8 +40,8 @@ fn cost_app(dir: &std::path::Path) -> App {
 fn the_grid_is_the_listed_count_of_every_banding() {
     let dir = tempfile::tempdir().unwrap();
     let app = cost_app(dir.path());
-    let grid = app.cost.grid.as_ref().expect("a grid");
-    let data = app.data.as_ref().unwrap();
+    let grid = app.cost().grid.as_ref().expect("a grid");
+    let data = app.data().as_ref().unwrap();
     assert!(!grid.sampled(), "12 documents are counted whole");
     assert_eq!(grid.num_perm, K);
     for banding in [
@@ -75,9 +78,9 @@ fn the_grid_is_the_listed_count_of_every_banding() {
 
 fn app_after_toggle_twice(mut app: App) {
     cmd(&mut app, Command::ToggleCost);
-    assert_eq!(app.screen, Screen::Main);
+    assert_eq!(app.view(), View::Main);
     cmd(&mut app, Command::ToggleCost);
-    assert_eq!(app.screen, Screen::Cost);
+    assert_eq!(app.view(), View::Cost);
     assert!(app.take_effects().is_empty(), "the grid is kept");
 }
 
@@ -85,50 +88,58 @@ fn app_after_toggle_twice(mut app: App) {
 fn the_cursor_stays_inside_the_grid_and_enter_moves_there() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = cost_app(dir.path());
-    assert_eq!(app.cost.cursor, Some(BANDING));
+    assert_eq!(app.cost().cursor, Some(BANDING));
     cmd(&mut app, Command::CursorRight);
     cmd(&mut app, Command::Up);
-    assert_eq!(app.cost.cursor, Some(Banding { bands: 17, rows: 5 }));
+    assert_eq!(app.cost().cursor, Some(Banding { bands: 17, rows: 5 }));
     // Up to r = 6, b is cut to the widest that fits: ⌊128 / 6⌋ = 21.
     for _ in 0..10 {
         cmd(&mut app, Command::CursorRight);
     }
-    assert_eq!(app.cost.cursor, Some(Banding { bands: 25, rows: 5 }));
+    assert_eq!(app.cost().cursor, Some(Banding { bands: 25, rows: 5 }));
     cmd(&mut app, Command::Up);
-    assert_eq!(app.cost.cursor, Some(Banding { bands: 21, rows: 6 }));
+    assert_eq!(app.cost().cursor, Some(Banding { bands: 21, rows: 6 }));
     for _ in 0..30 {
         cmd(&mut app, Command::CursorLeft);
         cmd(&mut app, Command::Down);
     }
-    assert_eq!(app.cost.cursor, Some(Banding { bands: 1, rows: 1 }));
+    assert_eq!(app.cost().cursor, Some(Banding { bands: 1, rows: 1 }));
     cmd(&mut app, Command::Up);
     cmd(&mut app, Command::Up);
     cmd(&mut app, Command::CursorRight);
     // The banding does not move until Enter.
-    assert_eq!(app.curve.banding, BANDING);
+    assert_eq!(app.curve().banding, BANDING);
     assert!(app.take_effects().is_empty());
     cmd(&mut app, Command::Open);
-    assert_eq!(app.screen, Screen::Main);
-    assert_eq!(app.curve.banding, Banding { bands: 2, rows: 3 });
+    assert_eq!(app.view(), View::Main);
+    assert_eq!(app.curve().banding, Banding { bands: 2, rows: 3 });
     let effects = app.take_effects();
     assert!(matches!(effects.as_slice(), [Effect::Reband(_)]));
     run_given_effects(&mut app, effects);
     assert_eq!(
-        app.candidates.result.as_ref().unwrap().banding,
+        app.candidates().result.as_ref().unwrap().banding,
         Banding { bands: 2, rows: 3 }
     );
     // Back in the view, the current-banding mark and the cursor start there.
     cmd(&mut app, Command::ToggleCost);
-    assert_eq!(app.cost.cursor, Some(Banding { bands: 2, rows: 3 }));
+    assert_eq!(app.cost().cursor, Some(Banding { bands: 2, rows: 3 }));
     cmd(&mut app, Command::Back);
-    assert_eq!(app.screen, Screen::Main);
+    assert_eq!(app.view(), View::Main);
 }
 
 #[test]
 fn the_threshold_moves_p_and_the_metric_cycles() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = cost_app(dir.path());
-    let p = |app: &App| app.cost.grid.as_ref().unwrap().cell(16, 4).unwrap().p_at_t;
+    let p = |app: &App| {
+        app.cost()
+            .grid
+            .as_ref()
+            .unwrap()
+            .cell(16, 4)
+            .unwrap()
+            .p_at_t
+    };
     let before = p(&app);
     let expected = |t: f64| 1.0 - (1.0 - t.powi(4)).powi(16);
     assert!((before - expected(0.5)).abs() < 1e-12);
@@ -137,26 +148,26 @@ fn the_threshold_moves_p_and_the_metric_cycles() {
     assert!(p(&app) > before);
     // b and r keys still move the banding from the view; the view stays open.
     cmd(&mut app, Command::BandsUp);
-    assert_eq!(app.curve.banding, Banding { bands: 17, rows: 4 });
-    assert_eq!(app.screen, Screen::Cost);
-    assert_eq!(app.cost.metric, CostMetric::Pairs);
+    assert_eq!(app.curve().banding, Banding { bands: 17, rows: 4 });
+    assert_eq!(app.view(), View::Cost);
+    assert_eq!(app.cost().metric, CostMetric::Pairs);
     cmd(&mut app, Command::CycleMetric);
-    assert_eq!(app.cost.metric, CostMetric::Memory);
+    assert_eq!(app.cost().metric, CostMetric::Memory);
     cmd(&mut app, Command::CycleMetric);
-    assert_eq!(app.cost.metric, CostMetric::Probability);
+    assert_eq!(app.cost().metric, CostMetric::Probability);
     cmd(&mut app, Command::CycleMetric);
-    assert_eq!(app.cost.metric, CostMetric::Pairs);
+    assert_eq!(app.cost().metric, CostMetric::Pairs);
 }
 
 #[test]
 fn cells_past_the_explorers_budget_are_marked_sampled() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = ready_app(dir.path(), SIZE);
     // A budget the fixture's wide bandings exceed, as a million documents would the default.
-    app.candidates.sampling.enumeration_budget = 40;
+    let inputs = sampling_inputs(|s| s.enumeration_budget = 40);
+    let mut app = ready_app_given(dir.path(), SIZE, inputs);
     cmd(&mut app, Command::ToggleCost);
     run_effects(&mut app);
-    let grid = app.cost.grid.as_ref().unwrap();
+    let grid = app.cost().grid.as_ref().unwrap();
     for cell in grid.cells() {
         assert_eq!(
             cell.needs_sampled,

@@ -3,7 +3,7 @@
 
 use crate::tui_support;
 
-use lshscope::tui::app::{Action, PromptKey, Screen};
+use lshscope::tui::app::{Action, PromptKey, View};
 use lshscope::tui::keys::Command;
 use lshscope_core::corpus::Corpus;
 use tui_support::*;
@@ -60,7 +60,10 @@ fn filter_message_and_pair_viewer_write_counts_with_thousands_separators() {
         app.update(Action::PromptInput(PromptKey::Char(c)));
     }
     app.update(Action::PromptInput(PromptKey::Submit));
-    let message = app.message.as_ref().expect("the filter says what it shows");
+    let message = app
+        .message()
+        .as_ref()
+        .expect("the filter says what it shows");
     assert!(
         message.text.starts_with("showing 1,128 pairs with"),
         "{}",
@@ -69,7 +72,7 @@ fn filter_message_and_pair_viewer_write_counts_with_thousands_separators() {
 
     cmd(&mut app, Command::FocusPrev);
     cmd(&mut app, Command::Open);
-    assert_eq!(app.screen, Screen::Viewer);
+    assert!(matches!(app.view(), View::Viewer { .. }));
     let viewer = screen(&app, size.0, size.1);
     let header = viewer
         .lines()

@@ -22,7 +22,7 @@ fn a_pinned_family_is_measured_on_the_truth_and_follows_the_banding() {
     // Without a truth there is nothing to measure on: a message, no job.
     cmd(&mut app, Command::PinFamily);
     assert!(app.take_effects().is_empty());
-    let message = app.message.as_ref().unwrap();
+    let message = app.message().as_ref().unwrap();
     assert!(
         message.error && message.text.contains("truth"),
         "{message:?}"
@@ -34,14 +34,14 @@ fn a_pinned_family_is_measured_on_the_truth_and_follows_the_banding() {
     cmd(&mut app, Command::PinFamily);
     assert!(app.take_effects().is_empty());
     assert!(
-        app.message
+        app.message()
             .as_ref()
             .unwrap()
             .text
             .contains("still being read")
     );
     assert_eq!(run_given_effects(&mut app, truth_job), 1);
-    let truth = app.truth.truth.as_ref().unwrap().pairs.clone();
+    let truth = app.truth().truth.as_ref().unwrap().pairs.clone();
     assert!(!truth.is_empty());
 
     cmd(&mut app, Command::PinFamily);
@@ -53,24 +53,24 @@ fn a_pinned_family_is_measured_on_the_truth_and_follows_the_banding() {
     assert!(screen(&app, SIZE.0, SIZE.1).contains("one-permutation: measuring…"));
     run_given_effects(&mut app, effects);
 
-    let pinned = app.family.pinned.as_ref().unwrap();
+    let pinned = app.family().pinned.as_ref().unwrap();
     let agreement = pinned.agreement.as_ref().unwrap();
     assert_eq!(agreement.pairs(), truth.len());
     let curve = pinned.curve.as_ref().unwrap();
-    assert_eq!(curve.banding, app.curve.banding);
+    assert_eq!(curve.banding, app.curve().banding);
     assert_eq!(
         curve,
         &FamilyCurve::measure(
             SketchFamily::OnePermutation,
             agreement,
             &truth,
-            app.curve.banding,
-            app.hist.bins()
+            app.curve().banding,
+            app.hist().bins()
         )
     );
     // The masks are the pinned family's draws, not the index's family's: the first row's
     // agreement under each draw matches a one-permutation computation and not a classic one.
-    let data = app.data.clone().unwrap();
+    let data = app.data().clone().unwrap();
     let first_rows = |a: &RedrawAgreement| -> Vec<bool> {
         let one_row = Banding::new(1, 1, app.num_perm()).unwrap();
         (0..a.pairs())
@@ -101,7 +101,7 @@ fn a_pinned_family_is_measured_on_the_truth_and_follows_the_banding() {
     );
     assert!(shown.contains(&legend), "{shown}");
     assert!(
-        app.message
+        app.message()
             .as_ref()
             .unwrap()
             .text
@@ -109,9 +109,9 @@ fn a_pinned_family_is_measured_on_the_truth_and_follows_the_banding() {
     );
 
     // A new banding is a recount of the same masks: no job.
-    let before = app.curve.banding;
+    let before = app.curve().banding;
     cmd(&mut app, Command::RowsDown);
-    let banding = app.curve.banding;
+    let banding = app.curve().banding;
     assert_eq!(
         banding,
         Banding::new(before.bands, before.rows - 1, app.num_perm()).unwrap()
@@ -122,7 +122,14 @@ fn a_pinned_family_is_measured_on_the_truth_and_follows_the_banding() {
         "{effects:?}"
     );
     run_given_effects(&mut app, effects);
-    let curve = app.family.pinned.as_ref().unwrap().curve.as_ref().unwrap();
+    let curve = app
+        .family()
+        .pinned
+        .as_ref()
+        .unwrap()
+        .curve
+        .as_ref()
+        .unwrap();
     assert_eq!(curve.banding, banding);
 
     // P again: the next family; then none.
@@ -134,11 +141,11 @@ fn a_pinned_family_is_measured_on_the_truth_and_follows_the_banding() {
     assert_eq!(job.request.family, SketchFamily::CMinHash);
     run_given_effects(&mut app, effects);
     assert_eq!(
-        app.family.pinned.as_ref().unwrap().family,
+        app.family().pinned.as_ref().unwrap().family,
         SketchFamily::CMinHash
     );
     cmd(&mut app, Command::PinFamily);
-    assert!(app.family.pinned.is_none());
+    assert!(app.family().pinned.is_none());
     assert!(app.take_effects().is_empty());
     assert!(!screen(&app, SIZE.0, SIZE.1).contains('◇'));
 }
@@ -151,7 +158,7 @@ fn a_new_truth_measures_the_pinned_family_again() {
     run_effects(&mut app);
     cmd(&mut app, Command::PinFamily);
     run_effects(&mut app);
-    let before = app.family.pinned.as_ref().unwrap().truth.clone();
+    let before = app.family().pinned.as_ref().unwrap().truth.clone();
 
     // A truth at a lower t: the family is measured on its pairs.
     for _ in 0..30 {
@@ -165,8 +172,8 @@ fn a_new_truth_measures_the_pinned_family_again() {
         "{effects:?}"
     );
     run_given_effects(&mut app, effects);
-    let pinned = app.family.pinned.as_ref().unwrap();
-    let truth = &app.truth.truth.as_ref().unwrap().pairs;
+    let pinned = app.family().pinned.as_ref().unwrap();
+    let truth = &app.truth().truth.as_ref().unwrap().pairs;
     assert!(!std::sync::Arc::ptr_eq(&before, truth));
     assert!(std::sync::Arc::ptr_eq(&pinned.truth, truth));
     assert_eq!(pinned.agreement.as_ref().unwrap().pairs(), truth.len());

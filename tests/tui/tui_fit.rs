@@ -6,7 +6,7 @@
 
 use crate::tui_support;
 
-use lshscope::tui::app::{Action, App, Effect, Screen};
+use lshscope::tui::app::{Action, App, Effect, View};
 use lshscope::tui::keys::Command;
 use lshscope::tui::layout;
 use lshscope_core::corpus::Corpus;
@@ -27,8 +27,11 @@ fn main_screen_keeps_p_t_recall_and_precision_at_every_size() {
     let mut app = sample_app(dir.path(), SIZES[0]);
     cmd(&mut app, Command::ComputeTruth);
     assert_eq!(run_effects(&mut app), 1, "one truth job");
-    // The truth's message carries the join's time; the screens leave messages out.
-    app.message = None;
+    // The truth's message carries the join's time; the screens leave messages out: a key
+    // clears the message, and Tab then Shift-Tab come back to the same panel.
+    cmd(&mut app, Command::FocusNext);
+    cmd(&mut app, Command::FocusPrev);
+    assert!(app.message().is_none());
     for (w, h) in SIZES {
         app.update(Action::Resize(w, h));
         let s = screen(&app, w, h);
@@ -43,8 +46,8 @@ fn main_screen_keeps_p_t_recall_and_precision_at_every_size() {
         );
         // Rows #1 to #6 are on screen at the smallest size, and the list starts at #1.
         assert!(s.contains("│6      job-"), "{w}×{h}:\n{s}");
-        assert_eq!(app.candidates.list.selected(), 0);
-        assert_eq!(app.candidates.list.offset(), 0);
+        assert_eq!(app.candidates().list.selected(), 0);
+        assert_eq!(app.candidates().list.offset(), 0);
         insta::assert_snapshot!(format!("main_sample_{w}x{h}"), s);
     }
 }
@@ -76,22 +79,22 @@ fn the_pair_list_stays_at_its_top_when_it_refills() {
     // Lowest Jaccard first: the top pair is bread-1/bread-3 (0.292).
     cmd(&mut app, Command::CycleSort);
     assert_eq!(
-        app.message.as_ref().unwrap().text,
+        app.message().as_ref().unwrap().text,
         "pairs sorted by Jaccard, lowest first"
     );
     let top = app.selected_pair().map(|p| (p.a, p.b)).unwrap();
     // Fewer rows per band: more candidates, some below the old top pair.
     cmd(&mut app, Command::RowsDown);
     run_effects(&mut app);
-    let new_top = app.candidates.list.rows()[0];
-    let pairs = &app.candidates.result.as_ref().unwrap().pairs;
+    let new_top = app.candidates().list.rows()[0];
+    let pairs = &app.candidates().result.as_ref().unwrap().pairs;
     assert_ne!(
         (pairs[new_top as usize].a, pairs[new_top as usize].b),
         top,
         "the refilled list has another pair at its top"
     );
     assert_eq!(
-        app.candidates.list.selected(),
+        app.candidates().list.selected(),
         0,
         "the selection stays on top"
     );
@@ -104,12 +107,12 @@ fn the_pair_list_stays_at_its_top_when_it_refills() {
     assert_eq!(app.selected_pair().map(|p| (p.a, p.b)), Some(chosen));
     cmd(&mut app, Command::CycleSort);
     assert_eq!(
-        app.message.as_ref().unwrap().text,
+        app.message().as_ref().unwrap().text,
         "pairs shuffled (a random order, the same each time)"
     );
     cmd(&mut app, Command::CycleSort);
     assert_eq!(
-        app.message.as_ref().unwrap().text,
+        app.message().as_ref().unwrap().text,
         "pairs sorted by Jaccard, highest first"
     );
 }
@@ -137,7 +140,7 @@ fn an_open_clusters_copy_marks_stand_apart_from_the_text() {
     run_effects(&mut app);
     cmd(&mut app, Command::ToggleClusters);
     run_effects(&mut app);
-    assert_eq!(app.screen, Screen::Clusters);
+    assert_eq!(app.view(), View::Clusters);
     cmd(&mut app, Command::Open);
     let s = screen(&app, 100, 30);
     let copy = s
@@ -174,10 +177,12 @@ fn templated_app(dir: &std::path::Path) -> (App, Vec<Action>, Action) {
     let texts: Vec<String> = (0..templated.len())
         .map(|i| templated.text(i).to_string())
         .collect();
-    let mut app = new_app(dir, (140, 44));
-    app.candidates.sampling.first_bands_within = std::time::Duration::ZERO;
-    app.candidates.sampling.enumeration_budget = 0;
-    app.candidates.sampling.preview_above = 0;
+    let inputs = sampling_inputs(|s| {
+        s.first_bands_within = std::time::Duration::ZERO;
+        s.enumeration_budget = 0;
+        s.preview_above = 0;
+    });
+    let mut app = new_app_given(config(dir), dir, (140, 44), inputs);
     app.update(Action::Loaded(Box::new(Ok(loaded(Corpus::from_texts(
         texts.iter().map(String::as_str),
     ))))));
@@ -194,7 +199,7 @@ fn a_first_estimate_too_wide_to_act_on_says_estimating() {
     let dir = tempfile::tempdir().unwrap();
     let (mut app, mut first, last) = templated_app(dir.path());
     app.update(first.pop().expect("a first estimate"));
-    let info = app.candidates.estimated.as_ref().expect("estimated");
+    let info = app.candidates().estimated.as_ref().expect("estimated");
     assert!(info.refining);
     let first_total = info.estimate.total;
     let s = screen(&app, 140, 44);
@@ -215,7 +220,7 @@ fn a_first_estimate_too_wide_to_act_on_says_estimating() {
         "{counts}"
     );
     app.update(last);
-    let refined = app.candidates.estimated.as_ref().unwrap();
+    let refined = app.candidates().estimated.as_ref().unwrap();
     assert!(!refined.refining);
     assert!(refined.estimate.total.is_informative());
     let s = screen(&app, 140, 44);
@@ -246,7 +251,7 @@ fn a_long_message_shortens_its_path_rather_than_cutting_a_word() {
     app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
     run_effects(&mut app);
     let text = &app
-        .message
+        .message()
         .as_ref()
         .expect("the loaded labels are announced")
         .text;

@@ -68,7 +68,7 @@ fn at_80x24_the_help_shows_every_phrase_whole_and_scrolls_to_its_end() {
     let size = (80, 24);
     let mut app = ready_app(dir.path(), size);
     key(&mut app, KeyCode::Char('?'));
-    assert_eq!(app.overlay, Overlay::Help);
+    assert_eq!(*app.overlay(), Overlay::Help);
     let first = screen(&app, size.0, size.1);
     assert!(first.contains("↓ more"), "{first}");
     let (rows, end) = all_help_rows(&mut app, size);
@@ -130,26 +130,26 @@ fn esc_q_and_question_mark_close_the_help_any_other_key_too_and_ctrl_c_quits() {
     for close in [KeyCode::Esc, KeyCode::Char('q'), KeyCode::Char('?')] {
         key(&mut app, KeyCode::Char('?'));
         key(&mut app, KeyCode::PageDown);
-        assert!(app.help_scroll > 0);
+        assert!(app.help_scroll() > 0);
         key(&mut app, close);
-        assert_eq!(app.overlay, Overlay::None, "{close:?}");
+        assert_eq!(*app.overlay(), Overlay::None, "{close:?}");
         assert!(
             !app.should_quit(),
             "{close:?} closes the help, it does not quit"
         );
     }
     // Another key only closes the help: `y` labels nothing, `L` keeps the scale.
-    let log_scale = app.log_scale;
+    let log_scale = app.log_scale();
     for other in [KeyCode::Char('y'), KeyCode::Char('L'), KeyCode::Enter] {
         key(&mut app, KeyCode::Char('?'));
         key(&mut app, other);
-        assert_eq!(app.overlay, Overlay::None, "{other:?}");
+        assert_eq!(*app.overlay(), Overlay::None, "{other:?}");
     }
-    assert_eq!(app.log_scale, log_scale);
+    assert_eq!(app.log_scale(), log_scale);
     assert!(app.take_effects().is_empty(), "no label was saved");
     // The help opens at its top again.
     key(&mut app, KeyCode::Char('?'));
-    assert_eq!(app.help_scroll, 0);
+    assert_eq!(app.help_scroll(), 0);
     press(&mut app, KeyCode::Char('c'), KeyModifiers::CONTROL);
     assert!(app.should_quit());
 }
@@ -160,13 +160,13 @@ fn the_wheel_scrolls_the_help_and_a_resize_keeps_it_in_range() {
     let mut app = ready_app(dir.path(), (80, 24));
     key(&mut app, KeyCode::Char('?'));
     app.update(lshscope::tui::app::Action::Wheel(10, 10, true));
-    assert_eq!(app.help_scroll, 3);
+    assert_eq!(app.help_scroll(), 3);
     app.update(lshscope::tui::app::Action::Wheel(10, 10, false));
-    assert_eq!(app.help_scroll, 0);
+    assert_eq!(app.help_scroll(), 0);
     key(&mut app, KeyCode::End);
-    assert!(app.help_scroll > 0);
+    assert!(app.help_scroll() > 0);
     // At 160×45 the whole page fits: nothing to scroll.
     app.update(lshscope::tui::app::Action::Resize(160, 45));
-    assert_eq!(app.help_scroll, 0);
+    assert_eq!(app.help_scroll(), 0);
     assert!(!screen(&app, 160, 45).contains("↓ more"));
 }

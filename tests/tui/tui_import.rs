@@ -7,10 +7,9 @@ use crate::tui_support;
 
 use std::collections::HashSet;
 use std::path::Path;
-use std::sync::Arc;
 
 use assert_cmd::Command as Bin;
-use lshscope::tui::app::{Action, App, Effect, Screen};
+use lshscope::tui::app::{Action, App, Effect, View};
 use lshscope::tui::imported::{ImportKind, ImportSpec};
 use lshscope::tui::keys::Command;
 use lshscope_core::analysis::import::{ImportOptions, UnknownIds, pair_components};
@@ -43,8 +42,11 @@ fn spec(kind: ImportKind, path: &Path) -> ImportSpec {
 
 /// An App on the fixture importing `spec`, loaded and answered.
 fn imported_app(dir: &Path, spec: ImportSpec) -> App {
-    let mut app = new_app(dir, SIZE);
-    app.imported.spec = Some(Arc::new(spec));
+    let inputs = Inputs {
+        import: Some(spec),
+        ..fixture_inputs()
+    };
+    let mut app = new_app_given(config(dir), dir, SIZE, inputs);
     app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
     let effects = app.take_effects();
     assert!(
@@ -57,7 +59,7 @@ fn imported_app(dir: &Path, spec: ImportSpec) -> App {
 }
 
 fn ids(app: &App, p: &VerifiedPair) -> (String, String) {
-    let corpus = &app.data.as_ref().unwrap().corpus;
+    let corpus = &app.data().as_ref().unwrap().corpus;
     (
         corpus.id(p.a as usize).to_string(),
         corpus.id(p.b as usize).to_string(),
@@ -65,7 +67,7 @@ fn ids(app: &App, p: &VerifiedPair) -> (String, String) {
 }
 
 fn jaccard_by_sets(app: &App, a: u32, b: u32) -> f64 {
-    let sets = &app.data.as_ref().unwrap().index.sets;
+    let sets = &app.data().as_ref().unwrap().index.sets;
     let x: HashSet<u64> = sets.get(a as usize).iter().copied().collect();
     let y: HashSet<u64> = sets.get(b as usize).iter().copied().collect();
     x.intersection(&y).count() as f64 / x.union(&y).count() as f64
@@ -77,7 +79,7 @@ fn explore_pairs_shows_the_imported_pairs() {
     let file = dir.path().join("tool.csv");
     std::fs::write(&file, TOOL_PAIRS).unwrap();
     let mut app = imported_app(dir.path(), spec(ImportKind::Pairs, &file));
-    let result = app.candidates.result.as_ref().unwrap();
+    let result = app.candidates().result.as_ref().unwrap();
     let mut got: Vec<(String, String)> = result.pairs.iter().map(|p| ids(&app, p)).collect();
     got.sort();
     let want = [
@@ -107,7 +109,7 @@ fn explore_pairs_shows_the_imported_pairs() {
         assert!((p.jaccard - jaccard_by_sets(&app, p.a, p.b)).abs() < 1e-12);
         let hit = BANDING
             .agreeing_bands(
-                &app.data.as_ref().unwrap().index.signatures,
+                &app.data().as_ref().unwrap().index.signatures,
                 p.a as usize,
                 p.b as usize,
             )
@@ -116,7 +118,7 @@ fn explore_pairs_shows_the_imported_pairs() {
             .count() as u32;
         assert_eq!(p.bands_hit, hit);
     }
-    assert_eq!(app.hist.total(), 4);
+    assert_eq!(app.hist().total(), 4);
     let text = screen(&app, SIZE.0, SIZE.1);
     assert!(
         text.contains("Pairs: imported pairs from tool.csv"),
@@ -146,7 +148,7 @@ fn explore_pairs_shows_the_imported_pairs() {
     let effects = app.take_effects();
     assert!(effects.iter().all(|e| matches!(e, Effect::Import(_))));
     run_given_effects(&mut app, effects);
-    let result = app.candidates.result.as_ref().unwrap();
+    let result = app.candidates().result.as_ref().unwrap();
     assert_eq!(result.banding, Banding { bands: 15, rows: 3 });
     let after: Vec<(u32, u32, f64)> = result.pairs.iter().map(|p| (p.a, p.b, p.jaccard)).collect();
     assert_eq!(before, after);
@@ -154,9 +156,9 @@ fn explore_pairs_shows_the_imported_pairs() {
 
     // The viewer opens an imported pair and labels it.
     cmd(&mut app, Command::Open);
-    assert_eq!(app.screen, Screen::Viewer);
+    assert!(matches!(app.view(), View::Viewer { .. }));
     let (a, b) = {
-        let v = app.viewer.pair.as_ref().unwrap();
+        let v = app.viewer().pair.as_ref().unwrap();
         (v.a, v.b)
     };
     cmd(&mut app, Command::LabelNotDuplicate);
@@ -173,10 +175,10 @@ fn the_clusters_view_audits_the_components_of_every_imported_pair() {
     let mut app = imported_app(dir.path(), spec(ImportKind::Pairs, &file));
     cmd(&mut app, Command::ToggleClusters);
     run_effects(&mut app);
-    let pairs = app.candidates.result.as_ref().unwrap().pairs.clone();
-    let data = app.data.clone().unwrap();
+    let pairs = app.candidates().result.as_ref().unwrap().pairs.clone();
+    let data = app.data().clone().unwrap();
     let expected = pair_components(data.corpus.len(), &pairs);
-    let r = app.clusters.result.as_ref().unwrap();
+    let r = app.clusters().result.as_ref().unwrap();
     let members = |c: &lshscope_core::analysis::clusters::Clusters| {
         (0..c.len())
             .map(|k| c.members(k).to_vec())
@@ -204,7 +206,7 @@ fn the_clusters_view_audits_the_components_of_every_imported_pair() {
         cmd(&mut app, Command::ThresholdDown);
     }
     run_effects(&mut app);
-    let r = app.clusters.result.as_ref().unwrap();
+    let r = app.clusters().result.as_ref().unwrap();
     assert_eq!(members(&r.clusters), members(&expected));
     assert!(r.chained <= chained_at_half);
     let text = screen(&app, SIZE.0, SIZE.1);
@@ -240,7 +242,7 @@ fn explore_clusters_shows_what_the_tool_removes() {
     std::fs::write(&file, text).unwrap();
     let mut app = imported_app(dir.path(), spec(ImportKind::Clusters, &file));
     // The pairs are each removed document with its cluster's kept one.
-    let result = app.candidates.result.as_ref().unwrap();
+    let result = app.candidates().result.as_ref().unwrap();
     let got: Vec<(String, String)> = result.pairs.iter().map(|p| ids(&app, p)).collect();
     assert_eq!(
         got,
@@ -257,7 +259,7 @@ fn explore_clusters_shows_what_the_tool_removes() {
     );
     cmd(&mut app, Command::ToggleClusters);
     run_effects(&mut app);
-    let r = app.clusters.result.as_ref().unwrap();
+    let r = app.clusters().result.as_ref().unwrap();
     assert_eq!(r.clusters.len(), 2);
     assert_eq!(r.clusters.removed_documents(), 3);
     let text = screen(&app, SIZE.0, SIZE.1);
@@ -267,7 +269,7 @@ fn explore_clusters_shows_what_the_tool_removes() {
     );
     assert!(text.contains("3 documents removed"), "{text}");
     // The two trains share little: the audit flags that cluster.
-    let data = app.data.clone().unwrap();
+    let data = app.data().clone().unwrap();
     let train = r
         .clusters
         .cluster_of(data.corpus.position_of("train-1").unwrap() as u32)
@@ -276,7 +278,7 @@ fn explore_clusters_shows_what_the_tool_removes() {
     // Its edges open in the viewer.
     cmd(&mut app, Command::Open);
     cmd(&mut app, Command::Open);
-    assert_eq!(app.screen, Screen::Viewer);
+    assert!(matches!(app.view(), View::Viewer { .. }));
 }
 
 #[test]
@@ -284,8 +286,11 @@ fn an_unknown_id_ends_the_session_naming_the_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("tool.csv");
     std::fs::write(&file, "id_a,id_b\nlake-1,lake-2\nlake-1,lake-9\n").unwrap();
-    let mut app = new_app(dir.path(), SIZE);
-    app.imported.spec = Some(Arc::new(spec(ImportKind::Pairs, &file)));
+    let inputs = Inputs {
+        import: Some(spec(ImportKind::Pairs, &file)),
+        ..fixture_inputs()
+    };
+    let mut app = new_app_given(config(dir.path()), dir.path(), SIZE, inputs);
     app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
     run_effects(&mut app);
     assert!(app.should_quit());
@@ -298,7 +303,7 @@ fn an_unknown_id_ends_the_session_naming_the_file_and_line() {
     let mut skipping = spec(ImportKind::Pairs, &file);
     skipping.options.unknown = UnknownIds::Skip;
     let app = imported_app(dir.path(), skipping);
-    assert_eq!(app.candidates.result.as_ref().unwrap().pairs.len(), 1);
+    assert_eq!(app.candidates().result.as_ref().unwrap().pairs.len(), 1);
     let text = screen(&app, SIZE.0, SIZE.1);
     assert!(
         text.contains("1 rows with ids not in the corpus skipped"),

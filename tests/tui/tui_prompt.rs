@@ -26,7 +26,7 @@ fn ctrl(app: &mut App, c: char) {
 
 /// What the open prompt holds.
 fn input(app: &App) -> &str {
-    match &app.overlay {
+    match &app.overlay() {
         Overlay::Prompt(p) => &p.input,
         other => panic!("no prompt open: {other:?}"),
     }
@@ -48,9 +48,9 @@ fn ctrl_u_clears_the_prompt_to_its_start() {
     // The user's report: t, Ctrl-U, 0.9, Enter sets t = 0.9 (it said got "u0.9").
     type_text(&mut app, "0.9");
     press(&mut app, KeyCode::Enter, KeyModifiers::NONE);
-    assert_eq!(app.overlay, Overlay::None);
-    assert_eq!(app.curve.threshold, 0.9);
-    let message = app.message.as_ref().expect("a message");
+    assert_eq!(*app.overlay(), Overlay::None);
+    assert_eq!(app.curve().threshold, 0.9);
+    let message = app.message().as_ref().expect("a message");
     assert!(!message.error, "{}", message.text);
 }
 

@@ -8,8 +8,10 @@ use crate::tui_support;
 use lshscope::tui::app::{Action, Effect};
 use lshscope::tui::keys::Command;
 use lshscope_core::corpus::Corpus;
+use lshscope_core::jobs::Progress;
 use lshscope_core::minhash::Banding;
 use lshscope_core::pipeline::Loaded;
+use lshscope_core::pipeline::band_policy::Sampling;
 use lshscope_core::pipeline::rebanding::{MAX_BUCKET_PAIRS, check_bucket_budget};
 use lshscope_core::synthetic::templated::{TemplateOptions, generate_templated};
 use tui_support::*;
@@ -51,15 +53,15 @@ fn a_formerly_refused_banding_shows_an_estimated_histogram() {
     run_effects(&mut app);
     // (The copies do make most random pairs candidates, which the App warns about.)
     assert!(
-        app.message
+        app.message()
             .as_ref()
             .is_none_or(|m| !m.text.contains("re-banding failed")),
         "{:?}",
-        app.message
+        app.message()
     );
-    let result = app.candidates.result.as_ref().expect("an answer");
+    let result = app.candidates().result.as_ref().expect("an answer");
     assert_eq!(result.banding, banding);
-    let estimated = app.candidates.estimated.as_ref().expect("sampled");
+    let estimated = app.candidates().estimated.as_ref().expect("sampled");
     assert!(
         !estimated.refining,
         "inline runs end with the refined answer"
@@ -71,8 +73,8 @@ fn a_formerly_refused_banding_shows_an_estimated_histogram() {
     assert!(e.bins[e.bins.len() - 1].value > 0.9 * copies);
     assert!(e.total.low <= copies * 1.01 + 2e6 && e.total.high >= copies);
     // The bars are the estimated counts, the list a sample of real candidates.
-    assert_eq!(app.hist.counts, e.histogram().counts);
-    assert!(!app.candidates.list.is_empty());
+    assert_eq!(app.hist().counts, e.histogram().counts);
+    assert!(!app.candidates().list.is_empty());
     let screen = screen(&app, SIZE.0, SIZE.1);
     assert!(
         screen.contains("estimated from 500,000 sampled pairs"),
@@ -106,14 +108,14 @@ fn a_first_estimate_shows_at_once_and_a_step_moved_past_is_dropped() {
     assert_eq!(first.len(), 1, "one quick estimate before the refined one");
     app.update(first.pop().unwrap());
     let info = app
-        .candidates
+        .candidates()
         .estimated
         .as_ref()
         .expect("the first estimate");
     assert!(info.refining);
     assert_eq!(info.estimate.draws, 20_000);
     assert!(
-        app.candidates.job.is_running(),
+        app.candidates().job.is_running(),
         "the refined answer is awaited"
     );
     let screen_now = screen(&app, SIZE.0, SIZE.1);
@@ -126,31 +128,42 @@ fn a_first_estimate_shows_at_once_and_a_step_moved_past_is_dropped() {
         "the superseded job is cancelled"
     );
     app.update(last);
-    assert_eq!(app.candidates.result.as_ref().unwrap().banding, BANDING);
+    assert_eq!(app.candidates().result.as_ref().unwrap().banding, BANDING);
     assert!(app.result_is_stale());
     let stale = screen(&app, SIZE.0, SIZE.1);
     assert!(stale.contains("showing 16×4"), "{stale}");
     assert!(!stale.contains("refining"), "{stale}");
     run_effects(&mut app);
     assert!(!app.result_is_stale());
-    assert!(app.candidates.estimated.is_some());
+    assert!(app.candidates().estimated.is_some());
 }
 
 #[test]
 fn the_exact_path_returns_when_the_enumeration_fits() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = new_app(dir.path(), SIZE);
-    // Force sampling on the small fixture, then lift the budget.
-    app.candidates.sampling.enumeration_budget = 0;
-    app.candidates.sampling.preview_above = 0;
-    app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
+    // A budget the fixture's first banding exceeds and the next r fits: sampled, then exact.
+    let data = loaded_data();
+    let bucket_pairs = |rows: usize| {
+        Sampling::default()
+            .bands
+            .buckets(&data.index, Banding { rows, ..BANDING }, &Progress::new())
+            .unwrap()
+            .occurrences()
+    };
+    let (first, next) = (bucket_pairs(BANDING.rows), bucket_pairs(BANDING.rows + 1));
+    assert!(next < first, "{next} bucket pairs at r + 1, {first} at r");
+    let inputs = sampling_inputs(|s| {
+        s.enumeration_budget = next;
+        s.preview_above = next;
+    });
+    let mut app = new_app_given(config(dir.path()), dir.path(), SIZE, inputs);
+    app.update(Action::Loaded(Box::new(Ok(data))));
     run_effects(&mut app);
-    assert!(app.candidates.estimated.is_some());
+    assert!(app.candidates().estimated.is_some());
     assert!(screen(&app, SIZE.0, SIZE.1).contains("estimated from"));
-    app.candidates.sampling.enumeration_budget = u64::MAX;
-    cmd(&mut app, Command::RowsDown);
+    cmd(&mut app, Command::RowsUp);
     run_effects(&mut app);
-    assert!(app.candidates.estimated.is_none(), "exact again");
+    assert!(app.candidates().estimated.is_none(), "exact again");
     let screen = screen(&app, SIZE.0, SIZE.1);
     assert!(screen.contains("Exact Jaccard of candidates"), "{screen}");
     assert!(!screen.contains("estimated from"), "{screen}");
@@ -159,9 +172,9 @@ fn the_exact_path_returns_when_the_enumeration_fits() {
 #[test]
 fn a_first_estimate_before_every_band_is_built_says_from_how_many() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = new_app(dir.path(), SIZE);
     // No time to build bands before the first answer: it samples the first batch of bands.
-    app.candidates.sampling.first_bands_within = std::time::Duration::ZERO;
+    let inputs = sampling_inputs(|s| s.first_bands_within = std::time::Duration::ZERO);
+    let mut app = new_app_given(config(dir.path()), dir.path(), SIZE, inputs);
     app.update(Action::Loaded(Box::new(Ok(heavy_data()))));
     let Some(Effect::Reband(job)) = app.take_effects().into_iter().next() else {
         panic!("a re-banding job")
@@ -169,7 +182,7 @@ fn a_first_estimate_before_every_band_is_built_says_from_how_many() {
     let mut first = Vec::new();
     let last = lshscope::tui::run_reband_job_reporting(job, |a| first.push(a)).unwrap();
     app.update(first.pop().expect("a first estimate"));
-    let info = app.candidates.estimated.as_ref().expect("estimated");
+    let info = app.candidates().estimated.as_ref().expect("estimated");
     let (k, b) = info.estimate.bands;
     assert_eq!(b, BANDING.bands);
     assert!((2..b).contains(&k), "{k} of {b} bands");
@@ -182,7 +195,7 @@ fn a_first_estimate_before_every_band_is_built_says_from_how_many() {
     );
     app.update(last);
     let refined = &app
-        .candidates
+        .candidates()
         .estimated
         .as_ref()
         .expect("estimated")
@@ -202,13 +215,15 @@ fn a_sample_says_when_the_bucket_cap_is_not_applied() {
     let dir = tempfile::tempdir().unwrap();
     let mut config = config(dir.path());
     config.max_bucket = Some(50);
-    let mut app = new_app_with(config, dir.path(), SIZE);
-    app.candidates.sampling.enumeration_budget = 0;
-    app.candidates.sampling.preview_above = 0;
+    let inputs = sampling_inputs(|s| {
+        s.enumeration_budget = 0;
+        s.preview_above = 0;
+    });
+    let mut app = new_app_given(config, dir.path(), SIZE, inputs);
     app.update(Action::Loaded(Box::new(Ok(heavy_data()))));
     run_effects(&mut app);
     assert!(
-        app.candidates
+        app.candidates()
             .estimated
             .as_ref()
             .expect("sampled")
@@ -229,7 +244,7 @@ fn a_sample_is_called_a_sample_in_the_list_the_export_and_the_figure() {
     let mut app = new_app_with(config, dir.path(), SIZE);
     app.update(Action::Loaded(Box::new(Ok(heavy_data()))));
     run_effects(&mut app);
-    let total = app.candidates.estimated_total().expect("sampled");
+    let total = app.candidates().estimated_total().expect("sampled");
     let shown = total.to_string();
     let screen = screen(&app, SIZE.0, SIZE.1);
     let title = screen
@@ -240,7 +255,7 @@ fn a_sample_is_called_a_sample_in_the_list_the_export_and_the_figure() {
 
     cmd(&mut app, Command::Export);
     run_effects(&mut app);
-    let message = app.message.clone().unwrap();
+    let message = app.message().clone().unwrap();
     assert!(!message.error, "{message:?}");
     assert!(
         message.text.contains(&format!(

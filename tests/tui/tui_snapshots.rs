@@ -44,8 +44,8 @@ fn loading_screen() {
         unit: "bytes",
         seconds: 0.5,
     }));
-    app.load.progress.begin(Phase::Signatures, 12);
-    app.load.progress.advance(5);
+    app.load().progress.begin(Phase::Signatures, 12);
+    app.load().progress.advance(5);
     insta::assert_snapshot!("loading", redact_clock(&screen(&app, W, H)));
 }
 
@@ -231,7 +231,7 @@ fn every_view_draws_at_the_minimum_and_at_odd_sizes() {
 /// video, reverse + underline and underline), `.` dimmed (unchanged), ` ` plain.
 fn diff_style_map(app: &lshscope::tui::app::App, w: u16, h: u16) -> String {
     let buf = cell_styles(app, w, h);
-    let l = lshscope::tui::layout::viewer_layout((w, h), app.viewer.show_values, 16);
+    let l = lshscope::tui::layout::viewer_layout((w, h), app.viewer().show_values, 16);
     let mut out = String::new();
     for y in l.left.y + 1..l.left.y + l.left.height - 1 {
         for rect in [l.left, l.right] {
@@ -334,12 +334,12 @@ fn diff_mode_scrolls_both_panes_and_follows_a_resize() {
     cmd(&mut app, Command::Open);
     cmd(&mut app, Command::ToggleDiff);
     cmd(&mut app, Command::ScrollSide);
-    let said = &app.message.as_ref().unwrap().text;
+    let said = &app.message().as_ref().unwrap().text;
     assert!(said.contains("scroll together"), "{said}");
     for _ in 0..3 {
         cmd(&mut app, Command::Down);
     }
-    let view = app.viewer.pair.as_ref().unwrap();
+    let view = app.viewer().pair.as_ref().unwrap();
     assert_eq!((view.scroll_a, view.scroll_b), (3, 3), "both panes moved");
     let narrow = view.aligned.as_ref().unwrap().len();
     assert_eq!(
@@ -347,7 +347,7 @@ fn diff_mode_scrolls_both_panes_and_follows_a_resize() {
         lshscope::tui::layout::viewer_text_width((80, 24))
     );
     app.update(Action::Resize(160, 45));
-    let view = app.viewer.pair.as_ref().unwrap();
+    let view = app.viewer().pair.as_ref().unwrap();
     let layout = view.aligned.as_ref().unwrap();
     assert_eq!(
         layout.width,
@@ -363,16 +363,16 @@ fn diff_mode_stays_on_across_pairs_and_off_shows_shared_shingles() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), (W, H));
     cmd(&mut app, Command::Open);
-    assert!(app.viewer.pair.as_ref().unwrap().diff.is_none());
+    assert!(app.viewer().pair.as_ref().unwrap().diff.is_none());
     cmd(&mut app, Command::ToggleDiff);
-    let first = app.viewer.pair.as_ref().unwrap();
+    let first = app.viewer().pair.as_ref().unwrap();
     let first_pair = (first.a, first.b);
     assert!(first.diff.is_some());
     cmd(&mut app, Command::NextPair);
-    let next = app.viewer.pair.as_ref().unwrap();
+    let next = app.viewer().pair.as_ref().unwrap();
     assert_ne!((next.a, next.b), first_pair, "→ opened the next pair");
     assert!(
-        app.viewer.diff_mode && next.diff.is_some(),
+        app.viewer().diff_mode && next.diff.is_some(),
         "diff mode stayed on"
     );
     assert!(screen(&app, W, H).contains("unchanged"));
@@ -411,14 +411,14 @@ fn next_and_previous_difference_scroll_both_texts_to_it() {
     run_effects(&mut app);
     cmd(&mut app, Command::Open);
     cmd(&mut app, Command::NextDifference);
-    assert!(app.viewer.diff_mode, "jumping turns diff mode on");
-    let first = app.viewer.pair.as_ref().unwrap();
+    assert!(app.viewer().diff_mode, "jumping turns diff mode on");
+    let first = app.viewer().pair.as_ref().unwrap();
     assert_eq!(first.difference, Some(0));
     let first_scroll = (first.scroll_a, first.scroll_b);
     let s = screen(&app, w, h);
     assert!(s.contains("three"), "{s}");
     cmd(&mut app, Command::NextDifference);
-    let second = app.viewer.pair.as_ref().unwrap();
+    let second = app.viewer().pair.as_ref().unwrap();
     assert_eq!(second.difference, Some(1));
     assert!(second.scroll_a > 20, "scrolled down to sentence 70");
     assert_eq!(
@@ -439,16 +439,16 @@ fn next_and_previous_difference_scroll_both_texts_to_it() {
     assert!(bold_changes >= "70".len() + "seventy".len(), "{s}");
     cmd(&mut app, Command::NextDifference);
     assert!(
-        app.message
+        app.message()
             .as_ref()
             .unwrap()
             .text
             .contains("no difference after"),
         "{:?}",
-        app.message
+        app.message()
     );
     cmd(&mut app, Command::PrevDifference);
-    let back = app.viewer.pair.as_ref().unwrap();
+    let back = app.viewer().pair.as_ref().unwrap();
     assert_eq!(back.difference, Some(0));
     assert_eq!((back.scroll_a, back.scroll_b), first_scroll);
 }
@@ -459,8 +459,8 @@ fn e_in_the_viewer_exports_the_pairs_diff_as_text_and_html() {
     let mut app = ready_app(dir.path(), (W, H));
     cmd(&mut app, Command::Open);
     cmd(&mut app, Command::Export);
-    let view = app.viewer.pair.as_ref().unwrap();
-    let data = app.data.as_ref().unwrap();
+    let view = app.viewer().pair.as_ref().unwrap();
+    let data = app.data().as_ref().unwrap();
     let stem = format!(
         "fixture.diff.{}.{}",
         data.corpus.id(view.a as usize),
@@ -470,7 +470,7 @@ fn e_in_the_viewer_exports_the_pairs_diff_as_text_and_html() {
         dir.path().join(format!("{stem}.txt")),
         dir.path().join(format!("{stem}.html")),
     );
-    let message = &app.message.as_ref().unwrap().text;
+    let message = &app.message().as_ref().unwrap().text;
     assert!(message.contains(&txt.display().to_string()), "{message}");
     let text = std::fs::read_to_string(&txt).unwrap();
     assert!(text.contains("dawn") && text.contains("dusk"), "{text}");

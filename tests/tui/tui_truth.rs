@@ -6,7 +6,7 @@ use crate::tui_support;
 
 use std::sync::Arc;
 
-use lshscope::tui::app::{Action, App, Effect, Screen};
+use lshscope::tui::app::{Action, App, Effect, View};
 use lshscope::tui::keys::Command;
 use lshscope::tui::truth::{TruthOrigin, TruthTask};
 use lshscope_core::analysis::labels::{Label, LabelStore};
@@ -24,15 +24,15 @@ fn app_with_truth(dir: &std::path::Path) -> App {
     let mut app = ready_app(dir, SIZE);
     cmd(&mut app, Command::ComputeTruth);
     assert_eq!(run_effects(&mut app), 1);
-    assert!(!app.truth.job.is_running());
+    assert!(!app.truth().job.is_running());
     app
 }
 
 /// The engine's report for `app`'s shown candidates, the slow way: `measure_recall`, which
 /// binary-searches every truth pair in the candidates.
 fn engine_report(app: &App) -> lshscope_core::analysis::recall::RecallReport {
-    let result = app.candidates.result.as_ref().unwrap();
-    let truth = app.truth.truth.as_ref().unwrap();
+    let result = app.candidates().result.as_ref().unwrap();
+    let truth = app.truth().truth.as_ref().unwrap();
     let candidates: Vec<CandidatePair> = result
         .pairs
         .iter()
@@ -45,15 +45,15 @@ fn engine_report(app: &App) -> lshscope_core::analysis::recall::RecallReport {
     let at_t = result
         .pairs
         .iter()
-        .filter(|p| p.jaccard >= app.curve.threshold)
+        .filter(|p| p.jaccard >= app.curve().threshold)
         .count();
     measure_recall(
         &truth.pairs,
         &candidates,
         at_t,
         result.banding,
-        app.curve.threshold,
-        app.hist.bins(),
+        app.curve().threshold,
+        app.hist().bins(),
     )
 }
 
@@ -64,7 +64,7 @@ fn expected_recall(app: &App) -> (usize, usize, Option<f64>) {
 }
 
 fn shown_recall(app: &App) -> (usize, usize, Option<f64>) {
-    let r = &app.truth.measure.as_ref().unwrap().report;
+    let r = &app.truth().measure.as_ref().unwrap().report;
     (r.found_at_threshold, r.true_at_threshold, r.precision)
 }
 
@@ -80,14 +80,14 @@ fn t_computes_the_exact_truth_at_the_threshold() {
     assert_eq!(job.request.task, TruthTask::Join { threshold: 0.5 });
     let status = tui_support::screen(&app, W, H);
     assert!(status.contains("⟳ exact join at J ≥ 0.5"), "{status}");
-    let data = app.data.clone().unwrap();
+    let data = app.data().clone().unwrap();
     let done = lshscope::tui::truth::run_truth_job(job).unwrap();
     app.update(Action::TruthDone(done));
-    let truth = app.truth.truth.as_ref().unwrap();
+    let truth = app.truth().truth.as_ref().unwrap();
     assert_eq!(truth.origin, TruthOrigin::Computed { threshold: 0.5 });
     assert_eq!(*truth.pairs, brute_force_join(&data.index.sets, 0.5));
     assert!(truth.pairs.len() >= 4, "the fixture has near-duplicates");
-    let msg = app.message.as_ref().unwrap();
+    let msg = app.message().as_ref().unwrap();
     assert!(!msg.error && msg.text.starts_with("truth: "), "{msg:?}");
     assert_eq!(shown_recall(&app), expected_recall(&app));
 }
@@ -95,12 +95,15 @@ fn t_computes_the_exact_truth_at_the_threshold() {
 #[test]
 fn a_join_beyond_the_budget_is_refused_with_the_way_out() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = ready_app(dir.path(), SIZE);
-    app.truth.join_budget_seconds = 0.0;
+    let inputs = Inputs {
+        join_budget_seconds: 0.0,
+        ..fixture_inputs()
+    };
+    let mut app = ready_app_given(dir.path(), SIZE, inputs);
     cmd(&mut app, Command::ComputeTruth);
     run_effects(&mut app);
-    assert!(app.truth.truth.is_none());
-    let msg = app.message.clone().unwrap();
+    assert!(app.truth().truth.is_none());
+    let msg = app.message().clone().unwrap();
     assert!(msg.error, "{msg:?}");
     assert!(
         msg.text.contains("lshscope truth INPUT -t 0.5 --sample")
@@ -135,11 +138,11 @@ fn a_newer_truth_request_supersedes_the_older_one() {
         lshscope::tui::truth::run_truth_job(&fresh).unwrap()
     });
     app.update(Action::TruthDone(old));
-    assert!(app.truth.truth.is_none() && app.truth.job.is_running());
+    assert!(app.truth().truth.is_none() && app.truth().job.is_running());
     let new = lshscope::tui::truth::run_truth_job(&jobs[1]).unwrap();
     app.update(Action::TruthDone(new));
     assert_eq!(
-        app.truth.truth.as_ref().unwrap().origin,
+        app.truth().truth.as_ref().unwrap().origin,
         TruthOrigin::Computed { threshold: 0.51 }
     );
 }
@@ -148,7 +151,7 @@ fn a_newer_truth_request_supersedes_the_older_one() {
 fn recall_follows_b_r_and_t_without_recomputing_the_truth() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = app_with_truth(dir.path());
-    let truth = Arc::clone(&app.truth.truth.as_ref().unwrap().pairs);
+    let truth = Arc::clone(&app.truth().truth.as_ref().unwrap().pairs);
     let first = shown_recall(&app);
     assert_eq!(first, expected_recall(&app));
 
@@ -158,26 +161,27 @@ fn recall_follows_b_r_and_t_without_recomputing_the_truth() {
     for _ in 0..4 {
         cmd(&mut app, Command::RowsUp);
         assert!(
-            !app.truth.job.is_running(),
+            !app.truth().job.is_running(),
             "changing r starts no truth job"
         );
         run_effects(&mut app);
-        let m = app.truth.measure.as_ref().unwrap();
+        let m = app.truth().measure.as_ref().unwrap();
         assert_eq!(
-            m.banding, app.curve.banding,
+            m.banding,
+            app.curve().banding,
             "recall answers the shown banding"
         );
         assert_eq!(shown_recall(&app), expected_recall(&app));
         seen.push(shown_recall(&app));
     }
-    assert_eq!(app.curve.banding, Banding { bands: 16, rows: 8 });
+    assert_eq!(app.curve().banding, Banding { bands: 16, rows: 8 });
     assert!(
         seen.last().unwrap().0 < first.0,
         "recall must drop at 16×8: {seen:?}"
     );
     assert!(Arc::ptr_eq(
         &truth,
-        &app.truth.truth.as_ref().unwrap().pairs
+        &app.truth().truth.as_ref().unwrap().pairs
     ));
 
     // t moves: recounted at once, no job at all.
@@ -185,7 +189,7 @@ fn recall_follows_b_r_and_t_without_recomputing_the_truth() {
     cmd(&mut app, Command::ThresholdUp);
     assert!(app.take_effects().is_empty());
     assert_eq!(shown_recall(&app), expected_recall(&app));
-    assert_eq!(app.truth.measure.as_ref().unwrap().report.threshold, 0.52);
+    assert_eq!(app.truth().measure.as_ref().unwrap().report.threshold, 0.52);
 
     // Below the truth's threshold the status line says the truth is incomplete.
     for _ in 0..5 {
@@ -204,45 +208,46 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
     cmd(&mut app, Command::ToggleMissed);
-    assert!(app.message.as_ref().unwrap().error, "no truth yet");
-    assert!(!app.truth.show_missed);
+    assert!(app.message().as_ref().unwrap().error, "no truth yet");
+    assert!(!app.truth().show_missed);
     cmd(&mut app, Command::ComputeTruth);
     for _ in 0..4 {
         cmd(&mut app, Command::RowsUp);
     }
     run_effects(&mut app);
-    assert_eq!(app.curve.banding, Banding { bands: 16, rows: 8 });
+    assert_eq!(app.curve().banding, Banding { bands: 16, rows: 8 });
     cmd(&mut app, Command::ToggleMissed);
-    assert!(app.truth.show_missed);
-    let missed = app.truth.missed.len();
-    let m = app.truth.measure.as_ref().unwrap();
+    assert!(app.truth().show_missed);
+    let missed = app.truth().missed.len();
+    let m = app.truth().measure.as_ref().unwrap();
     assert_eq!(missed, m.missed);
     assert!(missed >= 2, "16×8 misses pairs near 0.5: {missed}");
     // Sorted by Jaccard, descending, like the candidates; every one is ≥ t and no candidate.
-    let truth = app.truth.truth.clone().unwrap();
-    let result = app.candidates.result.clone().unwrap();
+    let truth = app.truth().truth.clone().unwrap();
+    let result = app.candidates().result.clone().unwrap();
     let js: Vec<f64> = app
-        .truth
+        .truth()
         .missed
         .rows()
         .iter()
         .map(|&i| truth.pairs[i as usize].jaccard)
         .collect();
     assert!(js.windows(2).all(|w| w[0] >= w[1]), "{js:?}");
-    for &i in app.truth.missed.rows() {
+    for &i in app.truth().missed.rows() {
         let p = truth.pairs[i as usize];
-        assert!(p.jaccard >= app.curve.threshold);
+        assert!(p.jaccard >= app.curve().threshold);
         assert!(!result.pairs.iter().any(|c| (c.a, c.b) == (p.a, p.b)));
     }
 
     // Down, open: the viewer shows the second missed pair, with no band collided.
-    app.focus = lshscope::tui::app::Focus::Pairs;
+    cmd(&mut app, Command::FocusPrev);
+    assert_eq!(app.focus(), lshscope::tui::app::Focus::Pairs);
     cmd(&mut app, Command::Down);
-    assert_eq!(app.truth.missed.selected(), 1);
-    let second = truth.pairs[app.truth.missed.rows()[1] as usize];
+    assert_eq!(app.truth().missed.selected(), 1);
+    let second = truth.pairs[app.truth().missed.rows()[1] as usize];
     cmd(&mut app, Command::Open);
-    assert_eq!(app.screen, Screen::Viewer);
-    let view = app.viewer.pair.as_ref().unwrap();
+    assert!(matches!(app.view(), View::Viewer { .. }));
+    let view = app.viewer().pair.as_ref().unwrap();
     assert_eq!((view.a, view.b), (second.a, second.b));
     assert!(view.collided.iter().all(|c| !c));
     let s = tui_support::screen(&app, W, H);
@@ -252,14 +257,14 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     );
     // ← moves within the missed list, not the candidates.
     cmd(&mut app, Command::PrevPair);
-    let first = truth.pairs[app.truth.missed.rows()[0] as usize];
-    let view = app.viewer.pair.as_ref().unwrap();
+    let first = truth.pairs[app.truth().missed.rows()[0] as usize];
+    let view = app.viewer().pair.as_ref().unwrap();
     assert_eq!((view.a, view.b), (first.a, first.b));
     // A false negative is labelled like any pair, and saved.
     cmd(&mut app, Command::LabelDuplicate);
     tui_support::run_effects(&mut app);
     assert_eq!(app.label_of(first.a, first.b), Some(Label::Duplicate));
-    let data = app.data.clone().unwrap();
+    let data = app.data().clone().unwrap();
     let saved = LabelStore::load(dir.path().join("labels.csv")).unwrap();
     let ids = (
         data.corpus.id(first.a as usize),
@@ -273,10 +278,10 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     );
     // Back on the main screen the missed list is still shown; `n` there labels its selection.
     cmd(&mut app, Command::Back);
-    assert_eq!(app.screen, Screen::Main);
-    assert!(app.truth.show_missed && !app.truth.viewing);
+    assert_eq!(app.view(), View::Main);
+    assert!(app.truth().show_missed && !matches!(app.view(), View::Viewer { .. }));
     cmd(&mut app, Command::Bottom);
-    let last = truth.pairs[*app.truth.missed.rows().last().unwrap() as usize];
+    let last = truth.pairs[*app.truth().missed.rows().last().unwrap() as usize];
     cmd(&mut app, Command::LabelNotDuplicate);
     assert_eq!(app.label_of(last.a, last.b), Some(Label::NotDuplicate));
 
@@ -306,9 +311,13 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
         cmd(&mut app, Command::RowsDown);
     }
     run_effects(&mut app);
-    assert!(app.truth.missed.len() < missed, "{:?}", app.curve.banding);
+    assert!(
+        app.truth().missed.len() < missed,
+        "{:?}",
+        app.curve().banding
+    );
     cmd(&mut app, Command::ToggleMissed);
-    assert!(!app.truth.show_missed);
+    assert!(!app.truth().show_missed);
 }
 
 #[test]
@@ -320,23 +329,23 @@ fn the_missed_list_follows_the_bin_filter() {
     }
     run_effects(&mut app);
     cmd(&mut app, Command::ToggleMissed);
-    let all = app.truth.missed.len();
+    let all = app.truth().missed.len();
     // Filter to J ≥ 0.9: only the highest missed pairs (maybe none) remain.
     cmd(&mut app, Command::FilterPrompt);
     for c in "0.9".chars() {
         app.update(Action::PromptInput(lshscope::tui::app::PromptKey::Char(c)));
     }
     app.update(Action::PromptInput(lshscope::tui::app::PromptKey::Submit));
-    let truth = app.truth.truth.clone().unwrap();
+    let truth = app.truth().truth.clone().unwrap();
     assert!(
-        app.truth
+        app.truth()
             .missed
             .rows()
             .iter()
             .all(|&i| truth.pairs[i as usize].jaccard >= 0.9)
     );
     cmd(&mut app, Command::ClearFilter);
-    assert_eq!(app.truth.missed.len(), all);
+    assert_eq!(app.truth().missed.len(), all);
 }
 
 fn write_truth_file(dir: &std::path::Path, text: &str) -> std::path::PathBuf {
@@ -353,11 +362,14 @@ fn truth_file_is_read_after_loading() {
         dir.path(),
         "id_a,id_b,jaccard,level\nlake-2,lake-1,0.929,0.9\ntrain-1,train-2,0.835,0.8\n",
     );
-    let mut app = new_app(dir.path(), SIZE);
-    app.truth.file = Some(path.clone());
+    let inputs = Inputs {
+        truth: Some(path.clone()),
+        ..fixture_inputs()
+    };
+    let mut app = new_app_given(config(dir.path()), dir.path(), SIZE, inputs);
     app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
     assert_eq!(run_effects(&mut app), 2, "re-banding and reading the truth");
-    let truth = app.truth.truth.as_ref().unwrap();
+    let truth = app.truth().truth.as_ref().unwrap();
     assert_eq!(truth.origin, TruthOrigin::File(path));
     assert_eq!(truth.pairs.len(), 2);
     // The lowest Jaccard exactly, as `scan --truth` and `tune --truth` use it.
@@ -373,8 +385,11 @@ fn truth_file_is_read_after_loading() {
 fn a_bad_truth_file_ends_the_session_with_its_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = write_truth_file(dir.path(), "id_a,id_b,jaccard\nlake-1,nobody,0.9\n");
-    let mut app = new_app(dir.path(), SIZE);
-    app.truth.file = Some(path);
+    let inputs = Inputs {
+        truth: Some(path),
+        ..fixture_inputs()
+    };
+    let mut app = new_app_given(config(dir.path()), dir.path(), SIZE, inputs);
     app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
     run_effects(&mut app);
     assert!(app.should_quit());
@@ -421,7 +436,7 @@ fn the_highlighted_bin_shows_its_measured_rate_in_the_legend() {
     // walk left to the bin of 0.929, [0.90, 0.95).
     cmd(&mut app, Command::BinLeft);
     let bin = app
-        .truth
+        .truth()
         .measure
         .as_ref()
         .unwrap()
@@ -486,9 +501,11 @@ fn with_sampled_candidates_recall_is_exact_and_precision_an_estimate() {
     let dir = tempfile::tempdir().unwrap();
     // The same corpus, truth and bandings: enumerated, and with sampling forced.
     let mut exact = app_with_truth(dir.path());
-    let mut sampled = new_app(dir.path(), SIZE);
-    sampled.candidates.sampling.enumeration_budget = 0;
-    sampled.candidates.sampling.preview_above = 0;
+    let inputs = sampling_inputs(|s| {
+        s.enumeration_budget = 0;
+        s.preview_above = 0;
+    });
+    let mut sampled = new_app_given(config(dir.path()), dir.path(), SIZE, inputs);
     sampled.update(Action::Loaded(Box::new(Ok(loaded_data()))));
     run_effects(&mut sampled);
     cmd(&mut sampled, Command::ComputeTruth);
@@ -500,10 +517,10 @@ fn with_sampled_candidates_recall_is_exact_and_precision_an_estimate() {
             cmd(&mut sampled, c);
             run_effects(&mut sampled);
         }
-        assert!(sampled.candidates.estimated.is_some(), "sampled");
+        assert!(sampled.candidates().estimated.is_some(), "sampled");
         let (e, s) = (
-            exact.truth.measure.as_ref().unwrap(),
-            sampled.truth.measure.as_ref().unwrap(),
+            exact.truth().measure.as_ref().unwrap(),
+            sampled.truth().measure.as_ref().unwrap(),
         );
         assert!(s.sampled && !e.sampled);
         assert_eq!(s.banding, e.banding);
@@ -530,21 +547,21 @@ fn the_truth_bars_are_measured_over_redraws() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = app_with_truth(dir.path());
     for step in 0..2 {
-        let truth = app.truth.truth.as_ref().unwrap();
+        let truth = app.truth().truth.as_ref().unwrap();
         let agreement = truth
             .redraws
             .as_ref()
             .expect("a small truth keeps its redraws");
         assert_eq!(agreement.draws(), 16);
-        let report = &app.truth.measure.as_ref().unwrap().report;
+        let report = &app.truth().measure.as_ref().unwrap().report;
         assert_eq!(report.redraws, 16);
-        let result = app.candidates.result.as_ref().unwrap();
+        let result = app.candidates().result.as_ref().unwrap();
         let mut expected = engine_report(&app);
         expected.apply_redraws(&agreement.found_per_draw(
             &truth.pairs,
             result.banding,
-            app.hist.bins(),
-            app.curve.threshold,
+            app.hist().bins(),
+            app.curve().threshold,
         ));
         assert_eq!(*report, expected, "step {step}");
         if step == 0 {

@@ -3,7 +3,7 @@
 
 use crate::tui_support;
 
-use lshscope::tui::app::{Action, PromptKey, Screen};
+use lshscope::tui::app::{Action, PromptKey, View};
 use lshscope::tui::keys::{Command, Context};
 use tui_support::*;
 
@@ -20,7 +20,7 @@ fn a_pair_from_a_cluster_that_vanishes_steps_through_the_candidates_and_backs_to
     cmd(&mut app, Command::Open);
     assert_eq!(app.context(), Context::Cluster);
     cmd(&mut app, Command::Open);
-    assert_eq!(app.screen, Screen::Viewer);
+    assert!(matches!(app.view(), View::Viewer { .. }));
     let s = screen(&app, SIZE.0, SIZE.1);
     assert!(s.contains("farthest pair · edge 1 of"), "{s}");
 
@@ -28,14 +28,14 @@ fn a_pair_from_a_cluster_that_vanishes_steps_through_the_candidates_and_backs_to
     cmd(&mut app, Command::ThresholdPrompt);
     app.update(Action::PromptInput(PromptKey::Char('1')));
     app.update(Action::PromptInput(PromptKey::Submit));
-    assert_eq!(app.curve.threshold, 1.0);
+    assert_eq!(app.curve().threshold, 1.0);
     run_effects(&mut app);
-    assert!(app.clusters.result.is_some());
+    assert!(app.clusters().result.is_some());
     assert!(
-        app.clusters.open.is_none(),
+        app.clusters().open.is_none(),
         "the loosest cluster does not hold at t = 1"
     );
-    assert_eq!(app.screen, Screen::Viewer);
+    assert!(matches!(app.view(), View::Viewer { .. }));
     let s = screen(&app, SIZE.0, SIZE.1);
     assert!(
         !s.contains("edge 1 of"),
@@ -45,11 +45,11 @@ fn a_pair_from_a_cluster_that_vanishes_steps_through_the_candidates_and_backs_to
     // → goes on in the candidate list; Back returns to the main screen.
     cmd(&mut app, Command::NextPair);
     let selected = *app.selected_pair().expect("a candidate is selected");
-    let view = app.viewer.pair.as_ref().unwrap();
+    let view = app.viewer().pair.as_ref().unwrap();
     assert_eq!((view.a, view.b), (selected.a, selected.b));
     cmd(&mut app, Command::Back);
-    assert_eq!(app.screen, Screen::Main);
-    assert!(app.viewer.pair.is_none());
+    assert_eq!(app.view(), View::Main);
+    assert!(app.viewer().pair.is_none());
 }
 
 /// The sketch family is shown where K is, on the loading screen and the status line, only

@@ -17,21 +17,21 @@ use lshscope_core::util::numfmt::{for_count, thousands};
 
 /// The block title: what the clusters answer, and whether they are current.
 fn title_spans(app: &App, what: &str) -> Vec<Span<'static>> {
-    let theme = &app.theme;
+    let theme = &app.theme();
     let mut spans = vec![Span::styled(format!(" {what} "), theme.title())];
-    let Some(r) = &app.clusters.result else {
+    let Some(r) = &app.clusters().result else {
         return spans;
     };
-    if let Some(source) = app.imported.source() {
+    if let Some(source) = app.imported().source() {
         // The clusters are the file's; only the audit's t changes.
         spans.push(Span::raw(format!(
             "{source} · audit at t {} · sort {} ",
             r.threshold,
             r.sort.label()
         )));
-        if app.clusters.is_stale(r.banding, app.curve.threshold) {
+        if app.clusters().is_stale(r.banding, app.curve().threshold) {
             spans.push(Span::styled(
-                format!("· auditing at t {}… ", app.curve.threshold),
+                format!("· auditing at t {}… ", app.curve().threshold),
                 theme.warning(),
             ));
         }
@@ -44,13 +44,14 @@ fn title_spans(app: &App, what: &str) -> Vec<Span<'static>> {
         r.sort.label()
     )));
     if app
-        .clusters
-        .is_stale(app.curve.banding, app.curve.threshold)
+        .clusters()
+        .is_stale(app.curve().banding, app.curve().threshold)
     {
         spans.push(Span::styled(
             format!(
                 "· computing {}, t {}… ",
-                app.curve.banding, app.curve.threshold
+                app.curve().banding,
+                app.curve().threshold
             ),
             theme.warning(),
         ));
@@ -60,12 +61,12 @@ fn title_spans(app: &App, what: &str) -> Vec<Span<'static>> {
 
 /// The summary (left) and the cluster-size histogram (right).
 pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme;
+    let theme = &app.theme();
     let block = Block::bordered()
         .border_style(theme.border())
         .title(fit_line(title_spans(app, "Clusters"), title_room(area)));
-    let (Some(r), Some(data)) = (&app.clusters.result, &app.data) else {
-        let text = match (&app.candidates.result, app.clusters.job.running()) {
+    let (Some(r), Some(data)) = (&app.clusters().result, &app.data()) else {
+        let text = match (&app.candidates().result, app.clusters().job.running()) {
             (None, _) => "banding…".to_string(),
             // Joining a large corpus's buckets takes a while: say which phase and how far.
             (Some(_), Some(job)) => {
@@ -125,7 +126,7 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
             }),
         ]),
         Line::from(Span::styled(
-            match (&app.imported.result, app.imported.source()) {
+            match (&app.imported().result, app.imported().source()) {
                 (Some(i), Some(_)) if i.kind == crate::tui::imported::ImportKind::Pairs => {
                     "joined: every imported pair, verified or not".to_string()
                 }
@@ -141,7 +142,7 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
             theme.dim(),
         )),
     ];
-    if let Some(took) = app.clusters.last_latency {
+    if let Some(took) = app.clusters().last_latency {
         lines.push(Line::from(Span::styled(
             format!("clustered in {} ms", took.as_millis()),
             theme.dim(),
@@ -158,7 +159,7 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
 
 /// Cluster sizes in powers of two, drawn inside the summary panel's right half.
 fn render_histogram(frame: &mut Frame, app: &App, r: &ClustersOutcome, area: Rect) {
-    let theme = &app.theme;
+    let theme = &app.theme();
     let inner = area;
     let bins = r.clusters.size_distribution();
     if bins.is_empty() || inner.height < 3 {
@@ -193,14 +194,14 @@ fn render_histogram(frame: &mut Frame, app: &App, r: &ClustersOutcome, area: Rec
 
 /// The cluster list: kept document, size, weakest link, farthest pair, chained flag.
 pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme;
-    let list = &app.clusters.list;
+    let theme = &app.theme();
+    let list = &app.clusters().list;
     let mut title = vec![Span::styled(" Cluster list ", theme.title())];
     title.push(Span::raw(format!("{} ", thousands(list.len() as u64))));
     let block = Block::bordered()
         .border_style(theme.focused_border())
         .title(Line::from(title));
-    let (Some(r), Some(data)) = (&app.clusters.result, &app.data) else {
+    let (Some(r), Some(data)) = (&app.clusters().result, &app.data()) else {
         frame.render_widget(Block::bordered().border_style(theme.border()), area);
         return;
     };
@@ -293,8 +294,9 @@ pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
 
 /// An open cluster: its header and members.
 pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme;
-    let (Some(r), Some(open), Some(data)) = (&app.clusters.result, &app.clusters.open, &app.data)
+    let theme = &app.theme();
+    let (Some(r), Some(open), Some(data)) =
+        (&app.clusters().result, &app.clusters().open, &app.data())
     else {
         return;
     };
@@ -417,8 +419,8 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
 
 /// An open cluster's edges: the farthest pair, then the spanning edges weakest first.
 pub fn render_edges(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme;
-    let (Some(open), Some(data)) = (&app.clusters.open, &app.data) else {
+    let theme = &app.theme();
+    let (Some(open), Some(data)) = (&app.clusters().open, &app.data()) else {
         return;
     };
     // The list holds the farthest pair first, then the spanning edges.
@@ -476,11 +478,11 @@ fn preview(data: &lshscope_core::pipeline::Loaded, doc: u32) -> String {
 /// cluster it is. `None` when the viewer did not come from a cluster.
 pub fn viewer_position(app: &App) -> Option<String> {
     let (open, r, data) = (
-        app.clusters.open.as_ref()?,
-        app.clusters.result.as_ref()?,
-        app.data.as_ref()?,
+        app.clusters().open.as_ref()?,
+        app.clusters().result.as_ref()?,
+        app.data().as_ref()?,
     );
-    if app.screen
+    if app.view()
         != (View::Viewer {
             from: PairSource::ClusterEdges,
         })

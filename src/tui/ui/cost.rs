@@ -53,12 +53,12 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let side = if area.width >= 110 { DETAILS } else { 31 };
     let [map, details] =
         Layout::horizontal([Constraint::Min(20), Constraint::Length(side)]).areas(body);
-    let theme = &app.theme;
-    let cursor = app.cost.cursor.unwrap_or(app.curve.banding);
+    let theme = &app.theme();
+    let cursor = app.cost().cursor.unwrap_or(app.curve().banding);
     let title = format!(
         " cost of every banding b×r ≤ {} · {} ",
         app.num_perm(),
-        app.cost.metric.label()
+        app.cost().metric.label()
     );
     let block = Block::bordered()
         .border_style(theme.focused_border())
@@ -68,13 +68,13 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         ));
     let inner = block.inner(map);
     frame.render_widget(block, map);
-    match &app.cost.grid {
+    match &app.cost().grid {
         Some(grid) => {
             render_grid(frame, app, grid, cursor, inner);
             render_details(frame, app, grid, cursor, details);
         }
         None => {
-            let text = match app.cost.job.running() {
+            let text = match app.cost().job.running() {
                 Some(job) => {
                     let s = job.progress.snapshot();
                     let done = s
@@ -187,8 +187,8 @@ fn window(at: usize, last: usize, visible: usize) -> (usize, usize) {
 }
 
 fn render_grid(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding, area: Rect) {
-    let theme = &app.theme;
-    let metric = app.cost.metric;
+    let theme = &app.theme();
+    let metric = app.cost().metric;
     let levels = Levels::of(grid, metric);
     // Two lines at the bottom: the b axis and the legend.
     let rows_shown = area.height.saturating_sub(2) as usize;
@@ -198,7 +198,7 @@ fn render_grid(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding, a
     }
     let (r_low, r_high) = window(cursor.rows, grid.num_perm, rows_shown);
     let (b_low, b_high) = window(cursor.bands, grid.max_bands(r_low), cols_shown);
-    let current = app.curve.banding;
+    let current = app.curve().banding;
     let mut lines = Vec::with_capacity(area.height as usize);
     for r in (r_low..=r_high).rev() {
         let mut spans = vec![Span::styled(format!("r {r:>3} "), theme.dim())];
@@ -257,7 +257,7 @@ fn cell_look(mono: bool, level: Option<usize>, sampled: bool) -> (String, Style)
 }
 
 fn legend(app: &App, levels: &Levels, metric: CostMetric) -> Line<'static> {
-    let theme = &app.theme;
+    let theme = &app.theme();
     let mut spans = vec![Span::raw(" ")];
     for i in 0..SCALE.len() {
         let (glyph, style) = cell_look(theme.mono, Some(i), false);
@@ -318,7 +318,7 @@ fn pairs_text(count: &PairCount) -> Vec<String> {
 }
 
 fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding, area: Rect) {
-    let theme = &app.theme;
+    let theme = &app.theme();
     let block = Block::bordered()
         .border_style(theme.border())
         .title(Span::styled(format!(" {cursor} "), theme.title()));
@@ -368,12 +368,12 @@ fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding
         Span::styled(format!("{:<13}", "mode"), theme.dim()),
         Span::styled(mode, style),
     ]));
-    if cursor == app.curve.banding {
+    if cursor == app.curve().banding {
         lines.push(Line::styled("the current banding", theme.key()));
     } else {
         lines.push(Line::from(vec![
             Span::styled("Enter", theme.key()),
-            Span::raw(format!(" moves here from {}", app.curve.banding)),
+            Span::raw(format!(" moves here from {}", app.curve().banding)),
         ]));
     }
     lines.push(Line::raw(""));
@@ -395,7 +395,7 @@ fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding
         "memory: what the explorer holds for the candidates, beyond the index",
         theme.dim(),
     ));
-    if let Some(took) = app.cost.elapsed {
+    if let Some(took) = app.cost().elapsed {
         lines.push(Line::styled(
             format!("grid computed in {:.2} s", took.as_secs_f64()),
             theme.dim(),
@@ -410,7 +410,7 @@ fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding
 }
 
 fn render_details_empty(frame: &mut Frame, app: &App, area: Rect) {
-    let block = Block::bordered().border_style(app.theme.border());
+    let block = Block::bordered().border_style(app.theme().border());
     frame.render_widget(block, area);
 }
 

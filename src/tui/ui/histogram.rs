@@ -18,7 +18,7 @@ use ratatui::widgets::{Block, Paragraph};
 use super::fit::{Field, fit_fields, fit_line, title_room};
 use crate::tui::app::{App, Focus};
 use crate::tui::keys::{Command, hint};
-use crate::tui::layout::{Y_LABEL_WIDTH, histogram_geometry};
+use crate::tui::layout::{HistogramGeometry, Y_LABEL_WIDTH, histogram_geometry};
 use lshscope_core::analysis::sampled::Estimate;
 use lshscope_core::minhash::scurve::candidate_probability;
 use lshscope_core::util::numfmt::{compact, for_count, thousands};
@@ -40,19 +40,41 @@ fn scaled_f(count: f64, log: bool) -> f64 {
 /// Eighth blocks for the precision strip: ▁ is 0 %, █ is 100 %.
 const LEVELS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
+/// The panel, drawn in steps: the bordered block and its title, then (when the panel has room
+/// for the bins) the plot, the y labels, the x axis, the precision strip and the info lines.
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme;
-    let hist = &app.hist;
-    let bins = hist.bins();
-    let border = if app.focus == Focus::Histogram {
+    let theme = app.theme();
+    let border = if app.focus() == Focus::Histogram {
         theme.focused_border()
     } else {
         theme.border()
     };
-    let estimated = app.candidates.estimated.as_ref();
+    let block = Block::bordered()
+        .border_style(border)
+        .title(fit_line(title(app), title_room(area)));
+    frame.render_widget(block, area);
+    let bins = app.hist().bins();
+    let g = histogram_geometry(area, bins);
+    if g.plot.height < 2 || g.plot.width < bins as u16 {
+        return;
+    }
+    let scale = Scale::of(app);
+    let highlighted = highlighted_bin(app);
+    draw_plot(frame, app, &g, &scale, highlighted);
+    draw_y_labels(frame, app, &g, &scale);
+    draw_x_axis(frame, app, &g);
+    draw_precision_strip(frame, app, &g, highlighted);
+    draw_info(frame, app, &g, &scale, highlighted);
+}
+
+/// The title: what the bars are (exact, imported, or estimated from how many draws), which
+/// banding they answer, the scale, and the S-curve's legend.
+fn title(app: &App) -> Vec<Span<'static>> {
+    let theme = app.theme();
+    let estimated = app.candidates().estimated.as_ref();
     let mut title = match estimated {
         None => {
-            let heading = match app.imported.pairs_heading() {
+            let heading = match app.imported().pairs_heading() {
                 Some(heading) => format!(" Exact Jaccard, {heading} "),
                 None => " Exact Jaccard of candidates ".to_string(),
             };
@@ -93,16 +115,20 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             ),
         ],
     };
-    match (&app.candidates.result, &app.candidates.job) {
+    match (&app.candidates().result, &app.candidates().job) {
         (None, _) => title.push(Span::styled("(computing…) ", theme.warning())),
-        (Some(r), _) if r.banding != app.curve.banding => title.push(Span::styled(
-            format!("showing {} · computing {}… ", r.banding, app.curve.banding),
+        (Some(r), _) if r.banding != app.curve().banding => title.push(Span::styled(
+            format!(
+                "showing {} · computing {}… ",
+                r.banding,
+                app.curve().banding
+            ),
             theme.warning(),
         )),
         (Some(r), _) => title.push(Span::styled(format!("{} ", r.banding), theme.key())),
     }
     title.push(Span::styled(
-        if app.log_scale {
+        if app.log_scale() {
             "· log "
         } else {
             "· linear "
@@ -114,39 +140,68 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         Style::default().fg(theme.overlay_curve()),
     ));
     title.push(Span::styled("S-curve to scale ", theme.dim()));
-    let block = Block::bordered()
-        .border_style(border)
-        .title(fit_line(title, title_room(area)));
-    frame.render_widget(block, area);
-    let g = histogram_geometry(area, bins);
-    if g.plot.height < 2 || g.plot.width < bins as u16 {
-        return;
-    }
+    title
+}
 
-    let log = app.log_scale;
-    // Intervals (sampled candidates only) stay on the panel: the scale takes their tops.
-    let intervals: Option<&[Estimate]> = estimated
-        .map(|e| e.estimate.bins.as_slice())
-        .filter(|b| b.len() == bins);
-    let highest = intervals
-        .map(|b| b.iter().map(|e| e.high.ceil() as u64).max().unwrap_or(0))
-        .unwrap_or(0);
-    let max_count = hist.max_count().max(highest).max(1);
-    let max = scaled(max_count, log);
-    let cols = g.plot.width as usize;
-    let per_bin = g.per_bin as usize;
-    // Bars, one column at a time in plot coordinates: x ∈ [0, cols − 1] is the column index.
-    let bar_color = theme.bars();
-    let selected_color = theme.bars_selected();
-    let highlighted = app
-        .view
+/// The bar heights' scale: log or linear, and the top of the y axis.
+struct Scale<'a> {
+    log: bool,
+    /// The largest count shown (at least 1), an interval's top included.
+    max_count: u64,
+    /// `max_count` on the scale: the top of the plot.
+    max: f64,
+    /// Each bin's 95 % interval, when the candidates were sampled.
+    intervals: Option<&'a [Estimate]>,
+}
+
+impl<'a> Scale<'a> {
+    fn of(app: &'a App) -> Self {
+        let hist = app.hist();
+        let log = app.log_scale();
+        // Intervals (sampled candidates only) stay on the panel: the scale takes their tops.
+        let intervals: Option<&[Estimate]> = app
+            .candidates()
+            .estimated
+            .as_ref()
+            .map(|e| e.estimate.bins.as_slice())
+            .filter(|b| b.len() == hist.bins());
+        let highest = intervals
+            .map(|b| b.iter().map(|e| e.high.ceil() as u64).max().unwrap_or(0))
+            .unwrap_or(0);
+        let max_count = hist.max_count().max(highest).max(1);
+        Scale {
+            log,
+            max_count,
+            max: scaled(max_count, log),
+            intervals,
+        }
+    }
+}
+
+/// The bin the filter holds, else the cursor's while the panel has the focus.
+fn highlighted_bin(app: &App) -> Option<usize> {
+    app.list_view()
         .filter
         .and_then(|f| f.bin)
-        .or(if app.focus == Focus::Histogram {
-            Some(app.bin_cursor)
+        .or(if app.focus() == Focus::Histogram {
+            Some(app.bin_cursor())
         } else {
             None
-        });
+        })
+}
+
+/// Bars, one column at a time in plot coordinates (x ∈ [0, cols − 1] is the column index):
+/// `(x, height, highlighted)`.
+fn bars(
+    app: &App,
+    g: &HistogramGeometry,
+    scale: &Scale,
+    highlighted: Option<usize>,
+) -> Vec<(f64, f64, bool)> {
+    let hist = app.hist();
+    let (log, max) = (scale.log, scale.max);
+    let cols = g.plot.width as usize;
+    let per_bin = g.per_bin as usize;
     let mut bars: Vec<(f64, f64, bool)> = Vec::with_capacity(cols);
     for c in 0..cols {
         let bin = c / per_bin;
@@ -163,17 +218,15 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         };
         bars.push((c as f64, h, Some(bin) == highlighted));
     }
-    // The S-curve over the bars: s maps to the column whose centre is s.
-    let xs = |s: f64| s * cols as f64 - 0.5;
-    let b = app.curve.banding;
-    let curve: Vec<(f64, f64)> = (0..=cols * 4)
-        .map(|i| {
-            let s = i as f64 / (cols * 4) as f64;
-            (xs(s), candidate_probability(s, b.bands, b.rows) * max)
-        })
-        .collect();
-    // Whiskers: each bin's interval at the bin's centre column.
-    let whiskers: Vec<(f64, f64, f64)> = intervals
+    bars
+}
+
+/// Whiskers: each bin's interval at the bin's centre column, `(x, low, high)` on the scale.
+fn whiskers(g: &HistogramGeometry, scale: &Scale) -> Vec<(f64, f64, f64)> {
+    let log = scale.log;
+    let per_bin = g.per_bin as usize;
+    scale
+        .intervals
         .map(|b| {
             b.iter()
                 .enumerate()
@@ -189,9 +242,35 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 })
                 .collect()
         })
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// The plot: bars, whiskers, the S-curve scaled to the panel and the threshold line.
+fn draw_plot(
+    frame: &mut Frame,
+    app: &App,
+    g: &HistogramGeometry,
+    scale: &Scale,
+    highlighted: Option<usize>,
+) {
+    let theme = app.theme();
+    let max = scale.max;
+    let cols = g.plot.width as usize;
+    let bar_color = theme.bars();
+    let selected_color = theme.bars_selected();
+    let bars = bars(app, g, scale, highlighted);
+    // The S-curve over the bars: s maps to the column whose centre is s.
+    let xs = |s: f64| s * cols as f64 - 0.5;
+    let b = app.curve().banding;
+    let curve: Vec<(f64, f64)> = (0..=cols * 4)
+        .map(|i| {
+            let s = i as f64 / (cols * 4) as f64;
+            (xs(s), candidate_probability(s, b.bands, b.rows) * max)
+        })
+        .collect();
+    let whiskers = whiskers(g, scale);
     let whisker_color = theme.color(Color::Magenta);
-    let t = app.curve.threshold;
+    let t = app.curve().threshold;
     let canvas = Canvas::default()
         .x_bounds([0.0, (cols - 1).max(1) as f64])
         .y_bounds([0.0, max])
@@ -240,8 +319,11 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             });
         });
     frame.render_widget(canvas, g.plot);
+}
 
-    // Y labels: top, middle, zero.
+/// Y labels: top, middle, zero.
+fn draw_y_labels(frame: &mut Frame, app: &App, g: &HistogramGeometry, scale: &Scale) {
+    let (log, max, max_count) = (scale.log, scale.max, scale.max_count);
     // The inverse of `scaled`, to label heights with counts.
     let label = |v: f64| -> String {
         if log {
@@ -269,11 +351,14 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     if let Some(last) = y_lines.last_mut() {
         *last = Line::raw(format!("{:>w$}", "0", w = (Y_LABEL_WIDTH - 1) as usize));
     }
-    frame.render_widget(Paragraph::new(y_lines).style(theme.dim()), g.y_labels);
+    frame.render_widget(Paragraph::new(y_lines).style(app.theme().dim()), g.y_labels);
+}
 
-    // X axis: tick labels at 0, 0.25, 0.5, 0.75, 1 under their columns.
-    let mut axis: Vec<char> = vec![' '; g.x_axis.width as usize];
+/// X axis: tick labels at 0, 0.25, 0.5, 0.75, 1 under their columns.
+fn draw_x_axis(frame: &mut Frame, app: &App, g: &HistogramGeometry) {
+    let cols = g.plot.width as usize;
     let offset = Y_LABEL_WIDTH as usize;
+    let mut axis: Vec<char> = vec![' '; g.x_axis.width as usize];
     for (s, text) in [
         (0.0, "0"),
         (0.25, ".25"),
@@ -299,11 +384,22 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         }
     }
     frame.render_widget(
-        Paragraph::new(axis.into_iter().collect::<String>()).style(theme.dim()),
+        Paragraph::new(axis.into_iter().collect::<String>()).style(app.theme().dim()),
         g.x_axis,
     );
+}
 
-    // Precision strip: per bin, duplicates / decided labels as an eighth-block level.
+/// Precision strip: per bin, duplicates / decided labels as an eighth-block level.
+fn draw_precision_strip(
+    frame: &mut Frame,
+    app: &App,
+    g: &HistogramGeometry,
+    highlighted: Option<usize>,
+) {
+    let theme = app.theme();
+    let hist = app.hist();
+    let (bins, per_bin) = (hist.bins(), g.per_bin as usize);
+    let offset = Y_LABEL_WIDTH as usize;
     let mut strip = vec![Span::styled(
         format!("{:<w$}", "prec", w = offset),
         theme.dim(),
@@ -324,22 +420,58 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         strip.push(Span::styled(cell.repeat(per_bin), style));
     }
     frame.render_widget(Paragraph::new(Line::from(strip)), g.precision);
+}
 
-    // Counts around t, and the highlighted bin.
+/// The info lines: the counts around t, then the highlighted bin (or how to pick one).
+fn draw_info(
+    frame: &mut Frame,
+    app: &App,
+    g: &HistogramGeometry,
+    scale: &Scale,
+    highlighted: Option<usize>,
+) {
+    let theme = app.theme();
+    let mut info = vec![fit_fields(counts_around_t(app), g.info.width)];
+    if let Some(bin) = highlighted {
+        info.push(bin_line(app, bin, scale));
+    } else {
+        info.push(Line::from(Span::styled(
+            format!(
+                "{}, then {}/{} and {} (or a click) filter pairs to a bin",
+                hint(Command::FocusNext),
+                hint(Command::BinLeft),
+                hint(Command::BinRight),
+                hint(Command::FilterToBin)
+            ),
+            theme.dim(),
+        )));
+    }
+    let info: Vec<Line> = info
+        .into_iter()
+        .map(|l| fit_line(l, g.info.width))
+        .collect();
+    frame.render_widget(Paragraph::new(info), g.info);
+}
+
+/// The counts below and at/above t (estimated, with their intervals, for sampled candidates).
+fn counts_around_t(app: &App) -> Vec<Field<'static>> {
+    let theme = app.theme();
+    let estimated = app.candidates().estimated.as_ref();
+    let t = app.curve().threshold;
     let total = app
-        .candidates
+        .candidates()
         .result
         .as_ref()
         .map(|r| r.pairs.len())
         .unwrap_or(0);
-    let above = app.pairs_at_or_above_t;
+    let above = app.pairs_at_or_above_t();
     // The counts line keeps below and at/above t whole; the total and the sample size go
     // first when the panel is narrow.
     let marker = || Span::styled("│ ", Style::default().fg(theme.threshold()));
-    let counts: Vec<Field> = match (
-        app.candidates.estimated_total(),
-        app.candidates.estimated_below(t),
-        app.candidates.estimated_at_or_above(t),
+    match (
+        app.candidates().estimated_total(),
+        app.candidates().estimated_below(t),
+        app.candidates().estimated_at_or_above(t),
     ) {
         (Some(all), Some(below), Some(at_or_above)) => {
             let refining = estimated.is_some_and(|e| e.refining);
@@ -394,64 +526,54 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             ])),
             Field::new(1, format!("{} in all", thousands(total as u64))),
         ],
-    };
-    let mut info = vec![fit_fields(counts, g.info.width)];
-    if let Some(bin) = highlighted {
-        let (lo, hi) = hist.bin_range(bin);
-        let precision = match hist.precision(bin) {
-            Some(p) => format!("precision {:.0} %", p * 100.0),
-            None => "no y/n labels".to_string(),
-        };
-        info.push(Line::from(vec![
-            Span::styled(
-                format!(
-                    "bin [{lo:.2}, {hi:.2}{}",
-                    if bin + 1 == bins { "]" } else { ")" }
-                ),
-                theme.key(),
-            ),
-            Span::raw(format!(
-                ": {} · labels {} {} / {} {} / {} {} · {precision}",
-                match intervals {
-                    // An estimate is never exactly one pair: its unit stays plural.
-                    Some(b) => {
-                        let draws = estimated.map_or(0, |e| e.estimate.hits[bin]);
-                        format!(
-                            "{} ({} {}) pairs",
-                            b[bin],
-                            thousands(draws),
-                            for_count(draws, "draw", "draws")
-                        )
-                    }
-                    None => format!(
-                        "{} {}",
-                        thousands(hist.counts[bin]),
-                        for_count(hist.counts[bin], "pair", "pairs")
-                    ),
-                },
-                thousands(hist.duplicate[bin]),
-                hint(Command::LabelDuplicate),
-                thousands(hist.not_duplicate[bin]),
-                hint(Command::LabelNotDuplicate),
-                thousands(hist.unsure[bin]),
-                hint(Command::LabelUnsure)
-            )),
-        ]));
-    } else {
-        info.push(Line::from(Span::styled(
-            format!(
-                "{}, then {}/{} and {} (or a click) filter pairs to a bin",
-                hint(Command::FocusNext),
-                hint(Command::BinLeft),
-                hint(Command::BinRight),
-                hint(Command::FilterToBin)
-            ),
-            theme.dim(),
-        )));
     }
-    let info: Vec<Line> = info
-        .into_iter()
-        .map(|l| fit_line(l, g.info.width))
-        .collect();
-    frame.render_widget(Paragraph::new(info), g.info);
+}
+
+/// The highlighted bin: its range, its pairs (or estimate), its labels and their precision.
+fn bin_line(app: &App, bin: usize, scale: &Scale) -> Line<'static> {
+    let theme = app.theme();
+    let hist = app.hist();
+    let bins = hist.bins();
+    let estimated = app.candidates().estimated.as_ref();
+    let intervals = scale.intervals;
+    let (lo, hi) = hist.bin_range(bin);
+    let precision = match hist.precision(bin) {
+        Some(p) => format!("precision {:.0} %", p * 100.0),
+        None => "no y/n labels".to_string(),
+    };
+    Line::from(vec![
+        Span::styled(
+            format!(
+                "bin [{lo:.2}, {hi:.2}{}",
+                if bin + 1 == bins { "]" } else { ")" }
+            ),
+            theme.key(),
+        ),
+        Span::raw(format!(
+            ": {} · labels {} {} / {} {} / {} {} · {precision}",
+            match intervals {
+                // An estimate is never exactly one pair: its unit stays plural.
+                Some(b) => {
+                    let draws = estimated.map_or(0, |e| e.estimate.hits[bin]);
+                    format!(
+                        "{} ({} {}) pairs",
+                        b[bin],
+                        thousands(draws),
+                        for_count(draws, "draw", "draws")
+                    )
+                }
+                None => format!(
+                    "{} {}",
+                    thousands(hist.counts[bin]),
+                    for_count(hist.counts[bin], "pair", "pairs")
+                ),
+            },
+            thousands(hist.duplicate[bin]),
+            hint(Command::LabelDuplicate),
+            thousands(hist.not_duplicate[bin]),
+            hint(Command::LabelNotDuplicate),
+            thousands(hist.unsure[bin]),
+            hint(Command::LabelUnsure)
+        )),
+    ])
 }

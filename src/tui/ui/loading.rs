@@ -14,7 +14,7 @@ use lshscope_core::minhash::SketchFamily;
 use lshscope_core::util::numfmt::{amount, compact, rate as human_rate, thousands};
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme;
+    let theme = &app.theme();
     let box_area = centered(area, 76.min(area.width), 14);
     let block = Block::bordered()
         .title(Span::styled(" lshscope · loading ", theme.title()))
@@ -31,14 +31,14 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     ])
     .areas(inner);
 
-    let opts = &app.config.index_options;
+    let opts = &app.config().index_options;
     // A long path or a wide phase line is cut with `…` at the box's edge.
     frame.render_widget(
         Paragraph::new(vec![
             fit_line(
                 vec![
                     Span::raw("corpus  "),
-                    Span::styled(app.config.source_name.clone(), theme.title()),
+                    Span::styled(app.config().source_name.clone(), theme.title()),
                 ],
                 source.width,
             ),
@@ -60,7 +60,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     );
 
     let mut lines = Vec::new();
-    for step in &app.load.steps {
+    for step in &app.load().steps {
         let rate = if step.seconds > 0.0 {
             step.items as f64 / step.seconds
         } else {
@@ -82,7 +82,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     }
     frame.render_widget(Paragraph::new(lines), done);
 
-    let snap = app.load.progress.snapshot();
+    let snap = app.load().progress.snapshot();
     if snap.phase != Phase::Idle {
         let total = if snap.total > 0 {
             format!(" of {}", amount(snap.total, snap.phase.unit()))

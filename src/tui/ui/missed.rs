@@ -17,9 +17,9 @@ use lshscope_core::util::numfmt::thousands;
 
 /// The pair list panel while it shows missed pairs.
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme;
-    let state = &app.truth;
-    let border = if app.focus == Focus::Pairs {
+    let theme = &app.theme();
+    let state = &app.truth();
+    let border = if app.focus() == Focus::Pairs {
         theme.focused_border()
     } else {
         theme.border()
@@ -38,12 +38,15 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             "· {} of {} true pairs ≥ {:.2} are candidates at {}",
             thousands(m.report.found_at_threshold as u64),
             thousands(m.report.true_at_threshold as u64),
-            app.curve.threshold,
+            app.curve().threshold,
             m.banding
         )));
     }
-    title.push(Span::raw(format!(" · sort {} ", app.view.sort.label())));
-    if let Some(f) = &app.view.filter {
+    title.push(Span::raw(format!(
+        " · sort {} ",
+        app.list_view().sort.label()
+    )));
+    if let Some(f) = &app.list_view().filter {
         title.push(Span::styled(
             format!("· {} ", f.describe()),
             theme.warning(),
@@ -57,7 +60,8 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         .border_style(border)
         .title(fit_line(title, title_room(area)));
 
-    let (Some(truth), Some(measure), Some(data)) = (&state.truth, &state.measure, &app.data) else {
+    let (Some(truth), Some(measure), Some(data)) = (&state.truth, &state.measure, &app.data())
+    else {
         let text = if state.truth.is_none() {
             format!(
                 "No truth yet: {} computes it (exact join at t), or start with --truth FILE.",
@@ -76,7 +80,8 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         let text = if total == 0 {
             format!(
                 "No missed pairs: every true pair with Jaccard ≥ {:.2} is a candidate at {}.",
-                app.curve.threshold, measure.banding
+                app.curve().threshold,
+                measure.banding
             )
         } else {
             format!(
@@ -134,14 +139,14 @@ fn percent(x: Option<f64>) -> String {
 
 /// `recall … · precision …` for the status line, when there is truth.
 pub fn status_spans(app: &App) -> Vec<Span<'static>> {
-    let theme = &app.theme;
-    let Some(m) = &app.truth.measure else {
+    let theme = &app.theme();
+    let Some(m) = &app.truth().measure else {
         return Vec::new();
     };
     let r = &m.report;
     // Short: the status line is shared, and the counts are in the missed list's title.
     let mut spans = Vec::new();
-    match &app.truth.truth {
+    match &app.truth().truth {
         // Below what the truth covers, the pairs between t and its floor are unknown: recall
         // over the rest would overstate it.
         Some(t) if app.truth_below_floor() => {
@@ -176,7 +181,7 @@ pub fn status_spans(app: &App) -> Vec<Span<'static>> {
 
 /// The running truth job, for the status line.
 pub fn job_span(app: &App) -> Option<Span<'static>> {
-    let job = app.truth.job.running()?;
+    let job = app.truth().job.running()?;
     let s = job.progress.snapshot();
     let fraction = s
         .fraction()
@@ -184,7 +189,7 @@ pub fn job_span(app: &App) -> Option<Span<'static>> {
         .unwrap_or_default();
     Some(Span::styled(
         format!(" ⟳ {}:{fraction} ", job.request.describe()),
-        app.theme.warning(),
+        app.theme().warning(),
     ))
 }
 
@@ -201,11 +206,11 @@ pub struct MeasuredOverlay {
 impl MeasuredOverlay {
     /// `None` without truth, or while the measurement answers another banding than the curve.
     pub fn new(app: &App) -> Option<Self> {
-        let m = app.truth.measure.as_ref()?;
-        if m.banding != app.curve.banding {
+        let m = app.truth().measure.as_ref()?;
+        if m.banding != app.curve().banding {
             return None;
         }
-        let bins = app.hist.bins();
+        let bins = app.hist().bins();
         let mut overlay = MeasuredOverlay {
             bars: Vec::new(),
             inside: Vec::new(),
@@ -216,7 +221,7 @@ impl MeasuredOverlay {
             // Drawn at the mean similarity of the bin's true pairs, where the bin's
             // prediction (mean of P(sᵢ)) is about the curve's height.
             let x = app
-                .truth
+                .truth()
                 .bin_means
                 .get(k)
                 .copied()
@@ -237,7 +242,7 @@ impl MeasuredOverlay {
 
     /// Adds the overlay's datasets (borrowing from `self`) to a chart's.
     pub fn push_datasets<'a>(&'a self, app: &App, datasets: &mut Vec<Dataset<'a>>) {
-        let theme = &app.theme;
+        let theme = &app.theme();
         for bar in &self.bars {
             datasets.push(
                 Dataset::default()
@@ -266,15 +271,15 @@ impl MeasuredOverlay {
     /// Legend spans for the S-curve panel: with a histogram bin highlighted, that bin's
     /// numbers (found / true, the interval, the curve's prediction); else the key.
     pub fn legend(&self, app: &App) -> Vec<Span<'static>> {
-        let theme = &app.theme;
+        let theme = &app.theme();
         let highlighted = app
-            .view
+            .list_view()
             .filter
             .and_then(|f| f.bin)
-            .or((app.focus == Focus::Histogram).then_some(app.bin_cursor));
-        let bins = app.hist.bins();
+            .or((app.focus() == Focus::Histogram).then_some(app.bin_cursor()));
+        let bins = app.hist().bins();
         let bin = highlighted.and_then(|k| {
-            let m = app.truth.measure.as_ref()?;
+            let m = app.truth().measure.as_ref()?;
             m.report
                 .bins
                 .iter()
@@ -302,8 +307,8 @@ impl MeasuredOverlay {
         // The key of the points, and recall at t beside what the curve predicts for the
         // same true pairs (the mean of P(sᵢ)).
         let mut spans = vec![Span::styled("▪┆ ", theme.good())];
-        let recall = app.truth.measure.as_ref().map(|m| &m.report);
-        match (&app.truth.truth, recall) {
+        let recall = app.truth().measure.as_ref().map(|m| &m.report);
+        match (&app.truth().truth, recall) {
             (Some(t), Some(_)) if app.truth_below_floor() => {
                 spans.push(Span::raw("measured recall "));
                 spans.push(Span::styled(

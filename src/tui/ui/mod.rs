@@ -30,13 +30,13 @@ pub fn render(frame: &mut Frame, app: &App) {
         render_too_small(frame, area);
         return;
     }
-    match app.screen {
+    match app.view() {
         View::Loading => loading::render(frame, app, area),
         View::Main => {
             let l = layout::main_layout(size);
             scurve::render(frame, app, l.curve);
             histogram::render(frame, app, l.histogram);
-            if app.truth.show_missed {
+            if app.truth().show_missed {
                 missed::render(frame, app, l.pairs);
             } else {
                 pairs::render(frame, app, l.pairs);
@@ -47,7 +47,7 @@ pub fn render(frame: &mut Frame, app: &App) {
         }
         View::Clusters => {
             let l = crate::tui::clusters::clusters_layout(size);
-            if app.clusters.open.is_some() {
+            if app.clusters().open.is_some() {
                 clusters::render_members(frame, app, l.top);
                 clusters::render_edges(frame, app, l.body);
             } else {
@@ -60,7 +60,8 @@ pub fn render(frame: &mut Frame, app: &App) {
         }
         View::Cost => cost::render(frame, app, area),
         View::Viewer { .. } => {
-            let l = layout::viewer_layout(size, app.viewer.show_values, app.curve.banding.bands);
+            let l =
+                layout::viewer_layout(size, app.viewer().show_values, app.curve().banding.bands);
             viewer::render(frame, app, &l);
             status::render_status(frame, app, l.status);
             status::render_message(frame, app, l.message);

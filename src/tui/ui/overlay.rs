@@ -13,11 +13,11 @@ use crate::tui::layout::centered;
 use lshscope_core::util::numfmt::thousands;
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
-    match &app.overlay {
+    match &app.overlay() {
         Overlay::None => {}
         Overlay::Help => render_help(frame, app, area),
         Overlay::Prompt(prompt) => {
-            let theme = &app.theme;
+            let theme = &app.theme();
             let rect = centered(area, 64, 3);
             frame.render_widget(Clear, rect);
             let block = Block::bordered()
@@ -42,10 +42,10 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
 /// The help page, scrolled to [`App::help_scroll`], its footer fixed under it; the bottom
 /// border says which rows show and whether more is above or below.
 fn render_help(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme;
+    let theme = &app.theme();
     let page = HelpPage::new(app, area);
     let rows = page.body_rows();
-    let top = app.help_scroll.min(page.max_scroll());
+    let top = app.help_scroll().min(page.max_scroll());
     let shown = page.body.len().min(top + rows);
     let mut position = Vec::new();
     if top > 0 {

@@ -14,24 +14,24 @@ use crate::tui::list::PairList;
 use lshscope_core::util::numfmt::thousands;
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme;
-    let border = if app.focus == Focus::Pairs {
+    let theme = &app.theme();
+    let border = if app.focus() == Focus::Pairs {
         theme.focused_border()
     } else {
         theme.border()
     };
     let total = app
-        .candidates
+        .candidates()
         .result
         .as_ref()
         .map(|r| r.pairs.len())
         .unwrap_or(0);
-    let heading = match app.imported.pairs_heading() {
+    let heading = match app.imported().pairs_heading() {
         Some(heading) => format!(" Pairs: {heading} "),
         None => " Candidate pairs ".to_string(),
     };
     // Sampled candidates say so: the list is a uniform sample of the estimated total.
-    let sampled = match app.candidates.estimated_total() {
+    let sampled = match app.candidates().estimated_total() {
         Some(total) => format!(" sampled of {total}"),
         None => String::new(),
     };
@@ -39,12 +39,12 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         Span::styled(heading, theme.title()),
         Span::raw(format!(
             "{} of {}{sampled} · sort {} ",
-            thousands(app.candidates.list.len() as u64),
+            thousands(app.candidates().list.len() as u64),
             thousands(total as u64),
-            app.view.sort.label()
+            app.list_view().sort.label()
         )),
     ];
-    if let Some(f) = &app.view.filter {
+    if let Some(f) = &app.list_view().filter {
         title.push(Span::styled(
             format!("· {} ", f.describe()),
             theme.warning(),
@@ -54,7 +54,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         title.push(Span::styled(
             format!(
                 "· from {} ",
-                app.candidates
+                app.candidates()
                     .result
                     .as_ref()
                     .map(|r| r.banding.to_string())
@@ -67,8 +67,8 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         .border_style(border)
         .title(fit_line(title, title_room(area)));
 
-    let (Some(result), Some(_)) = (&app.candidates.result, &app.data) else {
-        let text = if app.data.is_some() {
+    let (Some(result), Some(_)) = (&app.candidates().result, &app.data()) else {
+        let text = if app.data().is_some() {
             "banding…"
         } else {
             "loading…"
@@ -76,7 +76,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         frame.render_widget(Paragraph::new(text).block(block), area);
         return;
     };
-    if app.candidates.list.is_empty() {
+    if app.candidates().list.is_empty() {
         let text = if total == 0 {
             format!(
                 "No candidate pairs at {}: lower r or raise b (the S-curve moves left).",
@@ -104,7 +104,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         app,
         area,
         block,
-        &app.candidates.list,
+        &app.candidates().list,
         &[("bands", 7)],
         |i| {
             let pair = &pairs[i as usize];
@@ -140,8 +140,8 @@ pub(super) fn render_table(
     extra: &[(&'static str, u16)],
     row: impl Fn(u32) -> TableRow,
 ) {
-    let Some(data) = &app.data else { return };
-    let theme = &app.theme;
+    let Some(data) = &app.data() else { return };
+    let theme = &app.theme();
     let rows_shown = area.height.saturating_sub(3) as usize;
     let shown: Vec<(usize, TableRow)> = list
         .rows()

@@ -71,10 +71,10 @@ fn column_of(s: f64, width: u16, dots_per_cell: u16) -> u16 {
 }
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme;
-    let b = app.curve.banding;
+    let theme = &app.theme();
+    let b = app.curve().banding;
     let k = app.num_perm();
-    let border = if app.focus == Focus::Curve {
+    let border = if app.focus() == Focus::Curve {
         theme.focused_border()
     } else {
         theme.border()
@@ -93,14 +93,14 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
 
     let current = curve_points(b);
     let pinned: Vec<(Banding, Vec<(f64, f64)>)> = app
-        .curve
+        .curve()
         .pins
         .iter()
         .map(|&p| (p, curve_points(p)))
         .collect();
     let steep = steepest_point(b.bands, b.rows);
     let approx = approximate_threshold(b.bands, b.rows);
-    let t = app.curve.threshold;
+    let t = app.curve().threshold;
     let p_t = candidate_probability(t, b.bands, b.rows);
     let steep_pt = [(steep, candidate_probability(steep, b.bands, b.rows))];
     let approx_pt = [(approx, candidate_probability(approx, b.bands, b.rows))];
@@ -195,7 +195,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     }
     if let Some(m) = &measured {
         legend.extend(m.legend(app));
-    } else if pinned.is_empty() && app.family.pinned.is_none() {
+    } else if pinned.is_empty() && app.family().pinned.is_none() {
         legend.push(Span::styled(
             format!("({} pins this curve)", hint(Command::Pin)),
             theme.dim(),
@@ -252,8 +252,8 @@ struct FamilyOverlay {
 impl FamilyOverlay {
     /// `None` unless a family is pinned and measured for the curve's banding.
     fn new(app: &App) -> Option<Self> {
-        let curve = app.family.pinned.as_ref()?.curve.as_ref()?;
-        if curve.banding != app.curve.banding {
+        let curve = app.family().pinned.as_ref()?.curve.as_ref()?;
+        if curve.banding != app.curve().banding {
             return None;
         }
         Some(FamilyOverlay {
@@ -276,7 +276,7 @@ impl FamilyOverlay {
     }
 
     fn push_datasets<'a>(&'a self, app: &App, datasets: &mut Vec<Dataset<'a>>) {
-        let style = app.theme.family();
+        let style = app.theme().family();
         for bar in &self.bars {
             datasets.push(
                 Dataset::default()
@@ -299,7 +299,7 @@ impl FamilyOverlay {
 /// The legend of the pinned family: its name and how many bins depart from the formula, or
 /// that it is being measured.
 fn family_legend(app: &App) -> Option<Vec<Span<'static>>> {
-    let pinned = app.family.pinned.as_ref()?;
+    let pinned = app.family().pinned.as_ref()?;
     let text = match &pinned.curve {
         None if pinned.agreement.is_none() => format!("{}: measuring…  ", pinned.family),
         None => format!("{}: b·r > K  ", pinned.family),
@@ -311,7 +311,7 @@ fn family_legend(app: &App) -> Option<Vec<Span<'static>>> {
         ),
     };
     Some(vec![
-        Span::styled("◇ ", app.theme.family()),
+        Span::styled("◇ ", app.theme().family()),
         Span::raw(text),
     ])
 }

@@ -18,10 +18,10 @@ use lshscope_core::util::numfmt::{compact, for_count, thousands};
 /// banding took (4); shingles and K (5). Fields with a short form take it before any field
 /// is dropped.
 pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme;
+    let theme = &app.theme();
     let mut fields = Vec::new();
-    if let Some(data) = &app.data {
-        let b = app.curve.banding;
+    if let Some(data) = &app.data() {
+        let b = app.curve().banding;
         let docs = data.corpus.len() as u64;
         let docs_word = for_count(docs, "doc", "docs");
         fields.push(
@@ -36,17 +36,17 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
                 compact(shingles),
                 for_count(shingles, "shingle", "shingles"),
                 thousands(app.num_perm() as u64),
-                super::loading::family_note(app.config.index_options.family)
+                super::loading::family_note(app.config().index_options.family)
             ),
         ));
         fields.push(Field::new(2, format!("{}×{}", b.bands, b.rows)));
-        if let Some(r) = &app.candidates.result {
-            let estimated = app
-                .candidates
-                .estimated_total()
-                .zip(app.candidates.estimated_at_or_above(app.curve.threshold));
+        if let Some(r) = &app.candidates().result {
+            let estimated = app.candidates().estimated_total().zip(
+                app.candidates()
+                    .estimated_at_or_above(app.curve().threshold),
+            );
             let refining = app
-                .candidates
+                .candidates()
                 .estimated
                 .as_ref()
                 .is_some_and(|e| e.refining);
@@ -54,7 +54,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
                 // Sampled candidates: estimates, never the sample's own size; a first
                 // estimate too wide to act on says so instead of showing its number.
                 let draws = app
-                    .candidates
+                    .candidates()
                     .estimated
                     .as_ref()
                     .map_or(0, |e| e.estimate.draws);
@@ -74,17 +74,17 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
                         "{} {} · {} ≥ t",
                         thousands(r.pairs.len() as u64),
                         for_count(r.pairs.len() as u64, "candidate", "candidates"),
-                        thousands(app.pairs_at_or_above_t as u64),
+                        thousands(app.pairs_at_or_above_t() as u64),
                     ),
                     Some(format!(
                         "{} cand. · {} ≥ t",
                         compact(r.pairs.len() as u64),
-                        compact(app.pairs_at_or_above_t as u64),
+                        compact(app.pairs_at_or_above_t() as u64),
                     )),
                 )
             };
-            let took = app.candidates.last_latency.unwrap_or(r.elapsed);
-            if let Some(source) = app.imported.source() {
+            let took = app.candidates().last_latency.unwrap_or(r.elapsed);
+            if let Some(source) = app.imported().source() {
                 // The pairs are the file's whatever b and r: say so where the timing would be.
                 fields.push(Field::new(1, full));
                 fields.push(Field::new(
@@ -100,7 +100,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
                     counts = counts.or_short(short);
                 }
                 fields.push(counts);
-                let time = match app.candidates.first_latency {
+                let time = match app.candidates().first_latency {
                     Some(first) if first + std::time::Duration::from_millis(50) < took => {
                         format!(
                             "first histogram in {}, re-banded in {}",
@@ -126,7 +126,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
                 fields.push(counts);
             }
         }
-        let t = app.curve.threshold;
+        let t = app.curve().threshold;
         fields.push(Field::new(
             0,
             Span::styled(
@@ -141,14 +141,14 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
         ));
         fields.extend(truth_fields(app));
     }
-    if let Some(job) = app.candidates.job.running() {
+    if let Some(job) = app.candidates().job.running() {
         let s = job.progress.snapshot();
         let fraction = s
             .fraction()
             .map(|f| format!(" {:.0} %", f * 100.0))
             .unwrap_or_default();
-        let what = match app.imported.source() {
-            Some(source) if app.imported.result.is_none() => format!("importing {source}"),
+        let what = match app.imported().source() {
+            Some(source) if app.imported().result.is_none() => format!("importing {source}"),
             _ => format!("re-banding {}", job.request.banding),
         };
         fields.push(Field::new(
@@ -200,8 +200,8 @@ fn duration(d: std::time::Duration) -> String {
 
 /// The last message (what a key did, where a file went, what went wrong).
 pub fn render_message(frame: &mut Frame, app: &App, area: Rect) {
-    if let Some(msg) = &app.message {
-        let theme = &app.theme;
+    if let Some(msg) = &app.message() {
+        let theme = &app.theme();
         let style = if msg.error {
             theme.error()
         } else {
@@ -213,7 +213,7 @@ pub fn render_message(frame: &mut Frame, app: &App, area: Rect) {
 }
 
 pub fn render_footer(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme;
+    let theme = &app.theme();
     let mut spans = Vec::new();
     for (k, text) in keys::footer(app.context()) {
         spans.push(Span::styled(k, theme.key()));

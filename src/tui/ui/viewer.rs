@@ -73,21 +73,21 @@ fn diff_summary_line(app: &App, diff: &TextDiff) -> Line<'static> {
         hint(Command::NextDifference),
         hint(Command::ToggleDiff)
     );
-    super::diff::summary_line(&app.theme, diff, keys)
+    super::diff::summary_line(&app.theme(), diff, keys)
 }
 
 pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
-    let (Some(view), Some(data)) = (&app.viewer.pair, &app.data) else {
+    let (Some(view), Some(data)) = (&app.viewer().pair, &app.data()) else {
         return;
     };
-    let theme = &app.theme;
+    let theme = &app.theme();
     let k = app.num_perm();
     let (id_a, id_b) = (
         data.corpus.id(view.a as usize),
         data.corpus.id(view.b as usize),
     );
     let position = app
-        .candidates
+        .candidates()
         .result
         .as_ref()
         .and_then(|r| {
@@ -95,7 +95,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
                 |&i: &u32| (r.pairs[i as usize].a, r.pairs[i as usize].b) == (view.a, view.b);
             // The open pair is nearly always the selected one; only after a re-banding or a
             // filter change does the (possibly million-row) list need a search.
-            let list = &app.candidates.list;
+            let list = &app.candidates().list;
             match list.rows().get(list.selected()) {
                 Some(i) if is_open(i) => Some(list.selected()),
                 _ => list.rows().iter().position(is_open),
@@ -105,12 +105,12 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
             format!(
                 "pair {} of {}",
                 thousands(i as u64 + 1),
-                thousands(app.candidates.list.len() as u64)
+                thousands(app.candidates().list.len() as u64)
             )
         })
         .or_else(|| {
-            let t = &app.truth;
-            let from_missed = app.screen
+            let t = &app.truth();
+            let from_missed = app.view()
                 == View::Viewer {
                     from: PairSource::Missed,
                 };
@@ -123,7 +123,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
                 )
             })
         })
-        .unwrap_or_else(|| format!("not a candidate at {}", app.curve.banding));
+        .unwrap_or_else(|| format!("not a candidate at {}", app.curve().banding));
     // Opened from a cluster: where the edge is in it.
     let position = super::clusters::viewer_position(app).unwrap_or(position);
     let label = match app.label_of(view.a, view.b) {
@@ -174,7 +174,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
              (edit-based, first {METRIC_CHARS} chars)",
             m.normalized_levenshtein, m.jaro_winkler, m.sorensen_dice
         ))),
-        match (&view.diff, app.viewer.diff_mode) {
+        match (&view.diff, app.viewer().diff_mode) {
             (Some(diff), true) => diff_summary_line(app, diff),
             _ => Line::from(Span::styled(
                 format!(
@@ -219,7 +219,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
         let rows = rect.height.saturating_sub(2) as usize;
         // Diff mode: the aligned layout made when the pair opened (or the size changed); a
         // frame drawn at another width than the app knows lays the pair out for itself.
-        let aligned = match (&view.diff, app.viewer.diff_mode) {
+        let aligned = match (&view.diff, app.viewer().diff_mode) {
             (Some(diff), true) => Some((
                 diff,
                 match &view.aligned {
@@ -297,8 +297,8 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
 /// b cells, one per band: `█` when the band collided (same r values, same bucket), `·` when
 /// not; with `v`, each band's r values for both documents, equal values marked.
 fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) {
-    let theme = &app.theme;
-    let b = app.curve.banding;
+    let theme = &app.theme();
+    let b = app.curve().banding;
     let hit = view.collided.iter().filter(|&&c| c).count();
     let title = vec![
         Span::styled(" Band strip ", theme.title()),
@@ -310,7 +310,7 @@ fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) 
         )),
         Span::styled("█ collided  · not  ", theme.dim()),
         Span::styled(
-            if app.viewer.show_values {
+            if app.viewer().show_values {
                 format!("({} hides values) ", hint(Command::ToggleBandValues))
             } else {
                 format!(
@@ -345,8 +345,8 @@ fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) 
     for chunk in cells.chunks(per_line) {
         lines.push(Line::from(chunk.to_vec()));
     }
-    if app.viewer.show_values {
-        let Some(data) = &app.data else { return };
+    if app.viewer().show_values {
+        let Some(data) = &app.data() else { return };
         let (ra, rb) = (
             data.index.signatures.row(view.a as usize),
             data.index.signatures.row(view.b as usize),

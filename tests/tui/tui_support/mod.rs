@@ -6,6 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use lshscope::tui::app::{Action, App, Effect};
+pub use lshscope::tui::app::{Clock, Inputs};
 use lshscope::tui::candidates::BandOutcome;
 use lshscope::tui::keys::Command;
 use lshscope::tui::labels::{LabelSave, LabelsSaved};
@@ -15,6 +16,7 @@ use lshscope_core::corpus::Corpus;
 use lshscope_core::jobs::Progress;
 use lshscope_core::minhash::{Banding, IndexOptions, build_index};
 use lshscope_core::pipeline::Loaded;
+use lshscope_core::pipeline::band_policy::Sampling;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -120,8 +122,25 @@ pub fn new_app(dir: &Path, size: (u16, u16)) -> App {
 }
 
 pub fn new_app_with(config: Config, dir: &Path, size: (u16, u16)) -> App {
+    new_app_given(config, dir, size, fixture_inputs())
+}
+
+/// An App on `config` given `inputs` (a truth file, an import, job limits, a clock).
+pub fn new_app_given(config: Config, dir: &Path, size: (u16, u16), inputs: Inputs) -> App {
     let labels = LabelStore::load(dir.join("labels.csv")).unwrap();
-    App::new(config, labels, size)
+    App::new(config, labels, inputs, size)
+}
+
+/// The times work took, as the fixtures report them: measured durations vary from run to run,
+/// so the screens show this one.
+pub const FIXED_TIME: Duration = Duration::from_millis(3);
+
+/// No truth, no import, the explorer's job limits, and times fixed at [`FIXED_TIME`].
+pub fn fixture_inputs() -> Inputs {
+    Inputs {
+        clock: Clock::Fixed(FIXED_TIME),
+        ..Inputs::default()
+    }
 }
 
 /// Runs the queued effects synchronously through the workers' own job code
@@ -142,18 +161,14 @@ pub fn run_given_effects(app: &mut App, effects: Vec<Effect>) -> usize {
         };
         let banded = match action {
             Action::Banded(outcome) => Action::Banded(BandOutcome {
-                elapsed: Duration::from_millis(3),
+                elapsed: FIXED_TIME,
                 ..outcome
             }),
             Action::BandFailed { message, .. } => panic!("re-banding failed: {message}"),
             other => other,
         };
-        let was_banded = matches!(banded, Action::Banded(_));
+        // The App's request-to-screen time is fixed by its clock ([`fixture_inputs`]).
         app.update(banded);
-        // The App measures request-to-screen time with a clock; fix it like `elapsed`.
-        if was_banded && app.candidates.last_latency.is_some() {
-            app.candidates.last_latency = Some(Duration::from_millis(3));
-        }
     }
     n
 }
@@ -172,7 +187,12 @@ pub fn save_labels(save: &LabelSave) -> LabelsSaved {
 
 /// A loaded App with its first banding answered.
 pub fn ready_app(dir: &Path, size: (u16, u16)) -> App {
-    let mut app = new_app(dir, size);
+    ready_app_given(dir, size, fixture_inputs())
+}
+
+/// A loaded App given `inputs`, with its first banding answered.
+pub fn ready_app_given(dir: &Path, size: (u16, u16), inputs: Inputs) -> App {
+    let mut app = new_app_given(config(dir), dir, size, inputs);
     app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
     run_effects(&mut app);
     app
@@ -245,8 +265,16 @@ pub fn sample_app(dir: &Path, size: (u16, u16)) -> App {
     };
     let loaded = lshscope::tui::load(&config, &Progress::new(), |_| {}).expect("the sample loads");
     let labels = LabelStore::load(dir.join("lshscope-sample.labels.csv")).unwrap();
-    let mut app = App::new(config, labels, size);
+    let mut app = App::new(config, labels, fixture_inputs(), size);
     app.update(Action::Loaded(Box::new(Ok(loaded))));
     run_effects(&mut app);
     app
+}
+
+/// [`fixture_inputs`] with re-banding's sampling limits changed by `limits` (to take the
+/// sampled path on a corpus small enough to enumerate).
+pub fn sampling_inputs(limits: impl FnOnce(&mut Sampling)) -> Inputs {
+    let mut inputs = fixture_inputs();
+    limits(&mut inputs.sampling);
+    inputs
 }

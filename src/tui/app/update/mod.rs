@@ -9,7 +9,7 @@
 //! Two fan-outs keep the views in step: [`App::on_candidates_changed`] after new candidates
 //! arrive, and [`App::on_threshold_changed`] after t moves.
 //!
-//! [`Effect`]: super::app::Effect
+//! [`Effect`]: crate::tui::app::Effect
 
 mod candidates;
 mod clusters;
@@ -28,14 +28,14 @@ use lshscope_core::util::numfmt::{for_count, thousands};
 
 use lshscope_core::pipeline::Loaded;
 
-use super::app::{Action, App, Effect, Overlay, PairSource, PromptKind, View};
-use super::clusters::{cluster_list_rows, edge_list_rows};
-use super::help::HelpPage;
-use super::imported::ImportAnswer;
-use super::keys::HelpCommand;
-use super::keys::{Command, hint};
-use super::labels::LabelsSaved;
-use super::theme::MAX_PINS;
+use crate::tui::app::{Action, App, Effect, Overlay, PairSource, PromptKind, View};
+use crate::tui::clusters::{cluster_list_rows, edge_list_rows};
+use crate::tui::help::HelpPage;
+use crate::tui::imported::ImportAnswer;
+use crate::tui::keys::HelpCommand;
+use crate::tui::keys::{Command, hint};
+use crate::tui::labels::LabelsSaved;
+use crate::tui::theme::MAX_PINS;
 
 impl App {
     pub fn update(&mut self, action: Action) {
@@ -84,13 +84,13 @@ impl App {
             Action::LabelsSaved(saved) => self.on_labels_saved(saved),
             Action::ClustersDone(outcome) => {
                 let heights = (cluster_list_rows(self.size), edge_list_rows(self.size));
-                self.clusters.accept(*outcome, heights);
+                self.clusters.accept(*outcome, heights, self.clock);
                 // A pair opened from a cluster the new clusters no longer hold belongs to no
                 // cluster: ← / → go on in the candidate list, Back to the main screen.
                 let from_cluster = View::Viewer {
                     from: PairSource::ClusterEdges,
                 };
-                if self.screen == from_cluster && self.clusters.open.is_none() {
+                if self.view == from_cluster && self.clusters.open.is_none() {
                     self.show(View::Viewer {
                         from: PairSource::Candidates,
                     });
@@ -112,7 +112,9 @@ impl App {
                     }
                 }
             },
-            Action::CostDone(outcome) => self.cost.accept(*outcome, self.curve.threshold),
+            Action::CostDone(outcome) => {
+                self.cost.accept(*outcome, self.curve.threshold, self.clock)
+            }
             Action::FamilyDone(done) => self.on_family_done(done),
             Action::Click(x, y) => self.on_click(x, y),
             Action::Wheel(x, y, down) => self.on_wheel(x, y, down),
@@ -132,7 +134,7 @@ impl App {
                 return;
             }
         }
-        let handled = match self.screen {
+        let handled = match self.view {
             View::Loading => false,
             View::Main => self.main_command(cmd),
             View::Viewer { from } => self.viewer_command(cmd, from),
@@ -251,7 +253,7 @@ impl App {
 
     /// Back (Esc): where it goes is decided by the view alone.
     fn back(&mut self) {
-        match self.screen {
+        match self.view {
             View::Loading => {}
             View::Main => self.clear_filter(),
             View::Viewer { from } => {
@@ -270,7 +272,7 @@ impl App {
     /// Labels the pair the view has at hand: the viewer's, the open cluster's edge, the
     /// selected missed pair, or the selected candidate.
     fn set_label(&mut self, label: Option<Label>) {
-        let pair = match self.screen {
+        let pair = match self.view {
             View::Viewer { .. } => self.viewer.pair.as_ref().map(|v| (v.a, v.b)),
             View::Clusters => self.selected_cluster_edge().map(|(_, e)| (e.a, e.b)),
             _ if self.truth.show_missed => self.truth.selected_missed().map(|p| (p.a, p.b)),

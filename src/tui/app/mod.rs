@@ -8,7 +8,9 @@
 //! no I/O: re-banding, truth reading or joining, exports and label writes are queued as
 //! [`Effect`]s for the event loop.
 
+use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use lshscope_core::analysis::histogram::SimilarityHistogram;
 use lshscope_core::analysis::labels::{Label, LabelStore};
@@ -22,19 +24,22 @@ use super::clusters::{ClustersJob, ClustersOutcome, ClustersState, EdgeKind};
 use super::cost::{CostJob, CostOutcome, CostState};
 use super::export::{ExportJob, ExportReport};
 use super::family::{FamilyDone, FamilyJob, FamilyState};
-use super::imported::{ImportAnswer, ImportJob, ImportedState};
+use super::imported::{ImportAnswer, ImportJob, ImportSpec, ImportedState};
 use super::keys::HelpCommand;
 use super::keys::{Command, Context};
 use super::labels::LabelState;
 use super::theme::Theme;
-use super::truth::{TruthDone, TruthJob, TruthState};
+use super::truth::{JOIN_BUDGET_SECONDS, TruthDone, TruthJob, TruthState};
 use super::viewer::ViewerState;
 
 use super::candidates::BandOutcome;
 use super::labels::{LabelSave, LabelsSaved};
 use super::list::{ListView, SortOrder};
 use super::session::Config;
+use lshscope_core::pipeline::band_policy::Sampling;
 use lshscope_core::pipeline::{Loaded, PhaseTiming};
+
+mod update;
 
 /// What the S-curve shows: the banding the user asked for (the candidates shown may still
 /// answer an older one), the threshold t and the pinned curves.
@@ -154,34 +159,6 @@ pub enum PairSource {
     ClusterEdges,
 }
 
-/// Which screen a [`View`] draws, without what it holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Screen {
-    Loading,
-    Main,
-    Viewer,
-    Clusters,
-    Cost,
-}
-
-impl View {
-    pub fn screen(self) -> Screen {
-        match self {
-            View::Loading => Screen::Loading,
-            View::Main => Screen::Main,
-            View::Viewer { .. } => Screen::Viewer,
-            View::Clusters => Screen::Clusters,
-            View::Cost => Screen::Cost,
-        }
-    }
-}
-
-impl PartialEq<Screen> for View {
-    fn eq(&self, other: &Screen) -> bool {
-        self.screen() == *other
-    }
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Focus {
     Curve,
@@ -225,52 +202,103 @@ pub struct Message {
     pub error: bool,
 }
 
+/// The explorer's state. Its fields are private: the UI, the event loop and the tests read it
+/// through the accessors below, and it changes only in [`App::update`] (`app/update/`).
 pub struct App {
-    pub config: Config,
-    pub theme: Theme,
+    config: Config,
+    theme: Theme,
     /// What the user is looking at.
-    pub screen: View,
-    pub focus: Focus,
-    pub overlay: Overlay,
+    view: View,
+    focus: Focus,
+    overlay: Overlay,
     /// The first row of the help page shown (it scrolls when taller than the screen).
-    pub help_scroll: usize,
+    help_scroll: usize,
     /// The load's progress and finished phases, for the loading screen.
-    pub load: LoadState,
-    pub data: Option<Arc<Loaded>>,
+    load: LoadState,
+    data: Option<Arc<Loaded>>,
     /// The banding asked for, the threshold and the pinned curves (what the S-curve shows).
-    pub curve: Curve,
-    pub hist: SimilarityHistogram,
-    pub pairs_at_or_above_t: usize,
-    pub log_scale: bool,
-    pub bin_cursor: usize,
+    curve: Curve,
+    hist: SimilarityHistogram,
+    pairs_at_or_above_t: usize,
+    log_scale: bool,
+    bin_cursor: usize,
     /// The filter and sort of the pair lists (the missed list follows the candidate list).
-    pub view: ListView,
+    list_view: ListView,
     /// The candidates shown, the re-banding asked for and the candidate list.
-    pub candidates: Candidates,
+    candidates: Candidates,
     /// The user's labels and whether they are on disk.
-    pub(super) labels: LabelState,
+    labels: LabelState,
     /// The pair viewer.
-    pub viewer: ViewerState,
-    pub message: Option<Message>,
-    pub(super) size: (u16, u16),
-    pub(super) should_quit: bool,
+    viewer: ViewerState,
+    message: Option<Message>,
+    size: (u16, u16),
+    should_quit: bool,
     /// Set when loading failed: the event loop ends and reports it.
-    pub(super) fatal: Option<lshscope_core::Error>,
-    pub(super) effects: Vec<Effect>,
+    fatal: Option<lshscope_core::Error>,
+    effects: Vec<Effect>,
+    /// How the time work took is reported (measured, or fixed for reproducible screens).
+    clock: Clock,
     /// Ground truth, recall against it and the missed-pairs list (see [`super::truth`]).
-    pub truth: TruthState,
+    truth: TruthState,
     /// The clusters of the candidates at t (see [`super::clusters`]).
-    pub clusters: ClustersState,
+    clusters: ClustersState,
     /// Another tool's result shown instead of the banding's (see [`super::imported`]).
-    pub imported: ImportedState,
+    imported: ImportedState,
     /// The cost of every banding (see [`super::cost`]).
-    pub cost: CostState,
+    cost: CostState,
     /// A second sketch family measured on the truth (see [`super::family`]).
-    pub family: FamilyState,
+    family: FamilyState,
+}
+
+/// What a session is given beside its [`Config`] and labels, once, at the start: the files the
+/// banding is compared with and the limits of its jobs.
+#[derive(Debug)]
+pub struct Inputs {
+    /// The ground-truth file: read when it exists, written by the join when it does not.
+    pub truth: Option<PathBuf>,
+    /// Another tool's pairs, shown instead of the banding's candidates.
+    pub import: Option<ImportSpec>,
+    /// When re-banding samples instead of enumerating (the engine's defaults unless a test
+    /// needs the sampled path on a small corpus).
+    pub sampling: Sampling,
+    /// How long the truth's join may take before it is refused.
+    pub join_budget_seconds: f64,
+    pub clock: Clock,
+}
+
+impl Default for Inputs {
+    fn default() -> Self {
+        Inputs {
+            truth: None,
+            import: None,
+            sampling: Sampling::default(),
+            join_budget_seconds: JOIN_BUDGET_SECONDS,
+            clock: Clock::Measured,
+        }
+    }
+}
+
+/// How the explorer reports the time its work took: as measured, or as one fixed duration so
+/// that screens showing it are the same on every run (the tests' snapshots).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Clock {
+    #[default]
+    Measured,
+    Fixed(Duration),
+}
+
+impl Clock {
+    /// The duration to report for one that took `measured`.
+    pub fn report(self, measured: Duration) -> Duration {
+        match self {
+            Clock::Measured => measured,
+            Clock::Fixed(fixed) => fixed,
+        }
+    }
 }
 
 impl App {
-    pub fn new(config: Config, labels: LabelStore, size: (u16, u16)) -> Self {
+    pub fn new(config: Config, labels: LabelStore, inputs: Inputs, size: (u16, u16)) -> Self {
         let bins = config.bins.max(20);
         let message = Some(Message {
             text: format!(
@@ -282,7 +310,7 @@ impl App {
         });
         App {
             theme: Theme::new(config.monochrome),
-            screen: View::Loading,
+            view: View::Loading,
             focus: Focus::Curve,
             overlay: Overlay::None,
             help_scroll: 0,
@@ -297,12 +325,15 @@ impl App {
             pairs_at_or_above_t: 0,
             log_scale: false,
             bin_cursor: bins - 1,
-            view: ListView {
+            list_view: ListView {
                 filter: None,
                 sort: SortOrder::JaccardDesc,
                 shuffle_seed: config.shuffle_seed,
             },
-            candidates: Candidates::default(),
+            candidates: Candidates {
+                sampling: inputs.sampling,
+                ..Candidates::default()
+            },
             labels: LabelState::new(labels),
             viewer: ViewerState::default(),
             message,
@@ -310,13 +341,120 @@ impl App {
             should_quit: false,
             fatal: None,
             effects: Vec::new(),
-            truth: Default::default(),
+            clock: inputs.clock,
+            truth: TruthState {
+                file: inputs.truth,
+                join_budget_seconds: inputs.join_budget_seconds,
+                ..TruthState::default()
+            },
             clusters: ClustersState::default(),
-            imported: ImportedState::default(),
+            imported: ImportedState {
+                spec: inputs.import.map(Arc::new),
+                ..ImportedState::default()
+            },
             cost: CostState::default(),
             family: FamilyState::default(),
             config,
         }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn theme(&self) -> &Theme {
+        &self.theme
+    }
+
+    /// What the user is looking at.
+    pub fn view(&self) -> View {
+        self.view
+    }
+
+    /// The main screen's focused panel (kept while another view is shown).
+    pub fn focus(&self) -> Focus {
+        self.focus
+    }
+
+    pub fn overlay(&self) -> &Overlay {
+        &self.overlay
+    }
+
+    /// The first row of the help page shown.
+    pub fn help_scroll(&self) -> usize {
+        self.help_scroll
+    }
+
+    /// The load's progress and finished phases.
+    pub fn load(&self) -> &LoadState {
+        &self.load
+    }
+
+    /// The loaded corpus and index, once loading finished.
+    pub fn data(&self) -> &Option<Arc<Loaded>> {
+        &self.data
+    }
+
+    /// The banding asked for, the threshold and the pinned curves.
+    pub fn curve(&self) -> &Curve {
+        &self.curve
+    }
+
+    /// The similarity histogram of the shown candidates.
+    pub fn hist(&self) -> &SimilarityHistogram {
+        &self.hist
+    }
+
+    /// Candidates whose Jaccard is at or above t.
+    pub fn pairs_at_or_above_t(&self) -> usize {
+        self.pairs_at_or_above_t
+    }
+
+    pub fn log_scale(&self) -> bool {
+        self.log_scale
+    }
+
+    /// The histogram bin the cursor is on.
+    pub fn bin_cursor(&self) -> usize {
+        self.bin_cursor
+    }
+
+    pub fn candidates(&self) -> &Candidates {
+        &self.candidates
+    }
+
+    /// The user's labels and whether they are on disk.
+    pub fn labels(&self) -> &LabelState {
+        &self.labels
+    }
+
+    pub fn viewer(&self) -> &ViewerState {
+        &self.viewer
+    }
+
+    /// The status line's note or error.
+    pub fn message(&self) -> &Option<Message> {
+        &self.message
+    }
+
+    pub fn truth(&self) -> &TruthState {
+        &self.truth
+    }
+
+    pub fn clusters(&self) -> &ClustersState {
+        &self.clusters
+    }
+
+    pub fn imported(&self) -> &ImportedState {
+        &self.imported
+    }
+
+    pub fn cost(&self) -> &CostState {
+        &self.cost
+    }
+
+    pub fn family(&self) -> &FamilyState {
+        &self.family
     }
 
     /// True once the user quit (or loading failed): the event loop ends.
@@ -350,7 +488,7 @@ impl App {
 
     /// The key-table context of the current view and focus.
     pub fn context(&self) -> Context {
-        match self.screen {
+        match self.view {
             View::Loading => Context::Loading,
             View::Viewer { .. } => Context::Viewer,
             View::Clusters if self.clusters.open.is_some() => Context::Cluster,
@@ -364,14 +502,9 @@ impl App {
         }
     }
 
-    /// Switches the view: the one place `screen` changes.
-    pub(super) fn show(&mut self, view: View) {
-        self.screen = view;
-        // Read by the tests as it always was; the view says the same.
-        self.truth.viewing = view
-            == View::Viewer {
-                from: PairSource::Missed,
-            };
+    /// Switches the view: the one place `view` changes.
+    fn show(&mut self, view: View) {
+        self.view = view;
     }
 
     /// Cancels the load and every job (on quit): their answers would find nobody.
@@ -409,14 +542,14 @@ impl App {
             .get(self.candidates.list.selected_index()? as usize)
     }
 
-    pub(super) fn say(&mut self, text: impl Into<String>) {
+    fn say(&mut self, text: impl Into<String>) {
         self.message = Some(Message {
             text: text.into(),
             error: false,
         });
     }
 
-    pub(super) fn complain(&mut self, text: impl Into<String>) {
+    fn complain(&mut self, text: impl Into<String>) {
         self.message = Some(Message {
             text: text.into(),
             error: true,
@@ -425,7 +558,7 @@ impl App {
 
     /// The filter and sort the pair list shows.
     pub fn list_view(&self) -> ListView {
-        self.view
+        self.list_view
     }
 
     /// The truth is incomplete at the current t (t is below what it covers).
@@ -442,7 +575,7 @@ impl App {
     /// only then are clusters computed.
     pub fn clusters_shown(&self) -> bool {
         matches!(
-            self.screen,
+            self.view,
             View::Clusters
                 | View::Viewer {
                     from: PairSource::ClusterEdges

@@ -42,7 +42,7 @@ impl App {
     }
 
     fn cycle_sort(&mut self) {
-        self.view.sort = match self.view.sort {
+        self.list_view.sort = match self.list_view.sort {
             SortOrder::JaccardDesc => SortOrder::JaccardAsc,
             SortOrder::JaccardAsc => SortOrder::Shuffled,
             SortOrder::Shuffled => SortOrder::JaccardDesc,
@@ -51,7 +51,7 @@ impl App {
         self.rebuild_visible(keep);
         let height = self.list_height();
         self.candidates.list.top(height);
-        self.say(format!("pairs {}", self.view.sort.describe()));
+        self.say(format!("pairs {}", self.list_view.sort.describe()));
     }
 
     /// A page of the pair list.
@@ -126,7 +126,7 @@ impl App {
     }
 
     pub(super) fn set_filter(&mut self, filter: JaccardFilter) {
-        self.view.filter = Some(filter);
+        self.list_view.filter = Some(filter);
         let keep = self.selected_pair().map(|p| (p.a, p.b));
         self.rebuild_visible(keep);
         let shown = self.candidates.list.len();
@@ -140,7 +140,7 @@ impl App {
     }
 
     pub(super) fn clear_filter(&mut self) {
-        if self.view.filter.take().is_some() {
+        if self.list_view.filter.take().is_some() {
             let keep = self.selected_pair().map(|p| (p.a, p.b));
             self.rebuild_visible(keep);
             self.say("filter cleared");
@@ -179,7 +179,7 @@ impl App {
     }
 
     pub(super) fn on_click(&mut self, x: u16, y: u16) {
-        if self.screen != View::Main || self.overlay != Overlay::None {
+        if self.view != View::Main || self.overlay != Overlay::None {
             return;
         }
         let l = layout::main_layout(self.size);
@@ -225,7 +225,7 @@ impl App {
             return;
         }
         let delta = if down { 3 } else { -3 };
-        match self.screen {
+        match self.view {
             View::Clusters => {
                 for _ in 0..3 {
                     self.clusters_command(if down { Command::Down } else { Command::Up });

@@ -15,7 +15,7 @@ impl App {
             return;
         };
         if self.candidates.estimated.take().is_none_or(|e| !e.refining) {
-            self.candidates.first_latency = Some(ticket.submitted.elapsed());
+            self.candidates.first_latency = Some(self.clock.report(ticket.submitted.elapsed()));
         }
         self.show_candidates(outcome, Some(ticket.submitted));
     }
@@ -42,7 +42,7 @@ impl App {
             .is_none_or(|e| !e.refining)
             || self.result_is_stale();
         if first {
-            self.candidates.first_latency = Some(started.elapsed());
+            self.candidates.first_latency = Some(self.clock.report(started.elapsed()));
         }
         self.candidates.estimated = Some(estimated.info);
         self.show_candidates(estimated.outcome, Some(started));
@@ -73,7 +73,8 @@ impl App {
                 self.rebuild_visible(keep);
             }
         }
-        self.candidates.last_latency = started.map(|t| t.elapsed());
+        let clock = self.clock;
+        self.candidates.last_latency = started.map(|t| clock.report(t.elapsed()));
         if std::mem::take(&mut self.candidates.export_pending) {
             self.export();
         }

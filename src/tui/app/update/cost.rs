@@ -7,7 +7,7 @@ use crate::tui::keys::Command;
 impl App {
     /// `H`: opens the cost view (computing the grid once a session), or closes it.
     pub(super) fn toggle_cost(&mut self) {
-        if self.screen == View::Cost {
+        if self.view == View::Cost {
             self.show(View::Main);
         } else if let Some(data) = self.data.clone() {
             self.show(View::Cost);

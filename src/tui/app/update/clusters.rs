@@ -14,7 +14,7 @@ use crate::tui::list::PairList;
 impl App {
     /// `C`: opens the clusters view, or closes it.
     pub(super) fn toggle_clusters(&mut self) {
-        if self.screen == View::Clusters {
+        if self.view == View::Clusters {
             self.show(View::Main);
             self.clusters.open = None;
         } else if self.data.is_some() {
