@@ -8,6 +8,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use lshscope_core::Result;
 use lshscope_core::analysis::histogram::SimilarityHistogram;
 use lshscope_core::analysis::sampled::{CandidateEstimate, Estimate};
 use lshscope_core::jobs::{Latest, Ticket};
@@ -17,9 +18,7 @@ use lshscope_core::pipeline::Loaded;
 use lshscope_core::pipeline::band_policy::{
     BandAnswer, BandRequest, EstimatedCandidates, Sampling, band_candidates,
 };
-use lshscope_core::{Error, Result};
 
-use super::app::Action;
 use super::list::{ListView, PairList, list_order};
 
 /// Band and verify `banding` over `data`; answered with a [`BandOutcome`].
@@ -182,6 +181,47 @@ pub struct Candidates {
     pub sampling: Sampling,
 }
 
+/// What a re-banding job takes from the rest of the explorer beside the banding.
+#[derive(Debug, Clone)]
+pub struct RebandContext {
+    pub data: Arc<Loaded>,
+    pub max_bucket: Option<usize>,
+    /// The list view and histogram bins the answer is prepared for.
+    pub view: ListView,
+    pub bins: usize,
+}
+
+impl Candidates {
+    /// `bands` × `rows` as a banding of `k` hashes, or what to tell the user.
+    pub fn checked_banding(bands: usize, rows: usize, k: usize) -> Result<Banding, String> {
+        if bands == 0 || rows == 0 {
+            return Err("bands and rows are at least 1".to_string());
+        }
+        if bands * rows > k {
+            return Err(format!(
+                "b·r ≤ K: {bands} × {rows} = {} > {k} (raise --num-perm to go further)",
+                bands * rows
+            ));
+        }
+        Banding::new(bands, rows, k).map_err(|e| e.to_string())
+    }
+
+    /// Asks for the candidates of `banding`: the running job is cancelled (latest wins) and
+    /// the new one returned for the App to queue. It reuses the similarities verified so far
+    /// and the sampled mode's state.
+    pub fn request(&mut self, banding: Banding, context: RebandContext) -> RebandJob {
+        self.job.submit(RebandRequest {
+            data: context.data,
+            banding,
+            max_bucket: context.max_bucket,
+            known: self.known.clone(),
+            view: context.view,
+            bins: context.bins,
+            sampling: self.sampling.clone(),
+        })
+    }
+}
+
 /// What an estimated result adds to its sample of pairs: the engine's [`EstimatedCandidates`]
 /// without the sample, the estimate shared with the views.
 #[derive(Debug, Clone)]
@@ -213,31 +253,4 @@ impl Candidates {
     pub fn estimated_below(&self, t: f64) -> Option<Estimate> {
         self.estimated.as_ref().map(|e| e.estimate.below(t))
     }
-}
-
-/// The re-banding job: band and verify (or sample, see [`run_reband`]), reusing the
-/// similarities known so far, then prepare the histogram and list order off the UI thread.
-/// Returns the final answer; a quick first estimate, when there is one, is handed to
-/// `first`. `None` when cancelled.
-pub fn run_reband_job_reporting(job: RebandJob, mut first: impl FnMut(Action)) -> Option<Action> {
-    let answer = |a: RebandAnswer| match a {
-        RebandAnswer::Exact(outcome) => Action::Banded(outcome),
-        RebandAnswer::Estimated(outcome) => Action::Estimated(outcome),
-    };
-    match run_reband(&job, |a| first(answer(a))) {
-        Ok(a) => {
-            job.progress.finish();
-            Some(answer(a))
-        }
-        Err(Error::Cancelled) => None,
-        Err(e) => Some(Action::BandFailed {
-            request: job.id,
-            message: e.to_string(),
-        }),
-    }
-}
-
-/// [`run_reband_job_reporting`] with the final answer only (tests and benches).
-pub fn run_reband_job(job: RebandJob) -> Option<Action> {
-    run_reband_job_reporting(job, |_| {})
 }

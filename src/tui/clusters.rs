@@ -18,7 +18,7 @@ use lshscope_core::jobs::{Latest, Phase, Ticket};
 use lshscope_core::minhash::{Banding, BandingOptions, IdenticalGroups, VerifiedPair};
 use lshscope_core::pipeline::Pipeline;
 
-use super::app::Clock;
+use super::clock::Clock;
 use super::list::PairList;
 use lshscope_core::pipeline::Loaded;
 

@@ -16,7 +16,7 @@ use lshscope_core::minhash::Banding;
 
 use lshscope_core::pipeline::Loaded;
 
-use super::app::Clock;
+use super::clock::Clock;
 
 /// What the heatmap colours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

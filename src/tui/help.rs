@@ -166,7 +166,7 @@ fn context_title(ctx: Context) -> &'static str {
 
 /// The scrolling part of the page, `width` columns wide.
 fn body(app: &App, width: usize) -> Vec<Line<'static>> {
-    let theme = &app.theme();
+    let theme = app.theme();
     let current = app.context();
     let mut lines = wrap(
         words(
@@ -225,7 +225,7 @@ fn body(app: &App, width: usize) -> Vec<Line<'static>> {
 /// The current view's keys: two columns when every description fits in one, else one column
 /// with each description wrapped under itself.
 fn key_table(app: &App, current: Context, width: usize) -> Vec<Line<'static>> {
-    let theme = &app.theme();
+    let theme = app.theme();
     let entries: Vec<(String, &str)> = BINDINGS
         .iter()
         .filter(|b| b.contexts.contains(&current))
@@ -278,7 +278,7 @@ fn key_table(app: &App, current: Context, width: usize) -> Vec<Line<'static>> {
 /// The help's own keys, from [`HELP_KEYS`], and what every other key does:
 /// `↑/↓/PgUp/PgDn/Home/End scroll · Esc/q/? or any other key closes · C-c quits`.
 fn footer(app: &App, width: usize) -> Vec<Line<'static>> {
-    let theme = &app.theme();
+    let theme = app.theme();
     let (close, scroll): (Vec<&Binding<HelpCommand, ()>>, Vec<_>) = HELP_KEYS
         .iter()
         .partition(|b| b.command == HelpCommand::Close);

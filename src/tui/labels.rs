@@ -6,16 +6,24 @@ use std::collections::{HashMap, HashSet};
 
 use lshscope_core::analysis::labels::{Label, LabelStore};
 use lshscope_core::corpus::Corpus;
-use lshscope_core::jobs::Ticket;
 use lshscope_core::util::numfmt::{for_count, thousands};
-
-use super::app::Action;
 
 /// The labels as they were after change number `generation`, for the label writer.
 #[derive(Debug, Clone)]
 pub struct LabelSave {
     pub generation: u64,
     pub labels: LabelStore,
+}
+
+impl LabelSave {
+    /// The label writer's job: writes this snapshot and says whether it is on disk.
+    pub fn write(&self) -> LabelsSaved {
+        LabelsSaved {
+            generation: self.generation,
+            count: self.labels.len(),
+            result: self.labels.save().map_err(|e| e.to_string()),
+        }
+    }
 }
 
 /// The label writer's answer: snapshot `generation` (`count` labels) is on disk, or why not.
@@ -142,14 +150,4 @@ impl LabelState {
             Err(_) => None,
         }
     }
-}
-
-/// Writes a label snapshot and says whether it is on disk.
-pub fn run_label_save(job: Ticket<LabelSave>) -> Action {
-    let save = &job.request;
-    Action::LabelsSaved(LabelsSaved {
-        generation: save.generation,
-        count: save.labels.len(),
-        result: save.labels.save().map_err(|e| e.to_string()),
-    })
 }

@@ -7,11 +7,12 @@
 //! snapshot that holds every earlier change); the export lane queues (each export is its own
 //! file). Tests and benches run the same code on their own thread ([`run_effect_inline`]).
 
+use lshscope_core::Error;
 use lshscope_core::jobs::{Pending, Progress, Runner, Ticket, run_inline};
 
 use super::app::{Action, Effect};
-use super::candidates::run_reband_job_reporting;
-use super::labels::run_label_save;
+use super::candidates::{RebandAnswer, RebandJob, run_reband};
+use super::labels::LabelSave;
 
 /// A worker thread of the explorer, one per kind of job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,4 +165,36 @@ pub fn run_effect_inline(effect: Effect) -> Option<Action> {
         ..Ticket::new(0, effect)
     };
     run_inline(ticket, |t| t.request.run(&mut |_| {})).flatten()
+}
+
+/// The re-banding job: band and verify (or sample, see [`run_reband`]), reusing the
+/// similarities known so far, then prepare the histogram and list order off the UI thread.
+/// Returns the final answer; a quick first estimate, when there is one, is handed to
+/// `first`. `None` when cancelled.
+pub fn run_reband_job_reporting(job: RebandJob, mut first: impl FnMut(Action)) -> Option<Action> {
+    let answer = |a: RebandAnswer| match a {
+        RebandAnswer::Exact(outcome) => Action::Banded(outcome),
+        RebandAnswer::Estimated(outcome) => Action::Estimated(outcome),
+    };
+    match run_reband(&job, |a| first(answer(a))) {
+        Ok(a) => {
+            job.progress.finish();
+            Some(answer(a))
+        }
+        Err(Error::Cancelled) => None,
+        Err(e) => Some(Action::BandFailed {
+            request: job.id,
+            message: e.to_string(),
+        }),
+    }
+}
+
+/// [`run_reband_job_reporting`] with the final answer only (tests and benches).
+pub fn run_reband_job(job: RebandJob) -> Option<Action> {
+    run_reband_job_reporting(job, |_| {})
+}
+
+/// Writes a label snapshot ([`LabelSave::write`]) and answers as the label writer does.
+pub fn run_label_save(job: Ticket<LabelSave>) -> Action {
+    Action::LabelsSaved(job.request.write())
 }

@@ -11,8 +11,10 @@
 //!   (the clusters of the candidates at t, their audits, the open cluster), [`cost`] (every
 //!   banding's cost), [`imported`] (another tool's pairs or clusters shown instead of the
 //!   banding's: `explore --pairs/--clusters`);
-//! - [`app::App`] composes them, with [`app::View`] for what the user is looking at;
-//! - `update/` is the only place the App changes ([`app::App::update`]): it hands a command to
+//! - [`app::App`] composes them, with [`app::View`] for what the user is looking at; its
+//!   fields are private, read through accessors, and a session's inputs come through
+//!   [`app::App::new`] ([`app::Inputs`]);
+//! - `app/update/` is the only place the App changes ([`app::App::update`]): it hands a command to
 //!   the view on screen, then to the commands every view shares, one module per feature
 //!   (candidates, list, viewer, truth, clusters, cost, export, prompt). It does no I/O: work
 //!   is queued as [`app::Effect`]s;
@@ -31,6 +33,7 @@
 pub mod aligned;
 pub mod app;
 pub mod candidates;
+pub mod clock;
 pub mod clusters;
 pub mod cost;
 pub mod export;
@@ -71,10 +74,8 @@ pub use lshscope_core::pipeline::rebanding::{
 use lshscope_core::{Error, Result};
 
 use app::{Action, App, Overlay, PromptKey};
-pub use candidates::{run_reband_job, run_reband_job_reporting};
-pub use labels::run_label_save;
 use lanes::Workers;
-pub use lanes::run_effect_inline;
+pub use lanes::{run_effect_inline, run_label_save, run_reband_job, run_reband_job_reporting};
 use lshscope_core::pipeline::{Loaded, PhaseTiming};
 use session::Config;
 

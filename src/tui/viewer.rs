@@ -60,6 +60,16 @@ pub struct ViewerState {
     pub diff_mode: bool,
 }
 
+impl ViewerState {
+    /// The open pair's bands that agree under `banding`, the one just asked for.
+    pub fn follow_banding(&mut self, banding: Banding, data: &Loaded) {
+        if let Some(view) = &mut self.pair {
+            view.collided =
+                banding.agreeing_bands(&data.index.signatures, view.a as usize, view.b as usize);
+        }
+    }
+}
+
 impl PairView {
     /// Scrolls the texts `side` selects by `delta` lines, within the lines each wraps to at
     /// `width` columns in a panel of `rows` lines.

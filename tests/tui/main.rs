@@ -20,6 +20,7 @@ mod tui_fit;
 mod tui_help;
 mod tui_import;
 mod tui_index;
+mod tui_labels;
 mod tui_paths;
 mod tui_prompt;
 mod tui_scale;

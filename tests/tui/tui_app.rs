@@ -2,12 +2,10 @@
 
 use crate::tui_support;
 
-use lshscope::tui::app::{Action, App, Effect, Focus, Overlay, PromptKey, View};
+use lshscope::tui::app::{Action, Effect, Focus, Overlay, PromptKey, View};
 use lshscope::tui::candidates::BandOutcome;
 use lshscope::tui::keys::Command;
-use lshscope::tui::labels::LabelsSaved;
 use lshscope::tui::list::SortOrder;
-use lshscope_core::analysis::labels::{Label, LabelStore};
 use lshscope_core::minhash::Banding;
 use std::time::Duration;
 use tui_support::*;
@@ -397,159 +395,6 @@ fn jump_to_id() {
     type_prompt(&mut app, "bread-3");
     let msg = app.message().clone().unwrap();
     assert!(msg.error && msg.text.contains("no candidate"), "{msg:?}");
-}
-
-#[test]
-fn labels_are_saved_after_each_key_and_loaded_again() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("labels.csv");
-    let mut app = ready_app(dir.path(), SIZE);
-    let data = app.data().clone().unwrap();
-    let p = *app.selected_pair().unwrap();
-    let (a, b) = (data.corpus.id(p.a as usize), data.corpus.id(p.b as usize));
-    cmd(&mut app, Command::LabelDuplicate);
-    run_effects(&mut app);
-    assert_eq!(
-        LabelStore::load(&path).unwrap().get(a, b),
-        Some(Label::Duplicate)
-    );
-    let bin = lshscope_core::analysis::histogram::bin_of(p.jaccard, app.hist().bins());
-    assert_eq!(app.hist().precision(bin), Some(1.0));
-    cmd(&mut app, Command::LabelNotDuplicate);
-    run_effects(&mut app);
-    assert_eq!(
-        LabelStore::load(&path).unwrap().get(b, a),
-        Some(Label::NotDuplicate)
-    );
-    assert_eq!(app.hist().precision(bin), Some(0.0));
-    cmd(&mut app, Command::LabelUnsure);
-    run_effects(&mut app);
-    assert_eq!(
-        LabelStore::load(&path).unwrap().get(a, b),
-        Some(Label::Unsure)
-    );
-    assert_eq!(app.hist().precision(bin), None);
-    assert_eq!(app.hist().labelled(bin), 1);
-    // Label a second pair from the viewer, then clear the first.
-    cmd(&mut app, Command::FocusPrev);
-    cmd(&mut app, Command::Down);
-    cmd(&mut app, Command::Open);
-    cmd(&mut app, Command::LabelDuplicate);
-    run_effects(&mut app);
-    cmd(&mut app, Command::Back);
-    cmd(&mut app, Command::Top);
-    cmd(&mut app, Command::ClearLabel);
-    run_effects(&mut app);
-    let store = LabelStore::load(&path).unwrap();
-    assert_eq!(store.len(), 1);
-    assert_eq!(store.get(a, b), None);
-    // A new session reads the file back.
-    let app2 = ready_app(dir.path(), SIZE);
-    let r = app2.candidates().result.as_ref().unwrap();
-    let labelled: Vec<_> = r
-        .pairs
-        .iter()
-        .filter_map(|p| app2.label_of(p.a, p.b))
-        .collect();
-    assert_eq!(labelled, vec![Label::Duplicate]);
-    assert!(app2.message().as_ref().unwrap().text.contains("1 match"));
-}
-
-/// Takes the one label snapshot `app` queued.
-fn take_label_save(app: &mut App) -> lshscope::tui::labels::LabelSave {
-    let mut saves: Vec<_> = app
-        .take_effects()
-        .into_iter()
-        .filter_map(|e| match e {
-            Effect::SaveLabels(save) => Some(*save),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(saves.len(), 1, "one snapshot per label change");
-    saves.pop().unwrap()
-}
-
-#[test]
-fn a_label_is_acknowledged_only_once_its_snapshot_is_written() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("labels.csv");
-    let mut app = ready_app(dir.path(), SIZE);
-    cmd(&mut app, Command::LabelDuplicate);
-    // `update` did no I/O: the file appears only when the snapshot is written.
-    assert!(!path.exists());
-    assert!(app.labels_unsaved());
-    let first = take_label_save(&mut app);
-    assert_eq!(first.labels.len(), 1);
-    let text = app.message().clone().unwrap().text;
-    assert!(text.contains("saving") && !text.contains("saved"), "{text}");
-
-    // A second change before the first write is answered: the older answer is no
-    // acknowledgement of the newer change.
-    cmd(&mut app, Command::FocusPrev);
-    cmd(&mut app, Command::Down);
-    cmd(&mut app, Command::LabelNotDuplicate);
-    let second = take_label_save(&mut app);
-    assert!(second.generation > first.generation);
-    assert_eq!(second.labels.len(), 2);
-    app.update(Action::LabelsSaved(save_labels(&first)));
-    assert!(app.labels_unsaved());
-    let text = app.message().clone().unwrap().text;
-    assert!(!text.contains("saved"), "{text}");
-    app.update(Action::LabelsSaved(save_labels(&second)));
-    assert!(!app.labels_unsaved());
-    let msg = app.message().clone().unwrap();
-    assert!(
-        !msg.error && msg.text.contains("not_duplicate: saved 2 labels to"),
-        "{msg:?}"
-    );
-    assert_eq!(LabelStore::load(&path).unwrap().len(), 2);
-}
-
-/// One label saved reads "saved 1 label", and a store of one label reads "loaded 1 label".
-#[test]
-fn one_saved_label_is_one_label() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut app = ready_app(dir.path(), SIZE);
-    cmd(&mut app, Command::LabelDuplicate);
-    let save = take_label_save(&mut app);
-    app.update(Action::LabelsSaved(save_labels(&save)));
-    let msg = app.message().clone().unwrap();
-    assert!(
-        !msg.error && msg.text.contains("duplicate: saved 1 label to"),
-        "{msg:?}"
-    );
-    let again = ready_app(dir.path(), SIZE);
-    let text = again.message().clone().unwrap().text;
-    assert!(
-        text.contains("loaded 1 label from") && text.contains("(1 matches this corpus)"),
-        "{text}"
-    );
-}
-
-#[test]
-fn a_failed_label_write_is_an_error_and_the_next_change_writes_again() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut app = ready_app(dir.path(), SIZE);
-    cmd(&mut app, Command::LabelDuplicate);
-    let failed = take_label_save(&mut app);
-    app.update(Action::LabelsSaved(LabelsSaved {
-        generation: failed.generation,
-        count: failed.labels.len(),
-        result: Err("disk full".into()),
-    }));
-    let msg = app.message().clone().unwrap();
-    assert!(msg.error && msg.text.contains("disk full"), "{msg:?}");
-    assert!(app.labels_unsaved());
-    // The next change queues the whole store again, the failed label included.
-    cmd(&mut app, Command::FocusPrev);
-    cmd(&mut app, Command::Down);
-    cmd(&mut app, Command::LabelUnsure);
-    let retry = take_label_save(&mut app);
-    assert_eq!(retry.labels.len(), 2);
-    app.update(Action::LabelsSaved(save_labels(&retry)));
-    assert!(!app.labels_unsaved());
-    let store = LabelStore::load(dir.path().join("labels.csv")).unwrap();
-    assert_eq!(store.len(), 2);
 }
 
 /// Width, height and RGB pixels of a PNG file.

@@ -4,13 +4,12 @@
 //! and the candidate list), [`TruthState`] (truth, recall, missed list), [`ViewerState`] (the
 //! open pair), [`LabelState`], [`ClustersState`], [`CostState`], the load, and the list view;
 //! [`View`] is what the user is looking at. Rendering reads an `&App`; workers report back
-//! through [`Action`]s. State changes only in [`App::update`] (in `tui/update/`), which does
+//! through [`Action`]s. State changes only in [`App::update`] (in `app/update/`), which does
 //! no I/O: re-banding, truth reading or joining, exports and label writes are queued as
 //! [`Effect`]s for the event loop.
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use lshscope_core::analysis::histogram::SimilarityHistogram;
 use lshscope_core::analysis::labels::{Label, LabelStore};
@@ -18,6 +17,8 @@ use lshscope_core::analysis::truth::TruthPair;
 use lshscope_core::jobs::Progress;
 use lshscope_core::minhash::Banding;
 use lshscope_core::minhash::VerifiedPair;
+
+pub use super::clock::Clock;
 
 use super::candidates::{Candidates, EstimatedOutcome, RebandJob};
 use super::clusters::{ClustersJob, ClustersOutcome, ClustersState, EdgeKind};
@@ -274,25 +275,6 @@ impl Default for Inputs {
             sampling: Sampling::default(),
             join_budget_seconds: JOIN_BUDGET_SECONDS,
             clock: Clock::Measured,
-        }
-    }
-}
-
-/// How the explorer reports the time its work took: as measured, or as one fixed duration so
-/// that screens showing it are the same on every run (the tests' snapshots).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Clock {
-    #[default]
-    Measured,
-    Fixed(Duration),
-}
-
-impl Clock {
-    /// The duration to report for one that took `measured`.
-    pub fn report(self, measured: Duration) -> Duration {
-        match self {
-            Clock::Measured => measured,
-            Clock::Fixed(fixed) => fixed,
         }
     }
 }

@@ -17,7 +17,7 @@ use lshscope_core::util::numfmt::{for_count, thousands};
 
 /// The block title: what the clusters answer, and whether they are current.
 fn title_spans(app: &App, what: &str) -> Vec<Span<'static>> {
-    let theme = &app.theme();
+    let theme = app.theme();
     let mut spans = vec![Span::styled(format!(" {what} "), theme.title())];
     let Some(r) = &app.clusters().result else {
         return spans;
@@ -61,7 +61,7 @@ fn title_spans(app: &App, what: &str) -> Vec<Span<'static>> {
 
 /// The summary (left) and the cluster-size histogram (right).
 pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme();
+    let theme = app.theme();
     let block = Block::bordered()
         .border_style(theme.border())
         .title(fit_line(title_spans(app, "Clusters"), title_room(area)));
@@ -159,7 +159,7 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
 
 /// Cluster sizes in powers of two, drawn inside the summary panel's right half.
 fn render_histogram(frame: &mut Frame, app: &App, r: &ClustersOutcome, area: Rect) {
-    let theme = &app.theme();
+    let theme = app.theme();
     let inner = area;
     let bins = r.clusters.size_distribution();
     if bins.is_empty() || inner.height < 3 {
@@ -194,7 +194,7 @@ fn render_histogram(frame: &mut Frame, app: &App, r: &ClustersOutcome, area: Rec
 
 /// The cluster list: kept document, size, weakest link, farthest pair, chained flag.
 pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme();
+    let theme = app.theme();
     let list = &app.clusters().list;
     let mut title = vec![Span::styled(" Cluster list ", theme.title())];
     title.push(Span::raw(format!("{} ", thousands(list.len() as u64))));
@@ -294,7 +294,7 @@ pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
 
 /// An open cluster: its header and members.
 pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme();
+    let theme = app.theme();
     let (Some(r), Some(open), Some(data)) =
         (&app.clusters().result, &app.clusters().open, &app.data())
     else {
@@ -419,7 +419,7 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
 
 /// An open cluster's edges: the farthest pair, then the spanning edges weakest first.
 pub fn render_edges(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme();
+    let theme = app.theme();
     let (Some(open), Some(data)) = (&app.clusters().open, &app.data()) else {
         return;
     };

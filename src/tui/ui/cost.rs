@@ -53,7 +53,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let side = if area.width >= 110 { DETAILS } else { 31 };
     let [map, details] =
         Layout::horizontal([Constraint::Min(20), Constraint::Length(side)]).areas(body);
-    let theme = &app.theme();
+    let theme = app.theme();
     let cursor = app.cost().cursor.unwrap_or(app.curve().banding);
     let title = format!(
         " cost of every banding b×r ≤ {} · {} ",
@@ -187,7 +187,7 @@ fn window(at: usize, last: usize, visible: usize) -> (usize, usize) {
 }
 
 fn render_grid(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding, area: Rect) {
-    let theme = &app.theme();
+    let theme = app.theme();
     let metric = app.cost().metric;
     let levels = Levels::of(grid, metric);
     // Two lines at the bottom: the b axis and the legend.
@@ -257,7 +257,7 @@ fn cell_look(mono: bool, level: Option<usize>, sampled: bool) -> (String, Style)
 }
 
 fn legend(app: &App, levels: &Levels, metric: CostMetric) -> Line<'static> {
-    let theme = &app.theme();
+    let theme = app.theme();
     let mut spans = vec![Span::raw(" ")];
     for i in 0..SCALE.len() {
         let (glyph, style) = cell_look(theme.mono, Some(i), false);
@@ -318,7 +318,7 @@ fn pairs_text(count: &PairCount) -> Vec<String> {
 }
 
 fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding, area: Rect) {
-    let theme = &app.theme();
+    let theme = app.theme();
     let block = Block::bordered()
         .border_style(theme.border())
         .title(Span::styled(format!(" {cursor} "), theme.title()));

@@ -14,7 +14,7 @@ use lshscope_core::minhash::SketchFamily;
 use lshscope_core::util::numfmt::{amount, compact, rate as human_rate, thousands};
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme();
+    let theme = app.theme();
     let box_area = centered(area, 76.min(area.width), 14);
     let block = Block::bordered()
         .title(Span::styled(" lshscope · loading ", theme.title()))

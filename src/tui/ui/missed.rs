@@ -17,8 +17,8 @@ use lshscope_core::util::numfmt::thousands;
 
 /// The pair list panel while it shows missed pairs.
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme();
-    let state = &app.truth();
+    let theme = app.theme();
+    let state = app.truth();
     let border = if app.focus() == Focus::Pairs {
         theme.focused_border()
     } else {
@@ -139,7 +139,7 @@ fn percent(x: Option<f64>) -> String {
 
 /// `recall … · precision …` for the status line, when there is truth.
 pub fn status_spans(app: &App) -> Vec<Span<'static>> {
-    let theme = &app.theme();
+    let theme = app.theme();
     let Some(m) = &app.truth().measure else {
         return Vec::new();
     };
@@ -242,7 +242,7 @@ impl MeasuredOverlay {
 
     /// Adds the overlay's datasets (borrowing from `self`) to a chart's.
     pub fn push_datasets<'a>(&'a self, app: &App, datasets: &mut Vec<Dataset<'a>>) {
-        let theme = &app.theme();
+        let theme = app.theme();
         for bar in &self.bars {
             datasets.push(
                 Dataset::default()
@@ -271,7 +271,7 @@ impl MeasuredOverlay {
     /// Legend spans for the S-curve panel: with a histogram bin highlighted, that bin's
     /// numbers (found / true, the interval, the curve's prediction); else the key.
     pub fn legend(&self, app: &App) -> Vec<Span<'static>> {
-        let theme = &app.theme();
+        let theme = app.theme();
         let highlighted = app
             .list_view()
             .filter

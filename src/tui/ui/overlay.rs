@@ -17,7 +17,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         Overlay::None => {}
         Overlay::Help => render_help(frame, app, area),
         Overlay::Prompt(prompt) => {
-            let theme = &app.theme();
+            let theme = app.theme();
             let rect = centered(area, 64, 3);
             frame.render_widget(Clear, rect);
             let block = Block::bordered()
@@ -42,7 +42,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
 /// The help page, scrolled to [`App::help_scroll`], its footer fixed under it; the bottom
 /// border says which rows show and whether more is above or below.
 fn render_help(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme();
+    let theme = app.theme();
     let page = HelpPage::new(app, area);
     let rows = page.body_rows();
     let top = app.help_scroll().min(page.max_scroll());

@@ -14,7 +14,7 @@ use crate::tui::list::PairList;
 use lshscope_core::util::numfmt::thousands;
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme();
+    let theme = app.theme();
     let border = if app.focus() == Focus::Pairs {
         theme.focused_border()
     } else {
@@ -141,7 +141,7 @@ pub(super) fn render_table(
     row: impl Fn(u32) -> TableRow,
 ) {
     let Some(data) = &app.data() else { return };
-    let theme = &app.theme();
+    let theme = app.theme();
     let rows_shown = area.height.saturating_sub(3) as usize;
     let shown: Vec<(usize, TableRow)> = list
         .rows()

@@ -71,7 +71,7 @@ fn column_of(s: f64, width: u16, dots_per_cell: u16) -> u16 {
 }
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme();
+    let theme = app.theme();
     let b = app.curve().banding;
     let k = app.num_perm();
     let border = if app.focus() == Focus::Curve {

@@ -18,7 +18,7 @@ use lshscope_core::util::numfmt::{compact, for_count, thousands};
 /// banding took (4); shingles and K (5). Fields with a short form take it before any field
 /// is dropped.
 pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme();
+    let theme = app.theme();
     let mut fields = Vec::new();
     if let Some(data) = &app.data() {
         let b = app.curve().banding;
@@ -201,7 +201,7 @@ fn duration(d: std::time::Duration) -> String {
 /// The last message (what a key did, where a file went, what went wrong).
 pub fn render_message(frame: &mut Frame, app: &App, area: Rect) {
     if let Some(msg) = &app.message() {
-        let theme = &app.theme();
+        let theme = app.theme();
         let style = if msg.error {
             theme.error()
         } else {
@@ -213,7 +213,7 @@ pub fn render_message(frame: &mut Frame, app: &App, area: Rect) {
 }
 
 pub fn render_footer(frame: &mut Frame, app: &App, area: Rect) {
-    let theme = &app.theme();
+    let theme = app.theme();
     let mut spans = Vec::new();
     for (k, text) in keys::footer(app.context()) {
         spans.push(Span::styled(k, theme.key()));

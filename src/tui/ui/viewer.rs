@@ -73,14 +73,14 @@ fn diff_summary_line(app: &App, diff: &TextDiff) -> Line<'static> {
         hint(Command::NextDifference),
         hint(Command::ToggleDiff)
     );
-    super::diff::summary_line(&app.theme(), diff, keys)
+    super::diff::summary_line(app.theme(), diff, keys)
 }
 
 pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
     let (Some(view), Some(data)) = (&app.viewer().pair, &app.data()) else {
         return;
     };
-    let theme = &app.theme();
+    let theme = app.theme();
     let k = app.num_perm();
     let (id_a, id_b) = (
         data.corpus.id(view.a as usize),
@@ -109,7 +109,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
             )
         })
         .or_else(|| {
-            let t = &app.truth();
+            let t = app.truth();
             let from_missed = app.view()
                 == View::Viewer {
                     from: PairSource::Missed,
@@ -297,7 +297,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
 /// b cells, one per band: `█` when the band collided (same r values, same bucket), `·` when
 /// not; with `v`, each band's r values for both documents, equal values marked.
 fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) {
-    let theme = &app.theme();
+    let theme = app.theme();
     let b = app.curve().banding;
     let hit = view.collided.iter().filter(|&&c| c).count();
     let title = vec![

@@ -1,12 +1,12 @@
-//! The candidates: asking for a banding's candidates and showing the answers.
+//! The candidates' answers: showing a banding's candidates (exact or estimated), with the
+//! histogram and list they fill. Asking for them is in `update/mod.rs` (`App::set_banding`).
 
 use std::sync::Arc;
 
 use lshscope_core::analysis::histogram::SimilarityHistogram;
-use lshscope_core::minhash::Banding;
 
-use crate::tui::app::{App, Effect};
-use crate::tui::candidates::{BandOutcome, EstimatedOutcome, RebandRequest};
+use crate::tui::app::App;
+use crate::tui::candidates::{BandOutcome, EstimatedOutcome};
 
 impl App {
     pub(super) fn on_banded(&mut self, outcome: BandOutcome) {
@@ -79,60 +79,6 @@ impl App {
             self.export();
         }
         self.on_candidates_changed();
-    }
-
-    /// Cancels the running job (if any) and queues a job for `self.curve.banding`.
-    pub(super) fn request_banding(&mut self) {
-        let Some(data) = self.data.clone() else {
-            return;
-        };
-        let ticket = self.candidates.job.submit(RebandRequest {
-            data: Arc::clone(&data),
-            banding: self.curve.banding,
-            max_bucket: self.config.max_bucket,
-            known: self.candidates.known.clone(),
-            view: self.list_view(),
-            bins: self.hist.bins(),
-            sampling: self.candidates.sampling.clone(),
-        });
-        // With an imported result, the file's pairs answer every banding.
-        match self.imported.job_for(&ticket) {
-            Some(job) => self.effects.push(Effect::Import(job)),
-            None => self.effects.push(Effect::Reband(ticket)),
-        }
-        if let Some(view) = &mut self.viewer.pair {
-            view.collided = self.curve.banding.agreeing_bands(
-                &data.index.signatures,
-                view.a as usize,
-                view.b as usize,
-            );
-        }
-    }
-
-    pub(super) fn set_banding(&mut self, bands: usize, rows: usize) {
-        let k = self.num_perm();
-        if bands == 0 || rows == 0 {
-            self.complain("bands and rows are at least 1");
-            return;
-        }
-        if bands * rows > k {
-            self.complain(format!(
-                "b·r ≤ K: {bands} × {rows} = {} > {k} (raise --num-perm to go further)",
-                bands * rows
-            ));
-            return;
-        }
-        let Ok(banding) = Banding::new(bands, rows, k) else {
-            return;
-        };
-        if banding == self.curve.banding {
-            return;
-        }
-        self.curve.banding = banding;
-        self.family.remeasure(banding, self.hist.bins());
-        if self.data.is_some() {
-            self.request_banding();
-        }
     }
 
     pub(super) fn rebuild_histogram(&mut self) {

@@ -24,11 +24,13 @@ mod viewer;
 use std::sync::Arc;
 
 use lshscope_core::analysis::labels::Label;
+use lshscope_core::minhash::Banding;
 use lshscope_core::util::numfmt::{for_count, thousands};
 
 use lshscope_core::pipeline::Loaded;
 
 use crate::tui::app::{Action, App, Effect, Overlay, PairSource, PromptKind, View};
+use crate::tui::candidates::{Candidates, RebandContext};
 use crate::tui::clusters::{cluster_list_rows, edge_list_rows};
 use crate::tui::help::HelpPage;
 use crate::tui::imported::ImportAnswer;
@@ -134,6 +136,10 @@ impl App {
                 return;
             }
         }
+        // b and r mean the same on every view that binds them, and no view claims them.
+        if let Some((bands, rows)) = banding_step(cmd, self.curve.banding) {
+            return self.set_banding(bands, rows);
+        }
         let handled = match self.view {
             View::Loading => false,
             View::Main => self.main_command(cmd),
@@ -159,10 +165,6 @@ impl App {
                 self.help_scroll = 0;
             }
             Command::Back => self.back(),
-            Command::BandsDown => self.set_banding(b.bands.saturating_sub(1), b.rows),
-            Command::BandsUp => self.set_banding(b.bands + 1, b.rows),
-            Command::RowsDown => self.set_banding(b.bands, b.rows.saturating_sub(1)),
-            Command::RowsUp => self.set_banding(b.bands, b.rows + 1),
             Command::Pin => {
                 if self.curve.pins.contains(&b) {
                     self.say(format!("{b} is already pinned"));
@@ -196,6 +198,8 @@ impl App {
             Command::ToggleClusters => self.toggle_clusters(),
             Command::ToggleCost => self.toggle_cost(),
             Command::PinFamily => self.pin_family(),
+            // Handled before the views ([`banding_step`]).
+            Command::BandsDown | Command::BandsUp | Command::RowsDown | Command::RowsUp => {}
             // The rest belong to one view each (the key table binds them only there).
             Command::FocusNext
             | Command::FocusPrev
@@ -345,6 +349,40 @@ impl App {
         self.truth_on_loaded();
     }
 
+    /// Moves the banding asked for to `bands` × `rows` (checked by its owner,
+    /// [`Candidates::checked_banding`]) and asks for its candidates.
+    fn set_banding(&mut self, bands: usize, rows: usize) {
+        let banding = match Candidates::checked_banding(bands, rows, self.num_perm()) {
+            Ok(banding) if banding == self.curve.banding => return,
+            Ok(banding) => banding,
+            Err(text) => return self.complain(text),
+        };
+        self.curve.banding = banding;
+        self.family.remeasure(banding, self.hist.bins());
+        self.request_banding();
+    }
+
+    /// Asks the candidates' owner for a job for `self.curve.banding` (it cancels the running
+    /// one) and queues it: as a re-banding, or answered by the imported file's pairs.
+    fn request_banding(&mut self) {
+        let Some(data) = self.data.clone() else {
+            return;
+        };
+        let context = RebandContext {
+            data: Arc::clone(&data),
+            max_bucket: self.config.max_bucket,
+            view: self.list_view,
+            bins: self.hist.bins(),
+        };
+        let job = self.candidates.request(self.curve.banding, context);
+        let effect = match self.imported.job_for(&job) {
+            Some(import) => Effect::Import(import),
+            None => Effect::Reband(job),
+        };
+        self.effects.push(effect);
+        self.viewer.follow_banding(self.curve.banding, &data);
+    }
+
     fn set_threshold(&mut self, t: f64) {
         // Round to 1e-6 so repeated ±0.01 steps do not drift (0.1 + 0.01·k in binary).
         self.curve.threshold = (t.clamp(0.0, 1.0) * 1e6).round() / 1e6;
@@ -365,5 +403,16 @@ impl App {
         self.truth_remeasure();
         self.request_clusters();
         self.cost.follow_threshold(self.curve.threshold);
+    }
+}
+
+/// The bands and rows a banding command asks for, one step from `b`.
+fn banding_step(cmd: Command, b: Banding) -> Option<(usize, usize)> {
+    match cmd {
+        Command::BandsDown => Some((b.bands.saturating_sub(1), b.rows)),
+        Command::BandsUp => Some((b.bands + 1, b.rows)),
+        Command::RowsDown => Some((b.bands, b.rows.saturating_sub(1))),
+        Command::RowsUp => Some((b.bands, b.rows + 1)),
+        _ => None,
     }
 }
