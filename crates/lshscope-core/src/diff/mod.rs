@@ -30,17 +30,28 @@
 //! ([`TextDiff::approximate`]). A 10 MB pair costs a bounded tokenization, never a frozen
 //! screen.
 //!
-//! The search for moved blocks with edits is bounded the same way. It looks only at runs of
-//! at least [`MIN_EDITED_MOVE_WORDS`] words ([`MIN_EDITED_MOVE_CHARS`] characters) left
-//! deleted, inserted or changed by the first alignment, the [`MAX_MOVE_CANDIDATES`] longest
-//! on each side; a cheap screen (shared three-word sequences, one hash set per run) orders
-//! the pairs and drops those that share almost nothing; then each pair is aligned on its
-//! own, most promising first, until every pair is tried, the runs aligned add up to
-//! [`MOVE_SEARCH_BUDGET`] times the tokens compared, or a deadline as long as
-//! [`DiffOptions::timeout`] passes. When a bound stopped it early the diff says so
-//! ([`TextDiff::moves_bounded`]). A pair is a moved block when, its unmatched edges cut
-//! off, at least [`MIN_EDITED_MOVE_WORDS`] of its words match and they are at least
-//! [`MOVED_BLOCK_MATCH`] of the longer side.
+//! Moved blocks with edits are looked for after the exact moves and before the fold (whose
+//! rule would otherwise join a block, the shorter unchanged section it moved across and its
+//! new place into one change). The first alignment's rows are cut into regions at each
+//! unchanged run of at least [`MIN_MOVED_WORDS`] words: what lies between is what one text
+//! lost there and the other gained, chance matches of a word or two and exact moves
+//! included. A region that lost at least [`MIN_EDITED_MOVE_WORDS`] words
+//! ([`MIN_EDITED_MOVE_CHARS`] characters) is paired with each other region that gained as
+//! many; the pair is aligned on its own (Patience again), its edges cut to its first and last
+//! unchanged run of [`MIN_MOVED_WORDS`] words, and it is a moved block when at least
+//! [`MIN_EDITED_MOVE_WORDS`] of its words are unchanged and they are at least
+//! [`MOVED_BLOCK_MATCH`] of its longer side. The regions it came from are rebuilt as
+//! deletions and insertions around it, and the search runs again on what is left (at most
+//! four passes), so two blocks, or one split by a chance match, are found too.
+//!
+//! That search is bounded like the alignment: only the [`MAX_MOVE_CANDIDATES`] longest
+//! regions on each side are candidates; a screen (three-token sequences the two regions
+//! share, one hash set per region) orders the pairs, most promising first, and drops those
+//! that share almost nothing; and it stops when the regions aligned add up to
+//! [`MOVE_SEARCH_BUDGET`] times the tokens compared or when a deadline as long as
+//! [`DiffOptions::timeout`] passes (so a diff takes at most about twice the timeout). When a
+//! bound stopped it before every pair was tried, the diff says so
+//! ([`TextDiff::moves_bounded`]).
 //!
 //! The result holds byte ranges into the two texts, never the texts: the caller keeps them.
 //! [`TextDiff::segments`] tiles one text completely (rows, the whitespace between them, the
@@ -627,7 +638,9 @@ pub fn diff_texts(left: &str, right: &str, options: &DiffOptions) -> TextDiff {
     // The inner alignments of moved blocks: one per block id, in token ranges.
     let mut blocks: Vec<BlockBuild> = Vec::new();
     mark_moves(&mut rows, &left_words, &right_words, min_moved, &mut blocks);
-    fold_short_equal_runs(&mut rows);
+    // The search looks at the rows before the fold: the fold's rule would join a moved
+    // block, the unchanged run it moved across and its new place into one change when the
+    // block is the longer (a notice moved from first to last around a shorter section).
     let mut search = MoveSearch {
         min_block: min_edited_move,
         min_edge: min_moved,
@@ -649,15 +662,15 @@ pub fn diff_texts(left: &str, right: &str, options: &DiffOptions) -> TextDiff {
         );
         if found > 0 {
             // The regions blocks were cut from are deletions and insertions again: look
-            // for exact moves among them, and join neighbours into changes, as at first.
+            // for exact moves among them, as at first.
             mark_moves(&mut rows, &left_words, &right_words, min_moved, &mut blocks);
-            fold_short_equal_runs(&mut rows);
         }
         moves_bounded |= bounded;
         if found == 0 || bounded {
             break;
         }
     }
+    fold_short_equal_runs(&mut rows);
     if let Some(cut) = &mut cut
         && let Some((left_kept, right_kept)) = drop_unaligned_tail(&mut rows)
     {
