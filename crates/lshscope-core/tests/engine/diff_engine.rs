@@ -925,3 +925,48 @@ fn blocks_moved_with_edits_either_way_are_found_and_numbered_in_order() {
         d.describe()
     );
 }
+
+/// Words drawn from a vocabulary of 5,000 (most of a long text's words then recur, as in
+/// prose, but long runs are rare), by a fixed linear congruential generator.
+fn prose_like(words: usize, seed: u64) -> Vec<String> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..words)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            format!("w{}", (state >> 33) % 5_000)
+        })
+        .collect()
+}
+
+/// A 20,000-word block moved from first to last with 10 words edited inside, across 25,000
+/// unchanged words: found whole, within the time bounds (the alignment's and the search's).
+#[test]
+fn a_long_block_moved_with_edits_is_found_within_the_bounds() {
+    let block = prose_like(20_000, 1);
+    let rest = prose_like(25_000, 2);
+    let mut edited = block.clone();
+    for k in 0..10 {
+        edited[1_000 + k * 1_700] = format!("edited{k}");
+    }
+    let a = [block.join(" "), rest.join(" ")].join("\n");
+    let b = [rest.join(" "), edited.join(" ")].join("\n");
+    let started = Instant::now();
+    let d = diff(&a, &b);
+    let elapsed = started.elapsed();
+    check_invariants(&d, &a, &b);
+    assert_eq!(d.moves.len(), 1, "{}", d.describe());
+    let m = &d.moves[0];
+    assert_eq!(
+        (m.left_tokens, m.changed_left, m.changed_right),
+        (20_000, 10, 10)
+    );
+    assert_eq!(
+        d.describe(),
+        "a 20,000-word block moved, 10 words changed inside; 56 % unchanged in place"
+    );
+    assert!(!d.moves_bounded && !d.approximate);
+    // Two deadlines of 300 ms and the work around them, with room for a slow debug build.
+    assert!(elapsed < Duration::from_secs(5), "took {elapsed:?}");
+}
