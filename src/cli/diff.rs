@@ -42,8 +42,8 @@ pub struct DiffArgs {
     /// compared.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TOKENS)]
     pub max_words: usize,
-    /// Time budget of the alignment in milliseconds; past it the alignment is coarser (and
-    /// says so). 0: no budget.
+    /// Time budget of the alignment in milliseconds, and as much again for the search for
+    /// moved blocks with edits; past it the result is coarser (and says so). 0: no budget.
     #[arg(long, value_name = "MS", default_value_t = DEFAULT_TIMEOUT.as_millis() as u64)]
     pub timeout_ms: u64,
     /// Shingles for the Jaccard shown with the diff: `char:K` or `word:N`

@@ -276,3 +276,115 @@ fn case_alone_is_no_difference_unless_no_lowercase() {
         "{as_written}"
     );
 }
+
+/// Two copyright files of a corpus holding the same permission notice, first in one and last
+/// in the other, with different holders and a word edited (issue 38, item 5): `diff` reports
+/// one moved block with its edits inside, in the summary, the text and the HTML page.
+#[test]
+fn a_notice_moved_with_edits_inside_is_reported_as_one_moved_block() {
+    let notice = |holder: &str, word: &str| {
+        format!(
+            "Permission is granted to anyone to use, copy, change and hand on this software \
+             for any purpose and without a fee, on the condition that this notice appears in \
+             every copy. The name of {holder} may not be used to promote products made from \
+             it without written leave. {holder} gives no promise that it is {word} for any \
+             purpose; it comes as it is, without any promise, stated or implied, and in no \
+             event shall {holder} answer for any claim or loss that arises from its use."
+        )
+    };
+    let packaging = "Files: debian/*\nCopyright: 2009 The Debian X Strike Force\nLicense: \
+                     GPL-2+\n This packaging is free software; you can give it away and change \
+                     it under the terms of the GNU General Public License, version 2 or any \
+                     later version. It is handed out in the hope that it helps, with no \
+                     guarantee of any kind. On Debian systems the full text of the licence is \
+                     in /usr/share/common-licenses/GPL-2, and the later versions sit beside it \
+                     in the same directory; patches written by the maintainers are offered \
+                     under the same terms unless their header says otherwise.";
+    let a = format!(
+        "Files: *\nCopyright: 2003 Keith Packard\nLicense: MIT\n {}\n\n{packaging}\n",
+        notice("Keith Packard", "fit")
+    );
+    let b = format!(
+        "{packaging}\n\nFiles: *\nCopyright: 2010 Red Hat, Inc.\nLicense: MIT\n {}\n",
+        notice("Red Hat, Inc.", "suitable")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(
+        dir.path(),
+        "copyright.csv",
+        &format!("id,text\nlibxfixes-dev,\"{a}\"\nxorg-sgml-doctools,\"{b}\"\n"),
+    );
+    let out = lshscope()
+        .args(["diff", &input, "libxfixes-dev", "xorg-sgml-doctools", "-q"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let summary = "a 92-word block moved, 7 words changed inside (into 10); 7 words inserted, 6 \
+                   deleted; 48 % unchanged in place";
+    assert!(
+        stdout.contains(&format!(
+            "{summary} (compared word by word, ignoring case)\nmarkers: "
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\na block moved with edits inside is [-as it was-](moved to @@ N"),
+        "{stdout}"
+    );
+    // Where it left, the block whole as it was; where it arrived, as it is with its edits.
+    assert!(
+        stdout.contains(
+            "[-License: MIT\n Permission is granted to anyone to use, copy, change and hand on"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("arises from its use.-](moved to @@ 2, edited inside)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .contains("The name of [-Keith Packard-]{+Red Hat, Inc.+} may not be used to promote"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("that it is [-fit-]{+suitable+} for any purpose"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("arises from its use.+}(moved from @@ 1, edited inside)\n"),
+        "{stdout}"
+    );
+    // The HTML page: the same summary on stderr, and the block as it was beside it where it
+    // arrived.
+    let page = dir.path().join("pair.html");
+    let out = lshscope()
+        .args(["diff", &input, "libxfixes-dev", "xorg-sgml-doctools", "-o"])
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.ends_with(&format!("pair.html: {summary}\n")),
+        "{stderr}"
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("<div class=\"was\"><a href=\"#d1\">←1</a> as it was there: License: MIT"),
+        "{html}"
+    );
+    assert!(
+        html.contains("The name of <del class=\"chg\">Keith Packard</del> may not"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<ins class=\"moved chg\">Red Hat, Inc.</ins>"),
+        "{html}"
+    );
+}

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::Path;
 
-use super::{Kind, Side, TextDiff, Unit};
+use super::{Kind, MovedBlock, Row, Side, TextDiff, Unit};
 use crate::Result;
 use crate::util::numfmt::thousands;
 
@@ -93,6 +93,14 @@ pub fn to_text(diff: &TextDiff, left: &str, right: &str, info: &PairInfo) -> Str
         "markers: [-only in a-] {{+only in b+}}, a change is [-a's-]{{+b's+}}; \
          @@ a:LINE:COLUMN b:LINE:COLUMN @@ starts a hunk"
     );
+    if diff.moves.iter().any(|m| m.is_edited()) {
+        let _ = writeln!(
+            out,
+            "a block moved with edits inside is [-as it was-](moved to @@ N, edited inside) \
+             where it left and {{+as it is, a's and b's words marked inside+}}(moved from @@ N, \
+             edited inside) where it arrived"
+        );
+    }
     let context = match diff.unit {
         Unit::Words => CONTEXT_WORDS,
         Unit::Chars => CONTEXT_CHARS,
@@ -118,10 +126,46 @@ pub fn to_text(diff: &TextDiff, left: &str, right: &str, info: &PairInfo) -> Str
             line_column(right, body_start(Side::Right)),
         );
         let mut body = String::new();
-        for r in rows.clone() {
+        let mut r = rows.start;
+        while r < rows.end {
             let row = &diff.rows[r];
             if r > rows.start {
-                body.push_str(gap_between(diff, left, right, r));
+                body.push_str(gap_between(&diff.rows[r - 1], row, left, right));
+            }
+            // A moved block is written whole at each of its places: as it was where it left,
+            // as it is (its edits marked inside) where it arrived.
+            if let Some(block) = row.moved.map(|b| &diff.moves[b]) {
+                let edited = if block.is_edited() {
+                    ", edited inside"
+                } else {
+                    ""
+                };
+                if r == block.out_rows.start {
+                    let _ = write!(
+                        body,
+                        "[-{}-](moved to @@ {}{edited})",
+                        &left[block.left.clone()],
+                        hunk_of_row(block.in_rows.start).unwrap_or(0)
+                    );
+                    r = block.out_rows.end;
+                    continue;
+                }
+                if r == block.in_rows.start {
+                    body.push_str("{+");
+                    for (k, inner) in block.rows.iter().enumerate() {
+                        if k > 0 {
+                            body.push_str(gap_between(&block.rows[k - 1], inner, left, right));
+                        }
+                        write_row(&mut body, inner, left, right, Side::Right);
+                    }
+                    let _ = write!(
+                        body,
+                        "+}}(moved from @@ {}{edited})",
+                        hunk_of_row(block.out_rows.start).unwrap_or(0)
+                    );
+                    r = block.in_rows.end;
+                    continue;
+                }
             }
             let l = &left[row.left.clone()];
             let rt = &right[row.right.clone()];
@@ -140,15 +184,8 @@ pub fn to_text(diff: &TextDiff, left: &str, right: &str, info: &PairInfo) -> Str
                         body.push('…');
                     }
                 }
-                Kind::Equal => body.push_str(l),
-                Kind::Deleted => {
-                    let _ = write!(body, "[-{l}-]");
-                }
-                Kind::Inserted => {
-                    let _ = write!(body, "{{+{rt}+}}");
-                }
-                Kind::Changed => {
-                    let _ = write!(body, "[-{l}-]{{+{rt}+}}");
+                Kind::Equal | Kind::Deleted | Kind::Inserted | Kind::Changed => {
+                    write_row(&mut body, row, left, right, Side::Left)
                 }
                 Kind::MovedOut { to } => {
                     let _ = write!(
@@ -165,10 +202,26 @@ pub fn to_text(diff: &TextDiff, left: &str, right: &str, info: &PairInfo) -> Str
                     );
                 }
             }
+            r += 1;
         }
         let _ = writeln!(out, "{body}");
     }
     out
+}
+
+/// A row in word-diff markers: an equal row's words as the text `equal` has them,
+/// `[-a's-]`, `{+b's+}`, or both for a change.
+fn write_row(body: &mut String, row: &Row, left: &str, right: &str, equal: Side) {
+    let (l, r) = (&left[row.left.clone()], &right[row.right.clone()]);
+    let _ = match row.kind {
+        Kind::Equal if equal == Side::Left => write!(body, "{l}"),
+        Kind::Equal => write!(body, "{r}"),
+        Kind::Deleted => write!(body, "[-{l}-]"),
+        Kind::Inserted => write!(body, "{{+{r}+}}"),
+        Kind::Changed => write!(body, "[-{l}-]{{+{r}+}}"),
+        Kind::MovedOut { .. } => write!(body, "[-{l}-]"),
+        Kind::MovedIn { .. } => write!(body, "{{+{r}+}}"),
+    };
 }
 
 /// The lines under the ids: the facts (source, Jaccard, the summary) and the notes about
@@ -234,10 +287,9 @@ fn hunks(diff: &TextDiff, context: usize) -> Vec<Range<usize>> {
     out
 }
 
-/// The whitespace to print between row `row - 1` and row `row` in one stream: the longer of
-/// the two texts' gaps (one side is empty next to a deletion or an insertion).
-fn gap_between<'t>(diff: &TextDiff, left: &'t str, right: &'t str, row: usize) -> &'t str {
-    let (prev, next) = (&diff.rows[row - 1], &diff.rows[row]);
+/// The whitespace to print between two consecutive rows in one stream: the longer of the
+/// two texts' gaps (one side is empty next to a deletion or an insertion).
+fn gap_between<'t>(prev: &Row, next: &Row, left: &'t str, right: &'t str) -> &'t str {
     let l = &left[prev.left.end..next.left.start.max(prev.left.end)];
     let r = &right[prev.right.end..next.right.start.max(prev.right.end)];
     if l.len() >= r.len() { l } else { r }
@@ -338,6 +390,8 @@ del { background: #ffd7d5; text-decoration: line-through; }
 ins { background: #ccf5d2; text-decoration: underline; }
 .chg { background: #fff1b8; }
 del.moved, ins.moved { background: #dde4ff; }
+del.moved.chg, ins.moved.chg { background: #fff1b8; }
+.was { color: #555; border-left: 3px solid #dde4ff; padding-left: 0.5em; margin: 0.3em 0; }
 tr.cut td { font-style: italic; color: #888; }
 .legend { margin-top: 1em; color: #555; }
 ";
@@ -383,40 +437,69 @@ pub fn to_html(diff: &TextDiff, left: &str, right: &str, info: &PairInfo) -> Str
             out.push_str("<td>");
             let Range { start, end } = diff.block_range(&blocks, i, side);
             let mut at = start;
+            let difference_of = |n: usize| {
+                diff.differences
+                    .iter()
+                    .position(|d| d.contains(&n))
+                    .map_or(0, |d| d + 1)
+            };
             for row_index in block.rows.clone() {
                 let row = &diff.rows[row_index];
                 let range = row.range(side);
                 out.push_str(&escape_html(&text[at..range.start.max(at)]));
                 at = range.end.max(at);
-                let words = escape_html(&text[range.clone()]);
+                let moved = row.moved.map(|b| &diff.moves[b]);
+                // Where an edited block arrived, the left column shows it as it was, beside
+                // the right column's block as it is: the two read side by side.
+                if let Some(m) = moved
+                    && side == Side::Left
+                    && m.is_edited()
+                    && row_index == m.in_rows.start
+                {
+                    write_block_as_it_was(&mut out, m, left, difference_of(m.out_rows.start));
+                }
                 if range.is_empty() {
                     continue;
                 }
-                let moved = |n: usize| {
-                    diff.differences
-                        .iter()
-                        .position(|d| d.contains(&n))
-                        .map_or(0, |d| d + 1)
+                let words = escape_html(&text[range.clone()]);
+                // The first row of a block at each place links to the other place.
+                let link = |to: usize, arrow: &str, what: &str| match moved {
+                    Some(m) if row_index == m.out_rows.start || row_index == m.in_rows.start => {
+                        let n = difference_of(to);
+                        format!(" title=\"{what} {n}\"><a href=\"#d{n}\">{arrow}{n}</a> ")
+                    }
+                    _ => ">".to_string(),
                 };
-                let _ = match (row.kind, side) {
-                    (Kind::Equal, _) => write!(out, "{words}"),
-                    (Kind::Deleted, _) => write!(out, "<del>{words}</del>"),
-                    (Kind::Inserted, _) => write!(out, "<ins>{words}</ins>"),
-                    (Kind::Changed, Side::Left) => write!(out, "<del class=\"chg\">{words}</del>"),
-                    (Kind::Changed, Side::Right) => {
+                let _ = match (row.kind, side, moved) {
+                    (Kind::Equal, _, _) => write!(out, "{words}"),
+                    // Edits inside a moved block.
+                    (Kind::Deleted, _, Some(m)) => write!(
+                        out,
+                        "<del class=\"moved chg\"{}{words}</del>",
+                        link(m.in_rows.start, "→", "moved to")
+                    ),
+                    (Kind::Inserted, _, Some(m)) => write!(
+                        out,
+                        "<ins class=\"moved chg\"{}{words}</ins>",
+                        link(m.out_rows.start, "←", "moved from")
+                    ),
+                    (Kind::Deleted, _, None) => write!(out, "<del>{words}</del>"),
+                    (Kind::Inserted, _, None) => write!(out, "<ins>{words}</ins>"),
+                    (Kind::Changed, Side::Left, _) => {
+                        write!(out, "<del class=\"chg\">{words}</del>")
+                    }
+                    (Kind::Changed, Side::Right, _) => {
                         write!(out, "<ins class=\"chg\">{words}</ins>")
                     }
-                    (Kind::MovedOut { to }, _) => write!(
+                    (Kind::MovedOut { to }, _, _) => write!(
                         out,
-                        "<del class=\"moved\" title=\"moved to {0}\"><a href=\"#d{0}\">→{0}</a> \
-                         {words}</del>",
-                        moved(to)
+                        "<del class=\"moved\"{}{words}</del>",
+                        link(to, "→", "moved to")
                     ),
-                    (Kind::MovedIn { from }, _) => write!(
+                    (Kind::MovedIn { from }, _, _) => write!(
                         out,
-                        "<ins class=\"moved\" title=\"moved from {0}\"><a href=\"#d{0}\">←{0}</a> \
-                         {words}</ins>",
-                        moved(from)
+                        "<ins class=\"moved\"{}{words}</ins>",
+                        link(from, "←", "moved from")
                     ),
                 };
             }
@@ -439,10 +522,34 @@ pub fn to_html(diff: &TextDiff, left: &str, right: &str, info: &PairInfo) -> Str
         "</tbody>\n</table>\n<p class=\"legend\"><del>struck out</del>: only in a; \
          <ins>underlined</ins>: only in b; <del class=\"chg\">a's</del> \
          <ins class=\"chg\">b's</ins> words of a change; <del class=\"moved\">moved</del> \
-         runs link to where they went. Unchanged text is grey.</p>\n\
+         runs link to where they went, the words a move changed inside them \
+         <ins class=\"moved chg\">in yellow</ins>, and where a block with edits arrived \
+         its old wording stands beside it. Unchanged text is grey.</p>\n\
          <p class=\"legend\">Made by lshscope.</p>\n</body>\n</html>\n"
     );
     out
+}
+
+/// Moved block `block` as it was, for the left column where it arrived: its words as the
+/// left text has them, those the move changed in a change's colour, after a link to the
+/// difference `from` it left.
+fn write_block_as_it_was(out: &mut String, block: &MovedBlock, left: &str, from: usize) {
+    let _ = write!(
+        out,
+        "<div class=\"was\"><a href=\"#d{from}\">←{from}</a> as it was there: "
+    );
+    let mut at = block.left.start;
+    for row in block.rows.iter().filter(|r| !r.left.is_empty()) {
+        out.push_str(&escape_html(&left[at..row.left.start]));
+        let words = escape_html(&left[row.left.clone()]);
+        if row.kind.is_equal() {
+            out.push_str(&words);
+        } else {
+            let _ = write!(out, "<del class=\"chg\">{words}</del>");
+        }
+        at = row.left.end;
+    }
+    out.push_str("</div>");
 }
 
 #[cfg(test)]

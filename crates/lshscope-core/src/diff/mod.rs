@@ -10,6 +10,15 @@
 //! - a run deleted from one place and inserted unchanged elsewhere is a **move**
 //!   ([`Kind::MovedOut`] / [`Kind::MovedIn`], each naming its partner row), not a deletion
 //!   and an unrelated insertion;
+//! - a long block deleted from one place and inserted elsewhere *with a few words edited*
+//!   (a licence's permission notice moved from first to last, its copyright holder
+//!   changed) is a **moved block with edits inside**: its words the same at both places are
+//!   moves, the few that differ are [`Kind::Deleted`] at the old place and
+//!   [`Kind::Inserted`] at the new one, and every row of the block carries its number
+//!   ([`Row::moved`], an index into [`TextDiff::moves`]). The [`MovedBlock`] holds the block
+//!   aligned old against new ([`MovedBlock::rows`], [`TextDiff::move_diff`]) for a view that
+//!   shows it side by side, and the summary says `a 175-word block moved, 6 words changed
+//!   inside`;
 //! - a short unchanged run between two edits that are each at least as long (a stray "the"
 //!   in a rewritten sentence) is folded into one [`Kind::Changed`] row, the rule of
 //!   diff-match-patch's semantic cleanup (Neil Fraser, "Diff Strategies", 2006), so a
@@ -20,6 +29,29 @@
 //! alignment has a deadline after which `similar` falls back to a coarser answer
 //! ([`TextDiff::approximate`]). A 10 MB pair costs a bounded tokenization, never a frozen
 //! screen.
+//!
+//! Moved blocks with edits are looked for after the exact moves and before the fold (whose
+//! rule would otherwise join a block, the shorter unchanged section it moved across and its
+//! new place into one change). The first alignment's rows are cut into regions at each
+//! unchanged run of at least [`MIN_MOVED_WORDS`] words: what lies between is what one text
+//! lost there and the other gained, chance matches of a word or two and exact moves
+//! included. A region that lost at least [`MIN_EDITED_MOVE_WORDS`] words
+//! ([`MIN_EDITED_MOVE_CHARS`] characters) is paired with each other region that gained as
+//! many; the pair is aligned on its own (Patience again), its edges cut to its first and last
+//! unchanged run of [`MIN_MOVED_WORDS`] words, and it is a moved block when at least
+//! [`MIN_EDITED_MOVE_WORDS`] of its words are unchanged and they are at least
+//! [`MOVED_BLOCK_MATCH`] of its longer side. The regions it came from are rebuilt as
+//! deletions and insertions around it, and the search runs again on what is left (at most
+//! four passes), so two blocks, or one split by a chance match, are found too.
+//!
+//! That search is bounded like the alignment: only the [`MAX_MOVE_CANDIDATES`] longest
+//! regions on each side are candidates; a screen (three-token sequences the two regions
+//! share, one hash set per region) orders the pairs, most promising first, and drops those
+//! that share almost nothing; and it stops when the regions aligned add up to
+//! [`MOVE_SEARCH_BUDGET`] times the tokens compared or when a deadline as long as
+//! [`DiffOptions::timeout`] passes (so a diff takes at most about twice the timeout). When a
+//! bound stopped it before every pair was tried, the diff says so
+//! ([`TextDiff::moves_bounded`]).
 //!
 //! The result holds byte ranges into the two texts, never the texts: the caller keeps them.
 //! [`TextDiff::segments`] tiles one text completely (rows, the whitespace between them, the
@@ -53,11 +85,12 @@
 pub mod export;
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
-use similar::{Algorithm, DiffTag, capture_diff_slices_deadline};
+use similar::{Algorithm, DiffOp, DiffTag, capture_diff_slices_deadline};
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::canonical_combining_class;
 
@@ -79,6 +112,30 @@ pub const MIN_MOVED_WORDS: usize = 3;
 
 /// The same for characters (texts without spaces): about two CJK words.
 pub const MIN_MOVED_CHARS: usize = 6;
+
+/// A moved block with edits inside holds at least this many words the same at both places:
+/// shorter runs of prose share enough common words by chance to pass for a block.
+pub const MIN_EDITED_MOVE_WORDS: usize = 20;
+
+/// The same for characters: about twenty CJK words.
+pub const MIN_EDITED_MOVE_CHARS: usize = 40;
+
+/// The share of a moved block's words (on its longer side) that must be the same at both
+/// places: 0.8 allows a holder's name and a few words changed in a notice of a hundred, and
+/// rejects two paragraphs that merely share their common words.
+pub const MOVED_BLOCK_MATCH: f64 = 0.8;
+
+/// Of the runs the first alignment left deleted (inserted), at most this many of the longest
+/// are looked at as halves of a moved block with edits.
+pub const MAX_MOVE_CANDIDATES: usize = 32;
+
+/// The runs aligned while looking for moved blocks with edits add up to at most this many
+/// times the tokens compared (both texts), so the search costs at most a few alignments.
+pub const MOVE_SEARCH_BUDGET: usize = 4;
+
+/// The search for moved blocks with edits runs at most this many passes; each takes at most
+/// one block from each run.
+const MAX_MOVE_PASSES: usize = 4;
 
 /// How to cut the texts into the units the alignment compares.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -288,6 +345,10 @@ pub struct Row {
     /// How many words (characters) the row holds on the left and on the right.
     pub left_tokens: usize,
     pub right_tokens: usize,
+    /// The moved block this row is part of (an index into [`TextDiff::moves`]): set on its
+    /// [`Kind::MovedOut`] and [`Kind::MovedIn`] rows and on the [`Kind::Deleted`] and
+    /// [`Kind::Inserted`] rows of the edits inside it; `None` elsewhere.
+    pub moved: Option<usize>,
 }
 
 impl Row {
@@ -322,8 +383,16 @@ pub struct Summary {
     /// Words of changed rows on the left (replaced) and on the right (replacing them).
     pub changed_left: usize,
     pub changed_right: usize,
-    /// Words that moved (counted once).
+    /// Words of blocks that moved unchanged (counted once).
     pub moved: usize,
+    /// Blocks that moved with edits inside ([`MovedBlock::is_edited`]).
+    pub edited_moves: usize,
+    /// Words of those blocks the same at both places (counted once).
+    pub edited_moves_unchanged: usize,
+    /// Words of those blocks changed by the move: as they were (left) and as they are
+    /// (right).
+    pub edited_moves_changed_left: usize,
+    pub edited_moves_changed_right: usize,
     /// Words compared in each text.
     pub left_tokens: usize,
     pub right_tokens: usize,
@@ -344,10 +413,14 @@ impl Summary {
     /// True when nothing was deleted, inserted, changed or moved.
     pub fn is_unchanged(&self) -> bool {
         self.deleted + self.inserted + self.changed_left + self.changed_right + self.moved == 0
+            && self.edited_moves == 0
     }
 
     /// The one-line summary the viewer, the CLI and the exports show:
-    /// `3 words inserted, 2 deleted, 4 changed (into 5), 9 moved; 87 % unchanged`.
+    /// `3 words inserted, 2 deleted, 4 changed (into 5), 9 moved; 87 % unchanged`, led by the
+    /// moved blocks with edits when there are any:
+    /// `a 175-word block moved, 6 words changed inside; 2 words inserted; 48 % unchanged in
+    /// place`.
     pub fn describe(&self, unit: Unit) -> String {
         if self.is_unchanged() {
             return format!(
@@ -382,14 +455,65 @@ impl Summary {
             part(self.changed_right, "written in".into());
         }
         part(self.moved, "moved".into());
+        let mut clauses = Vec::new();
+        if self.edited_moves > 0 {
+            let words = self.edited_moves_unchanged + self.edited_moves_changed_left;
+            let blocks = if self.edited_moves == 1 {
+                format!("a {}-{} block moved", thousands(words as u64), unit.noun(1))
+            } else {
+                format!(
+                    "{} blocks moved ({} {})",
+                    self.edited_moves,
+                    thousands(words as u64),
+                    unit.noun(words as u64)
+                )
+            };
+            clauses.push(format!(
+                "{blocks}, {}",
+                changed_inside(
+                    unit,
+                    self.edited_moves_changed_left,
+                    self.edited_moves_changed_right
+                )
+            ));
+        }
+        if !parts.is_empty() {
+            clauses.push(parts.join(", "));
+        }
         // Moved words are not unchanged: say so where there are any.
-        let in_place = if self.moved > 0 { " in place" } else { "" };
+        let in_place = if self.moved + self.edited_moves > 0 {
+            " in place"
+        } else {
+            ""
+        };
         format!(
             "{}; {} unchanged{in_place}",
-            parts.join(", "),
+            clauses.join("; "),
             percent_rough(self.unchanged_share())
         )
     }
+}
+
+/// What a move changed inside a block, `left` words as they were against `right` as they
+/// are: `6 words changed inside`, `2 words changed inside (into 3)`, `4 words added inside`.
+pub fn changed_inside(unit: Unit, left: usize, right: usize) -> String {
+    if left == 0 {
+        return format!(
+            "{} {} added inside",
+            thousands(right as u64),
+            unit.noun(right as u64)
+        );
+    }
+    let into = if right != left {
+        format!(" (into {})", thousands(right as u64))
+    } else {
+        String::new()
+    };
+    format!(
+        "{} {} changed inside{into}",
+        thousands(left as u64),
+        unit.noun(left as u64)
+    )
 }
 
 /// What one stretch of a text is, for a renderer walking it ([`TextDiff::segments`]).
@@ -423,6 +547,12 @@ pub struct TextDiff {
     /// [`Kind::Equal`], as ranges of row indices, in order.
     pub differences: Vec<Range<usize>>,
     pub summary: Summary,
+    /// The blocks that moved, unchanged or with edits inside, in the order of their old
+    /// places in the left text; [`Row::moved`] indexes this.
+    pub moves: Vec<MovedBlock>,
+    /// The search for moved blocks with edits stopped at one of its bounds (candidates, work
+    /// or time) before it tried every pair of long runs: a block may have been missed.
+    pub moves_bounded: bool,
     /// Where the size cap stopped the comparison; `None` when both texts were compared whole.
     pub cut: Option<Cut>,
     /// The deadline passed: the alignment after that point is coarser than the best one (more
@@ -433,6 +563,41 @@ pub struct TextDiff {
     pub right_len: usize,
     /// How the words were folded before they were compared.
     pub folding: Folding,
+}
+
+/// A block of words that moved: its rows at the old place (the left text) and at the new
+/// place (the right text), and the block aligned old against new.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MovedBlock {
+    /// Its rows at the old place: [`Kind::MovedOut`] rows and, for the edits inside,
+    /// [`Kind::Deleted`] rows; a range of [`TextDiff::rows`].
+    pub out_rows: Range<usize>,
+    /// Its rows at the new place: [`Kind::MovedIn`] and [`Kind::Inserted`] rows.
+    pub in_rows: Range<usize>,
+    /// Bytes of the block in the left text (from its first word to the end of its last) and
+    /// in the right text.
+    pub left: Range<usize>,
+    pub right: Range<usize>,
+    /// Words (characters) of the block in each text.
+    pub left_tokens: usize,
+    pub right_tokens: usize,
+    /// Words the same at both places (counted once).
+    pub unchanged: usize,
+    /// Words the move changed: as they were (left) and as they are (right).
+    pub changed_left: usize,
+    pub changed_right: usize,
+    /// The block aligned old against new, as a diff of the two places would show it:
+    /// [`Kind::Equal`], [`Kind::Deleted`], [`Kind::Inserted`] and [`Kind::Changed`] rows whose
+    /// left ranges lie in [`MovedBlock::left`] and right ranges in [`MovedBlock::right`]. One
+    /// equal row for a block that moved unchanged.
+    pub rows: Vec<Row>,
+}
+
+impl MovedBlock {
+    /// True when the move changed words inside the block.
+    pub fn is_edited(&self) -> bool {
+        self.changed_left + self.changed_right > 0
+    }
 }
 
 /// Aligns `left` and `right`.
@@ -461,36 +626,50 @@ pub fn diff_texts(left: &str, right: &str, options: &DiffOptions) -> TextDiff {
     let ops =
         capture_diff_slices_deadline(Algorithm::Patience, &left_words, &right_words, deadline);
     let approximate = deadline.is_some_and(|d| Instant::now() > d);
-
-    // A replacement enters as a deletion and an insertion, so that either half can be
-    // recognised as a move; the fold joins the halves that are not back into one change.
-    // Positions come from the ops' lengths, in order: after `similar`'s compaction (2.7.0)
-    // the index an op holds for the side it does not touch (a deletion's `new_index`) can
-    // be off, while lengths and order are right.
-    let mut rows: Vec<TokenRow> = Vec::with_capacity(ops.len() + 8);
-    let (mut at_left, mut at_right) = (0, 0);
-    for op in &ops {
-        let (tag, l, r) = op.as_tag_tuple();
-        let l = at_left..at_left + l.len();
-        let r = at_right..at_right + r.len();
-        (at_left, at_right) = (l.end, r.end);
-        let row = |kind, l, r| TokenRow { kind, l, r };
-        match tag {
-            DiffTag::Equal => rows.push(row(Kind::Equal, l, r)),
-            DiffTag::Delete => rows.push(row(Kind::Deleted, l, r)),
-            DiffTag::Insert => rows.push(row(Kind::Inserted, l, r)),
-            DiffTag::Replace => {
-                rows.push(row(Kind::Deleted, l.clone(), r.start..r.start));
-                rows.push(row(Kind::Inserted, l.end..l.end, r));
-            }
+    let mut rows = token_rows(&ops, 0, 0);
+    debug_assert_eq!(
+        rows.last().map_or((0, 0), |r| (r.l.end, r.r.end)),
+        (left_words.len(), right_words.len())
+    );
+    let (min_moved, min_edited_move) = match unit {
+        Unit::Words => (MIN_MOVED_WORDS, MIN_EDITED_MOVE_WORDS),
+        Unit::Chars => (MIN_MOVED_CHARS, MIN_EDITED_MOVE_CHARS),
+    };
+    // The inner alignments of moved blocks: one per block id, in token ranges.
+    let mut blocks: Vec<BlockBuild> = Vec::new();
+    mark_moves(&mut rows, &left_words, &right_words, min_moved, &mut blocks);
+    // The search looks at the rows before the fold: the fold's rule would join a moved
+    // block, the unchanged run it moved across and its new place into one change when the
+    // block is the longer (a notice moved from first to last around a shorter section).
+    let mut search = MoveSearch {
+        min_block: min_edited_move,
+        min_edge: min_moved,
+        deadline: options.timeout.map(|t| Instant::now() + t),
+        budget: MOVE_SEARCH_BUDGET * (left_words.len() + right_words.len()),
+    };
+    let mut moves_bounded = false;
+    // Each pass takes at most one block from each side of a region; what a region holds
+    // besides its block is looked at again in the next pass (a block split in two by a
+    // chance match, two blocks moved from one place), until a pass finds nothing or a
+    // bound stops it.
+    for _ in 0..MAX_MOVE_PASSES {
+        let (found, bounded) = find_edited_moves(
+            &mut rows,
+            &left_words,
+            &right_words,
+            &mut search,
+            &mut blocks,
+        );
+        if found > 0 {
+            // The regions blocks were cut from are deletions and insertions again: look
+            // for exact moves among them, as at first.
+            mark_moves(&mut rows, &left_words, &right_words, min_moved, &mut blocks);
+        }
+        moves_bounded |= bounded;
+        if found == 0 || bounded {
+            break;
         }
     }
-    debug_assert_eq!((at_left, at_right), (left_words.len(), right_words.len()));
-    let min_moved = match unit {
-        Unit::Words => MIN_MOVED_WORDS,
-        Unit::Chars => MIN_MOVED_CHARS,
-    };
-    mark_moves(&mut rows, &left_words, &right_words, min_moved);
     fold_short_equal_runs(&mut rows);
     if let Some(cut) = &mut cut
         && let Some((left_kept, right_kept)) = drop_unaligned_tail(&mut rows)
@@ -517,23 +696,120 @@ pub fn diff_texts(left: &str, right: &str, options: &DiffOptions) -> TextDiff {
             tokens[t.start].start..tokens[t.end - 1].end
         }
     };
+    let to_row = |row: &TokenRow, moved: Option<usize>| Row {
+        kind: row.kind,
+        left: byte_range(&left_tokens, &row.l),
+        right: byte_range(&right_tokens, &row.r),
+        left_tokens: row.l.len(),
+        right_tokens: row.r.len(),
+        moved,
+    };
+    // Blocks are numbered in the order of their old places; a block the tail's drop left
+    // with one place only has been undone there and is gone.
+    let mut number: Vec<Option<usize>> = vec![None; blocks.len()];
+    let mut order = Vec::new();
+    for row in &rows {
+        if let Some(b) = row.block
+            && number[b].is_none()
+            && !row.l.is_empty()
+        {
+            number[b] = Some(order.len());
+            order.push(b);
+        }
+    }
     let rows: Vec<Row> = rows
         .iter()
-        .map(|row| Row {
-            kind: row.kind,
-            left: byte_range(&left_tokens, &row.l),
-            right: byte_range(&right_tokens, &row.r),
-            left_tokens: row.l.len(),
-            right_tokens: row.r.len(),
+        .map(|row| to_row(row, row.block.and_then(|b| number[b])))
+        .collect();
+    let moves: Vec<MovedBlock> = order
+        .iter()
+        .enumerate()
+        .map(|(n, &b)| {
+            let at = |left_side: bool| -> Range<usize> {
+                let of_block = |r: &Row| r.moved == Some(n) && (r.left_tokens > 0) == left_side;
+                let start = rows
+                    .iter()
+                    .position(of_block)
+                    .expect("both places are kept");
+                let end = rows
+                    .iter()
+                    .rposition(of_block)
+                    .expect("both places are kept")
+                    + 1;
+                start..end
+            };
+            block_of(
+                &rows,
+                at(true),
+                at(false),
+                blocks[b].inner.iter().map(|r| to_row(r, None)),
+            )
         })
         .collect();
 
+    let summary = summarize(&rows, &moves, left_tokens.len(), right_tokens.len());
+    TextDiff {
+        unit,
+        differences: differences_of(&rows),
+        rows,
+        summary,
+        moves,
+        moves_bounded,
+        cut,
+        approximate,
+        left_len: left.len(),
+        right_len: right.len(),
+        folding,
+    }
+}
+
+/// A moved block from its rows at the two places and its inner alignment.
+fn block_of(
+    rows: &[Row],
+    out_rows: Range<usize>,
+    in_rows: Range<usize>,
+    inner: impl Iterator<Item = Row>,
+) -> MovedBlock {
+    let span = |range: &Range<usize>, side: Side| {
+        rows[range.start].range(side).start..rows[range.end - 1].range(side).end
+    };
+    let inner: Vec<Row> = inner.collect();
+    let mut block = MovedBlock {
+        left: span(&out_rows, Side::Left),
+        right: span(&in_rows, Side::Right),
+        left_tokens: rows[out_rows.clone()].iter().map(|r| r.left_tokens).sum(),
+        right_tokens: rows[in_rows.clone()].iter().map(|r| r.right_tokens).sum(),
+        out_rows,
+        in_rows,
+        unchanged: 0,
+        changed_left: 0,
+        changed_right: 0,
+        rows: inner,
+    };
+    for row in &block.rows {
+        if row.kind.is_equal() {
+            block.unchanged += row.left_tokens;
+        } else {
+            block.changed_left += row.left_tokens;
+            block.changed_right += row.right_tokens;
+        }
+    }
+    block
+}
+
+/// The counts of [`Summary`] for `rows` and the blocks they moved.
+fn summarize(
+    rows: &[Row],
+    moves: &[MovedBlock],
+    left_tokens: usize,
+    right_tokens: usize,
+) -> Summary {
     let mut summary = Summary {
-        left_tokens: left_tokens.len(),
-        right_tokens: right_tokens.len(),
+        left_tokens,
+        right_tokens,
         ..Summary::default()
     };
-    for row in &rows {
+    for row in rows.iter().filter(|r| r.moved.is_none()) {
         match row.kind {
             Kind::Equal => summary.equal += row.left_tokens,
             Kind::Deleted => summary.deleted += row.left_tokens,
@@ -542,10 +818,25 @@ pub fn diff_texts(left: &str, right: &str, options: &DiffOptions) -> TextDiff {
                 summary.changed_left += row.left_tokens;
                 summary.changed_right += row.right_tokens;
             }
-            Kind::MovedOut { .. } => summary.moved += row.left_tokens,
-            Kind::MovedIn { .. } => {}
+            // Rows of a move are counted by their block, below.
+            Kind::MovedOut { .. } | Kind::MovedIn { .. } => {}
         }
     }
+    for block in moves {
+        if block.is_edited() {
+            summary.edited_moves += 1;
+            summary.edited_moves_unchanged += block.unchanged;
+            summary.edited_moves_changed_left += block.changed_left;
+            summary.edited_moves_changed_right += block.changed_right;
+        } else {
+            summary.moved += block.unchanged;
+        }
+    }
+    summary
+}
+
+/// The maximal runs of rows that are not equal.
+fn differences_of(rows: &[Row]) -> Vec<Range<usize>> {
     let mut differences: Vec<Range<usize>> = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         if row.kind.is_equal() {
@@ -556,17 +847,7 @@ pub fn diff_texts(left: &str, right: &str, options: &DiffOptions) -> TextDiff {
             _ => differences.push(i..i + 1),
         }
     }
-    TextDiff {
-        unit,
-        rows,
-        differences,
-        summary,
-        cut,
-        approximate,
-        left_len: left.len(),
-        right_len: right.len(),
-        folding,
-    }
+    differences
 }
 
 impl TextDiff {
@@ -700,7 +981,50 @@ impl TextDiff {
         if self.approximate {
             line += "; approximate (the alignment ran out of time)";
         }
+        if self.moves_bounded {
+            line += "; not every long run was checked for a moved block (the search is bounded)";
+        }
         line
+    }
+
+    /// The moved block difference `k` holds (the first, if it holds several), at its old
+    /// place or at its new one: where a viewer on that difference can show the block old
+    /// against new ([`TextDiff::move_diff`]).
+    pub fn move_of_difference(&self, k: usize) -> Option<usize> {
+        let rows = self.differences.get(k)?;
+        self.rows[rows.clone()].iter().find_map(|r| r.moved)
+    }
+
+    /// Moved block `block` (an index into [`TextDiff::moves`]) old against new, as a diff of
+    /// its own: the diff of `&left[block.left]` and `&right[block.right]` (its ranges are
+    /// into these slices), so a side-by-side view lays the block out level as it lays out a
+    /// whole pair, its unchanged words side by side and the edits inside marked.
+    pub fn move_diff(&self, block: usize) -> TextDiff {
+        let block = &self.moves[block];
+        let (l0, r0) = (block.left.start, block.right.start);
+        let rows: Vec<Row> = block
+            .rows
+            .iter()
+            .map(|r| Row {
+                left: r.left.start - l0..r.left.end - l0,
+                right: r.right.start - r0..r.right.end - r0,
+                moved: None,
+                ..r.clone()
+            })
+            .collect();
+        TextDiff {
+            unit: self.unit,
+            differences: differences_of(&rows),
+            summary: summarize(&rows, &[], block.left_tokens, block.right_tokens),
+            rows,
+            moves: Vec::new(),
+            moves_bounded: false,
+            cut: None,
+            approximate: false,
+            left_len: block.left.len(),
+            right_len: block.right.len(),
+            folding: self.folding,
+        }
     }
 }
 
@@ -714,12 +1038,56 @@ pub struct Block {
     pub difference: Option<usize>,
 }
 
-/// A row while rows are built: token index ranges on each side.
+/// A row while rows are built: token index ranges on each side, and the moved block it is
+/// part of (an index into the blocks being built).
 #[derive(Debug, Clone)]
 struct TokenRow {
     kind: Kind,
     l: Range<usize>,
     r: Range<usize>,
+    block: Option<usize>,
+}
+
+impl TokenRow {
+    fn new(kind: Kind, l: Range<usize>, r: Range<usize>) -> TokenRow {
+        TokenRow {
+            kind,
+            l,
+            r,
+            block: None,
+        }
+    }
+
+    /// Neither equal nor part of a move: what the fold may join.
+    fn is_edit(&self) -> bool {
+        !self.kind.is_equal() && self.block.is_none()
+    }
+}
+
+/// `similar`'s ops as rows, token positions counted from `l0` and `r0`. A replacement enters
+/// as a deletion and an insertion, so that either half can be recognised as a move; the fold
+/// joins the halves that are not back into one change. Positions come from the ops' lengths,
+/// in order: after `similar`'s compaction (2.7.0) the index an op holds for the side it does
+/// not touch (a deletion's `new_index`) can be off, while lengths and order are right.
+fn token_rows(ops: &[DiffOp], l0: usize, r0: usize) -> Vec<TokenRow> {
+    let mut rows: Vec<TokenRow> = Vec::with_capacity(ops.len() + 8);
+    let (mut at_left, mut at_right) = (l0, r0);
+    for op in ops {
+        let (tag, l, r) = op.as_tag_tuple();
+        let l = at_left..at_left + l.len();
+        let r = at_right..at_right + r.len();
+        (at_left, at_right) = (l.end, r.end);
+        match tag {
+            DiffTag::Equal => rows.push(TokenRow::new(Kind::Equal, l, r)),
+            DiffTag::Delete => rows.push(TokenRow::new(Kind::Deleted, l, r)),
+            DiffTag::Insert => rows.push(TokenRow::new(Kind::Inserted, l, r)),
+            DiffTag::Replace => {
+                rows.push(TokenRow::new(Kind::Deleted, l.clone(), r.start..r.start));
+                rows.push(TokenRow::new(Kind::Inserted, l.end..l.end, r));
+            }
+        }
+    }
+    rows
 }
 
 /// True for a text a word diff would see as one or a few huge words: no whitespace at all
@@ -830,19 +1198,18 @@ fn tokenize(
 /// Folds an equal run into the edits around it when it is no longer than either of them
 /// (each edit's size is its longer side): `[-the cat-] sat [-down-]` against `{+a dog+} sat
 /// {+still+}` reads better as one change than as three pieces. Adjacent edits merge into
-/// one changed row. Moves are neither folded nor merged; their partner indices are updated
-/// to the rows' new places.
+/// one changed row. Rows of moves are neither folded nor merged; their partner indices are
+/// updated to the rows' new places.
 fn fold_short_equal_runs(rows: &mut Vec<TokenRow>) {
-    let is_edit = |row: &TokenRow| !row.kind.is_equal() && !row.kind.is_moved();
     let size = |row: &TokenRow| row.l.len().max(row.r.len());
     let mut out: Vec<TokenRow> = Vec::with_capacity(rows.len());
-    // Where each input row went (moved rows are never merged, so theirs is exact).
+    // Where each input row went (rows of moves are never merged, so theirs is exact).
     let mut new_index = vec![0usize; rows.len()];
     let mut i = 0;
     while i < rows.len() {
         let row = rows[i].clone();
-        let previous_edit = out.last().filter(|p| is_edit(p));
-        let next_edit = rows.get(i + 1).filter(|n| is_edit(n));
+        let previous_edit = out.last().filter(|p| p.is_edit());
+        let next_edit = rows.get(i + 1).filter(|n| n.is_edit());
         if row.kind.is_equal()
             && let (Some(prev), Some(next)) = (previous_edit, next_edit)
             && row.l.len() <= size(prev)
@@ -860,7 +1227,7 @@ fn fold_short_equal_runs(rows: &mut Vec<TokenRow>) {
         }
         match out.last_mut() {
             // A deletion next to an insertion is one change.
-            Some(prev) if is_edit(prev) && is_edit(&row) => {
+            Some(prev) if prev.is_edit() && row.is_edit() => {
                 prev.kind = Kind::Changed;
                 prev.l = prev.l.start..row.l.end;
                 prev.r = prev.r.start..row.r.end;
@@ -883,33 +1250,60 @@ fn fold_short_equal_runs(rows: &mut Vec<TokenRow>) {
 }
 
 /// Drops the rows after the last equal one, if there are both, and returns how many tokens
-/// of each side the kept rows hold. A move whose partner is dropped becomes a plain deletion
-/// (insertion).
+/// of each side the kept rows hold. A move that loses one of its places is undone at the
+/// other: its rows become plain deletions (insertions).
 fn drop_unaligned_tail(rows: &mut Vec<TokenRow>) -> Option<(usize, usize)> {
     let last_equal = rows.iter().rposition(|r| r.kind.is_equal())?;
     if last_equal + 1 == rows.len() {
         return None;
     }
     rows.truncate(last_equal + 1);
-    let kept = rows.len();
+    let blocks = rows
+        .iter()
+        .filter_map(|r| r.block)
+        .max()
+        .map_or(0, |b| b + 1);
+    // For each block: has it rows at its old place, at its new place?
+    let mut places = vec![(false, false); blocks];
+    for row in rows.iter() {
+        if let Some(b) = row.block {
+            if row.l.is_empty() {
+                places[b].1 = true;
+            } else {
+                places[b].0 = true;
+            }
+        }
+    }
     for row in rows.iter_mut() {
-        row.kind = match row.kind {
-            Kind::MovedOut { to } if to >= kept => Kind::Deleted,
-            Kind::MovedIn { from } if from >= kept => Kind::Inserted,
-            other => other,
-        };
+        if let Some(b) = row.block
+            && places[b] != (true, true)
+        {
+            row.block = None;
+            row.kind = match row.kind {
+                Kind::MovedOut { .. } => Kind::Deleted,
+                Kind::MovedIn { .. } => Kind::Inserted,
+                other => other,
+            };
+        }
     }
     let last = &rows[last_equal];
     Some((last.l.end, last.r.end))
 }
 
 /// Marks a run deleted on the left that is inserted word for word elsewhere on the right as
-/// moved, both rows naming each other (by index in `rows`). Runs shorter than `min` are left
-/// alone; the first unpaired insertion of the same words is the partner.
-fn mark_moves<T: std::hash::Hash + Eq>(rows: &mut [TokenRow], left: &[T], right: &[T], min: usize) {
+/// moved, both rows naming each other (by index in `rows`) and a new block in `blocks` (its
+/// inner alignment: one equal row). Runs shorter than `min` are left alone; the first
+/// unpaired insertion of the same words is the partner.
+fn mark_moves<T: Hash + Eq>(
+    rows: &mut [TokenRow],
+    left: &[T],
+    right: &[T],
+    min: usize,
+    blocks: &mut Vec<BlockBuild>,
+) {
     let mut inserted: HashMap<&[T], Vec<usize>> = HashMap::new();
     for (i, row) in rows.iter().enumerate().rev() {
-        if row.kind == Kind::Inserted && row.r.len() >= min {
+        if row.kind == Kind::Inserted && row.block.is_none() && row.r.len() >= min {
             inserted.entry(&right[row.r.clone()]).or_default().push(i);
         }
     }
@@ -917,7 +1311,7 @@ fn mark_moves<T: std::hash::Hash + Eq>(rows: &mut [TokenRow], left: &[T], right:
         return;
     }
     for i in 0..rows.len() {
-        if rows[i].kind != Kind::Deleted || rows[i].l.len() < min {
+        if rows[i].kind != Kind::Deleted || rows[i].block.is_some() || rows[i].l.len() < min {
             continue;
         }
         // Pushed in reverse, so `pop` gives the first one.
@@ -929,7 +1323,320 @@ fn mark_moves<T: std::hash::Hash + Eq>(rows: &mut [TokenRow], left: &[T], right:
         };
         rows[i].kind = Kind::MovedOut { to };
         rows[to].kind = Kind::MovedIn { from: i };
+        rows[i].block = Some(blocks.len());
+        rows[to].block = Some(blocks.len());
+        blocks.push(BlockBuild {
+            inner: vec![TokenRow::new(
+                Kind::Equal,
+                rows[i].l.clone(),
+                rows[to].r.clone(),
+            )],
+            exact: true,
+        });
     }
+}
+
+/// A moved block while rows are built: its inner alignment, and whether it is an exact move
+/// of [`mark_moves`] (which the search for blocks with edits may undo to take its words).
+#[derive(Debug, Clone)]
+struct BlockBuild {
+    inner: Vec<TokenRow>,
+    exact: bool,
+}
+
+/// The bounds of the search for moved blocks with edits (see the module comment).
+struct MoveSearch {
+    /// Fewest tokens the same at both places of a block.
+    min_block: usize,
+    /// Fewest tokens of the unchanged runs a block starts and ends with; an equal row
+    /// shorter than this between edits is a chance match the search may undo.
+    min_edge: usize,
+    deadline: Option<Instant>,
+    /// Tokens the search may still align.
+    budget: usize,
+}
+
+/// A stretch of rows between unchanged runs: deletions, insertions, changes, exact moves
+/// and equal rows shorter than [`MoveSearch::min_edge`], with the tokens they hold on each
+/// side (contiguous, as rows are in order).
+#[derive(Debug, Clone)]
+struct Region {
+    rows: Range<usize>,
+    l: Range<usize>,
+    r: Range<usize>,
+}
+
+/// The regions of `rows`. Rows of blocks the search found end a region, as do long
+/// unchanged runs; a region neither starts nor ends with an equal row.
+fn regions(rows: &[TokenRow], blocks: &[BlockBuild], min_edge: usize) -> Vec<Region> {
+    let inside = |r: &TokenRow| match r.block {
+        Some(b) => blocks[b].exact,
+        None => !r.kind.is_equal() || r.l.len() < min_edge,
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < rows.len() {
+        if !inside(&rows[i]) || rows[i].kind.is_equal() {
+            i += 1;
+            continue;
+        }
+        let mut end = i + 1;
+        while end < rows.len() && inside(&rows[end]) {
+            end += 1;
+        }
+        while rows[end - 1].kind.is_equal() {
+            end -= 1;
+        }
+        out.push(Region {
+            rows: i..end,
+            l: rows[i].l.start..rows[end - 1].l.end,
+            r: rows[i].r.start..rows[end - 1].r.end,
+        });
+        i = end;
+    }
+    out
+}
+
+/// Finds moved blocks with edits inside between the regions of `rows` (the words one region
+/// lost against those another one gained) and cuts each out: at its old place its unchanged
+/// words become [`Kind::MovedOut`] rows and its edited ones [`Kind::Deleted`] rows, at its
+/// new place [`Kind::MovedIn`] and [`Kind::Inserted`] rows, all naming the block, whose inner
+/// alignment is pushed on `blocks`. A region a block is cut from is rebuilt as deletions and
+/// insertions around the block (the chance matches and exact moves it held are undone; the
+/// caller looks for exact moves again). Each region gives at most one block per side per
+/// call. Returns how many blocks it found, and whether a bound stopped it before it tried
+/// every pair.
+fn find_edited_moves<T: Hash + Eq + Ord>(
+    rows: &mut Vec<TokenRow>,
+    left: &[T],
+    right: &[T],
+    search: &mut MoveSearch,
+    blocks: &mut Vec<BlockBuild>,
+) -> (usize, bool) {
+    let min = search.min_block;
+    let regions = regions(rows, blocks, search.min_edge);
+    let mut bounded = false;
+    let mut candidates = |old_place: bool| -> Vec<usize> {
+        let len = |g: &Region| if old_place { g.l.len() } else { g.r.len() };
+        let mut found: Vec<usize> = (0..regions.len())
+            .filter(|&g| len(&regions[g]) >= min)
+            .collect();
+        found.sort_by_key(|&g| std::cmp::Reverse(len(&regions[g])));
+        if found.len() > MAX_MOVE_CANDIDATES {
+            found.truncate(MAX_MOVE_CANDIDATES);
+            bounded = true;
+        }
+        found
+    };
+    let (olds, news) = (candidates(true), candidates(false));
+    if olds.is_empty() || news.is_empty() {
+        return (0, bounded);
+    }
+    // The screen: a block with a few edits keeps long unchanged runs, so its two places
+    // share many three-token sequences (a 20-word block with two edits inside still shares
+    // a dozen); two regions that share fewer than half the block's minimum are not aligned.
+    let grams = |tokens: &[T]| -> HashSet<u64> {
+        tokens
+            .windows(3)
+            .map(|w| {
+                let mut h = std::hash::DefaultHasher::new();
+                w.hash(&mut h);
+                h.finish()
+            })
+            .collect()
+    };
+    let old_grams: Vec<HashSet<u64>> = olds
+        .iter()
+        .map(|&g| grams(&left[regions[g].l.clone()]))
+        .collect();
+    let new_grams: Vec<HashSet<u64>> = news
+        .iter()
+        .map(|&g| grams(&right[regions[g].r.clone()]))
+        .collect();
+    let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
+    for (a, &g) in olds.iter().enumerate() {
+        for (b, &h) in news.iter().enumerate() {
+            // A region's own two sides are an edit in place, not a move.
+            if g == h {
+                continue;
+            }
+            let (small, big) = if old_grams[a].len() <= new_grams[b].len() {
+                (&old_grams[a], &new_grams[b])
+            } else {
+                (&new_grams[b], &old_grams[a])
+            };
+            let shared = small.iter().filter(|x| big.contains(x)).count();
+            if shared >= (min / 2).max(1) {
+                pairs.push((shared, a, b));
+            }
+        }
+    }
+    // Most shared first; ties in the order of the regions, so the result is deterministic.
+    pairs.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+    // For each region, the block found at it as an old place and as a new one.
+    let mut old_block: Vec<Option<usize>> = vec![None; regions.len()];
+    let mut new_block: Vec<Option<usize>> = vec![None; regions.len()];
+    let first_block = blocks.len();
+    for (_, a, b) in pairs {
+        let (g, h) = (olds[a], news[b]);
+        if old_block[g].is_some() || new_block[h].is_some() {
+            continue;
+        }
+        let (l, r) = (regions[g].l.clone(), regions[h].r.clone());
+        let work = l.len() + r.len();
+        if work > search.budget || search.deadline.is_some_and(|d| Instant::now() > d) {
+            bounded = true;
+            break;
+        }
+        search.budget -= work;
+        let ops = capture_diff_slices_deadline(
+            Algorithm::Patience,
+            &left[l.clone()],
+            &right[r.clone()],
+            search.deadline,
+        );
+        if let Some(inner) = moved_block(token_rows(&ops, l.start, r.start), search) {
+            old_block[g] = Some(blocks.len());
+            new_block[h] = Some(blocks.len());
+            blocks.push(BlockBuild {
+                inner,
+                exact: false,
+            });
+        }
+    }
+    let found = blocks.len() - first_block;
+    if found == 0 {
+        return (0, bounded);
+    }
+    let mut out: Vec<TokenRow> = Vec::with_capacity(rows.len() + 16 * found);
+    // Where each row kept whole went (`usize::MAX`: undone with its region), for the
+    // partners of the moves found before.
+    let mut new_index = vec![usize::MAX; rows.len()];
+    let mut at = 0;
+    for (g, region) in regions.iter().enumerate() {
+        if old_block[g].is_none() && new_block[g].is_none() {
+            continue;
+        }
+        for i in at..region.rows.start {
+            new_index[i] = out.len();
+            out.push(rows[i].clone());
+        }
+        at = region.rows.end;
+        // The region's left-only rows first, their right ranges empty where its right
+        // tokens start, then its right-only rows, their left ranges empty where its left
+        // tokens end.
+        let pieces = |block: Option<usize>, old_place: bool| -> Vec<TokenRow> {
+            let side = |r: &TokenRow| if old_place { r.l.clone() } else { r.r.clone() };
+            let piece = |tokens: Range<usize>, kind: Kind, block: Option<usize>| {
+                let (l, r) = if old_place {
+                    (tokens, region.r.start..region.r.start)
+                } else {
+                    (region.l.end..region.l.end, tokens)
+                };
+                TokenRow { kind, l, r, block }
+            };
+            let (edit, moved) = if old_place {
+                (Kind::Deleted, Kind::MovedOut { to: 0 })
+            } else {
+                (Kind::Inserted, Kind::MovedIn { from: 0 })
+            };
+            let all = if old_place {
+                region.l.clone()
+            } else {
+                region.r.clone()
+            };
+            let Some(b) = block else {
+                return if all.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![piece(all, edit, None)]
+                };
+            };
+            let inner = &blocks[b].inner;
+            let span = side(&inner[0]).start..side(&inner[inner.len() - 1]).end;
+            let mut out = Vec::new();
+            if all.start < span.start {
+                out.push(piece(all.start..span.start, edit, None));
+            }
+            for row in inner.iter().filter(|r| !side(r).is_empty()) {
+                let kind = if row.kind.is_equal() { moved } else { edit };
+                out.push(piece(side(row), kind, Some(b)));
+            }
+            if span.end < all.end {
+                out.push(piece(span.end..all.end, edit, None));
+            }
+            out
+        };
+        out.extend(pieces(old_block[g], true));
+        out.extend(pieces(new_block[g], false));
+    }
+    for i in at..rows.len() {
+        new_index[i] = out.len();
+        out.push(rows[i].clone());
+    }
+    // The moves found before: renumber partners; one whose partner was undone is undone.
+    for row in &mut out {
+        let partner = match row.kind {
+            Kind::MovedOut { to } if row.block < Some(first_block) => new_index[to],
+            Kind::MovedIn { from } if row.block < Some(first_block) => new_index[from],
+            _ => continue,
+        };
+        row.kind = match (row.kind, partner) {
+            (Kind::MovedOut { .. }, usize::MAX) => Kind::Deleted,
+            (Kind::MovedIn { .. }, usize::MAX) => Kind::Inserted,
+            (Kind::MovedOut { .. }, to) => Kind::MovedOut { to },
+            (_, from) => Kind::MovedIn { from },
+        };
+        if partner == usize::MAX {
+            row.block = None;
+        }
+    }
+    // The unchanged pieces of a block are in the same order at both places: pair them.
+    for b in first_block..blocks.len() {
+        let of = |moved_out: bool| -> Vec<usize> {
+            (0..out.len())
+                .filter(|&k| {
+                    out[k].block == Some(b)
+                        && matches!(
+                            (out[k].kind, moved_out),
+                            (Kind::MovedOut { .. }, true) | (Kind::MovedIn { .. }, false)
+                        )
+                })
+                .collect()
+        };
+        let (outs, ins) = (of(true), of(false));
+        debug_assert_eq!(outs.len(), ins.len());
+        for (o, n) in outs.into_iter().zip(ins) {
+            out[o].kind = Kind::MovedOut { to: n };
+            out[n].kind = Kind::MovedIn { from: o };
+        }
+    }
+    *rows = out;
+    (found, bounded)
+}
+
+/// The moved block two runs hold, from their alignment `rows`: cut to its first and last
+/// unchanged run of at least [`MoveSearch::min_edge`] tokens (a shorter one at an edge is a
+/// chance match, a `the` of unrelated text), short unchanged runs inside folded into the
+/// edits around them as in the main alignment; `None` unless at least
+/// [`MoveSearch::min_block`] of its tokens are unchanged and they are at least
+/// [`MOVED_BLOCK_MATCH`] of its longer side.
+fn moved_block(mut rows: Vec<TokenRow>, search: &MoveSearch) -> Option<Vec<TokenRow>> {
+    let anchor = |r: &TokenRow| r.kind.is_equal() && r.l.len() >= search.min_edge;
+    let first = rows.iter().position(anchor)?;
+    let last = rows.iter().rposition(anchor)?;
+    rows.truncate(last + 1);
+    rows.drain(..first);
+    fold_short_equal_runs(&mut rows);
+    let unchanged: usize = rows
+        .iter()
+        .filter(|r| r.kind.is_equal())
+        .map(|r| r.l.len())
+        .sum();
+    let (head, tail) = (&rows[0], &rows[rows.len() - 1]);
+    let longer = (tail.l.end - head.l.start).max(tail.r.end - head.r.start);
+    (unchanged >= search.min_block && unchanged as f64 >= MOVED_BLOCK_MATCH * longer as f64)
+        .then_some(rows)
 }
 
 #[cfg(test)]
@@ -947,6 +1654,51 @@ mod tests {
         let (t, cut) = tokenize("日本語", Unit::Chars, 2, false);
         assert_eq!(t, vec![0..3, 3..6]);
         assert_eq!(cut, Some(6));
+    }
+
+    /// The search aligns a pair of runs only while its budget lasts, and says when it
+    /// stopped for it; with the budget, it finds the block and spends what the pair cost.
+    #[test]
+    fn the_move_search_stops_at_its_budget_and_says_so() {
+        let block: Vec<String> = (0..30).map(|i| format!("w{i}")).collect();
+        let mut edited = block.clone();
+        edited[15] = "changed".to_string();
+        let middle: Vec<String> = (0..40).map(|i| format!("m{i}")).collect();
+        let left: Vec<String> = block.iter().chain(&middle).cloned().collect();
+        let right: Vec<String> = middle.iter().chain(&edited).cloned().collect();
+        let ops = capture_diff_slices_deadline(Algorithm::Patience, &left, &right, None);
+        let mut rows = token_rows(&ops, 0, 0);
+        fold_short_equal_runs(&mut rows);
+        let kinds: Vec<Kind> = rows.iter().map(|r| r.kind).collect();
+        assert_eq!(kinds, [Kind::Deleted, Kind::Equal, Kind::Inserted]);
+        let search = |budget| MoveSearch {
+            min_block: MIN_EDITED_MOVE_WORDS,
+            min_edge: MIN_MOVED_WORDS,
+            deadline: None,
+            budget,
+        };
+        let mut blocks = Vec::new();
+        let mut poor = search(59);
+        let found = find_edited_moves(&mut rows, &left, &right, &mut poor, &mut blocks);
+        assert_eq!(found, (0, true));
+        assert!(blocks.is_empty() && rows.len() == 3);
+        let mut enough = search(1000);
+        let found = find_edited_moves(&mut rows, &left, &right, &mut enough, &mut blocks);
+        assert_eq!(found, (1, false));
+        assert_eq!(enough.budget, 1000 - 60, "one pair of 30-word runs aligned");
+        let inner: Vec<(Kind, Range<usize>, Range<usize>)> = blocks[0]
+            .inner
+            .iter()
+            .map(|r| (r.kind, r.l.clone(), r.r.clone()))
+            .collect();
+        assert_eq!(
+            inner,
+            [
+                (Kind::Equal, 0..15, 40..55),
+                (Kind::Changed, 15..16, 55..56),
+                (Kind::Equal, 16..30, 56..70),
+            ]
+        );
     }
 
     #[test]

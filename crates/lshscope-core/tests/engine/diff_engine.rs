@@ -30,7 +30,8 @@ fn rows(d: &TextDiff, a: &str, b: &str) -> Vec<String> {
 
 /// Checks what every diff must hold: segments tile each text in order, rows hold every
 /// compared word once and in order, equal rows and move partners hold the same words, the
-/// summary adds up, and differences are the maximal runs of rows that are not equal.
+/// summary adds up, differences are the maximal runs of rows that are not equal, and each
+/// moved block's rows, ranges and inner alignment agree (and its own diff holds all this).
 fn check_invariants(d: &TextDiff, a: &str, b: &str) {
     for (side, text) in [(Side::Left, a), (Side::Right, b)] {
         let segments = d.segments(side);
@@ -71,30 +72,89 @@ fn check_invariants(d: &TextDiff, a: &str, b: &str) {
         left_total += r.left_tokens;
         right_total += r.right_tokens;
         match r.kind {
-            Kind::Equal => assert_eq!(words(&a[r.left.clone()]), words(&b[r.right.clone()])),
+            Kind::Equal => {
+                assert_eq!(words(&a[r.left.clone()]), words(&b[r.right.clone()]));
+                assert_eq!(r.moved, None);
+            }
             Kind::MovedOut { to } => {
                 assert_eq!(d.rows[to].kind, Kind::MovedIn { from: i });
                 assert_eq!(
                     words(&a[r.left.clone()]),
                     words(&b[d.rows[to].right.clone()])
                 );
+                assert!(r.moved.is_some() && r.moved == d.rows[to].moved);
             }
+            Kind::MovedIn { from } => assert_eq!(d.rows[from].kind, Kind::MovedOut { to: i }),
             Kind::Deleted => assert!(r.right.is_empty() && !r.left.is_empty()),
             Kind::Inserted => assert!(r.left.is_empty() && !r.right.is_empty()),
-            _ => {}
+            Kind::Changed => assert_eq!(r.moved, None),
         }
     }
     assert_eq!(left_total, d.summary.left_tokens);
     assert_eq!(right_total, d.summary.right_tokens);
     let s = &d.summary;
     assert_eq!(
-        s.equal + s.deleted + s.changed_left + s.moved,
+        s.equal
+            + s.deleted
+            + s.changed_left
+            + s.moved
+            + s.edited_moves_unchanged
+            + s.edited_moves_changed_left,
         s.left_tokens
     );
     assert_eq!(
-        s.equal + s.inserted + s.changed_right + s.moved,
+        s.equal
+            + s.inserted
+            + s.changed_right
+            + s.moved
+            + s.edited_moves_unchanged
+            + s.edited_moves_changed_right,
         s.right_tokens
     );
+    assert_eq!(
+        s.edited_moves,
+        d.moves.iter().filter(|m| m.is_edited()).count()
+    );
+    for (n, m) in d.moves.iter().enumerate() {
+        // Its rows: left-only ones at the old place, right-only ones at the new, no other.
+        let of_block: Vec<usize> = (0..d.rows.len())
+            .filter(|&i| d.rows[i].moved == Some(n))
+            .collect();
+        let places: Vec<usize> = m.out_rows.clone().chain(m.in_rows.clone()).collect();
+        assert_eq!(of_block.len(), places.len());
+        assert!(of_block.iter().all(|i| places.contains(i)));
+        assert!(m.out_rows.clone().all(|i| d.rows[i].right_tokens == 0));
+        assert!(m.in_rows.clone().all(|i| d.rows[i].left_tokens == 0));
+        // Blocks are numbered in the order of their old places.
+        if n > 0 {
+            assert!(d.moves[n - 1].out_rows.start < m.out_rows.start);
+        }
+        // The inner alignment holds the block's words on each side, once and in order.
+        let inner = |side: Side, text: &str| -> String {
+            m.rows
+                .iter()
+                .map(|r| &text[r.range(side)])
+                .filter(|t| !t.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(words(&inner(Side::Left, a)), words(&a[m.left.clone()]));
+        assert_eq!(words(&inner(Side::Right, b)), words(&b[m.right.clone()]));
+        assert_eq!(
+            m.left_tokens,
+            m.out_rows
+                .clone()
+                .map(|i| d.rows[i].left_tokens)
+                .sum::<usize>()
+        );
+        assert_eq!(m.unchanged + m.changed_left, m.left_tokens);
+        assert_eq!(m.unchanged + m.changed_right, m.right_tokens);
+        let own = d.move_diff(n);
+        let (left, right) = (&a[m.left.clone()], &b[m.right.clone()]);
+        check_invariants(&own, left, right);
+        assert_eq!(own.summary.equal, m.unchanged);
+        assert!(own.moves.is_empty());
+    }
     let mut runs = Vec::new();
     for (i, r) in d.rows.iter().enumerate() {
         if !r.kind.is_equal() {
@@ -605,4 +665,308 @@ fn nfkc_and_stripped_punctuation_fold_as_the_shingles_do() {
         },
     );
     assert!(!without.summary.is_unchanged());
+}
+
+/// A permission notice in the style of the X11 licences, about 170 words, naming `holder`
+/// three times; `variant` edits two of its words as a second copy of it might.
+fn permission_notice(holder: &str, variant: bool) -> String {
+    let (sold, fit) = if variant {
+        ("marketed", "suitable")
+    } else {
+        ("sold", "fit")
+    };
+    format!(
+        "Permission is granted to anyone to use, copy, change, merge, publish and hand on \
+         copies of this software and the notes that come with it, for any purpose and \
+         without a fee, on the condition that the notice of ownership above and this grant \
+         appear in every copy, and in the notes that come with the copies. The name of \
+         {holder} may not be used to promote products made from this software without \
+         written leave given beforehand. {holder} gives no promise that this software is \
+         {fit} for any purpose at all. It comes as it is, without any promise, stated or \
+         implied, including but not limited to promises that it can be {sold}, that it \
+         suits a given use, and that it breaks no rights of others. In no event shall \
+         {holder} be answerable for any claim, damages or other loss, whether in a suit \
+         over a contract, a wrong or otherwise, that arises from, out of or in connection \
+         with the software or its use or other dealings in it, even when told beforehand \
+         that such a loss could happen, and whatever the law under which the claim is made."
+    )
+}
+
+/// The packaging section of a Debian copyright file, about 200 words of the maintainers'
+/// own terms.
+fn packaging_section() -> &'static str {
+    "Files: debian/*\nCopyright: 2008-2012 The Debian X Strike Force\n\
+                     License: GPL-2+\n This packaging is free software; you can give it away \
+                     and change it under the terms of the GNU General Public License as \
+                     published by the Free Software Foundation, version 2 or any later \
+                     version. It is handed out in the hope that it helps, but with no \
+                     guarantee of any kind, not even the implied one that it is of use for a \
+                     particular job. Read the licence itself for the details of what you may \
+                     and may not do with these files, and where its terms differ from the \
+                     summary given here, the terms win. A copy of the licence should have come \
+                     with the packaging; when it did not, write to the foundation at its \
+                     postal address in Boston, or look on its web site, where each version is \
+                     kept. On Debian systems the full text of version 2 of that licence is in \
+                     the file /usr/share/common-licenses/GPL-2, and the later versions sit \
+                     beside it in the same directory. Patches written for this package by its \
+                     maintainers are offered under the same terms as the packaging, unless a \
+                     header at the top of the patch says otherwise, and changes made upstream \
+                     keep the terms of the files they touch.\n"
+}
+
+/// Two copyright files shaped like libxfixes-dev and xorg-sgml-doctools in issue 38: the
+/// same header, the same packaging section, and the same notice (other holders, two words
+/// edited) first in one and last in the other.
+fn copyright_pair() -> (String, String) {
+    let header = "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n\
+                  Upstream-Name: X.Org\nSource: https://xorg.freedesktop.org/releases/\n";
+    let packaging = packaging_section();
+    let a = format!(
+        "{header}\nFiles: *\nCopyright: 2001-2003 Keith Packard\nLicense: MIT\n {}\n\n{packaging}",
+        permission_notice("Keith Packard", false)
+    );
+    let b = format!(
+        "{header}\n{packaging}\nFiles: *\nCopyright: 2010 Red Hat, Inc.\nLicense: MIT\n {}\n",
+        permission_notice("Red Hat, Inc.", true)
+    );
+    (a, b)
+}
+
+/// Issue 38, item 5: a long permission notice first in one file and last in the other, its
+/// holder changed and two words edited, is one moved block with its edits inside, not a
+/// deletion and an unrelated insertion; the block lines up old against new.
+#[test]
+fn a_moved_notice_with_edits_inside_is_one_moved_block() {
+    let (a, b) = copyright_pair();
+    let d = diff(&a, &b);
+    check_invariants(&d, &a, &b);
+    assert_eq!(
+        d.describe(),
+        "a 196-word block moved, 8 words changed inside (into 11); 7 words inserted, 6 \
+         deleted; 52 % unchanged in place"
+    );
+    assert_eq!(d.moves.len(), 1);
+    let block = &d.moves[0];
+    assert!(block.is_edited());
+    let notice = |text: &str| {
+        let at = text.find("License: MIT").unwrap();
+        at..at + text[at..].find("the claim is made.").unwrap() + "the claim is made.".len()
+    };
+    assert_eq!(block.left, notice(&a));
+    assert_eq!(block.right, notice(&b));
+    assert_eq!(
+        (block.unchanged, block.changed_left, block.changed_right),
+        (188, 8, 11)
+    );
+    // Inside, the edits are the holder's name three times and the two edited words.
+    let edits: Vec<String> = block
+        .rows
+        .iter()
+        .filter(|r| !r.kind.is_equal())
+        .map(|r| {
+            format!(
+                "{:?}: {} | {}",
+                r.kind,
+                &a[r.left.clone()],
+                &b[r.right.clone()]
+            )
+        })
+        .collect();
+    assert_eq!(
+        edits,
+        [
+            "Changed: Keith Packard | Red Hat, Inc.",
+            "Changed: Keith Packard | Red Hat, Inc.",
+            "Changed: fit | suitable",
+            "Changed: sold, | marketed,",
+            "Changed: Keith Packard | Red Hat, Inc.",
+        ]
+    );
+    // At the old place the block's rows are moves and deletions, at the new place moves and
+    // insertions; nothing outside it is more than a line of holders.
+    let kinds =
+        |rows: std::ops::Range<usize>| -> Vec<Kind> { rows.map(|i| d.rows[i].kind).collect() };
+    assert!(
+        kinds(block.out_rows.clone())
+            .iter()
+            .all(|k| matches!(k, Kind::MovedOut { .. } | Kind::Deleted))
+    );
+    assert!(
+        kinds(block.in_rows.clone())
+            .iter()
+            .all(|k| matches!(k, Kind::MovedIn { .. } | Kind::Inserted))
+    );
+    assert!(
+        d.rows
+            .iter()
+            .filter(|r| r.moved.is_none() && !r.kind.is_equal())
+            .all(|r| r.left_tokens.max(r.right_tokens) <= 7),
+        "{:?}",
+        rows(&d, &a, &b)
+    );
+    // A viewer on either place finds the block and lays it out old against new.
+    let places: Vec<Option<usize>> = (0..d.differences.len())
+        .map(|k| d.move_of_difference(k))
+        .collect();
+    assert_eq!(
+        places.iter().filter(|p| **p == Some(0)).count(),
+        2,
+        "{places:?}"
+    );
+    let own = d.move_diff(0);
+    assert_eq!(own.describe(), "8 words changed (into 11); 95 % unchanged");
+    assert_eq!(own.differences.len(), 5);
+    let text = to_text(&d, &a, &b, &INFO);
+    assert!(
+        text.contains("[-License: MIT\n Permission is granted to anyone"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "whatever the law under which the claim is made.-](moved to @@ 2, edited inside)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("The name of [-Keith Packard-]{+Red Hat, Inc.+} may not be used"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the claim is made.+}(moved from @@ 1, edited inside)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\na block moved with edits inside is [-as it was-]"),
+        "{text}"
+    );
+    let html = to_html(&d, &a, &b, &INFO);
+    assert!(
+        html.contains("<div class=\"was\"><a href=\"#d1\">←1</a> as it was there: License: MIT"),
+        "{html}"
+    );
+    assert!(
+        html.contains("The name of <del class=\"chg\">Keith Packard</del> may not"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<ins class=\"moved chg\">Red Hat, Inc.</ins>"),
+        "{html}"
+    );
+}
+
+/// A moved block needs length and likeness: a sentence moved with a word changed is shorter
+/// than a block and stays a deletion and an insertion, and two unrelated passages of the
+/// same small vocabulary that swap places share their words but not their order.
+#[test]
+fn short_or_unlike_runs_are_not_moved_blocks() {
+    let kept = "The kept part of the text stays where it is in both versions of the file, \
+                word for word, so that the alignment has a long anchor to hold on to here.";
+    let a = format!("The quick brown fox jumps over the lazy dog today. {kept}");
+    let b = format!("{kept} The quick brown fox leaps over the lazy dog today.");
+    let d = diff(&a, &b);
+    check_invariants(&d, &a, &b);
+    assert!(d.moves.is_empty(), "{:?}", rows(&d, &a, &b));
+    assert_eq!(d.summary.edited_moves, 0);
+    for seed in 0..8 {
+        let (x, y) = (generated_text(80, seed), generated_text(80, seed + 100));
+        let a = format!("{x}\n{kept}");
+        let b = format!("{kept}\n{y}");
+        let d = diff(&a, &b);
+        check_invariants(&d, &a, &b);
+        assert!(
+            d.moves.iter().all(|m| !m.is_edited()),
+            "seed {seed}: {}",
+            d.describe()
+        );
+    }
+}
+
+/// The search also finds the block when it moved with edits the other way (last in a,
+/// first in b), and two blocks at once; each is numbered by its old place.
+#[test]
+fn blocks_moved_with_edits_either_way_are_found_and_numbered_in_order() {
+    // The part that stays: prose longer than the notice, so it anchors the alignment.
+    let kept = format!(
+        "{}\nUpstream notes: the sources were taken from the release tarball, checked \
+         against the signature its authors publish, and unpacked without changes; the \
+         generated build files were removed and are made again at build time.",
+        packaging_section()
+    );
+    let first = permission_notice("Keith Packard", false);
+    let second = generated_text(40, 9);
+    let mut second_edited: Vec<&str> = second.split_whitespace().collect();
+    second_edited[20] = "EDITED";
+    let second_edited = second_edited.join(" ");
+    let a = format!("{first}\n{kept}\n{second}");
+    let b = format!(
+        "{second_edited}\n{kept}\n{}",
+        permission_notice("Red Hat", true)
+    );
+    let d = diff(&a, &b);
+    check_invariants(&d, &a, &b);
+    assert_eq!(
+        d.moves.len(),
+        2,
+        "{}\n{:#?}",
+        d.describe(),
+        rows(&d, &a, &b)
+    );
+    assert!(
+        d.moves.iter().all(|m| m.is_edited()),
+        "{}\n{:#?}",
+        d.describe(),
+        rows(&d, &a, &b)
+    );
+    assert!(d.moves[0].left.start < d.moves[1].left.start);
+    assert!(d.moves[0].right.start > d.moves[1].right.start);
+    assert!(
+        d.describe().starts_with("2 blocks moved ("),
+        "{}",
+        d.describe()
+    );
+}
+
+/// Words drawn from a vocabulary of 5,000 (most of a long text's words then recur, as in
+/// prose, but long runs are rare), by a fixed linear congruential generator.
+fn prose_like(words: usize, seed: u64) -> Vec<String> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..words)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            format!("w{}", (state >> 33) % 5_000)
+        })
+        .collect()
+}
+
+/// A 20,000-word block moved from first to last with 10 words edited inside, across 25,000
+/// unchanged words: found whole, within the time bounds (the alignment's and the search's).
+#[test]
+fn a_long_block_moved_with_edits_is_found_within_the_bounds() {
+    let block = prose_like(20_000, 1);
+    let rest = prose_like(25_000, 2);
+    let mut edited = block.clone();
+    for k in 0..10 {
+        edited[1_000 + k * 1_700] = format!("edited{k}");
+    }
+    let a = [block.join(" "), rest.join(" ")].join("\n");
+    let b = [rest.join(" "), edited.join(" ")].join("\n");
+    let started = Instant::now();
+    let d = diff(&a, &b);
+    let elapsed = started.elapsed();
+    check_invariants(&d, &a, &b);
+    assert_eq!(d.moves.len(), 1, "{}", d.describe());
+    let m = &d.moves[0];
+    assert_eq!(
+        (m.left_tokens, m.changed_left, m.changed_right),
+        (20_000, 10, 10)
+    );
+    assert_eq!(
+        d.describe(),
+        "a 20,000-word block moved, 10 words changed inside; 56 % unchanged in place"
+    );
+    assert!(!d.moves_bounded && !d.approximate);
+    // Two deadlines of 300 ms and the work around them, with room for a slow debug build.
+    assert!(elapsed < Duration::from_secs(5), "took {elapsed:?}");
 }
