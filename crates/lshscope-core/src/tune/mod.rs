@@ -353,7 +353,10 @@ fn stratified_notes(sample: &StratifiedSample, t: f64) -> Vec<String> {
         }
     };
     let mut notes = vec![format!(
-        "stratified sample: the candidates of the permissive {} × {} banding (P ≥ {} at          Jaccard {}) and the other pairs, sampled apart ({}; {}); each pair counts its          stratum's size ÷ its sample size, so the corpus columns estimate all {} pairs and          --budget counts candidates of the whole corpus",
+        "stratified sample: the candidates of the permissive {} × {} banding (P ≥ {} at \
+         Jaccard {}) and the other pairs, sampled apart ({}; {}); each pair counts its \
+         stratum's size ÷ its sample size, so the corpus columns estimate all {} pairs and \
+         --budget counts candidates of the whole corpus",
         sample.banding.bands,
         sample.banding.rows,
         percent_fine(1.0 - crate::analysis::stratified::PERMISSIVE_MISS),
@@ -364,7 +367,19 @@ fn stratified_notes(sample: &StratifiedSample, t: f64) -> Vec<String> {
     )];
     if t < sample.threshold {
         notes.push(format!(
-            "t = {t} is below the threshold {} the strata were made for: pairs between them              may lie outside the candidates, so recall and precision rest more on the other              pairs and their intervals widen; sample again with `truth --estimate-pairs N -t              {t}`",
+            "t = {t} is below the threshold {} the strata were made for: pairs between them \
+             may lie outside the candidates, so recall and precision rest more on the other \
+             pairs and their intervals widen; sample again with `truth --estimate-pairs N -t \
+             {t}`",
+            decimal(sample.threshold)
+        ));
+    } else if t >= sample.threshold + 0.15 {
+        // Still unbiased, but most candidates of a banding made for a much lower threshold
+        // lie below t, so few draws land where recall and precision at t are decided.
+        notes.push(format!(
+            "the strata were made for Jaccard {}, well below t = {t}: most drawn candidates lie \
+             below t; `truth --estimate-pairs N -t {t}` spends the sample near t and narrows \
+             recall and precision",
             decimal(sample.threshold)
         ));
     }
