@@ -262,7 +262,10 @@ fn estimate_pairs_samples_by_strata_and_tune_reads_them() {
             let size: u64 = of[0][3].parse().unwrap();
             // weight = stratum size ÷ rows drawn from it
             let w: f64 = of[0][1].parse().unwrap();
-            assert!((w - size as f64 / of.len() as f64).abs() < 1e-9 * w, "{name}");
+            assert!(
+                (w - size as f64 / of.len() as f64).abs() < 1e-9 * w,
+                "{name}"
+            );
             size
         })
         .sum();
@@ -276,10 +279,17 @@ fn estimate_pairs_samples_by_strata_and_tune_reads_them() {
         .lines()
         .find(|l| l.contains("Jaccard ≥ 0.7: about"))
         .expect("count line");
-    let interval = line.split("interval ").nth(1).unwrap().trim_end_matches(')');
+    let interval = line
+        .split("interval ")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(')');
     let (lo, hi) = interval.split_once('–').unwrap();
     let number = |t: &str| t.replace(',', "").parse::<u64>().unwrap();
-    assert!(number(lo) <= exact && exact <= number(hi), "{line} vs {exact}");
+    assert!(
+        number(lo) <= exact && exact <= number(hi),
+        "{line} vs {exact}"
+    );
 
     let tuned = lshscope(&[
         "tune",
@@ -295,7 +305,10 @@ fn estimate_pairs_samples_by_strata_and_tune_reads_them() {
     assert!(tuned.status.success(), "{}", text(&tuned.stderr));
     let report: serde_json::Value = serde_json::from_slice(&tuned.stdout).unwrap();
     assert!((report["corpus"]["pairs"].as_f64().unwrap() - 80200.0).abs() < 1e-6);
-    assert!(report["notes"].to_string().contains("stratified sample"), "{report}");
+    assert!(
+        report["notes"].to_string().contains("stratified sample"),
+        "{report}"
+    );
     // The candidates of the permissive banding are few here: taken whole.
     assert!(report["notes"].to_string().contains("all "), "{report}");
     let given = &report["rows"].as_array().unwrap()[0];
@@ -309,7 +322,10 @@ fn estimate_pairs_samples_by_strata_and_tune_reads_them() {
     let refused = lshscope(&["tune", "-t", "0.7", "--similarities", cut.to_str().unwrap()]);
     assert!(!refused.status.success());
     let message = text(&refused.stderr);
-    assert!(message.contains("cut.csv") && message.contains("weight"), "{message}");
+    assert!(
+        message.contains("cut.csv") && message.contains("weight"),
+        "{message}"
+    );
     assert!(message.contains("--estimate-pairs"), "{message}");
 }
 

@@ -26,15 +26,15 @@ use rayon::prelude::*;
 
 use crate::analysis::truth::pair_at;
 use crate::jobs::{Phase, Progress};
-use crate::minhash::{BandingOptions, BucketLists, bucket_lists};
 use crate::minhash::scurve::candidate_probability;
 use crate::minhash::similarity::jaccard;
 use crate::minhash::tune::{
     MIN_SAMPLED_AT_THRESHOLD, SampledIntervals, sharpest_with_probability_at,
 };
-use crate::util::stats::{Z_95, wilson_interval_at};
 use crate::minhash::{Banding, ShingleSets, Signatures, pairs_among};
+use crate::minhash::{BandingOptions, BucketLists, bucket_lists};
 use crate::util::rng::SplitMix64;
+use crate::util::stats::{Z_95, wilson_interval_at};
 use crate::{Error, Result};
 
 /// The largest chance that a pair at the strata threshold falls outside the permissive
@@ -240,17 +240,10 @@ impl StratifiedSample {
             sampled_at_or_above: at_or_above,
             expected_candidates: (mass_lo.min(mass), mass_hi.max(mass)),
             pairs_at_or_above: (above_lo.min(above), above_hi.max(above)),
-            expected_recall: (measurable && above > 0.0).then(|| {
-                ratio(
-                    &|s| indicator(s) * p(s),
-                    &indicator,
-                    above,
-                    missed / above,
-                )
-            }),
-            expected_precision: (measurable && mass > 0.0).then(|| {
-                ratio(&|s| indicator(s) * p(s), &p, mass, missed / mass)
-            }),
+            expected_recall: (measurable && above > 0.0)
+                .then(|| ratio(&|s| indicator(s) * p(s), &indicator, above, missed / above)),
+            expected_precision: (measurable && mass > 0.0)
+                .then(|| ratio(&|s| indicator(s) * p(s), &p, mass, missed / mass)),
         })
     }
 }
@@ -263,14 +256,15 @@ pub fn permissive_banding(num_perm: usize, t: f64) -> Result<Banding> {
             "the strata threshold must be in (0, 1], got {t}"
         )));
     }
-    let (b, r) = sharpest_with_probability_at(num_perm, t, 1.0 - PERMISSIVE_MISS).ok_or_else(|| {
-        Error::usage(format!(
-            "no banding of {num_perm} permutations finds pairs at Jaccard {t} with probability \
+    let (b, r) =
+        sharpest_with_probability_at(num_perm, t, 1.0 - PERMISSIVE_MISS).ok_or_else(|| {
+            Error::usage(format!(
+                "no banding of {num_perm} permutations finds pairs at Jaccard {t} with probability \
              {}: raise --num-perm (128 is enough for any threshold from 0.3), or pass \
              --uniform",
-            1.0 - PERMISSIVE_MISS
-        ))
-    })?;
+                1.0 - PERMISSIVE_MISS
+            ))
+        })?;
     Banding::new(b, r, num_perm)
 }
 
@@ -711,8 +705,7 @@ fn assemble(path: &Path, rows: Vec<(u64, FileRow)>) -> Result<StratifiedSample> 
                 ));
             }
         };
-        if row.strata_banding != banding_text || row.strata_threshold.to_bits() != threshold_bits
-        {
+        if row.strata_banding != banding_text || row.strata_threshold.to_bits() != threshold_bits {
             return Err(bad(
                 line,
                 "strata_banding and strata_threshold differ from the first row's: one file \

@@ -224,7 +224,13 @@ fn stratified_estimates_cover_the_exact_values_on_dependent_corpora() {
         kind: ShingleKind::Word(1),
         ..ShingleOptions::default()
     };
-    type Case = (&'static str, fn(u64) -> lshscope_core::corpus::Corpus, usize, f64, (usize, usize));
+    type Case = (
+        &'static str,
+        fn(u64) -> lshscope_core::corpus::Corpus,
+        usize,
+        f64,
+        (usize, usize),
+    );
     // Bandings whose P moves across the pairs at t, so recall is not simply 1.
     let cases: [Case; 4] = [
         ("families and chains", dependent_corpus, 1200, 0.5, (16, 6)),
@@ -261,7 +267,10 @@ fn stratified_estimates_cover_the_exact_values_on_dependent_corpora() {
                 "{name}: {} candidates, all taken",
                 candidates.pairs
             );
-            assert_eq!(sample.population(), (index.len() * (index.len() - 1) / 2) as u64);
+            assert_eq!(
+                sample.population(),
+                (index.len() * (index.len() - 1) / 2) as u64
+            );
             let iv = sample.intervals(bands, rows, t).unwrap();
             let inside = |v: f64, (lo, hi): (f64, f64)| lo <= v && v <= hi;
             covered[0] += inside(exact.pairs_at_or_above, iv.pairs_at_or_above) as usize;
@@ -303,7 +312,8 @@ fn candidates_stratum_is_the_distinct_candidates() {
         };
         let index = build_index(&corpus, &options, &Progress::new()).unwrap();
         let p = Progress::new();
-        let sample = stratified_pair_sample(&index.sets, &index.signatures, 100, 0.6, 1, &p).unwrap();
+        let sample =
+            stratified_pair_sample(&index.sets, &index.signatures, 100, 0.6, 1, &p).unwrap();
         let found = find_candidates(
             &index.signatures,
             &BandingOptions {
@@ -314,7 +324,10 @@ fn candidates_stratum_is_the_distinct_candidates() {
         )
         .unwrap();
         assert_eq!(sample.candidates().pairs, found.pairs.len() as u64);
-        assert!(found.bucket_pairs > found.pairs.len() as u64, "some pairs in several bands");
+        assert!(
+            found.bucket_pairs > found.pairs.len() as u64,
+            "some pairs in several bands"
+        );
         // A budget above the candidates takes them whole: exactly their similarities.
         let m = 2 * found.pairs.len() + 1000;
         let whole = stratified_pair_sample(&index.sets, &index.signatures, m, 0.6, 1, &p).unwrap();
@@ -334,6 +347,9 @@ fn candidates_stratum_is_the_distinct_candidates() {
         want.sort_by(f64::total_cmp);
         assert_eq!(got, want);
         // Every other pair is outside the banding's candidates.
-        assert_eq!(whole.strata[1].pairs, whole.population() - found.pairs.len() as u64);
+        assert_eq!(
+            whole.strata[1].pairs,
+            whole.population() - found.pairs.len() as u64
+        );
     }
 }
