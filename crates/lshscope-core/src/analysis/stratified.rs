@@ -421,6 +421,9 @@ impl CandidateIndex {
 /// so small a share of all pairs is then taken whole instead).
 const MAX_REJECTIONS_PER_DRAW: u64 = 1000;
 
+/// The most pairs of a corpus walked to list the others stratum whole (a few seconds).
+const MAX_PAIRS_WALKED: u64 = 500_000_000;
+
 /// A sample of `m` pairs stratified by the permissive banding for `threshold`, from the
 /// signatures and shingle sets of one index, reproducible with `seed`.
 ///
@@ -472,11 +475,15 @@ pub fn stratified_pair_sample(
     let other_budget = m.saturating_sub(candidate_pairs.len());
     let rare = (others as f64) * (MAX_REJECTIONS_PER_DRAW as f64) < population as f64;
     let other_pairs: Vec<(u32, u32)> = if others <= other_budget as u64 || rare {
-        if others > 50_000_000 {
+        // Listing them walks every pair of the corpus.
+        if others > 50_000_000 || population > MAX_PAIRS_WALKED {
             return Err(Error::refused(format!(
-                "the pairs outside the permissive {banding} banding are {} of {}: too rare to \
-                 sample and too many to list; use --uniform",
-                others, population
+                "only {} of the {} pairs lie outside the candidates of the permissive \
+                 {banding} banding: too few to find by drawing pairs, and listing them would \
+                 walk every pair of the corpus. Raise -t (a sharper banding has fewer \
+                 candidates), or sample uniformly with --uniform",
+                crate::util::numfmt::thousands(others),
+                crate::util::numfmt::thousands(population)
             )));
         }
         let mut all = Vec::with_capacity(others as usize);
