@@ -10,6 +10,9 @@ use super::outputs::check_outputs;
 use super::summary::{render_phases, render_read_line};
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use lshscope_core::analysis::histogram::bin_of;
+use lshscope_core::analysis::stratified::{
+    self, DEFAULT_STRATA_THRESHOLD, StratifiedSample, stratified_pair_sample,
+};
 use lshscope_core::analysis::truth::{
     DEFAULT_BUDGET_SECONDS, JoinStats, JoinWork, TruthPair, plan_join, sample_pair_similarities,
 };
@@ -17,7 +20,7 @@ use lshscope_core::corpus::{Corpus, ReadReport};
 use lshscope_core::jobs::{Phase, Progress};
 use lshscope_core::pairs::{Field, OutputFormat, OutputTarget, RowWriter};
 use lshscope_core::pipeline::{Loaded, PhaseTiming, Pipeline};
-use lshscope_core::util::numfmt::{for_count, thousands};
+use lshscope_core::util::numfmt::{estimated_count, for_count, thousands};
 use lshscope_core::util::stats::{Z_95, wilson_interval};
 use lshscope_core::{Error, Result};
 
@@ -49,10 +52,16 @@ pub struct TruthArgs {
     /// Time budget: refuse (without --force) when the join's estimated time is longer.
     #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_BUDGET_SECONDS)]
     pub max_seconds: f64,
-    /// Instead of the join, sample M distinct random pairs (reproducible with --seed), print
-    /// the distribution of their Jaccard and write a one-column `jaccard` CSV for the tuner.
+    /// Instead of the join, sample M pairs (reproducible with --seed) for `tune
+    /// --similarities`: half from the candidates of a permissive banding (which hold the
+    /// pairs at and above -t, default 0.5), half from the other pairs, each row with its
+    /// stratum and weight; print their Jaccard distribution.
     #[arg(long, value_name = "M")]
     pub estimate_pairs: Option<usize>,
+    /// With --estimate-pairs: M distinct pairs uniformly at random instead (`jaccard,weight`
+    /// rows, the format before strata).
+    #[arg(long, requires = "estimate_pairs")]
+    pub uniform: bool,
     /// No summary and no progress on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -77,8 +86,10 @@ pub fn run(args: TruthArgs) -> Result<i32> {
     let mut run = Pipeline::new(&progress);
     // The join needs shingle sets only; one permutation keeps the signature pass negligible
     // (the seed still drives --sample, so the sample matches a scan with the same seed).
+    // The strata need the permissive banding's signatures.
+    let stratified = args.estimate_pairs.is_some() && !args.uniform;
     let index_args = IndexArgs {
-        num_perm: 1,
+        num_perm: if stratified { args.index.num_perm } else { 1 },
         ..args.index.clone()
     };
     let Loaded {
@@ -88,6 +99,35 @@ pub fn run(args: TruthArgs) -> Result<i32> {
     } = super::load_corpus(&mut run, &args.corpus, &index_args, args.quiet)?;
     let input = args.corpus.input.display().to_string();
 
+    if let Some(m) = args.estimate_pairs
+        && stratified
+    {
+        let threshold = args.threshold.unwrap_or(DEFAULT_STRATA_THRESHOLD);
+        let sample = run.timed(Phase::Verifying, "pairs", |progress| {
+            let sample = stratified_pair_sample(
+                &index.sets,
+                &index.signatures,
+                m,
+                threshold,
+                args.index.seed,
+                progress,
+            )?;
+            let n = sample.sampled() as u64;
+            Ok((sample, n))
+        })?;
+        super::write_output(&target, &mut run, sample.sampled(), |w| {
+            write_stratified(w, &sample, format, Some(&progress))
+        })?;
+        progress.finish();
+        drop(bar);
+        if !args.quiet {
+            let mut text = render_read_line(&read, &input, index.shingleless_docs());
+            text.push_str(&render_stratified(&sample, args.threshold));
+            text.push_str(&render_phases(run.phases()));
+            eprint!("{text}");
+        }
+        return Ok(0);
+    }
     if let Some(m) = args.estimate_pairs {
         let sample = run.timed(Phase::Verifying, "pairs", |progress| {
             let sample = sample_pair_similarities(&index.sets, m, args.index.seed, progress)?;
@@ -156,6 +196,33 @@ pub fn run(args: TruthArgs) -> Result<i32> {
     Ok(0)
 }
 
+/// Writes a stratified sample: per row its Jaccard, weight and stratum, the stratum's exact
+/// size and the permissive banding (repeated on every row, so any row says what it is and a
+/// cut file is caught on reading).
+pub fn write_stratified(
+    w: &mut dyn Write,
+    sample: &StratifiedSample,
+    format: OutputFormat,
+    progress: Option<&Progress>,
+) -> std::io::Result<()> {
+    let mut out = RowWriter::new(w, format, stratified::COLUMNS, progress)?;
+    let banding = format!("{}x{}", sample.banding.bands, sample.banding.rows);
+    for stratum in &sample.strata {
+        let weight = stratum.weight();
+        for &j in &stratum.similarities {
+            out.write_row(&[
+                Field::F64(j),
+                Field::F64(weight),
+                Field::Str(stratum.name),
+                Field::U64(stratum.pairs),
+                Field::Str(&banding),
+                Field::F64(sample.threshold),
+            ])?;
+        }
+    }
+    out.finish()
+}
+
 /// Writes `id_a,id_b,jaccard` rows in scan's conventions: id_a is the earlier input position,
 /// rows ordered by (a, b), floats in the shortest round-trip form; CSV or JSON Lines.
 pub fn write_truth(
@@ -208,6 +275,88 @@ fn render_summary(
     );
     out.push_str(&render_phases(phases));
     out
+}
+
+/// The stratified sample: the strata, the weighted Jaccard distribution (estimated pairs of
+/// the corpus per 0.05 bin), and with -t the estimated count at or above it with its interval.
+fn render_stratified(sample: &StratifiedSample, threshold: Option<f64>) -> String {
+    use std::fmt::Write as _;
+    const BINS: usize = 20;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "strata of the permissive {} × {} banding (P ≥ {} at Jaccard {}):",
+        sample.banding.bands,
+        sample.banding.rows,
+        1.0 - stratified::PERMISSIVE_MISS,
+        sample.threshold
+    );
+    for s in &sample.strata {
+        let _ = writeln!(
+            out,
+            "  {:<10} {:>15} pairs, {}",
+            s.name,
+            thousands(s.pairs),
+            if s.is_census() {
+                "all taken".to_string()
+            } else {
+                format!(
+                    "{} drawn (each stands for {})",
+                    thousands(s.similarities.len() as u64),
+                    estimated_count(s.weight())
+                )
+            }
+        );
+    }
+    let _ = writeln!(out, "estimated Jaccard distribution over all pairs:");
+    let mut weights = [0.0f64; BINS];
+    let total: f64 = sample.population() as f64;
+    for s in &sample.strata {
+        for &j in &s.similarities {
+            weights[bin_of(j, BINS)] += s.weight();
+        }
+    }
+    for (k, &w) in weights.iter().enumerate() {
+        if w == 0.0 {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "  {} {:>14}  {:>9} %",
+            super::summary::bin_label(k as f64 / BINS as f64, (k + 1) as f64 / BINS as f64),
+            estimated_count(w),
+            format_share(w / total.max(1.0))
+        );
+    }
+    if let Some(t) = threshold
+        && let Some(iv) = sample.intervals(1, 1, t)
+    {
+        let above: f64 = sample
+            .strata
+            .iter()
+            .map(|s| s.weight() * s.similarities.iter().filter(|&&j| j >= t).count() as f64)
+            .sum();
+        let _ = writeln!(
+            out,
+            "{} sampled {} Jaccard ≥ {t}: about {} pairs in the corpus (95 % interval {}–{})",
+            thousands(iv.sampled_at_or_above as u64),
+            for_count(iv.sampled_at_or_above as u64, "pair has", "pairs have"),
+            thousands(above.round() as u64),
+            thousands(iv.pairs_at_or_above.0.floor() as u64),
+            thousands(iv.pairs_at_or_above.1.ceil() as u64)
+        );
+    }
+    out
+}
+
+/// A share as a percentage with enough digits for the tiny shares of high similarities.
+fn format_share(share: f64) -> String {
+    let percent = 100.0 * share;
+    if percent >= 0.01 || percent == 0.0 {
+        format!("{percent:.4}")
+    } else {
+        format!("{percent:.2e}")
+    }
 }
 
 /// The sampled similarity distribution: counts per 0.05 bin, and the share at ≥ T with its

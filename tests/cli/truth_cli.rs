@@ -134,6 +134,7 @@ fn estimate_pairs_writes_a_jaccard_column_and_a_distribution() {
         input.to_str().unwrap(),
         "--estimate-pairs",
         "2000",
+        "--uniform",
         "-t",
         "0.5",
         "--seed",
@@ -205,6 +206,7 @@ fn estimate_pairs_writes_a_jaccard_column_and_a_distribution() {
         input.to_str().unwrap(),
         "--estimate-pairs",
         "2000",
+        "--uniform",
         "--seed",
         "4",
         "-q",
@@ -213,6 +215,118 @@ fn estimate_pairs_writes_a_jaccard_column_and_a_distribution() {
     ]);
     assert!(run.status.success());
     assert_eq!(std::fs::read_to_string(&again).unwrap(), written);
+}
+
+/// The default sample is stratified: the file says each row's stratum, the stratum's exact
+/// size and the permissive banding; the summary the strata and the count at or above t with
+/// its interval, which covers the exact join's; `tune --similarities` reads it with recall and
+/// precision at t, and a file cut short is refused with its line.
+#[test]
+fn estimate_pairs_samples_by_strata_and_tune_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_corpus(dir.path());
+    let input = input.to_str().unwrap();
+    let out = dir.path().join("strata.csv");
+    let run = lshscope(&[
+        "truth",
+        input,
+        "--estimate-pairs",
+        "2000",
+        "-t",
+        "0.7",
+        "--seed",
+        "4",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let stderr = text(&run.stderr);
+    assert!(stderr.contains("strata of the permissive"), "{stderr}");
+    assert!(stderr.contains("candidates"), "{stderr}");
+    assert!(stderr.contains("others"), "{stderr}");
+    cli_support::assert_numbers_grouped("truth --estimate-pairs", &stderr);
+    let written = std::fs::read_to_string(&out).unwrap();
+    let mut lines = written.lines();
+    assert_eq!(
+        lines.next(),
+        Some("jaccard,weight,stratum,stratum_pairs,strata_banding,strata_threshold")
+    );
+    let rows: Vec<Vec<String>> = lines
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect();
+    assert_eq!(rows.len(), 2000);
+    let sizes: u64 = ["candidates", "others"]
+        .iter()
+        .map(|name| {
+            let of: Vec<&Vec<String>> = rows.iter().filter(|r| r[2] == *name).collect();
+            let size: u64 = of[0][3].parse().unwrap();
+            // weight = stratum size ÷ rows drawn from it
+            let w: f64 = of[0][1].parse().unwrap();
+            assert!(
+                (w - size as f64 / of.len() as f64).abs() < 1e-9 * w,
+                "{name}"
+            );
+            size
+        })
+        .sum();
+    assert_eq!(sizes, 80_200, "the strata split all pairs");
+    // The count at or above 0.7 in the summary covers the exact join's.
+    let progress = Progress::new();
+    let (corpus, _) = read_corpus(Path::new(input), &ReadOptions::default(), &progress).unwrap();
+    let index = build_index(&corpus, &IndexOptions::default(), &progress).unwrap();
+    let exact = brute_force_join(&index.sets, 0.7).len() as u64;
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("Jaccard ≥ 0.7: about"))
+        .expect("count line");
+    let interval = line
+        .split("interval ")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(')');
+    let (lo, hi) = interval.split_once('–').unwrap();
+    let number = |t: &str| t.replace(',', "").parse::<u64>().unwrap();
+    assert!(
+        number(lo) <= exact && exact <= number(hi),
+        "{line} vs {exact}"
+    );
+
+    let tuned = lshscope(&[
+        "tune",
+        "-t",
+        "0.7",
+        "--banding",
+        "20x5",
+        "--similarities",
+        out.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(tuned.status.success(), "{}", text(&tuned.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&tuned.stdout).unwrap();
+    assert!((report["corpus"]["pairs"].as_f64().unwrap() - 80200.0).abs() < 1e-6);
+    assert!(
+        report["notes"].to_string().contains("stratified sample"),
+        "{report}"
+    );
+    // The candidates of the permissive banding are few here: taken whole.
+    assert!(report["notes"].to_string().contains("all "), "{report}");
+    let given = &report["rows"].as_array().unwrap()[0];
+    assert!(given["sampled"]["expected_recall"].is_array(), "{given}");
+    assert!(given["corpus"]["expected_recall"].is_number(), "{given}");
+
+    // A file cut short no longer adds up: refused, naming the line and what to do.
+    let cut = dir.path().join("cut.csv");
+    let kept: Vec<&str> = written.lines().take(1500).collect();
+    std::fs::write(&cut, kept.join("\n") + "\n").unwrap();
+    let refused = lshscope(&["tune", "-t", "0.7", "--similarities", cut.to_str().unwrap()]);
+    assert!(!refused.status.success());
+    let message = text(&refused.stderr);
+    assert!(
+        message.contains("cut.csv") && message.contains("weight"),
+        "{message}"
+    );
+    assert!(message.contains("--estimate-pairs"), "{message}");
 }
 
 #[test]

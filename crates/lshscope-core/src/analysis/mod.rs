@@ -15,4 +15,5 @@ pub mod recall;
 pub mod redraws;
 pub mod sampled;
 pub mod shingle_advice;
+pub mod stratified;
 pub mod truth;

@@ -655,7 +655,7 @@ pub fn brute_force_join(sets: &ShingleSets, threshold: f64) -> Vec<TruthPair> {
 
 /// The k-th unordered pair (a < b) in the order (0,1), (0,2), (1,2), (0,3), …: pairs whose
 /// larger member is b occupy k ∈ [b(b − 1)/2, b(b + 1)/2).
-fn pair_at(k: u64) -> (u32, u32) {
+pub(crate) fn pair_at(k: u64) -> (u32, u32) {
     let mut b = ((1.0 + (1.0 + 8.0 * k as f64).sqrt()) / 2.0) as u64;
     // Correct the floating-point guess to the exact triangular bracket.
     while b * (b - 1) / 2 > k {

@@ -466,6 +466,10 @@ pub fn sampled_intervals(
     })
 }
 
+/// The intervals a sample of pairs gives banding (b, r) at a fixed threshold: how the budget
+/// search reads a uniform ([`sampled_intervals`]) or a stratified sample alike.
+pub type SampleIntervals<'a> = dyn Fn(usize, usize) -> Option<SampledIntervals> + Sync + 'a;
+
 /// For tools that remove every candidate: the banding with the highest P(t) whose removal
 /// probability at `bound.similarity` is at most `bound.probability`; ties go to fewer hashes.
 /// `None` when no b·r ≤ K keeps the bound.
@@ -497,15 +501,15 @@ pub fn best_recall_with_removal_bound_among(
 /// `budget`; ties go to fewer expected candidates, then fewer hashes. `None` when no pair
 /// reaches t or no banding fits the budget.
 ///
-/// With `sample` (the rows of a weighted sample of pairs the distribution was made from), the
-/// budget holds for the top of each banding's 95 % interval of expected candidates
-/// ([`sampled_intervals`]), not only for the estimate.
+/// With `sample` (the intervals of each banding (b, r) at t from the sample of pairs the
+/// distribution was made from, e.g. [`sampled_intervals`]), the budget holds for the top of
+/// each banding's 95 % interval of expected candidates, not only for the estimate.
 pub fn best_recall_within_budget(
     distribution: &SimilarityDistribution,
     num_perm: usize,
     threshold: f64,
     budget: f64,
-    sample: Option<&[(f64, f64)]>,
+    sample: Option<&SampleIntervals<'_>>,
 ) -> Option<(usize, usize, CorpusEstimate)> {
     best_recall_within_budget_among(
         distribution,
@@ -523,7 +527,7 @@ pub fn best_recall_within_budget_among(
     num_perm: usize,
     threshold: f64,
     budget: f64,
-    sample: Option<&[(f64, f64)]>,
+    sample: Option<&SampleIntervals<'_>>,
     allowed: &BandingFilter<'_>,
 ) -> Option<(usize, usize, CorpusEstimate)> {
     let all: Vec<(usize, usize)> = bandings(num_perm).filter(|&(b, r)| allowed(b, r)).collect();
@@ -532,7 +536,7 @@ pub fn best_recall_within_budget_among(
         .map(|&(b, r)| {
             let estimate = corpus_estimate(distribution, b, r, threshold);
             let top = sample
-                .and_then(|rows| sampled_intervals(rows, b, r, threshold))
+                .and_then(|intervals| intervals(b, r))
                 .map_or(estimate.expected_candidates, |s| s.expected_candidates.1);
             (b, r, estimate, top)
         })

@@ -16,11 +16,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::analysis::stratified::StratifiedSample;
 use crate::jobs::Progress;
 use crate::minhash::scurve::{candidate_probability, datasketch_optimal_params};
 use crate::minhash::tune::{
     BoundCheck, Constraints, CorpusEstimate, CurveSummary, MIN_SAMPLED_AT_THRESHOLD,
-    ProbabilityBound, SampledIntervals, SimilarityDistribution,
+    ProbabilityBound, SampleIntervals, SampledIntervals, SimilarityDistribution,
     best_recall_with_removal_bound_among, best_recall_within_budget_among,
     closest_to_constraints_among, constraint_search_among, corpus_estimate, quantiles,
     sampled_intervals, sharpest_with_probability_at_among, smallest_num_perm_for_among, summarize,
@@ -314,6 +315,77 @@ pub struct TuneReport {
     pub notes: Vec<String>,
 }
 
+/// A sample of pairs whose rows stand for all pairs of a corpus (`truth --estimate-pairs`).
+#[derive(Debug, Clone)]
+enum PairSample {
+    /// Uniform draws, each row with its `weight` (`--uniform`, or a file of before
+    /// stratification).
+    Uniform(Vec<(f64, f64)>),
+    /// Drawn by strata of a permissive banding.
+    Stratified(StratifiedSample),
+}
+
+impl PairSample {
+    /// The 95 % intervals of banding (b, r) at t that this design gives.
+    fn intervals(&self, bands: usize, rows: usize, t: f64) -> Option<SampledIntervals> {
+        match self {
+            PairSample::Uniform(weighted) => sampled_intervals(weighted, bands, rows, t),
+            PairSample::Stratified(sample) => sample.intervals(bands, rows, t),
+        }
+    }
+}
+
+/// What a stratified sample is, for the notes; and a warning when t is below the threshold
+/// its permissive banding was chosen for (pairs between them may fall outside the
+/// candidates, so the estimates at t lean on the others stratum and widen).
+fn stratified_notes(sample: &StratifiedSample, t: f64) -> Vec<String> {
+    use crate::util::numfmt::{decimal, thousands};
+    let describe = |s: &crate::analysis::stratified::Stratum| {
+        if s.is_census() {
+            format!("all {} {}", thousands(s.pairs), s.name)
+        } else {
+            format!(
+                "{} of {} {}",
+                thousands(s.similarities.len() as u64),
+                thousands(s.pairs),
+                s.name
+            )
+        }
+    };
+    let mut notes = vec![format!(
+        "stratified sample: the candidates of the permissive {} × {} banding (P ≥ {} at \
+         Jaccard {}) and the other pairs, sampled apart ({}; {}); each pair counts its \
+         stratum's size ÷ its sample size, so the corpus columns estimate all {} pairs and \
+         --budget counts candidates of the whole corpus",
+        sample.banding.bands,
+        sample.banding.rows,
+        percent_fine(1.0 - crate::analysis::stratified::PERMISSIVE_MISS),
+        decimal(sample.threshold),
+        describe(&sample.strata[0]),
+        describe(&sample.strata[1]),
+        thousands(sample.population()),
+    )];
+    if t < sample.threshold {
+        notes.push(format!(
+            "t = {t} is below the threshold {} the strata were made for: pairs between them \
+             may lie outside the candidates, so recall and precision rest more on the other \
+             pairs and their intervals widen; sample again with `truth --estimate-pairs N -t \
+             {t}`",
+            decimal(sample.threshold)
+        ));
+    } else if t >= sample.threshold + 0.15 {
+        // Still unbiased, but most candidates of a banding made for a much lower threshold
+        // lie below t, so few draws land where recall and precision at t are decided.
+        notes.push(format!(
+            "the strata were made for Jaccard {}, well below t = {t}: most drawn candidates lie \
+             below t; `truth --estimate-pairs N -t {t}` spends the sample near t and narrows \
+             recall and precision",
+            decimal(sample.threshold)
+        ));
+    }
+    notes
+}
+
 /// Pairs found by a banding, reweighted to stand for all pairs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InclusionWeighted {
@@ -376,13 +448,22 @@ pub fn build_report_with(
     let mut notes = Vec::new();
     let mut similarity_floor = None;
     // A weighted sample of pairs (`truth --estimate-pairs`): its rows, for intervals.
-    let mut sample_rows: Option<Vec<(f64, f64)>> = None;
+    let mut sample_rows: Option<PairSample> = None;
     let (corpus, distribution) = match &options.similarities {
         None => (None, None),
         Some(source) => {
             let path = source.path();
             let plain_list = matches!(source, PairSimilarities::Similarities(_));
-            let weighted = crate::pairs::read_weighted_similarities(path, plain_list)?;
+            let stratified = match source {
+                PairSimilarities::Similarities(_) => {
+                    crate::analysis::stratified::read_stratified(path)?
+                }
+                _ => None,
+            };
+            let weighted = match &stratified {
+                Some(sample) => sample.weighted_rows(),
+                None => crate::pairs::read_weighted_similarities(path, plain_list)?,
+            };
             let values: Vec<f64> = weighted.iter().map(|&(s, _)| s).collect();
             let distribution = match source {
                 PairSimilarities::Truth(_) => {
@@ -425,8 +506,14 @@ pub fn build_report_with(
                         None => SimilarityDistribution::from_similarities(&values),
                     }
                 }
+                PairSimilarities::Similarities(_) if stratified.is_some() => {
+                    let sample = stratified.expect("matched");
+                    notes.extend(stratified_notes(&sample, t));
+                    sample_rows = Some(PairSample::Stratified(sample));
+                    SimilarityDistribution::from_weighted(weighted)
+                }
                 PairSimilarities::Similarities(_) if weighted.iter().any(|&(_, w)| w != 1.0) => {
-                    sample_rows = Some(weighted.clone());
+                    sample_rows = Some(PairSample::Uniform(weighted.clone()));
                     let distribution = SimilarityDistribution::from_weighted(weighted);
                     notes.push(format!(
                         "each sampled pair counts its `weight` times: the corpus columns \
@@ -464,9 +551,7 @@ pub fn build_report_with(
     notes.extend(options.export.and_then(Tool::search_note));
     let make_row = |criterion: &'static str, description: String, b: usize, r: usize| {
         let curve = summarize(b, r, threshold);
-        let sampled = sample_rows
-            .as_deref()
-            .and_then(|rows| sampled_intervals(rows, b, r, t));
+        let sampled = sample_rows.as_ref().and_then(|s| s.intervals(b, r, t));
         let corpus = distribution.as_ref().map(|d| {
             let mut estimate = corpus_estimate(d, b, r, t);
             // With no pair at or above t, the share of candidates at or above t is 0 by
@@ -603,7 +688,11 @@ pub fn build_report_with(
             }
         }
         (None, Some(d), Some(budget)) => {
-            match best_recall_within_budget_among(d, k, t, budget, sample_rows.as_deref(), &takes) {
+            let intervals = sample_rows
+                .as_ref()
+                .map(|s| move |b: usize, r: usize| s.intervals(b, r, t));
+            let intervals: Option<&SampleIntervals<'_>> = intervals.as_ref().map(|f| f as _);
+            match best_recall_within_budget_among(d, k, t, budget, intervals, &takes) {
                 Some((b, r, _)) => rows.push(make_row(
                     "budget",
                     if sample_rows.is_some() {
@@ -862,8 +951,8 @@ pub fn build_report_with(
     }
     // Any banding gives the same counts at t; (1, 1) is one that always exists.
     let sample_info = sample_rows
-        .as_deref()
-        .and_then(|rows| sampled_intervals(rows, 1, 1, t))
+        .as_ref()
+        .and_then(|s| s.intervals(1, 1, t))
         .map(|s| SampleInfo {
             sampled_pairs: s.sampled_pairs,
             sampled_at_or_above: s.sampled_at_or_above,

@@ -165,3 +165,191 @@ fn sampled_tune_estimates_cover_the_population() {
         assert!(c * 10 >= of * 9, "estimate {k}: {c} of {of}");
     }
 }
+
+/// The exact values a sample estimates, from every pair of a small corpus: the count at or
+/// above t, and the expected candidates, recall and precision of (b, r) at t.
+fn exact_estimate(
+    index: &lshscope_core::minhash::Index,
+    bands: usize,
+    rows: usize,
+    t: f64,
+) -> lshscope_core::minhash::tune::CorpusEstimate {
+    use lshscope_core::minhash::similarity::jaccard;
+    use lshscope_core::minhash::tune::{SimilarityDistribution, corpus_estimate};
+    let n = index.len();
+    let mut population = Vec::with_capacity(n * (n - 1) / 2);
+    for a in 0..n {
+        for b in a + 1..n {
+            population.push(jaccard(index.sets.get(a), index.sets.get(b)));
+        }
+    }
+    let exact = corpus_estimate(
+        &SimilarityDistribution::from_similarities(&population),
+        bands,
+        rows,
+        t,
+    );
+    // The count at or above t is the exact join's.
+    assert_eq!(
+        exact.pairs_at_or_above,
+        brute_force_join(&index.sets, t).len() as f64
+    );
+    exact
+}
+
+/// A small template corpus (families of near-copies and verbatim copies, power-law sizes):
+/// the shape `gen --templates` makes, where one family's pairs share documents by the
+/// thousand.
+fn template_corpus(seed: u64) -> lshscope_core::corpus::Corpus {
+    use lshscope_core::synthetic::templated::{TemplateOptions, generate_templated};
+    generate_templated(&TemplateOptions {
+        docs: 600,
+        seed,
+        max_family: 60,
+        ..TemplateOptions::default()
+    })
+    .corpus
+}
+
+/// `truth --estimate-pairs` (stratified) then `tune --similarities`: on corpora of families
+/// and chains, and of templates, for 20 seeds of the hash and the sample each, the 95 %
+/// intervals of the count at or above t, expected candidates, recall and precision cover the
+/// exact values (from every pair, the count checked against the exact join) at least 18
+/// times in 20. The candidates stratum is drawn, not taken whole, so the draws among pairs
+/// that share documents are what is tested.
+#[test]
+fn stratified_estimates_cover_the_exact_values_on_dependent_corpora() {
+    use lshscope_core::analysis::stratified::stratified_pair_sample;
+    let shingle = ShingleOptions {
+        kind: ShingleKind::Word(1),
+        ..ShingleOptions::default()
+    };
+    type Case = (
+        &'static str,
+        fn(u64) -> lshscope_core::corpus::Corpus,
+        usize,
+        f64,
+        (usize, usize),
+    );
+    // Bandings whose P moves across the pairs at t, so recall is not simply 1.
+    let cases: [Case; 4] = [
+        ("families and chains", dependent_corpus, 1200, 0.5, (16, 6)),
+        ("families and chains", dependent_corpus, 1200, 0.7, (16, 6)),
+        ("templates", template_corpus, 3000, 0.8, (10, 10)),
+        ("templates", template_corpus, 3000, 0.9, (6, 16)),
+    ];
+    for (name, make, m, t, (bands, rows)) in cases {
+        let corpus = make(5);
+        let mut covered = [0usize; 4];
+        let mut widths = Vec::new();
+        let seeds = 20u64;
+        for seed in 1..=seeds {
+            let options = IndexOptions {
+                shingle: shingle.clone(),
+                num_perm: 128,
+                seed,
+                ..IndexOptions::default()
+            };
+            let index = build_index(&corpus, &options, &Progress::new()).unwrap();
+            let exact = exact_estimate(&index, bands, rows, t);
+            let sample = stratified_pair_sample(
+                &index.sets,
+                &index.signatures,
+                m,
+                t,
+                1000 + seed,
+                &Progress::new(),
+            )
+            .unwrap();
+            let candidates = sample.candidates();
+            assert!(
+                !candidates.is_census(),
+                "{name}: {} candidates, all taken",
+                candidates.pairs
+            );
+            assert_eq!(
+                sample.population(),
+                (index.len() * (index.len() - 1) / 2) as u64
+            );
+            let iv = sample.intervals(bands, rows, t).unwrap();
+            let inside = |v: f64, (lo, hi): (f64, f64)| lo <= v && v <= hi;
+            covered[0] += inside(exact.pairs_at_or_above, iv.pairs_at_or_above) as usize;
+            covered[1] += inside(exact.expected_candidates, iv.expected_candidates) as usize;
+            let recall = iv.expected_recall.expect("enough sampled pairs at t");
+            let precision = iv.expected_precision.expect("enough sampled pairs at t");
+            covered[2] += inside(exact.expected_recall.unwrap(), recall) as usize;
+            covered[3] += inside(exact.expected_precision.unwrap(), precision) as usize;
+            widths.push(recall.1 - recall.0);
+        }
+        eprintln!(
+            "{name}, m = {m}, t = {t}: covered {covered:?} of {seeds}; recall interval widths \
+             {:.3}–{:.3}",
+            widths.iter().copied().fold(f64::INFINITY, f64::min),
+            widths.iter().copied().fold(0.0, f64::max)
+        );
+        for (k, &c) in covered.iter().enumerate() {
+            assert!(c >= 18, "{name}, t = {t}, estimate {k}: {c} of {seeds}");
+        }
+    }
+}
+
+/// The candidates stratum's size is the number of distinct candidate pairs of the permissive
+/// banding, as `scan` (find_candidates) counts them, and a stratum small enough is taken
+/// whole: then the count at or above t of the candidates is exact.
+#[test]
+fn candidates_stratum_is_the_distinct_candidates() {
+    use lshscope_core::analysis::stratified::stratified_pair_sample;
+    use lshscope_core::minhash::{BandingOptions, find_candidates};
+    for corpus in [dependent_corpus(2), template_corpus(2)] {
+        let options = IndexOptions {
+            shingle: ShingleOptions {
+                kind: ShingleKind::Word(1),
+                ..ShingleOptions::default()
+            },
+            num_perm: 128,
+            seed: 4,
+            ..IndexOptions::default()
+        };
+        let index = build_index(&corpus, &options, &Progress::new()).unwrap();
+        let p = Progress::new();
+        let sample =
+            stratified_pair_sample(&index.sets, &index.signatures, 100, 0.6, 1, &p).unwrap();
+        let found = find_candidates(
+            &index.signatures,
+            &BandingOptions {
+                banding: sample.banding,
+                max_bucket: None,
+            },
+            &p,
+        )
+        .unwrap();
+        assert_eq!(sample.candidates().pairs, found.pairs.len() as u64);
+        assert!(
+            found.bucket_pairs > found.pairs.len() as u64,
+            "some pairs in several bands"
+        );
+        // A budget above the candidates takes them whole: exactly their similarities.
+        let m = 2 * found.pairs.len() + 1000;
+        let whole = stratified_pair_sample(&index.sets, &index.signatures, m, 0.6, 1, &p).unwrap();
+        assert!(whole.candidates().is_census());
+        let mut got = whole.candidates().similarities.clone();
+        let mut want: Vec<f64> = found
+            .pairs
+            .iter()
+            .map(|c| {
+                lshscope_core::minhash::similarity::jaccard(
+                    index.sets.get(c.a as usize),
+                    index.sets.get(c.b as usize),
+                )
+            })
+            .collect();
+        got.sort_by(f64::total_cmp);
+        want.sort_by(f64::total_cmp);
+        assert_eq!(got, want);
+        // Every other pair is outside the banding's candidates.
+        assert_eq!(
+            whole.strata[1].pairs,
+            whole.population() - found.pairs.len() as u64
+        );
+    }
+}

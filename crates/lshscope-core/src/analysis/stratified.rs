@@ -1,0 +1,804 @@
+//! Pair samples stratified by a permissive banding, so the sample holds the near-duplicates.
+//!
+//! The design is LSH-SS (Lee, Ng & Shim, "Similarity join size estimation using locality
+//! sensitive hashing", PVLDB 4(6), 2011): the pairs of a corpus split into
+//! - the *candidates* of a permissive banding (few rows, so nearly every pair at or above the
+//!   lowest threshold of interest collides), a small set holding almost all the similar pairs;
+//! - the *others*: every remaining pair, almost all of them dissimilar.
+//!
+//! Each stratum is sampled on its own (taken whole when small), and each sampled pair weighs
+//! its stratum's size over the stratum's sample size, so weighted sums estimate sums over all
+//! pairs. The estimator and its intervals are in [`crate::minhash::tune::stratified_intervals`].
+//!
+//! Both strata are sampled by independent uniform draws *of pairs* (with replacement): a
+//! candidate is drawn as a uniform (band, bucket pair) and kept only in the first band where
+//! the two documents collide, which makes every distinct candidate equally likely; an other is
+//! a uniform pair of the corpus kept only when it collides in no band. Given the corpus and the
+//! hash seed, the draws are therefore independent and identically distributed within each
+//! stratum, however strongly the pairs of a template family depend on one another: that
+//! dependence makes the *population* lumpy, not the draws, so the usual with-replacement
+//! variance σ²/n holds. (Drawing buckets or documents as units would not have that property.)
+
+use std::io::BufRead;
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use crate::analysis::truth::pair_at;
+use crate::jobs::{Phase, Progress};
+use crate::minhash::scurve::candidate_probability;
+use crate::minhash::similarity::jaccard;
+use crate::minhash::tune::{
+    MIN_SAMPLED_AT_THRESHOLD, SampledIntervals, sharpest_with_probability_at,
+};
+use crate::minhash::{Banding, ShingleSets, Signatures, pairs_among};
+use crate::minhash::{BandingOptions, BucketLists, bucket_lists};
+use crate::util::rng::SplitMix64;
+use crate::util::stats::{Z_95, wilson_interval_at};
+use crate::{Error, Result};
+
+/// The largest chance that a pair at the strata threshold falls outside the permissive
+/// banding's candidates: the banding is the sharpest whose S-curve gives P(T) ≥ 1 − this.
+pub const PERMISSIVE_MISS: f64 = 1e-3;
+
+/// The strata threshold when none is given: the lowest threshold people deduplicate with.
+pub const DEFAULT_STRATA_THRESHOLD: f64 = 0.5;
+
+/// Names of the two strata, as the file writes them.
+pub const CANDIDATES: &str = "candidates";
+pub const OTHERS: &str = "others";
+
+/// The columns of a stratified sample file, in order.
+pub const COLUMNS: &[&str] = &[
+    "jaccard",
+    "weight",
+    "stratum",
+    "stratum_pairs",
+    "strata_banding",
+    "strata_threshold",
+];
+
+/// One stratum: its exact size and the similarities drawn from it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stratum {
+    /// [`CANDIDATES`] or [`OTHERS`].
+    pub name: &'static str,
+    /// Pairs in the stratum (exact).
+    pub pairs: u64,
+    /// Similarities of the sampled pairs: all of them when `is_census`, else independent
+    /// uniform draws with replacement.
+    pub similarities: Vec<f64>,
+}
+
+impl Stratum {
+    /// True when the stratum was taken whole: its sums are exact.
+    pub fn is_census(&self) -> bool {
+        self.similarities.len() as u64 == self.pairs
+    }
+
+    /// Pairs of the corpus each sampled pair stands for.
+    pub fn weight(&self) -> f64 {
+        if self.similarities.is_empty() {
+            0.0
+        } else {
+            self.pairs as f64 / self.similarities.len() as f64
+        }
+    }
+}
+
+/// A pair sample stratified by a permissive banding.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StratifiedSample {
+    /// The permissive banding that defines the candidates stratum.
+    pub banding: Banding,
+    /// The threshold it was chosen for: P(T) ≥ 1 − [`PERMISSIVE_MISS`].
+    pub threshold: f64,
+    /// Candidates first, then the others.
+    pub strata: Vec<Stratum>,
+}
+
+impl StratifiedSample {
+    /// Every sampled pair as (similarity, weight).
+    pub fn weighted_rows(&self) -> Vec<(f64, f64)> {
+        self.strata
+            .iter()
+            .flat_map(|s| {
+                let w = s.weight();
+                s.similarities.iter().map(move |&j| (j, w))
+            })
+            .collect()
+    }
+
+    /// All pairs of the corpus.
+    pub fn population(&self) -> u64 {
+        self.strata.iter().map(|s| s.pairs).sum()
+    }
+
+    /// Sampled pairs over both strata.
+    pub fn sampled(&self) -> usize {
+        self.strata.iter().map(|s| s.similarities.len()).sum()
+    }
+
+    /// The candidates stratum.
+    pub fn candidates(&self) -> &Stratum {
+        &self.strata[0]
+    }
+
+    /// P(s) of the permissive banding: the chance a pair at s is a candidate.
+    pub fn inclusion_probability(&self, s: f64) -> f64 {
+        candidate_probability(s, self.banding.bands, self.banding.rows)
+    }
+}
+
+/// z of a two-sided 95 % interval split over two strata by Bonferroni's inequality: each
+/// stratum's interval at 1 − 0.05/2, so both hold together with probability ≥ 95 %
+/// (z = Φ⁻¹(1 − 0.0125)).
+const Z_95_OF_TWO: f64 = 2.241_402_727_604_947;
+
+impl StratifiedSample {
+    /// Estimates of (b, r) at `t` with 95 % intervals, in the uniform sample's terms.
+    ///
+    /// Totals (count at or above t, expected candidates Σ P(s)) are the stratified estimator
+    /// Σ_h N_h·ȳ_h (Cochran, "Sampling Techniques", 3rd ed., 1977, §5.2). Each quantity is a
+    /// mean of values in [0, 1], so each sampled stratum gets a Wilson interval of its mean
+    /// (scaled by N_h, never outside [0, N_h], and honest when a stratum shows no pair at t),
+    /// a stratum taken whole contributes its exact sum, and the ends add up; with two sampled
+    /// strata each interval is at 1 − 0.05/2 (Bonferroni), so the sum holds at 95 %.
+    ///
+    /// Recall and precision are ratios of two such totals, R = Σ xP / Σ x (x = 1[s ≥ t]) and
+    /// Σ xP / Σ P. Their variance is the linearised (Taylor) variance of a combined ratio
+    /// estimator, Σ_h N_h² s²_{z,h} / n_h ÷ X̂², z = numerator − R̂·denominator per pair
+    /// (Cochran §6.11); s² / n is the variance of a mean of independent draws, which the
+    /// sampler makes them (see the module notes). A stratum taken whole adds nothing.
+    ///
+    /// The others stratum may hide pairs at or above t that no draw reaches. The permissive
+    /// banding misses a pair at s with probability 1 − P₀(s), so the candidates at or above t
+    /// estimate how many it missed: Σ w·(1 − P₀(s))/P₀(s) over them (Horvitz–Thompson over the
+    /// hash's randomness). Those pairs could move recall and precision by at most their share
+    /// of the denominator, and both intervals are widened by that share.
+    pub fn intervals(&self, bands: usize, rows: usize, t: f64) -> Option<SampledIntervals> {
+        let sampled = self.sampled();
+        if sampled == 0 {
+            return None;
+        }
+        let p = |s: f64| candidate_probability(s, bands, rows);
+        let drawn = self
+            .strata
+            .iter()
+            .filter(|s| !s.is_census() && s.pairs > 0)
+            .count();
+        let z_total = if drawn > 1 { Z_95_OF_TWO } else { Z_95 };
+        // Σ_h of (estimate, low, high) for a per-pair value in [0, 1].
+        let total = |value: &dyn Fn(f64) -> f64| {
+            let (mut est, mut lo, mut hi) = (0.0, 0.0, 0.0);
+            for stratum in &self.strata {
+                let n = stratum.similarities.len();
+                let size = stratum.pairs as f64;
+                if n == 0 {
+                    hi += size;
+                    continue;
+                }
+                let mean = stratum.similarities.iter().map(|&s| value(s)).sum::<f64>() / n as f64;
+                est += size * mean;
+                if stratum.is_census() {
+                    lo += size * mean;
+                    hi += size * mean;
+                } else {
+                    let (l, h) = wilson_interval_at(mean, n as f64, z_total);
+                    lo += size * l;
+                    hi += size * h;
+                }
+            }
+            (est, lo, hi)
+        };
+        let indicator = |s: f64| if s >= t { 1.0 } else { 0.0 };
+        let (above, above_lo, above_hi) = total(&indicator);
+        let (mass, mass_lo, mass_hi) = total(&p);
+        let (found, _, _) = total(&|s: f64| indicator(s) * p(s));
+        // Linearised variance of the ratio Σ num / Σ den, and its 95 % interval widened by
+        // `allowance`, within [0, 1].
+        let ratio = |num: &dyn Fn(f64) -> f64, den: &dyn Fn(f64) -> f64, d: f64, allowance: f64| {
+            let r = found / d;
+            let mut variance = 0.0;
+            for stratum in self.strata.iter().filter(|s| !s.is_census()) {
+                let n = stratum.similarities.len();
+                if n < 2 {
+                    continue;
+                }
+                let z: Vec<f64> = stratum
+                    .similarities
+                    .iter()
+                    .map(|&s| num(s) - r * den(s))
+                    .collect();
+                let mean = z.iter().sum::<f64>() / n as f64;
+                let s2 = z.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1) as f64;
+                let size = stratum.pairs as f64;
+                variance += size * size * s2 / n as f64;
+            }
+            let half = Z_95 * variance.sqrt() / d + allowance;
+            ((r - half).max(0.0), (r + half).min(1.0))
+        };
+        let at_or_above = self
+            .strata
+            .iter()
+            .map(|s| s.similarities.iter().filter(|&&j| j >= t).count())
+            .sum::<usize>();
+        let candidates = self.candidates();
+        let missed: f64 = candidates
+            .similarities
+            .iter()
+            .filter(|&&s| s >= t)
+            .map(|&s| {
+                let p0 = self.inclusion_probability(s);
+                (1.0 - p0) / p0
+            })
+            .sum::<f64>()
+            * candidates.weight();
+        let measurable = at_or_above >= MIN_SAMPLED_AT_THRESHOLD;
+        Some(SampledIntervals {
+            sampled_pairs: sampled,
+            sampled_at_or_above: at_or_above,
+            expected_candidates: (mass_lo.min(mass), mass_hi.max(mass)),
+            pairs_at_or_above: (above_lo.min(above), above_hi.max(above)),
+            expected_recall: (measurable && above > 0.0)
+                .then(|| ratio(&|s| indicator(s) * p(s), &indicator, above, missed / above)),
+            expected_precision: (measurable && mass > 0.0)
+                .then(|| ratio(&|s| indicator(s) * p(s), &p, mass, missed / mass)),
+        })
+    }
+}
+
+/// The permissive banding for threshold `t` with K = `num_perm`: the sharpest banding whose
+/// S-curve reaches P(t) ≥ 1 − [`PERMISSIVE_MISS`] (fewest false candidates for that recall).
+pub fn permissive_banding(num_perm: usize, t: f64) -> Result<Banding> {
+    if !(t > 0.0 && t <= 1.0) {
+        return Err(Error::usage(format!(
+            "the strata threshold must be in (0, 1], got {t}"
+        )));
+    }
+    let (b, r) =
+        sharpest_with_probability_at(num_perm, t, 1.0 - PERMISSIVE_MISS).ok_or_else(|| {
+            Error::usage(format!(
+                "no banding of {num_perm} permutations finds pairs at Jaccard {t} with probability \
+             {}: raise --num-perm (128 is enough for any threshold from 0.3), or pass \
+             --uniform",
+                1.0 - PERMISSIVE_MISS
+            ))
+        })?;
+    Banding::new(b, r, num_perm)
+}
+
+/// The candidates of a banding as (band, bucket) pairs, counted: enough to count the distinct
+/// candidates exactly and to draw them uniformly.
+struct CandidateIndex {
+    lists: BucketLists,
+    /// For band k, the running total of bucket pairs over its buckets (starting at 0).
+    cumulative: Vec<Vec<u64>>,
+    /// Running total of bucket pairs over bands (starting at 0).
+    band_starts: Vec<u64>,
+}
+
+impl CandidateIndex {
+    fn new(lists: BucketLists) -> Self {
+        let cumulative: Vec<Vec<u64>> = lists
+            .bands
+            .iter()
+            .map(|band| {
+                let mut c = Vec::with_capacity(band.len() + 1);
+                c.push(0u64);
+                for bucket in band.iter() {
+                    c.push(c.last().expect("starts at 0") + pairs_among(bucket.len() as u64));
+                }
+                c
+            })
+            .collect();
+        let mut band_starts = vec![0u64];
+        for c in &cumulative {
+            band_starts.push(band_starts.last().expect("starts at 0") + c.last().expect("≥ 1"));
+        }
+        CandidateIndex {
+            lists,
+            cumulative,
+            band_starts,
+        }
+    }
+
+    /// Bucket pairs with multiplicity over bands.
+    fn bucket_pairs(&self) -> u64 {
+        *self.band_starts.last().expect("starts at 0")
+    }
+
+    /// The k-th (band, bucket pair) as (band, a, b), a < b in input order.
+    fn bucket_pair(&self, k: u64) -> (usize, u32, u32) {
+        let band = self.band_starts.partition_point(|&s| s <= k) - 1;
+        let k = k - self.band_starts[band];
+        let c = &self.cumulative[band];
+        let bucket = c.partition_point(|&s| s <= k) - 1;
+        let members = self.lists.bands[band].bucket(bucket);
+        let (i, j) = pair_at(k - c[bucket]);
+        (band, members[i as usize], members[j as usize])
+    }
+
+    /// True when band `band` is the first where `a` and `b` collide: each distinct candidate
+    /// has exactly one such (band, bucket pair), which deduplicates as `scan` does.
+    fn is_first(&self, band: usize, a: u32, b: u32) -> bool {
+        !self.lists.collide_before(a, b, band)
+    }
+
+    /// Every distinct candidate, listed (for a candidates stratum small enough to take
+    /// whole: the work is the bucket pairs times the bands).
+    fn list_distinct(&self, progress: &Progress) -> Result<Vec<(u32, u32)>> {
+        let per_bucket: Vec<Vec<(u32, u32)>> = self
+            .lists
+            .bands
+            .par_iter()
+            .enumerate()
+            .flat_map_iter(|(band, buckets)| buckets.iter().map(move |m| (band, m)))
+            .map(|(band, members)| {
+                progress.check()?;
+                let mut kept = Vec::new();
+                for (i, &a) in members.iter().enumerate() {
+                    for &b in &members[i + 1..] {
+                        if self.is_first(band, a, b) {
+                            kept.push((a, b));
+                        }
+                    }
+                }
+                Ok(kept)
+            })
+            .collect::<Result<_>>()?;
+        let mut all: Vec<(u32, u32)> = per_bucket.concat();
+        all.sort_unstable();
+        Ok(all)
+    }
+
+    /// The number of distinct candidates, exactly: half the sum over documents of their
+    /// distinct partners, the union of their buckets over bands (counted by stamping each
+    /// member once). Documents in the same bucket in every band have the same union, so each
+    /// such class is counted once: verbatim copies, the bulk of a template family, cost one
+    /// document. The work is Σ over classes of the sizes of their buckets.
+    fn count_distinct(&self, documents: usize, progress: &Progress) -> Result<u64> {
+        let bands = self.lists.bands.len();
+        // Doc-major bucket numbers (u32::MAX: in no bucket of that band).
+        let mut rows = vec![u32::MAX; documents * bands];
+        for (k, band) in self.lists.bands.iter().enumerate() {
+            for (number, members) in band.iter().enumerate() {
+                for &d in members {
+                    rows[d as usize * bands + k] = number as u32;
+                }
+            }
+        }
+        let row = |d: usize| &rows[d * bands..(d + 1) * bands];
+        let mut docs: Vec<u32> = (0..documents as u32)
+            .filter(|&d| row(d as usize).iter().any(|&x| x != u32::MAX))
+            .collect();
+        docs.par_sort_unstable_by(|&a, &b| row(a as usize).cmp(row(b as usize)));
+        // (representative, class size)
+        let mut classes: Vec<(u32, u64)> = Vec::new();
+        for &d in &docs {
+            match classes.last_mut() {
+                Some((rep, size)) if row(*rep as usize) == row(d as usize) => *size += 1,
+                _ => classes.push((d, 1)),
+            }
+        }
+        let twice: u64 = classes
+            .par_chunks(64)
+            .map_init(
+                || (vec![u32::MAX; documents], 0u32),
+                |(stamp, current), chunk| {
+                    progress.check()?;
+                    let mut sum = 0u64;
+                    for &(rep, size) in chunk {
+                        *current = current.wrapping_add(1);
+                        if *current == u32::MAX {
+                            stamp.fill(u32::MAX);
+                            *current = 0;
+                        }
+                        let mut union = 0u64;
+                        for (k, &bucket) in row(rep as usize).iter().enumerate() {
+                            if bucket == u32::MAX {
+                                continue;
+                            }
+                            for &m in self.lists.bands[k].bucket(bucket as usize) {
+                                if stamp[m as usize] != *current {
+                                    stamp[m as usize] = *current;
+                                    union += 1;
+                                }
+                            }
+                        }
+                        // The union holds the document itself.
+                        sum += size * (union - 1);
+                    }
+                    Ok(sum)
+                },
+            )
+            .try_reduce(|| 0, |a, b| Ok(a + b))?;
+        Ok(twice / 2)
+    }
+}
+
+/// Draws that may be rejected per pair kept before the sampler gives up (an others stratum
+/// so small a share of all pairs is then taken whole instead).
+const MAX_REJECTIONS_PER_DRAW: u64 = 1000;
+
+/// The most pairs of a corpus walked to list the others stratum whole (a few seconds).
+const MAX_PAIRS_WALKED: u64 = 500_000_000;
+
+/// A sample of `m` pairs stratified by the permissive banding for `threshold`, from the
+/// signatures and shingle sets of one index, reproducible with `seed`.
+///
+/// The candidates are taken whole when they number at most m/2, otherwise m/2 are drawn; the
+/// rest of the budget goes to the others. A corpus with at most m pairs is taken whole.
+pub fn stratified_pair_sample(
+    sets: &ShingleSets,
+    sigs: &Signatures,
+    m: usize,
+    threshold: f64,
+    seed: u64,
+    progress: &Progress,
+) -> Result<StratifiedSample> {
+    let banding = permissive_banding(sigs.num_perm(), threshold)?;
+    let lists = bucket_lists(
+        sigs,
+        &BandingOptions {
+            banding,
+            max_bucket: None,
+        },
+        None,
+        progress,
+    )?;
+    let index = CandidateIndex::new(lists);
+    let n = sets.len();
+    let population = pairs_among(n as u64);
+    let candidate_count = index.count_distinct(n, progress)?;
+    let others = population - candidate_count;
+    let mut rng = SplitMix64::new(seed ^ 0x7374_7261_7461);
+
+    // Candidates: whole, or m/2 uniform draws (bucket pair, kept in its first band).
+    let whole_corpus = population <= m as u64;
+    let candidate_budget = if whole_corpus { m } else { m / 2 };
+    let candidate_pairs: Vec<(u32, u32)> = if candidate_count <= candidate_budget as u64 {
+        index.list_distinct(progress)?
+    } else {
+        let mut drawn = Vec::with_capacity(candidate_budget);
+        while drawn.len() < candidate_budget {
+            let (band, a, b) = index.bucket_pair(rng.below(index.bucket_pairs()));
+            if index.is_first(band, a, b) {
+                drawn.push((a, b));
+            }
+        }
+        drawn
+    };
+
+    // Others: uniform pairs of the corpus that collide in no band; all of them when the
+    // budget covers them or they are too rare among all pairs to find by rejection.
+    let other_budget = m.saturating_sub(candidate_pairs.len());
+    let rare = (others as f64) * (MAX_REJECTIONS_PER_DRAW as f64) < population as f64;
+    let other_pairs: Vec<(u32, u32)> = if others <= other_budget as u64 || rare {
+        // Listing them walks every pair of the corpus.
+        if others > 50_000_000 || population > MAX_PAIRS_WALKED {
+            return Err(Error::refused(format!(
+                "only {} of the {} pairs lie outside the candidates of the permissive \
+                 {banding} banding: too few to find by drawing pairs, and listing them would \
+                 walk every pair of the corpus. Raise -t (a sharper banding has fewer \
+                 candidates), or sample uniformly with --uniform",
+                crate::util::numfmt::thousands(others),
+                crate::util::numfmt::thousands(population)
+            )));
+        }
+        let mut all = Vec::with_capacity(others as usize);
+        for b in 1..n as u32 {
+            for a in 0..b {
+                if index.lists.bands_hit(a, b) == 0 {
+                    all.push((a, b));
+                }
+            }
+        }
+        all
+    } else {
+        let mut drawn = Vec::with_capacity(other_budget);
+        while drawn.len() < other_budget {
+            let (a, b) = pair_at(rng.below(population));
+            if index.lists.bands_hit(a, b) == 0 {
+                drawn.push((a, b));
+            }
+        }
+        drawn
+    };
+
+    progress.begin(
+        Phase::Verifying,
+        (candidate_pairs.len() + other_pairs.len()) as u64,
+    );
+    let similarities = |pairs: &[(u32, u32)]| -> Result<Vec<f64>> {
+        let chunks: Vec<Vec<f64>> = pairs
+            .par_chunks(16 * 1024)
+            .map(|chunk| {
+                progress.check()?;
+                let out = chunk
+                    .iter()
+                    .map(|&(a, b)| jaccard(sets.get(a as usize), sets.get(b as usize)))
+                    .collect();
+                progress.advance(chunk.len() as u64);
+                Ok(out)
+            })
+            .collect::<Result<_>>()?;
+        Ok(chunks.concat())
+    };
+    Ok(StratifiedSample {
+        banding,
+        threshold,
+        strata: vec![
+            Stratum {
+                name: CANDIDATES,
+                pairs: candidate_count,
+                similarities: similarities(&candidate_pairs)?,
+            },
+            Stratum {
+                name: OTHERS,
+                pairs: others,
+                similarities: similarities(&other_pairs)?,
+            },
+        ],
+    })
+}
+
+/// One row of a stratified sample file, as read.
+#[derive(serde::Deserialize)]
+struct FileRow {
+    jaccard: f64,
+    weight: f64,
+    stratum: String,
+    stratum_pairs: u64,
+    strata_banding: String,
+    strata_threshold: f64,
+}
+
+/// `20x5` or `20×5` as a banding.
+fn parse_banding(text: &str) -> Option<Banding> {
+    let (b, r) = text.split_once(['x', '×'])?;
+    let (b, r) = (b.trim().parse().ok()?, r.trim().parse().ok()?);
+    Banding::new(b, r, b * r).ok()
+}
+
+/// Reads a stratified sample file (CSV or JSON Lines, possibly compressed, as `truth
+/// --estimate-pairs` writes it); `None` when the file has no `stratum` column (a uniform
+/// sample or any other pair file, for the other readers). Errors name the file, line and
+/// column, and check that each stratum's rows agree on its size and weight.
+pub fn read_stratified(path: &Path) -> Result<Option<StratifiedSample>> {
+    let mut reader = crate::pairs::open_input(path)?;
+    let head = reader.fill_buf().map_err(|e| Error::io(path, e))?;
+    if head.starts_with(crate::corpus::source::PARQUET_MAGIC) {
+        return Ok(None);
+    }
+    let mut rows: Vec<(u64, FileRow)> = Vec::new();
+    let first_byte = head.iter().find(|b| !b.is_ascii_whitespace()).copied();
+    match first_byte {
+        None => return Ok(None),
+        Some(b'{') => {
+            let mut line_no = 0u64;
+            for line in reader.lines() {
+                line_no += 1;
+                let line = line.map_err(|e| Error::io(path, e))?;
+                if line.trim().is_empty() {
+                    continue;
+                }
+                if line_no == 1 && !line.contains("\"stratum\"") {
+                    return Ok(None);
+                }
+                let row: FileRow = serde_json::from_str(&line).map_err(|e| {
+                    Error::input(
+                        path,
+                        line_no,
+                        format!(
+                            "not a row of a stratified sample ({e}); expected the keys {}",
+                            COLUMNS.join(", ")
+                        ),
+                    )
+                })?;
+                rows.push((line_no, row));
+            }
+        }
+        Some(_) => {
+            let mut csv = crate::pairs::HeaderCsv::new(reader, path, false)?;
+            if csv.column("stratum").is_none() {
+                return Ok(None);
+            }
+            let mut columns = Vec::new();
+            for want in COLUMNS {
+                columns.push(csv.column(want).ok_or_else(|| {
+                    Error::input(
+                        path,
+                        1,
+                        format!(
+                            "a stratified sample needs the column `{want}` (found: {}); write \
+                             it again with `lshscope truth --estimate-pairs`",
+                            csv.header_text()
+                        ),
+                    )
+                })?);
+            }
+            while let Some((line, record)) = csv.next_row()? {
+                let field = |k: usize| record.get(columns[k]).unwrap_or("").trim();
+                let number = |k: usize| -> Result<f64> {
+                    field(k).parse::<f64>().map_err(|_| {
+                        Error::input(
+                            path,
+                            line,
+                            format!(
+                                "column {} ({}): `{}` is not a number",
+                                columns[k] + 1,
+                                COLUMNS[k],
+                                crate::io::excerpt::excerpt(field(k))
+                            ),
+                        )
+                    })
+                };
+                let stratum_pairs = field(3).parse::<u64>().map_err(|_| {
+                    Error::input(
+                        path,
+                        line,
+                        format!(
+                            "column {} (stratum_pairs): `{}` is not a count of pairs",
+                            columns[3] + 1,
+                            crate::io::excerpt::excerpt(field(3))
+                        ),
+                    )
+                })?;
+                rows.push((
+                    line,
+                    FileRow {
+                        jaccard: number(0)?,
+                        weight: number(1)?,
+                        stratum: field(2).to_string(),
+                        stratum_pairs,
+                        strata_banding: field(4).to_string(),
+                        strata_threshold: number(5)?,
+                    },
+                ));
+            }
+        }
+    }
+    assemble(path, rows).map(Some)
+}
+
+/// Checks the rows of a stratified file and groups them by stratum.
+fn assemble(path: &Path, rows: Vec<(u64, FileRow)>) -> Result<StratifiedSample> {
+    let bad = |line: u64, what: String| Error::input(path, line, what);
+    let (first_line, first) = rows.first().ok_or_else(|| {
+        bad(
+            2,
+            "a stratified sample without rows: write it again with `lshscope truth \
+             --estimate-pairs`"
+                .to_string(),
+        )
+    })?;
+    let banding = parse_banding(&first.strata_banding).ok_or_else(|| {
+        bad(
+            *first_line,
+            format!(
+                "strata_banding: `{}` is not a banding such as 20x5",
+                crate::io::excerpt::excerpt(&first.strata_banding)
+            ),
+        )
+    })?;
+    let threshold = first.strata_threshold;
+    let (banding_text, threshold_bits) = (first.strata_banding.clone(), threshold.to_bits());
+    let mut strata = [
+        Stratum {
+            name: CANDIDATES,
+            pairs: 0,
+            similarities: Vec::new(),
+        },
+        Stratum {
+            name: OTHERS,
+            pairs: 0,
+            similarities: Vec::new(),
+        },
+    ];
+    let mut weights = [None::<(u64, f64)>; 2];
+    let mut sizes = [None::<u64>; 2];
+    for (line, row) in rows {
+        let k = match row.stratum.as_str() {
+            CANDIDATES => 0,
+            OTHERS => 1,
+            other => {
+                return Err(bad(
+                    line,
+                    format!(
+                        "stratum: `{}` is neither `{CANDIDATES}` nor `{OTHERS}`",
+                        crate::io::excerpt::excerpt(other)
+                    ),
+                ));
+            }
+        };
+        if row.strata_banding != banding_text || row.strata_threshold.to_bits() != threshold_bits {
+            return Err(bad(
+                line,
+                "strata_banding and strata_threshold differ from the first row's: one file \
+                 holds one sample; do not concatenate samples"
+                    .to_string(),
+            ));
+        }
+        if !(0.0..=1.0).contains(&row.jaccard) {
+            return Err(bad(
+                line,
+                format!("jaccard: similarity {} is outside [0, 1]", row.jaccard),
+            ));
+        }
+        match sizes[k] {
+            None => sizes[k] = Some(row.stratum_pairs),
+            Some(size) if size != row.stratum_pairs => {
+                return Err(bad(
+                    line,
+                    format!(
+                        "stratum_pairs: {} differs from {size} on earlier `{}` rows: one \
+                         stratum has one size",
+                        row.stratum_pairs, row.stratum
+                    ),
+                ));
+            }
+            Some(_) => {}
+        }
+        if weights[k].is_none() {
+            weights[k] = Some((line, row.weight));
+        }
+        strata[k].similarities.push(row.jaccard);
+    }
+    for (k, stratum) in strata.iter_mut().enumerate() {
+        stratum.pairs = sizes[k].unwrap_or(0);
+        let n = stratum.similarities.len() as u64;
+        if n > stratum.pairs {
+            return Err(bad(
+                weights[k].map_or(2, |w| w.0),
+                format!(
+                    "the `{}` stratum has {n} rows but stratum_pairs says it holds {} pairs",
+                    stratum.name, stratum.pairs
+                ),
+            ));
+        }
+        // The weight must be size ÷ rows: anything else means rows were added or removed.
+        if let Some((line, w)) = weights[k]
+            && (w - stratum.weight()).abs() > 1e-9 * stratum.weight().max(1.0)
+        {
+            return Err(bad(
+                line,
+                format!(
+                    "weight: {w} but the `{}` stratum has {n} rows of {} pairs (weight {}): \
+                     the file was cut or merged; sample again with `lshscope truth \
+                     --estimate-pairs`",
+                    stratum.name,
+                    stratum.pairs,
+                    stratum.weight()
+                ),
+            ));
+        }
+    }
+    Ok(StratifiedSample {
+        banding,
+        threshold,
+        strata: strata.into(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bandings_parse_both_ways() {
+        assert_eq!(parse_banding("20x5"), Some(Banding { bands: 20, rows: 5 }));
+        assert_eq!(parse_banding("20×5"), Some(Banding { bands: 20, rows: 5 }));
+        assert_eq!(parse_banding("0x5"), None);
+        assert_eq!(parse_banding("twenty"), None);
+    }
+
+    #[test]
+    fn permissive_banding_reaches_the_threshold() {
+        for t in [0.3, 0.5, 0.8, 0.9] {
+            let b = permissive_banding(128, t).unwrap();
+            assert!(candidate_probability(t, b.bands, b.rows) >= 1.0 - PERMISSIVE_MISS);
+        }
+        assert!(permissive_banding(128, 0.0).is_err());
+    }
+}
