@@ -19,16 +19,22 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub enum Error {
     /// A file or directory could not be opened, read or written.
     Io {
+        /// The file or directory.
         path: PathBuf,
+        /// What the operating system said.
         source: std::io::Error,
     },
     /// The input is malformed at a known place: `file:line:column: message`. `line` is
     /// 1-based, 0 means "not line based"; `column` (1-based, in characters) where the reader
     /// knows it.
     Input {
+        /// The input file (`<stdin>` for a stream).
         path: PathBuf,
+        /// 1-based line, 0 when the place is not a line (a Parquet row, the whole file).
         line: u64,
+        /// 1-based column in characters, where the reader knows it.
         column: Option<u64>,
+        /// What is wrong and what to do, settings as [`crate::terms`] tokens.
         message: String,
     },
     /// Options that contradict each other or are out of range.
@@ -109,6 +115,7 @@ pub fn check_unit(name: &str, value: f64) -> Result<()> {
 }
 
 impl Error {
+    /// [`Error::Io`] on `path`.
     pub fn io(path: impl AsRef<Path>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.as_ref().to_path_buf(),
@@ -116,6 +123,7 @@ impl Error {
         }
     }
 
+    /// [`Error::Input`] at `line` of `path` (0: not line based).
     pub fn input(path: impl AsRef<Path>, line: u64, message: impl Into<String>) -> Self {
         Error::Input {
             path: path.as_ref().to_path_buf(),
@@ -140,14 +148,17 @@ impl Error {
         }
     }
 
+    /// [`Error::Usage`].
     pub fn usage(message: impl Into<String>) -> Self {
         Error::Usage(message.into())
     }
 
+    /// [`Error::Refused`].
     pub fn refused(message: impl Into<String>) -> Self {
         Error::Refused(message.into())
     }
 
+    /// [`Error::Internal`].
     pub fn internal(message: impl Into<String>) -> Self {
         Error::Internal(message.into())
     }
