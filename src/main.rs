@@ -10,7 +10,10 @@ fn main() {
             match &e {
                 _ if e.is_broken_pipe() => {}
                 lshscope_core::Error::Cancelled => eprintln!("lshscope: interrupted"),
-                _ => eprintln!("lshscope: error: {e}"),
+                _ => eprintln!(
+                    "lshscope: error: {}",
+                    lshscope::cli::errors::render_error(&e)
+                ),
             }
             std::process::exit(e.exit_code());
         }

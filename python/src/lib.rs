@@ -17,13 +17,16 @@ use pyo3::exceptions::{PyIOError, PyValueError};
 use pyo3::prelude::*;
 
 mod spark;
+mod terms;
 
 /// An engine error as the Python exception users expect: bad files are `OSError` or
-/// `ValueError` with the engine's message (which names the file and what to do).
+/// `ValueError` with the engine's message (which names the file and what to do), its settings
+/// named as Python's keyword arguments.
 fn to_py(e: lshscope_core::Error) -> PyErr {
+    let text = terms::error_text(&e);
     match e {
-        lshscope_core::Error::Io { .. } => PyIOError::new_err(e.to_string()),
-        other => PyValueError::new_err(other.to_string()),
+        lshscope_core::Error::Io { .. } => PyIOError::new_err(text),
+        _ => PyValueError::new_err(text),
     }
 }
 
@@ -37,9 +40,9 @@ fn index_options(
     profile: Option<&str>,
     family: &str,
 ) -> PyResult<IndexOptions> {
-    let family: SketchFamily = family
-        .parse()
-        .map_err(|e: lshscope_core::Error| PyValueError::new_err(format!("family: {e}")))?;
+    let family: SketchFamily = family.parse().map_err(|e: lshscope_core::Error| {
+        PyValueError::new_err(format!("family: {}", terms::error_text(&e)))
+    })?;
     if num_perm == 0 || num_perm > 4096 {
         return Err(PyValueError::new_err(format!(
             "num_perm must be between 1 and 4096, got {num_perm}"
@@ -55,7 +58,9 @@ fn index_options(
         })?,
         None => profile.default_shingle(),
     };
-    profile.check_shingle(kind).map_err(PyValueError::new_err)?;
+    profile
+        .check_shingle(kind)
+        .map_err(|m| PyValueError::new_err(terms::message_text(&m)))?;
     Ok(IndexOptions {
         shingle: ShingleOptions {
             kind,
@@ -610,10 +615,13 @@ impl PyLshIndex {
     #[staticmethod]
     #[pyo3(signature = (path, *, family=None))]
     fn load(py: Python<'_>, path: PathBuf, family: Option<&str>) -> PyResult<Self> {
-        let asked: Option<SketchFamily> = family
-            .map(str::parse)
-            .transpose()
-            .map_err(|e: lshscope_core::Error| PyValueError::new_err(format!("family: {e}")))?;
+        let asked: Option<SketchFamily> =
+            family
+                .map(str::parse)
+                .transpose()
+                .map_err(|e: lshscope_core::Error| {
+                    PyValueError::new_err(format!("family: {}", terms::error_text(&e)))
+                })?;
         let index = py.detach(|| LshIndex::load(&path)).map_err(to_py)?;
         if let Some(asked) = asked {
             lshscope_core::online::file::check_family(index.options().family, asked, &path)

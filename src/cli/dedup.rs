@@ -196,12 +196,12 @@ pub fn run(args: DedupArgs) -> Result<i32> {
     let mut run = Pipeline::new(&progress);
     // Read, check the ids, then hash: ids that cannot name the outputs stop the run before
     // the signatures, its longest phase.
-    let (corpus, read) = run.read(
+    let (corpus, mut read) = run.read(
         &args.corpus.input,
         &args.corpus.read_options(args.index.seed),
     )?;
     // Repeated ids are an error here (`check_unique_ids`), so not also a warning.
-    super::warn_about_read(args.quiet, &read, false);
+    super::warn_about_read(args.quiet, &mut read, false);
     check_unique_ids(&read, outputs.drop_list.is_some())?;
     if let Some((drop, DropListFormat::Lines)) = &outputs.drop_list {
         check_ids_fit_lines(&corpus, drop)?;

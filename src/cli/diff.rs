@@ -106,10 +106,10 @@ pub fn run(args: DiffArgs) -> Result<i32> {
     let progress = super::new_progress();
     let bar = ProgressBar::start(&progress, show_progress(args.quiet));
     let input = &args.corpus.input;
-    let (corpus, read) = read_corpus(input, &args.corpus.read_options(args.seed), &progress)?;
+    let (corpus, mut read) = read_corpus(input, &args.corpus.read_options(args.seed), &progress)?;
     progress.finish();
     drop(bar);
-    super::warn_about_read(args.quiet, &read, true);
+    super::warn_about_read(args.quiet, &mut read, true);
     let position = |id: &str| {
         corpus.position_of(id).ok_or_else(|| {
             Error::input(

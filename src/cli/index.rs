@@ -144,13 +144,13 @@ fn add(args: AddArgs) -> Result<i32> {
     let progress = super::new_progress();
     let bar = ProgressBar::start(&progress, show_progress(args.quiet));
     let mut run = Pipeline::new(&progress);
-    let (corpus, read) = run.read(
+    let (corpus, mut read) = run.read(
         &args.corpus.input,
         &args
             .corpus
             .read_options(args.seed.unwrap_or(index.options().seed)),
     )?;
-    super::warn_about_read(args.quiet, &read, true);
+    super::warn_about_read(args.quiet, &mut read, true);
     let before = index.len();
     let repeated = (0..corpus.len())
         .filter(|&i| index.corpus().position_of(corpus.id(i)).is_some())
@@ -195,12 +195,12 @@ fn query(args: QueryArgs) -> Result<i32> {
             read: args.read.clone(),
         };
         let progress = super::new_progress();
-        let (corpus, read) = Pipeline::new(&progress).read(
+        let (corpus, mut read) = Pipeline::new(&progress).read(
             &corpus_args.input,
             &corpus_args.read_options(args.seed.unwrap_or(index.options().seed)),
         )?;
         // The matches name each query by its id.
-        super::warn_about_read(false, &read, true);
+        super::warn_about_read(false, &mut read, true);
         corpus
     } else {
         if args.read != ReadArgs::default()

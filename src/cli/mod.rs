@@ -18,6 +18,7 @@ use lshscope_core::{Error, Result};
 mod bench;
 mod dedup;
 mod diff;
+pub mod errors;
 mod explore;
 mod generate;
 mod index;
@@ -395,9 +396,12 @@ impl ProfileArg {
     pub fn shingle(&self, shingle: Option<ShingleKind>) -> Result<ShingleKind> {
         let profile = self.profile;
         let kind = shingle.unwrap_or_else(|| profile.default_shingle());
-        profile
-            .check_shingle(kind)
-            .map_err(|e| Error::usage(format!("--profile {profile} --shingle {kind}: {e}")))?;
+        profile.check_shingle(kind).map_err(|e| {
+            Error::usage(format!(
+                "--profile {profile} --shingle {kind}: {}",
+                e.tokens()
+            ))
+        })?;
         Ok(kind)
     }
 }
@@ -444,12 +448,12 @@ pub(crate) fn load_corpus(
     index: &IndexArgs,
     quiet: bool,
 ) -> Result<Loaded> {
-    let loaded = run.load(
+    let mut loaded = run.load(
         &corpus.input,
         &corpus.read_options(index.seed),
         &index.index_options()?,
     )?;
-    warn_about_read(quiet, &loaded.read, true);
+    warn_about_read(quiet, &mut loaded.read, true);
     Ok(loaded)
 }
 
@@ -458,9 +462,14 @@ pub(crate) fn load_corpus(
 /// default, a file that looks like another format, no documents) and, when the command's
 /// output names documents by id (`ids_name_output`), repeated ids. Every command that reads a
 /// corpus calls this once after reading, so each warns alike (and its `--quiet` silences all).
-pub(crate) fn warn_about_read(quiet: bool, read: &ReadReport, ids_name_output: bool) {
-    for warning in &read.warnings {
-        warn(quiet, warning);
+///
+/// The warnings are then put in this command line's words (flags for the engine's settings),
+/// so that a JSON report that carries the read report repeats them as they were printed.
+pub(crate) fn warn_about_read(quiet: bool, read: &mut ReadReport, ids_name_output: bool) {
+    for warning in &mut read.warnings {
+        let said = errors::render_message(warning);
+        warn(quiet, &said);
+        *warning = said.into();
     }
     if ids_name_output && read.duplicate_ids > 0 {
         warn(quiet, &summary::duplicate_ids_message(read));

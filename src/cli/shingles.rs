@@ -78,9 +78,9 @@ pub fn run(args: ShinglesArgs) -> Result<i32> {
     if read_options.sample.is_none() && args.max_docs > 0 {
         read_options.sample = Some(args.max_docs);
     }
-    let (corpus, read) = read_corpus(&args.corpus.input, &read_options, &progress)?;
+    let (corpus, mut read) = read_corpus(&args.corpus.input, &read_options, &progress)?;
     // The advice is about texts only: ids, repeated or not, play no part in it.
-    super::warn_about_read(args.quiet, &read, false);
+    super::warn_about_read(args.quiet, &mut read, false);
     let options = AdviceOptions {
         normalization: ShingleOptions {
             kind: ShingleKind::Char(5),

@@ -191,7 +191,10 @@ fn a_cached_open_repeats_the_readers_warnings() {
 
     let (cold, _) = open(&config);
     assert!(
-        cold.read.warnings.iter().any(|w| w.contains("doc_id")),
+        cold.read
+            .warnings
+            .iter()
+            .any(|w| w.to_string().contains("doc_id")),
         "{:?}",
         cold.read.warnings
     );

@@ -8,42 +8,98 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::terms::{self, Message, Setting};
+
 /// Result alias used throughout the engine.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-#[derive(Debug, thiserror::Error)]
+/// The engine's error. Messages name settings as [`crate::terms::Setting`] tokens: `Display`
+/// shows the engine's names for them, [`Error::render`] a face's.
+#[derive(Debug)]
 pub enum Error {
     /// A file or directory could not be opened, read or written.
-    #[error("{}: {source}", path.display())]
     Io {
+        /// The file or directory.
         path: PathBuf,
-        #[source]
+        /// What the operating system said.
         source: std::io::Error,
     },
     /// The input is malformed at a known place: `file:line:column: message`. `line` is
     /// 1-based, 0 means "not line based"; `column` (1-based, in characters) where the reader
     /// knows it.
-    #[error("{}{}{}: {message}", path.display(), if *line > 0 { format!(":{line}") } else { String::new() }, match column { Some(c) if *line > 0 => format!(":{c}"), _ => String::new() })]
     Input {
+        /// The input file (`<stdin>` for a stream).
         path: PathBuf,
+        /// 1-based line, 0 when the place is not a line (a Parquet row, the whole file).
         line: u64,
+        /// 1-based column in characters, where the reader knows it.
         column: Option<u64>,
+        /// What is wrong and what to do, settings as [`crate::terms`] tokens.
         message: String,
     },
     /// Options that contradict each other or are out of range.
-    #[error("{0}")]
     Usage(String),
     /// A job refused up front because it would exceed a budget of memory or time; the message
     /// says what the budget is and how to fit within it (or override it).
-    #[error("{0}")]
     Refused(String),
     /// Producing a result failed for a reason that is neither the command line's nor the
     /// input's, and not a file's I/O: serialising a report, drawing a plot, starting threads.
-    #[error("{0}")]
     Internal(String),
     /// The caller cancelled the job through its [`crate::jobs::Progress`] handle.
-    #[error("cancelled")]
     Cancelled,
+}
+
+impl Error {
+    /// The error's text with its settings' tokens in place (see [`crate::terms`]).
+    fn text_with_tokens(&self) -> String {
+        match self {
+            Error::Io { path, source } => format!("{}: {source}", path.display()),
+            Error::Input {
+                path,
+                line,
+                column,
+                message,
+            } => {
+                let mut at = path.display().to_string();
+                if *line > 0 {
+                    at.push_str(&format!(":{line}"));
+                    if let Some(c) = column {
+                        at.push_str(&format!(":{c}"));
+                    }
+                }
+                format!("{at}: {message}")
+            }
+            Error::Usage(m) | Error::Refused(m) | Error::Internal(m) => m.clone(),
+            Error::Cancelled => "cancelled".to_string(),
+        }
+    }
+
+    /// The error as a face shows it: `name` gives the face's name for each setting the text
+    /// names (the command line's flag, Python's keyword).
+    pub fn render<'a, N: AsRef<str> + 'a>(&self, name: impl Fn(Setting) -> N) -> String {
+        terms::render(&self.text_with_tokens(), name)
+    }
+
+    /// The error as a [`Message`], to wrap into a longer message that keeps its settings.
+    pub fn to_message(&self) -> Message {
+        Message::from(self.text_with_tokens())
+    }
+}
+
+/// The engine's own names for settings ([`terms::neutral`]).
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&terms::render_neutral(&self.text_with_tokens()))
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 /// Checks that the option `name` is in [0, 1] (a similarity, a probability or a share): a
@@ -59,6 +115,7 @@ pub fn check_unit(name: &str, value: f64) -> Result<()> {
 }
 
 impl Error {
+    /// [`Error::Io`] on `path`.
     pub fn io(path: impl AsRef<Path>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.as_ref().to_path_buf(),
@@ -66,6 +123,7 @@ impl Error {
         }
     }
 
+    /// [`Error::Input`] at `line` of `path` (0: not line based).
     pub fn input(path: impl AsRef<Path>, line: u64, message: impl Into<String>) -> Self {
         Error::Input {
             path: path.as_ref().to_path_buf(),
@@ -90,14 +148,17 @@ impl Error {
         }
     }
 
+    /// [`Error::Usage`].
     pub fn usage(message: impl Into<String>) -> Self {
         Error::Usage(message.into())
     }
 
+    /// [`Error::Refused`].
     pub fn refused(message: impl Into<String>) -> Self {
         Error::Refused(message.into())
     }
 
+    /// [`Error::Internal`].
     pub fn internal(message: impl Into<String>) -> Self {
         Error::Internal(message.into())
     }
@@ -171,6 +232,27 @@ mod tests {
             "a.csv: bad"
         );
         assert_eq!(at.exit_code(), 2);
+    }
+
+    #[test]
+    fn settings_read_in_the_engine_s_names_or_a_face_s() {
+        let e = Error::input_at(
+            "a.csv",
+            3,
+            7,
+            format!("pass {} to skip it", Setting::SkipBad),
+        );
+        assert_eq!(e.to_string(), "a.csv:3:7: pass `skip_bad` to skip it");
+        assert_eq!(
+            e.render(|s| format!("--{}", s.key())),
+            "a.csv:3:7: pass --skip_bad to skip it"
+        );
+        // Wrapped into a longer message, the setting is still one.
+        let outer = Error::usage(format!("--truth t.csv: {}", e.to_message().tokens()));
+        assert_eq!(
+            outer.render(|_| "X"),
+            "--truth t.csv: a.csv:3:7: pass X to skip it"
+        );
     }
 
     #[test]

@@ -22,7 +22,9 @@
 //!   [`diff`] the pair diff; [`learn`] the teaching walkthrough's numbers;
 //! - [`io`] atomic writes, compression, the Parquet column toolkit, excerpts in messages;
 //!   [`pairs`] pair files (read, write, Parquet); [`synthetic`] corpus generators;
-//!   [`util`] the random generator, interval arithmetic and number formatting.
+//!   [`util`] the random generator, interval arithmetic and number formatting;
+//! - [`terms`] the settings messages name, for each face to put its own names in (the
+//!   command line's flags, Python's keywords); [`error`] the typed error.
 //!
 //! # Example
 //!
@@ -67,6 +69,7 @@ pub mod online;
 pub mod pairs;
 pub mod pipeline;
 pub mod synthetic;
+pub mod terms;
 pub mod text;
 pub mod tune;
 pub mod util;

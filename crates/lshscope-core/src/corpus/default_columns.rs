@@ -17,6 +17,7 @@
 use std::path::Path;
 
 use crate::io::excerpt::{excerpt, listing};
+use crate::terms::Setting::{IdColumn, IdField, TextColumn};
 
 /// The name the text column has by default.
 pub(super) const TEXT: &str = "text";
@@ -54,7 +55,7 @@ impl TableColumns<'_> {
         match pool[..] {
             [] => Err(format!(
                 "no column named `{TEXT}`, and no column could hold the text (columns are: {}); \
-                 choose one with --text-column",
+                 choose one with {TextColumn}",
                 listing(&self.names)
             )),
             [chosen] => {
@@ -71,7 +72,7 @@ impl TableColumns<'_> {
                     chosen,
                     format!(
                         "{} has no column named `{TEXT}`, so the text is read from column `{}` \
-                         ({others}); name the text column with --text-column NAME to choose \
+                         ({others}); name the text column with {TextColumn} NAME to choose \
                          another or to confirm this one",
                         file.display(),
                         excerpt(self.names[chosen])
@@ -85,7 +86,7 @@ impl TableColumns<'_> {
                     .unwrap_or_default();
                 Err(format!(
                     "no column named `{TEXT}`, and {} columns could hold the text: {}{id_note}; \
-                     choose one with --text-column NAME (or a 1-based index)",
+                     choose one with {TextColumn} NAME (or a 1-based index)",
                     listed.len(),
                     listing(&listed)
                 ))
@@ -122,8 +123,8 @@ pub(super) fn numbered_ids_warning(
     candidates: &[&str],
 ) -> Option<String> {
     let (noun, unit, flag) = match numbered {
-        Numbered::ByRow => ("column", "row", "--id-column"),
-        Numbered::ByLine => ("field", "line", "--id-field"),
+        Numbered::ByRow => ("column", "row", IdColumn),
+        Numbered::ByLine => ("field", "line", IdField),
     };
     let advice = match candidates {
         [] => return None,
@@ -171,6 +172,7 @@ pub(super) fn looks_like_id(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::terms::render_neutral;
 
     fn table<'a>(names: &[&'a str]) -> TableColumns<'a> {
         TableColumns {
@@ -209,9 +211,9 @@ mod tests {
         let (chosen, warning) = table(&["id", "body"]).fallback_text(file, Some(0)).unwrap();
         assert_eq!(chosen, 1);
         assert_eq!(
-            warning,
+            render_neutral(&warning),
             "x.csv has no column named `text`, so the text is read from column `body` (other \
-             columns: id); name the text column with --text-column NAME to choose another or to \
+             columns: id); name the text column with `text_column` NAME to choose another or to \
              confirm this one"
         );
         // An id-like column is not a text candidate, whether or not it is the id.
@@ -235,9 +237,9 @@ mod tests {
             .fallback_text(Path::new("x.csv"), Some(0))
             .unwrap_err();
         assert_eq!(
-            message,
+            render_neutral(&message),
             "no column named `text`, and 2 columns could hold the text: body, url (the id is \
-             column `id`); choose one with --text-column NAME (or a 1-based index)"
+             column `id`); choose one with `text_column` NAME (or a 1-based index)"
         );
         let mut numbers = table(&["n", "m"]);
         numbers.can_hold_text = vec![false, false];
@@ -254,18 +256,21 @@ mod tests {
     fn numbered_ids_are_warned_about_only_when_a_column_looks_like_an_id() {
         let file = Path::new("x.csv");
         assert_eq!(
-            table(&["doc_id", "body"])
-                .numbered_ids_warning(file, 1)
-                .unwrap(),
+            render_neutral(
+                &table(&["doc_id", "body"])
+                    .numbered_ids_warning(file, 1)
+                    .unwrap()
+            ),
             "x.csv has no column named `id`, so documents are numbered by row (1, 2, …) and \
              pairs and clusters name them so; column `doc_id` looks like an id: pass \
-             --id-column doc_id to use it"
+             `id_column` doc_id to use it"
         );
         let two = table(&["doc_id", "uuid", "body"])
             .numbered_ids_warning(file, 2)
+            .map(|w| render_neutral(&w))
             .unwrap();
         assert!(
-            two.contains("columns `doc_id`, `uuid` look like ids: pass --id-column with one"),
+            two.contains("columns `doc_id`, `uuid` look like ids: pass `id_column` with one"),
             "{two}"
         );
         assert_eq!(
@@ -276,9 +281,10 @@ mod tests {
         assert_eq!(table(&["doc_id"]).numbered_ids_warning(file, 0), None);
         let lines =
             numbered_ids_warning(Path::new("x.jsonl"), Numbered::ByLine, &["docId"]).unwrap();
+        let lines = render_neutral(&lines);
         assert!(
             lines.contains("no field named `id`, so documents are numbered by line")
-                && lines.contains("field `docId` looks like an id: pass --id-field docId"),
+                && lines.contains("field `docId` looks like an id: pass `id_field` docId"),
             "{lines}"
         );
     }

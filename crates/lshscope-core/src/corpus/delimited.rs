@@ -35,6 +35,8 @@ use super::options::{Quote, ReadOptions};
 use super::sink::{Lines, RawLine, Sink, decode, number_id};
 use crate::io::excerpt::{excerpt_bytes, listing};
 use crate::jobs::Progress;
+use crate::terms::Setting::Quote as QuoteSetting;
+use crate::terms::Setting::{self, Format, IdColumn, NoHeaders, SkipBad, TextColumn};
 use crate::{Error, Result};
 
 /// Longest quoted field, in physical lines: real multi-line texts (addresses, paragraphs)
@@ -124,10 +126,10 @@ pub(super) fn read(
     };
     let header_line = first.line;
     let id_col = columns
-        .resolve(opts.id_column.as_ref(), "id", "--id-column")
+        .resolve(opts.id_column.as_ref(), "id", IdColumn)
         .map_err(|m| Error::input(name, header_line, m))?;
     let named_text = columns
-        .resolve(opts.text_column.as_ref(), TEXT, "--text-column")
+        .resolve(opts.text_column.as_ref(), TEXT, TextColumn)
         .map_err(|m| Error::input(name, header_line, m))?;
     let text_col = match &headers {
         // Without a header the columns have no names to choose by or to show: the last one.
@@ -167,8 +169,8 @@ pub(super) fn read(
     {
         sink.warnings.push(format!(
             "{}: the first row does not look like a header ({reason}), so it is read as data \
-             and the file as having no header row: {}; pass --no-headers to say so, or, if \
-             that row is a header, name the text column with --text-column NAME",
+             and the file as having no header row: {}; pass {NoHeaders} to say so, or, if \
+             that row is a header, name the text column with {TextColumn} NAME",
             name.display(),
             headerless_columns(count, id_col, text_col)
         ));
@@ -193,7 +195,7 @@ pub(super) fn read(
             let len = rows.splitter.spans.len();
             let message = format!(
                 "row has {len} {} but the {} has {count}; fix the row{}, or pass \
-                 --skip-bad to skip such rows",
+                 {SkipBad} to skip such rows",
                 crate::util::numfmt::for_count(len as u64, "field", "fields"),
                 if has_headers { "header" } else { "first row" },
                 if rows.splitter.quoted {
@@ -257,7 +259,7 @@ fn no_headers_hint(message: String, headers: &[String]) -> String {
     }
     format!(
         "{message}; if the file has no header row (its first row is a document), pass \
-         --no-headers"
+         {NoHeaders}"
     )
 }
 
@@ -273,9 +275,9 @@ fn headerless_columns(count: usize, id_col: Option<usize>, text_col: usize) -> S
         format!("column {} of {count} is the text", text_col + 1)
     };
     let choose = if count > 2 {
-        " (choose others with --text-column and --id-column INDEX)"
+        format!(" (choose others with {TextColumn} and {IdColumn} INDEX)")
     } else {
-        ""
+        String::new()
     };
     format!("{text}, {id}{choose}")
 }
@@ -317,9 +319,13 @@ struct Rows<'r> {
 
 /// The end of the message for a malformed quoted field in the header row, in place of
 /// "fix the row or pass --skip-bad".
-const HEADER_CANNOT_BE_SKIPPED: &str = "the header row cannot be skipped, not even under \
-     --skip-bad (the next row would be taken for the header and its column names would be \
-     wrong); if the file has no header row, pass --no-headers";
+fn header_cannot_be_skipped() -> String {
+    format!(
+        "the header row cannot be skipped, not even under {SkipBad} (the next row would be \
+         taken for the header and its column names would be wrong); if the file has no header \
+         row, pass {NoHeaders}"
+    )
+}
 
 impl Rows<'_> {
     /// The next non-blank record, its fields in the splitter.
@@ -372,14 +378,15 @@ impl Rows<'_> {
                     format!(
                         "a quoted field of the header row opened on this line {what}; a `\"` at \
                          the start of a field begins a quoted field: if quotes in this file are \
-                         ordinary characters, pass --quote none, else fix the quoting of the \
-                         header; {HEADER_CANNOT_BE_SKIPPED}"
+                         ordinary characters, pass {QuoteSetting} none, else fix the quoting of the \
+                         header; {}",
+                        header_cannot_be_skipped()
                     )
                 } else {
                     format!(
                         "a quoted field opened on this line {what}; a `\"` at the start of a \
                          field begins a quoted field: if quotes in this file are ordinary \
-                         characters, pass --quote none, else fix the row or pass --skip-bad to \
+                         characters, pass {QuoteSetting} none, else fix the row or pass {SkipBad} to \
                          skip it"
                     )
                 };
@@ -461,22 +468,24 @@ impl Rows<'_> {
                 " of the header row",
                 format!(
                     "fix the quoting of the header (inside a quoted field a quote is written \
-                     twice, `\"\"`); {HEADER_CANNOT_BE_SKIPPED}"
+                     twice, `\"\"`); {}",
+                    header_cannot_be_skipped()
                 ),
             )
         } else {
             (
                 "",
-                "fix the row (inside a quoted field a quote is written twice, `\"\"`) or pass \
-                 --skip-bad to skip it"
-                    .to_string(),
+                format!(
+                    "fix the row (inside a quoted field a quote is written twice, `\"\"`) or \
+                     pass {SkipBad} to skip it"
+                ),
             )
         };
         let message = format!(
             "text follows the closing quote of a quoted field{field}{opened}: `{}`; a quoted \
              field ends at its closing quote, before a delimiter or the line end (RFC 4180), so \
              this text would be glued to it: if quotes in this file are ordinary characters, \
-             pass --quote none, else {fix}",
+             pass {QuoteSetting} none, else {fix}",
             stray.text
         );
         Error::input_at(self.name, line, stray.column, message)
@@ -660,7 +669,7 @@ impl Columns<'_> {
         &self,
         spec: Option<&ColumnSpec>,
         default_name: &str,
-        flag: &str,
+        flag: Setting,
     ) -> std::result::Result<Option<usize>, String> {
         match spec {
             Some(ColumnSpec::Index(i)) => {
@@ -679,21 +688,21 @@ impl Columns<'_> {
             }
             Some(ColumnSpec::Name(wanted)) => match self.headers {
                 None => Err(format!(
-                    "{flag} `{wanted}` names a column, but with --no-headers columns have no \
+                    "{flag} `{wanted}` names a column, but with {NoHeaders} columns have no \
                      names; give a 1-based index (1 to {})",
                     self.count
                 )),
                 Some(headers) => self.find(headers, wanted).map(Some).ok_or_else(|| {
                     let hint = match (self.count, self.delimiter) {
-                        (1, b',') => {
+                        (1, b',') => format!(
                             " (only one column was found: if the file is tab-separated, use \
-                             --format tsv)"
-                        }
-                        (1, _) => {
+                             {Format} tsv)"
+                        ),
+                        (1, _) => format!(
                             " (only one column was found: if the file is comma-separated, use \
-                             --format csv)"
-                        }
-                        _ => "",
+                             {Format} csv)"
+                        ),
+                        _ => String::new(),
                     };
                     no_headers_hint(
                         format!(
@@ -743,7 +752,7 @@ mod tests {
         (0..c.len()).map(|i| c.id(i)).collect()
     }
 
-    /// A malformed quoted field in the header row is an error with or without `--skip-bad`:
+    /// A malformed quoted field in the header row is an error with or without ``skip_bad``:
     /// skipping it would make the next row the header, with wrong column names and one
     /// document lost.
     #[test]
@@ -786,7 +795,7 @@ mod tests {
                 4,
                 "of the header row opened on this line is still open",
             ),
-            // TSV with --quote double follows the same rule.
+            // TSV with `quote` double follows the same rule.
             (
                 b"\"id\"x\ttext\n1\tfirst\n",
                 "x.tsv",
@@ -811,15 +820,16 @@ mod tests {
                 else {
                     panic!("{input:?} (skip_bad {skip_bad}) should be an input error");
                 };
+                let message = crate::terms::render_neutral(&message);
                 assert_eq!((l, c), (line, Some(column)), "{message}");
                 assert!(message.contains(says), "{message}");
                 assert!(
                     message.contains("fix the quoting of the header")
-                        && message.contains("--quote none")
+                        && message.contains("`quote` none")
                         && message.contains(
-                            "the header row cannot be skipped, not even under --skip-bad"
+                            "the header row cannot be skipped, not even under `skip_bad`"
                         )
-                        && message.contains("pass --no-headers"),
+                        && message.contains("pass `has_headers = false`"),
                     "{message}"
                 );
                 // The advice for data rows would be wrong here.
@@ -828,7 +838,7 @@ mod tests {
         }
     }
 
-    /// The same input under `--no-headers`: the first row is data and can be skipped.
+    /// The same input under ``has_headers = false``: the first row is data and can be skipped.
     #[test]
     fn a_bad_first_row_without_a_header_is_skipped_under_skip_bad() {
         let input = b"\"a\"x,first\nk2,second\nk3,third\n";
@@ -843,7 +853,7 @@ mod tests {
         assert_eq!((r.skipped, r.skipped_lines.clone()), (1, vec![1]));
         assert_eq!(r.lines.header, 0);
 
-        // Without --skip-bad it is a bad row, with the data-row advice.
+        // Without `skip_bad` it is a bad row, with the data-row advice.
         let opts = ReadOptions {
             skip_bad: false,
             ..opts
@@ -851,10 +861,11 @@ mod tests {
         let Err(Error::Input { line, message, .. }) = read(input, "x.csv", &opts) else {
             panic!("should be an input error");
         };
+        let message = crate::terms::render_neutral(&message);
         assert_eq!(line, 1);
         assert!(
             message.starts_with("text follows the closing quote of a quoted field: `x`")
-                && message.contains("--skip-bad to skip it"),
+                && message.contains("`skip_bad` to skip it"),
             "{message}"
         );
     }

@@ -20,6 +20,7 @@ use super::default_columns::{Numbered, looks_like_id, numbered_ids_warning};
 use super::options::{ReadOptions, SKIPPED_LINES_KEPT};
 use super::sink::{Lines, Sink, decode, number_id};
 use crate::jobs::Progress;
+use crate::terms::Setting::{IdField, SkipBad, TextField};
 use crate::{Error, Result};
 
 /// Reads JSON Lines; returns the bytes read.
@@ -70,8 +71,8 @@ pub(super) fn read(
         }
         if !doc.has_text {
             let message = format!(
-                "no field `{}` on this line{}; name the text field with --text-field, or pass \
-                 --skip-bad to skip such lines",
+                "no field `{}` on this line{}; name the text field with {TextField}, or pass \
+                 {SkipBad} to skip such lines",
                 fields.text,
                 field_listing(field_names(&json).as_deref())
             );
@@ -90,8 +91,8 @@ pub(super) fn read(
             &doc.text
         } else if ids.required {
             let message = format!(
-                "no field `{}` (the --id-field) on this line{}; add it, choose another \
-                 --id-field (without it the line number is the id), or pass --skip-bad",
+                "no field `{}` (the {IdField}) on this line{}; add it, choose another \
+                 {IdField} (without it the line number is the id), or pass {SkipBad}",
                 fields.id,
                 field_listing(field_names(&json).as_deref())
             );
@@ -176,7 +177,7 @@ fn missing_id_message(id_field: &str, fields_here: Option<&[String]>, with_id: u
     format!(
         "no field `{id_field}` on this line{}, but line {with_id} has one: with its line number \
          as id it could collide with the id of another line; add the id to every line, or \
-         pass --skip-bad to skip lines without one",
+         pass {SkipBad} to skip lines without one",
         field_listing(fields_here)
     )
 }
@@ -205,11 +206,11 @@ fn json_failure(name: &Path, line: u64, e: &serde_json::Error) -> Error {
         .rfind(" at line ")
         .map_or(full.as_str(), |i| &full[..i]);
     let text = if e.is_data() {
-        format!("{message}; fix the line or pass --skip-bad to skip such lines")
+        format!("{message}; fix the line or pass {SkipBad} to skip such lines")
     } else {
         format!(
             "invalid JSON at column {}: {message}; each line must be one complete JSON object \
-             (fix the line, or pass --skip-bad to skip such lines)",
+             (fix the line, or pass {SkipBad} to skip such lines)",
             e.column()
         )
     };

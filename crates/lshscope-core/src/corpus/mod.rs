@@ -10,7 +10,6 @@ mod dir;
 mod jsonl;
 mod options;
 pub(crate) mod parquet;
-mod parquet_chunks;
 mod read;
 mod sample;
 mod sink;

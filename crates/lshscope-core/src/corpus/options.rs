@@ -1,6 +1,8 @@
 //! What a corpus read is asked to do and what it reports: the format, columns, quoting,
 //! limit, sample and skip rules, and the counts of what happened to each line.
 
+use crate::terms::Message;
+
 /// How documents are laid out in the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -150,7 +152,7 @@ pub struct ReadReport {
     /// default, ids numbered by row when a column looks like an id, no documents at all. The
     /// CLI prints each as a `warning:`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Message>,
 }
 
 /// Physical lines of a line-based input, by what became of them.

@@ -14,6 +14,8 @@ use super::options::{
 use super::sample::Reservoir;
 use super::source::read_error;
 use crate::jobs::Progress;
+use crate::terms::Message;
+use crate::terms::Setting::{Hidden, NoIgnore, SkipBad};
 use crate::{Error, Result};
 
 /// A physical line: (1-based number, content, the line ending removed from it).
@@ -284,11 +286,13 @@ impl Sink {
         report.skipped_files = self.skipped_files;
         report.lines = self.lines;
         (report.duplicate_ids, report.duplicate_id_examples) = duplicate_ids(&corpus);
-        report.warnings.append(&mut self.warnings);
+        report
+            .warnings
+            .extend(self.warnings.drain(..).map(Message::from));
         if corpus.is_empty() {
             report
                 .warnings
-                .push(no_documents_warning(&self.name, report));
+                .push(no_documents_warning(&self.name, report).into());
         }
         corpus
     }
@@ -305,17 +309,18 @@ fn no_documents_warning(name: &Path, report: &ReadReport) -> String {
             ("row", "malformed")
         };
         if report.skipped == 1 {
-            format!("its only {what} was {bad} and skipped (--skip-bad)")
+            format!("its only {what} was {bad} and skipped ({SkipBad})")
         } else {
             format!(
-                "all {} {what}s were {bad} and skipped (--skip-bad)",
+                "all {} {what}s were {bad} and skipped ({SkipBad})",
                 crate::util::numfmt::thousands(report.skipped as u64)
             )
         }
     } else if report.format == InputFormat::Dir {
-        "it holds no file to read (hidden files and those ignore files exclude are left out: \
-         see --hidden and --no-ignore)"
-            .to_string()
+        format!(
+            "it holds no file to read (hidden files and those ignore files exclude are left \
+             out: see {Hidden} and {NoIgnore})"
+        )
     } else if report.format == InputFormat::Parquet {
         "the file has no rows".to_string()
     } else if report.bytes == 0 {

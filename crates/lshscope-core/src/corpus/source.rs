@@ -12,90 +12,17 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
+pub(crate) use crate::io::compression::Compression;
+pub(super) use crate::io::compression::lower_extension;
+use crate::io::parquet::MAGIC as PARQUET_MAGIC;
 use crate::jobs::Progress;
+use crate::terms::Setting::{Format, SkipBad};
 use crate::{Error, Result};
 
 /// Read buffer size: large enough that per-call overhead vanishes next to parsing.
 pub(super) const BUFFER_BYTES: usize = 256 * 1024;
-
-const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
-/// Zstandard frame magic number 0xFD2FB528, little endian (RFC 8878 §3.1.1).
-const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
-/// `BZh` and a block size digit.
-const BZIP2_MAGIC: &[u8] = b"BZh";
-/// xz stream header magic (xz file format §2.1.1.1).
-const XZ_MAGIC: [u8; 6] = [0xfd, b'7', b'z', b'X', b'Z', 0x00];
-/// The four bytes that open and close every Parquet file.
-pub(crate) const PARQUET_MAGIC: &[u8; 4] = b"PAR1";
 /// Bytes examined for NUL bytes when deciding that a stream is binary.
 const SNIFF_BYTES: usize = 8192;
-
-/// Compression of an input stream.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Compression {
-    None,
-    Gzip,
-    Zstd,
-    Bzip2,
-    Xz,
-}
-
-impl Compression {
-    /// What the file name promises (`.gz`, `.zst`, `.bz2`, `.xz`, any case).
-    pub(super) fn from_name(path: &Path) -> Compression {
-        match lower_extension(path).as_deref() {
-            Some("gz") => Compression::Gzip,
-            Some("zst") => Compression::Zstd,
-            Some("bz2") => Compression::Bzip2,
-            Some("xz") => Compression::Xz,
-            _ => Compression::None,
-        }
-    }
-
-    /// The name in messages and in the read report.
-    pub(super) fn name(self) -> Option<&'static str> {
-        match self {
-            Compression::None => None,
-            Compression::Gzip => Some("gzip"),
-            Compression::Zstd => Some("zstd"),
-            Compression::Bzip2 => Some("bzip2"),
-            Compression::Xz => Some("xz"),
-        }
-    }
-
-    fn extension(self) -> &'static str {
-        match self {
-            Compression::None => "",
-            Compression::Gzip => "gz",
-            Compression::Zstd => "zst",
-            Compression::Bzip2 => "bz2",
-            Compression::Xz => "xz",
-        }
-    }
-
-    /// What the first bytes say.
-    pub(crate) fn sniff(head: &[u8]) -> Compression {
-        if head.starts_with(&GZIP_MAGIC) {
-            Compression::Gzip
-        } else if head.starts_with(&ZSTD_MAGIC) {
-            Compression::Zstd
-        } else if head.len() >= 4
-            && head.starts_with(BZIP2_MAGIC)
-            && (b'1'..=b'9').contains(&head[3])
-        {
-            Compression::Bzip2
-        } else if head.starts_with(&XZ_MAGIC) {
-            Compression::Xz
-        } else {
-            Compression::None
-        }
-    }
-}
-
-pub(super) fn lower_extension(path: &Path) -> Option<String> {
-    path.extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-}
 
 /// Passes reads through and reports the byte count to the progress handle.
 pub(super) struct Counted<R> {
@@ -131,9 +58,18 @@ pub(super) enum Within {
 /// What a refusal inside a directory input says the file is in.
 const IN_DIRECTORY: &str = "inside a directory input (read as one document per text file)";
 /// The two ways to leave a file out of a directory input.
-const SKIP_BAD: &str = "pass --skip-bad to skip such files";
+const SKIP_BAD: SkipBadFiles = SkipBadFiles;
 const IGNORE_FILE: &str = "list them in a .ignore file";
 
+/// `pass <skip-bad> to skip such files`: a `Display` rather than a `&str`, since it names a
+/// setting ([`crate::terms`]).
+struct SkipBadFiles;
+
+impl std::fmt::Display for SkipBadFiles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "pass {SkipBad} to skip such files")
+    }
+}
 /// Opens `path` (`-` = stdin). Compression is recognised from the magic bytes; a file whose name
 /// ends in `.gz` / `.zst` but whose bytes are not compressed is an error rather than a guess.
 pub(super) fn open(path: &Path, progress: &Progress) -> Result<Source<'static>> {
@@ -232,34 +168,16 @@ fn wrap_within<'a, R: BufRead + 'a>(
     })
 }
 
-/// `reader` decoded as `compression` says (found by [`Compression::sniff`]): the one place that
-/// knows each codec's decoder, for corpora and pair files alike.
+/// `reader` decoded as `compression` says (found by [`Compression::sniff`]); a decoder that
+/// cannot start is a file that cannot be opened.
 pub(crate) fn decompress<'a, R: BufRead + 'a>(
     reader: R,
     compression: Compression,
     name: &Path,
 ) -> Result<Box<dyn BufRead + 'a>> {
-    Ok(match compression {
-        Compression::None => Box::new(reader),
-        Compression::Gzip => Box::new(BufReader::with_capacity(
-            BUFFER_BYTES,
-            // Multi-member: `cat a.gz b.gz` is a valid gzip file (RFC 1952 §2.2).
-            flate2::bufread::MultiGzDecoder::new(reader),
-        )),
-        Compression::Zstd => Box::new(BufReader::with_capacity(
-            BUFFER_BYTES,
-            zstd::stream::read::Decoder::with_buffer(reader).map_err(|e| cannot_open(name, e))?,
-        )),
-        Compression::Bzip2 => Box::new(BufReader::with_capacity(
-            BUFFER_BYTES,
-            // Multi-stream: `pbzip2` and `cat a.bz2 b.bz2` write several streams.
-            bzip2::bufread::MultiBzDecoder::new(reader),
-        )),
-        Compression::Xz => Box::new(BufReader::with_capacity(
-            BUFFER_BYTES,
-            liblzma::bufread::XzDecoder::new_multi_decoder(reader),
-        )),
-    })
+    compression
+        .decoder(reader)
+        .map_err(|e| cannot_open(name, e))
 }
 
 /// True when the file at `path` starts with Parquet's magic `PAR1` (false when it cannot be
@@ -338,9 +256,9 @@ fn refuse_binary(
             "the content is a Parquet file{inside}; Parquet compresses internally, so \
              decompress the file first and read the .parquet file"
         ),
-        (Content::Parquet, Within::Alone) => "the content is a Parquet file (it starts with \
-                                              PAR1); read it with --format parquet"
-            .to_string(),
+        (Content::Parquet, Within::Alone) => format!(
+            "the content is a Parquet file (it starts with PAR1); read it with {Format} parquet"
+        ),
         (Content::Binary(what), within) => {
             let (not, fix) = if what.starts_with("UTF-16") {
                 (
@@ -372,9 +290,9 @@ fn refuse_binary(
 /// The refusal of a Parquet file met inside a directory input: what works there.
 fn parquet_in_directory(inside: &str, compressed: bool) -> String {
     let alone = if compressed {
-        "or decompress it and read the .parquet file by itself with --format parquet"
+        format!("or decompress it and read the .parquet file by itself with {Format} parquet")
     } else {
-        "or read the file by itself with --format parquet"
+        format!("or read the file by itself with {Format} parquet")
     };
     format!("a Parquet file{inside} {IN_DIRECTORY}; {SKIP_BAD}, {IGNORE_FILE}, {alone}")
 }

@@ -31,7 +31,7 @@ use parquet::file::reader::{ChunkReader, FileReader};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::parser::parse_message_type;
 
-use crate::corpus::parquet::{ColumnBatch, TypedReader, corrupt, guard_panics, open};
+use crate::io::parquet::{ColumnBatch, TypedReader, corrupt, guard_panics, open};
 use crate::jobs::Progress;
 use crate::{Error, Result};
 

@@ -9,6 +9,8 @@ use std::path::Path;
 use crate::corpus::{Corpus, ReadOptions, ReadReport};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::{Index, IndexOptions};
+use crate::terms::Message;
+use crate::terms::Setting::NoCache;
 use crate::{Error, Result};
 
 use super::cache::{CachedIndex, IndexCache, Lookup};
@@ -49,7 +51,13 @@ impl PendingCacheWrite {
             &self.key,
             &loaded.corpus,
             &loaded.index,
-            &loaded.read.warnings,
+            // Stored with their settings' tokens, so that a hit gives them back whole.
+            &loaded
+                .read
+                .warnings
+                .iter()
+                .map(|w| w.tokens().to_string())
+                .collect::<Vec<_>>(),
         );
         let done = match stored {
             Ok(true) => format!("index cached in {}", self.cache.dir.display()),
@@ -128,11 +136,12 @@ pub fn open_deferred(
                         } = *hit;
                         progress.finish();
                         let note = format!(
-                            "opened from the cache ({}; --no-cache rebuilds)",
+                            "opened from the cache ({}; {NoCache} rebuilds)",
                             cache.dir.display()
                         );
                         let mut loaded = prebuilt(corpus, index, Some(note));
-                        loaded.read.warnings = read_warnings;
+                        loaded.read.warnings =
+                            read_warnings.into_iter().map(Message::from).collect();
                         return Ok((loaded, None));
                     }
                     Lookup::Miss => {}

@@ -15,6 +15,8 @@ use unicode_normalization::char::is_combining_mark;
 
 use super::ShingleKind;
 use super::spacy_en;
+use crate::terms::Message;
+use crate::terms::Setting::Shingle;
 
 /// Whose normalization and shingling to use.
 #[derive(
@@ -79,23 +81,22 @@ impl Profile {
     }
 
     /// Whether the tool can shingle this way; the error says what it can do instead.
-    pub fn check_shingle(self, kind: ShingleKind) -> Result<(), String> {
+    pub fn check_shingle(self, kind: ShingleKind) -> Result<(), Message> {
         match (self, kind) {
             (Profile::Lshscope, _) => Ok(()),
             (Profile::Nemo, ShingleKind::Char(k)) if k >= 2 => Ok(()),
-            (Profile::Nemo, ShingleKind::Char(k)) => Err(format!(
+            (Profile::Nemo, ShingleKind::Char(k)) => Err(Message::from(format!(
                 "NeMo Curator (cuDF's str.minhash) needs char_ngrams of 2 or more, got char:{k}"
-            )),
-            (Profile::Nemo, ShingleKind::Word(_)) => Err(
-                "NeMo Curator shingles characters only: use --shingle char:K (its default is 24)"
-                    .to_string(),
-            ),
+            ))),
+            (Profile::Nemo, ShingleKind::Word(_)) => Err(Message::from(format!(
+                "NeMo Curator shingles characters only: use {Shingle} char:K (its default is 24)"
+            ))),
             (_, ShingleKind::Word(_)) => Ok(()),
-            (p, ShingleKind::Char(_)) => Err(format!(
-                "{} shingles words only: use --shingle word:N (its default is {})",
+            (p, ShingleKind::Char(_)) => Err(Message::from(format!(
+                "{} shingles words only: use {Shingle} word:N (its default is {})",
                 p.name(),
                 p.default_shingle()
-            )),
+            ))),
         }
     }
 

@@ -269,11 +269,12 @@ fn named_columns_are_read_and_missing_ones_explained() {
     match read_pairs(&csv, &corpus, &ImportOptions::default(), &Progress::new()) {
         Err(Error::Input { message, line, .. }) => {
             assert_eq!(line, 1);
+            let message = lshscope_core::terms::render_neutral(&message);
             assert!(
                 message.contains("left, right, weight") || message.contains("left,right,weight"),
                 "{message}"
             );
-            assert!(message.contains("--pair-columns"), "{message}");
+            assert!(message.contains("`pair_columns` A,B"), "{message}");
         }
         other => panic!("expected an input error, got {other:?}"),
     }

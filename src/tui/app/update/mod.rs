@@ -341,7 +341,10 @@ impl App {
         // last, so it is what the status line shows: it says the corpus may not be the one
         // the user meant.
         if !loaded.read.warnings.is_empty() {
-            self.complain(loaded.read.warnings.join(" · "));
+            let said: Vec<String> = (loaded.read.warnings.iter())
+                .map(crate::cli::errors::render_message)
+                .collect();
+            self.complain(said.join(" · "));
         }
         self.data = Some(loaded);
         self.show(View::Main);

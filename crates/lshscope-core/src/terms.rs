@@ -1,0 +1,236 @@
+//! The engine's words for the settings a caller chooses, and how a face puts its own in.
+//!
+//! An engine message that tells the user what to change ("pass `skip_bad` to skip such
+//! lines") names a [`Setting`], not a command-line flag: the engine has callers that have no
+//! flags (Python, a library user). Formatting a `Setting` into a message writes a token that
+//! stands for it; the message stays a plain `String` inside [`crate::Error`] and the read
+//! reports' [`Message`]s, so a face can wrap it in its own sentence and the token survives.
+//! Showing the text replaces each token by a name: [`neutral`] (the engine's own, what
+//! `Display` of an error or a [`Message`] gives), or a face's, through [`render`] (the command
+//! line's `--skip-bad`, Python's `skip_bad=True`).
+
+use std::borrow::Cow;
+use std::fmt;
+
+/// A setting of the engine's options that a message may tell the user to change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Setting {
+    /// Which CSV/TSV/Parquet column holds the text ([`crate::corpus::ReadOptions::text_column`]).
+    TextColumn,
+    /// Which CSV/TSV/Parquet column holds the id.
+    IdColumn,
+    /// Which JSON Lines field holds the text.
+    TextField,
+    /// Which JSON Lines field holds the id.
+    IdField,
+    /// The input format ([`crate::corpus::InputFormat`]).
+    Format,
+    /// Skip malformed records instead of failing.
+    SkipBad,
+    /// CSV/TSV: the first row is data, not a header (`has_headers = false`).
+    NoHeaders,
+    /// CSV/TSV quoting.
+    Quote,
+    /// Keep only the first N documents.
+    Limit,
+    /// Keep a uniform sample of N documents.
+    Sample,
+    /// Directory input: include hidden files.
+    Hidden,
+    /// Directory input: do not honour ignore files.
+    NoIgnore,
+    /// The shingle kind and size (`char:K`, `word:N`).
+    Shingle,
+    /// Rebuild the index instead of opening it from the cache.
+    NoCache,
+    /// The two id columns of an imported pairs table.
+    PairColumns,
+    /// The id and cluster columns of an imported clusters table.
+    ClusterColumns,
+}
+
+impl Setting {
+    /// Every setting, in declaration order.
+    pub const ALL: [Setting; 16] = [
+        Setting::TextColumn,
+        Setting::IdColumn,
+        Setting::TextField,
+        Setting::IdField,
+        Setting::Format,
+        Setting::SkipBad,
+        Setting::NoHeaders,
+        Setting::Quote,
+        Setting::Limit,
+        Setting::Sample,
+        Setting::Hidden,
+        Setting::NoIgnore,
+        Setting::Shingle,
+        Setting::NoCache,
+        Setting::PairColumns,
+        Setting::ClusterColumns,
+    ];
+
+    /// The engine's key for the setting: the field of the options struct that holds it, in
+    /// snake case. Tokens carry it, and faces without a table of their own may derive names
+    /// from it.
+    pub fn key(self) -> &'static str {
+        match self {
+            Setting::TextColumn => "text_column",
+            Setting::IdColumn => "id_column",
+            Setting::TextField => "text_field",
+            Setting::IdField => "id_field",
+            Setting::Format => "format",
+            Setting::SkipBad => "skip_bad",
+            Setting::NoHeaders => "no_headers",
+            Setting::Quote => "quote",
+            Setting::Limit => "limit",
+            Setting::Sample => "sample",
+            Setting::Hidden => "hidden",
+            Setting::NoIgnore => "no_ignore",
+            Setting::Shingle => "shingle",
+            Setting::NoCache => "no_cache",
+            Setting::PairColumns => "pair_columns",
+            Setting::ClusterColumns => "cluster_columns",
+        }
+    }
+
+    fn from_key(key: &str) -> Option<Setting> {
+        Setting::ALL.into_iter().find(|s| s.key() == key)
+    }
+}
+
+// Private-use code points bracket a token: no message the engine writes uses them, and text
+// from the user's files that happens to contain them is left alone unless a known key sits
+// between them.
+const OPEN: char = '\u{E000}';
+const CLOSE: char = '\u{E001}';
+
+/// Writes the setting's token: the place in a message where a face puts its name for it.
+impl fmt::Display for Setting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{OPEN}{}{CLOSE}", self.key())
+    }
+}
+
+/// The engine's own name for `setting`, as `Display` of an error shows it: the options
+/// field in backticks (`` `skip_bad` ``; `` `has_headers = false` `` for [`Setting::NoHeaders`],
+/// which the options hold as `has_headers`).
+pub fn neutral(setting: Setting) -> Cow<'static, str> {
+    match setting {
+        Setting::NoHeaders => Cow::Borrowed("`has_headers = false`"),
+        other => Cow::Owned(format!("`{}`", other.key())),
+    }
+}
+
+/// `text` with each setting's token replaced by `name(setting)`; the rest unchanged.
+pub fn render<'a, N>(text: &str, name: impl Fn(Setting) -> N) -> String
+where
+    N: AsRef<str> + 'a,
+{
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find(OPEN) {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + OPEN.len_utf8()..];
+        match after
+            .find(CLOSE)
+            .and_then(|close| Some((close, Setting::from_key(&after[..close])?)))
+        {
+            Some((close, setting)) => {
+                out.push_str(name(setting).as_ref());
+                rest = &after[close + CLOSE.len_utf8()..];
+            }
+            None => {
+                out.push(OPEN);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `text` with the engine's own names ([`neutral`]).
+pub fn render_neutral(text: &str) -> String {
+    render(text, neutral)
+}
+
+/// A message for the user that may name settings (a read report's warning): `Display` gives
+/// the engine's names, [`Message::render`] a face's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message(String);
+
+impl Message {
+    /// The message with `name`'s names for its settings.
+    pub fn render<'a, N: AsRef<str> + 'a>(&self, name: impl Fn(Setting) -> N) -> String {
+        render(&self.0, name)
+    }
+
+    /// The text with its settings' tokens in place, to build a longer message from (as the
+    /// argument of `format!` for an [`crate::Error`] or another `Message`); never to show.
+    pub fn tokens(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<String> for Message {
+    fn from(text: String) -> Self {
+        Message(text)
+    }
+}
+
+impl From<&str> for Message {
+    fn from(text: &str) -> Self {
+        Message(text.to_string())
+    }
+}
+
+impl fmt::Display for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&render_neutral(&self.0))
+    }
+}
+
+/// Serialised as `Display` shows it, in the engine's names: a face that writes a report in
+/// its own words renders the messages first ([`Message::render`]).
+impl serde::Serialize for Message {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_render_as_each_face_names_them() {
+        let text = format!("pass {} to skip such lines", Setting::SkipBad);
+        assert_ne!(text, "pass `skip_bad` to skip such lines");
+        assert_eq!(render_neutral(&text), "pass `skip_bad` to skip such lines");
+        assert_eq!(
+            render(&text, |s| format!("--{}", s.key().replace('_', "-"))),
+            "pass --skip-bad to skip such lines"
+        );
+        let nested = format!("--x: {}; or {}", text, Setting::NoHeaders);
+        assert_eq!(
+            Message::from(nested).to_string(),
+            "--x: pass `skip_bad` to skip such lines; or `has_headers = false`"
+        );
+    }
+
+    #[test]
+    fn stray_markers_and_unknown_keys_stay_as_they_are() {
+        let text = format!("a{OPEN}b{OPEN}nonsense{CLOSE}c{OPEN}");
+        assert_eq!(render_neutral(&text), text);
+        let half = format!("{OPEN}limit");
+        assert_eq!(render_neutral(&half), half);
+    }
+
+    #[test]
+    fn every_setting_has_a_distinct_key() {
+        for s in Setting::ALL {
+            assert_eq!(Setting::from_key(s.key()), Some(s));
+        }
+    }
+}

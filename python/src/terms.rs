@@ -1,0 +1,38 @@
+//! Python's names for the engine's settings: where an engine message names a setting, a
+//! Python user reads the keyword argument that would set it (`skip_bad=True`,
+//! `shingle="char:K"`'s `shingle=`). The package does not read corpus files itself, so most
+//! of these name the option of the engine's reader, in the spelling a keyword argument has.
+
+use lshscope_core::terms::{Message, Setting};
+
+/// The keyword argument, as a message should show it, for `setting`.
+pub fn keyword(setting: Setting) -> &'static str {
+    match setting {
+        Setting::TextColumn => "text_column=",
+        Setting::IdColumn => "id_column=",
+        Setting::TextField => "text_field=",
+        Setting::IdField => "id_field=",
+        Setting::Format => "format=",
+        Setting::SkipBad => "skip_bad=True",
+        Setting::NoHeaders => "has_headers=False",
+        Setting::Quote => "quote=",
+        Setting::Limit => "limit=",
+        Setting::Sample => "sample=",
+        Setting::Hidden => "hidden=True",
+        Setting::NoIgnore => "no_ignore=True",
+        Setting::Shingle => "shingle=",
+        Setting::NoCache => "no_cache=True",
+        Setting::PairColumns => "pair_columns=",
+        Setting::ClusterColumns => "cluster_columns=",
+    }
+}
+
+/// An engine error's text with Python's names.
+pub fn error_text(error: &lshscope_core::Error) -> String {
+    error.render(keyword)
+}
+
+/// An engine message's text with Python's names.
+pub fn message_text(message: &Message) -> String {
+    message.render(keyword)
+}
