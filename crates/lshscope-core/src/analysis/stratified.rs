@@ -568,7 +568,7 @@ fn parse_banding(text: &str) -> Option<Banding> {
 pub fn read_stratified(path: &Path) -> Result<Option<StratifiedSample>> {
     let mut reader = crate::pairs::open_input(path)?;
     let head = reader.fill_buf().map_err(|e| Error::io(path, e))?;
-    if head.starts_with(crate::corpus::source::PARQUET_MAGIC) {
+    if head.starts_with(crate::io::parquet::MAGIC) {
         return Ok(None);
     }
     let mut rows: Vec<(u64, FileRow)> = Vec::new();
