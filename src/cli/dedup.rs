@@ -134,7 +134,10 @@ pub struct DedupSummary {
     /// Exact Jaccards computed (joining components, weakest links, audits, the center pass,
     /// removed documents against their components' kept ones).
     pub jaccards_computed: u64,
-    /// Of those, the center pass's: one per document and kept candidate of it.
+    /// Of those, the ones that joined the components (a bucket's member stops at the first
+    /// member of another component that reaches the threshold) ...
+    pub joining_jaccards: u64,
+    /// ... and the center pass's: one per document and kept candidate of it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub center_jaccards: Option<u64>,
     /// Clusters of the chosen method, the documents they hold and remove.
@@ -574,6 +577,7 @@ fn summarize(
         capped_buckets: result.capped_buckets,
         pairs_dropped_by_cap: result.pairs_dropped_by_cap,
         jaccards_computed: result.jaccards_computed,
+        joining_jaccards: result.joining_jaccards,
         center_jaccards: result.center.as_ref().map(|c| c.jaccards),
         clusters: clusters.len(),
         documents_in_clusters: clusters.clustered_documents(),
@@ -670,11 +674,19 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
     let _ = writeln!(
         out,
         "buckets stand for {} candidate {} between distinct shingle sets (identical copies \
-         collapsed; a pair counts once per band it shares); {} exact {} computed; {joined}",
+         collapsed; a pair counts once per band it shares); {} exact {} computed{}; {joined}",
         thousands(s.bucket_pairs),
         for_count(s.bucket_pairs, "pair", "pairs"),
         thousands(s.jaccards_computed),
-        for_count(s.jaccards_computed, "Jaccard", "Jaccards")
+        for_count(s.jaccards_computed, "Jaccard", "Jaccards"),
+        match s.center_jaccards {
+            Some(center) => format!(
+                " ({} joining components, {} in the center pass)",
+                thousands(s.joining_jaccards),
+                thousands(center)
+            ),
+            None => String::new(),
+        }
     );
     out.push_str(&render_cap(s.capped_buckets, s.pairs_dropped_by_cap));
     let (keep, order) = match (s.keep, &s.keep_by) {

@@ -65,6 +65,9 @@ pub struct Dedup {
     /// Exact Jaccards computed: joining the components, their weakest links and audits, the
     /// center pass, and each removed document against its component's kept one.
     pub jaccards_computed: u64,
+    /// Of those, the ones that joined the components (stopping, in a bucket, at the first
+    /// member of another component that reaches the threshold).
+    pub joining_jaccards: u64,
     /// Which of `center` and `clusters` the result stands for.
     pub clustering: Clustering,
     /// The connected components (of the verified pairs, or of every candidate with

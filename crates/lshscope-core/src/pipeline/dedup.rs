@@ -150,6 +150,7 @@ impl Pipeline<'_> {
                 + audited.jaccards
                 + center.as_ref().map_or(0, |c| c.jaccards)
                 + to_kept_jaccards,
+            joining_jaccards: verified.jaccards + unverified.as_ref().map_or(0, |u| u.jaccards),
             clustering: options.clustering,
             clusters: audited.clusters,
             audits: audited.audits,
