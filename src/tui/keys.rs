@@ -227,6 +227,8 @@ pub const BINDINGS: &[Binding] = {
     bind(&[DOWN, ch('j')], Down, &[Viewer], "scroll the texts down", None),
     bind(&[PAGE_UP], PageUp, &[Viewer], "scroll a page up", None),
     bind(&[PAGE_DOWN, ch(' ')], PageDown, &[Viewer], "scroll a page down", None),
+    bind(&[HOME, ch('g')], Top, &[Viewer], "to the top of the texts", None),
+    bind(&[END, ch('G')], Bottom, &[Viewer], "to the end of the texts", None),
     bind(&[LEFT, ch('h')], PrevPair, &[Viewer], "previous pair in the list", Some("prev/next pair")),
     bind(&[RIGHT, ch('l')], NextPair, &[Viewer], "next pair in the list", None),
     bind(&[TAB], ScrollSide, &[Viewer], "scroll both / left / right text", Some("scroll side")),

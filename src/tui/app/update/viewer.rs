@@ -9,6 +9,10 @@ use lshscope_core::diff::export::{ExportFormat, PairInfo, write_diff};
 use lshscope_core::minhash::VerifiedPair;
 use lshscope_core::util::numfmt::{for_count, thousands};
 
+/// A scroll by this many lines reaches either end of any text (and `scroll + delta` cannot
+/// overflow).
+const TO_THE_END: isize = i32::MAX as isize;
+
 impl App {
     /// The viewer's commands; `false` leaves `cmd` to the common ones.
     pub(super) fn viewer_command(&mut self, cmd: Command, from: PairSource) -> bool {
@@ -17,6 +21,9 @@ impl App {
             Command::Down => self.scroll_texts(1),
             Command::PageUp => self.scroll_texts(-(self.viewer_page() as isize)),
             Command::PageDown => self.scroll_texts(self.viewer_page() as isize),
+            // Past either end: the scroll stops at the first (last) page of each text.
+            Command::Top => self.scroll_texts(-TO_THE_END),
+            Command::Bottom => self.scroll_texts(TO_THE_END),
             Command::PrevPair | Command::NextPair => {
                 let delta = if cmd == Command::NextPair { 1 } else { -1 };
                 match from {
