@@ -61,6 +61,11 @@ pub enum Command {
     ToggleDiff,
     PrevDifference,
     NextDifference,
+    /// The viewer: type words to find in both texts.
+    SearchPrompt,
+    /// The viewer: the next (previous) line holding a match of the search.
+    NextMatch,
+    PrevMatch,
 }
 
 /// Where a binding applies: the screen and, on the main screen, the focused panel.
@@ -235,7 +240,11 @@ pub const BINDINGS: &[Binding] = {
     bind(&[ch('v')], ToggleBandValues, &[Viewer], "show/hide each band's r values", Some("band values")),
     bind(&[ch('d')], ToggleDiff, &[Viewer], "diff mode: what differs, aligned word by word (stays on for ←/→)", Some("diff")),
     bind(&[ch('[')], PrevDifference, &[Viewer], "previous difference (diff mode)", None),
-    bind(&[ch(']')], NextDifference, &[Viewer], "next difference (diff mode)", None),
+    bind(&[ch(']')], NextDifference, &[Viewer], "next difference (from the top: the first line where the texts differ)", None),
+    bind(&[ch('/')], SearchPrompt, &[Viewer], "find words in both texts (case-insensitive)", None),
+    // Not n/N: n labels the pair "not a duplicate" here. } and { step as ] and [ do.
+    bind(&[ch('}')], NextMatch, &[Viewer], "next match of the search", None),
+    bind(&[ch('{')], PrevMatch, &[Viewer], "previous match of the search", None),
     bind(&[ch('e')], Export, &[Viewer], "export the pair's diff (<stem>.diff.<a>.<b>.txt and .html)", Some("export diff")),
     // Clusters view: the cluster list.
     bind(&[UP, ch('k')], Up, &[Clusters], "previous cluster", Some("move")),
@@ -395,6 +404,7 @@ fn is_partner(a: Command, b: Command) -> bool {
             | (Up, Down)
             | (PrevPair, NextPair)
             | (PrevDifference, NextDifference)
+            | (NextMatch, PrevMatch)
             | (LabelDuplicate, LabelNotDuplicate)
             | (LabelNotDuplicate, LabelUnsure)
     )

@@ -99,6 +99,11 @@ fn home_and_end_reach_either_end_of_both_texts() {
         "{s}"
     );
     assert!(s.contains(&format!("lines 1–{rows} of 30,000")), "{s}");
+    // The metrics say, uncut, that they saw only the start of these texts.
+    assert!(
+        s.contains("first 2,000 chars of 1,410,007 and 1,410,012 "),
+        "{s}"
+    );
 
     // In diff mode Home/End move both panes over the aligned rows.
     cmd(&mut app, Command::ToggleDiff);
@@ -112,4 +117,130 @@ fn home_and_end_reach_either_end_of_both_texts() {
     assert_eq!(tops(&app), (aligned - rows, aligned - rows));
     cmd(&mut app, Command::Top);
     assert_eq!(tops(&app), (0, 0));
+}
+
+#[test]
+fn bracket_from_the_top_skips_the_common_header_in_both_views() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = viewer_on_long_pair(dir.path());
+    // The shared-shingle view: both texts to the line before the first difference.
+    cmd(&mut app, Command::NextDifference);
+    assert!(!app.viewer().diff_mode);
+    assert_eq!(tops(&app), (FIRST_CHANGE - 1, FIRST_CHANGE - 1));
+    let s = shown(&app);
+    assert!(
+        s.contains("clause 29950 was struck out by the second party"),
+        "{s}"
+    );
+    assert!(s.contains("first difference on line 29,951"), "{s}");
+
+    // ] again: diff mode, on the first difference, which the word cap no longer hides.
+    cmd(&mut app, Command::Top);
+    cmd(&mut app, Command::ToggleDiff);
+    cmd(&mut app, Command::NextDifference);
+    let s = shown(&app);
+    assert!(s.contains("difference 1 of 5"), "{s}");
+    assert!(s.contains("struck out by the second party"), "{s}");
+    let view = app.viewer().pair.as_ref().unwrap();
+    let row = view.aligned.as_ref().unwrap().difference_rows[0];
+    assert_eq!(tops(&app), (row - 1, row - 1));
+    assert!(
+        row >= FIRST_CHANGE,
+        "the difference is past the header: row {row}"
+    );
+}
+
+#[test]
+fn slash_finds_words_in_both_texts_and_braces_step_through_them() {
+    use lshscope::tui::app::PromptKey;
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = viewer_on_long_pair(dir.path());
+    // n labels the pair here: the search keeps its own keys.
+    assert_eq!(
+        lookup(&key('n'), Context::Viewer),
+        Some(Command::LabelNotDuplicate)
+    );
+    assert_eq!(
+        lookup(&key('/'), Context::Viewer),
+        Some(Command::SearchPrompt)
+    );
+    assert_eq!(lookup(&key('}'), Context::Viewer), Some(Command::NextMatch));
+    assert_eq!(lookup(&key('{'), Context::Viewer), Some(Command::PrevMatch));
+
+    let search = |app: &mut App, words: &str| {
+        cmd(app, Command::SearchPrompt);
+        for c in words.chars() {
+            app.update(Action::PromptInput(PromptKey::Char(c)));
+        }
+        app.update(Action::PromptInput(PromptKey::Submit));
+    };
+    // Lines 3,000, 10,000, 17,000 and 24,000 hold "Indemnity" in both texts.
+    cmd(&mut app, Command::PageDown);
+    search(&mut app, "INDEMNITY");
+    assert_eq!(tops(&app), (2_999, 2_999));
+    let s = shown(&app);
+    assert!(
+        s.contains("match 1 of 4 for “INDEMNITY” (4 in A, 4 in B)"),
+        "{s}"
+    );
+    assert!(
+        s.contains("clause 03000 the Indemnity of the licensee holds"),
+        "{s}"
+    );
+    cmd(&mut app, Command::NextMatch);
+    assert_eq!(tops(&app), (9_999, 9_999));
+    cmd(&mut app, Command::NextMatch);
+    cmd(&mut app, Command::NextMatch);
+    assert_eq!(tops(&app), (23_999, 23_999));
+    cmd(&mut app, Command::NextMatch);
+    assert_eq!(tops(&app), (2_999, 2_999));
+    assert!(
+        shown(&app).contains("match 1 of 4 for “INDEMNITY” (4 in A, 4 in B) · from the top again")
+    );
+    cmd(&mut app, Command::PrevMatch);
+    assert_eq!(tops(&app), (23_999, 23_999));
+    assert!(shown(&app).contains("match 4 of 4"));
+
+    // From further down, the first match at or after the top line; a word only B has.
+    cmd(&mut app, Command::Bottom);
+    search(&mut app, "struck out");
+    let s = shown(&app);
+    assert!(
+        s.contains("match 5 of 5 for “struck out” (0 in A, 5 in B)"),
+        "{s}"
+    );
+    // The match is highlighted where it is: in B's pane, on the last page.
+    let (row, line) = s
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("struck out"))
+        .expect("the match is on screen");
+    let column = line[..line.find("struck out").unwrap()].chars().count() as u16;
+    let cells = cell_styles(&app, SIZE.0, SIZE.1);
+    let selected = app.theme().selected().bg;
+    assert_eq!(cells[(column, row as u16)].bg, selected.unwrap());
+    assert_ne!(cells[(column - 2, row as u16)].bg, selected.unwrap());
+    cmd(&mut app, Command::NextMatch);
+    assert!(
+        shown(&app).contains("match 1 of 5 for “struck out” (0 in A, 5 in B) · from the top again")
+    );
+    assert_eq!(tops(&app), (FIRST_CHANGE - 1, FIRST_CHANGE - 1));
+
+    search(&mut app, "no such words");
+    assert!(shown(&app).contains("no match for “no such words” in either text"));
+    // Esc cancels the prompt: nothing moves.
+    let before = tops(&app);
+    cmd(&mut app, Command::SearchPrompt);
+    app.update(Action::PromptInput(PromptKey::Char('x')));
+    app.update(Action::PromptInput(PromptKey::Cancel));
+    assert_eq!(tops(&app), before);
+    assert_eq!(app.overlay(), &lshscope::tui::app::Overlay::None);
+
+    // Diff mode: the aligned rows.
+    cmd(&mut app, Command::ToggleDiff);
+    cmd(&mut app, Command::Top);
+    search(&mut app, "indemnity");
+    assert!(shown(&app).contains("match 1 of 4"));
+    let top = tops(&app).0;
+    assert!((2_990..3_010).contains(&top), "row {top}");
 }

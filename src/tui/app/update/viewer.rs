@@ -1,10 +1,11 @@
 //! The pair viewer's commands: scrolling the two texts, and stepping through the list the
 //! pair came from.
 
-use crate::tui::app::{App, PairSource, View};
+use crate::tui::app::{App, PairSource, PromptKind, View};
 use crate::tui::keys::{Command, hint};
 use crate::tui::layout;
-use crate::tui::viewer::pair_view;
+use crate::tui::layout::wrap_ranges;
+use crate::tui::viewer::{TextSearch, find_all, first_difference, match_lines, pair_view};
 use lshscope_core::diff::export::{ExportFormat, PairInfo, write_diff};
 use lshscope_core::minhash::VerifiedPair;
 use lshscope_core::util::numfmt::{for_count, thousands};
@@ -22,7 +23,13 @@ impl App {
             Command::PageUp => self.scroll_texts(-(self.viewer_page() as isize)),
             Command::PageDown => self.scroll_texts(self.viewer_page() as isize),
             // Past either end: the scroll stops at the first (last) page of each text.
-            Command::Top => self.scroll_texts(-TO_THE_END),
+            Command::Top => {
+                // `]` goes on from the top again.
+                if let Some(view) = &mut self.viewer.pair {
+                    view.difference = None;
+                }
+                self.scroll_texts(-TO_THE_END)
+            }
             Command::Bottom => self.scroll_texts(TO_THE_END),
             Command::PrevPair | Command::NextPair => {
                 let delta = if cmd == Command::NextPair { 1 } else { -1 };
@@ -37,6 +44,9 @@ impl App {
             Command::NextDifference => self.step_difference(true),
             Command::PrevDifference => self.step_difference(false),
             Command::Export => self.export_diff(),
+            Command::SearchPrompt => self.open_prompt(PromptKind::Search),
+            Command::NextMatch => self.step_match(true),
+            Command::PrevMatch => self.step_match(false),
             // Level panes scroll as one: choosing a side would undo the alignment.
             Command::ScrollSide if self.viewer.diff_mode => self.say(format!(
                 "in diff mode both texts scroll together ({} shows shared shingles, where {} \
@@ -111,6 +121,9 @@ impl App {
     /// `]` / `[`: scrolls both texts to the next (previous) difference, turning diff mode on
     /// if it is off.
     fn step_difference(&mut self, forward: bool) {
+        if forward && !self.viewer.diff_mode && self.skip_common_prefix() {
+            return;
+        }
         if !self.viewer.diff_mode {
             self.toggle_diff();
         }
@@ -150,6 +163,159 @@ impl App {
             "difference {} of {}",
             thousands(k as u64 + 1),
             thousands(total as u64)
+        ));
+    }
+
+    /// `]` in the shared-shingle view while both texts show their common start: scrolls both
+    /// to the line where they first differ. `false` when there is nothing above it to skip
+    /// (then `]` opens diff mode).
+    fn skip_common_prefix(&mut self) -> bool {
+        let (width, rows) = (
+            layout::viewer_text_width(self.size),
+            layout::viewer_text_rows(self.size, self.viewer.show_values, self.curve.banding.bands),
+        );
+        let (Some(view), Some(data)) = (&mut self.viewer.pair, &self.data) else {
+            return false;
+        };
+        let (a, b) = (
+            data.corpus.text(view.a as usize),
+            data.corpus.text(view.b as usize),
+        );
+        let Some(at) = first_difference(a, b) else {
+            self.say("the texts are the same, byte for byte");
+            return true;
+        };
+        let line_of = |text: &str| {
+            wrap_ranges(text, width)
+                .iter()
+                .position(|r| r.end >= at)
+                .unwrap_or(0)
+        };
+        let (line_a, line_b) = (line_of(a), line_of(b));
+        if view.scroll_a.max(view.scroll_b) >= line_a.min(line_b).saturating_sub(1) {
+            return false;
+        }
+        view.show_line(line_a.min(line_b), &data.corpus, width, rows);
+        let same = a[..at].chars().count() as u64;
+        self.say(format!(
+            "first difference on line {} (the {} {} before it are the same in both; {} again \
+             shows every difference)",
+            thousands(line_a.min(line_b) as u64 + 1),
+            thousands(same),
+            for_count(same, "character", "characters"),
+            hint(Command::NextDifference)
+        ));
+        true
+    }
+
+    /// `/` answered: finds `query` in both texts (case-insensitive) and moves to the first
+    /// line at or after the top one that holds a match in either. An empty query ends the
+    /// search.
+    pub(super) fn search_texts(&mut self, query: &str) {
+        let Some(view) = &mut self.viewer.pair else {
+            self.complain("no pair open to search");
+            return;
+        };
+        if query.is_empty() {
+            view.search = None;
+            self.say("search cleared");
+            return;
+        }
+        let Some(data) = &self.data else { return };
+        let (a, b) = (
+            data.corpus.text(view.a as usize),
+            data.corpus.text(view.b as usize),
+        );
+        let search = TextSearch {
+            query: query.to_string(),
+            matches_a: find_all(a, query),
+            matches_b: find_all(b, query),
+            at: None,
+        };
+        if search.matches_a.is_empty() && search.matches_b.is_empty() {
+            view.search = None;
+            self.complain(format!("no match for “{query}” in either text"));
+            return;
+        }
+        view.search = Some(search);
+        self.step_match(true);
+    }
+
+    /// `}` / `{`: both texts to the next (previous) line holding a match, after (before) the
+    /// one last found, or from the top line shown; past the last one it wraps around.
+    fn step_match(&mut self, forward: bool) {
+        let (width, rows) = (
+            layout::viewer_text_width(self.size),
+            layout::viewer_text_rows(self.size, self.viewer.show_values, self.curve.banding.bands),
+        );
+        let diff_mode = self.viewer.diff_mode;
+        let (Some(view), Some(data)) = (&mut self.viewer.pair, &self.data) else {
+            return;
+        };
+        if view.search.is_none() {
+            self.say(format!(
+                "no search yet: {} finds words in both texts",
+                hint(Command::SearchPrompt)
+            ));
+            return;
+        }
+        if diff_mode {
+            view.ensure_diff(data, width);
+        }
+        let (a, b) = (
+            data.corpus.text(view.a as usize),
+            data.corpus.text(view.b as usize),
+        );
+        let layout = view.aligned.as_ref().filter(|_| diff_mode);
+        let Some(search) = &view.search else { return };
+        let lines = match_lines(search, (a, b), layout, width);
+        let top = match view.side {
+            crate::tui::viewer::ScrollSide::Right => view.scroll_b,
+            _ => view.scroll_a,
+        };
+        let (found, wrapped) = match (search.at, forward) {
+            // The first search: at or after the top line.
+            (None, _) => match lines.iter().position(|&l| l >= top) {
+                Some(k) => (Some(k), false),
+                None => (Some(0).filter(|_| !lines.is_empty()), true),
+            },
+            (Some(at), true) => match lines.iter().position(|&l| l > at) {
+                Some(k) => (Some(k), false),
+                None => (Some(0).filter(|_| !lines.is_empty()), true),
+            },
+            (Some(at), false) => match lines.iter().rposition(|&l| l < at) {
+                Some(k) => (Some(k), false),
+                None => (lines.len().checked_sub(1), true),
+            },
+        };
+        let (query, in_a, in_b) = (
+            search.query.clone(),
+            search.matches_a.len(),
+            search.matches_b.len(),
+        );
+        let Some(k) = found else {
+            self.say(format!(
+                "no match for “{query}” in what diff mode lays out ({} shows the whole texts)",
+                hint(Command::ToggleDiff)
+            ));
+            return;
+        };
+        let line = lines[k];
+        view.show_line(line, &data.corpus, width, rows);
+        if let Some(search) = &mut view.search {
+            search.at = Some(line);
+        }
+        let wrap_note = match (wrapped, forward) {
+            (false, _) => "",
+            (true, true) => " · from the top again",
+            (true, false) => " · from the end again",
+        };
+        self.say(format!(
+            "match {} of {} for “{query}” ({} in A, {} in B){wrap_note}",
+            thousands(k as u64 + 1),
+            thousands(lines.len() as u64),
+            thousands(in_a as u64),
+            thousands(in_b as u64),
         ));
     }
 
