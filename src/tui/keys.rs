@@ -240,7 +240,7 @@ pub const BINDINGS: &[Binding] = {
     bind(&[ch('v')], ToggleBandValues, &[Viewer], "show/hide each band's r values", Some("band values")),
     bind(&[ch('d')], ToggleDiff, &[Viewer], "diff mode: what differs, aligned word by word (stays on for ←/→)", Some("diff")),
     bind(&[ch('[')], PrevDifference, &[Viewer], "previous difference (diff mode)", None),
-    bind(&[ch(']')], NextDifference, &[Viewer], "next difference (from the top: the first line where the texts differ)", None),
+    bind(&[ch(']')], NextDifference, &[Viewer], "next difference (diff mode; from the top, past a common header)", None),
     bind(&[ch('/')], SearchPrompt, &[Viewer], "find words in both texts (case-insensitive)", None),
     // Not n/N: n labels the pair "not a duplicate" here. } and { step as ] and [ do.
     bind(&[ch('}')], NextMatch, &[Viewer], "next match of the search", None),

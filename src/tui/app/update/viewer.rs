@@ -4,8 +4,7 @@
 use crate::tui::app::{App, PairSource, PromptKind, View};
 use crate::tui::keys::{Command, hint};
 use crate::tui::layout;
-use crate::tui::layout::wrap_ranges;
-use crate::tui::viewer::{TextSearch, find_all, first_difference, match_lines, pair_view};
+use crate::tui::viewer::{TextSearch, find_all, match_lines, pair_view};
 use lshscope_core::diff::export::{ExportFormat, PairInfo, write_diff};
 use lshscope_core::minhash::VerifiedPair;
 use lshscope_core::util::numfmt::{for_count, thousands};
@@ -119,11 +118,9 @@ impl App {
     }
 
     /// `]` / `[`: scrolls both texts to the next (previous) difference, turning diff mode on
-    /// if it is off.
+    /// if it is off. From the top, `]` lands on the first difference however long the common
+    /// start of the texts ([`crate::tui::viewer::diff_past_common_prefix`]).
     fn step_difference(&mut self, forward: bool) {
-        if forward && !self.viewer.diff_mode && self.skip_common_prefix() {
-            return;
-        }
         if !self.viewer.diff_mode {
             self.toggle_diff();
         }
@@ -164,48 +161,6 @@ impl App {
             thousands(k as u64 + 1),
             thousands(total as u64)
         ));
-    }
-
-    /// `]` in the shared-shingle view while both texts show their common start: scrolls both
-    /// to the line where they first differ. `false` when there is nothing above it to skip
-    /// (then `]` opens diff mode).
-    fn skip_common_prefix(&mut self) -> bool {
-        let (width, rows) = (
-            layout::viewer_text_width(self.size),
-            layout::viewer_text_rows(self.size, self.viewer.show_values, self.curve.banding.bands),
-        );
-        let (Some(view), Some(data)) = (&mut self.viewer.pair, &self.data) else {
-            return false;
-        };
-        let (a, b) = (
-            data.corpus.text(view.a as usize),
-            data.corpus.text(view.b as usize),
-        );
-        let Some(at) = first_difference(a, b) else {
-            self.say("the texts are the same, byte for byte");
-            return true;
-        };
-        let line_of = |text: &str| {
-            wrap_ranges(text, width)
-                .iter()
-                .position(|r| r.end >= at)
-                .unwrap_or(0)
-        };
-        let (line_a, line_b) = (line_of(a), line_of(b));
-        if view.scroll_a.max(view.scroll_b) >= line_a.min(line_b).saturating_sub(1) {
-            return false;
-        }
-        view.show_line(line_a.min(line_b), &data.corpus, width, rows);
-        let same = a[..at].chars().count() as u64;
-        self.say(format!(
-            "first difference on line {} (the {} {} before it are the same in both; {} again \
-             shows every difference)",
-            thousands(line_a.min(line_b) as u64 + 1),
-            thousands(same),
-            for_count(same, "character", "characters"),
-            hint(Command::NextDifference)
-        ));
-        true
     }
 
     /// `/` answered: finds `query` in both texts (case-insensitive) and moves to the first
