@@ -18,7 +18,7 @@ const FIRST_CHANGE: usize = 29_950;
 
 /// Line `i` of text A; B differs from line [`FIRST_CHANGE`] on every tenth line.
 fn line(i: usize, b: bool) -> String {
-    if b && i >= FIRST_CHANGE && (i - FIRST_CHANGE) % 10 == 0 {
+    if b && i >= FIRST_CHANGE && (i - FIRST_CHANGE).is_multiple_of(10) {
         format!("clause {i:05} was struck out by the second party")
     } else if i % 7_000 == 3_000 {
         format!("clause {i:05} the Indemnity of the licensee holds")
@@ -198,6 +198,14 @@ fn slash_finds_words_in_both_texts_and_braces_step_through_them() {
     cmd(&mut app, Command::PrevMatch);
     assert_eq!(tops(&app), (23_999, 23_999));
     assert!(shown(&app).contains("match 4 of 4"));
+    // Scrolled away, the search goes on from the top line shown.
+    cmd(&mut app, Command::Top);
+    cmd(&mut app, Command::PageDown);
+    cmd(&mut app, Command::NextMatch);
+    assert_eq!(tops(&app), (2_999, 2_999));
+    cmd(&mut app, Command::Bottom);
+    cmd(&mut app, Command::PrevMatch);
+    assert_eq!(tops(&app), (23_999, 23_999));
 
     // From further down, the first match at or after the top line; a word only B has.
     cmd(&mut app, Command::Bottom);
@@ -241,4 +249,15 @@ fn slash_finds_words_in_both_texts_and_braces_step_through_them() {
     assert!(shown(&app).contains("match 1 of 4"));
     let top = tops(&app).0;
     assert!((2_990..3_010).contains(&top), "row {top}");
+    cmd(&mut app, Command::NextMatch);
+    assert!(shown(&app).contains("match 2 of 4"));
+    assert!(tops(&app).0 > top + 6_000);
+
+    // Back in the shared-shingle view the search goes on over wrapped lines, from the top
+    // line shown.
+    cmd(&mut app, Command::ToggleDiff);
+    cmd(&mut app, Command::Top);
+    cmd(&mut app, Command::NextMatch);
+    assert_eq!(tops(&app), (2_999, 2_999));
+    assert!(shown(&app).contains("match 1 of 4"));
 }

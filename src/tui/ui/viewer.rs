@@ -494,10 +494,8 @@ mod tests {
             (40..42, hit),
         ];
         assert_eq!(out, expected);
-        assert_eq!(
-            with_matches(&[0..4], shared, &[], hit),
-            vec![(0..4, shared)]
-        );
+        let one: Vec<Range<usize>> = std::iter::once(0..4).collect();
+        assert_eq!(with_matches(&one, shared, &[], hit), vec![(0..4, shared)]);
     }
 
     #[test]

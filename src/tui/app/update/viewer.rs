@@ -98,6 +98,10 @@ impl App {
     /// opened while it stays on).
     fn toggle_diff(&mut self) {
         self.viewer.diff_mode = !self.viewer.diff_mode;
+        // The search's last line counted in the other mode's lines: go on from the top shown.
+        if let Some(search) = self.viewer.pair.as_mut().and_then(|v| v.search.as_mut()) {
+            search.at = None;
+        }
         if !self.viewer.diff_mode {
             self.say("diff mode off: highlighting shared shingles");
             return;
@@ -197,7 +201,8 @@ impl App {
     }
 
     /// `}` / `{`: both texts to the next (previous) line holding a match, after (before) the
-    /// one last found, or from the top line shown; past the last one it wraps around.
+    /// one last found, or the top line shown once the texts were scrolled away from it; past
+    /// the last one it wraps around.
     fn step_match(&mut self, forward: bool) {
         let (width, rows) = (
             layout::viewer_text_width(self.size),
@@ -228,7 +233,14 @@ impl App {
             crate::tui::viewer::ScrollSide::Right => view.scroll_b,
             _ => view.scroll_a,
         };
-        let (found, wrapped) = match (search.at, forward) {
+        // From the match last found while the texts stay where it put them; once they were
+        // scrolled, from the top line shown.
+        let from = match search.at {
+            Some((line, shown_from)) if shown_from == top => Some(line),
+            Some(_) => Some(top),
+            None => None,
+        };
+        let (found, wrapped) = match (from, forward) {
             // The first search: at or after the top line.
             (None, _) => match lines.iter().position(|&l| l >= top) {
                 Some(k) => (Some(k), false),
@@ -256,9 +268,13 @@ impl App {
             return;
         };
         let line = lines[k];
-        view.show_line(line, &data.corpus, width, rows);
+        view.show_line(line, diff_mode, &data.corpus, width, rows);
+        let shown_from = match view.side {
+            crate::tui::viewer::ScrollSide::Right => view.scroll_b,
+            _ => view.scroll_a,
+        };
         if let Some(search) = &mut view.search {
-            search.at = Some(line);
+            search.at = Some((line, shown_from));
         }
         let wrap_note = match (wrapped, forward) {
             (false, _) => "",
