@@ -261,3 +261,63 @@ fn slash_finds_words_in_both_texts_and_braces_step_through_them() {
     assert_eq!(tops(&app), (2_999, 2_999));
     assert!(shown(&app).contains("match 1 of 4"));
 }
+
+/// The same pair through the real binary in a pseudo-terminal (tmux), from a JSON Lines file
+/// of two 1.4 MB documents: End, g, `]`, `/` and `}` as an auditor types them.
+#[test]
+fn a_long_pair_is_navigated_in_a_real_terminal() {
+    use crate::tmux_support::{self, TmuxSession};
+    if !tmux_support::available() {
+        eprintln!("SKIPPED: tmux is not installed; the end-to-end viewer test needs it");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("long.jsonl");
+    // The texts hold no quotes or backslashes: only their line breaks need escaping.
+    let record = |id: &str, b: bool| {
+        format!(
+            "{{\"id\":\"{id}\",\"text\":\"{}\"}}\n",
+            text(b).replace('\n', "\\n")
+        )
+    };
+    let jsonl = record("long-a", false) + &record("long-b", true);
+    assert!(jsonl.len() > 2_000_000, "over 1 MB of text each");
+    std::fs::write(&corpus, jsonl).unwrap();
+    let command = format!(
+        "LSHSCOPE_CACHE_DIR={} {} explore {} -b 16 -r 4 --labels {}; echo \"lshscope exited $?\"; sleep 60",
+        dir.path().join("cache").display(),
+        env!("CARGO_BIN_EXE_lshscope"),
+        corpus.display(),
+        dir.path().join("labels.csv").display()
+    );
+    let session = TmuxSession::start("nav", 160, 45, &[("NO_COLOR", "")], None, &command);
+    session.wait_for("Candidate pairs 1 of 1");
+    session.send(&["Enter"]);
+    let viewer = session.wait_for("lines 1–");
+    assert!(viewer.contains("of 30,000"), "{viewer}");
+
+    session.send(&["End"]);
+    let end = session.wait_for("–30,000 of 30,000");
+    assert!(
+        end.contains("clause 29999 of the shared licence text stands"),
+        "{end}"
+    );
+    session.send(&["g"]);
+    session.wait_for("lines 1–");
+
+    session.send(&["/"]);
+    session.send(&["indemnity", "Enter"]);
+    let found = session.wait_for("match 1 of 4");
+    assert!(found.contains("clause 03000 the Indemnity"), "{found}");
+    session.send(&["}"]);
+    let next = session.wait_for("match 2 of 4");
+    assert!(next.contains("clause 10000 the Indemnity"), "{next}");
+
+    session.send(&["g"]);
+    session.send(&["]"]);
+    let first = session.wait_for("difference 1 of 5");
+    assert!(first.contains("struck out by the second party"), "{first}");
+
+    session.send(&["q"]);
+    session.wait_for("lshscope exited 0");
+}
