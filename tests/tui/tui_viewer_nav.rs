@@ -146,6 +146,19 @@ fn bracket_from_the_top_lands_past_the_common_header() {
     cmd(&mut app, Command::NextDifference);
     assert!(shown(&app).contains("difference 1 of 5"));
     assert_eq!(tops(&app), (row - 1, row - 1));
+    // End, then [: the last difference above the last page.
+    cmd(&mut app, Command::Bottom);
+    let top = tops(&app).0;
+    let view = app.viewer().pair.as_ref().unwrap();
+    let rows = &view.aligned.as_ref().unwrap().difference_rows;
+    let above = rows
+        .iter()
+        .rposition(|&r| r < top)
+        .expect("a difference above the last page");
+    cmd(&mut app, Command::PrevDifference);
+    let s = shown(&app);
+    assert!(s.contains(&format!("difference {} of 5", above + 1)), "{s}");
+    assert!(tops(&app).0 < top);
 }
 
 #[test]

@@ -22,14 +22,15 @@ impl App {
             Command::PageUp => self.scroll_texts(-(self.viewer_page() as isize)),
             Command::PageDown => self.scroll_texts(self.viewer_page() as isize),
             // Past either end: the scroll stops at the first (last) page of each text.
-            Command::Top => {
-                // `]` goes on from the top again.
+            Command::Top | Command::Bottom => {
+                // `]` and `[` go on from where the texts now are, not from the difference
+                // last visited.
                 if let Some(view) = &mut self.viewer.pair {
                     view.difference = None;
                 }
-                self.scroll_texts(-TO_THE_END)
+                let delta = if cmd == Command::Top { -1 } else { 1 };
+                self.scroll_texts(delta * TO_THE_END)
             }
-            Command::Bottom => self.scroll_texts(TO_THE_END),
             Command::PrevPair | Command::NextPair => {
                 let delta = if cmd == Command::NextPair { 1 } else { -1 };
                 match from {
@@ -142,7 +143,11 @@ impl App {
         let target = match (forward, at) {
             (true, at) => diff.next_difference(at),
             (false, Some(row)) => diff.previous_difference(row),
-            (false, None) => None,
+            // None visited (or the texts moved to an end since): the last one above the top row.
+            (false, None) => view.aligned.as_ref().and_then(|layout| {
+                let top = view.scroll_a;
+                layout.difference_rows.iter().rposition(|&row| row < top)
+            }),
         };
         let Some(k) = target else {
             let message = match (total, forward) {
