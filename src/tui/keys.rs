@@ -61,6 +61,11 @@ pub enum Command {
     ToggleDiff,
     PrevDifference,
     NextDifference,
+    /// The viewer: type words to find in both texts.
+    SearchPrompt,
+    /// The viewer: the next (previous) line holding a match of the search.
+    NextMatch,
+    PrevMatch,
 }
 
 /// Where a binding applies: the screen and, on the main screen, the focused panel.
@@ -227,13 +232,19 @@ pub const BINDINGS: &[Binding] = {
     bind(&[DOWN, ch('j')], Down, &[Viewer], "scroll the texts down", None),
     bind(&[PAGE_UP], PageUp, &[Viewer], "scroll a page up", None),
     bind(&[PAGE_DOWN, ch(' ')], PageDown, &[Viewer], "scroll a page down", None),
+    bind(&[HOME, ch('g')], Top, &[Viewer], "to the top of the texts", None),
+    bind(&[END, ch('G')], Bottom, &[Viewer], "to the end of the texts", None),
     bind(&[LEFT, ch('h')], PrevPair, &[Viewer], "previous pair in the list", Some("prev/next pair")),
     bind(&[RIGHT, ch('l')], NextPair, &[Viewer], "next pair in the list", None),
     bind(&[TAB], ScrollSide, &[Viewer], "scroll both / left / right text", Some("scroll side")),
     bind(&[ch('v')], ToggleBandValues, &[Viewer], "show/hide each band's r values", Some("band values")),
     bind(&[ch('d')], ToggleDiff, &[Viewer], "diff mode: what differs, aligned word by word (stays on for ←/→)", Some("diff")),
     bind(&[ch('[')], PrevDifference, &[Viewer], "previous difference (diff mode)", None),
-    bind(&[ch(']')], NextDifference, &[Viewer], "next difference (diff mode)", None),
+    bind(&[ch(']')], NextDifference, &[Viewer], "next difference (diff mode; from the top, past a common header)", None),
+    bind(&[ch('/')], SearchPrompt, &[Viewer], "find words in both texts (case-insensitive)", None),
+    // Not n/N: n labels the pair "not a duplicate" here. } and { step as ] and [ do.
+    bind(&[ch('}')], NextMatch, &[Viewer], "next match of the search", None),
+    bind(&[ch('{')], PrevMatch, &[Viewer], "previous match of the search", None),
     bind(&[ch('e')], Export, &[Viewer], "export the pair's diff (<stem>.diff.<a>.<b>.txt and .html)", Some("export diff")),
     // Clusters view: the cluster list.
     bind(&[UP, ch('k')], Up, &[Clusters], "previous cluster", Some("move")),
@@ -393,6 +404,7 @@ fn is_partner(a: Command, b: Command) -> bool {
             | (Up, Down)
             | (PrevPair, NextPair)
             | (PrevDifference, NextDifference)
+            | (NextMatch, PrevMatch)
             | (LabelDuplicate, LabelNotDuplicate)
             | (LabelNotDuplicate, LabelUnsure)
     )

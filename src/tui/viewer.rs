@@ -3,13 +3,15 @@
 
 use std::ops::Range;
 
-use lshscope_core::diff::{DiffOptions, Folding, TextDiff, diff_texts};
+use lshscope_core::diff::{
+    Cut, DiffOptions, Folding, Granularity, Row, Side, TextDiff, Unit, diff_texts,
+};
 use lshscope_core::minhash::Banding;
 use lshscope_core::minhash::VerifiedPair;
 use lshscope_core::minhash::similarity::TextMetrics;
 
-use super::aligned::{AlignedLayout, align};
-use super::layout::wrapped_line_count;
+use super::aligned::{AlignedLayout, ScreenRow, align};
+use super::layout::{wrap_ranges, wrapped_line_count};
 use lshscope_core::corpus::Corpus;
 use lshscope_core::pipeline::Loaded;
 
@@ -48,6 +50,20 @@ pub struct PairView {
     pub aligned: Option<AlignedLayout>,
     /// The difference the viewer last jumped to (an index of `diff.differences`).
     pub difference: Option<usize>,
+    /// The words `/` looked for in both texts, and where they are.
+    pub search: Option<TextSearch>,
+}
+
+/// A search in the open pair's texts (case-insensitive): every match in each text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextSearch {
+    pub query: String,
+    /// Byte ranges of the matches in A and in B, in order, not overlapping.
+    pub matches_a: Vec<Range<usize>>,
+    pub matches_b: Vec<Range<usize>>,
+    /// The line (wrapped line, or aligned row in diff mode) of the match last jumped to, and
+    /// the top line it left shown (the texts were scrolled since when that changed).
+    pub at: Option<(usize, usize)>,
 }
 
 /// The viewer's state: the open pair, and whether the band strip shows each band's values.
@@ -100,7 +116,7 @@ impl PairView {
                 folding: Folding::of(&data.index.options.shingle),
                 ..DiffOptions::default()
             };
-            diff_texts(a, b, &options)
+            diff_past_common_prefix(a, b, &options)
         });
         if self
             .aligned
@@ -135,6 +151,33 @@ impl PairView {
         self.difference = Some(k);
     }
 
+    /// Scrolls both texts so that `line` (a wrapped line; an aligned row in `diff_mode`) is
+    /// the second one shown, one line of what comes before it for context, within each
+    /// text's last page.
+    pub fn show_line(
+        &mut self,
+        line: usize,
+        diff_mode: bool,
+        corpus: &Corpus,
+        width: usize,
+        rows: usize,
+    ) {
+        let to = line.saturating_sub(1);
+        match &self.aligned {
+            Some(layout) if diff_mode => {
+                let to = to.min(layout.len().saturating_sub(rows));
+                (self.scroll_a, self.scroll_b) = (to, to);
+            }
+            _ => {
+                let max_scroll = |pos: u32| {
+                    wrapped_line_count(corpus.text(pos as usize), width).saturating_sub(rows)
+                };
+                self.scroll_a = to.min(max_scroll(self.a));
+                self.scroll_b = to.min(max_scroll(self.b));
+            }
+        }
+    }
+
     /// Both texts → left → right → both.
     pub fn next_side(&mut self) {
         self.side = match self.side {
@@ -143,6 +186,175 @@ impl PairView {
             ScrollSide::Right => ScrollSide::Both,
         };
     }
+}
+
+/// A common prefix of at least this many bytes is compared apart from the rest (see
+/// [`diff_past_common_prefix`]); a shorter one costs the diff's word cap little.
+pub const PREFIX_APART_BYTES: usize = 16 * 1024;
+
+/// The first byte where `a` and `b` differ (the end of the shorter when one starts the
+/// other), or `None` when they are the same text. Bytes are compared as written: a change of
+/// case is a difference here.
+pub fn first_difference(a: &str, b: &str) -> Option<usize> {
+    let common = a
+        .bytes()
+        .zip(b.bytes())
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    (common < a.len().max(b.len())).then_some(common)
+}
+
+/// Of a longer common prefix, only this much is compared apart: its tokens are held in
+/// memory while it is (some 40 bytes a word), and it takes one pass (about 0.1 s for 1.4 MB).
+/// Texts sharing more than this still have their differences hidden past the diff's cap.
+pub const PREFIX_APART_MAX_BYTES: usize = 4 * 1024 * 1024;
+
+/// The start of the line holding the first difference of `a` and `b` (within the first
+/// [`PREFIX_APART_MAX_BYTES`]): both texts are the same bytes before it, and it is a word
+/// boundary in both. 0 when they differ on line 1.
+fn common_prefix_lines(a: &str, b: &str) -> usize {
+    let at = first_difference(a, b)
+        .unwrap_or(a.len())
+        .min(PREFIX_APART_MAX_BYTES);
+    a.as_bytes()[..at]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |i| i + 1)
+}
+
+/// The diff of `a` and `b`, with a long common prefix compared apart: the diff compares at
+/// most `options.max_tokens` words of each text, so a header longer than that would hide
+/// every difference after it. The prefix (whole lines, the same bytes in both) is one equal
+/// run, found in one pass, and the cap applies to what follows it. The rest is compared in
+/// the unit chosen for the prefix, so the two parts count alike.
+pub fn diff_past_common_prefix(a: &str, b: &str, options: &DiffOptions) -> TextDiff {
+    let split = common_prefix_lines(a, b);
+    if split < PREFIX_APART_BYTES {
+        return diff_texts(a, b, options);
+    }
+    let prefix = diff_texts(
+        &a[..split],
+        &b[..split],
+        &DiffOptions {
+            max_tokens: usize::MAX,
+            ..options.clone()
+        },
+    );
+    let granularity = match prefix.unit {
+        Unit::Words => Granularity::Words,
+        Unit::Chars => Granularity::Chars,
+    };
+    let rest = diff_texts(
+        &a[split..],
+        &b[split..],
+        &DiffOptions {
+            granularity,
+            ..options.clone()
+        },
+    );
+    let shifted = |r: &Range<usize>| r.start + split..r.end + split;
+    let first_row = prefix.rows.len();
+    let mut rows = prefix.rows;
+    rows.extend(rest.rows.iter().map(|row| Row {
+        left: shifted(&row.left),
+        right: shifted(&row.right),
+        ..row.clone()
+    }));
+    let (p, r) = (prefix.summary, rest.summary);
+    let mut summary = r;
+    summary.equal += p.equal;
+    summary.left_tokens += p.left_tokens;
+    summary.right_tokens += p.right_tokens;
+    TextDiff {
+        unit: prefix.unit,
+        rows,
+        differences: rest
+            .differences
+            .iter()
+            .map(|d| d.start + first_row..d.end + first_row)
+            .collect(),
+        summary,
+        cut: rest.cut.map(|cut| Cut {
+            left: cut.left + split,
+            right: cut.right + split,
+            ..cut
+        }),
+        approximate: prefix.approximate || rest.approximate,
+        left_len: a.len(),
+        right_len: b.len(),
+        folding: rest.folding,
+    }
+}
+
+/// Every case-insensitive occurrence of `query` in `text`, as byte ranges of `text` (whole
+/// characters), in order and not overlapping. Lowercasing may change a character's length,
+/// so the search runs on a lowercased copy that remembers where each of its bytes came from.
+pub fn find_all(text: &str, query: &str) -> Vec<Range<usize>> {
+    let needle = query.to_lowercase();
+    if needle.is_empty() {
+        return Vec::new();
+    }
+    let mut folded = String::with_capacity(text.len());
+    let mut origin: Vec<usize> = Vec::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        for lower in c.to_lowercase() {
+            folded.push(lower);
+        }
+        origin.resize(folded.len(), i);
+    }
+    let char_end = |at: usize| at + text[at..].chars().next().map_or(0, char::len_utf8);
+    folded
+        .match_indices(&needle)
+        .map(|(at, m)| origin[at]..char_end(origin[at + m.len() - 1]))
+        .collect()
+}
+
+/// The lines that hold a match in either text, in order, each once: wrapped lines of
+/// `width` columns, or the aligned rows of `layout` (diff mode). Matches past what the
+/// layout holds are not on any row.
+pub fn match_lines(
+    search: &TextSearch,
+    texts: (&str, &str),
+    layout: Option<&AlignedLayout>,
+    width: usize,
+) -> Vec<usize> {
+    let mut lines = Vec::new();
+    for (side, text, matches) in [
+        (Side::Left, texts.0, &search.matches_a),
+        (Side::Right, texts.1, &search.matches_b),
+    ] {
+        let starts: Vec<(usize, usize)> = match layout {
+            Some(layout) => layout
+                .rows(side)
+                .iter()
+                .enumerate()
+                .filter_map(|(i, row)| match row {
+                    ScreenRow::Text(r) => Some((i, r.end)),
+                    _ => None,
+                })
+                .collect(),
+            None => wrap_ranges(text, width)
+                .into_iter()
+                .enumerate()
+                .map(|(i, r)| (i, r.end))
+                .collect(),
+        };
+        // A match belongs to the first line that ends at or after its start (a line's range
+        // leaves out the line break).
+        let mut k = 0;
+        for m in matches {
+            while k < starts.len() && starts[k].1 < m.start {
+                k += 1;
+            }
+            match starts.get(k) {
+                Some(&(line, _)) => lines.push(line),
+                None => break,
+            }
+        }
+    }
+    lines.sort_unstable();
+    lines.dedup();
+    lines
 }
 
 /// strsim metrics look at this many leading characters (Levenshtein is quadratic).
@@ -173,5 +385,55 @@ pub fn pair_view(data: &Loaded, pair: &VerifiedPair, banding: Banding) -> PairVi
         diff: None,
         aligned: None,
         difference: None,
+        search: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_ignores_case_and_keeps_byte_ranges_of_the_text() {
+        let text = "Indemnity, INDEMNITY and İndemnity";
+        let found = find_all(text, "indemnity");
+        assert_eq!(found[0], 0..9);
+        assert_eq!(&text[found[1].clone()], "INDEMNITY");
+        assert_eq!(found.len(), 2, "İ lowercases to i + a mark: not a plain i");
+        assert!(find_all(text, "").is_empty());
+        assert!(find_all(text, "clause").is_empty());
+    }
+
+    #[test]
+    fn the_first_difference_is_a_byte_offset() {
+        assert_eq!(first_difference("same", "same"), None);
+        assert_eq!(first_difference("abc", "abd"), Some(2));
+        assert_eq!(first_difference("abc", "abcdef"), Some(3));
+        assert_eq!(first_difference("Abc", "abc"), Some(0));
+    }
+
+    #[test]
+    fn a_long_common_prefix_does_not_hide_the_differences_after_it() {
+        let header: String = (0..20_000).map(|i| format!("line {i} same\n")).collect();
+        let a = format!("{header}the end is near\nfin");
+        let b = format!("{header}the end is here\nfin");
+        let options = DiffOptions {
+            max_tokens: 1_000,
+            ..DiffOptions::default()
+        };
+        assert!(
+            diff_texts(&a, &b, &options).differences.is_empty(),
+            "the cap alone stops inside the header"
+        );
+        let diff = diff_past_common_prefix(&a, &b, &options);
+        assert_eq!(diff.differences.len(), 1);
+        let row = &diff.rows[diff.differences[0].start];
+        assert_eq!(&a[row.left.clone()], "near");
+        assert_eq!(&b[row.right.clone()], "here");
+        assert_eq!(diff.summary.left_tokens, 20_000 * 3 + 5);
+        assert_eq!(diff.compared_len(Side::Left), a.len());
+        // Segments still tile each text.
+        let segments = diff.segments(Side::Right);
+        assert_eq!(segments.last().unwrap().range.end, b.len());
     }
 }

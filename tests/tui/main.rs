@@ -26,4 +26,5 @@ mod tui_prompt;
 mod tui_scale;
 mod tui_snapshots;
 mod tui_truth;
+mod tui_viewer_nav;
 mod tui_views;

@@ -172,6 +172,8 @@ pub enum PromptKind {
     Threshold,
     Filter,
     Jump,
+    /// Words to find in the viewer's two texts.
+    Search,
 }
 
 impl PromptKind {
@@ -180,6 +182,7 @@ impl PromptKind {
             PromptKind::Threshold => "threshold t in [0, 1]",
             PromptKind::Filter => "Jaccard range (e.g. 0.5-0.8, or 0.7 for ≥ 0.7)",
             PromptKind::Jump => "jump to id",
+            PromptKind::Search => "find in both texts (case-insensitive)",
         }
     }
 }

@@ -18,7 +18,7 @@ use crate::tui::keys::{Command, hint};
 use crate::tui::layout::{ViewerLayout, wrap_ranges};
 use crate::tui::viewer::{METRIC_CHARS, PairView, ScrollSide};
 use lshscope_core::diff::{Side, TextDiff};
-use lshscope_core::minhash::similarity::estimate_sigma;
+use lshscope_core::minhash::similarity::{TextMetrics, estimate_sigma};
 use lshscope_core::util::numfmt::{for_count, thousands};
 
 /// The wrapped lines of `text` with bytes inside `highlight` (sorted, disjoint) styled.
@@ -65,6 +65,43 @@ pub fn styled_lines(
     out
 }
 
+/// The shared ranges in `shared_style` with the search's `matches` laid over them in
+/// `match_style`: both sorted and disjoint, and so is the result.
+pub fn with_matches(
+    shared: &[Range<usize>],
+    shared_style: Style,
+    matches: &[Range<usize>],
+    match_style: Style,
+) -> Vec<(Range<usize>, Style)> {
+    let mut out: Vec<(Range<usize>, Style)> = Vec::with_capacity(shared.len() + matches.len());
+    let mut m = 0;
+    for r in shared {
+        let mut start = r.start;
+        while m < matches.len() && matches[m].end <= start {
+            m += 1;
+        }
+        let mut k = m;
+        while start < r.end {
+            match matches.get(k) {
+                Some(hit) if hit.start < r.end => {
+                    if hit.start > start {
+                        out.push((start..hit.start, shared_style));
+                    }
+                    start = start.max(hit.end);
+                    k += 1;
+                }
+                _ => {
+                    out.push((start..r.end, shared_style));
+                    start = r.end;
+                }
+            }
+        }
+    }
+    out.extend(matches.iter().map(|hit| (hit.clone(), match_style)));
+    out.sort_by_key(|(r, _)| r.start);
+    out
+}
+
 /// The header line in diff mode: the summary, the legend, and the keys of the viewer.
 fn diff_summary_line(app: &App, diff: &TextDiff) -> Line<'static> {
     let keys = format!(
@@ -74,6 +111,28 @@ fn diff_summary_line(app: &App, diff: &TextDiff) -> Line<'static> {
         hint(Command::ToggleDiff)
     );
     super::diff::summary_line(app.theme(), diff, keys)
+}
+
+/// The edit-based metrics and what they were computed on: Levenshtein is quadratic, so they
+/// see the first [`METRIC_CHARS`] characters of each text. When a text is longer, the line
+/// gives both lengths in full (in words short enough to fit 100 columns).
+fn metrics_line(m: &TextMetrics, chars_a: usize, chars_b: usize) -> String {
+    if chars_a.max(chars_b) <= METRIC_CHARS {
+        return format!(
+            "Levenshtein (normalized) {:.3} · Jaro-Winkler {:.3} · Sørensen–Dice {:.3} \
+             (edit-based, first {METRIC_CHARS} chars)",
+            m.normalized_levenshtein, m.jaro_winkler, m.sorensen_dice
+        );
+    }
+    format!(
+        "Levenshtein {:.3} · Jaro-Winkler {:.3} · Dice {:.3}: first {} chars of {} and {}",
+        m.normalized_levenshtein,
+        m.jaro_winkler,
+        m.sorensen_dice,
+        thousands(METRIC_CHARS as u64),
+        thousands(chars_a as u64),
+        thousands(chars_b as u64)
+    )
 }
 
 pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
@@ -169,10 +228,10 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
             "MinHash estimate {:.3} ± {:.3} (1σ = √(J(1−J)/K), K = {k})",
             view.estimate, sigma
         ))),
-        Line::from(Span::raw(format!(
-            "Levenshtein (normalized) {:.3} · Jaro-Winkler {:.3} · Sørensen–Dice {:.3} \
-             (edit-based, first {METRIC_CHARS} chars)",
-            m.normalized_levenshtein, m.jaro_winkler, m.sorensen_dice
+        Line::from(Span::raw(metrics_line(
+            m,
+            data.corpus.text(view.a as usize).chars().count(),
+            data.corpus.text(view.b as usize).chars().count(),
         ))),
         match (&view.diff, app.viewer().diff_mode) {
             (Some(diff), true) => diff_summary_line(app, diff),
@@ -250,7 +309,13 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
                 (lines, layout.len(), scroll)
             }
             None => {
-                let lines = highlighted_lines(text, ranges, width, theme.shared());
+                let matches = view.search.as_ref().map_or(&[][..], |s| match diff_side {
+                    Side::Left => &s.matches_a[..],
+                    Side::Right => &s.matches_b[..],
+                });
+                let match_style = theme.selected().add_modifier(Modifier::UNDERLINED);
+                let styled = with_matches(ranges, theme.shared(), matches, match_style);
+                let lines = styled_lines(text, &styled, width);
                 let total = lines.len();
                 let scroll = scroll.min(total.saturating_sub(rows));
                 let shown: Vec<Line> = lines.into_iter().skip(scroll).take(rows).collect();
@@ -412,6 +477,43 @@ fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn matches_lay_over_the_shared_ranges() {
+        let (shared, hit) = (
+            Style::default(),
+            Style::default().add_modifier(Modifier::BOLD),
+        );
+        let out = with_matches(&[0..10, 20..30], shared, &[5..8, 9..22, 40..42], hit);
+        let expected = vec![
+            (0..5, shared),
+            (5..8, hit),
+            (8..9, shared),
+            (9..22, hit),
+            (22..30, shared),
+            (40..42, hit),
+        ];
+        assert_eq!(out, expected);
+        let one: Vec<Range<usize>> = std::iter::once(0..4).collect();
+        assert_eq!(with_matches(&one, shared, &[], hit), vec![(0..4, shared)]);
+    }
+
+    #[test]
+    fn metrics_say_what_they_cover() {
+        let m = TextMetrics {
+            normalized_levenshtein: 0.5,
+            jaro_winkler: 0.75,
+            sorensen_dice: 0.25,
+        };
+        assert!(metrics_line(&m, 120, 2000).ends_with("(edit-based, first 2000 chars)"));
+        let long = metrics_line(&m, 2_007_663, 150);
+        assert_eq!(
+            long,
+            "Levenshtein 0.500 · Jaro-Winkler 0.750 · Dice 0.250: first 2,000 chars of \
+             2,007,663 and 150"
+        );
+        assert!(long.chars().count() <= 98, "fits the header at 100 columns");
+    }
 
     #[test]
     fn highlights_cross_line_breaks() {

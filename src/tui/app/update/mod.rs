@@ -224,7 +224,10 @@ impl App {
             | Command::CursorRight
             | Command::ToggleDiff
             | Command::PrevDifference
-            | Command::NextDifference => {}
+            | Command::NextDifference
+            | Command::SearchPrompt
+            | Command::NextMatch
+            | Command::PrevMatch => {}
         }
     }
 

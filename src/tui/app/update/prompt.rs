@@ -1,4 +1,4 @@
-//! The one-line prompts: threshold, Jaccard filter, jump to an id.
+//! The one-line prompts: threshold, Jaccard filter, jump to an id, find in the viewer's texts.
 
 use crate::tui::app::{App, Overlay, Prompt, PromptKey, PromptKind};
 use crate::tui::list::JaccardFilter;
@@ -61,6 +61,7 @@ impl App {
                 )),
             },
             PromptKind::Jump => self.jump_to(input),
+            PromptKind::Search => self.search_texts(input),
         }
     }
 }
