@@ -83,6 +83,11 @@
 //! ```
 
 pub mod export;
+mod prefix;
+
+pub use prefix::{
+    PREFIX_APART_BYTES, PREFIX_APART_MAX_BYTES, diff_past_common_prefix, first_difference,
+};
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
