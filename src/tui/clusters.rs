@@ -633,8 +633,9 @@ impl ClustersState {
         self.method.0 = method;
         let Some(r) = &self.result else { return };
         let shown = r.shown(method);
-        let holds =
-            |c: u32, doc: Option<u32>| doc.is_some_and(|d| shown.clusters.cluster_of(d) == Some(c as usize));
+        let holds = |c: u32, doc: Option<u32>| {
+            doc.is_some_and(|d| shown.clusters.cluster_of(d) == Some(c as usize))
+        };
         self.list
             .show(shown.order.to_vec(), |c| holds(c, selected_kept), heights.0);
         self.open = open_kept

@@ -242,7 +242,7 @@ pub const BINDINGS: &[Binding] = {
     bind(&[DOWN, ch('j')], Down, &[Clusters], "next cluster", None),
     bind(&[ENTER], Open, &[Clusters], "open the cluster: members, spanning edges, farthest pair", Some("open cluster")),
     bind(&[ch('s')], CycleSort, &[Clusters], "sort clusters: by size / by weakest link", Some("sort")),
-    bind(&[ch('m')], SwitchClustering, &[Clusters, Cluster], "method: center (removes only near-copies of a kept document) / components (chains)", Some("method")),
+    bind(&[ch('m')], SwitchClustering, &[Clusters, Cluster], "method: center (removes only near-copies of a kept document) / components (chains)", None),
     bind(&[ESC], Back, &[Clusters], "back to the pairs", Some("back")),
     bind(&[ch('C')], ToggleClusters, &[Clusters, Cluster], "back to the pairs", None),
     // The cost view: a cursor over the (b, r) grid.

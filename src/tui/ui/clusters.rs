@@ -13,8 +13,8 @@ use super::fit::{fit_line, table_column_widths, title_room};
 use super::pairs::{TableRow, render_table};
 use crate::tui::app::{App, PairSource, View};
 use crate::tui::clusters::{EdgeKind, Shown, method_label, other_method};
-use lshscope_core::analysis::dedup::Clustering;
 use crate::tui::keys::{Command, hint};
+use lshscope_core::analysis::dedup::Clustering;
 use lshscope_core::util::numfmt::{for_count, thousands};
 
 /// The block title: what the clusters answer, and whether they are current.
@@ -156,8 +156,10 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
     }
     let inner = block.inner(area);
     frame.render_widget(block, area);
+    // Wider terminals give the summary's lines more room before the histogram.
+    let left_width = (inner.width * 45 / 100).clamp(50, 72);
     let [left, right] =
-        Layout::horizontal([Constraint::Length(50), Constraint::Fill(1)]).areas(inner);
+        Layout::horizontal([Constraint::Length(left_width), Constraint::Fill(1)]).areas(inner);
     let lines: Vec<Line> = lines.into_iter().map(|l| fit_line(l, left.width)).collect();
     frame.render_widget(Paragraph::new(lines), left);
     render_histogram(frame, app, shown, right);
@@ -171,9 +173,15 @@ fn method_line(
     shown: Shown,
 ) -> Line<'static> {
     let theme = app.theme();
+    // Center's line says "components remove N, k < t vs kept"; the others "k removed < t".
+    let removed = if shown.method == Clustering::Center && r.center.is_some() {
+        ""
+    } else {
+        "removed "
+    };
     let false_removals = Span::styled(
         format!(
-            "{} removed < t vs kept",
+            "{} {removed}< t vs kept",
             thousands(r.false_removals as u64)
         ),
         if r.false_removals > 0 {
@@ -182,12 +190,11 @@ fn method_line(
             theme.good()
         },
     );
-    let switch = format!(" ({} {})", hint(Command::SwitchClustering), method_label(other_method(shown.method)));
     match (&r.center, shown.method) {
         // An imported result: the tool's clusters, audited against their kept documents.
         (None, _) => Line::from(vec![Span::raw("as the tool: "), false_removals]),
         (Some(_), Clustering::Center) => Line::from(vec![
-            Span::styled(format!("center{switch}"), theme.title()),
+            Span::styled("center", theme.title()),
             Span::raw(format!(
                 " · components remove {}, ",
                 thousands(r.clusters.removed_documents() as u64)
@@ -195,11 +202,11 @@ fn method_line(
             false_removals,
         ]),
         (Some(center), Clustering::Components) => Line::from(vec![
-            Span::styled(format!("components{switch}"), theme.title()),
+            Span::styled("components", theme.title()),
             Span::raw(" · "),
             false_removals,
             Span::raw(format!(
-                " · center removes {}",
+                " · center {}",
                 thousands(center.clusters.removed_documents() as u64)
             )),
         ]),
@@ -247,6 +254,19 @@ pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
     let list = &app.clusters().list;
     let mut title = vec![Span::styled(" Cluster list ", theme.title())];
     title.push(Span::raw(format!("{} ", thousands(list.len() as u64))));
+    // The switch's key is out of the footer (it is full at 80 columns): named here.
+    if let Some(r) = &app.clusters().result
+        && r.center.is_some()
+    {
+        title.push(Span::styled(
+            format!(
+                "· {} shows {} ",
+                hint(Command::SwitchClustering),
+                method_label(other_method(app.clusters().method.0))
+            ),
+            theme.dim(),
+        ));
+    }
     let block = Block::bordered()
         .border_style(theme.focused_border())
         .title(Line::from(title));
@@ -476,7 +496,10 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
         spans.push(if d == kept {
             Span::raw("      ")
         } else if shown.is_false_removal(d, r.threshold) {
-            Span::styled(format!("{:.3} ", shown.to_kept[d as usize]), theme.warning())
+            Span::styled(
+                format!("{:.3} ", shown.to_kept[d as usize]),
+                theme.warning(),
+            )
         } else {
             Span::raw(format!("{:.3} ", shown.to_kept[d as usize]))
         });
@@ -515,10 +538,7 @@ pub fn render_edges(frame: &mut Frame, app: &App, area: Rect) {
         .count() as u64;
     let spanning = open.edge_list.len() as u64 - 1 - below;
     let removals = if below > 0 {
-        format!(
-            ", {} removed < t with the kept one",
-            thousands(below)
-        )
+        format!(", {} removed < t with the kept one", thousands(below))
     } else {
         String::new()
     };

@@ -75,15 +75,24 @@ impl App {
     /// `m`: shows the other method's clusters (center ↔ components); an imported result has
     /// its tool's clusters only.
     fn switch_clustering(&mut self) {
-        if self.clusters.result.as_ref().is_some_and(|r| r.center.is_none()) {
-            self.complain("these clusters are the imported file's: there is no center clustering of them");
+        if self
+            .clusters
+            .result
+            .as_ref()
+            .is_some_and(|r| r.center.is_none())
+        {
+            self.complain(
+                "these clusters are the imported file's: there is no center clustering of them",
+            );
             return;
         }
         let method = other_method(self.clusters.method.0);
         let heights = (cluster_list_rows(self.size), edge_list_rows(self.size));
         self.clusters.set_method(method, heights);
         let what = match self.clusters.shown() {
-            Some(shown) if shown.method == lshscope_core::analysis::dedup::Clustering::Components => {
+            Some(shown)
+                if shown.method == lshscope_core::analysis::dedup::Clustering::Components =>
+            {
                 let r = self.clusters.result.as_ref().expect("shown");
                 format!(
                     "components: {} removed below t against the kept document",
