@@ -403,7 +403,7 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
     let mut lines = vec![
         Line::from(vec![
             Span::raw(format!(
-                "{} members ({} distinct {}) · keeps {} · removes {} ",
+                "{} members ({} distinct {}) · keeps {} · removes {}",
                 thousands(members.len() as u64),
                 thousands(distinct as u64),
                 for_count(distinct as u64, "text", "texts"),
@@ -412,11 +412,11 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
             )),
             if below > 0 {
                 Span::styled(
-                    format!("· {} of them < t vs kept", thousands(below as u64)),
+                    format!(", {} of them < t", thousands(below as u64)),
                     theme.warning(),
                 )
             } else {
-                Span::styled("· each ≥ t vs kept", theme.good())
+                Span::styled(", each ≥ t", theme.good())
             },
         ]),
         Line::from(vec![
