@@ -11,11 +11,13 @@ use std::time::Duration;
 use lshscope::tui::app::{App, View};
 use lshscope::tui::clusters::EdgeKind;
 use lshscope::tui::keys::{Command, Context, hint};
-use lshscope_core::analysis::clusters::{Clusters, Edge, KeepRule};
-use lshscope_core::analysis::dedup::Clustering;
+use lshscope_core::analysis::clusters::{AuditLimits, Clusters, Edge, KeepRule};
+use lshscope_core::analysis::dedup::{Clustering, DedupOptions, Joining};
 use lshscope_core::corpus::Corpus;
-use lshscope_core::minhash::IdenticalGroups;
+use lshscope_core::jobs::Progress;
 use lshscope_core::minhash::similarity::jaccard;
+use lshscope_core::minhash::{BandingOptions, IdenticalGroups};
+use lshscope_core::pipeline::Pipeline;
 use lshscope_core::synthetic::templated::{TemplateOptions, generate_templated};
 use tui_support::*;
 
@@ -140,6 +142,36 @@ fn the_switch_changes_the_counts_and_marks_the_false_removals() {
             }
         }
     }
+    // They are `lshscope dedup --clustering center`'s at this banding and t.
+    let options = DedupOptions {
+        banding: BandingOptions {
+            banding: app.curve().banding,
+            max_bucket: None,
+        },
+        threshold: t,
+        joining: Joining::Verified,
+        clustering: Clustering::Center,
+        keep: KeepRule::First,
+        collapse_identical: true,
+        audit: AuditLimits::default(),
+    };
+    let dedup = Pipeline::new(&Progress::new())
+        .dedup(&data.index, &options, |_| 0)
+        .unwrap();
+    let engine = dedup.center.as_ref().unwrap();
+    assert_eq!(*shown.clusters, engine.clusters);
+    assert_eq!(
+        shown
+            .to_kept
+            .iter()
+            .map(|j| j.to_bits())
+            .collect::<Vec<_>>(),
+        engine
+            .to_kept
+            .iter()
+            .map(|j| j.to_bits())
+            .collect::<Vec<_>>()
+    );
     // The chain is split: its first and last links are kept in different stars.
     let (first, last) = (chain_doc(&app, 0), chain_doc(&app, CHAIN - 1));
     assert_ne!(
