@@ -95,13 +95,14 @@ impl App {
             {
                 let r = self.clusters.result.as_ref().expect("shown");
                 format!(
-                    "components: {} removed below t against the kept document",
+                    "{} removed below t against their kept document",
                     lshscope_core::util::numfmt::thousands(r.false_removals as u64)
                 )
             }
-            _ => "center: every removal is ≥ t against its kept document".to_string(),
+            Some(_) => "every removal is ≥ t against its kept document".to_string(),
+            None => "computing…".to_string(),
         };
-        self.say(format!("clusters by {}; {what}", method_label(method)));
+        self.say(format!("clusters by {}: {what}", method_label(method)));
     }
 
     /// ← / → in the viewer opened from an open cluster: the previous or next edge.
