@@ -4,18 +4,28 @@
 //! from a [`ClustersRequest`] (the shown candidates, their banding, t); the answer carries its
 //! ticket id so a stale one is dropped. The state here is the cluster list, its order, and the
 //! open cluster with its edges (farthest pair, then the spanning edges weakest first).
+//!
+//! Both of `lshscope dedup`'s methods are computed, so switching between them is instant:
+//! the connected components (what text-dedup, datatrove and NeMo Curator remove) and center
+//! clustering (`dedup`'s default: a document is removed only for a kept document at J ≥ t).
+//! For each, every member's exact Jaccard with its cluster's kept document is known, so the
+//! components' false removals (removed although below t against the kept document) are
+//! counted and marked. An imported clusters file is audited the same way.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use lshscope_core::analysis::center::{center_clusters, jaccards_to_kept};
 use lshscope_core::analysis::clusters::{
     AuditLimits, ChainAudit, Clusters, Edge, KeepRule, audit_all,
 };
 use lshscope_core::analysis::dedup::{Clustering, DedupOptions, Joining};
 use lshscope_core::jobs::{Latest, Phase, Ticket};
-use lshscope_core::minhash::{Banding, BandingOptions, IdenticalGroups, VerifiedPair};
+use lshscope_core::minhash::{
+    Banding, BandingOptions, IdenticalGroups, VerifiedPair, bucket_lists,
+};
 use lshscope_core::pipeline::Pipeline;
 
 use super::clock::Clock;
@@ -47,6 +57,22 @@ impl ClusterSort {
     }
 }
 
+/// The method's name as the view writes it.
+pub fn method_label(method: Clustering) -> &'static str {
+    match method {
+        Clustering::Center => "center",
+        Clustering::Components => "components",
+    }
+}
+
+/// The other method.
+pub fn other_method(method: Clustering) -> Clustering {
+    match method {
+        Clustering::Center => Clustering::Components,
+        Clustering::Components => Clustering::Center,
+    }
+}
+
 /// Cluster the candidates of `banding` at `threshold`; answered with a [`ClustersOutcome`].
 #[derive(Debug, Clone)]
 pub struct ClustersRequest {
@@ -66,6 +92,9 @@ pub struct ClustersRequest {
     /// enumerate): the clusters are joined from the banding's buckets instead, exactly as
     /// `lshscope dedup` joins them (`pairs` unused), with this bucket cap.
     pub from_buckets: Option<FromBuckets>,
+    /// The bucket cap of the shown candidates (`--max-bucket`): the center pass reads the
+    /// same buckets.
+    pub max_bucket: Option<usize>,
 }
 
 /// Clustering from the buckets: the cap on bucket size (`--max-bucket`, over distinct sets).
@@ -86,6 +115,20 @@ pub struct FixedClusters {
 /// A clusters job as the event loop runs it.
 pub type ClustersJob = Ticket<ClustersRequest>;
 
+/// Center clustering's clusters (stars: a kept document and the documents assigned to it),
+/// with what the view shows of them.
+#[derive(Debug, Clone)]
+pub struct CenterOutcome {
+    pub clusters: Arc<Clusters>,
+    pub audits: Arc<Vec<ChainAudit>>,
+    /// Per document, its Jaccard with the kept document it is assigned to (1 for a kept
+    /// document, NaN outside clusters).
+    pub to_kept: Arc<Vec<f64>>,
+    pub chained: usize,
+    /// Cluster numbers in the requested order.
+    pub order: Vec<u32>,
+}
+
 /// Clusters, audits and summary numbers for one (banding, t).
 #[derive(Debug, Clone)]
 pub struct ClustersOutcome {
@@ -93,11 +136,21 @@ pub struct ClustersOutcome {
     pub banding: Banding,
     pub threshold: f64,
     pub identical: Arc<IdenticalGroups>,
+    /// The connected components of the pairs ≥ t (or an imported result's clusters).
     pub clusters: Arc<Clusters>,
     /// One audit per cluster.
     pub audits: Arc<Vec<ChainAudit>>,
     /// Clusters whose members are not all ≥ t of each other.
     pub chained: usize,
+    /// Per document, its exact Jaccard with the kept document of its cluster in `clusters`
+    /// (1 for the kept one, NaN outside clusters).
+    pub to_kept: Arc<Vec<f64>>,
+    /// Documents `clusters` removes although their Jaccard with their cluster's kept document
+    /// is below t: the false removals.
+    pub false_removals: usize,
+    /// Center clustering of the same verified pairs; `None` for an imported result (its
+    /// clusters are the tool's).
+    pub center: Option<CenterOutcome>,
     /// Fixed clusters of imported pairs: the documents removed only through pairs below t
     /// (removed here, but not by the clusters of the pairs ≥ t).
     pub removed_below_t: Option<usize>,
@@ -107,6 +160,103 @@ pub struct ClustersOutcome {
     pub elapsed: Duration,
     /// Joined from the banding's buckets (the candidates were sampled), not from pairs.
     pub from_buckets: bool,
+}
+
+/// One method's clusters of an outcome, as the view shows them.
+#[derive(Debug, Clone, Copy)]
+pub struct Shown<'a> {
+    /// The method shown: the one asked for, or components when center does not exist (an
+    /// imported result).
+    pub method: Clustering,
+    pub clusters: &'a Clusters,
+    pub audits: &'a [ChainAudit],
+    pub to_kept: &'a [f64],
+    pub chained: usize,
+    pub order: &'a [u32],
+}
+
+impl ClustersOutcome {
+    /// The clusters of `method` (components when center clustering was not computed).
+    pub fn shown(&self, method: Clustering) -> Shown<'_> {
+        match (&self.center, method) {
+            (Some(c), Clustering::Center) => Shown {
+                method,
+                clusters: &c.clusters,
+                audits: &c.audits,
+                to_kept: &c.to_kept,
+                chained: c.chained,
+                order: &c.order,
+            },
+            _ => Shown {
+                method: Clustering::Components,
+                clusters: &self.clusters,
+                audits: &self.audits,
+                to_kept: &self.to_kept,
+                chained: self.chained,
+                order: &self.order,
+            },
+        }
+    }
+
+    /// Re-orders both methods' lists by `sort`.
+    fn sort_by(&mut self, sort: ClusterSort) {
+        self.order = cluster_order(&self.clusters, &self.audits, sort);
+        if let Some(c) = &mut self.center {
+            c.order = cluster_order(&c.clusters, &c.audits, sort);
+        }
+        self.sort = sort;
+    }
+}
+
+impl Shown<'_> {
+    /// True when `doc` is removed although its Jaccard with its cluster's kept document is
+    /// below `threshold`. Center clustering has none by construction; components and
+    /// imported results can.
+    pub fn is_false_removal(&self, doc: u32, threshold: f64) -> bool {
+        self.clusters.is_removed(doc) && self.to_kept[doc as usize] < threshold
+    }
+
+    /// The false removals among the members of cluster `c`.
+    pub fn false_removals_in(&self, c: usize, threshold: f64) -> usize {
+        self.clusters
+            .members(c)
+            .iter()
+            .filter(|&&d| self.is_false_removal(d, threshold))
+            .count()
+    }
+}
+
+/// The false removals of `clusters`: removed documents whose Jaccard with their cluster's
+/// kept document (`to_kept`) is below `threshold`.
+fn count_false_removals(clusters: &Clusters, to_kept: &[f64], threshold: f64) -> usize {
+    (0..to_kept.len() as u32)
+        .filter(|&d| clusters.is_removed(d) && to_kept[d as usize] < threshold)
+        .count()
+}
+
+/// The center outcome of `centered`: its stars audited at `threshold`, ordered by `sort`.
+fn center_outcome(
+    centered: lshscope_core::analysis::center::Centered,
+    sets: &lshscope_core::minhash::ShingleSets,
+    identical: &IdenticalGroups,
+    threshold: f64,
+    sort: ClusterSort,
+) -> CenterOutcome {
+    let audits = audit_all(
+        &centered.clusters,
+        sets,
+        Some(identical),
+        threshold,
+        AuditLimits::default(),
+    );
+    let order = cluster_order(&centered.clusters, &audits, sort);
+    CenterOutcome {
+        chained: audits.iter().filter(|a| a.chained).count(),
+        clusters: Arc::new(centered.clusters),
+        audits: Arc::new(audits),
+        to_kept: Arc::new(centered.to_kept),
+        order,
+    }
 }
 
 /// The job: identical groups (once), clusters of the pairs ≥ t, their audits, the list order.
@@ -175,6 +325,44 @@ pub fn run_clusters(job: &ClustersJob) -> Option<ClustersOutcome> {
     );
     progress.check().ok()?;
     let order = cluster_order(&clusters, &audits, request.sort);
+    // One Jaccard per removed document: the exact similarity with what its cluster keeps.
+    let (to_kept, _) = jaccards_to_kept(&clusters, &index.sets);
+    let false_removals = count_false_removals(&clusters, &to_kept, request.threshold);
+    progress.check().ok()?;
+    // Center clustering reads the banding's buckets as `lshscope dedup` does (copies
+    // collapsed, the same cap), so it is `dedup --clustering center` at this (b, r, t).
+    let center = match &request.fixed {
+        Some(_) => None,
+        None => {
+            let included: Vec<bool> = (0..documents as u32)
+                .map(|d| identical.is_representative(d))
+                .collect();
+            let banding = BandingOptions {
+                banding: request.banding,
+                max_bucket: request.max_bucket,
+            };
+            let buckets =
+                bucket_lists(&index.signatures, &banding, Some(&included), progress).ok()?;
+            let centered = center_clusters(
+                documents,
+                &buckets,
+                Some(&identical),
+                &index.sets,
+                request.threshold,
+                KeepRule::First,
+                |_| 0,
+                progress,
+            )
+            .ok()?;
+            Some(center_outcome(
+                centered,
+                &index.sets,
+                &identical,
+                request.threshold,
+                request.sort,
+            ))
+        }
+    };
     progress.finish();
     Some(ClustersOutcome {
         request: job.id,
@@ -185,6 +373,9 @@ pub fn run_clusters(job: &ClustersJob) -> Option<ClustersOutcome> {
         identical,
         clusters,
         audits: Arc::new(audits),
+        to_kept: Arc::new(to_kept),
+        false_removals,
+        center,
         order,
         sort: request.sort,
         elapsed: start.elapsed(),
@@ -209,7 +400,8 @@ fn clusters_from_buckets(
         },
         threshold: request.threshold,
         joining: Joining::Verified,
-        clustering: Clustering::Components,
+        // Both methods are computed; this only names the one `Dedup::chosen` gives.
+        clustering: Clustering::Center,
         keep: KeepRule::First,
         collapse_identical: true,
         audit: AuditLimits::default(),
@@ -224,6 +416,10 @@ fn clusters_from_buckets(
         .ok()?;
     let identical = dedup.identical.expect("collapsed");
     let order = cluster_order(&dedup.clusters, &dedup.audits, request.sort);
+    let sets = &request.data.index.sets;
+    let center = dedup
+        .center
+        .map(|c| center_outcome(c, sets, &identical, request.threshold, request.sort));
     job.progress.finish();
     Some(ClustersOutcome {
         request: job.id,
@@ -234,6 +430,9 @@ fn clusters_from_buckets(
         identical,
         clusters: Arc::new(dedup.clusters),
         audits: Arc::new(dedup.audits),
+        to_kept: Arc::new(dedup.components_to_kept),
+        false_removals: dedup.components_removed_below_threshold,
+        center,
         order,
         sort: request.sort,
         elapsed: start.elapsed(),
@@ -270,6 +469,8 @@ pub enum EdgeKind {
     Spanning,
     /// A spanning edge between identical copies (Jaccard 1).
     Copy,
+    /// A removed member and the kept document, below t: a removal no pair justifies.
+    FalseRemoval,
 }
 
 impl EdgeKind {
@@ -279,12 +480,14 @@ impl EdgeKind {
             EdgeKind::Weakest => "weakest link",
             EdgeKind::Spanning => "spanning",
             EdgeKind::Copy => "identical copy",
+            EdgeKind::FalseRemoval => "removed < t",
         }
     }
 }
 
-/// The open cluster: its number in the shown outcome, and its edge rows (the farthest pair,
-/// then the spanning edges weakest first); `edges.rows()` index `edge_list`.
+/// The open cluster: its number among the shown method's clusters, and its edge rows (the
+/// farthest pair, the false removals each with the kept document, then the spanning edges
+/// weakest first); `edges.rows()` index `edge_list`.
 #[derive(Debug, Clone, Default)]
 pub struct OpenCluster {
     pub cluster: usize,
@@ -295,12 +498,25 @@ pub struct OpenCluster {
 }
 
 impl OpenCluster {
-    /// The edges of cluster `c` of `outcome`, as the open cluster lists them.
-    pub fn new(outcome: &ClustersOutcome, c: usize, height: usize) -> Self {
-        let audit = &outcome.audits[c];
+    /// The edges of cluster `c` of `outcome` under `method`, as the open cluster lists them.
+    pub fn new(outcome: &ClustersOutcome, method: Clustering, c: usize, height: usize) -> Self {
+        let shown = outcome.shown(method);
+        let audit = &shown.audits[c];
         let mut edge_list = vec![(EdgeKind::Farthest, audit.farthest_pair)];
+        // Each false removal beside the kept document, so Enter shows what was lost.
+        let kept = shown.clusters.kept(c);
+        for &d in shown.clusters.members(c) {
+            if shown.is_false_removal(d, outcome.threshold) {
+                let edge = Edge {
+                    a: kept,
+                    b: d,
+                    jaccard: shown.to_kept[d as usize],
+                };
+                edge_list.push((EdgeKind::FalseRemoval, edge));
+            }
+        }
         // Weakest first: the edges a lower t would cut come first.
-        for (k, &e) in outcome.clusters.spanning_edges(c).iter().rev().enumerate() {
+        for (k, &e) in shown.clusters.spanning_edges(c).iter().rev().enumerate() {
             let kind = if k == 0 {
                 EdgeKind::Weakest
             } else if outcome.identical.representative(e.b) == outcome.identical.representative(e.a)
@@ -352,7 +568,9 @@ pub struct ClustersState {
     /// Identical groups of the loaded corpus, once a job has computed them.
     pub identical: Option<Arc<IdenticalGroups>>,
     pub sort: ClusterSortState,
-    /// The cluster list: rows are cluster numbers of `result`.
+    /// The method shown (center by default, as `lshscope dedup`).
+    pub method: MethodState,
+    /// The cluster list: rows are cluster numbers of `result` under `method`.
     pub list: PairList,
     pub open: Option<OpenCluster>,
     /// From the request of the shown result to its answer.
@@ -366,6 +584,17 @@ pub struct ClusterSortState(pub ClusterSort);
 impl Default for ClusterSortState {
     fn default() -> Self {
         ClusterSortState(ClusterSort::Size)
+    }
+}
+
+/// The method asked for (a newtype so `ClustersState` can derive `Default`: center, as
+/// `lshscope dedup`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MethodState(pub Clustering);
+
+impl Default for MethodState {
+    fn default() -> Self {
+        MethodState(Clustering::Center)
     }
 }
 
@@ -390,6 +619,30 @@ impl ClustersState {
         self.list.selected_index().map(|c| c as usize)
     }
 
+    /// The shown result under the method asked for.
+    pub fn shown(&self) -> Option<Shown<'_>> {
+        Some(self.result.as_ref()?.shown(self.method.0))
+    }
+
+    /// Shows `method`'s clusters, keeping selected (and open) the cluster of the kept
+    /// document selected (and open) before, when the other method clusters it.
+    pub fn set_method(&mut self, method: Clustering, heights: (usize, usize)) {
+        let kept_of = |state: &Self, c: Option<usize>| Some(state.shown()?.clusters.kept(c?));
+        let selected_kept = kept_of(self, self.selected_cluster());
+        let open_kept = kept_of(self, self.open.as_ref().map(|o| o.cluster));
+        self.method.0 = method;
+        let Some(r) = &self.result else { return };
+        let shown = r.shown(method);
+        let holds = |c: u32, doc: Option<u32>| {
+            doc.is_some_and(|d| shown.clusters.cluster_of(d) == Some(c as usize))
+        };
+        self.list
+            .show(shown.order.to_vec(), |c| holds(c, selected_kept), heights.0);
+        self.open = open_kept
+            .and_then(|d| shown.clusters.cluster_of(d))
+            .map(|c| OpenCluster::new(r, method, c, heights.1));
+    }
+
     /// Takes a job's answer if it is the newest (else `None`, nothing changes), keeping the
     /// open cluster open when a cluster of the new result holds its kept document.
     pub fn accept(
@@ -402,29 +655,27 @@ impl ClustersState {
             return false;
         };
         self.last_latency = Some(clock.report(ticket.submitted.elapsed()));
+        let method = self.method.0;
         let kept_before = |c: Option<usize>| {
             let r = self.result.as_ref()?;
-            Some(r.clusters.kept(c?))
+            Some(r.shown(method).clusters.kept(c?))
         };
         let selected_kept = kept_before(self.selected_cluster());
         let open_kept = kept_before(self.open.as_ref().map(|o| o.cluster));
         self.identical = Some(Arc::clone(&outcome.identical));
         let mut outcome = outcome;
         if outcome.sort != self.sort.0 {
-            outcome.order = cluster_order(&outcome.clusters, &outcome.audits, self.sort.0);
-            outcome.sort = self.sort.0;
+            outcome.sort_by(self.sort.0);
         }
-        let order = std::mem::take(&mut outcome.order);
-        let clusters = Arc::clone(&outcome.clusters);
+        let shown = outcome.shown(method);
         let holds = |c: u32, doc: Option<u32>| {
-            doc.is_some_and(|d| clusters.cluster_of(d) == Some(c as usize))
+            doc.is_some_and(|d| shown.clusters.cluster_of(d) == Some(c as usize))
         };
         self.list
-            .show(order.clone(), |c| holds(c, selected_kept), heights.0);
-        outcome.order = order;
+            .show(shown.order.to_vec(), |c| holds(c, selected_kept), heights.0);
         self.open = open_kept
-            .and_then(|d| clusters.cluster_of(d))
-            .map(|c| OpenCluster::new(&outcome, c, heights.1));
+            .and_then(|d| shown.clusters.cluster_of(d))
+            .map(|c| OpenCluster::new(&outcome, method, c, heights.1));
         self.result = Some(outcome);
         true
     }
@@ -434,10 +685,9 @@ impl ClustersState {
         self.sort.0 = sort;
         let Some(r) = &mut self.result else { return };
         let selected = self.list.selected_index();
-        r.order = cluster_order(&r.clusters, &r.audits, sort);
-        r.sort = sort;
-        self.list
-            .show(r.order.clone(), |c| Some(c) == selected, height);
+        r.sort_by(sort);
+        let order = r.shown(self.method.0).order.to_vec();
+        self.list.show(order, |c| Some(c) == selected, height);
     }
 }
 

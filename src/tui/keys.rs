@@ -49,6 +49,8 @@ pub enum Command {
     ComputeTruth,
     ToggleMissed,
     ToggleClusters,
+    /// The clusters view: center clustering ↔ connected components.
+    SwitchClustering,
     /// Open or close the cost view (the heatmap over every banding).
     ToggleCost,
     /// Pin another sketch family's measured curve beside the truth's (cycles, then unpins).
@@ -251,6 +253,7 @@ pub const BINDINGS: &[Binding] = {
     bind(&[DOWN, ch('j')], Down, &[Clusters], "next cluster", None),
     bind(&[ENTER], Open, &[Clusters], "open the cluster: members, spanning edges, farthest pair", Some("open cluster")),
     bind(&[ch('s')], CycleSort, &[Clusters], "sort clusters: by size / by weakest link", Some("sort")),
+    bind(&[ch('m')], SwitchClustering, &[Clusters, Cluster], "method: center (removes only near-copies of a kept document) / components (chains)", None),
     bind(&[ESC], Back, &[Clusters], "back to the pairs", Some("back")),
     bind(&[ch('C')], ToggleClusters, &[Clusters, Cluster], "back to the pairs", None),
     // The cost view: a cursor over the (b, r) grid.
@@ -529,6 +532,14 @@ mod tests {
             Some(Command::LabelDuplicate)
         );
         assert_eq!(lookup(&key('y'), Context::Clusters), None);
+        assert_eq!(
+            lookup(&key('m'), Context::Clusters),
+            Some(Command::SwitchClustering)
+        );
+        assert_eq!(
+            lookup(&key('m'), Context::Cluster),
+            Some(Command::SwitchClustering)
+        );
     }
 }
 

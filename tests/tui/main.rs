@@ -11,6 +11,7 @@ mod learn_tui;
 mod truth_everywhere;
 mod tui_app;
 mod tui_cache;
+mod tui_center;
 mod tui_clusters;
 mod tui_cost;
 mod tui_counts;

@@ -394,6 +394,8 @@ fn a_sampled_audit_shows_its_weakest_link_as_a_lower_bound() {
     run_effects(&mut app);
     cmd(&mut app, Command::ToggleClusters);
     run_effects(&mut app);
+    // The audits below are the components'.
+    cmd(&mut app, Command::SwitchClustering);
     let r = app.clusters().result.as_ref().expect("clusters shown");
     let sampled = (0..r.audits.len())
         .find(|&c| !r.audits[c].exact)

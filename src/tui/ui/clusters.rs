@@ -1,6 +1,7 @@
 //! The clusters view: the summary and the cluster-size histogram, the cluster list, and an
-//! open cluster's members and edges (the farthest pair, then its spanning edges weakest
-//! first), each edge opening in the pair viewer.
+//! open cluster's members and edges (the farthest pair, the false removals, then its
+//! spanning edges weakest first), each edge opening in the pair viewer. Everything shows the
+//! method the state asks for (center or components); the summary gives both methods' counts.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -11,8 +12,9 @@ use unicode_width::UnicodeWidthStr;
 use super::fit::{fit_line, table_column_widths, title_room};
 use super::pairs::{TableRow, render_table};
 use crate::tui::app::{App, PairSource, View};
-use crate::tui::clusters::{ClustersOutcome, EdgeKind};
+use crate::tui::clusters::{EdgeKind, Shown, method_label, other_method};
 use crate::tui::keys::{Command, hint};
+use lshscope_core::analysis::dedup::Clustering;
 use lshscope_core::util::numfmt::{for_count, thousands};
 
 /// The block title: what the clusters answer, and whether they are current.
@@ -37,10 +39,12 @@ fn title_spans(app: &App, what: &str) -> Vec<Span<'static>> {
         }
         return spans;
     }
+    let method = app.clusters().method.0;
     spans.push(Span::raw(format!(
-        "J ≥ {} · {} · sort {} ",
+        "J ≥ {} · {} · {} · sort {} ",
         r.threshold,
         r.banding,
+        method_label(method),
         r.sort.label()
     )));
     if app
@@ -91,7 +95,8 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
         return;
     };
     let documents = data.corpus.len();
-    let c = &r.clusters;
+    let shown = r.shown(app.clusters().method.0);
+    let c = shown.clusters;
     let removed = c.removed_documents();
     let share = 100.0 * removed as f64 / documents.max(1) as f64;
     let mut lines = vec![
@@ -109,8 +114,8 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
         )),
         Line::from(vec![
             Span::styled(
-                format!("{} chained", thousands(r.chained as u64)),
-                if r.chained > 0 {
+                format!("{} chained", thousands(shown.chained as u64)),
+                if shown.chained > 0 {
                     theme.warning()
                 } else {
                     theme.good()
@@ -125,6 +130,7 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
                 ),
             }),
         ]),
+        method_line(app, r, shown),
         Line::from(Span::styled(
             match (&app.imported().result, app.imported().source()) {
                 (Some(i), Some(_)) if i.kind == crate::tui::imported::ImportKind::Pairs => {
@@ -150,18 +156,68 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
     }
     let inner = block.inner(area);
     frame.render_widget(block, area);
+    // Wider terminals give the summary's lines more room before the histogram.
+    let left_width = (inner.width * 45 / 100).clamp(50, 72);
     let [left, right] =
-        Layout::horizontal([Constraint::Length(50), Constraint::Fill(1)]).areas(inner);
+        Layout::horizontal([Constraint::Length(left_width), Constraint::Fill(1)]).areas(inner);
     let lines: Vec<Line> = lines.into_iter().map(|l| fit_line(l, left.width)).collect();
     frame.render_widget(Paragraph::new(lines), left);
-    render_histogram(frame, app, r, right);
+    render_histogram(frame, app, shown, right);
+}
+
+/// Both methods side by side: the one shown, and what the other removes; the components'
+/// false removals (removed although below t against the kept document) in warning colour.
+fn method_line(
+    app: &App,
+    r: &crate::tui::clusters::ClustersOutcome,
+    shown: Shown,
+) -> Line<'static> {
+    let theme = app.theme();
+    // Center's line says "components remove N, k < t vs kept"; the others "k removed < t".
+    let removed = if shown.method == Clustering::Center && r.center.is_some() {
+        ""
+    } else {
+        "removed "
+    };
+    let false_removals = Span::styled(
+        format!(
+            "{} {removed}< t vs kept",
+            thousands(r.false_removals as u64)
+        ),
+        if r.false_removals > 0 {
+            theme.warning()
+        } else {
+            theme.good()
+        },
+    );
+    match (&r.center, shown.method) {
+        // An imported result: the tool's clusters, audited against their kept documents.
+        (None, _) => Line::from(vec![Span::raw("as the tool: "), false_removals]),
+        (Some(_), Clustering::Center) => Line::from(vec![
+            Span::styled("center", theme.title()),
+            Span::raw(format!(
+                " · components remove {}, ",
+                thousands(r.clusters.removed_documents() as u64)
+            )),
+            false_removals,
+        ]),
+        (Some(center), Clustering::Components) => Line::from(vec![
+            Span::styled("components", theme.title()),
+            Span::raw(" · "),
+            false_removals,
+            Span::raw(format!(
+                " · center {}",
+                thousands(center.clusters.removed_documents() as u64)
+            )),
+        ]),
+    }
 }
 
 /// Cluster sizes in powers of two, drawn inside the summary panel's right half.
-fn render_histogram(frame: &mut Frame, app: &App, r: &ClustersOutcome, area: Rect) {
+fn render_histogram(frame: &mut Frame, app: &App, shown: Shown, area: Rect) {
     let theme = app.theme();
     let inner = area;
-    let bins = r.clusters.size_distribution();
+    let bins = shown.clusters.size_distribution();
     if bins.is_empty() || inner.height < 3 {
         return;
     }
@@ -198,6 +254,19 @@ pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
     let list = &app.clusters().list;
     let mut title = vec![Span::styled(" Cluster list ", theme.title())];
     title.push(Span::raw(format!("{} ", thousands(list.len() as u64))));
+    // The switch's key is out of the footer (it is full at 80 columns): named here.
+    if let Some(r) = &app.clusters().result
+        && r.center.is_some()
+    {
+        title.push(Span::styled(
+            format!(
+                "· {} shows {} ",
+                hint(Command::SwitchClustering),
+                method_label(other_method(app.clusters().method.0))
+            ),
+            theme.dim(),
+        ));
+    }
     let block = Block::bordered()
         .border_style(theme.focused_border())
         .title(Line::from(title));
@@ -205,6 +274,7 @@ pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
         frame.render_widget(Block::bordered().border_style(theme.border()), area);
         return;
     };
+    let shown = r.shown(app.clusters().method.0);
     if list.is_empty() {
         let text = format!(
             "No cluster: no candidate pair has J ≥ {} at {} (lower t with {}, or b/r).",
@@ -227,12 +297,13 @@ pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
                 .iter()
                 .skip(list.offset())
                 .take(rows_shown)
-                .map(|&c| r.clusters.kept(c as usize)),
+                .map(|&c| shown.clusters.kept(c as usize)),
         )),
         Constraint::Length(7),
         Constraint::Length(8),
         Constraint::Length(9),
         Constraint::Length(8),
+        Constraint::Length(5),
         Constraint::Fill(1),
     ];
     // An id longer than its column is cut with `…` to the width the table gives it.
@@ -245,8 +316,9 @@ pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
         .take(rows_shown)
         .map(|(n, &c)| {
             let c = c as usize;
-            let audit = &r.audits[c];
-            let kept = r.clusters.kept(c);
+            let audit = &shown.audits[c];
+            let kept = shown.clusters.kept(c);
+            let below = shown.false_removals_in(c, r.threshold);
             let mut row = Row::new(vec![
                 Cell::from(format!("{}", n + 1)),
                 Cell::from(fit_line(
@@ -270,6 +342,15 @@ pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
                 } else {
                     Cell::from("")
                 },
+                // The cluster's false removals: members removed below t against the kept one.
+                if below > 0 {
+                    Cell::from(Span::styled(
+                        format!("{:>4}", thousands(below as u64)),
+                        theme.warning(),
+                    ))
+                } else {
+                    Cell::from("")
+                },
                 Cell::from(Span::styled(preview(data, kept), theme.dim())),
             ]);
             if n == list.selected() {
@@ -285,6 +366,7 @@ pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
         "weakest",
         "farthest",
         "",
+        " < t",
         "text of the kept document",
     ])
     .style(theme.title());
@@ -301,9 +383,11 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
         return;
     };
     let c = open.cluster;
-    let audit = &r.audits[c];
-    let members = r.clusters.members(c);
-    let kept = r.clusters.kept(c);
+    let shown = r.shown(app.clusters().method.0);
+    let audit = &shown.audits[c];
+    let members = shown.clusters.members(c);
+    let kept = shown.clusters.kept(c);
+    let below = shown.false_removals_in(c, r.threshold);
     let id = |d: u32| data.corpus.id(d as usize).to_string();
     let distinct = members
         .iter()
@@ -317,14 +401,24 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
         ));
     let inner_width = block.inner(area).width;
     let mut lines = vec![
-        Line::from(format!(
-            "{} members ({} distinct {}) · keeps {} · removes {}",
-            thousands(members.len() as u64),
-            thousands(distinct as u64),
-            for_count(distinct as u64, "text", "texts"),
-            id(kept),
-            thousands(members.len() as u64 - 1)
-        )),
+        Line::from(vec![
+            Span::raw(format!(
+                "{} members ({} distinct {}) · keeps {} · removes {}",
+                thousands(members.len() as u64),
+                thousands(distinct as u64),
+                for_count(distinct as u64, "text", "texts"),
+                id(kept),
+                thousands(members.len() as u64 - 1)
+            )),
+            if below > 0 {
+                Span::styled(
+                    format!(", {} of them < t", thousands(below as u64)),
+                    theme.warning(),
+                )
+            } else {
+                Span::styled(", each ≥ t", theme.good())
+            },
+        ]),
         Line::from(vec![
             Span::raw(format!(
                 "weakest link {}{:.3} ({} – {}) · farthest pair {:.3} ({} – {}, {} {} {}) ",
@@ -360,25 +454,27 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
         data,
         members.iter().copied().skip(open.member_offset).take(rows),
     );
-    let shown = || members.iter().copied().skip(open.member_offset).take(rows);
-    // The mark column (`kept`, or `= id` of the copy's original) is as wide as its widest
-    // mark on screen, capped like the id column, and a space always follows it: a long id
-    // never runs into the text.
+    let on_screen = || members.iter().copied().skip(open.member_offset).take(rows);
+    // The mark column (`kept`, `< t` for a false removal, or `= id` of the copy's original)
+    // is as wide as its widest mark on screen, capped like the id column, and a space always
+    // follows it: a long id never runs into the text.
     let mark_of = |d: u32| -> Option<String> {
         if d == kept {
             Some("kept".to_string())
+        } else if shown.is_false_removal(d, r.threshold) {
+            Some("< t".to_string())
         } else if !r.identical.is_representative(d) {
             Some(format!("= {}", id(r.identical.representative(d))))
         } else {
             None
         }
     };
-    let mark_width = shown()
+    let mark_width = on_screen()
         .filter_map(|d| mark_of(d).map(|m| m.width()))
         .max()
         .unwrap_or(0)
         .min(usize::from(width) + 2);
-    for d in shown() {
+    for d in on_screen() {
         let mark = match mark_of(d) {
             Some(m) => {
                 let style = if d == kept {
@@ -396,6 +492,17 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
         let padding = " ".repeat(usize::from(width) + 1 - member.width());
         let mut spans = member.spans;
         spans.push(Span::raw(padding));
+        // Each removed member's exact Jaccard with the kept document it is assigned to.
+        spans.push(if d == kept {
+            Span::raw("      ")
+        } else if shown.is_false_removal(d, r.threshold) {
+            Span::styled(
+                format!("{:.3} ", shown.to_kept[d as usize]),
+                theme.warning(),
+            )
+        } else {
+            Span::raw(format!("{:.3} ", shown.to_kept[d as usize]))
+        });
         spans.extend(mark.spans);
         spans.extend([
             Span::raw(mark_padding),
@@ -423,12 +530,22 @@ pub fn render_edges(frame: &mut Frame, app: &App, area: Rect) {
     let (Some(open), Some(data)) = (&app.clusters().open, &app.data()) else {
         return;
     };
-    // The list holds the farthest pair first, then the spanning edges.
-    let spanning = open.edge_list.len() as u64 - 1;
+    // The list holds the farthest pair first, the false removals, then the spanning edges.
+    let below = open
+        .edge_list
+        .iter()
+        .filter(|(kind, _)| *kind == EdgeKind::FalseRemoval)
+        .count() as u64;
+    let spanning = open.edge_list.len() as u64 - 1 - below;
+    let removals = if below > 0 {
+        format!(", {} removed < t with the kept one", thousands(below))
+    } else {
+        String::new()
+    };
     let title = vec![
         Span::styled(" Edges ", theme.title()),
         Span::raw(format!(
-            "farthest pair, then {} spanning {} weakest first · {} opens ",
+            "farthest pair{removals}, then {} spanning {} weakest first · {} opens ",
             thousands(spanning),
             for_count(spanning, "edge", "edges"),
             hint(Command::Open)
@@ -442,7 +559,7 @@ pub fn render_edges(frame: &mut Frame, app: &App, area: Rect) {
         let (kind, e) = open.edge_list[i as usize];
         let (a, b) = (e.a.min(e.b), e.a.max(e.b));
         let style = match kind {
-            EdgeKind::Farthest | EdgeKind::Weakest => theme.warning(),
+            EdgeKind::Farthest | EdgeKind::Weakest | EdgeKind::FalseRemoval => theme.warning(),
             _ => theme.dim(),
         };
         TableRow {
@@ -495,6 +612,7 @@ pub fn viewer_position(app: &App) -> Option<String> {
         kind.label(),
         thousands(open.edges.selected() as u64 + 1),
         thousands(open.edges.len() as u64),
-        data.corpus.id(r.clusters.kept(open.cluster) as usize)
+        data.corpus
+            .id(r.shown(app.clusters().method.0).clusters.kept(open.cluster) as usize)
     ))
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::tui::app::{App, Effect, PairSource, View};
 use crate::tui::clusters::{
     ClustersRequest, FromBuckets, OpenCluster, cluster_list_rows, edge_list_rows, edge_pair,
-    member_rows,
+    member_rows, method_label, other_method,
 };
 use crate::tui::keys::Command;
 use crate::tui::list::PairList;
@@ -44,7 +44,10 @@ impl App {
             | Command::Bottom => match (&mut self.clusters.open, &self.clusters.result) {
                 (Some(open), Some(result)) => {
                     moved(&mut open.edges, edge_rows, cmd);
-                    let members = result.clusters.members(open.cluster);
+                    let members = result
+                        .shown(self.clusters.method.0)
+                        .clusters
+                        .members(open.cluster);
                     open.follow_selection(members, member_rows(size).saturating_sub(1).max(1));
                 }
                 _ => moved(&mut self.clusters.list, list_rows, cmd),
@@ -52,7 +55,8 @@ impl App {
             Command::Open if self.clusters.open.is_some() => self.open_cluster_edge(),
             Command::Open => match (&self.clusters.result, self.clusters.selected_cluster()) {
                 (Some(result), Some(c)) => {
-                    self.clusters.open = Some(OpenCluster::new(result, c, edge_rows));
+                    let method = self.clusters.method.0;
+                    self.clusters.open = Some(OpenCluster::new(result, method, c, edge_rows));
                 }
                 _ => self.complain("no cluster selected"),
             },
@@ -62,9 +66,43 @@ impl App {
                 self.clusters.list.top(list_rows);
                 self.say(format!("clusters sorted by {}", sort.label()));
             }
+            Command::SwitchClustering => self.switch_clustering(),
             _ => return false,
         }
         true
+    }
+
+    /// `m`: shows the other method's clusters (center ↔ components); an imported result has
+    /// its tool's clusters only.
+    fn switch_clustering(&mut self) {
+        if self
+            .clusters
+            .result
+            .as_ref()
+            .is_some_and(|r| r.center.is_none())
+        {
+            self.complain(
+                "these clusters are the imported file's: there is no center clustering of them",
+            );
+            return;
+        }
+        let method = other_method(self.clusters.method.0);
+        let heights = (cluster_list_rows(self.size), edge_list_rows(self.size));
+        self.clusters.set_method(method, heights);
+        let what = match self.clusters.shown() {
+            Some(shown)
+                if shown.method == lshscope_core::analysis::dedup::Clustering::Components =>
+            {
+                let r = self.clusters.result.as_ref().expect("shown");
+                format!(
+                    "{} removed below t against their kept document",
+                    lshscope_core::util::numfmt::thousands(r.false_removals as u64)
+                )
+            }
+            Some(_) => "every removal is ≥ t against its kept document".to_string(),
+            None => "computing…".to_string(),
+        };
+        self.say(format!("clusters by {}: {what}", method_label(method)));
     }
 
     /// ← / → in the viewer opened from an open cluster: the previous or next edge.
@@ -112,6 +150,7 @@ impl App {
             from_buckets: self.candidates.estimated.is_some().then_some(FromBuckets {
                 max_bucket: self.config.max_bucket,
             }),
+            max_bucket: self.config.max_bucket,
         });
         self.effects.push(Effect::Clusters(job));
     }
