@@ -550,14 +550,17 @@ fn center_greedy(c: &Component) -> Vec<(i64, i64, f64)> {
     debug_assert!(c.key.windows(2).all(|w| w[0] < w[1]));
     // Identical copies: the lead of each document is its copy first in keep order (the
     // smallest index, since indexes follow keep order).
-    let mut lead: Vec<usize> = (0..m).collect();
-    for d in 0..m {
-        for &(e, j) in &c.adjacent[d] {
-            if j == 1.0 && e < lead[d] {
-                lead[d] = e;
-            }
-        }
-    }
+    let lead: Vec<usize> = c
+        .adjacent
+        .iter()
+        .enumerate()
+        .map(|(d, neighbours)| {
+            neighbours
+                .iter()
+                .filter(|&&(_, j)| j == 1.0)
+                .fold(d, |first, &(e, _)| first.min(e))
+        })
+        .collect();
     const UNDECIDED: usize = usize::MAX;
     // Per lead: itself when kept, else the lead it is assigned to; and that Jaccard.
     let mut star = vec![UNDECIDED; m];
@@ -587,8 +590,7 @@ fn center_greedy(c: &Component) -> Vec<(i64, i64, f64)> {
     }
     let mut has_members = vec![false; m];
     let mut rows = Vec::new();
-    for d in 0..m {
-        let l = lead[d];
+    for (d, &l) in lead.iter().enumerate() {
         let (center, value) = if star[l] == l {
             (l, 1.0)
         } else {
