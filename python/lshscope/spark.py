@@ -37,7 +37,7 @@ from lshscope import _lshscope as _kernels
 __all__ = ["dedup", "clusters", "read_corpus", "main", "CLUSTER_COLUMNS"]
 
 #: The columns of a clusters table, as ``lshscope dedup`` writes them.
-CLUSTER_COLUMNS = ("id", "cluster", "size", "keep")
+CLUSTER_COLUMNS = ("id", "cluster", "size", "keep", "jaccard")
 
 # Spark keeps 64-bit unsigned values nowhere; positions and bucket keys are signed longs, and
 # `monotonically_increasing_id` puts the partition index above bit 33.
@@ -530,16 +530,44 @@ def _checkpointer(spark, checkpoint_dir):
     return lambda df: df.checkpoint(eager=True)
 
 
-def clusters(pairs, documents=None, *, id_col=None, threshold=None, checkpoint_dir=None):
-    """Connected components of ``pairs`` (``id_a``, ``id_b``, as :func:`dedup` returns them),
-    as ``lshscope dedup`` writes them: ``id, cluster, size, keep``, one row per document in a
-    cluster, ``cluster`` the id of the document each cluster keeps.
+_CLUSTERINGS = ("center", "components")
+_KEEP_RULES = ("first", "longest")
 
-    With ``documents`` (the DataFrame given to :func:`dedup`, and its ``id_col``) the kept
-    document is the first in input order, as ``lshscope dedup --keep first`` keeps, and rows
-    come in input order; without it, the smallest id. ``threshold`` keeps only pairs with an
-    exact Jaccard at least that (a :func:`dedup` run at a lower threshold can be clustered at
-    several). Computed in Spark SQL (large-star / small-star rounds), no JVM package needed.
+
+def clusters(
+    pairs,
+    documents=None,
+    *,
+    id_col=None,
+    text_col="text",
+    threshold=None,
+    checkpoint_dir=None,
+    clustering="center",
+    keep="first",
+    shingle=None,
+    profile=None,
+):
+    """The clusters of ``pairs`` (``id_a, id_b, jaccard``, as :func:`dedup` returns them), as
+    ``lshscope dedup --clustering CLUSTERING --keep KEEP`` writes them: ``id, cluster, size,
+    keep, jaccard``, one row per document in a cluster, ``cluster`` the id of the document
+    the cluster keeps and ``jaccard`` each document's exact Jaccard with it.
+
+    ``clustering="center"`` (the default, as the CLI's) takes documents in keep order and
+    removes one only when a document already kept is a pair of it, assigning it to the most
+    similar such document: every removal is a verified pair at the threshold. The greedy
+    runs whole inside one task per connected component of the pairs (the result decomposes
+    by component), so a component's pairs must fit in one Python worker (docs/spark.md).
+    ``clustering="components"`` keeps one document per connected component; its ``jaccard``
+    needs the texts (``documents``), and is null without them.
+
+    With ``documents`` (the DataFrame given to :func:`dedup`, its ``id_col`` and
+    ``text_col``) keep order is input order (``keep="first"``) or the longest text first,
+    ties in input order (``keep="longest"``, lengths in characters), and rows come in input
+    order; without it, the smallest id is first. ``threshold`` keeps only pairs with an exact
+    Jaccard at least that (a :func:`dedup` run at a lower threshold can be clustered at
+    several). ``shingle`` and ``profile`` are :func:`dedup`'s (the components' Jaccards are
+    computed from the texts). Computed in Spark SQL (large-star / small-star rounds for the
+    components), no JVM package needed.
 
     ``checkpoint_dir`` (a URI on storage every executor reaches, such as HDFS or an object
     store) makes the rounds' checkpoints reliable, so a lost executor costs a retry, not the
@@ -549,40 +577,137 @@ def clusters(pairs, documents=None, *, id_col=None, threshold=None, checkpoint_d
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
+    if clustering not in _CLUSTERINGS:
+        raise ValueError(f'clustering must be "center" or "components", got {clustering!r}')
+    if keep not in _KEEP_RULES:
+        raise ValueError(f'keep must be "first" or "longest", got {keep!r}')
+    if keep == "longest" and documents is None:
+        raise ValueError('keep="longest" reads the texts: pass documents')
     if threshold is not None:
         pairs = pairs.where(F.col("jaccard") >= threshold)
+    with_texts = documents is not None and (clustering == "components" or keep == "longest")
     if documents is not None:
-        docs, _ = _documents(
-            documents.withColumn("_no_text", F.lit("")), "_no_text", id_col
-        )
+        if with_texts:
+            docs, _ = _documents(documents, text_col, id_col)
+        else:
+            docs, _ = _documents(documents.withColumn("_no_text", F.lit("")), "_no_text", id_col)
         if "_id" not in docs.columns:
             docs = docs.withColumn("_id", _row_numbers(docs))
         # The first occurrence of each id ranks it (the CLI warns about repeated ids and
-        # keeps their first position for ordering).
-        order = docs.groupBy(F.col("_id").alias("id")).agg(F.min("_row").alias("rank"))
+        # keeps their first position for ordering). Keep order is ascending (key, rank).
+        key = (
+            -F.min_by(F.length("_text"), "_row") if keep == "longest" else F.lit(0).cast("long")
+        )
+        order = docs.groupBy(F.col("_id").alias("id")).agg(
+            F.min("_row").alias("rank"), key.cast("long").alias("key")
+        )
     else:
         ids = pairs.select(F.col("id_a").alias("id")).union(pairs.select(F.col("id_b").alias("id")))
-        order = ids.distinct().withColumn("rank", F.dense_rank().over(Window.orderBy("id")))
+        order = (
+            ids.distinct()
+            .withColumn("rank", F.dense_rank().over(Window.orderBy("id")))
+            .withColumn("key", F.lit(0).cast("long"))
+        )
     checkpoint = _checkpointer(pairs.sparkSession, checkpoint_dir)
     order = checkpoint(order)
     ranked = (
-        pairs.join(order.select(F.col("id").alias("id_a"), F.col("rank").alias("u")), "id_a")
-        .join(order.select(F.col("id").alias("id_b"), F.col("rank").alias("v")), "id_b")
-        .select("u", "v")
+        pairs.join(
+            order.select(F.col("id").alias("id_a"), F.col("rank").alias("u"), F.col("key").alias("u_key")),
+            "id_a",
+        )
+        .join(
+            order.select(F.col("id").alias("id_b"), F.col("rank").alias("v"), F.col("key").alias("v_key")),
+            "id_b",
+        )
+        .select("u", "v", "u_key", "v_key", "jaccard")
     )
-    linked = _components(ranked, checkpoint)
+    linked = _components(ranked.select("u", "v"), checkpoint)
     roots = linked.select(F.col("root").alias("node"), F.col("root")).distinct()
     members = linked.union(roots).distinct()
-    sizes = members.groupBy("root").agg(F.count(F.lit(1)).alias("size"))
+    if clustering == "center":
+        starred = _center_stars(ranked, members)
+    else:
+        keyed = members.join(order.select(F.col("rank").alias("node"), "key"), "node")
+        first = keyed.groupBy("root").agg(F.min(F.struct("key", "node")).alias("first"))
+        starred = keyed.join(first, "root").select(
+            "node", F.col("first.node").alias("center")
+        )
+        if with_texts:
+            starred = _jaccards_to_center(starred, docs, shingle, profile)
+        else:
+            starred = starred.withColumn(
+                "jaccard",
+                F.when(F.col("node") == F.col("center"), F.lit(1.0)).otherwise(
+                    F.lit(None).cast("double")
+                ),
+            )
+    sizes = starred.groupBy("center").agg(F.count(F.lit(1)).alias("size"))
     named = order.select(F.col("rank").alias("node"), F.col("id"))
-    kept = order.select(F.col("rank").alias("root"), F.col("id").alias("cluster"))
+    kept = order.select(F.col("rank").alias("center"), F.col("id").alias("cluster"))
     return (
-        members.join(sizes, "root")
+        starred.join(sizes, "center")
         .join(named, "node")
-        .join(kept, "root")
-        .withColumn("keep", F.col("node") == F.col("root"))
+        .join(kept, "center")
+        .withColumn("keep", F.col("node") == F.col("center"))
         .orderBy("node")
         .select(*CLUSTER_COLUMNS)
+    )
+
+
+def _center_stars(ranked, members):
+    """``node, center, jaccard`` of center clustering: the pairs ``ranked`` (``u, v, u_key,
+    v_key, jaccard``) grouped by their connected component (``members``: node, root), one
+    component whole in one task, where the engine's greedy decides it in keep order."""
+    from pyspark.sql import functions as F
+
+    by_component = ranked.join(
+        members.select(F.col("node").alias("u"), F.col("root").alias("component")), "u"
+    ).select("component", "u", "v", "u_key", "v_key", "jaccard")
+
+    def star_batches(batches):
+        table = _whole_partition(batches)
+        if table is None:
+            return
+        node, center, jaccard = _kernels.center_components(
+            *(table.column(c).to_numpy() for c in ("component", "u", "v", "u_key", "v_key")),
+            table.column("jaccard").to_numpy(),
+        )
+        yield from _batches(
+            [pa.array(node), pa.array(center), pa.array(jaccard)], ["node", "center", "jaccard"]
+        )
+
+    partitions = int(ranked.sparkSession.conf.get("spark.sql.shuffle.partitions"))
+    return by_component.repartition(partitions, "component").mapInArrow(
+        star_batches, "node long, center long, jaccard double"
+    )
+
+
+def _jaccards_to_center(starred, docs, shingle, profile):
+    """``starred`` (``node, center``) with each node's exact Jaccard with its center, from
+    the texts of ``docs`` (``_row, _text``): a component's kept document need not be a pair
+    of its members, so the Jaccard is computed, as the CLI computes it."""
+    from pyspark.sql import functions as F
+
+    texts = docs.select("_row", "_text")
+    joined = starred.join(
+        texts.select(F.col("_row").alias("node"), F.col("_text").alias("node_text")), "node"
+    ).join(texts.select(F.col("_row").alias("center"), F.col("_text").alias("center_text")), "center")
+    # Shingle sets depend on neither the seed nor the sketch family, and one row of
+    # signature is the least the index builds.
+    sketch = dict(num_perm=1, seed=1, shingle=shingle, profile=profile)
+
+    def jaccard_batches(batches):
+        for batch in batches:
+            values = _kernels.text_jaccards(
+                _buffers(batch.column("node_text")), _buffers(batch.column("center_text")), **sketch
+            )
+            yield pa.RecordBatch.from_arrays(
+                [batch.column("node"), batch.column("center"), pa.array(values)],
+                names=["node", "center", "jaccard"],
+            )
+
+    return joined.select("node", "center", "node_text", "center_text").mapInArrow(
+        jaccard_batches, "node long, center long, jaccard double"
     )
 
 
@@ -833,7 +958,23 @@ def _parser():
     p.add_argument(
         "--clusters",
         metavar="DIR",
-        help="also write the clusters (`id,cluster,size,keep`, as `lshscope dedup`) to DIR",
+        help="also write the clusters (`id,cluster,size,keep,jaccard`, as `lshscope dedup`) "
+        "to DIR",
+    )
+    p.add_argument(
+        "--clustering",
+        choices=_CLUSTERINGS,
+        default="center",
+        help="center: remove a document only for a verified pair with a kept one, as "
+        "`lshscope dedup` does by default; components: keep one per connected component "
+        "[default: center]",
+    )
+    p.add_argument(
+        "--keep",
+        choices=_KEEP_RULES,
+        default="first",
+        help="which document a cluster keeps: the first in input order, or the longest text "
+        "(ties in input order) [default: first]",
     )
     p.add_argument("--master", help="Spark master when not run by spark-submit [default: local[*]]")
     p.add_argument(
@@ -879,18 +1020,44 @@ def _under_spark_submit():
     return bool(os.environ.get("PYSPARK_GATEWAY_PORT") or os.environ.get("SPARK_ENV_LOADED"))
 
 
+def _stderr_of(spark):
+    """Where the job's lines go: the driver JVM's standard error under spark-submit, since
+    spark-submit's PythonRunner merges the Python driver's stderr into its stdout (a job's
+    lines read as its output); this process's stderr otherwise."""
+    if not _under_spark_submit():
+        return None
+    if spark is None:
+        # Before the session: spark-submit's JVM is already there, behind the gateway that
+        # pyspark connects to (connecting starts nothing).
+        from pyspark import SparkContext
+
+        SparkContext._ensure_initialized()
+        return SparkContext._jvm.java.lang.System.err
+    return spark._jvm.java.lang.System.err
+
+
+def _error(message, spark=None):
+    """An error line for the user, on standard error (see :func:`_stderr_of`)."""
+    err = _stderr_of(spark)
+    if err is None:
+        print(message, file=sys.stderr, flush=True)
+    else:
+        err.println(message)
+        err.flush()
+
+
 class _Log:
     """The job's progress lines and summary, on standard error: the driver's log under
     spark-submit (client or cluster deploy mode)."""
 
-    def __init__(self):
+    def __init__(self, spark=None):
         self.started = time.monotonic()
         self.phases = []
         self._phase_start = None
+        self._spark = spark
 
-    @staticmethod
-    def say(message):
-        print(f"lshscope.spark: {message}", file=sys.stderr, flush=True)
+    def say(self, message):
+        _error(f"lshscope.spark: {message}", self._spark)
 
     def phase(self, name, detail=""):
         """Starts phase ``name`` (ending the one before) and says so, with ``detail``."""
@@ -932,7 +1099,7 @@ def main(argv=None):
         if args.checkpoint_dir:
             parse_location(args.checkpoint_dir)
     except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
+        _error(f"error: {e}")
         return 2
 
     from pyspark.sql import SparkSession
@@ -957,7 +1124,7 @@ def main(argv=None):
     try:
         return _run(spark, args, sketch, source, outputs)
     except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
+        _error(f"error: {e}", spark)
         return 2
     finally:
         if owned:
@@ -987,7 +1154,7 @@ def _run(spark, args, sketch, source, outputs):
     def partitions_for(shuffled_bytes):
         return args.shuffle_partitions or _shuffle_partitions(shuffled_bytes, parallelism)
 
-    log = _Log()
+    log = _Log(spark)
     log.phase("reading + shingling + MinHash signatures", f"{source.uri} ({fmt}, {input_bytes:,} bytes)")
     corpus = read_corpus(spark, source.uri, fmt)
     hashed = _hash(corpus, args.text_column, args.id_column, sketch)
@@ -1034,7 +1201,15 @@ def _run(spark, args, sketch, source, outputs):
         if checkpoint_dir is None and given_dir.isEmpty():
             checkpoint_dir = args.output_dir.rstrip("/") + "/_checkpoints"
         found_clusters = clusters(
-            pairs.select(*PAIR_COLUMNS), corpus, id_col=args.id_column, checkpoint_dir=checkpoint_dir
+            pairs.select(*PAIR_COLUMNS),
+            corpus,
+            id_col=args.id_column,
+            text_col=args.text_column,
+            checkpoint_dir=checkpoint_dir,
+            clustering=args.clustering,
+            keep=args.keep,
+            shingle=sketch.shingle,
+            profile=sketch.profile,
         )
         log.phase("writing clusters", f"to {args.clusters}")
         # The rounds ran above; what is left plans its last shuffles now: as many partitions
@@ -1068,9 +1243,18 @@ def _run(spark, args, sketch, source, outputs):
     if cluster_rows is not None:
         members, kept_docs = cluster_rows
         removed = members - kept_docs
+        if args.clustering == "center":
+            order = "input order" if args.keep == "first" else "longest first"
+            method = (
+                f"center clustering in keep order ({order}): each removed document is a "
+                f"verified pair at Jaccard ≥ {args.threshold:g} with the document kept for it"
+            )
+        else:
+            method = f"connected components, one document kept per component (the {args.keep})"
         summary.append(
-            f"{kept_docs:,} clusters hold {members:,} documents; {removed:,} removed "
-            f"({_percent(removed, documents)} of {documents:,}), one kept per cluster (the first)"
+            f"{kept_docs:,} {'cluster holds' if kept_docs == 1 else 'clusters hold'} "
+            f"{members:,} documents; {removed:,} removed "
+            f"({_percent(removed, documents)} of {documents:,}); {method}"
         )
     for line in summary + log.timings():
         log.say(line)

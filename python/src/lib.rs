@@ -682,5 +682,7 @@ fn _lshscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(spark::band_rows, m)?)?;
     m.add_function(wrap_pyfunction!(spark::bucket_members, m)?)?;
     m.add_function(wrap_pyfunction!(spark::score_documents, m)?)?;
+    m.add_function(wrap_pyfunction!(spark::center_components, m)?)?;
+    m.add_function(wrap_pyfunction!(spark::text_jaccards, m)?)?;
     Ok(())
 }

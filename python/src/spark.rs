@@ -443,3 +443,201 @@ pub fn score_documents<'py>(
         candidates,
     ))
 }
+
+/// What [`center_components`] returns, one row per clustered document: the document, the
+/// kept document of its star (itself when kept), and their Jaccard (1 for the kept one).
+type Centered<'py> = (Column<'py, i64>, Column<'py, i64>, Column<'py, f64>);
+
+/// The documents of one component: dense indexes, each document's keep key and its
+/// neighbours (index, Jaccard).
+struct Component {
+    node: Vec<i64>,
+    key: Vec<(i64, i64)>,
+    adjacent: Vec<Vec<(usize, f64)>>,
+}
+
+/// Center clustering, the engine's greedy (`lshscope_core::analysis::center`), run whole
+/// per connected component of the verified pairs `(a, b, jaccard)`: the result decomposes
+/// by component, since a document's decision reads only its neighbours. `component` names
+/// each pair's component (every pair of a component must be in this call); `a_key` and
+/// `b_key` are the keep keys of `a` and `b`: keep order is ascending `(key, node)` (key 0
+/// for input order, minus the length for `--keep longest`, nodes numbered in input order).
+///
+/// As the CLI, identical documents (Jaccard exactly 1: equal shingle sets) are decided once,
+/// at their copy first in keep order (the lead): the other copies go to the lead at 1 when
+/// it is kept, else to the lead's kept document at the lead's Jaccard. A document is removed
+/// when a kept document is its neighbour, assigned to the most similar one (ties to the
+/// earlier in keep order); else it is kept. Rows: every removed document and every kept one
+/// with something assigned to it, in no particular order.
+#[pyfunction]
+#[pyo3(signature = (component, a, b, a_key, b_key, jaccard))]
+#[allow(clippy::too_many_arguments)]
+pub fn center_components<'py>(
+    py: Python<'py>,
+    component: PyReadonlyArray1<'py, i64>,
+    a: PyReadonlyArray1<'py, i64>,
+    b: PyReadonlyArray1<'py, i64>,
+    a_key: PyReadonlyArray1<'py, i64>,
+    b_key: PyReadonlyArray1<'py, i64>,
+    jaccard: PyReadonlyArray1<'py, f64>,
+) -> PyResult<Centered<'py>> {
+    let (component, a, b) = (component.as_slice()?, a.as_slice()?, b.as_slice()?);
+    let (a_key, b_key, jaccard) = (a_key.as_slice()?, b_key.as_slice()?, jaccard.as_slice()?);
+    let n = component.len();
+    if [a.len(), b.len(), a_key.len(), b_key.len(), jaccard.len()]
+        .iter()
+        .any(|&l| l != n)
+    {
+        return Err(PyValueError::new_err(
+            "the pair columns (component, a, b, a_key, b_key, jaccard) differ in length",
+        ));
+    }
+    let mut pairs: Vec<usize> = (0..n).collect();
+    pairs.sort_unstable_by_key(|&i| component[i]);
+    let (mut nodes, mut centers, mut values) = (Vec::new(), Vec::new(), Vec::new());
+    py.detach(|| {
+        for group in pairs.chunk_by(|&x, &y| component[x] == component[y]) {
+            let c = component_of(group, a, b, a_key, b_key, jaccard);
+            for (node, center, value) in center_greedy(&c) {
+                nodes.push(node);
+                centers.push(center);
+                values.push(value);
+            }
+        }
+    });
+    Ok((
+        nodes.into_pyarray(py),
+        centers.into_pyarray(py),
+        values.into_pyarray(py),
+    ))
+}
+
+/// The component of the pairs `group` (indexes into the pair columns).
+fn component_of(
+    group: &[usize],
+    a: &[i64],
+    b: &[i64],
+    a_key: &[i64],
+    b_key: &[i64],
+    jaccard: &[f64],
+) -> Component {
+    let mut keyed: Vec<(i64, i64)> = group
+        .iter()
+        .flat_map(|&i| [(a_key[i], a[i]), (b_key[i], b[i])])
+        .collect();
+    keyed.sort_unstable();
+    keyed.dedup();
+    let index_of = |node: i64, key: i64| keyed.binary_search(&(key, node)).unwrap();
+    let mut adjacent = vec![Vec::new(); keyed.len()];
+    for &i in group {
+        let (x, y) = (index_of(a[i], a_key[i]), index_of(b[i], b_key[i]));
+        if x != y {
+            adjacent[x].push((y, jaccard[i]));
+            adjacent[y].push((x, jaccard[i]));
+        }
+    }
+    Component {
+        node: keyed.iter().map(|&(_, node)| node).collect(),
+        key: keyed,
+        adjacent,
+    }
+}
+
+/// The greedy over one component whose documents are indexed in keep order: (node, kept
+/// node of its star, Jaccard) per clustered document.
+fn center_greedy(c: &Component) -> Vec<(i64, i64, f64)> {
+    let m = c.node.len();
+    debug_assert!(c.key.windows(2).all(|w| w[0] < w[1]));
+    // Identical copies: the lead of each document is its copy first in keep order (the
+    // smallest index, since indexes follow keep order).
+    let lead: Vec<usize> = c
+        .adjacent
+        .iter()
+        .enumerate()
+        .map(|(d, neighbours)| {
+            neighbours
+                .iter()
+                .filter(|&&(_, j)| j == 1.0)
+                .fold(d, |first, &(e, _)| first.min(e))
+        })
+        .collect();
+    const UNDECIDED: usize = usize::MAX;
+    // Per lead: itself when kept, else the lead it is assigned to; and that Jaccard.
+    let mut star = vec![UNDECIDED; m];
+    let mut star_jaccard = vec![1.0f64; m];
+    for d in (0..m).filter(|&d| lead[d] == d) {
+        // The best kept neighbour: highest Jaccard, then earliest in keep order. Copies
+        // share their neighbours, so the lead's own suffice; kept documents are leads.
+        let mut best: Option<(usize, f64)> = None;
+        for &(e, j) in &c.adjacent[d] {
+            if e < d && lead[e] == e && star[e] == e {
+                let better = match best {
+                    None => true,
+                    Some((b, bj)) => j > bj || (j == bj && e < b),
+                };
+                if better {
+                    best = Some((e, j));
+                }
+            }
+        }
+        match best {
+            Some((e, j)) => {
+                star[d] = e;
+                star_jaccard[d] = j;
+            }
+            None => star[d] = d,
+        }
+    }
+    let mut has_members = vec![false; m];
+    let mut rows = Vec::new();
+    for (d, &l) in lead.iter().enumerate() {
+        let (center, value) = if star[l] == l {
+            (l, 1.0)
+        } else {
+            (star[l], star_jaccard[l])
+        };
+        if center != d {
+            has_members[center] = true;
+            rows.push((c.node[d], c.node[center], value));
+        }
+    }
+    rows.extend(
+        (0..m)
+            .filter(|&d| has_members[d])
+            .map(|d| (c.node[d], c.node[d], 1.0)),
+    );
+    rows
+}
+
+/// The exact Jaccard of each pair of texts `(a[i], b[i])` (Arrow string or binary columns),
+/// shingled as `lshscope scan` shingles: the Jaccard of a component's member with the
+/// document the component keeps, which need not be a scored pair.
+#[pyfunction]
+#[pyo3(signature = (a, b, *, num_perm, seed, shingle=None, profile=None, family="classic"))]
+#[allow(clippy::too_many_arguments)]
+pub fn text_jaccards<'py>(
+    py: Python<'py>,
+    a: Buffers<'py>,
+    b: Buffers<'py>,
+    num_perm: usize,
+    seed: u64,
+    shingle: Option<&str>,
+    profile: Option<&str>,
+    family: &str,
+) -> PyResult<Column<'py, f64>> {
+    let options = index_options(num_perm, seed, shingle, profile, family)?;
+    let (a_offsets, a_bytes) = (a.0.as_slice()?, a.1.as_slice()?);
+    let (b_offsets, b_bytes) = (b.0.as_slice()?, b.1.as_slice()?);
+    let n = count(a_offsets)?;
+    if count(b_offsets)? != n {
+        return Err(PyValueError::new_err(
+            "the two text columns differ in length",
+        ));
+    }
+    let first = index_of_texts(py, a_offsets, a_bytes, &options)?;
+    let second = index_of_texts(py, b_offsets, b_bytes, &options)?;
+    let values: Vec<f64> = (0..n)
+        .map(|i| jaccard(first.sets.get(i), second.sets.get(i)))
+        .collect();
+    Ok(values.into_pyarray(py))
+}

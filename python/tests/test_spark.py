@@ -182,7 +182,7 @@ def test_a_pair_cut_by_the_cap_is_scored_in_the_next_band_that_emits_it(spark, t
 
 def _partition(cluster_rows):
     groups = {}
-    for doc, cluster, _, _ in cluster_rows:
+    for doc, cluster, *_ in cluster_rows:
         groups.setdefault(cluster, set()).add(doc)
     return sorted(tuple(sorted(g)) for g in groups.values())
 
@@ -219,11 +219,8 @@ def test_the_job_equals_scan_and_dedup_on_tsv(spark, templated, tmp_path, capsys
     )
     clustered = [tuple(r.values()) for r in pq.read_table(clusters_dir).to_pylist()]
     expected = [tuple(r.values()) for r in pq.read_table(tmp_path / "cli-clusters.parquet").to_pylist()]
-    assert len(clustered) > 300 and max(size for _, _, size, _ in clustered) >= 60
+    assert len(clustered) > 300 and max(size for _, _, size, *_ in clustered) >= 60
     assert clustered == expected
-    # Without the documents the kept one is the smallest id: the same clusters.
-    by_id = rows(lspark.clusters(spark.read.parquet(str(out))))
-    assert _partition(by_id) == _partition(clustered)
 
     # The summary: the CLI's counts, in the CLI's words.
     scan = subprocess.run([cli(), "scan", str(tsv), *banding, "-o", str(tmp_path / "s.parquet")],
@@ -242,6 +239,72 @@ def test_the_job_equals_scan_and_dedup_on_tsv(spark, templated, tmp_path, capsys
     assert len(list(out.glob("part-*"))) == 1
     assert len(list(clusters_dir.glob("part-*"))) == 1
     assert not (out / "_checkpoints").exists()
+
+
+def _chained_csv(templated, folder, links=240):
+    """The template corpus with an edit chain appended: each text of the chain replaces one
+    more of 60 words of the first, so that neighbours are near copies and the ends share
+    nothing, one link after the other in input (keep) order."""
+    with open(templated / "t.csv", newline="", encoding="utf-8") as f:
+        rows = [(r["id"], r["text"]) for r in csv.DictReader(f)]
+    syllables = ["ka", "lo", "mi", "ner", "sta", "ru", "vel", "tor", "que", "dal", "fen", "gor"]
+    words = [syllables[i % 12] + syllables[(i * 5) % 12] + syllables[(i * 7 + 3) % 12] + str(i)
+             for i in range(60)]
+    for link in range(links):
+        rows.append((f"chain-{link}", " ".join(words)))
+        words[link % 60] = f"edit{link}{syllables[link % 12]}"
+    path = folder / "chained.csv"
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        out = csv.writer(f)
+        out.writerow(["id", "text"])
+        out.writerows(rows)
+    return path
+
+
+def test_clusters_equal_dedup_for_both_methods_with_a_long_chain(spark, templated, tmp_path):
+    """`clusters(..., clustering=, keep=)` equals `lshscope dedup --clustering --keep` value
+    for value (ids, kept document, size, Jaccard to the kept one), on the template corpus
+    with an edit chain of 240 links: components chain it into one cluster, center keeps a
+    document every few links, decided in one task of its component."""
+    path = _chained_csv(templated, tmp_path)
+    banding = ["-b", "20", "-r", "5", "-t", "0.6"]
+    corpus = lspark.read_corpus(spark, str(path))
+    pairs = lspark.dedup(corpus, bands=20, rows=5, threshold=0.6).persist()
+    found = {}
+    for clustering, keep in [("center", "first"), ("components", "first"), ("center", "longest"),
+                             ("components", "longest")]:
+        out = tmp_path / f"{clustering}-{keep}.parquet"
+        subprocess.run(
+            [cli(), "dedup", str(path), *banding, "--clustering", clustering, "--keep", keep,
+             "-q", "-o", str(out)],
+            check=True,
+        )
+        expected = [tuple(r.values()) for r in pq.read_table(out).to_pylist()]
+        got = rows(lspark.clusters(pairs, corpus, clustering=clustering, keep=keep))
+        assert got == expected, (clustering, keep)
+        found[clustering, keep] = got
+    center, components = found["center", "first"], found["components", "first"]
+    chain = [r for r in components if r[0].startswith("chain-")]
+    assert len(chain) == 240 and {r[1] for r in chain} == {"chain-0"}
+    assert min(r[4] for r in chain) < 0.3  # the far end shares little with the kept one
+    centers = {r[1] for r in center if r[0].startswith("chain-")}
+    assert len(centers) > 8  # one kept about every 18 links at t = 0.6
+    assert all(r[4] >= 0.6 for r in center if not r[3])
+    assert sum(not r[3] for r in center) < sum(not r[3] for r in components)
+    # Without the documents the kept one is the smallest id: the same components.
+    by_id = rows(lspark.clusters(pairs, clustering="components"))
+    assert _partition(by_id) == _partition(components)
+    pairs.unpersist()
+
+
+def test_clusters_refuse_what_they_cannot_compute(spark):
+    pairs = spark.createDataFrame([("a", "b", 0.9)], "id_a string, id_b string, jaccard double")
+    with pytest.raises(ValueError, match="clustering must be"):
+        lspark.clusters(pairs, clustering="greedy")
+    with pytest.raises(ValueError, match="keep must be"):
+        lspark.clusters(pairs, keep="shortest")
+    with pytest.raises(ValueError, match="pass documents"):
+        lspark.clusters(pairs, keep="longest")
 
 
 def test_the_job_checks_paths_through_sparks_filesystems(spark, tmp_path, capsys):
