@@ -8,7 +8,7 @@
 //!
 //! Each stratum is sampled on its own (taken whole when small), and each sampled pair weighs
 //! its stratum's size over the stratum's sample size, so weighted sums estimate sums over all
-//! pairs. The estimator and its intervals are in [`crate::minhash::tune::stratified_intervals`].
+//! pairs. The estimator and its intervals are [`StratifiedSample::intervals`].
 //!
 //! Both strata are sampled by independent uniform draws *of pairs* (with replacement): a
 //! candidate is drawn as a uniform (band, bucket pair) and kept only in the first band where
