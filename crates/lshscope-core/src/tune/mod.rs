@@ -27,6 +27,11 @@ use crate::minhash::tune::{
     sampled_intervals, sharpest_with_probability_at_among, smallest_num_perm_for_among, summarize,
 };
 use crate::minhash::{Banding, SketchFamily};
+use crate::terms::Setting::{
+    self, Accept, Banding as GivenBanding, Budget, Corpus, EstimatePairs, Export, FnWeight,
+    FpWeight, MaxFalseRemoval, MinRecall, NumPerm, Pairs, Quantiles, Reject, Sample, ScanBanding,
+    Similarities, Threshold, Truth,
+};
 
 /// The default removal bound for tools that remove every candidate: pairs this far below the
 /// threshold ([`TuneOptions::removal_bound`] says why) ...
@@ -159,45 +164,42 @@ impl TuneOptions {
     pub fn validate(&self) -> Result<()> {
         let k = self.num_perm;
         if k == 0 {
-            return Err(Error::usage("--num-perm must be at least 1"));
+            return Err(Error::usage(format!("{NumPerm} must be at least 1")));
         }
         match self.threshold {
-            Some(t) => check_unit("--threshold", t)?,
+            Some(t) => check_unit(&Threshold.to_string(), t)?,
             None => {
                 if self.constraints.is_empty() && self.given.is_empty() {
-                    return Err(Error::usage(
-                        "give --threshold T, or constraints (--reject/--accept) or --banding to \
-                         evaluate without one",
-                    ));
+                    return Err(Error::usage(format!(
+                        "give {Threshold} T, or constraints ({Reject}/{Accept}) or {GivenBanding} \
+                         to evaluate without one",
+                    )));
                 }
                 for (given, needs) in [
                     (
                         self.similarities.is_some(),
-                        "--pairs, --similarities and --truth need",
+                        format!("{Pairs}, {Similarities} and {Truth} need"),
                     ),
-                    (self.budget.is_some(), "--budget needs"),
-                    (self.export.is_some(), "--for needs"),
+                    (self.budget.is_some(), format!("{Budget} needs")),
+                    (self.export.is_some(), format!("{Export} needs")),
                     (
                         self.max_false_removal.is_some(),
-                        "--max-false-removal needs",
+                        format!("{MaxFalseRemoval} needs"),
                     ),
                 ] {
                     if given {
-                        return Err(Error::usage(format!("{needs} --threshold T")));
+                        return Err(Error::usage(format!("{needs} {Threshold} T")));
                     }
                 }
             }
         }
-        check_unit("--min-recall", self.min_recall)?;
+        check_unit(&MinRecall.to_string(), self.min_recall)?;
         if let Some(p) = self.quantiles.iter().find(|p| !(**p > 0.0 && **p < 1.0)) {
             return Err(Error::usage(format!(
-                "--quantiles are probabilities strictly between 0 and 1, got {p}"
+                "{Quantiles} are probabilities strictly between 0 and 1, got {p}"
             )));
         }
-        for (name, w) in [
-            ("--fp-weight", self.fp_weight),
-            ("--fn-weight", self.fn_weight),
-        ] {
+        for (name, w) in [(FpWeight, self.fp_weight), (FnWeight, self.fn_weight)] {
             if !(w >= 0.0 && w.is_finite()) {
                 return Err(Error::usage(format!(
                     "{name} must be a non-negative number, got {w}"
@@ -205,15 +207,15 @@ impl TuneOptions {
             }
         }
         if self.fp_weight + self.fn_weight == 0.0 {
-            return Err(Error::usage(
-                "--fp-weight and --fn-weight cannot both be 0: nothing would be minimised",
-            ));
+            return Err(Error::usage(format!(
+                "{FpWeight} and {FnWeight} cannot both be 0: nothing would be minimised",
+            )));
         }
         for b in &self.given {
             if b.bands * b.rows > k {
                 return Err(Error::usage(format!(
-                    "--banding {}x{} needs {} permutations but --num-perm is {k}: \
-                     lower bands or rows, or raise --num-perm",
+                    "{GivenBanding} {}x{} needs {} permutations but {NumPerm} is {k}: \
+                     lower bands or rows, or raise {NumPerm}",
                     b.bands,
                     b.rows,
                     b.bands * b.rows
@@ -315,6 +317,27 @@ pub struct TuneReport {
     pub notes: Vec<String>,
 }
 
+impl TuneReport {
+    /// The report with `name`'s names for the settings its text names: the rows'
+    /// descriptions and warnings, the criteria not found, the notes, and the export's snippet
+    /// (whose comments may advise a setting) and notes.
+    /// The engine writes them with [`Setting`] tokens; a face calls this before it shows or
+    /// serialises the report ([`crate::terms::render_neutral`] gives the engine's own names).
+    pub fn name_settings<N: AsRef<str>>(&mut self, name: impl Fn(Setting) -> N) {
+        let rename = |text: &mut String| *text = crate::terms::render(text, &name);
+        for row in &mut self.rows {
+            rename(&mut row.description);
+            row.warnings.iter_mut().for_each(rename);
+        }
+        self.not_found.iter_mut().for_each(rename);
+        self.notes.iter_mut().for_each(rename);
+        if let Some(export) = &mut self.export {
+            rename(&mut export.snippet);
+            export.notes.iter_mut().for_each(rename);
+        }
+    }
+}
+
 /// A sample of pairs whose rows stand for all pairs of a corpus (`truth --estimate-pairs`).
 #[derive(Debug, Clone)]
 enum PairSample {
@@ -356,7 +379,7 @@ fn stratified_notes(sample: &StratifiedSample, t: f64) -> Vec<String> {
         "stratified sample: the candidates of the permissive {} × {} banding (P ≥ {} at \
          Jaccard {}) and the other pairs, sampled apart ({}; {}); each pair counts its \
          stratum's size ÷ its sample size, so the corpus columns estimate all {} pairs and \
-         --budget counts candidates of the whole corpus",
+         {Budget} counts candidates of the whole corpus",
         sample.banding.bands,
         sample.banding.rows,
         percent_fine(1.0 - crate::analysis::stratified::PERMISSIVE_MISS),
@@ -369,18 +392,21 @@ fn stratified_notes(sample: &StratifiedSample, t: f64) -> Vec<String> {
         notes.push(format!(
             "t = {t} is below the threshold {} the strata were made for: pairs between them \
              may lie outside the candidates, so recall and precision rest more on the other \
-             pairs and their intervals widen; sample again with `truth --estimate-pairs N -t \
-             {t}`",
-            decimal(sample.threshold)
+             pairs and their intervals widen; sample again with `truth {} N {} {t}`",
+            decimal(sample.threshold),
+            EstimatePairs.in_code(),
+            Threshold.in_code()
         ));
     } else if t >= sample.threshold + 0.15 {
         // Still unbiased, but most candidates of a banding made for a much lower threshold
         // lie below t, so few draws land where recall and precision at t are decided.
         notes.push(format!(
             "the strata were made for Jaccard {}, well below t = {t}: most drawn candidates lie \
-             below t; `truth --estimate-pairs N -t {t}` spends the sample near t and narrows \
+             below t; `truth {} N {} {t}` spends the sample near t and narrows \
              recall and precision",
-            decimal(sample.threshold)
+            decimal(sample.threshold),
+            EstimatePairs.in_code(),
+            Threshold.in_code()
         ));
     }
     notes
@@ -517,7 +543,7 @@ pub fn build_report_with(
                     let distribution = SimilarityDistribution::from_weighted(weighted);
                     notes.push(format!(
                         "each sampled pair counts its `weight` times: the corpus columns \
-                         estimate all {} pairs it was sampled from, so --budget counts \
+                         estimate all {} pairs it was sampled from, so {Budget} counts \
                          candidates of the whole corpus",
                         crate::util::numfmt::estimated_count(distribution.total())
                     ));
@@ -531,16 +557,16 @@ pub fn build_report_with(
         }
     };
     if options.budget.is_some() && distribution.is_none() && seeds.is_none() {
-        return Err(Error::usage(
-            "--budget needs pair similarities or a corpus: give --pairs FILE, \
-             --similarities FILE or --corpus FILE",
-        ));
+        return Err(Error::usage(format!(
+            "{Budget} needs pair similarities or a corpus: give {Pairs} FILE, \
+             {Similarities} FILE or {Corpus} FILE",
+        )));
     }
     if let Some(b) = options.budget
         && !(b >= 0.0 && b.is_finite())
     {
         return Err(Error::usage(format!(
-            "--budget must be a non-negative number of pairs, got {b}"
+            "{Budget} must be a non-negative number of pairs, got {b}"
         )));
     }
 
@@ -679,10 +705,11 @@ pub fn build_report_with(
                      corpus for some seed{}",
                     crate::util::numfmt::thousands(budget as u64),
                     match seeds.sampled() {
-                        true =>
-                            ", at the top of its 95 % interval (a larger --sample narrows \
-                                 the interval)",
-                        false => " (or more than lshscope counts: use --sample)",
+                        true => format!(
+                            ", at the top of its 95 % interval (a larger {Sample} narrows the \
+                             interval)"
+                        ),
+                        false => format!(" (or more than lshscope counts: use {Sample})"),
                     }
                 )),
             }
@@ -734,7 +761,7 @@ pub fn build_report_with(
                     &takes,
                 ) {
                     Some((needed, b, r)) => {
-                        format!("raise --num-perm to {needed} ({b} × {r} meets them)")
+                        format!("raise {NumPerm} to {needed} ({b} × {r} meets them)")
                     }
                     None => format!(
                         "no K up to {MAX_NUM_PERM_SEARCHED} meets them either: loosen a bound"
@@ -816,17 +843,16 @@ pub fn build_report_with(
         }
         rows.push(row);
     } else {
-        notes.push(
-            "no --threshold: only the constraint search and the given bandings (the recall \
+        notes.push(format!(
+            "no {Threshold}: only the constraint search and the given bandings (the recall \
              and datasketch criteria need t)"
-                .to_string(),
-        );
+        ));
     }
     rows.extend(closest);
     for g in &options.given {
         rows.push(make_row(
             "given",
-            "the banding given with --banding".to_string(),
+            format!("the banding given with {GivenBanding}"),
             g.bands,
             g.rows,
         ));
@@ -868,7 +894,7 @@ pub fn build_report_with(
     {
         notes.push(format!(
             "no pair in {} reaches t = {t}: recall and precision at t are undefined (n/a); \
-             lower t, or give more pairs (a larger --estimate-pairs sample, a scan with -t 0)",
+             lower t, or give more pairs (a larger {EstimatePairs} sample, a scan with {Threshold} 0)",
             options
                 .similarities
                 .as_ref()
@@ -883,12 +909,11 @@ pub fn build_report_with(
         scan_banding: None, ..
     }) = options.similarities
     {
-        notes.push(
+        notes.push(format!(
             "pairs from a scan hold only the pairs that scan's banding found (and kept at its \
-             --threshold): expected candidates and recall count those pairs, not pairs it missed; \
-             give --scan-banding BxR to correct for the missed ones"
-                .to_string(),
-        );
+             {Threshold}): expected candidates and recall count those pairs, not pairs it \
+             missed; give {ScanBanding} BxR to correct for the missed ones"
+        ));
     }
     let mut seed_corpus = None;
     if let Some(seeds) = seeds {
@@ -913,8 +938,9 @@ pub fn build_report_with(
                 crate::util::numfmt::thousands(seeds.population as u64),
                 seeds.pair_scale(),
                 match options.budget {
-                    Some(_) => " and --budget holds for the top of the worst seed's interval",
-                    None => "",
+                    Some(_) =>
+                        format!(" and {Budget} holds for the top of the worst seed's interval"),
+                    None => String::new(),
                 }
             ));
         }
@@ -966,10 +992,11 @@ pub fn build_report_with(
             "only {} of the {} sampled pairs {} Jaccard ≥ {t}: too few to estimate \
              recall and precision at t (left out; they need {MIN_SAMPLED_AT_THRESHOLD}), and \
              the count at or above t is uncertain (see its interval). Sample more pairs \
-             (`truth --estimate-pairs`), or run `truth` for the exact pairs above t",
+             (`truth {}`), or run `truth` for the exact pairs above t",
             s.sampled_at_or_above,
             crate::util::numfmt::thousands(s.sampled_pairs as u64),
             for_count(s.sampled_at_or_above as u64, "has", "have"),
+            EstimatePairs.in_code(),
         ));
     }
     let corpus = match (corpus, &distribution) {
@@ -1027,7 +1054,7 @@ fn removal_export_note(
     let chosen = &rows[0];
     if chosen.criterion == "budget" {
         let whose = if tool.verifies() {
-            "the --max-false-removal bound".to_string()
+            format!("the {MaxFalseRemoval} bound")
         } else {
             format!(
                 "the bound {} needs (it removes every candidate without a Jaccard check)",
@@ -1035,7 +1062,7 @@ fn removal_export_note(
             )
         };
         return format!(
-            "--for exports the `budget` row ({}), not `removal`: it keeps the budget and removes \
+            "{Export} exports the `budget` row ({}), not `removal`: it keeps the budget and removes \
              pairs at {s} with P = {}, within {} of {whose}",
             banding(chosen),
             removal_at_bound(chosen),
@@ -1044,19 +1071,19 @@ fn removal_export_note(
     }
     let why = if tool.verifies() {
         format!(
-            "--max-false-removal bounds false removals to P({s}) ≤ {}",
+            "{MaxFalseRemoval} bounds false removals to P({s}) ≤ {}",
             percent_fine(bound.probability)
         )
     } else {
         format!(
             "{} removes every candidate without a Jaccard check, so false removals must stay \
-             within P({s}) ≤ {} (--max-false-removal)",
+             within P({s}) ≤ {} ({MaxFalseRemoval})",
             tool.name(),
             percent_fine(bound.probability)
         )
     };
     let mut note = format!(
-        "--for exports the `removal` row ({}): {why}",
+        "{Export} exports the `removal` row ({}): {why}",
         banding(chosen)
     );
     for row in rows[1..]
@@ -1088,8 +1115,8 @@ fn removal_export_note(
         && candidates > budget
     {
         note.push_str(&format!(
-            "; its {} {what} exceed --budget {}: raise the budget or loosen \
-             --max-false-removal",
+            "; its {} {what} exceed {Budget} {}: raise the budget or loosen \
+             {MaxFalseRemoval}",
             crate::util::numfmt::thousands(candidates.round() as u64),
             crate::util::numfmt::thousands(budget as u64)
         ));
@@ -1104,7 +1131,7 @@ fn seed_spread_warning(spread: Option<&SeedSpread>) -> Option<String> {
     if spread.incomplete() {
         return Some(format!(
             "for some seeds the candidate count passed what lshscope counts ({} bucket pairs): \
-             count on a --sample",
+             count on a {Sample}",
             crate::util::numfmt::compact(crate::minhash::collisions::DEFAULT_MAX_BUCKET_PAIRS)
         ));
     }
@@ -1138,8 +1165,8 @@ fn thresholded_note(lowest: f64, t: f64) -> String {
         "expected candidates and precision count only pairs at or above it".to_string()
     };
     format!(
-        "the lowest Jaccard in the pairs file is {}: a scan with --threshold drops the pairs \
-         below it, so {counted}; tune on a scan run with -t 0",
+        "the lowest Jaccard in the pairs file is {}: a scan with {Threshold} drops the pairs \
+         below it, so {counted}; tune on a scan run with {Threshold} 0",
         crate::util::numfmt::decimal(lowest)
     )
 }
@@ -1285,7 +1312,7 @@ mod tests {
 
         options.budget = Some(10.0);
         let e = build_report(&options).unwrap_err().to_string();
-        assert!(e.contains("--budget needs pair similarities"), "{e}");
+        assert!(e.contains("`budget` needs pair similarities"), "{e}");
         options.num_perm = 0;
         assert!(options.validate().is_err());
     }
