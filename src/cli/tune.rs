@@ -273,7 +273,8 @@ pub fn run(args: TuneArgs) -> Result<i32> {
             "--for prints code, which does not fit in CSV: use --format table or json",
         ));
     }
-    let report = report(&args, &options).map_err(|e| args.about_its_files(e))?;
+    let mut report = report(&args, &options).map_err(|e| args.about_its_files(e))?;
+    report.name_settings(super::errors::flag);
     let text = match args.format {
         TuneFormat::Table => render_table(&report),
         TuneFormat::Json => {

@@ -203,7 +203,7 @@ impl Candidates {
                 bands * rows
             ));
         }
-        Banding::new(bands, rows, k).map_err(|e| e.to_string())
+        Banding::new(bands, rows, k).map_err(|e| crate::cli::errors::render_error(&e))
     }
 
     /// Asks for the candidates of `banding`: the running job is cancelled (latest wins) and

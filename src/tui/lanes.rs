@@ -184,7 +184,7 @@ pub fn run_reband_job_reporting(job: RebandJob, mut first: impl FnMut(Action)) -
         Err(Error::Cancelled) => None,
         Err(e) => Some(Action::BandFailed {
             request: job.id,
-            message: e.to_string(),
+            message: crate::cli::errors::render_error(&e),
         }),
     }
 }

@@ -14,6 +14,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use lshscope_core::Error;
+
+use crate::cli::errors::render_error;
 use lshscope_core::analysis::recall::{
     RecallReport, bin_means, candidate_hits, measure_recall_with, read_truth, signature_hits,
     truth_floor,
@@ -402,8 +404,8 @@ pub fn run_truth_job(job: &TruthJob) -> Option<TruthDone> {
                 }
                 Err(Error::Cancelled) => return None,
                 // A refusal travels from `join` as Error::Refused.
-                Err(Error::Refused(msg)) => Err(TruthFailure::Refused(msg)),
-                Err(e) => Err(TruthFailure::Failed(e.to_string())),
+                Err(e @ Error::Refused(_)) => Err(TruthFailure::Refused(render_error(&e))),
+                Err(e) => Err(TruthFailure::Failed(render_error(&e))),
             }
         }
     };

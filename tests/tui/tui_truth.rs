@@ -106,7 +106,8 @@ fn a_join_beyond_the_budget_is_refused_with_the_way_out() {
     let msg = app.message().clone().unwrap();
     assert!(msg.error, "{msg:?}");
     assert!(
-        msg.text.contains("lshscope truth INPUT -t 0.5 --sample")
+        msg.text
+            .contains("lshscope truth INPUT --threshold 0.5 --sample")
             && msg.text.contains("--truth truth.csv"),
         "{msg:?}"
     );

@@ -47,11 +47,71 @@ pub enum Setting {
     PairColumns,
     /// The id and cluster columns of an imported clusters table.
     ClusterColumns,
+    /// K: the number of hash functions (permutations) in a signature.
+    NumPerm,
+    /// b: the number of bands.
+    Bands,
+    /// r: the rows of each band.
+    Rows,
+    /// A banding b × r to evaluate as it is.
+    Banding,
+    /// The banding a scan ran with, to weight its candidate pairs.
+    ScanBanding,
+    /// The Jaccard threshold t at which pairs count as duplicates.
+    Threshold,
+    /// The sketch family of the signatures (classic or one-permutation).
+    Family,
+    /// The largest bucket whose pairs are emitted.
+    MaxBucket,
+    /// How many candidate pairs may be held in memory to sort them.
+    SortLimit,
+    /// Write pairs as found instead of sorted.
+    Unsorted,
+    /// A truth file: every pair at or above the join's threshold.
+    Truth,
+    /// A stratified sample of N pairs instead of the exact join.
+    EstimatePairs,
+    /// Sample pairs uniformly instead of by strata.
+    Uniform,
+    /// Run the exact join past its size guard.
+    Force,
+    /// The time the exact join may take before it is refused.
+    MaxSeconds,
+    /// A file of pair labels.
+    Labels,
+    /// A pairs file of a scan, whose similarities weight the tuner's corpus columns.
+    Pairs,
+    /// A file of pair similarities for the tuner's corpus columns.
+    Similarities,
+    /// A corpus the tuner measures on.
+    Corpus,
+    /// The tuner's expected candidate budget.
+    Budget,
+    /// The tool to translate the chosen banding for.
+    Export,
+    /// The tuner's bound on removing a pair below the threshold.
+    MaxFalseRemoval,
+    /// The P(t) the tuner's recall criterion must reach.
+    MinRecall,
+    /// Probabilities at which the tuner reports the similarity reaching them.
+    Quantiles,
+    /// datasketch's weight on the false-positive area.
+    FpWeight,
+    /// datasketch's weight on the false-negative area.
+    FnWeight,
+    /// A constraint: pairs at this similarity are candidates with at most this probability.
+    Reject,
+    /// A constraint: pairs at this similarity are candidates with at least this probability.
+    Accept,
+    /// How many seeds of the hash family to measure over.
+    Seeds,
+    /// A normalization and shingling profile.
+    Profile,
 }
 
 impl Setting {
     /// Every setting, in declaration order.
-    pub const ALL: [Setting; 16] = [
+    pub const ALL: [Setting; 46] = [
         Setting::TextColumn,
         Setting::IdColumn,
         Setting::TextField,
@@ -68,6 +128,36 @@ impl Setting {
         Setting::NoCache,
         Setting::PairColumns,
         Setting::ClusterColumns,
+        Setting::NumPerm,
+        Setting::Bands,
+        Setting::Rows,
+        Setting::Banding,
+        Setting::ScanBanding,
+        Setting::Threshold,
+        Setting::Family,
+        Setting::MaxBucket,
+        Setting::SortLimit,
+        Setting::Unsorted,
+        Setting::Truth,
+        Setting::EstimatePairs,
+        Setting::Uniform,
+        Setting::Force,
+        Setting::MaxSeconds,
+        Setting::Labels,
+        Setting::Pairs,
+        Setting::Similarities,
+        Setting::Corpus,
+        Setting::Budget,
+        Setting::Export,
+        Setting::MaxFalseRemoval,
+        Setting::MinRecall,
+        Setting::Quantiles,
+        Setting::FpWeight,
+        Setting::FnWeight,
+        Setting::Reject,
+        Setting::Accept,
+        Setting::Seeds,
+        Setting::Profile,
     ];
 
     /// The engine's key for the setting: the field of the options struct that holds it, in
@@ -91,11 +181,58 @@ impl Setting {
             Setting::NoCache => "no_cache",
             Setting::PairColumns => "pair_columns",
             Setting::ClusterColumns => "cluster_columns",
+            Setting::NumPerm => "num_perm",
+            Setting::Bands => "bands",
+            Setting::Rows => "rows",
+            Setting::Banding => "banding",
+            Setting::ScanBanding => "scan_banding",
+            Setting::Threshold => "threshold",
+            Setting::Family => "family",
+            Setting::MaxBucket => "max_bucket",
+            Setting::SortLimit => "sort_limit",
+            Setting::Unsorted => "unsorted",
+            Setting::Truth => "truth",
+            Setting::EstimatePairs => "estimate_pairs",
+            Setting::Uniform => "uniform",
+            Setting::Force => "force",
+            Setting::MaxSeconds => "max_seconds",
+            Setting::Labels => "labels",
+            Setting::Pairs => "pairs",
+            Setting::Similarities => "similarities",
+            Setting::Corpus => "corpus",
+            Setting::Budget => "budget",
+            Setting::Export => "export",
+            Setting::MaxFalseRemoval => "max_false_removal",
+            Setting::MinRecall => "min_recall",
+            Setting::Quantiles => "quantiles",
+            Setting::FpWeight => "fp_weight",
+            Setting::FnWeight => "fn_weight",
+            Setting::Reject => "reject",
+            Setting::Accept => "accept",
+            Setting::Seeds => "seeds",
+            Setting::Profile => "profile",
         }
     }
 
     fn from_key(key: &str) -> Option<Setting> {
         Setting::ALL.into_iter().find(|s| s.key() == key)
+    }
+
+    /// The setting's token for a place inside a quoted example (a command in backticks): it
+    /// renders as the face's name without the backticks [`neutral`] puts around it, so the
+    /// example stays one quoted span.
+    pub fn in_code(self) -> InCode {
+        InCode(self)
+    }
+}
+
+/// A setting's token inside a quoted example ([`Setting::in_code`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InCode(Setting);
+
+impl fmt::Display for InCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{OPEN}{CODE}{}{CLOSE}", self.0.key())
     }
 }
 
@@ -104,6 +241,8 @@ impl Setting {
 // between them.
 const OPEN: char = '\u{E000}';
 const CLOSE: char = '\u{E001}';
+// Right after `OPEN`: the token stands inside a quoted example ([`InCode`]).
+const CODE: char = '\u{E002}';
 
 /// Writes the setting's token: the place in a message where a face puts its name for it.
 impl fmt::Display for Setting {
@@ -134,10 +273,15 @@ where
         let after = &rest[open + OPEN.len_utf8()..];
         match after
             .find(CLOSE)
-            .and_then(|close| Some((close, Setting::from_key(&after[..close])?)))
+            .and_then(|close| Some((close, token(&after[..close])?)))
         {
-            Some((close, setting)) => {
-                out.push_str(name(setting).as_ref());
+            Some((close, (setting, in_code))) => {
+                let shown = name(setting);
+                let shown = shown.as_ref();
+                out.push_str(match in_code {
+                    true => shown.trim_matches('`'),
+                    false => shown,
+                });
                 rest = &after[close + CLOSE.len_utf8()..];
             }
             None => {
@@ -148,6 +292,14 @@ where
     }
     out.push_str(rest);
     out
+}
+
+/// The setting a token's inside names, and whether it stands inside a quoted example.
+fn token(inside: &str) -> Option<(Setting, bool)> {
+    match inside.strip_prefix(CODE) {
+        Some(key) => Some((Setting::from_key(key)?, true)),
+        None => Some((Setting::from_key(inside)?, false)),
+    }
 }
 
 /// `text` with the engine's own names ([`neutral`]).
@@ -217,6 +369,25 @@ mod tests {
             Message::from(nested).to_string(),
             "--x: pass `skip_bad` to skip such lines; or `has_headers = false`"
         );
+    }
+
+    #[test]
+    fn tokens_in_quoted_examples_lose_the_neutral_backticks() {
+        let text = format!(
+            "open it with {} classic, or run `build {} classic`",
+            Setting::Family,
+            Setting::Family.in_code()
+        );
+        assert_eq!(
+            render_neutral(&text),
+            "open it with `family` classic, or run `build family classic`"
+        );
+        assert_eq!(
+            render(&text, |s| format!("--{}", s.key())),
+            "open it with --family classic, or run `build --family classic`"
+        );
+        let unknown = format!("{OPEN}{CODE}nonsense{CLOSE}");
+        assert_eq!(render_neutral(&unknown), unknown);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::terms::Setting::Labels;
 use crate::{Error, Result};
 
 /// A user's verdict on one pair.
@@ -93,8 +94,10 @@ impl LabelStore {
             return Err(Error::input(
                 &path,
                 1,
-                "a labels file needs the columns id_a,id_b,label; fix the header or pass \
-                 another --labels file",
+                format!(
+                    "a labels file needs the columns id_a,id_b,label; fix the header or pass \
+                     another {Labels} file"
+                ),
             ));
         };
         while let Some((line, record)) = csv.next_row()? {

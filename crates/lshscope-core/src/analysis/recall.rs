@@ -14,6 +14,7 @@ use super::truth::TruthPair;
 use crate::corpus::Corpus;
 use crate::minhash::scurve::candidate_probability;
 use crate::minhash::{Banding, CandidatePair, Signatures, VerifiedPair};
+use crate::terms::Setting::{Limit, Sample};
 use crate::util::stats::{Z_95, is_outside, wilson_interval};
 use crate::{Error, Result};
 
@@ -279,7 +280,7 @@ pub fn read_truth_from(
                     row.line,
                     format!(
                         "{label} `{}` is not an id of the corpus ({} documents): was the truth \
-                         computed on the same input, with the same --limit/--sample and id \
+                         computed on the same input, with the same {Limit}/{Sample} and id \
                          column?",
                         crate::io::excerpt::excerpt(id),
                         corpus.len()

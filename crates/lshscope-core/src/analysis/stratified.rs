@@ -33,6 +33,7 @@ use crate::minhash::tune::{
 };
 use crate::minhash::{Banding, ShingleSets, Signatures, pairs_among};
 use crate::minhash::{BandingOptions, BucketLists, bucket_lists};
+use crate::terms::Setting::{EstimatePairs, NumPerm, Threshold, Uniform};
 use crate::util::rng::SplitMix64;
 use crate::util::stats::{Z_95, wilson_interval_at};
 use crate::{Error, Result};
@@ -260,8 +261,8 @@ pub fn permissive_banding(num_perm: usize, t: f64) -> Result<Banding> {
         sharpest_with_probability_at(num_perm, t, 1.0 - PERMISSIVE_MISS).ok_or_else(|| {
             Error::usage(format!(
                 "no banding of {num_perm} permutations finds pairs at Jaccard {t} with probability \
-             {}: raise --num-perm (128 is enough for any threshold from 0.3), or pass \
-             --uniform",
+             {}: raise {NumPerm} (128 is enough for any threshold from 0.3), or pass \
+             {Uniform}",
                 1.0 - PERMISSIVE_MISS
             ))
         })?;
@@ -480,8 +481,8 @@ pub fn stratified_pair_sample(
             return Err(Error::refused(format!(
                 "only {} of the {} pairs lie outside the candidates of the permissive \
                  {banding} banding: too few to find by drawing pairs, and listing them would \
-                 walk every pair of the corpus. Raise -t (a sharper banding has fewer \
-                 candidates), or sample uniformly with --uniform",
+                 walk every pair of the corpus. Raise {Threshold} (a sharper banding has fewer \
+                 candidates), or sample uniformly with {Uniform}",
                 crate::util::numfmt::thousands(others),
                 crate::util::numfmt::thousands(population)
             )));
@@ -612,8 +613,9 @@ pub fn read_stratified(path: &Path) -> Result<Option<StratifiedSample>> {
                         1,
                         format!(
                             "a stratified sample needs the column `{want}` (found: {}); write \
-                             it again with `lshscope truth --estimate-pairs`",
-                            csv.header_text()
+                             it again with `lshscope truth {}`",
+                            csv.header_text(),
+                            EstimatePairs.in_code()
                         ),
                     )
                 })?);
@@ -668,9 +670,10 @@ fn assemble(path: &Path, rows: Vec<(u64, FileRow)>) -> Result<StratifiedSample> 
     let (first_line, first) = rows.first().ok_or_else(|| {
         bad(
             2,
-            "a stratified sample without rows: write it again with `lshscope truth \
-             --estimate-pairs`"
-                .to_string(),
+            format!(
+                "a stratified sample without rows: write it again with `lshscope truth {}`",
+                EstimatePairs.in_code()
+            ),
         )
     })?;
     let banding = parse_banding(&first.strata_banding).ok_or_else(|| {
@@ -765,11 +768,11 @@ fn assemble(path: &Path, rows: Vec<(u64, FileRow)>) -> Result<StratifiedSample> 
                 line,
                 format!(
                     "weight: {w} but the `{}` stratum has {n} rows of {} pairs (weight {}): \
-                     the file was cut or merged; sample again with `lshscope truth \
-                     --estimate-pairs`",
+                     the file was cut or merged; sample again with `lshscope truth {}`",
                     stratum.name,
                     stratum.pairs,
-                    stratum.weight()
+                    stratum.weight(),
+                    EstimatePairs.in_code()
                 ),
             ));
         }

@@ -22,6 +22,7 @@ use rayon::prelude::*;
 use crate::jobs::{Phase, Progress};
 use crate::minhash::ShingleSets;
 use crate::minhash::similarity::jaccard;
+use crate::terms::Setting::{EstimatePairs, Force, MaxSeconds, Sample, Threshold, Truth};
 use crate::util::rng::SplitMix64;
 use crate::{Error, Result};
 
@@ -313,7 +314,7 @@ pub fn plan_join<'a>(
     if !(threshold > 0.0 && threshold <= 1.0) {
         return Err(Error::usage(format!(
             "the join threshold must be in (0, 1], got {threshold}: at 0 every pair qualifies, \
-             use --estimate-pairs to look at the whole distribution"
+             use {EstimatePairs} to look at the whole distribution"
         )));
     }
     let n = sets.len();
@@ -327,9 +328,9 @@ pub fn plan_join<'a>(
 
     let (hashes, counts) = document_frequencies(sets, progress)?;
     if hashes.len() > u32::MAX as usize {
-        return Err(Error::refused(
-            "more than 2^32 − 1 distinct shingles: use --sample",
-        ));
+        return Err(Error::refused(format!(
+            "more than 2^32 − 1 distinct shingles: use {Sample}"
+        )));
     }
     let ranks = TokenRanks::new(hashes, counts);
     progress.check()?;
@@ -735,11 +736,13 @@ impl JoinPlan<'_> {
         Err(Error::refused(format!(
             "exact join at Jaccard ≥ {threshold} over {} documents: ~{seconds:.1} s on \
              {threads} threads, over the budget of {budget_seconds} s. Join a sample: \
-             `lshscope truth INPUT -t {threshold} --sample {} -o truth.csv`, then scan or \
-             explore with the same --sample and --truth truth.csv; or raise the threshold, see \
-             the similarity distribution with --estimate-pairs M, or run `lshscope truth` with \
-             --force or a larger --max-seconds (about {:.2e} posting entries to scan)",
+             `lshscope truth INPUT {} {threshold} {} {} -o truth.csv`, then scan or \
+             explore with the same {Sample} and {Truth} truth.csv; or raise the threshold, see \
+             the similarity distribution with {EstimatePairs} M, or run `lshscope truth` with \
+             {Force} or a larger {MaxSeconds} (about {:.2e} posting entries to scan)",
             crate::util::numfmt::thousands(self.work.documents as u64),
+            Threshold.in_code(),
+            Sample.in_code(),
             self.work.sample_that_fits(threads, budget_seconds),
             self.work.estimated_scans,
         )))

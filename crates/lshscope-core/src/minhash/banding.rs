@@ -7,6 +7,7 @@ use rayon::prelude::*;
 
 use super::index::Signatures;
 use crate::jobs::{Phase, Progress};
+use crate::terms::Setting::{Bands, NumPerm, Rows};
 use crate::{Error, Result};
 
 /// b bands of r rows; uses the first b·r rows of each signature.
@@ -20,7 +21,7 @@ impl Banding {
     /// Checks b ≥ 1, r ≥ 1 and b·r ≤ K.
     pub fn new(bands: usize, rows: usize, num_perm: usize) -> Result<Self> {
         if num_perm == 0 {
-            return Err(Error::usage("--num-perm must be at least 1"));
+            return Err(Error::usage(format!("{NumPerm} must be at least 1")));
         }
         if bands == 0 || rows == 0 {
             return Err(Error::usage(format!(
@@ -30,7 +31,7 @@ impl Banding {
         if bands * rows > num_perm {
             return Err(Error::usage(format!(
                 "{bands} bands × {rows} rows = {} hashes, but signatures have only {num_perm} \
-                 (--num-perm): lower --bands or --rows, or raise --num-perm",
+                 ({NumPerm}): lower {Bands} or {Rows}, or raise {NumPerm}",
                 bands * rows
             )));
         }
@@ -803,7 +804,7 @@ mod tests {
         assert!(Banding::new(20, 5, 100).is_ok());
         let err = Banding::new(20, 6, 100).unwrap_err().to_string();
         assert!(
-            err.contains("120 hashes") && err.contains("--num-perm"),
+            err.contains("120 hashes") && err.contains("raise `num_perm`"),
             "{err}"
         );
         assert!(Banding::new(0, 5, 100).is_err());

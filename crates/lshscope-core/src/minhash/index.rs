@@ -5,6 +5,7 @@ use rayon::prelude::*;
 use super::sketch::{SketchFamily, SketchScratch, Sketcher};
 use crate::corpus::Corpus;
 use crate::jobs::{Phase, Progress};
+use crate::terms::Setting::NumPerm;
 use crate::text::{SetBuilder, ShingleOptions};
 use crate::{Error, Result};
 
@@ -221,7 +222,7 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
     let k = options.num_perm;
     if k == 0 || k > 4096 {
         return Err(Error::usage(format!(
-            "--num-perm must be between 1 and 4096, got {k}"
+            "{NumPerm} must be between 1 and 4096, got {k}"
         )));
     }
     let n = corpus.len();
@@ -292,7 +293,7 @@ pub fn signatures_of_sets(
 ) -> Result<Signatures> {
     if num_perm == 0 || num_perm > 4096 {
         return Err(Error::usage(format!(
-            "--num-perm must be between 1 and 4096, got {num_perm}"
+            "{NumPerm} must be between 1 and 4096, got {num_perm}"
         )));
     }
     let k = num_perm;

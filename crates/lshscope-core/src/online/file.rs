@@ -28,6 +28,7 @@ use serde::{Deserialize, Serialize};
 use super::LshIndex;
 use crate::corpus::Corpus;
 use crate::minhash::{Banding, Index, IndexOptions, ShingleSets, Signatures, SketchFamily};
+use crate::terms::Setting::Family;
 use crate::{Error, Result};
 
 const MAGIC: &[u8; 16] = b"LSHSCOPE-INDEX\r\n";
@@ -71,9 +72,10 @@ pub fn check_family(built: SketchFamily, asked: SketchFamily, path: &Path) -> Re
         path,
         0,
         format!(
-            "the index was built with the {built} sketch family, not {asked} as --family asks: \
-             open it with --family {built} (or without --family), or rebuild it with \
-             `lshscope index build --family {asked}`"
+            "the index was built with the {built} sketch family, not {asked} as {Family} asks: \
+             open it with {Family} {built} (or without {Family}), or rebuild it with \
+             `lshscope index build {} {asked}`",
+            Family.in_code()
         ),
     ))
 }
@@ -628,7 +630,10 @@ mod tests {
             err.contains("built with the one-permutation sketch family, not classic"),
             "{err}"
         );
-        assert!(err.contains("--family one-permutation"), "{err}");
-        assert!(err.contains("index build --family classic"), "{err}");
+        assert!(err.contains("with `family` one-permutation"), "{err}");
+        assert!(
+            err.contains("`lshscope index build family classic`"),
+            "{err}"
+        );
     }
 }

@@ -13,6 +13,7 @@ use crate::minhash::similarity::prefetch_set;
 use crate::minhash::{
     Banding, BandingOptions, Index, VerifiedPair, band_keys, estimate, find_candidates, pairs_among,
 };
+use crate::terms::Setting::MaxBucket;
 use crate::util::rng::SplitMix64;
 use crate::{Error, Result};
 
@@ -231,7 +232,7 @@ pub fn check_bucket_budget(
     if expected > MAX_BUCKET_PAIRS {
         return Err(Error::refused(format!(
             "{banding} would emit about {} bucket pairs (estimated from band 1), more than the \
-             explorer holds ({}); raise r, or start with --max-bucket N",
+             explorer holds ({}); raise r, or start with {MaxBucket} N",
             crate::util::numfmt::compact(expected),
             crate::util::numfmt::compact(MAX_BUCKET_PAIRS)
         )));

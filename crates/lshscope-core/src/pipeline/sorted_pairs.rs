@@ -10,6 +10,7 @@ use std::io::{BufReader, BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
 use crate::minhash::{PackedPair, VerifiedPair};
+use crate::terms::Setting::{SortLimit, Unsorted};
 use crate::{Error, Result};
 
 /// Pairs handed on at a time.
@@ -69,7 +70,7 @@ impl PairSorter {
         Error::io(
             format!(
                 "{dir} (sorting pairs on disk, 20 bytes a pair; free space there, raise \
-                 --sort-limit, or give --unsorted)"
+                 {SortLimit}, or give {Unsorted})"
             ),
             e,
         )
@@ -259,6 +260,6 @@ mod tests {
         let mut sorter = PairSorter::new(64, 2, Some(Path::new("/nonexistent/lshscope-runs")));
         let err = sorter.push(&scrambled(3)).unwrap_err().to_string();
         assert!(err.contains("/nonexistent/lshscope-runs"), "{err}");
-        assert!(err.contains("--unsorted"), "{err}");
+        assert!(err.contains("give `unsorted`"), "{err}");
     }
 }

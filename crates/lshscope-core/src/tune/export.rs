@@ -8,6 +8,9 @@ use serde_json::json;
 use crate::minhash::SketchFamily;
 use crate::minhash::scurve::candidate_probability;
 use crate::minhash::tune::CurveSummary;
+use crate::terms::Setting::{
+    Banding as GivenBanding, Corpus, Family, Profile as ProfileSetting, Seeds, Shingle,
+};
 use crate::text::{Profile, ShingleKind};
 use crate::util::numfmt::percent_fine;
 
@@ -89,13 +92,12 @@ impl Tool {
     /// the tool takes, or `None` when it takes every banding.
     pub fn search_note(self) -> Option<String> {
         match self {
-            Tool::Datasketch => Some(
+            Tool::Datasketch => Some(format!(
                 "datasketch refuses bandings with fewer than 2 bands (MinHashLSH raises \
                  ValueError for b < 2), so every pick above (removal, budget, constraints, \
                  recall) was searched among bandings with b ≥ 2; the datasketch row is its own \
-                 pick and --banding rows are yours, as given"
-                    .to_string(),
-            ),
+                 pick and {GivenBanding} rows are yours, as given"
+            )),
             _ => None,
         }
     }
@@ -184,10 +186,12 @@ pub fn export_for(
         ShingleKind::Char(k) => Some(format!(
             "{} shingles words, not characters: it cannot express char:{k} shingles. \
              Jaccard values (and so the right threshold) differ between the two; re-run \
-             `lshscope scan --profile {} --shingle word:{n}` on your data before trusting this \
+             `lshscope scan {} {} {} word:{n}` on your data before trusting this \
              banding",
             tool.name(),
-            tool.profile()
+            ProfileSetting.in_code(),
+            tool.profile(),
+            Shingle.in_code()
         )),
     };
     // The same warning inside the block to paste, where it cannot be missed: the n-gram size
@@ -196,7 +200,7 @@ pub fn export_for(
         ShingleKind::Word(_) => String::new(),
         ShingleKind::Char(k) => format!(
             "# WARNING: tuned on char:{k} shingles, but {}'s {parameter} counts words: its \
-             Jaccard on {n}-word shingles is not the one tuned on; re-tune with --profile {} \
+             Jaccard on {n}-word shingles is not the one tuned on; re-tune with {ProfileSetting} {} \
              before using this\n",
             tool.name(),
             tool.profile()
@@ -425,8 +429,10 @@ pub fn export_for(
                     notes.push(format!(
                         "NeMo Curator shingles characters (char_ngrams): it cannot express \
                          word:{n}, and this export does not guess a size; re-tune with \
-                         `--shingle char:K` (NeMo's default is 24) and measure with \
-                         `lshscope scan --shingle char:K`"
+                         `{} char:K` (NeMo's default is 24) and measure with \
+                         `lshscope scan {} char:K`",
+                        Shingle.in_code(),
+                        Shingle.in_code()
                     ));
                     None
                 }
@@ -492,7 +498,7 @@ fn family_note(tool: Tool, tuned_family: SketchFamily) -> String {
         format!(
             "{} draws its rows as {}; this tuning drew them with {}, whose rows depend on each \
              other, so its real S-curve on your corpus differs from this one by an amount only \
-             a measurement shows: tune with --family {} (or add --corpus FILE to compare \
+             a measurement shows: tune with {Family} {} (or add {Corpus} FILE to compare \
              candidate counts)",
             tool.name(),
             tool.family_phrase(),
@@ -531,7 +537,7 @@ pub fn family_measured_note(
     };
     let seeds = tools.seeds.len();
     format!(
-        "measured on --corpus with {seeds} {} at {banding}: {} ({}) gives {}; {} gives {}{}",
+        "measured on {Corpus} with {seeds} {} at {banding}: {} ({}) gives {}; {} gives {}{}",
         crate::util::numfmt::for_count(seeds as u64, "seed", "seeds"),
         tool.family(),
         tool.name(),
@@ -539,9 +545,9 @@ pub fn family_measured_note(
         tuned.0,
         range(tuned.1),
         if seeds == 1 {
-            " (one seed shows one draw of each family: --seeds 5 shows how far they move)"
+            format!(" (one seed shows one draw of each family: {Seeds} 5 shows how far they move)")
         } else {
-            ""
+            String::new()
         }
     )
 }
@@ -552,10 +558,12 @@ pub fn family_measured_note(
 fn normalization_note(tool: Tool, shingle: ShingleKind) -> String {
     let profile = tool.profile();
     format!(
-        "{}'s shingles: {}. `--profile {profile} --shingle {shingle}` (scan, truth, dedup, \
-         explore) reproduces them: {}. The Jaccard you tune on is then the one {} sees",
+        "{}'s shingles: {}. `{} {profile} {} {shingle}` (scan, truth, dedup, explore) \
+         reproduces them: {}. The Jaccard you tune on is then the one {} sees",
         tool.name(),
         profile.normalization(),
+        ProfileSetting.in_code(),
+        Shingle.in_code(),
         profile.fidelity(),
         tool.name()
     )
@@ -636,9 +644,9 @@ mod tests {
             ShingleKind::Char(5),
             SketchFamily::OnePermutation,
         );
-        let note = other.notes.last().unwrap();
+        let note = crate::terms::render_neutral(other.notes.last().unwrap());
         assert!(
-            note.contains("drew them with one-permutation") && note.contains("--family classic"),
+            note.contains("drew them with one-permutation") && note.contains("`family` classic"),
             "{note}"
         );
     }

@@ -7,420 +7,49 @@
 //! The curve math and the searches live in [`crate::minhash::tune`]; this module decides what
 //! a report holds. `lshscope tune` parses its flags into [`TuneOptions`], calls
 //! [`build_report`] and renders the [`TuneReport`] as a table, CSV or JSON. Messages and notes
-//! name the options by their `lshscope tune` flags, which is how users meet them.
+//! name the options as [`crate::terms::Setting`] tokens; a face names them its own way
+//! ([`TuneReport::name_settings`]).
+//!
+//! The files: `options.rs` (what to tune for), `report.rs` (what a report holds),
+//! `similarities.rs` (the pair similarities and samples behind the corpus columns), `notes.rs`
+//! (the notes that explain the choices), and here the report's steps.
 
 pub mod export;
 pub mod seeds;
 
-use std::path::{Path, PathBuf};
+mod notes;
+mod options;
+mod report;
+mod similarities;
 
-use serde::Serialize;
-
-use crate::analysis::stratified::StratifiedSample;
 use crate::jobs::Progress;
+use crate::minhash::Banding;
 use crate::minhash::scurve::{candidate_probability, datasketch_optimal_params};
 use crate::minhash::tune::{
-    BoundCheck, Constraints, CorpusEstimate, CurveSummary, MIN_SAMPLED_AT_THRESHOLD,
-    ProbabilityBound, SampleIntervals, SampledIntervals, SimilarityDistribution,
+    MIN_SAMPLED_AT_THRESHOLD, SampleIntervals, SimilarityDistribution,
     best_recall_with_removal_bound_among, best_recall_within_budget_among,
     closest_to_constraints_among, constraint_search_among, corpus_estimate, quantiles,
-    sampled_intervals, sharpest_with_probability_at_among, smallest_num_perm_for_among, summarize,
+    sharpest_with_probability_at_among, smallest_num_perm_for_among, summarize,
 };
-use crate::minhash::{Banding, SketchFamily};
-
-/// The default removal bound for tools that remove every candidate: pairs this far below the
-/// threshold ([`TuneOptions::removal_bound`] says why) ...
-const DEFAULT_REMOVAL_GAP: f64 = 0.3;
-/// ... are removed with at most this probability.
-const DEFAULT_MAX_FALSE_REMOVAL: f64 = 0.05;
-
-/// A pairs file whose lowest Jaccard is at least this probably comes from a scan with
-/// --threshold: a scan at threshold 0 nearly always has candidates far below it.
-pub const THRESHOLDED_PAIRS_HINT: f64 = 0.1;
-
-/// The largest K searched for when the constraints need more permutations than given.
-const MAX_NUM_PERM_SEARCHED: usize = 2048;
-use crate::error::check_unit;
-use crate::text::ShingleKind;
+use crate::terms::Setting::{
+    Banding as GivenBanding, Budget, Corpus, EstimatePairs, NumPerm, Pairs, Sample, ScanBanding,
+    Similarities, Threshold,
+};
 use crate::util::numfmt::{for_count, percent_fine};
 use crate::{Error, Result};
+use notes::{describe_constraints, keeps_removal_bound, removal_export_note, seed_spread_warning};
+pub use options::{PairSimilarities, TuneOptions};
+pub use report::{CorpusInfo, SampleInfo, SeedCorpusInfo, TuneReport, TuneRow};
+pub use similarities::{
+    InclusionWeighted, THRESHOLDED_PAIRS_HINT, horvitz_thompson, thresholded_floor,
+};
+use similarities::{PairSample, stratified_notes, thresholded_note, truth_notes};
 
 pub use export::{Tool, ToolExport, export_for};
 pub use seeds::{SeedCorpus, SeedSpread};
 
-/// Where the pair similarities that weight the corpus columns come from.
-#[derive(Debug, Clone, PartialEq)]
-pub enum PairSimilarities {
-    /// The candidate pairs of a scan (`--pairs`): a pair file with a `jaccard` column. With
-    /// the banding the scan ran with (`--scan-banding`), each pair counts 1/P₀(s) times
-    /// ([`horvitz_thompson`]), so the columns estimate all pairs, not only those found.
-    ScanPairs {
-        path: PathBuf,
-        scan_banding: Option<Banding>,
-    },
-    /// Pair similarities (`--similarities`), for example of random pairs: a pair file with a
-    /// `jaccard` column, or one number per line.
-    Similarities(PathBuf),
-    /// A truth file (`--truth`): every pair at or above the join's threshold.
-    Truth(PathBuf),
-}
-
-impl PairSimilarities {
-    pub fn path(&self) -> &Path {
-        match self {
-            PairSimilarities::ScanPairs { path, .. } => path,
-            PairSimilarities::Similarities(path) | PairSimilarities::Truth(path) => path,
-        }
-    }
-}
-
-/// What to tune for. [`TuneOptions::new`] gives the defaults of `lshscope tune`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TuneOptions {
-    /// K: every banding considered has b·r ≤ K.
-    pub num_perm: usize,
-    /// The sketch family of the signatures (recorded in the report; the corpus columns
-    /// count candidates of signatures in this family).
-    pub family: SketchFamily,
-    /// The Jaccard similarity t at which pairs count as duplicates. Without it only the
-    /// constraint search and the given bandings run (they need no threshold).
-    pub threshold: Option<f64>,
-    /// datasketch's weights on the false-positive area ∫₀ᵗ P and the false-negative area
-    /// ∫ₜ¹ (1 − P).
-    pub fp_weight: f64,
-    pub fn_weight: f64,
-    /// The P(t) the `recall` criterion must reach.
-    pub min_recall: f64,
-    /// Bounds on P at chosen similarities, for the `constraints` criterion.
-    pub constraints: Constraints,
-    /// Bandings to evaluate as they are (`given` rows).
-    pub given: Vec<Banding>,
-    /// Pair similarities that add the corpus columns.
-    pub similarities: Option<PairSimilarities>,
-    /// The `budget` criterion: the highest expected recall at t with at most this many
-    /// expected candidates (needs `similarities`).
-    pub budget: Option<f64>,
-    /// Translate the chosen banding (the first row: `removal` when [`Self::removal_bound`]
-    /// gives one, unless the `budget` row keeps that bound too; else `budget`, else
-    /// `constraints`, else `recall`) into this tool's parameters.
-    pub export: Option<Tool>,
-    /// The shingles hashed, for the n-gram settings of the export.
-    pub shingle: ShingleKind,
-    /// Probabilities at which every row also reports the similarity s with P(s) = p.
-    pub quantiles: Vec<f64>,
-    /// For a tool that removes every candidate: the most a pair at this similarity may be
-    /// removed ([`TuneOptions::removal_bound`] supplies the default).
-    pub max_false_removal: Option<ProbabilityBound>,
-}
-
-impl TuneOptions {
-    /// The defaults of `lshscope tune` at threshold t: K = 128, equal datasketch weights,
-    /// P(t) ≥ 0.99 for the recall criterion, char:5 shingles, nothing else.
-    pub fn new(threshold: f64) -> Self {
-        TuneOptions {
-            num_perm: 128,
-            family: SketchFamily::Classic,
-            threshold: Some(threshold),
-            fp_weight: 0.5,
-            fn_weight: 0.5,
-            min_recall: 0.99,
-            constraints: Constraints::default(),
-            given: Vec::new(),
-            similarities: None,
-            budget: None,
-            export: None,
-            shingle: ShingleKind::Char(5),
-            quantiles: Vec::new(),
-            max_false_removal: None,
-        }
-    }
-
-    /// The removal bound of the `removal` criterion: the one given, else, when the export tool
-    /// removes every candidate, at most 5 % removal at t − 0.3 (at t = 0.8, pairs at J = 0.5,
-    /// which differ in a third of their shingles, are then rarely removed, and K = 128 still
-    /// reaches P(t) ≈ 0.9). `None` when nothing asks for it, and when constraints are given:
-    /// they are the user's own bounds.
-    pub fn removal_bound(&self) -> Option<ProbabilityBound> {
-        if self.max_false_removal.is_some() {
-            return self.max_false_removal;
-        }
-        if !self.constraints.is_empty() {
-            return None;
-        }
-        let t = self.threshold?;
-        let removes_all = self.export.is_some_and(|tool| !tool.verifies());
-        removes_all.then(|| ProbabilityBound {
-            similarity: (t - DEFAULT_REMOVAL_GAP).max(0.0),
-            probability: DEFAULT_MAX_FALSE_REMOVAL,
-        })
-    }
-
-    /// Checks what can be checked without reading anything.
-    pub fn validate(&self) -> Result<()> {
-        let k = self.num_perm;
-        if k == 0 {
-            return Err(Error::usage("--num-perm must be at least 1"));
-        }
-        match self.threshold {
-            Some(t) => check_unit("--threshold", t)?,
-            None => {
-                if self.constraints.is_empty() && self.given.is_empty() {
-                    return Err(Error::usage(
-                        "give --threshold T, or constraints (--reject/--accept) or --banding to \
-                         evaluate without one",
-                    ));
-                }
-                for (given, needs) in [
-                    (
-                        self.similarities.is_some(),
-                        "--pairs, --similarities and --truth need",
-                    ),
-                    (self.budget.is_some(), "--budget needs"),
-                    (self.export.is_some(), "--for needs"),
-                    (
-                        self.max_false_removal.is_some(),
-                        "--max-false-removal needs",
-                    ),
-                ] {
-                    if given {
-                        return Err(Error::usage(format!("{needs} --threshold T")));
-                    }
-                }
-            }
-        }
-        check_unit("--min-recall", self.min_recall)?;
-        if let Some(p) = self.quantiles.iter().find(|p| !(**p > 0.0 && **p < 1.0)) {
-            return Err(Error::usage(format!(
-                "--quantiles are probabilities strictly between 0 and 1, got {p}"
-            )));
-        }
-        for (name, w) in [
-            ("--fp-weight", self.fp_weight),
-            ("--fn-weight", self.fn_weight),
-        ] {
-            if !(w >= 0.0 && w.is_finite()) {
-                return Err(Error::usage(format!(
-                    "{name} must be a non-negative number, got {w}"
-                )));
-            }
-        }
-        if self.fp_weight + self.fn_weight == 0.0 {
-            return Err(Error::usage(
-                "--fp-weight and --fn-weight cannot both be 0: nothing would be minimised",
-            ));
-        }
-        for b in &self.given {
-            if b.bands * b.rows > k {
-                return Err(Error::usage(format!(
-                    "--banding {}x{} needs {} permutations but --num-perm is {k}: \
-                     lower bands or rows, or raise --num-perm",
-                    b.bands,
-                    b.rows,
-                    b.bands * b.rows
-                )));
-            }
-        }
-        Ok(())
-    }
-}
-
-/// One row of the report: a banding and why it was picked.
-#[derive(Debug, Clone, Serialize)]
-pub struct TuneRow {
-    /// Short key: `datasketch`, `recall`, `constraints`, `budget` or `given`.
-    pub criterion: &'static str,
-    /// What the criterion means, in words.
-    pub description: String,
-    #[serde(flatten)]
-    pub curve: CurveSummary,
-    /// Permutations computed but never banded: K − b·r, or 0 for a `--for` tool that computes
-    /// only the hashes it bands ([`Tool::sizes_signature_from_banding`]).
-    pub unused_permutations: usize,
-    /// P at every constraint similarity, and whether each bound holds (with constraints).
-    pub bounds: Vec<BoundCheck>,
-    /// (p, s) with P(s) = p for each requested probability (`--quantiles`).
-    pub quantiles: Vec<(f64, f64)>,
-    /// Expected behaviour on the given similarities (with --pairs / --similarities).
-    pub corpus: Option<CorpusEstimate>,
-    /// 95 % intervals of `corpus` when the similarities are a weighted sample of pairs.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sampled: Option<SampledIntervals>,
-    /// The real candidate count on the corpus under each seed (with --corpus).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seed_spread: Option<SeedSpread>,
-    pub warnings: Vec<String>,
-}
-
-/// The corpus whose candidates were counted per seed (with --corpus).
-#[derive(Debug, Clone, Serialize)]
-pub struct SeedCorpusInfo {
-    pub source: String,
-    /// Documents in the corpus, and how many were counted (a uniform sample when fewer).
-    pub population: usize,
-    pub documents: usize,
-    pub seeds: Vec<u64>,
-    /// Corpus pairs per sample pair: N(N−1) / (n(n−1)), 1 without sampling.
-    pub pair_scale: f64,
-}
-
-/// The pair similarities the corpus columns are computed on.
-#[derive(Debug, Clone, Serialize)]
-pub struct CorpusInfo {
-    /// The file they came from.
-    pub source: String,
-    /// Their number (a weighted sum with [`horvitz_thompson`] weights).
-    pub pairs: f64,
-    pub pairs_at_or_above_threshold: f64,
-    /// For a weighted sample: the rows sampled, how many reach t, and the 95 % interval of
-    /// `pairs_at_or_above_threshold`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sample: Option<SampleInfo>,
-    /// The lowest Jaccard of a pairs file that a scan's --threshold cut off there: the file
-    /// holds no pair below it, so every count and corpus column, corpus-wide estimates
-    /// included, covers only pairs at or above it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub similarity_floor: Option<f64>,
-}
-
-/// What a weighted sample of pairs holds at the threshold.
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct SampleInfo {
-    pub sampled_pairs: usize,
-    pub sampled_at_or_above: usize,
-    pub pairs_at_or_above_interval: (f64, f64),
-}
-
-/// Everything `lshscope tune` reports.
-#[derive(Debug, Clone, Serialize)]
-pub struct TuneReport {
-    pub num_perm: usize,
-    pub family: SketchFamily,
-    pub threshold: Option<f64>,
-    pub fp_weight: f64,
-    pub fn_weight: f64,
-    pub min_recall: f64,
-    pub constraints: Constraints,
-    pub corpus: Option<CorpusInfo>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seed_corpus: Option<SeedCorpusInfo>,
-    /// In order: removal, budget, constraints, recall, datasketch, closest, then the given
-    /// bandings, except that a budget row that keeps the removal bound too goes before
-    /// removal; a criterion that finds nothing has no row.
-    pub rows: Vec<TuneRow>,
-    /// Criteria that found no banding, with the reason.
-    pub not_found: Vec<String>,
-    /// The criterion of the row the export uses (the first row: see `rows` for the order).
-    pub chosen: &'static str,
-    pub export: Option<ToolExport>,
-    pub notes: Vec<String>,
-}
-
-/// A sample of pairs whose rows stand for all pairs of a corpus (`truth --estimate-pairs`).
-#[derive(Debug, Clone)]
-enum PairSample {
-    /// Uniform draws, each row with its `weight` (`--uniform`, or a file of before
-    /// stratification).
-    Uniform(Vec<(f64, f64)>),
-    /// Drawn by strata of a permissive banding.
-    Stratified(StratifiedSample),
-}
-
-impl PairSample {
-    /// The 95 % intervals of banding (b, r) at t that this design gives.
-    fn intervals(&self, bands: usize, rows: usize, t: f64) -> Option<SampledIntervals> {
-        match self {
-            PairSample::Uniform(weighted) => sampled_intervals(weighted, bands, rows, t),
-            PairSample::Stratified(sample) => sample.intervals(bands, rows, t),
-        }
-    }
-}
-
-/// What a stratified sample is, for the notes; and a warning when t is below the threshold
-/// its permissive banding was chosen for (pairs between them may fall outside the
-/// candidates, so the estimates at t lean on the others stratum and widen).
-fn stratified_notes(sample: &StratifiedSample, t: f64) -> Vec<String> {
-    use crate::util::numfmt::{decimal, thousands};
-    let describe = |s: &crate::analysis::stratified::Stratum| {
-        if s.is_census() {
-            format!("all {} {}", thousands(s.pairs), s.name)
-        } else {
-            format!(
-                "{} of {} {}",
-                thousands(s.similarities.len() as u64),
-                thousands(s.pairs),
-                s.name
-            )
-        }
-    };
-    let mut notes = vec![format!(
-        "stratified sample: the candidates of the permissive {} × {} banding (P ≥ {} at \
-         Jaccard {}) and the other pairs, sampled apart ({}; {}); each pair counts its \
-         stratum's size ÷ its sample size, so the corpus columns estimate all {} pairs and \
-         --budget counts candidates of the whole corpus",
-        sample.banding.bands,
-        sample.banding.rows,
-        percent_fine(1.0 - crate::analysis::stratified::PERMISSIVE_MISS),
-        decimal(sample.threshold),
-        describe(&sample.strata[0]),
-        describe(&sample.strata[1]),
-        thousands(sample.population()),
-    )];
-    if t < sample.threshold {
-        notes.push(format!(
-            "t = {t} is below the threshold {} the strata were made for: pairs between them \
-             may lie outside the candidates, so recall and precision rest more on the other \
-             pairs and their intervals widen; sample again with `truth --estimate-pairs N -t \
-             {t}`",
-            decimal(sample.threshold)
-        ));
-    } else if t >= sample.threshold + 0.15 {
-        // Still unbiased, but most candidates of a banding made for a much lower threshold
-        // lie below t, so few draws land where recall and precision at t are decided.
-        notes.push(format!(
-            "the strata were made for Jaccard {}, well below t = {t}: most drawn candidates lie \
-             below t; `truth --estimate-pairs N -t {t}` spends the sample near t and narrows \
-             recall and precision",
-            decimal(sample.threshold)
-        ));
-    }
-    notes
-}
-
-/// Pairs found by a banding, reweighted to stand for all pairs.
-#[derive(Debug, Clone, PartialEq)]
-pub struct InclusionWeighted {
-    /// Each found pair at similarity s with weight 1/P₀(s).
-    pub distribution: SimilarityDistribution,
-    /// Found pairs with P₀(s) = 0 (similarity 0), which no weight can account for: left out.
-    pub impossible: usize,
-}
-
-/// The Horvitz–Thompson estimator (Horvitz & Thompson, "A generalization of sampling without
-/// replacement from a finite universe", JASA 47, 1952) for pairs found by `scan`: a pair with
-/// similarity s was found with probability P₀(s) = 1 − (1 − s^r)^b, so weighting it by
-/// 1/P₀(s) makes every sum over the found pairs an unbiased estimate of the same sum over all
-/// pairs of the corpus. Unbiasedness needs only each pair's own inclusion probability, so it
-/// holds although pairs sharing documents are found together; that dependence widens the
-/// spread, and rare low-similarity pairs carry large weights.
-pub fn horvitz_thompson(found: &[f64], scan: Banding) -> InclusionWeighted {
-    let mut impossible = 0usize;
-    let weighted: Vec<(f64, f64)> = found
-        .iter()
-        .filter_map(|&s| {
-            let p0 = candidate_probability(s, scan.bands, scan.rows);
-            if p0 > 0.0 {
-                Some((s, 1.0 / p0))
-            } else {
-                impossible += 1;
-                None
-            }
-        })
-        .collect();
-    InclusionWeighted {
-        distribution: SimilarityDistribution::from_weighted(weighted),
-        impossible,
-    }
-}
+/// The largest K searched for when the constraints need more permutations than given.
+const MAX_NUM_PERM_SEARCHED: usize = 2048;
 
 /// Reads the similarities (if any), then computes every row. Errors name the option or the
 /// file, line and column.
@@ -517,7 +146,7 @@ pub fn build_report_with(
                     let distribution = SimilarityDistribution::from_weighted(weighted);
                     notes.push(format!(
                         "each sampled pair counts its `weight` times: the corpus columns \
-                         estimate all {} pairs it was sampled from, so --budget counts \
+                         estimate all {} pairs it was sampled from, so {Budget} counts \
                          candidates of the whole corpus",
                         crate::util::numfmt::estimated_count(distribution.total())
                     ));
@@ -531,16 +160,16 @@ pub fn build_report_with(
         }
     };
     if options.budget.is_some() && distribution.is_none() && seeds.is_none() {
-        return Err(Error::usage(
-            "--budget needs pair similarities or a corpus: give --pairs FILE, \
-             --similarities FILE or --corpus FILE",
-        ));
+        return Err(Error::usage(format!(
+            "{Budget} needs pair similarities or a corpus: give {Pairs} FILE, \
+             {Similarities} FILE or {Corpus} FILE",
+        )));
     }
     if let Some(b) = options.budget
         && !(b >= 0.0 && b.is_finite())
     {
         return Err(Error::usage(format!(
-            "--budget must be a non-negative number of pairs, got {b}"
+            "{Budget} must be a non-negative number of pairs, got {b}"
         )));
     }
 
@@ -679,10 +308,11 @@ pub fn build_report_with(
                      corpus for some seed{}",
                     crate::util::numfmt::thousands(budget as u64),
                     match seeds.sampled() {
-                        true =>
-                            ", at the top of its 95 % interval (a larger --sample narrows \
-                                 the interval)",
-                        false => " (or more than lshscope counts: use --sample)",
+                        true => format!(
+                            ", at the top of its 95 % interval (a larger {Sample} narrows the \
+                             interval)"
+                        ),
+                        false => format!(" (or more than lshscope counts: use {Sample})"),
                     }
                 )),
             }
@@ -734,7 +364,7 @@ pub fn build_report_with(
                     &takes,
                 ) {
                     Some((needed, b, r)) => {
-                        format!("raise --num-perm to {needed} ({b} × {r} meets them)")
+                        format!("raise {NumPerm} to {needed} ({b} × {r} meets them)")
                     }
                     None => format!(
                         "no K up to {MAX_NUM_PERM_SEARCHED} meets them either: loosen a bound"
@@ -816,17 +446,16 @@ pub fn build_report_with(
         }
         rows.push(row);
     } else {
-        notes.push(
-            "no --threshold: only the constraint search and the given bandings (the recall \
+        notes.push(format!(
+            "no {Threshold}: only the constraint search and the given bandings (the recall \
              and datasketch criteria need t)"
-                .to_string(),
-        );
+        ));
     }
     rows.extend(closest);
     for g in &options.given {
         rows.push(make_row(
             "given",
-            "the banding given with --banding".to_string(),
+            format!("the banding given with {GivenBanding}"),
             g.bands,
             g.rows,
         ));
@@ -868,7 +497,7 @@ pub fn build_report_with(
     {
         notes.push(format!(
             "no pair in {} reaches t = {t}: recall and precision at t are undefined (n/a); \
-             lower t, or give more pairs (a larger --estimate-pairs sample, a scan with -t 0)",
+             lower t, or give more pairs (a larger {EstimatePairs} sample, a scan with {Threshold} 0)",
             options
                 .similarities
                 .as_ref()
@@ -883,12 +512,11 @@ pub fn build_report_with(
         scan_banding: None, ..
     }) = options.similarities
     {
-        notes.push(
+        notes.push(format!(
             "pairs from a scan hold only the pairs that scan's banding found (and kept at its \
-             --threshold): expected candidates and recall count those pairs, not pairs it missed; \
-             give --scan-banding BxR to correct for the missed ones"
-                .to_string(),
-        );
+             {Threshold}): expected candidates and recall count those pairs, not pairs it \
+             missed; give {ScanBanding} BxR to correct for the missed ones"
+        ));
     }
     let mut seed_corpus = None;
     if let Some(seeds) = seeds {
@@ -913,8 +541,9 @@ pub fn build_report_with(
                 crate::util::numfmt::thousands(seeds.population as u64),
                 seeds.pair_scale(),
                 match options.budget {
-                    Some(_) => " and --budget holds for the top of the worst seed's interval",
-                    None => "",
+                    Some(_) =>
+                        format!(" and {Budget} holds for the top of the worst seed's interval"),
+                    None => String::new(),
                 }
             ));
         }
@@ -966,10 +595,11 @@ pub fn build_report_with(
             "only {} of the {} sampled pairs {} Jaccard ≥ {t}: too few to estimate \
              recall and precision at t (left out; they need {MIN_SAMPLED_AT_THRESHOLD}), and \
              the count at or above t is uncertain (see its interval). Sample more pairs \
-             (`truth --estimate-pairs`), or run `truth` for the exact pairs above t",
+             (`truth {}`), or run `truth` for the exact pairs above t",
             s.sampled_at_or_above,
             crate::util::numfmt::thousands(s.sampled_pairs as u64),
             for_count(s.sampled_at_or_above as u64, "has", "have"),
+            EstimatePairs.in_code(),
         ));
     }
     let corpus = match (corpus, &distribution) {
@@ -999,190 +629,6 @@ pub fn build_report_with(
         export,
         notes,
     })
-}
-
-/// Whether `row` removes pairs at the bound's similarity with at most its probability.
-fn keeps_removal_bound(row: &TuneRow, bound: ProbabilityBound) -> bool {
-    candidate_probability(bound.similarity, row.curve.bands, row.curve.rows) <= bound.probability
-}
-
-/// Which row `--for` exports when a removal bound applies, and why: the `removal` row, ahead
-/// of the `budget` or `constraints` row the user asked for (and whether it breaks the
-/// budget), or the `budget` row when that keeps the bound too. `rows[0]` is the exported row.
-fn removal_export_note(
-    tool: Tool,
-    bound: ProbabilityBound,
-    rows: &[TuneRow],
-    budget: Option<f64>,
-) -> String {
-    let s = crate::util::numfmt::decimal(bound.similarity);
-    let banding = |row: &TuneRow| format!("{} × {}", row.curve.bands, row.curve.rows);
-    let removal_at_bound = |row: &TuneRow| {
-        percent_fine(candidate_probability(
-            bound.similarity,
-            row.curve.bands,
-            row.curve.rows,
-        ))
-    };
-    let chosen = &rows[0];
-    if chosen.criterion == "budget" {
-        let whose = if tool.verifies() {
-            "the --max-false-removal bound".to_string()
-        } else {
-            format!(
-                "the bound {} needs (it removes every candidate without a Jaccard check)",
-                tool.name()
-            )
-        };
-        return format!(
-            "--for exports the `budget` row ({}), not `removal`: it keeps the budget and removes \
-             pairs at {s} with P = {}, within {} of {whose}",
-            banding(chosen),
-            removal_at_bound(chosen),
-            percent_fine(bound.probability)
-        );
-    }
-    let why = if tool.verifies() {
-        format!(
-            "--max-false-removal bounds false removals to P({s}) ≤ {}",
-            percent_fine(bound.probability)
-        )
-    } else {
-        format!(
-            "{} removes every candidate without a Jaccard check, so false removals must stay \
-             within P({s}) ≤ {} (--max-false-removal)",
-            tool.name(),
-            percent_fine(bound.probability)
-        )
-    };
-    let mut note = format!(
-        "--for exports the `removal` row ({}): {why}",
-        banding(chosen)
-    );
-    for row in rows[1..]
-        .iter()
-        .filter(|row| matches!(row.criterion, "budget" | "constraints"))
-    {
-        note.push_str(&format!(
-            "; the `{}` row ({}) is not exported: it removes pairs at {s} with P = {}",
-            row.criterion,
-            banding(row),
-            removal_at_bound(row)
-        ));
-    }
-    // The budget holds for the worst seed with --corpus, else for the expectation.
-    let candidates = match (&chosen.seed_spread, &chosen.corpus) {
-        (Some(spread), _) if spread.estimated() => spread.high.map(|n| {
-            (
-                n,
-                "candidate pairs at the top of the worst seed's 95 % interval",
-            )
-        }),
-        (Some(spread), _) => spread
-            .max
-            .map(|n| (n, "candidate pairs for the worst seed")),
-        (None, Some(c)) => Some((c.expected_candidates, "expected candidate pairs")),
-        (None, None) => None,
-    };
-    if let (Some(budget), Some((candidates, what))) = (budget, candidates)
-        && candidates > budget
-    {
-        note.push_str(&format!(
-            "; its {} {what} exceed --budget {}: raise the budget or loosen \
-             --max-false-removal",
-            crate::util::numfmt::thousands(candidates.round() as u64),
-            crate::util::numfmt::thousands(budget as u64)
-        ));
-    }
-    note
-}
-
-/// A warning when a row's candidate count swings with the seed beyond chance (budget for the
-/// worst seed), or when some seed's count is unknown.
-fn seed_spread_warning(spread: Option<&SeedSpread>) -> Option<String> {
-    let spread = spread?;
-    if spread.incomplete() {
-        return Some(format!(
-            "for some seeds the candidate count passed what lshscope counts ({} bucket pairs): \
-             count on a --sample",
-            crate::util::numfmt::compact(crate::minhash::collisions::DEFAULT_MAX_BUCKET_PAIRS)
-        ));
-    }
-    spread.beyond_chance().then(|| {
-        format!(
-            "candidate count swings from {} to {} across {} seeds, far beyond chance (pairs that \
-             share boilerplate collide together): budget for the worst seed",
-            spread.show(spread.min.unwrap_or(0.0)),
-            spread.show(spread.max.unwrap_or(0.0)),
-            spread.seeds.len()
-        )
-    })
-}
-
-/// The lowest Jaccard of a scan's pairs file when it is high enough that the scan ran with
-/// --threshold ([`THRESHOLDED_PAIRS_HINT`]): the file holds no pair below it. `tune --pairs`
-/// and `plot histogram` point such a file out.
-pub fn thresholded_floor(values: &[f64]) -> Option<f64> {
-    crate::analysis::recall::truth_floor(values.iter().copied())
-        .filter(|&lowest| lowest >= THRESHOLDED_PAIRS_HINT)
-}
-
-/// The note for a pairs file whose pairs start at `lowest` ([`thresholded_floor`]).
-fn thresholded_note(lowest: f64, t: f64) -> String {
-    let counted = if lowest >= t {
-        format!(
-            "expected candidates count only pairs at or above it, and with all of them at or \
-             above t = {t} precision is 100 % by construction"
-        )
-    } else {
-        "expected candidates and precision count only pairs at or above it".to_string()
-    };
-    format!(
-        "the lowest Jaccard in the pairs file is {}: a scan with --threshold drops the pairs \
-         below it, so {counted}; tune on a scan run with -t 0",
-        crate::util::numfmt::decimal(lowest)
-    )
-}
-
-/// What a truth file's similarities mean for the corpus columns: only pairs at or above its
-/// floor ([`crate::analysis::recall::truth_floor`]) are in it.
-fn truth_notes(values: &[f64], t: f64) -> Vec<String> {
-    let mut notes = Vec::new();
-    let lowest =
-        crate::analysis::recall::truth_floor(values.iter().copied()).unwrap_or(f64::INFINITY);
-    if lowest > t {
-        notes.push(format!(
-            "the truth file's lowest Jaccard is {lowest:.3}, above t = {t}: pairs \
-             between t and {lowest:.3} are missing, so recall@t counts only the pairs \
-             at or above {lowest:.3}"
-        ));
-    }
-    notes.push(
-        "truth pairs hold only pairs at or above the join threshold: recall@t is the \
-         expected recall on them; expected candidates and precision count only those \
-         pairs, not the many dissimilar pairs a banding also lets through"
-            .to_string(),
-    );
-    notes
-}
-
-fn describe_constraints(c: &Constraints) -> String {
-    let mut parts = Vec::new();
-    for b in &c.reject {
-        parts.push(format!(
-            "P({}) ≤ {}",
-            b.similarity,
-            percent_fine(b.probability)
-        ));
-    }
-    for b in &c.accept {
-        parts.push(format!(
-            "P({}) ≥ {}",
-            b.similarity,
-            percent_fine(b.probability)
-        ));
-    }
-    parts.join(", ") + ", fewest hashes, then steepest"
 }
 
 #[cfg(test)]
@@ -1285,7 +731,7 @@ mod tests {
 
         options.budget = Some(10.0);
         let e = build_report(&options).unwrap_err().to_string();
-        assert!(e.contains("--budget needs pair similarities"), "{e}");
+        assert!(e.contains("`budget` needs pair similarities"), "{e}");
         options.num_perm = 0;
         assert!(options.validate().is_err());
     }

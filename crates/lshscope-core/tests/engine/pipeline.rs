@@ -89,7 +89,7 @@ fn an_oversized_banding_is_refused_before_any_work() {
             assert_eq!(e.exit_code(), 1);
             let text = e.to_string();
             assert!(text.contains("32×1 would emit about 64.0 M"), "{text}");
-            assert!(text.contains("--max-bucket"), "{text}");
+            assert!(text.contains("start with `max_bucket` N"), "{text}");
         }
         other => panic!("expected a refusal, got {other:?}"),
     }
@@ -107,15 +107,26 @@ fn the_join_refusal_names_every_way_out() {
     match plan.check_budget(0.0) {
         Err(e @ Error::Refused(_)) => {
             assert_eq!(e.exit_code(), 1);
+            // In the engine's names, and in a face's that names settings by flags.
             let text = e.to_string();
             for way_out in [
-                "lshscope truth INPUT -t 0.5 --sample",
+                "`lshscope truth INPUT threshold 0.5 sample ",
+                "`truth` truth.csv",
+                "`estimate_pairs` M",
+                "`force`",
+                "`max_seconds`",
+            ] {
+                assert!(text.contains(way_out), "{way_out}: {text}");
+            }
+            let flags = e.render(|s| format!("--{}", s.key().replace('_', "-")));
+            for way_out in [
+                "`lshscope truth INPUT --threshold 0.5 --sample ",
                 "--truth truth.csv",
-                "--estimate-pairs",
+                "--estimate-pairs M",
                 "--force",
                 "--max-seconds",
             ] {
-                assert!(text.contains(way_out), "{way_out}: {text}");
+                assert!(flags.contains(way_out), "{way_out}: {flags}");
             }
         }
         other => panic!("expected a refusal, got {other:?}"),

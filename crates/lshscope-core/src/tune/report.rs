@@ -1,0 +1,124 @@
+//! What a report holds: its rows, the corpora it was measured on, and the renaming of the
+//! settings its text names for a face.
+
+use super::{SeedSpread, ToolExport};
+
+use serde::Serialize;
+
+use crate::minhash::SketchFamily;
+use crate::minhash::tune::{
+    BoundCheck, Constraints, CorpusEstimate, CurveSummary, SampledIntervals,
+};
+use crate::terms::Setting::{self};
+
+/// One row of the report: a banding and why it was picked.
+#[derive(Debug, Clone, Serialize)]
+pub struct TuneRow {
+    /// Short key: `datasketch`, `recall`, `constraints`, `budget` or `given`.
+    pub criterion: &'static str,
+    /// What the criterion means, in words.
+    pub description: String,
+    #[serde(flatten)]
+    pub curve: CurveSummary,
+    /// Permutations computed but never banded: K − b·r, or 0 for a `--for` tool that computes
+    /// only the hashes it bands ([`Tool::sizes_signature_from_banding`]).
+    pub unused_permutations: usize,
+    /// P at every constraint similarity, and whether each bound holds (with constraints).
+    pub bounds: Vec<BoundCheck>,
+    /// (p, s) with P(s) = p for each requested probability (`--quantiles`).
+    pub quantiles: Vec<(f64, f64)>,
+    /// Expected behaviour on the given similarities (with --pairs / --similarities).
+    pub corpus: Option<CorpusEstimate>,
+    /// 95 % intervals of `corpus` when the similarities are a weighted sample of pairs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sampled: Option<SampledIntervals>,
+    /// The real candidate count on the corpus under each seed (with --corpus).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed_spread: Option<SeedSpread>,
+    pub warnings: Vec<String>,
+}
+
+/// The corpus whose candidates were counted per seed (with --corpus).
+#[derive(Debug, Clone, Serialize)]
+pub struct SeedCorpusInfo {
+    pub source: String,
+    /// Documents in the corpus, and how many were counted (a uniform sample when fewer).
+    pub population: usize,
+    pub documents: usize,
+    pub seeds: Vec<u64>,
+    /// Corpus pairs per sample pair: N(N−1) / (n(n−1)), 1 without sampling.
+    pub pair_scale: f64,
+}
+
+/// The pair similarities the corpus columns are computed on.
+#[derive(Debug, Clone, Serialize)]
+pub struct CorpusInfo {
+    /// The file they came from.
+    pub source: String,
+    /// Their number (a weighted sum with [`horvitz_thompson`] weights).
+    pub pairs: f64,
+    pub pairs_at_or_above_threshold: f64,
+    /// For a weighted sample: the rows sampled, how many reach t, and the 95 % interval of
+    /// `pairs_at_or_above_threshold`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sample: Option<SampleInfo>,
+    /// The lowest Jaccard of a pairs file that a scan's --threshold cut off there: the file
+    /// holds no pair below it, so every count and corpus column, corpus-wide estimates
+    /// included, covers only pairs at or above it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub similarity_floor: Option<f64>,
+}
+
+/// What a weighted sample of pairs holds at the threshold.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct SampleInfo {
+    pub sampled_pairs: usize,
+    pub sampled_at_or_above: usize,
+    pub pairs_at_or_above_interval: (f64, f64),
+}
+
+/// Everything `lshscope tune` reports.
+#[derive(Debug, Clone, Serialize)]
+pub struct TuneReport {
+    pub num_perm: usize,
+    pub family: SketchFamily,
+    pub threshold: Option<f64>,
+    pub fp_weight: f64,
+    pub fn_weight: f64,
+    pub min_recall: f64,
+    pub constraints: Constraints,
+    pub corpus: Option<CorpusInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed_corpus: Option<SeedCorpusInfo>,
+    /// In order: removal, budget, constraints, recall, datasketch, closest, then the given
+    /// bandings, except that a budget row that keeps the removal bound too goes before
+    /// removal; a criterion that finds nothing has no row.
+    pub rows: Vec<TuneRow>,
+    /// Criteria that found no banding, with the reason.
+    pub not_found: Vec<String>,
+    /// The criterion of the row the export uses (the first row: see `rows` for the order).
+    pub chosen: &'static str,
+    pub export: Option<ToolExport>,
+    pub notes: Vec<String>,
+}
+
+impl TuneReport {
+    /// The report with `name`'s names for the settings its text names: the rows'
+    /// descriptions and warnings, the criteria not found, the notes, and the export's snippet
+    /// (whose comments may advise a setting) and notes.
+    /// The engine writes them with [`Setting`] tokens; a face calls this before it shows or
+    /// serialises the report ([`crate::terms::render_neutral`] gives the engine's own names).
+    pub fn name_settings<N: AsRef<str>>(&mut self, name: impl Fn(Setting) -> N) {
+        let rename = |text: &mut String| *text = crate::terms::render(text, &name);
+        for row in &mut self.rows {
+            rename(&mut row.description);
+            row.warnings.iter_mut().for_each(rename);
+        }
+        self.not_found.iter_mut().for_each(rename);
+        self.notes.iter_mut().for_each(rename);
+        if let Some(export) = &mut self.export {
+            rename(&mut export.snippet);
+            export.notes.iter_mut().for_each(rename);
+        }
+    }
+}
