@@ -24,7 +24,7 @@ const DEFAULT_MAX_FALSE_REMOVAL: f64 = 0.05;
 pub enum PairSimilarities {
     /// The candidate pairs of a scan (`--pairs`): a pair file with a `jaccard` column. With
     /// the banding the scan ran with (`--scan-banding`), each pair counts 1/P₀(s) times
-    /// ([`horvitz_thompson`]), so the columns estimate all pairs, not only those found.
+    /// ([`horvitz_thompson`](super::similarities::horvitz_thompson)), so the columns estimate all pairs, not only those found.
     ScanPairs {
         path: PathBuf,
         scan_banding: Option<Banding>,

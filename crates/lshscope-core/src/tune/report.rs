@@ -21,7 +21,7 @@ pub struct TuneRow {
     #[serde(flatten)]
     pub curve: CurveSummary,
     /// Permutations computed but never banded: K − b·r, or 0 for a `--for` tool that computes
-    /// only the hashes it bands ([`Tool::sizes_signature_from_banding`]).
+    /// only the hashes it bands ([`Tool::sizes_signature_from_banding`](super::export::Tool::sizes_signature_from_banding)).
     pub unused_permutations: usize,
     /// P at every constraint similarity, and whether each bound holds (with constraints).
     pub bounds: Vec<BoundCheck>,
@@ -55,7 +55,7 @@ pub struct SeedCorpusInfo {
 pub struct CorpusInfo {
     /// The file they came from.
     pub source: String,
-    /// Their number (a weighted sum with [`horvitz_thompson`] weights).
+    /// Their number (a weighted sum with [`horvitz_thompson`](super::similarities::horvitz_thompson) weights).
     pub pairs: f64,
     pub pairs_at_or_above_threshold: f64,
     /// For a weighted sample: the rows sampled, how many reach t, and the 95 % interval of
