@@ -106,13 +106,19 @@ pub fn diff_past_common_prefix(a: &str, b: &str, options: &DiffOptions) -> TextD
         moves: prefix
             .moves
             .into_iter()
-            .chain(rest.moves.iter().map(|m| MovedBlock {
-                out_rows: m.out_rows.start + first_row..m.out_rows.end + first_row,
-                in_rows: m.in_rows.start + first_row..m.in_rows.end + first_row,
-                left: shifted(&m.left),
-                right: shifted(&m.right),
-                rows: m.rows.iter().map(|row| shift_row(row, split, 0)).collect(),
-                ..m.clone()
+            .chain(rest.moves.iter().map(|m| {
+                MovedBlock {
+                    out_rows: m.out_rows.start + first_row..m.out_rows.end + first_row,
+                    in_rows: m.in_rows.start + first_row..m.in_rows.end + first_row,
+                    left: shifted(&m.left),
+                    right: shifted(&m.right),
+                    rows: m
+                        .rows
+                        .iter()
+                        .map(|row| shift_row(row, split, prefix_moves))
+                        .collect(),
+                    ..m.clone()
+                }
             }))
             .collect(),
         moves_bounded: prefix.moves_bounded || rest.moves_bounded,
