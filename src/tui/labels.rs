@@ -108,8 +108,9 @@ impl LabelState {
         let (id_a, id_b) = ids;
         self.store.set(id_a, id_b, label);
         let text = match label {
-            Some(l) => format!("{id_a} · {id_b}: {}", l.as_str()),
-            None => format!("{id_a} · {id_b}: label removed"),
+            // ⟷ as the viewer writes a pair: ` · ` sets a message's parts apart (ui::fit).
+            Some(l) => format!("{id_a} ⟷ {id_b}: {}", l.as_str()),
+            None => format!("{id_a} ⟷ {id_b}: label removed"),
         };
         self.generation += 1;
         self.last_change = text.clone();

@@ -25,6 +25,7 @@ mod tui_labels;
 mod tui_paths;
 mod tui_prompt;
 mod tui_scale;
+mod tui_screens;
 mod tui_snapshots;
 mod tui_truth;
 mod tui_viewer_nav;

@@ -220,11 +220,13 @@ fn render_grid(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding, a
         }
         lines.push(Line::from(spans));
     }
-    // The b axis: a tick label every 5 bands (and at the first shown).
+    // The b axis: a tick label every 5 bands, and at the first shown when the next multiple
+    // of 5 is far enough that the two do not run together (`14` then `15` read as `1415`).
     let mut axis = String::from(" b    ");
     let mut b = b_low;
+    let first_labelled = b_low.next_multiple_of(5) - b_low >= 3;
     while b <= b_high {
-        if b == b_low || b % 5 == 0 {
+        if b % 5 == 0 || (b == b_low && first_labelled) {
             let label = format!("{b:<w$}", w = CELL as usize);
             axis.push_str(&label);
             b += label.chars().count().div_ceil(CELL as usize);

@@ -14,27 +14,79 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 pub const ELLIPSIS: &str = "…";
 
 /// `line` as it fits in `width` display columns: unchanged when it fits (trailing spaces past
-/// the edge are no loss), else cut at a char boundary so that it and a final `…` take at most
-/// `width` columns. Each span keeps its style; the `…` takes the style of the span it cut.
-/// Width 0 gives an empty line, width 1 a lone `…` for any line wider than one column.
+/// the edge are no loss), else shortened, never by cutting a word when a whole one can go:
+/// whole items (parts set apart by two spaces or ` · `: a legend's entries, a footer's keys, a
+/// title's facts) go from the right; failing that, whole words; and ` …` says that something
+/// went. Only a line whose first word alone is too wide loses part of a word: a name (an id, a
+/// path, a file: a word with a digit or one of `-_./\`) keeps its start and end around `…`
+/// (`job-0…0909`), other words keep their start (`estim…`). Each span keeps its style; the
+/// `…` takes the style of the first char that went. Width 0 gives an empty line.
 pub fn fit_line<'a>(line: impl Into<Line<'a>>, width: u16) -> Line<'a> {
     let mut line = line.into();
     let width = usize::from(width);
     if visible_width(&line) <= width {
         return line;
     }
-    let mut room = width.saturating_sub(ELLIPSIS.width());
-    let mut kept = Vec::with_capacity(line.spans.len() + 1);
-    let mut ellipsis_style = line.spans.last().map(|s| s.style).unwrap_or_default();
-    for span in std::mem::take(&mut line.spans) {
-        let span_width = span.width();
-        if span_width <= room {
-            room -= span_width;
+    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+    let spans = std::mem::take(&mut line.spans);
+    if width == 0 {
+        return line;
+    }
+    let boundary = |room: usize| -> Option<usize> {
+        let end = prefix_end(&text, room);
+        let fits = |i: usize| i > 0 && i <= end && !text[..i].trim_end().is_empty();
+        // Item boundaries first: the last one whose left side fits.
+        let item = text
+            .match_indices("  ")
+            .chain(text.match_indices(FIELD_SEPARATOR))
+            .map(|(i, _)| i)
+            .filter(|&i| fits(i))
+            .max();
+        item.or_else(|| {
+            // A word boundary: a space inside the room, or the room ending where a word does.
+            let at_end = text[end..].starts_with(char::is_whitespace).then_some(end);
+            at_end
+                .into_iter()
+                .chain(text[..end].rmatch_indices(' ').map(|(i, _)| i))
+                .find(|&i| fits(i))
+        })
+    };
+    let ellipsis_width = ELLIPSIS.width();
+    if let Some(cut) = boundary(width.saturating_sub(ellipsis_width + 1)) {
+        let keep = text[..cut].trim_end().len();
+        line.spans = cut_spans(spans, keep, " …");
+        return line;
+    }
+    // The first word alone does not fit.
+    let word_end = text.find(char::is_whitespace).unwrap_or(text.len());
+    let word = &text[..word_end];
+    let room = width.saturating_sub(ellipsis_width);
+    if is_name(word) && room >= 4 {
+        let shortened = shorten_middle(word, width);
+        let style = spans.first().map(|s| s.style).unwrap_or_default();
+        line.spans = vec![Span::styled(shortened, style)];
+        return line;
+    }
+    let keep = prefix_end(&text, room);
+    line.spans = cut_spans(spans, keep, ELLIPSIS);
+    line
+}
+
+/// `spans` cut after their first `keep` bytes (a char boundary) and ended with `mark` in the
+/// style of the first byte cut off (or of the last span kept).
+fn cut_spans<'a>(spans: Vec<Span<'a>>, keep: usize, mark: &'static str) -> Vec<Span<'a>> {
+    let mut kept = Vec::with_capacity(spans.len() + 1);
+    let mut mark_style = spans.last().map(|s| s.style).unwrap_or_default();
+    let mut used = 0;
+    for span in spans {
+        let len = span.content.len();
+        if used + len <= keep {
+            used += len;
             kept.push(span);
             continue;
         }
-        ellipsis_style = span.style;
-        let end = prefix_end(&span.content, room);
+        mark_style = span.style;
+        let end = keep - used;
         if end > 0 {
             let content = match span.content {
                 Cow::Borrowed(s) => Cow::Borrowed(&s[..end]),
@@ -47,11 +99,35 @@ pub fn fit_line<'a>(line: impl Into<Line<'a>>, width: u16) -> Line<'a> {
         }
         break;
     }
-    if width > 0 {
-        kept.push(Span::styled(ELLIPSIS, ellipsis_style));
+    kept.push(Span::styled(mark, mark_style));
+    kept
+}
+
+/// A word that names something (an id, a path, a file name, a number with its unit glued):
+/// it has a digit or one of `-_./\`, so its end tells it apart as much as its start.
+fn is_name(word: &str) -> bool {
+    word.chars().any(|c| c.is_ascii_digit() || "-_./\\".contains(c))
+}
+
+/// `word` in at most `width` columns with its middle replaced by `…`: the start keeps one
+/// column more than the end (`job-000909` in 8: `job-…909`).
+fn shorten_middle(word: &str, width: usize) -> String {
+    if word.width() <= width {
+        return word.to_string();
     }
-    line.spans = kept;
-    line
+    let room = width.saturating_sub(ELLIPSIS.width());
+    let head_room = room.div_ceil(2);
+    let head = &word[..prefix_end(word, head_room)];
+    let tail_room = room - head.width();
+    // The longest suffix at most `tail_room` wide.
+    let mut tail_start = word.len();
+    for (i, _) in word.char_indices().rev() {
+        if word[i..].width() > tail_room {
+            break;
+        }
+        tail_start = i;
+    }
+    format!("{head}{ELLIPSIS}{}", &word[tail_start..])
 }
 
 /// The width of `line` up to its last char that is not white space.
@@ -118,6 +194,11 @@ pub const FIELD_SEPARATOR: &str = " · ";
 /// forms, then go (rightmost first), until the line fits. Rank 0 only takes its short forms
 /// and is never dropped; if even that does not fit, the line is cut with `…`.
 pub fn fit_fields<'a>(fields: Vec<Field<'a>>, width: u16) -> Line<'a> {
+    fit_fields_with(fields, FIELD_SEPARATOR, width)
+}
+
+/// [`fit_fields`] with fields set apart by `separator` (the footer's two spaces).
+pub fn fit_fields_with<'a>(fields: Vec<Field<'a>>, separator: &'static str, width: u16) -> Line<'a> {
     let width = usize::from(width);
     let span_width = |spans: &[Span]| spans.iter().map(Span::width).sum::<usize>();
     // (field, uses short form, kept)
@@ -132,7 +213,7 @@ pub fn fit_fields<'a>(fields: Vec<Field<'a>>, width: u16) -> Line<'a> {
                 _ => span_width(&f.full),
             })
             .collect();
-        kept.iter().sum::<usize>() + FIELD_SEPARATOR.width() * kept.len().saturating_sub(1)
+        kept.iter().sum::<usize>() + separator.width() * kept.len().saturating_sub(1)
     };
     let max_rank = state.iter().map(|(f, _, _)| f.rank).max().unwrap_or(0);
     'fit: for rank in (0..=max_rank).rev() {
@@ -159,7 +240,7 @@ pub fn fit_fields<'a>(fields: Vec<Field<'a>>, width: u16) -> Line<'a> {
     let mut spans = Vec::new();
     for (f, short, _) in state.into_iter().filter(|(_, _, kept)| *kept) {
         if !spans.is_empty() {
-            spans.push(Span::raw(FIELD_SEPARATOR));
+            spans.push(Span::raw(separator));
         }
         match (f.short, short) {
             (Some(s), true) => spans.extend(s),
@@ -171,35 +252,62 @@ pub fn fit_fields<'a>(fields: Vec<Field<'a>>, width: u16) -> Line<'a> {
 
 /// A message (free text whose parts are joined by ` · `) as it fits in `width` columns, by
 /// the status line's rule rather than a cut in mid-word: the paths in it lose leading folders
-/// (`…/name.csv`; the last part's first, only as far as needed), and when that is not enough
-/// whole parts go from the right (the first stays). Only a first part that does not fit
-/// even so is cut, after its last whole word, with `…`.
+/// (`…/name.csv`; the last part's first, only as far as needed), then long names (ids, file
+/// names) lose their middle (`libxfix…doctools`), and when that is not enough whole parts go
+/// from the right (the first stays). A first part that does not fit even so loses whole
+/// words from its end, marked ` …` ([`fit_line`]).
 pub fn fit_message(text: &str, width: u16) -> String {
-    let width = usize::from(width);
+    let columns = usize::from(width);
     let parts: Vec<&str> = text.split(FIELD_SEPARATOR).collect();
     let mut line = String::new();
     for kept in (1..=parts.len()).rev() {
-        line = shorten_paths(&parts[..kept], width);
-        if line.width() <= width {
+        line = shorten_paths(&parts[..kept], columns);
+        if line.width() <= columns {
             return line;
         }
+        // Names lose their middle only where that makes the line fit.
+        let named = shorten_names(&line, columns);
+        if named.width() <= columns {
+            return named;
+        }
     }
-    // The first part alone, paths shortened, is still too wide: cut between words.
-    if width < ELLIPSIS.width() {
-        return String::new();
-    }
-    let room = width.saturating_sub(ELLIPSIS.width());
-    let end = prefix_end(&line, room);
-    let cut = if line[end..].starts_with(' ') {
-        &line[..end]
-    } else {
-        // A single word wider than the line is the one thing cut inside.
-        line[..end]
-            .rfind(' ')
-            .map_or(&line[..end], |space| &line[..space])
-    };
-    format!("{}{ELLIPSIS}", cut.trim_end())
+    fit_line(line, width)
+        .spans
+        .iter()
+        .map(|s| s.content.as_ref())
+        .collect()
 }
+
+/// Names in `line` at least [`NAME_KEPT`] + 3 columns wide lose their middle, the widest
+/// first, down to [`NAME_KEPT`] columns, until the line fits in `width` or none is left.
+fn shorten_names(line: &str, width: usize) -> String {
+    let mut words: Vec<String> = line.split(' ').map(str::to_string).collect();
+    let joined = |words: &[String]| words.join(" ");
+    while joined(&words).width() > width {
+        let Some((i, _)) = words
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| {
+                let body = w.trim_start_matches(['…', '/', '\\']);
+                is_name(w) && !body.contains(ELLIPSIS) && body.width() >= NAME_KEPT + 3
+            })
+            .max_by_key(|(_, w)| w.width())
+        else {
+            break;
+        };
+        // A shortened path's `…/` and punctuation after a name (`id:`) stay whole.
+        let word = &words[i];
+        let body = word.trim_end_matches(|c: char| ",;:)".contains(c));
+        let rest = &word[body.len()..];
+        let start = body.len() - body.trim_start_matches(['…', '/', '\\']).len();
+        let (lead, body) = body.split_at(start);
+        words[i] = format!("{lead}{}{rest}", shorten_middle(body, NAME_KEPT));
+    }
+    joined(&words)
+}
+
+/// The columns a name keeps when a message shortens it in the middle.
+const NAME_KEPT: usize = 16;
 
 /// `parts` joined by ` · `, with the paths in them shortened from the left (the last part's
 /// last path first) until the line fits in `width` or every path is down to its file name.
@@ -231,11 +339,19 @@ fn shorten_paths(parts: &[&str], width: usize) -> String {
 /// `word` with its first folder replaced by `…` (`/a/b/c.csv` → `…/b/c.csv` → `…/c.csv`),
 /// or `None` when it is not a path or is down to its file name.
 fn shorter_path(word: &str) -> Option<String> {
+    // An opening bracket or quote before a path stays in front of it.
+    let open = word.len() - word.trim_start_matches(['(', '[', '"', '\'']).len();
+    let (open, word) = word.split_at(open);
     let sep = if word.contains('/') { '/' } else { '\\' };
+    // A path, not a fraction (`20/20`, `(1/b)`): rooted, or two folders deep, with a letter.
+    let rooted = word.starts_with([sep, '.', '~', '…']);
+    if !(rooted || word.matches(sep).count() >= 2) || !word.chars().any(char::is_alphabetic) {
+        return None;
+    }
     let rest = word.strip_prefix(ELLIPSIS).unwrap_or(word);
     let rest = rest.strip_prefix(sep).unwrap_or(rest);
     let (_, tail) = rest.split_once(sep)?;
-    Some(format!("{ELLIPSIS}{sep}{tail}"))
+    Some(format!("{open}{ELLIPSIS}{sep}{tail}"))
 }
 
 /// The byte length of the longest prefix of `text` at most `room` columns wide, ending on a
@@ -279,9 +395,22 @@ mod tests {
 
     #[test]
     fn a_cut_line_ends_with_an_ellipsis_within_its_width() {
+        // Whole words go, and ` …` says so.
         let line = fit_line("exactly ten", 10);
-        assert_eq!(text(&line), "exactly t…");
-        assert_eq!(line.width(), 10);
+        assert_eq!(text(&line), "exactly …");
+        assert_eq!(line.width(), 9);
+        // Whole items (two spaces or ` · ` apart) go before words.
+        assert_eq!(
+            text(&fit_line("s sort  f filter  y/n/u label", 20)),
+            "s sort  f filter …"
+        );
+        assert_eq!(
+            text(&fit_line("cost of every banding · candidate pairs", 36)),
+            "cost of every banding …"
+        );
+        // A single word too wide: a name keeps its start and end, another word its start.
+        assert_eq!(text(&fit_line("job-000909", 8)), "job-…909");
+        assert_eq!(text(&fit_line("estimate", 6)), "estim…");
         assert_eq!(text(&fit_line("abc", 1)), "…");
         assert_eq!(text(&fit_line("abc", 0)), "");
         assert_eq!(text(&fit_line("a", 1)), "a");
@@ -315,13 +444,15 @@ mod tests {
         let red = Style::default().fg(Color::Red);
         let blue = Style::default().fg(Color::Blue);
         let line = Line::from(vec![Span::styled("red ", red), Span::styled("blue", blue)]);
+        // The word `blue` goes whole; the mark takes the style of the first char gone (the
+        // space, red).
         let cut = fit_line(line.clone(), 6);
-        assert_eq!(text(&cut), "red b…");
+        assert_eq!(text(&cut), "red …");
         assert_eq!(cut.spans[0].style, red);
-        assert_eq!(cut.spans[1].style, blue);
-        assert_eq!(cut.spans[2].style, blue);
+        assert_eq!(cut.spans.last().unwrap().style, red);
         // Cut exactly at a span's end: the next span is dropped and lends its style.
-        let cut = fit_line(line.clone(), 5);
+        let line2 = Line::from(vec![Span::styled("red", red), Span::styled(" blue", blue)]);
+        let cut = fit_line(line2, 6);
         assert_eq!(text(&cut), "red …");
         assert_eq!(cut.spans.last().unwrap().style, blue);
         assert_eq!(fit_line(line.clone(), 8), line);
@@ -366,7 +497,7 @@ mod tests {
                 .map(|x| buffer[(x, 0)].symbol())
                 .collect();
             assert_eq!(drawn, text(&fit_line(id, columns[1])), "width {width}");
-            assert!(drawn.ends_with('…'), "width {width}: {drawn:?}");
+            assert!(drawn.contains('…'), "width {width}: {drawn:?}");
             assert_eq!(buffer[(starts[2], 0)].symbol(), "0", "width {width}");
         }
     }
@@ -403,7 +534,7 @@ mod tests {
         assert_eq!(line(50), "7.0 k cand. · recall 91.9 % · precision 14.4 %");
         // Rank 0 stays to the end.
         assert_eq!(line(34), "recall 91.9 % · precision 14.4 %");
-        assert_eq!(line(20), "recall 91.9 % · pre…");
+        assert_eq!(line(20), "recall 91.9 % …");
         for w in 0..100 {
             let l = fit_fields(fields(), w);
             assert!(l.width() <= usize::from(w), "{w}: {}", text(&l));
@@ -424,10 +555,10 @@ mod tests {
             fit_message(text, 72),
             "loaded 3 labels from …/lshscope-sample.labels.csv (3 match this corpus)"
         );
-        // Then the line is cut after a whole word.
+        // Then whole words go from the end.
         assert_eq!(
             fit_message(text, 60),
-            "loaded 3 labels from …/lshscope-sample.labels.csv (3 match…"
+            "loaded 3 labels from …/lshscope-sample.labels.csv (3 match …"
         );
         // The last part's paths shorten first; when that is not enough, parts go whole from
         // the right, and the parts kept get their paths back.
@@ -442,12 +573,32 @@ mod tests {
         );
         assert_eq!(fit_message(two, 34), "labels are saved to …/x/labels.csv");
         assert_eq!(fit_message(two, 33), "labels are saved to …/labels.csv");
-        assert_eq!(fit_message(two, 30), "labels are saved to…");
+        assert_eq!(fit_message(two, 30), "labels are saved to …");
         // A word wider than the line is cut inside, as it has to be.
         assert_eq!(fit_message("abcdefghij", 5), "abcd…");
         for w in 0..90 {
             assert!(fit_message(text, w).width() <= usize::from(w), "{w}");
             assert!(fit_message(two, w).width() <= usize::from(w), "{w}");
+        }
+    }
+
+    /// What happened stays whole; the ids and the path are what shortens.
+    #[test]
+    fn a_label_message_keeps_what_happened_at_80_columns() {
+        let text = "libxfixes-dev ⟷ xorg-sgml-doctools: duplicate: saved 1 label to \
+                    /home/ana/audit/debian-copyright.csv.labels.csv";
+        let fitted = fit_message(text, 80);
+        assert_eq!(
+            fitted,
+            "libxfixes-dev ⟷ xorg-sgm…octools: duplicate: saved 1 label to …/debian-c…els.csv"
+        );
+        let fitted = fit_message(text, 70);
+        assert_eq!(
+            fitted,
+            "libxfixes-dev ⟷ xorg-sgml-doctools: duplicate: saved 1 label to …"
+        );
+        for w in 0..120 {
+            assert!(fit_message(text, w).width() <= usize::from(w), "{w}");
         }
     }
 
@@ -459,7 +610,7 @@ mod tests {
             Span::raw(" "),
         ]);
         assert_eq!(fit_line(line.clone(), 11), line);
-        assert_eq!(text(&fit_line(line.clone(), 10)), " Title ke…");
+        assert_eq!(text(&fit_line(line.clone(), 10)), " Title …");
         assert_eq!(text(&fit_line("   ", 1)), "   ");
     }
 }

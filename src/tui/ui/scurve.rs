@@ -6,10 +6,10 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::symbols::Marker;
-use ratatui::text::{Line, Span};
+use ratatui::text::Span;
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph};
 
-use super::fit::{fit_line, title_room};
+use super::fit::{Field, fit_fields_with, fit_line, title_room};
 use crate::tui::app::{App, Focus};
 use crate::tui::keys::{Command, hint};
 use lshscope_core::minhash::Banding;
@@ -201,8 +201,16 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             theme.dim(),
         ));
     }
-    let lines = vec![
-        Line::from(vec![
+    // Each line is a row of facts that fit whole or go whole (rank 0 stays, shortened if it
+    // must): the status line shows t and P(t) at every width, so here they go first.
+    let unused_style = if k > used {
+        theme.warning()
+    } else {
+        theme.dim()
+    };
+    let hashes = Field::new(
+        0,
+        vec![
             Span::raw(format!(
                 "{}/{} hashes used (",
                 thousands(used as u64),
@@ -210,35 +218,55 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             )),
             Span::styled(
                 format!("{} unused", thousands((k - used) as u64)),
-                if k > used {
-                    theme.warning()
-                } else {
-                    theme.dim()
-                },
+                unused_style,
             ),
             Span::raw(")"),
-            Span::styled("  │ ", Style::default().fg(theme.threshold())),
+        ],
+    )
+    .or_short(vec![Span::raw(format!(
+        "{}/{} hashes used",
+        thousands(used as u64),
+        thousands(k as u64)
+    ))]);
+    let at_t = Field::new(
+        1,
+        vec![
+            Span::styled("│ ", Style::default().fg(theme.threshold())),
             Span::raw(format!(
                 "t {t:.2}: P(t) {}",
                 lshscope_core::util::numfmt::percent_adaptive(p_t)
             )),
-        ]),
-        Line::from(vec![
+        ],
+    );
+    let steepest = Field::new(
+        0,
+        vec![
             Span::styled("● ", theme.warning()),
-            Span::raw(format!("steepest {steep:.3}   ")),
+            Span::raw(format!("steepest {steep:.3}")),
+        ],
+    );
+    let approximation = Field::new(
+        1,
+        vec![
             Span::styled("◆ ", theme.warning()),
             Span::raw(format!("(1/b)^(1/r) {approx:.3}")),
-        ]),
-        Line::from(vec![
+        ],
+    );
+    // Compact enough for the narrowest panel (31 columns) as it is.
+    let band_10_90 = Field::new(
+        0,
+        vec![
             Span::styled("○ ", Style::default().fg(theme.curve())),
-            Span::raw(format!("P=10 % at s={p10:.3}  P=90 % at s={p90:.3}")),
-        ]),
-        Line::from(legend),
+            Span::raw(format!("P=10 %/90 % at s={p10:.3}/{p90:.3}")),
+        ],
+    );
+    let width = info_area.width;
+    let lines = vec![
+        fit_fields_with(vec![hashes, at_t], "  ", width),
+        fit_fields_with(vec![steepest, approximation], "   ", width),
+        fit_fields_with(vec![band_10_90], "  ", width),
+        fit_line(legend, width),
     ];
-    let lines: Vec<Line> = lines
-        .into_iter()
-        .map(|l| fit_line(l, info_area.width))
-        .collect();
     frame.render_widget(Paragraph::new(lines), info_area);
 }
 

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Span;
 use ratatui::widgets::Paragraph;
 
-use super::fit::{Field, fit_fields, fit_line, fit_message};
+use super::fit::{Field, fit_fields, fit_fields_with, fit_message};
 use crate::tui::app::App;
 use crate::tui::keys;
 use lshscope_core::minhash::scurve::candidate_probability;
@@ -212,15 +212,29 @@ pub fn render_message(frame: &mut Frame, app: &App, area: Rect) {
     }
 }
 
+/// The footer: the view's main keys in the key table's order. When they do not all fit,
+/// whole entries go from the right, except `? help` (where every key is listed), which
+/// stays.
 pub fn render_footer(frame: &mut Frame, app: &App, area: Rect) {
     let theme = app.theme();
-    let mut spans = Vec::new();
-    for (k, text) in keys::footer(app.context()) {
-        spans.push(Span::styled(k, theme.key()));
-        spans.push(Span::raw(format!(" {text}  ")));
-    }
+    let entries = keys::footer(app.context());
+    let last = entries.len();
+    let fields = entries
+        .into_iter()
+        .enumerate()
+        .map(|(i, (k, text))| {
+            // Later entries go first; rank 0 is never dropped.
+            let rank = if text == "help" {
+                0
+            } else {
+                u8::try_from(last - i).unwrap_or(u8::MAX)
+            };
+            let line = vec![Span::styled(k, theme.key()), Span::raw(format!(" {text}"))];
+            Field::new(rank, line)
+        })
+        .collect();
     frame.render_widget(
-        Paragraph::new(fit_line(spans, area.width)).style(theme.dim()),
+        Paragraph::new(fit_fields_with(fields, "  ", area.width)).style(theme.dim()),
         area,
     );
 }

@@ -11,7 +11,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
-use super::fit::{fit_line, title_room};
+use super::fit::{Field, fit_fields, fit_line, title_room};
 use crate::tui::aligned::align;
 use crate::tui::app::{App, PairSource, View};
 use crate::tui::keys::{Command, hint};
@@ -116,23 +116,31 @@ fn diff_summary_line(app: &App, diff: &TextDiff) -> Line<'static> {
 /// The edit-based metrics and what they were computed on: Levenshtein is quadratic, so they
 /// see the first [`METRIC_CHARS`] characters of each text. When a text is longer, the line
 /// gives both lengths in full (in words short enough to fit 100 columns).
-fn metrics_line(m: &TextMetrics, chars_a: usize, chars_b: usize) -> String {
+/// The edit-based metrics and what they cover, as a field whose short form drops
+/// "(normalized)" and "edit-based": what the numbers cover is said first when it is not the
+/// whole texts, so a narrow header loses a metric before it loses that.
+fn metrics_line(m: &TextMetrics, chars_a: usize, chars_b: usize) -> Field<'static> {
+    let (lev, jw, dice) = (m.normalized_levenshtein, m.jaro_winkler, m.sorensen_dice);
     if chars_a.max(chars_b) <= METRIC_CHARS {
-        return format!(
-            "Levenshtein (normalized) {:.3} · Jaro-Winkler {:.3} · Sørensen–Dice {:.3} \
-             (edit-based, first {METRIC_CHARS} chars)",
-            m.normalized_levenshtein, m.jaro_winkler, m.sorensen_dice
-        );
+        return Field::new(
+            0,
+            format!(
+                "Levenshtein (normalized) {lev:.3} · Jaro-Winkler {jw:.3} · Sørensen–Dice \
+                 {dice:.3} (edit-based, whole texts)"
+            ),
+        )
+        .or_short(format!(
+            "Levenshtein {lev:.3} · Jaro-Winkler {jw:.3} · Sørensen–Dice {dice:.3} (whole texts)"
+        ));
     }
-    format!(
-        "Levenshtein {:.3} · Jaro-Winkler {:.3} · Dice {:.3}: first {} chars of {} and {}",
-        m.normalized_levenshtein,
-        m.jaro_winkler,
-        m.sorensen_dice,
+    let covered = format!(
+        "first {} chars of {} and {}",
         thousands(METRIC_CHARS as u64),
         thousands(chars_a as u64),
         thousands(chars_b as u64)
-    )
+    );
+    let metrics = format!("Levenshtein {lev:.3} · Jaro-Winkler {jw:.3} · Dice {dice:.3}");
+    Field::new(0, format!("{metrics}: {covered}")).or_short(format!("{covered}: {metrics}"))
 }
 
 pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
@@ -228,11 +236,14 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
             "MinHash estimate {:.3} ± {:.3} (1σ = √(J(1−J)/K), K = {k})",
             view.estimate, sigma
         ))),
-        Line::from(Span::raw(metrics_line(
-            m,
-            data.corpus.text(view.a as usize).chars().count(),
-            data.corpus.text(view.b as usize).chars().count(),
-        ))),
+        fit_fields(
+            vec![metrics_line(
+                m,
+                data.corpus.text(view.a as usize).chars().count(),
+                data.corpus.text(view.b as usize).chars().count(),
+            )],
+            l.header.width,
+        ),
         match (&view.diff, app.viewer().diff_mode) {
             (Some(diff), true) => diff_summary_line(app, diff),
             _ => Line::from(Span::styled(
@@ -505,13 +516,25 @@ mod tests {
             jaro_winkler: 0.75,
             sorensen_dice: 0.25,
         };
-        assert!(metrics_line(&m, 120, 2000).ends_with("(edit-based, first 2000 chars)"));
+        let text = |spans: &[ratatui::text::Span]| -> String {
+            spans.iter().map(|s| s.content.as_ref()).collect()
+        };
+        let short = metrics_line(&m, 120, 2000);
+        assert!(text(&short.full).ends_with("(edit-based, whole texts)"));
+        assert!(text(short.short.as_ref().unwrap()).ends_with("(whole texts)"));
         let long = metrics_line(&m, 2_007_663, 150);
         assert_eq!(
-            long,
+            text(&long.full),
             "Levenshtein 0.500 · Jaro-Winkler 0.750 · Dice 0.250: first 2,000 chars of \
              2,007,663 and 150"
         );
+        // Narrower, what they cover comes first: a cut takes a metric, not that.
+        assert_eq!(
+            text(long.short.as_ref().unwrap()),
+            "first 2,000 chars of 2,007,663 and 150: Levenshtein 0.500 · Jaro-Winkler 0.750 · \
+             Dice 0.250"
+        );
+        let long = text(&long.full);
         assert!(long.chars().count() <= 98, "fits the header at 100 columns");
     }
 

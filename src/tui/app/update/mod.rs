@@ -328,8 +328,9 @@ impl App {
             ));
         }
         if let Some(note) = &loaded.read.cache_note {
+            // The labels read come first: a narrow message line drops parts from the right.
             let text = match &self.message {
-                Some(m) => format!("{note} · {}", m.text),
+                Some(m) => format!("{} · {note}", m.text),
                 None => note.clone(),
             };
             self.say(text);
