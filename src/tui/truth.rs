@@ -389,6 +389,13 @@ pub fn run_truth_job(job: &TruthJob) -> Option<TruthDone> {
             }
         }
         TruthTask::Join { threshold } => {
+            // One fraction over the three phases, each weighted by its time: the first two
+            // are re-weighed once the join is planned, the third after its first redraw.
+            progress.plan(&[
+                (Phase::JoinIndex, 1.0),
+                (Phase::Join, 1.0),
+                (Phase::Redrawing, 1.0),
+            ]);
             match join(data, *threshold, job.request.budget_seconds, progress) {
                 Ok(pairs) => {
                     let redraws = redraw(data, &pairs, &data.index.options, progress)?;
@@ -443,7 +450,19 @@ fn join(
     budget: f64,
     progress: &Progress,
 ) -> lshscope_core::Result<Vec<TruthPair>> {
+    let started = Instant::now();
     let plan = plan_join(&data.index.sets, threshold, progress)?;
     plan.check_budget(budget)?;
+    let indexing = started.elapsed().as_secs_f64();
+    let joining = plan.work.estimated_seconds(rayon::current_num_threads());
+    progress.reweigh(Phase::JoinIndex, indexing);
+    progress.reweigh(Phase::Join, joining);
+    // Until its first redraw is timed, the redraws' share is a guess on the high side (a
+    // jump forward reads better than a stall): each of the draws sketches the truth's
+    // documents with K hashes per shingle where the index pass counted each shingle once.
+    progress.reweigh(
+        Phase::Redrawing,
+        indexing * lshscope_core::analysis::redraws::DEFAULT_REDRAWS as f64,
+    );
     Ok(plan.run(progress)?.0)
 }

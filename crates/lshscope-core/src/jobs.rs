@@ -11,7 +11,7 @@
 //! [`Latest::accept`] takes only the newest, so a stale answer is never shown as current.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -32,10 +32,16 @@ pub enum Phase {
     Join,
     TruthComparison,
     Writing,
+    /// The join's inverted index of shingle prefixes, before it probes (`analysis::truth`).
+    JoinIndex,
+    /// Redraws of the hash family over the truth's documents (`analysis::redraws`).
+    Redrawing,
+    /// The cost grid's first pass: one band of each shape, to size the work of each.
+    Sizing,
 }
 
 impl Phase {
-    const ALL: [Phase; 11] = [
+    const ALL: [Phase; 14] = [
         Phase::Idle,
         Phase::Reading,
         Phase::Signatures,
@@ -47,6 +53,9 @@ impl Phase {
         Phase::Join,
         Phase::TruthComparison,
         Phase::Writing,
+        Phase::JoinIndex,
+        Phase::Redrawing,
+        Phase::Sizing,
     ];
 
     pub fn label(self) -> &'static str {
@@ -62,6 +71,9 @@ impl Phase {
             Phase::Join => "exact similarity join",
             Phase::TruthComparison => "recall against the truth",
             Phase::Writing => "writing output",
+            Phase::JoinIndex => "indexing shingles for the join",
+            Phase::Redrawing => "redrawing the hash family",
+            Phase::Sizing => "sizing the bands",
         }
     }
 
@@ -72,8 +84,11 @@ impl Phase {
             Phase::Signatures
             | Phase::Collapsing
             | Phase::Clustering
-            | Phase::Join
-            | Phase::TruthComparison => "docs",
+            | Phase::JoinIndex
+            | Phase::TruthComparison
+            | Phase::Redrawing => "docs",
+            Phase::Join => "postings",
+            Phase::Sizing => "shapes",
             Phase::Banding => "bands",
             Phase::Verifying | Phase::Writing => "pairs",
             Phase::Centering => "Jaccards",
@@ -89,6 +104,14 @@ struct Inner {
     total: AtomicU64,
     cancelled: AtomicBool,
     started: Mutex<Option<Instant>>,
+    /// The job's steps in order, each a phase and the work it is expected to take (any unit,
+    /// the same for all): see [`Progress::plan`]. Empty for a job without a plan.
+    steps: Mutex<Vec<(Phase, f64)>>,
+    /// The step running, an index into `steps`.
+    step: AtomicUsize,
+    /// The largest overall fraction reported so far, as `f64` bits (non-negative floats
+    /// order as their bits do), so the overall fraction never goes back.
+    reported: AtomicU64,
 }
 
 /// A cheap, cloneable handle shared between a worker and whoever watches it.
@@ -105,9 +128,29 @@ pub struct ProgressSnapshot {
     /// 0 when the total is unknown (for example reading from stdin).
     pub total: u64,
     pub elapsed: Duration,
+    /// For a planned job ([`Progress::plan`]): the step running, counted from 1, and how
+    /// many there are.
+    pub step: Option<(usize, usize)>,
+    /// For a planned job: the fraction of the whole job's expected work done, in [0, 1],
+    /// never less than an earlier snapshot's.
+    pub overall: Option<f64>,
 }
 
 impl ProgressSnapshot {
+    /// The fraction to show: the whole job's for a planned job, else the phase's.
+    pub fn percent_done(&self) -> Option<f64> {
+        self.overall.or_else(|| self.fraction())
+    }
+
+    /// What is running: "phase 2/3: exact similarity join" for a planned job, else the
+    /// phase's label.
+    pub fn step_label(&self) -> String {
+        match self.step {
+            Some((i, n)) if n > 1 => format!("phase {i}/{n}: {}", self.phase.label()),
+            _ => self.phase.label().to_string(),
+        }
+    }
+
     /// Fraction done in [0, 1], or `None` when the total is unknown.
     pub fn fraction(&self) -> Option<f64> {
         (self.total > 0).then(|| (self.done as f64 / self.total as f64).min(1.0))
@@ -129,8 +172,38 @@ impl Progress {
         Self::default()
     }
 
-    /// Starts a phase with a known total (0 if unknown) and resets the counter.
+    /// Declares the job's steps in order, each a phase and its expected work in one unit
+    /// for all (seconds measured on a typical corpus, or a count of operations), so that one
+    /// fraction covers the whole job: the work of the steps done plus the running step's
+    /// share of its own. [`Progress::begin`] moves to the step of its phase;
+    /// [`Progress::reweigh`] corrects a step's work once it is measured or estimated.
+    pub fn plan(&self, steps: &[(Phase, f64)]) {
+        *self.inner.steps.lock().unwrap_or_else(|e| e.into_inner()) = steps.to_vec();
+        self.inner.step.store(0, Ordering::Relaxed);
+        self.inner.reported.store(0, Ordering::Relaxed);
+    }
+
+    /// Sets the expected work of `phase`'s step (the first at or after the running one).
+    /// The overall fraction never goes back: a step found longer than planned holds it
+    /// still rather than pulling it down.
+    pub fn reweigh(&self, phase: Phase, work: f64) {
+        let mut steps = self.inner.steps.lock().unwrap_or_else(|e| e.into_inner());
+        let from = self.inner.step.load(Ordering::Relaxed);
+        if let Some(step) = steps.iter_mut().skip(from).find(|(p, _)| *p == phase) {
+            step.1 = work.max(0.0);
+        }
+    }
+
+    /// Starts a phase with a known total (0 if unknown) and resets the counter. In a
+    /// planned job, the steps before the phase's count as done.
     pub fn begin(&self, phase: Phase, total: u64) {
+        {
+            let steps = self.inner.steps.lock().unwrap_or_else(|e| e.into_inner());
+            let from = self.inner.step.load(Ordering::Relaxed);
+            if let Some(at) = steps.iter().skip(from).position(|(p, _)| *p == phase) {
+                self.inner.step.store(from + at, Ordering::Relaxed);
+            }
+        }
         self.inner.done.store(0, Ordering::Relaxed);
         self.inner.total.store(total, Ordering::Relaxed);
         self.inner.phase.store(phase as u8, Ordering::Relaxed);
@@ -152,6 +225,10 @@ impl Progress {
     /// Marks the end of all work.
     pub fn finish(&self) {
         self.inner.phase.store(Phase::Idle as u8, Ordering::Relaxed);
+        // A planned job's last snapshot reads 100 %.
+        self.inner
+            .reported
+            .store(1.0f64.to_bits(), Ordering::Relaxed);
     }
 
     pub fn cancel(&self) {
@@ -175,12 +252,49 @@ impl Progress {
         let phase =
             Phase::ALL[self.inner.phase.load(Ordering::Relaxed) as usize % Phase::ALL.len()];
         let started = *self.inner.started.lock().unwrap_or_else(|e| e.into_inner());
+        let done = self.inner.done.load(Ordering::Relaxed);
+        let total = self.inner.total.load(Ordering::Relaxed);
+        let (step, overall) = self.overall(phase, done, total);
         ProgressSnapshot {
             phase,
-            done: self.inner.done.load(Ordering::Relaxed),
-            total: self.inner.total.load(Ordering::Relaxed),
+            done,
+            total,
             elapsed: started.map(|s| s.elapsed()).unwrap_or_default(),
+            step,
+            overall,
         }
+    }
+
+    /// The running step (from 1) and the whole job's fraction done, for a planned job.
+    fn overall(
+        &self,
+        phase: Phase,
+        done: u64,
+        total: u64,
+    ) -> (Option<(usize, usize)>, Option<f64>) {
+        let steps = self.inner.steps.lock().unwrap_or_else(|e| e.into_inner());
+        if steps.is_empty() {
+            return (None, None);
+        }
+        let at = self.inner.step.load(Ordering::Relaxed).min(steps.len() - 1);
+        let all: f64 = steps.iter().map(|(_, w)| w).sum();
+        let fraction = if all > 0.0 {
+            let before: f64 = steps[..at].iter().map(|(_, w)| w).sum();
+            let within = if total > 0 && steps[at].0 == phase {
+                (done as f64 / total as f64).min(1.0)
+            } else {
+                0.0
+            };
+            ((before + steps[at].1 * within) / all).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let previous = self
+            .inner
+            .reported
+            .fetch_max(fraction.to_bits(), Ordering::Relaxed);
+        let shown = fraction.max(f64::from_bits(previous));
+        (Some((at + 1, steps.len())), Some(shown))
     }
 }
 
@@ -392,6 +506,55 @@ pub fn run_inline<R, T>(ticket: Ticket<R>, work: impl FnOnce(Ticket<R>) -> T) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A planned job's fraction covers all its steps by their work, moves forward only
+    /// (a step re-weighed larger holds it rather than pulling it back), and says which
+    /// step runs.
+    #[test]
+    fn a_plan_weighs_its_steps_and_never_goes_back() {
+        let p = Progress::new();
+        p.plan(&[
+            (Phase::JoinIndex, 1.0),
+            (Phase::Join, 3.0),
+            (Phase::Redrawing, 1.0),
+        ]);
+        assert_eq!(p.snapshot().overall, Some(0.0));
+        p.begin(Phase::JoinIndex, 0);
+        assert_eq!(
+            p.snapshot().step_label(),
+            "phase 1/3: indexing shingles for the join"
+        );
+        p.begin(Phase::Join, 100);
+        p.advance(50);
+        let s = p.snapshot();
+        assert_eq!(s.step, Some((2, 3)));
+        assert_eq!(s.step_label(), "phase 2/3: exact similarity join");
+        assert!((s.overall.unwrap() - 0.5).abs() < 1e-9, "{s:?}"); // (1 + 3·0.5) / 5
+        // The join turns out twice as long: the fraction holds instead of dropping.
+        p.reweigh(Phase::Join, 6.0);
+        assert!((p.snapshot().overall.unwrap() - 0.5).abs() < 1e-9);
+        p.advance(50);
+        let s = p.snapshot();
+        assert!((s.overall.unwrap() - 7.0 / 8.0).abs() < 1e-9, "{s:?}");
+        // The next phase starts where the last one ended, not at 0 %.
+        p.begin(Phase::Redrawing, 10);
+        let s = p.snapshot();
+        assert_eq!(s.step_label(), "phase 3/3: redrawing the hash family");
+        assert!(
+            (s.percent_done().unwrap() - 7.0 / 8.0).abs() < 1e-9,
+            "{s:?}"
+        );
+        p.advance(10);
+        assert!((p.snapshot().overall.unwrap() - 1.0).abs() < 1e-9);
+        p.finish();
+        assert_eq!(p.snapshot().percent_done(), Some(1.0));
+        // Without a plan: the phase's own fraction and label, as before.
+        let q = Progress::new();
+        q.begin(Phase::Verifying, 4);
+        q.advance(1);
+        assert_eq!(q.snapshot().percent_done(), Some(0.25));
+        assert_eq!(q.snapshot().step_label(), "verifying candidates");
+    }
 
     #[test]
     fn counts_and_cancels() {

@@ -359,16 +359,23 @@ pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
             row
         })
         .collect();
-    let header = Row::new(vec![
-        "#",
-        "kept",
-        "  size",
-        "weakest",
-        "farthest",
-        "",
-        " < t",
-        "text of the kept document",
-    ])
+    let columns = table_column_widths(&widths, block.inner(area).width);
+    let header = Row::new(
+        [
+            "#",
+            "kept",
+            "  size",
+            "weakest",
+            "farthest",
+            "",
+            " < t",
+            "text of the kept document",
+        ]
+        .into_iter()
+        .zip(&columns)
+        // Headings squeezed by a narrow screen lose whole words, not letters (ui::fit).
+        .map(|(h, &w)| Cell::from(fit_line(h, w))),
+    )
     .style(theme.title());
     let table = Table::new(rows, widths).header(header).block(block);
     frame.render_widget(table, area);

@@ -78,9 +78,10 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 Some(job) => {
                     let s = job.progress.snapshot();
                     let done = s
-                        .fraction()
-                        .map(|f| format!(" ({:.0} %)", f * 100.0))
+                        .percent_done()
+                        .map(|f| format!(" {:.0} %", f * 100.0))
                         .unwrap_or_default();
+                    let done = format!(" ({}{done})", s.step_label());
                     let documents = job.request.data.index.len();
                     let counted = job.request.options.sample.min(documents);
                     format!(

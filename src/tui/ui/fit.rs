@@ -106,7 +106,8 @@ fn cut_spans<'a>(spans: Vec<Span<'a>>, keep: usize, mark: &'static str) -> Vec<S
 /// A word that names something (an id, a path, a file name, a number with its unit glued):
 /// it has a digit or one of `-_./\`, so its end tells it apart as much as its start.
 fn is_name(word: &str) -> bool {
-    word.chars().any(|c| c.is_ascii_digit() || "-_./\\".contains(c))
+    word.chars()
+        .any(|c| c.is_ascii_digit() || "-_./\\".contains(c))
 }
 
 /// `word` in at most `width` columns with its middle replaced by `…`: the start keeps one
@@ -198,7 +199,11 @@ pub fn fit_fields<'a>(fields: Vec<Field<'a>>, width: u16) -> Line<'a> {
 }
 
 /// [`fit_fields`] with fields set apart by `separator` (the footer's two spaces).
-pub fn fit_fields_with<'a>(fields: Vec<Field<'a>>, separator: &'static str, width: u16) -> Line<'a> {
+pub fn fit_fields_with<'a>(
+    fields: Vec<Field<'a>>,
+    separator: &'static str,
+    width: u16,
+) -> Line<'a> {
     let width = usize::from(width);
     let span_width = |spans: &[Span]| spans.iter().map(Span::width).sum::<usize>();
     // (field, uses short form, kept)

@@ -184,11 +184,15 @@ pub fn job_span(app: &App) -> Option<Span<'static>> {
     let job = app.truth().job.running()?;
     let s = job.progress.snapshot();
     let fraction = s
-        .fraction()
+        .percent_done()
         .map(|f| format!(" {:.0} %", f * 100.0))
         .unwrap_or_default();
     Some(Span::styled(
-        format!(" ⟳ {}:{fraction} ", job.request.describe()),
+        format!(
+            " ⟳ {}, {}:{fraction} ",
+            job.request.describe(),
+            s.step_label()
+        ),
         app.theme().warning(),
     ))
 }

@@ -182,8 +182,12 @@ pub(super) fn render_table(
                 Cell::from(format!("{:.3}", r.estimate)),
             ];
             cells.extend(r.extra);
+            let label_width = columns[columns.len() - 2];
             cells.push(match app.label_of(r.a, r.b) {
-                Some(l) => Cell::from(Span::styled(l.as_str(), theme.label(l))),
+                Some(l) => Cell::from(fit_line(
+                    Span::styled(l.as_str(), theme.label(l)),
+                    label_width,
+                )),
                 None => Cell::from(""),
             });
             cells.push(Cell::from(Span::styled(
@@ -200,6 +204,12 @@ pub(super) fn render_table(
     let mut header = vec!["#", "id A", "id B", "Jaccard", "estimate"];
     header.extend(extra.iter().map(|(name, _)| *name));
     header.extend(["label", "text A"]);
+    // Headings squeezed by a narrow screen lose whole words, not letters (ui::fit).
+    let header: Vec<Cell> = header
+        .into_iter()
+        .zip(&columns)
+        .map(|(h, &w)| Cell::from(fit_line(h, w)))
+        .collect();
     let table = Table::new(rows, widths)
         .header(Row::new(header).style(theme.title()))
         .block(block);

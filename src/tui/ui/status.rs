@@ -144,7 +144,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
     if let Some(job) = app.candidates().job.running() {
         let s = job.progress.snapshot();
         let fraction = s
-            .fraction()
+            .percent_done()
             .map(|f| format!(" {:.0} %", f * 100.0))
             .unwrap_or_default();
         let what = match app.imported().source() {
@@ -154,7 +154,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
         fields.push(Field::new(
             1,
             Span::styled(
-                format!("⟳ {what}: {}{fraction}", s.phase.label()),
+                format!("⟳ {what}: {}{fraction}", s.step_label()),
                 theme.warning(),
             ),
         ));

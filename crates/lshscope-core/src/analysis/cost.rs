@@ -5,7 +5,7 @@
 //! The counts come from the corpus itself, not from the S-curve: real corpora have template
 //! families whose members collide together, so the binomial expectation is far off. The
 //! signatures of a uniform sample of n of the N documents are swept once per row count r
-//! ([`candidate_growth_with_degrees`], the tuner's counting engine), which gives the exact
+//! ([`candidate_growth_with_degrees`](crate::minhash::collisions::candidate_growth_with_degrees), the tuner's counting engine), which gives the exact
 //! distinct candidate pairs of the sample for every b at once; a count c of sample pairs is
 //! scaled to the corpus by the inclusion probability of a pair, q₂ = n(n−1) / (N(N−1)).
 //!
@@ -25,7 +25,7 @@ use super::sampled::Estimate;
 use crate::Result;
 use crate::jobs::{Phase, Progress};
 use crate::minhash::collisions::{
-    CandidateGrowth, SweepLimits, band_bucket_pairs, candidate_growth_with_degrees,
+    CandidateGrowth, SweepLimits, band_bucket_pairs, candidate_growth_with_degrees_reporting,
 };
 use crate::minhash::scurve::candidate_probability;
 use crate::minhash::{Banding, CandidatePair, Signatures, VerifiedPair};
@@ -221,20 +221,61 @@ pub fn cost_grid(
     let k = sample.num_perm();
     let n = sample.len();
     let population = population.max(n);
-    progress.begin(Phase::Banding, k as u64);
     let scale = PairScale::new(n, population);
-    let per_rows: Vec<Vec<CostCell>> = (1..=k)
+    // Phase 1 sizes the work of each r from its first band; phase 2 counts, reporting that
+    // work as it is done. A count of r values done would read 95 % while the few small r,
+    // whose buckets are largest, still run.
+    // Both in one unit (a document keyed or a pair compared): sizing keys one band per r,
+    // counting is re-weighed once sizing has measured it.
+    let sizing = (n * k) as f64;
+    // Counting is larger by far (every band of every r, and the pairs compared): planned
+    // generously, so that re-weighing it moves the fraction forward rather than holding it.
+    progress.plan(&[(Phase::Sizing, sizing), (Phase::Banding, sizing * 100.0)]);
+    progress.begin(Phase::Sizing, k as u64);
+    let mut work: Vec<(usize, u64)> = (1..=k)
         .into_par_iter()
         .map(|rows| {
             progress.check()?;
-            let cells = cells_of_rows(sample, rows, population, &scale, options, progress)?;
+            let w = rows_work(sample, rows, options.max_bucket_pairs);
             progress.advance(1);
-            Ok(cells)
+            Ok((rows, w))
         })
         .collect::<Result<_>>()?;
+    // The heaviest first, so that no long one starts last and runs alone at the end.
+    work.sort_unstable_by_key(|&(rows, w)| (std::cmp::Reverse(w), rows));
+    let counting: u64 = work.iter().map(|&(_, w)| w).sum();
+    progress.reweigh(Phase::Banding, counting as f64);
+    progress.begin(Phase::Banding, counting);
+    let mut per_rows: Vec<(usize, Vec<CostCell>)> = work
+        .par_iter()
+        .with_max_len(1)
+        .map(|&(rows, w)| {
+            progress.check()?;
+            // Band by band as the sweep reports them, up to this r's expected work; what is
+            // left of it when the r is done.
+            let mut reported = 0u64;
+            let mut on_band = |units: u64| {
+                let step = units.min(w - reported);
+                reported += step;
+                progress.advance(step);
+            };
+            let cells = cells_of_rows(
+                sample,
+                rows,
+                population,
+                &scale,
+                options,
+                progress,
+                &mut on_band,
+            )?;
+            progress.advance(w - reported);
+            Ok((rows, cells))
+        })
+        .collect::<Result<_>>()?;
+    per_rows.sort_unstable_by_key(|(rows, _)| *rows);
     let mut offsets = Vec::with_capacity(k);
     let mut cells = Vec::new();
-    for row in per_rows {
+    for (_, row) in per_rows {
         offsets.push(cells.len());
         cells.extend(row);
     }
@@ -246,6 +287,28 @@ pub fn cost_grid(
         cells,
         offsets,
     })
+}
+
+/// The expected work of counting every banding with `rows` rows: one pass over the
+/// documents per band, plus the bucket pairs compared (each band's about as many as the
+/// first one's, up to the sweep's bound, and as much again for the smaller sample a
+/// bounded sweep falls back to). One unit is one document keyed or one pair compared.
+fn rows_work(sample: &Signatures, rows: usize, max_bucket_pairs: u64) -> u64 {
+    let max_bands = sample.num_perm() / rows;
+    let banding = Banding {
+        bands: max_bands,
+        rows,
+    };
+    let first = band_bucket_pairs(sample, banding, 0);
+    let pairs = first.saturating_mul(max_bands as u64);
+    let compared = if pairs > max_bucket_pairs {
+        max_bucket_pairs.saturating_mul(2)
+    } else {
+        pairs
+    };
+    (sample.len() as u64)
+        .saturating_mul(max_bands as u64)
+        .saturating_add(compared)
 }
 
 /// How the pairs of a uniform sample of n of N documents (without replacement) stand for the
@@ -340,13 +403,16 @@ fn cells_of_rows(
     scale: &PairScale,
     options: &CostOptions,
     progress: &Progress,
+    on_band: &mut dyn FnMut(u64),
 ) -> Result<Vec<CostCell>> {
     let max_bands = sample.num_perm() / rows;
     let limits = SweepLimits {
         max_bucket_pairs: options.max_bucket_pairs,
         ..SweepLimits::default()
     };
-    let growth = candidate_growth_with_degrees(sample, rows, max_bands, limits, progress)?;
+    let growth = candidate_growth_with_degrees_reporting(
+        sample, rows, max_bands, limits, progress, on_band,
+    )?;
     // Bucket pairs of the bands the sweep did not reach, counted from bucket sizes alone.
     let mut bucket_pairs = growth.bucket_pairs.clone();
     if bucket_pairs.len() < max_bands {
@@ -368,7 +434,9 @@ fn cells_of_rows(
         if n >= MIN_SUBSAMPLE {
             let seed = options.seed ^ (rows as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
             let sub = sample_signatures(sample, n, seed);
-            let grown = candidate_growth_with_degrees(&sub, rows, max_bands, limits, progress)?;
+            let grown = candidate_growth_with_degrees_reporting(
+                &sub, rows, max_bands, limits, progress, on_band,
+            )?;
             smaller = Some((grown, PairScale::new(n, population)));
         }
     }

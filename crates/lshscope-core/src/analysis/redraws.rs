@@ -93,12 +93,19 @@ impl TruthDocs {
     ) -> crate::Result<()> {
         let num_perm = options.num_perm;
         progress.begin(
-            crate::jobs::Phase::TruthComparison,
+            crate::jobs::Phase::Redrawing,
             (self.docs.len() * draws) as u64,
         );
         let mut sigs = vec![0u32; self.docs.len() * num_perm];
+        let started = std::time::Instant::now();
         for draw in 0..draws {
             progress.check()?;
+            if draw == 1 {
+                // A job that planned its steps in seconds learns this one's from its first
+                // draw (`Progress::reweigh`; no effect without a plan).
+                let per_draw = started.elapsed().as_secs_f64();
+                progress.reweigh(crate::jobs::Phase::Redrawing, per_draw * draws as f64);
+            }
             let sketcher = Sketcher::new(options.family, num_perm, redraw_seed(options.seed, draw));
             sigs.par_chunks_mut(num_perm)
                 .zip(self.docs.par_iter())

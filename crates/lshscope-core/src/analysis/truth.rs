@@ -323,7 +323,7 @@ pub fn plan_join<'a>(
             "the exact join handles at most 2^32 − 1 documents",
         ));
     }
-    progress.begin(Phase::Join, 0);
+    progress.begin(Phase::JoinIndex, 0);
     let tf = filter_threshold(threshold);
 
     let (hashes, counts) = document_frequencies(sets, progress)?;
@@ -464,8 +464,22 @@ impl JoinPlan<'_> {
     /// Runs the join: every pair with exact Jaccard ≥ T, sorted by (a, b), each pair once.
     pub fn run(&self, progress: &Progress) -> Result<(Vec<TruthPair>, JoinStats)> {
         let n = self.order.len();
-        progress.begin(Phase::Join, n as u64);
         let tf = filter_threshold(self.threshold);
+        // Progress counts the posting entries each probe is expected to meet: its probe
+        // prefix's lists, of which the entries before it in processing order (about the
+        // share o/n of each, as in the plan's estimate). Documents come in size order, so the
+        // last ones probe the most, and a count of documents would reach 95 % long before
+        // the end.
+        let probe_work = |o: usize| -> u64 {
+            let xs = self.tokens_of(o);
+            let entries: usize = xs[..probe_prefix_len(xs.len(), tf)]
+                .iter()
+                .map(|&w| self.posting_offsets[w as usize + 1] - self.posting_offsets[w as usize])
+                .sum();
+            1 + (entries as f64 * (o + 1) as f64 / n as f64) as u64
+        };
+        let total: u64 = (0..n).into_par_iter().map(probe_work).sum();
+        progress.begin(Phase::Join, total);
         let overlap_factor = tf / (1.0 + tf);
         let order_indices: Vec<u32> = (0..n as u32).collect();
         let chunks: Vec<(Vec<TruthPair>, JoinStats)> = order_indices
@@ -480,10 +494,12 @@ impl JoinPlan<'_> {
                     progress.check()?;
                     let mut found = Vec::new();
                     let mut stats = JoinStats::default();
+                    let mut work = 0;
                     for &ox in chunk {
                         self.probe(ox, overlap_factor, tf, scratch, &mut found, &mut stats);
+                        work += probe_work(ox as usize);
                     }
-                    progress.advance(chunk.len() as u64);
+                    progress.advance(work);
                     Ok((found, stats))
                 },
             )

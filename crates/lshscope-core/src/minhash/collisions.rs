@@ -89,7 +89,7 @@ pub fn candidate_growth(
     limits: SweepLimits,
     progress: &Progress,
 ) -> Result<CandidateGrowth> {
-    sweep::<false>(sigs, rows, max_bands, limits, progress)
+    sweep::<false>(sigs, rows, max_bands, limits, progress, &mut |_| {})
 }
 
 /// [`candidate_growth`] that also counts, for every b, how candidate pairs pile up on shared
@@ -103,7 +103,21 @@ pub fn candidate_growth_with_degrees(
     limits: SweepLimits,
     progress: &Progress,
 ) -> Result<CandidateGrowth> {
-    sweep::<true>(sigs, rows, max_bands, limits, progress)
+    sweep::<true>(sigs, rows, max_bands, limits, progress, &mut |_| {})
+}
+
+/// [`candidate_growth_with_degrees`] that tells `on_band` the work of each band swept (its
+/// documents keyed plus its bucket pairs compared), for a caller that reports progress in
+/// that unit (the cost grid).
+pub fn candidate_growth_with_degrees_reporting(
+    sigs: &Signatures,
+    rows: usize,
+    max_bands: usize,
+    limits: SweepLimits,
+    progress: &Progress,
+    on_band: &mut dyn FnMut(u64),
+) -> Result<CandidateGrowth> {
+    sweep::<true>(sigs, rows, max_bands, limits, progress, on_band)
 }
 
 /// Bucket-pair occurrences of band `band` of `banding`: Σ m(m − 1)/2 over its buckets.
@@ -121,6 +135,7 @@ fn sweep<const DEGREES: bool>(
     max_bands: usize,
     limits: SweepLimits,
     progress: &Progress,
+    on_band: &mut dyn FnMut(u64),
 ) -> Result<CandidateGrowth> {
     let banding = Banding::new(max_bands, rows, sigs.num_perm())?;
     let mut growth = CandidateGrowth {
@@ -175,6 +190,7 @@ fn sweep<const DEGREES: bool>(
             first_here.fetch_add(count, Ordering::Relaxed);
             paths_here.fetch_add(paths, Ordering::Relaxed);
         });
+        on_band((keys.len() as u64).saturating_add(pairs));
         total += first_here.into_inner();
         growth.cumulative.push(total);
         growth.bucket_pairs.push(examined);
