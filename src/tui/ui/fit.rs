@@ -35,12 +35,13 @@ pub fn fit_line<'a>(line: impl Into<Line<'a>>, width: u16) -> Line<'a> {
     let boundary = |room: usize| -> Option<usize> {
         let end = prefix_end(&text, room);
         let fits = |i: usize| i > 0 && i <= end && !text[..i].trim_end().is_empty();
-        // Item boundaries first: the last one whose left side fits.
+        // Item boundaries first: the last one whose left side fits, if it keeps at least
+        // half the room (else a long last item would go whole where words of it fit).
         let item = text
             .match_indices("  ")
             .chain(text.match_indices(FIELD_SEPARATOR))
             .map(|(i, _)| i)
-            .filter(|&i| fits(i))
+            .filter(|&i| fits(i) && 2 * text[..i].width() >= room)
             .max();
         item.or_else(|| {
             // A word boundary: a space inside the room, or the room ending where a word does.

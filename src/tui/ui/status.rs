@@ -160,8 +160,16 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
         ));
     }
     if let Some(span) = super::missed::job_span(app) {
+        // What the user waits for stays (rank 0); narrow, it keeps the phase and the share.
         let content = span.content.trim().to_string();
-        fields.push(Field::new(1, Span::styled(content, span.style)));
+        let short = content
+            .split_once(", phase ")
+            .map(|(_, rest)| format!("⟳ phase {rest}"))
+            .unwrap_or_else(|| content.clone());
+        fields.push(
+            Field::new(0, Span::styled(content, span.style))
+                .or_short(Span::styled(short, span.style)),
+        );
     }
     frame.render_widget(Paragraph::new(fit_fields(fields, area.width)), area);
 }
@@ -218,16 +226,15 @@ pub fn render_message(frame: &mut Frame, app: &App, area: Rect) {
 pub fn render_footer(frame: &mut Frame, app: &App, area: Rect) {
     let theme = app.theme();
     let entries = keys::footer(app.context());
-    let last = entries.len();
     let fields = entries
         .into_iter()
         .enumerate()
         .map(|(i, (k, text))| {
-            // Later entries go first; rank 0 is never dropped.
+            // Later entries go first (a higher rank goes sooner); rank 0 is never dropped.
             let rank = if text == "help" {
                 0
             } else {
-                u8::try_from(last - i).unwrap_or(u8::MAX)
+                u8::try_from(i + 1).unwrap_or(u8::MAX)
             };
             let line = vec![Span::styled(k, theme.key()), Span::raw(format!(" {text}"))];
             Field::new(rank, line)
