@@ -756,7 +756,12 @@ impl Figure for HistogramFigure<'_> {
         } else {
             "pairs per bin"
         };
-        let curve_desc = "P(pair becomes a candidate)";
+        // The right axis also carries the labelled precision and the measured rates.
+        let curve_desc = if plot.precision.is_empty() && plot.measured.is_empty() {
+            "P(pair becomes a candidate)"
+        } else {
+            "P(candidate), precision, measured rate"
+        };
         let tick = px(5.0).max(1);
         let label_style = TextStyle::from(("sans-serif", 20.0 * k).into_font());
         let desc_style = TextStyle::from(("sans-serif", 24.0 * k).into_font());

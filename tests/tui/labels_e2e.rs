@@ -23,8 +23,14 @@ fn write_corpus(dir: &Path) -> std::path::PathBuf {
         ("libxxf86dga1", x11.clone()),
         ("libxss-dev", mit.to_uppercase()),
         ("libxxf86dga-dev", x11.replace(' ', "  ")),
-        ("tea", "steep the green tea leaves for two minutes in water just off the boil".into()),
-        ("train", "the night train to the coast stops at every small station on the way".into()),
+        (
+            "tea",
+            "steep the green tea leaves for two minutes in water just off the boil".into(),
+        ),
+        (
+            "train",
+            "the night train to the coast stops at every small station on the way".into(),
+        ),
     ];
     let mut csv = String::from("id,text\n");
     for (id, text) in rows {
@@ -100,7 +106,12 @@ fn a_label_follows_identical_copies_and_comes_back_on_reopening() {
         assert_eq!(entry.label, Label::Duplicate);
         let j = entry.jaccard.expect("a Jaccard");
         assert!(j > 0.5 && j < 1.0, "{a},{b}: {j}");
-        assert!(entry.labelled_at.as_deref().is_some_and(|t| t.ends_with('Z')));
+        assert!(
+            entry
+                .labelled_at
+                .as_deref()
+                .is_some_and(|t| t.ends_with('Z'))
+        );
         if let Some(of) = &entry.copy_of {
             assert_eq!(of, &judged[0], "{a},{b}");
         }

@@ -216,3 +216,56 @@ fn advance_moves_to_the_next_pair_after_a_label() {
     cmd(&mut app, Command::LabelDuplicate);
     assert_ne!(at(&app), before);
 }
+
+/// The exported histogram shows what the panels show: each labelled bin's precision (the
+/// precision strip) and the truth's measured candidate rates (the S-curve panel's points).
+#[test]
+fn the_exported_histogram_shows_labelled_precision_and_the_truth_points() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    cmd(&mut app, Command::ComputeTruth);
+    run_effects(&mut app);
+    assert!(app.truth().measure.is_some());
+    cmd(&mut app, Command::LabelDuplicate);
+    cmd(&mut app, Command::FocusPrev);
+    cmd(&mut app, Command::Down);
+    cmd(&mut app, Command::LabelNotDuplicate);
+    cmd(&mut app, Command::Down);
+    cmd(&mut app, Command::LabelUnsure);
+    run_effects(&mut app);
+    cmd(&mut app, Command::Export);
+    run_effects(&mut app);
+    let msg = app.message().clone().unwrap();
+    assert!(!msg.error, "{msg:?}");
+    let name = |ext: &str| {
+        let b = app.curve().banding;
+        dir.path()
+            .join(format!("fixture.histogram.{}x{}.{ext}", b.bands, b.rows))
+    };
+    let svg = std::fs::read_to_string(name("svg")).unwrap();
+    assert!(
+        svg.contains(
+            "labelled precision per bin (right axis, 95 % Wilson interval): 1 of 2 decided \
+             labels are duplicates"
+        ),
+        "the legend counts the decided labels"
+    );
+    assert!(svg.contains("candidate rate measured on the truth"));
+    // Bluish green precision points and reddish purple truth points (Okabe–Ito).
+    assert!(svg.contains("#009E73") && svg.contains("#CC79A7"));
+    assert!(std::fs::metadata(name("png")).unwrap().len() > 10_000);
+
+    // Without labels or truth the figure says nothing of either.
+    let plain = tempfile::tempdir().unwrap();
+    let mut app = ready_app(plain.path(), SIZE);
+    cmd(&mut app, Command::Export);
+    run_effects(&mut app);
+    let b = app.curve().banding;
+    let svg = std::fs::read_to_string(
+        plain
+            .path()
+            .join(format!("fixture.histogram.{}x{}.svg", b.bands, b.rows)),
+    )
+    .unwrap();
+    assert!(!svg.contains("labelled precision") && !svg.contains("measured on the truth"));
+}

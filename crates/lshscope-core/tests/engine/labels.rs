@@ -48,7 +48,11 @@ fn a_label_covers_every_pair_of_copies_of_its_two_texts() {
     assert_eq!(copy_pairs(&groups, 3, 2, 100)[0], (2, 3));
     assert_eq!(copy_pairs(&groups, 0, 2, 100), [(0, 2)]);
     assert_eq!(copy_pairs(&groups, 4, 5, 100), [(4, 5)]);
-    assert_eq!(copy_pairs(&groups, 0, 1, 2), [(0, 1), (0, 3)], "at most `limit`");
+    assert_eq!(
+        copy_pairs(&groups, 0, 1, 2),
+        [(0, 1), (0, 3)],
+        "at most `limit`"
+    );
 
     // Labelled through the store, reopened: every copy pair has the label, the unrelated
     // pair none, and the file names the judged pair on each copy row.
@@ -77,7 +81,11 @@ fn a_label_covers_every_pair_of_copies_of_its_two_texts() {
     );
     let by_group = again.by_group(&corpus, &groups);
     for (a, b) in [(0, 1), (0, 3), (1, 2), (2, 3), (3, 0)] {
-        assert_eq!(by_group.get(&groups, a, b), Some(Label::NotDuplicate), "{a},{b}");
+        assert_eq!(
+            by_group.get(&groups, a, b),
+            Some(Label::NotDuplicate),
+            "{a},{b}"
+        );
     }
     assert_eq!(by_group.get(&groups, 0, 4), None);
     assert_eq!(by_group.get(&groups, 4, 5), None);
@@ -154,7 +162,11 @@ fn malformed_new_columns_name_their_line() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("labels.csv");
     let header = "id_a,id_b,label,jaccard,labelled_at,copy_of_a,copy_of_b\n";
-    std::fs::write(&path, format!("{header}a,b,duplicate,0.5,,,\nc,d,duplicate,1.5,,,\n")).unwrap();
+    std::fs::write(
+        &path,
+        format!("{header}a,b,duplicate,0.5,,,\nc,d,duplicate,1.5,,,\n"),
+    )
+    .unwrap();
     let err = LabelStore::load(&path).unwrap_err().to_string();
     assert!(err.contains(":3:") && err.contains("1.5"), "{err}");
     std::fs::write(&path, format!("{header}a,b,duplicate,,,x,\n")).unwrap();
