@@ -377,6 +377,9 @@ enum Swatch {
     },
 }
 
+/// One polygon of a point's marker, in pixels from the point.
+type Marker = Polygon<(i32, i32)>;
+
 /// A point's marker of shape `marker` (as the curves'): an outer shape in `color` and an inner
 /// one, white when the point is hollow (plotters fills polygons; a white core leaves a rim).
 fn point_marker(
@@ -384,13 +387,13 @@ fn point_marker(
     color: RGBColor,
     filled: bool,
     k: f64,
-) -> (Polygon<(i32, i32)>, Polygon<(i32, i32)>) {
+) -> [Marker; 2] {
     let size = ((8.0 * k).round() as i32).max(4);
     let inner = if filled { color } else { WHITE };
-    (
+    [
         Polygon::new(marker_outline(marker, size), color.filled()),
         Polygon::new(marker_outline(marker, (size * 11) / 20), inner.filled()),
-    )
+    ]
 }
 
 /// Draws legend entries one per line, left-aligned, into `area` (a band under the chart, so
@@ -434,7 +437,7 @@ fn draw_legend<DB: DrawingBackend>(
                     vec![(x, y - px(12.0)), (x, y + px(12.0))],
                     color.stroke_width(px(2.0).max(1) as u32),
                 ))?;
-                let (outer, inner) = point_marker(*marker, *color, *filled, k);
+                let [outer, inner] = point_marker(*marker, *color, *filled, k);
                 area.draw(&(EmptyElement::at((x, y)) + outer + inner))?;
             }
             Swatch::Dashed => {
@@ -878,7 +881,7 @@ impl Figure for HistogramFigure<'_> {
                         vec![(x, lo), (x, hi)],
                         color.stroke_width(px(2.0).max(1) as u32),
                     )))?;
-                    let (outer, inner) = point_marker(marker, color, filled, k);
+                    let [outer, inner] = point_marker(marker, color, filled, k);
                     chart.draw_secondary_series(std::iter::once(
                         EmptyElement::at((x, y)) + outer + inner,
                     ))?;
