@@ -382,12 +382,7 @@ type Marker = Polygon<(i32, i32)>;
 
 /// A point's marker of shape `marker` (as the curves'): an outer shape in `color` and an inner
 /// one, white when the point is hollow (plotters fills polygons; a white core leaves a rim).
-fn point_marker(
-    marker: usize,
-    color: RGBColor,
-    filled: bool,
-    k: f64,
-) -> [Marker; 2] {
+fn point_marker(marker: usize, color: RGBColor, filled: bool, k: f64) -> [Marker; 2] {
     let size = ((8.0 * k).round() as i32).max(4);
     let inner = if filled { color } else { WHITE };
     [
