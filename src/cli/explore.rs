@@ -97,12 +97,15 @@ pub struct ViewArgs {
     /// In a bucket with more than N documents, only the first N form pairs. At least 2.
     #[arg(long, value_name = "N", value_parser = super::lsh_args::parse_max_bucket)]
     pub max_bucket: Option<usize>,
-    /// Labels file (CSV `id_a,id_b,label`), read at start and rewritten after every label.
-    /// Like the exports, it goes to the current directory by default, not next to the input
+    /// Labels file (CSV `id_a,id_b,label,jaccard,labelled_at,copy_of_a,copy_of_b`), read at
+    /// start and rewritten after every label. Like the exports, it goes to the current directory by default, not next to the input
     /// (whose folder may be shared or read-only) [default: NAME.labels.csv, NAME the input's
     /// file name].
     #[arg(long, value_name = "FILE")]
     pub labels: Option<PathBuf>,
+    /// After a label (y, n, u), move to the next pair; `a` turns it on and off while exploring.
+    #[arg(long)]
+    pub advance: bool,
     /// Colours: `auto` honours NO_COLOR; `never` uses a monochrome theme.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
@@ -119,6 +122,7 @@ impl Default for ViewArgs {
             threshold: START_THRESHOLD,
             max_bucket: None,
             labels: None,
+            advance: false,
             color: ColorChoice::Auto,
         }
     }
@@ -249,6 +253,7 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
         monochrome: args.view.color.monochrome(),
         bins: 20,
         shuffle_seed: args.index.seed,
+        advance: args.view.advance,
     };
     let labels = LabelStore::load(labels_path)?;
     crate::tui::run_session(config, labels, args.truth, import)
@@ -294,6 +299,7 @@ pub fn run_sample() -> Result<i32> {
         source: Source::EmbeddedSample,
         source_name: crate::tui::sample::SAMPLE_NAME.to_string(),
         shuffle_seed: index.seed,
+        advance: view.advance,
         index_options: index,
         banding,
         threshold: view.threshold,

@@ -6,6 +6,7 @@ mod tmux_support;
 mod tui_support;
 
 mod docs_pictures;
+mod labels_e2e;
 mod learn_e2e;
 mod learn_tui;
 mod truth_everywhere;

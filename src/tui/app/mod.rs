@@ -319,7 +319,7 @@ impl App {
                 sampling: inputs.sampling,
                 ..Candidates::default()
             },
-            labels: LabelState::new(labels),
+            labels: LabelState::new(labels, config.advance),
             viewer: ViewerState::default(),
             message,
             size,

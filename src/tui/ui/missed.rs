@@ -216,25 +216,15 @@ impl MeasuredOverlay {
             inside: Vec::new(),
             outside: Vec::new(),
         };
-        for bin in &m.report.bins {
-            let k = lshscope_core::analysis::histogram::bin_of(bin.lo, bins);
-            // Drawn at the mean similarity of the bin's true pairs, where the bin's
-            // prediction (mean of P(sᵢ)) is about the curve's height.
-            let x = app
-                .truth()
-                .bin_means
-                .get(k)
-                .copied()
-                .flatten()
-                .unwrap_or((bin.lo + bin.hi) / 2.0);
+        for point in crate::tui::export::measured_points(app.truth(), m.banding, bins) {
             overlay
                 .bars
-                .push([(x, bin.interval_lo), (x, bin.interval_hi)]);
-            let point = (x, bin.measured);
-            if bin.outside {
-                overlay.outside.push(point);
+                .push([(point.x, point.low), (point.x, point.high)]);
+            let xy = (point.x, point.rate);
+            if point.outside {
+                overlay.outside.push(xy);
             } else {
-                overlay.inside.push(point);
+                overlay.inside.push(xy);
             }
         }
         Some(overlay)

@@ -9,6 +9,7 @@ mod family_curve;
 mod fuzz_readers;
 mod import_engine;
 mod input_counts;
+mod labels;
 mod learn_engine;
 mod pipeline;
 mod planted_recall;
