@@ -473,9 +473,10 @@ impl ScoringPartition {
     fn emitted_in(&self, i: usize, j: usize, b: usize) -> bool {
         let (bands, words) = (self.bands, mask_words(self.bands));
         self.keys[i * bands + b] == self.keys[j * bands + b]
-            && self.emitted.as_deref().is_none_or(|e| {
-                has_bit(&e[i * words..], b) && has_bit(&e[j * words..], b)
-            })
+            && self
+                .emitted
+                .as_deref()
+                .is_none_or(|e| has_bit(&e[i * words..], b) && has_bit(&e[j * words..], b))
     }
 
     /// Calls `visit(band, i, j)` once per candidate pair of the buckets owned here (documents
@@ -814,7 +815,10 @@ pub fn text_jaccards<'py>(
 /// [`lshscope_core::analysis::stratified::permissive_banding`].
 #[pyfunction]
 #[pyo3(signature = (num_perm, threshold=None))]
-pub fn permissive_banding(num_perm: usize, threshold: Option<f64>) -> PyResult<(usize, usize, f64)> {
+pub fn permissive_banding(
+    num_perm: usize,
+    threshold: Option<f64>,
+) -> PyResult<(usize, usize, f64)> {
     use lshscope_core::analysis::stratified::{DEFAULT_STRATA_THRESHOLD, permissive_banding};
     let threshold = threshold.unwrap_or(DEFAULT_STRATA_THRESHOLD);
     let banding = permissive_banding(num_perm, threshold).map_err(to_py)?;
@@ -892,7 +896,9 @@ pub fn write_stratified_sample<'py>(
             OutputFormat::from_format_name(name)
                 .filter(|f| allowed.contains(f))
                 .ok_or_else(|| {
-                    PyValueError::new_err(format!("format must be \"csv\" or \"jsonl\", got {name:?}"))
+                    PyValueError::new_err(format!(
+                        "format must be \"csv\" or \"jsonl\", got {name:?}"
+                    ))
                 })?,
         ),
     };

@@ -266,7 +266,10 @@ def main(argv=None):
     input or options."""
     argv = list(sys.argv[1:] if argv is None else argv)
     estimate = argv[:1] == ["estimate-pairs"]
-    args = (_estimate_parser() if estimate else _parser()).parse_args(argv[1:] if estimate else argv)
+    if estimate:
+        args = _estimate_parser().parse_args(argv[1:])
+    else:
+        args = _parser().parse_args(argv)
     profile = None if args.profile in (None, "lshscope") else args.profile
     try:
         if estimate:
@@ -275,7 +278,9 @@ def main(argv=None):
             if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
                 raise ValueError(f"--threshold must be in (0, 1], got {args.threshold:g}")
             bands, rows, _ = _kernels.permissive_banding(args.num_perm, args.threshold)
-            sketch = _Sketch(args.num_perm, args.seed, args.shingle, profile, args.family, bands, rows)
+            sketch = _Sketch(
+                args.num_perm, args.seed, args.shingle, profile, args.family, bands, rows
+            )
             _check_options(sketch, 0.0, None)
             outputs = [parse_location(args.output)]
         else:
@@ -287,7 +292,9 @@ def main(argv=None):
             if args.checkpoint_dir:
                 parse_location(args.checkpoint_dir)
         if args.shuffle_partitions is not None and args.shuffle_partitions < 1:
-            raise ValueError(f"--shuffle-partitions must be at least 1, got {args.shuffle_partitions}")
+            raise ValueError(
+                f"--shuffle-partitions must be at least 1, got {args.shuffle_partitions}"
+            )
         source = parse_location(args.input)
     except ValueError as e:
         _error(f"error: {_flag_names(str(e))}")

@@ -339,5 +339,7 @@ def read_job_corpus(spark, uri, fmt, *, no_headers, text_column, id_column, keep
         id_col = columns[0]
     else:
         id_col = None
-    keep_col = _resolve(columns, keep_spec, "--keep-by", has_names) if keep_spec is not None else None
+    keep_col = None
+    if keep_spec is not None:
+        keep_col = _resolve(columns, keep_spec, "--keep-by", has_names)
     return CorpusColumns(frame, text, id_col, keep_col, note)
