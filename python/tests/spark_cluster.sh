@@ -58,12 +58,15 @@ done
 }
 
 # 2. The executors' Python: numpy, pyarrow, pandas and the lshscope wheel in a venv, packed.
-say "packing the executors' Python with $(basename "$wheel")"
-"$python" -m venv "$work/executor-env"
-"$work/executor-env/bin/pip" install -q numpy pyarrow "pandas>=2.2,<3" venv-pack "$wheel"
-"$work/executor-env/bin/venv-pack" -q -p "$work/executor-env" -o "$work/executor-env.tar.gz"
-# The archive is all Spark needs; the unpacked venv (~370 MB) only takes disk from here on.
-rm -rf "$work/executor-env"
+# An archive already in WORK_DIR (from an earlier run with the same wheel) is used as it is.
+if [ ! -f "$work/executor-env.tar.gz" ]; then
+    say "packing the executors' Python with $(basename "$wheel")"
+    "$python" -m venv "$work/executor-env"
+    "$work/executor-env/bin/pip" install -q numpy pyarrow "pandas>=2.2,<3" venv-pack "$wheel"
+    "$work/executor-env/bin/venv-pack" -q -p "$work/executor-env" -o "$work/executor-env.tar.gz"
+    # The archive is all Spark needs; the unpacked venv (~370 MB) only takes disk from here on.
+    rm -rf "$work/executor-env"
+fi
 
 # 3. The job, with Spark's default driver and executor memory.
 job=$("$python" -c 'import lshscope.spark.__main__ as job; print(job.__file__)')
