@@ -175,13 +175,16 @@ pub fn band_rows<'py>(
 /// input position `first_row`: a family of near copies shares its first member in most
 /// bands, so its buckets meet in one partition and each of its documents is sent there once.
 fn owner(first_row: i64, parts: usize) -> usize {
-    // SplitMix64's finalizer (Steele, Lea and Flood, "Fast splittable pseudorandom number
-    // generators", OOPSLA 2014): input positions are dense, their partitions should not be.
-    let mut z = first_row as u64;
+    // Input positions are dense, their partitions should not be.
+    (mix64(first_row as u64) % parts as u64) as usize
+}
+
+/// SplitMix64's finalizer (Steele, Lea and Flood, "Fast splittable pseudorandom number
+/// generators", OOPSLA 2014): a bijection of 64-bit values that scatters nearby inputs.
+fn mix64(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
-    (z % parts as u64) as usize
+    z ^ (z >> 31)
 }
 
 /// What [`bucket_members`] returns: per (scoring partition, document) the partition's value
@@ -513,16 +516,11 @@ impl ScoringPartition {
     }
 }
 
-/// A pseudo-random 64-bit priority of the pair of input positions `(a, b)` under `seed`:
-/// SplitMix64's finalizer (see [`owner`]) over both positions. The pairs with the smallest
-/// priorities are a uniform sample without replacement ("bottom-k" sampling).
+/// A pseudo-random 64-bit priority of the pair of input positions `(a, b)` under `seed`
+/// ([`mix64`] over both positions). The pairs with the smallest priorities are a uniform
+/// sample without replacement ("bottom-k" sampling).
 fn pair_priority(seed: u64, a: i64, b: i64) -> u64 {
-    let mix = |mut z: u64| {
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
-    mix(mix(mix(seed) ^ a as u64) ^ b as u64)
+    mix64(mix64(mix64(seed) ^ a as u64) ^ b as u64)
 }
 
 /// What [`sample_documents`] returns: per sampled pair the positions of its two documents
