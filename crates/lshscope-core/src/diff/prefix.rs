@@ -90,9 +90,7 @@ fn context_start(before: &str, words: usize, max_chars: usize) -> usize {
     for (walked, (i, c)) in before.char_indices().rev().enumerate() {
         if walked == max_chars {
             // Out of room: open at the first word start from here on.
-            return if !seen_space {
-                start
-            } else if before[..start].ends_with(char::is_whitespace) {
+            return if !seen_space || before[..start].ends_with(char::is_whitespace) {
                 start
             } else {
                 next_word_start(before, start)

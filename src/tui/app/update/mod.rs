@@ -214,6 +214,7 @@ impl App {
             | Command::Bottom
             | Command::Open
             | Command::CycleSort
+            | Command::CyclePreview
             | Command::SwitchClustering
             | Command::JumpPrompt
             | Command::PrevPair
