@@ -64,7 +64,7 @@ pub struct ExploreArgs {
     pub no_cache: bool,
     /// Show this field of each document in the pair list's text column instead of the text
     /// (a CSV/TSV/Parquet column by name or 1-based index, or a JSON Lines field), A's and B's
-    /// side by side, e.g. `--preview-column title`. `v` in the explorer switches between it,
+    /// side by side, e.g. `--preview-column title`. `v` in the pair list switches between it,
     /// text A from where it differs from B, and text A from its start.
     #[arg(long, value_name = "NAME")]
     pub preview_column: Option<String>,

@@ -228,6 +228,8 @@ pub const BINDINGS: &[Binding] = {
     bind(&[PAGE_DOWN], PageDown, &[Pairs], "page down", None),
     bind(&[HOME, ch('g')], Top, &[Pairs], "first pair", None),
     bind(&[END, ch('G')], Bottom, &[Pairs], "last pair", None),
+    // In the pair list only: the help's page stays whole at 160×45.
+    bind(&[ch('v')], CyclePreview, &[Pairs], "text from 1st difference / start / column", None),
     bind(&[ENTER], Open, &[Curve, Pairs], "open the selected pair side by side", Some("open pair")),
     // Pair viewer.
     bind(&[ESC], Back, &[Viewer], "back to the main screen", Some("back")),
@@ -292,7 +294,6 @@ pub const BINDINGS: &[Binding] = {
     bind(&[ch('>')], ThresholdUp, LIVE, "threshold t + 0.01", None),
     bind(&[ch('L')], ToggleLog, MAIN, "histogram counts: linear / log scale", Some("log")),
     bind(&[ch('s')], CycleSort, MAIN, "sort: Jaccard ↓, Jaccard ↑, shuffled", Some("sort")),
-    bind(&[ch('v')], CyclePreview, MAIN, "text column: from where A and B differ / A's start / the column", None),
     bind(&[ch('f')], FilterPrompt, MAIN, "filter by Jaccard range (0.5-0.8)", Some("filter")),
     bind(&[ch('F')], ClearFilter, MAIN, "clear the filter", None),
     bind(&[ch('/')], JumpPrompt, MAIN, "jump to a pair containing an id", None),
