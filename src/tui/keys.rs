@@ -36,6 +36,7 @@ pub enum Command {
     Bottom,
     Open,
     CycleSort,
+    CyclePreview,
     JumpPrompt,
     LabelDuplicate,
     LabelNotDuplicate,
@@ -228,6 +229,8 @@ pub const BINDINGS: &[Binding] = {
     bind(&[PAGE_DOWN], PageDown, &[Pairs], "page down", None),
     bind(&[HOME, ch('g')], Top, &[Pairs], "first pair", None),
     bind(&[END, ch('G')], Bottom, &[Pairs], "last pair", None),
+    // In the pair list only: the help's page stays whole at 160×45.
+    bind(&[ch('v')], CyclePreview, &[Pairs], "text from 1st difference / start / column", None),
     bind(&[ENTER], Open, &[Curve, Pairs], "open the selected pair side by side", Some("open pair")),
     // Pair viewer.
     bind(&[ESC], Back, &[Viewer], "back to the main screen", Some("back")),

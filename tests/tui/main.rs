@@ -24,6 +24,7 @@ mod tui_import;
 mod tui_index;
 mod tui_labels;
 mod tui_paths;
+mod tui_preview;
 mod tui_prompt;
 mod tui_scale;
 mod tui_snapshots;

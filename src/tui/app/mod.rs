@@ -35,7 +35,7 @@ use super::viewer::ViewerState;
 
 use super::candidates::BandOutcome;
 use super::labels::{LabelSave, LabelsSaved};
-use super::list::{ListView, SortOrder};
+use super::list::{ListView, PreviewColumn, PreviewMode, SortOrder};
 use super::session::Config;
 use lshscope_core::pipeline::band_policy::Sampling;
 use lshscope_core::pipeline::{Loaded, PhaseTiming};
@@ -228,6 +228,9 @@ pub struct App {
     bin_cursor: usize,
     /// The filter and sort of the pair lists (the missed list follows the candidate list).
     list_view: ListView,
+    /// What the pair lists' text column shows, and the `--preview-column` field if given.
+    preview: PreviewMode,
+    preview_column: Option<PreviewColumn>,
     /// The candidates shown, the re-banding asked for and the candidate list.
     candidates: Candidates,
     /// The user's labels and whether they are on disk.
@@ -268,6 +271,8 @@ pub struct Inputs {
     /// How long the truth's join may take before it is refused.
     pub join_budget_seconds: f64,
     pub clock: Clock,
+    /// A field of each document the pair lists show instead of its text (`--preview-column`).
+    pub preview_column: Option<PreviewColumn>,
 }
 
 impl Default for Inputs {
@@ -278,6 +283,7 @@ impl Default for Inputs {
             sampling: Sampling::default(),
             join_budget_seconds: JOIN_BUDGET_SECONDS,
             clock: Clock::Measured,
+            preview_column: None,
         }
     }
 }
@@ -315,6 +321,12 @@ impl App {
                 sort: SortOrder::JaccardDesc,
                 shuffle_seed: config.shuffle_seed,
             },
+            // A column the user named is what they asked to see.
+            preview: match inputs.preview_column {
+                Some(_) => PreviewMode::Column,
+                None => PreviewMode::default(),
+            },
+            preview_column: inputs.preview_column,
             candidates: Candidates {
                 sampling: inputs.sampling,
                 ..Candidates::default()
@@ -544,6 +556,16 @@ impl App {
     /// The filter and sort the pair list shows.
     pub fn list_view(&self) -> ListView {
         self.list_view
+    }
+
+    /// What the pair lists' text column shows.
+    pub fn preview_mode(&self) -> PreviewMode {
+        self.preview
+    }
+
+    /// The `--preview-column` field, when one was given.
+    pub fn preview_column(&self) -> Option<&PreviewColumn> {
+        self.preview_column.as_ref()
     }
 
     /// The truth is incomplete at the current t (t is below what it covers).

@@ -223,6 +223,7 @@ impl App {
             | Command::Bottom
             | Command::Open
             | Command::CycleSort
+            | Command::CyclePreview
             | Command::SwitchClustering
             | Command::JumpPrompt
             | Command::PrevPair
