@@ -18,3 +18,4 @@ mod scurve;
 mod statistics;
 mod truth;
 mod truth_intervals;
+mod verified_exact;
