@@ -52,7 +52,7 @@ fn streamed_pairs(index: &Index, banding: &BandingOptions, threshold: f64) -> Ve
     let copies = IdenticalGroups::find(&index.sets);
     let mut pairs = Vec::new();
     stream_verified(
-        &index,
+        index,
         &lists,
         Some(&copies),
         threshold,
