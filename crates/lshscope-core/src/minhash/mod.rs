@@ -17,8 +17,8 @@ mod verify;
 
 pub use banding::{
     BandBuckets, Banding, BandingOptions, BucketInfo, BucketLists, CandidatePair, Candidates,
-    MIN_MAX_BUCKET, band_key, band_keys, bucket_lists, find_candidates, find_candidates_among,
-    max_bucket_refusal, pairs_among,
+    MIN_MAX_BUCKET, SharedBands, band_key, band_keys, bucket_lists, find_candidates,
+    find_candidates_among, max_bucket_refusal, pairs_among,
 };
 pub use family::{HashFamily, fold32, signature_into};
 pub use identical::IdenticalGroups;

@@ -19,3 +19,4 @@ mod scurve;
 mod statistics;
 mod truth;
 mod truth_intervals;
+mod verified_exact;
