@@ -243,12 +243,17 @@ fn without_a_truth_the_cost_view_estimates_recall_from_the_stratified_sample() {
             _ => None,
         })
         .expect("a tuning sample without a truth");
+    // The grid first: while the sample is drawn, the details say so under the grid's counts.
+    let (sampling, others): (Vec<_>, Vec<_>) = effects
+        .into_iter()
+        .partition(|e| matches!(e, Effect::Sample(_)));
+    run_given_effects(&mut app, others);
     let waiting = screen(&app, SIZE.0, SIZE.1);
     assert!(
-        waiting.contains("sampling 20,000 pairs at t ≥ 0.5"),
+        waiting.contains("recall@t     sampling 20,000 pairs…"),
         "{waiting}"
     );
-    run_given_effects(&mut app, effects);
+    run_given_effects(&mut app, sampling);
 
     let data = app.data().clone().unwrap();
     let t = app.curve().threshold;

@@ -442,9 +442,8 @@ fn tuning_lines(app: &App, cursor: Banding) -> Vec<Line<'static>> {
             "recall@t",
             Span::styled(
                 format!(
-                    "sampling {} pairs at t ≥ {}…{done}",
-                    thousands(job.request.pairs as u64),
-                    job.request.threshold
+                    "sampling {} pairs…{done}",
+                    thousands(job.request.pairs as u64)
                 ),
                 theme.warning(),
             ),
