@@ -30,7 +30,10 @@ use super::keys::HelpCommand;
 use super::keys::{Command, Context};
 use super::labels::LabelState;
 use super::theme::Theme;
-use super::truth::{JOIN_BUDGET_SECONDS, TruthDone, TruthJob, TruthState};
+use super::truth::{
+    JOIN_BUDGET_SECONDS, SampleDone, SampleJob, TUNING_SAMPLE_PAIRS, TruthDone, TruthJob,
+    TruthState,
+};
 use super::viewer::ViewerState;
 
 use super::candidates::BandOutcome;
@@ -78,6 +81,8 @@ pub enum Effect {
     Cost(CostJob),
     /// Measure a second sketch family on the truth; answer with [`Action::FamilyDone`].
     Family(FamilyJob),
+    /// Draw the stratified tuning sample; answer with [`Action::SampleDone`].
+    Sample(SampleJob),
 }
 
 /// Inputs to [`App::update`].
@@ -116,6 +121,7 @@ pub enum Action {
     Imported(Box<ImportAnswer>),
     CostDone(Box<CostOutcome>),
     FamilyDone(FamilyDone),
+    SampleDone(SampleDone),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -270,6 +276,8 @@ pub struct Inputs {
     pub sampling: Sampling,
     /// How long the truth's join may take before it is refused.
     pub join_budget_seconds: f64,
+    /// Pairs the stratified tuning sample draws (tests take fewer, to sample a small corpus).
+    pub tuning_sample_pairs: usize,
     pub clock: Clock,
     /// A field of each document the pair lists show instead of its text (`--preview-column`).
     pub preview_column: Option<PreviewColumn>,
@@ -282,6 +290,7 @@ impl Default for Inputs {
             import: None,
             sampling: Sampling::default(),
             join_budget_seconds: JOIN_BUDGET_SECONDS,
+            tuning_sample_pairs: TUNING_SAMPLE_PAIRS,
             clock: Clock::Measured,
             preview_column: None,
         }
@@ -342,6 +351,7 @@ impl App {
             truth: TruthState {
                 file: inputs.truth,
                 join_budget_seconds: inputs.join_budget_seconds,
+                sample_pairs: inputs.tuning_sample_pairs,
                 ..TruthState::default()
             },
             clusters: ClustersState::default(),

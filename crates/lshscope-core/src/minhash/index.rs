@@ -296,10 +296,37 @@ pub fn signatures_of_sets(
             "{NumPerm} must be between 1 and 4096, got {num_perm}"
         )));
     }
-    let k = num_perm;
+    sketch_sets(sets, &Sketcher::new(family, num_perm, seed), progress)
+}
+
+/// The first `rows` of the K = `num_perm` rows [`signatures_of_sets`] computes, and only
+/// those where the family allows (classic and C-MinHash; one-permutation hashing gives all
+/// K, whose first `rows` are the same): what a banding of b × r ≤ `rows` needs, at `rows`/K
+/// of the sketching cost, with the band values it would have on the full signatures.
+pub fn leading_signatures_of_sets(
+    sets: &ShingleSets,
+    family: SketchFamily,
+    num_perm: usize,
+    seed: u64,
+    rows: usize,
+    progress: &Progress,
+) -> Result<Signatures> {
+    if num_perm == 0 || num_perm > 4096 || rows == 0 || rows > num_perm {
+        return Err(Error::usage(format!(
+            "{NumPerm} must be between 1 and 4096 and cover the {rows} rows wanted, got \
+             {num_perm}"
+        )));
+    }
+    let full = Sketcher::new(family, num_perm, seed);
+    let sketcher = full.first_rows(rows).unwrap_or(full);
+    sketch_sets(sets, &sketcher, progress)
+}
+
+/// The signatures of `sets` under `sketcher`, in parallel over chunks of documents.
+fn sketch_sets(sets: &ShingleSets, sketcher: &Sketcher, progress: &Progress) -> Result<Signatures> {
+    let k = sketcher.num_perm();
     let n = sets.len();
     progress.begin(Phase::Signatures, n as u64);
-    let sketcher = Sketcher::new(family, k, seed);
     let mut data = vec![0u32; n * k];
     let mut empty = vec![false; n];
     data.par_chunks_mut(CHUNK_DOCS * k)

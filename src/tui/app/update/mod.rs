@@ -119,6 +119,7 @@ impl App {
                 self.cost.accept(*outcome, self.curve.threshold, self.clock)
             }
             Action::FamilyDone(done) => self.on_family_done(done),
+            Action::SampleDone(done) => self.on_sample_done(done),
             Action::Click(x, y) => self.on_click(x, y),
             Action::Wheel(x, y, down) => self.on_wheel(x, y, down),
             Action::Command(cmd) => {
