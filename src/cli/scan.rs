@@ -231,9 +231,7 @@ fn is_null_device(target: &OutputTarget) -> bool {
             return false;
         };
         match (std::fs::metadata(path), std::fs::metadata("/dev/null")) {
-            (Ok(m), Ok(null)) => {
-                m.file_type().is_char_device() && m.rdev() == null.rdev()
-            }
+            (Ok(m), Ok(null)) => m.file_type().is_char_device() && m.rdev() == null.rdev(),
             _ => false,
         }
     }

@@ -617,7 +617,17 @@ fn pairs_thrown_away_are_not_sorted_and_the_summary_is_unchanged() {
     let summary_for = |output: &std::path::Path, sort_limit: &str| {
         let summary = dir.path().join("summary.json");
         lshscope()
-            .args(["scan", "sample_data/jobs.csv", "-b", "8", "-r", "8", "-t", "0", "-q"])
+            .args([
+                "scan",
+                "sample_data/jobs.csv",
+                "-b",
+                "8",
+                "-r",
+                "8",
+                "-t",
+                "0",
+                "-q",
+            ])
             .args(["--sort-limit", sort_limit, "-o"])
             .arg(output)
             .arg("--summary-json")
@@ -629,12 +639,20 @@ fn pairs_thrown_away_are_not_sorted_and_the_summary_is_unchanged() {
         report.as_object_mut().unwrap().remove("phases");
         report
     };
-    let (file, null) = (dir.path().join("pairs.csv"), std::path::Path::new("/dev/null"));
+    let (file, null) = (
+        dir.path().join("pairs.csv"),
+        std::path::Path::new("/dev/null"),
+    );
     let in_memory = lshscope_core::pipeline::SORTED_PAIRS_UP_TO.to_string();
     let kept = summary_for(&file, &in_memory);
     assert_eq!(kept["pairs_sorted"], true);
     assert_eq!(summary_for(null, &in_memory), kept);
     // Runs of 50 pairs: a sort would leave its trace in `sort_runs_on_disk`.
-    assert!(summary_for(&file, "50")["sort_runs_on_disk"].as_u64().unwrap() > 0);
+    assert!(
+        summary_for(&file, "50")["sort_runs_on_disk"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
     assert_eq!(summary_for(null, "50"), kept, "no sort for /dev/null");
 }

@@ -504,7 +504,9 @@ mod tests {
     fn the_radix_sort_and_merge_order_as_a_stable_sort_does() {
         let mut state = 7;
         let shapes: [(&str, fn(u64) -> (u32, u32)); 5] = [
-            ("corpus-like", |x| ((x % 50_000) as u32, (x >> 20) as u32 % 60_000)),
+            ("corpus-like", |x| {
+                ((x % 50_000) as u32, (x >> 20) as u32 % 60_000)
+            }),
             ("one first document", |x| (3, (x % 1_000_000) as u32)),
             ("widest", |x| ((x >> 32) as u32, x as u32)),
             ("ties", |x| ((x % 5) as u32, (x >> 8) as u32 % 3)),
