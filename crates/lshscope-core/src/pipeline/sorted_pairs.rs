@@ -59,7 +59,7 @@ fn doc_key(r: &Record) -> u64 {
 /// into `scratch`) leaves buckets of a few ten thousand pairs for a run of tens of millions;
 /// each bucket is then sorted on the key's remaining bits by a least-significant-digit radix
 /// sort that stays in cache (Knuth, TAOCP vol. 3, §5.2.5), the buckets spread over threads.
-fn radix_sort(records: &mut Vec<Record>, scratch: &mut Vec<Record>) {
+fn radix_sort(records: &mut [Record], scratch: &mut Vec<Record>) {
     let len = records.len();
     if len < 2 {
         return;
@@ -130,7 +130,7 @@ fn sort_bucket(from: &mut [Record], into: &mut [Record], bits: u32, key: &impl F
     let mut counts = vec![0usize; 1 << width];
     // Passes alternate from → into → from …; an even count ends in `from`, so it starts with
     // a copy into `into` and sorts from there instead.
-    let (mut src, mut dst) = if passes % 2 == 0 {
+    let (mut src, mut dst) = if passes.is_multiple_of(2) {
         into.copy_from_slice(from);
         (into, from)
     } else {
@@ -503,7 +503,8 @@ mod tests {
     #[test]
     fn the_radix_sort_and_merge_order_as_a_stable_sort_does() {
         let mut state = 7;
-        let shapes: [(&str, fn(u64) -> (u32, u32)); 5] = [
+        type Positions = fn(u64) -> (u32, u32);
+        let shapes: [(&str, Positions); 5] = [
             ("corpus-like", |x| {
                 ((x % 50_000) as u32, (x >> 20) as u32 % 60_000)
             }),
