@@ -34,17 +34,26 @@ const READ_RECORDS: usize = 1 << 16;
 /// padding. Run files hold the same words, little-endian.
 type Record = [u32; 5];
 
-fn record(pair: &VerifiedPair, num_perm: usize) -> Record {
-    let bytes = PackedPair::pack(pair, num_perm).to_bytes();
+/// The record of 20 little-endian bytes (a pair packed, or a pair in a run file).
+fn record_from_bytes(bytes: &[u8]) -> Record {
     std::array::from_fn(|i| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4")))
 }
 
-fn unrecord(r: &Record, num_perm: usize) -> VerifiedPair {
+/// The 20 little-endian bytes of a record.
+fn record_bytes(r: &Record) -> [u8; PackedPair::BYTES] {
     let mut bytes = [0u8; PackedPair::BYTES];
     for (chunk, word) in bytes.chunks_exact_mut(4).zip(r) {
         chunk.copy_from_slice(&word.to_le_bytes());
     }
-    PackedPair::from_bytes(&bytes).unpack(num_perm)
+    bytes
+}
+
+fn record(pair: &VerifiedPair, num_perm: usize) -> Record {
+    record_from_bytes(&PackedPair::pack(pair, num_perm).to_bytes())
+}
+
+fn unrecord(r: &Record, num_perm: usize) -> VerifiedPair {
+    PackedPair::from_bytes(&record_bytes(r)).unpack(num_perm)
 }
 
 /// The order pairs are handed on in: by first document, then second.
@@ -223,11 +232,11 @@ impl RunSource<'_> {
                         ));
                     }
                     block.clear();
-                    block.extend(bytes[..filled].chunks_exact(PackedPair::BYTES).map(|b| {
-                        std::array::from_fn(|i| {
-                            u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().expect("4"))
-                        })
-                    }));
+                    block.extend(
+                        bytes[..filled]
+                            .chunks_exact(PackedPair::BYTES)
+                            .map(record_from_bytes),
+                    );
                     *at = 0;
                 }
                 let r = block.get(*at).copied();
@@ -313,11 +322,8 @@ impl PairSorter {
         .map_err(|e| self.disk_error(e))?;
         let mut out = BufWriter::with_capacity(1 << 20, file);
         fill(&mut |r| {
-            let mut bytes = [0u8; PackedPair::BYTES];
-            for (chunk, word) in bytes.chunks_exact_mut(4).zip(r) {
-                chunk.copy_from_slice(&word.to_le_bytes());
-            }
-            out.write_all(&bytes).map_err(|e| self.disk_error(e))
+            out.write_all(&record_bytes(r))
+                .map_err(|e| self.disk_error(e))
         })?;
         let mut file = out
             .into_inner()
