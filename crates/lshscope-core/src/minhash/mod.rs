@@ -22,7 +22,9 @@ pub use banding::{
 };
 pub use family::{HashFamily, fold32, signature_into};
 pub use identical::IdenticalGroups;
-pub use index::{Index, IndexOptions, ShingleSets, Signatures, build_index, signatures_of_sets};
+pub use index::{Index, IndexOptions, ShingleSets, Signatures, build_index, signatures_of_sets,
+    signatures_of_texts,
+};
 pub use sketch::{SketchFamily, SketchScratch, Sketcher};
 pub use stream::{StreamCounts, stream_verified};
 pub use verify::{PackedPair, VerifiedPair, estimate, verify};
