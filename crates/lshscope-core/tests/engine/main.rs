@@ -16,5 +16,6 @@ mod profiles;
 mod sampled_candidates;
 mod scurve;
 mod statistics;
+mod stream_signatures;
 mod truth;
 mod truth_intervals;
