@@ -39,7 +39,10 @@ const LANES: usize = 4;
 fn bare_rolling_hash(bytes: &[u8]) -> u64 {
     const BASE: u64 = 0x100_0000_01b3; // the FNV-1a 64-bit prime, as a multiplier
     let drop = BASE.wrapping_pow(WINDOW as u32);
-    let window_hash = |w: &[u8]| w.iter().fold(0u64, |h, &b| h.wrapping_mul(BASE).wrapping_add(b as u64));
+    let window_hash = |w: &[u8]| {
+        w.iter()
+            .fold(0u64, |h, &b| h.wrapping_mul(BASE).wrapping_add(b as u64))
+    };
     let windows = (bytes.len() + 1).saturating_sub(WINDOW);
     let per_lane = windows / LANES;
     let mut folded = 0u64;
@@ -223,7 +226,10 @@ pub fn run(bench: FamilyBench<'_>) -> Result<i32> {
             index = Some(build_index(&corpus, &options, &progress)?);
             Ok(())
         })?;
-        line(&format!("{family}: sets + signatures (build_index)"), seconds);
+        line(
+            &format!("{family}: sets + signatures (build_index)"),
+            seconds,
+        );
         let mut streamed = None;
         let seconds = fastest(&mut || {
             streamed = Some(signatures_of_texts(&corpus, &options, &progress)?);
@@ -233,9 +239,13 @@ pub fn run(bench: FamilyBench<'_>) -> Result<i32> {
             &format!("{family}: signatures from the shingle stream"),
             seconds,
         );
-        let (index, streamed) = (index.expect("one round ran"), streamed.expect("one round ran"));
+        let (index, streamed) = (
+            index.expect("one round ran"),
+            streamed.expect("one round ran"),
+        );
         if streamed.rows() != index.signatures.rows()
-            || (0..corpus.len()).any(|d| streamed.is_empty_doc(d) != index.signatures.is_empty_doc(d))
+            || (0..corpus.len())
+                .any(|d| streamed.is_empty_doc(d) != index.signatures.is_empty_doc(d))
         {
             return Err(Error::internal(format!(
                 "{family}: the signatures from the shingle stream differ from the index's"
@@ -258,9 +268,9 @@ mod tests {
         for n in 0..bytes.len() {
             let b = &bytes[..n];
             let expected = b.windows(WINDOW).fold(0u64, |acc, w| {
-                acc ^ w
-                    .iter()
-                    .fold(0u64, |h, &x| h.wrapping_mul(0x100_0000_01b3).wrapping_add(x as u64))
+                acc ^ w.iter().fold(0u64, |h, &x| {
+                    h.wrapping_mul(0x100_0000_01b3).wrapping_add(x as u64)
+                })
             });
             assert_eq!(bare_rolling_hash(b), expected, "n = {n}");
         }

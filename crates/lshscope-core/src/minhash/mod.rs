@@ -22,7 +22,8 @@ pub use banding::{
 };
 pub use family::{HashFamily, fold32, signature_into};
 pub use identical::IdenticalGroups;
-pub use index::{Index, IndexOptions, ShingleSets, Signatures, build_index, signatures_of_sets,
+pub use index::{
+    Index, IndexOptions, ShingleSets, Signatures, build_index, signatures_of_sets,
     signatures_of_texts,
 };
 pub use sketch::{SketchFamily, SketchScratch, Sketcher};

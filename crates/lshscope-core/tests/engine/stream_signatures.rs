@@ -39,9 +39,15 @@ fn assert_same_signatures(corpus: &Corpus, options: &IndexOptions, what: &str) {
     }
 }
 
+/// Every family at K = 128 (the default), at a K below a vector's width and at one above
+/// 128, with other seeds.
 fn every_family(corpus: &Corpus, shingle: &ShingleOptions, what: &str) {
+    every_family_at(corpus, shingle, what, &[(128, 1), (7, 42), (256, 9)]);
+}
+
+fn every_family_at(corpus: &Corpus, shingle: &ShingleOptions, what: &str, ks: &[(usize, u64)]) {
     for family in SketchFamily::ALL {
-        for (num_perm, seed) in [(128, 1), (7, 42), (256, 9)] {
+        for &(num_perm, seed) in ks {
             let options = IndexOptions {
                 shingle: shingle.clone(),
                 num_perm,
@@ -53,34 +59,41 @@ fn every_family(corpus: &Corpus, shingle: &ShingleOptions, what: &str) {
     }
 }
 
-fn sample(name: &str) -> Corpus {
+/// The first `docs` documents of a sample file (the tests run unoptimized enough that all
+/// 20,000 job ads in every profile would take minutes).
+fn sample(name: &str, docs: usize) -> Corpus {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../sample_data")
         .join(name);
-    read_corpus(&path, &ReadOptions::default(), &Progress::new())
+    let whole = read_corpus(&path, &ReadOptions::default(), &Progress::new())
         .unwrap()
-        .0
+        .0;
+    Corpus::from_pairs((0..whole.len().min(docs)).map(|i| (whole.id(i), whole.text(i))))
 }
 
 #[test]
 fn stream_signatures_equal_set_signatures_on_the_sample_data() {
-    for name in ["jobs.csv", "questions.txt"] {
-        let corpus = sample(name);
-        assert!(corpus.len() >= 40, "{name}");
-        every_family(&corpus, &ShingleOptions::default(), name);
-    }
+    let jobs = sample("jobs.csv", usize::MAX);
+    assert_eq!(jobs.len(), 20_000);
+    every_family_at(&jobs, &ShingleOptions::default(), "jobs.csv", &[(128, 1)]);
+    let jobs = sample("jobs.csv", 3000);
+    every_family(&jobs, &ShingleOptions::default(), "jobs.csv");
+    let questions = sample("questions.txt", usize::MAX);
+    assert_eq!(questions.len(), 40);
+    every_family(&questions, &ShingleOptions::default(), "questions.txt");
 }
 
 #[test]
 fn stream_signatures_equal_set_signatures_for_every_profile() {
     // Word shingles repeat far more within a text than char shingles do (a word 1-gram per
     // occurrence of "the"): the case where stream and set differ most in length.
-    let corpus = sample("jobs.csv");
+    let corpus = sample("jobs.csv", 1000);
     for profile in Profile::ALL {
-        every_family(
+        every_family_at(
             &corpus,
             &ShingleOptions::for_profile(profile),
             profile.name(),
+            &[(128, 5)],
         );
     }
     let words = ShingleOptions {
@@ -95,7 +108,7 @@ fn stream_signatures_equal_set_signatures_on_generated_corpora() {
     // Template families, verbatim copies, quotes and non-ASCII characters (the general
     // shingling path), short and long texts; and job ads with reposts and boilerplate.
     let templates = generate_templated(&TemplateOptions {
-        docs: 3000,
+        docs: 2000,
         seed: 7,
         identical_group: 60,
         template_family: 40,
@@ -104,7 +117,7 @@ fn stream_signatures_equal_set_signatures_on_generated_corpora() {
     .corpus;
     every_family(&templates, &ShingleOptions::default(), "gen --templates");
     let jobs = generate_job_ads(&JobAdOptions {
-        documents: 1500,
+        documents: 1000,
         ..JobAdOptions::default()
     })
     .corpus;
@@ -148,10 +161,11 @@ fn stream_signatures_equal_set_signatures_on_short_repetitive_and_odd_texts() {
     let corpus = Corpus::from_texts(texts.iter().map(String::as_str));
     every_family(&corpus, &ShingleOptions::default(), "short and odd texts");
     for profile in Profile::ALL {
-        every_family(
+        every_family_at(
             &corpus,
             &ShingleOptions::for_profile(profile),
             profile.name(),
+            &[(128, 5)],
         );
     }
     let nfkc = ShingleOptions {
