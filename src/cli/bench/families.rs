@@ -2,8 +2,8 @@
 //! what one core can hash at all.
 //!
 //! Every line runs on one thread and is timed by that thread's own CPU time (the kernel's
-//! per-thread run time, in nanoseconds), fastest of `--rounds`, so other jobs on the machine
-//! slow the wall clock but hardly the figures. The lines:
+//! per-thread run time), fastest of `--rounds` rounds of at least 0.4 s each, so other jobs on
+//! the machine slow the wall clock but hardly the figures. The lines:
 //!
 //! - a bare rolling hash over the same bytes: the ceiling, what any signature phase that reads
 //!   every byte once could reach;
@@ -26,6 +26,10 @@ use lshscope_core::{Error, Result};
 
 /// Bytes per window of the bare rolling hash: the default shingle's width on ASCII text.
 const WINDOW: usize = 5;
+
+/// The shortest round: the work is repeated until it has run this long, so the lag of
+/// [`thread_cpu_ns`] at either end stays within a few per cent.
+const MIN_ROUND_NS: u64 = 400_000_000;
 
 /// Independent hash chains rolled side by side: one chain is bound by its multiply's latency
 /// (about a byte per 4 cycles), four keep the core's multiplier busy (eight were no faster).
@@ -70,8 +74,10 @@ fn bare_rolling_hash(bytes: &[u8]) -> u64 {
     folded
 }
 
-/// CPU nanoseconds this thread has run (`/proc/thread-self/schedstat`, first field): finer than
-/// the 10 ms ticks of `/proc/self/stat`, and blind to other threads and processes.
+/// CPU nanoseconds this thread has run (`/proc/thread-self/schedstat`, first field): blind to
+/// other threads and processes. The kernel brings the figure of a running thread up to date
+/// only at a scheduler tick or switch, so it can lag by a tick (1–10 ms): a measurement repeats
+/// its work for at least [`MIN_ROUND_NS`].
 fn thread_cpu_ns() -> Result<u64> {
     let stat = std::fs::read_to_string("/proc/thread-self/schedstat")
         .map_err(|e| Error::internal(format!("cannot read this thread's CPU time: {e}")))?;
@@ -134,7 +140,7 @@ pub fn run(bench: FamilyBench<'_>) -> Result<i32> {
         .map_err(|e| Error::internal(format!("cannot start a one-thread pool: {e}")))?;
     println!(
         "lshscope bench --families: {} documents, {:.1} MB of text, K = {}, one thread, \
-         fastest of {} rounds (the thread's CPU time)",
+         fastest of {} rounds of ≥ 0.4 s (the thread's CPU time)",
         thousands(corpus.len() as u64),
         bytes / 1e6,
         bench.num_perm,
@@ -145,18 +151,26 @@ pub fn run(bench: FamilyBench<'_>) -> Result<i32> {
         "", "µs / doc", "MB/s per core", "× ceiling"
     );
 
-    // Fastest CPU time of `rounds` runs of `work` on the one-thread pool.
+    // Fastest CPU time of one run of `work` over `rounds` rounds on the one-thread pool, each
+    // round repeating it for at least MIN_ROUND_NS.
     let fastest = |work: &mut (dyn FnMut() -> Result<()> + Send)| -> Result<f64> {
-        let mut best = u64::MAX;
+        let mut best = f64::INFINITY;
         for _ in 0..bench.rounds {
-            let ns = one.install(|| -> Result<u64> {
+            let per_run = one.install(|| -> Result<f64> {
                 let start = thread_cpu_ns()?;
-                work()?;
-                Ok(thread_cpu_ns()? - start)
+                let mut runs = 0u32;
+                loop {
+                    work()?;
+                    runs += 1;
+                    let spent = thread_cpu_ns()?.saturating_sub(start);
+                    if spent >= MIN_ROUND_NS {
+                        return Ok(spent as f64 / runs as f64);
+                    }
+                }
             })?;
-            best = best.min(ns);
+            best = best.min(per_run);
         }
-        Ok(best as f64 / 1e9)
+        Ok(best / 1e9)
     };
     let mut ceiling = 0.0;
     let mut line = |what: &str, seconds: f64| {
