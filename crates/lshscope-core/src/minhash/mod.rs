@@ -24,7 +24,7 @@ pub use family::{HashFamily, fold32, signature_into};
 pub use identical::IdenticalGroups;
 pub use index::{
     Index, IndexOptions, ShingleSets, Signatures, build_index, leading_signatures_of_sets,
-    signatures_of_sets,
+    signatures_of_sets, signatures_of_texts,
 };
 pub use sketch::{SketchFamily, SketchScratch, Sketcher};
 pub use stream::{StreamCounts, stream_verified};

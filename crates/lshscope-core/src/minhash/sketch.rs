@@ -160,9 +160,17 @@ impl Sketcher {
         }
     }
 
-    /// The K rows of one document from its shingle-hash set (sorted and distinct, as
-    /// [`super::ShingleSets`] holds them), into `row`. An empty set gives all `u32::MAX`. For the
-    /// classic family this is exactly [`signature_into`].
+    /// The K rows of one document from its shingle hashes, into `row`. An empty input gives
+    /// all `u32::MAX`. For the classic family this is exactly [`signature_into`].
+    ///
+    /// The hashes may come in any order and with repeats: the sorted, distinct set that
+    /// [`super::ShingleSets`] holds, or the raw stream a [`crate::text::Shingler`] yields. Every
+    /// family's row is a minimum over the shingles of a value that depends only on the
+    /// shingle's 64-bit hash (classic: a permutation of its 32-bit fold; one-permutation: the
+    /// smallest mixed hash in the row's bin, then densification, which looks only at which
+    /// bins were reached; C-MinHash: a shifted mixed hash), and a minimum does not depend on
+    /// order or repeats, so both give the same rows bit for bit
+    /// ([`super::signatures_of_texts`] relies on it).
     pub fn sketch_into(&self, set: &[u64], row: &mut [u32], scratch: &mut SketchScratch) {
         assert_eq!(row.len(), self.num_perm(), "a row of K values");
         match &self.drawn {

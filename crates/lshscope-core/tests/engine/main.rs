@@ -17,6 +17,7 @@ mod profiles;
 mod sampled_candidates;
 mod scurve;
 mod statistics;
+mod stream_signatures;
 mod truth;
 mod truth_intervals;
 mod verified_exact;
