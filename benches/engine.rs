@@ -11,7 +11,7 @@ use lshscope_core::minhash::similarity::jaccard;
 use lshscope_core::minhash::verify;
 use lshscope_core::minhash::{
     Banding, BandingOptions, HashFamily, Index, IndexOptions, SketchFamily, SketchScratch,
-    Sketcher, build_index, find_candidates, fold32,
+    Sketcher, build_index, find_candidates, fold32, signatures_of_texts,
 };
 use lshscope_core::synthetic::templated::{TemplateOptions, generate_templated};
 use lshscope_core::synthetic::words::{GenOptions, generate};
@@ -203,6 +203,26 @@ mod families {
                     };
                     build_index(corpus, &options, &Progress::new()).unwrap()
                 })
+            });
+    }
+
+    /// The signatures alone, straight from each text's shingle hashes with no set built
+    /// (`signatures_of_texts`), one thread: the same rows as the phase above.
+    #[divan::bench(args = SketchFamily::ALL, sample_count = 5)]
+    fn signatures_from_stream_one_thread(bencher: Bencher, family: SketchFamily) {
+        let corpus = corpus();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let options = IndexOptions {
+            family,
+            ..IndexOptions::default()
+        };
+        bencher
+            .counter(ItemsCount::new(corpus.len()))
+            .bench_local(|| {
+                pool.install(|| signatures_of_texts(corpus, &options, &Progress::new()).unwrap())
             });
     }
 }

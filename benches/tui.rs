@@ -174,6 +174,7 @@ fn config() -> Config {
         monochrome: false,
         bins: 20,
         shuffle_seed: 1,
+        advance: false,
     }
 }
 

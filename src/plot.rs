@@ -38,6 +38,9 @@ pub const PALETTE: [RGBColor; 7] = [
 ];
 const GREY: RGBColor = RGBColor(0x70, 0x70, 0x70);
 const BAR: RGBColor = RGBColor(0x56, 0xB4, 0xE9);
+/// Labelled precision points (bluish green) and truth points (reddish purple), both Okabe–Ito.
+const PRECISION: RGBColor = PALETTE[2];
+const MEASURED: RGBColor = PALETTE[3];
 
 /// The image formats the extension can ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,8 +109,49 @@ pub struct HistogramPlot {
     /// interval and the sample), instead of the sum of the rounded counts. Keep it short
     /// (about 50 characters): the legend entry is one line of the figure's width.
     pub estimated: Option<String>,
+    /// The labelled precision of each bin with labels, as the explorer's precision strip
+    /// shows it (right axis); empty without labels.
+    pub precision: Vec<BinPrecision>,
+    /// The candidate rate measured against the truth per bin, as the explorer's S-curve
+    /// panel shows it (right axis); empty without a truth file.
+    pub measured: Vec<MeasuredPoint>,
     pub width: u32,
     pub height: u32,
+}
+
+/// The labels of one bin's pairs: `duplicates` of `decided` (duplicate or not) labels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BinPrecision {
+    pub lo: f64,
+    pub hi: f64,
+    pub duplicates: u64,
+    pub decided: u64,
+}
+
+impl BinPrecision {
+    /// duplicates / decided and its 95 % Wilson interval (`None` without a decided label).
+    pub fn estimate(&self) -> Option<(f64, f64, f64)> {
+        (self.decided > 0).then(|| {
+            let (lo, hi) = lshscope_core::util::stats::wilson_interval(
+                self.duplicates as usize,
+                self.decided as usize,
+                1.96,
+            );
+            (self.duplicates as f64 / self.decided as f64, lo, hi)
+        })
+    }
+}
+
+/// One bin's candidate rate measured against the truth: at similarity `x` (the mean of the
+/// bin's true pairs), `rate` with its 95 % interval; `outside` when the interval misses the
+/// S-curve's prediction.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MeasuredPoint {
+    pub x: f64,
+    pub rate: f64,
+    pub low: f64,
+    pub high: f64,
+    pub outside: bool,
 }
 
 /// Counts `values` (each in [0, 1]) into `bins` equal bins over [0, 1].
@@ -325,6 +369,26 @@ enum Swatch {
     Bar(RGBColor),
     /// A dashed black line (the threshold).
     Dashed,
+    /// A point with a vertical interval: marker shape `marker`, filled or hollow.
+    Point {
+        color: RGBColor,
+        marker: usize,
+        filled: bool,
+    },
+}
+
+/// One polygon of a point's marker, in pixels from the point.
+type Marker = Polygon<(i32, i32)>;
+
+/// A point's marker of shape `marker` (as the curves'): an outer shape in `color` and an inner
+/// one, white when the point is hollow (plotters fills polygons; a white core leaves a rim).
+fn point_marker(marker: usize, color: RGBColor, filled: bool, k: f64) -> [Marker; 2] {
+    let size = ((8.0 * k).round() as i32).max(4);
+    let inner = if filled { color } else { WHITE };
+    [
+        Polygon::new(marker_outline(marker, size), color.filled()),
+        Polygon::new(marker_outline(marker, (size * 11) / 20), inner.filled()),
+    ]
 }
 
 /// Draws legend entries one per line, left-aligned, into `area` (a band under the chart, so
@@ -357,6 +421,19 @@ fn draw_legend<DB: DrawingBackend>(
                     [(x0 + px(5.0), y - px(9.0)), (x0 + px(45.0), y + px(9.0))],
                     color.mix(0.85).filled(),
                 ))?;
+            }
+            Swatch::Point {
+                color,
+                marker,
+                filled,
+            } => {
+                let x = x0 + px(25.0);
+                area.draw(&PathElement::new(
+                    vec![(x, y - px(12.0)), (x, y + px(12.0))],
+                    color.stroke_width(px(2.0).max(1) as u32),
+                ))?;
+                let [outer, inner] = point_marker(*marker, *color, *filled, k);
+                area.draw(&(EmptyElement::at((x, y)) + outer + inner))?;
             }
             Swatch::Dashed => {
                 for seg in 0..3 {
@@ -626,6 +703,35 @@ impl Figure for HistogramFigure<'_> {
         if let Some(t) = plot.threshold {
             entries.push((Swatch::Dashed, format!("threshold t = {t}")));
         }
+        let decided: u64 = plot.precision.iter().map(|b| b.decided).sum();
+        if decided > 0 {
+            let duplicates: u64 = plot.precision.iter().map(|b| b.duplicates).sum();
+            entries.push((
+                Swatch::Point {
+                    color: PRECISION,
+                    marker: 1,
+                    filled: true,
+                },
+                format!(
+                    "labelled precision per bin (right axis, 95 % Wilson interval): {} of {} \
+                     decided labels are duplicates",
+                    lshscope_core::util::numfmt::thousands(duplicates),
+                    lshscope_core::util::numfmt::thousands(decided)
+                ),
+            ));
+        }
+        if !plot.measured.is_empty() {
+            entries.push((
+                Swatch::Point {
+                    color: MEASURED,
+                    marker: 0,
+                    filled: true,
+                },
+                "candidate rate measured on the truth (right axis, 95 % interval; hollow: \
+                 the interval misses the S-curve)"
+                    .to_string(),
+            ));
+        }
         let floor_text = self
             .similarity_floor
             .map(lshscope_core::util::numfmt::decimal);
@@ -648,7 +754,12 @@ impl Figure for HistogramFigure<'_> {
         } else {
             "pairs per bin"
         };
-        let curve_desc = "P(pair becomes a candidate)";
+        // The right axis also carries the labelled precision and the measured rates.
+        let curve_desc = if plot.precision.is_empty() && plot.measured.is_empty() {
+            "P(pair becomes a candidate)"
+        } else {
+            "P(candidate), precision, measured rate"
+        };
         let tick = px(5.0).max(1);
         let label_style = TextStyle::from(("sans-serif", 20.0 * k).into_font());
         let desc_style = TextStyle::from(("sans-serif", 24.0 * k).into_font());
@@ -748,6 +859,26 @@ impl Figure for HistogramFigure<'_> {
                     chart.draw_secondary_series(std::iter::once(
                         EmptyElement::at((s_star, candidate_probability(s_star, c.bands, c.rows)))
                             + Polygon::new(marker_outline(0, px(7.0).max(3)), color.filled()),
+                    ))?;
+                }
+                // Points with intervals on the right axis: the labelled precision of each
+                // bin at its centre, the truth's measured rates at their bins' mean similarity.
+                let precision = plot.precision.iter().filter_map(|b| {
+                    b.estimate()
+                        .map(|(p, lo, hi)| ((b.lo + b.hi) / 2.0, p, lo, hi, PRECISION, 1, true))
+                });
+                let measured = plot
+                    .measured
+                    .iter()
+                    .map(|m| (m.x, m.rate, m.low, m.high, MEASURED, 0, !m.outside));
+                for (x, y, lo, hi, color, marker, filled) in precision.chain(measured) {
+                    chart.draw_secondary_series(std::iter::once(PathElement::new(
+                        vec![(x, lo), (x, hi)],
+                        color.stroke_width(px(2.0).max(1) as u32),
+                    )))?;
+                    let [outer, inner] = point_marker(marker, color, filled, k);
+                    chart.draw_secondary_series(std::iter::once(
+                        EmptyElement::at((x, y)) + outer + inner,
                     ))?;
                 }
                 if let Some(t) = plot.threshold {
@@ -863,6 +994,8 @@ mod tests {
                 threshold: Some(0.8),
                 log_counts,
                 estimated: None,
+                precision: Vec::new(),
+                measured: Vec::new(),
                 width: 1200,
                 height: 800,
             };

@@ -14,13 +14,19 @@
 //!    signature or shingle set crosses the shuffles: a text is several times smaller),
 //!    hashes them again, rebuilds the buckets it owns and scores each pair once, in the
 //!    first band that emits it.
+//!
+//! `estimate-pairs` walks the same candidates with [`sample_documents`] (a bottom-k sample
+//! of each partition's candidates, and their exact count), under the permissive banding that
+//! [`permissive_banding`] names, and writes the sample with [`write_stratified_sample`].
+
+use std::path::PathBuf;
 
 use lshscope_core::corpus::Corpus;
 use lshscope_core::jobs::Progress;
 use lshscope_core::minhash::similarity::jaccard;
 use lshscope_core::minhash::{Banding, Index, IndexOptions, band_key, build_index};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyIOError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::{banding, index_options, to_py};
@@ -169,13 +175,16 @@ pub fn band_rows<'py>(
 /// input position `first_row`: a family of near copies shares its first member in most
 /// bands, so its buckets meet in one partition and each of its documents is sent there once.
 fn owner(first_row: i64, parts: usize) -> usize {
-    // SplitMix64's finalizer (Steele, Lea and Flood, "Fast splittable pseudorandom number
-    // generators", OOPSLA 2014): input positions are dense, their partitions should not be.
-    let mut z = first_row as u64;
+    // Input positions are dense, their partitions should not be.
+    (mix64(first_row as u64) % parts as u64) as usize
+}
+
+/// SplitMix64's finalizer (Steele, Lea and Flood, "Fast splittable pseudorandom number
+/// generators", OOPSLA 2014): a bijection of 64-bit values that scatters nearby inputs.
+fn mix64(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
-    (z % parts as u64) as usize
+    z ^ (z >> 31)
 }
 
 /// What [`bucket_members`] returns: per (scoring partition, document) the partition's value
@@ -302,78 +311,142 @@ pub fn score_documents<'py>(
 ) -> PyResult<Scored<'py>> {
     let options = index_options(num_perm, seed, shingle, profile, family)?;
     let banding = banding(bands, rows, num_perm)?;
-    let words = mask_words(bands);
-    let doc_row = doc_row.as_slice()?;
-    let (text_offsets, text_bytes) = (text.0.as_slice()?, text.1.as_slice()?);
-    let owned = owned.as_slice()?;
     let emitted = match &emitted {
         Some(masks) => Some(masks.as_slice()?),
         None => None,
     };
-    let docs = doc_row.len();
-    if count(text_offsets)? != docs
-        || owned.len() != docs * words
-        || emitted.is_some_and(|e| e.len() != docs * words)
-    {
-        return Err(PyValueError::new_err(
-            "the document columns (row, text, owned, emitted) differ in length",
-        ));
-    }
-    // Documents in input order, each once: two owners that share this partition may both
-    // have sent one, and it then holds the buckets of both (the union of their masks).
-    let mut by_row: Vec<usize> = (0..docs).collect();
-    by_row.sort_unstable_by_key(|&i| doc_row[i]);
-    let mut given: Vec<usize> = Vec::with_capacity(docs);
-    let mut owned_here: Vec<i64> = Vec::with_capacity(docs * words);
-    for &i in &by_row {
-        let mask = &owned[i * words..(i + 1) * words];
-        if given.last().is_some_and(|&g| doc_row[g] == doc_row[i]) {
-            let start = owned_here.len() - words;
-            for (merged, &m) in owned_here[start..].iter_mut().zip(mask) {
-                *merged |= m;
-            }
-        } else {
-            given.push(i);
-            owned_here.extend_from_slice(mask);
-        }
-    }
-    let owned = owned_here;
-    let docs = given.len();
-    let mut texts = Vec::with_capacity(docs + 1);
-    let mut text = Vec::new();
-    texts.push(0i64);
-    for &i in &given {
-        text.extend_from_slice(value(text_offsets, text_bytes, i)?);
-        texts.push(text.len() as i64);
-    }
-    let row_of = |d: usize| doc_row[given[d]];
-    let index = index_of_texts(py, &texts, &text, &options)?;
-    for d in 0..docs {
-        let mask = &owned[d * words..(d + 1) * words];
-        if mask.iter().any(|&m| m != 0) && index.signatures.is_empty_doc(d) {
-            return Err(PyValueError::new_err(format!(
-                "document {} has no shingles but is in a bucket",
-                row_of(d)
-            )));
-        }
-        if let Some(e) = emitted
-            && (0..bands).any(|b| has_bit(mask, b) && !has_bit(&e[given[d] * words..], b))
-        {
-            return Err(PyValueError::new_err(format!(
-                "document {} is sent for a band that does not emit it",
-                row_of(d)
-            )));
-        }
-    }
-    let emitted: Option<Vec<i64>> = emitted.map(|e| {
-        given
-            .iter()
-            .flat_map(|&i| e[i * words..(i + 1) * words].iter().copied())
-            .collect()
-    });
-    let emitted = emitted.as_deref();
-
+    let part = ScoringPartition::new(
+        py,
+        doc_row.as_slice()?,
+        (text.0.as_slice()?, text.1.as_slice()?),
+        owned.as_slice()?,
+        emitted,
+        &options,
+        banding,
+    )?;
     let scored = py.detach(|| {
+        let (mut first, mut second) = (Vec::new(), Vec::new());
+        let (mut jaccards, mut estimates, mut hits) = (Vec::new(), Vec::new(), Vec::new());
+        let candidates = part.for_each_candidate(|b, i, j| {
+            let jaccard = jaccard(part.index.sets.get(i), part.index.sets.get(j));
+            if jaccard < threshold {
+                return;
+            }
+            first.push(part.given[i] as i64);
+            second.push(part.given[j] as i64);
+            jaccards.push(jaccard);
+            estimates.push(crate::estimate(
+                part.index.signatures.row(i),
+                part.index.signatures.row(j),
+            ));
+            hits.push((b..bands).filter(|&h| part.emitted_in(i, j, h)).count() as i32);
+        });
+        (first, second, jaccards, estimates, hits, candidates)
+    });
+    let (first, second, jaccards, estimates, hits, candidates) = scored;
+    Ok((
+        first.into_pyarray(py),
+        second.into_pyarray(py),
+        jaccards.into_pyarray(py),
+        estimates.into_pyarray(py),
+        hits.into_pyarray(py),
+        candidates,
+    ))
+}
+
+/// The documents of one scoring partition, each once, hashed again: what
+/// [`score_documents`] and [`sample_documents`] walk the buckets of.
+struct ScoringPartition {
+    /// Per document (in input order, each once), its position among the rows given.
+    given: Vec<usize>,
+    /// The input position (`doc_row`) of each document.
+    rows: Vec<i64>,
+    /// Per document, the mask of bands whose bucket (owned here) holds it.
+    owned: Vec<i64>,
+    /// Per document, with `--max-bucket`: the bands in which it is among its bucket's first
+    /// members.
+    emitted: Option<Vec<i64>>,
+    /// Signatures and shingle sets of the documents.
+    index: Index,
+    /// Band keys, `bands` per document (0 for a document without shingles).
+    keys: Vec<u64>,
+    bands: usize,
+}
+
+impl ScoringPartition {
+    /// Checks and merges the rows given (a document given more than once, because its
+    /// buckets' owners share this partition, holds the union of their masks) and hashes the
+    /// texts again: the signatures are the ones the band keys came from.
+    fn new(
+        py: Python<'_>,
+        doc_row: &[i64],
+        (text_offsets, text_bytes): (&[i64], &[u8]),
+        owned: &[i64],
+        emitted: Option<&[i64]>,
+        options: &IndexOptions,
+        banding: Banding,
+    ) -> PyResult<Self> {
+        let bands = banding.bands;
+        let words = mask_words(bands);
+        let docs = doc_row.len();
+        if count(text_offsets)? != docs
+            || owned.len() != docs * words
+            || emitted.is_some_and(|e| e.len() != docs * words)
+        {
+            return Err(PyValueError::new_err(
+                "the document columns (row, text, owned, emitted) differ in length",
+            ));
+        }
+        let mut by_row: Vec<usize> = (0..docs).collect();
+        by_row.sort_unstable_by_key(|&i| doc_row[i]);
+        let mut given: Vec<usize> = Vec::with_capacity(docs);
+        let mut owned_here: Vec<i64> = Vec::with_capacity(docs * words);
+        for &i in &by_row {
+            let mask = &owned[i * words..(i + 1) * words];
+            if given.last().is_some_and(|&g| doc_row[g] == doc_row[i]) {
+                let start = owned_here.len() - words;
+                for (merged, &m) in owned_here[start..].iter_mut().zip(mask) {
+                    *merged |= m;
+                }
+            } else {
+                given.push(i);
+                owned_here.extend_from_slice(mask);
+            }
+        }
+        let owned = owned_here;
+        let docs = given.len();
+        let mut texts = Vec::with_capacity(docs + 1);
+        let mut text = Vec::new();
+        texts.push(0i64);
+        for &i in &given {
+            text.extend_from_slice(value(text_offsets, text_bytes, i)?);
+            texts.push(text.len() as i64);
+        }
+        let rows: Vec<i64> = given.iter().map(|&g| doc_row[g]).collect();
+        let index = index_of_texts(py, &texts, &text, options)?;
+        for d in 0..docs {
+            let mask = &owned[d * words..(d + 1) * words];
+            if mask.iter().any(|&m| m != 0) && index.signatures.is_empty_doc(d) {
+                return Err(PyValueError::new_err(format!(
+                    "document {} has no shingles but is in a bucket",
+                    rows[d]
+                )));
+            }
+            if let Some(e) = emitted
+                && (0..bands).any(|b| has_bit(mask, b) && !has_bit(&e[given[d] * words..], b))
+            {
+                return Err(PyValueError::new_err(format!(
+                    "document {} is sent for a band that does not emit it",
+                    rows[d]
+                )));
+            }
+        }
+        let emitted: Option<Vec<i64>> = emitted.map(|e| {
+            given
+                .iter()
+                .flat_map(|&i| e[i * words..(i + 1) * words].iter().copied())
+                .collect()
+        });
         let keys: Vec<u64> = (0..docs)
             .flat_map(|i| {
                 let signature = index.signatures.row(i);
@@ -387,59 +460,151 @@ pub fn score_documents<'py>(
                 })
             })
             .collect();
-        // True when the CLI's banding emits the pair (i, j) in band `b`: the two share its
-        // bucket and both are within the bucket cap there.
-        let emitted_in = |i: usize, j: usize, b: usize| {
-            keys[i * bands + b] == keys[j * bands + b]
-                && emitted
-                    .is_none_or(|e| has_bit(&e[i * words..], b) && has_bit(&e[j * words..], b))
-        };
-        let (mut first, mut second) = (Vec::new(), Vec::new());
-        let (mut jaccards, mut estimates, mut hits) = (Vec::new(), Vec::new(), Vec::new());
+        Ok(ScoringPartition {
+            given,
+            rows,
+            owned,
+            emitted,
+            index,
+            keys,
+            bands,
+        })
+    }
+
+    /// True when the CLI's banding emits the pair (i, j) in band `b`: the two share its
+    /// bucket and both are within the bucket cap there.
+    fn emitted_in(&self, i: usize, j: usize, b: usize) -> bool {
+        let (bands, words) = (self.bands, mask_words(self.bands));
+        self.keys[i * bands + b] == self.keys[j * bands + b]
+            && self
+                .emitted
+                .as_deref()
+                .is_none_or(|e| has_bit(&e[i * words..], b) && has_bit(&e[j * words..], b))
+    }
+
+    /// Calls `visit(band, i, j)` once per candidate pair of the buckets owned here (documents
+    /// `i` before `j` in input order), in the first band that emits it, decided from the two
+    /// documents alone (their band keys and emitted bands): so however many bands, buckets
+    /// or partitions a pair spans, it is visited in exactly one. Returns how many.
+    fn for_each_candidate(&self, mut visit: impl FnMut(usize, usize, usize)) -> u64 {
+        let (bands, words) = (self.bands, mask_words(self.bands));
+        let docs = self.given.len();
         let mut candidates = 0u64;
         let mut bucket_rows: Vec<(u64, i64, usize)> = Vec::new();
         for b in 0..bands {
             bucket_rows.clear();
             bucket_rows.extend(
                 (0..docs)
-                    .filter(|&d| has_bit(&owned[d * words..], b))
-                    .map(|d| (keys[d * bands + b], row_of(d), d)),
+                    .filter(|&d| has_bit(&self.owned[d * words..], b))
+                    .map(|d| (self.keys[d * bands + b], self.rows[d], d)),
             );
             bucket_rows.sort_unstable();
             for bucket in bucket_rows.chunk_by(|x, y| x.0 == y.0) {
                 for (k, &(_, _, i)) in bucket.iter().enumerate() {
                     for &(_, _, j) in &bucket[k + 1..] {
-                        // Scored in the first band that emits the pair: this one, unless an
-                        // earlier band's bucket holds it too.
-                        if (0..b).any(|earlier| emitted_in(i, j, earlier)) {
+                        // This band, unless an earlier band's bucket holds the pair too.
+                        if (0..b).any(|earlier| self.emitted_in(i, j, earlier)) {
                             continue;
                         }
                         candidates += 1;
-                        let jaccard = jaccard(index.sets.get(i), index.sets.get(j));
-                        if jaccard < threshold {
-                            continue;
-                        }
-                        first.push(given[i] as i64);
-                        second.push(given[j] as i64);
-                        jaccards.push(jaccard);
-                        estimates.push(crate::estimate(
-                            index.signatures.row(i),
-                            index.signatures.row(j),
-                        ));
-                        hits.push((b..bands).filter(|&h| emitted_in(i, j, h)).count() as i32);
+                        visit(b, i, j);
                     }
                 }
             }
         }
-        (first, second, jaccards, estimates, hits, candidates)
+        candidates
+    }
+}
+
+/// A pseudo-random 64-bit priority of the pair of input positions `(a, b)` under `seed`
+/// ([`mix64`] over both positions). The pairs with the smallest priorities are a uniform
+/// sample without replacement ("bottom-k" sampling).
+fn pair_priority(seed: u64, a: i64, b: i64) -> u64 {
+    mix64(mix64(mix64(seed) ^ a as u64) ^ b as u64)
+}
+
+/// What [`sample_documents`] returns: per sampled pair the positions of its two documents
+/// among the documents given, its exact Jaccard and its priority (as a signed long, for
+/// Spark); then the number of candidate pairs of the partition.
+type Sampled<'py> = (
+    Column<'py, i64>,
+    Column<'py, i64>,
+    Column<'py, f64>,
+    Column<'py, i64>,
+    u64,
+);
+
+/// A uniform sample of at most `size` of the candidate pairs one scoring partition owns (the
+/// same walk as [`score_documents`], each distinct candidate once), and their exact count:
+/// the pairs of smallest [`pair_priority`] under `sample_seed`. Taking the `size` smallest
+/// priorities over every partition's sample is then a uniform sample of `size` of all
+/// candidates without replacement, or all of them when they are fewer. Only the sampled pairs
+/// are scored (exact Jaccard).
+#[pyfunction]
+#[pyo3(signature = (doc_row, text, owned, *, num_perm, seed, bands, rows, size, sample_seed, shingle=None, profile=None, family="classic"))]
+#[allow(clippy::too_many_arguments)]
+pub fn sample_documents<'py>(
+    py: Python<'py>,
+    doc_row: PyReadonlyArray1<'py, i64>,
+    text: Buffers<'py>,
+    owned: PyReadonlyArray1<'py, i64>,
+    num_perm: usize,
+    seed: u64,
+    bands: usize,
+    rows: usize,
+    size: usize,
+    sample_seed: u64,
+    shingle: Option<&str>,
+    profile: Option<&str>,
+    family: &str,
+) -> PyResult<Sampled<'py>> {
+    let options = index_options(num_perm, seed, shingle, profile, family)?;
+    let banding = banding(bands, rows, num_perm)?;
+    let part = ScoringPartition::new(
+        py,
+        doc_row.as_slice()?,
+        (text.0.as_slice()?, text.1.as_slice()?),
+        owned.as_slice()?,
+        None,
+        &options,
+        banding,
+    )?;
+    let sampled = py.detach(|| {
+        // A max-heap of the `size` smallest priorities seen.
+        let mut kept: std::collections::BinaryHeap<(u64, usize, usize)> =
+            std::collections::BinaryHeap::with_capacity(size.min(1 << 20) + 1);
+        let candidates = part.for_each_candidate(|_, i, j| {
+            if size == 0 {
+                return;
+            }
+            let priority = pair_priority(sample_seed, part.rows[i], part.rows[j]);
+            if kept.len() < size {
+                kept.push((priority, i, j));
+            } else if kept.peek().is_some_and(|top| priority < top.0) {
+                kept.pop();
+                kept.push((priority, i, j));
+            }
+        });
+        let kept = kept.into_sorted_vec();
+        let first: Vec<i64> = kept.iter().map(|&(_, i, _)| part.given[i] as i64).collect();
+        let second: Vec<i64> = kept.iter().map(|&(_, _, j)| part.given[j] as i64).collect();
+        let jaccards: Vec<f64> = kept
+            .iter()
+            .map(|&(_, i, j)| jaccard(part.index.sets.get(i), part.index.sets.get(j)))
+            .collect();
+        // Spark has no unsigned long: the bits flipped at the top keep the order as signed.
+        let priorities: Vec<i64> = kept
+            .iter()
+            .map(|&(p, _, _)| (p ^ (1 << 63)) as i64)
+            .collect();
+        (first, second, jaccards, priorities, candidates)
     });
-    let (first, second, jaccards, estimates, hits, candidates) = scored;
+    let (first, second, jaccards, priorities, candidates) = sampled;
     Ok((
         first.into_pyarray(py),
         second.into_pyarray(py),
         jaccards.into_pyarray(py),
-        estimates.into_pyarray(py),
-        hits.into_pyarray(py),
+        priorities.into_pyarray(py),
         candidates,
     ))
 }
@@ -640,4 +805,123 @@ pub fn text_jaccards<'py>(
         .map(|i| jaccard(first.sets.get(i), second.sets.get(i)))
         .collect();
     Ok(values.into_pyarray(py))
+}
+
+/// The permissive banding `lshscope truth --estimate-pairs` stratifies by for strata
+/// threshold `threshold` (the engine's default when None) with `num_perm` hashes, as
+/// `(bands, rows, threshold)`: the engine's
+/// [`lshscope_core::analysis::stratified::permissive_banding`].
+#[pyfunction]
+#[pyo3(signature = (num_perm, threshold=None))]
+pub fn permissive_banding(
+    num_perm: usize,
+    threshold: Option<f64>,
+) -> PyResult<(usize, usize, f64)> {
+    use lshscope_core::analysis::stratified::{DEFAULT_STRATA_THRESHOLD, permissive_banding};
+    let threshold = threshold.unwrap_or(DEFAULT_STRATA_THRESHOLD);
+    let banding = permissive_banding(num_perm, threshold).map_err(to_py)?;
+    Ok((banding.bands, banding.rows, threshold))
+}
+
+/// A stratified pair sample as `lshscope truth --estimate-pairs` writes it (the engine's
+/// columns, [`lshscope_core::analysis::stratified::COLUMNS`], and its row writer, so the two
+/// files agree byte for byte): the candidates' similarities, then the others', each row with
+/// its weight, stratum, the stratum's exact size and the permissive banding. Written to
+/// `path` atomically (CSV or JSON Lines and the compression by its name, as `truth -o`), or,
+/// without a path, returned as the bytes of `format` (`"csv"` or `"jsonl"`, uncompressed).
+#[pyfunction]
+#[pyo3(signature = (path, *, bands, rows, threshold, candidates, candidate_pairs, others, other_pairs, format=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn write_stratified_sample<'py>(
+    py: Python<'py>,
+    path: Option<PathBuf>,
+    bands: usize,
+    rows: usize,
+    threshold: f64,
+    candidates: PyReadonlyArray1<'py, f64>,
+    candidate_pairs: u64,
+    others: PyReadonlyArray1<'py, f64>,
+    other_pairs: u64,
+    format: Option<&str>,
+) -> PyResult<Option<Bound<'py, pyo3::types::PyBytes>>> {
+    use lshscope_core::analysis::stratified::{CANDIDATES, COLUMNS, OTHERS, Stratum};
+    use lshscope_core::pairs::{Field, OutputFormat, OutputTarget, RowWriter};
+
+    let strata = [
+        Stratum {
+            name: CANDIDATES,
+            pairs: candidate_pairs,
+            similarities: candidates.as_slice()?.to_vec(),
+        },
+        Stratum {
+            name: OTHERS,
+            pairs: other_pairs,
+            similarities: others.as_slice()?.to_vec(),
+        },
+    ];
+    for s in &strata {
+        if s.similarities.len() as u64 > s.pairs {
+            return Err(PyValueError::new_err(format!(
+                "{} similarities of the `{}` stratum, which holds {} pairs",
+                s.similarities.len(),
+                s.name,
+                s.pairs
+            )));
+        }
+    }
+    let banding = format!("{bands}x{rows}");
+    let write = |w: &mut dyn std::io::Write, format: OutputFormat| -> std::io::Result<()> {
+        let mut out = RowWriter::new(w, format, COLUMNS, None)?;
+        for stratum in &strata {
+            let weight = stratum.weight();
+            for &j in &stratum.similarities {
+                out.write_row(&[
+                    Field::F64(j),
+                    Field::F64(weight),
+                    Field::Str(stratum.name),
+                    Field::U64(stratum.pairs),
+                    Field::Str(&banding),
+                    Field::F64(threshold),
+                ])?;
+            }
+        }
+        out.finish()
+    };
+    let allowed = [OutputFormat::Csv, OutputFormat::Jsonl];
+    let named = match format {
+        None => None,
+        Some(name) => Some(
+            OutputFormat::from_format_name(name)
+                .filter(|f| allowed.contains(f))
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "format must be \"csv\" or \"jsonl\", got {name:?}"
+                    ))
+                })?,
+        ),
+    };
+    match path {
+        Some(path) => {
+            let target = OutputTarget::new(Some(&path));
+            let format = target.format(named, &allowed).map_err(to_py)?;
+            py.detach(|| target.write(None, |w| write(w, format)))
+                .map_err(to_py)?;
+            Ok(None)
+        }
+        None => {
+            let mut bytes = Vec::new();
+            write(&mut bytes, named.unwrap_or(OutputFormat::Csv))
+                .map_err(|e| PyIOError::new_err(e.to_string()))?;
+            Ok(Some(pyo3::types::PyBytes::new(py, &bytes)))
+        }
+    }
+}
+
+/// Why a CSV/TSV file's first row (its fields) cannot be a header, as `lshscope` decides
+/// before reading it as data ([`lshscope_core::corpus::not_a_header`]), or None when it
+/// reads as one.
+#[pyfunction]
+pub fn not_a_header(fields: Vec<String>) -> Option<String> {
+    let bytes: Vec<&[u8]> = fields.iter().map(|f| f.as_bytes()).collect();
+    lshscope_core::corpus::not_a_header(&bytes)
 }

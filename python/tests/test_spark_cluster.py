@@ -39,8 +39,10 @@ def stop_daemons(work):
     """Stops the recipe's master and worker (nothing when they are already stopped)."""
     home = Path(pyspark.__file__).parent
     env = {**os.environ, "SPARK_HOME": str(home), "SPARK_PID_DIR": str(work / "pids")}
-    for daemon in ("org.apache.spark.deploy.worker.Worker", "org.apache.spark.deploy.master.Master"):
-        subprocess.run(["bash", str(home / "sbin" / "spark-daemon.sh"), "stop", daemon, "1"],
+    for daemon, instance in (("org.apache.spark.deploy.worker.Worker", "1"),
+                             ("org.apache.spark.deploy.worker.Worker", "2"),
+                             ("org.apache.spark.deploy.master.Master", "1")):
+        subprocess.run(["bash", str(home / "sbin" / "spark-daemon.sh"), "stop", daemon, instance],
                        env=env, capture_output=True)
 
 
@@ -79,7 +81,8 @@ def test_spark_submit_on_a_standalone_cluster_equals_the_cli(tmp_path):
         # ... and stop them here too, should the trap not have run.
         stop_daemons(work)
         # The shipped environment, unpacked by the worker, is most of a GB: not for later tests.
-        shutil.rmtree(work / "worker", ignore_errors=True)
+        for worker in work.glob("worker-*"):
+            shutil.rmtree(worker, ignore_errors=True)
         (work / "executor-env.tar.gz").unlink(missing_ok=True)
     assert recipe.returncode == 0, log[-6000:]
     # The daemons are gone, whatever happened (the recipe's trap stops them).

@@ -8,10 +8,14 @@ use clap::{Args, ValueEnum};
 use super::lsh_args::BandsRowsArgs;
 use super::{CorpusArgs, IndexArgs};
 use crate::tui::imported::{ImportKind, ImportSpec};
+use crate::tui::list::PreviewColumn;
 use crate::tui::session::{Config, Source};
 use lshscope_core::analysis::import::{ImportOptions, UnknownIds};
 use lshscope_core::analysis::labels::LabelStore;
+use lshscope_core::corpus::{InputFormat, detect_format, read_corpus};
+use lshscope_core::jobs::Progress;
 use lshscope_core::minhash::{Banding, IndexOptions};
+use lshscope_core::terms::Setting;
 use lshscope_core::{Error, Result};
 
 #[derive(Debug, Args)]
@@ -58,6 +62,12 @@ pub struct ExploreArgs {
     /// the least recently opened corpora first.
     #[arg(long)]
     pub no_cache: bool,
+    /// Show this field of each document in the pair list's text column instead of the text
+    /// (a CSV/TSV/Parquet column by name or 1-based index, or a JSON Lines field), A's and B's
+    /// side by side, e.g. `--preview-column title`. `v` in the pair list switches between it,
+    /// text A from where it differs from B, and text A from its start.
+    #[arg(long, value_name = "NAME")]
+    pub preview_column: Option<String>,
 }
 
 /// `A,B`: two non-empty column names.
@@ -97,12 +107,15 @@ pub struct ViewArgs {
     /// In a bucket with more than N documents, only the first N form pairs. At least 2.
     #[arg(long, value_name = "N", value_parser = super::lsh_args::parse_max_bucket)]
     pub max_bucket: Option<usize>,
-    /// Labels file (CSV `id_a,id_b,label`), read at start and rewritten after every label.
-    /// Like the exports, it goes to the current directory by default, not next to the input
+    /// Labels file (CSV `id_a,id_b,label,jaccard,labelled_at,copy_of_a,copy_of_b`), read at
+    /// start and rewritten after every label. Like the exports, it goes to the current directory by default, not next to the input
     /// (whose folder may be shared or read-only) [default: NAME.labels.csv, NAME the input's
     /// file name].
     #[arg(long, value_name = "FILE")]
     pub labels: Option<PathBuf>,
+    /// After a label (y, n, u), move to the next pair; `a` turns it on and off while exploring.
+    #[arg(long)]
+    pub advance: bool,
     /// Colours: `auto` honours NO_COLOR; `never` uses a monochrome theme.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
@@ -119,6 +132,7 @@ impl Default for ViewArgs {
             threshold: START_THRESHOLD,
             max_bucket: None,
             labels: None,
+            advance: false,
             color: ColorChoice::Auto,
         }
     }
@@ -190,6 +204,10 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
             .map_err(|e| super::about_file(Some("--truth"), path, Error::io(path, e)))?;
     }
     let import = import_spec(&args)?;
+    let preview_column = match &args.preview_column {
+        Some(name) => Some(read_preview_column(&args, name)?),
+        None => None,
+    };
     let input = args.corpus.input.clone();
     let here = current_dir();
     let labels_path = args
@@ -249,9 +267,65 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
         monochrome: args.view.color.monochrome(),
         bins: 20,
         shuffle_seed: args.index.seed,
+        advance: args.view.advance,
     };
     let labels = LabelStore::load(labels_path)?;
-    crate::tui::run_session(config, labels, args.truth, import)
+    crate::tui::run_session(config, labels, args.truth, import, preview_column)
+}
+
+/// `--preview-column NAME`: the field `name` of every document, read from the corpus file
+/// with the corpus's own read options (the same rows, in the same order) and `name` as the
+/// text column. Read before the terminal is taken over, so a name the file does not have is
+/// an error listing the columns it has.
+fn read_preview_column(args: &ExploreArgs, name: &str) -> Result<PreviewColumn> {
+    let path = &args.corpus.input;
+    let refuse = |why: &str| {
+        Err(Error::usage(format!(
+            "--preview-column {name}: {why}; it reads a field of CSV, TSV, JSON Lines or \
+             Parquet input"
+        )))
+    };
+    if path == Path::new("-") {
+        return refuse("the corpus comes from stdin, which cannot be read a second time");
+    }
+    if path.is_file() && lshscope_core::online::file::read_header(path)?.is_some() {
+        return refuse("the input is an index file, which keeps the text only");
+    }
+    let mut read = args.corpus.read_options(args.index.seed);
+    let format = match read.format {
+        InputFormat::Auto if path.is_dir() => InputFormat::Dir,
+        InputFormat::Auto => detect_format(path),
+        format => format,
+    };
+    match format {
+        InputFormat::Csv | InputFormat::Tsv | InputFormat::Parquet => {
+            read.text_column =
+                Some(name.parse().map_err(|e: String| {
+                    Error::usage(format!("--preview-column `{name}`: {e}"))
+                })?);
+        }
+        InputFormat::Jsonl => read.text_field = Some(name.to_string()),
+        InputFormat::Text | InputFormat::Dir | InputFormat::Auto => {
+            return refuse(&format!("{} input has no fields", format.name()));
+        }
+    }
+    eprintln!(
+        "reading the field {name} of {} for the pair list…",
+        path.display()
+    );
+    let (values, _) = read_corpus(path, &read, &Progress::new()).map_err(|e| match e {
+        // The reader names the setting it was given, the text column: here that is
+        // --preview-column.
+        Error::Input { .. } | Error::Usage(_) => Error::usage(e.render(|setting| match setting {
+            Setting::TextColumn | Setting::TextField => "--preview-column",
+            other => super::errors::flag(other),
+        })),
+        other => other,
+    })?;
+    Ok(PreviewColumn {
+        name: name.to_string(),
+        values: std::sync::Arc::new(values),
+    })
 }
 
 /// The file of `--pairs` or `--clusters`, checked to exist before the terminal is taken over
@@ -294,6 +368,7 @@ pub fn run_sample() -> Result<i32> {
         source: Source::EmbeddedSample,
         source_name: crate::tui::sample::SAMPLE_NAME.to_string(),
         shuffle_seed: index.seed,
+        advance: view.advance,
         index_options: index,
         banding,
         threshold: view.threshold,

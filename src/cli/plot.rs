@@ -181,6 +181,8 @@ fn run_histogram(args: HistogramArgs) -> Result<i32> {
             threshold: args.threshold,
             log_counts: args.log,
             estimated: None,
+            precision: Vec::new(),
+            measured: Vec::new(),
             width: args.image.width,
             height: args.image.height,
         },

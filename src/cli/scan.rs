@@ -71,9 +71,10 @@ pub struct ScanArgs {
     /// extension, e.g. pairs.csv → pairs.groups.csv; required when pairs go to stdout].
     #[arg(long, value_name = "FILE", requires = "collapse_identical")]
     pub groups: Option<PathBuf>,
-    /// Sort at most N pairs at a time in memory (24 bytes a pair); more are sorted in runs of
-    /// N, written to temporary files beside the output (in TMPDIR for stdout, 20 bytes a pair,
-    /// gone when the scan ends) and merged, so the output is sorted by document at any size.
+    /// Sort at most N pairs at a time in memory (40 bytes a pair while sorting); more are
+    /// sorted in runs of N, written to temporary files beside the output (in TMPDIR for stdout,
+    /// 20 bytes a pair, gone when the scan ends) and merged with the last run, so the output is
+    /// sorted by document at any size.
     #[arg(long, value_name = "N", default_value_t = SORTED_PAIRS_UP_TO, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub sort_limit: usize,
     /// Write the pairs as they are found (band by band, each pair once) instead of sorted by
@@ -220,6 +221,27 @@ fn is_special_file(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
+/// True when `target` is the null device (`-o /dev/null`, under any name that leads to it):
+/// whatever is written there is thrown away.
+fn is_null_device(target: &OutputTarget) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{FileTypeExt, MetadataExt};
+        let Some(path) = target.path.as_deref() else {
+            return false;
+        };
+        match (std::fs::metadata(path), std::fs::metadata("/dev/null")) {
+            (Ok(m), Ok(null)) => m.file_type().is_char_device() && m.rdev() == null.rdev(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = target;
+        false
+    }
+}
+
 pub fn run(args: ScanArgs) -> Result<i32> {
     let threshold = args.threshold.checked()?;
     let banding = args.banding.banding(args.index.num_perm)?;
@@ -278,7 +300,9 @@ pub fn run(args: ScanArgs) -> Result<i32> {
             (args.truth_redraws, args.compare_family),
         )?,
         None => {
-            let order = if args.unsorted {
+            // Pairs thrown away (`-o /dev/null`, as with only `--summary-json` wanted) have no
+            // order to keep: sorting them would only cost time and disk.
+            let order = if args.unsorted || is_null_device(target) {
                 PairOrder::AsFound
             } else {
                 PairOrder::Sorted {
@@ -286,7 +310,13 @@ pub fn run(args: ScanArgs) -> Result<i32> {
                     dir: runs_dir(target),
                 }
             };
-            job.stream(&mut run, &order)?
+            let streamed = job.stream(&mut run, &order)?;
+            // The summary says what a pairs file would hold (the null device holds nothing),
+            // so it reads the same whether the pairs were kept or thrown away.
+            BandingOutcome {
+                sorted: !args.unsorted,
+                ..streamed
+            }
         }
     };
     let mut written = Written::default();

@@ -11,7 +11,7 @@ use super::summary::{render_phases, render_read_line};
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use lshscope_core::analysis::histogram::bin_of;
 use lshscope_core::analysis::stratified::{
-    self, DEFAULT_STRATA_THRESHOLD, StratifiedSample, stratified_pair_sample,
+    self, DEFAULT_STRATA_THRESHOLD, StratifiedSample, strata_signatures, stratified_pair_sample,
 };
 use lshscope_core::analysis::truth::{
     DEFAULT_BUDGET_SECONDS, JoinStats, JoinWork, TruthPair, plan_join, sample_pair_similarities,
@@ -86,10 +86,12 @@ pub fn run(args: TruthArgs) -> Result<i32> {
     let mut run = Pipeline::new(&progress);
     // The join needs shingle sets only; one permutation keeps the signature pass negligible
     // (the seed still drives --sample, so the sample matches a scan with the same seed).
-    // The strata need the permissive banding's signatures.
+    // The strata need the permissive banding's b × r rows of the K signatures, computed
+    // after loading from the sets, and only those.
     let stratified = args.estimate_pairs.is_some() && !args.uniform;
+    let options = args.index.index_options()?;
     let index_args = IndexArgs {
-        num_perm: if stratified { args.index.num_perm } else { 1 },
+        num_perm: 1,
         ..args.index.clone()
     };
     let Loaded {
@@ -103,13 +105,20 @@ pub fn run(args: TruthArgs) -> Result<i32> {
         && stratified
     {
         let threshold = args.threshold.unwrap_or(DEFAULT_STRATA_THRESHOLD);
+        // Timed as banding: these rows are the permissive banding's band values (the
+        // index's own signature phase above computed one row for the sets).
+        let signatures = run.timed(Phase::Banding, "docs", |progress| {
+            let signatures = strata_signatures(&index.sets, &options, threshold, progress)?;
+            Ok((signatures, index.len() as u64))
+        })?;
         let sample = run.timed(Phase::Verifying, "pairs", |progress| {
             let sample = stratified_pair_sample(
                 &index.sets,
-                &index.signatures,
+                &signatures,
+                options.num_perm,
                 m,
                 threshold,
-                args.index.seed,
+                options.seed,
                 progress,
             )?;
             let n = sample.sampled() as u64;

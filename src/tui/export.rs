@@ -5,7 +5,10 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::plot::{CurveSpec, HistogramBin, HistogramPlot, ScurvePlot};
+use crate::plot::{
+    BinPrecision, CurveSpec, HistogramBin, HistogramPlot, MeasuredPoint, ScurvePlot,
+};
+use crate::tui::truth::TruthState;
 use lshscope_core::analysis::histogram::SimilarityHistogram;
 use lshscope_core::analysis::labels::Label;
 use lshscope_core::analysis::sampled::Estimate;
@@ -67,6 +70,33 @@ pub struct PlotSpec {
     /// When the histogram's counts are estimates: the total and how it was estimated, which
     /// the figure's legend says instead of an exact count.
     pub estimated: Option<String>,
+    /// The truth's measured candidate rates of `histogram_banding` ([`measured_points`]).
+    pub measured: Vec<MeasuredPoint>,
+}
+
+/// The candidate rates measured against the truth for `banding`, one point per bin with true
+/// pairs, as the explorer's S-curve panel draws them; empty without a measurement of `banding`.
+pub fn measured_points(truth: &TruthState, banding: Banding, bins: usize) -> Vec<MeasuredPoint> {
+    let Some(m) = truth.measure.as_ref().filter(|m| m.banding == banding) else {
+        return Vec::new();
+    };
+    m.report
+        .bins
+        .iter()
+        .map(|bin| {
+            let k = lshscope_core::analysis::histogram::bin_of(bin.lo, bins);
+            // At the mean similarity of the bin's true pairs, where the bin's prediction (mean
+            // of P(sᵢ)) is about the curve's height.
+            let x = (truth.bin_means.get(k).copied().flatten()).unwrap_or((bin.lo + bin.hi) / 2.0);
+            MeasuredPoint {
+                x,
+                rate: bin.measured,
+                low: bin.interval_lo,
+                high: bin.interval_hi,
+                outside: bin.outside,
+            }
+        })
+        .collect()
 }
 
 /// An export for the worker: the filtered rows of `pairs`, in list order, with labels.
@@ -121,7 +151,9 @@ pub fn scurve_plot(spec: &PlotSpec) -> ScurvePlot {
 }
 
 /// What the histogram figure draws: exactly the panel's bins and counts, its scale, the
-/// S-curve of the banding those candidates come from, and the threshold.
+/// S-curve of the banding those candidates come from, the threshold, the labelled precision
+/// of each bin (the panel's precision strip) and the truth's measured rates (the S-curve
+/// panel's points).
 pub fn histogram_plot(spec: &PlotSpec) -> HistogramPlot {
     let hist = &spec.histogram;
     let bins = (0..hist.bins())
@@ -140,6 +172,19 @@ pub fn histogram_plot(spec: &PlotSpec) -> HistogramPlot {
         threshold: Some(spec.threshold),
         log_counts: spec.log_scale,
         estimated: spec.estimated.clone(),
+        precision: (0..hist.bins())
+            .filter(|&i| hist.duplicate[i] + hist.not_duplicate[i] > 0)
+            .map(|i| {
+                let (lo, hi) = hist.bin_range(i);
+                BinPrecision {
+                    lo,
+                    hi,
+                    duplicates: hist.duplicate[i],
+                    decided: hist.duplicate[i] + hist.not_duplicate[i],
+                }
+            })
+            .collect(),
+        measured: spec.measured.clone(),
         width: PLOT_WIDTH,
         height: PLOT_HEIGHT,
     }

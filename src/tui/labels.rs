@@ -1,11 +1,15 @@
-//! The user's labels in the explorer: the store (ids), the same labels by input position for
-//! the loaded corpus, and which change is known to be on disk. Writing is an effect: a change
+//! The user's labels in the explorer: the store (ids), the same labels by pair of identical
+//! groups of the loaded corpus (a label covers every pair of copies of its two texts), and
+//! which change is known to be on disk. Writing is an effect: a change
 //! gives a numbered snapshot for the label writer, whose answer says which change is saved.
 
-use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
-use lshscope_core::analysis::labels::{Label, LabelStore};
+use lshscope_core::analysis::labels::{
+    GroupLabels, Judgement, Label, LabelStore, MAX_COPY_ROWS, copy_pairs,
+};
 use lshscope_core::corpus::Corpus;
+use lshscope_core::minhash::IdenticalGroups;
 use lshscope_core::util::numfmt::{for_count, thousands};
 
 /// The labels as they were after change number `generation`, for the label writer.
@@ -34,41 +38,86 @@ pub struct LabelsSaved {
     pub result: std::result::Result<(), String>,
 }
 
-/// Labels, by id and by position, with the bookkeeping of what is on disk.
+/// Labels, by id and by identical group of the loaded corpus, with the bookkeeping of what is
+/// on disk.
 #[derive(Debug)]
 pub struct LabelState {
     store: LabelStore,
-    by_position: HashMap<(u32, u32), Label>,
+    /// The loaded corpus's identical groups (by shingle set), found when the first label needs
+    /// them: at load when the file has labels, else at the first label.
+    groups: Option<Arc<IdenticalGroups>>,
+    /// The labels of the loaded corpus's pairs, one per pair of identical groups.
+    by_group: GroupLabels,
     /// Label changes made so far; each queues a snapshot carrying its number.
     generation: u64,
     /// The newest change known to be on disk.
     on_disk: u64,
     /// What the newest change did, shown again once it is on disk.
     last_change: String,
+    /// After a label, move to the next pair.
+    advance: bool,
+}
+
+/// The pair a label is given to: positions, ids and exact Jaccard.
+pub struct LabelTarget<'a> {
+    pub pair: (u32, u32),
+    pub corpus: &'a Corpus,
+    pub jaccard: f64,
+    /// The loaded corpus's identical groups.
+    pub groups: Arc<IdenticalGroups>,
+    /// When the label is given, RFC 3339 UTC.
+    pub labelled_at: String,
 }
 
 impl LabelState {
-    pub fn new(store: LabelStore) -> Self {
+    pub fn new(store: LabelStore, advance: bool) -> Self {
         LabelState {
+            advance,
             store,
-            by_position: HashMap::new(),
+            groups: None,
+            by_group: GroupLabels::default(),
             generation: 0,
             on_disk: 0,
             last_change: String::new(),
         }
     }
 
+    /// Whether a label moves on to the next pair.
+    pub fn advance(&self) -> bool {
+        self.advance
+    }
+
+    /// Turns advancing after a label on or off; returns the new setting.
+    pub fn toggle_advance(&mut self) -> bool {
+        self.advance = !self.advance;
+        self.advance
+    }
+
     pub fn store(&self) -> &LabelStore {
         &self.store
     }
 
-    /// Labels by input positions (a, b), a < b, of the loaded corpus.
-    pub fn by_position(&self) -> &HashMap<(u32, u32), Label> {
-        &self.by_position
+    /// The identical groups the labels are keyed by, once found.
+    pub fn groups(&self) -> Option<&Arc<IdenticalGroups>> {
+        self.groups.as_ref()
     }
 
+    /// The label of the pair of input positions `(a, b)`, given to it or to a pair of
+    /// identical copies of the same two texts.
     pub fn of(&self, a: u32, b: u32) -> Option<Label> {
-        self.by_position.get(&(a, b)).copied()
+        self.by_group.get(self.groups.as_deref()?, a, b)
+    }
+
+    /// Each labelled pair of texts once: the pairs of copies it covers (up to `limit`, the
+    /// representatives' pair first) and its label.
+    pub fn labelled_texts(&self, limit: usize) -> Vec<(Vec<(u32, u32)>, Label)> {
+        let Some(groups) = self.groups.as_deref() else {
+            return Vec::new();
+        };
+        self.by_group
+            .iter()
+            .map(|(&(a, b), &label)| (copy_pairs(groups, a, b, limit), label))
+            .collect()
     }
 
     /// True while a label change is not yet known to be on disk.
@@ -76,48 +125,52 @@ impl LabelState {
         self.on_disk < self.generation
     }
 
-    /// Resolves the labelled id pairs to input positions of `corpus` once (first occurrence
-    /// of an id); returns how many labels match it.
-    pub fn attach(&mut self, corpus: &Corpus) -> usize {
-        let wanted: HashSet<&str> = self.store.iter().flat_map(|(a, b, _)| [a, b]).collect();
-        let mut position: HashMap<&str, u32> = HashMap::new();
-        for i in 0..corpus.len() {
-            let id = corpus.id(i);
-            if wanted.contains(id) {
-                position.entry(id).or_insert(i as u32);
-            }
-        }
-        let mut by_position = HashMap::new();
-        for (a, b, label) in self.store.iter() {
-            if let (Some(&pa), Some(&pb)) = (position.get(a), position.get(b)) {
-                by_position.insert((pa.min(pb), pa.max(pb)), label);
-            }
-        }
-        self.by_position = by_position;
-        self.by_position.len()
+    /// Resolves the labelled id pairs to the pairs of identical groups of `corpus` (an id at
+    /// its first occurrence); returns how many rows match it. `groups` are `corpus`'s.
+    pub fn attach(&mut self, corpus: &Corpus, groups: Option<Arc<IdenticalGroups>>) -> usize {
+        self.groups = groups;
+        self.by_group = match &self.groups {
+            Some(groups) => self.store.by_group(corpus, groups),
+            None => GroupLabels::default(),
+        };
+        self.by_group.matched()
     }
 
-    /// Labels the pair at positions `pair` with ids `ids` (`None` removes its label). Returns
-    /// the snapshot to write and what changed, in words.
-    pub fn set(
-        &mut self,
-        pair: (u32, u32),
-        ids: (&str, &str),
-        label: Option<Label>,
-    ) -> (LabelSave, String) {
-        let (id_a, id_b) = ids;
-        self.store.set(id_a, id_b, label);
-        let text = match label {
-            // ⟷ as the viewer writes a pair: ` · ` sets a message's parts apart (ui::fit).
-            Some(l) => format!("{id_a} ⟷ {id_b}: {}", l.as_str()),
-            None => format!("{id_a} ⟷ {id_b}: label removed"),
+    /// Labels the pair `target` and every pair of identical copies of its two texts (`None`
+    /// removes their label). Returns the snapshot to write and what changed, in words.
+    pub fn set(&mut self, target: LabelTarget, label: Option<Label>) -> (LabelSave, String) {
+        let (a, b) = target.pair;
+        let corpus = target.corpus;
+        let groups = target.groups;
+        let pairs = copy_pairs(&groups, a, b, MAX_COPY_ROWS + 1);
+        let id = |p: u32| corpus.id(p as usize);
+        let (id_a, id_b) = (id(a), id(b));
+        let copies: Vec<(&str, &str)> = pairs[1..].iter().map(|&(x, y)| (id(x), id(y))).collect();
+        let judgement = label.map(|label| Judgement {
+            label,
+            jaccard: target.jaccard,
+            labelled_at: target.labelled_at,
+        });
+        self.store.judge((id_a, id_b), &copies, judgement.as_ref());
+        self.by_group.set(&groups, a, b, label);
+        self.groups = Some(groups);
+        let what = match label {
+            Some(l) => l.as_str(),
+            None => "label removed",
         };
+        let also = match copies.len() {
+            0 => String::new(),
+            n if n >= MAX_COPY_ROWS => format!(" (and {}+ copy pairs)", thousands(n as u64)),
+            n => format!(
+                " (and {} copy {})",
+                thousands(n as u64),
+                for_count(n as u64, "pair", "pairs")
+            ),
+        };
+        // ⟷ as the viewer writes a pair: ` · ` sets a message's parts apart (ui::fit).
+        let text = format!("{id_a} ⟷ {id_b}: {what}{also}");
         self.generation += 1;
         self.last_change = text.clone();
-        match label {
-            Some(l) => self.by_position.insert(pair, l),
-            None => self.by_position.remove(&pair),
-        };
         let save = LabelSave {
             generation: self.generation,
             labels: self.store.clone(),

@@ -25,10 +25,11 @@ pub enum Lane {
     Import,
     Cost,
     Family,
+    Sample,
 }
 
 impl Lane {
-    pub const ALL: [Lane; 8] = [
+    pub const ALL: [Lane; 9] = [
         Lane::Reband,
         Lane::Truth,
         Lane::Export,
@@ -37,6 +38,7 @@ impl Lane {
         Lane::Import,
         Lane::Cost,
         Lane::Family,
+        Lane::Sample,
     ];
 
     /// The worker thread's name.
@@ -50,6 +52,7 @@ impl Lane {
             Lane::Import => "lshscope-import",
             Lane::Cost => "lshscope-cost",
             Lane::Family => "lshscope-family",
+            Lane::Sample => "lshscope-sample",
         }
     }
 
@@ -74,6 +77,7 @@ impl Effect {
             Effect::Import(_) => Lane::Import,
             Effect::Cost(_) => Lane::Cost,
             Effect::Family(_) => Lane::Family,
+            Effect::Sample(_) => Lane::Sample,
         }
     }
 
@@ -87,6 +91,7 @@ impl Effect {
             Effect::Import(job) => job.progress.clone(),
             Effect::Cost(job) => job.progress.clone(),
             Effect::Family(job) => job.progress.clone(),
+            Effect::Sample(job) => job.progress.clone(),
             Effect::Export(_) | Effect::SaveLabels(_) => Progress::new(),
         }
     }
@@ -111,6 +116,7 @@ impl Effect {
                 super::cost::run_cost(&job).map(|outcome| Action::CostDone(Box::new(outcome)))
             }
             Effect::Family(job) => super::family::run_family_job(&job).map(Action::FamilyDone),
+            Effect::Sample(job) => super::truth::run_sample_job(&job).map(Action::SampleDone),
         }
     }
 }

@@ -41,6 +41,74 @@ impl SortOrder {
     }
 }
 
+/// What the pair list's text column shows ([`Command::CyclePreview`](crate::tui::keys::Command)
+/// cycles through them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PreviewMode {
+    /// Text A from a few words before the first place A and B differ: pairs of licences or job
+    /// ads share a long start (a header, a title), and what tells them apart comes after it.
+    #[default]
+    FromDifference,
+    /// Text A from its start.
+    Start,
+    /// The `--preview-column` field of A and of B.
+    Column,
+}
+
+impl PreviewMode {
+    /// The column's header: what the column shows.
+    pub fn header(self, column: Option<&str>) -> String {
+        match (self, column) {
+            (PreviewMode::FromDifference, _) => "text A from where it differs from B".into(),
+            (PreviewMode::Start, _) => "text A from its start".into(),
+            (PreviewMode::Column, Some(name)) => format!("{name}: A │ B"),
+            (PreviewMode::Column, None) => "text A".into(),
+        }
+    }
+
+    /// The next mode; [`PreviewMode::Column`] only when a column was given.
+    pub fn next(self, has_column: bool) -> PreviewMode {
+        match self {
+            PreviewMode::FromDifference => PreviewMode::Start,
+            PreviewMode::Start if has_column => PreviewMode::Column,
+            PreviewMode::Start | PreviewMode::Column => PreviewMode::FromDifference,
+        }
+    }
+
+    /// What the mode shows, for the message after the key.
+    pub fn describe(self, column: Option<&str>) -> String {
+        match (self, column) {
+            (PreviewMode::FromDifference, _) => {
+                "text column: text A from a few words before its first difference from B \
+                 (… marks the cut; the changed part is not dimmed)"
+                    .into()
+            }
+            (PreviewMode::Start, _) => "text column: text A from its start".into(),
+            (PreviewMode::Column, Some(name)) => {
+                format!("text column: the field {name} of A and of B")
+            }
+            (PreviewMode::Column, None) => "text column: text A".into(),
+        }
+    }
+}
+
+/// A field of every document shown in the list instead of its text (`--preview-column`):
+/// read from the input as a second corpus whose "text" is that field, in the same rows.
+#[derive(Debug, Clone)]
+pub struct PreviewColumn {
+    pub name: String,
+    pub values: std::sync::Arc<lshscope_core::corpus::Corpus>,
+}
+
+impl PreviewColumn {
+    /// The field of document `doc` of `corpus`, when the column's rows are the corpus's (the
+    /// same id at the same position); `None` otherwise.
+    pub fn value(&self, corpus: &lshscope_core::corpus::Corpus, doc: u32) -> Option<&str> {
+        let d = doc as usize;
+        (d < self.values.len() && self.values.id(d) == corpus.id(d)).then(|| self.values.text(d))
+    }
+}
+
 /// Pairs shown in the list: Jaccard in [low, high), or [low, high] when `high_inclusive`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct JaccardFilter {
@@ -224,6 +292,50 @@ pub fn ordered(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn preview_modes_cycle_through_the_column_only_when_given() {
+        let mut mode = PreviewMode::default();
+        assert_eq!(mode, PreviewMode::FromDifference);
+        let mut seen = vec![];
+        for _ in 0..3 {
+            mode = mode.next(true);
+            seen.push(mode);
+        }
+        assert_eq!(
+            seen,
+            [
+                PreviewMode::Start,
+                PreviewMode::Column,
+                PreviewMode::FromDifference
+            ]
+        );
+        assert_eq!(PreviewMode::Start.next(false), PreviewMode::FromDifference);
+        assert_eq!(PreviewMode::Column.header(Some("title")), "title: A │ B");
+    }
+
+    #[test]
+    fn a_preview_column_answers_only_for_its_own_rows() {
+        let corpus = lshscope_core::corpus::Corpus::from_pairs([("a", "long text"), ("b", "x")]);
+        let column = PreviewColumn {
+            name: "title".into(),
+            values: std::sync::Arc::new(lshscope_core::corpus::Corpus::from_pairs([(
+                "a", "Title A",
+            )])),
+        };
+        assert_eq!(column.value(&corpus, 0), Some("Title A"));
+        assert_eq!(
+            column.value(&corpus, 1),
+            None,
+            "a row the column does not have"
+        );
+        let other = lshscope_core::corpus::Corpus::from_pairs([("z", "text")]);
+        assert_eq!(
+            column.value(&other, 0),
+            None,
+            "another document at that row"
+        );
+    }
 
     #[test]
     fn filter_bounds() {

@@ -146,16 +146,18 @@ pub fn run_with_truth(
     labels: LabelStore,
     truth: Option<std::path::PathBuf>,
 ) -> Result<i32> {
-    run_session(config, labels, truth, None)
+    run_session(config, labels, truth, None, None)
 }
 
 /// [`run_with_truth`], showing the pairs or clusters of another tool's file instead of the
 /// banding's candidates when `import` is given (see [`imported`]).
+/// `preview_column` is a field the pair lists show instead of the text (`--preview-column`).
 pub fn run_session(
     config: Config,
     labels: LabelStore,
     truth: Option<std::path::PathBuf>,
     import: Option<imported::ImportSpec>,
+    preview_column: Option<list::PreviewColumn>,
 ) -> Result<i32> {
     if !has_terminal() {
         eprintln!("lshscope: {NOT_A_TERMINAL}");
@@ -163,7 +165,13 @@ pub fn run_session(
     }
     let mut terminal =
         terminal::setup(terminal::Mouse::On).map_err(|e| Error::io("<terminal>", e))?;
-    let result = event_loop(&mut terminal, config, labels, truth, import);
+    let inputs = app::Inputs {
+        truth,
+        import,
+        preview_column,
+        ..app::Inputs::default()
+    };
+    let result = event_loop(&mut terminal, config, labels, inputs);
     terminal::restore(terminal::Mouse::On);
     result
 }
@@ -172,8 +180,7 @@ fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     config: Config,
     labels: LabelStore,
-    truth: Option<std::path::PathBuf>,
-    import: Option<imported::ImportSpec>,
+    inputs: app::Inputs,
 ) -> Result<i32> {
     let size = terminal.size().map_err(|e| Error::io("<terminal>", e))?;
     let (tx, rx) = mpsc::channel::<Event>();
@@ -186,11 +193,6 @@ fn event_loop(
             let _ = tx.send(Event::Worker(action));
         })
         .map_err(|e| Error::io("<thread>", e))?
-    };
-    let inputs = app::Inputs {
-        truth,
-        import,
-        ..app::Inputs::default()
     };
     let mut app = App::new(config.clone(), labels, inputs, (size.width, size.height));
     {

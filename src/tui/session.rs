@@ -64,4 +64,6 @@ pub struct Config {
     pub bins: usize,
     /// Seed of the shuffled sort order.
     pub shuffle_seed: u64,
+    /// After a label, move to the next pair (`--advance`; a key toggles it).
+    pub advance: bool,
 }

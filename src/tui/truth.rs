@@ -21,9 +21,13 @@ use lshscope_core::analysis::recall::{
     truth_floor,
 };
 use lshscope_core::analysis::redraws::{RedrawAgreement, counts_from_hits};
+use lshscope_core::analysis::stratified::{StratifiedSample, stratified_pair_sample};
 use lshscope_core::analysis::truth::{TruthPair, plan_join};
 use lshscope_core::jobs::{Latest, Phase, Progress, Ticket};
 use lshscope_core::minhash::VerifiedPair;
+use lshscope_core::minhash::tune::{
+    CorpusEstimate, SampledIntervals, SimilarityDistribution, corpus_estimate,
+};
 use lshscope_core::minhash::{Banding, IndexOptions, Signatures};
 
 use super::list::{ListView, PairList, ordered};
@@ -41,6 +45,79 @@ pub enum TruthOrigin {
     File(PathBuf),
     /// The exact join at this threshold, run from the explorer (`T`).
     Computed { threshold: f64 },
+}
+
+/// Pairs the explorer's tuning sample holds, as `lshscope truth --estimate-pairs 100000`.
+pub const TUNING_SAMPLE_PAIRS: usize = 100_000;
+
+/// Draw the stratified tuning sample of the loaded corpus at `threshold` (the strata
+/// threshold) with `pairs` pairs and the index's seed: the sample `lshscope truth
+/// --estimate-pairs PAIRS -t THRESHOLD --seed SEED` writes. Answered with a [`SampleDone`].
+#[derive(Debug, Clone)]
+pub struct SampleRequest {
+    pub data: Arc<Loaded>,
+    pub threshold: f64,
+    pub pairs: usize,
+}
+
+/// A tuning-sample job as the event loop runs it.
+pub type SampleJob = Ticket<SampleRequest>;
+
+/// The answer of a tuning-sample job.
+#[derive(Debug)]
+pub struct SampleDone {
+    pub request: u64,
+    pub outcome: Result<TuningSample, String>,
+}
+
+/// A stratified pair sample of the loaded corpus
+/// ([`lshscope_core::analysis::stratified`]): where no truth is loaded, the explorer's
+/// recall and precision at t for any banding are estimated from it, with 95 % intervals.
+#[derive(Debug, Clone)]
+pub struct TuningSample {
+    pub sample: Arc<StratifiedSample>,
+    /// Its weighted rows, as `tune --similarities` reads the file: the point estimates.
+    pub distribution: Arc<SimilarityDistribution>,
+    pub seconds: f64,
+}
+
+impl TuningSample {
+    /// Every stratum was taken whole (a corpus of at most the sample's pairs): the
+    /// estimates are exact.
+    pub fn is_census(&self) -> bool {
+        self.sample.strata.iter().all(|s| s.is_census())
+    }
+}
+
+/// Runs a tuning-sample job; `None` when it was cancelled.
+pub fn run_sample_job(job: &SampleJob) -> Option<SampleDone> {
+    let start = Instant::now();
+    let data = &*job.request.data;
+    let options = &data.index.options;
+    let outcome = match stratified_pair_sample(
+        &data.index.sets,
+        &data.index.signatures,
+        options.num_perm,
+        job.request.pairs,
+        job.request.threshold,
+        options.seed,
+        &job.progress,
+    ) {
+        Ok(sample) => Ok(TuningSample {
+            distribution: Arc::new(SimilarityDistribution::from_weighted(
+                sample.weighted_rows(),
+            )),
+            sample: Arc::new(sample),
+            seconds: start.elapsed().as_secs_f64(),
+        }),
+        Err(Error::Cancelled) => return None,
+        Err(e) => Err(render_error(&e)),
+    };
+    job.progress.finish();
+    Some(SampleDone {
+        request: job.id,
+        outcome,
+    })
 }
 
 /// The true similar pairs of the loaded corpus.
@@ -166,6 +243,14 @@ pub struct TruthState {
     pub missed: PairList,
     /// Joins estimated to take longer are refused ([`JOIN_BUDGET_SECONDS`]).
     pub join_budget_seconds: f64,
+    /// The stratified tuning sample, for recall and precision without a truth.
+    pub sample: Option<TuningSample>,
+    /// The tuning-sample job asked last, until it answers.
+    pub sample_job: Latest<SampleRequest>,
+    /// Why the last tuning sample failed (shown where its numbers would be).
+    pub sample_error: Option<String>,
+    /// Pairs a tuning sample draws ([`TUNING_SAMPLE_PAIRS`]; tests take fewer).
+    pub sample_pairs: usize,
 }
 
 impl Default for TruthState {
@@ -179,6 +264,10 @@ impl Default for TruthState {
             show_missed: false,
             missed: PairList::default(),
             join_budget_seconds: JOIN_BUDGET_SECONDS,
+            sample: None,
+            sample_job: Latest::default(),
+            sample_error: None,
+            sample_pairs: TUNING_SAMPLE_PAIRS,
         }
     }
 }
@@ -197,6 +286,80 @@ impl TruthState {
     pub fn selected_missed(&self) -> Option<&TruthPair> {
         let truth = self.truth.as_ref()?;
         truth.pairs.get(self.missed.selected_index()? as usize)
+    }
+
+    /// A tuning sample is wanted at `threshold`: there is no truth (which makes recall
+    /// exact), and no sample made for this threshold is at hand or on its way.
+    pub fn needs_sample(&self, threshold: f64) -> bool {
+        let at_t = |t: f64| t == threshold;
+        self.truth.is_none()
+            && threshold > 0.0
+            && !self
+                .sample
+                .as_ref()
+                .is_some_and(|s| at_t(s.sample.threshold))
+            && !self
+                .sample_job
+                .running()
+                .is_some_and(|job| at_t(job.request.threshold))
+    }
+
+    /// A tuning-sample job at `threshold`, superseding any running one.
+    pub fn submit_sample(&mut self, data: Arc<Loaded>, threshold: f64) -> SampleJob {
+        self.sample_error = None;
+        self.sample_job.submit(SampleRequest {
+            data,
+            threshold,
+            pairs: self.sample_pairs,
+        })
+    }
+
+    /// Takes the answer of the newest tuning-sample job; `None` for a stale one, else the
+    /// status text.
+    pub fn accept_sample(&mut self, done: SampleDone) -> Option<Result<String, String>> {
+        self.sample_job.accept(done.request)?;
+        Some(match done.outcome {
+            Ok(sample) => {
+                let s = &sample.sample;
+                let text = format!(
+                    "tuning sample: {} pairs stratified by the {} banding for t ≥ {} ({:.1} s){}",
+                    thousands(s.sampled() as u64),
+                    s.banding,
+                    s.threshold,
+                    sample.seconds,
+                    if sample.is_census() {
+                        ", every pair: exact"
+                    } else {
+                        ""
+                    }
+                );
+                self.sample = Some(sample);
+                Ok(text)
+            }
+            Err(message) => {
+                self.sample_error = Some(message.clone());
+                Err(message)
+            }
+        })
+    }
+
+    /// Estimates of `banding` at `threshold` from the tuning sample with their 95 %
+    /// intervals, as `tune --similarities` prints them for the same sample; `None` without a
+    /// sample, or with a truth (recall is then measured exactly instead).
+    pub fn sampled_estimates(
+        &self,
+        banding: Banding,
+        threshold: f64,
+    ) -> Option<(CorpusEstimate, SampledIntervals)> {
+        if self.truth.is_some() {
+            return None;
+        }
+        let sample = self.sample.as_ref()?;
+        let (b, r) = (banding.bands, banding.rows);
+        Some((
+            corpus_estimate(&sample.distribution, b, r, threshold),
+            sample.sample.intervals(b, r, threshold)?,
+        ))
     }
 
     /// The truth is incomplete at `threshold` (below what it covers).

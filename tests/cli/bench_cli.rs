@@ -63,3 +63,68 @@ fn explorer_bench_steps_the_whole_grid() {
     assert!(summary.contains(" 0 failed"), "{summary}");
     assert!(text.lines().any(|l| l.starts_with("peak RSS")), "{text}");
 }
+
+#[test]
+fn families_bench_measures_each_family_beside_the_ceiling() {
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/sample_data/questions.txt");
+    for args in [
+        &[
+            "--families",
+            "-n",
+            "2000",
+            "--length",
+            "150",
+            "--rounds",
+            "1",
+        ][..],
+        &["--families", "--corpus", sample, "--rounds", "2"][..],
+    ] {
+        let text = bench(args);
+        let mut measured = Vec::new();
+        let mut lines = vec![
+            "bare rolling hash".to_string(),
+            "normalize and hash shingles".to_string(),
+            "shingle sets of every document".to_string(),
+        ];
+        for family in ["classic", "one-permutation", "c-minhash"] {
+            lines.push(format!("{family}: sets + signatures (build_index)"));
+            lines.push(format!("{family}: signatures from the shingle stream"));
+        }
+        for start in &lines {
+            let line = text
+                .lines()
+                .find(|l| l.starts_with(start.as_str()))
+                .unwrap_or_else(|| panic!("no line {start:?} in\n{text}"));
+            // µs per document, MB/s per core and the share of the ceiling, all measured.
+            let numbers: Vec<f64> = line
+                .split_whitespace()
+                .rev()
+                .take(3)
+                .map(|f| f.parse().unwrap_or_else(|_| panic!("{line}")))
+                .collect();
+            assert!(numbers.iter().all(|x| x.is_finite() && *x > 0.0), "{line}");
+            measured.push(numbers);
+        }
+        // The ceiling's line is its own yardstick.
+        assert_eq!(measured[0][0], 1.0, "{text}");
+        assert!(
+            text.contains("bit-identical to the index's in every family"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_corpus_needs_a_bench_that_reads_one() {
+    let out = Command::cargo_bin("lshscope")
+        .unwrap()
+        .args(["bench", "--corpus", "whatever.csv"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--corpus needs --explorer or --families"),
+        "{err}"
+    );
+}

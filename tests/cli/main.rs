@@ -15,6 +15,7 @@ mod index_cli;
 mod output_cli;
 mod parquet_cli;
 mod plot_cli;
+mod preview_cli;
 mod read_fidelity_cli;
 mod scan_cli;
 mod shingles_cli;

@@ -148,6 +148,8 @@ fn library_api_writes_plain_data() {
             threshold: None,
             log_counts: false,
             estimated: None,
+            precision: Vec::new(),
+            measured: Vec::new(),
             width: 800,
             height: 500,
         },
@@ -181,6 +183,8 @@ fn big_counts_read_compact_on_the_count_axis() {
             threshold: Some(0.8),
             log_counts,
             estimated: None,
+            precision: Vec::new(),
+            measured: Vec::new(),
             width: 1200,
             height: 800,
         };

@@ -544,3 +544,115 @@ fn negative_thresholds_and_zero_permutations_get_their_own_messages() {
             .stderr(predicate::str::contains(message));
     }
 }
+
+/// The input position of each id of a CSV corpus with an `id` column first.
+fn positions_of_ids(corpus: &std::path::Path) -> std::collections::HashMap<String, usize> {
+    let mut reader = csv::Reader::from_path(corpus).unwrap();
+    reader
+        .records()
+        .enumerate()
+        .map(|(i, row)| (row.unwrap()[0].to_string(), i))
+        .collect()
+}
+
+/// The sorted pairs file is the `--unsorted` one sorted by the input positions of (a, b), byte
+/// for byte, on the sample and on a generated template corpus (families, verbatim copies,
+/// a large identical group: many pairs share their first document), at the default
+/// threshold and at `-t 0` (every candidate written); in memory and through runs on disk.
+#[test]
+fn sorted_pairs_are_the_unsorted_pairs_in_document_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let templates = dir.path().join("templates.csv");
+    lshscope()
+        .args(["gen", "--templates", "-n", "4000", "--max-family", "400"])
+        .args(["--identical-group", "300", "--seed", "11", "-q", "-o"])
+        .arg(&templates)
+        .assert()
+        .success();
+    let corpora = [std::path::PathBuf::from("sample_data/jobs.csv"), templates];
+    for corpus in &corpora {
+        let position = positions_of_ids(corpus);
+        for threshold in ["0", "0.5"] {
+            let scan = |flags: &[&str]| -> String {
+                let out = dir.path().join("pairs.csv");
+                lshscope()
+                    .arg("scan")
+                    .arg(corpus)
+                    .args(["-b", "16", "-r", "4", "-t", threshold, "-q"])
+                    .args(flags)
+                    .arg("-o")
+                    .arg(&out)
+                    .assert()
+                    .success();
+                std::fs::read_to_string(&out).unwrap()
+            };
+            let found = scan(&["--unsorted"]);
+            let mut lines: Vec<&str> = found.lines().collect();
+            let header = lines.remove(0);
+            // Sorted by document, then the whole row: ties on (a, b) would have to be rows
+            // of one pair, identical.
+            lines.sort_by_cached_key(|line| {
+                let mut ids = line.split(',');
+                let mut at = || position[ids.next().unwrap()];
+                ((at(), at()), line.to_string())
+            });
+            let expected = format!("{header}\n{}\n", lines.join("\n"));
+            let what = format!("{} at -t {threshold}", corpus.display());
+            assert!(lines.len() > 500, "{what}: {} pairs", lines.len());
+            assert!(scan(&[]) == expected, "{what}: sorted in memory");
+            let runs = (lines.len() / 7).to_string();
+            assert!(
+                scan(&["--sort-limit", &runs]) == expected,
+                "{what}: sorted through runs of {runs} pairs on disk"
+            );
+        }
+    }
+}
+
+/// `-o /dev/null` (only the summary wanted) sorts nothing, and the summary is the one a
+/// sorted pairs file gets, but for its timings.
+#[test]
+fn pairs_thrown_away_are_not_sorted_and_the_summary_is_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary_for = |output: &std::path::Path, sort_limit: &str| {
+        let summary = dir.path().join("summary.json");
+        lshscope()
+            .args([
+                "scan",
+                "sample_data/jobs.csv",
+                "-b",
+                "8",
+                "-r",
+                "8",
+                "-t",
+                "0",
+                "-q",
+            ])
+            .args(["--sort-limit", sort_limit, "-o"])
+            .arg(output)
+            .arg("--summary-json")
+            .arg(&summary)
+            .assert()
+            .success();
+        let mut report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+        report.as_object_mut().unwrap().remove("phases");
+        report
+    };
+    let (file, null) = (
+        dir.path().join("pairs.csv"),
+        std::path::Path::new("/dev/null"),
+    );
+    let in_memory = lshscope_core::pipeline::SORTED_PAIRS_UP_TO.to_string();
+    let kept = summary_for(&file, &in_memory);
+    assert_eq!(kept["pairs_sorted"], true);
+    assert_eq!(summary_for(null, &in_memory), kept);
+    // Runs of 50 pairs: a sort would leave its trace in `sort_runs_on_disk`.
+    assert!(
+        summary_for(&file, "50")["sort_runs_on_disk"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+    assert_eq!(summary_for(null, "50"), kept, "no sort for /dev/null");
+}

@@ -6,6 +6,7 @@ mod tmux_support;
 mod tui_support;
 
 mod docs_pictures;
+mod labels_e2e;
 mod learn_e2e;
 mod learn_tui;
 mod truth_everywhere;
@@ -23,6 +24,7 @@ mod tui_import;
 mod tui_index;
 mod tui_labels;
 mod tui_paths;
+mod tui_preview;
 mod tui_progress;
 mod tui_prompt;
 mod tui_scale;

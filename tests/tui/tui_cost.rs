@@ -29,8 +29,8 @@ fn cost_app(dir: &std::path::Path) -> App {
     assert_eq!(app.context(), Context::Cost);
     let effects = app.take_effects();
     assert!(
-        matches!(effects.as_slice(), [Effect::Cost(_)]),
-        "one cost job"
+        matches!(effects.as_slice(), [Effect::Cost(_), Effect::Sample(_)]),
+        "the cost job and, without a truth, the tuning sample"
     );
     run_given_effects(&mut app, effects);
     app
@@ -201,4 +201,109 @@ fn screens() {
     cmd(&mut waiting, Command::ToggleCost);
     let shown = screen(&waiting, SIZE.0, SIZE.1);
     assert!(shown.contains("counting the candidates"), "{shown}");
+}
+
+/// 1,500 template documents (families of near-copies, verbatim copies): about 1.1 M pairs,
+/// more than the 20,000 the tuning sample below draws, so its strata are sampled.
+fn template_data() -> lshscope_core::pipeline::Loaded {
+    use lshscope_core::synthetic::templated::{TemplateOptions, generate_templated};
+    let corpus = generate_templated(&TemplateOptions {
+        docs: 1500,
+        seed: 3,
+        ..Default::default()
+    })
+    .corpus;
+    loaded(corpus)
+}
+
+/// Without a truth, `H` draws the stratified tuning sample at t; until it is there the
+/// details say it is sampling, then they show the cursor's pairs at or above t, recall and
+/// precision with their 95 % intervals, and the status line recall and precision of the
+/// current banding marked as sampled. The sample is the one `truth --estimate-pairs` draws
+/// for the same seed (the engine checks that the CLI's strata signatures give the same one).
+#[test]
+fn without_a_truth_the_cost_view_estimates_recall_from_the_stratified_sample() {
+    use lshscope::tui::app::Action;
+    use lshscope_core::analysis::stratified::stratified_pair_sample;
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = Inputs {
+        clock: Clock::Fixed(Duration::from_millis(5)),
+        tuning_sample_pairs: 20_000,
+        ..fixture_inputs()
+    };
+    let mut app = new_app_given(config(dir.path()), dir.path(), SIZE, inputs);
+    app.update(Action::Loaded(Box::new(Ok(template_data()))));
+    run_effects(&mut app);
+    cmd(&mut app, Command::ToggleCost);
+    let effects = app.take_effects();
+    let sample_job = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Sample(job) => Some(job.clone()),
+            _ => None,
+        })
+        .expect("a tuning sample without a truth");
+    // The grid first: while the sample is drawn, the details say so under the grid's counts.
+    let (sampling, others): (Vec<_>, Vec<_>) = effects
+        .into_iter()
+        .partition(|e| matches!(e, Effect::Sample(_)));
+    run_given_effects(&mut app, others);
+    let waiting = screen(&app, SIZE.0, SIZE.1);
+    assert!(
+        waiting.contains("recall@t     sampling 20,000 pairs…"),
+        "{waiting}"
+    );
+    run_given_effects(&mut app, sampling);
+
+    let data = app.data().clone().unwrap();
+    let t = app.curve().threshold;
+    let expected = stratified_pair_sample(
+        &data.index.sets,
+        &data.index.signatures,
+        K,
+        20_000,
+        t,
+        data.index.options.seed,
+        &Progress::new(),
+    )
+    .unwrap();
+    let tuning = app.truth().sample.as_ref().expect("the sample arrived");
+    assert_eq!(*tuning.sample, expected);
+    assert!(
+        !tuning.is_census(),
+        "1,500 documents have more pairs than 20,000"
+    );
+    assert_eq!(sample_job.request.threshold, t);
+    let (estimate, intervals) = app.truth().sampled_estimates(BANDING, t).unwrap();
+    let recall = estimate.expected_recall.unwrap();
+    let (low, high) = intervals
+        .expected_recall
+        .expect("enough sampled pairs at t");
+    assert!(low <= recall && recall <= high && high - low > 0.0);
+
+    let shown = screen(&app, SIZE.0, SIZE.1);
+    assert!(shown.contains("95 %:"), "{shown}");
+    assert!(
+        shown.contains("(sampled)"),
+        "the status line marks it: {shown}"
+    );
+    insta::assert_snapshot!("cost_tuning_sample_120x36", shown);
+    // The sample is kept for this t; another t asks for a new one on the next visit.
+    cmd(&mut app, Command::ToggleCost);
+    cmd(&mut app, Command::ToggleCost);
+    assert!(
+        !app.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::Sample(_))),
+        "the sample at this t is kept"
+    );
+    cmd(&mut app, Command::ToggleCost);
+    cmd(&mut app, Command::ThresholdUp);
+    cmd(&mut app, Command::ToggleCost);
+    assert!(
+        app.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::Sample(_))),
+        "a new t, a new sample"
+    );
 }

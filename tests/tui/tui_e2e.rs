@@ -71,10 +71,28 @@ fn explore_label_and_quit_in_a_real_terminal() {
     assert_eq!(session.display("#{mouse_any_flag}"), "0");
 
     let text = std::fs::read_to_string(&labels).unwrap();
+    assert_labels_file(&text, "1,2,duplicate");
+}
+
+/// The labels file holds the header and one judged row starting with `row` (ids and label),
+/// then the pair's Jaccard and an RFC 3339 UTC time, and no copy.
+fn assert_labels_file(text: &str, row: &str) {
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "labels file:\n{text}");
     assert_eq!(
-        text, "id_a,id_b,label\n1,2,duplicate\n",
+        lines[0], "id_a,id_b,label,jaccard,labelled_at,copy_of_a,copy_of_b",
         "labels file:\n{text}"
     );
+    let fields: Vec<&str> = lines[1].split(',').collect();
+    assert_eq!(fields[..3].join(","), row, "labels file:\n{text}");
+    let jaccard: f64 = fields[3].parse().unwrap();
+    assert!(jaccard > 0.5 && jaccard < 1.0, "labels file:\n{text}");
+    let at = fields[4];
+    assert!(
+        at.len() == 20 && at.as_bytes()[10] == b'T' && at.ends_with('Z') && at.starts_with("20"),
+        "labels file:\n{text}"
+    );
+    assert_eq!(&fields[5..], ["", ""], "labels file:\n{text}");
 }
 
 /// 20 rounds: label a pair with a burst of keys, wait until the screen acknowledges the last
@@ -121,10 +139,7 @@ fn acknowledged_labels_survive_sigkill() {
         assert!(status.success(), "kill {pid}");
 
         let text = std::fs::read_to_string(&labels).unwrap();
-        assert_eq!(
-            text, "id_a,id_b,label\n1,2,unsure\n",
-            "round {round}: labels file:\n{text}"
-        );
+        assert_labels_file(&text, "1,2,unsure");
         let store = lshscope_core::analysis::labels::LabelStore::load(&labels).unwrap();
         assert_eq!(
             store.get("1", "2"),

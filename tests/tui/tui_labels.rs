@@ -163,3 +163,109 @@ fn a_failed_label_write_is_an_error_and_the_next_change_writes_again() {
     let store = LabelStore::load(dir.path().join("labels.csv")).unwrap();
     assert_eq!(store.len(), 2);
 }
+
+/// With advance on (`--advance`, or the key), a label moves to the next pair: in the list and
+/// in the viewer. Removing a label stays put, and advance off stays put.
+#[test]
+fn advance_moves_to_the_next_pair_after_a_label() {
+    use lshscope::tui::keys::{Context, lookup};
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let a = KeyEvent::new(KeyCode::Char('a'), KeyModifiers::NONE);
+    for context in [Context::Pairs, Context::Viewer, Context::Cluster] {
+        assert_eq!(lookup(&a, context), Some(Command::ToggleAdvance));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    let at = |app: &App| app.selected_pair().map(|p| (p.a, p.b)).unwrap();
+    let first = at(&app);
+    cmd(&mut app, Command::LabelDuplicate);
+    assert_eq!(at(&app), first, "advance is off by default");
+    cmd(&mut app, Command::ToggleAdvance);
+    assert!(app.message().as_ref().unwrap().text.contains("advance on"));
+    cmd(&mut app, Command::LabelNotDuplicate);
+    let second = at(&app);
+    assert_ne!(second, first);
+    assert_eq!(app.label_of(first.0, first.1), Some(Label::NotDuplicate));
+
+    // In the viewer: the next pair of the list opens.
+    cmd(&mut app, Command::FocusPrev);
+    cmd(&mut app, Command::Open);
+    let open = |app: &App| {
+        let v = app.viewer().pair.as_ref().expect("a pair is open");
+        (v.a, v.b)
+    };
+    assert_eq!(open(&app), second);
+    cmd(&mut app, Command::LabelUnsure);
+    assert_eq!(app.label_of(second.0, second.1), Some(Label::Unsure));
+    let third = open(&app);
+    assert_ne!(third, second);
+    cmd(&mut app, Command::ClearLabel);
+    assert_eq!(open(&app), third, "removing a label does not advance");
+    cmd(&mut app, Command::ToggleAdvance);
+    assert!(app.message().as_ref().unwrap().text.contains("advance off"));
+    cmd(&mut app, Command::LabelDuplicate);
+    assert_eq!(open(&app), third);
+
+    // `--advance` starts with it on.
+    let mut config = config(dir.path());
+    config.advance = true;
+    let mut app = new_app_with(config, dir.path(), SIZE);
+    app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
+    run_effects(&mut app);
+    let before = at(&app);
+    cmd(&mut app, Command::LabelDuplicate);
+    assert_ne!(at(&app), before);
+}
+
+/// The exported histogram shows what the panels show: each labelled bin's precision (the
+/// precision strip) and the truth's measured candidate rates (the S-curve panel's points).
+#[test]
+fn the_exported_histogram_shows_labelled_precision_and_the_truth_points() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), SIZE);
+    cmd(&mut app, Command::ComputeTruth);
+    run_effects(&mut app);
+    assert!(app.truth().measure.is_some());
+    cmd(&mut app, Command::LabelDuplicate);
+    cmd(&mut app, Command::FocusPrev);
+    cmd(&mut app, Command::Down);
+    cmd(&mut app, Command::LabelNotDuplicate);
+    cmd(&mut app, Command::Down);
+    cmd(&mut app, Command::LabelUnsure);
+    run_effects(&mut app);
+    cmd(&mut app, Command::Export);
+    run_effects(&mut app);
+    let msg = app.message().clone().unwrap();
+    assert!(!msg.error, "{msg:?}");
+    let name = |ext: &str| {
+        let b = app.curve().banding;
+        dir.path()
+            .join(format!("fixture.histogram.{}x{}.{ext}", b.bands, b.rows))
+    };
+    let svg = std::fs::read_to_string(name("svg")).unwrap();
+    assert!(
+        svg.contains(
+            "labelled precision per bin (right axis, 95 % Wilson interval): 1 of 2 decided \
+             labels are duplicates"
+        ),
+        "the legend counts the decided labels"
+    );
+    assert!(svg.contains("candidate rate measured on the truth"));
+    // Bluish green precision points and reddish purple truth points (Okabe–Ito).
+    assert!(svg.contains("#009E73") && svg.contains("#CC79A7"));
+    assert!(std::fs::metadata(name("png")).unwrap().len() > 10_000);
+
+    // Without labels or truth the figure says nothing of either.
+    let plain = tempfile::tempdir().unwrap();
+    let mut app = ready_app(plain.path(), SIZE);
+    cmd(&mut app, Command::Export);
+    run_effects(&mut app);
+    let b = app.curve().banding;
+    let svg = std::fs::read_to_string(
+        plain
+            .path()
+            .join(format!("fixture.histogram.{}x{}.svg", b.bands, b.rows)),
+    )
+    .unwrap();
+    assert!(!svg.contains("labelled precision") && !svg.contains("measured on the truth"));
+}

@@ -274,3 +274,44 @@ fn a_sample_is_called_a_sample_in_the_list_the_export_and_the_figure() {
         "no exact-count legend"
     );
 }
+
+/// While only the first bands are built, the list shows a sample of real candidates: its
+/// first row is selected and `Enter` opens it (it said "no pair selected"), and the title's
+/// estimate never shows an interval reaching below the pairs already found.
+#[test]
+fn a_sampled_list_opens_its_first_row_and_bounds_its_estimate() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = sampling_inputs(|s| s.first_bands_within = std::time::Duration::ZERO);
+    let mut app = new_app_given(config(dir.path()), dir.path(), SIZE, inputs);
+    app.update(Action::Loaded(Box::new(Ok(heavy_data()))));
+    let Some(Effect::Reband(job)) = app.take_effects().into_iter().next() else {
+        panic!("a re-banding job")
+    };
+    let mut first = Vec::new();
+    lshscope::tui::run_reband_job_reporting(job, |a| first.push(a)).unwrap();
+    app.update(first.pop().expect("a first estimate"));
+    assert!(
+        app.candidates()
+            .estimated
+            .as_ref()
+            .expect("sampled")
+            .refining
+    );
+    assert!(!app.candidates().list.is_empty(), "rows are shown");
+    let selected = app
+        .selected_pair()
+        .copied()
+        .expect("the first row is selected");
+    cmd(&mut app, Command::FocusNext);
+    cmd(&mut app, Command::FocusNext);
+    cmd(&mut app, Command::Open);
+    assert!(
+        app.message().as_ref().is_none_or(|m| !m.error),
+        "{:?}",
+        app.message()
+    );
+    let opened = app.viewer().pair.as_ref().expect("the viewer shows a pair");
+    assert_eq!((opened.a, opened.b), (selected.a, selected.b));
+    let screen = screen(&app, SIZE.0, SIZE.1);
+    assert!(!screen.contains("no pair selected"), "{screen}");
+}

@@ -276,7 +276,7 @@ fn slash_finds_words_in_both_texts_and_braces_step_through_them() {
 }
 
 /// The same pair through the real binary in a pseudo-terminal (tmux), from a JSON Lines file
-/// of two 1.4 MB documents: End, g, `]`, `/` and `}` as an auditor types them.
+/// of two 1.4 MB documents: End, Home, G, g, `]`, `/`, `}` and `{` as an auditor types them.
 #[test]
 fn a_long_pair_is_navigated_in_a_real_terminal() {
     use crate::tmux_support::{self, TmuxSession};
@@ -315,6 +315,14 @@ fn a_long_pair_is_navigated_in_a_real_terminal() {
         end.contains("clause 29999 of the shared licence text stands"),
         "{end}"
     );
+    session.send(&["Home"]);
+    let top = session.wait_for("lines 1–");
+    assert!(
+        top.contains("clause 00000 of the shared licence text stands"),
+        "{top}"
+    );
+    session.send(&["G"]);
+    session.wait_for("–30,000 of 30,000");
     session.send(&["g"]);
     session.wait_for("lines 1–");
 
@@ -325,6 +333,10 @@ fn a_long_pair_is_navigated_in_a_real_terminal() {
     session.send(&["}"]);
     let next = session.wait_for("match 2 of 4");
     assert!(next.contains("clause 10000 the Indemnity"), "{next}");
+    // `{` as its byte: tmux reads a lone `{` argument as the start of a command block.
+    session.send(&["-H", "7b"]);
+    let back = session.wait_for("match 1 of 4");
+    assert!(back.contains("clause 03000 the Indemnity"), "{back}");
 
     session.send(&["g"]);
     session.send(&["]"]);

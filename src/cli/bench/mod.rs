@@ -3,6 +3,7 @@
 //! (b, r) grid ([`explorer`]). (Micro-benchmarks of single kernels: `cargo bench`.)
 
 mod explorer;
+mod families;
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -49,9 +50,18 @@ pub struct BenchArgs {
     /// sampled, the buckets' memory and the process's RSS.
     #[arg(long)]
     pub explorer: bool,
-    /// With --explorer: step through this corpus file instead of a generated one (read as
-    /// `explore` reads it, with the default options).
-    #[arg(long, value_name = "FILE", requires = "explorer")]
+    /// Measure the sketch families instead, on one thread: each family's signature phase as
+    /// the index builds it (sets, then signatures) and from the shingle stream alone (no
+    /// sets), beside a bare rolling hash over the same bytes (the ceiling), normalizing and
+    /// hashing alone, and the sets alone; on --docs generated documents or on --corpus.
+    #[arg(long, conflicts_with = "explorer")]
+    pub families: bool,
+    /// With --families: rounds of each measurement (the fastest is reported).
+    #[arg(long, default_value_t = 5, requires = "families")]
+    pub rounds: usize,
+    /// With --explorer or --families: this corpus file instead of a generated one (read as
+    /// `explore` and `scan` read it, with the default options).
+    #[arg(long, value_name = "FILE")]
     pub corpus: Option<PathBuf>,
 }
 
@@ -147,6 +157,21 @@ fn mb(bytes: f64) -> String {
 pub fn run(args: BenchArgs) -> Result<i32> {
     if args.explorer {
         return explorer::run(args.corpus.as_deref(), args.docs, args.num_perm, args.seed);
+    }
+    if args.families {
+        return families::run(families::FamilyBench {
+            path: args.corpus.as_deref(),
+            docs: args.docs,
+            length: args.length,
+            num_perm: args.num_perm,
+            seed: args.seed,
+            rounds: args.rounds,
+        });
+    }
+    if args.corpus.is_some() {
+        return Err(Error::usage(
+            "--corpus needs --explorer or --families (the main bench generates its corpus)",
+        ));
     }
     let banding = Banding::new(args.bands, args.rows, args.num_perm)?;
     let group_rows = args.num_perm / args.group_bands.max(1);

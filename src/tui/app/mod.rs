@@ -30,12 +30,15 @@ use super::keys::HelpCommand;
 use super::keys::{Command, Context};
 use super::labels::LabelState;
 use super::theme::Theme;
-use super::truth::{JOIN_BUDGET_SECONDS, TruthDone, TruthJob, TruthState};
+use super::truth::{
+    JOIN_BUDGET_SECONDS, SampleDone, SampleJob, TUNING_SAMPLE_PAIRS, TruthDone, TruthJob,
+    TruthState,
+};
 use super::viewer::ViewerState;
 
 use super::candidates::BandOutcome;
 use super::labels::{LabelSave, LabelsSaved};
-use super::list::{ListView, SortOrder};
+use super::list::{ListView, PreviewColumn, PreviewMode, SortOrder};
 use super::session::Config;
 use lshscope_core::pipeline::band_policy::Sampling;
 use lshscope_core::pipeline::{Loaded, PhaseTiming};
@@ -78,6 +81,8 @@ pub enum Effect {
     Cost(CostJob),
     /// Measure a second sketch family on the truth; answer with [`Action::FamilyDone`].
     Family(FamilyJob),
+    /// Draw the stratified tuning sample; answer with [`Action::SampleDone`].
+    Sample(SampleJob),
 }
 
 /// Inputs to [`App::update`].
@@ -116,6 +121,7 @@ pub enum Action {
     Imported(Box<ImportAnswer>),
     CostDone(Box<CostOutcome>),
     FamilyDone(FamilyDone),
+    SampleDone(SampleDone),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -228,6 +234,9 @@ pub struct App {
     bin_cursor: usize,
     /// The filter and sort of the pair lists (the missed list follows the candidate list).
     list_view: ListView,
+    /// What the pair lists' text column shows, and the `--preview-column` field if given.
+    preview: PreviewMode,
+    preview_column: Option<PreviewColumn>,
     /// The candidates shown, the re-banding asked for and the candidate list.
     candidates: Candidates,
     /// The user's labels and whether they are on disk.
@@ -267,7 +276,11 @@ pub struct Inputs {
     pub sampling: Sampling,
     /// How long the truth's join may take before it is refused.
     pub join_budget_seconds: f64,
+    /// Pairs the stratified tuning sample draws (tests take fewer, to sample a small corpus).
+    pub tuning_sample_pairs: usize,
     pub clock: Clock,
+    /// A field of each document the pair lists show instead of its text (`--preview-column`).
+    pub preview_column: Option<PreviewColumn>,
 }
 
 impl Default for Inputs {
@@ -277,7 +290,9 @@ impl Default for Inputs {
             import: None,
             sampling: Sampling::default(),
             join_budget_seconds: JOIN_BUDGET_SECONDS,
+            tuning_sample_pairs: TUNING_SAMPLE_PAIRS,
             clock: Clock::Measured,
+            preview_column: None,
         }
     }
 }
@@ -315,11 +330,17 @@ impl App {
                 sort: SortOrder::JaccardDesc,
                 shuffle_seed: config.shuffle_seed,
             },
+            // A column the user named is what they asked to see.
+            preview: match inputs.preview_column {
+                Some(_) => PreviewMode::Column,
+                None => PreviewMode::default(),
+            },
+            preview_column: inputs.preview_column,
             candidates: Candidates {
                 sampling: inputs.sampling,
                 ..Candidates::default()
             },
-            labels: LabelState::new(labels),
+            labels: LabelState::new(labels, config.advance),
             viewer: ViewerState::default(),
             message,
             size,
@@ -330,6 +351,7 @@ impl App {
             truth: TruthState {
                 file: inputs.truth,
                 join_budget_seconds: inputs.join_budget_seconds,
+                sample_pairs: inputs.tuning_sample_pairs,
                 ..TruthState::default()
             },
             clusters: ClustersState::default(),
@@ -544,6 +566,16 @@ impl App {
     /// The filter and sort the pair list shows.
     pub fn list_view(&self) -> ListView {
         self.list_view
+    }
+
+    /// What the pair lists' text column shows.
+    pub fn preview_mode(&self) -> PreviewMode {
+        self.preview
+    }
+
+    /// The `--preview-column` field, when one was given.
+    pub fn preview_column(&self) -> Option<&PreviewColumn> {
+        self.preview_column.as_ref()
     }
 
     /// The truth is incomplete at the current t (t is below what it covers).

@@ -371,6 +371,7 @@ fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding
         Span::styled(format!("{:<13}", "mode"), theme.dim()),
         Span::styled(mode, style),
     ]));
+    lines.extend(tuning_lines(app, cursor));
     if cursor == app.curve().banding {
         lines.push(Line::styled("the current banding", theme.key()));
     } else {
@@ -410,6 +411,113 @@ fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding
             .block(block),
         area,
     );
+}
+
+/// Recall and precision at t of the cursor's banding, and the pairs at or above t: from the
+/// stratified tuning sample (each with its 95 % interval, or exact when the sample took every
+/// pair), or where they are (the truth's, on the status line), or what is still running.
+fn tuning_lines(app: &App, cursor: Banding) -> Vec<Line<'static>> {
+    let theme = app.theme();
+    let t = app.curve().threshold;
+    let truth = app.truth();
+    let row = |name: &str, value: Span<'static>| {
+        Line::from(vec![
+            Span::styled(format!("{name:<13}"), theme.dim()),
+            value,
+        ])
+    };
+    if truth.truth.is_some() {
+        let here = if cursor == app.curve().banding {
+            "exact (truth), on the status line"
+        } else {
+            "exact (truth) once moved here"
+        };
+        return vec![row("recall@t", Span::styled(here, theme.good()))];
+    }
+    if let Some(job) = truth.sample_job.running() {
+        let done = job
+            .progress
+            .snapshot()
+            .fraction()
+            .map(|f| format!(" {:.0} %", f * 100.0))
+            .unwrap_or_default();
+        return vec![row(
+            "recall@t",
+            Span::styled(
+                format!(
+                    "sampling {} pairs…{done}",
+                    thousands(job.request.pairs as u64)
+                ),
+                theme.warning(),
+            ),
+        )];
+    }
+    if let Some(error) = &truth.sample_error {
+        return vec![row(
+            "recall@t",
+            Span::styled(format!("n/a: {error}"), theme.warning()),
+        )];
+    }
+    let (Some(sample), Some((estimate, intervals))) =
+        (truth.sample.as_ref(), truth.sampled_estimates(cursor, t))
+    else {
+        return Vec::new();
+    };
+    let exact = sample.is_census();
+    let mark = if exact { "" } else { "≈" };
+    let interval = |(low, high): (f64, f64), show: &dyn Fn(f64) -> String| {
+        (!exact).then(|| {
+            row(
+                "",
+                Span::raw(format!("  95 %: {} – {}", show(low), show(high))),
+            )
+        })
+    };
+    let count = |v: f64| compact(v.round() as u64);
+    let percent = |v: f64| lshscope_core::util::numfmt::percent_adaptive(v);
+    let mut lines = vec![row(
+        "pairs ≥ t",
+        Span::raw(format!("{mark}{}", count(estimate.pairs_at_or_above))),
+    )];
+    lines.extend(interval(intervals.pairs_at_or_above, &count));
+    for (name, value, bounds) in [
+        (
+            "recall@t",
+            estimate.expected_recall,
+            intervals.expected_recall,
+        ),
+        (
+            "precision",
+            estimate.expected_precision,
+            intervals.expected_precision,
+        ),
+    ] {
+        match (value, bounds.or(exact.then_some((0.0, 0.0)))) {
+            (Some(v), Some(b)) => {
+                lines.push(row(name, Span::raw(format!("{mark}{}", percent(v)))));
+                lines.extend(interval(b, &percent));
+            }
+            _ => lines.push(row(
+                name,
+                Span::styled("n/a: too few sampled pairs ≥ t", theme.warning()),
+            )),
+        }
+    }
+    let s = &sample.sample;
+    lines.push(Line::styled(
+        if exact {
+            format!("every pair of the corpus measured (t ≥ {})", s.threshold)
+        } else {
+            format!(
+                "sampled: {} pairs stratified by {} for t ≥ {}",
+                thousands(s.sampled() as u64),
+                s.banding,
+                s.threshold
+            )
+        },
+        theme.dim(),
+    ));
+    lines
 }
 
 fn render_details_empty(frame: &mut Frame, app: &App, area: Rect) {

@@ -141,7 +141,7 @@ fn percent(x: Option<f64>) -> String {
 pub fn status_spans(app: &App) -> Vec<Span<'static>> {
     let theme = app.theme();
     let Some(m) = &app.truth().measure else {
-        return Vec::new();
+        return sampled_status_spans(app);
     };
     let r = &m.report;
     // Short: the status line is shared, and the counts are in the missed list's title.
@@ -176,6 +176,47 @@ pub fn status_spans(app: &App) -> Vec<Span<'static>> {
         format!("· precision {precision} "),
         theme.key(),
     ));
+    spans
+}
+
+/// Without a truth: recall and precision of the current banding at t from the stratified
+/// tuning sample (the cost view `H` draws it), marked as sampled unless it took every pair.
+fn sampled_status_spans(app: &App) -> Vec<Span<'static>> {
+    let theme = app.theme();
+    let truth = app.truth();
+    let Some((estimate, intervals)) =
+        truth.sampled_estimates(app.curve().banding, app.curve().threshold)
+    else {
+        return Vec::new();
+    };
+    let exact = truth.sample.as_ref().is_some_and(|s| s.is_census());
+    // As `tune` prints them: n/a with too few sampled pairs at t to say anything.
+    let measurable =
+        |v: Option<f64>, bounds: Option<(f64, f64)>| v.filter(|_| exact || bounds.is_some());
+    let mark = if exact { "" } else { "≈" };
+    let text = |name: &str, v: Option<f64>| match v {
+        Some(v) => format!("· {name} {mark}{} ", percent(Some(v))),
+        None => format!("· {name} n/a "),
+    };
+    let mut spans = vec![
+        Span::styled(
+            text(
+                "recall",
+                measurable(estimate.expected_recall, intervals.expected_recall),
+            ),
+            theme.key(),
+        ),
+        Span::styled(
+            text(
+                "precision",
+                measurable(estimate.expected_precision, intervals.expected_precision),
+            ),
+            theme.key(),
+        ),
+    ];
+    if !exact {
+        spans.push(Span::styled("(sampled) ", theme.dim()));
+    }
     spans
 }
 
@@ -220,25 +261,15 @@ impl MeasuredOverlay {
             inside: Vec::new(),
             outside: Vec::new(),
         };
-        for bin in &m.report.bins {
-            let k = lshscope_core::analysis::histogram::bin_of(bin.lo, bins);
-            // Drawn at the mean similarity of the bin's true pairs, where the bin's
-            // prediction (mean of P(sᵢ)) is about the curve's height.
-            let x = app
-                .truth()
-                .bin_means
-                .get(k)
-                .copied()
-                .flatten()
-                .unwrap_or((bin.lo + bin.hi) / 2.0);
+        for point in crate::tui::export::measured_points(app.truth(), m.banding, bins) {
             overlay
                 .bars
-                .push([(x, bin.interval_lo), (x, bin.interval_hi)]);
-            let point = (x, bin.measured);
-            if bin.outside {
-                overlay.outside.push(point);
+                .push([(point.x, point.low), (point.x, point.high)]);
+            let xy = (point.x, point.rate);
+            if point.outside {
+                overlay.outside.push(xy);
             } else {
-                overlay.inside.push(point);
+                overlay.inside.push(xy);
             }
         }
         Some(overlay)

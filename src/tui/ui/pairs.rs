@@ -3,14 +3,17 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
-use ratatui::text::Span;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Cell, Paragraph, Row, Table, Wrap};
 use unicode_width::UnicodeWidthStr;
 
 use super::fit::{fit_line, table_column_widths, title_room};
 use crate::tui::app::{App, Focus};
 use crate::tui::keys::{Command, hint};
-use crate::tui::list::PairList;
+use crate::tui::list::{PairList, PreviewMode};
+use lshscope_core::analysis::sampled::Estimate;
+use lshscope_core::corpus::Corpus;
+use lshscope_core::diff::DifferenceExcerpt;
 use lshscope_core::util::numfmt::thousands;
 
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
@@ -31,8 +34,11 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         None => " Candidate pairs ".to_string(),
     };
     // Sampled candidates say so: the list is a uniform sample of the estimated total.
-    let sampled = match app.candidates().estimated_total() {
-        Some(total) => format!(" sampled of {total}"),
+    let sampled = match app.candidates().estimated.as_ref() {
+        Some(info) => format!(
+            " sampled of {}",
+            sampled_total(&info.estimate.total, info.refining, total)
+        ),
         None => String::new(),
     };
     let mut title = vec![
@@ -119,6 +125,18 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     );
 }
 
+/// The estimated total a sampled list is drawn from, as its title says it: "estimating…"
+/// while a first estimate is too wide to act on (as the status line says), else the estimate
+/// with its interval raised to the `found` distinct pairs the sample holds, a count the total
+/// cannot be below (an interval from the first bands can reach below zero otherwise).
+fn sampled_total(total: &Estimate, refining: bool, found: usize) -> String {
+    if super::estimate_pending(total, refining) {
+        "estimating…".to_string()
+    } else {
+        total.at_least(found as f64).to_string()
+    }
+}
+
 /// One row of a pair table: the pair, and the cells of the columns only its list has.
 pub(super) struct TableRow {
     pub a: u32,
@@ -190,10 +208,7 @@ pub(super) fn render_table(
                 )),
                 None => Cell::from(""),
             });
-            cells.push(Cell::from(Span::styled(
-                text_preview(&data.corpus, r.a),
-                theme.dim(),
-            )));
+            cells.push(Cell::from(preview_line(app, &data.corpus, r.a, r.b)));
             let mut row = Row::new(cells);
             if n == list.selected() {
                 row = row.style(theme.selected());
@@ -203,7 +218,11 @@ pub(super) fn render_table(
         .collect();
     let mut header = vec!["#", "id A", "id B", "Jaccard", "estimate"];
     header.extend(extra.iter().map(|(name, _)| *name));
-    header.extend(["label", "text A"]);
+    let preview_header = app
+        .preview_mode()
+        .header(app.preview_column().map(|c| c.name.as_str()));
+    header.push("label");
+    header.push(&preview_header);
     // Headings squeezed by a narrow screen lose whole words, not letters (ui::fit).
     let header: Vec<Cell> = header
         .into_iter()
@@ -217,19 +236,97 @@ pub(super) fn render_table(
 }
 
 /// Width of an id column: the widest id among the rows shown, between 4 and 24 columns.
-fn id_column_width(corpus: &lshscope_core::corpus::Corpus, docs: impl Iterator<Item = u32>) -> u16 {
+fn id_column_width(corpus: &Corpus, docs: impl Iterator<Item = u32>) -> u16 {
     docs.map(|d| corpus.id(d as usize).width())
         .max()
         .unwrap_or(4)
         .clamp(4, 24) as u16
 }
 
-/// The start of a document's text on one line (control characters blanked).
-fn text_preview(corpus: &lshscope_core::corpus::Corpus, doc: u32) -> String {
-    corpus
-        .text(doc as usize)
-        .chars()
-        .take(200)
+/// Characters of text a preview takes (more than the widest column shows).
+const PREVIEW_CHARS: usize = 200;
+
+/// The text column of the pair (a, b), as [`App::preview_mode`] says: text A from a few words
+/// before its first difference from B (the shared part dimmed, "…" where the start is left
+/// out; "= " before a text identical to B's, "A ends · B: " before what B adds when A stops
+/// where B goes on), text A from its start, or the `--preview-column` field of A and B.
+fn preview_line(app: &App, corpus: &Corpus, a: u32, b: u32) -> Line<'static> {
+    let theme = app.theme();
+    let (text_a, text_b) = (corpus.text(a as usize), corpus.text(b as usize));
+    match app.preview_mode() {
+        PreviewMode::Start => Line::from(Span::styled(one_line(text_a), theme.dim())),
+        PreviewMode::Column => match app.preview_column() {
+            Some(column) => {
+                let field = |d| column.value(corpus, d).map_or("?".to_string(), one_line);
+                Line::from(vec![
+                    Span::raw(field(a)),
+                    Span::styled(" │ ", theme.dim()),
+                    Span::raw(field(b)),
+                ])
+            }
+            None => Line::from(Span::styled(one_line(text_a), theme.dim())),
+        },
+        PreviewMode::FromDifference => {
+            let excerpt = DifferenceExcerpt::of(text_a, text_b);
+            let Some(at) = excerpt.difference else {
+                return Line::from(vec![
+                    Span::styled("= ", theme.title()),
+                    Span::styled(one_line(text_a), theme.dim()),
+                ]);
+            };
+            let mut spans = Vec::with_capacity(4);
+            if excerpt.is_cut() {
+                spans.push(Span::styled("…", theme.dim()));
+            }
+            spans.push(Span::styled(
+                one_line(&text_a[excerpt.start..at]),
+                theme.dim(),
+            ));
+            if at < text_a.len() {
+                spans.push(Span::raw(one_line(&text_a[at..])));
+            } else {
+                spans.push(Span::styled(" A ends · B: ", theme.title()));
+                spans.push(Span::raw(one_line(&text_b[at..])));
+            }
+            Line::from(spans)
+        }
+    }
+}
+
+/// The start of `text` on one line: its first [`PREVIEW_CHARS`] characters, control
+/// characters (line breaks, tabs) as spaces.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .take(PREVIEW_CHARS)
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sampled_total_never_shows_an_interval_below_the_pairs_found() {
+        // Two of twenty bands built: the first estimate of the issue.
+        let first = Estimate {
+            value: 40.6e6,
+            low: -1.4e6,
+            high: 82.6e6,
+        };
+        assert_eq!(sampled_total(&first, true, 2_292), "estimating…");
+        // The same interval as a final answer: bounded below by the sample's pairs.
+        assert_eq!(
+            sampled_total(&first, false, 2_292),
+            "≈40.6 M (2.3 k–82.6 M)"
+        );
+        // An interval above the pairs found is shown as it is.
+        let narrow = Estimate {
+            value: 515.4e6,
+            low: 498.9e6,
+            high: 531.9e6,
+        };
+        assert_eq!(sampled_total(&narrow, true, 2_292), "≈515.4 M ± 16.5 M");
+        assert_eq!(sampled_total(&narrow, false, 57_803), "≈515.4 M ± 16.5 M");
+    }
 }

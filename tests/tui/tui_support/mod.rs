@@ -91,6 +91,7 @@ pub fn config(export_dir: &Path) -> Config {
         monochrome: false,
         bins: 20,
         shuffle_seed: 7,
+        advance: false,
     }
 }
 
@@ -262,6 +263,7 @@ pub fn sample_app(dir: &Path, size: (u16, u16)) -> App {
         monochrome: false,
         bins: 20,
         shuffle_seed: IndexOptions::default().seed,
+        advance: false,
     };
     let loaded = lshscope::tui::load(&config, &Progress::new(), |_| {}).expect("the sample loads");
     let labels = LabelStore::load(dir.join("lshscope-sample.labels.csv")).unwrap();

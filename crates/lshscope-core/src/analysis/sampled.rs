@@ -55,6 +55,18 @@ impl Estimate {
         self.value > 0.0 && self.high <= 2.0 * self.value && self.low >= 0.5 * self.value
     }
 
+    /// The estimate of a count known to be at least `floor` (the distinct pairs a sample
+    /// has already found): the value and both ends raised to it. A normal-approximation
+    /// interval from a few bands can reach below zero ("≈40.6 M ± 42.0 M"); what is already
+    /// found is a lower bound that holds for certain, so the interval need not go below it.
+    pub fn at_least(&self, floor: f64) -> Estimate {
+        Estimate {
+            value: self.value.max(floor),
+            low: self.low.max(floor),
+            high: self.high.max(floor),
+        }
+    }
+
     /// The interval is close to symmetric (each side within 20 % of the other), so
     /// "value ± half width" describes it.
     fn is_symmetric(&self) -> bool {
@@ -71,7 +83,8 @@ impl std::fmt::Display for Estimate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         use crate::util::numfmt::compact;
         let count = |x: f64| compact(x.round().max(0.0) as u64);
-        if self.is_symmetric() {
+        // "±" only where it cannot read as a count below zero: "≈40.6 M ± 42.0 M" did.
+        if self.is_symmetric() && self.value >= self.half_width() {
             write!(f, "≈{} ± {}", count(self.value), count(self.half_width()))
         } else {
             write!(
@@ -279,6 +292,37 @@ impl Sample {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_known_to_be_at_least_a_floor_is_shown_above_it() {
+        // The first estimate of the issue: two of twenty bands, an interval below zero.
+        let wide = Estimate {
+            value: 40.6e6,
+            low: 40.6e6 - 42.0e6,
+            high: 40.6e6 + 42.0e6,
+        };
+        assert_eq!(wide.to_string(), "≈40.6 M (0–82.6 M)", "never ± past zero");
+        let bounded = wide.at_least(57_803.0);
+        assert_eq!(bounded.low, 57_803.0);
+        assert_eq!((bounded.value, bounded.high), (wide.value, wide.high));
+        assert_eq!(bounded.to_string(), "≈40.6 M (57.8 k–82.6 M)");
+        // A floor above the whole interval (the sample found more than was estimated).
+        let low = Estimate {
+            value: 10.0,
+            low: 5.0,
+            high: 15.0,
+        };
+        assert_eq!(
+            low.at_least(20.0),
+            Estimate {
+                value: 20.0,
+                low: 20.0,
+                high: 20.0
+            }
+        );
+        // A floor inside the interval's lower side leaves an interval above it unchanged.
+        assert_eq!(low.at_least(2.0), low);
+    }
 
     #[test]
     fn every_occurrence_drawn_once_gives_the_distinct_count() {

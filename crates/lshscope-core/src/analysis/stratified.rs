@@ -31,7 +31,9 @@ use crate::minhash::similarity::jaccard;
 use crate::minhash::tune::{
     MIN_SAMPLED_AT_THRESHOLD, SampledIntervals, sharpest_with_probability_at,
 };
-use crate::minhash::{Banding, ShingleSets, Signatures, pairs_among};
+use crate::minhash::{
+    Banding, IndexOptions, ShingleSets, Signatures, leading_signatures_of_sets, pairs_among,
+};
 use crate::minhash::{BandingOptions, BucketLists, bucket_lists};
 use crate::terms::Setting::{EstimatePairs, NumPerm, Threshold, Uniform};
 use crate::util::rng::SplitMix64;
@@ -425,20 +427,44 @@ const MAX_REJECTIONS_PER_DRAW: u64 = 1000;
 /// The most pairs of a corpus walked to list the others stratum whole (a few seconds).
 const MAX_PAIRS_WALKED: u64 = 500_000_000;
 
-/// A sample of `m` pairs stratified by the permissive banding for `threshold`, from the
-/// signatures and shingle sets of one index, reproducible with `seed`.
+/// The signatures the permissive banding for `threshold` needs, from the shingle sets: the
+/// sketch of `options` (family, K, seed) for the banding's b × r rows only
+/// ([`leading_signatures_of_sets`]). They are the first b × r rows of the index's signatures,
+/// so [`stratified_pair_sample`] on them equals the sample on a full index of `options` (what
+/// the explorer holds), at b·r/K of the sketching cost.
+pub fn strata_signatures(
+    sets: &ShingleSets,
+    options: &IndexOptions,
+    threshold: f64,
+    progress: &Progress,
+) -> Result<Signatures> {
+    let banding = permissive_banding(options.num_perm, threshold)?;
+    leading_signatures_of_sets(
+        sets,
+        options.family,
+        options.num_perm,
+        options.seed,
+        banding.hashes_used(),
+        progress,
+    )
+}
+
+/// A sample of `m` pairs stratified by the permissive banding for `threshold` among the
+/// bandings of K = `num_perm`, from the shingle sets and signatures of one index (at least
+/// the banding's b × r leading rows of them), reproducible with `seed`.
 ///
 /// The candidates are taken whole when they number at most m/2, otherwise m/2 are drawn; the
 /// rest of the budget goes to the others. A corpus with at most m pairs is taken whole.
 pub fn stratified_pair_sample(
     sets: &ShingleSets,
     sigs: &Signatures,
+    num_perm: usize,
     m: usize,
     threshold: f64,
     seed: u64,
     progress: &Progress,
 ) -> Result<StratifiedSample> {
-    let banding = permissive_banding(sigs.num_perm(), threshold)?;
+    let banding = permissive_banding(num_perm, threshold)?;
     let lists = bucket_lists(
         sigs,
         &BandingOptions {

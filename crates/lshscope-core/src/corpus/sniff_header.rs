@@ -28,7 +28,7 @@ pub(super) const SENTENCE_WORDS: usize = 10;
 
 /// Why the first row (its fields, as read) is data rather than a header, for the note; `None`
 /// when it reads as a header.
-pub(super) fn not_a_header(fields: &[&[u8]]) -> Option<String> {
+pub fn not_a_header(fields: &[&[u8]]) -> Option<String> {
     // Only a bounded prefix of each field is decoded: the length test needs no more, and a
     // first document of megabytes is not copied.
     const PREFIX_BYTES: usize = 4 * (MAX_NAME_CHARS + 1);

@@ -89,7 +89,8 @@ mod prefix;
 use moves::*;
 
 pub use prefix::{
-    PREFIX_APART_BYTES, PREFIX_APART_MAX_BYTES, diff_past_common_prefix, first_difference,
+    DifferenceExcerpt, PREFIX_APART_BYTES, PREFIX_APART_MAX_BYTES, diff_past_common_prefix,
+    first_difference,
 };
 
 use std::borrow::Cow;

@@ -468,11 +468,178 @@ impl BucketLists {
             .any(|(&x, &y)| x != u32::MAX && x == y)
     }
 
+    /// The bands in which `a` and `b` share a listed bucket, as the first such band and their
+    /// count: one pass that gives both [`BucketLists::collide_before`] (`first < band`) and
+    /// [`BucketLists::bands_hit`] (`count`), 16 bands to a compare with AVX-512. A streamed
+    /// scan asks this for every bucket pair of every band (2.5 G times for 147 M candidates of
+    /// a template corpus at 32 × 4), where the two scalar loops were a quarter of the phase.
+    #[inline]
+    pub fn shared_bands(&self, a: u32, b: u32) -> SharedBands {
+        shared_bands(self.buckets_of(a), self.buckets_of(b))
+    }
+
+    /// Appends to `fresh` each document of `later` (documents that share `a`'s bucket in
+    /// `band`) that shares no listed bucket with `a` in an earlier band, with the number of
+    /// bands in which the two share one: the pairs of `a` a streamed scan takes in `band`, as
+    /// [`BucketLists::shared_bands`] decides them. The rows of `later` are read in order and
+    /// fetched a few members ahead; with AVX-512 the whole pass is one function, 16 bands to
+    /// a compare.
+    pub fn first_met_in(&self, a: u32, later: &[u32], band: usize, fresh: &mut Vec<(u32, u32)>) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("popcnt") {
+                // SAFETY: the CPU supports the features the function was compiled for.
+                return unsafe { self.first_met_in_avx512(a, later, band, fresh) };
+            }
+        }
+        for (q, &b) in later.iter().enumerate() {
+            if let Some(&ahead) = later.get(q + ROWS_AHEAD) {
+                self.prefetch(ahead);
+            }
+            let shared = self.shared_bands(a, b);
+            if shared.first >= band {
+                fresh.push((b, shared.count));
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,popcnt")]
+    unsafe fn first_met_in_avx512(
+        &self,
+        a: u32,
+        later: &[u32],
+        band: usize,
+        fresh: &mut Vec<(u32, u32)>,
+    ) {
+        use std::arch::x86_64::*;
+        let bands = self.bands.len();
+        let row_a = self.buckets_of(a);
+        let none = _mm512_set1_epi32(-1);
+        for (q, &b) in later.iter().enumerate() {
+            if let Some(&ahead) = later.get(q + ROWS_AHEAD) {
+                self.prefetch(ahead);
+            }
+            let row_b = self.buckets_of(b);
+            let (mut first, mut count, mut k) = (bands, 0u32, 0usize);
+            while k < bands {
+                let lanes: __mmask16 = if bands - k >= 16 {
+                    u16::MAX
+                } else {
+                    (1u16 << (bands - k)) - 1
+                };
+                // SAFETY: the mask covers lanes k..bands of both rows, which are `bands` long.
+                let (x, y) = unsafe {
+                    (
+                        _mm512_maskz_loadu_epi32(lanes, row_a.as_ptr().add(k).cast()),
+                        _mm512_maskz_loadu_epi32(lanes, row_b.as_ptr().add(k).cast()),
+                    )
+                };
+                let shared = _mm512_mask_cmpeq_epi32_mask(
+                    _mm512_mask_cmpneq_epi32_mask(lanes, x, none),
+                    x,
+                    y,
+                );
+                if shared != 0 && first == bands {
+                    first = k + shared.trailing_zeros() as usize;
+                }
+                count += shared.count_ones();
+                k += 16;
+            }
+            if first >= band {
+                fresh.push((b, count));
+            }
+        }
+    }
+
+    /// Hints the CPU to load `doc`'s buckets (its row is read at random by the next pairs).
+    #[inline(always)]
+    fn prefetch(&self, doc: u32) {
+        let row = self.buckets_of(doc);
+        // A row is 4 bytes per band: 32 bands are two cache lines.
+        for l in 0..row.len().div_ceil(16).min(4) {
+            crate::minhash::similarity::prefetch_line(row.as_ptr().wrapping_add(l * 16));
+        }
+    }
+
     /// The bucket of `doc` in each band (`u32::MAX`: none).
     pub fn buckets_of(&self, doc: u32) -> &[u32] {
         let b = self.bands.len();
         &self.bucket_of[doc as usize * b..(doc as usize + 1) * b]
     }
+}
+
+/// How many members ahead [`BucketLists::first_met_in`] fetches a row: far enough that a row
+/// from memory arrives in time, near enough that it is still in cache when read.
+const ROWS_AHEAD: usize = 8;
+
+/// Where two documents' buckets agree: see [`BucketLists::shared_bands`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SharedBands {
+    /// The first band in which they share a listed bucket (the number of bands when none).
+    pub first: usize,
+    /// Bands in which they share a listed bucket.
+    pub count: u32,
+}
+
+/// [`SharedBands`] of two rows of buckets (`u32::MAX`: in no listed bucket).
+#[inline]
+fn shared_bands(row_a: &[u32], row_b: &[u32]) -> SharedBands {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU supports the features the function was compiled for.
+            return unsafe { shared_bands_avx512(row_a, row_b) };
+        }
+    }
+    shared_bands_portable(row_a, row_b)
+}
+
+#[inline]
+fn shared_bands_portable(row_a: &[u32], row_b: &[u32]) -> SharedBands {
+    let mut out = SharedBands {
+        first: row_a.len(),
+        count: 0,
+    };
+    for (k, (&x, &y)) in row_a.iter().zip(row_b).enumerate().rev() {
+        if x != u32::MAX && x == y {
+            out.first = k;
+            out.count += 1;
+        }
+    }
+    out
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,popcnt")]
+unsafe fn shared_bands_avx512(row_a: &[u32], row_b: &[u32]) -> SharedBands {
+    use std::arch::x86_64::*;
+    assert_eq!(row_a.len(), row_b.len());
+    let none = _mm512_set1_epi32(-1);
+    let (mut first, mut count, mut k) = (row_a.len(), 0u32, 0usize);
+    while k < row_a.len() {
+        // The last block is loaded under a mask (its lanes past the row compare as unequal).
+        let lanes: __mmask16 = if row_a.len() - k >= 16 {
+            u16::MAX
+        } else {
+            (1u16 << (row_a.len() - k)) - 1
+        };
+        // SAFETY: the mask covers lanes k..len of both rows only; masked-off lanes are not read.
+        let (x, y) = unsafe {
+            (
+                _mm512_maskz_loadu_epi32(lanes, row_a.as_ptr().add(k).cast()),
+                _mm512_maskz_loadu_epi32(lanes, row_b.as_ptr().add(k).cast()),
+            )
+        };
+        let shared =
+            _mm512_mask_cmpeq_epi32_mask(_mm512_mask_cmpneq_epi32_mask(lanes, x, none), x, y);
+        if shared != 0 && first == row_a.len() {
+            first = k + shared.trailing_zeros() as usize;
+        }
+        count += shared.count_ones();
+        k += 16;
+    }
+    SharedBands { first, count }
 }
 
 /// The buckets of every band among the documents `included` marks (all when `None`), with
@@ -865,5 +1032,32 @@ mod tests {
         assert_eq!(capped.capped_bucket_count, 4);
         assert_eq!(capped.pairs_dropped_by_cap, 4 * (1225 - 45));
         assert!(capped.pairs.iter().all(|p| p.b < 10 && p.bands_hit == 4));
+    }
+
+    #[test]
+    fn shared_bands_agree_with_the_two_scalar_questions() {
+        let mut rng = crate::util::rng::SplitMix64::new(43);
+        for bands in [1usize, 2, 15, 16, 17, 20, 31, 32, 33, 64, 100] {
+            for _ in 0..400 {
+                // Few distinct buckets, so rows agree often; MAX (no bucket) on both sides too.
+                let mut draw = || match rng.below(5) {
+                    0 => u32::MAX,
+                    v => v as u32,
+                };
+                let a: Vec<u32> = (0..bands).map(|_| draw()).collect();
+                let b: Vec<u32> = (0..bands).map(|_| draw()).collect();
+                let hits: Vec<bool> = a
+                    .iter()
+                    .zip(&b)
+                    .map(|(&x, &y)| x != u32::MAX && x == y)
+                    .collect();
+                let expected = SharedBands {
+                    first: hits.iter().position(|&h| h).unwrap_or(bands),
+                    count: hits.iter().filter(|&&h| h).count() as u32,
+                };
+                assert_eq!(shared_bands(&a, &b), expected, "{a:?} {b:?}");
+                assert_eq!(shared_bands_portable(&a, &b), expected, "{a:?} {b:?}");
+            }
+        }
     }
 }

@@ -72,6 +72,16 @@ impl CMinHash {
         self.shifts.len()
     }
 
+    /// The first `k` rows of this family (c was drawn for the full K, so `new(k, seed)`
+    /// may differ).
+    pub fn first(&self, k: usize) -> CMinHash {
+        CMinHash {
+            sigma_key: self.sigma_key,
+            c: self.c,
+            shifts: self.shifts[..k.min(self.shifts.len())].to_vec(),
+        }
+    }
+
     /// c·σ(x): the part of h_k(x) shared by all rows (scalar reference for tests).
     #[cfg(test)]
     fn spread(&self, shingle: u64) -> u32 {

@@ -39,6 +39,16 @@ impl HashFamily {
         self.a.len()
     }
 
+    /// The first `k` functions of this family: the rows they give are the first `k` rows of
+    /// this family's (the seed draws every a before every b, so `new(k, seed)` differs).
+    pub fn first(&self, k: usize) -> HashFamily {
+        let k = k.min(self.len());
+        HashFamily {
+            a: self.a[..k].to_vec(),
+            b: self.b[..k].to_vec(),
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.a.is_empty()
     }

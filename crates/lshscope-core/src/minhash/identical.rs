@@ -133,6 +133,19 @@ impl IdenticalGroups {
         }
     }
 
+    /// The documents with the same shingle set as `doc`, in input order (`[doc]` when its set
+    /// is unique).
+    pub fn members_of(&self, doc: u32) -> &[u32] {
+        let rep = self.representative(doc);
+        match self.group[rep as usize] {
+            u32::MAX => std::slice::from_ref(&self.representative[doc as usize]),
+            g => {
+                &self.members
+                    [self.offsets[g as usize] as usize..self.offsets[g as usize + 1] as usize]
+            }
+        }
+    }
+
     /// Documents that repeat an earlier document's set: what the collapse saves.
     pub fn copies(&self) -> usize {
         self.members.len() - self.groups().len()
@@ -175,6 +188,14 @@ mod tests {
             (3, 2, 1)
         );
         assert_eq!(g.representatives().collect::<Vec<_>>(), [0, 1, 3, 4, 7]);
+        assert_eq!(
+            (g.members_of(6), g.members_of(5)),
+            (&[0u32, 2, 6][..], &[1u32, 5][..])
+        );
+        assert_eq!(
+            (g.members_of(7), g.members_of(3)),
+            (&[7u32][..], &[3u32][..])
+        );
     }
 
     #[test]

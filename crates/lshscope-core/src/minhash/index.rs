@@ -6,7 +6,7 @@ use super::sketch::{SketchFamily, SketchScratch, Sketcher};
 use crate::corpus::Corpus;
 use crate::jobs::{Phase, Progress};
 use crate::terms::Setting::NumPerm;
-use crate::text::{SetBuilder, ShingleOptions};
+use crate::text::{SetBuilder, ShingleOptions, Shingler};
 use crate::{Error, Result};
 
 /// Documents per chunk of work: big enough to amortize scheduling, small enough for smooth
@@ -219,12 +219,7 @@ impl Index {
 /// Shingles, hashes and sketches every document of `corpus`, in parallel over documents: the
 /// rows come from `options.family` ([`Sketcher`]), the classic family by default.
 pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress) -> Result<Index> {
-    let k = options.num_perm;
-    if k == 0 || k > 4096 {
-        return Err(Error::usage(format!(
-            "{NumPerm} must be between 1 and 4096, got {k}"
-        )));
-    }
+    let k = checked_num_perm(options.num_perm)?;
     let n = corpus.len();
     progress.begin(Phase::Signatures, n as u64);
     let sketcher = Sketcher::new(options.family, k, options.seed);
@@ -291,15 +286,38 @@ pub fn signatures_of_sets(
     seed: u64,
     progress: &Progress,
 ) -> Result<Signatures> {
-    if num_perm == 0 || num_perm > 4096 {
+    let k = checked_num_perm(num_perm)?;
+    sketch_sets(sets, &Sketcher::new(family, k, seed), progress)
+}
+
+/// The first `rows` of the K = `num_perm` rows [`signatures_of_sets`] computes, and only
+/// those where the family allows (classic and C-MinHash; one-permutation hashing gives all
+/// K, whose first `rows` are the same): what a banding of b × r ≤ `rows` needs, at `rows`/K
+/// of the sketching cost, with the band values it would have on the full signatures.
+pub fn leading_signatures_of_sets(
+    sets: &ShingleSets,
+    family: SketchFamily,
+    num_perm: usize,
+    seed: u64,
+    rows: usize,
+    progress: &Progress,
+) -> Result<Signatures> {
+    if num_perm == 0 || num_perm > 4096 || rows == 0 || rows > num_perm {
         return Err(Error::usage(format!(
-            "{NumPerm} must be between 1 and 4096, got {num_perm}"
+            "{NumPerm} must be between 1 and 4096 and cover the {rows} rows wanted, got \
+             {num_perm}"
         )));
     }
-    let k = num_perm;
+    let full = Sketcher::new(family, num_perm, seed);
+    let sketcher = full.first_rows(rows).unwrap_or(full);
+    sketch_sets(sets, &sketcher, progress)
+}
+
+/// The signatures of `sets` under `sketcher`, in parallel over chunks of documents.
+fn sketch_sets(sets: &ShingleSets, sketcher: &Sketcher, progress: &Progress) -> Result<Signatures> {
+    let k = sketcher.num_perm();
     let n = sets.len();
     progress.begin(Phase::Signatures, n as u64);
-    let sketcher = Sketcher::new(family, k, seed);
     let mut data = vec![0u32; n * k];
     let mut empty = vec![false; n];
     data.par_chunks_mut(CHUNK_DOCS * k)
@@ -320,6 +338,62 @@ pub fn signatures_of_sets(
             },
         )?;
     Ok(Signatures { k, data, empty })
+}
+
+/// The signatures [`build_index`] computes for `corpus` with `options`, bit for bit, with no
+/// shingle set built: each text's shingle hashes go to the sketch as the text yields them,
+/// repeats and all, since a repeat cannot change a minimum (every family's row is a minimum
+/// of some hash of each shingle, see [`Sketcher::sketch_into`]). This spares the sort and
+/// de-duplication of each set and the memory the sets would fill: the signature phase alone,
+/// for work that needs no exact Jaccard. The classic family's kernel costs O(n·K), so the
+/// repeats it sees cost it more than they cost the one-hash families (one pass over them).
+pub fn signatures_of_texts(
+    corpus: &Corpus,
+    options: &IndexOptions,
+    progress: &Progress,
+) -> Result<Signatures> {
+    let k = checked_num_perm(options.num_perm)?;
+    let n = corpus.len();
+    progress.begin(Phase::Signatures, n as u64);
+    let sketcher = Sketcher::new(options.family, k, options.seed);
+    let mut data = vec![0u32; n * k];
+    let mut empty = vec![false; n];
+    data.par_chunks_mut(CHUNK_DOCS * k)
+        .zip(empty.par_chunks_mut(CHUNK_DOCS))
+        .enumerate()
+        .try_for_each_init(
+            || {
+                (
+                    Shingler::new(options.shingle.clone()),
+                    Vec::new(),
+                    SketchScratch::default(),
+                )
+            },
+            |(shingler, hashes, scratch), (c, (sig_chunk, empty_chunk))| {
+                progress.check()?;
+                let first = c * CHUNK_DOCS;
+                for (d, is_empty) in empty_chunk.iter_mut().enumerate() {
+                    hashes.clear();
+                    shingler.hashes(corpus.text(first + d), hashes);
+                    let row = &mut sig_chunk[d * k..(d + 1) * k];
+                    sketcher.sketch_into(hashes, row, scratch);
+                    *is_empty = hashes.is_empty();
+                }
+                progress.advance(empty_chunk.len() as u64);
+                Ok::<(), Error>(())
+            },
+        )?;
+    Ok(Signatures { k, data, empty })
+}
+
+/// K, when it is one the index can hold.
+fn checked_num_perm(k: usize) -> Result<usize> {
+    if k == 0 || k > 4096 {
+        return Err(Error::usage(format!(
+            "{NumPerm} must be between 1 and 4096, got {k}"
+        )));
+    }
+    Ok(k)
 }
 
 /// Insertion sort, for the last step of the bucket sorts here: after a counting pass on the top

@@ -17,12 +17,15 @@ mod verify;
 
 pub use banding::{
     BandBuckets, Banding, BandingOptions, BucketInfo, BucketLists, CandidatePair, Candidates,
-    MIN_MAX_BUCKET, band_key, band_keys, bucket_lists, find_candidates, find_candidates_among,
-    max_bucket_refusal, pairs_among,
+    MIN_MAX_BUCKET, SharedBands, band_key, band_keys, bucket_lists, find_candidates,
+    find_candidates_among, max_bucket_refusal, pairs_among,
 };
 pub use family::{HashFamily, fold32, signature_into};
 pub use identical::IdenticalGroups;
-pub use index::{Index, IndexOptions, ShingleSets, Signatures, build_index, signatures_of_sets};
+pub use index::{
+    Index, IndexOptions, ShingleSets, Signatures, build_index, leading_signatures_of_sets,
+    signatures_of_sets, signatures_of_texts,
+};
 pub use sketch::{SketchFamily, SketchScratch, Sketcher};
 pub use stream::{StreamCounts, stream_verified};
 pub use verify::{PackedPair, VerifiedPair, estimate, verify};

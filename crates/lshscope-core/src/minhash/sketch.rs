@@ -138,6 +138,19 @@ impl Sketcher {
         }
     }
 
+    /// A sketcher for the first `rows` rows of this one, exactly: what a banding that uses
+    /// only those rows needs, at `rows`/K of the cost. `None` for one-permutation hashing,
+    /// whose K bins all depend on K (its cost hardly depends on K anyway).
+    pub fn first_rows(&self, rows: usize) -> Option<Sketcher> {
+        assert!(rows > 0, "a sketch has at least one row");
+        let drawn = match &self.drawn {
+            Drawn::Classic(f) => Drawn::Classic(f.first(rows)),
+            Drawn::OnePermutation(_) => return None,
+            Drawn::CMinHash(f) => Drawn::CMinHash(f.first(rows)),
+        };
+        Some(Sketcher { drawn })
+    }
+
     /// K, the number of rows.
     pub fn num_perm(&self) -> usize {
         match &self.drawn {
@@ -147,9 +160,17 @@ impl Sketcher {
         }
     }
 
-    /// The K rows of one document from its shingle-hash set (sorted and distinct, as
-    /// [`super::ShingleSets`] holds them), into `row`. An empty set gives all `u32::MAX`. For the
-    /// classic family this is exactly [`signature_into`].
+    /// The K rows of one document from its shingle hashes, into `row`. An empty input gives
+    /// all `u32::MAX`. For the classic family this is exactly [`signature_into`].
+    ///
+    /// The hashes may come in any order and with repeats: the sorted, distinct set that
+    /// [`super::ShingleSets`] holds, or the raw stream a [`crate::text::Shingler`] yields. Every
+    /// family's row is a minimum over the shingles of a value that depends only on the
+    /// shingle's 64-bit hash (classic: a permutation of its 32-bit fold; one-permutation: the
+    /// smallest mixed hash in the row's bin, then densification, which looks only at which
+    /// bins were reached; C-MinHash: a shifted mixed hash), and a minimum does not depend on
+    /// order or repeats, so both give the same rows bit for bit
+    /// ([`super::signatures_of_texts`] relies on it).
     pub fn sketch_into(&self, set: &[u64], row: &mut [u32], scratch: &mut SketchScratch) {
         assert_eq!(row.len(), self.num_perm(), "a row of K values");
         match &self.drawn {
@@ -205,6 +226,27 @@ mod tests {
                 let mut expected = vec![0; k];
                 signature_into(&family, &set, &mut expected, &mut Vec::new());
                 assert_eq!(sketcher.sketch(&set), expected, "k = {k}, n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn first_rows_are_the_first_rows_of_the_full_sketch() {
+        let mut rng = SplitMix64::new(6);
+        for family in SketchFamily::ALL {
+            let full = Sketcher::new(family, 128, 11);
+            let Some(prefix) = full.first_rows(52) else {
+                assert_eq!(family, SketchFamily::OnePermutation);
+                continue;
+            };
+            assert_eq!(prefix.num_perm(), 52);
+            for n in [0, 1, 40, 700] {
+                let set = random_set(&mut rng, n);
+                assert_eq!(
+                    prefix.sketch(&set),
+                    full.sketch(&set)[..52],
+                    "{family}, n = {n}"
+                );
             }
         }
     }

@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use super::banding::BucketLists;
 use super::identical::IdenticalGroups;
 use super::index::Index;
+use super::similarity::{prefetch_set, prefetch_signature};
 use super::verify::{VerifiedPair, estimate, jaccard_at_least};
 use crate::Result;
 use crate::jobs::{Phase, Progress};
@@ -29,6 +30,10 @@ const UNIT_PAIRS: u64 = 1 << 16;
 /// Bucket pairs per batch handed on: verified pairs of one batch are held together (at most
 /// 40 bytes each), so this bounds the memory of the stream at about 160 MB.
 const BATCH_PAIRS: u64 = 1 << 22;
+
+/// How many pairs ahead a pair's set and signature are fetched: far enough that a set from
+/// memory arrives in time, near enough that it is still in cache when read.
+const SETS_AHEAD: usize = 4;
 
 /// What a stream of verified candidates went through.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -83,6 +88,7 @@ pub fn stream_verified(
                     progress.check()?;
                     let mut out = Vec::new();
                     let mut candidates = 0u64;
+                    let mut fresh: Vec<(u32, u32)> = Vec::new();
                     // Jaccard and estimate of pairs of representatives (None: below the
                     // threshold), for pairs with a copy on either side: every pair between
                     // copies of two sets has the sets' similarity. At most one entry per
@@ -105,11 +111,27 @@ pub fn stream_verified(
                             let a = members[i];
                             let copy_of_a =
                                 copies.map(|g| (g.representative(a), g.multiplicity(a) > 1));
-                            for &b in &members[i + 1..] {
-                                if lists.collide_before(a, b, band) {
-                                    continue;
+                            // First the pairs of `a` taken in this band (not in an earlier
+                            // one), with their bands hit ...
+                            fresh.clear();
+                            lists.first_met_in(a, &members[i + 1..], band, &mut fresh);
+                            candidates += fresh.len() as u64;
+                            // ... then their similarities, the set and signature that a later
+                            // pair reads fetched while this one merges.
+                            for (q, &(b, bands_hit)) in fresh.iter().enumerate() {
+                                if let Some(&(ahead, _)) = fresh.get(q + SETS_AHEAD) {
+                                    let read = match (copies, copy_of_a) {
+                                        (Some(g), Some((ra, _))) => {
+                                            let rb = g.representative(ahead);
+                                            (ra != rb).then_some(rb)
+                                        }
+                                        _ => Some(ahead),
+                                    };
+                                    if let Some(d) = read {
+                                        prefetch_set(index.sets.get(d as usize));
+                                        prefetch_signature(index.signatures.row(d as usize));
+                                    }
                                 }
-                                candidates += 1;
                                 let found = match (copies, copy_of_a) {
                                     (Some(g), Some((ra, a_copied))) => {
                                         let rb = g.representative(b);
@@ -134,7 +156,7 @@ pub fn stream_verified(
                                     out.push(VerifiedPair {
                                         a,
                                         b,
-                                        bands_hit: lists.bands_hit(a, b),
+                                        bands_hit,
                                         jaccard,
                                         estimate,
                                     });

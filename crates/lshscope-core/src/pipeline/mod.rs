@@ -29,9 +29,11 @@ use crate::minhash::{
     stream_verified, verify,
 };
 
-/// A streamed scan sorts up to this many pairs at a time in memory (24 bytes a pair: 384 MB);
-/// more go through sorted runs on disk ([`PairOrder::Sorted`]).
-pub const SORTED_PAIRS_UP_TO: usize = 16_000_000;
+/// A streamed scan sorts up to this many pairs at a time in memory (20 bytes a pair held and
+/// as many again while a run is sorted: 1.9 GB at most); more go through sorted runs on disk
+/// ([`PairOrder::Sorted`]). Sized so a scan that writes 130 M pairs of 664 k documents
+/// stays under 4 GiB (docs/performance.md, "Sorted output").
+pub const SORTED_PAIRS_UP_TO: usize = 48_000_000;
 
 /// The order in which [`Pipeline::stream_verified`] hands pairs on.
 #[derive(Debug, Clone, PartialEq, Eq)]

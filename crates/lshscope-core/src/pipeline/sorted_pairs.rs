@@ -1,13 +1,17 @@
-//! Verified pairs handed on sorted by document, however many there are: up to a run's worth
-//! are sorted in memory; beyond that each full run is sorted and written to a temporary file,
-//! and the runs are merged at the end (an external merge sort). Memory stays at one run plus a
-//! read buffer per run; the disk holds 20 bytes a pair while the merge lasts.
+//! Verified pairs handed on sorted by document, however many there are. Up to a run's worth
+//! are held in memory (20 bytes a pair) and radix-sorted (one partition by the first
+//! document's high bits into cache-sized buckets, then a least-significant-digit radix sort of
+//! each bucket in cache, the buckets in parallel); beyond that each full run is sorted and
+//! written to a temporary file, and at the end the runs on disk and the last run, still in
+//! memory, are merged (an external merge sort). Sorting needs a second buffer as large as the
+//! run, so memory is 40 bytes per pair of a run; the disk holds 20 bytes a pair while the
+//! merge lasts.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Seek, Write};
+use std::io::{BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
 
 use crate::minhash::{PackedPair, VerifiedPair};
 use crate::terms::Setting::{SortLimit, Unsorted};
@@ -22,6 +26,144 @@ const BATCH: usize = 1 << 16;
 /// pairs more than once per level.
 const FAN_IN: usize = 16;
 
+/// Records read from a run file at a time while merging (1.3 MB).
+const READ_RECORDS: usize = 1 << 16;
+
+/// One held pair: the 20 bytes of [`PackedPair::to_bytes`] as five words (`[a, b, Jaccard's
+/// low and high halves, bands hit | agreeing rows << 16]`), 4-byte aligned so a run holds no
+/// padding. Run files hold the same words, little-endian.
+type Record = [u32; 5];
+
+/// The record of 20 little-endian bytes (a pair packed, or a pair in a run file).
+fn record_from_bytes(bytes: &[u8]) -> Record {
+    std::array::from_fn(|i| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4")))
+}
+
+/// The 20 little-endian bytes of a record.
+fn record_bytes(r: &Record) -> [u8; PackedPair::BYTES] {
+    let mut bytes = [0u8; PackedPair::BYTES];
+    for (chunk, word) in bytes.chunks_exact_mut(4).zip(r) {
+        chunk.copy_from_slice(&word.to_le_bytes());
+    }
+    bytes
+}
+
+fn record(pair: &VerifiedPair, num_perm: usize) -> Record {
+    record_from_bytes(&PackedPair::pack(pair, num_perm).to_bytes())
+}
+
+fn unrecord(r: &Record, num_perm: usize) -> VerifiedPair {
+    PackedPair::from_bytes(&record_bytes(r)).unpack(num_perm)
+}
+
+/// The order pairs are handed on in: by first document, then second.
+fn doc_key(r: &Record) -> u64 {
+    (u64::from(r[0]) << 32) | u64::from(r[1])
+}
+
+/// Sorts `records` by (a, b), stably, with `scratch` (resized to match) as the second buffer.
+///
+/// The key is (a, b) squeezed into `bits_a + bits_b` bits (the widths of the largest a and b
+/// held). One counting pass on the key's top bits (up to 12: 4,096 buckets, a stable scatter
+/// into `scratch`) leaves buckets of a few ten thousand pairs for a run of tens of millions;
+/// each bucket is then sorted on the key's remaining bits by a least-significant-digit radix
+/// sort that stays in cache (Knuth, TAOCP vol. 3, §5.2.5), the buckets spread over threads.
+fn radix_sort(records: &mut [Record], scratch: &mut Vec<Record>) {
+    let len = records.len();
+    if len < 2 {
+        return;
+    }
+    let (max_a, max_b) = records
+        .iter()
+        .fold((0u32, 0u32), |(a, b), r| (a.max(r[0]), b.max(r[1])));
+    let bits_b = u32::BITS - max_b.leading_zeros();
+    let key_bits = u32::BITS - max_a.leading_zeros() + bits_b;
+    let key = move |r: &Record| (u64::from(r[0]) << bits_b) | u64::from(r[1]);
+    let top_bits = key_bits.min(12);
+    let low_bits = key_bits - top_bits;
+    let mut offsets = vec![0usize; (1 << top_bits) + 1];
+    for r in records.iter() {
+        offsets[(key(r) >> low_bits) as usize + 1] += 1;
+    }
+    for i in 1..offsets.len() {
+        offsets[i] += offsets[i - 1];
+    }
+    scratch.clear();
+    scratch.resize(len, [0; 5]);
+    let mut next = offsets.clone();
+    for r in records.iter() {
+        let bucket = (key(r) >> low_bits) as usize;
+        scratch[next[bucket]] = *r;
+        next[bucket] += 1;
+    }
+    // The buckets as disjoint slices of both buffers: each is sorted from `scratch` back into
+    // `records`, the other buffer's slice serving as its scratch.
+    let mut pieces = Vec::with_capacity(offsets.len() - 1);
+    let (mut rest_records, mut rest_scratch) = (&mut records[..], &mut scratch[..]);
+    for bounds in offsets.windows(2) {
+        let size = bounds[1] - bounds[0];
+        let (bucket_records, r) = std::mem::take(&mut rest_records).split_at_mut(size);
+        let (bucket_scratch, s) = std::mem::take(&mut rest_scratch).split_at_mut(size);
+        (rest_records, rest_scratch) = (r, s);
+        if size > 0 {
+            pieces.push((bucket_scratch, bucket_records));
+        }
+    }
+    pieces
+        .into_par_iter()
+        .with_min_len(16)
+        .for_each(|(from, into)| sort_bucket(from, into, low_bits, &key));
+}
+
+/// Sorts `from` on the low `bits` bits of `key` into `into` (the same length), stably;
+/// `from` is left as scratch.
+fn sort_bucket(from: &mut [Record], into: &mut [Record], bits: u32, key: &impl Fn(&Record) -> u64) {
+    if from.len() <= 32 || bits == 0 {
+        into.copy_from_slice(from);
+        if bits > 0 {
+            // Insertion sort: stable, and the quickest for a handful of pairs.
+            for i in 1..into.len() {
+                let mut j = i;
+                while j > 0 && key(&into[j - 1]) > key(&into[i]) {
+                    j -= 1;
+                }
+                into[j..=i].rotate_right(1);
+            }
+        }
+        return;
+    }
+    const DIGIT: u32 = 11;
+    let passes = bits.div_ceil(DIGIT);
+    let width = bits.div_ceil(passes);
+    let mask = (1u64 << width) - 1;
+    let mut counts = vec![0usize; 1 << width];
+    // Passes alternate from → into → from …; an even count ends in `from`, so it starts with
+    // a copy into `into` and sorts from there instead.
+    let (mut src, mut dst) = if passes.is_multiple_of(2) {
+        into.copy_from_slice(from);
+        (into, from)
+    } else {
+        (from, into)
+    };
+    for pass in 0..passes {
+        let shift = pass * width;
+        counts.iter_mut().for_each(|c| *c = 0);
+        for r in src.iter() {
+            counts[((key(r) >> shift) & mask) as usize] += 1;
+        }
+        let mut sum = 0;
+        for c in counts.iter_mut() {
+            (*c, sum) = (sum, sum + *c);
+        }
+        for r in src.iter() {
+            let digit = ((key(r) >> shift) & mask) as usize;
+            dst[counts[digit]] = *r;
+            counts[digit] += 1;
+        }
+        std::mem::swap(&mut src, &mut dst);
+    }
+}
+
 /// Collects verified pairs and hands them on sorted by (a, b).
 pub struct PairSorter {
     num_perm: usize,
@@ -29,12 +171,94 @@ pub struct PairSorter {
     /// Where run files go: the output's directory (it must take the output anyway), else the
     /// system's temporary directory.
     dir: Option<PathBuf>,
-    held: Vec<PackedPair>,
+    held: Vec<Record>,
+    /// The radix sort's second buffer, kept between runs.
+    scratch: Vec<Record>,
     /// Sorted runs on disk with their levels (a run of level L merged 16^L runs), each an
     /// unlinked file (nothing stays behind, even when the process is killed).
     runs: Vec<(u32, File)>,
     /// Runs sorted in memory and written so far.
     runs_written: usize,
+}
+
+/// Where a merge reads one sorted run from: a run file, a block at a time, or the last run,
+/// still in memory.
+enum RunSource<'a> {
+    File {
+        file: File,
+        block: Vec<Record>,
+        bytes: Vec<u8>,
+        at: usize,
+    },
+    Memory {
+        records: &'a [Record],
+        at: usize,
+    },
+}
+
+impl RunSource<'_> {
+    fn file(file: File) -> std::io::Result<Self> {
+        // A block of at most the whole run: small runs (a small `run_pairs`) get small buffers.
+        let records = file.metadata()?.len() as usize / PackedPair::BYTES;
+        let block = records.clamp(1, READ_RECORDS);
+        Ok(RunSource::File {
+            file,
+            block: Vec::with_capacity(block),
+            bytes: vec![0; block * PackedPair::BYTES],
+            at: 0,
+        })
+    }
+
+    /// The run's next pair, or `None` at its end.
+    fn next(&mut self) -> std::io::Result<Option<Record>> {
+        match self {
+            RunSource::Memory { records, at } => {
+                let r = records.get(*at).copied();
+                *at += 1;
+                Ok(r)
+            }
+            RunSource::File {
+                file,
+                block,
+                bytes,
+                at,
+            } => {
+                if *at == block.len() {
+                    let filled = read_full(file, bytes)?;
+                    if filled % PackedPair::BYTES != 0 {
+                        return Err(std::io::Error::new(
+                            std::io::ErrorKind::UnexpectedEof,
+                            "a run file ends inside a pair",
+                        ));
+                    }
+                    block.clear();
+                    block.extend(
+                        bytes[..filled]
+                            .chunks_exact(PackedPair::BYTES)
+                            .map(record_from_bytes),
+                    );
+                    *at = 0;
+                }
+                let r = block.get(*at).copied();
+                *at += 1;
+                Ok(r)
+            }
+        }
+    }
+}
+
+/// Reads until `buf` is full or the file ends; returns the bytes read.
+fn read_full(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match file.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
 }
 
 impl PairSorter {
@@ -47,6 +271,7 @@ impl PairSorter {
             run_pairs: run_pairs.max(1),
             dir: dir.map(Path::to_path_buf),
             held: Vec::new(),
+            scratch: Vec::new(),
             runs: Vec::new(),
             runs_written: 0,
         }
@@ -54,10 +279,19 @@ impl PairSorter {
 
     pub fn push(&mut self, batch: &[VerifiedPair]) -> Result<()> {
         for pair in batch {
-            self.held.push(PackedPair::pack(pair, self.num_perm));
-            if self.held.len() >= self.run_pairs {
+            // A full run goes to disk only when another pair comes: the last run, full or
+            // not, is merged from memory.
+            if self.held.len() == self.run_pairs {
                 self.write_run()?;
             }
+            if self.held.len() == self.held.capacity() {
+                // Grow as a vector does, but never past a run: the run's memory is the
+                // budget `run_pairs` sets.
+                let more = self.held.capacity().max(1 << 12);
+                self.held
+                    .reserve_exact(more.min(self.run_pairs - self.held.len()));
+            }
+            self.held.push(record(pair, self.num_perm));
         }
         Ok(())
     }
@@ -79,7 +313,7 @@ impl PairSorter {
     /// A new run file, written by `fill` and rewound for reading.
     fn run_file(
         &self,
-        fill: impl FnOnce(&mut dyn FnMut(&PackedPair) -> Result<()>) -> Result<()>,
+        fill: impl FnOnce(&mut dyn FnMut(&Record) -> Result<()>) -> Result<()>,
     ) -> Result<File> {
         let file = match &self.dir {
             Some(d) => tempfile::tempfile_in(d),
@@ -87,8 +321,8 @@ impl PairSorter {
         }
         .map_err(|e| self.disk_error(e))?;
         let mut out = BufWriter::with_capacity(1 << 20, file);
-        fill(&mut |pair| {
-            out.write_all(&pair.to_bytes())
+        fill(&mut |r| {
+            out.write_all(&record_bytes(r))
                 .map_err(|e| self.disk_error(e))
         })?;
         let mut file = out
@@ -99,10 +333,8 @@ impl PairSorter {
     }
 
     fn write_run(&mut self) -> Result<()> {
-        self.held.sort_unstable_by_key(|p| (p.a, p.b));
-        let held = std::mem::take(&mut self.held);
-        let file = self.run_file(|emit| held.iter().try_for_each(emit))?;
-        self.held = held;
+        radix_sort(&mut self.held, &mut self.scratch);
+        let file = self.run_file(|emit| self.held.iter().try_for_each(emit))?;
         self.held.clear();
         self.runs.push((0, file));
         self.runs_written += 1;
@@ -112,70 +344,83 @@ impl PairSorter {
             if self.runs.len() < FAN_IN || self.runs[start..].iter().any(|r| r.0 != level) {
                 return Ok(());
             }
-            let runs: Vec<File> = self.runs.drain(start..).map(|r| r.1).collect();
-            let merged = self.run_file(|emit| self.merge(runs, |p| emit(&p)))?;
+            let runs = self
+                .runs
+                .drain(start..)
+                .map(|r| RunSource::file(r.1))
+                .collect::<std::io::Result<_>>()
+                .map_err(|e| self.disk_error(e))?;
+            let merged = self.run_file(|emit| self.merge(runs, |r| emit(&r)))?;
             self.runs.push((level + 1, merged));
         }
     }
 
-    /// Merges sorted `runs` into one sequence sorted by (a, b), handing each pair to `emit`.
-    fn merge(&self, runs: Vec<File>, mut emit: impl FnMut(PackedPair) -> Result<()>) -> Result<()> {
-        let mut readers: Vec<BufReader<File>> = runs
-            .into_iter()
-            .map(|f| BufReader::with_capacity(1 << 16, f))
-            .collect();
-        let count = readers.len();
-        let mut next = |run: usize| -> Result<Option<PackedPair>> {
-            let mut bytes = [0u8; PackedPair::BYTES];
-            match readers[run].read_exact(&mut bytes) {
-                Ok(()) => Ok(Some(PackedPair::from_bytes(&bytes))),
-                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
-                Err(e) => Err(self.disk_error(e)),
-            }
-        };
+    /// Merges sorted `runs` into one sequence sorted by (a, b), handing each pair to `emit`;
+    /// of equal pairs, the earlier run's goes first.
+    fn merge(
+        &self,
+        mut runs: Vec<RunSource<'_>>,
+        mut emit: impl FnMut(Record) -> Result<()>,
+    ) -> Result<()> {
         // The head of each run; runs are sorted, so the least head is the least pair left.
-        let mut heads = BinaryHeap::with_capacity(count);
-        let mut pending: Vec<Option<PackedPair>> = Vec::with_capacity(count);
-        for run in 0..count {
-            let head = next(run)?;
-            if let Some(p) = head {
-                heads.push(Reverse((p.a, p.b, run)));
+        // A handful of runs (FAN_IN at most) is searched linearly: quicker than a heap's
+        // pointer chasing at that size.
+        let mut heads: Vec<(u64, Record, usize)> = Vec::with_capacity(runs.len());
+        for (i, run) in runs.iter_mut().enumerate() {
+            if let Some(r) = run.next().map_err(|e| self.disk_error(e))? {
+                heads.push((doc_key(&r), r, i));
             }
-            pending.push(head);
         }
-        while let Some(Reverse((_, _, run))) = heads.pop() {
-            emit(pending[run].take().expect("a head has its pair"))?;
-            if let Some(p) = next(run)? {
-                heads.push(Reverse((p.a, p.b, run)));
-                pending[run] = Some(p);
+        while !heads.is_empty() {
+            let mut least = 0;
+            for (h, head) in heads.iter().enumerate().skip(1) {
+                if (head.0, head.2) < (heads[least].0, heads[least].2) {
+                    least = h;
+                }
+            }
+            let (_, r, run) = heads[least];
+            emit(r)?;
+            match runs[run].next().map_err(|e| self.disk_error(e))? {
+                Some(next) => heads[least] = (doc_key(&next), next, run),
+                None => {
+                    heads.swap_remove(least);
+                }
             }
         }
         Ok(())
     }
 
     /// Hands every pair on to `sink` in (a, b) order, in batches; returns the runs that went
-    /// to disk (0 when all fit in memory).
+    /// to disk (0 when all fit in one run, in memory).
     pub fn finish(mut self, mut sink: impl FnMut(&[VerifiedPair]) -> Result<()>) -> Result<usize> {
         let k = self.num_perm;
         let mut batch = Vec::with_capacity(BATCH);
+        radix_sort(&mut self.held, &mut self.scratch);
+        self.scratch = Vec::new();
         if self.runs.is_empty() {
-            self.held.sort_unstable_by_key(|p| (p.a, p.b));
             for chunk in self.held.chunks(BATCH) {
                 batch.clear();
-                batch.extend(chunk.iter().map(|p| p.unpack(k)));
+                batch.extend(chunk.iter().map(|r| unrecord(r, k)));
                 sink(&batch)?;
             }
             return Ok(0);
         }
-        if !self.held.is_empty() {
-            self.write_run()?;
-        }
-        let runs = std::mem::take(&mut self.runs)
+        // The last run stays in memory and is merged with those on disk, after them (it
+        // holds the latest pairs).
+        let mut runs: Vec<RunSource<'_>> = std::mem::take(&mut self.runs)
             .into_iter()
-            .map(|r| r.1)
-            .collect();
-        self.merge(runs, |pair| {
-            batch.push(pair.unpack(k));
+            .map(|r| RunSource::file(r.1))
+            .collect::<std::io::Result<_>>()
+            .map_err(|e| self.disk_error(e))?;
+        let last = std::mem::take(&mut self.held);
+        if !last.is_empty() {
+            runs.push(RunSource::Memory {
+                records: &last,
+                at: 0,
+            });
+        }
+        self.merge(runs, |r| {
+            batch.push(unrecord(&r, k));
             if batch.len() == BATCH {
                 sink(&batch)?;
                 batch.clear();
@@ -240,10 +485,58 @@ mod tests {
         let (in_memory, runs) = sorted_through(&pairs, usize::MAX);
         assert_eq!(runs, 0);
         assert_eq!(in_memory, expected);
-        for run_pairs in [1, 999, 5_000, 19_999] {
+        for run_pairs in [1, 999, 5_000, 19_999, 20_000] {
             let (merged, runs) = sorted_through(&pairs, run_pairs);
-            assert_eq!(runs, 20_000usize.div_ceil(run_pairs), "{run_pairs}");
+            // Every run but the last goes to disk.
+            assert_eq!(runs, 20_000usize.div_ceil(run_pairs) - 1, "{run_pairs}");
             assert_eq!(merged, expected, "{run_pairs} pairs a run");
+        }
+    }
+
+    /// A generator of reproducible pseudo-random numbers (SplitMix64).
+    fn splitmix(state: &mut u64) -> u64 {
+        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE5_E4B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// The radix sort and the merge against a stable comparison sort, on key shapes that
+    /// take each of its paths: one first document for all (one bucket of every pair), the
+    /// widest positions (a 64-bit key), few distinct keys (ties, whose pairs differ and must
+    /// keep their input order), and sizes around the in-cache cut-off.
+    #[test]
+    fn the_radix_sort_and_merge_order_as_a_stable_sort_does() {
+        let mut state = 7;
+        type Positions = fn(u64) -> (u32, u32);
+        let shapes: [(&str, Positions); 5] = [
+            ("corpus-like", |x| {
+                ((x % 50_000) as u32, (x >> 20) as u32 % 60_000)
+            }),
+            ("one first document", |x| (3, (x % 1_000_000) as u32)),
+            ("widest", |x| ((x >> 32) as u32, x as u32)),
+            ("ties", |x| ((x % 5) as u32, (x >> 8) as u32 % 3)),
+            ("one key", |_| (9, 10)),
+        ];
+        for (shape, make) in shapes {
+            for n in [0usize, 1, 2, 31, 33, 300, 70_000] {
+                let pairs: Vec<VerifiedPair> = (0..n)
+                    .map(|i| {
+                        let (a, b) = make(splitmix(&mut state));
+                        pair(a, b, i as u32 % 64)
+                    })
+                    .collect();
+                let mut expected = pairs.clone();
+                expected.sort_by_key(|p| (p.a, p.b));
+                for run_pairs in [usize::MAX, 1_000, 7] {
+                    if run_pairs == 7 && n > 300 {
+                        continue;
+                    }
+                    let (got, _) = sorted_through(&pairs, run_pairs);
+                    assert!(got == expected, "{shape}, {n} pairs, runs of {run_pairs}");
+                }
+            }
         }
     }
 

@@ -255,6 +255,7 @@ fn stratified_estimates_cover_the_exact_values_on_dependent_corpora() {
             let sample = stratified_pair_sample(
                 &index.sets,
                 &index.signatures,
+                128,
                 m,
                 t,
                 1000 + seed,
@@ -313,7 +314,7 @@ fn candidates_stratum_is_the_distinct_candidates() {
         let index = build_index(&corpus, &options, &Progress::new()).unwrap();
         let p = Progress::new();
         let sample =
-            stratified_pair_sample(&index.sets, &index.signatures, 100, 0.6, 1, &p).unwrap();
+            stratified_pair_sample(&index.sets, &index.signatures, 128, 100, 0.6, 1, &p).unwrap();
         let found = find_candidates(
             &index.signatures,
             &BandingOptions {
@@ -330,7 +331,8 @@ fn candidates_stratum_is_the_distinct_candidates() {
         );
         // A budget above the candidates takes them whole: exactly their similarities.
         let m = 2 * found.pairs.len() + 1000;
-        let whole = stratified_pair_sample(&index.sets, &index.signatures, m, 0.6, 1, &p).unwrap();
+        let whole =
+            stratified_pair_sample(&index.sets, &index.signatures, 128, m, 0.6, 1, &p).unwrap();
         assert!(whole.candidates().is_census());
         let mut got = whole.candidates().similarities.clone();
         let mut want: Vec<f64> = found
@@ -351,5 +353,55 @@ fn candidates_stratum_is_the_distinct_candidates() {
             whole.strata[1].pairs,
             whole.population() - found.pairs.len() as u64
         );
+    }
+}
+
+/// `truth --estimate-pairs` sketches only the permissive banding's b × r rows of the sets
+/// ([`strata_signatures`]); the explorer samples from the full signatures it holds. For the
+/// same seed both give the same sample, so the same estimates, in every sketch family and
+/// whether the candidates are drawn or taken whole.
+#[test]
+fn strata_signatures_give_the_sample_of_the_full_index() {
+    use lshscope_core::analysis::stratified::{
+        permissive_banding, strata_signatures, stratified_pair_sample,
+    };
+    use lshscope_core::minhash::SketchFamily;
+    let corpus = template_corpus(3);
+    for family in SketchFamily::ALL {
+        for (t, m) in [(0.5, 400), (0.9, 100_000)] {
+            let options = IndexOptions {
+                shingle: ShingleOptions {
+                    kind: ShingleKind::Word(1),
+                    ..ShingleOptions::default()
+                },
+                num_perm: 128,
+                seed: 6,
+                family,
+            };
+            let p = Progress::new();
+            let index = build_index(&corpus, &options, &p).unwrap();
+            let strata = strata_signatures(&index.sets, &options, t, &p).unwrap();
+            let banding = permissive_banding(128, t).unwrap();
+            if family != SketchFamily::OnePermutation {
+                assert_eq!(strata.num_perm(), banding.hashes_used(), "{family}");
+            }
+            for doc in [0, 17, corpus.len() - 1] {
+                let rows = banding.hashes_used();
+                assert_eq!(
+                    strata.row(doc)[..rows],
+                    index.signatures.row(doc)[..rows],
+                    "{family}: document {doc}"
+                );
+            }
+            let explorer =
+                stratified_pair_sample(&index.sets, &index.signatures, 128, m, t, 6, &p).unwrap();
+            let cli = stratified_pair_sample(&index.sets, &strata, 128, m, t, 6, &p).unwrap();
+            assert_eq!(explorer, cli, "{family}, t = {t}");
+            assert_eq!(
+                explorer.intervals(20, 5, t).map(|iv| iv.pairs_at_or_above),
+                cli.intervals(20, 5, t).map(|iv| iv.pairs_at_or_above)
+            );
+            assert!(explorer.sampled() > 0);
+        }
     }
 }

@@ -101,16 +101,22 @@ impl App {
         self.add_labels_to_histogram();
     }
 
-    /// Counts the labels of the current candidates into `hist` (which must have no labels).
+    /// Counts the labels of the current candidates into `hist` (which must have no labels):
+    /// each labelled pair of texts once, however many copy pairs it covers, so a bin's
+    /// precision and its interval count judgements, not copies.
     pub(super) fn add_labels_to_histogram(&mut self) {
         let Some(result) = &self.candidates.result else {
             return;
         };
         let pairs = &result.pairs;
-        // Labels are few and pairs sorted by (a, b): look each label's pair up, rather than
-        // every pair's label.
-        for (&(a, b), &label) in self.labels.by_position() {
-            if let Ok(i) = pairs.binary_search_by(|p| (p.a, p.b).cmp(&(a, b))) {
+        // Labels are few and pairs sorted by (a, b): look each label's pairs up, rather than
+        // every pair's label. A labelled pair of texts counts when any of its copy pairs is a
+        // candidate (they share signatures, so all are, unless the list is a sample).
+        for (copies, label) in self.labels.labelled_texts(LABEL_LOOKUPS) {
+            let found = copies
+                .iter()
+                .find_map(|&(a, b)| pairs.binary_search_by(|p| (p.a, p.b).cmp(&(a, b))).ok());
+            if let Some(i) = found {
                 self.hist.add_label(pairs[i].jaccard, label);
             }
         }
@@ -126,3 +132,6 @@ impl App {
             .unwrap_or(0);
     }
 }
+
+/// The most copy pairs of one labelled pair of texts looked up among sampled candidates.
+const LABEL_LOOKUPS: usize = 64;

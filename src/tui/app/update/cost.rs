@@ -5,7 +5,8 @@ use crate::tui::cost::CostRequest;
 use crate::tui::keys::Command;
 
 impl App {
-    /// `H`: opens the cost view (computing the grid once a session), or closes it.
+    /// `H`: opens the cost view (computing the grid once a session, and the tuning sample at
+    /// t when there is no truth and none for this t), or closes it.
     pub(super) fn toggle_cost(&mut self) {
         if self.view == View::Cost {
             self.show(View::Main);
@@ -23,6 +24,8 @@ impl App {
                 let job = self.cost.job.submit(CostRequest { data, options });
                 self.effects.push(Effect::Cost(job));
             }
+            // Recall and precision at t for the cursor's banding, where no truth is loaded.
+            self.request_tuning_sample();
         }
     }
 

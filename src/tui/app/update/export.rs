@@ -31,12 +31,17 @@ impl App {
         let Some(data) = self.data.clone() else {
             return;
         };
+        let rows = self.candidates.list.rows().to_vec();
+        let labels = (rows.iter())
+            .map(|&i| &result.pairs[i as usize])
+            .filter_map(|p| self.label_of(p.a, p.b).map(|l| ((p.a, p.b), l)))
+            .collect();
         let job = ExportJob {
             data,
             path: path.clone(),
             pairs: Arc::clone(&result.pairs),
-            rows: self.candidates.list.rows().to_vec(),
-            labels: self.labels.by_position().clone(),
+            rows,
+            labels,
             plots: self.plot_spec(result.banding),
             sampled_from: self.candidates.estimated_total(),
         };
@@ -100,6 +105,11 @@ impl App {
             histogram: self.hist.clone(),
             histogram_banding,
             log_scale: self.log_scale,
+            measured: crate::tui::export::measured_points(
+                &self.truth,
+                histogram_banding,
+                self.hist.bins(),
+            ),
             estimated: self.candidates.estimated.as_ref().map(|e| {
                 // Short enough for the figure's legend line.
                 format!(

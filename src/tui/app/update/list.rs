@@ -35,6 +35,7 @@ impl App {
             Command::Bottom => self.candidates.list.bottom(height),
             Command::Open => self.open_selected(),
             Command::CycleSort => self.cycle_sort(),
+            Command::CyclePreview => self.cycle_preview(),
             Command::JumpPrompt => self.open_prompt(PromptKind::Jump),
             _ => return false,
         }
@@ -52,6 +53,14 @@ impl App {
         let height = self.list_height();
         self.candidates.list.top(height);
         self.say(format!("pairs {}", self.list_view.sort.describe()));
+    }
+
+    /// `v`: what the list's text column shows, in turn: A from where it differs from B, A from
+    /// its start, and the `--preview-column` field of A and B when one was given.
+    fn cycle_preview(&mut self) {
+        let column = self.preview_column.as_ref().map(|c| c.name.clone());
+        self.preview = self.preview.next(column.is_some());
+        self.say(self.preview.describe(column.as_deref()));
     }
 
     /// A page of the pair list.

@@ -23,8 +23,9 @@ mod viewer;
 
 use std::sync::Arc;
 
-use lshscope_core::analysis::labels::Label;
-use lshscope_core::minhash::Banding;
+use lshscope_core::analysis::labels::{Label, rfc3339_utc};
+use lshscope_core::minhash::similarity::jaccard;
+use lshscope_core::minhash::{Banding, IdenticalGroups};
 use lshscope_core::util::numfmt::{for_count, thousands};
 
 use lshscope_core::pipeline::Loaded;
@@ -36,7 +37,7 @@ use crate::tui::help::HelpPage;
 use crate::tui::imported::ImportAnswer;
 use crate::tui::keys::HelpCommand;
 use crate::tui::keys::{Command, hint};
-use crate::tui::labels::LabelsSaved;
+use crate::tui::labels::{LabelTarget, LabelsSaved};
 use crate::tui::theme::MAX_PINS;
 
 impl App {
@@ -118,6 +119,7 @@ impl App {
                 self.cost.accept(*outcome, self.curve.threshold, self.clock)
             }
             Action::FamilyDone(done) => self.on_family_done(done),
+            Action::SampleDone(done) => self.on_sample_done(done),
             Action::Click(x, y) => self.on_click(x, y),
             Action::Wheel(x, y, down) => self.on_wheel(x, y, down),
             Action::Command(cmd) => {
@@ -192,6 +194,14 @@ impl App {
             Command::LabelNotDuplicate => self.set_label(Some(Label::NotDuplicate)),
             Command::LabelUnsure => self.set_label(Some(Label::Unsure)),
             Command::ClearLabel => self.set_label(None),
+            Command::ToggleAdvance => {
+                let on = self.labels.toggle_advance();
+                self.say(if on {
+                    "advance on: a label moves to the next pair"
+                } else {
+                    "advance off: a label stays on the pair"
+                });
+            }
             Command::Export => self.export(),
             Command::ComputeTruth => self.compute_truth(),
             Command::ToggleMissed => self.toggle_missed(),
@@ -214,6 +224,7 @@ impl App {
             | Command::Bottom
             | Command::Open
             | Command::CycleSort
+            | Command::CyclePreview
             | Command::SwitchClustering
             | Command::JumpPrompt
             | Command::PrevPair
@@ -278,7 +289,8 @@ impl App {
     }
 
     /// Labels the pair the view has at hand: the viewer's, the open cluster's edge, the
-    /// selected missed pair, or the selected candidate.
+    /// selected missed pair, or the selected candidate. The label covers every pair of
+    /// identical copies of the same two texts; with advance on, the next pair follows.
     fn set_label(&mut self, label: Option<Label>) {
         let pair = match self.view {
             View::Viewer { .. } => self.viewer.pair.as_ref().map(|v| (v.a, v.b)),
@@ -286,17 +298,60 @@ impl App {
             _ if self.truth.show_missed => self.truth.selected_missed().map(|p| (p.a, p.b)),
             _ => self.selected_pair().map(|p| (p.a, p.b)),
         };
-        let (Some((a, b)), Some(data)) = (pair, &self.data) else {
+        let (Some((a, b)), Some(groups)) = (pair, self.identical_groups()) else {
             self.complain("no pair selected to label");
             return;
         };
-        let ids = (data.corpus.id(a as usize), data.corpus.id(b as usize));
+        let Some(data) = self.data.clone() else {
+            return;
+        };
+        let sets = &data.index.sets;
+        let target = LabelTarget {
+            pair: (a.min(b), a.max(b)),
+            corpus: &data.corpus,
+            jaccard: jaccard(sets.get(a as usize), sets.get(b as usize)),
+            groups,
+            labelled_at: rfc3339_utc(std::time::SystemTime::now()),
+        };
         // The file is written by the label writer thread; the status line says "saved" only
         // when it answers, so what the screen acknowledges is on disk.
-        let (save, text) = self.labels.set((a, b), ids, label);
+        let (save, text) = self.labels.set(target, label);
         self.effects.push(Effect::SaveLabels(Box::new(save)));
         self.say(format!("{text} (saving…)"));
         self.rebuild_histogram();
+        if self.labels.advance() && label.is_some() {
+            self.advance_to_next_pair();
+        }
+    }
+
+    /// After a label with advance on: the next pair of the list the labelled one came from.
+    fn advance_to_next_pair(&mut self) {
+        match self.view {
+            View::Viewer { from } => match from {
+                PairSource::Missed => self.step_missed(1),
+                PairSource::ClusterEdges => self.step_cluster_edge(1),
+                PairSource::Candidates => self.step_candidate(1),
+            },
+            View::Clusters => {
+                self.clusters_command(Command::Down);
+            }
+            _ => self.move_in_list(1),
+        }
+    }
+
+    /// The loaded corpus's identical groups (by shingle set), which labels are keyed by:
+    /// found once, shared with the clusters view.
+    fn identical_groups(&mut self) -> Option<Arc<IdenticalGroups>> {
+        if let Some(groups) = self.labels.groups() {
+            return Some(Arc::clone(groups));
+        }
+        let data = self.data.as_ref()?;
+        let groups = match &self.clusters.identical {
+            Some(groups) => Arc::clone(groups),
+            None => Arc::new(IdenticalGroups::find(&data.index.sets)),
+        };
+        self.clusters.identical = Some(Arc::clone(&groups));
+        Some(groups)
     }
 
     fn on_labels_saved(&mut self, saved: LabelsSaved) {
@@ -315,7 +370,14 @@ impl App {
     /// labels to input positions, opens the main screen and queues the first re-banding.
     /// Public so benchmarks can share one index among several Apps.
     pub fn attach(&mut self, loaded: Arc<Loaded>) {
-        let known = self.labels.attach(&loaded.corpus);
+        // Labels are keyed by identical group: find the groups now when the file has labels
+        // (they are found at the first label otherwise).
+        let groups = (!self.labels.store().is_empty())
+            .then(|| Arc::new(IdenticalGroups::find(&loaded.index.sets)));
+        if let Some(groups) = &groups {
+            self.clusters.identical = Some(Arc::clone(groups));
+        }
+        let known = self.labels.attach(&loaded.corpus, groups);
         let store = self.labels.store();
         if !store.is_empty() {
             self.say(format!(

@@ -2,7 +2,9 @@
 
 use crate::tui::app::{App, Effect, PairSource};
 use crate::tui::keys::{Command, hint};
-use crate::tui::truth::{MeasuredCandidates, MissedView, TruthDone, TruthFailure, TruthTask};
+use crate::tui::truth::{
+    MeasuredCandidates, MissedView, SampleDone, TruthDone, TruthFailure, TruthTask,
+};
 
 impl App {
     /// `T`: the exact join at t, in the background.
@@ -138,6 +140,30 @@ impl App {
             Some(Err(TruthFailure::Failed(msg))) => {
                 self.complain(format!("exact join failed: {msg}"))
             }
+        }
+    }
+
+    /// Starts the stratified tuning sample at t when there is no truth and no sample for this
+    /// t (the cost view asks for it: its recall and precision come from the sample).
+    pub(super) fn request_tuning_sample(&mut self) {
+        let t = self.curve.threshold;
+        if let Some(data) = self.data.clone()
+            && self.truth.needs_sample(t)
+        {
+            let job = self.truth.submit_sample(data, t);
+            self.effects.push(Effect::Sample(job));
+        }
+    }
+
+    pub(super) fn on_sample_done(&mut self, mut done: SampleDone) {
+        if let Ok(sample) = &mut done.outcome {
+            let took = std::time::Duration::from_secs_f64(sample.seconds);
+            sample.seconds = self.clock.report(took).as_secs_f64();
+        }
+        match self.truth.accept_sample(done) {
+            None => {}
+            Some(Ok(text)) => self.say(text),
+            Some(Err(message)) => self.complain(format!("tuning sample failed: {message}")),
         }
     }
 

@@ -85,7 +85,7 @@ impl App {
     }
 
     /// ← / → in the viewer opened from the candidate list.
-    fn step_candidate(&mut self, delta: isize) {
+    pub(super) fn step_candidate(&mut self, delta: isize) {
         let before = self.candidates.list.selected();
         self.move_selection(delta);
         if self.candidates.list.selected() == before {
