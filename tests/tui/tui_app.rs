@@ -980,8 +980,11 @@ fn a_narrow_pair_viewer_ends_cut_header_lines_with_an_ellipsis() {
             // Whole words went (` …`), or the line took its short form: either way every
             // word shown is a whole word of the full line.
             let kept = shown.strip_suffix('…').unwrap_or(&shown).trim_end();
-            let full_words: Vec<&str> = full.split_whitespace().collect();
-            for word in kept.split_whitespace() {
+            // Words without their brackets and commas: a short form may regroup a
+            // parenthesis ("(edit-based, whole texts)" → "(whole texts)").
+            let bare = |w: &str| w.trim_matches(|c: char| "(),".contains(c)).to_string();
+            let full_words: Vec<String> = full.split_whitespace().map(bare).collect();
+            for word in kept.split_whitespace().map(bare) {
                 assert!(
                     full_words.contains(&word),
                     "header line {y}: {word:?} of {shown:?} is not a word of {full:?}"
@@ -996,7 +999,7 @@ fn a_narrow_pair_viewer_ends_cut_header_lines_with_an_ellipsis() {
     );
     let strip = row_text(&buffer, l.strip.y, 1..w - 1);
     assert!(
-        strip.starts_with(" Band strip ") && strip.trim_end().ends_with('…'),
+        strip.starts_with(" Band strip ") && strip.contains(" …"),
         "{strip:?}\n{screen}"
     );
 }

@@ -237,9 +237,9 @@ fn no_subcommand_opens_the_embedded_sample() {
     );
     let session = TmuxSession::start("sample", 120, 40, &[], None, &command);
     // While the first estimate shows, the status line gives its room to the estimated
-    // counts; the document count is there once the exact candidates are in (296,174 of them).
-    let main = session.wait_for("296,174");
-    assert!(main.contains("20,000 docs"), "{main}");
+    // counts; the document count is there once the exact candidates are in (296,174 of them,
+    // which the list's title may show a moment before the status line).
+    let main = session.wait_for_all(&["20,000 docs", "Candidate pairs 296,174 of 296,174"]);
     assert!(main.contains("Candidate pairs"), "{main}");
     assert!(main.contains("lshscope-sample.labels.csv"), "{main}");
     session.send(&["q"]);

@@ -68,7 +68,12 @@ pub fn fit_line<'a>(line: impl Into<Line<'a>>, width: u16) -> Line<'a> {
         line.spans = vec![Span::styled(shortened, style)];
         return line;
     }
-    let keep = prefix_end(&text, room);
+    // One or two Latin letters of a word say nothing of it (`t…` for a heading): `…` alone.
+    // A wide character (`日…`) says more, and stays.
+    let keep = match prefix_end(&text, room) {
+        keep if text[..keep].width() >= 3 || !text[..keep].is_ascii() => keep,
+        _ => 0,
+    };
     line.spans = cut_spans(spans, keep, ELLIPSIS);
     line
 }
@@ -418,6 +423,7 @@ mod tests {
         assert_eq!(text(&fit_line("job-000909", 8)), "job-…909");
         assert_eq!(text(&fit_line("estimate", 6)), "estim…");
         assert_eq!(text(&fit_line("abc", 1)), "…");
+        assert_eq!(text(&fit_line("text A", 2)), "…");
         assert_eq!(text(&fit_line("abc", 0)), "");
         assert_eq!(text(&fit_line("a", 1)), "a");
         assert_eq!(text(&fit_line("ab", 2)), "ab");

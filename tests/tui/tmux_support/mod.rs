@@ -103,18 +103,24 @@ impl TmuxSession {
     /// Waits until the screen contains `needle` (the program works in the background); fails
     /// at once if the program exits first.
     pub fn wait_for(&self, needle: &str) -> String {
+        self.wait_for_all(&[needle])
+    }
+
+    /// Waits until one screen contains every one of `needles` (parts of the screen update at
+    /// different times); fails at once if the program exits first.
+    pub fn wait_for_all(&self, needles: &[&str]) -> String {
         let start = Instant::now();
         loop {
             let screen = self.capture();
-            if screen.contains(needle) {
+            if needles.iter().all(|needle| screen.contains(needle)) {
                 return screen;
             }
             assert!(
                 self.alive(),
-                "the session ended before {needle:?} showed: the program exited"
+                "the session ended before {needles:?} showed: the program exited"
             );
             if start.elapsed() > Duration::from_secs(60) {
-                panic!("timed out waiting for {needle:?}; screen:\n{screen}");
+                panic!("timed out waiting for {needles:?}; screen:\n{screen}");
             }
             std::thread::sleep(Duration::from_millis(100));
         }
