@@ -197,8 +197,10 @@ fn plan_reports_work_and_cancellation_stops_the_join() {
     assert!(stats.verified >= pairs.len() as u64);
     // The estimate ignores the length filter, so it bounds the real scans.
     assert!(stats.scans as f64 <= plan.work.estimated_scans * 2.0);
+    // The join counts the posting entries it expects to scan, and ends at its total.
     let snap = progress.snapshot();
-    assert_eq!((snap.done, snap.total), (500, 500));
+    assert!(snap.total > 0);
+    assert_eq!(snap.done, snap.total);
     progress.cancel();
     assert!(matches!(
         plan.run(&progress),
