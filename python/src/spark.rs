@@ -844,8 +844,9 @@ pub fn write_stratified_sample<'py>(
     other_pairs: u64,
     format: Option<&str>,
 ) -> PyResult<Option<Bound<'py, pyo3::types::PyBytes>>> {
-    use lshscope_core::analysis::stratified::{CANDIDATES, COLUMNS, OTHERS, Stratum};
-    use lshscope_core::pairs::{Field, OutputFormat, OutputTarget, RowWriter};
+    use lshscope_core::analysis::stratified::{CANDIDATES, OTHERS, StratifiedSample, Stratum};
+    use lshscope_core::minhash::Banding;
+    use lshscope_core::pairs::{OutputFormat, OutputTarget};
 
     let strata = [
         Stratum {
@@ -869,23 +870,13 @@ pub fn write_stratified_sample<'py>(
             )));
         }
     }
-    let banding = format!("{bands}x{rows}");
+    let sample = StratifiedSample {
+        banding: Banding { bands, rows },
+        threshold,
+        strata: strata.into(),
+    };
     let write = |w: &mut dyn std::io::Write, format: OutputFormat| -> std::io::Result<()> {
-        let mut out = RowWriter::new(w, format, COLUMNS, None)?;
-        for stratum in &strata {
-            let weight = stratum.weight();
-            for &j in &stratum.similarities {
-                out.write_row(&[
-                    Field::F64(j),
-                    Field::F64(weight),
-                    Field::Str(stratum.name),
-                    Field::U64(stratum.pairs),
-                    Field::Str(&banding),
-                    Field::F64(threshold),
-                ])?;
-            }
-        }
-        out.finish()
+        sample.write(w, format, None)
     };
     let allowed = [OutputFormat::Csv, OutputFormat::Jsonl];
     let named = match format {

@@ -125,7 +125,7 @@ pub fn run(args: TruthArgs) -> Result<i32> {
             Ok((sample, n))
         })?;
         super::write_output(&target, &mut run, sample.sampled(), |w| {
-            write_stratified(w, &sample, format, Some(&progress))
+            sample.write(w, format, Some(&progress))
         })?;
         progress.finish();
         drop(bar);
@@ -203,33 +203,6 @@ pub fn run(args: TruthArgs) -> Result<i32> {
         );
     }
     Ok(0)
-}
-
-/// Writes a stratified sample: per row its Jaccard, weight and stratum, the stratum's exact
-/// size and the permissive banding (repeated on every row, so any row says what it is and a
-/// cut file is caught on reading).
-pub fn write_stratified(
-    w: &mut dyn Write,
-    sample: &StratifiedSample,
-    format: OutputFormat,
-    progress: Option<&Progress>,
-) -> std::io::Result<()> {
-    let mut out = RowWriter::new(w, format, stratified::COLUMNS, progress)?;
-    let banding = format!("{}x{}", sample.banding.bands, sample.banding.rows);
-    for stratum in &sample.strata {
-        let weight = stratum.weight();
-        for &j in &stratum.similarities {
-            out.write_row(&[
-                Field::F64(j),
-                Field::F64(weight),
-                Field::Str(stratum.name),
-                Field::U64(stratum.pairs),
-                Field::Str(&banding),
-                Field::F64(sample.threshold),
-            ])?;
-        }
-    }
-    out.finish()
 }
 
 /// Writes `id_a,id_b,jaccard` rows in scan's conventions: id_a is the earlier input position,

@@ -35,6 +35,7 @@ use crate::minhash::{
     Banding, IndexOptions, ShingleSets, Signatures, leading_signatures_of_sets, pairs_among,
 };
 use crate::minhash::{BandingOptions, BucketLists, bucket_lists};
+use crate::pairs::{Field, OutputFormat, RowWriter};
 use crate::terms::Setting::{EstimatePairs, NumPerm, Threshold, Uniform};
 use crate::util::rng::SplitMix64;
 use crate::util::stats::{Z_95, wilson_interval_at};
@@ -101,6 +102,34 @@ pub struct StratifiedSample {
 }
 
 impl StratifiedSample {
+    /// Writes the sample as [`COLUMNS`]: per row its Jaccard, weight and stratum, the
+    /// stratum's exact size and the permissive banding (repeated on every row, so any row says
+    /// what it is and a cut file is caught on reading). The one writer of the file, for the
+    /// command line and the Spark job alike.
+    pub fn write(
+        &self,
+        w: &mut dyn std::io::Write,
+        format: OutputFormat,
+        progress: Option<&Progress>,
+    ) -> std::io::Result<()> {
+        let mut out = RowWriter::new(w, format, COLUMNS, progress)?;
+        let banding = format!("{}x{}", self.banding.bands, self.banding.rows);
+        for stratum in &self.strata {
+            let weight = stratum.weight();
+            for &j in &stratum.similarities {
+                out.write_row(&[
+                    Field::F64(j),
+                    Field::F64(weight),
+                    Field::Str(stratum.name),
+                    Field::U64(stratum.pairs),
+                    Field::Str(&banding),
+                    Field::F64(self.threshold),
+                ])?;
+            }
+        }
+        out.finish()
+    }
+
     /// Every sampled pair as (similarity, weight).
     pub fn weighted_rows(&self) -> Vec<(f64, f64)> {
         self.strata
