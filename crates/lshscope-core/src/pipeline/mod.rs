@@ -303,7 +303,12 @@ impl<'a> Pipeline<'a> {
                 Ok(((counts, 0), counts.candidates))
             }
             PairOrder::Sorted { run_pairs, dir } => {
-                let mut sorter = sorted_pairs::PairSorter::new(k, *run_pairs, dir.as_deref());
+                let mut sorter = sorted_pairs::PairSorter::new(
+                    k,
+                    *run_pairs,
+                    index.len() as u64,
+                    dir.as_deref(),
+                );
                 let counts = stream_verified(index, lists, copies, threshold, progress, |batch| {
                     sorter.push(batch)
                 })?;

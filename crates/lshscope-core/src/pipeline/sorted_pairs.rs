@@ -1,11 +1,11 @@
 //! Verified pairs handed on sorted by document, however many there are. Up to a run's worth
-//! are held in memory (20 bytes a pair) and radix-sorted (one partition by the first
-//! document's high bits into cache-sized buckets, then a least-significant-digit radix sort of
-//! each bucket in cache, the buckets in parallel); beyond that each full run is sorted and
-//! written to a temporary file, and at the end the runs on disk and the last run, still in
-//! memory, are merged (an external merge sort). Sorting needs a second buffer as large as the
-//! run, so memory is 40 bytes per pair of a run; the disk holds 20 bytes a pair while the
-//! merge lasts.
+//! are held in memory, 20 bytes a pair, already partitioned as they come: each pair goes to
+//! the bucket of its first document's high bits (4,096 buckets, each a list of chunks), so
+//! sorting a run is a least-significant-digit radix sort of each bucket in cache, buckets
+//! side by side on the threads, handed on in bucket order: no pass over the whole run and no
+//! second buffer as large as it. Beyond a run each full run is sorted and written to a
+//! temporary file, and at the end the runs on disk and the last run, still in memory, are
+//! merged (an external merge sort); the disk holds 20 bytes a pair while the merge lasts.
 
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, Write};
@@ -61,62 +61,117 @@ fn doc_key(r: &Record) -> u64 {
     (u64::from(r[0]) << 32) | u64::from(r[1])
 }
 
-/// Sorts `records` by (a, b), stably, with `scratch` (resized to match) as the second buffer.
-///
-/// The key is (a, b) squeezed into `bits_a + bits_b` bits (the widths of the largest a and b
-/// held). One counting pass on the key's top bits (up to 12: 4,096 buckets, a stable scatter
-/// into `scratch`) leaves buckets of a few ten thousand pairs for a run of tens of millions;
-/// each bucket is then sorted on the key's remaining bits by a least-significant-digit radix
-/// sort that stays in cache (Knuth, TAOCP vol. 3, §5.2.5), the buckets spread over threads.
-fn radix_sort(records: &mut [Record], scratch: &mut Vec<Record>) {
-    let len = records.len();
-    if len < 2 {
-        return;
-    }
-    let (max_a, max_b) = records
-        .iter()
-        .fold((0u32, 0u32), |(a, b), r| (a.max(r[0]), b.max(r[1])));
-    let bits_b = u32::BITS - max_b.leading_zeros();
-    let key_bits = u32::BITS - max_a.leading_zeros() + bits_b;
-    let key = move |r: &Record| (u64::from(r[0]) << bits_b) | u64::from(r[1]);
-    let top_bits = key_bits.min(12);
-    let low_bits = key_bits - top_bits;
-    let mut offsets = vec![0usize; (1 << top_bits) + 1];
-    for r in records.iter() {
-        offsets[(key(r) >> low_bits) as usize + 1] += 1;
-    }
-    for i in 1..offsets.len() {
-        offsets[i] += offsets[i - 1];
-    }
-    scratch.clear();
-    scratch.resize(len, [0; 5]);
-    let mut next = offsets.clone();
-    for r in records.iter() {
-        let bucket = (key(r) >> low_bits) as usize;
-        scratch[next[bucket]] = *r;
-        next[bucket] += 1;
-    }
-    // The buckets as disjoint slices of both buffers: each is sorted from `scratch` back into
-    // `records`, the other buffer's slice serving as its scratch.
-    let mut pieces = Vec::with_capacity(offsets.len() - 1);
-    let (mut rest_records, mut rest_scratch) = (&mut records[..], &mut scratch[..]);
-    for bounds in offsets.windows(2) {
-        let size = bounds[1] - bounds[0];
-        let (bucket_records, r) = std::mem::take(&mut rest_records).split_at_mut(size);
-        let (bucket_scratch, s) = std::mem::take(&mut rest_scratch).split_at_mut(size);
-        (rest_records, rest_scratch) = (r, s);
-        if size > 0 {
-            pieces.push((bucket_scratch, bucket_records));
-        }
-    }
-    pieces
-        .into_par_iter()
-        .with_min_len(16)
-        .for_each(|(from, into)| sort_bucket(from, into, low_bits, &key));
+/// Bits of the first document that pick a pair's bucket: 4,096 buckets leave a few ten
+/// thousand pairs to each for a run of tens of millions, a sort that stays in cache.
+const TOP_BITS: u32 = 12;
+
+/// Records in a bucket's first chunk; each next chunk doubles, up to [`CHUNK_RECORDS`], so a
+/// small run wastes little on buckets it barely fills.
+const FIRST_CHUNK: usize = 1 << 6;
+
+/// Records in a bucket's largest chunk (80 KB): what a bucket holds beyond its records is at
+/// most one such chunk not yet full.
+const CHUNK_RECORDS: usize = 1 << 12;
+
+/// Records sorted side by side at most before they are handed on (40 MB, and as much again
+/// for the sort's second buffers).
+const WINDOW_RECORDS: usize = 1 << 21;
+
+/// The number of bits a value needs (0 for 0).
+fn bits_of(value: u64) -> u32 {
+    u64::BITS - value.leading_zeros()
 }
 
-/// Sorts `from` on the low `bits` bits of `key` into `into` (the same length), stably;
-/// `from` is left as scratch.
+/// A run of pairs, partitioned by the high bits of their first document as they come.
+///
+/// A pair (a, b) of documents below `documents` goes to bucket `a >> shift`; in its bucket it
+/// is ordered by the key `(a's low shift bits) << bits_b | b`, so bucket by bucket, each sorted
+/// on its key, is the run in (a, b) order. A bucket's chunks keep the pairs in the order they
+/// came, and the radix sort is stable, so equal pairs keep that order.
+struct Partition {
+    shift: u32,
+    bits_b: u32,
+    buckets: Vec<Vec<Vec<Record>>>,
+    len: usize,
+    /// The first bucket not yet handed on by [`Partition::next_window`].
+    next_bucket: usize,
+}
+
+impl Partition {
+    fn new(documents: u64) -> Self {
+        let bits = bits_of(documents.saturating_sub(1));
+        let top = bits.min(TOP_BITS);
+        Partition {
+            shift: bits - top,
+            bits_b: bits,
+            buckets: (0..1usize << top).map(|_| Vec::new()).collect(),
+            len: 0,
+            next_bucket: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, r: Record) {
+        debug_assert!(
+            u64::from(r[0]).max(u64::from(r[1])) >> self.bits_b == 0,
+            "pair ({}, {}) beyond the documents",
+            r[0],
+            r[1]
+        );
+        let chunks = &mut self.buckets[(r[0] >> self.shift) as usize];
+        match chunks.last_mut() {
+            Some(chunk) if chunk.len() < chunk.capacity() => chunk.push(r),
+            last => {
+                let size = last.map_or(FIRST_CHUNK, |c| (2 * c.capacity()).min(CHUNK_RECORDS));
+                let mut chunk = Vec::with_capacity(size);
+                chunk.push(r);
+                chunks.push(chunk);
+            }
+        }
+        self.len += 1;
+    }
+
+    /// The next buckets not yet handed on, each sorted, in order: as many as make up about
+    /// [`WINDOW_RECORDS`] pairs (at least one bucket holding pairs), sorted on the threads.
+    /// Their memory is freed as they are taken. `None` once every pair is handed on.
+    fn next_window(&mut self) -> Option<Vec<Vec<Record>>> {
+        let mut taken = Vec::new();
+        let mut records = 0;
+        while self.next_bucket < self.buckets.len() && records < WINDOW_RECORDS {
+            let chunks = std::mem::take(&mut self.buckets[self.next_bucket]);
+            self.next_bucket += 1;
+            let held: usize = chunks.iter().map(Vec::len).sum();
+            if held > 0 {
+                records += held;
+                taken.push((chunks, held));
+            }
+        }
+        if taken.is_empty() {
+            return None;
+        }
+        self.len -= records;
+        let (shift, bits_b) = (self.shift, self.bits_b);
+        let low = (1u64 << shift) - 1;
+        let key = move |r: &Record| ((u64::from(r[0]) & low) << bits_b) | u64::from(r[1]);
+        Some(
+            taken
+                .into_par_iter()
+                .map(|(chunks, held)| {
+                    let mut from = Vec::with_capacity(held);
+                    for chunk in chunks {
+                        from.extend_from_slice(&chunk);
+                    }
+                    let mut into = vec![[0; 5]; held];
+                    sort_bucket(&mut from, &mut into, shift + bits_b, &key);
+                    into
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Sorts `from` on the low `bits` bits of `key` into `into` (the same length), stably, by a
+/// least-significant-digit radix sort (Knuth, TAOCP vol. 3, §5.2.5); `from` is left as scratch.
 fn sort_bucket(from: &mut [Record], into: &mut [Record], bits: u32, key: &impl Fn(&Record) -> u64) {
     if from.len() <= 32 || bits == 0 {
         into.copy_from_slice(from);
@@ -132,8 +187,14 @@ fn sort_bucket(from: &mut [Record], into: &mut [Record], bits: u32, key: &impl F
         }
         return;
     }
+    // Only the bits the bucket's keys use: a bucket of few documents needs fewer passes.
+    let bits = bits_of(from.iter().map(key).max().unwrap_or(0)).min(bits);
     const DIGIT: u32 = 11;
     let passes = bits.div_ceil(DIGIT);
+    if passes == 0 {
+        into.copy_from_slice(from);
+        return;
+    }
     let width = bits.div_ceil(passes);
     let mask = (1u64 << width) - 1;
     let mut counts = vec![0usize; 1 << width];
@@ -168,12 +229,11 @@ fn sort_bucket(from: &mut [Record], into: &mut [Record], bits: u32, key: &impl F
 pub struct PairSorter {
     num_perm: usize,
     run_pairs: usize,
+    documents: u64,
     /// Where run files go: the output's directory (it must take the output anyway), else the
     /// system's temporary directory.
     dir: Option<PathBuf>,
-    held: Vec<Record>,
-    /// The radix sort's second buffer, kept between runs.
-    scratch: Vec<Record>,
+    held: Partition,
     /// Sorted runs on disk with their levels (a run of level L merged 16^L runs), each an
     /// unlinked file (nothing stays behind, even when the process is killed).
     runs: Vec<(u32, File)>,
@@ -182,8 +242,8 @@ pub struct PairSorter {
 }
 
 /// Where a merge reads one sorted run from: a run file, a block at a time, or the last run,
-/// still in memory.
-enum RunSource<'a> {
+/// still in memory, a window of sorted buckets at a time.
+enum RunSource {
     File {
         file: File,
         block: Vec<Record>,
@@ -191,12 +251,14 @@ enum RunSource<'a> {
         at: usize,
     },
     Memory {
-        records: &'a [Record],
+        run: Partition,
+        window: std::vec::IntoIter<Vec<Record>>,
+        bucket: Vec<Record>,
         at: usize,
     },
 }
 
-impl RunSource<'_> {
+impl RunSource {
     fn file(file: File) -> std::io::Result<Self> {
         // A block of at most the whole run: small runs (a small `run_pairs`) get small buffers.
         let records = file.metadata()?.len() as usize / PackedPair::BYTES;
@@ -209,13 +271,36 @@ impl RunSource<'_> {
         })
     }
 
+    fn memory(run: Partition) -> Self {
+        RunSource::Memory {
+            run,
+            window: Vec::new().into_iter(),
+            bucket: Vec::new(),
+            at: 0,
+        }
+    }
+
     /// The run's next pair, or `None` at its end.
     fn next(&mut self) -> std::io::Result<Option<Record>> {
         match self {
-            RunSource::Memory { records, at } => {
-                let r = records.get(*at).copied();
+            RunSource::Memory {
+                run,
+                window,
+                bucket,
+                at,
+            } => {
+                while *at == bucket.len() {
+                    match window.next() {
+                        Some(next) => *bucket = next,
+                        None => match run.next_window() {
+                            Some(next) => *window = next.into_iter(),
+                            None => return Ok(None),
+                        },
+                    }
+                    *at = 0;
+                }
                 *at += 1;
-                Ok(r)
+                Ok(Some(bucket[*at - 1]))
             }
             RunSource::File {
                 file,
@@ -262,16 +347,16 @@ fn read_full(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
 }
 
 impl PairSorter {
-    /// A sorter for pairs whose estimates count `num_perm` rows, sorting at most `run_pairs`
-    /// pairs in memory at a time, with run files in `dir` (the system's temporary directory
-    /// when `None`).
-    pub fn new(num_perm: usize, run_pairs: usize, dir: Option<&Path>) -> Self {
+    /// A sorter for pairs of positions below `documents` whose estimates count `num_perm`
+    /// rows, sorting at most `run_pairs` pairs in memory at a time, with run files in `dir`
+    /// (the system's temporary directory when `None`).
+    pub fn new(num_perm: usize, run_pairs: usize, documents: u64, dir: Option<&Path>) -> Self {
         PairSorter {
             num_perm,
             run_pairs: run_pairs.max(1),
+            documents,
             dir: dir.map(Path::to_path_buf),
-            held: Vec::new(),
-            scratch: Vec::new(),
+            held: Partition::new(documents),
             runs: Vec::new(),
             runs_written: 0,
         }
@@ -281,15 +366,8 @@ impl PairSorter {
         for pair in batch {
             // A full run goes to disk only when another pair comes: the last run, full or
             // not, is merged from memory.
-            if self.held.len() == self.run_pairs {
+            if self.held.len == self.run_pairs {
                 self.write_run()?;
-            }
-            if self.held.len() == self.held.capacity() {
-                // Grow as a vector does, but never past a run: the run's memory is the
-                // budget `run_pairs` sets.
-                let more = self.held.capacity().max(1 << 12);
-                self.held
-                    .reserve_exact(more.min(self.run_pairs - self.held.len()));
             }
             self.held.push(record(pair, self.num_perm));
         }
@@ -333,9 +411,13 @@ impl PairSorter {
     }
 
     fn write_run(&mut self) -> Result<()> {
-        radix_sort(&mut self.held, &mut self.scratch);
-        let file = self.run_file(|emit| self.held.iter().try_for_each(emit))?;
-        self.held.clear();
+        let mut run = std::mem::replace(&mut self.held, Partition::new(self.documents));
+        let file = self.run_file(|emit| {
+            while let Some(window) = run.next_window() {
+                window.iter().flatten().try_for_each(&mut *emit)?;
+            }
+            Ok(())
+        })?;
         self.runs.push((0, file));
         self.runs_written += 1;
         loop {
@@ -359,7 +441,7 @@ impl PairSorter {
     /// of equal pairs, the earlier run's goes first.
     fn merge(
         &self,
-        mut runs: Vec<RunSource<'_>>,
+        mut runs: Vec<RunSource>,
         mut emit: impl FnMut(Record) -> Result<()>,
     ) -> Result<()> {
         // The head of each run; runs are sorted, so the least head is the least pair left.
@@ -395,29 +477,31 @@ impl PairSorter {
     pub fn finish(mut self, mut sink: impl FnMut(&[VerifiedPair]) -> Result<()>) -> Result<usize> {
         let k = self.num_perm;
         let mut batch = Vec::with_capacity(BATCH);
-        radix_sort(&mut self.held, &mut self.scratch);
-        self.scratch = Vec::new();
         if self.runs.is_empty() {
-            for chunk in self.held.chunks(BATCH) {
-                batch.clear();
-                batch.extend(chunk.iter().map(|r| unrecord(r, k)));
+            while let Some(window) = self.held.next_window() {
+                for r in window.iter().flatten() {
+                    batch.push(unrecord(r, k));
+                    if batch.len() == BATCH {
+                        sink(&batch)?;
+                        batch.clear();
+                    }
+                }
+            }
+            if !batch.is_empty() {
                 sink(&batch)?;
             }
             return Ok(0);
         }
         // The last run stays in memory and is merged with those on disk, after them (it
         // holds the latest pairs).
-        let mut runs: Vec<RunSource<'_>> = std::mem::take(&mut self.runs)
+        let mut runs: Vec<RunSource> = std::mem::take(&mut self.runs)
             .into_iter()
             .map(|r| RunSource::file(r.1))
             .collect::<std::io::Result<_>>()
             .map_err(|e| self.disk_error(e))?;
-        let last = std::mem::take(&mut self.held);
-        if !last.is_empty() {
-            runs.push(RunSource::Memory {
-                records: &last,
-                at: 0,
-            });
+        let last = std::mem::replace(&mut self.held, Partition::new(0));
+        if last.len > 0 {
+            runs.push(RunSource::memory(last));
         }
         self.merge(runs, |r| {
             batch.push(unrecord(&r, k));
@@ -461,7 +545,8 @@ mod tests {
 
     fn sorted_through(pairs: &[VerifiedPair], run_pairs: usize) -> (Vec<VerifiedPair>, usize) {
         let dir = tempfile::tempdir().unwrap();
-        let mut sorter = PairSorter::new(64, run_pairs, Some(dir.path()));
+        let documents = pairs.iter().map(|p| u64::from(p.b.max(p.a)) + 1).max();
+        let mut sorter = PairSorter::new(64, run_pairs, documents.unwrap_or(0), Some(dir.path()));
         for chunk in pairs.chunks(37) {
             sorter.push(chunk).unwrap();
         }
@@ -550,7 +635,8 @@ mod tests {
 
     #[test]
     fn a_directory_that_cannot_take_runs_is_named() {
-        let mut sorter = PairSorter::new(64, 2, Some(Path::new("/nonexistent/lshscope-runs")));
+        let mut sorter =
+            PairSorter::new(64, 2, 2_000, Some(Path::new("/nonexistent/lshscope-runs")));
         let err = sorter.push(&scrambled(3)).unwrap_err().to_string();
         assert!(err.contains("/nonexistent/lshscope-runs"), "{err}");
         assert!(err.contains("give `unsorted`"), "{err}");
