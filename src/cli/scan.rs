@@ -71,7 +71,7 @@ pub struct ScanArgs {
     /// extension, e.g. pairs.csv → pairs.groups.csv; required when pairs go to stdout].
     #[arg(long, value_name = "FILE", requires = "collapse_identical")]
     pub groups: Option<PathBuf>,
-    /// Sort at most N pairs at a time in memory (40 bytes a pair while sorting); more are
+    /// Sort at most N pairs at a time in memory (20 bytes a pair); more are
     /// sorted in runs of N, written to temporary files beside the output (in TMPDIR for stdout,
     /// 20 bytes a pair, gone when the scan ends) and merged with the last run, so the output is
     /// sorted by document at any size.

@@ -29,11 +29,11 @@ use crate::minhash::{
     stream_verified, verify,
 };
 
-/// A streamed scan sorts up to this many pairs at a time in memory (20 bytes a pair held and
-/// as many again while a run is sorted: 1.9 GB at most); more go through sorted runs on disk
-/// ([`PairOrder::Sorted`]). Sized so a scan that writes 130 M pairs of 664 k documents
-/// stays under 4 GiB (docs/performance.md, "Sorted output").
-pub const SORTED_PAIRS_UP_TO: usize = 48_000_000;
+/// A streamed scan sorts up to this many pairs at a time in memory (20 bytes a pair held,
+/// partitioned as they come: 2.7 GB at most); more go through sorted runs on disk
+/// ([`PairOrder::Sorted`]). Sized so a scan that writes 130 M pairs sorts them without a run
+/// on disk and stays under 4 GiB with its index (docs/performance.md, "Sorted output").
+pub const SORTED_PAIRS_UP_TO: usize = 1 << 27;
 
 /// The order in which [`Pipeline::stream_verified`] hands pairs on.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -95,6 +95,8 @@ struct Partition {
     len: usize,
     /// The first bucket not yet handed on by [`Partition::next_window`].
     next_bucket: usize,
+    /// Pairs a window holds ([`WINDOW_RECORDS`]; fewer in tests, to cross windows).
+    window: usize,
 }
 
 impl Partition {
@@ -107,6 +109,7 @@ impl Partition {
             buckets: (0..1usize << top).map(|_| Vec::new()).collect(),
             len: 0,
             next_bucket: 0,
+            window: WINDOW_RECORDS,
         }
     }
 
@@ -137,7 +140,7 @@ impl Partition {
     fn next_window(&mut self) -> Option<Vec<Vec<Record>>> {
         let mut taken = Vec::new();
         let mut records = 0;
-        while self.next_bucket < self.buckets.len() && records < WINDOW_RECORDS {
+        while self.next_bucket < self.buckets.len() && records < self.window {
             let chunks = std::mem::take(&mut self.buckets[self.next_bucket]);
             self.next_bucket += 1;
             let held: usize = chunks.iter().map(Vec::len).sum();
@@ -239,6 +242,8 @@ pub struct PairSorter {
     runs: Vec<(u32, File)>,
     /// Runs sorted in memory and written so far.
     runs_written: usize,
+    /// Pairs a window of sorted buckets holds: [`WINDOW_RECORDS`], fewer in tests.
+    window: usize,
 }
 
 /// Where a merge reads one sorted run from: a run file, a block at a time, or the last run,
@@ -290,13 +295,17 @@ impl RunSource {
                 at,
             } => {
                 while *at == bucket.len() {
-                    match window.next() {
-                        Some(next) => *bucket = next,
+                    // The window's next bucket, or the first of the run's next window.
+                    *bucket = match window.next() {
+                        Some(next) => next,
                         None => match run.next_window() {
-                            Some(next) => *window = next.into_iter(),
+                            Some(next) => {
+                                *window = next.into_iter();
+                                continue;
+                            }
                             None => return Ok(None),
                         },
-                    }
+                    };
                     *at = 0;
                 }
                 *at += 1;
@@ -359,6 +368,15 @@ impl PairSorter {
             held: Partition::new(documents),
             runs: Vec::new(),
             runs_written: 0,
+            window: WINDOW_RECORDS,
+        }
+    }
+
+    /// A fresh run, its windows as large as this sorter's.
+    fn new_run(&self) -> Partition {
+        Partition {
+            window: self.window,
+            ..Partition::new(self.documents)
         }
     }
 
@@ -411,7 +429,8 @@ impl PairSorter {
     }
 
     fn write_run(&mut self) -> Result<()> {
-        let mut run = std::mem::replace(&mut self.held, Partition::new(self.documents));
+        let fresh = self.new_run();
+        let mut run = std::mem::replace(&mut self.held, fresh);
         let file = self.run_file(|emit| {
             while let Some(window) = run.next_window() {
                 window.iter().flatten().try_for_each(&mut *emit)?;
@@ -499,7 +518,8 @@ impl PairSorter {
             .map(|r| RunSource::file(r.1))
             .collect::<std::io::Result<_>>()
             .map_err(|e| self.disk_error(e))?;
-        let last = std::mem::replace(&mut self.held, Partition::new(0));
+        let fresh = self.new_run();
+        let last = std::mem::replace(&mut self.held, fresh);
         if last.len > 0 {
             runs.push(RunSource::memory(last));
         }
@@ -543,10 +563,17 @@ mod tests {
             .collect()
     }
 
-    fn sorted_through(pairs: &[VerifiedPair], run_pairs: usize) -> (Vec<VerifiedPair>, usize) {
+    /// `pairs` through a sorter of runs of `run_pairs`, with windows of at most `window` pairs.
+    fn sorted_windows(
+        pairs: &[VerifiedPair],
+        run_pairs: usize,
+        window: usize,
+    ) -> (Vec<VerifiedPair>, usize) {
         let dir = tempfile::tempdir().unwrap();
         let documents = pairs.iter().map(|p| u64::from(p.b.max(p.a)) + 1).max();
         let mut sorter = PairSorter::new(64, run_pairs, documents.unwrap_or(0), Some(dir.path()));
+        sorter.window = window;
+        sorter.held.window = window;
         for chunk in pairs.chunks(37) {
             sorter.push(chunk).unwrap();
         }
@@ -560,6 +587,19 @@ mod tests {
         // The run files were unlinked when made: nothing is left in the directory.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
         (out, runs)
+    }
+
+    /// `pairs` through a sorter of runs of `run_pairs`, in windows of every size: one window
+    /// for all, one bucket a window, and windows of a few buckets.
+    fn sorted_through(pairs: &[VerifiedPair], run_pairs: usize) -> (Vec<VerifiedPair>, usize) {
+        let whole = sorted_windows(pairs, run_pairs, WINDOW_RECORDS);
+        for window in [1, 100] {
+            assert!(
+                sorted_windows(pairs, run_pairs, window) == whole,
+                "runs of {run_pairs}, windows of {window}"
+            );
+        }
+        whole
     }
 
     #[test]
