@@ -53,8 +53,8 @@ pub fn build_report(options: &TuneOptions) -> Result<TuneReport> {
 /// of the `--for` tool when it is not the tuning's ([`SeedCorpus::in_family`]); the export
 /// then says what that family counts at its banding. `progress` cancels the counting.
 ///
-/// The steps: read the pair similarities ([`Evidence::read`]), let each criterion pick its
-/// row ([`Criteria::pick`]), export the first row, count every row on the seeds, and say in
+/// The steps: read the pair similarities (`Evidence::read`), let each criterion pick its
+/// row (`Criteria::pick`), export the first row, count every row on the seeds, and say in
 /// notes what the numbers rest on.
 pub fn build_report_with(
     options: &TuneOptions,
