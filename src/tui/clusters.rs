@@ -558,47 +558,152 @@ impl OpenCluster {
     }
 }
 
-/// The clusters view's state.
-#[derive(Debug, Default)]
+/// The clusters view's state. Changed only through its methods.
+#[derive(Debug)]
 pub struct ClustersState {
     /// The clusters job asked last, until it answers (latest wins).
-    pub job: Latest<ClustersRequest>,
+    job: Latest<ClustersRequest>,
     /// The newest answer; its banding and t may lag behind what is asked.
-    pub result: Option<ClustersOutcome>,
-    /// Identical groups of the loaded corpus, once a job has computed them.
-    pub identical: Option<Arc<IdenticalGroups>>,
-    pub sort: ClusterSortState,
+    result: Option<ClustersOutcome>,
+    /// Identical groups of the loaded corpus, once a job (or the labels) found them.
+    identical: Option<Arc<IdenticalGroups>>,
+    /// The list order asked for.
+    sort: ClusterSort,
     /// The method shown (center by default, as `lshscope dedup`).
-    pub method: MethodState,
+    method: Clustering,
     /// The cluster list: rows are cluster numbers of `result` under `method`.
-    pub list: PairList,
-    pub open: Option<OpenCluster>,
+    list: PairList,
+    open: Option<OpenCluster>,
     /// From the request of the shown result to its answer.
-    pub last_latency: Option<Duration>,
+    last_latency: Option<Duration>,
 }
 
-/// The list order asked for (a newtype so `ClustersState` can derive `Default`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ClusterSortState(pub ClusterSort);
-
-impl Default for ClusterSortState {
+impl Default for ClustersState {
     fn default() -> Self {
-        ClusterSortState(ClusterSort::Size)
-    }
-}
-
-/// The method asked for (a newtype so `ClustersState` can derive `Default`: center, as
-/// `lshscope dedup`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MethodState(pub Clustering);
-
-impl Default for MethodState {
-    fn default() -> Self {
-        MethodState(Clustering::Center)
+        ClustersState {
+            job: Latest::default(),
+            result: None,
+            identical: None,
+            sort: ClusterSort::Size,
+            method: Clustering::Center,
+            list: PairList::default(),
+            open: None,
+            last_latency: None,
+        }
     }
 }
 
 impl ClustersState {
+    /// The clusters job asked last, until it answers.
+    pub fn job(&self) -> &Latest<ClustersRequest> {
+        &self.job
+    }
+
+    /// The newest answer; its banding and t may lag behind what is asked.
+    pub fn result(&self) -> Option<&ClustersOutcome> {
+        self.result.as_ref()
+    }
+
+    /// Identical groups of the loaded corpus, once found.
+    pub fn identical(&self) -> Option<&Arc<IdenticalGroups>> {
+        self.identical.as_ref()
+    }
+
+    /// The list order asked for.
+    pub fn sort(&self) -> ClusterSort {
+        self.sort
+    }
+
+    /// The method asked for.
+    pub fn method(&self) -> Clustering {
+        self.method
+    }
+
+    /// The cluster list.
+    pub fn list(&self) -> &PairList {
+        &self.list
+    }
+
+    /// The open cluster.
+    pub fn open(&self) -> Option<&OpenCluster> {
+        self.open.as_ref()
+    }
+
+    /// From the request of the shown result to its answer.
+    pub fn last_latency(&self) -> Option<Duration> {
+        self.last_latency
+    }
+
+    /// Keeps the corpus's identical groups, found elsewhere, for the next job.
+    pub fn keep_identical(&mut self, groups: Arc<IdenticalGroups>) {
+        self.identical = Some(groups);
+    }
+
+    /// A job for `request`, superseding (and cancelling) any running one.
+    pub fn submit(&mut self, request: ClustersRequest) -> ClustersJob {
+        self.job.submit(request)
+    }
+
+    /// Cancels the running job (on quit).
+    pub fn cancel(&self) {
+        self.job.cancel_running();
+    }
+
+    /// Opens the selected cluster, its edge list `edge_rows` high; `false` when none is
+    /// selected.
+    pub fn open_selected(&mut self, edge_rows: usize) -> bool {
+        let (Some(result), Some(c)) = (&self.result, self.selected_cluster()) else {
+            return false;
+        };
+        self.open = Some(OpenCluster::new(result, self.method, c, edge_rows));
+        true
+    }
+
+    /// Closes the open cluster, back to the list.
+    pub fn close(&mut self) {
+        self.open = None;
+    }
+
+    /// Moves the selection by `step` (a list and its page height): the open cluster's edges,
+    /// whose members follow, or else the cluster list. Heights are those of a `size` terminal.
+    pub fn move_selection(&mut self, size: (u16, u16), step: impl Fn(&mut PairList, usize)) {
+        match (&mut self.open, &self.result) {
+            (Some(open), Some(result)) => {
+                step(&mut open.edges, edge_list_rows(size));
+                let members = result.shown(self.method).clusters.members(open.cluster);
+                open.follow_selection(members, member_rows(size).saturating_sub(1).max(1));
+            }
+            _ => step(&mut self.list, cluster_list_rows(size)),
+        }
+    }
+
+    /// Moves the open cluster's edge selection by `delta`; `false` when it did not move (no
+    /// cluster open, or no edge further that way).
+    pub fn step_edge(&mut self, delta: isize, height: usize) -> bool {
+        let Some(open) = &mut self.open else {
+            return false;
+        };
+        let before = open.edges.selected();
+        open.edges.move_by(delta, height);
+        open.edges.selected() != before
+    }
+
+    /// Keeps the selections in view after a resize to `size`.
+    pub fn scroll_into_view(&mut self, size: (u16, u16)) {
+        self.list.scroll_into_view(cluster_list_rows(size));
+        if let Some(open) = &mut self.open {
+            open.edges.scroll_into_view(edge_list_rows(size));
+        }
+    }
+
+    /// Sorts the list the other way, from its top; returns the new order.
+    pub fn toggle_sort(&mut self, height: usize) -> ClusterSort {
+        let sort = self.sort.toggled();
+        self.set_sort(sort, height);
+        self.list.top(height);
+        sort
+    }
+
     /// True when the shown clusters answer another banding or t than `banding` and `t`.
     pub fn is_stale(&self, banding: Banding, threshold: f64) -> bool {
         self.result
@@ -621,7 +726,7 @@ impl ClustersState {
 
     /// The shown result under the method asked for.
     pub fn shown(&self) -> Option<Shown<'_>> {
-        Some(self.result.as_ref()?.shown(self.method.0))
+        Some(self.result.as_ref()?.shown(self.method))
     }
 
     /// Shows `method`'s clusters, keeping selected (and open) the cluster of the kept
@@ -630,7 +735,7 @@ impl ClustersState {
         let kept_of = |state: &Self, c: Option<usize>| Some(state.shown()?.clusters.kept(c?));
         let selected_kept = kept_of(self, self.selected_cluster());
         let open_kept = kept_of(self, self.open.as_ref().map(|o| o.cluster));
-        self.method.0 = method;
+        self.method = method;
         let Some(r) = &self.result else { return };
         let shown = r.shown(method);
         let holds = |c: u32, doc: Option<u32>| {
@@ -655,7 +760,7 @@ impl ClustersState {
             return false;
         };
         self.last_latency = Some(clock.report(ticket.submitted.elapsed()));
-        let method = self.method.0;
+        let method = self.method;
         let kept_before = |c: Option<usize>| {
             let r = self.result.as_ref()?;
             Some(r.shown(method).clusters.kept(c?))
@@ -664,8 +769,8 @@ impl ClustersState {
         let open_kept = kept_before(self.open.as_ref().map(|o| o.cluster));
         self.identical = Some(Arc::clone(&outcome.identical));
         let mut outcome = outcome;
-        if outcome.sort != self.sort.0 {
-            outcome.sort_by(self.sort.0);
+        if outcome.sort != self.sort {
+            outcome.sort_by(self.sort);
         }
         let shown = outcome.shown(method);
         let holds = |c: u32, doc: Option<u32>| {
@@ -681,12 +786,12 @@ impl ClustersState {
     }
 
     /// Re-sorts the shown list, keeping the selected cluster selected.
-    pub fn set_sort(&mut self, sort: ClusterSort, height: usize) {
-        self.sort.0 = sort;
+    fn set_sort(&mut self, sort: ClusterSort, height: usize) {
+        self.sort = sort;
         let Some(r) = &mut self.result else { return };
         let selected = self.list.selected_index();
         r.sort_by(sort);
-        let order = r.shown(self.method.0).order.to_vec();
+        let order = r.shown(self.method).order.to_vec();
         self.list.show(order, |c| Some(c) == selected, height);
     }
 }

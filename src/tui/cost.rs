@@ -80,19 +80,68 @@ pub fn run_cost(job: &CostJob) -> Option<CostOutcome> {
     })
 }
 
-/// The cost view's state: the job, the grid, the cursor and the metric.
+/// The cost view's state: the job, the grid, the cursor and the metric. Changed only through
+/// its methods.
 #[derive(Debug, Default)]
 pub struct CostState {
-    pub job: Latest<CostRequest>,
-    pub grid: Option<CostGrid>,
+    job: Latest<CostRequest>,
+    grid: Option<CostGrid>,
     /// The banding under the cursor.
-    pub cursor: Option<Banding>,
-    pub metric: CostMetric,
+    cursor: Option<Banding>,
+    metric: CostMetric,
     /// How long the grid took.
-    pub elapsed: Option<Duration>,
+    elapsed: Option<Duration>,
 }
 
 impl CostState {
+    /// The grid job while it runs.
+    pub fn running(&self) -> Option<&CostJob> {
+        self.job.running()
+    }
+
+    /// The grid, once computed.
+    pub fn grid(&self) -> Option<&CostGrid> {
+        self.grid.as_ref()
+    }
+
+    /// The banding under the cursor, once the view was opened.
+    pub fn cursor(&self) -> Option<Banding> {
+        self.cursor
+    }
+
+    /// The banding under the cursor, `from` before the cursor was placed.
+    pub fn cursor_or(&self, from: Banding) -> Banding {
+        self.cursor.unwrap_or(from)
+    }
+
+    /// What the heatmap colours.
+    pub fn metric(&self) -> CostMetric {
+        self.metric
+    }
+
+    /// How long the grid took, once computed.
+    pub fn elapsed(&self) -> Option<Duration> {
+        self.elapsed
+    }
+
+    /// Opens the view with the cursor on `at`. The grid is computed once a session (the
+    /// counts depend on the corpus only): the job for `request` when there is no grid and
+    /// none on its way.
+    pub fn open(&mut self, at: Banding, request: impl FnOnce() -> CostRequest) -> Option<CostJob> {
+        self.cursor = Some(at);
+        (self.grid.is_none() && !self.job.is_running()).then(|| self.job.submit(request()))
+    }
+
+    /// Colours the next metric.
+    pub fn cycle_metric(&mut self) {
+        self.metric = self.metric.next();
+    }
+
+    /// Cancels the grid job (on quit).
+    pub fn cancel(&self) {
+        self.job.cancel_running();
+    }
+
     /// Takes `outcome` when it answers the newest request (latest wins).
     pub fn accept(&mut self, outcome: CostOutcome, threshold: f64, clock: Clock) {
         if self.job.accept(outcome.request).is_none() {

@@ -77,7 +77,7 @@ pub struct PlotSpec {
 /// The candidate rates measured against the truth for `banding`, one point per bin with true
 /// pairs, as the explorer's S-curve panel draws them; empty without a measurement of `banding`.
 pub fn measured_points(truth: &TruthState, banding: Banding, bins: usize) -> Vec<MeasuredPoint> {
-    let Some(m) = truth.measure.as_ref().filter(|m| m.banding == banding) else {
+    let Some(m) = truth.measure().filter(|m| m.banding == banding) else {
         return Vec::new();
     };
     m.report
@@ -87,7 +87,8 @@ pub fn measured_points(truth: &TruthState, banding: Banding, bins: usize) -> Vec
             let k = lshscope_core::analysis::histogram::bin_of(bin.lo, bins);
             // At the mean similarity of the bin's true pairs, where the bin's prediction (mean
             // of P(sᵢ)) is about the curve's height.
-            let x = (truth.bin_means.get(k).copied().flatten()).unwrap_or((bin.lo + bin.hi) / 2.0);
+            let x =
+                (truth.bin_means().get(k).copied().flatten()).unwrap_or((bin.lo + bin.hi) / 2.0);
             MeasuredPoint {
                 x,
                 rate: bin.measured,

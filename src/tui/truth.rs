@@ -225,50 +225,39 @@ pub enum MeasuredCandidates<'a> {
     },
 }
 
-/// Truth, its measurement and the missed-pairs list.
+/// Truth, its measurement, the missed-pairs list and the tuning sample. Changed only through
+/// its methods.
 #[derive(Debug)]
 pub struct TruthState {
     /// `--truth FILE`: read once the corpus is loaded.
-    pub file: Option<PathBuf>,
-    pub truth: Option<Truth>,
+    file: Option<PathBuf>,
+    truth: Option<Truth>,
     /// Mean Jaccard of the truth pairs in each histogram bin: where a bin's measured rate is
     /// drawn over the S-curve (the bin's prediction is the mean of P(sᵢ) over those pairs).
-    pub bin_means: Vec<Option<f64>>,
+    bin_means: Vec<Option<f64>>,
     /// The truth job asked last, until it answers.
-    pub job: Latest<TruthRequest>,
-    pub measure: Option<Measure>,
+    job: Latest<TruthRequest>,
+    measure: Option<Measure>,
     /// The pair list shows missed pairs instead of candidates.
-    pub show_missed: bool,
+    show_missed: bool,
     /// The missed pairs the list shows (indices into `truth.pairs`, filtered and sorted).
+    /// Public for reading only (the pair viewer's title reads it); changed only here.
     pub missed: PairList,
     /// Joins estimated to take longer are refused ([`JOIN_BUDGET_SECONDS`]).
-    pub join_budget_seconds: f64,
+    join_budget_seconds: f64,
     /// The stratified tuning sample, for recall and precision without a truth.
-    pub sample: Option<TuningSample>,
+    sample: Option<TuningSample>,
     /// The tuning-sample job asked last, until it answers.
-    pub sample_job: Latest<SampleRequest>,
+    sample_job: Latest<SampleRequest>,
     /// Why the last tuning sample failed (shown where its numbers would be).
-    pub sample_error: Option<String>,
+    sample_error: Option<String>,
     /// Pairs a tuning sample draws ([`TUNING_SAMPLE_PAIRS`]; tests take fewer).
-    pub sample_pairs: usize,
+    sample_pairs: usize,
 }
 
 impl Default for TruthState {
     fn default() -> Self {
-        TruthState {
-            file: None,
-            truth: None,
-            bin_means: Vec::new(),
-            job: Latest::default(),
-            measure: None,
-            show_missed: false,
-            missed: PairList::default(),
-            join_budget_seconds: JOIN_BUDGET_SECONDS,
-            sample: None,
-            sample_job: Latest::default(),
-            sample_error: None,
-            sample_pairs: TUNING_SAMPLE_PAIRS,
-        }
+        TruthState::new(None, JOIN_BUDGET_SECONDS, TUNING_SAMPLE_PAIRS)
     }
 }
 
@@ -282,6 +271,111 @@ pub struct MissedView {
 }
 
 impl TruthState {
+    /// No truth yet: `file` is read once the corpus is loaded, joins estimated to take longer
+    /// than `join_budget_seconds` are refused, and a tuning sample draws `sample_pairs`.
+    pub fn new(file: Option<PathBuf>, join_budget_seconds: f64, sample_pairs: usize) -> Self {
+        TruthState {
+            file,
+            truth: None,
+            bin_means: Vec::new(),
+            job: Latest::default(),
+            measure: None,
+            show_missed: false,
+            missed: PairList::default(),
+            join_budget_seconds,
+            sample: None,
+            sample_job: Latest::default(),
+            sample_error: None,
+            sample_pairs,
+        }
+    }
+
+    /// `--truth FILE`, read once the corpus is loaded.
+    pub fn file(&self) -> Option<&PathBuf> {
+        self.file.as_ref()
+    }
+
+    /// The truth, once read or computed.
+    pub fn truth(&self) -> Option<&Truth> {
+        self.truth.as_ref()
+    }
+
+    /// Mean Jaccard of the truth pairs in each histogram bin.
+    pub fn bin_means(&self) -> &[Option<f64>] {
+        &self.bin_means
+    }
+
+    /// The truth job asked last, until it answers.
+    pub fn job(&self) -> &Latest<TruthRequest> {
+        &self.job
+    }
+
+    /// The truth measured against the shown candidates at t.
+    pub fn measure(&self) -> Option<&Measure> {
+        self.measure.as_ref()
+    }
+
+    /// Whether the pair list shows the missed pairs instead of the candidates.
+    pub fn show_missed(&self) -> bool {
+        self.show_missed
+    }
+
+    /// The stratified tuning sample, once drawn.
+    pub fn sample(&self) -> Option<&TuningSample> {
+        self.sample.as_ref()
+    }
+
+    /// The tuning-sample job asked last, until it answers.
+    pub fn sample_job(&self) -> &Latest<SampleRequest> {
+        &self.sample_job
+    }
+
+    /// Why the last tuning sample failed.
+    pub fn sample_error(&self) -> Option<&str> {
+        self.sample_error.as_deref()
+    }
+
+    /// Cancels the truth job (on quit).
+    pub fn cancel(&self) {
+        self.job.cancel_running();
+    }
+
+    /// Shows the missed pairs in the pair list instead of the candidates, or the candidates
+    /// again; returns whether the missed pairs are shown.
+    pub fn toggle_missed(&mut self) -> bool {
+        self.show_missed = !self.show_missed;
+        self.show_missed
+    }
+
+    /// Moves the missed list's selection by `delta` rows in a list `height` rows high;
+    /// `false` when it did not move.
+    pub fn move_missed(&mut self, delta: isize, height: usize) -> bool {
+        let before = self.missed.selected();
+        self.missed.move_by(delta, height);
+        self.missed.selected() != before
+    }
+
+    /// Selects the missed list's first pair (`bottom`: its last).
+    pub fn missed_to_end(&mut self, bottom: bool, height: usize) {
+        if bottom {
+            self.missed.bottom(height);
+        } else {
+            self.missed.top(height);
+        }
+    }
+
+    /// Selects the missed pair shown on `line` of the list, if any.
+    pub fn select_missed_on_line(&mut self, line: usize, height: usize) {
+        if let Some(i) = self.missed.row_on_line(line) {
+            self.missed.select(i, height);
+        }
+    }
+
+    /// Keeps the missed list's selection in view in a list `height` rows high.
+    pub fn scroll_missed_into_view(&mut self, height: usize) {
+        self.missed.scroll_into_view(height);
+    }
+
     /// The truth pair the missed list has selected.
     pub fn selected_missed(&self) -> Option<&TruthPair> {
         let truth = self.truth.as_ref()?;

@@ -78,7 +78,7 @@ fn explorer_with_truth(dir: &Path, truth: &Path) -> lshscope::tui::app::App {
     let mut app = new_app_given(config(dir), dir, SIZE, inputs);
     app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
     run_effects(&mut app);
-    assert!(app.truth().truth.is_some(), "the truth file was read");
+    assert!(app.truth().truth().is_some(), "the truth file was read");
     app
 }
 
@@ -109,7 +109,7 @@ fn the_same_truth_file_gives_the_same_floor_everywhere() {
 
     // The explorer: the same floor, to the last bit.
     let app = explorer_with_truth(dir.path(), &truth);
-    assert_eq!(app.truth().truth.as_ref().unwrap().floor, floor);
+    assert_eq!(app.truth().truth().unwrap().floor, floor);
 
     // tune: below the floor, it says where the file stops being complete.
     let out = lshscope()
@@ -132,7 +132,7 @@ fn scan_and_the_explorer_report_the_same_recall() {
     let truth = truth_file(dir.path(), &corpus);
     let app = explorer_with_truth(dir.path(), &truth);
     // The explorer's fixture opens at 16 × 4 and t = 0.5.
-    let shown = &app.truth().measure.as_ref().unwrap().report;
+    let shown = &app.truth().measure().unwrap().report;
     assert_eq!(shown.threshold, 0.5);
     let cli = scan_report(dir.path(), &corpus, &truth, "0.5");
     assert_eq!(cli["threshold"].as_f64().unwrap(), shown.threshold);

@@ -189,7 +189,7 @@ fn the_switch_changes_the_counts_and_marks_the_false_removals() {
     // `m`: the components, with the same false removals the engine's components give.
     assert_eq!(hint(Command::SwitchClustering), "m");
     cmd(&mut app, Command::SwitchClustering);
-    let r = app.clusters().result.as_ref().unwrap();
+    let r = app.clusters().result().unwrap();
     let shown = app.clusters().shown().unwrap();
     assert_eq!(shown.method, Clustering::Components);
     assert_eq!(r.false_removals, expected.len());
@@ -224,7 +224,7 @@ fn the_switch_changes_the_counts_and_marks_the_false_removals() {
     assert!(in_chain > 0);
     cmd(&mut app, Command::Open);
     assert_eq!(app.context(), Context::Cluster);
-    let open = app.clusters().open.as_ref().unwrap();
+    let open = app.clusters().open().unwrap();
     let removals: Vec<Edge> = open
         .edge_list
         .iter()
@@ -252,7 +252,7 @@ fn the_switch_changes_the_counts_and_marks_the_false_removals() {
     let shown = app.clusters().shown().unwrap();
     assert_eq!(shown.method, Clustering::Center);
     assert_eq!(shown.clusters.removed_documents(), center_removed);
-    let open = app.clusters().open.as_ref().unwrap();
+    let open = app.clusters().open().unwrap();
     assert_eq!(shown.clusters.kept(open.cluster), first);
     assert!(
         open.edge_list
@@ -322,7 +322,7 @@ fn an_imported_tools_false_removals_are_counted() {
     run_effects(&mut app);
     let t = app.curve().threshold;
     let data = app.data().clone().unwrap();
-    let r = app.clusters().result.as_ref().unwrap();
+    let r = app.clusters().result().unwrap();
     assert!(
         r.center.is_none(),
         "an imported result has its tool's clusters only"

@@ -50,7 +50,7 @@ fn members(c: &Clusters) -> Vec<Vec<u32>> {
 
 /// The shown clusters' members; asserts they answer the app's banding and t.
 fn shown(app: &App) -> Vec<Vec<u32>> {
-    let r = app.clusters().result.as_ref().expect("clusters shown");
+    let r = app.clusters().result().expect("clusters shown");
     assert_eq!(
         (r.banding, r.threshold),
         (app.curve().banding, app.curve().threshold)
@@ -106,7 +106,7 @@ fn clusters_match_the_engine_and_are_computed_only_when_shown() {
     // Off screen, t changes ask for no clusters.
     cmd(&mut app, Command::ThresholdDown);
     assert!(app.take_effects().is_empty());
-    assert!(app.clusters().result.is_none());
+    assert!(app.clusters().result().is_none());
     cmd(&mut app, Command::ToggleClusters);
     let effects = app.take_effects();
     assert!(matches!(effects.as_slice(), [Effect::Clusters(_)]));
@@ -114,12 +114,12 @@ fn clusters_match_the_engine_and_are_computed_only_when_shown() {
     let expected = engine_clusters(&app);
     assert!(!expected.is_empty(), "the fixture has families");
     assert_eq!(shown(&app), members(&expected));
-    let r = app.clusters().result.as_ref().unwrap();
+    let r = app.clusters().result().unwrap();
     assert_eq!(r.clusters.removed_documents(), expected.removed_documents());
     // Sorted by size by default; the list holds every cluster.
     let sizes: Vec<usize> = app
         .clusters()
-        .list
+        .list()
         .rows()
         .iter()
         .map(|&c| r.clusters.members(c as usize).len())
@@ -156,7 +156,7 @@ fn clusters_follow_t_and_the_banding() {
     );
     run_effects(&mut app);
     assert!(
-        app.clusters().job.is_running(),
+        app.clusters().job().is_running(),
         "the clusters of the new candidates are asked for"
     );
     run_effects(&mut app);
@@ -179,9 +179,9 @@ fn a_stale_answer_is_never_shown() {
             app.update(Action::ClustersDone(Box::new(outcome)));
         }
     }
-    assert!((app.clusters().result.as_ref().unwrap().threshold - 0.5).abs() < 1e-9);
+    assert!((app.clusters().result().unwrap().threshold - 0.5).abs() < 1e-9);
     run_given_effects(&mut app, new);
-    assert!((app.clusters().result.as_ref().unwrap().threshold - 0.48).abs() < 1e-9);
+    assert!((app.clusters().result().unwrap().threshold - 0.48).abs() < 1e-9);
     shown(&app);
 }
 
@@ -193,9 +193,9 @@ fn a_cluster_opens_and_its_edges_open_in_the_viewer() {
     let c = app.clusters().selected_cluster().unwrap();
     cmd(&mut app, Command::Open);
     assert_eq!(app.context(), Context::Cluster);
-    let open = app.clusters().open.as_ref().unwrap();
+    let open = app.clusters().open().unwrap();
     assert_eq!(open.cluster, c);
-    let r = app.clusters().result.as_ref().unwrap();
+    let r = app.clusters().result().unwrap();
     let size = r.clusters.members(c).len();
     // The farthest pair, then the size − 1 spanning edges, weakest first.
     assert_eq!(open.edge_list.len(), size);
@@ -224,7 +224,7 @@ fn a_cluster_opens_and_its_edges_open_in_the_viewer() {
     // ← goes back along the edges, Esc to the open cluster, Esc again to the list.
     cmd(&mut app, Command::PrevPair);
     let view = app.viewer().pair.as_ref().unwrap();
-    let farthest = app.clusters().open.as_ref().unwrap().edge_list[0].1;
+    let farthest = app.clusters().open().unwrap().edge_list[0].1;
     assert_eq!(
         (view.a, view.b),
         (farthest.a.min(farthest.b), farthest.a.max(farthest.b))
@@ -251,14 +251,12 @@ fn the_open_cluster_stays_open_when_t_moves() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = clusters_app(dir.path(), SIZE);
     cmd(&mut app, Command::Open);
-    let r = app.clusters().result.as_ref().unwrap();
-    let kept = r
-        .clusters
-        .kept(app.clusters().open.as_ref().unwrap().cluster);
+    let r = app.clusters().result().unwrap();
+    let kept = r.clusters.kept(app.clusters().open().unwrap().cluster);
     cmd(&mut app, Command::ThresholdDown);
     run_effects(&mut app);
-    let r = app.clusters().result.as_ref().unwrap();
-    let open = app.clusters().open.as_ref().expect("still open");
+    let r = app.clusters().result().unwrap();
+    let open = app.clusters().open().expect("still open");
     assert_eq!(r.clusters.cluster_of(kept), Some(open.cluster));
 }
 
@@ -267,16 +265,16 @@ fn sorting_by_weakest_link_puts_the_loosest_cluster_first() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = questions_app(dir.path());
     cmd(&mut app, Command::CycleSort);
-    assert_eq!(app.clusters().sort.0, ClusterSort::WeakestLink);
+    assert_eq!(app.clusters().sort(), ClusterSort::WeakestLink);
     assert_eq!(
-        app.clusters().list.selected(),
+        app.clusters().list().selected(),
         0,
         "a new order starts at the top"
     );
-    let r = app.clusters().result.as_ref().unwrap();
+    let r = app.clusters().result().unwrap();
     let weakest: Vec<f64> = app
         .clusters()
-        .list
+        .list()
         .rows()
         .iter()
         .map(|&c| r.audits[c as usize].weakest_link.jaccard)
@@ -287,7 +285,7 @@ fn sorting_by_weakest_link_puts_the_loosest_cluster_first() {
     cmd(&mut app, Command::ThresholdUp);
     run_effects(&mut app);
     assert_eq!(
-        app.clusters().result.as_ref().unwrap().sort,
+        app.clusters().result().unwrap().sort,
         ClusterSort::WeakestLink
     );
 }
@@ -296,7 +294,7 @@ fn sorting_by_weakest_link_puts_the_loosest_cluster_first() {
 fn the_questions_chain_is_flagged() {
     let dir = tempfile::tempdir().unwrap();
     let app = questions_app(dir.path());
-    let r = app.clusters().result.as_ref().unwrap();
+    let r = app.clusters().result().unwrap();
     // Lines 22, 23 and 24 (positions 21–23): 22–23 and 22–24 join 23 and 24, far apart.
     let c = r.clusters.cluster_of(21).expect("question 22 is clustered");
     assert_eq!(r.clusters.cluster_of(22), Some(c));
@@ -332,7 +330,7 @@ fn with_sampled_candidates_the_clusters_are_joined_from_the_buckets_and_equal() 
     assert!(exact.candidates().estimated.is_none());
     let expected = shown(&exact);
     assert!(!expected.is_empty(), "the fixture has families");
-    assert!(!exact.clusters().result.as_ref().unwrap().from_buckets);
+    assert!(!exact.clusters().result().unwrap().from_buckets);
 
     let inputs = sampling_inputs(|s| {
         s.enumeration_budget = 0;
@@ -350,8 +348,7 @@ fn with_sampled_candidates_the_clusters_are_joined_from_the_buckets_and_equal() 
     );
     let r = sampled
         .clusters()
-        .result
-        .as_ref()
+        .result()
         .expect("clusters despite the sample");
     assert!(r.from_buckets);
     assert_eq!(shown(&sampled), expected);
@@ -359,8 +356,7 @@ fn with_sampled_candidates_the_clusters_are_joined_from_the_buckets_and_equal() 
         r.clusters.removed_documents(),
         exact
             .clusters()
-            .result
-            .as_ref()
+            .result()
             .unwrap()
             .clusters
             .removed_documents()
@@ -396,7 +392,7 @@ fn a_sampled_audit_shows_its_weakest_link_as_a_lower_bound() {
     run_effects(&mut app);
     // The audits below are the components'.
     cmd(&mut app, Command::SwitchClustering);
-    let r = app.clusters().result.as_ref().expect("clusters shown");
+    let r = app.clusters().result().expect("clusters shown");
     let sampled = (0..r.audits.len())
         .find(|&c| !r.audits[c].exact)
         .expect("a cluster past the audit's limits");

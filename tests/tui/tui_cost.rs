@@ -40,7 +40,7 @@ fn cost_app(dir: &std::path::Path) -> App {
 fn the_grid_is_the_listed_count_of_every_banding() {
     let dir = tempfile::tempdir().unwrap();
     let app = cost_app(dir.path());
-    let grid = app.cost().grid.as_ref().expect("a grid");
+    let grid = app.cost().grid().expect("a grid");
     let data = app.data().as_ref().unwrap();
     assert!(!grid.sampled(), "12 documents are counted whole");
     assert_eq!(grid.num_perm, K);
@@ -88,22 +88,22 @@ fn app_after_toggle_twice(mut app: App) {
 fn the_cursor_stays_inside_the_grid_and_enter_moves_there() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = cost_app(dir.path());
-    assert_eq!(app.cost().cursor, Some(BANDING));
+    assert_eq!(app.cost().cursor(), Some(BANDING));
     cmd(&mut app, Command::CursorRight);
     cmd(&mut app, Command::Up);
-    assert_eq!(app.cost().cursor, Some(Banding { bands: 17, rows: 5 }));
+    assert_eq!(app.cost().cursor(), Some(Banding { bands: 17, rows: 5 }));
     // Up to r = 6, b is cut to the widest that fits: ⌊128 / 6⌋ = 21.
     for _ in 0..10 {
         cmd(&mut app, Command::CursorRight);
     }
-    assert_eq!(app.cost().cursor, Some(Banding { bands: 25, rows: 5 }));
+    assert_eq!(app.cost().cursor(), Some(Banding { bands: 25, rows: 5 }));
     cmd(&mut app, Command::Up);
-    assert_eq!(app.cost().cursor, Some(Banding { bands: 21, rows: 6 }));
+    assert_eq!(app.cost().cursor(), Some(Banding { bands: 21, rows: 6 }));
     for _ in 0..30 {
         cmd(&mut app, Command::CursorLeft);
         cmd(&mut app, Command::Down);
     }
-    assert_eq!(app.cost().cursor, Some(Banding { bands: 1, rows: 1 }));
+    assert_eq!(app.cost().cursor(), Some(Banding { bands: 1, rows: 1 }));
     cmd(&mut app, Command::Up);
     cmd(&mut app, Command::Up);
     cmd(&mut app, Command::CursorRight);
@@ -122,7 +122,7 @@ fn the_cursor_stays_inside_the_grid_and_enter_moves_there() {
     );
     // Back in the view, the current-banding mark and the cursor start there.
     cmd(&mut app, Command::ToggleCost);
-    assert_eq!(app.cost().cursor, Some(Banding { bands: 2, rows: 3 }));
+    assert_eq!(app.cost().cursor(), Some(Banding { bands: 2, rows: 3 }));
     cmd(&mut app, Command::Back);
     assert_eq!(app.view(), View::Main);
 }
@@ -131,15 +131,7 @@ fn the_cursor_stays_inside_the_grid_and_enter_moves_there() {
 fn the_threshold_moves_p_and_the_metric_cycles() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = cost_app(dir.path());
-    let p = |app: &App| {
-        app.cost()
-            .grid
-            .as_ref()
-            .unwrap()
-            .cell(16, 4)
-            .unwrap()
-            .p_at_t
-    };
+    let p = |app: &App| app.cost().grid().unwrap().cell(16, 4).unwrap().p_at_t;
     let before = p(&app);
     let expected = |t: f64| 1.0 - (1.0 - t.powi(4)).powi(16);
     assert!((before - expected(0.5)).abs() < 1e-12);
@@ -150,13 +142,13 @@ fn the_threshold_moves_p_and_the_metric_cycles() {
     cmd(&mut app, Command::BandsUp);
     assert_eq!(app.curve().banding, Banding { bands: 17, rows: 4 });
     assert_eq!(app.view(), View::Cost);
-    assert_eq!(app.cost().metric, CostMetric::Pairs);
+    assert_eq!(app.cost().metric(), CostMetric::Pairs);
     cmd(&mut app, Command::CycleMetric);
-    assert_eq!(app.cost().metric, CostMetric::Memory);
+    assert_eq!(app.cost().metric(), CostMetric::Memory);
     cmd(&mut app, Command::CycleMetric);
-    assert_eq!(app.cost().metric, CostMetric::Probability);
+    assert_eq!(app.cost().metric(), CostMetric::Probability);
     cmd(&mut app, Command::CycleMetric);
-    assert_eq!(app.cost().metric, CostMetric::Pairs);
+    assert_eq!(app.cost().metric(), CostMetric::Pairs);
 }
 
 #[test]
@@ -167,7 +159,7 @@ fn cells_past_the_explorers_budget_are_marked_sampled() {
     let mut app = ready_app_given(dir.path(), SIZE, inputs);
     cmd(&mut app, Command::ToggleCost);
     run_effects(&mut app);
-    let grid = app.cost().grid.as_ref().unwrap();
+    let grid = app.cost().grid().unwrap();
     for cell in grid.cells() {
         assert_eq!(
             cell.needs_sampled,
@@ -267,7 +259,7 @@ fn without_a_truth_the_cost_view_estimates_recall_from_the_stratified_sample() {
         &Progress::new(),
     )
     .unwrap();
-    let tuning = app.truth().sample.as_ref().expect("the sample arrived");
+    let tuning = app.truth().sample().expect("the sample arrived");
     assert_eq!(*tuning.sample, expected);
     assert!(
         !tuning.is_census(),

@@ -41,7 +41,7 @@ fn a_pinned_family_is_measured_on_the_truth_and_follows_the_banding() {
             .contains("still being read")
     );
     assert_eq!(run_given_effects(&mut app, truth_job), 1);
-    let truth = app.truth().truth.as_ref().unwrap().pairs.clone();
+    let truth = app.truth().truth().unwrap().pairs.clone();
     assert!(!truth.is_empty());
 
     cmd(&mut app, Command::PinFamily);
@@ -173,7 +173,7 @@ fn a_new_truth_measures_the_pinned_family_again() {
     );
     run_given_effects(&mut app, effects);
     let pinned = app.family().pinned.as_ref().unwrap();
-    let truth = &app.truth().truth.as_ref().unwrap().pairs;
+    let truth = &app.truth().truth().unwrap().pairs;
     assert!(!std::sync::Arc::ptr_eq(&before, truth));
     assert!(std::sync::Arc::ptr_eq(&pinned.truth, truth));
     assert_eq!(pinned.agreement.as_ref().unwrap().pairs(), truth.len());

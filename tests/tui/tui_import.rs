@@ -178,7 +178,7 @@ fn the_clusters_view_audits_the_components_of_every_imported_pair() {
     let pairs = app.candidates().result.as_ref().unwrap().pairs.clone();
     let data = app.data().clone().unwrap();
     let expected = pair_components(data.corpus.len(), &pairs);
-    let r = app.clusters().result.as_ref().unwrap();
+    let r = app.clusters().result().unwrap();
     let members = |c: &lshscope_core::analysis::clusters::Clusters| {
         (0..c.len())
             .map(|k| c.members(k).to_vec())
@@ -206,7 +206,7 @@ fn the_clusters_view_audits_the_components_of_every_imported_pair() {
         cmd(&mut app, Command::ThresholdDown);
     }
     run_effects(&mut app);
-    let r = app.clusters().result.as_ref().unwrap();
+    let r = app.clusters().result().unwrap();
     assert_eq!(members(&r.clusters), members(&expected));
     assert!(r.chained <= chained_at_half);
     let text = screen(&app, SIZE.0, SIZE.1);
@@ -259,7 +259,7 @@ fn explore_clusters_shows_what_the_tool_removes() {
     );
     cmd(&mut app, Command::ToggleClusters);
     run_effects(&mut app);
-    let r = app.clusters().result.as_ref().unwrap();
+    let r = app.clusters().result().unwrap();
     assert_eq!(r.clusters.len(), 2);
     assert_eq!(r.clusters.removed_documents(), 3);
     let text = screen(&app, SIZE.0, SIZE.1);

@@ -225,7 +225,7 @@ fn the_exported_histogram_shows_labelled_precision_and_the_truth_points() {
     let mut app = ready_app(dir.path(), SIZE);
     cmd(&mut app, Command::ComputeTruth);
     run_effects(&mut app);
-    assert!(app.truth().measure.is_some());
+    assert!(app.truth().measure().is_some());
     cmd(&mut app, Command::LabelDuplicate);
     cmd(&mut app, Command::FocusPrev);
     cmd(&mut app, Command::Down);

@@ -24,7 +24,7 @@ fn app_with_truth(dir: &std::path::Path) -> App {
     let mut app = ready_app(dir, SIZE);
     cmd(&mut app, Command::ComputeTruth);
     assert_eq!(run_effects(&mut app), 1);
-    assert!(!app.truth().job.is_running());
+    assert!(!app.truth().job().is_running());
     app
 }
 
@@ -32,7 +32,7 @@ fn app_with_truth(dir: &std::path::Path) -> App {
 /// binary-searches every truth pair in the candidates.
 fn engine_report(app: &App) -> lshscope_core::analysis::recall::RecallReport {
     let result = app.candidates().result.as_ref().unwrap();
-    let truth = app.truth().truth.as_ref().unwrap();
+    let truth = app.truth().truth().unwrap();
     let candidates: Vec<CandidatePair> = result
         .pairs
         .iter()
@@ -64,7 +64,7 @@ fn expected_recall(app: &App) -> (usize, usize, Option<f64>) {
 }
 
 fn shown_recall(app: &App) -> (usize, usize, Option<f64>) {
-    let r = &app.truth().measure.as_ref().unwrap().report;
+    let r = &app.truth().measure().unwrap().report;
     (r.found_at_threshold, r.true_at_threshold, r.precision)
 }
 
@@ -83,7 +83,7 @@ fn t_computes_the_exact_truth_at_the_threshold() {
     let data = app.data().clone().unwrap();
     let done = lshscope::tui::truth::run_truth_job(job).unwrap();
     app.update(Action::TruthDone(done));
-    let truth = app.truth().truth.as_ref().unwrap();
+    let truth = app.truth().truth().unwrap();
     assert_eq!(truth.origin, TruthOrigin::Computed { threshold: 0.5 });
     assert_eq!(*truth.pairs, brute_force_join(&data.index.sets, 0.5));
     assert!(truth.pairs.len() >= 4, "the fixture has near-duplicates");
@@ -102,7 +102,7 @@ fn a_join_beyond_the_budget_is_refused_with_the_way_out() {
     let mut app = ready_app_given(dir.path(), SIZE, inputs);
     cmd(&mut app, Command::ComputeTruth);
     run_effects(&mut app);
-    assert!(app.truth().truth.is_none());
+    assert!(app.truth().truth().is_none());
     let msg = app.message().clone().unwrap();
     assert!(msg.error, "{msg:?}");
     assert!(
@@ -139,11 +139,11 @@ fn a_newer_truth_request_supersedes_the_older_one() {
         lshscope::tui::truth::run_truth_job(&fresh).unwrap()
     });
     app.update(Action::TruthDone(old));
-    assert!(app.truth().truth.is_none() && app.truth().job.is_running());
+    assert!(app.truth().truth().is_none() && app.truth().job().is_running());
     let new = lshscope::tui::truth::run_truth_job(&jobs[1]).unwrap();
     app.update(Action::TruthDone(new));
     assert_eq!(
-        app.truth().truth.as_ref().unwrap().origin,
+        app.truth().truth().unwrap().origin,
         TruthOrigin::Computed { threshold: 0.51 }
     );
 }
@@ -152,7 +152,7 @@ fn a_newer_truth_request_supersedes_the_older_one() {
 fn recall_follows_b_r_and_t_without_recomputing_the_truth() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = app_with_truth(dir.path());
-    let truth = Arc::clone(&app.truth().truth.as_ref().unwrap().pairs);
+    let truth = Arc::clone(&app.truth().truth().unwrap().pairs);
     let first = shown_recall(&app);
     assert_eq!(first, expected_recall(&app));
 
@@ -162,11 +162,11 @@ fn recall_follows_b_r_and_t_without_recomputing_the_truth() {
     for _ in 0..4 {
         cmd(&mut app, Command::RowsUp);
         assert!(
-            !app.truth().job.is_running(),
+            !app.truth().job().is_running(),
             "changing r starts no truth job"
         );
         run_effects(&mut app);
-        let m = app.truth().measure.as_ref().unwrap();
+        let m = app.truth().measure().unwrap();
         assert_eq!(
             m.banding,
             app.curve().banding,
@@ -180,17 +180,14 @@ fn recall_follows_b_r_and_t_without_recomputing_the_truth() {
         seen.last().unwrap().0 < first.0,
         "recall must drop at 16×8: {seen:?}"
     );
-    assert!(Arc::ptr_eq(
-        &truth,
-        &app.truth().truth.as_ref().unwrap().pairs
-    ));
+    assert!(Arc::ptr_eq(&truth, &app.truth().truth().unwrap().pairs));
 
     // t moves: recounted at once, no job at all.
     cmd(&mut app, Command::ThresholdUp);
     cmd(&mut app, Command::ThresholdUp);
     assert!(app.take_effects().is_empty());
     assert_eq!(shown_recall(&app), expected_recall(&app));
-    assert_eq!(app.truth().measure.as_ref().unwrap().report.threshold, 0.52);
+    assert_eq!(app.truth().measure().unwrap().report.threshold, 0.52);
 
     // Below the truth's threshold the status line says the truth is incomplete.
     for _ in 0..5 {
@@ -210,7 +207,7 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     let mut app = ready_app(dir.path(), SIZE);
     cmd(&mut app, Command::ToggleMissed);
     assert!(app.message().as_ref().unwrap().error, "no truth yet");
-    assert!(!app.truth().show_missed);
+    assert!(!app.truth().show_missed());
     cmd(&mut app, Command::ComputeTruth);
     for _ in 0..4 {
         cmd(&mut app, Command::RowsUp);
@@ -218,13 +215,13 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     run_effects(&mut app);
     assert_eq!(app.curve().banding, Banding { bands: 16, rows: 8 });
     cmd(&mut app, Command::ToggleMissed);
-    assert!(app.truth().show_missed);
+    assert!(app.truth().show_missed());
     let missed = app.truth().missed.len();
-    let m = app.truth().measure.as_ref().unwrap();
+    let m = app.truth().measure().unwrap();
     assert_eq!(missed, m.missed);
     assert!(missed >= 2, "16×8 misses pairs near 0.5: {missed}");
     // Sorted by Jaccard, descending, like the candidates; every one is ≥ t and no candidate.
-    let truth = app.truth().truth.clone().unwrap();
+    let truth = app.truth().truth().cloned().unwrap();
     let result = app.candidates().result.clone().unwrap();
     let js: Vec<f64> = app
         .truth()
@@ -280,7 +277,7 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     // Back on the main screen the missed list is still shown; `n` there labels its selection.
     cmd(&mut app, Command::Back);
     assert_eq!(app.view(), View::Main);
-    assert!(app.truth().show_missed && !matches!(app.view(), View::Viewer { .. }));
+    assert!(app.truth().show_missed() && !matches!(app.view(), View::Viewer { .. }));
     cmd(&mut app, Command::Bottom);
     let last = truth.pairs[*app.truth().missed.rows().last().unwrap() as usize];
     cmd(&mut app, Command::LabelNotDuplicate);
@@ -318,7 +315,7 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
         app.curve().banding
     );
     cmd(&mut app, Command::ToggleMissed);
-    assert!(!app.truth().show_missed);
+    assert!(!app.truth().show_missed());
 }
 
 #[test]
@@ -337,7 +334,7 @@ fn the_missed_list_follows_the_bin_filter() {
         app.update(Action::PromptInput(lshscope::tui::app::PromptKey::Char(c)));
     }
     app.update(Action::PromptInput(lshscope::tui::app::PromptKey::Submit));
-    let truth = app.truth().truth.clone().unwrap();
+    let truth = app.truth().truth().cloned().unwrap();
     assert!(
         app.truth()
             .missed
@@ -370,7 +367,7 @@ fn truth_file_is_read_after_loading() {
     let mut app = new_app_given(config(dir.path()), dir.path(), SIZE, inputs);
     app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
     assert_eq!(run_effects(&mut app), 2, "re-banding and reading the truth");
-    let truth = app.truth().truth.as_ref().unwrap();
+    let truth = app.truth().truth().unwrap();
     assert_eq!(truth.origin, TruthOrigin::File(path));
     assert_eq!(truth.pairs.len(), 2);
     // The lowest Jaccard exactly, as `scan --truth` and `tune --truth` use it.
@@ -438,8 +435,7 @@ fn the_highlighted_bin_shows_its_measured_rate_in_the_legend() {
     cmd(&mut app, Command::BinLeft);
     let bin = app
         .truth()
-        .measure
-        .as_ref()
+        .measure()
         .unwrap()
         .report
         .bins
@@ -520,8 +516,8 @@ fn with_sampled_candidates_recall_is_exact_and_precision_an_estimate() {
         }
         assert!(sampled.candidates().estimated.is_some(), "sampled");
         let (e, s) = (
-            exact.truth().measure.as_ref().unwrap(),
-            sampled.truth().measure.as_ref().unwrap(),
+            exact.truth().measure().unwrap(),
+            sampled.truth().measure().unwrap(),
         );
         assert!(s.sampled && !e.sampled);
         assert_eq!(s.banding, e.banding);
@@ -548,13 +544,13 @@ fn the_truth_bars_are_measured_over_redraws() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = app_with_truth(dir.path());
     for step in 0..2 {
-        let truth = app.truth().truth.as_ref().unwrap();
+        let truth = app.truth().truth().unwrap();
         let agreement = truth
             .redraws
             .as_ref()
             .expect("a small truth keeps its redraws");
         assert_eq!(agreement.draws(), 16);
-        let report = &app.truth().measure.as_ref().unwrap().report;
+        let report = &app.truth().measure().unwrap().report;
         assert_eq!(report.redraws, 16);
         let result = app.candidates().result.as_ref().unwrap();
         let mut expected = engine_report(&app);

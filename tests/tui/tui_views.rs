@@ -30,9 +30,9 @@ fn a_pair_from_a_cluster_that_vanishes_steps_through_the_candidates_and_backs_to
     app.update(Action::PromptInput(PromptKey::Submit));
     assert_eq!(app.curve().threshold, 1.0);
     run_effects(&mut app);
-    assert!(app.clusters().result.is_some());
+    assert!(app.clusters().result().is_some());
     assert!(
-        app.clusters().open.is_none(),
+        app.clusters().open().is_none(),
         "the loosest cluster does not hold at t = 1"
     );
     assert!(matches!(app.view(), View::Viewer { .. }));

@@ -348,12 +348,11 @@ impl App {
             fatal: None,
             effects: Vec::new(),
             clock: inputs.clock,
-            truth: TruthState {
-                file: inputs.truth,
-                join_budget_seconds: inputs.join_budget_seconds,
-                sample_pairs: inputs.tuning_sample_pairs,
-                ..TruthState::default()
-            },
+            truth: TruthState::new(
+                inputs.truth,
+                inputs.join_budget_seconds,
+                inputs.tuning_sample_pairs,
+            ),
             clusters: ClustersState::default(),
             imported: ImportedState {
                 spec: inputs.import.map(Arc::new),
@@ -498,7 +497,7 @@ impl App {
         match self.view {
             View::Loading => Context::Loading,
             View::Viewer { .. } => Context::Viewer,
-            View::Clusters if self.clusters.open.is_some() => Context::Cluster,
+            View::Clusters if self.clusters.open().is_some() => Context::Cluster,
             View::Clusters => Context::Clusters,
             View::Cost => Context::Cost,
             View::Main => match self.focus {
@@ -518,9 +517,9 @@ impl App {
     pub(super) fn cancel_all(&mut self) {
         self.load.progress.cancel();
         self.candidates.job.cancel_running();
-        self.truth.job.cancel_running();
-        self.clusters.job.cancel_running();
-        self.cost.job.cancel_running();
+        self.truth.cancel();
+        self.clusters.cancel();
+        self.cost.cancel();
         self.family.job.cancel_running();
     }
 
@@ -604,6 +603,6 @@ impl App {
     pub fn selected_cluster_edge(
         &self,
     ) -> Option<(EdgeKind, lshscope_core::analysis::clusters::Edge)> {
-        self.clusters.open.as_ref()?.selected_edge()
+        self.clusters.open()?.selected_edge()
     }
 }

@@ -21,7 +21,7 @@ use lshscope_core::util::numfmt::{for_count, thousands};
 fn title_spans(app: &App, what: &str) -> Vec<Span<'static>> {
     let theme = app.theme();
     let mut spans = vec![Span::styled(format!(" {what} "), theme.title())];
-    let Some(r) = &app.clusters().result else {
+    let Some(r) = app.clusters().result() else {
         return spans;
     };
     if let Some(source) = app.imported().source() {
@@ -39,7 +39,7 @@ fn title_spans(app: &App, what: &str) -> Vec<Span<'static>> {
         }
         return spans;
     }
-    let method = app.clusters().method.0;
+    let method = app.clusters().method();
     spans.push(Span::raw(format!(
         "J ≥ {} · {} · {} · sort {} ",
         r.threshold,
@@ -69,8 +69,8 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
     let block = Block::bordered()
         .border_style(theme.border())
         .title(fit_line(title_spans(app, "Clusters"), title_room(area)));
-    let (Some(r), Some(data)) = (&app.clusters().result, &app.data()) else {
-        let text = match (&app.candidates().result, app.clusters().job.running()) {
+    let (Some(r), Some(data)) = (app.clusters().result(), &app.data()) else {
+        let text = match (&app.candidates().result, app.clusters().job().running()) {
             (None, _) => "banding…".to_string(),
             // Joining a large corpus's buckets takes a while: say which phase and how far.
             (Some(_), Some(job)) => {
@@ -95,7 +95,7 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
         return;
     };
     let documents = data.corpus.len();
-    let shown = r.shown(app.clusters().method.0);
+    let shown = r.shown(app.clusters().method());
     let c = shown.clusters;
     let removed = c.removed_documents();
     let share = 100.0 * removed as f64 / documents.max(1) as f64;
@@ -148,7 +148,7 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
             theme.dim(),
         )),
     ];
-    if let Some(took) = app.clusters().last_latency {
+    if let Some(took) = app.clusters().last_latency() {
         lines.push(Line::from(Span::styled(
             format!("clustered in {} ms", took.as_millis()),
             theme.dim(),
@@ -251,18 +251,18 @@ fn render_histogram(frame: &mut Frame, app: &App, shown: Shown, area: Rect) {
 /// The cluster list: kept document, size, weakest link, farthest pair, chained flag.
 pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
     let theme = app.theme();
-    let list = &app.clusters().list;
+    let list = app.clusters().list();
     let mut title = vec![Span::styled(" Cluster list ", theme.title())];
     title.push(Span::raw(format!("{} ", thousands(list.len() as u64))));
     // The switch's key is out of the footer (it is full at 80 columns): named here.
-    if let Some(r) = &app.clusters().result
+    if let Some(r) = app.clusters().result()
         && r.center.is_some()
     {
         title.push(Span::styled(
             format!(
                 "· {} shows {} ",
                 hint(Command::SwitchClustering),
-                method_label(other_method(app.clusters().method.0))
+                method_label(other_method(app.clusters().method()))
             ),
             theme.dim(),
         ));
@@ -270,11 +270,11 @@ pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
     let block = Block::bordered()
         .border_style(theme.focused_border())
         .title(Line::from(title));
-    let (Some(r), Some(data)) = (&app.clusters().result, &app.data()) else {
+    let (Some(r), Some(data)) = (app.clusters().result(), &app.data()) else {
         frame.render_widget(Block::bordered().border_style(theme.border()), area);
         return;
     };
-    let shown = r.shown(app.clusters().method.0);
+    let shown = r.shown(app.clusters().method());
     if list.is_empty() {
         let text = format!(
             "No cluster: no candidate pair has J ≥ {} at {} (lower t with {}, or b/r).",
@@ -385,12 +385,12 @@ pub fn render_list(frame: &mut Frame, app: &App, area: Rect) {
 pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
     let theme = app.theme();
     let (Some(r), Some(open), Some(data)) =
-        (&app.clusters().result, &app.clusters().open, &app.data())
+        (app.clusters().result(), app.clusters().open(), &app.data())
     else {
         return;
     };
     let c = open.cluster;
-    let shown = r.shown(app.clusters().method.0);
+    let shown = r.shown(app.clusters().method());
     let audit = &shown.audits[c];
     let members = shown.clusters.members(c);
     let kept = shown.clusters.kept(c);
@@ -534,7 +534,7 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
 /// An open cluster's edges: the farthest pair, then the spanning edges weakest first.
 pub fn render_edges(frame: &mut Frame, app: &App, area: Rect) {
     let theme = app.theme();
-    let (Some(open), Some(data)) = (&app.clusters().open, &app.data()) else {
+    let (Some(open), Some(data)) = (app.clusters().open(), &app.data()) else {
         return;
     };
     // The list holds the farthest pair first, the false removals, then the spanning edges.
@@ -602,8 +602,8 @@ fn preview(data: &lshscope_core::pipeline::Loaded, doc: u32) -> String {
 /// cluster it is. `None` when the viewer did not come from a cluster.
 pub fn viewer_position(app: &App) -> Option<String> {
     let (open, r, data) = (
-        app.clusters().open.as_ref()?,
-        app.clusters().result.as_ref()?,
+        app.clusters().open()?,
+        app.clusters().result()?,
         app.data().as_ref()?,
     );
     if app.view()
@@ -620,6 +620,6 @@ pub fn viewer_position(app: &App) -> Option<String> {
         thousands(open.edges.selected() as u64 + 1),
         thousands(open.edges.len() as u64),
         data.corpus
-            .id(r.shown(app.clusters().method.0).clusters.kept(open.cluster) as usize)
+            .id(r.shown(app.clusters().method()).clusters.kept(open.cluster) as usize)
     ))
 }

@@ -54,11 +54,11 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let [map, details] =
         Layout::horizontal([Constraint::Min(20), Constraint::Length(side)]).areas(body);
     let theme = app.theme();
-    let cursor = app.cost().cursor.unwrap_or(app.curve().banding);
+    let cursor = app.cost().cursor_or(app.curve().banding);
     let title = format!(
         " cost of every banding b×r ≤ {} · {} ",
         app.num_perm(),
-        app.cost().metric.label()
+        app.cost().metric().label()
     );
     let block = Block::bordered()
         .border_style(theme.focused_border())
@@ -68,13 +68,13 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         ));
     let inner = block.inner(map);
     frame.render_widget(block, map);
-    match &app.cost().grid {
+    match app.cost().grid() {
         Some(grid) => {
             render_grid(frame, app, grid, cursor, inner);
             render_details(frame, app, grid, cursor, details);
         }
         None => {
-            let text = match app.cost().job.running() {
+            let text = match app.cost().running() {
                 Some(job) => {
                     let s = job.progress.snapshot();
                     let done = s
@@ -189,7 +189,7 @@ fn window(at: usize, last: usize, visible: usize) -> (usize, usize) {
 
 fn render_grid(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding, area: Rect) {
     let theme = app.theme();
-    let metric = app.cost().metric;
+    let metric = app.cost().metric();
     let levels = Levels::of(grid, metric);
     // Two lines at the bottom: the b axis and the legend.
     let rows_shown = area.height.saturating_sub(2) as usize;
@@ -399,7 +399,7 @@ fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding
         "memory: what the explorer holds for the candidates, beyond the index",
         theme.dim(),
     ));
-    if let Some(took) = app.cost().elapsed {
+    if let Some(took) = app.cost().elapsed() {
         lines.push(Line::styled(
             format!("grid computed in {:.2} s", took.as_secs_f64()),
             theme.dim(),
@@ -426,7 +426,7 @@ fn tuning_lines(app: &App, cursor: Banding) -> Vec<Line<'static>> {
             value,
         ])
     };
-    if truth.truth.is_some() {
+    if truth.truth().is_some() {
         let here = if cursor == app.curve().banding {
             "exact (truth), on the status line"
         } else {
@@ -434,7 +434,7 @@ fn tuning_lines(app: &App, cursor: Banding) -> Vec<Line<'static>> {
         };
         return vec![row("recall@t", Span::styled(here, theme.good()))];
     }
-    if let Some(job) = truth.sample_job.running() {
+    if let Some(job) = truth.sample_job().running() {
         let done = job
             .progress
             .snapshot()
@@ -452,14 +452,14 @@ fn tuning_lines(app: &App, cursor: Banding) -> Vec<Line<'static>> {
             ),
         )];
     }
-    if let Some(error) = &truth.sample_error {
+    if let Some(error) = truth.sample_error() {
         return vec![row(
             "recall@t",
             Span::styled(format!("n/a: {error}"), theme.warning()),
         )];
     }
     let (Some(sample), Some((estimate, intervals))) =
-        (truth.sample.as_ref(), truth.sampled_estimates(cursor, t))
+        (truth.sample(), truth.sampled_estimates(cursor, t))
     else {
         return Vec::new();
     };

@@ -24,7 +24,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     } else {
         theme.border()
     };
-    let total = state.measure.as_ref().map(|m| m.missed).unwrap_or(0);
+    let total = state.measure().map(|m| m.missed).unwrap_or(0);
     let mut title = vec![
         Span::styled(" Missed pairs ", theme.title()),
         Span::raw(format!(
@@ -33,7 +33,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             thousands(total as u64),
         )),
     ];
-    if let Some(m) = &state.measure {
+    if let Some(m) = state.measure() {
         title.push(Span::raw(format!(
             "· {} of {} true pairs ≥ {:.2} are candidates at {}",
             thousands(m.report.found_at_threshold as u64),
@@ -60,9 +60,9 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         .border_style(border)
         .title(fit_line(title, title_room(area)));
 
-    let (Some(truth), Some(measure), Some(data)) = (&state.truth, &state.measure, &app.data())
+    let (Some(truth), Some(measure), Some(data)) = (state.truth(), state.measure(), app.data())
     else {
-        let text = if state.truth.is_none() {
+        let text = if state.truth().is_none() {
             format!(
                 "No truth yet: {} computes it (exact join at t), or start with --truth FILE.",
                 hint(Command::ComputeTruth)
@@ -140,13 +140,13 @@ fn percent(x: Option<f64>) -> String {
 /// `recall … · precision …` for the status line, when there is truth.
 pub fn status_spans(app: &App) -> Vec<Span<'static>> {
     let theme = app.theme();
-    let Some(m) = &app.truth().measure else {
+    let Some(m) = app.truth().measure() else {
         return sampled_status_spans(app);
     };
     let r = &m.report;
     // Short: the status line is shared, and the counts are in the missed list's title.
     let mut spans = Vec::new();
-    match &app.truth().truth {
+    match app.truth().truth() {
         // Below what the truth covers, the pairs between t and its floor are unknown: recall
         // over the rest would overstate it.
         Some(t) if app.truth_below_floor() => {
@@ -189,7 +189,7 @@ fn sampled_status_spans(app: &App) -> Vec<Span<'static>> {
     else {
         return Vec::new();
     };
-    let exact = truth.sample.as_ref().is_some_and(|s| s.is_census());
+    let exact = truth.sample().is_some_and(|s| s.is_census());
     // As `tune` prints them: n/a with too few sampled pairs at t to say anything.
     let measurable =
         |v: Option<f64>, bounds: Option<(f64, f64)>| v.filter(|_| exact || bounds.is_some());
@@ -222,7 +222,7 @@ fn sampled_status_spans(app: &App) -> Vec<Span<'static>> {
 
 /// The running truth job, for the status line.
 pub fn job_span(app: &App) -> Option<Span<'static>> {
-    let job = app.truth().job.running()?;
+    let job = app.truth().job().running()?;
     let s = job.progress.snapshot();
     let fraction = s
         .percent_done()
@@ -251,7 +251,7 @@ pub struct MeasuredOverlay {
 impl MeasuredOverlay {
     /// `None` without truth, or while the measurement answers another banding than the curve.
     pub fn new(app: &App) -> Option<Self> {
-        let m = app.truth().measure.as_ref()?;
+        let m = app.truth().measure()?;
         if m.banding != app.curve().banding {
             return None;
         }
@@ -314,7 +314,7 @@ impl MeasuredOverlay {
             .or((app.focus() == Focus::Histogram).then_some(app.bin_cursor()));
         let bins = app.hist().bins();
         let bin = highlighted.and_then(|k| {
-            let m = app.truth().measure.as_ref()?;
+            let m = app.truth().measure()?;
             m.report
                 .bins
                 .iter()
@@ -342,8 +342,8 @@ impl MeasuredOverlay {
         // The key of the points, and recall at t beside what the curve predicts for the
         // same true pairs (the mean of P(sᵢ)).
         let mut spans = vec![Span::styled("▪┆ ", theme.good())];
-        let recall = app.truth().measure.as_ref().map(|m| &m.report);
-        match (&app.truth().truth, recall) {
+        let recall = app.truth().measure().map(|m| &m.report);
+        match (app.truth().truth(), recall) {
             (Some(t), Some(_)) if app.truth_below_floor() => {
                 spans.push(Span::raw("measured recall "));
                 spans.push(Span::styled(

@@ -36,7 +36,7 @@ pub fn render(frame: &mut Frame, app: &App) {
             let l = layout::main_layout(size);
             scurve::render(frame, app, l.curve);
             histogram::render(frame, app, l.histogram);
-            if app.truth().show_missed {
+            if app.truth().show_missed() {
                 missed::render(frame, app, l.pairs);
             } else {
                 pairs::render(frame, app, l.pairs);
@@ -47,7 +47,7 @@ pub fn render(frame: &mut Frame, app: &App) {
         }
         View::Clusters => {
             let l = crate::tui::clusters::clusters_layout(size);
-            if app.clusters().open.is_some() {
+            if app.clusters().open().is_some() {
                 clusters::render_members(frame, app, l.top);
                 clusters::render_edges(frame, app, l.body);
             } else {

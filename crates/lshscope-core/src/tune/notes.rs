@@ -1,11 +1,11 @@
 //! Notes and warnings that explain a report's choices: which row an export takes under a
 //! removal bound, a candidate count that swings with the seed, the constraints in words.
 
-use super::{SeedSpread, Tool, TuneRow};
+use super::{SeedCorpus, SeedSpread, Tool, TuneRow};
 
 use crate::minhash::scurve::candidate_probability;
 use crate::minhash::tune::{Constraints, ProbabilityBound};
-use crate::terms::Setting::{Budget, Export, MaxFalseRemoval, Sample};
+use crate::terms::Setting::{Budget, Export, MaxFalseRemoval, Sample, Threshold};
 use crate::util::numfmt::percent_fine;
 
 /// Whether `row` removes pairs at the bound's similarity with at most its probability.
@@ -143,4 +143,32 @@ pub(super) fn describe_constraints(c: &Constraints) -> String {
         ));
     }
     parts.join(", ") + ", fewest hashes, then steepest"
+}
+
+/// Why a report without a threshold has fewer criteria.
+pub(super) fn without_threshold_note() -> String {
+    format!(
+        "no {Threshold}: only the constraint search and the given bandings (the recall and \
+         datasketch criteria need t)"
+    )
+}
+
+/// How candidates counted on a sample of a corpus's documents stand for the corpus's counts,
+/// and what `budget` holds for then; none when every document was counted.
+pub(super) fn sampled_seeds_note(seeds: &SeedCorpus, budget: Option<f64>) -> Option<String> {
+    seeds.sampled().then(|| {
+        format!(
+            "candidate counts per seed were counted on a uniform sample of {} of {} \
+             documents and multiplied by N(N−1)/(n(n−1)) = {:.2}: estimates of the \
+             corpus's counts; every seed shares the sample's error, so each count carries \
+             its 95 % sampling interval{}",
+            crate::util::numfmt::thousands(seeds.documents as u64),
+            crate::util::numfmt::thousands(seeds.population as u64),
+            seeds.pair_scale(),
+            match budget {
+                Some(_) => format!(" and {Budget} holds for the top of the worst seed's interval"),
+                None => String::new(),
+            }
+        )
+    })
 }

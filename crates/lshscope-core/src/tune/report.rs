@@ -1,7 +1,7 @@
 //! What a report holds: its rows, the corpora it was measured on, and the renaming of the
 //! settings its text names for a face.
 
-use super::{SeedSpread, ToolExport};
+use super::{SeedCorpus, SeedSpread, ToolExport};
 
 use serde::Serialize;
 
@@ -48,6 +48,19 @@ pub struct SeedCorpusInfo {
     pub seeds: Vec<u64>,
     /// Corpus pairs per sample pair: N(N−1) / (n(n−1)), 1 without sampling.
     pub pair_scale: f64,
+}
+
+impl SeedCorpusInfo {
+    /// What the report says of the corpus `seeds` counted on.
+    pub(super) fn of(seeds: &SeedCorpus) -> SeedCorpusInfo {
+        SeedCorpusInfo {
+            source: seeds.source.clone(),
+            population: seeds.population,
+            documents: seeds.documents,
+            seeds: seeds.seeds.clone(),
+            pair_scale: seeds.pair_scale(),
+        }
+    }
 }
 
 /// The pair similarities the corpus columns are computed on.

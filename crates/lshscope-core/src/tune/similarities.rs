@@ -1,16 +1,220 @@
 //! The pair similarities that weight the corpus columns: samples of pairs and their
 //! intervals, the inclusion weights of a scan's pairs, and what a pairs or truth file covers.
 
+use std::path::Path;
+
+use super::{PairSimilarities, SampleInfo};
+use crate::Result;
 use crate::analysis::stratified::StratifiedSample;
 use crate::minhash::Banding;
 use crate::minhash::scurve::candidate_probability;
-use crate::minhash::tune::{SampledIntervals, SimilarityDistribution, sampled_intervals};
-use crate::terms::Setting::{Budget, EstimatePairs, Threshold};
-use crate::util::numfmt::percent_fine;
+use crate::minhash::tune::{
+    MIN_SAMPLED_AT_THRESHOLD, SampledIntervals, SimilarityDistribution, sampled_intervals,
+};
+use crate::terms::Setting::{Budget, EstimatePairs, ScanBanding, Threshold};
+use crate::util::numfmt::{for_count, percent_fine, thousands};
 
 /// A pairs file whose lowest Jaccard is at least this probably comes from a scan with
 /// --threshold: a scan at threshold 0 nearly always has candidates far below it.
 pub const THRESHOLDED_PAIRS_HINT: f64 = 0.1;
+
+/// The pair similarities of a report, read: what the corpus columns are computed on, and
+/// what the notes say they cover.
+#[derive(Debug, Clone)]
+pub(super) struct Evidence {
+    /// The file they came from, as the report names it.
+    pub(super) source: String,
+    /// Every pair's similarity with its weight.
+    pub(super) distribution: SimilarityDistribution,
+    /// The lowest Jaccard of a scan's pairs file that the scan's --threshold cut off
+    /// ([`thresholded_floor`]).
+    pub(super) floor: Option<f64>,
+    /// A weighted sample of pairs (`truth --estimate-pairs`): its rows, for intervals.
+    pub(super) sample: Option<PairSample>,
+    /// What the similarities cover, in the order the report says it.
+    pub(super) notes: Vec<String>,
+}
+
+impl Evidence {
+    /// Reads `source`'s file; `t` is the threshold the notes measure it against. Errors name
+    /// the file, line and column.
+    pub(super) fn read(source: &PairSimilarities, t: f64) -> Result<Evidence> {
+        match source {
+            PairSimilarities::Truth(path) => Evidence::of_truth(path, t),
+            PairSimilarities::ScanPairs { path, scan_banding } => {
+                Evidence::of_scan_pairs(path, *scan_banding, t)
+            }
+            PairSimilarities::Similarities(path) => Evidence::of_similarities(path, t),
+        }
+    }
+
+    /// A truth file: every pair at or above the join's threshold, each once.
+    fn of_truth(path: &Path, t: f64) -> Result<Evidence> {
+        let values = similarities_of(&crate::pairs::read_weighted_similarities(path, false)?);
+        Ok(Evidence {
+            distribution: SimilarityDistribution::from_similarities(&values),
+            notes: truth_notes(&values, t),
+            ..Evidence::empty(path)
+        })
+    }
+
+    /// A scan's pairs, each weighted by 1/P₀(s) when the scan's banding is given.
+    fn of_scan_pairs(path: &Path, scan_banding: Option<Banding>, t: f64) -> Result<Evidence> {
+        let values = similarities_of(&crate::pairs::read_weighted_similarities(path, false)?);
+        // Said whatever else is given: --scan-banding corrects for the pairs the scan's
+        // banding missed, not for those its --threshold dropped.
+        let floor = thresholded_floor(&values);
+        let mut notes: Vec<String> = floor
+            .map(|lowest| thresholded_note(lowest, t))
+            .into_iter()
+            .collect();
+        let distribution = match scan_banding {
+            Some(scan) => {
+                let weighted = horvitz_thompson(&values, scan);
+                notes.push(inclusion_weights_note(scan, floor));
+                if weighted.impossible > 0 {
+                    let impossible = weighted.impossible as u64;
+                    notes.push(format!(
+                        "{} {} with P₀(s) = 0 (similarity 0) {} left out",
+                        thousands(impossible),
+                        for_count(impossible, "pair", "pairs"),
+                        for_count(impossible, "was", "were")
+                    ));
+                }
+                weighted.distribution
+            }
+            None => SimilarityDistribution::from_similarities(&values),
+        };
+        Ok(Evidence {
+            distribution,
+            floor,
+            notes,
+            ..Evidence::empty(path)
+        })
+    }
+
+    /// Pair similarities: a stratified sample, a uniform sample with weights, or plain
+    /// similarities that count once each.
+    fn of_similarities(path: &Path, t: f64) -> Result<Evidence> {
+        if let Some(sample) = crate::analysis::stratified::read_stratified(path)? {
+            return Ok(Evidence {
+                distribution: SimilarityDistribution::from_weighted(sample.weighted_rows()),
+                notes: stratified_notes(&sample, t),
+                sample: Some(PairSample::Stratified(sample)),
+                ..Evidence::empty(path)
+            });
+        }
+        let weighted = crate::pairs::read_weighted_similarities(path, true)?;
+        if weighted.iter().all(|&(_, w)| w == 1.0) {
+            return Ok(Evidence {
+                distribution: SimilarityDistribution::from_similarities(&similarities_of(
+                    &weighted,
+                )),
+                ..Evidence::empty(path)
+            });
+        }
+        let distribution = SimilarityDistribution::from_weighted(weighted.clone());
+        let note = format!(
+            "each sampled pair counts its `weight` times: the corpus columns estimate all {} \
+             pairs it was sampled from, so {Budget} counts candidates of the whole corpus",
+            crate::util::numfmt::estimated_count(distribution.total())
+        );
+        Ok(Evidence {
+            distribution,
+            sample: Some(PairSample::Uniform(weighted)),
+            notes: vec![note],
+            ..Evidence::empty(path)
+        })
+    }
+
+    /// What a weighted sample holds at t; none for similarities that are not a sample.
+    pub(super) fn sample_info(&self, t: f64) -> Option<SampleInfo> {
+        // Any banding gives the same counts at t; (1, 1) is one that always exists.
+        let at_threshold = self.sample.as_ref()?.intervals(1, 1, t)?;
+        Some(SampleInfo {
+            sampled_pairs: at_threshold.sampled_pairs,
+            sampled_at_or_above: at_threshold.sampled_at_or_above,
+            pairs_at_or_above_interval: at_threshold.pairs_at_or_above,
+        })
+    }
+
+    /// When no pair reaches t: recall and precision at t are undefined, and how to get pairs
+    /// that do.
+    pub(super) fn unreached_threshold_note(&self, t: f64) -> Option<String> {
+        (self.distribution.at_or_above(t) <= 0.0).then(|| {
+            format!(
+                "no pair in {} reaches t = {t}: recall and precision at t are undefined (n/a); \
+                 lower t, or give more pairs (a larger {EstimatePairs} sample, a scan with \
+                 {Threshold} 0)",
+                self.source
+            )
+        })
+    }
+
+    /// No pairs yet, from `path`.
+    fn empty(path: &Path) -> Evidence {
+        Evidence {
+            source: path.display().to_string(),
+            distribution: SimilarityDistribution::default(),
+            floor: None,
+            sample: None,
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// When a sample holds a few pairs at or above t but too few to estimate recall and
+/// precision there. (With none at all, [`Evidence::unreached_threshold_note`] says it.)
+pub(super) fn too_few_sampled_note(sample: &SampleInfo, t: f64) -> Option<String> {
+    (1..MIN_SAMPLED_AT_THRESHOLD)
+        .contains(&sample.sampled_at_or_above)
+        .then(|| {
+            format!(
+                "only {} of the {} sampled pairs {} Jaccard ≥ {t}: too few to estimate recall \
+                 and precision at t (left out; they need {MIN_SAMPLED_AT_THRESHOLD}), and the \
+                 count at or above t is uncertain (see its interval). Sample more pairs \
+                 (`truth {}`), or run `truth` for the exact pairs above t",
+                sample.sampled_at_or_above,
+                thousands(sample.sampled_pairs as u64),
+                for_count(sample.sampled_at_or_above as u64, "has", "have"),
+                EstimatePairs.in_code(),
+            )
+        })
+}
+
+/// Pairs of a scan without its banding count only the pairs it found.
+pub(super) fn unweighted_scan_pairs_note() -> String {
+    format!(
+        "pairs from a scan hold only the pairs that scan's banding found (and kept at its \
+         {Threshold}): expected candidates and recall count those pairs, not pairs it missed; \
+         give {ScanBanding} BxR to correct for the missed ones"
+    )
+}
+
+/// The similarities of weighted rows, without their weights.
+fn similarities_of(weighted: &[(f64, f64)]) -> Vec<f64> {
+    weighted.iter().map(|&(s, _)| s).collect()
+}
+
+/// What a scan's pairs weighted by 1/P₀(s) estimate: all pairs of the corpus, or those at or
+/// above the pairs file's `floor`.
+fn inclusion_weights_note(scan: Banding, floor: Option<f64>) -> String {
+    let covered = match floor {
+        Some(lowest) => format!(
+            "all pairs of the corpus with Jaccard ≥ {} (the lowest in the pairs file; the scan \
+             dropped those below it), so expected candidates and precision describe that range \
+             only",
+            crate::util::numfmt::decimal(lowest)
+        ),
+        None => "all pairs of the corpus".to_string(),
+    };
+    format!(
+        "each pair weighted by 1/P₀(s) for the scan's {} × {} banding: the corpus columns \
+         estimate {covered}; rare low-similarity pairs carry large weights, so those estimates \
+         are noisy",
+        scan.bands, scan.rows
+    )
+}
 
 /// A sample of pairs whose rows stand for all pairs of a corpus (`truth --estimate-pairs`).
 #[derive(Debug, Clone)]
@@ -36,7 +240,7 @@ impl PairSample {
 /// its permissive banding was chosen for (pairs between them may fall outside the
 /// candidates, so the estimates at t lean on the others stratum and widen).
 pub(super) fn stratified_notes(sample: &StratifiedSample, t: f64) -> Vec<String> {
-    use crate::util::numfmt::{decimal, thousands};
+    use crate::util::numfmt::decimal;
     let describe = |s: &crate::analysis::stratified::Stratum| {
         if s.is_census() {
             format!("all {} {}", thousands(s.pairs), s.name)

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use crate::tui::app::{App, Effect, PairSource, View};
 use crate::tui::clusters::{
-    ClustersRequest, FromBuckets, OpenCluster, cluster_list_rows, edge_list_rows, edge_pair,
-    member_rows, method_label, other_method,
+    ClustersRequest, FromBuckets, cluster_list_rows, edge_list_rows, edge_pair, method_label,
+    other_method,
 };
 use crate::tui::keys::Command;
 use crate::tui::list::PairList;
@@ -16,7 +16,7 @@ impl App {
     pub(super) fn toggle_clusters(&mut self) {
         if self.view == View::Clusters {
             self.show(View::Main);
-            self.clusters.open = None;
+            self.clusters.close();
         } else if self.data.is_some() {
             self.show(View::Clusters);
             self.request_clusters();
@@ -26,7 +26,6 @@ impl App {
     /// The clusters view's commands; `false` leaves `cmd` to the common ones.
     pub(super) fn clusters_command(&mut self, cmd: Command) -> bool {
         let size = self.size;
-        let (list_rows, edge_rows) = (cluster_list_rows(size), edge_list_rows(size));
         let moved = |list: &mut PairList, rows: usize, cmd: Command| match cmd {
             Command::Up => list.move_by(-1, rows),
             Command::Down => list.move_by(1, rows),
@@ -41,29 +40,17 @@ impl App {
             | Command::PageUp
             | Command::PageDown
             | Command::Top
-            | Command::Bottom => match (&mut self.clusters.open, &self.clusters.result) {
-                (Some(open), Some(result)) => {
-                    moved(&mut open.edges, edge_rows, cmd);
-                    let members = result
-                        .shown(self.clusters.method.0)
-                        .clusters
-                        .members(open.cluster);
-                    open.follow_selection(members, member_rows(size).saturating_sub(1).max(1));
+            | Command::Bottom => self
+                .clusters
+                .move_selection(size, |list, rows| moved(list, rows, cmd)),
+            Command::Open if self.clusters.open().is_some() => self.open_cluster_edge(),
+            Command::Open => {
+                if !self.clusters.open_selected(edge_list_rows(size)) {
+                    self.complain("no cluster selected");
                 }
-                _ => moved(&mut self.clusters.list, list_rows, cmd),
-            },
-            Command::Open if self.clusters.open.is_some() => self.open_cluster_edge(),
-            Command::Open => match (&self.clusters.result, self.clusters.selected_cluster()) {
-                (Some(result), Some(c)) => {
-                    let method = self.clusters.method.0;
-                    self.clusters.open = Some(OpenCluster::new(result, method, c, edge_rows));
-                }
-                _ => self.complain("no cluster selected"),
-            },
+            }
             Command::CycleSort => {
-                let sort = self.clusters.sort.0.toggled();
-                self.clusters.set_sort(sort, list_rows);
-                self.clusters.list.top(list_rows);
+                let sort = self.clusters.toggle_sort(cluster_list_rows(size));
                 self.say(format!("clusters sorted by {}", sort.label()));
             }
             Command::SwitchClustering => self.switch_clustering(),
@@ -75,25 +62,20 @@ impl App {
     /// `m`: shows the other method's clusters (center ↔ components); an imported result has
     /// its tool's clusters only.
     fn switch_clustering(&mut self) {
-        if self
-            .clusters
-            .result
-            .as_ref()
-            .is_some_and(|r| r.center.is_none())
-        {
+        if self.clusters.result().is_some_and(|r| r.center.is_none()) {
             self.complain(
                 "these clusters are the imported file's: there is no center clustering of them",
             );
             return;
         }
-        let method = other_method(self.clusters.method.0);
+        let method = other_method(self.clusters.method());
         let heights = (cluster_list_rows(self.size), edge_list_rows(self.size));
         self.clusters.set_method(method, heights);
         let what = match self.clusters.shown() {
             Some(shown)
                 if shown.method == lshscope_core::analysis::dedup::Clustering::Components =>
             {
-                let r = self.clusters.result.as_ref().expect("shown");
+                let r = self.clusters.result().expect("shown");
                 format!(
                     "{} removed below t against their kept document",
                     lshscope_core::util::numfmt::thousands(r.false_removals as u64)
@@ -108,15 +90,13 @@ impl App {
     /// ← / → in the viewer opened from an open cluster: the previous or next edge.
     pub(super) fn step_cluster_edge(&mut self, delta: isize) {
         let height = edge_list_rows(self.size);
-        let Some(open) = &mut self.clusters.open else {
+        if self.clusters.open().is_none() {
             return;
-        };
-        let before = open.edges.selected();
-        open.edges.move_by(delta, height);
-        if open.edges.selected() == before {
-            self.say("no more edges in this cluster");
-        } else {
+        }
+        if self.clusters.step_edge(delta, height) {
             self.open_cluster_edge();
+        } else {
+            self.say("no more edges in this cluster");
         }
     }
 
@@ -133,7 +113,7 @@ impl App {
         {
             return;
         }
-        let job = self.clusters.job.submit(ClustersRequest {
+        let job = self.clusters.submit(ClustersRequest {
             data: Arc::clone(data),
             pairs: Arc::clone(&result.pairs),
             banding,
@@ -141,10 +121,10 @@ impl App {
             // The re-banding jobs' groups serve when the clusters have none yet.
             identical: self
                 .clusters
-                .identical
-                .clone()
+                .identical()
+                .cloned()
                 .or_else(|| self.candidates.sampling.bands.found_groups()),
-            sort: self.clusters.sort.0,
+            sort: self.clusters.sort(),
             fixed: self.imported.clusters(),
             // Sampled candidates do not hold every pair: the job joins the buckets instead.
             from_buckets: self.candidates.estimated.is_some().then_some(FromBuckets {

@@ -12,18 +12,17 @@ impl App {
             self.show(View::Main);
         } else if let Some(data) = self.data.clone() {
             self.show(View::Cost);
-            self.cost.cursor = Some(self.curve.banding);
-            // Computed once a session: the counts depend on the corpus only.
-            if self.cost.grid.is_none() && !self.cost.job.is_running() {
-                let options = lshscope_core::analysis::cost::CostOptions {
-                    threshold: self.curve.threshold,
-                    enumeration_budget: self.candidates.sampling.enumeration_budget,
-                    sampled_draws: self.candidates.sampling.refined_draws,
+            let (threshold, sampling) = (self.curve.threshold, &self.candidates.sampling);
+            let job = self.cost.open(self.curve.banding, || CostRequest {
+                data,
+                options: lshscope_core::analysis::cost::CostOptions {
+                    threshold,
+                    enumeration_budget: sampling.enumeration_budget,
+                    sampled_draws: sampling.refined_draws,
                     ..Default::default()
-                };
-                let job = self.cost.job.submit(CostRequest { data, options });
-                self.effects.push(Effect::Cost(job));
-            }
+                },
+            });
+            self.effects.extend(job.map(Effect::Cost));
             // Recall and precision at t for the cursor's banding, where no truth is loaded.
             self.request_tuning_sample();
         }
@@ -45,11 +44,11 @@ impl App {
                 self.cost.move_cursor(here, db, dr, k);
             }
             Command::Open => {
-                let to = self.cost.cursor.unwrap_or(here);
+                let to = self.cost.cursor_or(here);
                 self.show(View::Main);
                 self.set_banding(to.bands, to.rows);
             }
-            Command::CycleMetric => self.cost.metric = self.cost.metric.next(),
+            Command::CycleMetric => self.cost.cycle_metric(),
             _ => return false,
         }
         true

@@ -57,7 +57,7 @@ impl App {
     /// `e` on the missed list: the listed missed pairs (filtered, in list order) as CSV, in
     /// the candidates' export format (bands_hit 0), next to the candidate exports.
     pub(super) fn export_missed(&mut self) {
-        let (Some(data), Some(m)) = (&self.data, &self.truth.measure) else {
+        let (Some(data), Some(m)) = (&self.data, self.truth.measure()) else {
             self.complain("nothing to export yet");
             return;
         };

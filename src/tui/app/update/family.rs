@@ -11,8 +11,8 @@ impl App {
     /// `P`: pins the next family other than the index's (measured on the truth in the
     /// background), and after the last one, unpins.
     pub(super) fn pin_family(&mut self) {
-        let (Some(data), Some(truth)) = (self.data.clone(), &self.truth.truth) else {
-            if self.truth.job.is_running() {
+        let (Some(data), Some(truth)) = (self.data.clone(), self.truth.truth()) else {
+            if self.truth.job().is_running() {
                 self.complain("the truth is still being read or computed: P again once it is in");
                 return;
             }
@@ -46,7 +46,7 @@ impl App {
     /// A new truth: the pinned family is measured again on its pairs.
     pub(super) fn remeasure_pinned_family(&mut self) {
         let (Some(pinned), Some(data), Some(truth)) =
-            (&self.family.pinned, self.data.clone(), &self.truth.truth)
+            (&self.family.pinned, self.data.clone(), self.truth.truth())
         else {
             return;
         };

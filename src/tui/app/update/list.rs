@@ -13,7 +13,7 @@ use lshscope_core::util::numfmt::{for_count, thousands};
 impl App {
     /// The main screen's commands; `false` leaves `cmd` to the common ones.
     pub(super) fn main_command(&mut self, cmd: Command) -> bool {
-        if self.truth.show_missed && self.missed_list_command(cmd) {
+        if self.truth.show_missed() && self.missed_list_command(cmd) {
             return true;
         }
         let height = self.list_height();
@@ -71,8 +71,8 @@ impl App {
     /// Moves the selection of the list shown: the missed pairs or the candidates.
     pub(super) fn move_in_list(&mut self, delta: isize) {
         let height = self.list_height();
-        if self.truth.show_missed {
-            self.truth.missed.move_by(delta, height);
+        if self.truth.show_missed() {
+            self.truth.move_missed(delta, height);
         } else {
             self.candidates.list.move_by(delta, height);
         }
@@ -206,13 +206,11 @@ impl App {
             let first_row = l.pairs.y + 2;
             if y >= first_row {
                 let height = self.list_height();
-                let list = if self.truth.show_missed {
-                    &mut self.truth.missed
-                } else {
-                    &mut self.candidates.list
-                };
-                if let Some(i) = list.row_on_line((y - first_row) as usize) {
-                    list.select(i, height);
+                let line = (y - first_row) as usize;
+                if self.truth.show_missed() {
+                    self.truth.select_missed_on_line(line, height);
+                } else if let Some(i) = self.candidates.list.row_on_line(line) {
+                    self.candidates.list.select(i, height);
                 }
             }
         }

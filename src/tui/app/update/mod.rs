@@ -48,13 +48,8 @@ impl App {
                 self.size = (w, h);
                 let height = self.list_height();
                 self.candidates.list.scroll_into_view(height);
-                self.truth.missed.scroll_into_view(height);
-                self.clusters
-                    .list
-                    .scroll_into_view(cluster_list_rows(self.size));
-                if let Some(open) = &mut self.clusters.open {
-                    open.edges.scroll_into_view(edge_list_rows(self.size));
-                }
+                self.truth.scroll_missed_into_view(height);
+                self.clusters.scroll_into_view(self.size);
                 self.relayout_viewer();
                 self.help_scroll = self.help_scroll.min(self.help_page().max_scroll());
             }
@@ -93,7 +88,7 @@ impl App {
                 let from_cluster = View::Viewer {
                     from: PairSource::ClusterEdges,
                 };
-                if self.view == from_cluster && self.clusters.open.is_none() {
+                if self.view == from_cluster && self.clusters.open().is_none() {
                     self.show(View::Viewer {
                         from: PairSource::Candidates,
                     });
@@ -283,7 +278,7 @@ impl App {
                 };
                 self.show(to);
             }
-            View::Clusters if self.clusters.open.is_some() => self.clusters.open = None,
+            View::Clusters if self.clusters.open().is_some() => self.clusters.close(),
             View::Clusters | View::Cost => self.show(View::Main),
         }
     }
@@ -295,7 +290,7 @@ impl App {
         let pair = match self.view {
             View::Viewer { .. } => self.viewer.pair.as_ref().map(|v| (v.a, v.b)),
             View::Clusters => self.selected_cluster_edge().map(|(_, e)| (e.a, e.b)),
-            _ if self.truth.show_missed => self.truth.selected_missed().map(|p| (p.a, p.b)),
+            _ if self.truth.show_missed() => self.truth.selected_missed().map(|p| (p.a, p.b)),
             _ => self.selected_pair().map(|p| (p.a, p.b)),
         };
         let (Some((a, b)), Some(groups)) = (pair, self.identical_groups()) else {
@@ -346,11 +341,11 @@ impl App {
             return Some(Arc::clone(groups));
         }
         let data = self.data.as_ref()?;
-        let groups = match &self.clusters.identical {
+        let groups = match self.clusters.identical() {
             Some(groups) => Arc::clone(groups),
             None => Arc::new(IdenticalGroups::find(&data.index.sets)),
         };
-        self.clusters.identical = Some(Arc::clone(&groups));
+        self.clusters.keep_identical(Arc::clone(&groups));
         Some(groups)
     }
 
@@ -375,7 +370,7 @@ impl App {
         let groups = (!self.labels.store().is_empty())
             .then(|| Arc::new(IdenticalGroups::find(&loaded.index.sets)));
         if let Some(groups) = &groups {
-            self.clusters.identical = Some(Arc::clone(groups));
+            self.clusters.keep_identical(Arc::clone(groups));
         }
         let known = self.labels.attach(&loaded.corpus, groups);
         let store = self.labels.store();

@@ -20,15 +20,14 @@ impl App {
 
     /// `m`: the pair list shows the missed pairs, or the candidates again.
     pub(super) fn toggle_missed(&mut self) {
-        if self.truth.truth.is_none() {
+        if self.truth.truth().is_none() {
             self.complain(format!(
                 "no truth yet: {} computes it (exact join at t), or start with --truth FILE",
                 hint(Command::ComputeTruth)
             ));
             return;
         }
-        self.truth.show_missed = !self.truth.show_missed;
-        if self.truth.show_missed {
+        if self.truth.toggle_missed() {
             self.say(format!(
                 "pair list: missed pairs (true J ≥ t, not candidates); {}: candidates",
                 hint(Command::ToggleMissed)
@@ -43,8 +42,8 @@ impl App {
     pub(super) fn missed_list_command(&mut self, cmd: Command) -> bool {
         let height = self.list_height();
         match cmd {
-            Command::Top => self.truth.missed.top(height),
-            Command::Bottom => self.truth.missed.bottom(height),
+            Command::Top => self.truth.missed_to_end(false, height),
+            Command::Bottom => self.truth.missed_to_end(true, height),
             Command::Open => self.open_missed(),
             Command::Export => self.export_missed(),
             Command::JumpPrompt => self.complain(format!(
@@ -60,12 +59,10 @@ impl App {
     /// ← / → in the viewer opened from the missed list.
     pub(super) fn step_missed(&mut self, delta: isize) {
         let height = self.list_height();
-        let before = self.truth.missed.selected();
-        self.truth.missed.move_by(delta, height);
-        if self.truth.missed.selected() == before {
-            self.say("no more pairs in the missed list");
-        } else {
+        if self.truth.move_missed(delta, height) {
             self.open_missed();
+        } else {
+            self.say("no more pairs in the missed list");
         }
     }
 
@@ -111,7 +108,7 @@ impl App {
 
     /// After loading: read `--truth FILE` in the background.
     pub(super) fn truth_on_loaded(&mut self) {
-        if let Some(path) = self.truth.file.clone() {
+        if let Some(path) = self.truth.file().cloned() {
             self.start_truth_job(TruthTask::Read(path));
         }
     }
