@@ -223,7 +223,7 @@ pub fn match_lines(
         (Side::Left, texts.0, &search.matches_a),
         (Side::Right, texts.1, &search.matches_b),
     ] {
-        let starts: Vec<(usize, usize)> = match layout {
+        let mut starts: Vec<(usize, usize)> = match layout {
             Some(layout) => layout
                 .rows(side)
                 .iter()
@@ -239,6 +239,9 @@ pub fn match_lines(
                 .map(|(i, r)| (i, r.end))
                 .collect(),
         };
+        // In diff mode B's moved blocks are shown beside their old places, out of B's order:
+        // the rows in the order of their bytes.
+        starts.sort_by_key(|&(_, end)| end);
         // A match belongs to the first line that ends at or after its start (a line's range
         // leaves out the line break).
         let mut k = 0;
