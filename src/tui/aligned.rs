@@ -562,24 +562,15 @@ mod tests {
     fn a_moved_paragraph_with_an_edit_sits_beside_its_copy_under_a_marker() {
         let para = |who: &str| {
             format!(
-                "The garden opens at nine on weekdays and at ten on Sundays, and {who} keeps                  the keys to the shed where the tools and the seed trays are stored."
+                "The garden opens at nine on weekdays and at ten on Sundays, and {who} keeps \
+                 the keys to the shed where the tools and the seed trays are stored."
             )
         };
-        let middle = "Visitors sign the book at the gate. Dogs stay on a lead near the ponds.                       The café closes an hour before the garden does, and the last tour                       leaves from the fountain at four.";
-        let a = format!(
-            "{}
-
-{middle}
-",
-            para("Mira Holt")
-        );
-        let b = format!(
-            "{middle}
-
-{}
-",
-            para("the head gardener")
-        );
+        let middle = "Visitors sign the book at the gate. Dogs stay on a lead near the ponds. \
+                      The café closes an hour before the garden does, and the last tour \
+                      leaves from the fountain at four.";
+        let a = format!("{}\n\n{middle}\n", para("Mira Holt"));
+        let b = format!("{middle}\n\n{}\n", para("the head gardener"));
         let diff = diff_texts(&a, &b, &DiffOptions::default());
         assert_eq!(diff.moves.len(), 1, "{}", diff.describe());
         let layout = align(&diff, &a, &b, 30);
@@ -623,6 +614,27 @@ mod tests {
             .position(|r| r.contains("Mira Holt"))
             .expect("A's name is shown");
         assert!(pic[changed_row].contains("the head gardener"), "{pic:#?}");
+
+        // The other way round: B has the block first, so its marker heads both panes, and
+        // the two copies stand side by side at A's end.
+        let diff = diff_texts(&b, &a, &DiffOptions::default());
+        assert_eq!(diff.moves.len(), 1, "{}", diff.describe());
+        let layout = align(&diff, &b, &a, 30);
+        let pic = picture(&b, &a, 30);
+        assert_eq!(pic[0], "[move 0 New] | [move 0 New]", "{pic:#?}");
+        let (old_row, new_row) = layout.move_rows[0];
+        assert_eq!(new_row, 0);
+        assert_eq!(pic[old_row], "[move 0 Old] | [move 0 Old]", "{pic:#?}");
+        assert_eq!(
+            pic[old_row + 1],
+            "The garden opens at nine on | The garden opens at nine on",
+            "{pic:#?}"
+        );
+        for (l, r) in equal_block_rows(&b, &a, 30) {
+            assert_eq!(l, r, "{pic:#?}");
+        }
+        assert_eq!(words_on_rows(&b, &layout.left), all(&b));
+        assert_eq!(words_on_rows(&a, &layout.right), all(&a));
     }
 
     #[test]
