@@ -555,6 +555,85 @@ mod tests {
         );
     }
 
+    /// The words on the text rows of a pane, in the order of their bytes in `text`.
+    fn words_on_rows(text: &str, rows: &[ScreenRow]) -> Vec<String> {
+        let mut words: Vec<(usize, String)> = rows
+            .iter()
+            .filter_map(|r| match r {
+                ScreenRow::Text(t) => Some(t.clone()),
+                _ => None,
+            })
+            .flat_map(|t| {
+                let start = t.start;
+                text[t]
+                    .split_whitespace()
+                    .map(move |w| (start, w.to_string()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        words.sort_by_key(|(at, _)| *at);
+        words.into_iter().map(|(_, w)| w).collect()
+    }
+
+    fn all(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_string).collect()
+    }
+
+    /// Paragraphs shuffled and edited, moved blocks with and without edits among them: each
+    /// pane holds every word of its text once, in rows, equal text stays level, and each
+    /// moved block has its two markers in both panes.
+    #[test]
+    fn shuffled_paragraphs_keep_every_word_once_and_every_move_marked() {
+        let paragraph = |p: usize, edit: bool| -> String {
+            let words: Vec<String> = (0..24)
+                .map(|w| {
+                    if edit && w == 11 {
+                        format!("edited{p}")
+                    } else {
+                        format!("p{p}w{w}")
+                    }
+                })
+                .collect();
+            words.join(" ")
+        };
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) as usize % n
+        };
+        let mut moves_seen = 0;
+        for _ in 0..40 {
+            let count = 3 + next(4);
+            let a: Vec<String> = (0..count).map(|p| paragraph(p, false)).collect();
+            let mut order: Vec<usize> = (0..count).collect();
+            for i in (1..count).rev() {
+                order.swap(i, next(i + 1));
+            }
+            let b: Vec<String> = order.iter().map(|&p| paragraph(p, next(3) == 0)).collect();
+            let (a, b) = (a.join("\n\n"), b.join("\n\n"));
+            let diff = diff_texts(&a, &b, &DiffOptions::default());
+            moves_seen += diff.moves.len();
+            for width in [24, 60] {
+                let layout = align(&diff, &a, &b, width);
+                assert_eq!(words_on_rows(&a, &layout.left), all(&a), "{a}\n--\n{b}");
+                assert_eq!(words_on_rows(&b, &layout.right), all(&b), "{a}\n--\n{b}");
+                for (l, r) in equal_block_rows(&a, &b, width) {
+                    assert_eq!(l, r, "{a}\n--\n{b}");
+                }
+                for (n, &(old_row, new_row)) in layout.move_rows.iter().enumerate() {
+                    for (row, place) in [(old_row, MovePlace::Old), (new_row, MovePlace::New)] {
+                        let marker = ScreenRow::Move { block: n, place };
+                        assert_eq!(layout.left[row], marker, "{a}\n--\n{b}");
+                        assert_eq!(layout.right[row], marker, "{a}\n--\n{b}");
+                    }
+                }
+            }
+        }
+        assert!(moves_seen >= 20, "the pairs hold moves: {moves_seen}");
+    }
+
     /// A paragraph moved from first to last with a name changed inside: laid out once, at
     /// its old place, both copies side by side under a marker; its new place is a marker in
     /// both panes; every word of B is on exactly one row of the right pane.
@@ -586,26 +665,6 @@ mod tests {
         for (l, r) in equal_block_rows(&a, &b, 30) {
             assert_eq!(l, r, "{pic:#?}");
         }
-        let words_on_rows = |text: &str, rows: &[ScreenRow]| -> Vec<String> {
-            let mut words: Vec<(usize, String)> = rows
-                .iter()
-                .filter_map(|r| match r {
-                    ScreenRow::Text(t) => Some(t.clone()),
-                    _ => None,
-                })
-                .flat_map(|t| {
-                    let start = t.start;
-                    text[t]
-                        .split_whitespace()
-                        .map(move |w| (start, w.to_string()))
-                        .collect::<Vec<_>>()
-                })
-                .collect();
-            words.sort_by_key(|(at, _)| *at);
-            words.into_iter().map(|(_, w)| w).collect()
-        };
-        let all =
-            |text: &str| -> Vec<String> { text.split_whitespace().map(str::to_string).collect() };
         assert_eq!(words_on_rows(&a, &layout.left), all(&a));
         assert_eq!(words_on_rows(&b, &layout.right), all(&b));
         // The edit inside is in the block's rows, beside A's name.
