@@ -12,6 +12,15 @@
 //! sentence costs nothing, and a deleted paragraph leaves as many filler rows in the other
 //! pane as it takes.
 //!
+//! A moved block ([`TextDiff::moves`]) is laid out once, side by side: at its old place (where
+//! A has it, so the left pane reads A in order), B's copy of it stands beside A's, both
+//! aligned by the block's own diff ([`TextDiff::move_diff`]) so its unchanged words sit level
+//! and the edits inside show in place. A marker row above says where B has it; at the new
+//! place (where B has it) a marker row in both panes stands for it and says where it is
+//! shown. The right pane is then B in order except for its moved blocks, each shown beside
+//! its old place; a notice moved from first to last with its holder renamed reads as one
+//! text beside the other instead of a pane of filler opposite each copy.
+//!
 //! The layout is bounded: the diff compares at most [`lshscope_core::diff::DEFAULT_MAX_TOKENS`]
 //! words per text, and of what lies past that cap at most [`MAX_UNCOMPARED_BYTES`] per text
 //! is laid out (a last row says how much more there is), so a 10 MB pair costs one pass over
@@ -35,6 +44,18 @@ pub enum ScreenRow {
     Filler,
     /// The last row when the text past the cap was not all laid out: this many bytes more.
     Omitted(usize),
+    /// A marker of moved block `block` (an index into [`TextDiff::moves`]) at one of its
+    /// places, in both panes.
+    Move { block: usize, place: MovePlace },
+}
+
+/// One of the two places of a moved block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MovePlace {
+    /// Where A has the block: below the marker, A's copy and B's side by side.
+    Old,
+    /// Where B has it: the marker stands for B's copy, shown at the old place.
+    New,
 }
 
 /// Both panes' rows, equally many, and where each difference starts.
@@ -46,6 +67,9 @@ pub struct AlignedLayout {
     pub right: Vec<ScreenRow>,
     /// For difference `k` of [`TextDiff::differences`], the row it starts on (in both panes).
     pub difference_rows: Vec<usize>,
+    /// For moved block `n` of [`TextDiff::moves`], the rows of its markers: at its old place
+    /// (the two copies side by side follow it) and at its new place.
+    pub move_rows: Vec<(usize, usize)>,
     /// Each side's segments ([`TextDiff::segments`]), kept to style the rows drawn.
     pub left_segments: Vec<Segment>,
     pub right_segments: Vec<Segment>,
@@ -82,19 +106,90 @@ pub fn align(diff: &TextDiff, left: &str, right: &str, width: usize) -> AlignedL
     let width = width.max(1);
     let mut panes = [Flow::new(left, width), Flow::new(right, width)];
     let sides = [Side::Left, Side::Right];
-    let blocks = diff.blocks();
+    let pieces = pieces(diff);
     let mut difference_rows = vec![0; diff.differences.len()];
-    for i in 0..blocks.len() {
-        let ranges = sides.map(|side| diff.block_range(&blocks, i, side));
-        let row = level(&mut panes, &ranges, blocks[i].difference.is_none());
-        if let Some(k) = blocks[i].difference {
-            difference_rows[k] = row;
-        }
-        for (pane, range) in panes.iter_mut().zip(ranges) {
-            pane.feed(range);
+    let mut move_rows = vec![(0, 0); diff.moves.len()];
+    let mut next_difference = 0;
+    for (j, piece) in pieces.iter().enumerate() {
+        // The bytes of each side from the piece's first row to the next piece's (whitespace
+        // included), so that the pieces tile the compared text.
+        let ranges = sides.map(|side| {
+            let start = if j == 0 {
+                0
+            } else {
+                diff.rows[piece.rows.start].range(side).start
+            };
+            let end = match pieces.get(j + 1) {
+                Some(next) => diff.rows[next.rows.start].range(side).start,
+                None => diff.compared_len(side),
+            };
+            start..end.max(start)
+        });
+        let row = match piece.place {
+            None => {
+                let equal = diff.rows[piece.rows.start].kind.is_equal();
+                let row = level(&mut panes, &ranges, equal);
+                for (pane, range) in panes.iter_mut().zip(ranges) {
+                    pane.feed(range);
+                }
+                row
+            }
+            Some((block, MovePlace::Old)) => {
+                let moved = &diff.moves[block];
+                let [l, r] = ranges;
+                panes[0].feed(l.start..moved.left.start.max(l.start));
+                let row = mark(&mut panes, block, MovePlace::Old);
+                move_rows[block].0 = row;
+                // The block's own diff, its ranges into the two copies.
+                let inner = diff.move_diff(block);
+                let blocks = inner.blocks();
+                for i in 0..blocks.len() {
+                    let ranges = [
+                        offset(inner.block_range(&blocks, i, Side::Left), moved.left.start),
+                        offset(
+                            inner.block_range(&blocks, i, Side::Right),
+                            moved.right.start,
+                        ),
+                    ];
+                    level(&mut panes, &ranges, blocks[i].difference.is_none());
+                    for (pane, range) in panes.iter_mut().zip(ranges) {
+                        pane.feed(range);
+                    }
+                }
+                // A goes on where it is; B's copy came from elsewhere, so its row ends here
+                // and B goes on from where it was (usually nothing: B lacks the block here).
+                panes[0].feed(moved.left.end.min(l.end)..l.end);
+                panes[1].close_open_row();
+                panes[1].feed(r);
+                row
+            }
+            Some((block, MovePlace::New)) => {
+                let moved = &diff.moves[block];
+                let [l, r] = ranges;
+                // A has no words here (at most the whitespace that ends it): nothing to show.
+                if !left[l.clone()].trim().is_empty() {
+                    panes[0].feed(l);
+                }
+                panes[1].feed(r.start..moved.right.start.max(r.start));
+                let row = mark(&mut panes, block, MovePlace::New);
+                move_rows[block].1 = row;
+                // The marker stands for B's copy and the line break after it.
+                let mut after = moved.right.end.min(r.end);
+                if let Some(k) = right[after..r.end].find('\n') {
+                    after += k + 1;
+                }
+                panes[1].feed(after..r.end);
+                row
+            }
+        };
+        while let Some(d) = diff.differences.get(next_difference)
+            && d.start < piece.rows.end
+        {
+            difference_rows[next_difference] = row;
+            next_difference += 1;
         }
     }
-    if blocks.is_empty() {
+    if pieces.is_empty() {
         // No word compared (empty or blank texts): their whitespace, as it is.
         for (pane, side) in panes.iter_mut().zip(sides) {
             pane.feed(0..diff.compared_len(side));
@@ -135,9 +230,75 @@ pub fn align(diff: &TextDiff, left: &str, right: &str, width: usize) -> AlignedL
         left: left_pane.rows,
         right: right_pane.rows,
         difference_rows,
+        move_rows,
         left_segments: diff.segments(Side::Left),
         right_segments: diff.segments(Side::Right),
     }
+}
+
+/// Rows of the diff the layout places as one: an equal row, a run of edits outside moved
+/// blocks, or one place of a moved block (`place`: its rows there).
+struct Piece {
+    rows: Range<usize>,
+    place: Option<(usize, MovePlace)>,
+}
+
+/// The pieces of `diff`, in order.
+fn pieces(diff: &TextDiff) -> Vec<Piece> {
+    let rows = &diff.rows;
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < rows.len() {
+        let place = rows[i].moved.and_then(|n| {
+            let moved = &diff.moves[n];
+            if moved.out_rows.start == i {
+                Some((n, MovePlace::Old, moved.out_rows.end))
+            } else if moved.in_rows.start == i {
+                Some((n, MovePlace::New, moved.in_rows.end))
+            } else {
+                None
+            }
+        });
+        let piece = match place {
+            Some((n, place, end)) => Piece {
+                rows: i..end,
+                place: Some((n, place)),
+            },
+            None if rows[i].kind.is_equal() => Piece {
+                rows: i..i + 1,
+                place: None,
+            },
+            None => {
+                let mut end = i + 1;
+                while end < rows.len() && !rows[end].kind.is_equal() && rows[end].moved.is_none() {
+                    end += 1;
+                }
+                Piece {
+                    rows: i..end,
+                    place: None,
+                }
+            }
+        };
+        i = piece.rows.end;
+        out.push(piece);
+    }
+    out
+}
+
+/// `range` moved on by `by` bytes.
+fn offset(range: Range<usize>, by: usize) -> Range<usize> {
+    range.start + by..range.end + by
+}
+
+/// Ends both panes' rows and puts a marker of moved block `block` at `place` on the first
+/// row free in both; returns that row.
+fn mark(panes: &mut [Flow; 2], block: usize, place: MovePlace) -> usize {
+    let row = panes.iter().map(Flow::fresh_row).max().unwrap_or(0);
+    for pane in panes.iter_mut() {
+        pane.pad_to(row);
+        pane.rows.push(ScreenRow::Move { block, place });
+    }
+    row
 }
 
 /// Pads the pane that would place its next range higher down to the other's row, so both
@@ -306,6 +467,7 @@ mod tests {
             ScreenRow::Text(r) => text[r.clone()].trim_end().to_string(),
             ScreenRow::Filler => "~".to_string(),
             ScreenRow::Omitted(n) => format!("… {n} more bytes"),
+            ScreenRow::Move { block, place } => format!("[move {block} {place:?}]"),
         };
         layout
             .left
@@ -391,6 +553,147 @@ mod tests {
             [format!("{a} | {b}")],
             "one row, nothing padded"
         );
+    }
+
+    /// The words on the text rows of a pane, in the order of their bytes in `text`.
+    fn words_on_rows(text: &str, rows: &[ScreenRow]) -> Vec<String> {
+        let mut words: Vec<(usize, String)> = rows
+            .iter()
+            .filter_map(|r| match r {
+                ScreenRow::Text(t) => Some(t.clone()),
+                _ => None,
+            })
+            .flat_map(|t| {
+                let start = t.start;
+                text[t]
+                    .split_whitespace()
+                    .map(move |w| (start, w.to_string()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        words.sort_by_key(|(at, _)| *at);
+        words.into_iter().map(|(_, w)| w).collect()
+    }
+
+    fn all(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_string).collect()
+    }
+
+    /// Paragraphs shuffled and edited, moved blocks with and without edits among them: each
+    /// pane holds every word of its text once, in rows, equal text stays level, and each
+    /// moved block has its two markers in both panes.
+    #[test]
+    fn shuffled_paragraphs_keep_every_word_once_and_every_move_marked() {
+        let paragraph = |p: usize, edit: bool| -> String {
+            let words: Vec<String> = (0..24)
+                .map(|w| {
+                    if edit && w == 11 {
+                        format!("edited{p}")
+                    } else {
+                        format!("p{p}w{w}")
+                    }
+                })
+                .collect();
+            words.join(" ")
+        };
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) as usize % n
+        };
+        let mut moves_seen = 0;
+        for _ in 0..40 {
+            let count = 3 + next(4);
+            let a: Vec<String> = (0..count).map(|p| paragraph(p, false)).collect();
+            let mut order: Vec<usize> = (0..count).collect();
+            for i in (1..count).rev() {
+                order.swap(i, next(i + 1));
+            }
+            let b: Vec<String> = order.iter().map(|&p| paragraph(p, next(3) == 0)).collect();
+            let (a, b) = (a.join("\n\n"), b.join("\n\n"));
+            let diff = diff_texts(&a, &b, &DiffOptions::default());
+            moves_seen += diff.moves.len();
+            for width in [24, 60] {
+                let layout = align(&diff, &a, &b, width);
+                assert_eq!(words_on_rows(&a, &layout.left), all(&a), "{a}\n--\n{b}");
+                assert_eq!(words_on_rows(&b, &layout.right), all(&b), "{a}\n--\n{b}");
+                for (l, r) in equal_block_rows(&a, &b, width) {
+                    assert_eq!(l, r, "{a}\n--\n{b}");
+                }
+                for (n, &(old_row, new_row)) in layout.move_rows.iter().enumerate() {
+                    for (row, place) in [(old_row, MovePlace::Old), (new_row, MovePlace::New)] {
+                        let marker = ScreenRow::Move { block: n, place };
+                        assert_eq!(layout.left[row], marker, "{a}\n--\n{b}");
+                        assert_eq!(layout.right[row], marker, "{a}\n--\n{b}");
+                    }
+                }
+            }
+        }
+        assert!(moves_seen >= 20, "the pairs hold moves: {moves_seen}");
+    }
+
+    /// A paragraph moved from first to last with a name changed inside: laid out once, at
+    /// its old place, both copies side by side under a marker; its new place is a marker in
+    /// both panes; every word of B is on exactly one row of the right pane.
+    #[test]
+    fn a_moved_paragraph_with_an_edit_sits_beside_its_copy_under_a_marker() {
+        let para = |who: &str| {
+            format!(
+                "The garden opens at nine on weekdays and at ten on Sundays, and {who} keeps \
+                 the keys to the shed where the tools and the seed trays are stored."
+            )
+        };
+        let middle = "Visitors sign the book at the gate. Dogs stay on a lead near the ponds. \
+                      The café closes an hour before the garden does, and the last tour \
+                      leaves from the fountain at four.";
+        let a = format!("{}\n\n{middle}\n", para("Mira Holt"));
+        let b = format!("{middle}\n\n{}\n", para("the head gardener"));
+        let diff = diff_texts(&a, &b, &DiffOptions::default());
+        assert_eq!(diff.moves.len(), 1, "{}", diff.describe());
+        let layout = align(&diff, &a, &b, 30);
+        let pic = picture(&a, &b, 30);
+        assert_eq!(pic[0], "[move 0 Old] | [move 0 Old]", "{pic:#?}");
+        assert_eq!(
+            pic[1], "The garden opens at nine on | The garden opens at nine on",
+            "{pic:#?}"
+        );
+        let (old_row, new_row) = layout.move_rows[0];
+        assert_eq!(old_row, 0);
+        assert_eq!(pic[new_row], "[move 0 New] | [move 0 New]", "{pic:#?}");
+        for (l, r) in equal_block_rows(&a, &b, 30) {
+            assert_eq!(l, r, "{pic:#?}");
+        }
+        assert_eq!(words_on_rows(&a, &layout.left), all(&a));
+        assert_eq!(words_on_rows(&b, &layout.right), all(&b));
+        // The edit inside is in the block's rows, beside A's name.
+        let changed_row = pic
+            .iter()
+            .position(|r| r.contains("Mira Holt"))
+            .expect("A's name is shown");
+        assert!(pic[changed_row].contains("the head gardener"), "{pic:#?}");
+
+        // The other way round: B has the block first, so its marker heads both panes, and
+        // the two copies stand side by side at A's end.
+        let diff = diff_texts(&b, &a, &DiffOptions::default());
+        assert_eq!(diff.moves.len(), 1, "{}", diff.describe());
+        let layout = align(&diff, &b, &a, 30);
+        let pic = picture(&b, &a, 30);
+        assert_eq!(pic[0], "[move 0 New] | [move 0 New]", "{pic:#?}");
+        let (old_row, new_row) = layout.move_rows[0];
+        assert_eq!(new_row, 0);
+        assert_eq!(pic[old_row], "[move 0 Old] | [move 0 Old]", "{pic:#?}");
+        assert_eq!(
+            pic[old_row + 1],
+            "The garden opens at nine on | The garden opens at nine on",
+            "{pic:#?}"
+        );
+        for (l, r) in equal_block_rows(&b, &a, 30) {
+            assert_eq!(l, r, "{pic:#?}");
+        }
+        assert_eq!(words_on_rows(&b, &layout.left), all(&b));
+        assert_eq!(words_on_rows(&a, &layout.right), all(&a));
     }
 
     #[test]

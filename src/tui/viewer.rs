@@ -223,7 +223,7 @@ pub fn match_lines(
         (Side::Left, texts.0, &search.matches_a),
         (Side::Right, texts.1, &search.matches_b),
     ] {
-        let starts: Vec<(usize, usize)> = match layout {
+        let mut starts: Vec<(usize, usize)> = match layout {
             Some(layout) => layout
                 .rows(side)
                 .iter()
@@ -239,6 +239,9 @@ pub fn match_lines(
                 .map(|(i, r)| (i, r.end))
                 .collect(),
         };
+        // In diff mode B's moved blocks are shown beside their old places, out of B's order:
+        // the rows in the order of their bytes.
+        starts.sort_by_key(|&(_, end)| end);
         // A match belongs to the first line that ends at or after its start (a line's range
         // leaves out the line break).
         let mut k = 0;
@@ -292,6 +295,51 @@ pub fn pair_view(data: &Loaded, pair: &VerifiedPair, banding: Banding) -> PairVi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lshscope_core::diff::diff_texts;
+
+    /// In diff mode B's moved block is shown beside its old place, out of B's byte order: a
+    /// match inside it is on the rows there, and a match in the text B has before it is on
+    /// that text's row (the one level with A's), not on the block's.
+    #[test]
+    fn matches_are_found_on_rows_shown_out_of_byte_order() {
+        let para = |who: &str| {
+            format!(
+                "The garden opens at nine on weekdays and at ten on Sundays, and {who} keeps \
+                 the keys to the shed where the tools and the seed trays are stored."
+            )
+        };
+        let middle = "Visitors sign the book at the gate. Dogs stay on a lead near the ponds. \
+                      The café closes an hour before the garden does, and the last tour \
+                      leaves from the fountain at four.";
+        let a = format!("{}\n\n{middle}\n", para("Mira Holt"));
+        let b = format!("{middle}\n\n{}\n", para("the head gardener"));
+        let diff = diff_texts(&a, &b, &DiffOptions::default());
+        let layout = align(&diff, &a, &b, 30);
+        let (old_row, new_row) = layout.move_rows[0];
+        let lines = |query: &str| {
+            let search = TextSearch {
+                query: query.to_string(),
+                matches_a: find_all(&a, query),
+                matches_b: find_all(&b, query),
+                at: None,
+            };
+            match_lines(&search, (&a, &b), Some(&layout), 30)
+        };
+        let gardener = lines("gardener");
+        assert_eq!(gardener.len(), 1);
+        assert!(old_row < gardener[0] && gardener[0] < new_row);
+        assert!(
+            matches!(&layout.right[gardener[0]], ScreenRow::Text(t) if b[t.clone()].contains("gardener"))
+        );
+        // "tour" is in the middle of both texts, on one row level in both panes.
+        let tour = lines("tour");
+        assert_eq!(tour.len(), 1, "{tour:?}");
+        for (rows, text) in [(&layout.left, &a), (&layout.right, &b)] {
+            assert!(
+                matches!(&rows[tour[0]], ScreenRow::Text(t) if text[t.clone()].contains("tour"))
+            );
+        }
+    }
 
     #[test]
     fn search_ignores_case_and_keeps_byte_ranges_of_the_text() {

@@ -56,7 +56,7 @@ fn prints_the_diff_with_ids_jaccard_and_summary() {
 +++ b: plan-b
 documents of {input}
 Jaccard {jaccard:.3} (char:5 shingles)
-1 word changed, 5 moved; 73 % unchanged in place (compared word by word, ignoring case)
+1 word changed, 5 moved; 95 % unchanged (compared word by word, ignoring case)
 markers: [-only in a-] {{+only in b+}}, a change is [-a's-]{{+b's+}}; @@ a:LINE:COLUMN b:LINE:COLUMN @@ starts a hunk
 
 @@ 1: a:1:1 b:1:1 @@
@@ -80,7 +80,7 @@ fn writes_an_html_page_and_says_what_changed() {
     assert!(out.stdout.is_empty());
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
-        stderr.ends_with("pair.html: 1 word changed, 5 moved; 73 % unchanged in place\n"),
+        stderr.ends_with("pair.html: 1 word changed, 5 moved; 95 % unchanged\n"),
         "{stderr}"
     );
     let html = std::fs::read_to_string(&page).unwrap();
@@ -324,8 +324,8 @@ fn a_notice_moved_with_edits_inside_is_reported_as_one_moved_block() {
         String::from_utf8_lossy(&out.stderr)
     );
     let stdout = String::from_utf8(out.stdout).unwrap();
-    let summary = "a 92-word block moved, 7 words changed inside (into 10); 7 words inserted, 6 \
-                   deleted; 48 % unchanged in place";
+    let summary = "1 block of 92 words moved (7 words changed inside, into 10); 7 words \
+                   inserted, 6 deleted; 92 % unchanged";
     assert!(
         stdout.contains(&format!(
             "{summary} (compared word by word, ignoring case)\nmarkers: "

@@ -23,6 +23,7 @@ mod tui_help;
 mod tui_import;
 mod tui_index;
 mod tui_labels;
+mod tui_moves;
 mod tui_paths;
 mod tui_preview;
 mod tui_progress;

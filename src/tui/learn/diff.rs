@@ -84,10 +84,7 @@ pub fn render(frame: &mut Frame, app: &LearnApp, pair: &PairDiff, area: Rect) {
         key_of(LearnCommand::ToggleDiff)
     );
     frame.render_widget(
-        Paragraph::new(fit_line(
-            summary_line(theme, &pair.diff, keys),
-            summary.width,
-        )),
+        Paragraph::new(summary_line(theme, &pair.diff, keys, summary.width)),
         summary,
     );
     let [left, right] =

@@ -102,15 +102,16 @@ pub fn with_matches(
     out
 }
 
-/// The header line in diff mode: the summary, the legend, and the keys of the viewer.
-fn diff_summary_line(app: &App, diff: &TextDiff) -> Line<'static> {
+/// The header line in diff mode, `width` columns: the summary, the legend, and the keys of
+/// the viewer.
+fn diff_summary_line(app: &App, diff: &TextDiff, width: u16) -> Line<'static> {
     let keys = format!(
         "({}/{} jump, {} shows shared shingles)",
         hint(Command::PrevDifference),
         hint(Command::NextDifference),
         hint(Command::ToggleDiff)
     );
-    super::diff::summary_line(app.theme(), diff, keys)
+    super::diff::summary_line(app.theme(), diff, keys, width)
 }
 
 /// The edit-based metrics and what they were computed on: Levenshtein is quadratic, so they
@@ -245,7 +246,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
             l.header.width,
         ),
         match (&view.diff, app.viewer().diff_mode) {
-            (Some(diff), true) => diff_summary_line(app, diff),
+            (Some(diff), true) => diff_summary_line(app, diff, l.header.width),
             _ => Line::from(Span::styled(
                 format!(
                     "highlighted: characters inside {} shingles both documents contain \

@@ -17,8 +17,8 @@
 //!   [`Kind::Inserted`] at the new one, and every row of the block carries its number
 //!   ([`Row::moved`], an index into [`TextDiff::moves`]). The [`MovedBlock`] holds the block
 //!   aligned old against new ([`MovedBlock::rows`], [`TextDiff::move_diff`]) for a view that
-//!   shows it side by side, and the summary says `a 175-word block moved, 6 words changed
-//!   inside`;
+//!   shows it side by side, and the summary says `1 block of 175 words moved (6 words
+//!   changed inside)`;
 //! - a short unchanged run between two edits that are each at least as long (a stray "the"
 //!   in a rewritten sentence) is folded into one [`Kind::Changed`] row, the rule of
 //!   diff-match-patch's semantic cleanup (Neil Fraser, "Diff Strategies", 2006), so a
@@ -408,14 +408,17 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// Share of the compared words that are unchanged and in place: 2·equal / (left + right),
-    /// 1 for two empty texts. Moved words are not counted as unchanged.
+    /// Share of the compared words that are unchanged, in place or moved: 2·(equal + moved +
+    /// the words of moved blocks the same at both places) / (left + right), 1 for two empty
+    /// texts. A notice moved from first to last with its holder renamed is mostly unchanged
+    /// words, and the share says so; where the words went, the moves say.
     pub fn unchanged_share(&self) -> f64 {
         let total = self.left_tokens + self.right_tokens;
         if total == 0 {
             1.0
         } else {
-            2.0 * self.equal as f64 / total as f64
+            let same = self.equal + self.moved + self.edited_moves_unchanged;
+            2.0 * same as f64 / total as f64
         }
     }
 
@@ -428,9 +431,21 @@ impl Summary {
     /// The one-line summary the viewer, the CLI and the exports show:
     /// `3 words inserted, 2 deleted, 4 changed (into 5), 9 moved; 87 % unchanged`, led by the
     /// moved blocks with edits when there are any:
-    /// `a 175-word block moved, 6 words changed inside; 2 words inserted; 48 % unchanged in
-    /// place`.
+    /// `1 block of 175 words moved (6 words changed inside); 2 words inserted; 96 % unchanged`.
     pub fn describe(&self, unit: Unit) -> String {
+        self.describe_as(unit, false)
+    }
+
+    /// [`Summary::describe`] in fewer words, for a narrow line: the moved blocks as their
+    /// words and the number changed inside them, then the share unchanged, then the other
+    /// counts (so a line cut at its end loses the least):
+    /// `175 words moved (6 changed inside); 96 % unchanged; 2 inserted`. The same as
+    /// [`Summary::describe`] when no block moved with edits.
+    pub fn describe_brief(&self, unit: Unit) -> String {
+        self.describe_as(unit, true)
+    }
+
+    fn describe_as(&self, unit: Unit, brief: bool) -> String {
         if self.is_unchanged() {
             return format!(
                 "no difference in {} {} compared",
@@ -440,6 +455,40 @@ impl Summary {
         }
         let mut parts: Vec<String> = Vec::new();
         let mut noun_said = false;
+        let moved_block_words = self.edited_moves_unchanged + self.edited_moves_changed_left;
+        let mut clauses = Vec::new();
+        // Last, or in the brief form right after the moved blocks.
+        let share = self.unchanged_share();
+        // Rounding must not call a pair with a difference 100 % unchanged.
+        let share = if (0.995..1.0).contains(&share) {
+            "over 99 %".to_string()
+        } else {
+            percent_rough(share)
+        };
+        let mut unchanged = Some(format!("{share} unchanged"));
+        // Only moved blocks with edits have a brief form.
+        let brief = brief && self.edited_moves > 0;
+        if brief {
+            let blocks = if self.edited_moves > 1 {
+                format!(" in {} blocks", thousands(self.edited_moves as u64))
+            } else {
+                String::new()
+            };
+            let inside = match self.edited_moves_changed_left {
+                0 => format!(
+                    "{} added",
+                    thousands(self.edited_moves_changed_right as u64)
+                ),
+                n => format!("{} changed", thousands(n as u64)),
+            };
+            clauses.push(format!(
+                "{} {} moved{blocks} ({inside} inside)",
+                thousands(moved_block_words as u64),
+                unit.noun(moved_block_words as u64)
+            ));
+            clauses.extend(unchanged.take());
+            noun_said = true;
+        }
         let mut part = |n: usize, what: String| {
             if n > 0 {
                 let noun = if noun_said {
@@ -464,21 +513,14 @@ impl Summary {
             part(self.changed_right, "written in".into());
         }
         part(self.moved, "moved".into());
-        let mut clauses = Vec::new();
-        if self.edited_moves > 0 {
-            let words = self.edited_moves_unchanged + self.edited_moves_changed_left;
-            let blocks = if self.edited_moves == 1 {
-                format!("a {}-{} block moved", thousands(words as u64), unit.noun(1))
-            } else {
-                format!(
-                    "{} blocks moved ({} {})",
-                    self.edited_moves,
-                    thousands(words as u64),
-                    unit.noun(words as u64)
-                )
-            };
+        if self.edited_moves > 0 && !brief {
+            let words = moved_block_words;
             clauses.push(format!(
-                "{blocks}, {}",
+                "{} {} of {} {} moved ({})",
+                thousands(self.edited_moves as u64),
+                for_count(self.edited_moves as u64, "block", "blocks"),
+                thousands(words as u64),
+                unit.noun(words as u64),
                 changed_inside(
                     unit,
                     self.edited_moves_changed_left,
@@ -489,22 +531,13 @@ impl Summary {
         if !parts.is_empty() {
             clauses.push(parts.join(", "));
         }
-        // Moved words are not unchanged: say so where there are any.
-        let in_place = if self.moved + self.edited_moves > 0 {
-            " in place"
-        } else {
-            ""
-        };
-        format!(
-            "{}; {} unchanged{in_place}",
-            clauses.join("; "),
-            percent_rough(self.unchanged_share())
-        )
+        clauses.extend(unchanged);
+        clauses.join("; ")
     }
 }
 
 /// What a move changed inside a block, `left` words as they were against `right` as they
-/// are: `6 words changed inside`, `2 words changed inside (into 3)`, `4 words added inside`.
+/// are: `6 words changed inside`, `2 words changed inside, into 3`, `4 words added inside`.
 pub fn changed_inside(unit: Unit, left: usize, right: usize) -> String {
     if left == 0 {
         return format!(
@@ -514,7 +547,7 @@ pub fn changed_inside(unit: Unit, left: usize, right: usize) -> String {
         );
     }
     let into = if right != left {
-        format!(" (into {})", thousands(right as u64))
+        format!(", into {}", thousands(right as u64))
     } else {
         String::new()
     };

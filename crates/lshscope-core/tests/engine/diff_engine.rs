@@ -216,7 +216,7 @@ fn a_moved_sentence_is_one_move_not_a_deletion_and_an_insertion() {
     );
     assert_eq!(d.summary.moved, 8);
     assert_eq!(d.differences.len(), 2);
-    assert_eq!(d.describe(), "8 words moved; 64 % unchanged in place");
+    assert_eq!(d.describe(), "8 words moved; 100 % unchanged");
     let text = to_text(&d, a, b, &INFO);
     assert!(
         text.contains("[-The service keeps your files for thirty days.-](moved to @@ 1)"),
@@ -450,7 +450,7 @@ fn a_multi_megabyte_pair_is_cut_at_the_cap_and_says_so() {
     );
     assert_eq!(
         d.describe(),
-        "1 word inserted; 100 % unchanged; stopped at the cap of 50,000 words per text"
+        "1 word inserted; over 99 % unchanged; stopped at the cap of 50,000 words per text"
     );
     check_invariants(&d, &a, &b);
     // The change at the start is found; the end was not compared, and the segments say so.
@@ -742,8 +742,13 @@ fn a_moved_notice_with_edits_inside_is_one_moved_block() {
     check_invariants(&d, &a, &b);
     assert_eq!(
         d.describe(),
-        "a 196-word block moved, 8 words changed inside (into 11); 7 words inserted, 6 \
-         deleted; 52 % unchanged in place"
+        "1 block of 196 words moved (8 words changed inside, into 11); 7 words inserted, 6 \
+         deleted; 96 % unchanged"
+    );
+    // The brief form for a narrow line: the move and the share first, the rest after.
+    assert_eq!(
+        d.summary.describe_brief(d.unit),
+        "196 words moved (8 changed inside); 96 % unchanged; 7 inserted, 6 deleted"
     );
     assert_eq!(d.moves.len(), 1);
     let block = &d.moves[0];
@@ -919,11 +924,7 @@ fn blocks_moved_with_edits_either_way_are_found_and_numbered_in_order() {
     );
     assert!(d.moves[0].left.start < d.moves[1].left.start);
     assert!(d.moves[0].right.start > d.moves[1].right.start);
-    assert!(
-        d.describe().starts_with("2 blocks moved ("),
-        "{}",
-        d.describe()
-    );
+    assert!(d.describe().starts_with("2 blocks of "), "{}", d.describe());
 }
 
 /// Words drawn from a vocabulary of 5,000 (most of a long text's words then recur, as in
@@ -964,7 +965,7 @@ fn a_long_block_moved_with_edits_is_found_within_the_bounds() {
     );
     assert_eq!(
         d.describe(),
-        "a 20,000-word block moved, 10 words changed inside; 56 % unchanged in place"
+        "1 block of 20,000 words moved (10 words changed inside); over 99 % unchanged"
     );
     assert!(!d.moves_bounded && !d.approximate);
     // Two deadlines of 300 ms and the work around them, with room for a slow debug build.
