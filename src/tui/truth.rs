@@ -241,8 +241,7 @@ pub struct TruthState {
     /// The pair list shows missed pairs instead of candidates.
     show_missed: bool,
     /// The missed pairs the list shows (indices into `truth.pairs`, filtered and sorted).
-    /// Public for reading only (the pair viewer's title reads it); changed only here.
-    pub missed: PairList,
+    missed: PairList,
     /// Joins estimated to take longer are refused ([`JOIN_BUDGET_SECONDS`]).
     join_budget_seconds: f64,
     /// The stratified tuning sample, for recall and precision without a truth.
@@ -313,6 +312,11 @@ impl TruthState {
     /// The truth measured against the shown candidates at t.
     pub fn measure(&self) -> Option<&Measure> {
         self.measure.as_ref()
+    }
+
+    /// The missed pairs the list shows, with its selection.
+    pub fn missed(&self) -> &PairList {
+        &self.missed
     }
 
     /// Whether the pair list shows the missed pairs instead of the candidates.

@@ -189,13 +189,16 @@ fn shoot_with(app: &mut App, name: &str, shots: &mut Vec<Shot>, overlay: bool) {
 }
 
 /// `screen` with each measured duration (`24.7 s`, `(0.0 s)`, `3 ms`) written `… s`: the snapshots
-/// hold what the screen says, not how fast this machine was.
+/// hold what the screen says, not how fast this machine was. A line that held a duration has
+/// its runs of spaces squeezed to one and its end trimmed, since a duration of one more digit
+/// (10.2 s against 9.8 s) shifts what follows it and shortens the padding by one.
 fn without_timings(screen: &str) -> String {
     screen
         .lines()
         .map(|line| {
             let words: Vec<&str> = line.split(' ').collect();
             let mut out: Vec<String> = Vec::with_capacity(words.len());
+            let mut redacted = false;
             for (i, word) in words.iter().enumerate() {
                 let next_is_unit = words.get(i + 1).is_some_and(|n| {
                     matches!(n.trim_end_matches([')', ',', ';', '·']), "s" | "ms")
@@ -205,11 +208,17 @@ fn without_timings(screen: &str) -> String {
                     !number.is_empty() && number.chars().all(|c| c.is_ascii_digit() || c == '.');
                 if next_is_unit && is_duration {
                     out.push(format!("{}…", &word[..word.len() - number.len()]));
+                    redacted = true;
                 } else {
                     out.push(word.to_string());
                 }
             }
-            out.join(" ")
+            if redacted {
+                out.retain(|w| !w.is_empty());
+                out.join(" ").trim_end().to_string()
+            } else {
+                out.join(" ")
+            }
         })
         .collect::<Vec<_>>()
         .join("\n")

@@ -216,7 +216,7 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     assert_eq!(app.curve().banding, Banding { bands: 16, rows: 8 });
     cmd(&mut app, Command::ToggleMissed);
     assert!(app.truth().show_missed());
-    let missed = app.truth().missed.len();
+    let missed = app.truth().missed().len();
     let m = app.truth().measure().unwrap();
     assert_eq!(missed, m.missed);
     assert!(missed >= 2, "16×8 misses pairs near 0.5: {missed}");
@@ -225,13 +225,13 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     let result = app.candidates().result.clone().unwrap();
     let js: Vec<f64> = app
         .truth()
-        .missed
+        .missed()
         .rows()
         .iter()
         .map(|&i| truth.pairs[i as usize].jaccard)
         .collect();
     assert!(js.windows(2).all(|w| w[0] >= w[1]), "{js:?}");
-    for &i in app.truth().missed.rows() {
+    for &i in app.truth().missed().rows() {
         let p = truth.pairs[i as usize];
         assert!(p.jaccard >= app.curve().threshold);
         assert!(!result.pairs.iter().any(|c| (c.a, c.b) == (p.a, p.b)));
@@ -241,8 +241,8 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     cmd(&mut app, Command::FocusPrev);
     assert_eq!(app.focus(), lshscope::tui::app::Focus::Pairs);
     cmd(&mut app, Command::Down);
-    assert_eq!(app.truth().missed.selected(), 1);
-    let second = truth.pairs[app.truth().missed.rows()[1] as usize];
+    assert_eq!(app.truth().missed().selected(), 1);
+    let second = truth.pairs[app.truth().missed().rows()[1] as usize];
     cmd(&mut app, Command::Open);
     assert!(matches!(app.view(), View::Viewer { .. }));
     let view = app.viewer().pair.as_ref().unwrap();
@@ -255,7 +255,7 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     );
     // ← moves within the missed list, not the candidates.
     cmd(&mut app, Command::PrevPair);
-    let first = truth.pairs[app.truth().missed.rows()[0] as usize];
+    let first = truth.pairs[app.truth().missed().rows()[0] as usize];
     let view = app.viewer().pair.as_ref().unwrap();
     assert_eq!((view.a, view.b), (first.a, first.b));
     // A false negative is labelled like any pair, and saved.
@@ -279,7 +279,7 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     assert_eq!(app.view(), View::Main);
     assert!(app.truth().show_missed() && !matches!(app.view(), View::Viewer { .. }));
     cmd(&mut app, Command::Bottom);
-    let last = truth.pairs[*app.truth().missed.rows().last().unwrap() as usize];
+    let last = truth.pairs[*app.truth().missed().rows().last().unwrap() as usize];
     cmd(&mut app, Command::LabelNotDuplicate);
     assert_eq!(app.label_of(last.a, last.b), Some(Label::NotDuplicate));
 
@@ -310,7 +310,7 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     }
     run_effects(&mut app);
     assert!(
-        app.truth().missed.len() < missed,
+        app.truth().missed().len() < missed,
         "{:?}",
         app.curve().banding
     );
@@ -327,7 +327,7 @@ fn the_missed_list_follows_the_bin_filter() {
     }
     run_effects(&mut app);
     cmd(&mut app, Command::ToggleMissed);
-    let all = app.truth().missed.len();
+    let all = app.truth().missed().len();
     // Filter to J ≥ 0.9: only the highest missed pairs (maybe none) remain.
     cmd(&mut app, Command::FilterPrompt);
     for c in "0.9".chars() {
@@ -337,13 +337,13 @@ fn the_missed_list_follows_the_bin_filter() {
     let truth = app.truth().truth().cloned().unwrap();
     assert!(
         app.truth()
-            .missed
+            .missed()
             .rows()
             .iter()
             .all(|&i| truth.pairs[i as usize].jaccard >= 0.9)
     );
     cmd(&mut app, Command::ClearFilter);
-    assert_eq!(app.truth().missed.len(), all);
+    assert_eq!(app.truth().missed().len(), all);
 }
 
 fn write_truth_file(dir: &std::path::Path, text: &str) -> std::path::PathBuf {

@@ -29,7 +29,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         Span::styled(" Missed pairs ", theme.title()),
         Span::raw(format!(
             "{} of {} ",
-            thousands(state.missed.len() as u64),
+            thousands(state.missed().len() as u64),
             thousands(total as u64),
         )),
     ];
@@ -76,7 +76,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         );
         return;
     };
-    if state.missed.is_empty() {
+    if state.missed().is_empty() {
         let text = if total == 0 {
             format!(
                 "No missed pairs: every true pair with Jaccard ≥ {:.2} is a candidate at {}.",
@@ -104,7 +104,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         app,
         area,
         block,
-        &state.missed,
+        state.missed(),
         &[("P(s)", 10), ("closest", 7)],
         |i| {
             let p = &pairs[i as usize];

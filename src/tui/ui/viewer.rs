@@ -186,8 +186,8 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
             ((p.a, p.b) == (view.a, view.b)).then(|| {
                 format!(
                     "missed pair {} of {} (true J ≥ t, not a candidate)",
-                    thousands(t.missed.selected() as u64 + 1),
-                    thousands(t.missed.len() as u64)
+                    thousands(t.missed().selected() as u64 + 1),
+                    thousands(t.missed().len() as u64)
                 )
             })
         })
