@@ -322,12 +322,18 @@ impl PrefixClasses {
     ) {
         let class = self.class_of[i] as usize;
         let first_of = |c: usize| members[self.members_of(c)[0] as usize];
+        // Classes whose members all come before `i` pair with no member from `i` on; `i` is
+        // the first member of its class met here, so the list found holds for the class's
+        // later members too.
         let find = |out: &mut Vec<u32>| {
             let lead = first_of(class);
             out.clear();
             out.extend(
                 (0..self.len())
-                    .filter(|&c| lists.shared_bands(lead, first_of(c)).first >= band)
+                    .filter(|&c| {
+                        *self.members_of(c).last().expect("no empty class") as usize > i
+                            && lists.shared_bands(lead, first_of(c)).first >= band
+                    })
                     .map(|c| c as u32),
             );
         };
