@@ -18,9 +18,10 @@
 //! shingle set with the distinct kept members of its buckets only. A family of m documents
 //! around one kept center costs about m Jaccards, not m²; a chained family costs m times the
 //! number of centers it ends with. Components stop at the first member of another component
-//! that reaches t; this pass cannot stop early, since the assignment wants the most similar
-//! kept document, so it computes one Jaccard per (document, kept candidate) pair that the
-//! size bound `|A ∩ B| / |A ∪ B| ≤ min / max` does not rule out.
+//! that reaches t; this pass cannot stop at the first, since the assignment wants the most
+//! similar kept document, so it compares every (document, kept candidate) pair that the size
+//! bound `|A ∩ B| / |A ∪ B| ≤ min / max` does not rule out, each merge abandoned once it can
+//! reach neither t nor the best Jaccard found so far.
 //!
 //! Identical copies are collapsed first: the banding sees one representative per distinct
 //! shingle set. A group of copies is decided once, at the position of its member that comes
