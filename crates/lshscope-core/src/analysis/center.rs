@@ -18,9 +18,10 @@
 //! shingle set with the distinct kept members of its buckets only. A family of m documents
 //! around one kept center costs about m Jaccards, not m²; a chained family costs m times the
 //! number of centers it ends with. Components stop at the first member of another component
-//! that reaches t; this pass cannot stop early, since the assignment wants the most similar
-//! kept document, so it computes one Jaccard per (document, kept candidate) pair that the
-//! size bound `|A ∩ B| / |A ∪ B| ≤ min / max` does not rule out.
+//! that reaches t; this pass cannot stop at the first, since the assignment wants the most
+//! similar kept document, so it compares every (document, kept candidate) pair that the size
+//! bound `|A ∩ B| / |A ∪ B| ≤ min / max` does not rule out, each merge abandoned once it can
+//! reach neither t nor the best Jaccard found so far.
 //!
 //! Identical copies are collapsed first: the banding sees one representative per distinct
 //! shingle set. A group of copies is decided once, at the position of its member that comes
@@ -42,6 +43,7 @@ use rayon::prelude::*;
 
 use super::clusters::{Clusters, Edge, KeepRule, keep_order};
 use crate::jobs::Progress;
+use crate::minhash::jaccard_at_least;
 use crate::minhash::similarity::jaccard;
 use crate::minhash::{BucketLists, IdenticalGroups, ShingleSets};
 use crate::{Error, Result};
@@ -204,23 +206,27 @@ fn center_in_chunks(
     let mut assigned = vec![NONE; documents];
     let mut assigned_jaccard = vec![f64::NAN; documents];
     let mut jaccards = 0u64;
-    // The kept candidates of `r` among the kept lists that `take` selects, compared.
-    let best_of = |r: u32, candidates: &mut Vec<u32>, computed: &mut u64| -> Best {
+    // The best of `best` and the kept `candidates` of `r`. A candidate matters only when it
+    // reaches the threshold and at least ties the best so far (a tie goes to the earlier
+    // keep rank, so a tie needs its exact value too): its intersection is abandoned as soon
+    // as it cannot reach that floor, and what reaches it is computed exactly.
+    let best_of = |r: u32, candidates: &mut Vec<u32>, mut best: Best, computed: &mut u64| -> Best {
         candidates.sort_unstable();
         candidates.dedup();
         let set_r = sets.get(r as usize);
-        let mut best = Best::NONE;
         for &c in candidates.iter() {
             let set_c = sets.get(c as usize);
             if !may_reach(set_r, set_c, threshold) {
                 continue;
             }
             *computed += 1;
-            best = best.max(Best {
-                jaccard: jaccard(set_r, set_c),
-                rank: unit_rank(c),
-                doc: c,
-            });
+            if let Some(j) = jaccard_at_least(set_r, set_c, threshold.max(best.jaccard)) {
+                best = best.max(Best {
+                    jaccard: j,
+                    rank: unit_rank(c),
+                    doc: c,
+                });
+            }
         }
         best
     };
@@ -238,7 +244,7 @@ fn center_in_chunks(
                     }
                 }
                 let mut computed = 0;
-                let best = best_of(r, &mut candidates, &mut computed);
+                let best = best_of(r, &mut candidates, Best::NONE, &mut computed);
                 (best, computed)
             })
             .collect();
@@ -261,7 +267,7 @@ fn center_in_chunks(
                     candidates.extend(recent);
                 }
             }
-            let best = best.max(best_of(r, &mut candidates, &mut computed));
+            let best = best_of(r, &mut candidates, best, &mut computed);
             if best.jaccard >= threshold {
                 assigned[r as usize] = best.doc;
                 assigned_jaccard[r as usize] = best.jaccard;
@@ -350,18 +356,16 @@ mod tests {
     use crate::minhash::{Banding, BandingOptions, IndexOptions, bucket_lists, build_index};
     use crate::synthetic::templated::{TemplateOptions, generate_templated};
 
-    /// The chunks only split the work: any chunk size, on any number of threads, gives the
-    /// decisions of the one-at-a-time pass (chunks of 1).
-    #[test]
-    fn chunks_and_threads_do_not_change_the_result() {
+    /// Template families (copies among them) followed by an edit chain: each text of the
+    /// chain replaces one more word of the first.
+    fn chained_templates(docs: usize, seed: u64) -> Corpus {
         let generated = generate_templated(&TemplateOptions {
-            docs: 2_500,
+            docs,
             max_family: 200,
-            seed: 17,
+            seed,
             ..TemplateOptions::default()
         });
         let mut corpus: Corpus = generated.corpus;
-        // An edit chain: each text replaces one more word of the first.
         let words: Vec<String> = (0..30).map(|i| format!("w{i}x{}", i * 7 % 11)).collect();
         for step in 0..60 {
             let mut text = words.clone();
@@ -370,6 +374,14 @@ mod tests {
             }
             corpus.push(&format!("chain{step}"), &text.join(" "));
         }
+        corpus
+    }
+
+    /// The chunks only split the work: any chunk size, on any number of threads, gives the
+    /// decisions of the one-at-a-time pass (chunks of 1).
+    #[test]
+    fn chunks_and_threads_do_not_change_the_result() {
+        let corpus = chained_templates(2_500, 17);
         let index = build_index(&corpus, &IndexOptions::default(), &Progress::new()).unwrap();
         let identical = IdenticalGroups::find(&index.sets);
         let included: Vec<bool> = (0..index.len() as u32)
@@ -420,6 +432,143 @@ mod tests {
                 one_at_a_time,
                 "chunk {chunk}, {threads} threads"
             );
+        }
+    }
+
+    /// The pass abandons a candidate's intersection once it cannot reach the threshold or tie
+    /// the best so far; the result is still that of the plain greedy pass, which computes
+    /// every candidate's full Jaccard: the same kept documents, the same assignment (ties to
+    /// the earlier kept document) and the same Jaccards, bit for bit.
+    #[test]
+    fn bounded_jaccards_give_the_plain_greedy_result() {
+        let mut corpus = chained_templates(3_000, 23);
+        // Ties: a text t of one word (no space, letters a–m and digits), and t + " " + one of
+        // two ten-letter tails of distinct letters from n–z. Each tail adds the same number of
+        // shingles that t lacks (the window ending in the space, then ten that hold tail
+        // letters), so the two Jaccards with t are equal, whatever t is. For some lengths of
+        // t both extensions are kept (they are below t against each other) before t is
+        // decided; which tail comes first in input order alternates. Under
+        // `KeepRule::Highest` the keys below rank the second extension (in input order) first,
+        // so a tie is won by the candidate met second, which must not be abandoned.
+        let mut rng = crate::util::rng::SplitMix64::new(41);
+        let mut ranked_keys: Vec<usize> = (0..corpus.len()).map(|d| corpus.text(d).len()).collect();
+        const LETTERS: &[u8] = b"abcdefghijklm0123456789";
+        for triple in 0..240 {
+            let length = 8 + triple % 90;
+            let text: String = (0..length)
+                .map(|_| LETTERS[rng.below(LETTERS.len() as u64) as usize] as char)
+                .collect();
+            let tails = match triple % 2 {
+                0 => ["nopqrstuvw", "zyxwvutsrq"],
+                _ => ["zyxwvutsrq", "nopqrstuvw"],
+            };
+            for ((tail, name), key) in tails.iter().zip(["a", "b"]).zip([1_000_000, 1_000_001]) {
+                corpus.push(&format!("tie{triple}{name}"), &format!("{text} {tail}"));
+                ranked_keys.push(key);
+            }
+            corpus.push(&format!("tie{triple}"), &text);
+            ranked_keys.push(text.len());
+        }
+        let index = build_index(&corpus, &IndexOptions::default(), &Progress::new()).unwrap();
+        let documents = index.len();
+        for (bands, rows, threshold, keep) in [
+            (20, 5, 0.5, KeepRule::First),
+            (20, 5, 0.8, KeepRule::Longest),
+            (32, 4, 0.3, KeepRule::Highest),
+            (20, 5, 0.5, KeepRule::Highest),
+            (9, 13, 1.0, KeepRule::Longest),
+        ] {
+            let banding = BandingOptions {
+                banding: Banding { bands, rows },
+                max_bucket: None,
+            };
+            let buckets =
+                bucket_lists(&index.signatures, &banding, None, &Progress::new()).unwrap();
+            let keys: Vec<usize> = match keep {
+                KeepRule::Highest => ranked_keys.clone(),
+                _ => (0..documents).map(|d| corpus.text(d).len()).collect(),
+            };
+            let key = |d: u32| keys[d as usize];
+            // The plain pass: documents in keep order, each compared in full with every kept
+            // document that shares a bucket with it.
+            let order = keep_order(documents, keep, key);
+            let mut rank = vec![0u32; documents];
+            for (position, &d) in order.iter().enumerate() {
+                rank[d as usize] = position as u32;
+            }
+            let mut kept: Vec<bool> = vec![false; documents];
+            let mut plain_center = vec![NONE; documents];
+            let mut plain_jaccard = vec![f64::NAN; documents];
+            // Ties won by a candidate met after the best so far (in document order).
+            let mut tie_won_later = 0;
+            for &d in &order {
+                let mut best: Option<(f64, u32)> = None;
+                for e in 0..documents as u32 {
+                    if !kept[e as usize] || buckets.bands_hit(d, e) == 0 {
+                        continue;
+                    }
+                    let j = jaccard(index.sets.get(d as usize), index.sets.get(e as usize));
+                    if j < threshold {
+                        continue;
+                    }
+                    match best {
+                        Some((b, c)) if j == b => {
+                            if rank[e as usize] < rank[c as usize] {
+                                tie_won_later += 1;
+                                best = Some((j, e));
+                            }
+                        }
+                        Some((b, _)) if j < b => {}
+                        _ => best = Some((j, e)),
+                    }
+                }
+                match best {
+                    Some((j, c)) => {
+                        plain_center[d as usize] = c;
+                        plain_jaccard[d as usize] = j;
+                    }
+                    None => kept[d as usize] = true,
+                }
+            }
+            let case = format!("{bands}×{rows}, t = {threshold}, {keep:?}");
+            let centered = center_clusters(
+                documents,
+                &buckets,
+                None,
+                &index.sets,
+                threshold,
+                keep,
+                key,
+                &Progress::new(),
+            )
+            .unwrap();
+            let removed = plain_center.iter().filter(|&&c| c != NONE).count();
+            assert!(removed > 300, "{case}: {removed} removed");
+            assert_eq!(centered.clusters.removed_documents(), removed, "{case}");
+            for d in 0..documents as u32 {
+                let cluster = centered.clusters.cluster_of(d);
+                match plain_center[d as usize] {
+                    NONE => assert!(
+                        cluster.is_none_or(|c| centered.clusters.kept(c) == d),
+                        "{case}: document {d} is kept"
+                    ),
+                    c => {
+                        let cluster = cluster.expect("a removed document is in a cluster");
+                        assert_eq!(centered.clusters.kept(cluster), c, "{case}: document {d}");
+                        assert_eq!(
+                            centered.to_kept[d as usize].to_bits(),
+                            plain_jaccard[d as usize].to_bits(),
+                            "{case}: document {d}"
+                        );
+                    }
+                }
+            }
+            if keep == KeepRule::Highest {
+                assert!(
+                    tie_won_later > 5,
+                    "{case}: {tie_won_later} ties decided by rank"
+                );
+            }
         }
     }
 }

@@ -554,7 +554,7 @@ impl BucketLists {
 
     /// Hints the CPU to load `doc`'s buckets (its row is read at random by the next pairs).
     #[inline(always)]
-    fn prefetch(&self, doc: u32) {
+    pub(super) fn prefetch(&self, doc: u32) {
         let row = self.buckets_of(doc);
         // A row is 4 bytes per band: 32 bands are two cache lines.
         for l in 0..row.len().div_ceil(16).min(4) {

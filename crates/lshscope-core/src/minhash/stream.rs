@@ -74,6 +74,22 @@ pub fn stream_verified(
     let mut counts = StreamCounts::default();
     for (band, buckets) in lists.bands.iter().enumerate() {
         let units = units_of(buckets.iter().map(|m| m.len()));
+        // The buckets cut into several units, grouped once (in parallel) where that pays.
+        let split: HashMap<usize, PrefixClasses> = if band == 0 {
+            HashMap::new()
+        } else {
+            let large: Vec<usize> = (0..buckets.len())
+                .filter(|&k| super::pairs_among(buckets.bucket(k).len() as u64) > UNIT_PAIRS)
+                .collect();
+            large
+                .into_par_iter()
+                .filter_map(|k| {
+                    let mut classes = PrefixClasses::default();
+                    classes.build(lists, buckets.bucket(k), band);
+                    classes.pays().then_some((k, classes))
+                })
+                .collect()
+        };
         let mut start = 0;
         while start < units.len() {
             let mut end = start;
@@ -89,6 +105,9 @@ pub fn stream_verified(
                     let mut out = Vec::new();
                     let mut candidates = 0u64;
                     let mut fresh: Vec<(u32, u32)> = Vec::new();
+                    let mut local = PrefixClasses::default();
+                    let mut fresh_of: Vec<Option<Vec<u32>>> = Vec::new();
+                    let mut scratch = Scratch::default();
                     // Jaccard and estimate of pairs of representatives (None: below the
                     // threshold), for pairs with a copy on either side: every pair between
                     // copies of two sets has the sets' similarity. At most one entry per
@@ -107,6 +126,20 @@ pub fn stream_verified(
                     for k in first..last {
                         let members = buckets.bucket(k);
                         let (from, to) = unit.members.unwrap_or((0, members.len()));
+                        // Members grouped by their earlier buckets, when that saves compares:
+                        // a split bucket's were grouped once for all its units.
+                        let grouped = match unit.members {
+                            Some(_) => split.get(&k),
+                            None if band > 0 && members.len() >= CLASSES_FROM => {
+                                local.build(lists, members, band);
+                                local.pays().then_some(&local)
+                            }
+                            None => None,
+                        };
+                        if let Some(classes) = grouped {
+                            fresh_of.clear();
+                            fresh_of.resize(classes.len(), None);
+                        }
                         for i in from..to {
                             let a = members[i];
                             let copy_of_a =
@@ -114,7 +147,18 @@ pub fn stream_verified(
                             // First the pairs of `a` taken in this band (not in an earlier
                             // one), with their bands hit ...
                             fresh.clear();
-                            lists.first_met_in(a, &members[i + 1..], band, &mut fresh);
+                            match grouped {
+                                Some(classes) => classes.first_met_in(
+                                    lists,
+                                    members,
+                                    i,
+                                    band,
+                                    &mut fresh_of,
+                                    &mut scratch,
+                                    &mut fresh,
+                                ),
+                                None => lists.first_met_in(a, &members[i + 1..], band, &mut fresh),
+                            }
                             candidates += fresh.len() as u64;
                             // ... then their similarities, the set and signature that a later
                             // pair reads fetched while this one merges.
@@ -178,6 +222,165 @@ pub fn stream_verified(
     }
     Ok(counts)
 }
+
+/// Buckets of at least this many members are grouped by their members' earlier buckets
+/// ([`PrefixClasses`]) when a band's pairs are enumerated; in a smaller bucket the grouping
+/// costs more than the compares it saves.
+const CLASSES_FROM: usize = 16;
+
+/// The members of one bucket of band β, grouped into classes by their *prefix*: their
+/// buckets in bands 0..β (a member's row of [`BucketLists::buckets_of`] cut at β).
+///
+/// Whether a pair is taken in band β (shares no listed bucket in an earlier band) depends on
+/// the two prefixes only, so it is the same for every pair of members drawn from two given
+/// classes: one compare of the classes' first members decides them all. Verbatim copies have
+/// one prefix, and so do members that met the same documents in every earlier band; on
+/// template corpora a family's bucket is a few large classes and many single members, and a
+/// pair of copies met again in every band costs one compare per bucket, not one per pair.
+#[derive(Debug, Default)]
+struct PrefixClasses {
+    /// Per position in the bucket, its class.
+    class_of: Vec<u32>,
+    /// Positions grouped by class, ascending within one: class c's are
+    /// `by_class[starts[c]..starts[c + 1]]`.
+    by_class: Vec<u32>,
+    starts: Vec<u32>,
+    /// The build's scratch: (hash of the prefix, position).
+    keyed: Vec<(u64, u32)>,
+}
+
+/// Per-member scratch of [`PrefixClasses::first_met_in`].
+#[derive(Debug, Default)]
+struct Scratch {
+    classes: Vec<u32>,
+    positions: Vec<u32>,
+}
+
+impl PrefixClasses {
+    /// Groups `members` (one bucket of `band`, `band` > 0) by prefix, reusing this value's
+    /// memory.
+    fn build(&mut self, lists: &BucketLists, members: &[u32], band: usize) {
+        let prefix = |p: u32| &lists.buckets_of(members[p as usize])[..band];
+        self.keyed.clear();
+        self.keyed
+            .extend((0..members.len() as u32).map(|p| (prefix_hash(prefix(p)), p)));
+        // Equal prefixes end up adjacent, in position order; the hash only orders, the
+        // prefixes themselves decide equality.
+        self.keyed.sort_unstable_by(|x, y| {
+            x.0.cmp(&y.0)
+                .then_with(|| prefix(x.1).cmp(prefix(y.1)))
+                .then(x.1.cmp(&y.1))
+        });
+        self.class_of.clear();
+        self.class_of.resize(members.len(), 0);
+        self.by_class.clear();
+        self.starts.clear();
+        for (q, &(hash, p)) in self.keyed.iter().enumerate() {
+            let new_class = q == 0 || {
+                let (previous_hash, previous) = self.keyed[q - 1];
+                hash != previous_hash || prefix(p) != prefix(previous)
+            };
+            if new_class {
+                self.starts.push(q as u32);
+            }
+            self.class_of[p as usize] = (self.starts.len() - 1) as u32;
+            self.by_class.push(p);
+        }
+        self.starts.push(members.len() as u32);
+    }
+
+    /// Number of classes.
+    fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    fn members_of(&self, class: usize) -> &[u32] {
+        &self.by_class[self.starts[class] as usize..self.starts[class + 1] as usize]
+    }
+
+    /// Worth using: at most half as many classes as members, so the compares of class pairs
+    /// are at most a quarter of those of member pairs.
+    fn pays(&self) -> bool {
+        2 * self.len() <= self.class_of.len()
+    }
+
+    /// What [`BucketLists::first_met_in`] appends for the member at position `i` and the
+    /// members after it, in the same order, with the same bands hit. The classes whose pairs
+    /// with `i`'s class are taken in `band` are found once per class and bucket (kept in
+    /// `fresh_of`, one entry per class, for classes of more than one member); only the pairs
+    /// taken here are then read member by member, for their bands hit.
+    #[allow(clippy::too_many_arguments)]
+    fn first_met_in(
+        &self,
+        lists: &BucketLists,
+        members: &[u32],
+        i: usize,
+        band: usize,
+        fresh_of: &mut [Option<Vec<u32>>],
+        scratch: &mut Scratch,
+        fresh: &mut Vec<(u32, u32)>,
+    ) {
+        let class = self.class_of[i] as usize;
+        let first_of = |c: usize| members[self.members_of(c)[0] as usize];
+        // Classes whose members all come before `i` pair with no member from `i` on; `i` is
+        // the first member of its class met here, so the list found holds for the class's
+        // later members too.
+        let find = |out: &mut Vec<u32>| {
+            let lead = first_of(class);
+            out.clear();
+            out.extend(
+                (0..self.len())
+                    .filter(|&c| {
+                        *self.members_of(c).last().expect("no empty class") as usize > i
+                            && lists.shared_bands(lead, first_of(c)).first >= band
+                    })
+                    .map(|c| c as u32),
+            );
+        };
+        let fresh_classes: &[u32] = if self.members_of(class).len() > 1 {
+            fresh_of[class].get_or_insert_with(|| {
+                let mut out = Vec::new();
+                find(&mut out);
+                out
+            })
+        } else {
+            find(&mut scratch.classes);
+            &scratch.classes
+        };
+        let positions = &mut scratch.positions;
+        positions.clear();
+        for &c in fresh_classes {
+            let later = self.members_of(c as usize);
+            let after = later.partition_point(|&p| p as usize <= i);
+            positions.extend_from_slice(&later[after..]);
+        }
+        positions.sort_unstable();
+        let a = members[i];
+        for (q, &p) in positions.iter().enumerate() {
+            if let Some(&ahead) = positions.get(q + ROWS_AHEAD) {
+                lists.prefetch(members[ahead as usize]);
+            }
+            let b = members[p as usize];
+            let shared = lists.shared_bands(a, b);
+            debug_assert_eq!(shared.first, band, "a pair taken in band {band}");
+            fresh.push((b, shared.count));
+        }
+    }
+}
+
+/// A hash of a prefix of bucket numbers, to bring equal prefixes together.
+#[inline]
+fn prefix_hash(prefix: &[u32]) -> u64 {
+    prefix.iter().fold(0x9e37_79b9_7f4a_7c15u64, |h, &x| {
+        (h ^ u64::from(x))
+            .wrapping_mul(0xff51_afd7_ed55_8ccd)
+            .rotate_left(29)
+    })
+}
+
+/// How many members ahead [`PrefixClasses::first_met_in`] fetches a row (as
+/// [`BucketLists::first_met_in`] does).
+const ROWS_AHEAD: usize = 8;
 
 /// Cuts one band's buckets (given by their sizes) into units of about [`UNIT_PAIRS`] pairs.
 fn units_of(sizes: impl Iterator<Item = usize>) -> Vec<Unit> {
@@ -319,5 +522,65 @@ mod tests {
                 assert_eq!(streamed, expected, "{case}");
             }
         }
+    }
+
+    /// Grouping a bucket's members by their earlier buckets changes no pair: for every member
+    /// of every bucket of every band, the pairs taken and their bands hit are those of the
+    /// member-by-member check, in the same order, with and without a bucket cap.
+    #[test]
+    fn classes_take_the_pairs_the_member_check_takes() {
+        use crate::synthetic::templated::{TemplateOptions, generate_templated};
+        let corpus = generate_templated(&TemplateOptions {
+            docs: 4_000,
+            max_family: 600,
+            seed: 5,
+            ..TemplateOptions::default()
+        })
+        .corpus;
+        let index = build_index(&corpus, &IndexOptions::default(), &Progress::new()).unwrap();
+        let (mut grouped_buckets, mut merged_members) = (0, 0);
+        for (bands, rows, cap) in [(32, 4, None), (20, 5, Some(100)), (9, 13, None)] {
+            let banding = BandingOptions {
+                banding: Banding { bands, rows },
+                max_bucket: cap,
+            };
+            let lists = bucket_lists(&index.signatures, &banding, None, &Progress::new()).unwrap();
+            let mut classes = PrefixClasses::default();
+            let mut scratch = Scratch::default();
+            let (mut by_member, mut by_class) = (Vec::new(), Vec::new());
+            for (band, buckets) in lists.bands.iter().enumerate().skip(1) {
+                for members in buckets.iter() {
+                    classes.build(&lists, members, band);
+                    if classes.pays() {
+                        grouped_buckets += 1;
+                    }
+                    merged_members += members.len() - classes.len();
+                    let mut fresh_of = vec![None; classes.len()];
+                    for i in 0..members.len() {
+                        by_member.clear();
+                        lists.first_met_in(members[i], &members[i + 1..], band, &mut by_member);
+                        by_class.clear();
+                        classes.first_met_in(
+                            &lists,
+                            members,
+                            i,
+                            band,
+                            &mut fresh_of,
+                            &mut scratch,
+                            &mut by_class,
+                        );
+                        assert_eq!(by_class, by_member, "{bands}×{rows}, band {band}");
+                    }
+                }
+            }
+        }
+        assert!(
+            grouped_buckets > 100,
+            "{grouped_buckets} buckets worth grouping"
+        );
+        assert!(
+            merged_members > 10_000,
+            "{merged_members} members share a class"
+        );
     }
 }
