@@ -387,14 +387,15 @@ impl CandidateIndex {
     /// The number of distinct candidates, exactly: half the sum over documents of their
     /// distinct partners, the union of their buckets over bands.
     ///
-    /// Documents in the same bucket in every band (verbatim copies, the bulk of a template
-    /// family) have the same union and the same partners, so they form one *class*, and every
-    /// bucket is a union of whole classes. The count works on classes: each bucket becomes the
-    /// list of its distinct classes (a bucket of one class adds no partner beyond the class
-    /// itself and is dropped), and a class's union is summed by stamping the classes of its
-    /// buckets, each weighing its size. The work is Σ over classes of the class-lists of their
-    /// buckets, where walking documents cost Σ over classes of the buckets' members: on
-    /// template corpora, whose families are mostly copies, a fraction of it.
+    /// Documents in the same bucket in every band (verbatim copies, most of a template family)
+    /// have the same union, so they form one *class*, counted once with its size. Numbering
+    /// the documents in the order of their buckets (band by band) puts each class, and most of
+    /// a family's bucket, on consecutive numbers; each bucket becomes a sparse bitset over
+    /// these numbers (the 64-bit words it touches), and a class's union is the popcount of the
+    /// OR of its buckets' bitsets. A bucket of one class is dropped (the class's own bits stand
+    /// for it). The work is Σ over classes of the words of their buckets, where walking each
+    /// bucket's members cost Σ of their sizes: a family's bucket of thousands of documents on
+    /// consecutive numbers costs its size ÷ 64.
     fn count_distinct(&self, documents: usize, progress: &Progress) -> Result<u64> {
         let lists = &self.lists;
         let row = |d: u32| lists.buckets_of(d);
@@ -404,91 +405,100 @@ impl CandidateIndex {
             .collect();
         docs.par_sort_unstable_by(|&a, &b| row(a).cmp(row(b)));
         progress.check()?;
-        // Classes in order of their rows: a representative and a size each.
-        let mut class_of = vec![u32::MAX; documents];
-        let mut representatives: Vec<u32> = Vec::new();
-        let mut sizes: Vec<u32> = Vec::new();
-        for &d in &docs {
-            match (representatives.last(), sizes.last_mut()) {
-                (Some(&rep), Some(size)) if row(rep) == row(d) => *size += 1,
-                _ => {
-                    representatives.push(d);
-                    sizes.push(1);
-                }
-            }
-            class_of[d as usize] = representatives.len() as u32 - 1;
-        }
-        drop(docs);
-        let classes = representatives.len();
-        // Per band, each bucket's distinct classes (CSR), and for each bucket number its
-        // list's number in the band (u32::MAX: a bucket of one class).
-        struct ClassBuckets {
+        // Position of each class's first document, and the end.
+        let mut starts: Vec<u32> = (0..docs.len())
+            .filter(|&p| p == 0 || row(docs[p - 1]) != row(docs[p]))
+            .map(|p| p as u32)
+            .collect();
+        let classes = starts.len();
+        starts.push(docs.len() as u32);
+        // Per band, each bucket of two or more classes as (word, bits) over positions, and
+        // for each bucket number its list's number in the band (u32::MAX: one class).
+        struct BandBits {
             list_of: Vec<u32>,
             offsets: Vec<usize>,
-            classes: Vec<u32>,
+            words: Vec<u32>,
+            bits: Vec<u64>,
         }
-        let per_band: Vec<ClassBuckets> = lists
-            .bands
-            .par_iter()
-            .map_init(
-                || (vec![u32::MAX; classes], 0u32),
-                |(seen, current), band| {
-                    let mut out = ClassBuckets {
-                        list_of: Vec::with_capacity(band.len()),
-                        offsets: vec![0],
-                        classes: Vec::new(),
-                    };
-                    for members in band.iter() {
-                        // Stamps restart only when the counter wraps, as in the union below.
-                        *current = current.wrapping_add(1);
-                        if *current == u32::MAX {
-                            seen.fill(u32::MAX);
-                            *current = 0;
-                        }
-                        let start = out.classes.len();
-                        for &d in members {
-                            let c = class_of[d as usize];
-                            if seen[c as usize] != *current {
-                                seen[c as usize] = *current;
-                                out.classes.push(c);
-                            }
-                        }
-                        if out.classes.len() - start > 1 {
-                            out.list_of.push(out.offsets.len() as u32 - 1);
-                            out.offsets.push(out.classes.len());
+        let per_band: Vec<BandBits> = (0..lists.bands.len())
+            .into_par_iter()
+            .map(|k| {
+                progress.check()?;
+                let band = &lists.bands[k];
+                // Members' positions bucket by bucket, filled in position order (so sorted).
+                let mut begin = Vec::with_capacity(band.len() + 1);
+                begin.push(0usize);
+                for members in band.iter() {
+                    begin.push(begin[begin.len() - 1] + members.len());
+                }
+                let mut cursor = begin.clone();
+                let mut positions = vec![0u32; begin[band.len()]];
+                for (p, &d) in docs.iter().enumerate() {
+                    let bucket = row(d)[k];
+                    if bucket != u32::MAX {
+                        positions[cursor[bucket as usize]] = p as u32;
+                        cursor[bucket as usize] += 1;
+                    }
+                }
+                let mut out = BandBits {
+                    list_of: Vec::with_capacity(band.len()),
+                    offsets: vec![0],
+                    words: Vec::new(),
+                    bits: Vec::new(),
+                };
+                for bucket in 0..band.len() {
+                    let at = &positions[begin[bucket]..begin[bucket + 1]];
+                    // Classes lie on consecutive positions and buckets hold whole classes, so
+                    // a bucket is one class when its first and last member are in the same.
+                    let (first, last) = (at[0], at[at.len() - 1]);
+                    let class = starts.partition_point(|&s| s <= first) - 1;
+                    if starts[class + 1] > last {
+                        out.list_of.push(u32::MAX);
+                        continue;
+                    }
+                    out.list_of.push(out.offsets.len() as u32 - 1);
+                    let list_start = out.words.len();
+                    for &p in at {
+                        let (word, bit) = (p / 64, 1u64 << (p % 64));
+                        if out.words.len() > list_start && out.words[out.words.len() - 1] == word {
+                            *out.bits.last_mut().expect("a word per entry") |= bit;
                         } else {
-                            out.classes.truncate(start);
-                            out.list_of.push(u32::MAX);
+                            out.words.push(word);
+                            out.bits.push(bit);
                         }
                     }
-                    out
-                },
-            )
-            .collect();
-        progress.check()?;
+                    out.offsets.push(out.words.len());
+                }
+                Ok(out)
+            })
+            .collect::<Result<_>>()?;
         const CHUNK: usize = 64;
         let twice: u64 = (0..classes.div_ceil(CHUNK))
             .into_par_iter()
             .map_init(
-                || {
-                    (
-                        sizes.iter().map(|&s| [u32::MAX, s]).collect::<Vec<_>>(),
-                        0u32,
-                    )
-                },
-                |(stamp, current), chunk| {
+                || (vec![0u64; docs.len().div_ceil(64)], Vec::<u32>::new()),
+                |(union_bits, touched), chunk| {
                     progress.check()?;
                     let mut sum = 0u64;
                     for class in chunk * CHUNK..((chunk + 1) * CHUNK).min(classes) {
-                        *current = current.wrapping_add(1);
-                        if *current == u32::MAX {
-                            stamp.iter_mut().for_each(|s| s[0] = u32::MAX);
-                            *current = 0;
-                        }
+                        let (lo, hi) = (starts[class], starts[class + 1]);
+                        let mut or_word = |word: u32, bits: u64| {
+                            let old = union_bits[word as usize];
+                            if old == 0 {
+                                touched.push(word);
+                            }
+                            union_bits[word as usize] = old | bits;
+                        };
                         // The class itself is in its union whatever its buckets hold.
-                        stamp[class][0] = *current;
-                        let mut union = sizes[class] as u64;
-                        for (k, &bucket) in row(representatives[class]).iter().enumerate() {
+                        let mut p = lo;
+                        while p < hi {
+                            let end = ((p / 64 + 1) * 64).min(hi);
+                            let n = end - p;
+                            let ones = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+                            or_word(p / 64, ones << (p % 64));
+                            p = end;
+                        }
+                        for (k, &bucket) in row(docs[lo as usize]).iter().enumerate() {
                             if bucket == u32::MAX {
                                 continue;
                             }
@@ -497,17 +507,22 @@ impl CandidateIndex {
                             if list == u32::MAX {
                                 continue;
                             }
-                            let list = list as usize;
-                            for &c in &band.classes[band.offsets[list]..band.offsets[list + 1]] {
-                                let s = &mut stamp[c as usize];
-                                if s[0] != *current {
-                                    s[0] = *current;
-                                    union += s[1] as u64;
-                                }
+                            let range =
+                                band.offsets[list as usize]..band.offsets[list as usize + 1];
+                            for (&word, &bits) in
+                                band.words[range.clone()].iter().zip(&band.bits[range])
+                            {
+                                or_word(word, bits);
                             }
                         }
+                        let mut union = 0u64;
+                        for &word in touched.iter() {
+                            union += union_bits[word as usize].count_ones() as u64;
+                            union_bits[word as usize] = 0;
+                        }
+                        touched.clear();
                         // Each document of the class has the union but itself as partners.
-                        sum += sizes[class] as u64 * (union - 1);
+                        sum += (hi - lo) as u64 * (union - 1);
                     }
                     Ok(sum)
                 },
