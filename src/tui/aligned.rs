@@ -454,6 +454,24 @@ fn char_width(c: char) -> usize {
     if c == '\t' { 1 } else { c.width().unwrap_or(0) }
 }
 
+/// Two short texts for tests: a paragraph first in A and last in B, with the name inside it
+/// changed, around a paragraph both share.
+#[cfg(test)]
+pub(crate) fn moved_paragraph_texts() -> (String, String) {
+    let para = |who: &str| {
+        format!(
+            "The garden opens at nine on weekdays and at ten on Sundays, and {who} keeps \
+             the keys to the shed where the tools and the seed trays are stored."
+        )
+    };
+    let middle = "Visitors sign the book at the gate. Dogs stay on a lead near the ponds. \
+                  The café closes an hour before the garden does, and the last tour \
+                  leaves from the fountain at four.";
+    let a = format!("{}\n\n{middle}\n", para("Mira Holt"));
+    let b = format!("{middle}\n\n{}\n", para("the head gardener"));
+    (a, b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -639,17 +657,7 @@ mod tests {
     /// both panes; every word of B is on exactly one row of the right pane.
     #[test]
     fn a_moved_paragraph_with_an_edit_sits_beside_its_copy_under_a_marker() {
-        let para = |who: &str| {
-            format!(
-                "The garden opens at nine on weekdays and at ten on Sundays, and {who} keeps \
-                 the keys to the shed where the tools and the seed trays are stored."
-            )
-        };
-        let middle = "Visitors sign the book at the gate. Dogs stay on a lead near the ponds. \
-                      The café closes an hour before the garden does, and the last tour \
-                      leaves from the fountain at four.";
-        let a = format!("{}\n\n{middle}\n", para("Mira Holt"));
-        let b = format!("{middle}\n\n{}\n", para("the head gardener"));
+        let (a, b) = moved_paragraph_texts();
         let diff = diff_texts(&a, &b, &DiffOptions::default());
         assert_eq!(diff.moves.len(), 1, "{}", diff.describe());
         let layout = align(&diff, &a, &b, 30);

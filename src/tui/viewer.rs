@@ -302,17 +302,7 @@ mod tests {
     /// that text's row (the one level with A's), not on the block's.
     #[test]
     fn matches_are_found_on_rows_shown_out_of_byte_order() {
-        let para = |who: &str| {
-            format!(
-                "The garden opens at nine on weekdays and at ten on Sundays, and {who} keeps \
-                 the keys to the shed where the tools and the seed trays are stored."
-            )
-        };
-        let middle = "Visitors sign the book at the gate. Dogs stay on a lead near the ponds. \
-                      The café closes an hour before the garden does, and the last tour \
-                      leaves from the fountain at four.";
-        let a = format!("{}\n\n{middle}\n", para("Mira Holt"));
-        let b = format!("{middle}\n\n{}\n", para("the head gardener"));
+        let (a, b) = crate::tui::aligned::moved_paragraph_texts();
         let diff = diff_texts(&a, &b, &DiffOptions::default());
         let layout = align(&diff, &a, &b, 30);
         let (old_row, new_row) = layout.move_rows[0];
