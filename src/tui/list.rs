@@ -127,11 +127,22 @@ impl JaccardFilter {
 
     pub fn describe(&self) -> String {
         format!(
-            "J ∈ [{:.2}, {:.2}{}",
-            self.low,
-            self.high,
+            "J ∈ [{}, {}{}",
+            filter_bound(self.low),
+            filter_bound(self.high),
             if self.high_inclusive { "]" } else { ")" }
         )
+    }
+}
+
+/// A filter's bound with two decimals, as the histogram's bins have them, or with as many
+/// as a typed bound needs (up to four): a filter of 0.86-0.865 must not read [0.86, 0.86].
+fn filter_bound(x: f64) -> String {
+    let two = format!("{x:.2}");
+    if two.parse::<f64>().is_ok_and(|t| (t - x).abs() < 1e-9) {
+        two
+    } else {
+        format!("{}", (x * 1e4).round() / 1e4)
     }
 }
 
@@ -292,6 +303,20 @@ pub fn ordered(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_typed_filter_reads_as_typed_and_a_bin_with_two_decimals() {
+        let filter = |low, high, high_inclusive| JaccardFilter {
+            low,
+            high,
+            high_inclusive,
+            bin: None,
+        };
+        assert_eq!(filter(0.86, 0.865, true).describe(), "J ∈ [0.86, 0.865]");
+        assert_eq!(filter(0.9, 0.95, false).describe(), "J ∈ [0.90, 0.95)");
+        assert_eq!(filter(0.7, 1.0, true).describe(), "J ∈ [0.70, 1.00]");
+        assert_eq!(filter(0.12345, 0.5, true).describe(), "J ∈ [0.1235, 0.50]");
+    }
 
     #[test]
     fn preview_modes_cycle_through_the_column_only_when_given() {
