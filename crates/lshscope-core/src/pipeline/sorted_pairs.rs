@@ -242,8 +242,6 @@ pub struct PairSorter {
     runs: Vec<(u32, File)>,
     /// Runs sorted in memory and written so far.
     runs_written: usize,
-    /// Pairs a window of sorted buckets holds: [`WINDOW_RECORDS`], fewer in tests.
-    window: usize,
 }
 
 /// Where a merge reads one sorted run from: a run file, a block at a time, or the last run,
@@ -368,14 +366,13 @@ impl PairSorter {
             held: Partition::new(documents),
             runs: Vec::new(),
             runs_written: 0,
-            window: WINDOW_RECORDS,
         }
     }
 
-    /// A fresh run, its windows as large as this sorter's.
+    /// A fresh run, its windows as large as the held run's.
     fn new_run(&self) -> Partition {
         Partition {
-            window: self.window,
+            window: self.held.window,
             ..Partition::new(self.documents)
         }
     }
@@ -572,7 +569,6 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let documents = pairs.iter().map(|p| u64::from(p.b.max(p.a)) + 1).max();
         let mut sorter = PairSorter::new(64, run_pairs, documents.unwrap_or(0), Some(dir.path()));
-        sorter.window = window;
         sorter.held.window = window;
         for chunk in pairs.chunks(37) {
             sorter.push(chunk).unwrap();
