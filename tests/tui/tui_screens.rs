@@ -315,18 +315,8 @@ fn every_truth_screen_at_three_sizes_keeps_its_words_whole() {
 
 #[test]
 fn the_loading_screen_at_three_sizes() {
-    use lshscope_core::jobs::Phase;
-    use lshscope_core::pipeline::PhaseTiming;
     let dir = fixed_dir("loading");
-    let mut app = new_app(&dir, SIZES[0]);
-    app.update(Action::LoadStepDone(PhaseTiming {
-        phase: Phase::Reading,
-        items: 1_048_576,
-        unit: "bytes",
-        seconds: 0.5,
-    }));
-    app.load().progress.begin(Phase::Signatures, 12);
-    app.load().progress.advance(5);
+    let mut app = loading_app(&dir, SIZES[0]);
     for (w, h) in SIZES {
         app.update(Action::Resize(w, h));
         let s = screen(&app, w, h);

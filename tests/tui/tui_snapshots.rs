@@ -5,8 +5,6 @@ use crate::tui_support;
 
 use lshscope::tui::app::Action;
 use lshscope::tui::keys::Command;
-use lshscope_core::jobs::Phase;
-use lshscope_core::pipeline::PhaseTiming;
 use ratatui::style::{Color, Modifier};
 use tui_support::*;
 
@@ -37,15 +35,7 @@ fn redact_clock(screen: &str) -> String {
 #[test]
 fn loading_screen() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = new_app(dir.path(), (W, H));
-    app.update(Action::LoadStepDone(PhaseTiming {
-        phase: Phase::Reading,
-        items: 1_048_576,
-        unit: "bytes",
-        seconds: 0.5,
-    }));
-    app.load().progress.begin(Phase::Signatures, 12);
-    app.load().progress.advance(5);
+    let app = loading_app(dir.path(), (W, H));
     insta::assert_snapshot!("loading", redact_clock(&screen(&app, W, H)));
 }
 

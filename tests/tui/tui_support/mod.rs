@@ -13,10 +13,10 @@ use lshscope::tui::labels::{LabelSave, LabelsSaved};
 use lshscope::tui::session::{Config, Source};
 use lshscope_core::analysis::labels::LabelStore;
 use lshscope_core::corpus::Corpus;
-use lshscope_core::jobs::Progress;
+use lshscope_core::jobs::{Phase, Progress};
 use lshscope_core::minhash::{Banding, IndexOptions, build_index};
-use lshscope_core::pipeline::Loaded;
 use lshscope_core::pipeline::band_policy::Sampling;
+use lshscope_core::pipeline::{Loaded, PhaseTiming};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -120,6 +120,21 @@ pub fn loaded(corpus: Corpus) -> Loaded {
 /// An App on the fixture, before loading finished, with labels in `dir/labels.csv`.
 pub fn new_app(dir: &Path, size: (u16, u16)) -> App {
     new_app_with(config(dir), dir, size)
+}
+
+/// A new app caught while loading: the file read (1 MiB in 0.5 s), signatures 5 of 12
+/// steps along.
+pub fn loading_app(dir: &Path, size: (u16, u16)) -> App {
+    let mut app = new_app(dir, size);
+    app.update(Action::LoadStepDone(PhaseTiming {
+        phase: Phase::Reading,
+        items: 1_048_576,
+        unit: "bytes",
+        seconds: 0.5,
+    }));
+    app.load().progress.begin(Phase::Signatures, 12);
+    app.load().progress.advance(5);
+    app
 }
 
 pub fn new_app_with(config: Config, dir: &Path, size: (u16, u16)) -> App {
