@@ -195,7 +195,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     }
     if let Some(m) = &measured {
         legend.extend(m.legend(app));
-    } else if pinned.is_empty() && app.family().pinned.is_none() {
+    } else if pinned.is_empty() && app.family().pinned().is_none() {
         legend.push(Span::styled(
             format!("({} pins this curve)", hint(Command::Pin)),
             theme.dim(),
@@ -280,7 +280,7 @@ struct FamilyOverlay {
 impl FamilyOverlay {
     /// `None` unless a family is pinned and measured for the curve's banding.
     fn new(app: &App) -> Option<Self> {
-        let curve = app.family().pinned.as_ref()?.curve.as_ref()?;
+        let curve = app.family().pinned()?.curve()?;
         if curve.banding != app.curve().banding {
             return None;
         }
@@ -327,13 +327,13 @@ impl FamilyOverlay {
 /// The legend of the pinned family: its name and how many bins depart from the formula, or
 /// that it is being measured.
 fn family_legend(app: &App) -> Option<Vec<Span<'static>>> {
-    let pinned = app.family().pinned.as_ref()?;
-    let text = match &pinned.curve {
-        None if pinned.agreement.is_none() => format!("{}: measuring…  ", pinned.family),
-        None => format!("{}: b·r > K  ", pinned.family),
+    let pinned = app.family().pinned()?;
+    let text = match pinned.curve() {
+        None if pinned.agreement().is_none() => format!("{}: measuring…  ", pinned.family()),
+        None => format!("{}: b·r > K  ", pinned.family()),
         Some(c) => format!(
             "{} {}/{} off  ",
-            pinned.family,
+            pinned.family(),
             thousands(c.departing_bins() as u64),
             thousands(c.bins.len() as u64)
         ),

@@ -156,14 +156,13 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
     );
     let position = app
         .candidates()
-        .result
-        .as_ref()
+        .result()
         .and_then(|r| {
             let is_open =
                 |&i: &u32| (r.pairs[i as usize].a, r.pairs[i as usize].b) == (view.a, view.b);
             // The open pair is nearly always the selected one; only after a re-banding or a
             // filter change does the (possibly million-row) list need a search.
-            let list = &app.candidates().list;
+            let list = app.candidates().list();
             match list.rows().get(list.selected()) {
                 Some(i) if is_open(i) => Some(list.selected()),
                 _ => list.rows().iter().position(is_open),
@@ -173,7 +172,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
             format!(
                 "pair {} of {}",
                 thousands(i as u64 + 1),
-                thousands(app.candidates().list.len() as u64)
+                thousands(app.candidates().list().len() as u64)
             )
         })
         .or_else(|| {
