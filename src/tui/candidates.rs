@@ -23,6 +23,7 @@ use super::clock::Clock;
 use super::list::{ListView, PairList, list_order};
 
 /// Band and verify `banding` over `data`; answered with a [`BandOutcome`].
+/// Public fields: a message from the App to a job, built once and read by the job.
 #[derive(Debug, Clone)]
 pub struct RebandRequest {
     pub data: Arc<Loaded>,
@@ -39,6 +40,7 @@ pub struct RebandRequest {
 
 /// A banding's candidates estimated from a sample: `outcome.pairs` is a uniform sample of the
 /// distinct candidate pairs (for the list), `info` the estimate of all of them.
+/// Public fields: a job's answer, handed to the App once and taken apart there.
 #[derive(Debug, Clone)]
 pub struct EstimatedOutcome {
     pub outcome: BandOutcome,
@@ -121,6 +123,7 @@ pub fn run_reband(job: &RebandJob, mut first: impl FnMut(RebandAnswer)) -> Resul
 pub type RebandJob = Ticket<RebandRequest>;
 
 /// The verified candidates of one banding, tagged with the request that asked for them.
+/// Public fields: a job's answer; once shown it is only read ([`Candidates::result`]).
 #[derive(Debug, Clone)]
 pub struct BandOutcome {
     pub request: u64,
@@ -138,6 +141,7 @@ pub struct BandOutcome {
 }
 
 /// A result's histogram counts (no labels) and its list order for `view`.
+/// Public fields: a job's answer, handed to the App once and taken apart there.
 #[derive(Debug, Clone)]
 pub struct Prepared {
     pub view: ListView,
@@ -185,6 +189,7 @@ pub struct Candidates {
 }
 
 /// What a re-banding job takes from the rest of the explorer beside the banding.
+/// Public fields: the App's part of a request, handed to [`Candidates::request`] once.
 #[derive(Debug, Clone)]
 pub struct RebandContext {
     pub data: Arc<Loaded>,
@@ -393,7 +398,8 @@ impl Candidates {
 }
 
 /// What an estimated result adds to its sample of pairs: the engine's [`EstimatedCandidates`]
-/// without the sample, the estimate shared with the views.
+/// without the sample, the estimate shared with the views. Public fields: part of a job's
+/// answer; once shown it is only read ([`Candidates::estimated`]).
 #[derive(Debug, Clone)]
 pub struct EstimatedInfo {
     pub estimate: Arc<CandidateEstimate>,

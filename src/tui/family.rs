@@ -18,6 +18,7 @@ use lshscope_core::pipeline::Loaded;
 use super::truth::{REDRAW_BYTES, redraw};
 
 /// Measure `family` on the truth pairs of `data`; answered with a [`FamilyDone`].
+/// Public fields: a message from the App to a job, built once and read by the job.
 #[derive(Debug, Clone)]
 pub struct FamilyRequest {
     pub data: Arc<Loaded>,
@@ -29,6 +30,7 @@ pub struct FamilyRequest {
 pub type FamilyJob = Ticket<FamilyRequest>;
 
 /// The answer of a family job: the masks, or why there are none.
+/// Public fields: a job's answer, handed to the App once and taken apart there.
 #[derive(Debug)]
 pub struct FamilyDone {
     pub request: u64,

@@ -33,7 +33,8 @@ pub enum ImportKind {
     Clusters,
 }
 
-/// The file to import and how to read it.
+/// The file to import and how to read it. Public fields: given once through `App::new`'s
+/// inputs and only read after that.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImportSpec {
     pub kind: ImportKind,
@@ -52,7 +53,8 @@ impl ImportSpec {
 }
 
 /// What an import read: its pairs with exact Jaccards (`bands_hit` 0), the clusters the tool
-/// forms, and what was set aside.
+/// forms, and what was set aside. Public fields: an import job's answer, kept as it came
+/// ([`ImportedState::accept`]) and only read.
 #[derive(Debug, Clone)]
 pub struct Imported {
     pub kind: ImportKind,
@@ -152,6 +154,7 @@ impl ImportedState {
 }
 
 /// Import (once) and answer a banding with the file's pairs.
+/// Public fields: a message from the App to a job, built once and read by the job.
 #[derive(Debug, Clone)]
 pub struct ImportRequest {
     /// The banding asked for, the list view and the histogram bins.
