@@ -270,7 +270,7 @@ fn apply_result(bencher: Bencher, docs: usize) {
         .bench_local_values(|outcome| {
             let mut app = app.borrow_mut();
             app.update(Action::Banded(outcome));
-            app.candidates().list.len()
+            app.candidates().list().len()
         });
 }
 

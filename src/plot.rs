@@ -659,14 +659,12 @@ struct HistogramFigure<'a> {
     similarity_floor: Option<f64>,
 }
 
-impl Figure for HistogramFigure<'_> {
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+impl HistogramFigure<'_> {
+    /// The legend's entries: the bars, the S-curve, t, the labelled precision and the
+    /// measured rates, each when the plot has it.
+    fn legend_entries(&self) -> Vec<(Swatch, String)> {
         let plot = self.plot;
-        let k = font_scale(plot.width, plot.height);
-        let px = |v: f64| (v * k).round() as i32;
-        root.fill(&WHITE)?;
         let total: u64 = plot.bins.iter().map(|b| b.count).sum();
-        let max = plot.bins.iter().map(|b| b.count).max().unwrap_or(0).max(1) as f64;
         let scale = if plot.log_counts { ", log scale" } else { "" };
         let mut entries = vec![(
             Swatch::Bar(BAR),
@@ -714,7 +712,7 @@ impl Figure for HistogramFigure<'_> {
                 },
                 format!(
                     "labelled precision per bin (right axis, 95 % Wilson interval): {} of {} \
-                     decided labels are duplicates",
+                 decided labels are duplicates",
                     lshscope_core::util::numfmt::thousands(duplicates),
                     lshscope_core::util::numfmt::thousands(decided)
                 ),
@@ -728,10 +726,32 @@ impl Figure for HistogramFigure<'_> {
                     filled: true,
                 },
                 "candidate rate measured on the truth (right axis, 95 % interval; hollow: \
-                 the interval misses the S-curve)"
+             the interval misses the S-curve)"
                     .to_string(),
             ));
         }
+        entries
+    }
+
+    /// Points with intervals on the right axis, as (x, y, low, high, colour, marker, filled):
+    /// the labelled precision of each bin at its centre, the truth's measured rates at their
+    /// bins' mean similarity.
+    fn interval_points(&self) -> Vec<IntervalPoint> {
+        let plot = self.plot;
+        let precision = plot.precision.iter().filter_map(|b| {
+            b.estimate()
+                .map(|(p, lo, hi)| ((b.lo + b.hi) / 2.0, p, lo, hi, PRECISION, 1, true))
+        });
+        let measured = plot
+            .measured
+            .iter()
+            .map(|m| (m.x, m.rate, m.low, m.high, MEASURED, 0, !m.outside));
+        precision.chain(measured).collect()
+    }
+
+    /// The title, the axes' descriptions and the note on a pairs file's floor.
+    fn texts(&self) -> HistogramTexts {
+        let plot = self.plot;
         let floor_text = self
             .similarity_floor
             .map(lshscope_core::util::numfmt::decimal);
@@ -741,8 +761,6 @@ impl Figure for HistogramFigure<'_> {
                  `lshscope scan -t 0` writes every candidate"
             )
         });
-        let legend_h = legend_height(entries.len() + usize::from(floor_note.is_some()), k);
-        let (upper, lower) = root.split_vertically(plot.height.saturating_sub(legend_h));
         let title = match &floor_text {
             None => "Frequency of candidate pairs by Jaccard similarity".to_string(),
             Some(floor) => {
@@ -760,6 +778,42 @@ impl Figure for HistogramFigure<'_> {
         } else {
             "P(candidate), precision, measured rate"
         };
+        HistogramTexts {
+            title,
+            y_desc,
+            curve_desc,
+            floor_note,
+        }
+    }
+}
+
+/// A point with its interval: x, y, low, high, colour, marker, filled.
+type IntervalPoint = (f64, f64, f64, f64, RGBColor, usize, bool);
+
+/// The words of a histogram figure beside its legend.
+struct HistogramTexts {
+    title: String,
+    y_desc: &'static str,
+    curve_desc: &'static str,
+    floor_note: Option<String>,
+}
+
+impl Figure for HistogramFigure<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        let plot = self.plot;
+        let k = font_scale(plot.width, plot.height);
+        let px = |v: f64| (v * k).round() as i32;
+        root.fill(&WHITE)?;
+        let max = plot.bins.iter().map(|b| b.count).max().unwrap_or(0).max(1) as f64;
+        let entries = self.legend_entries();
+        let HistogramTexts {
+            title,
+            y_desc,
+            curve_desc,
+            floor_note,
+        } = self.texts();
+        let legend_h = legend_height(entries.len() + usize::from(floor_note.is_some()), k);
+        let (upper, lower) = root.split_vertically(plot.height.saturating_sub(legend_h));
         let tick = px(5.0).max(1);
         let label_style = TextStyle::from(("sans-serif", 20.0 * k).into_font());
         let desc_style = TextStyle::from(("sans-serif", 24.0 * k).into_font());
@@ -861,17 +915,7 @@ impl Figure for HistogramFigure<'_> {
                             + Polygon::new(marker_outline(0, px(7.0).max(3)), color.filled()),
                     ))?;
                 }
-                // Points with intervals on the right axis: the labelled precision of each
-                // bin at its centre, the truth's measured rates at their bins' mean similarity.
-                let precision = plot.precision.iter().filter_map(|b| {
-                    b.estimate()
-                        .map(|(p, lo, hi)| ((b.lo + b.hi) / 2.0, p, lo, hi, PRECISION, 1, true))
-                });
-                let measured = plot
-                    .measured
-                    .iter()
-                    .map(|m| (m.x, m.rate, m.low, m.high, MEASURED, 0, !m.outside));
-                for (x, y, lo, hi, color, marker, filled) in precision.chain(measured) {
+                for (x, y, lo, hi, color, marker, filled) in self.interval_points() {
                     chart.draw_secondary_series(std::iter::once(PathElement::new(
                         vec![(x, lo), (x, hi)],
                         color.stroke_width(px(2.0).max(1) as u32),

@@ -367,8 +367,24 @@ fn seed_corpus(
     Ok((seed_corpus, tool_seeds))
 }
 
+/// The table `tune` prints: what was measured, a line per criterion with its details, and
+/// what was not found, the notes and the export.
 fn render_table(report: &TuneReport) -> String {
     let mut out = String::new();
+    write_heading(&mut out, report);
+    if let Some(c) = &report.seed_corpus {
+        write_seed_corpus(&mut out, c);
+    }
+    let _ = writeln!(out, "{}", table_header(report.corpus.is_some()));
+    for row in &report.rows {
+        write_row(&mut out, row);
+    }
+    write_footer(&mut out, report);
+    out
+}
+
+/// The first line: K, the family, t, and the pairs file's counts when one was given.
+fn write_heading(out: &mut String, report: &TuneReport) {
     let _ = writeln!(
         out,
         "K = {} {}{}, {}{}",
@@ -422,33 +438,38 @@ fn render_table(report: &TuneReport) -> String {
             ))
             .unwrap_or_default()
     );
-    if let Some(c) = &report.seed_corpus {
-        let seeds = match c.seeds.as_slice() {
-            [one] => format!("seed {one}"),
-            [first, .., last] => format!("seeds {first}–{last}"),
-            [] => "no seed".to_string(),
-        };
-        let docs = if c.documents < c.population {
-            format!(
-                "a uniform sample of {} of its {} documents",
-                lshscope_core::util::numfmt::thousands(c.documents as u64),
-                lshscope_core::util::numfmt::thousands(c.population as u64)
-            )
-        } else if c.documents == 1 {
-            "its only document".to_string()
-        } else {
-            format!(
-                "all {} documents",
-                lshscope_core::util::numfmt::thousands(c.documents as u64)
-            )
-        };
-        let _ = writeln!(
-            out,
-            "candidate pairs counted on {} ({docs}), {seeds}",
-            c.source
-        );
-    }
-    let corpus = report.corpus.is_some();
+}
+
+/// The line naming the corpus the candidate pairs were counted on, and its seeds.
+fn write_seed_corpus(out: &mut String, c: &lshscope_core::tune::SeedCorpusInfo) {
+    let seeds = match c.seeds.as_slice() {
+        [one] => format!("seed {one}"),
+        [first, .., last] => format!("seeds {first}–{last}"),
+        [] => "no seed".to_string(),
+    };
+    let docs = if c.documents < c.population {
+        format!(
+            "a uniform sample of {} of its {} documents",
+            lshscope_core::util::numfmt::thousands(c.documents as u64),
+            lshscope_core::util::numfmt::thousands(c.population as u64)
+        )
+    } else if c.documents == 1 {
+        "its only document".to_string()
+    } else {
+        format!(
+            "all {} documents",
+            lshscope_core::util::numfmt::thousands(c.documents as u64)
+        )
+    };
+    let _ = writeln!(
+        out,
+        "candidate pairs counted on {} ({docs}), {seeds}",
+        c.source
+    );
+}
+
+/// The column heads, with the corpus columns when a pairs file was given.
+fn table_header(corpus: bool) -> String {
     let mut header = format!(
         "{:<12} {:>4} {:>4} {:>6} {:>9} {:>9} {:>7} {:>7} {:>7} {:>6}",
         "criterion", "b", "r", "hashes", "steepest", "P(t)", "s@10%", "s@50%", "s@90%", "width"
@@ -460,71 +481,78 @@ fn render_table(report: &TuneReport) -> String {
             "exp. cands", "recall@t", "precision"
         );
     }
-    let _ = writeln!(out, "{header}");
-    for row in &report.rows {
-        let c = &row.curve;
-        let mut line = format!(
-            "{:<12} {:>4} {:>4} {:>6} {:>9.4} {:>9} {:>7.4} {:>7.4} {:>7.4} {:>6.4}",
-            row.criterion,
-            c.bands,
-            c.rows,
-            c.hashes,
-            c.steepest_point,
-            c.probability_at_threshold
-                .map_or("—".to_string(), percent_fine),
-            c.similarity_at_10,
-            c.similarity_at_50,
-            c.similarity_at_90,
-            c.width_10_90
+    header
+}
+
+/// A criterion's line and the lines under it: its description, sampled intervals, bounds,
+/// quantiles, seed spread and warnings.
+fn write_row(out: &mut String, row: &lshscope_core::tune::TuneRow) {
+    let c = &row.curve;
+    let mut line = format!(
+        "{:<12} {:>4} {:>4} {:>6} {:>9.4} {:>9} {:>7.4} {:>7.4} {:>7.4} {:>6.4}",
+        row.criterion,
+        c.bands,
+        c.rows,
+        c.hashes,
+        c.steepest_point,
+        c.probability_at_threshold
+            .map_or("—".to_string(), percent_fine),
+        c.similarity_at_10,
+        c.similarity_at_50,
+        c.similarity_at_90,
+        c.width_10_90
+    );
+    if let Some(e) = &row.corpus {
+        let opt = |v: Option<f64>| v.map(percent_fine).unwrap_or_else(|| "n/a".to_string());
+        // An expectation, rounded to whole pairs like every count of pairs.
+        let _ = write!(
+            line,
+            " {:>14} {:>9} {:>10}",
+            thousands(e.expected_candidates.round() as u64),
+            opt(e.expected_recall),
+            opt(e.expected_precision)
         );
-        if let Some(e) = &row.corpus {
-            let opt = |v: Option<f64>| v.map(percent_fine).unwrap_or_else(|| "n/a".to_string());
-            // An expectation, rounded to whole pairs like every count of pairs.
-            let _ = write!(
-                line,
-                " {:>14} {:>9} {:>10}",
-                thousands(e.expected_candidates.round() as u64),
-                opt(e.expected_recall),
-                opt(e.expected_precision)
-            );
-        }
-        let _ = writeln!(out, "{line}");
-        let _ = writeln!(out, "    {}", row.description);
-        if let Some(iv) = &row.sampled {
-            let _ = writeln!(out, "    {}", render_sampled(iv));
-        }
-        if !row.bounds.is_empty() {
-            let bounds: Vec<String> = row
-                .bounds
-                .iter()
-                .map(|b| {
-                    format!(
-                        "P({}) = {} {} {}{}",
-                        b.similarity,
-                        percent_fine(b.probability),
-                        if b.kind == "reject" { "≤" } else { "≥" },
-                        percent_fine(b.bound),
-                        if b.met { "" } else { " ✗" }
-                    )
-                })
-                .collect();
-            let _ = writeln!(out, "    {}", bounds.join(" · "));
-        }
-        if !row.quantiles.is_empty() {
-            let q: Vec<String> = row
-                .quantiles
-                .iter()
-                .map(|(p, s)| format!("P = {} at s = {s:.4}", percent_fine(*p)))
-                .collect();
-            let _ = writeln!(out, "    {}", q.join(" · "));
-        }
-        if let Some(spread) = &row.seed_spread {
-            let _ = writeln!(out, "    {}", render_spread(spread));
-        }
-        for w in &row.warnings {
-            let _ = writeln!(out, "    warning: {w}");
-        }
     }
+    let _ = writeln!(out, "{line}");
+    let _ = writeln!(out, "    {}", row.description);
+    if let Some(iv) = &row.sampled {
+        let _ = writeln!(out, "    {}", render_sampled(iv));
+    }
+    if !row.bounds.is_empty() {
+        let bounds: Vec<String> = row
+            .bounds
+            .iter()
+            .map(|b| {
+                format!(
+                    "P({}) = {} {} {}{}",
+                    b.similarity,
+                    percent_fine(b.probability),
+                    if b.kind == "reject" { "≤" } else { "≥" },
+                    percent_fine(b.bound),
+                    if b.met { "" } else { " ✗" }
+                )
+            })
+            .collect();
+        let _ = writeln!(out, "    {}", bounds.join(" · "));
+    }
+    if !row.quantiles.is_empty() {
+        let q: Vec<String> = row
+            .quantiles
+            .iter()
+            .map(|(p, s)| format!("P = {} at s = {s:.4}", percent_fine(*p)))
+            .collect();
+        let _ = writeln!(out, "    {}", q.join(" · "));
+    }
+    if let Some(spread) = &row.seed_spread {
+        let _ = writeln!(out, "    {}", render_spread(spread));
+    }
+    for w in &row.warnings {
+        let _ = writeln!(out, "    warning: {w}");
+    }
+}
+
+/// What was not found, the notes, and the export's parameters.
+fn write_footer(out: &mut String, report: &TuneReport) {
     for n in &report.not_found {
         let _ = writeln!(out, "not found: {n}");
     }
@@ -547,7 +575,6 @@ fn render_table(report: &TuneReport) -> String {
             let _ = writeln!(out, "  - {n}");
         }
     }
-    out
 }
 
 /// One row's candidate counts per seed, in words: the median and range, then each seed's

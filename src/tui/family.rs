@@ -18,6 +18,7 @@ use lshscope_core::pipeline::Loaded;
 use super::truth::{REDRAW_BYTES, redraw};
 
 /// Measure `family` on the truth pairs of `data`; answered with a [`FamilyDone`].
+/// Public fields: a message from the App to a job, built once and read by the job.
 #[derive(Debug, Clone)]
 pub struct FamilyRequest {
     pub data: Arc<Loaded>,
@@ -29,6 +30,7 @@ pub struct FamilyRequest {
 pub type FamilyJob = Ticket<FamilyRequest>;
 
 /// The answer of a family job: the masks, or why there are none.
+/// Public fields: a job's answer, handed to the App once and taken apart there.
 #[derive(Debug)]
 pub struct FamilyDone {
     pub request: u64,
@@ -36,24 +38,63 @@ pub struct FamilyDone {
 }
 
 /// The pinned family: which, its masks once measured, and its curve for the shown banding.
+/// Its fields are private: [`FamilyState`] changes them, the views read the accessors.
 #[derive(Debug, Clone)]
 pub struct PinnedFamily {
-    pub family: SketchFamily,
+    family: SketchFamily,
     /// The truth the masks belong to (a new truth measures again).
-    pub truth: Arc<Vec<TruthPair>>,
+    truth: Arc<Vec<TruthPair>>,
     /// `None` while the job runs.
-    pub agreement: Option<Arc<RedrawAgreement>>,
-    pub curve: Option<FamilyCurve>,
+    agreement: Option<Arc<RedrawAgreement>>,
+    curve: Option<FamilyCurve>,
 }
 
-/// The family pin and its job.
+impl PinnedFamily {
+    /// The family pinned.
+    pub fn family(&self) -> SketchFamily {
+        self.family
+    }
+
+    /// The truth the masks belong to.
+    pub fn truth(&self) -> &Arc<Vec<TruthPair>> {
+        &self.truth
+    }
+
+    /// The family's agreement masks, once measured.
+    pub fn agreement(&self) -> Option<&Arc<RedrawAgreement>> {
+        self.agreement.as_ref()
+    }
+
+    /// The family's curve for the shown banding, once measured (and when it fits in K).
+    pub fn curve(&self) -> Option<&FamilyCurve> {
+        self.curve.as_ref()
+    }
+}
+
+/// The family pin and its job. Its fields are private: read through the accessors, changed
+/// only through the methods below.
 #[derive(Debug, Default)]
 pub struct FamilyState {
-    pub pinned: Option<PinnedFamily>,
-    pub job: Latest<FamilyRequest>,
+    pinned: Option<PinnedFamily>,
+    job: Latest<FamilyRequest>,
 }
 
 impl FamilyState {
+    /// The pinned family, if any.
+    pub fn pinned(&self) -> Option<&PinnedFamily> {
+        self.pinned.as_ref()
+    }
+
+    /// The family job, while it runs.
+    pub fn job(&self) -> &Latest<FamilyRequest> {
+        &self.job
+    }
+
+    /// Cancels the family job (on quit).
+    pub fn cancel(&self) {
+        self.job.cancel_running();
+    }
+
     /// The family `P` pins next after the current pin: each family other than the index's in
     /// turn, then none.
     pub fn next_family(&self, index_family: SketchFamily) -> Option<SketchFamily> {
@@ -85,6 +126,7 @@ impl FamilyState {
         })
     }
 
+    /// Drops the pin and cancels its job.
     pub fn unpin(&mut self) {
         self.job.cancel();
         self.pinned = None;

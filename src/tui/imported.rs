@@ -33,7 +33,8 @@ pub enum ImportKind {
     Clusters,
 }
 
-/// The file to import and how to read it.
+/// The file to import and how to read it. Public fields: given once through `App::new`'s
+/// inputs and only read after that.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImportSpec {
     pub kind: ImportKind,
@@ -52,7 +53,8 @@ impl ImportSpec {
 }
 
 /// What an import read: its pairs with exact Jaccards (`bands_hit` 0), the clusters the tool
-/// forms, and what was set aside.
+/// forms, and what was set aside. Public fields: an import job's answer, kept as it came
+/// ([`ImportedState::accept`]) and only read.
 #[derive(Debug, Clone)]
 pub struct Imported {
     pub kind: ImportKind,
@@ -64,16 +66,44 @@ pub struct Imported {
     pub report: ImportReport,
 }
 
-/// The session's import: what to read, and what was read.
+/// The session's import: what to read, and what was read. Its fields are private: read
+/// through the accessors, changed only by [`ImportedState::accept`].
 #[derive(Debug, Default)]
 pub struct ImportedState {
-    pub spec: Option<Arc<ImportSpec>>,
-    pub result: Option<Arc<Imported>>,
+    spec: Option<Arc<ImportSpec>>,
+    result: Option<Arc<Imported>>,
     /// The report was shown once.
-    pub announced: bool,
+    announced: bool,
 }
 
 impl ImportedState {
+    /// The session's import, given once at the start (`None`: lshscope's own banding).
+    pub fn new(spec: Option<ImportSpec>) -> Self {
+        ImportedState {
+            spec: spec.map(Arc::new),
+            ..ImportedState::default()
+        }
+    }
+
+    /// The file to import and how to read it.
+    pub fn spec(&self) -> Option<&ImportSpec> {
+        self.spec.as_deref()
+    }
+
+    /// What the import read, once it did.
+    pub fn result(&self) -> Option<&Imported> {
+        self.result.as_deref()
+    }
+
+    /// Keeps what an import job read (later bandings only recount the bands hit); the first
+    /// time, hands back the report's summary for the status line.
+    pub fn accept(&mut self, imported: Arc<Imported>) -> Option<String> {
+        let news = (!self.announced).then(|| format!("imported {}", imported.report.summary()));
+        self.announced = true;
+        self.result = Some(imported);
+        news
+    }
+
     /// True when the candidates come from a file rather than lshscope's banding.
     pub fn is_active(&self) -> bool {
         self.spec.is_some()
@@ -124,6 +154,7 @@ impl ImportedState {
 }
 
 /// Import (once) and answer a banding with the file's pairs.
+/// Public fields: a message from the App to a job, built once and read by the job.
 #[derive(Debug, Clone)]
 pub struct ImportRequest {
     /// The banding asked for, the list view and the histogram bins.

@@ -42,11 +42,11 @@ fn loading_then_first_banding() {
     app.update(Action::Loaded(Box::new(Ok(loaded_data()))));
     assert_eq!(app.view(), View::Main);
     assert_eq!(run_effects(&mut app), 1);
-    let result = app.candidates().result.as_ref().unwrap();
+    let result = app.candidates().result().unwrap();
     assert_eq!(result.banding, app.curve().banding);
     assert!(!result.pairs.is_empty());
     assert_eq!(app.hist().total() as usize, result.pairs.len());
-    assert_eq!(app.candidates().list.len(), result.pairs.len());
+    assert_eq!(app.candidates().list().len(), result.pairs.len());
 }
 
 #[test]
@@ -114,7 +114,7 @@ fn bands_and_rows_respect_b_times_r_at_most_k() {
 fn stale_results_are_never_shown_as_current() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
-    let first = app.candidates().result.as_ref().unwrap().banding;
+    let first = app.candidates().result().unwrap().banding;
     cmd(&mut app, Command::BandsUp);
     cmd(&mut app, Command::BandsUp);
     let effects = app.take_effects();
@@ -129,7 +129,7 @@ fn stale_results_are_never_shown_as_current() {
         old_job.progress,
         old_job.request.known,
     );
-    let remembered = app.candidates().known.clone().unwrap();
+    let remembered = app.candidates().known().cloned().unwrap();
     assert!(
         known.is_some_and(|p| std::sync::Arc::ptr_eq(&p, &remembered)),
         "the job reuses the similarities verified so far"
@@ -153,8 +153,8 @@ fn stale_results_are_never_shown_as_current() {
         elapsed: Duration::ZERO,
         prepared: None,
     }));
-    assert_eq!(app.candidates().result.as_ref().unwrap().banding, first);
-    assert!(app.candidates().job.is_running());
+    assert_eq!(app.candidates().result().unwrap().banding, first);
+    assert!(app.candidates().job().is_running());
     // The newest answer is taken.
     let data = app.data().clone().unwrap();
     let pairs =
@@ -167,9 +167,9 @@ fn stale_results_are_never_shown_as_current() {
         elapsed: Duration::ZERO,
         prepared: None,
     }));
-    assert_eq!(app.candidates().result.as_ref().unwrap().banding, new_b);
+    assert_eq!(app.candidates().result().unwrap().banding, new_b);
     assert!(!app.result_is_stale());
-    assert!(!app.candidates().job.is_running());
+    assert!(!app.candidates().job().is_running());
 }
 
 #[test]
@@ -195,8 +195,7 @@ fn threshold_keys_prompt_and_counts() {
     let mut app = ready_app(dir.path(), SIZE);
     let count_at = |app: &lshscope::tui::app::App, t: f64| {
         app.candidates()
-            .result
-            .as_ref()
+            .result()
             .unwrap()
             .pairs
             .iter()
@@ -235,7 +234,7 @@ fn threshold_keys_prompt_and_counts() {
 fn histogram_bin_filter_and_range_filter() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
-    let all = app.candidates().list.len();
+    let all = app.candidates().list().len();
     cmd(&mut app, Command::FocusNext);
     assert_eq!(app.focus(), Focus::Histogram);
     // Walk to the fullest bin and filter to it.
@@ -251,33 +250,33 @@ fn histogram_bin_filter_and_range_filter() {
     }
     cmd(&mut app, Command::FilterToBin);
     assert_eq!(
-        app.candidates().list.len() as u64,
+        app.candidates().list().len() as u64,
         app.hist().counts[fullest]
     );
     let (lo, hi) = app.hist().bin_range(fullest);
-    let result = app.candidates().result.as_ref().unwrap();
-    assert!(app.candidates().list.rows().iter().all(|&i| {
+    let result = app.candidates().result().unwrap();
+    assert!(app.candidates().list().rows().iter().all(|&i| {
         let j = result.pairs[i as usize].jaccard;
         j >= lo - 1e-9 && j <= hi + 1e-9
     }));
     cmd(&mut app, Command::Back); // Esc clears the filter
     assert!(app.list_view().filter.is_none());
-    assert_eq!(app.candidates().list.len(), all);
+    assert_eq!(app.candidates().list().len(), all);
     cmd(&mut app, Command::FilterPrompt);
     type_prompt(&mut app, "0.6-1");
-    let result = app.candidates().result.as_ref().unwrap();
+    let result = app.candidates().result().unwrap();
     let expected = result.pairs.iter().filter(|p| p.jaccard >= 0.6).count();
-    assert_eq!(app.candidates().list.len(), expected);
+    assert_eq!(app.candidates().list().len(), expected);
     cmd(&mut app, Command::FilterPrompt);
     type_prompt(&mut app, "nonsense");
     assert!(app.message().as_ref().unwrap().error);
     assert_eq!(
-        app.candidates().list.len(),
+        app.candidates().list().len(),
         expected,
         "a bad range keeps the old filter"
     );
     cmd(&mut app, Command::ClearFilter);
-    assert_eq!(app.candidates().list.len(), all);
+    assert_eq!(app.candidates().list().len(), all);
 }
 
 #[test]
@@ -285,9 +284,9 @@ fn sort_orders() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), SIZE);
     let js = |app: &lshscope::tui::app::App| -> Vec<f64> {
-        let r = app.candidates().result.as_ref().unwrap();
+        let r = app.candidates().result().unwrap();
         app.candidates()
-            .list
+            .list()
             .rows()
             .iter()
             .map(|&i| r.pairs[i as usize].jaccard)
@@ -300,10 +299,10 @@ fn sort_orders() {
     assert!(js(&app).windows(2).all(|w| w[0] <= w[1]));
     cmd(&mut app, Command::CycleSort);
     assert_eq!(app.list_view().sort, SortOrder::Shuffled);
-    let mut shuffled = app.candidates().list.rows().to_vec();
+    let mut shuffled = app.candidates().list().rows().to_vec();
     let first = shuffled.clone();
     shuffled.sort();
-    let n = app.candidates().result.as_ref().unwrap().pairs.len() as u32;
+    let n = app.candidates().result().unwrap().pairs.len() as u32;
     assert_eq!(
         shuffled,
         (0..n).collect::<Vec<_>>(),
@@ -313,7 +312,7 @@ fn sort_orders() {
     cmd(&mut app, Command::CycleSort);
     cmd(&mut app, Command::CycleSort);
     assert_eq!(
-        app.candidates().list.rows(),
+        app.candidates().list().rows(),
         first,
         "the shuffle is reproducible"
     );
@@ -327,21 +326,21 @@ fn list_navigation_and_viewer() {
     assert_eq!(app.focus(), Focus::Pairs);
     cmd(&mut app, Command::Down);
     cmd(&mut app, Command::Down);
-    assert_eq!(app.candidates().list.selected(), 2);
+    assert_eq!(app.candidates().list().selected(), 2);
     cmd(&mut app, Command::Up);
-    assert_eq!(app.candidates().list.selected(), 1);
+    assert_eq!(app.candidates().list().selected(), 1);
     cmd(&mut app, Command::Bottom);
     assert_eq!(
-        app.candidates().list.selected(),
-        app.candidates().list.len() - 1
+        app.candidates().list().selected(),
+        app.candidates().list().len() - 1
     );
     cmd(&mut app, Command::Down);
     assert_eq!(
-        app.candidates().list.selected(),
-        app.candidates().list.len() - 1
+        app.candidates().list().selected(),
+        app.candidates().list().len() - 1
     );
     cmd(&mut app, Command::Top);
-    assert_eq!(app.candidates().list.selected(), 0);
+    assert_eq!(app.candidates().list().selected(), 0);
     cmd(&mut app, Command::Open);
     assert!(matches!(app.view(), View::Viewer { .. }));
     let pair = *app.selected_pair().unwrap();
@@ -351,14 +350,14 @@ fn list_navigation_and_viewer() {
     assert_eq!(hit, pair.bands_hit, "band strip agrees with the banding");
     assert!(!view.ranges_a.is_empty() && !view.ranges_b.is_empty());
     cmd(&mut app, Command::NextPair);
-    assert_eq!(app.candidates().list.selected(), 1);
+    assert_eq!(app.candidates().list().selected(), 1);
     assert_ne!(
         app.viewer().pair.as_ref().map(|v| (v.a, v.b)),
         Some((view.a, view.b))
     );
     cmd(&mut app, Command::PrevPair);
     cmd(&mut app, Command::PrevPair);
-    assert_eq!(app.candidates().list.selected(), 0);
+    assert_eq!(app.candidates().list().selected(), 0);
     cmd(&mut app, Command::ToggleBandValues);
     assert!(app.viewer().show_values);
     cmd(&mut app, Command::ScrollSide);
@@ -385,7 +384,7 @@ fn jump_to_id() {
     let ids = [data.corpus.id(p.a as usize), data.corpus.id(p.b as usize)];
     assert_eq!(ids, ["train-1", "train-2"]);
     assert!(
-        app.candidates().list.selected() > 0,
+        app.candidates().list().selected() > 0,
         "the pair is not the first one: the jump moved"
     );
     cmd(&mut app, Command::JumpPrompt);
@@ -434,7 +433,7 @@ fn export_writes_the_filtered_pairs_and_the_plots() {
     type_prompt(&mut app, "0.62");
     cmd(&mut app, Command::FilterPrompt);
     type_prompt(&mut app, "0.5");
-    let n = app.candidates().list.len();
+    let n = app.candidates().list().len();
     let total = app.hist().total();
     cmd(&mut app, Command::Export);
     let path = dir.path().join("fixture.pairs.16x5.csv");
@@ -510,7 +509,7 @@ fn export_during_rebanding_waits_for_the_current_banding() {
     cmd(&mut app, Command::BandsUp);
     assert!(app.result_is_stale());
     cmd(&mut app, Command::Export);
-    assert!(app.candidates().export_pending);
+    assert!(app.candidates().export_pending());
     assert!(
         app.message().as_ref().unwrap().text.contains("17×4"),
         "{:?}",
@@ -523,7 +522,7 @@ fn export_during_rebanding_waits_for_the_current_banding() {
         "no export of the stale candidates"
     );
     run_given_effects(&mut app, effects);
-    assert!(!app.candidates().export_pending);
+    assert!(!app.candidates().export_pending());
     assert_eq!(run_effects(&mut app), 1, "the export runs after the answer");
     assert!(dir.path().join("fixture.pairs.17x4.csv").exists());
     assert!(dir.path().join("fixture.histogram.17x4.png").exists());
@@ -577,8 +576,8 @@ fn prepared_results_match_the_apps_own_and_stale_views_are_recomputed() {
     let wrong = lshscope::tui::candidates::Prepared::new(&pairs, bins, stale_view);
     prepared.update(Action::Banded(outcome(Some(Box::new(wrong)))));
     assert_eq!(
-        prepared.candidates().list.rows(),
-        own.candidates().list.rows(),
+        prepared.candidates().list().rows(),
+        own.candidates().list().rows(),
         "recomputed for the current view"
     );
     // And with the view unchanged, the prepared order is used as is.
@@ -596,19 +595,19 @@ fn prepared_results_match_the_apps_own_and_stale_views_are_recomputed() {
         ..outcome(None)
     }));
     assert_eq!(
-        again.candidates().list.rows(),
-        reference.candidates().list.rows()
+        again.candidates().list().rows(),
+        reference.candidates().list().rows()
     );
     assert_eq!(again.hist(), reference.hist());
     assert_eq!(
-        again.candidates().list.selected(),
-        reference.candidates().list.selected()
+        again.candidates().list().selected(),
+        reference.candidates().list().selected()
     );
     assert_eq!(again.pairs_at_or_above_t(), reference.pairs_at_or_above_t());
     assert_eq!(prepared.hist(), own.hist());
     assert_eq!(
-        prepared.candidates().list.selected(),
-        own.candidates().list.selected()
+        prepared.candidates().list().selected(),
+        own.candidates().list().selected()
     );
 }
 
@@ -638,15 +637,15 @@ fn mouse_click_on_a_bin_filters_and_on_a_row_selects() {
     app.update(Action::Click(x, g.plot.y + 1));
     assert_eq!(app.focus(), Focus::Histogram);
     assert_eq!(app.list_view().filter.unwrap().bin, Some(bin));
-    assert_eq!(app.candidates().list.len() as u64, app.hist().counts[bin]);
+    assert_eq!(app.candidates().list().len() as u64, app.hist().counts[bin]);
     cmd(&mut app, Command::ClearFilter);
     app.update(Action::Click(l.pairs.x + 3, l.pairs.y + 2 + 2));
     assert_eq!(app.focus(), Focus::Pairs);
-    assert_eq!(app.candidates().list.selected(), 2);
+    assert_eq!(app.candidates().list().selected(), 2);
     app.update(Action::Wheel(l.pairs.x + 3, l.pairs.y + 3, true));
     assert_eq!(
-        app.candidates().list.selected(),
-        (2 + 3).min(app.candidates().list.len() - 1)
+        app.candidates().list().selected(),
+        (2 + 3).min(app.candidates().list().len() - 1)
     );
 }
 
@@ -690,12 +689,12 @@ fn oversized_bandings_are_refused_before_they_exhaust_memory() {
         request: ids[0],
         message: "old".into(),
     });
-    assert!(app.candidates().job.is_running() && app.message().is_none());
+    assert!(app.candidates().job().is_running() && app.message().is_none());
     app.update(Action::BandFailed {
         request: ids[1],
         message: "too many pairs".into(),
     });
-    assert!(!app.candidates().job.is_running());
+    assert!(!app.candidates().job().is_running());
     let msg = app.message().clone().unwrap();
     assert!(msg.error && msg.text.contains("too many pairs"));
     assert!(

@@ -76,8 +76,7 @@ fn expected_false_removals(app: &App) -> Vec<u32> {
     let t = app.curve().threshold;
     let edges: Vec<Edge> = app
         .candidates()
-        .result
-        .as_ref()
+        .result()
         .unwrap()
         .pairs
         .iter()

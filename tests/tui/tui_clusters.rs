@@ -23,7 +23,7 @@ const SIZE: (u16, u16) = (140, 44);
 /// The clusters the engine builds from the app's shown candidates at its t.
 fn engine_clusters(app: &App) -> Clusters {
     let data = app.data().as_ref().unwrap();
-    let result = app.candidates().result.as_ref().unwrap();
+    let result = app.candidates().result().unwrap();
     let edges: Vec<Edge> = result
         .pairs
         .iter()
@@ -327,7 +327,7 @@ fn with_sampled_candidates_the_clusters_are_joined_from_the_buckets_and_equal() 
     cmd(&mut exact, Command::ThresholdDown);
     cmd(&mut exact, Command::ToggleClusters);
     run_effects(&mut exact);
-    assert!(exact.candidates().estimated.is_none());
+    assert!(exact.candidates().estimated().is_none());
     let expected = shown(&exact);
     assert!(!expected.is_empty(), "the fixture has families");
     assert!(!exact.clusters().result().unwrap().from_buckets);
@@ -343,7 +343,7 @@ fn with_sampled_candidates_the_clusters_are_joined_from_the_buckets_and_equal() 
     cmd(&mut sampled, Command::ToggleClusters);
     run_effects(&mut sampled);
     assert!(
-        sampled.candidates().estimated.is_some(),
+        sampled.candidates().estimated().is_some(),
         "sampled candidates"
     );
     let r = sampled

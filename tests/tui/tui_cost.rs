@@ -117,7 +117,7 @@ fn the_cursor_stays_inside_the_grid_and_enter_moves_there() {
     assert!(matches!(effects.as_slice(), [Effect::Reband(_)]));
     run_given_effects(&mut app, effects);
     assert_eq!(
-        app.candidates().result.as_ref().unwrap().banding,
+        app.candidates().result().unwrap().banding,
         Banding { bands: 2, rows: 3 }
     );
     // Back in the view, the current-banding mark and the cursor start there.

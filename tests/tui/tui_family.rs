@@ -53,10 +53,10 @@ fn a_pinned_family_is_measured_on_the_truth_and_follows_the_banding() {
     assert!(screen(&app, SIZE.0, SIZE.1).contains("one-permutation: measuring…"));
     run_given_effects(&mut app, effects);
 
-    let pinned = app.family().pinned.as_ref().unwrap();
-    let agreement = pinned.agreement.as_ref().unwrap();
+    let pinned = app.family().pinned().unwrap();
+    let agreement = pinned.agreement().unwrap();
     assert_eq!(agreement.pairs(), truth.len());
-    let curve = pinned.curve.as_ref().unwrap();
+    let curve = pinned.curve().unwrap();
     assert_eq!(curve.banding, app.curve().banding);
     assert_eq!(
         curve,
@@ -122,14 +122,7 @@ fn a_pinned_family_is_measured_on_the_truth_and_follows_the_banding() {
         "{effects:?}"
     );
     run_given_effects(&mut app, effects);
-    let curve = app
-        .family()
-        .pinned
-        .as_ref()
-        .unwrap()
-        .curve
-        .as_ref()
-        .unwrap();
+    let curve = app.family().pinned().unwrap().curve().unwrap();
     assert_eq!(curve.banding, banding);
 
     // P again: the next family; then none.
@@ -141,11 +134,11 @@ fn a_pinned_family_is_measured_on_the_truth_and_follows_the_banding() {
     assert_eq!(job.request.family, SketchFamily::CMinHash);
     run_given_effects(&mut app, effects);
     assert_eq!(
-        app.family().pinned.as_ref().unwrap().family,
+        app.family().pinned().unwrap().family(),
         SketchFamily::CMinHash
     );
     cmd(&mut app, Command::PinFamily);
-    assert!(app.family().pinned.is_none());
+    assert!(app.family().pinned().is_none());
     assert!(app.take_effects().is_empty());
     assert!(!screen(&app, SIZE.0, SIZE.1).contains('◇'));
 }
@@ -158,7 +151,7 @@ fn a_new_truth_measures_the_pinned_family_again() {
     run_effects(&mut app);
     cmd(&mut app, Command::PinFamily);
     run_effects(&mut app);
-    let before = app.family().pinned.as_ref().unwrap().truth.clone();
+    let before = app.family().pinned().unwrap().truth().clone();
 
     // A truth at a lower t: the family is measured on its pairs.
     for _ in 0..30 {
@@ -172,9 +165,9 @@ fn a_new_truth_measures_the_pinned_family_again() {
         "{effects:?}"
     );
     run_given_effects(&mut app, effects);
-    let pinned = app.family().pinned.as_ref().unwrap();
+    let pinned = app.family().pinned().unwrap();
     let truth = &app.truth().truth().unwrap().pairs;
     assert!(!std::sync::Arc::ptr_eq(&before, truth));
-    assert!(std::sync::Arc::ptr_eq(&pinned.truth, truth));
-    assert_eq!(pinned.agreement.as_ref().unwrap().pairs(), truth.len());
+    assert!(std::sync::Arc::ptr_eq(pinned.truth(), truth));
+    assert_eq!(pinned.agreement().unwrap().pairs(), truth.len());
 }

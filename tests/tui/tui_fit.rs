@@ -46,8 +46,8 @@ fn main_screen_keeps_p_t_recall_and_precision_at_every_size() {
         );
         // Rows #1 to #6 are on screen at the smallest size, and the list starts at #1.
         assert!(s.contains("│6      job-"), "{w}×{h}:\n{s}");
-        assert_eq!(app.candidates().list.selected(), 0);
-        assert_eq!(app.candidates().list.offset(), 0);
+        assert_eq!(app.candidates().list().selected(), 0);
+        assert_eq!(app.candidates().list().offset(), 0);
         insta::assert_snapshot!(format!("main_sample_{w}x{h}"), s);
     }
 }
@@ -86,15 +86,15 @@ fn the_pair_list_stays_at_its_top_when_it_refills() {
     // Fewer rows per band: more candidates, some below the old top pair.
     cmd(&mut app, Command::RowsDown);
     run_effects(&mut app);
-    let new_top = app.candidates().list.rows()[0];
-    let pairs = &app.candidates().result.as_ref().unwrap().pairs;
+    let new_top = app.candidates().list().rows()[0];
+    let pairs = &app.candidates().result().unwrap().pairs;
     assert_ne!(
         (pairs[new_top as usize].a, pairs[new_top as usize].b),
         top,
         "the refilled list has another pair at its top"
     );
     assert_eq!(
-        app.candidates().list.selected(),
+        app.candidates().list().selected(),
         0,
         "the selection stays on top"
     );
@@ -199,7 +199,7 @@ fn a_first_estimate_too_wide_to_act_on_says_estimating() {
     let dir = tempfile::tempdir().unwrap();
     let (mut app, mut first, last) = templated_app(dir.path());
     app.update(first.pop().expect("a first estimate"));
-    let info = app.candidates().estimated.as_ref().expect("estimated");
+    let info = app.candidates().estimated().expect("estimated");
     assert!(info.refining);
     let first_total = info.estimate.total;
     let s = screen(&app, 140, 44);
@@ -220,7 +220,7 @@ fn a_first_estimate_too_wide_to_act_on_says_estimating() {
         "{counts}"
     );
     app.update(last);
-    let refined = app.candidates().estimated.as_ref().unwrap();
+    let refined = app.candidates().estimated().unwrap();
     assert!(!refined.refining);
     assert!(refined.estimate.total.is_informative());
     let s = screen(&app, 140, 44);

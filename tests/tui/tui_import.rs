@@ -79,7 +79,7 @@ fn explore_pairs_shows_the_imported_pairs() {
     let file = dir.path().join("tool.csv");
     std::fs::write(&file, TOOL_PAIRS).unwrap();
     let mut app = imported_app(dir.path(), spec(ImportKind::Pairs, &file));
-    let result = app.candidates().result.as_ref().unwrap();
+    let result = app.candidates().result().unwrap();
     let mut got: Vec<(String, String)> = result.pairs.iter().map(|p| ids(&app, p)).collect();
     got.sort();
     let want = [
@@ -148,7 +148,7 @@ fn explore_pairs_shows_the_imported_pairs() {
     let effects = app.take_effects();
     assert!(effects.iter().all(|e| matches!(e, Effect::Import(_))));
     run_given_effects(&mut app, effects);
-    let result = app.candidates().result.as_ref().unwrap();
+    let result = app.candidates().result().unwrap();
     assert_eq!(result.banding, Banding { bands: 15, rows: 3 });
     let after: Vec<(u32, u32, f64)> = result.pairs.iter().map(|p| (p.a, p.b, p.jaccard)).collect();
     assert_eq!(before, after);
@@ -175,7 +175,7 @@ fn the_clusters_view_audits_the_components_of_every_imported_pair() {
     let mut app = imported_app(dir.path(), spec(ImportKind::Pairs, &file));
     cmd(&mut app, Command::ToggleClusters);
     run_effects(&mut app);
-    let pairs = app.candidates().result.as_ref().unwrap().pairs.clone();
+    let pairs = app.candidates().result().unwrap().pairs.clone();
     let data = app.data().clone().unwrap();
     let expected = pair_components(data.corpus.len(), &pairs);
     let r = app.clusters().result().unwrap();
@@ -242,7 +242,7 @@ fn explore_clusters_shows_what_the_tool_removes() {
     std::fs::write(&file, text).unwrap();
     let mut app = imported_app(dir.path(), spec(ImportKind::Clusters, &file));
     // The pairs are each removed document with its cluster's kept one.
-    let result = app.candidates().result.as_ref().unwrap();
+    let result = app.candidates().result().unwrap();
     let got: Vec<(String, String)> = result.pairs.iter().map(|p| ids(&app, p)).collect();
     assert_eq!(
         got,
@@ -303,7 +303,7 @@ fn an_unknown_id_ends_the_session_naming_the_file_and_line() {
     let mut skipping = spec(ImportKind::Pairs, &file);
     skipping.options.unknown = UnknownIds::Skip;
     let app = imported_app(dir.path(), skipping);
-    assert_eq!(app.candidates().result.as_ref().unwrap().pairs.len(), 1);
+    assert_eq!(app.candidates().result().unwrap().pairs.len(), 1);
     let text = screen(&app, SIZE.0, SIZE.1);
     assert!(
         text.contains("1 rows with ids not in the corpus skipped"),

@@ -57,7 +57,7 @@ fn labels_are_saved_after_each_key_and_loaded_again() {
     assert_eq!(store.get(a, b), None);
     // A new session reads the file back.
     let app2 = ready_app(dir.path(), SIZE);
-    let r = app2.candidates().result.as_ref().unwrap();
+    let r = app2.candidates().result().unwrap();
     let labelled: Vec<_> = r
         .pairs
         .iter()

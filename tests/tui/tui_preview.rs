@@ -89,7 +89,7 @@ fn the_list_shows_each_pair_from_where_it_differs() {
     let dir = tempfile::tempdir().unwrap();
     for (w, h) in [(80, 24), (160, 45)] {
         let app = copyright_app(dir.path(), (w, h), fixture_inputs());
-        assert!(app.candidates().list.len() >= 4, "pairs among the copies");
+        assert!(app.candidates().list().len() >= 4, "pairs among the copies");
         assert_eq!(app.preview_mode(), PreviewMode::FromDifference);
         let screen = screen(&app, w, h);
         insta::assert_snapshot!(format!("preview_difference_{w}x{h}"), screen);

@@ -59,9 +59,9 @@ fn a_formerly_refused_banding_shows_an_estimated_histogram() {
         "{:?}",
         app.message()
     );
-    let result = app.candidates().result.as_ref().expect("an answer");
+    let result = app.candidates().result().expect("an answer");
     assert_eq!(result.banding, banding);
-    let estimated = app.candidates().estimated.as_ref().expect("sampled");
+    let estimated = app.candidates().estimated().expect("sampled");
     assert!(
         !estimated.refining,
         "inline runs end with the refined answer"
@@ -74,7 +74,7 @@ fn a_formerly_refused_banding_shows_an_estimated_histogram() {
     assert!(e.total.low <= copies * 1.01 + 2e6 && e.total.high >= copies);
     // The bars are the estimated counts, the list a sample of real candidates.
     assert_eq!(app.hist().counts, e.histogram().counts);
-    assert!(!app.candidates().list.is_empty());
+    assert!(!app.candidates().list().is_empty());
     let screen = screen(&app, SIZE.0, SIZE.1);
     assert!(
         screen.contains("estimated from 500,000 sampled pairs"),
@@ -107,15 +107,11 @@ fn a_first_estimate_shows_at_once_and_a_step_moved_past_is_dropped() {
     let last = lshscope::tui::run_reband_job_reporting(job.clone(), |a| first.push(a)).unwrap();
     assert_eq!(first.len(), 1, "one quick estimate before the refined one");
     app.update(first.pop().unwrap());
-    let info = app
-        .candidates()
-        .estimated
-        .as_ref()
-        .expect("the first estimate");
+    let info = app.candidates().estimated().expect("the first estimate");
     assert!(info.refining);
     assert_eq!(info.estimate.draws, 20_000);
     assert!(
-        app.candidates().job.is_running(),
+        app.candidates().job().is_running(),
         "the refined answer is awaited"
     );
     let screen_now = screen(&app, SIZE.0, SIZE.1);
@@ -128,14 +124,14 @@ fn a_first_estimate_shows_at_once_and_a_step_moved_past_is_dropped() {
         "the superseded job is cancelled"
     );
     app.update(last);
-    assert_eq!(app.candidates().result.as_ref().unwrap().banding, BANDING);
+    assert_eq!(app.candidates().result().unwrap().banding, BANDING);
     assert!(app.result_is_stale());
     let stale = screen(&app, SIZE.0, SIZE.1);
     assert!(stale.contains("showing 16×4"), "{stale}");
     assert!(!stale.contains("refining"), "{stale}");
     run_effects(&mut app);
     assert!(!app.result_is_stale());
-    assert!(app.candidates().estimated.is_some());
+    assert!(app.candidates().estimated().is_some());
 }
 
 #[test]
@@ -159,11 +155,11 @@ fn the_exact_path_returns_when_the_enumeration_fits() {
     let mut app = new_app_given(config(dir.path()), dir.path(), SIZE, inputs);
     app.update(Action::Loaded(Box::new(Ok(data))));
     run_effects(&mut app);
-    assert!(app.candidates().estimated.is_some());
+    assert!(app.candidates().estimated().is_some());
     assert!(screen(&app, SIZE.0, SIZE.1).contains("estimated from"));
     cmd(&mut app, Command::RowsUp);
     run_effects(&mut app);
-    assert!(app.candidates().estimated.is_none(), "exact again");
+    assert!(app.candidates().estimated().is_none(), "exact again");
     let screen = screen(&app, SIZE.0, SIZE.1);
     assert!(screen.contains("Exact Jaccard of candidates"), "{screen}");
     assert!(!screen.contains("estimated from"), "{screen}");
@@ -182,7 +178,7 @@ fn a_first_estimate_before_every_band_is_built_says_from_how_many() {
     let mut first = Vec::new();
     let last = lshscope::tui::run_reband_job_reporting(job, |a| first.push(a)).unwrap();
     app.update(first.pop().expect("a first estimate"));
-    let info = app.candidates().estimated.as_ref().expect("estimated");
+    let info = app.candidates().estimated().expect("estimated");
     let (k, b) = info.estimate.bands;
     assert_eq!(b, BANDING.bands);
     assert!((2..b).contains(&k), "{k} of {b} bands");
@@ -194,12 +190,7 @@ fn a_first_estimate_before_every_band_is_built_says_from_how_many() {
         "{screen_first}"
     );
     app.update(last);
-    let refined = &app
-        .candidates()
-        .estimated
-        .as_ref()
-        .expect("estimated")
-        .estimate;
+    let refined = &app.candidates().estimated().expect("estimated").estimate;
     assert_eq!(refined.bands, (b, b));
     assert!(refined.total.half_width() < first_width);
     let screen_last = screen(&app, SIZE.0, SIZE.1);
@@ -222,13 +213,7 @@ fn a_sample_says_when_the_bucket_cap_is_not_applied() {
     let mut app = new_app_given(config, dir.path(), SIZE, inputs);
     app.update(Action::Loaded(Box::new(Ok(heavy_data()))));
     run_effects(&mut app);
-    assert!(
-        app.candidates()
-            .estimated
-            .as_ref()
-            .expect("sampled")
-            .cap_ignored
-    );
+    assert!(app.candidates().estimated().expect("sampled").cap_ignored);
     let screen = screen(&app, SIZE.0, SIZE.1);
     assert!(screen.contains("(--max-bucket not applied)"), "{screen}");
 }
@@ -290,14 +275,8 @@ fn a_sampled_list_opens_its_first_row_and_bounds_its_estimate() {
     let mut first = Vec::new();
     lshscope::tui::run_reband_job_reporting(job, |a| first.push(a)).unwrap();
     app.update(first.pop().expect("a first estimate"));
-    assert!(
-        app.candidates()
-            .estimated
-            .as_ref()
-            .expect("sampled")
-            .refining
-    );
-    assert!(!app.candidates().list.is_empty(), "rows are shown");
+    assert!(app.candidates().estimated().expect("sampled").refining);
+    assert!(!app.candidates().list().is_empty(), "rows are shown");
     let selected = app
         .selected_pair()
         .copied()

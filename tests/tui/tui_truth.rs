@@ -31,7 +31,7 @@ fn app_with_truth(dir: &std::path::Path) -> App {
 /// The engine's report for `app`'s shown candidates, the slow way: `measure_recall`, which
 /// binary-searches every truth pair in the candidates.
 fn engine_report(app: &App) -> lshscope_core::analysis::recall::RecallReport {
-    let result = app.candidates().result.as_ref().unwrap();
+    let result = app.candidates().result().unwrap();
     let truth = app.truth().truth().unwrap();
     let candidates: Vec<CandidatePair> = result
         .pairs
@@ -222,7 +222,7 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     assert!(missed >= 2, "16×8 misses pairs near 0.5: {missed}");
     // Sorted by Jaccard, descending, like the candidates; every one is ≥ t and no candidate.
     let truth = app.truth().truth().cloned().unwrap();
-    let result = app.candidates().result.clone().unwrap();
+    let result = app.candidates().result().cloned().unwrap();
     let js: Vec<f64> = app
         .truth()
         .missed()
@@ -514,7 +514,7 @@ fn with_sampled_candidates_recall_is_exact_and_precision_an_estimate() {
             cmd(&mut sampled, c);
             run_effects(&mut sampled);
         }
-        assert!(sampled.candidates().estimated.is_some(), "sampled");
+        assert!(sampled.candidates().estimated().is_some(), "sampled");
         let (e, s) = (
             exact.truth().measure().unwrap(),
             sampled.truth().measure().unwrap(),
@@ -552,7 +552,7 @@ fn the_truth_bars_are_measured_over_redraws() {
         assert_eq!(agreement.draws(), 16);
         let report = &app.truth().measure().unwrap().report;
         assert_eq!(report.redraws, 16);
-        let result = app.candidates().result.as_ref().unwrap();
+        let result = app.candidates().result().unwrap();
         let mut expected = engine_report(&app);
         expected.apply_redraws(&agreement.found_per_draw(
             &truth.pairs,

@@ -116,6 +116,32 @@ pub struct FamilyBench<'a> {
     pub rounds: usize,
 }
 
+/// Fastest CPU time of one run of `work` over `rounds` rounds on the one-thread pool `one`,
+/// each round repeating it for at least MIN_ROUND_NS.
+fn fastest(
+    one: &rayon::ThreadPool,
+    rounds: usize,
+    work: &mut (dyn FnMut() -> Result<()> + Send),
+) -> Result<f64> {
+    let mut best = f64::INFINITY;
+    for _ in 0..rounds {
+        let per_run = one.install(|| -> Result<f64> {
+            let start = thread_cpu_ns()?;
+            let mut runs = 0u32;
+            loop {
+                work()?;
+                runs += 1;
+                let spent = thread_cpu_ns()?.saturating_sub(start);
+                if spent >= MIN_ROUND_NS {
+                    return Ok(spent as f64 / runs as f64);
+                }
+            }
+        })?;
+        best = best.min(per_run);
+    }
+    Ok(best / 1e9)
+}
+
 pub fn run(bench: FamilyBench<'_>) -> Result<i32> {
     if bench.path.is_none() && bench.docs < 2 {
         return Err(Error::usage("--docs must be at least 2"));
@@ -151,27 +177,6 @@ pub fn run(bench: FamilyBench<'_>) -> Result<i32> {
         "", "µs / doc", "MB/s per core", "× ceiling"
     );
 
-    // Fastest CPU time of one run of `work` over `rounds` rounds on the one-thread pool, each
-    // round repeating it for at least MIN_ROUND_NS.
-    let fastest = |work: &mut (dyn FnMut() -> Result<()> + Send)| -> Result<f64> {
-        let mut best = f64::INFINITY;
-        for _ in 0..bench.rounds {
-            let per_run = one.install(|| -> Result<f64> {
-                let start = thread_cpu_ns()?;
-                let mut runs = 0u32;
-                loop {
-                    work()?;
-                    runs += 1;
-                    let spent = thread_cpu_ns()?.saturating_sub(start);
-                    if spent >= MIN_ROUND_NS {
-                        return Ok(spent as f64 / runs as f64);
-                    }
-                }
-            })?;
-            best = best.min(per_run);
-        }
-        Ok(best / 1e9)
-    };
     let mut ceiling = 0.0;
     let mut line = |what: &str, seconds: f64| {
         let rate = bytes / seconds / 1e6;
@@ -190,7 +195,7 @@ pub fn run(bench: FamilyBench<'_>) -> Result<i32> {
     // The same bytes end to end (a few windows across documents' ends are the only extra).
     let all_bytes: Vec<u8> = texts.iter().flat_map(|t| t.bytes()).collect();
     let mut sink = 0u64;
-    let seconds = fastest(&mut || {
+    let seconds = fastest(&one, bench.rounds, &mut || {
         sink ^= bare_rolling_hash(&all_bytes);
         Ok(())
     })?;
@@ -201,7 +206,7 @@ pub fn run(bench: FamilyBench<'_>) -> Result<i32> {
     std::hint::black_box(sink);
 
     let shingle = ShingleOptions::default();
-    let seconds = fastest(&mut || {
+    let seconds = fastest(&one, bench.rounds, &mut || {
         let mut shingler = Shingler::new(shingle.clone());
         let mut hashes = Vec::new();
         let mut shingles = 0;
@@ -215,7 +220,7 @@ pub fn run(bench: FamilyBench<'_>) -> Result<i32> {
     })?;
     line("normalize and hash shingles, nothing kept", seconds);
 
-    let seconds = fastest(&mut || {
+    let seconds = fastest(&one, bench.rounds, &mut || {
         let mut builder = SetBuilder::new(shingle.clone());
         // Fresh memory each round, as an index's sets are: its page faults are part of it.
         let mut sets: Vec<u64> = Vec::with_capacity(corpus.text_bytes());
@@ -236,7 +241,7 @@ pub fn run(bench: FamilyBench<'_>) -> Result<i32> {
         };
         let progress = Progress::new();
         let mut index = None;
-        let seconds = fastest(&mut || {
+        let seconds = fastest(&one, bench.rounds, &mut || {
             index = Some(build_index(&corpus, &options, &progress)?);
             Ok(())
         })?;
@@ -245,7 +250,7 @@ pub fn run(bench: FamilyBench<'_>) -> Result<i32> {
             seconds,
         );
         let mut streamed = None;
-        let seconds = fastest(&mut || {
+        let seconds = fastest(&one, bench.rounds, &mut || {
             streamed = Some(signatures_of_texts(&corpus, &options, &progress)?);
             Ok(())
         })?;

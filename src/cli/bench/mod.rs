@@ -12,9 +12,11 @@ use clap::Args;
 use rayon::prelude::*;
 
 use super::lsh_args::{DEFAULT_BANDS, DEFAULT_ROWS};
-use lshscope_core::minhash::{Banding, BandingOptions, IndexOptions, band_keys};
+use lshscope_core::minhash::{
+    Banding, BandingOptions, CandidatePair, Index, IndexOptions, VerifiedPair, band_keys,
+};
 use lshscope_core::pipeline::Pipeline;
-use lshscope_core::synthetic::words::{GenOptions, generate};
+use lshscope_core::synthetic::words::{GenOptions, PlantedPair, generate};
 use lshscope_core::text::ShingleOptions;
 use lshscope_core::util::numfmt::thousands;
 use lshscope_core::{Error, Result};
@@ -209,20 +211,6 @@ pub fn run(args: BenchArgs) -> Result<i32> {
     // The pipeline's phases, timed here in wall and CPU seconds (its own timings go unused).
     let mut run = Pipeline::new(&progress);
 
-    // Each phase: wall time, CPU time, and rates per wall second and per CPU second (= per core).
-    // CPU time is counted in 10 ms ticks: a phase shorter than a few ticks has no per-core rate.
-    let report = |name: &str, (wall, cpu): (f64, f64), amount: f64, unit: &str, extra: String| {
-        let per_core = if cpu >= 0.05 {
-            format!("{:>9.1} {unit}/s per core", amount / cpu)
-        } else {
-            format!("{:>9} {unit}/s per core (< 0.05 s CPU)", "–")
-        };
-        println!(
-            "{name:<24} {wall:>8.3} s wall {cpu:>8.2} s CPU   {:>9.1} {unit}/s   {per_core}{extra}",
-            amount / wall,
-        );
-    };
-
     // Signatures on one thread over a prefix (per-core rate without scheduling effects).
     let sample = corpus.len().min(50_000);
     let head = lshscope_core::corpus::Corpus::from_pairs(
@@ -234,7 +222,7 @@ pub fn run(args: BenchArgs) -> Result<i32> {
         .map_err(|e| Error::internal(format!("cannot start a one-thread pool: {e}")))?;
     let clock = Clock::start();
     one.install(|| Pipeline::new(&progress).index(&head, &options))?;
-    report(
+    report_phase(
         "signatures (1 thread)",
         clock.stop(),
         head.text_bytes() as f64 / 1e6,
@@ -245,7 +233,7 @@ pub fn run(args: BenchArgs) -> Result<i32> {
 
     let clock = Clock::start();
     let index = run.index(&corpus, &options)?;
-    report(
+    report_phase(
         "signatures (all threads)",
         clock.stop(),
         text_mb / 1e6,
@@ -259,7 +247,7 @@ pub fn run(args: BenchArgs) -> Result<i32> {
         .into_par_iter()
         .map(|band| band_keys(&index.signatures, grouping, band).len())
         .sum();
-    report(
+    report_phase(
         &format!("grouping {}×{}", grouping.bands, grouping.rows),
         clock.stop(),
         grouped as f64 / 1e6,
@@ -275,7 +263,7 @@ pub fn run(args: BenchArgs) -> Result<i32> {
             max_bucket: None,
         },
     )?;
-    report(
+    report_phase(
         &format!("candidates {}×{}", banding.bands, banding.rows),
         clock.stop(),
         candidates.bucket_pairs as f64 / 1e6,
@@ -292,7 +280,7 @@ pub fn run(args: BenchArgs) -> Result<i32> {
 
     let clock = Clock::start();
     let pairs = run.verify(&index, &candidates.pairs, 0.0)?;
-    report(
+    report_phase(
         "verification",
         clock.stop(),
         pairs.len() as f64 / 1e6,
@@ -300,52 +288,84 @@ pub fn run(args: BenchArgs) -> Result<i32> {
         String::new(),
     );
 
-    // Writing the verified pairs as CSV (formatting and buffering; the bytes go nowhere),
-    // repeated to at least 2 M rows so the phase is long enough to time: one thread (per-core
-    // rate), then all threads (chunks formatted in parallel, written in order).
-    if !pairs.is_empty() {
-        let rounds = (2_000_000 / pairs.len()).max(1);
-        let rows = (rounds * pairs.len()) as f64;
-        let write_rows = || -> std::io::Result<()> {
-            let mut sink = std::io::sink();
-            let mut writer = lshscope_core::pairs::PairWriter::new(
-                &mut sink,
-                &corpus,
-                lshscope_core::pairs::OutputFormat::Csv,
-                None,
-            )?;
-            for _ in 0..rounds {
-                writer.write_batch(&pairs)?;
-            }
-            writer.finish()
-        };
-        let io = |e: std::io::Error| Error::internal(format!("writing pairs: {e}"));
-        let clock = Clock::start();
-        one.install(write_rows).map_err(io)?;
-        report(
-            "pairs as CSV (1 thread)",
-            clock.stop(),
-            rows / 1e6,
-            "M rows",
-            String::new(),
-        );
-        let clock = Clock::start();
-        write_rows().map_err(io)?;
-        report(
-            "pairs as CSV (all thr.)",
-            clock.stop(),
-            rows / 1e6,
-            "M rows",
-            String::new(),
-        );
-    }
+    bench_csv(&one, &corpus, &pairs)?;
 
+    report_planted(&planted, &candidates.pairs);
+
+    report_memory(reset, &corpus, &index);
+    Ok(0)
+}
+
+/// One phase's line: wall time, CPU time, and rates per wall second and per CPU second (= per
+/// core). CPU time is counted in 10 ms ticks: a phase shorter than a few ticks has no per-core
+/// rate.
+fn report_phase(name: &str, (wall, cpu): (f64, f64), amount: f64, unit: &str, extra: String) {
+    let per_core = if cpu >= 0.05 {
+        format!("{:>9.1} {unit}/s per core", amount / cpu)
+    } else {
+        format!("{:>9} {unit}/s per core (< 0.05 s CPU)", "–")
+    };
+    println!(
+        "{name:<24} {wall:>8.3} s wall {cpu:>8.2} s CPU   {:>9.1} {unit}/s   {per_core}{extra}",
+        amount / wall,
+    );
+}
+
+// Writing the verified pairs as CSV (formatting and buffering; the bytes go nowhere),
+// repeated to at least 2 M rows so the phase is long enough to time: one thread (per-core
+// rate), then all threads (chunks formatted in parallel, written in order).
+fn bench_csv(
+    one: &rayon::ThreadPool,
+    corpus: &lshscope_core::corpus::Corpus,
+    pairs: &[VerifiedPair],
+) -> Result<()> {
+    if pairs.is_empty() {
+        return Ok(());
+    }
+    let rounds = (2_000_000 / pairs.len()).max(1);
+    let rows = (rounds * pairs.len()) as f64;
+    let write_rows = || -> std::io::Result<()> {
+        let mut sink = std::io::sink();
+        let mut writer = lshscope_core::pairs::PairWriter::new(
+            &mut sink,
+            corpus,
+            lshscope_core::pairs::OutputFormat::Csv,
+            None,
+        )?;
+        for _ in 0..rounds {
+            writer.write_batch(pairs)?;
+        }
+        writer.finish()
+    };
+    let io = |e: std::io::Error| Error::internal(format!("writing pairs: {e}"));
+    let clock = Clock::start();
+    one.install(write_rows).map_err(io)?;
+    report_phase(
+        "pairs as CSV (1 thread)",
+        clock.stop(),
+        rows / 1e6,
+        "M rows",
+        String::new(),
+    );
+    let clock = Clock::start();
+    write_rows().map_err(io)?;
+    report_phase(
+        "pairs as CSV (all thr.)",
+        clock.stop(),
+        rows / 1e6,
+        "M rows",
+        String::new(),
+    );
+    Ok(())
+}
+
+/// How many of the planted pairs with J ≥ 0.8 the banding found.
+fn report_planted(planted: &[PlantedPair], candidates: &[CandidatePair]) {
     let found = planted
         .iter()
         .filter(|p| p.jaccard >= 0.8)
         .filter(|p| {
             candidates
-                .pairs
                 .binary_search_by_key(&(p.a, p.b), |c| (c.a, c.b))
                 .is_ok()
         })
@@ -356,7 +376,10 @@ pub fn run(args: BenchArgs) -> Result<i32> {
         thousands(found as u64),
         thousands(above as u64)
     );
+}
 
+/// The process's peak memory against what the corpus, the sets and the signatures hold.
+fn report_memory(reset: bool, corpus: &lshscope_core::corpus::Corpus, index: &Index) {
     let data = corpus.heap_bytes() + index.sets.heap_bytes() + index.signatures.heap_bytes();
     match (reset, peak_rss_bytes()) {
         (true, Some(peak)) => println!(
@@ -369,5 +392,4 @@ pub fn run(args: BenchArgs) -> Result<i32> {
         ),
         _ => println!("peak memory            not measurable on this system"),
     }
-    Ok(0)
 }

@@ -336,10 +336,7 @@ impl App {
                 None => PreviewMode::default(),
             },
             preview_column: inputs.preview_column,
-            candidates: Candidates {
-                sampling: inputs.sampling,
-                ..Candidates::default()
-            },
+            candidates: Candidates::new(inputs.sampling),
             labels: LabelState::new(labels, config.advance),
             viewer: ViewerState::default(),
             message,
@@ -354,10 +351,7 @@ impl App {
                 inputs.tuning_sample_pairs,
             ),
             clusters: ClustersState::default(),
-            imported: ImportedState {
-                spec: inputs.import.map(Arc::new),
-                ..ImportedState::default()
-            },
+            imported: ImportedState::new(inputs.import),
             cost: CostState::default(),
             family: FamilyState::default(),
             config,
@@ -516,19 +510,16 @@ impl App {
     /// Cancels the load and every job (on quit): their answers would find nobody.
     pub(super) fn cancel_all(&mut self) {
         self.load.progress.cancel();
-        self.candidates.job.cancel_running();
+        self.candidates.cancel();
         self.truth.cancel();
         self.clusters.cancel();
         self.cost.cancel();
-        self.family.job.cancel_running();
+        self.family.cancel();
     }
 
     /// True when the shown candidates answer a different banding than the one asked for.
     pub fn result_is_stale(&self) -> bool {
-        self.candidates
-            .result
-            .as_ref()
-            .is_some_and(|r| r.banding != self.curve.banding)
+        self.candidates.is_stale(self.curve.banding)
     }
 
     /// True while a label change is not yet known to be on disk.
@@ -542,10 +533,7 @@ impl App {
 
     /// The selected pair of the list, if any.
     pub fn selected_pair(&self) -> Option<&VerifiedPair> {
-        let result = self.candidates.result.as_ref()?;
-        result
-            .pairs
-            .get(self.candidates.list.selected_index()? as usize)
+        self.candidates.selected_pair()
     }
 
     fn say(&mut self, text: impl Into<String>) {

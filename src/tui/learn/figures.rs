@@ -44,218 +44,252 @@ pub(super) fn pair_style(app: &LearnApp, d: usize) -> Style {
     }
 }
 
-/// The figure of the table steps as lines (scrolled by the caller).
+/// The figure of the table steps as lines (scrolled by the caller), one function a step.
 pub(super) fn figure(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
-    let w = &app.walk;
-    let (a, b) = app.pair;
-    let n = w.docs.len();
     let width = width as usize;
     let mut lines: Vec<Line<'static>> = Vec::new();
-    let (inter, union, j) = jaccard(&w.shingles[a], &w.shingles[b]);
-    let pair_name = format!("{}–{}", w.docs[a].id, w.docs[b].id);
     match app.step {
-        0 => {
-            for (d, doc) in w.docs.iter().enumerate() {
-                let mark = if d == a || d == b { "▸" } else { " " };
-                lines.push(Line::styled(
-                    format!(
-                        "{mark}{:>3}  {}",
-                        doc.id,
-                        clip(&doc.text, width.saturating_sub(6))
-                    ),
-                    pair_style(app, d),
-                ));
-                lines.push(Line::styled(
-                    format!("      → {}", clip(&doc.normalized, width.saturating_sub(8))),
-                    app.theme.dim(),
-                ));
-            }
-        }
-        1 => {
-            lines.push(Line::from(vec![
-                Span::styled(format!("pair {pair_name}: "), app.theme.title()),
-                Span::raw(format!(
-                    "|A∩B| = {inter}   |A∪B| = {union}   Jaccard = {inter}/{union} = {j:.3}"
-                )),
-            ]));
-            for (d, set) in w.shingles.iter().enumerate() {
-                let mark = if d == a || d == b { "▸" } else { " " };
-                let mut spans = vec![Span::styled(
-                    format!("{mark}{:>3} ", w.docs[d].id),
-                    pair_style(app, d),
-                )];
-                for s in set {
-                    let shared = (d == a || d == b)
-                        && w.shingles[a].binary_search(s).is_ok()
-                        && w.shingles[b].binary_search(s).is_ok();
-                    let style = if shared {
-                        app.theme.shared()
-                    } else {
-                        Style::default()
-                    };
-                    spans.push(Span::styled(format!("[{}]", shown(app, s)), style));
-                    spans.push(Span::raw(" "));
-                }
-                // Wrap by hand so the shingles of one document stay together.
-                lines.extend(wrap_spans(spans, width, 5));
-            }
-        }
-        2 => {
-            let label = 16;
-            let mut head = format!("{:<label$}", format!("{} shingles", w.universe.len()));
-            for d in 0..n {
-                head.push_str(&doc_label(app, d, 4));
-            }
-            lines.push(Line::styled(head, app.theme.title()));
-            for (row, s) in w.universe.iter().enumerate() {
-                let mut spans = vec![Span::raw(format!(
-                    "{:<label$}",
-                    clip(&shown(app, s), label - 1)
-                ))];
-                for d in 0..n {
-                    let one = w.matrix[row][d];
-                    let style = if one && (d == a || d == b) {
-                        app.theme.shared()
-                    } else if one {
-                        Style::default()
-                    } else {
-                        app.theme.dim()
-                    };
-                    spans.push(Span::raw("   "));
-                    spans.push(Span::styled(if one { "1" } else { "0" }, style));
-                }
-                lines.push(Line::from(spans));
-            }
-        }
-        3 => {
-            lines.push(signature_head(app, "perm"));
-            for k in 0..w.permutations.len() {
-                let cells: Vec<String> = (0..n)
-                    .map(|d| format!("{:>4}", w.perm_signatures[k][d] + 1))
-                    .collect();
-                lines.push(signature_row(app, format!("{:<4}", k + 1), &cells, k));
-            }
-            lines.push(agreement_line(app, w.perm_agreement(a, b), j));
-            lines.push(Line::raw(""));
-            lines.push(Line::styled(
-                "permutation 1: the rows shuffled, each column's first 1 in [ ]",
-                app.theme.title(),
-            ));
-            let order = w.permuted_rows(0);
-            let mut seen = vec![false; n];
-            for (pos, &row) in order.iter().enumerate() {
-                let mut text = format!(
-                    "{:>3} {:<12}",
-                    pos + 1,
-                    clip(&shown(app, &w.universe[row]), 11)
-                );
-                for (d, first) in seen.iter_mut().enumerate() {
-                    let one = w.matrix[row][d];
-                    if one && !*first {
-                        *first = true;
-                        text.push_str(" [1]");
-                    } else {
-                        text.push_str(if one { "  1 " } else { "  0 " });
-                    }
-                }
-                lines.push(Line::raw(text));
-            }
-        }
-        4 => {
-            lines.push(signature_head(app, "hash"));
-            for k in 0..w.hash_signatures.len() {
-                let cells: Vec<String> = (0..n)
-                    .map(|d| format!(" {:08x}", w.hash_signatures[k][d]))
-                    .collect();
-                lines.push(signature_row(app, format!("h{:<3}", k + 1), &cells, k));
-            }
-            lines.push(agreement_line(app, w.hash_agreement(a, b), j));
-            lines.push(Line::styled(
-                format!(
-                    "permutations gave {:.3}: both estimate J = {j:.3}, closer as K grows (P)",
-                    w.perm_agreement(a, b)
-                ),
-                app.theme.dim(),
-            ));
-            lines.push(Line::styled(
-                "values in hexadecimal; rows where the pair agrees are marked =",
-                app.theme.dim(),
-            ));
-        }
+        0 => documents_figure(app, width, &mut lines),
+        1 => shingles_figure(app, width, &mut lines),
+        2 => matrix_figure(app, &mut lines),
+        3 => permutations_figure(app, &mut lines),
+        4 => hashes_figure(app, &mut lines),
         // Step 5 (one-permutation hashing) is drawn by `super::one_permutation`.
         5 => unreachable!("draw.rs draws the one-permutation step itself"),
-        6 => {
-            lines.push(signature_head(app, "band"));
-            let buckets = w.buckets(app.bands, app.rows);
-            for (band, groups) in buckets.iter().enumerate() {
-                for r in 0..app.rows {
-                    let k = band * app.rows + r;
-                    let cells: Vec<String> = (0..n)
-                        .map(|d| format!(" {:08x}", w.hash_signatures[k][d]))
-                        .collect();
-                    let label = if r == 0 {
-                        format!("{:<4}", band + 1)
-                    } else {
-                        "    ".to_string()
-                    };
-                    lines.push(signature_row(app, label, &cells, k));
-                }
-                let shared: Vec<String> = groups
-                    .values()
-                    .filter(|docs| docs.len() > 1)
-                    .map(|docs| {
-                        let ids: Vec<&str> = docs.iter().map(|&d| w.docs[d].id.as_str()).collect();
-                        format!("{{{}}}", ids.join(","))
-                    })
-                    .collect();
-                lines.push(Line::styled(
-                    format!(
-                        "    → {} {}; shared: {}",
-                        groups.len(),
-                        for_count(groups.len() as u64, "bucket", "buckets"),
-                        if shared.is_empty() {
-                            "none".to_string()
-                        } else {
-                            shared.join(" ")
-                        }
-                    ),
-                    app.theme.dim(),
-                ));
-            }
-            let unused = app.num_perm - app.bands * app.rows;
-            if unused > 0 {
-                lines.push(Line::styled(
-                    format!(
-                        "({unused} of the K = {} rows {} not used by this banding)",
-                        app.num_perm,
-                        for_count(unused as u64, "is", "are")
-                    ),
-                    app.theme.dim(),
-                ));
-            }
-            let candidates = w.candidates(app.bands, app.rows);
-            let mut spans = vec![Span::styled("candidates: ", app.theme.title())];
-            if candidates.is_empty() {
-                spans.push(Span::raw("none"));
-            }
-            for &(x, y) in &candidates {
-                let s = jaccard(&w.shingles[x], &w.shingles[y]).2;
-                let style = if (x, y) == app.pair {
-                    app.theme.shared()
-                } else {
-                    Style::default()
-                };
-                spans.push(Span::styled(
-                    format!("{}–{} (J {s:.2})", w.docs[x].id, w.docs[y].id),
-                    style,
-                ));
-                spans.push(Span::raw("  "));
-            }
-            lines.extend(wrap_spans(spans, width, 12));
-        }
+        6 => bands_figure(app, width, &mut lines),
         _ => verification_figure(app, &mut lines),
     }
     lines
+}
+
+/// Step 0: each document, and below it its normalized text; the pair marked.
+fn documents_figure(app: &LearnApp, width: usize, lines: &mut Vec<Line<'static>>) {
+    let w = &app.walk;
+    let (a, b) = app.pair;
+    for (d, doc) in w.docs.iter().enumerate() {
+        let mark = if d == a || d == b { "▸" } else { " " };
+        lines.push(Line::styled(
+            format!(
+                "{mark}{:>3}  {}",
+                doc.id,
+                clip(&doc.text, width.saturating_sub(6))
+            ),
+            pair_style(app, d),
+        ));
+        lines.push(Line::styled(
+            format!("      → {}", clip(&doc.normalized, width.saturating_sub(8))),
+            app.theme.dim(),
+        ));
+    }
+}
+
+/// Step 1: the pair's Jaccard, then each document's shingles, the pair's shared ones marked.
+fn shingles_figure(app: &LearnApp, width: usize, lines: &mut Vec<Line<'static>>) {
+    let w = &app.walk;
+    let (a, b) = app.pair;
+    let (inter, union, j) = jaccard(&w.shingles[a], &w.shingles[b]);
+    let pair_name = format!("{}–{}", w.docs[a].id, w.docs[b].id);
+    lines.push(Line::from(vec![
+        Span::styled(format!("pair {pair_name}: "), app.theme.title()),
+        Span::raw(format!(
+            "|A∩B| = {inter}   |A∪B| = {union}   Jaccard = {inter}/{union} = {j:.3}"
+        )),
+    ]));
+    for (d, set) in w.shingles.iter().enumerate() {
+        let mark = if d == a || d == b { "▸" } else { " " };
+        let mut spans = vec![Span::styled(
+            format!("{mark}{:>3} ", w.docs[d].id),
+            pair_style(app, d),
+        )];
+        for s in set {
+            let shared = (d == a || d == b)
+                && w.shingles[a].binary_search(s).is_ok()
+                && w.shingles[b].binary_search(s).is_ok();
+            let style = if shared {
+                app.theme.shared()
+            } else {
+                Style::default()
+            };
+            spans.push(Span::styled(format!("[{}]", shown(app, s)), style));
+            spans.push(Span::raw(" "));
+        }
+        // Wrap by hand so the shingles of one document stay together.
+        lines.extend(wrap_spans(spans, width, 5));
+    }
+}
+
+/// Step 2: the characteristic matrix, a row per shingle and a column per document.
+fn matrix_figure(app: &LearnApp, lines: &mut Vec<Line<'static>>) {
+    let w = &app.walk;
+    let (a, b) = app.pair;
+    let n = w.docs.len();
+    let label = 16;
+    let mut head = format!("{:<label$}", format!("{} shingles", w.universe.len()));
+    for d in 0..n {
+        head.push_str(&doc_label(app, d, 4));
+    }
+    lines.push(Line::styled(head, app.theme.title()));
+    for (row, s) in w.universe.iter().enumerate() {
+        let mut spans = vec![Span::raw(format!(
+            "{:<label$}",
+            clip(&shown(app, s), label - 1)
+        ))];
+        for d in 0..n {
+            let one = w.matrix[row][d];
+            let style = if one && (d == a || d == b) {
+                app.theme.shared()
+            } else if one {
+                Style::default()
+            } else {
+                app.theme.dim()
+            };
+            spans.push(Span::raw("   "));
+            spans.push(Span::styled(if one { "1" } else { "0" }, style));
+        }
+        lines.push(Line::from(spans));
+    }
+}
+
+/// Step 3: the signatures from permutations, how often the pair agrees, and the first
+/// permutation's rows with each column's first 1.
+fn permutations_figure(app: &LearnApp, lines: &mut Vec<Line<'static>>) {
+    let w = &app.walk;
+    let (a, b) = app.pair;
+    let n = w.docs.len();
+    let j = jaccard(&w.shingles[a], &w.shingles[b]).2;
+    lines.push(signature_head(app, "perm"));
+    for k in 0..w.permutations.len() {
+        let cells: Vec<String> = (0..n)
+            .map(|d| format!("{:>4}", w.perm_signatures[k][d] + 1))
+            .collect();
+        lines.push(signature_row(app, format!("{:<4}", k + 1), &cells, k));
+    }
+    lines.push(agreement_line(app, w.perm_agreement(a, b), j));
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        "permutation 1: the rows shuffled, each column's first 1 in [ ]",
+        app.theme.title(),
+    ));
+    let order = w.permuted_rows(0);
+    let mut seen = vec![false; n];
+    for (pos, &row) in order.iter().enumerate() {
+        let mut text = format!(
+            "{:>3} {:<12}",
+            pos + 1,
+            clip(&shown(app, &w.universe[row]), 11)
+        );
+        for (d, first) in seen.iter_mut().enumerate() {
+            let one = w.matrix[row][d];
+            if one && !*first {
+                *first = true;
+                text.push_str(" [1]");
+            } else {
+                text.push_str(if one { "  1 " } else { "  0 " });
+            }
+        }
+        lines.push(Line::raw(text));
+    }
+}
+
+/// Step 4: the signatures from hash functions, beside what the permutations gave.
+fn hashes_figure(app: &LearnApp, lines: &mut Vec<Line<'static>>) {
+    let w = &app.walk;
+    let (a, b) = app.pair;
+    let n = w.docs.len();
+    let j = jaccard(&w.shingles[a], &w.shingles[b]).2;
+    lines.push(signature_head(app, "hash"));
+    for k in 0..w.hash_signatures.len() {
+        let cells: Vec<String> = (0..n)
+            .map(|d| format!(" {:08x}", w.hash_signatures[k][d]))
+            .collect();
+        lines.push(signature_row(app, format!("h{:<3}", k + 1), &cells, k));
+    }
+    lines.push(agreement_line(app, w.hash_agreement(a, b), j));
+    lines.push(Line::styled(
+        format!(
+            "permutations gave {:.3}: both estimate J = {j:.3}, closer as K grows (P)",
+            w.perm_agreement(a, b)
+        ),
+        app.theme.dim(),
+    ));
+    lines.push(Line::styled(
+        "values in hexadecimal; rows where the pair agrees are marked =",
+        app.theme.dim(),
+    ));
+}
+
+/// Step 6: the signature rows grouped in bands, each band's buckets, the rows left unused,
+/// and the candidates.
+fn bands_figure(app: &LearnApp, width: usize, lines: &mut Vec<Line<'static>>) {
+    let w = &app.walk;
+    let n = w.docs.len();
+    lines.push(signature_head(app, "band"));
+    let buckets = w.buckets(app.bands, app.rows);
+    for (band, groups) in buckets.iter().enumerate() {
+        for r in 0..app.rows {
+            let k = band * app.rows + r;
+            let cells: Vec<String> = (0..n)
+                .map(|d| format!(" {:08x}", w.hash_signatures[k][d]))
+                .collect();
+            let label = if r == 0 {
+                format!("{:<4}", band + 1)
+            } else {
+                "    ".to_string()
+            };
+            lines.push(signature_row(app, label, &cells, k));
+        }
+        let shared: Vec<String> = groups
+            .values()
+            .filter(|docs| docs.len() > 1)
+            .map(|docs| {
+                let ids: Vec<&str> = docs.iter().map(|&d| w.docs[d].id.as_str()).collect();
+                format!("{{{}}}", ids.join(","))
+            })
+            .collect();
+        lines.push(Line::styled(
+            format!(
+                "    → {} {}; shared: {}",
+                groups.len(),
+                for_count(groups.len() as u64, "bucket", "buckets"),
+                if shared.is_empty() {
+                    "none".to_string()
+                } else {
+                    shared.join(" ")
+                }
+            ),
+            app.theme.dim(),
+        ));
+    }
+    let unused = app.num_perm - app.bands * app.rows;
+    if unused > 0 {
+        lines.push(Line::styled(
+            format!(
+                "({unused} of the K = {} rows {} not used by this banding)",
+                app.num_perm,
+                for_count(unused as u64, "is", "are")
+            ),
+            app.theme.dim(),
+        ));
+    }
+    let candidates = w.candidates(app.bands, app.rows);
+    let mut spans = vec![Span::styled("candidates: ", app.theme.title())];
+    if candidates.is_empty() {
+        spans.push(Span::raw("none"));
+    }
+    for &(x, y) in &candidates {
+        let s = jaccard(&w.shingles[x], &w.shingles[y]).2;
+        let style = if (x, y) == app.pair {
+            app.theme.shared()
+        } else {
+            Style::default()
+        };
+        spans.push(Span::styled(
+            format!("{}–{} (J {s:.2})", w.docs[x].id, w.docs[y].id),
+            style,
+        ));
+        spans.push(Span::raw("  "));
+    }
+    lines.extend(wrap_spans(spans, width, 12));
 }
 
 /// The last step: each candidate with its exact Jaccard and verdict at t, then the false

@@ -17,6 +17,23 @@ use super::LearnApp;
 /// beside the curve's steep point (1/b)^(1/r) (two different numbers, named apart), the false
 /// positives and negatives at t among these documents, a legend, and the curve.
 pub(super) fn render_scurve_step(frame: &mut Frame, app: &LearnApp, area: Rect) {
+    let mut lines = number_lines(app);
+    if area.height < 16 {
+        // A short screen keeps the pair's numbers and the two thresholds.
+        lines.truncate(5);
+    }
+    lines.push(Line::raw(""));
+    lines.extend(legend_lines(app, area.width));
+    let text_height = (lines.len() as u16).min(area.height.saturating_sub(4));
+    let [text, chart] =
+        Layout::vertical([Constraint::Length(text_height), Constraint::Min(4)]).areas(area);
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), text);
+    draw_chart(frame, app, chart);
+}
+
+/// The selected pair's numbers from s to P(s), the threshold t beside the steep point, and
+/// the false positives and negatives at t.
+fn number_lines(app: &LearnApp) -> Vec<Line<'static>> {
     let (bands, rows) = (app.bands, app.rows);
     let w = &app.walk;
     let (a, b) = app.pair;
@@ -25,7 +42,6 @@ pub(super) fn render_scurve_step(frame: &mut Frame, app: &LearnApp, area: Rect) 
     let t = app.threshold;
     let p_t = candidate_probability(t, bands, rows);
     let steep = approximate_threshold(bands, rows);
-    let p_steep = candidate_probability(steep, bands, rows);
     let candidates = w.candidates(bands, rows);
     let verification = w.verify(bands, rows, t);
     let list = |v: &[lshscope_core::learn::ExactPair]| {
@@ -38,8 +54,7 @@ pub(super) fn render_scurve_step(frame: &mut Frame, app: &LearnApp, area: Rect) 
                 .join("  ")
         }
     };
-    let threshold_style = Style::default().fg(app.theme.threshold());
-    let mut lines = vec![
+    vec![
         Line::from(vec![
             Span::styled(
                 format!("pair {}–{}: ", w.docs[a].id, w.docs[b].id),
@@ -77,12 +92,19 @@ pub(super) fn render_scurve_step(frame: &mut Frame, app: &LearnApp, area: Rect) 
             "false negatives (at or above t, not candidates): {}",
             list(&verification.missed)
         )),
-    ];
-    if area.height < 16 {
-        // A short screen keeps the pair's numbers and the two thresholds.
-        lines.truncate(5);
-    }
-    // The legend: what each mark of the chart is, each entry kept whole on one line.
+    ]
+}
+
+/// The legend, `width` columns wide: what each mark of the chart is, each entry kept whole on
+/// one line.
+fn legend_lines(app: &LearnApp, width: u16) -> Vec<Line<'static>> {
+    let (bands, rows) = (app.bands, app.rows);
+    let w = &app.walk;
+    let (a, b) = app.pair;
+    let st = scurve_steps(app.pair_jaccard(), bands, rows);
+    let t = app.threshold;
+    let steep = approximate_threshold(bands, rows);
+    let threshold_style = Style::default().fg(app.theme.threshold());
     let (pair_a, pair_b) = (&w.docs[a].id, &w.docs[b].id);
     let legend = [
         (
@@ -107,7 +129,7 @@ pub(super) fn render_scurve_step(frame: &mut Frame, app: &LearnApp, area: Rect) 
     let mut used = 0;
     for (mark, style, label) in legend {
         let len = mark.chars().count() + label.chars().count() + 3;
-        if used > 0 && used + len > area.width as usize {
+        if used > 0 && used + len > width as usize {
             legend_lines.push(Line::from(std::mem::take(&mut current)));
             used = 0;
         }
@@ -116,13 +138,18 @@ pub(super) fn render_scurve_step(frame: &mut Frame, app: &LearnApp, area: Rect) 
         current.push(Span::raw(format!("{label}   ")));
     }
     legend_lines.push(Line::from(current));
-    lines.push(Line::raw(""));
-    lines.append(&mut legend_lines);
-    let text_height = (lines.len() as u16).min(area.height.saturating_sub(4));
-    let [text, chart] =
-        Layout::vertical([Constraint::Length(text_height), Constraint::Min(4)]).areas(area);
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), text);
+    legend_lines
+}
 
+/// The chart: t, the curve, the steep point, and the selected pair on the curve.
+fn draw_chart(frame: &mut Frame, app: &LearnApp, chart: Rect) {
+    let (bands, rows) = (app.bands, app.rows);
+    let s = app.pair_jaccard();
+    let st = scurve_steps(s, bands, rows);
+    let t = app.threshold;
+    let steep = approximate_threshold(bands, rows);
+    let p_steep = candidate_probability(steep, bands, rows);
+    let threshold_style = Style::default().fg(app.theme.threshold());
     let curve: Vec<(f64, f64)> = (0..=100)
         .map(|i| {
             let x = i as f64 / 100.0;

@@ -70,7 +70,7 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
         .border_style(theme.border())
         .title(fit_line(title_spans(app, "Clusters"), title_room(area)));
     let (Some(r), Some(data)) = (app.clusters().result(), &app.data()) else {
-        let text = match (&app.candidates().result, app.clusters().job().running()) {
+        let text = match (app.candidates().result(), app.clusters().job().running()) {
             (None, _) => "banding…".to_string(),
             // Joining a large corpus's buckets takes a while: say which phase and how far.
             (Some(_), Some(job)) => {
@@ -132,7 +132,7 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
         ]),
         method_line(app, r, shown),
         Line::from(Span::styled(
-            match (&app.imported().result, app.imported().source()) {
+            match (app.imported().result(), app.imported().source()) {
                 (Some(i), Some(_)) if i.kind == crate::tui::imported::ImportKind::Pairs => {
                     "joined: every imported pair, verified or not".to_string()
                 }

@@ -71,7 +71,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
 /// banding they answer, the scale, and the S-curve's legend.
 fn title(app: &App) -> Vec<Span<'static>> {
     let theme = app.theme();
-    let estimated = app.candidates().estimated.as_ref();
+    let estimated = app.candidates().estimated();
     let mut title = match estimated {
         None => {
             let heading = match app.imported().pairs_heading() {
@@ -115,7 +115,7 @@ fn title(app: &App) -> Vec<Span<'static>> {
             ),
         ],
     };
-    match (&app.candidates().result, &app.candidates().job) {
+    match (app.candidates().result(), app.candidates().job()) {
         (None, _) => title.push(Span::styled("(computing…) ", theme.warning())),
         (Some(r), _) if r.banding != app.curve().banding => title.push(Span::styled(
             format!(
@@ -161,8 +161,7 @@ impl<'a> Scale<'a> {
         // Intervals (sampled candidates only) stay on the panel: the scale takes their tops.
         let intervals: Option<&[Estimate]> = app
             .candidates()
-            .estimated
-            .as_ref()
+            .estimated()
             .map(|e| e.estimate.bins.as_slice())
             .filter(|b| b.len() == hist.bins());
         let highest = intervals
@@ -456,12 +455,11 @@ fn draw_info(
 /// The counts below and at/above t (estimated, with their intervals, for sampled candidates).
 fn counts_around_t(app: &App) -> Vec<Field<'static>> {
     let theme = app.theme();
-    let estimated = app.candidates().estimated.as_ref();
+    let estimated = app.candidates().estimated();
     let t = app.curve().threshold;
     let total = app
         .candidates()
-        .result
-        .as_ref()
+        .result()
         .map(|r| r.pairs.len())
         .unwrap_or(0);
     let above = app.pairs_at_or_above_t();
@@ -534,7 +532,7 @@ fn bin_line(app: &App, bin: usize, scale: &Scale) -> Line<'static> {
     let theme = app.theme();
     let hist = app.hist();
     let bins = hist.bins();
-    let estimated = app.candidates().estimated.as_ref();
+    let estimated = app.candidates().estimated();
     let intervals = scale.intervals;
     let (lo, hi) = hist.bin_range(bin);
     let precision = match hist.precision(bin) {

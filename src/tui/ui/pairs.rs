@@ -25,8 +25,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     };
     let total = app
         .candidates()
-        .result
-        .as_ref()
+        .result()
         .map(|r| r.pairs.len())
         .unwrap_or(0);
     let heading = match app.imported().pairs_heading() {
@@ -34,7 +33,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         None => " Candidate pairs ".to_string(),
     };
     // Sampled candidates say so: the list is a uniform sample of the estimated total.
-    let sampled = match app.candidates().estimated.as_ref() {
+    let sampled = match app.candidates().estimated() {
         Some(info) => format!(
             " sampled of {}",
             sampled_total(&info.estimate.total, info.refining, total)
@@ -45,7 +44,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         Span::styled(heading, theme.title()),
         Span::raw(format!(
             "{} of {}{sampled} · sort {} ",
-            thousands(app.candidates().list.len() as u64),
+            thousands(app.candidates().list().len() as u64),
             thousands(total as u64),
             app.list_view().sort.label()
         )),
@@ -61,8 +60,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             format!(
                 "· from {} ",
                 app.candidates()
-                    .result
-                    .as_ref()
+                    .result()
                     .map(|r| r.banding.to_string())
                     .unwrap_or_default()
             ),
@@ -73,7 +71,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         .border_style(border)
         .title(fit_line(title, title_room(area)));
 
-    let (Some(result), Some(_)) = (&app.candidates().result, &app.data()) else {
+    let (Some(result), Some(_)) = (app.candidates().result(), &app.data()) else {
         let text = if app.data().is_some() {
             "banding…"
         } else {
@@ -82,7 +80,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         frame.render_widget(Paragraph::new(text).block(block), area);
         return;
     };
-    if app.candidates().list.is_empty() {
+    if app.candidates().list().is_empty() {
         let text = if total == 0 {
             format!(
                 "No candidate pairs at {}: lower r or raise b (the S-curve moves left).",
@@ -110,7 +108,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         app,
         area,
         block,
-        &app.candidates().list,
+        app.candidates().list(),
         &[("bands", 7)],
         |i| {
             let pair = &pairs[i as usize];

@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::symbols::Marker;
-use ratatui::text::Span;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph};
 
 use super::fit::{Field, fit_fields_with, fit_line, title_room};
@@ -70,10 +70,11 @@ fn column_of(s: f64, width: u16, dots_per_cell: u16) -> u16 {
     ((s * dots).round() as u16 / dots_per_cell).min(width.saturating_sub(1))
 }
 
+/// The S-curve panel: the curve of the banding asked for with its marks, the pinned curves,
+/// the measured overlays, and below them the facts about the banding and the legend.
 pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let theme = app.theme();
     let b = app.curve().banding;
-    let k = app.num_perm();
     let border = if app.focus() == Focus::Curve {
         theme.focused_border()
     } else {
@@ -91,24 +92,42 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     let [chart_area, info_area] =
         Layout::vertical([Constraint::Min(5), Constraint::Length(4)]).areas(inner);
 
-    let current = curve_points(b);
     let pinned: Vec<(Banding, Vec<(f64, f64)>)> = app
         .curve()
         .pins
         .iter()
         .map(|&p| (p, curve_points(p)))
         .collect();
+    let measured = super::missed::MeasuredOverlay::new(app);
+    draw_chart(frame, app, chart_area, &pinned, measured.as_ref());
+    let legend = legend(app, &pinned, measured.as_ref());
+    frame.render_widget(
+        Paragraph::new(info_lines(app, legend, info_area.width)),
+        info_area,
+    );
+}
+
+/// The chart: the pinned curves, t, the current curve with its 10 %/90 % points, the
+/// (1/b)^(1/r) approximation and the steepest point, then the measured and family overlays.
+fn draw_chart(
+    frame: &mut Frame,
+    app: &App,
+    area: Rect,
+    pinned: &[(Banding, Vec<(f64, f64)>)],
+    measured: Option<&super::missed::MeasuredOverlay>,
+) {
+    let theme = app.theme();
+    let b = app.curve().banding;
+    let t = app.curve().threshold;
+    let current = curve_points(b);
     let steep = steepest_point(b.bands, b.rows);
     let approx = approximate_threshold(b.bands, b.rows);
-    let t = app.curve().threshold;
-    let p_t = candidate_probability(t, b.bands, b.rows);
     let steep_pt = [(steep, candidate_probability(steep, b.bands, b.rows))];
     let approx_pt = [(approx, candidate_probability(approx, b.bands, b.rows))];
     let t_line = [(t, 0.0), (t, 1.0)];
     let p10 = similarity_at_probability(0.1, b.bands, b.rows);
     let p90 = similarity_at_probability(0.9, b.bands, b.rows);
     let p10_p90 = [(p10, 0.1), (p90, 0.9)];
-    let measured = super::missed::MeasuredOverlay::new(app);
     let family = FamilyOverlay::new(app);
 
     let mut datasets = Vec::new();
@@ -156,7 +175,7 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             .style(theme.warning())
             .data(&steep_pt),
     );
-    if let Some(m) = &measured {
+    if let Some(m) = measured {
         m.push_datasets(app, &mut datasets);
     }
     if let Some(f) = &family {
@@ -176,11 +195,20 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
                 .style(theme.dim())
                 .labels(Y_LABELS),
         );
-    frame.render_widget(chart, chart_area);
+    frame.render_widget(chart, area);
     let inner = [(0.25, "0.25"), (0.5, "0.5"), (0.75, "0.75")];
-    value_labels(frame, chart_area, &Y_LABELS, 2, &inner, theme.dim());
+    value_labels(frame, area, &Y_LABELS, 2, &inner, theme.dim());
+}
 
-    let used = b.bands * b.rows;
+/// The legend: the current banding, the pins, the family and the measured overlay (or how to
+/// pin when there is nothing else to name).
+fn legend(
+    app: &App,
+    pinned: &[(Banding, Vec<(f64, f64)>)],
+    measured: Option<&super::missed::MeasuredOverlay>,
+) -> Vec<Span<'static>> {
+    let theme = app.theme();
+    let b = app.curve().banding;
     let mut legend = vec![
         Span::styled("━ ", Style::default().fg(theme.curve())),
         Span::raw(format!("{b}  ")),
@@ -193,14 +221,30 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
     if let Some(spans) = family_legend(app) {
         legend.extend(spans);
     }
-    if let Some(m) = &measured {
+    if let Some(m) = measured {
         legend.extend(m.legend(app));
-    } else if pinned.is_empty() && app.family().pinned.is_none() {
+    } else if pinned.is_empty() && app.family().pinned().is_none() {
         legend.push(Span::styled(
             format!("({} pins this curve)", hint(Command::Pin)),
             theme.dim(),
         ));
     }
+    legend
+}
+
+/// The four lines under the chart, `width` columns wide: hashes used and P(t), the steepest
+/// point and the approximation, where P is 10 % and 90 %, and the legend.
+fn info_lines(app: &App, legend: Vec<Span<'static>>, width: u16) -> Vec<Line<'static>> {
+    let theme = app.theme();
+    let b = app.curve().banding;
+    let k = app.num_perm();
+    let t = app.curve().threshold;
+    let p_t = candidate_probability(t, b.bands, b.rows);
+    let steep = steepest_point(b.bands, b.rows);
+    let approx = approximate_threshold(b.bands, b.rows);
+    let p10 = similarity_at_probability(0.1, b.bands, b.rows);
+    let p90 = similarity_at_probability(0.9, b.bands, b.rows);
+    let used = b.bands * b.rows;
     // Each line is a row of facts that fit whole or go whole (rank 0 stays, shortened if it
     // must): the status line shows t and P(t) at every width, so here they go first.
     let unused_style = if k > used {
@@ -260,14 +304,12 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
             Span::raw(format!("P=10 %/90 % at s={p10:.3}/{p90:.3}")),
         ],
     );
-    let width = info_area.width;
-    let lines = vec![
+    vec![
         fit_fields_with(vec![hashes, at_t], "  ", width),
         fit_fields_with(vec![steepest, approximation], "   ", width),
         fit_fields_with(vec![band_10_90], "  ", width),
         fit_line(legend, width),
-    ];
-    frame.render_widget(Paragraph::new(lines), info_area);
+    ]
 }
 
 /// The pinned family's measured curve: per bin its mean rate over draws (◇) and the 95 %
@@ -280,7 +322,7 @@ struct FamilyOverlay {
 impl FamilyOverlay {
     /// `None` unless a family is pinned and measured for the curve's banding.
     fn new(app: &App) -> Option<Self> {
-        let curve = app.family().pinned.as_ref()?.curve.as_ref()?;
+        let curve = app.family().pinned()?.curve()?;
         if curve.banding != app.curve().banding {
             return None;
         }
@@ -327,13 +369,13 @@ impl FamilyOverlay {
 /// The legend of the pinned family: its name and how many bins depart from the formula, or
 /// that it is being measured.
 fn family_legend(app: &App) -> Option<Vec<Span<'static>>> {
-    let pinned = app.family().pinned.as_ref()?;
-    let text = match &pinned.curve {
-        None if pinned.agreement.is_none() => format!("{}: measuring…  ", pinned.family),
-        None => format!("{}: b·r > K  ", pinned.family),
+    let pinned = app.family().pinned()?;
+    let text = match pinned.curve() {
+        None if pinned.agreement().is_none() => format!("{}: measuring…  ", pinned.family()),
+        None => format!("{}: b·r > K  ", pinned.family()),
         Some(c) => format!(
             "{} {}/{} off  ",
-            pinned.family,
+            pinned.family(),
             thousands(c.departing_bins() as u64),
             thousands(c.bins.len() as u64)
         ),

@@ -40,24 +40,16 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
             ),
         ));
         fields.push(Field::new(2, format!("{}×{}", b.bands, b.rows)));
-        if let Some(r) = &app.candidates().result {
+        if let Some(r) = app.candidates().result() {
             let estimated = app.candidates().estimated_total().zip(
                 app.candidates()
                     .estimated_at_or_above(app.curve().threshold),
             );
-            let refining = app
-                .candidates()
-                .estimated
-                .as_ref()
-                .is_some_and(|e| e.refining);
+            let refining = app.candidates().estimated().is_some_and(|e| e.refining);
             let (full, short) = if let Some((all, above)) = estimated {
                 // Sampled candidates: estimates, never the sample's own size; a first
                 // estimate too wide to act on says so instead of showing its number.
-                let draws = app
-                    .candidates()
-                    .estimated
-                    .as_ref()
-                    .map_or(0, |e| e.estimate.draws);
+                let draws = app.candidates().estimated().map_or(0, |e| e.estimate.draws);
                 if super::estimate_pending(&all, refining) {
                     let text = super::estimating(draws);
                     (format!("candidates {text}"), None)
@@ -83,7 +75,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
                     )),
                 )
             };
-            let took = app.candidates().last_latency.unwrap_or(r.elapsed);
+            let took = app.candidates().last_latency().unwrap_or(r.elapsed);
             if let Some(source) = app.imported().source() {
                 // The pairs are the file's whatever b and r: say so where the timing would be.
                 fields.push(Field::new(1, full));
@@ -100,7 +92,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
                     counts = counts.or_short(short);
                 }
                 fields.push(counts);
-                let time = match app.candidates().first_latency {
+                let time = match app.candidates().first_latency() {
                     Some(first) if first + std::time::Duration::from_millis(50) < took => {
                         format!(
                             "first histogram in {}, re-banded in {}",
@@ -141,14 +133,14 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
         ));
         fields.extend(truth_fields(app));
     }
-    if let Some(job) = app.candidates().job.running() {
+    if let Some(job) = app.candidates().job().running() {
         let s = job.progress.snapshot();
         let fraction = s
             .percent_done()
             .map(|f| format!(" {:.0} %", f * 100.0))
             .unwrap_or_default();
         let what = match app.imported().source() {
-            Some(source) if app.imported().result.is_none() => format!("importing {source}"),
+            Some(source) if app.imported().result().is_none() => format!("importing {source}"),
             _ => format!("re-banding {}", job.request.banding),
         };
         fields.push(Field::new(

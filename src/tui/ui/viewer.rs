@@ -19,6 +19,7 @@ use crate::tui::layout::{ViewerLayout, wrap_ranges};
 use crate::tui::viewer::{METRIC_CHARS, PairView, ScrollSide};
 use lshscope_core::diff::{Side, TextDiff};
 use lshscope_core::minhash::similarity::{TextMetrics, estimate_sigma};
+use lshscope_core::pipeline::Loaded;
 use lshscope_core::util::numfmt::{for_count, thousands};
 
 /// The wrapped lines of `text` with bytes inside `highlight` (sorted, disjoint) styled.
@@ -144,26 +145,47 @@ fn metrics_line(m: &TextMetrics, chars_a: usize, chars_b: usize) -> Field<'stati
     Field::new(0, format!("{metrics}: {covered}")).or_short(format!("{covered}: {metrics}"))
 }
 
+/// The pair viewer: a header of facts about the pair, the band strip, and the two texts.
 pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
-    let (Some(view), Some(data)) = (&app.viewer().pair, &app.data()) else {
+    let (Some(view), Some(data)) = (app.viewer().pair.as_ref(), app.data().as_ref()) else {
         return;
     };
-    let theme = app.theme();
-    let k = app.num_perm();
-    let (id_a, id_b) = (
-        data.corpus.id(view.a as usize),
-        data.corpus.id(view.b as usize),
-    );
-    let position = app
-        .candidates()
-        .result
-        .as_ref()
+    let header: Vec<Line> = header_lines(app, view, data, l.header.width)
+        .into_iter()
+        .map(|line| fit_line(line, l.header.width))
+        .collect();
+    frame.render_widget(Paragraph::new(header), l.header);
+
+    render_band_strip(frame, app, view, l.strip);
+
+    let left = Pane {
+        pos: view.a,
+        ranges: &view.ranges_a,
+        scroll: view.scroll_a,
+        side: ScrollSide::Left,
+        diff_side: Side::Left,
+    };
+    let right = Pane {
+        pos: view.b,
+        ranges: &view.ranges_b,
+        scroll: view.scroll_b,
+        side: ScrollSide::Right,
+        diff_side: Side::Right,
+    };
+    render_pane(frame, app, view, data, l.left, left);
+    render_pane(frame, app, view, data, l.right, right);
+}
+
+/// Where the open pair is: in the candidate list, the missed list, or neither.
+fn position_text(app: &App, view: &PairView) -> String {
+    app.candidates()
+        .result()
         .and_then(|r| {
             let is_open =
                 |&i: &u32| (r.pairs[i as usize].a, r.pairs[i as usize].b) == (view.a, view.b);
             // The open pair is nearly always the selected one; only after a re-banding or a
             // filter change does the (possibly million-row) list need a search.
-            let list = &app.candidates().list;
+            let list = app.candidates().list();
             match list.rows().get(list.selected()) {
                 Some(i) if is_open(i) => Some(list.selected()),
                 _ => list.rows().iter().position(is_open),
@@ -173,7 +195,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
             format!(
                 "pair {} of {}",
                 thousands(i as u64 + 1),
-                thousands(app.candidates().list.len() as u64)
+                thousands(app.candidates().list().len() as u64)
             )
         })
         .or_else(|| {
@@ -191,9 +213,21 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
                 )
             })
         })
-        .unwrap_or_else(|| format!("not a candidate at {}", app.curve().banding));
+        .unwrap_or_else(|| format!("not a candidate at {}", app.curve().banding))
+}
+
+/// The header's lines: ids, position and label; Jaccard and bands hit; the estimate; the
+/// text metrics; what the panes highlight (or the diff's summary).
+fn header_lines<'a>(app: &'a App, view: &PairView, data: &Loaded, width: u16) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let k = app.num_perm();
+    let (id_a, id_b) = (
+        data.corpus.id(view.a as usize),
+        data.corpus.id(view.b as usize),
+    );
     // Opened from a cluster: where the edge is in it.
-    let position = super::clusters::viewer_position(app).unwrap_or(position);
+    let position =
+        super::clusters::viewer_position(app).unwrap_or_else(|| position_text(app, view));
     let label = match app.label_of(view.a, view.b) {
         Some(lbl) => Span::styled(format!("label: {}", lbl.as_str()), theme.label(lbl)),
         None => Span::styled(
@@ -209,7 +243,7 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
     let sigma = estimate_sigma(view.jaccard, k);
     let hit = view.collided.iter().filter(|&&c| c).count();
     let m = &view.metrics;
-    let header = vec![
+    vec![
         Line::from(vec![
             Span::styled(format!("{id_a}  ⟷  {id_b}"), theme.title()),
             Span::raw(format!("   {position}   ")),
@@ -243,10 +277,10 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
                 data.corpus.text(view.a as usize).chars().count(),
                 data.corpus.text(view.b as usize).chars().count(),
             )],
-            l.header.width,
+            width,
         ),
         match (&view.diff, app.viewer().diff_mode) {
-            (Some(diff), true) => diff_summary_line(app, diff, l.header.width),
+            (Some(diff), true) => diff_summary_line(app, diff, width),
             _ => Line::from(Span::styled(
                 format!(
                     "highlighted: characters inside {} shingles both documents contain \
@@ -257,118 +291,121 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
                 theme.dim(),
             )),
         },
-    ];
-    let header: Vec<Line> = header
-        .into_iter()
-        .map(|line| fit_line(line, l.header.width))
-        .collect();
-    frame.render_widget(Paragraph::new(header), l.header);
+    ]
+}
 
-    render_band_strip(frame, app, view, l.strip);
+/// One text pane: which document, its shared-shingle ranges, its scroll and its side.
+struct Pane<'v> {
+    pos: u32,
+    ranges: &'v [Range<usize>],
+    scroll: usize,
+    side: ScrollSide,
+    diff_side: Side,
+}
 
-    for (rect, pos, ranges, scroll, side, diff_side) in [
-        (
-            l.left,
-            view.a,
-            &view.ranges_a,
-            view.scroll_a,
-            ScrollSide::Left,
-            Side::Left,
-        ),
-        (
-            l.right,
-            view.b,
-            &view.ranges_b,
-            view.scroll_b,
-            ScrollSide::Right,
-            Side::Right,
-        ),
-    ] {
-        let text = data.corpus.text(pos as usize);
-        let chars = text.chars().count() as u64;
-        let width = rect.width.saturating_sub(2) as usize;
-        let rows = rect.height.saturating_sub(2) as usize;
-        // Diff mode: the aligned layout made when the pair opened (or the size changed); a
-        // frame drawn at another width than the app knows lays the pair out for itself.
-        let aligned = match (&view.diff, app.viewer().diff_mode) {
-            (Some(diff), true) => Some((
-                diff,
-                match &view.aligned {
-                    Some(layout) if layout.width == width.max(1) => Cow::Borrowed(layout),
-                    _ => Cow::Owned(align(
-                        diff,
-                        data.corpus.text(view.a as usize),
-                        data.corpus.text(view.b as usize),
-                        width,
-                    )),
-                },
-            )),
-            _ => None,
-        };
-        let (lines, total, scroll) = match &aligned {
-            Some((diff, layout)) => {
-                // The panes scroll as one: the left's position is both's.
-                let scroll = view.scroll_a.min(layout.len().saturating_sub(rows));
-                let lines = super::diff::pane_lines(
-                    theme,
-                    text,
+/// A text pane in `rect`: the aligned diff in diff mode, else the text with its shared
+/// shingles and search matches highlighted; its title names the document, its bottom the
+/// lines shown.
+fn render_pane(
+    frame: &mut Frame,
+    app: &App,
+    view: &PairView,
+    data: &Loaded,
+    rect: Rect,
+    pane: Pane,
+) {
+    let theme = app.theme();
+    let Pane {
+        pos,
+        ranges,
+        scroll,
+        side,
+        diff_side,
+    } = pane;
+    let text = data.corpus.text(pos as usize);
+    let chars = text.chars().count() as u64;
+    let width = rect.width.saturating_sub(2) as usize;
+    let rows = rect.height.saturating_sub(2) as usize;
+    // Diff mode: the aligned layout made when the pair opened (or the size changed); a
+    // frame drawn at another width than the app knows lays the pair out for itself.
+    let aligned = match (&view.diff, app.viewer().diff_mode) {
+        (Some(diff), true) => Some((
+            diff,
+            match &view.aligned {
+                Some(layout) if layout.width == width.max(1) => Cow::Borrowed(layout),
+                _ => Cow::Owned(align(
                     diff,
-                    layout,
-                    diff_side,
-                    view.difference,
-                    scroll..scroll + rows,
-                );
-                (lines, layout.len(), scroll)
-            }
-            None => {
-                let matches = view.search.as_ref().map_or(&[][..], |s| match diff_side {
-                    Side::Left => &s.matches_a[..],
-                    Side::Right => &s.matches_b[..],
-                });
-                let match_style = theme.selected().add_modifier(Modifier::UNDERLINED);
-                let styled = with_matches(ranges, theme.shared(), matches, match_style);
-                let lines = styled_lines(text, &styled, width);
-                let total = lines.len();
-                let scroll = scroll.min(total.saturating_sub(rows));
-                let shown: Vec<Line> = lines.into_iter().skip(scroll).take(rows).collect();
-                (shown, total, scroll)
-            }
-        };
-        let focused = view.side == ScrollSide::Both || view.side == side;
-        let block = Block::bordered()
-            .border_style(if focused && view.side != ScrollSide::Both {
-                theme.focused_border()
-            } else {
-                theme.border()
-            })
-            .title(fit_line(
-                vec![
-                    Span::styled(format!(" {} ", data.corpus.id(pos as usize)), theme.title()),
-                    Span::styled(
-                        format!(
-                            "{} {} ",
-                            thousands(chars),
-                            for_count(chars, "char", "chars")
-                        ),
-                        theme.dim(),
-                    ),
-                ],
-                title_room(rect),
-            ))
-            .title_bottom(fit_line(
+                    data.corpus.text(view.a as usize),
+                    data.corpus.text(view.b as usize),
+                    width,
+                )),
+            },
+        )),
+        _ => None,
+    };
+    let (lines, total, scroll) = match &aligned {
+        Some((diff, layout)) => {
+            // The panes scroll as one: the left's position is both's.
+            let scroll = view.scroll_a.min(layout.len().saturating_sub(rows));
+            let lines = super::diff::pane_lines(
+                theme,
+                text,
+                diff,
+                layout,
+                diff_side,
+                view.difference,
+                scroll..scroll + rows,
+            );
+            (lines, layout.len(), scroll)
+        }
+        None => {
+            let matches = view.search.as_ref().map_or(&[][..], |s| match diff_side {
+                Side::Left => &s.matches_a[..],
+                Side::Right => &s.matches_b[..],
+            });
+            let match_style = theme.selected().add_modifier(Modifier::UNDERLINED);
+            let styled = with_matches(ranges, theme.shared(), matches, match_style);
+            let lines = styled_lines(text, &styled, width);
+            let total = lines.len();
+            let scroll = scroll.min(total.saturating_sub(rows));
+            let shown: Vec<Line> = lines.into_iter().skip(scroll).take(rows).collect();
+            (shown, total, scroll)
+        }
+    };
+    let focused = view.side == ScrollSide::Both || view.side == side;
+    let block = Block::bordered()
+        .border_style(if focused && view.side != ScrollSide::Both {
+            theme.focused_border()
+        } else {
+            theme.border()
+        })
+        .title(fit_line(
+            vec![
+                Span::styled(format!(" {} ", data.corpus.id(pos as usize)), theme.title()),
                 Span::styled(
                     format!(
-                        " lines {}–{} of {} ",
-                        thousands((scroll + 1).min(total) as u64),
-                        thousands((scroll + rows).min(total) as u64),
-                        thousands(total as u64)
+                        "{} {} ",
+                        thousands(chars),
+                        for_count(chars, "char", "chars")
                     ),
                     theme.dim(),
                 ),
-                title_room(rect),
-            ));
-        frame.render_widget(Paragraph::new(lines).block(block), rect);
-    }
+            ],
+            title_room(rect),
+        ))
+        .title_bottom(fit_line(
+            Span::styled(
+                format!(
+                    " lines {}–{} of {} ",
+                    thousands((scroll + 1).min(total) as u64),
+                    thousands((scroll + rows).min(total) as u64),
+                    thousands(total as u64)
+                ),
+                theme.dim(),
+            ),
+            title_room(rect),
+        ));
+    frame.render_widget(Paragraph::new(lines).block(block), rect);
 }
 
 /// b cells, one per band: `█` when the band collided (same r values, same bucket), `·` when

@@ -234,23 +234,83 @@ pub fn screen(app: &App, width: u16, height: u16) -> String {
         out.push_str(&line);
         out.push('\n');
     }
-    // The re-banding time is measured with a clock; replace it so snapshots are stable.
-    redact_latency(&out)
+    hide_timings(&out)
 }
 
-fn redact_latency(s: &str) -> String {
-    let marker = "re-banded in ";
-    let mut out = String::new();
-    let mut rest = s;
-    while let Some(i) = rest.find(marker) {
-        out.push_str(&rest[..i + marker.len()]);
-        rest = &rest[i + marker.len()..];
-        let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
-        out.push_str(&"N".repeat(digits.max(1)));
-        rest = &rest[digits..];
+/// `screen` with every timing hidden, the one redaction of the explorer's screens: the number
+/// of a duration (`24.7 s`, `(0.0 s)`, `3 ms`) or of a rate (`2.1 MB/s`, `12.3 k docs/s`) is
+/// written `N`, so the screens say what happened and not how fast this machine was. The
+/// columns the number took beyond one go to the padding that absorbs its width: the spaces
+/// before it when it is right-aligned in a column (two or more spaces before it), else the
+/// next run of two or more spaces after it (or the line's end), up to which a number of one
+/// more digit (10.2 s against 9.8 s) shifts what follows it. So a line reads the same
+/// whatever the digits, and keeps its width.
+pub fn hide_timings(screen: &str) -> String {
+    let mut out: Vec<String> = screen.lines().map(hide_line_timings).collect();
+    if screen.ends_with('\n') {
+        out.push(String::new());
     }
-    out.push_str(rest);
-    out
+    out.join("\n")
+}
+
+fn hide_line_timings(line: &str) -> String {
+    let words: Vec<&str> = line.split(' ').collect();
+    let mut out: Vec<String> = Vec::with_capacity(words.len());
+    // Columns freed by hidden numbers, not yet given to a run of spaces.
+    let mut owed = 0;
+    let mut i = 0;
+    while i < words.len() {
+        let word = words[i];
+        let number = word.trim_start_matches('(');
+        let next = words.get(i + 1).copied();
+        // A rate's count may carry its SI prefix as a word of its own (`12.3 k docs/s`).
+        let prefixed = matches!(next, Some("k" | "M" | "G"))
+            && words.get(i + 2).is_some_and(|w| is_rate_unit(w));
+        if is_number(number) && (is_timing_unit(next) || prefixed) {
+            // The prefix and its space go too.
+            let freed = number.len() - 1 + if prefixed { 2 } else { 0 };
+            if i > 0 && words[i - 1].is_empty() {
+                // Right-aligned in a column (padded on its left): the padding before it grows.
+                out.extend(std::iter::repeat_n(String::new(), freed));
+            } else {
+                owed += freed;
+            }
+            out.push(format!("{}N", &word[..word.len() - number.len()]));
+            i += usize::from(prefixed);
+        } else if word.is_empty() && owed > 0 {
+            // Two spaces in a row: the start of a run, where the freed columns go.
+            out.extend(std::iter::repeat_n(String::new(), owed + 1));
+            owed = 0;
+        } else {
+            out.push(word.to_string());
+        }
+        i += 1;
+    }
+    out.join(" ") + &" ".repeat(owed)
+}
+
+/// `s` or `ms` (a duration), or a unit per second (a rate), with what punctuation follows it.
+fn is_timing_unit(word: Option<&str>) -> bool {
+    word.is_some_and(|w| matches!(unpunctuated(w), "s" | "ms") || is_rate_unit(w))
+}
+
+/// A unit per second (`MB/s`, `docs/s`), with what punctuation follows it.
+fn is_rate_unit(word: &str) -> bool {
+    let unit = unpunctuated(word);
+    unit.len() > 2 && unit.ends_with("/s")
+}
+
+/// `word` without the punctuation or panel border that may follow it.
+fn unpunctuated(word: &str) -> &str {
+    word.trim_end_matches([')', ',', ';', '·', '│'])
+}
+
+/// Digits with a decimal point or thousands separators.
+fn is_number(word: &str) -> bool {
+    word.starts_with(|c: char| c.is_ascii_digit())
+        && word
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
 }
 
 /// True when some cell on `row` whose symbol is `ch` has style modifier or colour `pred`.

@@ -98,13 +98,63 @@ pub(super) fn read(
         sink.lines.physical = rows.lines.lines.count();
         return Ok(rows.lines.lines.bytes);
     };
-    let count = rows.splitter.spans.len();
+    let ColumnChoice {
+        count,
+        has_headers,
+        id_col,
+        text_col,
+    } = choose_columns(
+        &rows.splitter,
+        &first,
+        delimiter,
+        (name, opts),
+        warn_about_columns,
+        sink,
+    )?;
+    if has_headers {
+        sink.lines.header += first.lines;
+    }
+
+    let first = (!has_headers).then_some(first);
+    read_records(
+        &mut rows,
+        first,
+        (count, has_headers),
+        (id_col, text_col),
+        sink,
+        progress,
+    )?;
+    sink.lines.physical = rows.lines.lines.count();
+    Ok(rows.lines.lines.bytes)
+}
+
+/// The columns of a delimited file: how many, whether the first row is a header, and where
+/// the ids (`None`: numbered by row) and the texts are.
+struct ColumnChoice {
+    count: usize,
+    has_headers: bool,
+    id_col: Option<usize>,
+    text_col: usize,
+}
+
+/// Chooses the columns from the first record (its fields in `splitter`): whether it is a
+/// header, the id and text columns asked for or the fallbacks, with the warnings they call
+/// for.
+fn choose_columns(
+    splitter: &Splitter,
+    first: &Record,
+    delimiter: u8,
+    (name, opts): (&Path, &ReadOptions),
+    warn_about_columns: bool,
+    sink: &mut Sink,
+) -> Result<ColumnChoice> {
+    let count = splitter.spans.len();
     // A column named on the command line says the first row is a header; otherwise a first row
     // that cannot be one (a document of hundreds of characters, a sentence) is data.
     let names_a_column = matches!(opts.text_column, Some(ColumnSpec::Name(_)))
         || matches!(opts.id_column, Some(ColumnSpec::Name(_)));
     let not_a_header = if opts.has_headers && !names_a_column {
-        let fields: Vec<&[u8]> = (0..count).map(|i| rows.splitter.field(i)).collect();
+        let fields: Vec<&[u8]> = (0..count).map(|i| splitter.field(i)).collect();
         super::sniff_header::not_a_header(&fields)
     } else {
         None
@@ -113,7 +163,7 @@ pub(super) fn read(
     let headers: Option<Vec<String>> = has_headers.then(|| {
         (0..count)
             .map(|i| {
-                String::from_utf8_lossy(rows.splitter.field(i))
+                String::from_utf8_lossy(splitter.field(i))
                     .trim()
                     .to_string()
             })
@@ -175,11 +225,26 @@ pub(super) fn read(
             headerless_columns(count, id_col, text_col)
         ));
     }
-    if has_headers {
-        sink.lines.header += first.lines;
-    }
+    Ok(ColumnChoice {
+        count,
+        has_headers,
+        id_col,
+        text_col,
+    })
+}
 
-    let mut pending = (!has_headers).then_some(first);
+/// Reads the records after the header (from `first` when the first row is data) into `sink`,
+/// each checked to have `count` fields.
+fn read_records(
+    rows: &mut Rows<'_>,
+    first: Option<Record>,
+    (count, has_headers): (usize, bool),
+    (id_col, text_col): (Option<usize>, usize),
+    sink: &mut Sink,
+    progress: &Progress,
+) -> Result<()> {
+    let name = rows.name;
+    let mut pending = first;
     let mut row = 0u64;
     let mut id_buf = String::new();
     while !sink.is_full() {
@@ -229,8 +294,7 @@ pub(super) fn read(
         };
         sink.push(&id, &text, text_lossy || id_lossy);
     }
-    sink.lines.physical = rows.lines.lines.count();
-    Ok(rows.lines.lines.bytes)
+    Ok(())
 }
 
 /// A complete record: the line it starts on and how many physical lines it spans. Its fields

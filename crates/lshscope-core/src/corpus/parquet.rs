@@ -102,66 +102,7 @@ fn read_guarded<R: ChunkReader + 'static>(
     let reader = open(chunks, file_bytes, name)?;
     let metadata = reader.metadata();
     let schema = metadata.file_metadata().schema_descr();
-    let mut warnings = Vec::new();
-    let id = match project(name, schema, opts.id_column.as_ref(), "id", IdColumn) {
-        Ok(id) => id,
-        // A column named `id` that cannot hold ids (a float, a list) without --id-column:
-        // the row number stands in, as when there is none, and the warning says why.
-        Err(Error::Input { message, .. }) if opts.id_column.is_none() => {
-            warnings.push(format!(
-                "{}: {message}; documents are numbered by row (1, 2, …) instead",
-                name.display()
-            ));
-            None
-        }
-        Err(e) => return Err(e),
-    };
-    let fields = schema.root_schema().get_fields();
-    let table = TableColumns {
-        names: fields.iter().map(|f| f.name()).collect(),
-        can_hold_text: (0..fields.len())
-            .map(|root| {
-                flat_kind(schema, root).is_some_and(|k| matches!(k, Kind::Utf8 | Kind::Binary))
-            })
-            .collect(),
-        can_hold_id: (0..fields.len())
-            .map(|root| flat_kind(schema, root).is_some())
-            .collect(),
-    };
-    let text = match project(name, schema, opts.text_column.as_ref(), TEXT, TextColumn)? {
-        Some(text) => text,
-        None => {
-            let (root, warning) = table
-                .fallback_text(name, id.as_ref().map(|id| id.root))
-                .map_err(|m| Error::input(name, 0, m))?;
-            warnings.push(warning);
-            project(
-                name,
-                schema,
-                Some(&ColumnSpec::Index(root + 1)),
-                TEXT,
-                TextColumn,
-            )?
-            .expect("a column given by index is found")
-        }
-    };
-    if !matches!(text.kind, Kind::Utf8 | Kind::Binary) {
-        return Err(Error::input(
-            name,
-            0,
-            format!(
-                "column `{}` is {}, not a string; choose the text column with {TextColumn} \
-                 (columns are: {})",
-                text.name,
-                describe(schema.column(text.leaf).as_ref()),
-                column_listing(schema)
-            ),
-        ));
-    }
-    if id.is_none() && opts.id_column.is_none() {
-        warnings.extend(table.numbered_ids_warning(name, text.root));
-    }
-
+    let (id, text, warnings) = choose_columns(name, schema, opts)?;
     progress.set_total(file_bytes);
     let mut sink = Sink::new(name, opts);
     sink.warnings = warnings;
@@ -251,6 +192,76 @@ fn read_guarded<R: ChunkReader + 'static>(
     };
     let corpus = sink.finish(&mut report);
     Ok((corpus, report))
+}
+
+/// The id column (`None`: documents numbered by row) and the text column of a file with
+/// `schema`, as asked or by fallback, with the warnings they call for.
+fn choose_columns(
+    name: &Path,
+    schema: &SchemaDescriptor,
+    opts: &ReadOptions,
+) -> Result<(Option<Projected>, Projected, Vec<String>)> {
+    let mut warnings = Vec::new();
+    let id = match project(name, schema, opts.id_column.as_ref(), "id", IdColumn) {
+        Ok(id) => id,
+        // A column named `id` that cannot hold ids (a float, a list) without --id-column:
+        // the row number stands in, as when there is none, and the warning says why.
+        Err(Error::Input { message, .. }) if opts.id_column.is_none() => {
+            warnings.push(format!(
+                "{}: {message}; documents are numbered by row (1, 2, …) instead",
+                name.display()
+            ));
+            None
+        }
+        Err(e) => return Err(e),
+    };
+    let fields = schema.root_schema().get_fields();
+    let table = TableColumns {
+        names: fields.iter().map(|f| f.name()).collect(),
+        can_hold_text: (0..fields.len())
+            .map(|root| {
+                flat_kind(schema, root).is_some_and(|k| matches!(k, Kind::Utf8 | Kind::Binary))
+            })
+            .collect(),
+        can_hold_id: (0..fields.len())
+            .map(|root| flat_kind(schema, root).is_some())
+            .collect(),
+    };
+    let text = match project(name, schema, opts.text_column.as_ref(), TEXT, TextColumn)? {
+        Some(text) => text,
+        None => {
+            let (root, warning) = table
+                .fallback_text(name, id.as_ref().map(|id| id.root))
+                .map_err(|m| Error::input(name, 0, m))?;
+            warnings.push(warning);
+            project(
+                name,
+                schema,
+                Some(&ColumnSpec::Index(root + 1)),
+                TEXT,
+                TextColumn,
+            )?
+            .expect("a column given by index is found")
+        }
+    };
+    if !matches!(text.kind, Kind::Utf8 | Kind::Binary) {
+        return Err(Error::input(
+            name,
+            0,
+            format!(
+                "column `{}` is {}, not a string; choose the text column with {TextColumn} \
+                 (columns are: {})",
+                text.name,
+                describe(schema.column(text.leaf).as_ref()),
+                column_listing(schema)
+            ),
+        ));
+    }
+    if id.is_none() && opts.id_column.is_none() {
+        warnings.extend(table.numbered_ids_warning(name, text.root));
+    }
+
+    Ok((id, text, warnings))
 }
 
 /// Finds the column for `spec` (or the column named `default`) among the top-level columns;

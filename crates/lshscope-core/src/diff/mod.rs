@@ -680,38 +680,13 @@ pub fn diff_texts(left: &str, right: &str, options: &DiffOptions) -> TextDiff {
     // The inner alignments of moved blocks: one per block id, in token ranges.
     let mut blocks: Vec<BlockBuild> = Vec::new();
     mark_moves(&mut rows, &left_words, &right_words, min_moved, &mut blocks);
-    // The search looks at the rows before the fold: the fold's rule would join a moved
-    // block, the unchanged run it moved across and its new place into one change when the
-    // block is the longer (a notice moved from first to last around a shorter section).
-    let mut search = MoveSearch {
-        min_block: min_edited_move,
-        min_edge: min_moved,
-        deadline: options.timeout.map(|t| Instant::now() + t),
-        budget: MOVE_SEARCH_BUDGET * (left_words.len() + right_words.len()),
-    };
-    let mut moves_bounded = false;
-    // Each pass takes at most one block from each side of a region; what a region holds
-    // besides its block is looked at again in the next pass (a block split in two by a
-    // chance match, two blocks moved from one place), until a pass finds nothing or a
-    // bound stops it.
-    for _ in 0..MAX_MOVE_PASSES {
-        let (found, bounded) = find_edited_moves(
-            &mut rows,
-            &left_words,
-            &right_words,
-            &mut search,
-            &mut blocks,
-        );
-        if found > 0 {
-            // The regions blocks were cut from are deletions and insertions again: look
-            // for exact moves among them, as at first.
-            mark_moves(&mut rows, &left_words, &right_words, min_moved, &mut blocks);
-        }
-        moves_bounded |= bounded;
-        if found == 0 || bounded {
-            break;
-        }
-    }
+    let moves_bounded = find_moves_with_edits(
+        &mut rows,
+        (&left_words, &right_words),
+        (min_moved, min_edited_move),
+        options.timeout,
+        &mut blocks,
+    );
     fold_short_equal_runs(&mut rows);
     if let Some(cut) = &mut cut
         && let Some((left_kept, right_kept)) = drop_unaligned_tail(&mut rows)
@@ -727,68 +702,7 @@ pub fn diff_texts(left: &str, right: &str, options: &DiffOptions) -> TextDiff {
         right_tokens.truncate(right_kept);
     }
 
-    let byte_range = |tokens: &[Range<usize>], t: &Range<usize>| -> Range<usize> {
-        if t.is_empty() {
-            let at = match tokens.get(t.start) {
-                Some(next) => next.start,
-                None => tokens.last().map_or(0, |last| last.end),
-            };
-            at..at
-        } else {
-            tokens[t.start].start..tokens[t.end - 1].end
-        }
-    };
-    let to_row = |row: &TokenRow, moved: Option<usize>| Row {
-        kind: row.kind,
-        left: byte_range(&left_tokens, &row.l),
-        right: byte_range(&right_tokens, &row.r),
-        left_tokens: row.l.len(),
-        right_tokens: row.r.len(),
-        moved,
-    };
-    // Blocks are numbered in the order of their old places; a block the tail's drop left
-    // with one place only has been undone there and is gone.
-    let mut number: Vec<Option<usize>> = vec![None; blocks.len()];
-    let mut order = Vec::new();
-    for row in &rows {
-        if let Some(b) = row.block
-            && number[b].is_none()
-            && !row.l.is_empty()
-        {
-            number[b] = Some(order.len());
-            order.push(b);
-        }
-    }
-    let rows: Vec<Row> = rows
-        .iter()
-        .map(|row| to_row(row, row.block.and_then(|b| number[b])))
-        .collect();
-    let moves: Vec<MovedBlock> = order
-        .iter()
-        .enumerate()
-        .map(|(n, &b)| {
-            let at = |left_side: bool| -> Range<usize> {
-                let of_block = |r: &Row| r.moved == Some(n) && (r.left_tokens > 0) == left_side;
-                let start = rows
-                    .iter()
-                    .position(of_block)
-                    .expect("both places are kept");
-                let end = rows
-                    .iter()
-                    .rposition(of_block)
-                    .expect("both places are kept")
-                    + 1;
-                start..end
-            };
-            block_of(
-                &rows,
-                at(true),
-                at(false),
-                blocks[b].inner.iter().map(|r| to_row(r, None)),
-            )
-        })
-        .collect();
-
+    let (rows, moves) = byte_rows(&rows, &blocks, &left_tokens, &right_tokens);
     let summary = summarize(&rows, &moves, left_tokens.len(), right_tokens.len());
     TextDiff {
         unit,
@@ -803,6 +717,118 @@ pub fn diff_texts(left: &str, right: &str, options: &DiffOptions) -> TextDiff {
         right_len: right.len(),
         folding,
     }
+}
+
+/// The moved blocks with edits inside, looked for in passes over `rows` (after the exact
+/// moves), within the search's bounds; true when a bound stopped it.
+fn find_moves_with_edits(
+    rows: &mut Vec<TokenRow>,
+    (left_words, right_words): (&[Cow<'_, str>], &[Cow<'_, str>]),
+    (min_moved, min_edited_move): (usize, usize),
+    timeout: Option<Duration>,
+    blocks: &mut Vec<BlockBuild>,
+) -> bool {
+    // The search looks at the rows before the fold: the fold's rule would join a moved
+    // block, the unchanged run it moved across and its new place into one change when the
+    // block is the longer (a notice moved from first to last around a shorter section).
+    let mut search = MoveSearch {
+        min_block: min_edited_move,
+        min_edge: min_moved,
+        deadline: timeout.map(|t| Instant::now() + t),
+        budget: MOVE_SEARCH_BUDGET * (left_words.len() + right_words.len()),
+    };
+    let mut moves_bounded = false;
+    // Each pass takes at most one block from each side of a region; what a region holds
+    // besides its block is looked at again in the next pass (a block split in two by a
+    // chance match, two blocks moved from one place), until a pass finds nothing or a
+    // bound stops it.
+    for _ in 0..MAX_MOVE_PASSES {
+        let (found, bounded) =
+            find_edited_moves(rows, left_words, right_words, &mut search, blocks);
+        if found > 0 {
+            // The regions blocks were cut from are deletions and insertions again: look
+            // for exact moves among them, as at first.
+            mark_moves(rows, left_words, right_words, min_moved, blocks);
+        }
+        moves_bounded |= bounded;
+        if found == 0 || bounded {
+            break;
+        }
+    }
+    moves_bounded
+}
+
+/// The token rows as byte ranges of the texts, and the moved blocks numbered in the order of
+/// their old places.
+fn byte_rows(
+    rows: &[TokenRow],
+    blocks: &[BlockBuild],
+    left_tokens: &[Range<usize>],
+    right_tokens: &[Range<usize>],
+) -> (Vec<Row>, Vec<MovedBlock>) {
+    let byte_range = |tokens: &[Range<usize>], t: &Range<usize>| -> Range<usize> {
+        if t.is_empty() {
+            let at = match tokens.get(t.start) {
+                Some(next) => next.start,
+                None => tokens.last().map_or(0, |last| last.end),
+            };
+            at..at
+        } else {
+            tokens[t.start].start..tokens[t.end - 1].end
+        }
+    };
+    let to_row = |row: &TokenRow, moved: Option<usize>| Row {
+        kind: row.kind,
+        left: byte_range(left_tokens, &row.l),
+        right: byte_range(right_tokens, &row.r),
+        left_tokens: row.l.len(),
+        right_tokens: row.r.len(),
+        moved,
+    };
+    // Blocks are numbered in the order of their old places; a block the tail's drop left
+    // with one place only has been undone there and is gone.
+    let mut number: Vec<Option<usize>> = vec![None; blocks.len()];
+    let mut order = Vec::new();
+    for row in rows {
+        if let Some(b) = row.block
+            && number[b].is_none()
+            && !row.l.is_empty()
+        {
+            number[b] = Some(order.len());
+            order.push(b);
+        }
+    }
+    let byte_rows: Vec<Row> = rows
+        .iter()
+        .map(|row| to_row(row, row.block.and_then(|b| number[b])))
+        .collect();
+    let moves: Vec<MovedBlock> = order
+        .iter()
+        .enumerate()
+        .map(|(n, &b)| {
+            let at = |left_side: bool| -> Range<usize> {
+                let of_block = |r: &Row| r.moved == Some(n) && (r.left_tokens > 0) == left_side;
+                let start = byte_rows
+                    .iter()
+                    .position(of_block)
+                    .expect("both places are kept");
+                let end = byte_rows
+                    .iter()
+                    .rposition(of_block)
+                    .expect("both places are kept")
+                    + 1;
+                start..end
+            };
+            block_of(
+                &byte_rows,
+                at(true),
+                at(false),
+                blocks[b].inner.iter().map(|r| to_row(r, None)),
+            )
+        })
+        .collect();
+
+    (byte_rows, moves)
 }
 
 /// A moved block from its rows at the two places and its inner alignment.

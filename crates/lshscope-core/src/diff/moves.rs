@@ -146,6 +146,59 @@ pub(super) fn find_edited_moves<T: Hash + Eq + Ord>(
     if olds.is_empty() || news.is_empty() {
         return (0, bounded);
     }
+    let mut pairs = screened_pairs(&regions, (&olds, &news), (left, right), min);
+    // Most shared first; ties in the order of the regions, so the result is deterministic.
+    pairs.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+    // For each region, the block found at it as an old place and as a new one.
+    let mut old_block: Vec<Option<usize>> = vec![None; regions.len()];
+    let mut new_block: Vec<Option<usize>> = vec![None; regions.len()];
+    let first_block = blocks.len();
+    for (_, a, b) in pairs {
+        let (g, h) = (olds[a], news[b]);
+        if old_block[g].is_some() || new_block[h].is_some() {
+            continue;
+        }
+        let (l, r) = (regions[g].l.clone(), regions[h].r.clone());
+        let work = l.len() + r.len();
+        if work > search.budget || search.deadline.is_some_and(|d| Instant::now() > d) {
+            bounded = true;
+            break;
+        }
+        search.budget -= work;
+        let ops = capture_diff_slices_deadline(
+            Algorithm::Patience,
+            &left[l.clone()],
+            &right[r.clone()],
+            search.deadline,
+        );
+        if let Some(inner) = moved_block(token_rows(&ops, l.start, r.start), search) {
+            old_block[g] = Some(blocks.len());
+            new_block[h] = Some(blocks.len());
+            blocks.push(BlockBuild {
+                inner,
+                exact: false,
+            });
+        }
+    }
+    let found = blocks.len() - first_block;
+    if found == 0 {
+        return (0, bounded);
+    }
+    let (mut out, new_index) = cut_out_blocks(rows, &regions, (&old_block, &new_block), blocks);
+    renumber_partners(&mut out, &new_index, first_block);
+    pair_block_pieces(&mut out, first_block..blocks.len());
+    *rows = out;
+    (found, bounded)
+}
+
+/// The pairs of an old place (`olds[a]`) and a new one (`news[b]`) worth aligning, as (shared
+/// three-token sequences, a, b).
+fn screened_pairs<T: Hash>(
+    regions: &[Region],
+    (olds, news): (&[usize], &[usize]),
+    (left, right): (&[T], &[T]),
+    min: usize,
+) -> Vec<(usize, usize, usize)> {
     // The screen: a block with a few edits keeps long unchanged runs, so its two places
     // share many three-token sequences (a 20-word block with two edits inside still shares
     // a dozen); two regions that share fewer than half the block's minimum are not aligned.
@@ -185,44 +238,20 @@ pub(super) fn find_edited_moves<T: Hash + Eq + Ord>(
             }
         }
     }
-    // Most shared first; ties in the order of the regions, so the result is deterministic.
-    pairs.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
-    // For each region, the block found at it as an old place and as a new one.
-    let mut old_block: Vec<Option<usize>> = vec![None; regions.len()];
-    let mut new_block: Vec<Option<usize>> = vec![None; regions.len()];
-    let first_block = blocks.len();
-    for (_, a, b) in pairs {
-        let (g, h) = (olds[a], news[b]);
-        if old_block[g].is_some() || new_block[h].is_some() {
-            continue;
-        }
-        let (l, r) = (regions[g].l.clone(), regions[h].r.clone());
-        let work = l.len() + r.len();
-        if work > search.budget || search.deadline.is_some_and(|d| Instant::now() > d) {
-            bounded = true;
-            break;
-        }
-        search.budget -= work;
-        let ops = capture_diff_slices_deadline(
-            Algorithm::Patience,
-            &left[l.clone()],
-            &right[r.clone()],
-            search.deadline,
-        );
-        if let Some(inner) = moved_block(token_rows(&ops, l.start, r.start), search) {
-            old_block[g] = Some(blocks.len());
-            new_block[h] = Some(blocks.len());
-            blocks.push(BlockBuild {
-                inner,
-                exact: false,
-            });
-        }
-    }
-    let found = blocks.len() - first_block;
-    if found == 0 {
-        return (0, bounded);
-    }
-    let mut out: Vec<TokenRow> = Vec::with_capacity(rows.len() + 16 * found);
+    pairs
+}
+
+/// `rows` with the regions a block was found at rebuilt around their blocks (see
+/// [`find_edited_moves`]), and where each row kept whole went (`usize::MAX`: undone with its
+/// region).
+fn cut_out_blocks(
+    rows: &[TokenRow],
+    regions: &[Region],
+    (old_block, new_block): (&[Option<usize>], &[Option<usize>]),
+    blocks: &[BlockBuild],
+) -> (Vec<TokenRow>, Vec<usize>) {
+    // Room for the pieces of a few blocks without growing.
+    let mut out: Vec<TokenRow> = Vec::with_capacity(rows.len() + 16 * blocks.len());
     // Where each row kept whole went (`usize::MAX`: undone with its region), for the
     // partners of the moves found before.
     let mut new_index = vec![usize::MAX; rows.len()];
@@ -288,8 +317,13 @@ pub(super) fn find_edited_moves<T: Hash + Eq + Ord>(
         new_index[i] = out.len();
         out.push(rows[i].clone());
     }
-    // The moves found before: renumber partners; one whose partner was undone is undone.
-    for row in &mut out {
+    (out, new_index)
+}
+
+/// The moves found before the rebuild: their partners renumbered, and a move whose partner
+/// was undone undone too.
+fn renumber_partners(out: &mut [TokenRow], new_index: &[usize], first_block: usize) {
+    for row in out.iter_mut() {
         let partner = match row.kind {
             Kind::MovedOut { to } if row.block < Some(first_block) => new_index[to],
             Kind::MovedIn { from } if row.block < Some(first_block) => new_index[from],
@@ -305,8 +339,11 @@ pub(super) fn find_edited_moves<T: Hash + Eq + Ord>(
             row.block = None;
         }
     }
-    // The unchanged pieces of a block are in the same order at both places: pair them.
-    for b in first_block..blocks.len() {
+}
+
+/// Pairs the unchanged pieces of each new block: they are in the same order at both places.
+fn pair_block_pieces(out: &mut [TokenRow], new_blocks: Range<usize>) {
+    for b in new_blocks {
         let of = |moved_out: bool| -> Vec<usize> {
             (0..out.len())
                 .filter(|&k| {
@@ -325,8 +362,6 @@ pub(super) fn find_edited_moves<T: Hash + Eq + Ord>(
             out[n].kind = Kind::MovedIn { from: o };
         }
     }
-    *rows = out;
-    (found, bounded)
 }
 
 /// The moved block two runs hold, from their alignment `rows`: cut to its first and last

@@ -30,6 +30,7 @@ use parquet::file::properties::WriterProperties;
 use parquet::file::reader::{ChunkReader, FileReader};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::parser::parse_message_type;
+use parquet::schema::types::SchemaDescriptor;
 
 use crate::io::parquet::{ColumnBatch, TypedReader, corrupt, guard_panics, open};
 use crate::jobs::Progress;
@@ -469,19 +470,10 @@ pub fn read_pairs_bytes(
     })
 }
 
-/// The five columns in schema order; the last two optional.
-const COLUMNS: [&str; 5] = ["id_a", "id_b", "jaccard", "estimate", "bands_hit"];
-
-fn read_pairs_chunks<R: ChunkReader + 'static>(
-    chunks: R,
-    file_bytes: u64,
-    name: &Path,
-    progress: &Progress,
-    mut visit: impl FnMut(PairRecord<'_>) -> Result<()>,
-) -> Result<u64> {
-    let reader = open(chunks, file_bytes, name)?;
-    let metadata = reader.metadata();
-    let schema = metadata.file_metadata().schema_descr();
+/// The leaf index and max definition level of each of [`COLUMNS`] in a file with `schema`
+/// (`None`: an optional column the file does not have); an error names a column missing or
+/// of the wrong type.
+fn pair_columns(name: &Path, schema: &SchemaDescriptor) -> Result<[Option<(usize, i16)>; 5]> {
     let listing = crate::io::excerpt::listing(
         &(0..schema.num_columns())
             .map(|i| schema.column(i).path().string())
@@ -537,6 +529,23 @@ fn read_pairs_chunks<R: ChunkReader + 'static>(
             ));
         }
     }
+    Ok(leaves)
+}
+
+/// The five columns in schema order; the last two optional.
+const COLUMNS: [&str; 5] = ["id_a", "id_b", "jaccard", "estimate", "bands_hit"];
+
+fn read_pairs_chunks<R: ChunkReader + 'static>(
+    chunks: R,
+    file_bytes: u64,
+    name: &Path,
+    progress: &Progress,
+    mut visit: impl FnMut(PairRecord<'_>) -> Result<()>,
+) -> Result<u64> {
+    let reader = open(chunks, file_bytes, name)?;
+    let metadata = reader.metadata();
+    let schema = metadata.file_metadata().schema_descr();
+    let leaves = pair_columns(name, schema)?;
 
     progress.set_total(file_bytes);
     let mut batches: [ColumnBatch; 5] = Default::default();

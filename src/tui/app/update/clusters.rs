@@ -103,7 +103,7 @@ impl App {
     /// Queues a clusters job for the shown candidates at t, when the clusters view is shown,
     /// the candidates answer the banding asked for, and nothing was asked for these yet.
     pub(super) fn request_clusters(&mut self) {
-        let (Some(data), Some(result)) = (&self.data, &self.candidates.result) else {
+        let (Some(data), Some(result)) = (&self.data, self.candidates.result()) else {
             return;
         };
         let (banding, threshold) = (result.banding, self.curve.threshold);
@@ -123,13 +123,17 @@ impl App {
                 .clusters
                 .identical()
                 .cloned()
-                .or_else(|| self.candidates.sampling.bands.found_groups()),
+                .or_else(|| self.candidates.sampling().bands.found_groups()),
             sort: self.clusters.sort(),
             fixed: self.imported.clusters(),
             // Sampled candidates do not hold every pair: the job joins the buckets instead.
-            from_buckets: self.candidates.estimated.is_some().then_some(FromBuckets {
-                max_bucket: self.config.max_bucket,
-            }),
+            from_buckets: self
+                .candidates
+                .estimated()
+                .is_some()
+                .then_some(FromBuckets {
+                    max_bucket: self.config.max_bucket,
+                }),
             max_bucket: self.config.max_bucket,
         });
         self.effects.push(Effect::Clusters(job));

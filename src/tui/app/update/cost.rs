@@ -12,7 +12,7 @@ impl App {
             self.show(View::Main);
         } else if let Some(data) = self.data.clone() {
             self.show(View::Cost);
-            let (threshold, sampling) = (self.curve.threshold, &self.candidates.sampling);
+            let (threshold, sampling) = (self.curve.threshold, self.candidates.sampling());
             let job = self.cost.open(self.curve.banding, || CostRequest {
                 data,
                 options: lshscope_core::analysis::cost::CostOptions {

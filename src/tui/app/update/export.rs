@@ -13,17 +13,14 @@ impl App {
     /// Queues the export of the filtered pairs (CSV) and the plots; the file is written off
     /// the UI thread (it may hold millions of rows) and [`Action::Exported`] reports back.
     pub(super) fn export(&mut self) {
-        if self.candidates.job.is_running()
-            && (self.candidates.result.is_none() || self.result_is_stale())
-        {
-            self.candidates.export_pending = true;
+        if self.candidates.hold_export(self.curve.banding) {
             self.say(format!(
                 "exporting when the candidates of {} are ready…",
                 self.curve.banding
             ));
             return;
         }
-        let Some(result) = &self.candidates.result else {
+        let Some(result) = self.candidates.result() else {
             self.complain("nothing to export yet");
             return;
         };
@@ -31,7 +28,7 @@ impl App {
         let Some(data) = self.data.clone() else {
             return;
         };
-        let rows = self.candidates.list.rows().to_vec();
+        let rows = self.candidates.list().rows().to_vec();
         let labels = (rows.iter())
             .map(|&i| &result.pairs[i as usize])
             .filter_map(|p| self.label_of(p.a, p.b).map(|l| ((p.a, p.b), l)))
@@ -110,7 +107,7 @@ impl App {
                 histogram_banding,
                 self.hist.bins(),
             ),
-            estimated: self.candidates.estimated.as_ref().map(|e| {
+            estimated: self.candidates.estimated().map(|e| {
                 // Short enough for the figure's legend line.
                 format!(
                     "{} in all (95 %, {} sampled)",

@@ -46,16 +46,15 @@ impl App {
     /// A new truth: the pinned family is measured again on its pairs.
     pub(super) fn remeasure_pinned_family(&mut self) {
         let (Some(pinned), Some(data), Some(truth)) =
-            (&self.family.pinned, self.data.clone(), self.truth.truth())
+            (self.family.pinned(), self.data.clone(), self.truth.truth())
         else {
             return;
         };
-        if Arc::ptr_eq(&pinned.truth, &truth.pairs) {
+        if Arc::ptr_eq(pinned.truth(), &truth.pairs) {
             return;
         }
-        let job = self
-            .family
-            .pin(data, pinned.family, Arc::clone(&truth.pairs));
+        let (family, truth) = (pinned.family(), Arc::clone(&truth.pairs));
+        let job = self.family.pin(data, family, truth);
         self.effects.push(Effect::Family(job));
     }
 
@@ -64,11 +63,8 @@ impl App {
             None => {}
             Some(Ok(family)) => {
                 self.family.remeasure(self.curve.banding, self.hist.bins());
-                let departing = self
-                    .family
-                    .pinned
-                    .as_ref()
-                    .and_then(|p| p.curve.as_ref())
+                let departing = (self.family.pinned())
+                    .and_then(|p| p.curve())
                     .map(|c| (c.departing_bins(), c.bins.len(), c.draws));
                 match departing {
                     Some((off, bins, draws)) => self.say(format!(

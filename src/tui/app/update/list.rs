@@ -1,13 +1,11 @@
 //! The main screen: panel focus, the histogram's bin cursor, and the pair list (the
 //! candidates, or the missed pairs when the truth's list is shown: see [`super::truth`]).
 
-use std::sync::Arc;
-
 use crate::tui::app::{App, Focus, Overlay, PromptKind, View};
 use crate::tui::keys::HelpCommand;
 use crate::tui::keys::{Command, hint};
 use crate::tui::layout;
-use crate::tui::list::{JaccardFilter, SortOrder, list_order};
+use crate::tui::list::{JaccardFilter, PairList, SortOrder, list_order};
 use lshscope_core::util::numfmt::{for_count, thousands};
 
 impl App {
@@ -31,8 +29,8 @@ impl App {
             Command::Down => self.move_in_list(1),
             Command::PageUp => self.move_in_list(-(self.list_page() as isize)),
             Command::PageDown => self.move_in_list(self.list_page() as isize),
-            Command::Top => self.candidates.list.top(height),
-            Command::Bottom => self.candidates.list.bottom(height),
+            Command::Top => self.candidates.move_selection(height, PairList::top),
+            Command::Bottom => self.candidates.move_selection(height, PairList::bottom),
             Command::Open => self.open_selected(),
             Command::CycleSort => self.cycle_sort(),
             Command::CyclePreview => self.cycle_preview(),
@@ -51,7 +49,7 @@ impl App {
         let keep = self.selected_pair().map(|p| (p.a, p.b));
         self.rebuild_visible(keep);
         let height = self.list_height();
-        self.candidates.list.top(height);
+        self.candidates.move_selection(height, PairList::top);
         self.say(format!("pairs {}", self.list_view.sort.describe()));
     }
 
@@ -74,13 +72,14 @@ impl App {
         if self.truth.show_missed() {
             self.truth.move_missed(delta, height);
         } else {
-            self.candidates.list.move_by(delta, height);
+            self.candidates
+                .move_selection(height, |list, h| list.move_by(delta, h));
         }
     }
 
     /// Recomputes the filtered, sorted list, keeping `keep` selected if it is still there.
     pub(super) fn rebuild_visible(&mut self, keep: Option<(u32, u32)>) {
-        let order = match &self.candidates.result {
+        let order = match self.candidates.result() {
             Some(result) => list_order(&result.pairs, self.list_view()),
             None => Vec::new(),
         };
@@ -91,24 +90,7 @@ impl App {
     /// if it is still there.
     pub(super) fn show_order(&mut self, order: Vec<u32>, keep: Option<(u32, u32)>) {
         let height = self.list_height();
-        // A selection on the first row is where the list opened, not a pair the user chose:
-        // the list stays at its top when it refills (a first estimate's sample followed by
-        // the exact candidates would otherwise carry row 1 to wherever that pair sits among
-        // ties, say row 32).
-        let keep = keep.filter(|_| self.candidates.list.selected() > 0);
-        let pairs = self
-            .candidates
-            .result
-            .as_ref()
-            .map(|r| Arc::clone(&r.pairs));
-        self.candidates.list.show(
-            order,
-            |i| match (&pairs, keep) {
-                (Some(pairs), Some(k)) => (pairs[i as usize].a, pairs[i as usize].b) == k,
-                _ => false,
-            },
-            height,
-        );
+        self.candidates.show_rows(order, keep, height);
         self.rebuild_missed();
     }
 
@@ -119,7 +101,8 @@ impl App {
 
     pub(super) fn move_selection(&mut self, delta: isize) {
         let height = self.list_height();
-        self.candidates.list.move_by(delta, height);
+        self.candidates
+            .move_selection(height, |list, h| list.move_by(delta, h));
     }
 
     pub(super) fn filter_to_bin(&mut self, bin: usize) {
@@ -138,7 +121,7 @@ impl App {
         self.list_view.filter = Some(filter);
         let keep = self.selected_pair().map(|p| (p.a, p.b));
         self.rebuild_visible(keep);
-        let shown = self.candidates.list.len();
+        let shown = self.candidates.list().len();
         self.say(format!(
             "showing {} {} with {} ({} clears)",
             thousands(shown as u64),
@@ -157,7 +140,7 @@ impl App {
     }
 
     pub(super) fn jump_to(&mut self, id: &str) {
-        let (Some(result), Some(data)) = (&self.candidates.result, &self.data) else {
+        let (Some(result), Some(data)) = (self.candidates.result(), &self.data) else {
             return;
         };
         if id.is_empty() {
@@ -169,10 +152,11 @@ impl App {
         };
         // Search forward from the pair after the selection, wrapping, so `/` again finds the
         // next pair with the same id.
-        match self.candidates.list.find_after_selection(has) {
+        match self.candidates.list().find_after_selection(has) {
             Some(k) => {
                 let height = self.list_height();
-                self.candidates.list.select(k, height);
+                self.candidates
+                    .move_selection(height, |list, h| list.select(k, h));
                 self.say(format!("pair with {id}"));
             }
             None if (0..result.pairs.len() as u32).any(has) => self.complain(format!(
@@ -209,8 +193,9 @@ impl App {
                 let line = (y - first_row) as usize;
                 if self.truth.show_missed() {
                     self.truth.select_missed_on_line(line, height);
-                } else if let Some(i) = self.candidates.list.row_on_line(line) {
-                    self.candidates.list.select(i, height);
+                } else if let Some(i) = self.candidates.list().row_on_line(line) {
+                    self.candidates
+                        .move_selection(height, |list, h| list.select(i, h));
                 }
             }
         }

@@ -6,12 +6,16 @@
 //! [`App::common_command`] (quit, help, Back, b/r/t, pins, labels, the view toggles). Each
 //! feature's commands live in the module named after it; work is queued as [`Effect`]s.
 //!
+//! The banding's round trip is here too, so one key press reads in one file: b and r go to
+//! [`App::set_banding`], which asks the candidates' owner for a job (`request_banding`); its
+//! answers come back to `on_banded` / `on_estimated`, which hand them to the owner and fill
+//! the histogram and list (`show_candidates`).
+//!
 //! Two fan-outs keep the views in step: [`App::on_candidates_changed`] after new candidates
 //! arrive, and [`App::on_threshold_changed`] after t moves.
 //!
 //! [`Effect`]: crate::tui::app::Effect
 
-mod candidates;
 mod clusters;
 mod cost;
 mod export;
@@ -23,6 +27,7 @@ mod viewer;
 
 use std::sync::Arc;
 
+use lshscope_core::analysis::histogram::SimilarityHistogram;
 use lshscope_core::analysis::labels::{Label, rfc3339_utc};
 use lshscope_core::minhash::similarity::jaccard;
 use lshscope_core::minhash::{Banding, IdenticalGroups};
@@ -31,13 +36,14 @@ use lshscope_core::util::numfmt::{for_count, thousands};
 use lshscope_core::pipeline::Loaded;
 
 use crate::tui::app::{Action, App, Effect, Overlay, PairSource, PromptKind, View};
-use crate::tui::candidates::{Candidates, RebandContext};
+use crate::tui::candidates::{BandOutcome, Candidates, EstimatedOutcome, RebandContext};
 use crate::tui::clusters::{cluster_list_rows, edge_list_rows};
 use crate::tui::help::HelpPage;
 use crate::tui::imported::ImportAnswer;
 use crate::tui::keys::HelpCommand;
 use crate::tui::keys::{Command, hint};
 use crate::tui::labels::{LabelTarget, LabelsSaved};
+use crate::tui::list::PairList;
 use crate::tui::theme::MAX_PINS;
 
 impl App {
@@ -47,7 +53,8 @@ impl App {
             Action::Resize(w, h) => {
                 self.size = (w, h);
                 let height = self.list_height();
-                self.candidates.list.scroll_into_view(height);
+                self.candidates
+                    .move_selection(height, PairList::scroll_into_view);
                 self.truth.scroll_missed_into_view(height);
                 self.clusters.scroll_into_view(self.size);
                 self.relayout_viewer();
@@ -66,8 +73,8 @@ impl App {
             Action::Banded(outcome) => self.on_banded(outcome),
             Action::Estimated(estimated) => self.on_estimated(*estimated),
             Action::BandFailed { request, message } => {
-                if self.candidates.job.accept(request).is_some() {
-                    let export = if std::mem::take(&mut self.candidates.export_pending) {
+                if let Some(export_pending) = self.candidates.fail(request) {
+                    let export = if export_pending {
                         " (export cancelled)"
                     } else {
                         ""
@@ -96,15 +103,13 @@ impl App {
             }
             Action::Imported(answer) => match *answer {
                 ImportAnswer::Done { imported, outcome } => {
-                    if !self.imported.announced {
-                        self.imported.announced = true;
-                        self.say(format!("imported {}", imported.report.summary()));
+                    if let Some(news) = self.imported.accept(imported) {
+                        self.say(news);
                     }
-                    self.imported.result = Some(imported);
                     self.on_banded(outcome);
                 }
                 ImportAnswer::Failed { request, error } => {
-                    if self.candidates.job.accept(request).is_some() {
+                    if self.candidates.fail(request).is_some() {
                         self.fatal = Some(error);
                         self.should_quit = true;
                     }
@@ -448,6 +453,100 @@ impl App {
         self.viewer.follow_banding(self.curve.banding, &data);
     }
 
+    // The candidates' answers: shown with the histogram and list they fill.
+
+    fn on_banded(&mut self, outcome: BandOutcome) {
+        // Latest wins: an answer to anything but the newest request is dropped.
+        if let Some(started) = self.candidates.accept_exact(&outcome, self.clock) {
+            self.show_candidates(outcome, Some(started));
+        }
+    }
+
+    /// Shows sampled candidates with their estimate; a first answer (`refining`) leaves the
+    /// job running for the refined one.
+    fn on_estimated(&mut self, estimated: EstimatedOutcome) {
+        let asked = self.curve.banding;
+        if let Some((outcome, started)) = self
+            .candidates
+            .accept_estimated(estimated, asked, self.clock)
+        {
+            self.show_candidates(outcome, Some(started));
+        }
+    }
+
+    fn show_candidates(&mut self, outcome: BandOutcome, started: Option<std::time::Instant>) {
+        let keep = self.selected_pair().map(|p| (p.a, p.b));
+        match self.candidates.show(outcome) {
+            Some(p) if p.hist.bins() == self.hist.bins() => {
+                self.hist = p.hist;
+                self.add_labels_to_histogram();
+                if p.view == self.list_view() {
+                    self.show_order(p.order, keep);
+                } else {
+                    // The filter or sort changed while the job ran.
+                    self.rebuild_visible(keep);
+                }
+            }
+            _ => {
+                self.rebuild_histogram();
+                self.rebuild_visible(keep);
+            }
+        }
+        if self.candidates.shown(started, self.clock) {
+            self.export();
+        }
+        self.on_candidates_changed();
+    }
+
+    fn rebuild_histogram(&mut self) {
+        let bins = self.hist.bins();
+        self.hist = match self.candidates.result() {
+            // Sampled candidates: bars are the estimated counts, labels those of the sample.
+            Some(_) if self.candidates.estimated().is_some() => self
+                .candidates
+                .estimated()
+                .map(|e| e.estimate.histogram())
+                .filter(|h| h.bins() == bins)
+                .unwrap_or_else(|| SimilarityHistogram::new(bins)),
+            Some(result) => SimilarityHistogram::from_values(
+                result.pairs.iter().map(|p| (p.jaccard, None)),
+                bins,
+            ),
+            None => SimilarityHistogram::new(bins),
+        };
+        self.add_labels_to_histogram();
+    }
+
+    /// Counts the labels of the current candidates into `hist` (which must have no labels):
+    /// each labelled pair of texts once, however many copy pairs it covers, so a bin's
+    /// precision and its interval count judgements, not copies.
+    fn add_labels_to_histogram(&mut self) {
+        let Some(result) = self.candidates.result() else {
+            return;
+        };
+        let pairs = &result.pairs;
+        // Labels are few and pairs sorted by (a, b): look each label's pairs up, rather than
+        // every pair's label. A labelled pair of texts counts when any of its copy pairs is a
+        // candidate (they share signatures, so all are, unless the list is a sample).
+        for (copies, label) in self.labels.labelled_texts(LABEL_LOOKUPS) {
+            let found = copies
+                .iter()
+                .find_map(|&(a, b)| pairs.binary_search_by(|p| (p.a, p.b).cmp(&(a, b))).ok());
+            if let Some(i) = found {
+                self.hist.add_label(pairs[i].jaccard, label);
+            }
+        }
+    }
+
+    fn count_above_threshold(&mut self) {
+        let t = self.curve.threshold;
+        self.pairs_at_or_above_t = self
+            .candidates
+            .result()
+            .map(|r| r.pairs.iter().filter(|p| p.jaccard >= t).count())
+            .unwrap_or(0);
+    }
+
     fn set_threshold(&mut self, t: f64) {
         // Round to 1e-6 so repeated ±0.01 steps do not drift (0.1 + 0.01·k in binary).
         self.curve.threshold = (t.clamp(0.0, 1.0) * 1e6).round() / 1e6;
@@ -481,3 +580,6 @@ fn banding_step(cmd: Command, b: Banding) -> Option<(usize, usize)> {
         _ => None,
     }
 }
+
+/// The most copy pairs of one labelled pair of texts looked up among sampled candidates.
+const LABEL_LOOKUPS: usize = 64;

@@ -84,7 +84,7 @@ impl App {
     pub(super) fn truth_remeasure(&mut self) {
         let view = self.missed_view();
         // Sampled candidates: recall from the signatures, precision from the estimates.
-        let candidates = match (&self.candidates.result, &self.data) {
+        let candidates = match (self.candidates.result(), &self.data) {
             (Some(r), Some(data)) => Some(match self.candidates.estimated_total() {
                 Some(total) => MeasuredCandidates::Sampled {
                     banding: r.banding,

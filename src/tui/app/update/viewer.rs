@@ -86,9 +86,9 @@ impl App {
 
     /// ← / → in the viewer opened from the candidate list.
     pub(super) fn step_candidate(&mut self, delta: isize) {
-        let before = self.candidates.list.selected();
+        let before = self.candidates.list().selected();
         self.move_selection(delta);
-        if self.candidates.list.selected() == before {
+        if self.candidates.list().selected() == before {
             self.say("no more pairs in the list");
         } else {
             self.open_selected();

@@ -278,52 +278,109 @@ pub fn generate_job_ads(opts: &JobAdOptions) -> JobAds {
     let agencies: Vec<u32> = (0..company_count as u32)
         .filter(|&c| companies[c as usize].agency)
         .collect();
-    // A few companies post many ads and most post a few: rank ~ u^1.3.
-    let poster = |draw: &mut Draw| -> u32 {
-        let rank = (draw.unit().powf(1.3) * company_count as f64) as usize;
-        rank.min(company_count - 1) as u32
-    };
+    let mut texts: Vec<Text> = Vec::with_capacity(n);
+    let planted = plant_pairs(&mut draw, opts, &companies, &mut texts);
+    let rest = n - texts.len();
+    let family_docs = (rest as f64 * opts.mix.families) as usize;
+    let repost_docs = (rest as f64 * opts.mix.reposts) as usize;
+    let edited_docs = (rest as f64 * opts.mix.edited) as usize;
+    let originals = rest.saturating_sub(family_docs + repost_docs + edited_docs);
+    let ads = write_originals(&mut draw, &companies, &mut texts, originals);
+    write_copies(
+        &mut draw,
+        &companies,
+        &mut texts,
+        &ads,
+        (repost_docs, edited_docs),
+    );
+    drop(ads);
+    let left = n - texts.len();
+    write_families(
+        &mut draw,
+        opts,
+        &companies,
+        (&employers, &agencies),
+        &mut texts,
+        left,
+    );
+    shuffled_corpus(&mut draw, texts, planted, n)
+}
+
+/// A text as written, with its origin (`of` an index into the texts written so far) and its
+/// company.
+type Text = (String, Origin, u32);
+
+/// The company that posts the next ad: a few companies post many ads and most post a few,
+/// rank ~ u^1.3.
+fn poster(draw: &mut Draw, company_count: usize) -> u32 {
+    let rank = (draw.unit().powf(1.3) * company_count as f64) as usize;
+    rank.min(company_count - 1) as u32
+}
+
+/// The planted pairs: for each level, ads and a copy edited to about that Jaccard, written
+/// to `texts` (two at a time, while they fit in the corpus); each as (first, second, Jaccard,
+/// level).
+fn plant_pairs(
+    draw: &mut Draw,
+    opts: &JobAdOptions,
+    companies: &[Company],
+    texts: &mut Vec<Text>,
+) -> Vec<(usize, usize, f64, f64)> {
+    let n = opts.documents;
     let mut shingler = Shingler::new(opts.shingle.clone());
-    // (text, origin with `of` as an index into `texts`, company)
-    let mut texts: Vec<(String, Origin, u32)> = Vec::with_capacity(n);
     let mut planted = Vec::new();
     'levels: for &level in &opts.levels {
         for _ in 0..opts.pairs_per_level {
             if texts.len() + 2 > n {
                 break 'levels;
             }
-            let company = poster(&mut draw);
-            let ad = new_ad(&mut draw, &companies, company, false);
+            let company = poster(draw, companies.len());
+            let ad = new_ad(draw, companies, company, false);
             let co = &companies[company as usize];
             let base = ad.render(co);
-            let (text, j) = plant(&mut draw, &mut shingler, &ad, &base, &companies, level);
+            let (text, j) = plant(draw, &mut shingler, &ad, &base, companies, level);
             planted.push((texts.len(), texts.len() + 1, j, level));
             texts.push((base, Origin::Planted, company));
             texts.push((text, Origin::Planted, company));
         }
     }
-    let rest = n - texts.len();
-    let family_docs = (rest as f64 * opts.mix.families) as usize;
-    let repost_docs = (rest as f64 * opts.mix.reposts) as usize;
-    let edited_docs = (rest as f64 * opts.mix.edited) as usize;
-    let originals = rest.saturating_sub(family_docs + repost_docs + edited_docs);
-    // Originals first, kept as ads so that reposts can edit them.
+    planted
+}
+
+/// The originals: new ads, kept (with where their text is) so that reposts can edit them.
+fn write_originals(
+    draw: &mut Draw,
+    companies: &[Company],
+    texts: &mut Vec<Text>,
+    originals: usize,
+) -> Vec<(usize, Ad)> {
     let mut ads: Vec<(usize, Ad)> = Vec::with_capacity(originals);
     for _ in 0..originals {
-        let company = poster(&mut draw);
+        let company = poster(draw, companies.len());
         let short = draw.chance(0.15);
-        let ad = new_ad(&mut draw, &companies, company, short);
+        let ad = new_ad(draw, companies, company, short);
         let text = ad.render(&companies[company as usize]);
         ads.push((texts.len(), ad));
         texts.push((text, Origin::Original, company));
     }
+    ads
+}
+
+/// Reposts (verbatim, or renewed: new date and reference) and edited copies of the originals.
+fn write_copies(
+    draw: &mut Draw,
+    companies: &[Company],
+    texts: &mut Vec<Text>,
+    ads: &[(usize, Ad)],
+    (repost_docs, edited_docs): (usize, usize),
+) {
     for k in 0..repost_docs + edited_docs {
         if ads.is_empty() {
             break;
         }
         let (of, ad) = &ads[draw.below(ads.len())];
         let co = &companies[ad.company as usize];
-        let (small, large) = edits_of(&mut draw, ad, &companies);
+        let (small, large) = edits_of(draw, ad, companies);
         let (text, origin) = if k < repost_docs {
             if draw.chance(0.5) {
                 (
@@ -368,10 +425,19 @@ pub fn generate_job_ads(opts: &JobAdOptions) -> JobAds {
         };
         texts.push((text, origin, ad.company));
     }
-    drop(ads);
-    // Template families: an agency's text (or a chain's ad) with other titles, cities, pay.
+}
+
+/// Template families filling the `left` documents still to write: an agency's text (or a
+/// chain's ad) with other titles, cities, pay.
+fn write_families(
+    draw: &mut Draw,
+    opts: &JobAdOptions,
+    companies: &[Company],
+    (employers, agencies): (&[u32], &[u32]),
+    texts: &mut Vec<Text>,
+    mut left: usize,
+) {
     let mut family = 0u32;
-    let mut left = n - texts.len();
     while left > 0 {
         let u = draw.unit().max(f64::MIN_POSITIVE);
         // Pareto by inversion (exponent 1.2), at least MIN_FAMILY unless the cap is lower.
@@ -380,12 +446,12 @@ pub fn generate_job_ads(opts: &JobAdOptions) -> JobAds {
             .min(left);
         let from_agency = !agencies.is_empty() && (employers.is_empty() || draw.chance(0.7));
         let company = if from_agency {
-            draw.pick(&agencies)
+            draw.pick(agencies)
         } else {
-            draw.pick(&employers)
+            draw.pick(employers)
         };
         let co = &companies[company as usize];
-        let template = new_ad(&mut draw, &companies, company, false);
+        let template = new_ad(draw, companies, company, false);
         let titles = FIELDS[template.field].titles;
         for _ in 0..size {
             let mut member = template.clone();
@@ -393,23 +459,32 @@ pub fn generate_job_ads(opts: &JobAdOptions) -> JobAds {
                 member.title = draw.pick(titles);
             }
             member.city = draw.below(words::CITIES.len());
-            member.pay = draw_pay(&mut draw, member.field, member.city);
-            member.posted = draw_date(&mut draw);
+            member.pay = draw_pay(draw, member.field, member.city);
+            member.posted = draw_date(draw);
             member.reference = 1000 + draw.below(9000) as u32;
             if draw.chance(0.3) && !member.requirements.is_empty() {
                 let pool = FIELDS[member.field].requirements;
                 let slot = draw.below(member.requirements.len());
                 let template = draw.pick(pool);
-                member.requirements[slot] = item(&mut draw, template, member.city);
+                member.requirements[slot] = item(draw, template, member.city);
             }
             texts.push((member.render(co), Origin::Family(family), company));
         }
         family += 1;
         left -= size;
     }
-    // Shuffle so that copies and pairs are not neighbours.
+}
+
+/// The texts shuffled (so that copies and pairs are not neighbours) into the corpus, with
+/// the origins and planted pairs renumbered to the new order.
+fn shuffled_corpus(
+    draw: &mut Draw,
+    mut texts: Vec<Text>,
+    planted: Vec<(usize, usize, f64, f64)>,
+    n: usize,
+) -> JobAds {
     let mut perm: Vec<usize> = (0..texts.len()).collect();
-    shuffle(&mut draw, &mut perm);
+    shuffle(draw, &mut perm);
     let mut position = vec![0u32; texts.len()];
     for (pos, &orig) in perm.iter().enumerate() {
         position[orig] = pos as u32;
