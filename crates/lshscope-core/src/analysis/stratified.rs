@@ -472,65 +472,33 @@ impl CandidateIndex {
                 Ok(out)
             })
             .collect::<Result<_>>()?;
-        /// ORs `bits` into word `word` of the union, logging the old word when it changes.
-        #[inline(always)]
-        fn or_word(
-            union_bits: &mut [u64],
-            log: &mut Vec<(u32, u64)>,
-            union: &mut u64,
-            word: u32,
-            bits: u64,
-        ) {
-            let old = union_bits[word as usize];
-            let new = old | bits;
-            if new != old {
-                log.push((word, old));
-                *union += (new & !old).count_ones() as u64;
-                union_bits[word as usize] = new;
-            }
-        }
-        // Classes come in the order of their rows, so consecutive classes often share their
-        // buckets in the first bands (a family's classes share most of them): the union is
-        // kept band by band, with a log of the words each band changed, and the next class
-        // undoes only the bands from the first where its bucket differs, then ORs its own.
-        // The work is then one OR per node of the trie of rows (its bands' words), not one
-        // per class and band. Ranges of classes run in parallel, each from an empty union.
-        const RANGE: usize = 2048;
-        let bands = lists.bands.len();
-        let twice: u64 = (0..classes.div_ceil(RANGE))
+        const CHUNK: usize = 64;
+        let twice: u64 = (0..classes.div_ceil(CHUNK))
             .into_par_iter()
             .map_init(
-                || {
-                    (
-                        vec![0u64; docs.len().div_ceil(64)],
-                        Vec::<(u32, u64)>::new(),
-                        vec![0usize; bands + 1],
-                    )
-                },
-                |(union_bits, log, marks), range| {
+                || (vec![0u64; docs.len().div_ceil(64)], Vec::<u32>::new()),
+                |(union_bits, touched), chunk| {
                     progress.check()?;
                     let mut sum = 0u64;
-                    // Documents in the union, and how many leading bands of `previous` (the
-                    // last class's row) it holds, the class's own bits beyond them.
-                    let mut union = 0u64;
-                    let mut held = 0usize;
-                    let mut previous: &[u32] = &[];
-                    for class in range * RANGE..((range + 1) * RANGE).min(classes) {
+                    for class in chunk * CHUNK..((chunk + 1) * CHUNK).min(classes) {
                         let (lo, hi) = (starts[class], starts[class + 1]);
-                        let row = row(docs[lo as usize]);
-                        let keep = previous[..held]
-                            .iter()
-                            .zip(row)
-                            .take_while(|(a, b)| a == b)
-                            .count();
-                        for &(word, old) in log[marks[keep]..].iter().rev() {
-                            let now = union_bits[word as usize];
-                            union -= (now & !old).count_ones() as u64;
-                            union_bits[word as usize] = old;
+                        let mut or_word = |word: u32, bits: u64| {
+                            let old = union_bits[word as usize];
+                            if old == 0 {
+                                touched.push(word);
+                            }
+                            union_bits[word as usize] = old | bits;
+                        };
+                        // The class itself is in its union whatever its buckets hold.
+                        let mut p = lo;
+                        while p < hi {
+                            let end = ((p / 64 + 1) * 64).min(hi);
+                            let n = end - p;
+                            let ones = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+                            or_word(p / 64, ones << (p % 64));
+                            p = end;
                         }
-                        log.truncate(marks[keep]);
-                        for (k, &bucket) in row.iter().enumerate().skip(keep) {
-                            marks[k] = log.len();
+                        for (k, &bucket) in row(docs[lo as usize]).iter().enumerate() {
                             if bucket == u32::MAX {
                                 continue;
                             }
@@ -544,29 +512,18 @@ impl CandidateIndex {
                             for (&word, &bits) in
                                 band.words[range.clone()].iter().zip(&band.bits[range])
                             {
-                                or_word(union_bits, log, &mut union, word, bits);
+                                or_word(word, bits);
                             }
                         }
-                        marks[bands] = log.len();
-                        // The class itself is in its union whatever its buckets hold.
-                        let mut p = lo;
-                        while p < hi {
-                            let end = ((p / 64 + 1) * 64).min(hi);
-                            let n = end - p;
-                            let ones = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-                            or_word(union_bits, log, &mut union, p / 64, ones << (p % 64));
-                            p = end;
+                        let mut union = 0u64;
+                        for &word in touched.iter() {
+                            union += union_bits[word as usize].count_ones() as u64;
+                            union_bits[word as usize] = 0;
                         }
+                        touched.clear();
                         // Each document of the class has the union but itself as partners.
                         sum += (hi - lo) as u64 * (union - 1);
-                        previous = row;
-                        held = bands;
                     }
-                    // Leave the union empty for the next range on this thread.
-                    for &(word, old) in log.iter().rev() {
-                        union_bits[word as usize] = old;
-                    }
-                    log.clear();
                     Ok(sum)
                 },
             )
