@@ -18,7 +18,7 @@ use super::banding::BucketLists;
 use super::identical::IdenticalGroups;
 use super::index::Index;
 use super::similarity::{prefetch_set, prefetch_signature};
-use super::verify::{VerifiedPair, estimate, jaccard_at_least};
+use super::verify::{VerifiedPair, estimate, jaccards_at_least};
 use crate::Result;
 use crate::jobs::{Phase, Progress};
 use crate::util::rng::PairHasher;
@@ -117,11 +117,14 @@ pub fn stream_verified(
                         Option<(f64, f64)>,
                         BuildHasherDefault<PairHasher>,
                     > = HashMap::default();
-                    let similarity = |x: u32, y: u32| {
-                        let (sx, sy) = (index.sets.get(x as usize), index.sets.get(y as usize));
-                        jaccard_at_least(sx, sy, threshold)
-                            .map(|j| (j, estimate(&index.signatures, x as usize, y as usize)))
-                    };
+                    // Per member: what each of its fresh pairs needs, the pairs to merge, and
+                    // the memo's keys first met here (with the pair that computes them).
+                    let mut slots: Vec<Slot> = Vec::new();
+                    let mut merges: Vec<usize> = Vec::new();
+                    let mut others: Vec<&[u64]> = Vec::new();
+                    let mut merged: Vec<Option<f64>> = Vec::new();
+                    let mut first_here: HashMap<u64, usize, BuildHasherDefault<PairHasher>> =
+                        HashMap::default();
                     let (first, last) = unit.buckets;
                     for k in first..last {
                         let members = buckets.bucket(k);
@@ -160,41 +163,80 @@ pub fn stream_verified(
                                 None => lists.first_met_in(a, &members[i + 1..], band, &mut fresh),
                             }
                             candidates += fresh.len() as u64;
-                            // ... then their similarities, the set and signature that a later
-                            // pair reads fetched while this one merges.
-                            for (q, &(b, bands_hit)) in fresh.iter().enumerate() {
-                                if let Some(&(ahead, _)) = fresh.get(q + SETS_AHEAD) {
-                                    let read = match (copies, copy_of_a) {
-                                        (Some(g), Some((ra, _))) => {
-                                            let rb = g.representative(ahead);
-                                            (ra != rb).then_some(rb)
-                                        }
-                                        _ => Some(ahead),
-                                    };
-                                    if let Some(d) = read {
-                                        prefetch_set(index.sets.get(d as usize));
-                                        prefetch_signature(index.signatures.row(d as usize));
-                                    }
-                                }
-                                let found = match (copies, copy_of_a) {
+                            // ... then their similarities: pairs of copies of one set and pairs
+                            // of sets already met are settled at once, the others merged with
+                            // a's set two at a time ...
+                            slots.clear();
+                            merges.clear();
+                            first_here.clear();
+                            for (q, &(b, _)) in fresh.iter().enumerate() {
+                                let slot = match (copies, copy_of_a) {
                                     (Some(g), Some((ra, a_copied))) => {
                                         let rb = g.representative(b);
                                         if ra == rb {
                                             // As `jaccard_at_least` and `estimate` find for two
                                             // equal, non-empty sets (documents without shingles
                                             // are in no bucket), without reading them.
-                                            (1.0 >= threshold).then_some((1.0, 1.0))
+                                            Slot::Done((1.0 >= threshold).then_some((1.0, 1.0)))
                                         } else if a_copied || g.multiplicity(b) > 1 {
                                             let key = (u64::from(ra.min(rb)) << 32)
                                                 | u64::from(ra.max(rb));
-                                            *of_sets.entry(key).or_insert_with(|| {
-                                                similarity(ra.min(rb), ra.max(rb))
-                                            })
+                                            match of_sets.get(&key) {
+                                                Some(&known) => Slot::Done(known),
+                                                None => match first_here.get(&key) {
+                                                    Some(&first) => Slot::Same(first),
+                                                    None => {
+                                                        first_here.insert(key, q);
+                                                        merges.push(q);
+                                                        Slot::Merge
+                                                    }
+                                                },
+                                            }
                                         } else {
-                                            similarity(a, b)
+                                            merges.push(q);
+                                            Slot::Merge
                                         }
                                     }
-                                    _ => similarity(a, b),
+                                    _ => {
+                                        merges.push(q);
+                                        Slot::Merge
+                                    }
+                                };
+                                slots.push(slot);
+                            }
+                            // Copies of a set have its shingles and its signature, so a pair's
+                            // similarity is its sets' (what the memo of copies holds).
+                            let set_a = index.sets.get(a as usize);
+                            others.clear();
+                            others.extend(
+                                merges.iter().map(|&q| index.sets.get(fresh[q].0 as usize)),
+                            );
+                            for (&q, set) in merges.iter().zip(&others).take(SETS_AHEAD) {
+                                prefetch_set(set);
+                                prefetch_signature(index.signatures.row(fresh[q].0 as usize));
+                            }
+                            jaccards_at_least(set_a, &others, threshold, &mut merged);
+                            for (p, (&q, &j)) in merges.iter().zip(&merged).enumerate() {
+                                // The signature a few pairs on is fetched while this one's
+                                // rows are compared.
+                                if let Some(&ahead) = merges.get(p + SETS_AHEAD) {
+                                    prefetch_signature(
+                                        index.signatures.row(fresh[ahead].0 as usize),
+                                    );
+                                }
+                                let b = fresh[q].0 as usize;
+                                slots[q] = Slot::Done(
+                                    j.map(|j| (j, estimate(&index.signatures, a as usize, b))),
+                                );
+                            }
+                            for (&key, &q) in &first_here {
+                                of_sets.insert(key, slots[q].done());
+                            }
+                            // ... and handed on in the order they were met.
+                            for (q, &(b, bands_hit)) in fresh.iter().enumerate() {
+                                let found = match slots[q] {
+                                    Slot::Same(first) => slots[first].done(),
+                                    slot => slot.done(),
                                 };
                                 if let Some((jaccard, estimate)) = found {
                                     out.push(VerifiedPair {
@@ -221,6 +263,26 @@ pub fn stream_verified(
         }
     }
     Ok(counts)
+}
+
+/// Where a fresh pair's similarity comes from.
+#[derive(Debug, Clone, Copy)]
+enum Slot {
+    /// Known: Jaccard and estimate, or `None` below the threshold.
+    Done(Option<(f64, f64)>),
+    /// To be merged (then `Done`).
+    Merge,
+    /// The value of the earlier pair at this index (the same pair of sets).
+    Same(usize),
+}
+
+impl Slot {
+    fn done(self) -> Option<(f64, f64)> {
+        match self {
+            Slot::Done(found) => found,
+            Slot::Merge | Slot::Same(_) => unreachable!("settled before it is read"),
+        }
+    }
 }
 
 /// Buckets of at least this many members are grouped by their members' earlier buckets

@@ -145,35 +145,173 @@ pub fn verify(
 ///   once that count is below the smallest i that reaches the threshold, the pair is rejected.
 #[inline]
 pub fn jaccard_at_least(a: &[u64], b: &[u64], threshold: f64) -> Option<f64> {
-    if threshold <= 0.0 {
-        return Some(jaccard(a, b));
+    match plan(a, b, threshold) {
+        Plan::Known(j) => j,
+        Plan::Merge { need, n } => {
+            #[cfg(target_arch = "x86_64")]
+            {
+                if has_avx512() {
+                    // SAFETY: the CPU supports the features the function was compiled for.
+                    let inter = unsafe { intersection_at_least_avx512(a, b, (0, 0, 0), need) }?;
+                    return Some(ratio(inter, n));
+                }
+            }
+            let j = jaccard(a, b);
+            (j >= threshold).then_some(j)
+        }
     }
+}
+
+/// [`jaccard_at_least`] of `a` with each set of `others`, in order, into `out` (cleared
+/// first): the same values and decisions.
+///
+/// With AVX-512 the block merges run two at a time in one loop, a merge that ends making room
+/// for the next. A block merge is a chain of dependent steps (load the blocks' last values,
+/// compare, advance) that leaves the compare port idle while each step's loads arrive; two
+/// independent chains fill those gaps, and their cache misses overlap. A streamed scan meets
+/// each document with several others in a bucket, so pairs that share their first set come
+/// in runs.
+pub fn jaccards_at_least(a: &[u64], others: &[&[u64]], threshold: f64, out: &mut Vec<Option<f64>>) {
+    out.clear();
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_avx512() {
+            let mut queue = Vec::new();
+            for (q, other) in others.iter().enumerate() {
+                out.push(match plan(a, other, threshold) {
+                    Plan::Known(j) => j,
+                    Plan::Merge { need, .. } => {
+                        queue.push((q, need));
+                        None
+                    }
+                });
+            }
+            // SAFETY: the CPU supports the features the function was compiled for.
+            unsafe { merge_in_pairs(a, others, &queue, threshold > 0.0, out) };
+            return;
+        }
+    }
+    out.extend(
+        others
+            .iter()
+            .map(|other| jaccard_at_least(a, other, threshold)),
+    );
+}
+
+/// The merges of `queue` (positions in `others` and their needs), two at a time, their
+/// Jaccards written to `out` at those positions (None: below the need). `check`: some need
+/// may stop a merge early (else every need is 0 and the bound is not tested).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl,popcnt")]
+unsafe fn merge_in_pairs(
+    a: &[u64],
+    others: &[&[u64]],
+    queue: &[(usize, usize)],
+    check: bool,
+    out: &mut [Option<f64>],
+) {
+    // A lane: the queue entry it merges and where its merge stands (i, j, count).
+    type Lane = (usize, (usize, usize, usize));
+    let mut next = 0;
+    let mut take = || {
+        // The set two merges on is fetched now, to be in cache when its lane opens.
+        if let Some(&(q, _)) = queue.get(next + 2) {
+            prefetch_set(others[q]);
+        }
+        let lane = queue.get(next).map(|_| (next, (0, 0, 0)));
+        next += 1;
+        lane
+    };
+    let mut lanes: [Option<Lane>; 2] = [take(), take()];
+    let finish = |out: &mut [Option<f64>], e: usize, inter: Option<usize>| {
+        let (q, _) = queue[e];
+        out[q] = inter.map(|i| ratio(i, a.len() + others[q].len()));
+    };
+    while let [Some((e0, s0)), Some((e1, s1))] = lanes {
+        let (q0, need0) = queue[e0];
+        let (q1, need1) = queue[e1];
+        let (b, c) = (others[q0], others[q1]);
+        // SAFETY: the CPU supports the features (this function's own).
+        let (states, rejected) = unsafe {
+            if check {
+                interleaved_steps::<true>(a, [b, c], [s0, s1], [need0, need1])
+            } else {
+                interleaved_steps::<false>(a, [b, c], [s0, s1], [0, 0])
+            }
+        };
+        for (lane, ((e, state), (set, out_now))) in [(e0, states[0]), (e1, states[1])]
+            .into_iter()
+            .zip([b, c].into_iter().zip(rejected))
+            .enumerate()
+        {
+            let (i, j, count) = state;
+            let need = queue[e].1;
+            if out_now {
+                finish(out, e, None);
+            } else if i + BLOCK > a.len() || j + BLOCK > set.len() {
+                // No whole block left on one side: the rest merges element by element.
+                let inter = count + intersection_size_merge(&a[i..], &set[j..]);
+                finish(out, e, (inter >= need).then_some(inter));
+            } else {
+                lanes[lane] = Some((e, state));
+                continue;
+            }
+            lanes[lane] = take();
+        }
+    }
+    // One merge left: alone.
+    for (e, state) in lanes.into_iter().flatten() {
+        let (q, need) = queue[e];
+        // SAFETY: as above.
+        let inter = unsafe { intersection_at_least_avx512(a, others[q], state, need) };
+        finish(out, e, inter);
+    }
+}
+
+/// What [`jaccard_at_least`] needs to do for a pair of sets.
+enum Plan {
+    /// Decided without a merge.
+    Known(Option<f64>),
+    /// A merge of sets whose sizes add up to `n`, keeping the pair if at least `need` values
+    /// are shared.
+    Merge { need: usize, n: usize },
+}
+
+#[inline]
+fn plan(a: &[u64], b: &[u64], threshold: f64) -> Plan {
     if threshold.is_nan() {
         // Nothing compares at least NaN.
-        return None;
+        return Plan::Known(None);
     }
     if a == b {
         // Identical sets: Jaccard 1 (0 when empty) without a merge, as `jaccard` gives it.
         let j = jaccard(a, b);
-        return (j >= threshold).then_some(j);
+        return Plan::Known((j >= threshold).then_some(j));
+    }
+    let n = a.len() + b.len();
+    if threshold <= 0.0 {
+        // Every pair is kept: the whole intersection (need 0 never stops the merge early).
+        return Plan::Merge { need: 0, n };
     }
     let (small, large) = (a.len().min(b.len()), a.len().max(b.len()));
     if large == 0 || (small as f64 / large as f64) < threshold {
         // Both empty: Jaccard 0, below any positive threshold.
-        return None;
+        return Plan::Known(None);
     }
-    let n = a.len() + b.len();
-    let need = smallest_reaching(n, small, threshold)?;
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512dq") {
-            // SAFETY: the CPU supports the features the function was compiled for.
-            let inter = unsafe { intersection_at_least_avx512(a, b, need) }?;
-            return Some(ratio(inter, n));
-        }
+    match smallest_reaching(n, small, threshold) {
+        Some(need) => Plan::Merge { need, n },
+        None => Plan::Known(None),
     }
-    let j = jaccard(a, b);
-    (j >= threshold).then_some(j)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn has_avx512() -> bool {
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512dq")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512vl")
+        && std::is_x86_feature_detected!("popcnt")
 }
 
 /// [`Signatures::estimate`] of documents `a` and `b`, the same value, with AVX-512 when the
@@ -245,31 +383,20 @@ fn smallest_reaching(n: usize, most: usize, threshold: f64) -> Option<usize> {
 }
 
 /// |A ∩ B| when it is at least `need`, else `None` (the block merge of
-/// [`crate::minhash::similarity::intersection_size`], stopping once too few values are left to match).
+/// [`crate::minhash::similarity::intersection_size`], stopping once too few values are left to
+/// match), from a merge already at positions `(i, j)` with `count` values matched before them.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl,popcnt")]
-unsafe fn intersection_at_least_avx512(a: &[u64], b: &[u64], need: usize) -> Option<usize> {
-    use std::arch::x86_64::*;
-    const BLOCK: usize = 8;
-    let (mut i, mut j, mut count) = (0usize, 0usize, 0usize);
+unsafe fn intersection_at_least_avx512(
+    a: &[u64],
+    b: &[u64],
+    (mut i, mut j, mut count): (usize, usize, usize),
+    need: usize,
+) -> Option<usize> {
     while i + BLOCK <= a.len() && j + BLOCK <= b.len() {
         // SAFETY: i + 8 <= a.len() and j + 8 <= b.len() were checked above.
-        let (vb, ap) = unsafe {
-            (
-                _mm512_loadu_si512(b.as_ptr().add(j).cast()),
-                a.as_ptr().add(i),
-            )
-        };
-        let mut mask: __mmask8 = 0;
-        for x in 0..BLOCK {
-            // SAFETY: x < 8 and i + 8 <= a.len().
-            let va = _mm512_set1_epi64(unsafe { *ap.add(x) } as i64);
-            mask |= _mm512_cmpeq_epi64_mask(va, vb);
-        }
-        count += mask.count_ones() as usize;
-        let (amax, bmax) = (a[i + BLOCK - 1], b[j + BLOCK - 1]);
-        i += ((amax <= bmax) as usize) * BLOCK;
-        j += ((bmax <= amax) as usize) * BLOCK;
+        count += unsafe { block_matches(a, b, i, j) };
+        (i, j) = advance(a, b, i, j);
         // Values of the blocks left behind matched all they could (the block merge leaves a
         // block only when no later block of the other set holds its values), so at most the
         // smaller remainder can still match.
@@ -279,6 +406,83 @@ unsafe fn intersection_at_least_avx512(a: &[u64], b: &[u64], need: usize) -> Opt
     }
     let inter = count + intersection_size_merge(&a[i..], &b[j..]);
     (inter >= need).then_some(inter)
+}
+
+/// Steps of two block merges of `a` (with `sets[0]` and `sets[1]`, from `states`) in one
+/// loop, while both have whole blocks left (and, with `CHECK`, both can still reach their
+/// need): where each merge stands (i, j, count), and whether it was rejected.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl,popcnt")]
+#[allow(clippy::type_complexity)]
+unsafe fn interleaved_steps<const CHECK: bool>(
+    a: &[u64],
+    [b, c]: [&[u64]; 2],
+    [(mut i, mut j, mut count_b), (mut k, mut l, mut count_c)]: [(usize, usize, usize); 2],
+    [need_b, need_c]: [usize; 2],
+) -> ([(usize, usize, usize); 2], [bool; 2]) {
+    let mut out = [false, false];
+    while i.max(k) + BLOCK <= a.len() && j + BLOCK <= b.len() && l + BLOCK <= c.len() {
+        // SAFETY: all four blocks are in bounds (checked above).
+        let (mb, mc) = unsafe { (block_matches(a, b, i, j), block_matches(a, c, k, l)) };
+        count_b += mb;
+        count_c += mc;
+        (i, j) = advance(a, b, i, j);
+        (k, l) = advance(a, c, k, l);
+        if CHECK {
+            // As in the single merge: a pair that can no longer reach its need is rejected.
+            out = [
+                count_b + (a.len() - i).min(b.len() - j) < need_b,
+                count_c + (a.len() - k).min(c.len() - l) < need_c,
+            ];
+            if out[0] || out[1] {
+                break;
+            }
+        }
+    }
+    ([(i, j, count_b), (k, l, count_c)], out)
+}
+
+/// Values of a block merge's step: 8 values per block.
+#[cfg(target_arch = "x86_64")]
+const BLOCK: usize = 8;
+
+/// Matches between `a[i..i + 8]` and `b[j..j + 8]`: B's block compared with each of A's 8
+/// values broadcast; the OR of the 8 match masks has one bit per matched B value (values in a
+/// set are distinct, so each B value matches at most one A value).
+///
+/// # Safety
+/// `i + 8 <= a.len()`, `j + 8 <= b.len()`, and the CPU has AVX-512 F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl,popcnt")]
+#[inline]
+unsafe fn block_matches(a: &[u64], b: &[u64], i: usize, j: usize) -> usize {
+    use std::arch::x86_64::*;
+    debug_assert!(i + BLOCK <= a.len() && j + BLOCK <= b.len());
+    // SAFETY: the caller keeps both blocks in bounds.
+    let (vb, ap) = unsafe {
+        (
+            _mm512_loadu_si512(b.as_ptr().add(j).cast()),
+            a.as_ptr().add(i),
+        )
+    };
+    let mut mask: __mmask8 = 0;
+    for x in 0..BLOCK {
+        // SAFETY: x < 8 and i + 8 <= a.len().
+        let va = _mm512_set1_epi64(unsafe { *ap.add(x) } as i64);
+        mask |= _mm512_cmpeq_epi64_mask(va, vb);
+    }
+    mask.count_ones() as usize
+}
+
+/// The block merge's next positions: the block(s) with the smaller last value are left.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn advance(a: &[u64], b: &[u64], i: usize, j: usize) -> (usize, usize) {
+    let (amax, bmax) = (a[i + BLOCK - 1], b[j + BLOCK - 1]);
+    (
+        i + ((amax <= bmax) as usize) * BLOCK,
+        j + ((bmax <= amax) as usize) * BLOCK,
+    )
 }
 
 #[cfg(test)]
@@ -384,6 +588,83 @@ mod tests {
         assert_eq!(jaccard_at_least(&[], &[], 0.0), Some(0.0));
         assert_eq!(jaccard_at_least(&[], &[], 0.5), None);
         assert_eq!(jaccard_at_least(&[1, 2], &[], 0.5), None);
+    }
+
+    /// Merges two at a time give each pair what the pair alone gets: runs of sets of every
+    /// length (shorter than a block, ragged, equal to A, empty), at thresholds that stop
+    /// merges early at different points, so lanes end, are rejected and refill in every order.
+    #[test]
+    fn merges_in_pairs_agree_with_each_pair_alone() {
+        let mut rng = crate::util::rng::SplitMix64::new(47);
+        let thresholds = [
+            0.0,
+            -1.0,
+            0.05,
+            0.3,
+            0.5,
+            0.8,
+            0.95,
+            1.0,
+            f64::NAN,
+            1.0 / 3.0,
+        ];
+        let mut out = Vec::new();
+        for round in 0..1500 {
+            let universe = 2 + rng.below(900);
+            let draw = |rng: &mut crate::util::rng::SplitMix64, n: usize| {
+                let mut s: Vec<u64> = (0..n).map(|_| rng.below(universe)).collect();
+                s.sort_unstable();
+                s.dedup();
+                s
+            };
+            let na = rng.below(if round % 4 == 0 { 12 } else { 400 }) as usize;
+            let a = draw(&mut rng, na);
+            let runs = rng.below(9) as usize;
+            let others: Vec<Vec<u64>> = (0..runs)
+                .map(|k| match (round + k) % 5 {
+                    0 => a.clone(),
+                    1 => {
+                        // A near-copy of A: most values kept, a few replaced.
+                        let mut s: Vec<u64> = a
+                            .iter()
+                            .map(|&x| {
+                                if rng.below(12) == 0 {
+                                    rng.below(universe)
+                                } else {
+                                    x
+                                }
+                            })
+                            .collect();
+                        s.sort_unstable();
+                        s.dedup();
+                        s
+                    }
+                    2 => {
+                        let n = rng.below(10) as usize;
+                        draw(&mut rng, n)
+                    }
+                    _ => {
+                        let n = rng.below(500) as usize;
+                        draw(&mut rng, n)
+                    }
+                })
+                .collect();
+            let sets: Vec<&[u64]> = others.iter().map(Vec::as_slice).collect();
+            for &t in &thresholds {
+                jaccards_at_least(&a, &sets, t, &mut out);
+                let alone: Vec<Option<f64>> =
+                    sets.iter().map(|s| jaccard_at_least(&a, s, t)).collect();
+                assert_eq!(out, alone, "t = {t}, round {round}");
+                let full: Vec<Option<f64>> = sets
+                    .iter()
+                    .map(|s| {
+                        let j = jaccard(&a, s);
+                        (j >= t).then_some(j)
+                    })
+                    .collect();
+                assert_eq!(out, full, "t = {t}, round {round}: the plain Jaccard");
+            }
+        }
     }
 
     #[test]
