@@ -45,7 +45,7 @@ use super::clusters::{Clusters, Edge, KeepRule, keep_order};
 use crate::jobs::Progress;
 use crate::minhash::jaccard_at_least;
 use crate::minhash::similarity::jaccard;
-use crate::minhash::{BucketLists, IdenticalGroups, ShingleSets, Signatures, estimate};
+use crate::minhash::{BucketLists, IdenticalGroups, ShingleSets};
 use crate::{Error, Result};
 
 /// Documents decided per chunk: large enough to keep every thread busy with the parallel
@@ -155,6 +155,7 @@ pub fn center_clusters(
     let sizes = Sizes {
         documents,
         chunk: CHUNK,
+        direct: DIRECT,
     };
     center_in_chunks(
         sizes, buckets, identical, sets, threshold, keep, key, None, progress,
@@ -166,17 +167,14 @@ pub fn center_clusters(
 #[derive(Debug, Clone, Copy)]
 pub struct Known<'a> {
     /// Each document's (representative's) component of the candidate pairs at Jaccard ≥ the
-    /// threshold, over the same buckets, as a label. A kept candidate in another component is
-    /// below the threshold (the pair would have joined the two), so it is never compared.
+    /// threshold, over the same buckets, as a label below the number of documents. A kept
+    /// candidate in another component is below the threshold (the pair would have joined
+    /// the two), so it is never compared.
     pub component: &'a [u32],
-    /// The documents' signatures: kept candidates are compared most similar first by their
-    /// estimate, so the best so far rises early and the bounded merges after it are
-    /// abandoned sooner.
-    pub signatures: &'a Signatures,
 }
 
 /// [`center_clusters`] with what the pipeline knows ([`Known`]): the same result, bit for bit,
-/// for fewer and cheaper Jaccards.
+/// for fewer Jaccards.
 #[allow(clippy::too_many_arguments)]
 pub fn center_clusters_within(
     documents: usize,
@@ -189,16 +187,19 @@ pub fn center_clusters_within(
     known: Known<'_>,
     progress: &Progress,
 ) -> Result<Centered> {
-    if known.component.len() != documents || known.signatures.len() != documents {
+    if known.component.len() != documents
+        || known.component.iter().any(|&l| l as usize >= documents)
+    {
         return Err(Error::Internal(format!(
-            "center clustering: {} component labels and {} signatures for {documents} documents",
+            "center clustering: {} component labels for {documents} documents, or a label \
+             out of range",
             known.component.len(),
-            known.signatures.len()
         )));
     }
     let sizes = Sizes {
         documents,
         chunk: CHUNK,
+        direct: DIRECT,
     };
     center_in_chunks(
         sizes,
@@ -213,16 +214,64 @@ pub fn center_clusters_within(
     )
 }
 
+/// Components with at most this many kept documents give a document its kept candidates by
+/// testing each of them for a shared bucket, instead of gathering the kept members of its
+/// buckets (one copy per band the pair shares) and sorting them.
+const DIRECT: usize = 32;
+
+/// The kept documents of every component, in keep order: component l holds them in
+/// `slots[start[l]..start[l] + len[l]]`, room made for every unit of the component.
+struct ComponentKept {
+    start: Vec<u32>,
+    len: Vec<u32>,
+    slots: Vec<u32>,
+}
+
+impl ComponentKept {
+    fn new(component: &[u32], units: &[u32]) -> Self {
+        let mut start = vec![0u32; component.len() + 1];
+        for &r in units {
+            start[component[r as usize] as usize + 1] += 1;
+        }
+        for l in 0..component.len() {
+            start[l + 1] += start[l];
+        }
+        ComponentKept {
+            len: vec![0; component.len()],
+            slots: vec![0; units.len()],
+            start,
+        }
+    }
+
+    fn kept(&self, label: u32) -> &[u32] {
+        let s = self.start[label as usize] as usize;
+        &self.slots[s..s + self.len[label as usize] as usize]
+    }
+
+    fn push(&mut self, label: u32, doc: u32) {
+        let s = self.start[label as usize] as usize;
+        let l = &mut self.len[label as usize];
+        self.slots[s + *l as usize] = doc;
+        *l += 1;
+    }
+}
+
 /// How many documents, and how many units are decided per chunk.
 #[derive(Debug, Clone, Copy)]
 struct Sizes {
     documents: usize,
     chunk: usize,
+    /// Components with at most this many kept documents are searched directly ([`DIRECT`]).
+    direct: usize,
 }
 
 #[allow(clippy::too_many_arguments)]
 fn center_in_chunks(
-    Sizes { documents, chunk }: Sizes,
+    Sizes {
+        documents,
+        chunk,
+        direct,
+    }: Sizes,
     buckets: &BucketLists,
     identical: Option<&IdenticalGroups>,
     sets: &ShingleSets,
@@ -259,6 +308,13 @@ fn center_in_chunks(
     let unit_rank = |r: u32| rank[lead[r as usize] as usize];
 
     let mut kept_lists = KeptLists::new(buckets);
+    let mut component_kept = known.map(|k| ComponentKept::new(k.component, &units));
+    // The kept documents of a small component, when `r`'s is one: its candidates among them
+    // are those that share a bucket with it.
+    let small_component = |lists: &ComponentKept, r: u32| -> Option<u32> {
+        let label = known?.component[r as usize];
+        (lists.kept(label).len() <= direct).then_some(label)
+    };
     let mut assigned = vec![NONE; documents];
     let mut assigned_jaccard = vec![f64::NAN; documents];
     let mut jaccards = 0u64;
@@ -266,21 +322,24 @@ fn center_in_chunks(
     // reaches the threshold and at least ties the best so far (a tie goes to the earlier
     // keep rank, so a tie needs its exact value too): its intersection is abandoned as soon
     // as it cannot reach that floor, and what reaches it is computed exactly.
+    // A best so far at or above `settles` beats every kept candidate c that shares a bucket
+    // with it. Two kept documents that share a bucket are below the threshold t (the later one
+    // would have been removed), and Jaccard distance 1 − J is a metric (Levandowsky and
+    // Winter, Nature 1971), so J(r, c) ≤ J(best, c) + 1 − J(r, best) < t + 1 − best ≤ best
+    // once best ≥ (1 + t) / 2: c can neither beat nor tie the best. The margin keeps the
+    // rounded Jaccards (ratios of counts below 2^32) on the safe side of the exact bound.
+    let settles = (1.0 + threshold) / 2.0 + 1e-9;
     let best_of = |r: u32, candidates: &mut Vec<u32>, mut best: Best, computed: &mut u64| -> Best {
         candidates.sort_unstable();
         candidates.dedup();
-        if let Some(known) = known.filter(|_| candidates.len() > 1) {
-            // Most similar by estimate first. The order changes no result: a candidate is
-            // abandoned only below the best so far, which is at most the final best.
-            // (Estimates are non-negative, so their bits order as their values.)
-            candidates.sort_by_cached_key(|&c| {
-                std::cmp::Reverse(estimate(known.signatures, r as usize, c as usize).to_bits())
-            });
-        }
         let set_r = sets.get(r as usize);
         for &c in candidates.iter() {
             let set_c = sets.get(c as usize);
             if !may_reach(set_r, set_c, threshold) {
+                continue;
+            }
+            if best.jaccard >= settles && c != best.doc && buckets.bands_hit(best.doc, c) > 0 {
+                // Beaten by the triangle inequality (see `settles`).
                 continue;
             }
             *computed += 1;
@@ -302,10 +361,18 @@ fn center_in_chunks(
             .par_iter()
             .map(|&r| {
                 let mut candidates = Vec::new();
-                for (band, &bucket) in buckets.buckets_of(r).iter().enumerate() {
-                    if bucket != NONE {
-                        let kept = kept_lists.kept(band, bucket);
-                        candidates.extend(kept.iter().copied().filter(|&c| same_component(r, c)));
+                let small = component_kept
+                    .as_ref()
+                    .and_then(|lists| Some((lists, small_component(lists, r)?)));
+                if let Some((lists, label)) = small {
+                    let kept = lists.kept(label).iter().copied();
+                    candidates.extend(kept.filter(|&c| buckets.bands_hit(r, c) > 0));
+                } else {
+                    for (band, &bucket) in buckets.buckets_of(r).iter().enumerate() {
+                        if bucket != NONE {
+                            let kept = kept_lists.kept(band, bucket).iter().copied();
+                            candidates.extend(kept.filter(|&c| same_component(r, c)));
+                        }
                     }
                 }
                 let mut computed = 0;
@@ -321,16 +388,29 @@ fn center_in_chunks(
             computed += before_computed;
             candidates.clear();
             let row = buckets.buckets_of(r);
-            for (band, &bucket) in row.iter().enumerate() {
-                if bucket != NONE {
-                    let kept = kept_lists.kept(band, bucket);
-                    let recent = kept
-                        .iter()
-                        .rev()
-                        .take_while(|&&c| unit_rank(c) >= chunk_start)
-                        .copied()
-                        .filter(|&c| same_component(r, c));
-                    candidates.extend(recent);
+            let small = component_kept
+                .as_ref()
+                .and_then(|lists| Some((lists, small_component(lists, r)?)));
+            if let Some((lists, label)) = small {
+                let recent = lists
+                    .kept(label)
+                    .iter()
+                    .rev()
+                    .take_while(|&&c| unit_rank(c) >= chunk_start)
+                    .copied();
+                candidates.extend(recent.filter(|&c| buckets.bands_hit(r, c) > 0));
+            } else {
+                for (band, &bucket) in row.iter().enumerate() {
+                    if bucket != NONE {
+                        let kept = kept_lists.kept(band, bucket);
+                        let recent = kept
+                            .iter()
+                            .rev()
+                            .take_while(|&&c| unit_rank(c) >= chunk_start)
+                            .copied()
+                            .filter(|&c| same_component(r, c));
+                        candidates.extend(recent);
+                    }
                 }
             }
             let best = best_of(r, &mut candidates, best, &mut computed);
@@ -342,6 +422,9 @@ fn center_in_chunks(
                     if bucket != NONE {
                         kept_lists.push(band, bucket, r);
                     }
+                }
+                if let (Some(lists), Some(known)) = (component_kept.as_mut(), known) {
+                    lists.push(known.component[r as usize], r);
                 }
             }
         }
@@ -470,9 +553,8 @@ mod tests {
         let component = component_labels(index.len(), &buckets, &index.sets, 0.6);
         let known = Known {
             component: &component,
-            signatures: &index.signatures,
         };
-        let run = |chunk: usize, threads: usize, known: Option<Known<'_>>| {
+        let run = |chunk: usize, threads: usize, known: Option<Known<'_>>, direct: usize| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
@@ -481,6 +563,7 @@ mod tests {
                 let sizes = Sizes {
                     documents: index.len(),
                     chunk,
+                    direct,
                 };
                 let c = center_in_chunks(
                     sizes,
@@ -498,20 +581,24 @@ mod tests {
                 (c.clusters, to_kept, c.jaccards)
             })
         };
-        let one_at_a_time = run(1, 1, None);
+        let one_at_a_time = run(1, 1, None, DIRECT);
         assert!(one_at_a_time.0.removed_documents() > 200);
-        let within = run(1, 1, Some(known));
+        let within = run(1, 1, Some(known), DIRECT);
         for (chunk, threads) in [(7, 4), (100, 1), (100, 4), (CHUNK, 4)] {
             assert_eq!(
-                run(chunk, threads, None),
+                run(chunk, threads, None, DIRECT),
                 one_at_a_time,
                 "chunk {chunk}, {threads} threads"
             );
-            assert_eq!(
-                run(chunk, threads, Some(known)),
-                within,
-                "chunk {chunk}, {threads} threads, within components"
-            );
+            // Every component searched through the buckets, directly up to 3 kept
+            // documents, or always directly: the same candidates.
+            for direct in [0, 3, DIRECT, usize::MAX] {
+                assert_eq!(
+                    run(chunk, threads, Some(known), direct),
+                    within,
+                    "chunk {chunk}, {threads} threads, within components, direct to {direct}"
+                );
+            }
         }
         // Within components: the same decisions and Jaccards, from fewer comparisons.
         assert_eq!((&within.0, &within.1), (&one_at_a_time.0, &one_at_a_time.1));
@@ -659,7 +746,6 @@ mod tests {
                 key,
                 Known {
                     component: &component,
-                    signatures: &index.signatures,
                 },
                 &Progress::new(),
             )

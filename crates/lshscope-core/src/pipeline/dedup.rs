@@ -136,7 +136,6 @@ impl Pipeline<'_> {
                     length,
                     Known {
                         component: &component,
-                        signatures: &index.signatures,
                     },
                     progress,
                 )?;
