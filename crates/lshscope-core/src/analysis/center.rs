@@ -21,7 +21,10 @@
 //! that reaches t; this pass cannot stop at the first, since the assignment wants the most
 //! similar kept document, so it compares every (document, kept candidate) pair that the size
 //! bound `|A ∩ B| / |A ∪ B| ≤ min / max` does not rule out, each merge abandoned once it can
-//! reach neither t nor the best Jaccard found so far.
+//! reach neither t nor the best Jaccard found so far. Once the best so far reaches
+//! (1 + t) / 2, a kept candidate that shares a bucket with it is skipped (the triangle bound,
+//! at `settles` below). Given the verified components ([`center_clusters_within`], as the
+//! dedup pipeline does), only kept candidates of the document's own component are compared.
 //!
 //! Identical copies are collapsed first: the banding sees one representative per distinct
 //! shingle set. A group of copies is decided once, at the position of its member that comes
