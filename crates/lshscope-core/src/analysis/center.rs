@@ -21,7 +21,10 @@
 //! that reaches t; this pass cannot stop at the first, since the assignment wants the most
 //! similar kept document, so it compares every (document, kept candidate) pair that the size
 //! bound `|A ∩ B| / |A ∪ B| ≤ min / max` does not rule out, each merge abandoned once it can
-//! reach neither t nor the best Jaccard found so far.
+//! reach neither t nor the best Jaccard found so far. Once the best so far reaches
+//! (1 + t) / 2, a kept candidate that shares a bucket with it is skipped (the triangle bound,
+//! at `settles` below). Given the verified components ([`center_clusters_within`], as the
+//! dedup pipeline does), only kept candidates of the document's own component are compared.
 //!
 //! Identical copies are collapsed first: the banding sees one representative per distinct
 //! shingle set. A group of copies is decided once, at the position of its member that comes
@@ -155,10 +158,105 @@ pub fn center_clusters(
     let sizes = Sizes {
         documents,
         chunk: CHUNK,
+        direct: DIRECT,
     };
     center_in_chunks(
-        sizes, buckets, identical, sets, threshold, keep, key, progress,
+        sizes, buckets, identical, sets, threshold, keep, key, None, progress,
     )
+}
+
+/// What the dedup pipeline already knows when the center pass starts, and the pass uses to
+/// compare less.
+#[derive(Debug, Clone, Copy)]
+pub struct Known<'a> {
+    /// Each document's (representative's) component of the candidate pairs at Jaccard ≥ the
+    /// threshold, over the same buckets, as a label below the number of documents. A kept
+    /// candidate in another component is below the threshold (the pair would have joined
+    /// the two), so it is never compared.
+    pub component: &'a [u32],
+}
+
+/// [`center_clusters`] with what the pipeline knows ([`Known`]): the same result, bit for bit,
+/// for fewer Jaccards.
+#[allow(clippy::too_many_arguments)]
+pub fn center_clusters_within(
+    documents: usize,
+    buckets: &BucketLists,
+    identical: Option<&IdenticalGroups>,
+    sets: &ShingleSets,
+    threshold: f64,
+    keep: KeepRule,
+    key: impl Fn(u32) -> usize + Sync + Copy,
+    known: Known<'_>,
+    progress: &Progress,
+) -> Result<Centered> {
+    if known.component.len() != documents
+        || known.component.iter().any(|&l| l as usize >= documents)
+    {
+        return Err(Error::Internal(format!(
+            "center clustering: {} component labels for {documents} documents, or a label \
+             out of range",
+            known.component.len(),
+        )));
+    }
+    let sizes = Sizes {
+        documents,
+        chunk: CHUNK,
+        direct: DIRECT,
+    };
+    center_in_chunks(
+        sizes,
+        buckets,
+        identical,
+        sets,
+        threshold,
+        keep,
+        key,
+        Some(known),
+        progress,
+    )
+}
+
+/// Components with at most this many kept documents give a document its kept candidates by
+/// testing each of them for a shared bucket, instead of gathering the kept members of its
+/// buckets (one copy per band the pair shares) and sorting them.
+const DIRECT: usize = 32;
+
+/// The kept documents of every component, in keep order: component l holds them in
+/// `slots[start[l]..start[l] + len[l]]`, room made for every unit of the component.
+struct ComponentKept {
+    start: Vec<u32>,
+    len: Vec<u32>,
+    slots: Vec<u32>,
+}
+
+impl ComponentKept {
+    fn new(component: &[u32], units: &[u32]) -> Self {
+        let mut start = vec![0u32; component.len() + 1];
+        for &r in units {
+            start[component[r as usize] as usize + 1] += 1;
+        }
+        for l in 0..component.len() {
+            start[l + 1] += start[l];
+        }
+        ComponentKept {
+            len: vec![0; component.len()],
+            slots: vec![0; units.len()],
+            start,
+        }
+    }
+
+    fn kept(&self, label: u32) -> &[u32] {
+        let s = self.start[label as usize] as usize;
+        &self.slots[s..s + self.len[label as usize] as usize]
+    }
+
+    fn push(&mut self, label: u32, doc: u32) {
+        let s = self.start[label as usize] as usize;
+        let l = &mut self.len[label as usize];
+        self.slots[s + *l as usize] = doc;
+        *l += 1;
+    }
 }
 
 /// How many documents, and how many units are decided per chunk.
@@ -166,19 +264,29 @@ pub fn center_clusters(
 struct Sizes {
     documents: usize,
     chunk: usize,
+    /// Components with at most this many kept documents are searched directly ([`DIRECT`]).
+    direct: usize,
 }
 
 #[allow(clippy::too_many_arguments)]
 fn center_in_chunks(
-    Sizes { documents, chunk }: Sizes,
+    Sizes {
+        documents,
+        chunk,
+        direct,
+    }: Sizes,
     buckets: &BucketLists,
     identical: Option<&IdenticalGroups>,
     sets: &ShingleSets,
     threshold: f64,
     keep: KeepRule,
     key: impl Fn(u32) -> usize + Sync + Copy,
+    known: Option<Known<'_>>,
     progress: &Progress,
 ) -> Result<Centered> {
+    // Kept candidates that may reach the threshold with `r`: all, or those of its component.
+    let same_component =
+        |r: u32, c: u32| known.is_none_or(|k| k.component[r as usize] == k.component[c as usize]);
     let order = keep_order(documents, keep, key);
     let mut rank = vec![0u32; documents];
     for (position, &d) in order.iter().enumerate() {
@@ -203,6 +311,13 @@ fn center_in_chunks(
     let unit_rank = |r: u32| rank[lead[r as usize] as usize];
 
     let mut kept_lists = KeptLists::new(buckets);
+    let mut component_kept = known.map(|k| ComponentKept::new(k.component, &units));
+    // The kept documents of a small component, when `r`'s is one: its candidates among them
+    // are those that share a bucket with it.
+    let small_component = |lists: &ComponentKept, r: u32| -> Option<u32> {
+        let label = known?.component[r as usize];
+        (lists.kept(label).len() <= direct).then_some(label)
+    };
     let mut assigned = vec![NONE; documents];
     let mut assigned_jaccard = vec![f64::NAN; documents];
     let mut jaccards = 0u64;
@@ -210,6 +325,13 @@ fn center_in_chunks(
     // reaches the threshold and at least ties the best so far (a tie goes to the earlier
     // keep rank, so a tie needs its exact value too): its intersection is abandoned as soon
     // as it cannot reach that floor, and what reaches it is computed exactly.
+    // A best so far at or above `settles` beats every kept candidate c that shares a bucket
+    // with it. Two kept documents that share a bucket are below the threshold t (the later one
+    // would have been removed), and Jaccard distance 1 − J is a metric (Levandowsky and
+    // Winter, Nature 1971), so J(r, c) ≤ J(best, c) + 1 − J(r, best) < t + 1 − best ≤ best
+    // once best ≥ (1 + t) / 2: c can neither beat nor tie the best. The margin keeps the
+    // rounded Jaccards (ratios of counts below 2^32) on the safe side of the exact bound.
+    let settles = (1.0 + threshold) / 2.0 + 1e-9;
     let best_of = |r: u32, candidates: &mut Vec<u32>, mut best: Best, computed: &mut u64| -> Best {
         candidates.sort_unstable();
         candidates.dedup();
@@ -217,6 +339,10 @@ fn center_in_chunks(
         for &c in candidates.iter() {
             let set_c = sets.get(c as usize);
             if !may_reach(set_r, set_c, threshold) {
+                continue;
+            }
+            if best.jaccard >= settles && c != best.doc && buckets.bands_hit(best.doc, c) > 0 {
+                // Beaten by the triangle inequality (see `settles`).
                 continue;
             }
             *computed += 1;
@@ -238,9 +364,18 @@ fn center_in_chunks(
             .par_iter()
             .map(|&r| {
                 let mut candidates = Vec::new();
-                for (band, &bucket) in buckets.buckets_of(r).iter().enumerate() {
-                    if bucket != NONE {
-                        candidates.extend_from_slice(kept_lists.kept(band, bucket));
+                let small = component_kept
+                    .as_ref()
+                    .and_then(|lists| Some((lists, small_component(lists, r)?)));
+                if let Some((lists, label)) = small {
+                    let kept = lists.kept(label).iter().copied();
+                    candidates.extend(kept.filter(|&c| buckets.bands_hit(r, c) > 0));
+                } else {
+                    for (band, &bucket) in buckets.buckets_of(r).iter().enumerate() {
+                        if bucket != NONE {
+                            let kept = kept_lists.kept(band, bucket).iter().copied();
+                            candidates.extend(kept.filter(|&c| same_component(r, c)));
+                        }
                     }
                 }
                 let mut computed = 0;
@@ -256,15 +391,29 @@ fn center_in_chunks(
             computed += before_computed;
             candidates.clear();
             let row = buckets.buckets_of(r);
-            for (band, &bucket) in row.iter().enumerate() {
-                if bucket != NONE {
-                    let kept = kept_lists.kept(band, bucket);
-                    let recent = kept
-                        .iter()
-                        .rev()
-                        .take_while(|&&c| unit_rank(c) >= chunk_start)
-                        .copied();
-                    candidates.extend(recent);
+            let small = component_kept
+                .as_ref()
+                .and_then(|lists| Some((lists, small_component(lists, r)?)));
+            if let Some((lists, label)) = small {
+                let recent = lists
+                    .kept(label)
+                    .iter()
+                    .rev()
+                    .take_while(|&&c| unit_rank(c) >= chunk_start)
+                    .copied();
+                candidates.extend(recent.filter(|&c| buckets.bands_hit(r, c) > 0));
+            } else {
+                for (band, &bucket) in row.iter().enumerate() {
+                    if bucket != NONE {
+                        let kept = kept_lists.kept(band, bucket);
+                        let recent = kept
+                            .iter()
+                            .rev()
+                            .take_while(|&&c| unit_rank(c) >= chunk_start)
+                            .copied()
+                            .filter(|&c| same_component(r, c));
+                        candidates.extend(recent);
+                    }
                 }
             }
             let best = best_of(r, &mut candidates, best, &mut computed);
@@ -276,6 +425,9 @@ fn center_in_chunks(
                     if bucket != NONE {
                         kept_lists.push(band, bucket, r);
                     }
+                }
+                if let (Some(lists), Some(known)) = (component_kept.as_mut(), known) {
+                    lists.push(known.component[r as usize], r);
                 }
             }
         }
@@ -352,6 +504,8 @@ pub fn jaccards_to_kept(clusters: &Clusters, sets: &ShingleSets) -> (Vec<f64>, u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::clusters::UnionFind;
+    use crate::analysis::components::verified_components;
     use crate::corpus::Corpus;
     use crate::minhash::{Banding, BandingOptions, IndexOptions, bucket_lists, build_index};
     use crate::synthetic::templated::{TemplateOptions, generate_templated};
@@ -377,8 +531,8 @@ mod tests {
         corpus
     }
 
-    /// The chunks only split the work: any chunk size, on any number of threads, gives the
-    /// decisions of the one-at-a-time pass (chunks of 1).
+    /// The chunks only split the work: any chunk size, on any number of threads, with or
+    /// without the components, gives the decisions of the one-at-a-time pass (chunks of 1).
     #[test]
     fn chunks_and_threads_do_not_change_the_result() {
         let corpus = chained_templates(2_500, 17);
@@ -399,7 +553,11 @@ mod tests {
         )
         .unwrap();
         let key = |d: u32| corpus.text(d as usize).len();
-        let run = |chunk: usize, threads: usize| {
+        let component = component_labels(index.len(), &buckets, &index.sets, 0.6);
+        let known = Known {
+            component: &component,
+        };
+        let run = |chunk: usize, threads: usize, known: Option<Known<'_>>, direct: usize| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
@@ -408,6 +566,7 @@ mod tests {
                 let sizes = Sizes {
                     documents: index.len(),
                     chunk,
+                    direct,
                 };
                 let c = center_in_chunks(
                     sizes,
@@ -417,6 +576,7 @@ mod tests {
                     0.6,
                     KeepRule::Longest,
                     key,
+                    known,
                     &Progress::new(),
                 )
                 .unwrap();
@@ -424,15 +584,58 @@ mod tests {
                 (c.clusters, to_kept, c.jaccards)
             })
         };
-        let one_at_a_time = run(1, 1);
+        let one_at_a_time = run(1, 1, None, DIRECT);
         assert!(one_at_a_time.0.removed_documents() > 200);
-        for (chunk, threads) in [(7, 4), (100, 1), (100, 4), (CHUNK, 4)] {
+        // The Jaccards computed may depend on the chunk size (the triangle bound depends on
+        // the best met so far), never on the threads.
+        let decisions = |r: &(Clusters, Vec<u64>, u64)| (r.0.clone(), r.1.clone());
+        for chunk in [1, 7, 100, CHUNK] {
+            let one_thread = run(chunk, 1, None, DIRECT);
             assert_eq!(
-                run(chunk, threads),
-                one_at_a_time,
-                "chunk {chunk}, {threads} threads"
+                decisions(&one_thread),
+                decisions(&one_at_a_time),
+                "chunk {chunk}"
             );
+            assert_eq!(run(chunk, 4, None, DIRECT), one_thread, "chunk {chunk}");
+            let within = run(chunk, 1, Some(known), DIRECT);
+            assert_eq!(
+                decisions(&within),
+                decisions(&one_at_a_time),
+                "chunk {chunk}, within components"
+            );
+            assert!(
+                within.2 < one_thread.2,
+                "chunk {chunk}: {} Jaccards within components, {} in all",
+                within.2,
+                one_thread.2
+            );
+            // Every component searched through the buckets, directly up to 3 kept
+            // documents, or always directly: the same candidates.
+            for direct in [0, 3, DIRECT, usize::MAX] {
+                assert_eq!(
+                    run(chunk, 4, Some(known), direct),
+                    within,
+                    "chunk {chunk}, within components, direct to {direct}"
+                );
+            }
         }
+    }
+
+    /// Each document's verified component (the root of its union-find set), as the dedup
+    /// pipeline labels them.
+    fn component_labels(
+        documents: usize,
+        buckets: &BucketLists,
+        sets: &ShingleSets,
+        threshold: f64,
+    ) -> Vec<u32> {
+        let joined =
+            verified_components(documents, buckets, sets, threshold, &Progress::new()).unwrap();
+        let mut components = UnionFind::new(documents);
+        for e in &joined.edges {
+            components.union(e.a, e.b);
+        }
+        (0..documents as u32).map(|d| components.find(d)).collect()
     }
 
     /// The pass abandons a candidate's intersection once it cannot reach the threshold or tie
@@ -542,6 +745,32 @@ mod tests {
                 &Progress::new(),
             )
             .unwrap();
+            // Within the verified components: the same result, bit for bit.
+            let component = component_labels(documents, &buckets, &index.sets, threshold);
+            let within = center_clusters_within(
+                documents,
+                &buckets,
+                None,
+                &index.sets,
+                threshold,
+                keep,
+                key,
+                Known {
+                    component: &component,
+                },
+                &Progress::new(),
+            )
+            .unwrap();
+            assert_eq!(within.clusters, centered.clusters, "{case}");
+            assert!(
+                within
+                    .to_kept
+                    .iter()
+                    .zip(&centered.to_kept)
+                    .all(|(x, y)| x.to_bits() == y.to_bits()),
+                "{case}"
+            );
+            assert!(within.jaccards <= centered.jaccards, "{case}");
             let removed = plain_center.iter().filter(|&&c| c != NONE).count();
             assert!(removed > 300, "{case}: {removed} removed");
             assert_eq!(centered.clusters.removed_documents(), removed, "{case}");

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use crate::Result;
-use crate::analysis::center::{center_clusters, jaccards_to_kept};
-use crate::analysis::clusters::Clusters;
+use crate::analysis::center::{Known, center_clusters_within, jaccards_to_kept};
+use crate::analysis::clusters::{Clusters, UnionFind};
 use crate::analysis::components::{audited_clusters, unverified_components, verified_components};
 use crate::analysis::dedup::{Clustering, Dedup, DedupOptions, Joining};
 use crate::jobs::Phase;
@@ -118,7 +118,15 @@ impl Pipeline<'_> {
             Joining::Unverified => None,
             Joining::Verified => Some(self.timed(Phase::Centering, "Jaccards", |progress| {
                 progress.begin(Phase::Centering, 0);
-                let centered = center_clusters(
+                // The verified components bound the search: a kept candidate in another
+                // component is below the threshold.
+                let mut components = UnionFind::new(n);
+                for e in &verified.edges {
+                    components.union(e.a, e.b);
+                }
+                let component: Vec<u32> = (0..n as u32).map(|d| components.find(d)).collect();
+                drop(components);
+                let centered = center_clusters_within(
                     n,
                     &buckets,
                     identical.as_deref(),
@@ -126,6 +134,9 @@ impl Pipeline<'_> {
                     options.threshold,
                     options.keep,
                     length,
+                    Known {
+                        component: &component,
+                    },
                     progress,
                 )?;
                 let computed = centered.jaccards;
