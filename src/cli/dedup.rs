@@ -651,8 +651,21 @@ fn render_side_by_side(s: &DedupSummary) -> String {
 }
 
 fn render_summary(s: &DedupSummary, input: &str) -> String {
-    use std::fmt::Write as _;
     let mut out = render_read_line(&s.read, input, s.documents_without_shingles);
+    render_banding(&mut out, s);
+    out.push_str(&render_cap(s.capped_buckets, s.pairs_dropped_by_cap));
+    render_clusters(&mut out, s);
+    render_cluster_sizes(&mut out, s);
+    render_largest_clusters(&mut out, s);
+    out.push_str(&render_side_by_side(s));
+    render_chained(&mut out, s);
+    out.push_str(&render_phases(&s.phases));
+    out
+}
+
+/// The banding, the identical copies collapsed before it, and the Jaccards the run computed.
+fn render_banding(out: &mut String, s: &DedupSummary) {
+    use std::fmt::Write as _;
     let _ = writeln!(
         out,
         "{}{}; {} {} an earlier document's shingles (collapsed before banding)",
@@ -688,7 +701,11 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
             None => String::new(),
         }
     );
-    out.push_str(&render_cap(s.capped_buckets, s.pairs_dropped_by_cap));
+}
+
+/// How many clusters, how many documents removed, and by which method and keep rule.
+fn render_clusters(out: &mut String, s: &DedupSummary) {
+    use std::fmt::Write as _;
     let (keep, order) = match (s.keep, &s.keep_by) {
         (KeepRule::First, _) => ("the first".to_string(), "input order".to_string()),
         (KeepRule::Longest, _) => ("the longest".to_string(), "longest first".to_string()),
@@ -720,6 +737,11 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
         100.0 * s.removed_share,
         thousands(s.documents as u64),
     );
+}
+
+/// Cluster sizes in powers of two.
+fn render_cluster_sizes(out: &mut String, s: &DedupSummary) {
+    use std::fmt::Write as _;
     if !s.cluster_sizes.is_empty() {
         let bins: Vec<String> = s
             .cluster_sizes
@@ -740,6 +762,11 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
             .collect();
         let _ = writeln!(out, "  cluster sizes  {}", bins.join(" · "));
     }
+}
+
+/// The largest clusters: what each keeps and how weak its weakest link is.
+fn render_largest_clusters(out: &mut String, s: &DedupSummary) {
+    use std::fmt::Write as _;
     for c in &s.largest_clusters {
         match c.farthest_pair {
             None => {
@@ -772,7 +799,12 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
             }
         }
     }
-    out.push_str(&render_side_by_side(s));
+}
+
+/// Chained components (members below t of each other), and documents removed only through
+/// pairs below t (`--unverified`).
+fn render_chained(out: &mut String, s: &DedupSummary) {
+    use std::fmt::Write as _;
     let _ = writeln!(
         out,
         "{} of {} {} chained: some members are below Jaccard {} of each other",
@@ -806,8 +838,6 @@ fn render_summary(s: &DedupSummary, input: &str) -> String {
             for_count(below as u64, "it", "them")
         );
     }
-    out.push_str(&render_phases(&s.phases));
-    out
 }
 
 #[cfg(test)]

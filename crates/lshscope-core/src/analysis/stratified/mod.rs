@@ -19,7 +19,6 @@
 //! dependence makes the *population* lumpy, not the draws, so the usual with-replacement
 //! variance σ²/n holds. (Drawing buckets or documents as units would not have that property.)
 
-use std::io::BufRead;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -40,6 +39,10 @@ use crate::terms::Setting::{EstimatePairs, NumPerm, Threshold, Uniform};
 use crate::util::rng::SplitMix64;
 use crate::util::stats::{Z_95, wilson_interval_at};
 use crate::{Error, Result};
+
+mod file;
+
+pub use file::read_stratified;
 
 /// The largest chance that a pair at the strata threshold falls outside the permissive
 /// banding's candidates: the banding is the sharpest whose S-curve gives P(T) ≥ 1 − this.
@@ -769,256 +772,22 @@ pub fn stratified_pair_sample(
     })
 }
 
-/// One row of a stratified sample file, as read.
-#[derive(serde::Deserialize)]
-struct FileRow {
-    jaccard: f64,
-    weight: f64,
-    stratum: String,
-    stratum_pairs: u64,
-    strata_banding: String,
-    strata_threshold: f64,
-}
-
-/// `20x5` or `20×5` as a banding.
-fn parse_banding(text: &str) -> Option<Banding> {
-    let (b, r) = text.split_once(['x', '×'])?;
-    let (b, r) = (b.trim().parse().ok()?, r.trim().parse().ok()?);
-    Banding::new(b, r, b * r).ok()
-}
-
-/// Reads a stratified sample file (CSV or JSON Lines, possibly compressed, as `truth
-/// --estimate-pairs` writes it); `None` when the file has no `stratum` column (a uniform
-/// sample or any other pair file, for the other readers). Errors name the file, line and
-/// column, and check that each stratum's rows agree on its size and weight.
-pub fn read_stratified(path: &Path) -> Result<Option<StratifiedSample>> {
-    let mut reader = crate::pairs::open_input(path)?;
-    let head = reader.fill_buf().map_err(|e| Error::io(path, e))?;
-    if head.starts_with(crate::io::parquet::MAGIC) {
-        return Ok(None);
-    }
-    let mut rows: Vec<(u64, FileRow)> = Vec::new();
-    let first_byte = head.iter().find(|b| !b.is_ascii_whitespace()).copied();
-    match first_byte {
-        None => return Ok(None),
-        Some(b'{') => {
-            let mut line_no = 0u64;
-            for line in reader.lines() {
-                line_no += 1;
-                let line = line.map_err(|e| Error::io(path, e))?;
-                if line.trim().is_empty() {
-                    continue;
-                }
-                if line_no == 1 && !line.contains("\"stratum\"") {
-                    return Ok(None);
-                }
-                let row: FileRow = serde_json::from_str(&line).map_err(|e| {
-                    Error::input(
-                        path,
-                        line_no,
-                        format!(
-                            "not a row of a stratified sample ({e}); expected the keys {}",
-                            COLUMNS.join(", ")
-                        ),
-                    )
-                })?;
-                rows.push((line_no, row));
-            }
-        }
-        Some(_) => {
-            let mut csv = crate::pairs::HeaderCsv::new(reader, path, false)?;
-            if csv.column("stratum").is_none() {
-                return Ok(None);
-            }
-            let mut columns = Vec::new();
-            for want in COLUMNS {
-                columns.push(csv.column(want).ok_or_else(|| {
-                    Error::input(
-                        path,
-                        1,
-                        format!(
-                            "a stratified sample needs the column `{want}` (found: {}); write \
-                             it again with `lshscope truth {}`",
-                            csv.header_text(),
-                            EstimatePairs.in_code()
-                        ),
-                    )
-                })?);
-            }
-            while let Some((line, record)) = csv.next_row()? {
-                let field = |k: usize| record.get(columns[k]).unwrap_or("").trim();
-                let number = |k: usize| -> Result<f64> {
-                    field(k).parse::<f64>().map_err(|_| {
-                        Error::input(
-                            path,
-                            line,
-                            format!(
-                                "column {} ({}): `{}` is not a number",
-                                columns[k] + 1,
-                                COLUMNS[k],
-                                crate::io::excerpt::excerpt(field(k))
-                            ),
-                        )
-                    })
-                };
-                let stratum_pairs = field(3).parse::<u64>().map_err(|_| {
-                    Error::input(
-                        path,
-                        line,
-                        format!(
-                            "column {} (stratum_pairs): `{}` is not a count of pairs",
-                            columns[3] + 1,
-                            crate::io::excerpt::excerpt(field(3))
-                        ),
-                    )
-                })?;
-                rows.push((
-                    line,
-                    FileRow {
-                        jaccard: number(0)?,
-                        weight: number(1)?,
-                        stratum: field(2).to_string(),
-                        stratum_pairs,
-                        strata_banding: field(4).to_string(),
-                        strata_threshold: number(5)?,
-                    },
-                ));
-            }
-        }
-    }
-    assemble(path, rows).map(Some)
-}
-
-/// Checks the rows of a stratified file and groups them by stratum.
-fn assemble(path: &Path, rows: Vec<(u64, FileRow)>) -> Result<StratifiedSample> {
-    let bad = |line: u64, what: String| Error::input(path, line, what);
-    let (first_line, first) = rows.first().ok_or_else(|| {
-        bad(
-            2,
-            format!(
-                "a stratified sample without rows: write it again with `lshscope truth {}`",
-                EstimatePairs.in_code()
-            ),
-        )
-    })?;
-    let banding = parse_banding(&first.strata_banding).ok_or_else(|| {
-        bad(
-            *first_line,
-            format!(
-                "strata_banding: `{}` is not a banding such as 20x5",
-                crate::io::excerpt::excerpt(&first.strata_banding)
-            ),
-        )
-    })?;
-    let threshold = first.strata_threshold;
-    let (banding_text, threshold_bits) = (first.strata_banding.clone(), threshold.to_bits());
-    let mut strata = [
-        Stratum {
-            name: CANDIDATES,
-            pairs: 0,
-            similarities: Vec::new(),
-        },
-        Stratum {
-            name: OTHERS,
-            pairs: 0,
-            similarities: Vec::new(),
-        },
-    ];
-    let mut weights = [None::<(u64, f64)>; 2];
-    let mut sizes = [None::<u64>; 2];
-    for (line, row) in rows {
-        let k = match row.stratum.as_str() {
-            CANDIDATES => 0,
-            OTHERS => 1,
-            other => {
-                return Err(bad(
-                    line,
-                    format!(
-                        "stratum: `{}` is neither `{CANDIDATES}` nor `{OTHERS}`",
-                        crate::io::excerpt::excerpt(other)
-                    ),
-                ));
-            }
-        };
-        if row.strata_banding != banding_text || row.strata_threshold.to_bits() != threshold_bits {
-            return Err(bad(
-                line,
-                "strata_banding and strata_threshold differ from the first row's: one file \
-                 holds one sample; do not concatenate samples"
-                    .to_string(),
-            ));
-        }
-        if !(0.0..=1.0).contains(&row.jaccard) {
-            return Err(bad(
-                line,
-                format!("jaccard: similarity {} is outside [0, 1]", row.jaccard),
-            ));
-        }
-        match sizes[k] {
-            None => sizes[k] = Some(row.stratum_pairs),
-            Some(size) if size != row.stratum_pairs => {
-                return Err(bad(
-                    line,
-                    format!(
-                        "stratum_pairs: {} differs from {size} on earlier `{}` rows: one \
-                         stratum has one size",
-                        row.stratum_pairs, row.stratum
-                    ),
-                ));
-            }
-            Some(_) => {}
-        }
-        if weights[k].is_none() {
-            weights[k] = Some((line, row.weight));
-        }
-        strata[k].similarities.push(row.jaccard);
-    }
-    for (k, stratum) in strata.iter_mut().enumerate() {
-        stratum.pairs = sizes[k].unwrap_or(0);
-        let n = stratum.similarities.len() as u64;
-        if n > stratum.pairs {
-            return Err(bad(
-                weights[k].map_or(2, |w| w.0),
-                format!(
-                    "the `{}` stratum has {n} rows but stratum_pairs says it holds {} pairs",
-                    stratum.name, stratum.pairs
-                ),
-            ));
-        }
-        // The weight must be size ÷ rows: anything else means rows were added or removed.
-        if let Some((line, w)) = weights[k]
-            && (w - stratum.weight()).abs() > 1e-9 * stratum.weight().max(1.0)
-        {
-            return Err(bad(
-                line,
-                format!(
-                    "weight: {w} but the `{}` stratum has {n} rows of {} pairs (weight {}): \
-                     the file was cut or merged; sample again with `lshscope truth {}`",
-                    stratum.name,
-                    stratum.pairs,
-                    stratum.weight(),
-                    EstimatePairs.in_code()
-                ),
-            ));
-        }
-    }
-    Ok(StratifiedSample {
-        banding,
-        threshold,
-        strata: strata.into(),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn bandings_parse_both_ways() {
-        assert_eq!(parse_banding("20x5"), Some(Banding { bands: 20, rows: 5 }));
-        assert_eq!(parse_banding("20×5"), Some(Banding { bands: 20, rows: 5 }));
-        assert_eq!(parse_banding("0x5"), None);
-        assert_eq!(parse_banding("twenty"), None);
+        assert_eq!(
+            file::parse_banding("20x5"),
+            Some(Banding { bands: 20, rows: 5 })
+        );
+        assert_eq!(
+            file::parse_banding("20×5"),
+            Some(Banding { bands: 20, rows: 5 })
+        );
+        assert_eq!(file::parse_banding("0x5"), None);
+        assert_eq!(file::parse_banding("twenty"), None);
     }
 
     #[test]
