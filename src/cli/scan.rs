@@ -431,32 +431,27 @@ impl PairsJob<'_> {
         // CSV of 100 M pairs is seconds of work for nothing.
         let discard = is_null_device(target);
         target.write(Some(progress), |w| -> std::result::Result<(), WriteError> {
-            if discard {
-                let counts = run.stream_verified(
-                    index,
-                    &lists,
-                    copies.as_ref(),
-                    self.threshold,
-                    order,
-                    |_| Ok(()),
-                )?;
-                streamed = Some(counts);
-                return Ok(());
-            }
-            let mut writer = PairWriter::new(w, self.corpus, self.format, None)?;
+            let mut writer = if discard {
+                None
+            } else {
+                Some(PairWriter::new(w, self.corpus, self.format, None)?)
+            };
             let counts = run.stream_verified(
                 index,
                 &lists,
                 copies.as_ref(),
                 self.threshold,
                 order,
-                |batch| {
-                    writer
+                |batch| match writer.as_mut() {
+                    Some(writer) => writer
                         .write_batch(batch)
-                        .map_err(|e| Error::io(target.display(), e))
+                        .map_err(|e| Error::io(target.display(), e)),
+                    None => Ok(()),
                 },
             )?;
-            writer.finish()?;
+            if let Some(writer) = writer {
+                writer.finish()?;
+            }
             streamed = Some(counts);
             Ok(())
         })?;
