@@ -35,35 +35,7 @@ impl IdenticalGroups {
     }
 
     fn find_with(sets: &ShingleSets, hash: impl Fn(&[u64]) -> u64 + Sync) -> Self {
-        let n = sets.len();
-        let mut keyed: Vec<(u64, u32)> = (0..n as u32)
-            .into_par_iter()
-            .filter(|&d| !sets.get(d as usize).is_empty())
-            .map(|d| (hash(sets.get(d as usize)), d))
-            .collect();
-        keyed.par_sort_unstable();
-        let mut representative: Vec<u32> = (0..n as u32).collect();
-        let mut start = 0;
-        while start < keyed.len() {
-            let mut end = start + 1;
-            while end < keyed.len() && keyed[end].0 == keyed[start].0 {
-                end += 1;
-            }
-            // Within one hash the documents come in input order; each takes the first earlier
-            // document whose set is equal (nearly always the run's first).
-            let run = &keyed[start..end];
-            for (k, &(_, d)) in run.iter().enumerate().skip(1) {
-                let set = sets.get(d as usize);
-                if let Some(&(_, first)) = run[..k]
-                    .iter()
-                    .find(|&&(_, e)| representative[e as usize] == e && sets.get(e as usize) == set)
-                {
-                    representative[d as usize] = first;
-                }
-            }
-            start = end;
-        }
-        Self::from_representatives(representative)
+        Self::from_representatives(representatives_with(sets, hash))
     }
 
     fn from_representatives(representative: Vec<u32>) -> Self {
@@ -159,11 +131,45 @@ impl IdenticalGroups {
 
 /// A 64-bit hash of a sorted set of shingle hashes (xxh3 over its bytes).
 fn set_hash(set: &[u64]) -> u64 {
-    let mut h = xxhash_rust::xxh3::Xxh3::new();
-    for x in set {
-        h.update(&x.to_le_bytes());
+    // SAFETY: any initialized u64 slice is a valid byte slice of eight times the length, with
+    // alignment 1. On a little-endian machine these are the bytes of `to_le_bytes`; the hash
+    // is only compared within this process anyway.
+    let bytes = unsafe { std::slice::from_raw_parts(set.as_ptr().cast::<u8>(), size_of_val(set)) };
+    // One call over the whole set: xxh3's streaming form, fed 8 bytes at a time, is slower.
+    xxhash_rust::xxh3::xxh3_64(bytes)
+}
+
+/// For each document, the first document (in input order) with the same shingle set: itself
+/// when its set is new. Documents without shingles stay their own.
+pub(crate) fn first_of_each_set(sets: &ShingleSets) -> Vec<u32> {
+    representatives_with(sets, set_hash)
+}
+
+/// [`first_of_each_set`] with the hash given: sets are keyed by `hash`, sorted, and only sets
+/// of equal keys are compared, so a hash collision never makes two different sets one.
+fn representatives_with(sets: &ShingleSets, hash: impl Fn(&[u64]) -> u64 + Sync) -> Vec<u32> {
+    let n = sets.len();
+    let mut keyed: Vec<(u64, u32)> = (0..n as u32)
+        .into_par_iter()
+        .filter(|&d| !sets.get(d as usize).is_empty())
+        .map(|d| (hash(sets.get(d as usize)), d))
+        .collect();
+    keyed.par_sort_unstable();
+    let mut representative: Vec<u32> = (0..n as u32).collect();
+    for run in keyed.chunk_by(|x, y| x.0 == y.0) {
+        // Within one hash the documents come in input order; each takes the first earlier
+        // document whose set is equal (nearly always the run's first).
+        for (k, &(_, d)) in run.iter().enumerate().skip(1) {
+            let set = sets.get(d as usize);
+            if let Some(&(_, first)) = run[..k]
+                .iter()
+                .find(|&&(_, e)| representative[e as usize] == e && sets.get(e as usize) == set)
+            {
+                representative[d as usize] = first;
+            }
+        }
     }
-    h.digest()
+    representative
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ pub use banding::{
 };
 pub use family::{HashFamily, fold32, signature_into};
 pub use identical::IdenticalGroups;
+pub(crate) use identical::first_of_each_set;
 pub use index::{
     Index, IndexOptions, ShingleSets, Signatures, build_index, leading_signatures_of_sets,
     signatures_of_sets, signatures_of_texts,

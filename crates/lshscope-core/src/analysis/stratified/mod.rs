@@ -573,7 +573,7 @@ pub fn strata_signatures(
             progress,
         );
     };
-    let first = first_of_each_set(sets);
+    let first = crate::minhash::first_of_each_set(sets);
     let n = sets.len();
     progress.begin(Phase::Signatures, n as u64);
     let mut data = vec![0u32; n * rows];
@@ -614,42 +614,6 @@ pub fn strata_signatures(
 
 /// Documents per parallel task of [`strata_signatures`].
 const SKETCH_CHUNK: usize = 2048;
-
-/// For each document, the first document (in input order) with the same shingle set: itself
-/// when its set is new. Sets are keyed by a hash of their bytes and only sets of equal keys are
-/// compared, so a hash collision never makes two different sets one. Documents without
-/// shingles stay their own (their rows are all `u32::MAX` whoever sketches them).
-fn first_of_each_set(sets: &ShingleSets) -> Vec<u32> {
-    let n = sets.len();
-    let mut keyed: Vec<(u64, u32)> = (0..n as u32)
-        .into_par_iter()
-        .filter(|&d| !sets.get(d as usize).is_empty())
-        .map(|d| {
-            let set = sets.get(d as usize);
-            // SAFETY: any initialized u64 slice is a valid byte slice of eight times the
-            // length, with alignment 1; the key is only compared within this process.
-            let bytes =
-                unsafe { std::slice::from_raw_parts(set.as_ptr().cast::<u8>(), size_of_val(set)) };
-            (xxhash_rust::xxh3::xxh3_64(bytes), d)
-        })
-        .collect();
-    keyed.par_sort_unstable();
-    let mut first: Vec<u32> = (0..n as u32).collect();
-    for run in keyed.chunk_by(|x, y| x.0 == y.0) {
-        // Documents of one key come in input order; each takes the first earlier document of
-        // the run that is new and has its set (nearly always the run's first).
-        for (k, &(_, d)) in run.iter().enumerate().skip(1) {
-            let set = sets.get(d as usize);
-            if let Some(&(_, e)) = run[..k]
-                .iter()
-                .find(|&&(_, e)| first[e as usize] == e && sets.get(e as usize) == set)
-            {
-                first[d as usize] = e;
-            }
-        }
-    }
-    first
-}
 
 /// A sample of `m` pairs stratified by the permissive banding for `threshold` among the
 /// bandings of K = `num_perm`, from the shingle sets and signatures of one index (at least
