@@ -306,7 +306,7 @@ fn frame_viewer(bencher: Bencher) {
     app.update(Action::PromptInput(lshscope::tui::app::PromptKey::Submit));
     app.update(Action::Command(Command::Open));
     app.update(Action::Command(Command::ToggleBandValues));
-    assert!(app.viewer().pair.is_some(), "a pair is open");
+    assert!(app.viewer().pair().is_some(), "a pair is open");
     let mut terminal = Terminal::new(TestBackend::new(FRAME.0, FRAME.1)).unwrap();
     bencher.bench_local(|| draw(&mut terminal, &app));
 }

@@ -344,33 +344,33 @@ fn list_navigation_and_viewer() {
     cmd(&mut app, Command::Open);
     assert!(matches!(app.view(), View::Viewer { .. }));
     let pair = *app.selected_pair().unwrap();
-    let view = app.viewer().pair.clone().unwrap();
-    assert_eq!((view.a, view.b), (pair.a, pair.b));
-    let hit = view.collided.iter().filter(|&&c| c).count() as u32;
+    let view = app.viewer().pair().cloned().unwrap();
+    assert_eq!((view.a(), view.b()), (pair.a, pair.b));
+    let hit = view.collided().iter().filter(|&&c| c).count() as u32;
     assert_eq!(hit, pair.bands_hit, "band strip agrees with the banding");
-    assert!(!view.ranges_a.is_empty() && !view.ranges_b.is_empty());
+    assert!(!view.ranges_a().is_empty() && !view.ranges_b().is_empty());
     cmd(&mut app, Command::NextPair);
     assert_eq!(app.candidates().list().selected(), 1);
     assert_ne!(
-        app.viewer().pair.as_ref().map(|v| (v.a, v.b)),
-        Some((view.a, view.b))
+        app.viewer().pair().map(|v| (v.a(), v.b())),
+        Some((view.a(), view.b()))
     );
     cmd(&mut app, Command::PrevPair);
     cmd(&mut app, Command::PrevPair);
     assert_eq!(app.candidates().list().selected(), 0);
     cmd(&mut app, Command::ToggleBandValues);
-    assert!(app.viewer().show_values);
+    assert!(app.viewer().show_values());
     cmd(&mut app, Command::ScrollSide);
     assert_eq!(
-        app.viewer().pair.as_ref().unwrap().side,
+        app.viewer().pair().unwrap().side(),
         lshscope::tui::viewer::ScrollSide::Left
     );
     // Changing b in the viewer recomputes the strip for the new banding.
     cmd(&mut app, Command::BandsDown);
-    assert_eq!(app.viewer().pair.as_ref().unwrap().collided.len(), 15);
+    assert_eq!(app.viewer().pair().unwrap().collided().len(), 15);
     cmd(&mut app, Command::Back);
     assert_eq!(app.view(), View::Main);
-    assert!(app.viewer().pair.is_none());
+    assert!(app.viewer().pair().is_none());
 }
 
 #[test]
@@ -752,22 +752,22 @@ fn viewer_scrolls_both_or_one_side_and_stops_at_the_end() {
     cmd(&mut app, Command::Open);
     assert!(matches!(app.view(), View::Viewer { .. }));
     let scroll = |app: &lshscope::tui::app::App| {
-        let v = app.viewer().pair.as_ref().unwrap();
-        (v.scroll_a, v.scroll_b)
+        let v = app.viewer().pair().unwrap();
+        (v.scroll_a(), v.scroll_b())
     };
     for _ in 0..5 {
         cmd(&mut app, Command::Down);
     }
     assert_eq!(scroll(&app), (5, 5));
     cmd(&mut app, Command::ScrollSide);
-    assert_eq!(app.viewer().pair.as_ref().unwrap().side, ScrollSide::Left);
+    assert_eq!(app.viewer().pair().unwrap().side(), ScrollSide::Left);
     cmd(&mut app, Command::Down);
     assert_eq!(scroll(&app), (6, 5));
     cmd(&mut app, Command::ScrollSide);
     cmd(&mut app, Command::Up);
     assert_eq!(scroll(&app), (6, 4));
     cmd(&mut app, Command::ScrollSide);
-    assert_eq!(app.viewer().pair.as_ref().unwrap().side, ScrollSide::Both);
+    assert_eq!(app.viewer().pair().unwrap().side(), ScrollSide::Both);
     for _ in 0..100 {
         cmd(&mut app, Command::PageDown);
     }

@@ -238,10 +238,10 @@ fn the_switch_changes_the_counts_and_marks_the_false_removals() {
     cmd(&mut app, Command::Down);
     cmd(&mut app, Command::Open);
     assert!(matches!(app.view(), View::Viewer { .. }));
-    let pair = app.viewer().pair.as_ref().unwrap();
+    let pair = app.viewer().pair().unwrap();
     let e = removals[0];
-    assert_eq!((pair.a, pair.b), (e.a.min(e.b), e.a.max(e.b)));
-    assert_eq!(pair.jaccard, e.jaccard);
+    assert_eq!((pair.a(), pair.b()), (e.a.min(e.b), e.a.max(e.b)));
+    assert_eq!(pair.jaccard(), e.jaccard);
     let s = screen(&app, size.0, size.1);
     assert!(s.contains("removed < t · edge 2 of"), "{s}");
     cmd(&mut app, Command::Back);

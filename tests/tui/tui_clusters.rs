@@ -212,10 +212,10 @@ fn a_cluster_opens_and_its_edges_open_in_the_viewer() {
     let (_, edge) = app.selected_cluster_edge().unwrap();
     cmd(&mut app, Command::Open);
     assert!(matches!(app.view(), View::Viewer { .. }));
-    let view = app.viewer().pair.as_ref().unwrap();
-    let (a, b) = (view.a, view.b);
+    let view = app.viewer().pair().unwrap();
+    let (a, b) = (view.a(), view.b());
     assert_eq!((a, b), (edge.a.min(edge.b), edge.a.max(edge.b)));
-    assert_eq!(view.jaccard, edge.jaccard);
+    assert_eq!(view.jaccard(), edge.jaccard);
     let s = screen(&app, SIZE.0, SIZE.1);
     assert!(s.contains("weakest link · edge 2 of"), "{s}");
     // Labels work there as everywhere.
@@ -223,10 +223,10 @@ fn a_cluster_opens_and_its_edges_open_in_the_viewer() {
     assert_eq!(app.label_of(a, b), Some(Label::Duplicate));
     // ← goes back along the edges, Esc to the open cluster, Esc again to the list.
     cmd(&mut app, Command::PrevPair);
-    let view = app.viewer().pair.as_ref().unwrap();
+    let view = app.viewer().pair().unwrap();
     let farthest = app.clusters().open().unwrap().edge_list[0].1;
     assert_eq!(
-        (view.a, view.b),
+        (view.a(), view.b()),
         (farthest.a.min(farthest.b), farthest.a.max(farthest.b))
     );
     cmd(&mut app, Command::Back);

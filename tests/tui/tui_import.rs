@@ -158,8 +158,8 @@ fn explore_pairs_shows_the_imported_pairs() {
     cmd(&mut app, Command::Open);
     assert!(matches!(app.view(), View::Viewer { .. }));
     let (a, b) = {
-        let v = app.viewer().pair.as_ref().unwrap();
-        (v.a, v.b)
+        let v = app.viewer().pair().unwrap();
+        (v.a(), v.b())
     };
     cmd(&mut app, Command::LabelNotDuplicate);
     assert_eq!(app.label_of(a, b), Some(Label::NotDuplicate));

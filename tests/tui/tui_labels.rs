@@ -191,8 +191,8 @@ fn advance_moves_to_the_next_pair_after_a_label() {
     cmd(&mut app, Command::FocusPrev);
     cmd(&mut app, Command::Open);
     let open = |app: &App| {
-        let v = app.viewer().pair.as_ref().expect("a pair is open");
-        (v.a, v.b)
+        let v = app.viewer().pair().expect("a pair is open");
+        (v.a(), v.b())
     };
     assert_eq!(open(&app), second);
     cmd(&mut app, Command::LabelUnsure);

@@ -74,7 +74,7 @@ fn viewer_in_diff_mode(dir: &std::path::Path, size: (u16, u16)) -> App {
     cmd(&mut app, Command::Open);
     assert!(matches!(app.view(), View::Viewer { .. }), "the pair opens");
     cmd(&mut app, Command::ToggleDiff);
-    assert!(app.viewer().diff_mode);
+    assert!(app.viewer().diff_mode());
     app
 }
 
@@ -84,8 +84,8 @@ fn a_moved_notice_is_aligned_side_by_side_and_summarised_as_a_move() {
         let dir = tempfile::tempdir().unwrap();
         let app = viewer_in_diff_mode(dir.path(), (w, h));
         let (a, b) = pair();
-        let view = app.viewer().pair.as_ref().unwrap();
-        let diff = view.diff.as_ref().unwrap();
+        let view = app.viewer().pair().unwrap();
+        let diff = view.diff().unwrap();
         assert_eq!(diff.moves.len(), 1, "{}", diff.describe());
         let block = &diff.moves[0];
         assert!(block.is_edited());
@@ -94,7 +94,7 @@ fn a_moved_notice_is_aligned_side_by_side_and_summarised_as_a_move() {
             "1 block of 151 words moved (6 words changed inside, into 12); 6 words inserted, \
              4 deleted; 96 % unchanged"
         );
-        let layout = view.aligned.as_ref().unwrap();
+        let layout = view.aligned().unwrap();
         // The old place is near the top, after A's line of holders: its marker, then A's
         // notice beside B's copy. The new place is marked in both panes.
         let (old_row, new_row) = layout.move_rows[0];

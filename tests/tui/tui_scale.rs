@@ -289,8 +289,8 @@ fn a_sampled_list_opens_its_first_row_and_bounds_its_estimate() {
         "{:?}",
         app.message()
     );
-    let opened = app.viewer().pair.as_ref().expect("the viewer shows a pair");
-    assert_eq!((opened.a, opened.b), (selected.a, selected.b));
+    let opened = app.viewer().pair().expect("the viewer shows a pair");
+    assert_eq!((opened.a(), opened.b()), (selected.a, selected.b));
     let screen = screen(&app, SIZE.0, SIZE.1);
     assert!(!screen.contains("no pair selected"), "{screen}");
 }

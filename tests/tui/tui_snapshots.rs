@@ -200,7 +200,7 @@ fn every_view_draws_at_the_minimum_and_at_odd_sizes() {
 /// video, reverse + underline and underline), `.` dimmed (unchanged), ` ` plain.
 fn diff_style_map(app: &lshscope::tui::app::App, w: u16, h: u16) -> String {
     let buf = cell_styles(app, w, h);
-    let l = lshscope::tui::layout::viewer_layout((w, h), app.viewer().show_values, 16);
+    let l = lshscope::tui::layout::viewer_layout((w, h), app.viewer().show_values(), 16);
     let mut out = String::new();
     for y in l.left.y + 1..l.left.y + l.left.height - 1 {
         for rect in [l.left, l.right] {
@@ -308,16 +308,20 @@ fn diff_mode_scrolls_both_panes_and_follows_a_resize() {
     for _ in 0..3 {
         cmd(&mut app, Command::Down);
     }
-    let view = app.viewer().pair.as_ref().unwrap();
-    assert_eq!((view.scroll_a, view.scroll_b), (3, 3), "both panes moved");
-    let narrow = view.aligned.as_ref().unwrap().len();
+    let view = app.viewer().pair().unwrap();
     assert_eq!(
-        view.aligned.as_ref().unwrap().width,
+        (view.scroll_a(), view.scroll_b()),
+        (3, 3),
+        "both panes moved"
+    );
+    let narrow = view.aligned().unwrap().len();
+    assert_eq!(
+        view.aligned().unwrap().width,
         lshscope::tui::layout::viewer_text_width((80, 24))
     );
     app.update(Action::Resize(160, 45));
-    let view = app.viewer().pair.as_ref().unwrap();
-    let layout = view.aligned.as_ref().unwrap();
+    let view = app.viewer().pair().unwrap();
+    let layout = view.aligned().unwrap();
     assert_eq!(
         layout.width,
         lshscope::tui::layout::viewer_text_width((160, 45))
@@ -332,16 +336,16 @@ fn diff_mode_stays_on_across_pairs_and_off_shows_shared_shingles() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = ready_app(dir.path(), (W, H));
     cmd(&mut app, Command::Open);
-    assert!(app.viewer().pair.as_ref().unwrap().diff.is_none());
+    assert!(app.viewer().pair().unwrap().diff().is_none());
     cmd(&mut app, Command::ToggleDiff);
-    let first = app.viewer().pair.as_ref().unwrap();
-    let first_pair = (first.a, first.b);
-    assert!(first.diff.is_some());
+    let first = app.viewer().pair().unwrap();
+    let first_pair = (first.a(), first.b());
+    assert!(first.diff().is_some());
     cmd(&mut app, Command::NextPair);
-    let next = app.viewer().pair.as_ref().unwrap();
-    assert_ne!((next.a, next.b), first_pair, "→ opened the next pair");
+    let next = app.viewer().pair().unwrap();
+    assert_ne!((next.a(), next.b()), first_pair, "→ opened the next pair");
     assert!(
-        app.viewer().diff_mode && next.diff.is_some(),
+        app.viewer().diff_mode() && next.diff().is_some(),
         "diff mode stayed on"
     );
     assert!(screen(&app, W, H).contains("unchanged"));
@@ -380,18 +384,19 @@ fn next_and_previous_difference_scroll_both_texts_to_it() {
     run_effects(&mut app);
     cmd(&mut app, Command::Open);
     cmd(&mut app, Command::NextDifference);
-    assert!(app.viewer().diff_mode, "jumping turns diff mode on");
-    let first = app.viewer().pair.as_ref().unwrap();
-    assert_eq!(first.difference, Some(0));
-    let first_scroll = (first.scroll_a, first.scroll_b);
+    assert!(app.viewer().diff_mode(), "jumping turns diff mode on");
+    let first = app.viewer().pair().unwrap();
+    assert_eq!(first.difference(), Some(0));
+    let first_scroll = (first.scroll_a(), first.scroll_b());
     let s = screen(&app, w, h);
     assert!(s.contains("three"), "{s}");
     cmd(&mut app, Command::NextDifference);
-    let second = app.viewer().pair.as_ref().unwrap();
-    assert_eq!(second.difference, Some(1));
-    assert!(second.scroll_a > 20, "scrolled down to sentence 70");
+    let second = app.viewer().pair().unwrap();
+    assert_eq!(second.difference(), Some(1));
+    assert!(second.scroll_a() > 20, "scrolled down to sentence 70");
     assert_eq!(
-        second.scroll_a, second.scroll_b,
+        second.scroll_a(),
+        second.scroll_b(),
         "both texts scrolled to it, level"
     );
     let s = screen(&app, w, h);
@@ -417,9 +422,9 @@ fn next_and_previous_difference_scroll_both_texts_to_it() {
         app.message()
     );
     cmd(&mut app, Command::PrevDifference);
-    let back = app.viewer().pair.as_ref().unwrap();
-    assert_eq!(back.difference, Some(0));
-    assert_eq!((back.scroll_a, back.scroll_b), first_scroll);
+    let back = app.viewer().pair().unwrap();
+    assert_eq!(back.difference(), Some(0));
+    assert_eq!((back.scroll_a(), back.scroll_b()), first_scroll);
 }
 
 #[test]
@@ -428,12 +433,12 @@ fn e_in_the_viewer_exports_the_pairs_diff_as_text_and_html() {
     let mut app = ready_app(dir.path(), (W, H));
     cmd(&mut app, Command::Open);
     cmd(&mut app, Command::Export);
-    let view = app.viewer().pair.as_ref().unwrap();
+    let view = app.viewer().pair().unwrap();
     let data = app.data().as_ref().unwrap();
     let stem = format!(
         "fixture.diff.{}.{}",
-        data.corpus.id(view.a as usize),
-        data.corpus.id(view.b as usize)
+        data.corpus.id(view.a() as usize),
+        data.corpus.id(view.b() as usize)
     );
     let (txt, html) = (
         dir.path().join(format!("{stem}.txt")),

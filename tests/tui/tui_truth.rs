@@ -245,9 +245,9 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     let second = truth.pairs[app.truth().missed().rows()[1] as usize];
     cmd(&mut app, Command::Open);
     assert!(matches!(app.view(), View::Viewer { .. }));
-    let view = app.viewer().pair.as_ref().unwrap();
-    assert_eq!((view.a, view.b), (second.a, second.b));
-    assert!(view.collided.iter().all(|c| !c));
+    let view = app.viewer().pair().unwrap();
+    assert_eq!((view.a(), view.b()), (second.a, second.b));
+    assert!(view.collided().iter().all(|c| !c));
     let s = tui_support::screen(&app, W, H);
     assert!(
         s.contains(&format!("missed pair 2 of {missed}")),
@@ -256,8 +256,8 @@ fn missed_pairs_list_opens_in_the_viewer_and_labels() {
     // ← moves within the missed list, not the candidates.
     cmd(&mut app, Command::PrevPair);
     let first = truth.pairs[app.truth().missed().rows()[0] as usize];
-    let view = app.viewer().pair.as_ref().unwrap();
-    assert_eq!((view.a, view.b), (first.a, first.b));
+    let view = app.viewer().pair().unwrap();
+    assert_eq!((view.a(), view.b()), (first.a, first.b));
     // A false negative is labelled like any pair, and saved.
     cmd(&mut app, Command::LabelDuplicate);
     tui_support::run_effects(&mut app);

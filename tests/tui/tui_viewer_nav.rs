@@ -50,8 +50,8 @@ fn viewer_on_long_pair(dir: &std::path::Path) -> App {
 
 /// The first line each pane shows.
 fn tops(app: &App) -> (usize, usize) {
-    let view = app.viewer().pair.as_ref().expect("a pair is open");
-    (view.scroll_a, view.scroll_b)
+    let view = app.viewer().pair().expect("a pair is open");
+    (view.scroll_a(), view.scroll_b())
 }
 
 fn key(c: char) -> KeyEvent {
@@ -108,12 +108,8 @@ fn home_and_end_reach_either_end_of_both_texts() {
     // In diff mode Home/End move both panes over the aligned rows.
     cmd(&mut app, Command::ToggleDiff);
     cmd(&mut app, Command::Bottom);
-    let view = app.viewer().pair.as_ref().unwrap();
-    let aligned = view
-        .aligned
-        .as_ref()
-        .expect("diff mode lays the pair out")
-        .len();
+    let view = app.viewer().pair().unwrap();
+    let aligned = view.aligned().expect("diff mode lays the pair out").len();
     assert_eq!(tops(&app), (aligned - rows, aligned - rows));
     cmd(&mut app, Command::Top);
     assert_eq!(tops(&app), (0, 0));
@@ -126,12 +122,12 @@ fn bracket_from_the_top_lands_past_the_common_header() {
     // From the shared-shingle view: diff mode, on the first difference, which the diff's
     // word cap (50,000 words, fewer than the header holds) no longer hides.
     cmd(&mut app, Command::NextDifference);
-    assert!(app.viewer().diff_mode);
+    assert!(app.viewer().diff_mode());
     let s = shown(&app);
     assert!(s.contains("difference 1 of 5"), "{s}");
     assert!(s.contains("struck out by the second party"), "{s}");
-    let view = app.viewer().pair.as_ref().unwrap();
-    let row = view.aligned.as_ref().unwrap().difference_rows[0];
+    let view = app.viewer().pair().unwrap();
+    let row = view.aligned().unwrap().difference_rows[0];
     assert_eq!(tops(&app), (row - 1, row - 1));
     assert!(
         row >= FIRST_CHANGE,
@@ -149,8 +145,8 @@ fn bracket_from_the_top_lands_past_the_common_header() {
     // End, then [: the last difference above the last page.
     cmd(&mut app, Command::Bottom);
     let top = tops(&app).0;
-    let view = app.viewer().pair.as_ref().unwrap();
-    let rows = &view.aligned.as_ref().unwrap().difference_rows;
+    let view = app.viewer().pair().unwrap();
+    let rows = &view.aligned().unwrap().difference_rows;
     let above = rows
         .iter()
         .rposition(|&r| r < top)

@@ -45,11 +45,11 @@ fn a_pair_from_a_cluster_that_vanishes_steps_through_the_candidates_and_backs_to
     // → goes on in the candidate list; Back returns to the main screen.
     cmd(&mut app, Command::NextPair);
     let selected = *app.selected_pair().expect("a candidate is selected");
-    let view = app.viewer().pair.as_ref().unwrap();
-    assert_eq!((view.a, view.b), (selected.a, selected.b));
+    let view = app.viewer().pair().unwrap();
+    assert_eq!((view.a(), view.b()), (selected.a, selected.b));
     cmd(&mut app, Command::Back);
     assert_eq!(app.view(), View::Main);
-    assert!(app.viewer().pair.is_none());
+    assert!(app.viewer().pair().is_none());
 }
 
 /// The sketch family is shown where K is, on the loading screen and the status line, only

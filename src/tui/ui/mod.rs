@@ -61,7 +61,7 @@ pub fn render(frame: &mut Frame, app: &App) {
         View::Cost => cost::render(frame, app, area),
         View::Viewer { .. } => {
             let l =
-                layout::viewer_layout(size, app.viewer().show_values, app.curve().banding.bands);
+                layout::viewer_layout(size, app.viewer().show_values(), app.curve().banding.bands);
             viewer::render(frame, app, &l);
             status::render_status(frame, app, l.status);
             status::render_message(frame, app, l.message);

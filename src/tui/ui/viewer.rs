@@ -147,7 +147,7 @@ fn metrics_line(m: &TextMetrics, chars_a: usize, chars_b: usize) -> Field<'stati
 
 /// The pair viewer: a header of facts about the pair, the band strip, and the two texts.
 pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
-    let (Some(view), Some(data)) = (app.viewer().pair.as_ref(), app.data().as_ref()) else {
+    let (Some(view), Some(data)) = (app.viewer().pair(), app.data().as_ref()) else {
         return;
     };
     let header: Vec<Line> = header_lines(app, view, data, l.header.width)
@@ -159,16 +159,16 @@ pub fn render(frame: &mut Frame, app: &App, l: &ViewerLayout) {
     render_band_strip(frame, app, view, l.strip);
 
     let left = Pane {
-        pos: view.a,
-        ranges: &view.ranges_a,
-        scroll: view.scroll_a,
+        pos: view.a(),
+        ranges: view.ranges_a(),
+        scroll: view.scroll_a(),
         side: ScrollSide::Left,
         diff_side: Side::Left,
     };
     let right = Pane {
-        pos: view.b,
-        ranges: &view.ranges_b,
-        scroll: view.scroll_b,
+        pos: view.b(),
+        ranges: view.ranges_b(),
+        scroll: view.scroll_b(),
         side: ScrollSide::Right,
         diff_side: Side::Right,
     };
@@ -182,7 +182,7 @@ fn position_text(app: &App, view: &PairView) -> String {
         .result()
         .and_then(|r| {
             let is_open =
-                |&i: &u32| (r.pairs[i as usize].a, r.pairs[i as usize].b) == (view.a, view.b);
+                |&i: &u32| (r.pairs[i as usize].a, r.pairs[i as usize].b) == (view.a(), view.b());
             // The open pair is nearly always the selected one; only after a re-banding or a
             // filter change does the (possibly million-row) list need a search.
             let list = app.candidates().list();
@@ -205,7 +205,7 @@ fn position_text(app: &App, view: &PairView) -> String {
                     from: PairSource::Missed,
                 };
             let p = app.selected_missed().filter(|_| from_missed)?;
-            ((p.a, p.b) == (view.a, view.b)).then(|| {
+            ((p.a, p.b) == (view.a(), view.b())).then(|| {
                 format!(
                     "missed pair {} of {} (true J ≥ t, not a candidate)",
                     thousands(t.missed().selected() as u64 + 1),
@@ -222,13 +222,13 @@ fn header_lines<'a>(app: &'a App, view: &PairView, data: &Loaded, width: u16) ->
     let theme = app.theme();
     let k = app.num_perm();
     let (id_a, id_b) = (
-        data.corpus.id(view.a as usize),
-        data.corpus.id(view.b as usize),
+        data.corpus.id(view.a() as usize),
+        data.corpus.id(view.b() as usize),
     );
     // Opened from a cluster: where the edge is in it.
     let position =
         super::clusters::viewer_position(app).unwrap_or_else(|| position_text(app, view));
-    let label = match app.label_of(view.a, view.b) {
+    let label = match app.label_of(view.a(), view.b()) {
         Some(lbl) => Span::styled(format!("label: {}", lbl.as_str()), theme.label(lbl)),
         None => Span::styled(
             format!(
@@ -240,9 +240,9 @@ fn header_lines<'a>(app: &'a App, view: &PairView, data: &Loaded, width: u16) ->
             theme.dim(),
         ),
     };
-    let sigma = estimate_sigma(view.jaccard, k);
-    let hit = view.collided.iter().filter(|&&c| c).count();
-    let m = &view.metrics;
+    let sigma = estimate_sigma(view.jaccard(), k);
+    let hit = view.collided().iter().filter(|&&c| c).count();
+    let m = view.metrics();
     vec![
         Line::from(vec![
             Span::styled(format!("{id_a}  ⟷  {id_b}"), theme.title()),
@@ -250,36 +250,37 @@ fn header_lines<'a>(app: &'a App, view: &PairView, data: &Loaded, width: u16) ->
             label,
         ]),
         Line::from(vec![
-            Span::styled(format!("Jaccard {:.3}", view.jaccard), theme.key()),
+            Span::styled(format!("Jaccard {:.3}", view.jaccard()), theme.key()),
             Span::raw(format!(
                 " = {} shared / {} in the union (A has {}, B {})  ",
-                thousands(view.shared_shingles as u64),
-                thousands((view.shingles_a + view.shingles_b - view.shared_shingles) as u64),
-                thousands(view.shingles_a as u64),
-                thousands(view.shingles_b as u64),
+                thousands(view.shared_shingles() as u64),
+                thousands((view.shingles_a() + view.shingles_b() - view.shared_shingles()) as u64),
+                thousands(view.shingles_a() as u64),
+                thousands(view.shingles_b() as u64),
             )),
             Span::styled(
                 format!(
                     "bands hit {} of {}",
                     thousands(hit as u64),
-                    thousands(view.collided.len() as u64)
+                    thousands(view.collided().len() as u64)
                 ),
                 theme.key(),
             ),
         ]),
         Line::from(Span::raw(format!(
             "MinHash estimate {:.3} ± {:.3} (1σ = √(J(1−J)/K), K = {k})",
-            view.estimate, sigma
+            view.estimate(),
+            sigma
         ))),
         fit_fields(
             vec![metrics_line(
                 m,
-                data.corpus.text(view.a as usize).chars().count(),
-                data.corpus.text(view.b as usize).chars().count(),
+                data.corpus.text(view.a() as usize).chars().count(),
+                data.corpus.text(view.b() as usize).chars().count(),
             )],
             width,
         ),
-        match (&view.diff, app.viewer().diff_mode) {
+        match (view.diff(), app.viewer().diff_mode()) {
             (Some(diff), true) => diff_summary_line(app, diff, width),
             _ => Line::from(Span::styled(
                 format!(
@@ -328,15 +329,15 @@ fn render_pane(
     let rows = rect.height.saturating_sub(2) as usize;
     // Diff mode: the aligned layout made when the pair opened (or the size changed); a
     // frame drawn at another width than the app knows lays the pair out for itself.
-    let aligned = match (&view.diff, app.viewer().diff_mode) {
+    let aligned = match (view.diff(), app.viewer().diff_mode()) {
         (Some(diff), true) => Some((
             diff,
-            match &view.aligned {
+            match view.aligned() {
                 Some(layout) if layout.width == width.max(1) => Cow::Borrowed(layout),
                 _ => Cow::Owned(align(
                     diff,
-                    data.corpus.text(view.a as usize),
-                    data.corpus.text(view.b as usize),
+                    data.corpus.text(view.a() as usize),
+                    data.corpus.text(view.b() as usize),
                     width,
                 )),
             },
@@ -346,22 +347,22 @@ fn render_pane(
     let (lines, total, scroll) = match &aligned {
         Some((diff, layout)) => {
             // The panes scroll as one: the left's position is both's.
-            let scroll = view.scroll_a.min(layout.len().saturating_sub(rows));
+            let scroll = view.scroll_a().min(layout.len().saturating_sub(rows));
             let lines = super::diff::pane_lines(
                 theme,
                 text,
                 diff,
                 layout,
                 diff_side,
-                view.difference,
+                view.difference(),
                 scroll..scroll + rows,
             );
             (lines, layout.len(), scroll)
         }
         None => {
-            let matches = view.search.as_ref().map_or(&[][..], |s| match diff_side {
-                Side::Left => &s.matches_a[..],
-                Side::Right => &s.matches_b[..],
+            let matches = view.search().map_or(&[][..], |s| match diff_side {
+                Side::Left => s.matches_a(),
+                Side::Right => s.matches_b(),
             });
             let match_style = theme.selected().add_modifier(Modifier::UNDERLINED);
             let styled = with_matches(ranges, theme.shared(), matches, match_style);
@@ -372,9 +373,9 @@ fn render_pane(
             (shown, total, scroll)
         }
     };
-    let focused = view.side == ScrollSide::Both || view.side == side;
+    let focused = view.side() == ScrollSide::Both || view.side() == side;
     let block = Block::bordered()
-        .border_style(if focused && view.side != ScrollSide::Both {
+        .border_style(if focused && view.side() != ScrollSide::Both {
             theme.focused_border()
         } else {
             theme.border()
@@ -413,7 +414,7 @@ fn render_pane(
 fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) {
     let theme = app.theme();
     let b = app.curve().banding;
-    let hit = view.collided.iter().filter(|&&c| c).count();
+    let hit = view.collided().iter().filter(|&&c| c).count();
     let title = vec![
         Span::styled(" Band strip ", theme.title()),
         Span::raw(format!(
@@ -424,7 +425,7 @@ fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) 
         )),
         Span::styled("█ collided  · not  ", theme.dim()),
         Span::styled(
-            if app.viewer().show_values {
+            if app.viewer().show_values() {
                 format!("({} hides values) ", hint(Command::ToggleBandValues))
             } else {
                 format!(
@@ -446,7 +447,7 @@ fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) 
         theme.good()
     };
     let mut cells = Vec::new();
-    for &c in &view.collided {
+    for &c in view.collided() {
         cells.push(if c {
             Span::styled("█ ", hit_style)
         } else {
@@ -459,16 +460,16 @@ fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) 
     for chunk in cells.chunks(per_line) {
         lines.push(Line::from(chunk.to_vec()));
     }
-    if app.viewer().show_values {
+    if app.viewer().show_values() {
         let Some(data) = &app.data() else { return };
         let (ra, rb) = (
-            data.index.signatures.row(view.a as usize),
-            data.index.signatures.row(view.b as usize),
+            data.index.signatures.row(view.a() as usize),
+            data.index.signatures.row(view.b() as usize),
         );
         let room = (inner.height as usize).saturating_sub(lines.len());
         // Collided bands first: they are why the pair is a candidate.
-        let mut order: Vec<usize> = (0..b.bands).filter(|&i| view.collided[i]).collect();
-        order.extend((0..b.bands).filter(|&i| !view.collided[i]));
+        let mut order: Vec<usize> = (0..b.bands).filter(|&i| view.collided()[i]).collect();
+        order.extend((0..b.bands).filter(|&i| !view.collided()[i]));
         let shown = if order.len() > room {
             room.saturating_sub(1)
         } else {
@@ -480,9 +481,9 @@ fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) 
                 format!(
                     "{:>4} {} ",
                     band + 1,
-                    if view.collided[band] { "█" } else { "·" }
+                    if view.collided()[band] { "█" } else { "·" }
                 ),
-                if view.collided[band] {
+                if view.collided()[band] {
                     hit_style
                 } else {
                     theme.dim()

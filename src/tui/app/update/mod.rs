@@ -276,7 +276,7 @@ impl App {
             View::Loading => {}
             View::Main => self.clear_filter(),
             View::Viewer { from } => {
-                self.viewer.pair = None;
+                self.viewer.close();
                 let to = match from {
                     PairSource::ClusterEdges => View::Clusters,
                     PairSource::Candidates | PairSource::Missed => View::Main,
@@ -293,7 +293,7 @@ impl App {
     /// identical copies of the same two texts; with advance on, the next pair follows.
     fn set_label(&mut self, label: Option<Label>) {
         let pair = match self.view {
-            View::Viewer { .. } => self.viewer.pair.as_ref().map(|v| (v.a, v.b)),
+            View::Viewer { .. } => self.viewer.pair().map(|v| (v.a(), v.b())),
             View::Clusters => self.selected_cluster_edge().map(|(_, e)| (e.a, e.b)),
             _ if self.truth.show_missed() => self.truth.selected_missed().map(|p| (p.a, p.b)),
             _ => self.selected_pair().map(|p| (p.a, p.b)),
