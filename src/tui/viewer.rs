@@ -749,12 +749,7 @@ mod tests {
         let layout = align(&diff, &a, &b, 30);
         let (old_row, new_row) = layout.move_rows[0];
         let lines = |query: &str| {
-            let search = TextSearch {
-                query: query.to_string(),
-                matches_a: find_all(&a, query),
-                matches_b: find_all(&b, query),
-                at: None,
-            };
+            let search = TextSearch::new(query, (&a, &b));
             match_lines(&search, (&a, &b), Some(&layout), 30)
         };
         let gardener = lines("gardener");

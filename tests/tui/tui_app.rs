@@ -1002,3 +1002,98 @@ fn a_narrow_pair_viewer_ends_cut_header_lines_with_an_ellipsis() {
         "{strip:?}\n{screen}"
     );
 }
+
+/// The viewer's status line says what each of its keys did: the words come from the App,
+/// the facts (how many differences, which match, whether a step wrapped) from the viewer's
+/// state. Each message here is one no other test reaches.
+#[test]
+fn the_viewer_says_what_its_keys_did() {
+    use lshscope_core::corpus::Corpus;
+    use lshscope_core::minhash::{IndexOptions, build_index};
+    use lshscope_core::pipeline::Loaded;
+    let sentence = |i: usize, word: &str| {
+        format!("Sentence {i} of the notice says the {word} clause holds for every party.")
+    };
+    let text = |changed: bool| {
+        (0..40)
+            .map(|i| {
+                sentence(
+                    i,
+                    if changed && i == 20 {
+                        "amended"
+                    } else {
+                        "standing"
+                    },
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let corpus = Corpus::from_pairs([
+        ("notice", text(false).as_str()),
+        ("notice-copy", text(false).as_str()),
+        ("notice-amended", text(true).as_str()),
+    ]);
+    let index = build_index(&corpus, &IndexOptions::default(), &Default::default()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = new_app(dir.path(), SIZE);
+    app.update(Action::Loaded(Box::new(Ok(Loaded {
+        corpus,
+        index,
+        read: Default::default(),
+    }))));
+    run_effects(&mut app);
+    let said = |app: &lshscope::tui::app::App| {
+        app.message()
+            .as_ref()
+            .map(|m| m.text.clone())
+            .unwrap_or_default()
+    };
+    let search = |app: &mut lshscope::tui::app::App, words: &str| {
+        cmd(app, Command::SearchPrompt);
+        type_prompt(app, words);
+    };
+
+    // The list starts with the identical copies (Jaccard 1).
+    cmd(&mut app, Command::Open);
+    let view = app.viewer().pair().expect("a pair is open");
+    assert_eq!(view.jaccard(), 1.0);
+    cmd(&mut app, Command::NextMatch);
+    assert!(said(&app).starts_with("no search yet: "), "{}", said(&app));
+    cmd(&mut app, Command::NextDifference);
+    assert!(app.viewer().diff_mode(), "] turns diff mode on");
+    assert_eq!(said(&app), "the texts do not differ");
+    cmd(&mut app, Command::ToggleDiff);
+    assert_eq!(said(&app), "diff mode off: highlighting shared shingles");
+    search(&mut app, "clause");
+    assert!(app.viewer().pair().unwrap().search().is_some());
+    search(&mut app, "");
+    assert_eq!(said(&app), "search cleared");
+    assert!(app.viewer().pair().unwrap().search().is_none());
+
+    // The amended copy: one difference, half-way down.
+    cmd(&mut app, Command::NextPair);
+    let view = app.viewer().pair().expect("the next pair opens");
+    assert!(view.jaccard() < 1.0, "J = {}", view.jaccard());
+    search(&mut app, "Sentence 0 ");
+    assert!(said(&app).starts_with("match 1 of 1 "), "{}", said(&app));
+    cmd(&mut app, Command::PrevMatch);
+    assert!(
+        said(&app).ends_with(" · from the end again"),
+        "{}",
+        said(&app)
+    );
+    cmd(&mut app, Command::ToggleDiff);
+    assert!(
+        said(&app).starts_with("diff mode: 1 difference "),
+        "{}",
+        said(&app)
+    );
+    cmd(&mut app, Command::PrevDifference);
+    assert_eq!(said(&app), "no difference before this one (1 in all)");
+    cmd(&mut app, Command::NextDifference);
+    assert_eq!(said(&app), "difference 1 of 1");
+    assert_eq!(app.viewer().pair().unwrap().difference(), Some(0));
+    cmd(&mut app, Command::NextDifference);
+    assert_eq!(said(&app), "no difference after this one (1 in all)");
+}
