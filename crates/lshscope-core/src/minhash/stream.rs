@@ -14,7 +14,7 @@ use std::hash::BuildHasherDefault;
 
 use rayon::prelude::*;
 
-use super::banding::BucketLists;
+use super::banding::{BandBuckets, BucketLists};
 use super::identical::IdenticalGroups;
 use super::index::Index;
 use super::similarity::{prefetch_set, prefetch_signature};
@@ -74,184 +74,24 @@ pub fn stream_verified(
     let mut counts = StreamCounts::default();
     for (band, buckets) in lists.bands.iter().enumerate() {
         let units = units_of(buckets.iter().map(|m| m.len()));
-        // The buckets cut into several units, grouped once (in parallel) where that pays.
-        let split: HashMap<usize, PrefixClasses> = if band == 0 {
-            HashMap::new()
-        } else {
-            let large: Vec<usize> = (0..buckets.len())
-                .filter(|&k| super::pairs_among(buckets.bucket(k).len() as u64) > UNIT_PAIRS)
-                .collect();
-            large
-                .into_par_iter()
-                .filter_map(|k| {
-                    let mut classes = PrefixClasses::default();
-                    classes.build(lists, buckets.bucket(k), band);
-                    classes.pays().then_some((k, classes))
-                })
-                .collect()
+        let split = grouped_large_buckets(lists, buckets, band);
+        let band = BandWork {
+            index,
+            lists,
+            copies,
+            threshold,
+            band,
+            buckets,
+            split: &split,
         };
-        let mut start = 0;
-        while start < units.len() {
-            let mut end = start;
-            let mut pairs = 0;
-            while end < units.len() && (end == start || pairs + units[end].pairs <= BATCH_PAIRS) {
-                pairs += units[end].pairs;
-                end += 1;
-            }
-            let results: Vec<(Vec<VerifiedPair>, u64)> = units[start..end]
+        for batch in batches_of(&units) {
+            let results: Vec<(Vec<VerifiedPair>, u64)> = batch
                 .par_iter()
                 .map(|unit| {
                     progress.check()?;
-                    let mut out = Vec::new();
-                    let mut candidates = 0u64;
-                    let mut fresh: Vec<(u32, u32)> = Vec::new();
-                    let mut local = PrefixClasses::default();
-                    let mut fresh_of: Vec<Option<Vec<u32>>> = Vec::new();
-                    let mut scratch = Scratch::default();
-                    // Jaccard and estimate of pairs of representatives (None: below the
-                    // threshold), for pairs with a copy on either side: every pair between
-                    // copies of two sets has the sets' similarity. At most one entry per
-                    // pair of the unit.
-                    let mut of_sets: HashMap<
-                        u64,
-                        Option<(f64, f64)>,
-                        BuildHasherDefault<PairHasher>,
-                    > = HashMap::default();
-                    // Per member: what each of its fresh pairs needs, the pairs to merge, and
-                    // the memo's keys first met here (with the pair that computes them).
-                    let mut slots: Vec<Slot> = Vec::new();
-                    let mut merges: Vec<usize> = Vec::new();
-                    let mut others: Vec<&[u64]> = Vec::new();
-                    let mut merged: Vec<Option<f64>> = Vec::new();
-                    let mut first_here: HashMap<u64, usize, BuildHasherDefault<PairHasher>> =
-                        HashMap::default();
-                    let (first, last) = unit.buckets;
-                    for k in first..last {
-                        let members = buckets.bucket(k);
-                        let (from, to) = unit.members.unwrap_or((0, members.len()));
-                        // Members grouped by their earlier buckets, when that saves compares:
-                        // a split bucket's were grouped once for all its units.
-                        let grouped = match unit.members {
-                            Some(_) => split.get(&k),
-                            None if band > 0 && members.len() >= CLASSES_FROM => {
-                                local.build(lists, members, band);
-                                local.pays().then_some(&local)
-                            }
-                            None => None,
-                        };
-                        if let Some(classes) = grouped {
-                            fresh_of.clear();
-                            fresh_of.resize(classes.len(), None);
-                        }
-                        for i in from..to {
-                            let a = members[i];
-                            let copy_of_a =
-                                copies.map(|g| (g.representative(a), g.multiplicity(a) > 1));
-                            // First the pairs of `a` taken in this band (not in an earlier
-                            // one), with their bands hit ...
-                            fresh.clear();
-                            match grouped {
-                                Some(classes) => classes.first_met_in(
-                                    lists,
-                                    members,
-                                    i,
-                                    band,
-                                    &mut fresh_of,
-                                    &mut scratch,
-                                    &mut fresh,
-                                ),
-                                None => lists.first_met_in(a, &members[i + 1..], band, &mut fresh),
-                            }
-                            candidates += fresh.len() as u64;
-                            // ... then their similarities: pairs of copies of one set and pairs
-                            // of sets already met are settled at once, the others merged with
-                            // a's set two at a time ...
-                            slots.clear();
-                            merges.clear();
-                            first_here.clear();
-                            for (q, &(b, _)) in fresh.iter().enumerate() {
-                                let slot = match (copies, copy_of_a) {
-                                    (Some(g), Some((ra, a_copied))) => {
-                                        let rb = g.representative(b);
-                                        if ra == rb {
-                                            // As `jaccard_at_least` and `estimate` find for two
-                                            // equal, non-empty sets (documents without shingles
-                                            // are in no bucket), without reading them.
-                                            Slot::Done((1.0 >= threshold).then_some((1.0, 1.0)))
-                                        } else if a_copied || g.multiplicity(b) > 1 {
-                                            let key = (u64::from(ra.min(rb)) << 32)
-                                                | u64::from(ra.max(rb));
-                                            match of_sets.get(&key) {
-                                                Some(&known) => Slot::Done(known),
-                                                None => match first_here.get(&key) {
-                                                    Some(&first) => Slot::Same(first),
-                                                    None => {
-                                                        first_here.insert(key, q);
-                                                        merges.push(q);
-                                                        Slot::Merge
-                                                    }
-                                                },
-                                            }
-                                        } else {
-                                            merges.push(q);
-                                            Slot::Merge
-                                        }
-                                    }
-                                    _ => {
-                                        merges.push(q);
-                                        Slot::Merge
-                                    }
-                                };
-                                slots.push(slot);
-                            }
-                            // Copies of a set have its shingles and its signature, so a pair's
-                            // similarity is its sets' (what the memo of copies holds).
-                            let set_a = index.sets.get(a as usize);
-                            others.clear();
-                            others.extend(
-                                merges.iter().map(|&q| index.sets.get(fresh[q].0 as usize)),
-                            );
-                            for (&q, set) in merges.iter().zip(&others).take(SETS_AHEAD) {
-                                prefetch_set(set);
-                                prefetch_signature(index.signatures.row(fresh[q].0 as usize));
-                            }
-                            jaccards_at_least(set_a, &others, threshold, &mut merged);
-                            for (p, (&q, &j)) in merges.iter().zip(&merged).enumerate() {
-                                // The signature a few pairs on is fetched while this one's
-                                // rows are compared.
-                                if let Some(&ahead) = merges.get(p + SETS_AHEAD) {
-                                    prefetch_signature(
-                                        index.signatures.row(fresh[ahead].0 as usize),
-                                    );
-                                }
-                                let b = fresh[q].0 as usize;
-                                slots[q] = Slot::Done(
-                                    j.map(|j| (j, estimate(&index.signatures, a as usize, b))),
-                                );
-                            }
-                            for (&key, &q) in &first_here {
-                                of_sets.insert(key, slots[q].done());
-                            }
-                            // ... and handed on in the order they were met.
-                            for (q, &(b, bands_hit)) in fresh.iter().enumerate() {
-                                let found = match slots[q] {
-                                    Slot::Same(first) => slots[first].done(),
-                                    slot => slot.done(),
-                                };
-                                if let Some((jaccard, estimate)) = found {
-                                    out.push(VerifiedPair {
-                                        a,
-                                        b,
-                                        bands_hit,
-                                        jaccard,
-                                        estimate,
-                                    });
-                                }
-                            }
-                        }
-                    }
+                    let found = band.verify_unit(unit);
                     progress.advance(unit.pairs);
-                    Ok((out, candidates))
+                    Ok(found)
                 })
                 .collect::<Result<_>>()?;
             for (out, candidates) in results {
@@ -259,10 +99,257 @@ pub fn stream_verified(
                 counts.kept += out.len() as u64;
                 sink(&out)?;
             }
-            start = end;
         }
     }
     Ok(counts)
+}
+
+/// The buckets of `band` cut into several units, grouped by prefix once (in parallel) where
+/// that pays: their units share the grouping. Band 0 has no earlier buckets to group by.
+fn grouped_large_buckets(
+    lists: &BucketLists,
+    buckets: &BandBuckets,
+    band: usize,
+) -> HashMap<usize, PrefixClasses> {
+    if band == 0 {
+        return HashMap::new();
+    }
+    let large: Vec<usize> = (0..buckets.len())
+        .filter(|&k| super::pairs_among(buckets.bucket(k).len() as u64) > UNIT_PAIRS)
+        .collect();
+    large
+        .into_par_iter()
+        .filter_map(|k| {
+            let mut classes = PrefixClasses::default();
+            classes.build(lists, buckets.bucket(k), band);
+            classes.pays().then_some((k, classes))
+        })
+        .collect()
+}
+
+/// Consecutive runs of `units` of at most [`BATCH_PAIRS`] bucket pairs together (a unit
+/// larger than that alone).
+fn batches_of(units: &[Unit]) -> impl Iterator<Item = &[Unit]> {
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start == units.len() {
+            return None;
+        }
+        let mut end = start;
+        let mut pairs = 0;
+        while end < units.len() && (end == start || pairs + units[end].pairs <= BATCH_PAIRS) {
+            pairs += units[end].pairs;
+            end += 1;
+        }
+        let batch = &units[start..end];
+        start = end;
+        Some(batch)
+    })
+}
+
+/// What verifying the units of one band reads.
+struct BandWork<'a> {
+    index: &'a Index,
+    lists: &'a BucketLists,
+    copies: Option<&'a IdenticalGroups>,
+    threshold: f64,
+    band: usize,
+    buckets: &'a BandBuckets,
+    /// The large buckets' groupings, shared by their units ([`grouped_large_buckets`]).
+    split: &'a HashMap<usize, PrefixClasses>,
+}
+
+/// The similarities of pairs of representatives (`None`: below the threshold), keyed by the
+/// pair of representatives, for pairs with a copy on either side: every pair between copies
+/// of two sets has the sets' similarity.
+type SetPairMemo<V> = HashMap<u64, V, BuildHasherDefault<PairHasher>>;
+
+/// One unit's buffers, reused member by member.
+#[derive(Default)]
+struct UnitScratch<'a> {
+    /// The pairs of the current member taken in this band, with their bands hit.
+    fresh: Vec<(u32, u32)>,
+    /// Per class of a grouped bucket, its fresh partners (filled as met).
+    fresh_of: Vec<Option<Vec<u32>>>,
+    classes: Scratch,
+    /// At most one entry per pair of representatives met in the unit.
+    of_sets: SetPairMemo<Option<(f64, f64)>>,
+    /// Per fresh pair, where its similarity comes from.
+    slots: Vec<Slot>,
+    /// The fresh pairs to merge, by index into `fresh`, and their sets.
+    merges: Vec<usize>,
+    others: Vec<&'a [u64]>,
+    merged: Vec<Option<f64>>,
+    /// The memo's keys first met with the current member, with the pair that computes them.
+    first_here: SetPairMemo<usize>,
+}
+
+impl<'a> BandWork<'a> {
+    /// Verifies one unit's fresh pairs: those at or above the threshold, in the order they
+    /// were met, and the number of candidates taken.
+    fn verify_unit(&self, unit: &Unit) -> (Vec<VerifiedPair>, u64) {
+        let mut out = Vec::new();
+        let mut candidates = 0u64;
+        let mut work = UnitScratch::default();
+        let mut local = PrefixClasses::default();
+        let (first, last) = unit.buckets;
+        for k in first..last {
+            let members = self.buckets.bucket(k);
+            let (from, to) = unit.members.unwrap_or((0, members.len()));
+            // Members grouped by their earlier buckets, when that saves compares: a split
+            // bucket's were grouped once for all its units.
+            let grouped = match unit.members {
+                Some(_) => self.split.get(&k),
+                None if self.band > 0 && members.len() >= CLASSES_FROM => {
+                    local.build(self.lists, members, self.band);
+                    local.pays().then_some(&local)
+                }
+                None => None,
+            };
+            if let Some(classes) = grouped {
+                work.fresh_of.clear();
+                work.fresh_of.resize(classes.len(), None);
+            }
+            for i in from..to {
+                // First the pairs of `a` taken in this band (not in an earlier one) ...
+                self.fresh_pairs(grouped, members, i, &mut work);
+                candidates += work.fresh.len() as u64;
+                // ... then their similarities ...
+                let a = members[i];
+                self.settle_known(a, &mut work);
+                self.merge_the_rest(a, &mut work);
+                // ... handed on in the order they were met.
+                work.hand_on(a, &mut out);
+            }
+        }
+        (out, candidates)
+    }
+
+    /// The pairs of the member at position `i` of `members` taken in this band, into
+    /// `work.fresh`.
+    #[inline]
+    fn fresh_pairs(
+        &self,
+        grouped: Option<&PrefixClasses>,
+        members: &[u32],
+        i: usize,
+        work: &mut UnitScratch<'a>,
+    ) {
+        work.fresh.clear();
+        match grouped {
+            Some(classes) => classes.first_met_in(
+                self.lists,
+                members,
+                i,
+                self.band,
+                &mut work.fresh_of,
+                &mut work.classes,
+                &mut work.fresh,
+            ),
+            None => {
+                self.lists
+                    .first_met_in(members[i], &members[i + 1..], self.band, &mut work.fresh)
+            }
+        }
+    }
+
+    /// Settles the fresh pairs of `a` that need no merge: pairs of copies of one set, and
+    /// pairs of sets already met in this unit; the others go to `work.merges`.
+    #[inline]
+    fn settle_known(&self, a: u32, work: &mut UnitScratch<'a>) {
+        work.slots.clear();
+        work.merges.clear();
+        work.first_here.clear();
+        let copy_of_a = self
+            .copies
+            .map(|g| (g.representative(a), g.multiplicity(a) > 1));
+        for (q, &(b, _)) in work.fresh.iter().enumerate() {
+            let slot = match (self.copies, copy_of_a) {
+                (Some(g), Some((ra, a_copied))) => {
+                    let rb = g.representative(b);
+                    if ra == rb {
+                        // As `jaccard_at_least` and `estimate` find for two equal, non-empty
+                        // sets (documents without shingles are in no bucket), without
+                        // reading them.
+                        Slot::Done((1.0 >= self.threshold).then_some((1.0, 1.0)))
+                    } else if a_copied || g.multiplicity(b) > 1 {
+                        let key = (u64::from(ra.min(rb)) << 32) | u64::from(ra.max(rb));
+                        match work.of_sets.get(&key) {
+                            Some(&known) => Slot::Done(known),
+                            None => match work.first_here.get(&key) {
+                                Some(&first) => Slot::Same(first),
+                                None => {
+                                    work.first_here.insert(key, q);
+                                    work.merges.push(q);
+                                    Slot::Merge
+                                }
+                            },
+                        }
+                    } else {
+                        work.merges.push(q);
+                        Slot::Merge
+                    }
+                }
+                _ => {
+                    work.merges.push(q);
+                    Slot::Merge
+                }
+            };
+            work.slots.push(slot);
+        }
+    }
+
+    /// Merges `a`'s set with the sets of the pairs in `work.merges`, two at a time, and
+    /// settles them, estimates included; records the pairs of sets first met here in the
+    /// unit's memo. Copies of a set have its shingles and its signature, so a pair's
+    /// similarity is its sets' (what the memo holds).
+    #[inline]
+    fn merge_the_rest(&self, a: u32, work: &mut UnitScratch<'a>) {
+        let (sets, signatures) = (&self.index.sets, &self.index.signatures);
+        let set_a = sets.get(a as usize);
+        let partner = |q: usize| work.fresh[q].0 as usize;
+        work.others.clear();
+        work.others
+            .extend(work.merges.iter().map(|&q| sets.get(partner(q))));
+        for (&q, set) in work.merges.iter().zip(&work.others).take(SETS_AHEAD) {
+            prefetch_set(set);
+            prefetch_signature(signatures.row(partner(q)));
+        }
+        jaccards_at_least(set_a, &work.others, self.threshold, &mut work.merged);
+        for (p, (&q, &j)) in work.merges.iter().zip(&work.merged).enumerate() {
+            // The signature a few pairs on is fetched while this one's rows are compared.
+            if let Some(&ahead) = work.merges.get(p + SETS_AHEAD) {
+                prefetch_signature(signatures.row(partner(ahead)));
+            }
+            work.slots[q] =
+                Slot::Done(j.map(|j| (j, estimate(signatures, a as usize, partner(q)))));
+        }
+        for (&key, &q) in &work.first_here {
+            work.of_sets.insert(key, work.slots[q].done());
+        }
+    }
+}
+
+impl UnitScratch<'_> {
+    /// `a`'s fresh pairs at or above the threshold, onto `out` in the order they were met.
+    #[inline]
+    fn hand_on(&self, a: u32, out: &mut Vec<VerifiedPair>) {
+        for (q, &(b, bands_hit)) in self.fresh.iter().enumerate() {
+            let found = match self.slots[q] {
+                Slot::Same(first) => self.slots[first].done(),
+                slot => slot.done(),
+            };
+            if let Some((jaccard, estimate)) = found {
+                out.push(VerifiedPair {
+                    a,
+                    b,
+                    bands_hit,
+                    jaccard,
+                    estimate,
+                });
+            }
+        }
+    }
 }
 
 /// Where a fresh pair's similarity comes from.
