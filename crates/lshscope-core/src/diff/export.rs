@@ -19,7 +19,9 @@ pub const CONTEXT_CHARS: usize = 24;
 /// The format of an exported diff.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExportFormat {
+    /// Plain text: the rows one per line, marked by kind, for a terminal or a ticket.
     Text,
+    /// A standalone HTML page (styles inline, no scripts or links), the two texts side by side.
     Html,
 }
 
@@ -38,7 +40,9 @@ impl ExportFormat {
 /// What the export says about the pair besides the diff.
 #[derive(Debug, Clone, Copy)]
 pub struct PairInfo<'a> {
+    /// Id of the left document, as the corpus names it.
     pub left_id: &'a str,
+    /// Id of the right document.
     pub right_id: &'a str,
     /// Exact Jaccard of the two shingle sets, and the shingling it was measured with
     /// (`char:5`).

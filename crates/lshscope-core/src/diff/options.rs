@@ -59,7 +59,9 @@ pub enum Granularity {
 /// The unit a diff was computed in (what [`Granularity::Auto`] chose).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unit {
+    /// Words split at whitespace, each row a run of whole words.
     Words,
+    /// Single characters, for texts written without spaces between words (CJK).
     Chars,
 }
 
@@ -76,6 +78,7 @@ impl Unit {
 /// How to align two texts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DiffOptions {
+    /// Words, characters, or decided from the texts ([`Granularity::Auto`]).
     pub granularity: Granularity,
     /// Compare at most this many words (characters) of each text; at least 1.
     pub max_tokens: usize,

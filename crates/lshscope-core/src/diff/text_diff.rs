@@ -15,16 +15,24 @@ pub enum Kind {
     /// Different words on both sides, in the same place.
     Changed,
     /// Only on the left here; the same words are the [`Kind::MovedIn`] row `to`.
-    MovedOut { to: usize },
+    MovedOut {
+        /// Index in [`TextDiff::rows`] of the row the words moved to.
+        to: usize,
+    },
     /// Only on the right here; the same words are the [`Kind::MovedOut`] row `from`.
-    MovedIn { from: usize },
+    MovedIn {
+        /// Index in [`TextDiff::rows`] of the row the words came from.
+        from: usize,
+    },
 }
 
 impl Kind {
+    /// True for [`Kind::Equal`].
     pub fn is_equal(self) -> bool {
         self == Kind::Equal
     }
 
+    /// True for the two halves of a move, [`Kind::MovedOut`] and [`Kind::MovedIn`].
     pub fn is_moved(self) -> bool {
         matches!(self, Kind::MovedOut { .. } | Kind::MovedIn { .. })
     }
@@ -33,13 +41,16 @@ impl Kind {
 /// One text of the two.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Side {
+    /// The first text, `left` of [`diff_texts`].
     Left,
+    /// The second text, `right` of [`diff_texts`].
     Right,
 }
 
 /// One aligned row: what the two texts hold at one place of the alignment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
+    /// What the row is: equal, deleted, inserted, changed or half of a move.
     pub kind: Kind,
     /// Bytes of the left text, from the row's first word to the end of its last. Empty (at
     /// the place the right side's words would go) when the row has nothing on the left.
@@ -48,6 +59,7 @@ pub struct Row {
     pub right: Range<usize>,
     /// How many words (characters) the row holds on the left and on the right.
     pub left_tokens: usize,
+    /// Words (characters) the row holds on the right.
     pub right_tokens: usize,
     /// The moved block this row is part of (an index into [`TextDiff::moves`]): set on its
     /// [`Kind::MovedOut`] and [`Kind::MovedIn`] rows and on the [`Kind::Deleted`] and
@@ -56,6 +68,7 @@ pub struct Row {
 }
 
 impl Row {
+    /// The row's byte range in the text of `side`.
     pub fn range(&self, side: Side) -> Range<usize> {
         match side {
             Side::Left => self.left.clone(),
@@ -71,7 +84,9 @@ impl Row {
 /// so a side can end before its cap, or before its end though it was not cut itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cut {
+    /// Byte offset in the left text from which nothing was compared.
     pub left: usize,
+    /// Byte offset in the right text from which nothing was compared.
     pub right: usize,
     /// The cap: [`DiffOptions::max_tokens`].
     pub max_tokens: usize,
@@ -82,7 +97,12 @@ pub struct Cut {
 pub enum SegmentKind {
     /// Row `row` of [`TextDiff::rows`], of this kind. May be empty: the other text has words
     /// here that this one lacks (draw a marker or nothing).
-    Row { row: usize, kind: Kind },
+    Row {
+        /// Index in [`TextDiff::rows`].
+        row: usize,
+        /// That row's kind, so a renderer need not look it up.
+        kind: Kind,
+    },
     /// Whitespace between rows (word mode), not compared.
     Gap,
     /// Past the size cap: not compared.
@@ -92,7 +112,9 @@ pub enum SegmentKind {
 /// A stretch of one text: a byte range and what it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Segment {
+    /// Bytes of the text this segment covers.
     pub range: Range<usize>,
+    /// What those bytes are.
     pub kind: SegmentKind,
 }
 
@@ -107,6 +129,7 @@ pub struct TextDiff {
     /// The differences a person steps through: maximal runs of rows that are not
     /// [`Kind::Equal`], as ranges of row indices, in order.
     pub differences: Vec<Range<usize>>,
+    /// Words (characters) equal, deleted, inserted, changed and moved, over the compared part.
     pub summary: Summary,
     /// The blocks that moved, unchanged or with edits inside, in the order of their old
     /// places in the left text; [`Row::moved`] indexes this.
@@ -121,6 +144,7 @@ pub struct TextDiff {
     pub approximate: bool,
     /// Byte lengths of the two texts the diff was computed on.
     pub left_len: usize,
+    /// Byte length of the right text.
     pub right_len: usize,
     /// How the words were folded before they were compared.
     pub folding: Folding,
@@ -138,14 +162,17 @@ pub struct MovedBlock {
     /// Bytes of the block in the left text (from its first word to the end of its last) and
     /// in the right text.
     pub left: Range<usize>,
+    /// Bytes of the block in the right text.
     pub right: Range<usize>,
     /// Words (characters) of the block in each text.
     pub left_tokens: usize,
+    /// Words (characters) of the block in the right text.
     pub right_tokens: usize,
     /// Words the same at both places (counted once).
     pub unchanged: usize,
     /// Words the move changed: as they were (left) and as they are (right).
     pub changed_left: usize,
+    /// Words the move changed, as they are in the right text.
     pub changed_right: usize,
     /// The block aligned old against new, as a diff of the two places would show it:
     /// [`Kind::Equal`], [`Kind::Deleted`], [`Kind::Inserted`] and [`Kind::Changed`] rows whose
