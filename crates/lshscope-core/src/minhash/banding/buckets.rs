@@ -25,6 +25,7 @@ impl BandBuckets {
         self.offsets.len().saturating_sub(1)
     }
 
+    /// True when the band has no bucket of two or more documents.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -47,6 +48,7 @@ impl BandBuckets {
 /// buckets stand for.
 #[derive(Debug, Clone, Default)]
 pub struct BucketLists {
+    /// One entry per band, in band order.
     pub bands: Vec<BandBuckets>,
     /// For document d and band k, at `d · bands + k`, the number of d's bucket in
     /// `bands[k]`, or `u32::MAX` when d is in no listed bucket (alone, empty, excluded, or
@@ -56,6 +58,7 @@ pub struct BucketLists {
     pub largest_buckets: Vec<BucketInfo>,
     /// Buckets larger than `max_bucket`, largest first (at most 10 listed).
     pub capped_buckets: Vec<BucketInfo>,
+    /// How many buckets were larger than `max_bucket`, all of them (the list above keeps 10).
     pub capped_bucket_count: usize,
     /// Bucket pairs the cap leaves out (with multiplicity over bands).
     pub pairs_dropped_by_cap: u64,
@@ -66,7 +69,7 @@ pub struct BucketLists {
 
 impl BucketLists {
     /// In how many bands `a` and `b` share a listed bucket: a candidate pair when above 0,
-    /// with the `bands_hit` that [`find_candidates_among`] would give it.
+    /// with the `bands_hit` that [`find_candidates_among`](super::find_candidates_among) would give it.
     pub fn bands_hit(&self, a: u32, b: u32) -> u32 {
         let (row_a, row_b) = (self.buckets_of(a), self.buckets_of(b));
         row_a
@@ -260,7 +263,7 @@ unsafe fn shared_bands_avx512(row_a: &[u32], row_b: &[u32]) -> SharedBands {
 }
 
 /// The buckets of every band among the documents `included` marks (all when `None`), with
-/// the same statistics as [`find_candidates_among`] and the same pairs implied: two documents
+/// the same statistics as [`find_candidates_among`](super::find_candidates_among) and the same pairs implied: two documents
 /// are candidates exactly when [`BucketLists::bands_hit`] is above 0. Parallel over bands.
 pub fn bucket_lists(
     sigs: &Signatures,

@@ -19,7 +19,9 @@ use crate::{Error, Result};
 /// b bands of r rows; uses the first b·r rows of each signature.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Banding {
+    /// b: the number of bands, at least 1.
     pub bands: usize,
+    /// r: signature rows per band, at least 1. Band i hashes rows `i·r..(i+1)·r`.
     pub rows: usize,
 }
 
@@ -44,6 +46,7 @@ impl Banding {
         Ok(Banding { bands, rows })
     }
 
+    /// b·r: the signature rows the banding reads (at most K; the rest are unused).
     pub fn hashes_used(&self) -> usize {
         self.bands * self.rows
     }
@@ -97,8 +100,10 @@ impl std::fmt::Display for Banding {
     }
 }
 
+/// A banding with its bucket cap: what [`find_candidates`] and [`bucket_lists`] take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BandingOptions {
+    /// The b × r to band with.
     pub banding: Banding,
     /// Only the first N members (in input order) of a larger bucket form pairs; never fewer
     /// than [`MIN_MAX_BUCKET`].
@@ -124,19 +129,26 @@ pub fn max_bucket_refusal(n: usize) -> Option<String> {
 /// Two documents (input positions, `a < b`) that share a bucket in `bands_hit` bands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CandidatePair {
+    /// Input position of the first document, 0-based.
     pub a: u32,
+    /// Input position of the second document, greater than `a`.
     pub b: u32,
+    /// Bands in which the two share a bucket, from 1 to b.
     pub bands_hit: u32,
 }
 
 /// A bucket worth reporting: its band, its size and its first member.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct BucketInfo {
+    /// The band the bucket is in, 0-based.
     pub band: usize,
+    /// Documents in the bucket, before any cap.
     pub size: usize,
+    /// Input position of its first member: a document to show as an example of what the bucket holds.
     pub first_doc: u32,
 }
 
+/// The candidate pairs of one banding, with what its buckets looked like and where the time went.
 #[derive(Debug, Clone, Default)]
 pub struct Candidates {
     /// Sorted by (a, b).
@@ -145,6 +157,7 @@ pub struct Candidates {
     pub largest_buckets: Vec<BucketInfo>,
     /// Buckets larger than `max_bucket`, largest first (at most 10 listed).
     pub capped_buckets: Vec<BucketInfo>,
+    /// How many buckets were larger than `max_bucket`, all of them (the list above keeps 10).
     pub capped_bucket_count: usize,
     /// Bucket pairs not emitted because of the cap (counted with multiplicity over bands).
     pub pairs_dropped_by_cap: u64,
