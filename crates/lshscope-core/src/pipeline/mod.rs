@@ -42,7 +42,9 @@ pub enum PairOrder {
     /// runs of that many sorted on disk, in `dir` (the system's temporary directory when
     /// `None`), and merged.
     Sorted {
+        /// Pairs held and sorted in memory at a time; each full batch becomes one run on disk.
         run_pairs: usize,
+        /// Where the runs are written; the system's temporary directory when `None`.
         dir: Option<std::path::PathBuf>,
     },
     /// As found, band by band: no sorting, no disk.
@@ -54,10 +56,13 @@ pub use rebanding::{MAX_BUCKET_PAIRS, MAX_KNOWN_PAIRS, estimated_bucket_pairs, r
 /// Time and throughput of one finished phase (serialised as is in `scan --summary-json`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct PhaseTiming {
+    /// The phase that finished.
     pub phase: Phase,
+    /// Wall-clock seconds it took.
     pub seconds: f64,
     /// What the phase processed, in `unit`s (bytes read, pairs verified, …).
     pub items: u64,
+    /// The unit of `items`, as a summary prints it (`bytes`, `pairs`, …).
     pub unit: &'static str,
 }
 
@@ -85,9 +90,11 @@ impl PhaseTiming {
 /// A corpus read and indexed: what every face works on.
 #[derive(Debug)]
 pub struct Loaded {
+    /// The documents, in input order.
     pub corpus: Corpus,
     /// How the corpus was read (rows, skipped, duplicates, …).
     pub read: ReadReport,
+    /// Their shingle sets and signatures.
     pub index: Index,
 }
 
@@ -125,6 +132,7 @@ pub struct Pipeline<'a> {
 }
 
 impl<'a> Pipeline<'a> {
+    /// A pipeline with no phase run yet, reporting to `progress`.
     pub fn new(progress: &'a Progress) -> Self {
         Pipeline {
             progress,
@@ -150,6 +158,7 @@ impl<'a> Pipeline<'a> {
         &self.phases
     }
 
+    /// The finished phases' timings, giving up the pipeline.
     pub fn into_phases(self) -> Vec<PhaseTiming> {
         self.phases
     }
