@@ -28,7 +28,7 @@ pub struct VerifiedPair {
 /// output): the estimate as its count of agreeing rows, which unpacks to the same `f64`
 /// (the estimate is that count over K), and `bands_hit` in 16 bits (K is at most 4096).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PackedPair {
+pub(crate) struct PackedPair {
     /// Input position of the first document (a < b).
     pub a: u32,
     /// Input position of the second document.
@@ -57,7 +57,7 @@ impl PackedPair {
 
     /// The pair's 20 bytes, little-endian, for a file of sorted runs; read back with
     /// [`PackedPair::from_bytes`] on any machine.
-    pub fn to_bytes(&self) -> [u8; Self::BYTES] {
+    pub fn to_bytes(self) -> [u8; Self::BYTES] {
         let mut out = [0u8; Self::BYTES];
         out[0..4].copy_from_slice(&self.a.to_le_bytes());
         out[4..8].copy_from_slice(&self.b.to_le_bytes());

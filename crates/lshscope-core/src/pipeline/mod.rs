@@ -15,7 +15,7 @@ pub mod cache;
 mod dedup;
 pub mod open;
 pub mod rebanding;
-pub mod sorted_pairs;
+pub(crate) mod sorted_pairs;
 
 use std::path::Path;
 use std::time::Instant;
@@ -293,7 +293,7 @@ impl<'a> Pipeline<'a> {
     /// Bands, verifies and hands on the pairs at or above `threshold` as they are found
     /// ([`stream_verified`]): memory follows the documents and bands, not the pairs. With
     /// [`PairOrder::Sorted`] they are handed on sorted by (a, b), sorted in memory up to a run
-    /// and beyond that through runs on disk ([`sorted_pairs::PairSorter`]); with
+    /// and beyond that through runs on disk (a sorter of this crate, `sorted_pairs`); with
     /// [`PairOrder::AsFound`], band by band. `copies` (the identical groups) lets pairs of
     /// copies skip their verification. Returns the counts and the runs that went to disk.
     pub fn stream_verified(
