@@ -35,7 +35,7 @@ pub fn learn_options(kind: ShingleKind) -> ShingleOptions {
 /// One document of the walkthrough: its text and its normalized form.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LearnDoc {
-    /// The document's id, as given or as numbered by the walkthrough.
+    /// The document's id, as the caller gave it.
     pub id: String,
     /// The text as given.
     pub text: String,

@@ -12,7 +12,7 @@ pub enum InputFormat {
     Auto,
     /// One document per line; id = line number from 1.
     Text,
-    /// Comma-separated values with a header row unless told otherwise; double quotes by default.
+    /// Comma-separated values; fields in double quotes by default.
     Csv,
     /// Tab-separated values; no quoting by default.
     Tsv,

@@ -19,9 +19,10 @@ pub const CONTEXT_CHARS: usize = 24;
 /// The format of an exported diff.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExportFormat {
-    /// Plain text: the rows one per line, marked by kind, for a terminal or a ticket.
+    /// Plain text in the style of `git diff --word-diff=plain`: `[-deleted-]`, `{+inserted+}`,
+    /// hunks with [`CONTEXT_WORDS`] words of context.
     Text,
-    /// A standalone HTML page (styles inline, no scripts or links), the two texts side by side.
+    /// A standalone HTML page with inline CSS: the two texts side by side, aligned row by row.
     Html,
 }
 

@@ -189,7 +189,8 @@ pub struct TextMetrics {
     pub normalized_levenshtein: f64,
     /// Jaro–Winkler similarity in [0, 1], which favours a shared beginning.
     pub jaro_winkler: f64,
-    /// Sørensen–Dice coefficient of the two texts' character bigrams, in [0, 1].
+    /// Sørensen–Dice coefficient of the two texts' character bigrams (whitespace left out),
+    /// in [0, 1].
     pub sorensen_dice: f64,
 }
 

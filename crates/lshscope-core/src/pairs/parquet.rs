@@ -408,7 +408,7 @@ impl<W: Write> MembersParquetWriter<W> {
 pub struct IdsParquetWriter<W: Write>(TableWriter<W>);
 
 impl<W: Write> IdsParquetWriter<W> {
-    /// A writer of the `id` table to `out`; fails when the Parquet schema cannot be set up.
+    /// A writer of the `id` table to `out`; an I/O error when the Parquet writer cannot start.
     pub fn new(out: W) -> std::io::Result<Self> {
         let schema = "message ids {\n    required binary id (STRING);\n}";
         let columns = vec![ColumnValues::Text(Vec::new())];
