@@ -20,17 +20,27 @@ use std::time::{Duration, Instant};
 #[serde(rename_all = "snake_case")]
 #[repr(u8)]
 pub enum Phase {
+    /// Nothing is running; also the phase after [`Progress::finish`].
     Idle = 0,
+    /// Reading and parsing the input's documents.
     Reading,
+    /// Shingling each document and computing its MinHash signature.
     Signatures,
+    /// Grouping documents whose shingle sets are identical, before banding.
     Collapsing,
+    /// Hashing bands into buckets and collecting the candidate pairs.
     Banding,
+    /// Computing the exact Jaccard of candidate pairs against the threshold.
     Verifying,
+    /// Joining pairs into clusters and auditing each cluster for chains.
     Clustering,
     /// Center clustering's greedy pass in keep order (`analysis::center`).
     Centering,
+    /// The exact similarity join's probing, which finds every pair above a threshold.
     Join,
+    /// Comparing a truth file's pairs with a banding's candidates.
     TruthComparison,
+    /// Writing an output file.
     Writing,
     /// The join's inverted index of shingle prefixes, before it probes (`analysis::truth`).
     JoinIndex,
@@ -58,6 +68,7 @@ impl Phase {
         Phase::Sizing,
     ];
 
+    /// The phase as a progress line names it, in lower case (`"verifying candidates"`).
     pub fn label(self) -> &'static str {
         match self {
             Phase::Idle => "idle",
@@ -123,10 +134,13 @@ pub struct Progress {
 /// A consistent-enough reading of a [`Progress`] handle, for drawing.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ProgressSnapshot {
+    /// The phase running when the snapshot was taken.
     pub phase: Phase,
+    /// Units of the phase done so far (documents, bands, pairs: whatever the phase counts).
     pub done: u64,
     /// 0 when the total is unknown (for example reading from stdin).
     pub total: u64,
+    /// Time since the phase began.
     pub elapsed: Duration,
     /// For a planned job ([`Progress::plan`]): the step running, counted from 1, and how
     /// many there are.
@@ -168,6 +182,7 @@ impl ProgressSnapshot {
 }
 
 impl Progress {
+    /// A fresh handle: idle, nothing done, not cancelled.
     pub fn new() -> Self {
         Self::default()
     }
@@ -210,14 +225,17 @@ impl Progress {
         *self.inner.started.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
     }
 
+    /// Sets the running phase's total once it is known (0: unknown).
     pub fn set_total(&self, total: u64) {
         self.inner.total.store(total, Ordering::Relaxed);
     }
 
+    /// Adds `n` units to the running phase's done count; cheap enough to call from parallel workers.
     pub fn advance(&self, n: u64) {
         self.inner.done.fetch_add(n, Ordering::Relaxed);
     }
 
+    /// Sets the running phase's done count to `n`.
     pub fn set_done(&self, n: u64) {
         self.inner.done.store(n, Ordering::Relaxed);
     }
@@ -231,10 +249,13 @@ impl Progress {
             .store(1.0f64.to_bits(), Ordering::Relaxed);
     }
 
+    /// Asks the work to stop; it returns [`crate::Error::Cancelled`] at its next
+    /// [`Progress::check`]. Every clone of the handle sees it.
     pub fn cancel(&self) {
         self.inner.cancelled.store(true, Ordering::Relaxed);
     }
 
+    /// True once [`Progress::cancel`] was called on this handle or a clone of it.
     pub fn is_cancelled(&self) -> bool {
         self.inner.cancelled.load(Ordering::Relaxed)
     }
@@ -248,6 +269,7 @@ impl Progress {
         }
     }
 
+    /// The current phase, counters and times, read without blocking the worker.
     pub fn snapshot(&self) -> ProgressSnapshot {
         let phase =
             Phase::ALL[self.inner.phase.load(Ordering::Relaxed) as usize % Phase::ALL.len()];
@@ -302,9 +324,13 @@ impl Progress {
 /// the work reports progress and learns it was cancelled.
 #[derive(Debug, Clone)]
 pub struct Ticket<R> {
+    /// The request's number: increasing in submission order within one [`Latest`].
     pub id: u64,
+    /// What is asked.
     pub request: R,
+    /// The handle the work reports through and checks for cancellation.
     pub progress: Progress,
+    /// When the request was made, for timing the answer.
     pub submitted: Instant,
 }
 
@@ -361,6 +387,7 @@ impl<R> Latest<R> {
         self.running.as_ref()
     }
 
+    /// True while the newest request has not been answered (or cancelled).
     pub fn is_running(&self) -> bool {
         self.running.is_some()
     }

@@ -35,15 +35,21 @@ pub fn learn_options(kind: ShingleKind) -> ShingleOptions {
 /// One document of the walkthrough: its text and its normalized form.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LearnDoc {
+    /// The document's id, as the caller gave it.
     pub id: String,
+    /// The text as given.
     pub text: String,
+    /// The text after the shingler's normalization (case, Unicode form, punctuation as the
+    /// shingle options say): what the shingles are cut from.
     pub normalized: String,
 }
 
 /// Everything the walkthrough shows, for one setting of k, K, b and r.
 #[derive(Debug, Clone)]
 pub struct Walkthrough {
+    /// The documents, in the order given.
     pub docs: Vec<LearnDoc>,
+    /// The shingle kind and size (characters or words, k) the walkthrough cuts.
     pub kind: ShingleKind,
     /// The distinct shingles of each document, sorted.
     pub shingles: Vec<Vec<String>>,
@@ -305,10 +311,15 @@ impl Walkthrough {
 /// One pair of documents (a < b) with its exact Jaccard, as verification computes it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ExactPair {
+    /// Position of the first document in [`Walkthrough::docs`].
     pub a: usize,
+    /// Position of the second document, greater than `a`.
     pub b: usize,
+    /// Shingles the two documents share.
     pub intersection: usize,
+    /// Distinct shingles of the two together.
     pub union: usize,
+    /// intersection / union, in [0, 1] (0 when both have no shingles).
     pub jaccard: f64,
 }
 
@@ -318,6 +329,7 @@ pub struct ExactPair {
 /// verification never sees them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verification {
+    /// t: candidates at or above it are kept, below it dropped.
     pub threshold: f64,
     /// Candidates at or above t, by (a, b).
     pub kept: Vec<ExactPair>,
@@ -526,12 +538,17 @@ fn agreement(it: impl Iterator<Item = bool>) -> f64 {
 /// The intermediate numbers of the S-curve at similarity `s`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SCurveSteps {
+    /// sʳ: the probability that one band's r rows all agree.
     pub s_pow_r: f64,
+    /// 1 − sʳ: the probability that one band misses.
     pub band_miss: f64,
+    /// (1 − sʳ)ᵇ: the probability that every band misses.
     pub all_bands_miss: f64,
+    /// 1 − (1 − sʳ)ᵇ: the probability that the pair becomes a candidate, P(s).
     pub candidate: f64,
 }
 
+/// The S-curve at similarity `s` ∈ [0, 1] for `bands` bands of `rows` rows, step by step.
 pub fn scurve_steps(s: f64, bands: usize, rows: usize) -> SCurveSteps {
     let s_pow_r = s.powi(rows as i32);
     let band_miss = 1.0 - s_pow_r;

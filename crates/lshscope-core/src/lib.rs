@@ -57,6 +57,8 @@
 //! [`pipeline::Pipeline`] runs the same phases with timings; `examples/dedup_pairs.rs` reads a
 //! file with it.
 
+#![warn(missing_docs)]
+
 pub mod analysis;
 pub mod corpus;
 pub mod diff;

@@ -68,8 +68,12 @@ pub fn keep_order(documents: usize, keep: KeepRule, key: impl Fn(u32) -> usize +
 /// A pair that joins two documents in a cluster.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Edge {
+    /// Input position of one document, 0-based.
     pub a: u32,
+    /// Input position of the other document.
     pub b: u32,
+    /// Exact Jaccard of the two shingle sets, in [0, 1] (1.0 for identical copies collapsed
+    /// before banding).
     pub jaccard: f64,
 }
 
@@ -81,6 +85,7 @@ pub struct UnionFind {
 }
 
 impl UnionFind {
+    /// `n` singleton sets, one per document position `0..n`.
     pub fn new(n: usize) -> Self {
         UnionFind {
             parent: (0..n as u32).collect(),
@@ -88,6 +93,8 @@ impl UnionFind {
         }
     }
 
+    /// The representative of `x`'s set; halves the path it walks, so later finds are shorter.
+    /// Panics when `x` is not below the `n` given to [`UnionFind::new`].
     pub fn find(&mut self, mut x: u32) -> u32 {
         while self.parent[x as usize] != x {
             let grand = self.parent[self.parent[x as usize] as usize];
@@ -261,6 +268,7 @@ impl Clusters {
         self.kept.len()
     }
 
+    /// True when no two documents were joined.
     pub fn is_empty(&self) -> bool {
         self.kept.is_empty()
     }
@@ -309,6 +317,7 @@ impl Clusters {
         self.members.len()
     }
 
+    /// Documents a dedup drops: every cluster member except the one each cluster keeps.
     pub fn removed_documents(&self) -> usize {
         self.members.len() - self.kept.len()
     }
@@ -347,6 +356,7 @@ pub struct AuditLimits {
     pub exact_members: usize,
     /// Above it, this many pairs drawn at random (seeded) are compared.
     pub sampled_pairs: usize,
+    /// Seed of the pair sample, so an audit is reproducible.
     pub seed: u64,
 }
 
@@ -365,6 +375,7 @@ impl Default for AuditLimits {
 /// How one cluster holds together.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct ChainAudit {
+    /// Number of documents in the cluster.
     pub size: usize,
     /// The weakest edge of the maximum spanning forest.
     pub weakest_link: Edge,
@@ -373,6 +384,7 @@ pub struct ChainAudit {
     /// True when every pair of distinct member sets was compared; false when
     /// `pairs_compared` of them were sampled (the true lowest may be lower still).
     pub exact: bool,
+    /// Pairs of members whose Jaccard was computed for [`ChainAudit::farthest_pair`].
     pub pairs_compared: u64,
     /// Some members are less similar than the threshold to each other: the cluster is a chain.
     pub chained: bool,

@@ -234,7 +234,9 @@ pub fn unverified_components(
 /// with their weakest links and audits.
 #[derive(Debug, Clone)]
 pub struct Audited {
+    /// The clusters, in the order [`Clusters`] numbers them.
     pub clusters: Clusters,
+    /// One audit per cluster, `audits[c]` for cluster `c`.
     pub audits: Vec<ChainAudit>,
     /// Jaccards computed for the weakest links and the audits.
     pub jaccards: u64,

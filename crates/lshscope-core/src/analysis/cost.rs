@@ -92,7 +92,9 @@ impl PairCount {
 /// One banding's cost.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CostCell {
+    /// The b × r this cell is for.
     pub banding: Banding,
+    /// Its distinct candidate pairs, counted exactly or estimated from the sample.
     pub pairs: PairCount,
     /// Bucket-pair occurrences over all bands (scaled when sampled): what enumerating the
     /// candidates would emit, and what decides the explorer's mode.
@@ -110,11 +112,14 @@ pub struct CostCell {
 /// Every banding b × r with b·r ≤ K.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CostGrid {
+    /// K, the signature length: the grid holds every b × r with b·r ≤ K.
     pub num_perm: usize,
     /// Documents in the corpus.
     pub population: usize,
     /// Documents counted on (the sample, or all of them).
     pub documents: usize,
+    /// The t at which every cell's [`CostCell::p_at_t`] is computed; change it with
+    /// [`CostGrid::set_threshold`].
     pub threshold: f64,
     /// By r, then b: `cells[offset(r) + b − 1]`.
     cells: Vec<CostCell>,
@@ -140,6 +145,7 @@ impl CostGrid {
         self.num_perm / rows.max(1)
     }
 
+    /// True when the counts come from a sample of the documents rather than all of them.
     pub fn sampled(&self) -> bool {
         self.documents < self.population
     }

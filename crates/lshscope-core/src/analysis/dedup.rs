@@ -33,18 +33,25 @@ pub enum Clustering {
     Components,
 }
 
+/// What a dedup run is asked for: how to band, how to join and cluster the candidates, and
+/// which document each cluster keeps.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DedupOptions {
+    /// The banding and bucket cap the candidates come from.
     pub banding: BandingOptions,
+    /// Exact Jaccard, in [0, 1], at or above which two documents count as near-duplicates.
     pub threshold: f64,
+    /// Whether candidates are verified against the threshold before they join clusters.
     pub joining: Joining,
     /// Which clusters the result's [`Dedup::chosen`] gives. Center clustering needs verified
     /// joining; with [`Joining::Unverified`] only the components exist.
     pub clustering: Clustering,
+    /// Which member of each cluster is kept.
     pub keep: KeepRule,
     /// Group identical shingle sets before banding (the clusters are the same either way;
     /// without it a template copied m times costs m(m−1)/2 pairs).
     pub collapse_identical: bool,
+    /// Bounds of the chaining audit run on every cluster.
     pub audit: AuditLimits,
 }
 

@@ -27,6 +27,7 @@ use crate::util::stats::{Z_95, student_t_975, wilson_interval_at};
 pub struct FamilyCurveBin {
     /// The bin covers exact Jaccard in [lo, hi).
     pub lo: f64,
+    /// Upper end of the bin (exclusive, except 1.0 for the last bin).
     pub hi: f64,
     /// True pairs in the bin.
     pub pairs: usize,
@@ -36,6 +37,7 @@ pub struct FamilyCurveBin {
     pub rate: f64,
     /// 95 % interval of that mean over draws of the family.
     pub interval_lo: f64,
+    /// Upper end of that interval.
     pub interval_hi: f64,
     /// The formula's prediction for these pairs: the mean of 1 − (1 − sᵢ^r)^b.
     pub predicted: f64,
@@ -52,7 +54,9 @@ impl FamilyCurveBin {
 /// A family's measured S-curve for one banding (see the module documentation).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct FamilyCurve {
+    /// The sketch family whose draws were measured.
     pub family: SketchFamily,
+    /// The banding the candidate rates are for.
     pub banding: Banding,
     /// Draws of the family the rates average over.
     pub draws: usize,

@@ -48,9 +48,13 @@ pub fn bin_bounds(i: usize, bins: usize) -> (f64, f64, bool) {
 /// Counts per bin and labels per bin.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SimilarityHistogram {
+    /// Pairs per bin, labelled or not; `counts.len()` is the number of bins.
     pub counts: Vec<u64>,
+    /// Pairs per bin labelled [`Label::Duplicate`].
     pub duplicate: Vec<u64>,
+    /// Pairs per bin labelled [`Label::NotDuplicate`].
     pub not_duplicate: Vec<u64>,
+    /// Pairs per bin labelled [`Label::Unsure`].
     pub unsure: Vec<u64>,
 }
 
@@ -78,6 +82,8 @@ impl SimilarityHistogram {
         h
     }
 
+    /// Counts one pair of similarity `value` (in [0, 1]) in its bin, and in that bin's
+    /// label count when it has a label.
     pub fn add(&mut self, value: f64, label: Option<Label>) {
         let i = bin_of(value, self.bins());
         self.counts[i] += 1;
@@ -96,6 +102,7 @@ impl SimilarityHistogram {
         }
     }
 
+    /// Number of equal-width bins over [0, 1].
     pub fn bins(&self) -> usize {
         self.counts.len()
     }
@@ -106,10 +113,12 @@ impl SimilarityHistogram {
         (lo, hi)
     }
 
+    /// Pairs counted in all bins.
     pub fn total(&self) -> u64 {
         self.counts.iter().sum()
     }
 
+    /// The largest bin's count (0 when nothing was counted): what a y axis is scaled to.
     pub fn max_count(&self) -> u64 {
         self.counts.iter().copied().max().unwrap_or(0)
     }

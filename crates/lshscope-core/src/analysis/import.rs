@@ -86,13 +86,16 @@ pub struct ImportOptions {
     /// The two columns (pairs: the two ids; clusters: the id and the cluster), or `None` to
     /// find them among the usual names.
     pub columns: Option<[String; 2]>,
+    /// What to do with an id that is not in the corpus: refuse the file or skip the row.
     pub unknown: UnknownIds,
 }
 
 /// What an import read and what it set aside.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct ImportReport {
+    /// The file or directory of part files that was read.
     pub path: PathBuf,
+    /// The format the file turned out to be; `None` until it was read.
     pub format: Option<TableFormat>,
     /// Files read (part files of a directory).
     pub files: usize,
@@ -103,6 +106,7 @@ pub struct ImportReport {
     /// Rows dropped because an id is not in the corpus ([`UnknownIds::Skip`]), and the first
     /// such id with where it was.
     pub unknown_rows: u64,
+    /// The first unknown id and where it was met, for the message; `None` when there was none.
     pub first_unknown: Option<String>,
     /// Pairs: a document paired with itself (a self-join lists every document so).
     pub self_pairs: u64,
@@ -201,7 +205,9 @@ fn position(
 /// exact Jaccard and MinHash estimate (`bands_hit` 0 until [`count_bands_hit`]).
 #[derive(Debug, Clone)]
 pub struct ImportedPairs {
+    /// The pairs, distinct and sorted by (a, b) with a < b.
     pub pairs: Vec<VerifiedPair>,
+    /// What the import read and set aside.
     pub report: ImportReport,
 }
 
@@ -329,6 +335,7 @@ pub struct ImportedClusters {
     /// Clusters whose tree was built from sampled member pairs (more members than the exact
     /// bound): their weakest link is a lower bound.
     pub sampled_trees: usize,
+    /// What the import read and set aside.
     pub report: ImportReport,
 }
 

@@ -24,8 +24,12 @@ use crate::{Error, Result};
 /// A user's verdict on one pair.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Label {
+    /// The two texts are near-duplicates: a true positive when the banding made them candidates.
     Duplicate,
+    /// The two texts are different documents, however similar their shingles: a false positive
+    /// when they are candidates.
     NotDuplicate,
+    /// The user could not decide; counted apart from both verdicts.
     Unsure,
 }
 
@@ -78,6 +82,7 @@ pub const MAX_COPY_ROWS: usize = 10_000;
 /// What a user said about one pair, with when and at which Jaccard.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LabelEntry {
+    /// The verdict.
     pub label: Label,
     /// The pair's exact Jaccard when it was labelled (`None` in files without the column).
     pub jaccard: Option<f64>,
@@ -91,7 +96,9 @@ pub struct LabelEntry {
 /// A label as the user gives it: the verdict, the pair's Jaccard and the time.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Judgement {
+    /// The verdict.
     pub label: Label,
+    /// The pair's exact Jaccard when the user judged it, in [0, 1].
     pub jaccard: f64,
     /// RFC 3339, UTC ([`rfc3339_utc`]).
     pub labelled_at: String,
@@ -204,6 +211,7 @@ impl LabelStore {
         Ok(store)
     }
 
+    /// The labels file this store reads from and saves to.
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -213,6 +221,7 @@ impl LabelStore {
         self.entries.len()
     }
 
+    /// True when the file holds no rows (or does not exist yet).
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -225,10 +234,12 @@ impl LabelStore {
             .count()
     }
 
+    /// The verdict on the pair of documents with ids `a` and `b`, in either order.
     pub fn get(&self, a: &str, b: &str) -> Option<Label> {
         self.entry(a, b).map(|e| e.label)
     }
 
+    /// The whole row for the pair `a`, `b` (in either order), or `None` when it is not labelled.
     pub fn entry(&self, a: &str, b: &str) -> Option<&LabelEntry> {
         self.entries.get(&pair_key(a, b))
     }
@@ -390,6 +401,7 @@ impl GroupLabels {
         self.matched
     }
 
+    /// True when no labelled pair names two documents of the corpus.
     pub fn is_empty(&self) -> bool {
         self.by_group.is_empty()
     }

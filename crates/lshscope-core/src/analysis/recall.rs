@@ -24,6 +24,7 @@ pub struct RecallBin {
     /// The bin is [lo, hi) (the last bin includes 1), as [`super::histogram::bin_bounds`]
     /// gives them; [`super::histogram::bin_of`] of `lo` is the bin's index.
     pub lo: f64,
+    /// Upper end of the bin.
     pub hi: f64,
     /// True pairs whose Jaccard falls in the bin.
     pub true_pairs: usize,
@@ -35,6 +36,7 @@ pub struct RecallBin {
     /// design effect measured over redraws of the hash family once
     /// [`RecallReport::apply_redraws`] has run.
     pub interval_lo: f64,
+    /// Upper end of that interval.
     pub interval_hi: f64,
     /// The bin's variance over redraws of the hash family divided by the binomial variance
     /// (1 when not measured, or when the pairs spread no wider than independent ones).
@@ -52,7 +54,9 @@ pub struct RecallBin {
 /// Recall, precision and the per-bin comparison for one banding.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct RecallReport {
+    /// b, the banding's number of bands.
     pub bands: usize,
+    /// r, the rows per band.
     pub rows: usize,
     /// The similarity threshold t that recall and precision refer to.
     pub threshold: f64,
@@ -60,11 +64,13 @@ pub struct RecallReport {
     pub bins: Vec<RecallBin>,
     /// True pairs with Jaccard ≥ t, and how many of them are candidates.
     pub true_at_threshold: usize,
+    /// Of [`RecallReport::true_at_threshold`], the pairs the banding made candidates.
     pub found_at_threshold: usize,
     /// found / true at t; `None` without true pairs at t.
     pub recall: Option<f64>,
     /// The S-curve's expected recall for the same pairs (mean of P(sᵢ)).
     pub predicted_recall: Option<f64>,
+    /// Candidate pairs of the banding, whatever their Jaccard.
     pub candidates: usize,
     /// Candidates whose exact Jaccard is ≥ t.
     pub candidates_at_threshold: usize,
@@ -331,10 +337,13 @@ pub fn read_truth_from(
 /// A truth file compared with one scan's candidates (`scan --truth`, in its summary JSON).
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct TruthComparison {
+    /// The truth file as the caller named it.
     pub file: String,
+    /// True pairs read from it.
     pub pairs: usize,
     /// Truth pairs whose Jaccard differs from this index's own (different shingle options?).
     pub jaccard_mismatches: usize,
+    /// Recall and the per-bin comparison of the scan's banding against those pairs.
     pub report: RecallReport,
     /// With redraws, each family's rate per bin as the mean over the draws beside the
     /// formula: the scan's own family first, then the one `--compare-family` asked for.

@@ -234,14 +234,17 @@ impl RedrawAgreement {
         if fit >= 8 { fit } else { 0 }
     }
 
+    /// Redraws kept per pair.
     pub fn draws(&self) -> usize {
         self.draws
     }
 
+    /// K, the signature length of every redraw.
     pub fn num_perm(&self) -> usize {
         self.num_perm
     }
 
+    /// Truth pairs the masks are kept for.
     pub fn pairs(&self) -> usize {
         self.never.len()
     }
@@ -414,7 +417,9 @@ pub fn redraw_interval(found: usize, n: usize, expected: f64, rates: &[f64]) -> 
 /// A rate's interval with what widened it.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct DrawInterval {
+    /// Lower end of the 95 % interval of the rate.
     pub lo: f64,
+    /// Upper end of the interval.
     pub hi: f64,
     /// Measured variance over the binomial one (≥ 1): how many pairs move as one.
     pub design_effect: f64,

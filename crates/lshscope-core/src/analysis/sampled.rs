@@ -32,8 +32,11 @@ use crate::util::stats::{Z_95, log_interval, student_t_975};
 /// An estimated count with its 95 % interval.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Estimate {
+    /// The point estimate.
     pub value: f64,
+    /// Lower end of the 95 % interval.
     pub low: f64,
+    /// Upper end of the 95 % interval.
     pub high: f64,
 }
 
@@ -102,7 +105,9 @@ impl std::fmt::Display for Estimate {
 /// collides (at least 1, since it was drawn from a bucket).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Draw {
+    /// Exact Jaccard of the drawn pair, in [0, 1].
     pub jaccard: f64,
+    /// Bands in which the pair shares a bucket, at least 1.
     pub bands_hit: u32,
     /// The band the occurrence was drawn from (0 when bands are not sampled).
     pub band: u32,

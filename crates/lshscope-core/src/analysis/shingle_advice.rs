@@ -72,6 +72,7 @@ impl Default for AdviceOptions {
 /// What one shingle size does to the corpus.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ShingleSizeStats {
+    /// The shingle kind and size these figures are for.
     #[serde(serialize_with = "serialize_kind")]
     pub shingle: ShingleKind,
     /// Distinct shingles over all documents.
@@ -108,6 +109,7 @@ pub struct ShingleAdvice {
     pub related_pairs: usize,
     /// One row per size: char 2…9, then word 1…5.
     pub sizes: Vec<ShingleSizeStats>,
+    /// The size the advisor picks; the reason below says why.
     #[serde(serialize_with = "serialize_kind")]
     pub recommended: ShingleKind,
     /// Why, in one or two sentences, with the numbers behind it.
@@ -369,7 +371,9 @@ fn fmt_share(x: f64) -> String {
 /// How many of all pairs a banding is expected to make candidates, judged from random pairs.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct CandidateShare {
+    /// The banding judged.
     pub banding: Banding,
+    /// Documents in the index: their pairs, n(n − 1)/2, are what the share is of.
     pub documents: usize,
     /// Random pairs measured.
     pub pairs_sampled: usize,

@@ -29,8 +29,11 @@ use crate::{Error, Result};
 /// A pair of documents (input positions, `a < b`) with its exact Jaccard.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct TruthPair {
+    /// Input position of the first document, 0-based.
     pub a: u32,
+    /// Input position of the second document, always greater than `a`.
     pub b: u32,
+    /// Exact Jaccard of their shingle sets, in [0, 1].
     pub jaccard: f64,
 }
 
@@ -84,6 +87,7 @@ fn index_prefix_len(n: usize, tf: f64) -> usize {
 /// What the join will cost, known before the probing starts.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct JoinWork {
+    /// Documents in the corpus, empty ones included.
     pub documents: usize,
     /// Documents with at least one shingle (the others never pair).
     pub nonempty_documents: usize,
@@ -147,6 +151,7 @@ pub struct JoinPlan<'a> {
     /// first bound, without reading the document's tokens).
     index_prefix_lens: Vec<u32>,
     index_prefix_last: Vec<u32>,
+    /// What the join will cost, for a caller to look at before running it.
     pub work: JoinWork,
 }
 
@@ -457,6 +462,7 @@ struct Scratch {
 const PRUNED: i32 = -1;
 
 impl JoinPlan<'_> {
+    /// The Jaccard threshold the plan was built for, in (0, 1].
     pub fn threshold(&self) -> f64 {
         self.threshold
     }

@@ -35,6 +35,7 @@ pub struct Corpus {
 }
 
 impl Corpus {
+    /// An empty corpus.
     pub fn new() -> Self {
         Corpus {
             ids: String::new(),
@@ -71,6 +72,8 @@ impl Corpus {
         corpus
     }
 
+    /// Appends a document; its position is the previous [`Corpus::len`]. Ids are not checked
+    /// for uniqueness here: the readers do that.
     pub fn push(&mut self, id: &str, text: &str) {
         if self.id_offsets.is_empty() {
             self.id_offsets.push(0);
@@ -82,18 +85,24 @@ impl Corpus {
         self.text_offsets.push(self.texts.len());
     }
 
+    /// Number of documents.
     pub fn len(&self) -> usize {
         self.id_offsets.len().saturating_sub(1)
     }
 
+    /// True when the corpus holds no document.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
+    /// Id of the document at position `i` (0-based, input order). Panics when `i` is not below
+    /// [`Corpus::len`].
     pub fn id(&self, i: usize) -> &str {
         &self.ids[self.id_offsets[i]..self.id_offsets[i + 1]]
     }
 
+    /// Text of the document at position `i`, as read (before any normalization). Panics when `i`
+    /// is not below [`Corpus::len`].
     pub fn text(&self, i: usize) -> &str {
         &self.texts[self.text_offsets[i]..self.text_offsets[i + 1]]
     }
@@ -125,6 +134,7 @@ impl Corpus {
         self.text_offsets.push(0);
     }
 
+    /// Gives back the arenas' spare capacity once reading is done.
     pub fn shrink_to_fit(&mut self) {
         self.ids.shrink_to_fit();
         self.texts.shrink_to_fit();

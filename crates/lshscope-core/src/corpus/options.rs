@@ -12,8 +12,11 @@ pub enum InputFormat {
     Auto,
     /// One document per line; id = line number from 1.
     Text,
+    /// Comma-separated values; fields in double quotes by default.
     Csv,
+    /// Tab-separated values; no quoting by default.
     Tsv,
+    /// JSON Lines: one object per line, the text and id in named fields.
     Jsonl,
     /// Every regular file below a directory is one document; id = its relative path.
     Dir,
@@ -24,7 +27,9 @@ pub enum InputFormat {
 /// A CSV/TSV column: a header name, or a 1-based index.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ColumnSpec {
+    /// The column whose header is this name.
     Name(String),
+    /// The column at this position, counting from 1.
     Index(usize),
 }
 
@@ -55,6 +60,7 @@ pub enum Quote {
 /// Options for [`read_corpus`](crate::corpus::read_corpus).
 #[derive(Debug, Clone)]
 pub struct ReadOptions {
+    /// The file format, or [`InputFormat::Auto`] to decide from the path.
     pub format: InputFormat,
     /// CSV/TSV: the first row is a header, unless it cannot be one (a field of over 100
     /// characters, a sentence, …: see `sniff_header`) and no column is named by
@@ -78,6 +84,7 @@ pub struct ReadOptions {
     pub limit: Option<usize>,
     /// Keep a uniform reservoir sample of N documents (reproducible with `seed`).
     pub sample: Option<usize>,
+    /// Seed of the reservoir sample; the same seed and input give the same documents.
     pub seed: u64,
     /// Skip malformed rows instead of failing.
     pub skip_bad: bool,
@@ -110,6 +117,7 @@ impl Default for ReadOptions {
 /// What reading found, for the summary.
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct ReadReport {
+    /// The format actually read (never [`InputFormat::Auto`]).
     pub format: InputFormat,
     /// Documents kept.
     pub documents: usize,

@@ -19,7 +19,10 @@ pub const CONTEXT_CHARS: usize = 24;
 /// The format of an exported diff.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExportFormat {
+    /// Plain text in the style of `git diff --word-diff=plain`: `[-deleted-]`, `{+inserted+}`,
+    /// hunks with [`CONTEXT_WORDS`] words of context.
     Text,
+    /// A standalone HTML page with inline CSS: the two texts side by side, aligned row by row.
     Html,
 }
 
@@ -38,7 +41,9 @@ impl ExportFormat {
 /// What the export says about the pair besides the diff.
 #[derive(Debug, Clone, Copy)]
 pub struct PairInfo<'a> {
+    /// Id of the left document, as the corpus names it.
     pub left_id: &'a str,
+    /// Id of the right document.
     pub right_id: &'a str,
     /// Exact Jaccard of the two shingle sets, and the shingling it was measured with
     /// (`char:5`).

@@ -7,10 +7,13 @@ use super::*;
 pub struct Summary {
     /// Words in equal rows (counted once: they are the same on both sides).
     pub equal: usize,
+    /// Words only in the left text.
     pub deleted: usize,
+    /// Words only in the right text.
     pub inserted: usize,
     /// Words of changed rows on the left (replaced) and on the right (replacing them).
     pub changed_left: usize,
+    /// Words of changed rows on the right, the ones replacing them.
     pub changed_right: usize,
     /// Words of blocks that moved unchanged (counted once).
     pub moved: usize,
@@ -21,9 +24,11 @@ pub struct Summary {
     /// Words of those blocks changed by the move: as they were (left) and as they are
     /// (right).
     pub edited_moves_changed_left: usize,
+    /// The right side's count of those words: as they are now.
     pub edited_moves_changed_right: usize,
     /// Words compared in each text.
     pub left_tokens: usize,
+    /// Words compared in the right text ([`Summary::left_tokens`] is the left's).
     pub right_tokens: usize,
 }
 

@@ -17,7 +17,9 @@ use crate::{Error, Result};
 /// already names its file) is passed on as it is.
 #[derive(Debug)]
 pub enum WriteError {
+    /// Writing to the output (or renaming it into place) failed.
     Io(std::io::Error),
+    /// The work producing the bytes failed, or was cancelled; passed on unchanged.
     Engine(Error),
 }
 

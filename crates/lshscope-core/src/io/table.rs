@@ -16,8 +16,11 @@ use crate::{Error, Result};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TableFormat {
+    /// Comma-separated values with a header row.
     Csv,
+    /// JSON Lines, one object per row.
     Jsonl,
+    /// Apache Parquet.
     Parquet,
     /// A directory of part files (Spark, Dask and datatrove write one file per task), each
     /// read by its own bytes.
@@ -25,6 +28,7 @@ pub enum TableFormat {
 }
 
 impl TableFormat {
+    /// The format's name as messages and reports print it (`CSV`, `JSON Lines`, …).
     pub fn name(self) -> &'static str {
         match self {
             TableFormat::Csv => "CSV",

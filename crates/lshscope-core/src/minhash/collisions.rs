@@ -32,7 +32,10 @@ pub enum SweepStop {
 /// distinct candidate pairs of the banding b × rows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CandidateGrowth {
+    /// r, the rows per band of every banding counted.
     pub rows: usize,
+    /// `cumulative[b − 1]`: distinct candidate pairs of b × rows; non-decreasing in b, and only
+    /// as long as the bands that were counted.
     pub cumulative: Vec<u64>,
     /// `bucket_pairs[b − 1]`: bucket-pair occurrences of b × rows (document pairs sharing a
     /// bucket, counted once per band they share one in), for the bands counted.

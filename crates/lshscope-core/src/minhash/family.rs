@@ -28,6 +28,8 @@ pub fn fold32(h: u64) -> u32 {
 }
 
 impl HashFamily {
+    /// `k` hash functions drawn from `seed`: the same seed gives the same functions on every
+    /// platform.
     pub fn new(k: usize, seed: u64) -> Self {
         let mut rng = SplitMix64::new(seed ^ 0x6c73_6873_636f_7065); // "lshscope"
         let a = (0..k).map(|_| rng.next_u64()).collect();
@@ -35,6 +37,7 @@ impl HashFamily {
         HashFamily { a, b }
     }
 
+    /// K, the number of hash functions.
     pub fn len(&self) -> usize {
         self.a.len()
     }
@@ -49,6 +52,7 @@ impl HashFamily {
         }
     }
 
+    /// True for a family of no functions.
     pub fn is_empty(&self) -> bool {
         self.a.is_empty()
     }

@@ -85,6 +85,7 @@ impl IdenticalGroups {
         self.representative.len()
     }
 
+    /// True when no document was grouped.
     pub fn is_empty(&self) -> bool {
         self.representative.is_empty()
     }

@@ -33,10 +33,12 @@ struct SetChunk {
 }
 
 impl ShingleSets {
+    /// Number of documents, those without shingles included.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// True when there are no documents.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -54,6 +56,7 @@ impl ShingleSets {
         self.chunks.iter().map(|c| c.values.len()).sum()
     }
 
+    /// Bytes the sets hold on the heap (capacity, not length), for memory reports.
     pub fn heap_bytes(&self) -> usize {
         self.chunks
             .iter()
@@ -115,18 +118,23 @@ pub struct Signatures {
 }
 
 impl Signatures {
+    /// K, the length of every signature.
     pub fn num_perm(&self) -> usize {
         self.k
     }
 
+    /// N, the number of documents (rows).
     pub fn len(&self) -> usize {
         self.empty.len()
     }
 
+    /// True when there are no documents.
     pub fn is_empty(&self) -> bool {
         self.empty.is_empty()
     }
 
+    /// The K values of document `i`'s signature (all `u32::MAX` for a document without
+    /// shingles). Panics when `i` is not below [`Signatures::len`].
     #[inline]
     pub fn row(&self, i: usize) -> &[u32] {
         &self.data[i * self.k..(i + 1) * self.k]
@@ -138,6 +146,7 @@ impl Signatures {
         self.empty[i]
     }
 
+    /// Bytes the matrix and flags hold on the heap (capacity, not length), for memory reports.
     pub fn heap_bytes(&self) -> usize {
         self.data.capacity() * 4 + self.empty.capacity()
     }
@@ -172,9 +181,11 @@ impl Signatures {
 /// Settings that determine sets and signatures. Changing any of them means rebuilding.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct IndexOptions {
+    /// How each document is normalized and cut into shingles.
     pub shingle: ShingleOptions,
     /// K, the number of permutations.
     pub num_perm: usize,
+    /// Seed of the hash family: the same seed, K and family give the same signatures.
     pub seed: u64,
     /// Which sketch family computes the K rows. Files and cache keys written before families
     /// existed have no such field: they were classic, and read as classic.
@@ -196,16 +207,21 @@ impl Default for IndexOptions {
 /// Shingle sets and signatures of a corpus.
 #[derive(Debug, Clone, Default)]
 pub struct Index {
+    /// The settings the sets and signatures were built with.
     pub options: IndexOptions,
+    /// Each document's sorted set of 64-bit shingle hashes.
     pub sets: ShingleSets,
+    /// Each document's MinHash signature, in the same order.
     pub signatures: Signatures,
 }
 
 impl Index {
+    /// Number of documents.
     pub fn len(&self) -> usize {
         self.sets.len()
     }
 
+    /// True when the index holds no document.
     pub fn is_empty(&self) -> bool {
         self.sets.is_empty()
     }

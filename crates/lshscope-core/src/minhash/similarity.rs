@@ -185,8 +185,12 @@ pub fn estimate_sigma(jaccard: f64, num_perm: usize) -> f64 {
 /// Edit-based similarities of two texts, to show how they differ from shingle Jaccard.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct TextMetrics {
+    /// 1 − (Levenshtein distance / length of the longer text), in [0, 1], on characters.
     pub normalized_levenshtein: f64,
+    /// Jaro–Winkler similarity in [0, 1], which favours a shared beginning.
     pub jaro_winkler: f64,
+    /// Sørensen–Dice coefficient of the two texts' character bigrams (whitespace left out),
+    /// in [0, 1].
     pub sorensen_dice: f64,
 }
 

@@ -130,6 +130,7 @@ impl Sketcher {
         Sketcher { drawn }
     }
 
+    /// The family this sketcher was drawn from.
     pub fn family(&self) -> SketchFamily {
         match self.drawn {
             Drawn::Classic(_) => SketchFamily::Classic,

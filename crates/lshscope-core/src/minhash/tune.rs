@@ -15,7 +15,9 @@ use super::scurve::{
 /// Everything the tuner reports about one (b, r) at a threshold t.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct CurveSummary {
+    /// b, the number of bands.
     pub bands: usize,
+    /// r, the rows per band.
     pub rows: usize,
     /// b·r: permutations the banding reads.
     pub hashes: usize,
@@ -33,12 +35,15 @@ pub struct CurveSummary {
     pub probability_at_approximate_threshold: f64,
     /// The similarities where P = 10 %, 50 % and 90 %.
     pub similarity_at_10: f64,
+    /// The similarity where P = 50 %.
     pub similarity_at_50: f64,
+    /// The similarity where P = 90 %.
     pub similarity_at_90: f64,
     /// s@90 − s@10: the width of the curve's transition (narrower is sharper).
     pub width_10_90: f64,
     /// datasketch's ∫₀ᵗ P ds and ∫ₜ¹ (1 − P) ds.
     pub false_positive_area: Option<f64>,
+    /// datasketch's false-negative area ∫ₜ¹ (1 − P) ds; `None` without a threshold.
     pub false_negative_area: Option<f64>,
 }
 
@@ -82,7 +87,9 @@ fn summarize_with(
 /// at most (reject) / at least (accept) `probability`".
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct ProbabilityBound {
+    /// Jaccard similarity s in [0, 1] the bound is at.
     pub similarity: f64,
+    /// The probability p in [0, 1] that P(s) must stay at or below (reject) or reach (accept).
     pub probability: f64,
 }
 
@@ -90,11 +97,14 @@ pub struct ProbabilityBound {
 /// needs P(s) ≥ p.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Constraints {
+    /// Bounds of pairs to keep out: P(s) ≤ p at each.
     pub reject: Vec<ProbabilityBound>,
+    /// Bounds of pairs to find: P(s) ≥ p at each.
     pub accept: Vec<ProbabilityBound>,
 }
 
 impl Constraints {
+    /// True when there is no bound of either kind.
     pub fn is_empty(&self) -> bool {
         self.reject.is_empty() && self.accept.is_empty()
     }
@@ -116,10 +126,13 @@ impl Constraints {
 pub struct BoundCheck {
     /// `reject` (P(s) ≤ bound) or `accept` (P(s) ≥ bound).
     pub kind: &'static str,
+    /// The similarity s the bound is at.
     pub similarity: f64,
+    /// The bound p on P(s).
     pub bound: f64,
     /// P(s) of the banding.
     pub probability: f64,
+    /// True when the banding's P(s) is on the right side of the bound.
     pub met: bool,
     /// How far the bound is missed, as a factor on the odds it limits: for a reject bound
     /// P(s)/p, for an accept bound (1 − P(s))/(1 − p); 1 when met.
@@ -340,6 +353,7 @@ impl SimilarityDistribution {
             .sum()
     }
 
+    /// True when the distribution holds no pair.
     pub fn is_empty(&self) -> bool {
         self.points.is_empty()
     }
@@ -405,11 +419,15 @@ pub const MIN_SAMPLED_AT_THRESHOLD: usize = 30;
 pub struct SampledIntervals {
     /// Rows of the sample, and how many reach t.
     pub sampled_pairs: usize,
+    /// Rows of the sample with similarity at or above t.
     pub sampled_at_or_above: usize,
+    /// 95 % interval of the number of the corpus's pairs that become candidates.
     pub expected_candidates: (f64, f64),
+    /// 95 % interval of the number of the corpus's pairs at or above t.
     pub pairs_at_or_above: (f64, f64),
     /// `None` below [`MIN_SAMPLED_AT_THRESHOLD`] sampled pairs at or above t.
     pub expected_recall: Option<(f64, f64)>,
+    /// 95 % interval of the expected precision at t; `None` for an empty sample of candidates.
     pub expected_precision: Option<(f64, f64)>,
 }
 

@@ -14,6 +14,7 @@ use crate::minhash::similarity::{
 pub struct VerifiedPair {
     /// Input position of the first document (a < b).
     pub a: u32,
+    /// Input position of the second document.
     pub b: u32,
     /// Bands in which the two documents shared a bucket.
     pub bands_hit: u32,
@@ -27,8 +28,10 @@ pub struct VerifiedPair {
 /// output): the estimate as its count of agreeing rows, which unpacks to the same `f64`
 /// (the estimate is that count over K), and `bands_hit` in 16 bits (K is at most 4096).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PackedPair {
+pub(crate) struct PackedPair {
+    /// Input position of the first document (a < b).
     pub a: u32,
+    /// Input position of the second document.
     pub b: u32,
     jaccard: f64,
     bands_hit: u16,
@@ -54,7 +57,7 @@ impl PackedPair {
 
     /// The pair's 20 bytes, little-endian, for a file of sorted runs; read back with
     /// [`PackedPair::from_bytes`] on any machine.
-    pub fn to_bytes(&self) -> [u8; Self::BYTES] {
+    pub fn to_bytes(self) -> [u8; Self::BYTES] {
         let mut out = [0u8; Self::BYTES];
         out[0..4].copy_from_slice(&self.a.to_le_bytes());
         out[4..8].copy_from_slice(&self.b.to_le_bytes());
@@ -64,6 +67,7 @@ impl PackedPair {
         out
     }
 
+    /// The pair [`PackedPair::to_bytes`] wrote.
     pub fn from_bytes(bytes: &[u8; Self::BYTES]) -> Self {
         let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
         PackedPair {
@@ -75,6 +79,8 @@ impl PackedPair {
         }
     }
 
+    /// The [`VerifiedPair`] again; `num_perm` must be the K the pair was packed with, or the
+    /// estimate comes out wrong.
     pub fn unpack(&self, num_perm: usize) -> VerifiedPair {
         VerifiedPair {
             a: self.a,

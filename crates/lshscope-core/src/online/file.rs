@@ -40,9 +40,14 @@ pub const FORMAT: u32 = 1;
 pub struct Header {
     /// The lshscope version that wrote the file (informational).
     pub written_by: String,
+    /// The shingling, K, seed and sketch family the signatures were built with; documents added
+    /// later are hashed with the same.
     pub options: IndexOptions,
+    /// b, the bands of the index's band tables.
     pub bands: usize,
+    /// r, the rows per band.
     pub rows: usize,
+    /// Documents stored in the file.
     pub documents: usize,
     /// Set in the explorer's cache files ([`crate::pipeline::cache`]): what the file was
     /// built from (a hash of the input's bytes and the options), checked on reading.

@@ -143,26 +143,32 @@ impl LshIndex {
         }
     }
 
+    /// Number of documents in the index.
     pub fn len(&self) -> usize {
         self.corpus.len()
     }
 
+    /// True when the index holds no document.
     pub fn is_empty(&self) -> bool {
         self.corpus.is_empty()
     }
 
+    /// The settings every document of the index is shingled and hashed with.
     pub fn options(&self) -> &IndexOptions {
         &self.index.options
     }
 
+    /// The b × r of the band tables.
     pub fn banding(&self) -> Banding {
         self.banding
     }
 
+    /// Id of document `doc` (its position, in the order documents were added).
     pub fn id(&self, doc: u32) -> &str {
         self.corpus.id(doc as usize)
     }
 
+    /// Text of document `doc`, as it was added.
     pub fn text(&self, doc: u32) -> &str {
         self.corpus.text(doc as usize)
     }
@@ -172,6 +178,7 @@ impl LshIndex {
         &self.corpus
     }
 
+    /// The shingle sets and signatures of every document.
     pub fn index(&self) -> &Index {
         &self.index
     }

@@ -62,6 +62,7 @@ fn to_io(e: ParquetError) -> std::io::Error {
 pub struct IdColumn(Vec<ByteArray>);
 
 impl IdColumn {
+    /// The column of `ids`, in the order given: row `i` of a pairs file names `ids[i]`.
     pub fn new<'a>(ids: impl IntoIterator<Item = &'a str>) -> Self {
         let mut bytes = Vec::new();
         let mut ends = Vec::new();
@@ -407,6 +408,7 @@ impl<W: Write> MembersParquetWriter<W> {
 pub struct IdsParquetWriter<W: Write>(TableWriter<W>);
 
 impl<W: Write> IdsParquetWriter<W> {
+    /// A writer of the `id` table to `out`; an I/O error when the Parquet writer cannot start.
     pub fn new(out: W) -> std::io::Result<Self> {
         let schema = "message ids {\n    required binary id (STRING);\n}";
         let columns = vec![ColumnValues::Text(Vec::new())];
@@ -418,6 +420,7 @@ impl<W: Write> IdsParquetWriter<W> {
         )?))
     }
 
+    /// Appends one id as a row; a full row group is written out.
     pub fn write_id(&mut self, id: &str) -> std::io::Result<()> {
         if let ColumnValues::Text(v) = &mut self.0.columns[0] {
             v.push(ByteArray::from(id));
@@ -437,10 +440,15 @@ impl<W: Write> IdsParquetWriter<W> {
 pub struct PairRecord<'a> {
     /// 1-based row number in the file, for messages.
     pub row: u64,
+    /// Id of the first document of the pair.
     pub id_a: &'a str,
+    /// Id of the second document.
     pub id_b: &'a str,
+    /// Exact Jaccard of the pair, in [0, 1].
     pub jaccard: f64,
+    /// MinHash estimate: the fraction of signature rows that agree.
     pub estimate: Option<f64>,
+    /// Bands in which the two shared a bucket.
     pub bands_hit: Option<u32>,
 }
 

@@ -15,9 +15,13 @@ pub struct PairColumns {
 /// One row of a pair file. `line` is the 1-based physical line where the row starts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PairRow<'a> {
+    /// 1-based line number of the row's start, for messages.
     pub line: u64,
+    /// Id of the first document; empty in a plain list of similarities.
     pub id_a: Cow<'a, str>,
+    /// Id of the second document; empty in a plain list.
     pub id_b: Cow<'a, str>,
+    /// The pair's Jaccard as the file gives it.
     pub jaccard: f64,
     /// How many pairs this row stands for: the optional `weight` column (a sample of pairs
     /// from `truth --estimate-pairs` carries population ÷ sample size), else 1.

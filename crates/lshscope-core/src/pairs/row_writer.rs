@@ -5,8 +5,12 @@ use super::*;
 /// One value of a row.
 #[derive(Debug, Clone, Copy)]
 pub enum Field<'a> {
+    /// Text: quoted in CSV when it needs quotes, a JSON string in JSON Lines.
     Str(&'a str),
+    /// A number, written in the shortest form that reads back the same (null in JSON Lines
+    /// when not finite).
     F64(f64),
+    /// A whole number.
     U64(u64),
     /// `true`/`false` in CSV, a JSON boolean in JSON Lines.
     Bool(bool),

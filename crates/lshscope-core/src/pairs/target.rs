@@ -71,6 +71,7 @@ const STDOUT: &str = "<stdout>";
 pub struct OutputTarget {
     /// `None` is stdout (no `-o`, or `-o -`).
     pub path: Option<PathBuf>,
+    /// How the output is compressed, from the file name's extension.
     pub compression: Compression,
 }
 
@@ -88,6 +89,7 @@ impl OutputTarget {
         }
     }
 
+    /// Standard output, uncompressed.
     pub fn stdout() -> OutputTarget {
         OutputTarget {
             path: None,

@@ -105,6 +105,8 @@ enum PairWriterKind<'w, 'p> {
 const CSV_CHUNK_ROWS: usize = 16 * 1024;
 
 impl<'w, 'p, 'c> PairWriter<'w, 'p, 'c> {
+    /// A writer of pairs in `format` to `w`, naming documents by their ids in `corpus`;
+    /// `progress`, when given, counts the rows written.
     pub fn new(
         w: &'w mut dyn Write,
         corpus: &'c Corpus,
@@ -147,6 +149,7 @@ impl<'w, 'p, 'c> PairWriter<'w, 'p, 'c> {
         Ok(PairWriter { corpus, kind })
     }
 
+    /// Writes one pair (positions are looked up in the corpus for its ids).
     pub fn write(&mut self, p: &VerifiedPair) -> std::io::Result<()> {
         match &mut self.kind {
             PairWriterKind::Csv { .. } => self.write_batch(std::slice::from_ref(p)),
@@ -231,6 +234,7 @@ impl<'w, 'p, 'c> PairWriter<'w, 'p, 'c> {
         Ok(())
     }
 
+    /// Writes what is still buffered (a Parquet file's last row group and footer) and flushes.
     pub fn finish(self) -> std::io::Result<()> {
         match self.kind {
             PairWriterKind::Csv {

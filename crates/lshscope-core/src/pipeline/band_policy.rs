@@ -43,6 +43,7 @@ pub struct Sampling {
     pub preview_above: u64,
     /// Draws of the first answer and of the refined one.
     pub first_draws: usize,
+    /// Draws of the refined answer, the larger sample that replaces the first.
     pub refined_draws: usize,
     /// Bands still to build after this long from the request are left to the refined
     /// answer: the first estimate samples the bands built by then (at ~35 ms per band on a
@@ -69,13 +70,18 @@ impl Default for Sampling {
 /// What [`band_candidates`] is asked.
 #[derive(Debug, Clone, Copy)]
 pub struct BandRequest<'a> {
+    /// The index whose signatures are banded.
     pub index: &'a Index,
+    /// The b × r to band with.
     pub banding: Banding,
+    /// Only the first N members of a larger bucket form pairs; `None` for no cap. Sampled
+    /// answers ignore it ([`EstimatedCandidates::cap_ignored`]).
     pub max_bucket: Option<usize>,
     /// Pairs verified before (sorted by (a, b)): their similarities are not computed again.
     pub known: Option<&'a [VerifiedPair]>,
     /// Bins of a sampled answer's estimated histogram.
     pub bins: usize,
+    /// The budgets and caches that decide between enumerating and sampling.
     pub sampling: &'a Sampling,
 }
 
@@ -89,6 +95,7 @@ pub struct EstimatedCandidates {
     pub refining: bool,
     /// Bucket pairs over all bands (exact) and what the buckets hold in memory.
     pub bucket_pairs: u64,
+    /// Bytes the band buckets hold in memory.
     pub bucket_bytes: usize,
     /// The largest bucket, in documents.
     pub largest_bucket: u64,
@@ -103,9 +110,14 @@ pub enum BandAnswer {
     /// (the request's and these) when the request had some and they fit
     /// [`super::rebanding::MAX_KNOWN_PAIRS`].
     Exact {
+        /// The candidates with their exact Jaccard, sorted by (a, b).
         pairs: Vec<VerifiedPair>,
+        /// Every pair verified so far, the request's and these, sorted by (a, b); `None` when the
+        /// request had none or they would not fit.
         known: Option<Vec<VerifiedPair>>,
     },
+    /// Too many bucket pairs to enumerate in time: a sample of the candidates and their estimated
+    /// histogram.
     Estimated(Box<EstimatedCandidates>),
 }
 

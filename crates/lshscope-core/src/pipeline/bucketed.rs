@@ -39,6 +39,7 @@ pub struct CollapsedDocs {
 }
 
 impl CollapsedDocs {
+    /// The collapsed form of `groups`: each group's first document stands for all its members.
     pub fn new(groups: &IdenticalGroups) -> Self {
         let n = groups.len();
         let mut slot = vec![u32::MAX; n];
@@ -74,6 +75,7 @@ impl CollapsedDocs {
         }
     }
 
+    /// True when `doc` is the first document with its shingle set (every unique document is).
     pub fn is_representative(&self, doc: u32) -> bool {
         self.representative[doc as usize] == doc
     }
@@ -93,6 +95,7 @@ impl CollapsedDocs {
         self.copies
     }
 
+    /// Bytes held on the heap (capacity), for the explorer's memory budget.
     pub fn heap_bytes(&self) -> usize {
         (self.slot.capacity()
             + self.offsets.capacity()
@@ -167,6 +170,7 @@ impl WeightedBand {
         self.pairs_through.len()
     }
 
+    /// Bytes held on the heap (capacity), for the explorer's memory budget.
     pub fn heap_bytes(&self) -> usize {
         (self.starts.capacity() + self.members.capacity() + self.cumulative.capacity()) * 4
             + self.pairs_through.capacity() * 8
@@ -203,6 +207,7 @@ pub struct BandCache {
 }
 
 impl BandCache {
+    /// An empty cache; bands are built and kept on first use.
     pub fn new() -> Self {
         Self::default()
     }
@@ -314,6 +319,7 @@ impl BandCache {
 /// bands, see [`BandCache::buckets_by`]).
 #[derive(Debug, Clone)]
 pub struct CandidateBuckets {
+    /// The b × r the buckets are for.
     pub banding: Banding,
     docs: Arc<CollapsedDocs>,
     /// Bands 0..k of `banding` (k = b unless built against a deadline).
@@ -323,6 +329,8 @@ pub struct CandidateBuckets {
 }
 
 impl CandidateBuckets {
+    /// The buckets of `banding` from its first `bands.len()` bands (all b of them unless built
+    /// against a deadline), over the representatives of `docs`.
     pub fn new(banding: Banding, docs: Arc<CollapsedDocs>, bands: Vec<Arc<WeightedBand>>) -> Self {
         let pairs_through = bands
             .iter()
@@ -373,6 +381,7 @@ impl CandidateBuckets {
             + self.pairs_through.capacity() * 8
     }
 
+    /// The identical groups the buckets' representatives stand for.
     pub fn docs(&self) -> &CollapsedDocs {
         &self.docs
     }
@@ -431,6 +440,7 @@ impl JaccardCache {
     /// About 64 MB of entries.
     pub const CAPACITY: usize = 2_000_000;
 
+    /// An empty cache.
     pub fn new() -> Self {
         Self::default()
     }
@@ -439,11 +449,14 @@ impl JaccardCache {
         ((a.min(b) as u64) << 32) | a.max(b) as u64
     }
 
+    /// The cached Jaccard of the pair `a`, `b` (in either order), or `None` when not computed yet.
     pub fn get(&self, a: u32, b: u32) -> Option<f64> {
         let map = self.map.read().unwrap_or_else(|e| e.into_inner());
         map.get(&Self::key(a, b)).copied()
     }
 
+    /// Caches each (a, b, Jaccard); when the cache reaches [`JaccardCache::CAPACITY`] entries it is
+    /// emptied and starts again, so memory stays bounded.
     pub fn insert_all(&self, entries: impl IntoIterator<Item = (u32, u32, f64)>) {
         let mut map = self.map.write().unwrap_or_else(|e| e.into_inner());
         for (a, b, j) in entries {
@@ -454,10 +467,12 @@ impl JaccardCache {
         }
     }
 
+    /// Pairs cached.
     pub fn len(&self) -> usize {
         self.map.read().unwrap_or_else(|e| e.into_inner()).len()
     }
 
+    /// True when no pair is cached.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -33,14 +33,19 @@ const EXTENSION: &str = "lshidx";
 /// A cache directory and its size limit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IndexCache {
+    /// The directory the cache files live in.
     pub dir: PathBuf,
+    /// Bytes the cache may hold: the least recently used entries are removed to stay under it,
+    /// and an entry larger than this is not stored.
     pub limit_bytes: u64,
 }
 
 /// A cache entry read back.
 #[derive(Debug)]
 pub struct CachedIndex {
+    /// The documents as they were read the first time.
     pub corpus: Corpus,
+    /// Their shingle sets and signatures.
     pub index: Index,
     /// What the reader warned about when the corpus was first read.
     pub read_warnings: Vec<String>,
@@ -49,6 +54,7 @@ pub struct CachedIndex {
 /// What a lookup found.
 #[derive(Debug)]
 pub enum Lookup {
+    /// A usable entry for the key.
     Hit(Box<CachedIndex>),
     /// No entry for the key.
     Miss,
@@ -57,6 +63,7 @@ pub enum Lookup {
 }
 
 impl IndexCache {
+    /// A cache in `dir` that holds at most `limit_bytes`.
     pub fn new(dir: PathBuf, limit_bytes: u64) -> Self {
         IndexCache { dir, limit_bytes }
     }

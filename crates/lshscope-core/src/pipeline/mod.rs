@@ -15,7 +15,7 @@ pub mod cache;
 mod dedup;
 pub mod open;
 pub mod rebanding;
-pub mod sorted_pairs;
+pub(crate) mod sorted_pairs;
 
 use std::path::Path;
 use std::time::Instant;
@@ -42,7 +42,9 @@ pub enum PairOrder {
     /// runs of that many sorted on disk, in `dir` (the system's temporary directory when
     /// `None`), and merged.
     Sorted {
+        /// Pairs held and sorted in memory at a time; each full batch becomes one run on disk.
         run_pairs: usize,
+        /// Where the runs are written; the system's temporary directory when `None`.
         dir: Option<std::path::PathBuf>,
     },
     /// As found, band by band: no sorting, no disk.
@@ -54,10 +56,13 @@ pub use rebanding::{MAX_BUCKET_PAIRS, MAX_KNOWN_PAIRS, estimated_bucket_pairs, r
 /// Time and throughput of one finished phase (serialised as is in `scan --summary-json`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct PhaseTiming {
+    /// The phase that finished.
     pub phase: Phase,
+    /// Wall-clock seconds it took.
     pub seconds: f64,
     /// What the phase processed, in `unit`s (bytes read, pairs verified, …).
     pub items: u64,
+    /// The unit of `items`, as a summary prints it (`bytes`, `pairs`, …).
     pub unit: &'static str,
 }
 
@@ -85,9 +90,11 @@ impl PhaseTiming {
 /// A corpus read and indexed: what every face works on.
 #[derive(Debug)]
 pub struct Loaded {
+    /// The documents, in input order.
     pub corpus: Corpus,
     /// How the corpus was read (rows, skipped, duplicates, …).
     pub read: ReadReport,
+    /// Their shingle sets and signatures.
     pub index: Index,
 }
 
@@ -125,6 +132,7 @@ pub struct Pipeline<'a> {
 }
 
 impl<'a> Pipeline<'a> {
+    /// A pipeline with no phase run yet, reporting to `progress`.
     pub fn new(progress: &'a Progress) -> Self {
         Pipeline {
             progress,
@@ -150,6 +158,7 @@ impl<'a> Pipeline<'a> {
         &self.phases
     }
 
+    /// The finished phases' timings, giving up the pipeline.
     pub fn into_phases(self) -> Vec<PhaseTiming> {
         self.phases
     }
@@ -284,7 +293,7 @@ impl<'a> Pipeline<'a> {
     /// Bands, verifies and hands on the pairs at or above `threshold` as they are found
     /// ([`stream_verified`]): memory follows the documents and bands, not the pairs. With
     /// [`PairOrder::Sorted`] they are handed on sorted by (a, b), sorted in memory up to a run
-    /// and beyond that through runs on disk ([`sorted_pairs::PairSorter`]); with
+    /// and beyond that through runs on disk (a sorter of this crate, `sorted_pairs`); with
     /// [`PairOrder::AsFound`], band by band. `copies` (the identical groups) lets pairs of
     /// copies skip their verification. Returns the counts and the runs that went to disk.
     pub fn stream_verified(

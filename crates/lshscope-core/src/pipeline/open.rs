@@ -18,20 +18,29 @@ use super::{Loaded, PhaseTiming, Pipeline};
 
 /// Where the documents of [`open_deferred`] come from.
 pub enum CorpusSource<'a> {
+    /// A corpus file, read and indexed every time.
     File {
+        /// The corpus file.
         path: &'a Path,
+        /// How to read it.
         read: &'a ReadOptions,
     },
     /// A corpus file whose index is kept in `cache`: read from it when an entry of the same
     /// bytes and options is there, else built and stored.
     CachedFile {
+        /// The corpus file.
         path: &'a Path,
+        /// How to read it.
         read: &'a ReadOptions,
+        /// The cache the index is looked up in and stored to.
         cache: &'a IndexCache,
     },
     /// An index file (`lshscope index build`): documents, shingle sets and signatures are
     /// read, not rebuilt.
-    Index { path: &'a Path },
+    Index {
+        /// The index file.
+        path: &'a Path,
+    },
     /// A reader of the face's own (an embedded sample, say), run as the reading phase.
     Reader(&'a dyn Fn(&Progress) -> Result<(Corpus, ReadReport)>),
 }

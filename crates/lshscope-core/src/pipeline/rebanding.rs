@@ -244,6 +244,7 @@ pub fn check_bucket_budget(
 /// candidate pairs and a uniform sample of those pairs to audit.
 #[derive(Debug, Clone)]
 pub struct SampledCandidates {
+    /// The estimated number of distinct candidates per similarity bin, with intervals.
     pub estimate: CandidateEstimate,
     /// Distinct candidate pairs, each candidate pair equally likely to be here (large buckets
     /// included), with exact Jaccard, estimate and bands hit; sorted by (a, b).

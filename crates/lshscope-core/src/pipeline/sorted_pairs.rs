@@ -379,6 +379,8 @@ impl PairSorter {
         }
     }
 
+    /// Takes a batch of pairs in any order; when the pairs held reach the run size, they are
+    /// sorted and written to disk as one run (an error names the directory that failed).
     pub fn push(&mut self, batch: &[VerifiedPair]) -> Result<()> {
         for pair in batch {
             // A full run goes to disk only when another pair comes: the last run, full or

@@ -12,7 +12,9 @@ use crate::util::rng::SplitMix64;
 /// What to generate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TemplateOptions {
+    /// Documents in the corpus.
     pub docs: usize,
+    /// Seed of every random choice: the same options give the same corpus.
     pub seed: u64,
     /// Family sizes follow a Pareto law with this exponent (1.1: a heavy tail, most families
     /// of one document) ...
@@ -45,7 +47,9 @@ impl Default for TemplateOptions {
 /// identical group is family 0 and the planted template family the next, when asked for).
 #[derive(Debug, Clone)]
 pub struct TemplateCorpus {
+    /// The generated documents, shuffled so families are not contiguous; ids `t0000001`, `t0000002`, …
     pub corpus: Corpus,
+    /// `family[d]`: the family of document `d`, one entry per document.
     pub family: Vec<u32>,
 }
 

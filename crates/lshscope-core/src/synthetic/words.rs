@@ -11,8 +11,10 @@ use crate::minhash::similarity::jaccard;
 use crate::text::{ShingleOptions, Shingler};
 use crate::util::rng::SplitMix64;
 
+/// What [`generate`] makes: a corpus of pseudo-words with pairs planted at chosen Jaccard levels.
 #[derive(Debug, Clone)]
 pub struct GenOptions {
+    /// Documents in the corpus, planted pairs included.
     pub documents: usize,
     /// Mean document length in characters.
     pub length: usize,
@@ -20,16 +22,22 @@ pub struct GenOptions {
     pub levels: Vec<f64>,
     /// Planted pairs per level.
     pub pairs_per_level: usize,
+    /// Seed of every random choice: the same options give the same corpus.
     pub seed: u64,
+    /// The shingles the planted levels are measured with.
     pub shingle: ShingleOptions,
 }
 
 /// A planted pair: input positions (a < b), its exact Jaccard and the level it aimed at.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PlantedPair {
+    /// Input position of the first document.
     pub a: u32,
+    /// Input position of the second document.
     pub b: u32,
+    /// Exact Jaccard of the two under [`GenOptions::shingle`].
     pub jaccard: f64,
+    /// The level it was planted for; `jaccard` lands near it, not on it.
     pub level: f64,
 }
 

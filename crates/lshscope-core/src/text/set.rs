@@ -20,6 +20,7 @@ pub struct SetBuilder {
 }
 
 impl SetBuilder {
+    /// A builder of shingle sets under `options`, with empty scratch buffers.
     pub fn new(options: ShingleOptions) -> SetBuilder {
         SetBuilder {
             shingler: Shingler::new(options),
@@ -28,6 +29,7 @@ impl SetBuilder {
         }
     }
 
+    /// The settings the sets are cut with.
     pub fn options(&self) -> &ShingleOptions {
         self.shingler.options()
     }

@@ -49,6 +49,7 @@ impl FromStr for ShingleKind {
 /// Normalization and shingling settings. Two runs agree on every hash iff these agree.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ShingleOptions {
+    /// Characters or words, and k, the shingle length in them.
     pub kind: ShingleKind,
     /// Lowercase (Unicode full case mapping).
     pub lowercase: bool,
@@ -99,7 +100,9 @@ fn low_bytes_mask(n: usize) -> u64 {
 /// One shingle occurrence: its hash and the bytes of the original text it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShingleSpan {
+    /// The shingle's 64-bit hash, the same value its set holds.
     pub hash: u64,
+    /// Bytes of the original (not normalized) text the shingle was cut from.
     pub range: Range<usize>,
 }
 
@@ -165,6 +168,7 @@ pub struct Shingler {
 }
 
 impl Shingler {
+    /// A shingler for `opts`, with empty scratch buffers.
     pub fn new(opts: ShingleOptions) -> Self {
         Shingler {
             opts,
@@ -178,6 +182,7 @@ impl Shingler {
         }
     }
 
+    /// The settings this shingler cuts with.
     pub fn options(&self) -> &ShingleOptions {
         &self.opts
     }

@@ -26,7 +26,9 @@ pub enum PairSimilarities {
     /// the banding the scan ran with (`--scan-banding`), each pair counts 1/P₀(s) times
     /// ([`horvitz_thompson`](super::similarities::horvitz_thompson)), so the columns estimate all pairs, not only those found.
     ScanPairs {
+        /// The pair file.
         path: PathBuf,
+        /// The banding the scan ran with, when known: each pair is weighted by 1/P₀(s).
         scan_banding: Option<Banding>,
     },
     /// Pair similarities (`--similarities`), for example of random pairs: a pair file with a
@@ -37,6 +39,7 @@ pub enum PairSimilarities {
 }
 
 impl PairSimilarities {
+    /// The file the similarities are read from.
     pub fn path(&self) -> &Path {
         match self {
             PairSimilarities::ScanPairs { path, .. } => path,
@@ -59,6 +62,7 @@ pub struct TuneOptions {
     /// datasketch's weights on the false-positive area ∫₀ᵗ P and the false-negative area
     /// ∫ₜ¹ (1 − P).
     pub fp_weight: f64,
+    /// datasketch's weight on the false-negative area.
     pub fn_weight: f64,
     /// The P(t) the `recall` criterion must reach.
     pub min_recall: f64,

@@ -18,6 +18,7 @@ pub struct TuneRow {
     pub criterion: &'static str,
     /// What the criterion means, in words.
     pub description: String,
+    /// The banding's S-curve figures at the threshold.
     #[serde(flatten)]
     pub curve: CurveSummary,
     /// Permutations computed but never banded: K − b·r, or 0 for a `--for` tool that computes
@@ -35,16 +36,20 @@ pub struct TuneRow {
     /// The real candidate count on the corpus under each seed (with --corpus).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed_spread: Option<SeedSpread>,
+    /// What to watch for with this banding, one sentence each.
     pub warnings: Vec<String>,
 }
 
 /// The corpus whose candidates were counted per seed (with --corpus).
 #[derive(Debug, Clone, Serialize)]
 pub struct SeedCorpusInfo {
+    /// The corpus as the caller named it (a path).
     pub source: String,
     /// Documents in the corpus, and how many were counted (a uniform sample when fewer).
     pub population: usize,
+    /// Documents counted on.
     pub documents: usize,
+    /// The seeds the candidates were counted under, in order.
     pub seeds: Vec<u64>,
     /// Corpus pairs per sample pair: N(N−1) / (n(n−1)), 1 without sampling.
     pub pair_scale: f64,
@@ -70,6 +75,7 @@ pub struct CorpusInfo {
     pub source: String,
     /// Their number (a weighted sum with [`horvitz_thompson`](super::similarities::horvitz_thompson) weights).
     pub pairs: f64,
+    /// Their weighted number at or above the threshold t.
     pub pairs_at_or_above_threshold: f64,
     /// For a weighted sample: the rows sampled, how many reach t, and the 95 % interval of
     /// `pairs_at_or_above_threshold`.
@@ -85,22 +91,34 @@ pub struct CorpusInfo {
 /// What a weighted sample of pairs holds at the threshold.
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct SampleInfo {
+    /// Rows of the sample.
     pub sampled_pairs: usize,
+    /// Rows of the sample at or above t.
     pub sampled_at_or_above: usize,
+    /// 95 % interval of the corpus's pairs at or above t.
     pub pairs_at_or_above_interval: (f64, f64),
 }
 
 /// Everything `lshscope tune` reports.
 #[derive(Debug, Clone, Serialize)]
 pub struct TuneReport {
+    /// K, the signature length every banding fits in.
     pub num_perm: usize,
+    /// The sketch family of the signatures.
     pub family: SketchFamily,
+    /// The threshold t the rows were computed at; `None` when none was given.
     pub threshold: Option<f64>,
+    /// datasketch's weight on the false-positive area.
     pub fp_weight: f64,
+    /// datasketch's weight on the false-negative area.
     pub fn_weight: f64,
+    /// The P(t) the `recall` criterion had to reach.
     pub min_recall: f64,
+    /// The bounds the `constraints` criterion searched with.
     pub constraints: Constraints,
+    /// The pair similarities the corpus columns came from (with --pairs, --similarities or --truth).
     pub corpus: Option<CorpusInfo>,
+    /// The corpus the candidates were counted on per seed (with --corpus).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed_corpus: Option<SeedCorpusInfo>,
     /// In order: removal, budget, constraints, recall, datasketch, closest, then the given
@@ -111,7 +129,9 @@ pub struct TuneReport {
     pub not_found: Vec<String>,
     /// The criterion of the row the export uses (the first row: see `rows` for the order).
     pub chosen: &'static str,
+    /// The chosen banding in the terms of the tool asked for (`--for`); `None` without one.
     pub export: Option<ToolExport>,
+    /// Remarks on the report as a whole, one sentence each.
     pub notes: Vec<String>,
 }
 

@@ -35,6 +35,7 @@ pub struct SeedCorpus {
     pub population: usize,
     /// Documents counted: the sample, or all of them.
     pub documents: usize,
+    /// The seeds, one set of signatures each, in the order given.
     pub seeds: Vec<u64>,
     /// The sketch family the signatures are drawn in.
     pub family: SketchFamily,
@@ -44,6 +45,7 @@ pub struct SeedCorpus {
 /// Candidate counts of one banding, one per seed, in corpus pairs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SeedSpread {
+    /// The seeds counted under, in the order of the lists below.
     pub seeds: Vec<u64>,
     /// Per seed: the candidate pairs of the corpus (the sample's count times
     /// [`SeedCorpus::pair_scale`] when sampled), or `None` where counting stopped at the work
@@ -54,11 +56,14 @@ pub struct SeedSpread {
     pub intervals: Vec<Option<(f64, f64)>>,
     /// Median, lowest and highest count over the seeds counted.
     pub median: Option<f64>,
+    /// The lowest count over the seeds counted.
     pub min: Option<f64>,
+    /// The highest count over the seeds counted.
     pub max: Option<f64>,
     /// The lowest and the highest end of the seeds' intervals: where the corpus's count lies
     /// for every seed, at 95 % each (`min` and `max` when not sampled).
     pub low: Option<f64>,
+    /// The highest end of the seeds' intervals.
     pub high: Option<f64>,
     /// Corpus pairs per counted pair ([`SeedCorpus::pair_scale`]); above 1 when counted on a
     /// sample and scaled, so the values are estimates.
@@ -131,7 +136,9 @@ impl SeedSpread {
 /// A banding whose candidate count fits a budget for every seed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WithinBudget {
+    /// The banding that fits.
     pub banding: Banding,
+    /// Its candidate count under each seed.
     pub spread: SeedSpread,
 }
 
@@ -198,6 +205,7 @@ impl SeedCorpus {
         PairScale::new(self.documents, self.population)
     }
 
+    /// True when the counts come from a sample of the documents rather than all of them.
     pub fn sampled(&self) -> bool {
         self.documents < self.population
     }

@@ -53,6 +53,7 @@ pub const DEFAULT_STRATA_THRESHOLD: f64 = 0.5;
 
 /// Names of the two strata, as the file writes them.
 pub const CANDIDATES: &str = "candidates";
+/// The other stratum's name: the pairs the banding did not make candidates.
 pub const OTHERS: &str = "others";
 
 /// The columns of a stratified sample file, in order.

@@ -43,14 +43,17 @@ use words::{Currency, FIELDS};
 /// What to generate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JobAdOptions {
+    /// Documents in the corpus, planted pairs and reposts included.
     pub documents: usize,
     /// Target Jaccard levels of planted pairs.
     pub levels: Vec<f64>,
     /// Planted pairs per level.
     pub pairs_per_level: usize,
+    /// Seed of every random choice: the same options give the same corpus.
     pub seed: u64,
     /// The shingles the planted levels are measured with.
     pub shingle: ShingleOptions,
+    /// The shares of reposts, edited reposts, templates and company boilerplate.
     pub mix: JobMix,
 }
 
@@ -104,9 +107,17 @@ pub enum Origin {
     /// One side of a planted pair ([`JobAds::planted`]).
     Planted,
     /// Document `of` posted again: `verbatim`, or with a new date and reference number.
-    Repost { of: u32, verbatim: bool },
+    Repost {
+        /// Position of the ad posted again.
+        of: u32,
+        /// True for the same text; false when the date and reference number are new.
+        verbatim: bool,
+    },
     /// Document `of` posted again with a few small edits.
-    Edited { of: u32 },
+    Edited {
+        /// Position of the ad that was edited.
+        of: u32,
+    },
     /// A member of template family `n` (families numbered from 0).
     Family(u32),
 }

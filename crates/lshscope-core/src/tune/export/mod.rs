@@ -73,10 +73,15 @@ impl Tuned {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Tool {
+    /// Hugging Face datatrove's MinHash deduplication.
     Datatrove,
+    /// text-dedup's MinHash LSH script.
     TextDedup,
+    /// datasketch's `MinHashLSH`.
     Datasketch,
+    /// Spark MLlib's `MinHashLSH`.
     Spark,
+    /// NVIDIA NeMo Curator's fuzzy deduplication.
     Nemo,
 }
 
@@ -201,9 +206,11 @@ impl Tool {
 /// A banding in another tool's terms.
 #[derive(Debug, Clone, Serialize)]
 pub struct ToolExport {
+    /// The tool the parameters are for.
     pub tool: Tool,
     /// The sketch family the tool draws its rows with ([`Tool::family`]).
     pub family: SketchFamily,
+    /// The criterion that picked the banding ([`super::TuneRow::criterion`]).
     pub criterion: &'static str,
     /// The tool's parameter names and values, in the order the tool documents them; JSON
     /// writes them as one object in that order (`jq .export.parameters.num_bands` works).

@@ -1,0 +1,99 @@
+//! Bucket keys: the hash of a band's r values, and each band's keys sorted by (key, doc).
+
+use super::Banding;
+use crate::minhash::index::Signatures;
+
+/// The key of band `band` of a signature row: a 64-bit hash of its r values. Two documents
+/// share a bucket when their keys are equal, that is when their r values agree (or, with
+/// probability about 2^-64, by a hash collision).
+#[inline]
+pub fn band_key(row: &[u32], banding: Banding, band: usize) -> u64 {
+    let values = &row[band * banding.rows..(band + 1) * banding.rows];
+    // SAFETY: any initialized u32 slice is a valid byte slice of four times the length, with
+    // alignment 1. Keys are only compared within one process, so byte order does not matter.
+    let bytes =
+        unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), size_of_val(values)) };
+    xxhash_rust::xxh3::xxh3_64(bytes)
+}
+
+/// Bucket keys of one band for every document that has shingles, sorted by (key, doc).
+pub fn band_keys(sigs: &Signatures, banding: Banding, band: usize) -> Vec<(u64, u32)> {
+    band_keys_among(sigs, banding, band, None)
+}
+
+/// [`band_keys`] of the documents `included` marks (all when `None`).
+pub(super) fn band_keys_among(
+    sigs: &Signatures,
+    banding: Banding,
+    band: usize,
+    included: Option<&[bool]>,
+) -> Vec<(u64, u32)> {
+    let mut keys: Vec<(u64, u32)> = Vec::with_capacity(sigs.len());
+    keys.extend(
+        (0..sigs.len())
+            .filter(|&i| !sigs.is_empty_doc(i) && included.is_none_or(|inc| inc[i]))
+            .map(|i| (band_key(sigs.row(i), banding, band), i as u32)),
+    );
+    sort_by_key_then_doc(keys)
+}
+
+/// Sorts (key, doc) entries whose docs are ascending and whose keys are uniform hashes.
+///
+/// Two stable counting passes (most-significant digit first): 256 partitions by the top 8
+/// bits, then each partition, small enough to stay in cache, by its next bits into buckets of
+/// about one distinct key; an insertion sort only fixes order inside those tiny buckets. Both
+/// passes are linear and cache-friendly (a single pass into a million buckets misses cache on
+/// nearly every write), which keeps re-banding a million documents well under a second. Many
+/// documents with one key (duplicates) stay in doc order and never move.
+pub(super) fn sort_by_key_then_doc(mut keys: Vec<(u64, u32)>) -> Vec<(u64, u32)> {
+    let n = keys.len();
+    if n < 256 {
+        keys.sort_unstable();
+        return keys;
+    }
+    const TOP_BITS: u32 = 8;
+    let mut starts = [0usize; (1 << TOP_BITS) + 1];
+    for &(k, _) in &keys {
+        starts[(k >> (64 - TOP_BITS)) as usize + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut partitioned = vec![(0u64, 0u32); n];
+    let mut next = starts;
+    for &entry in &keys {
+        let slot = &mut next[(entry.0 >> (64 - TOP_BITS)) as usize];
+        partitioned[*slot] = entry;
+        *slot += 1;
+    }
+    // Second pass: each partition back into `keys`, at the same offsets.
+    let mut counts: Vec<u32> = Vec::new();
+    for p in 0..1 << TOP_BITS {
+        let (lo, hi) = (starts[p], starts[p + 1]);
+        let (src, dst) = (&partitioned[lo..hi], &mut keys[lo..hi]);
+        let len = src.len();
+        if len < 32 {
+            dst.copy_from_slice(src);
+            dst.sort_unstable();
+            continue;
+        }
+        let bits = (usize::BITS - len.leading_zeros()).clamp(4, 16);
+        let shift = 64 - TOP_BITS - bits;
+        let mask = (1u64 << bits) - 1;
+        counts.clear();
+        counts.resize((1 << bits) + 1, 0);
+        for &(k, _) in src {
+            counts[((k >> shift) & mask) as usize + 1] += 1;
+        }
+        for i in 1..counts.len() {
+            counts[i] += counts[i - 1];
+        }
+        for &entry in src {
+            let slot = &mut counts[((entry.0 >> shift) & mask) as usize];
+            dst[*slot as usize] = entry;
+            *slot += 1;
+        }
+        crate::minhash::index::insertion_sort(dst);
+    }
+    keys
+}
