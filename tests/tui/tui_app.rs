@@ -740,15 +740,8 @@ fn viewer_scrolls_both_or_one_side_and_stops_at_the_end() {
         ("long-b", edited.as_str()),
         ("other", "short"),
     ]);
-    let index = build_index(&corpus, &IndexOptions::default(), &Default::default()).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut app = new_app(dir.path(), SIZE);
-    app.update(Action::Loaded(Box::new(Ok(Loaded {
-        corpus,
-        index,
-        read: Default::default(),
-    }))));
-    run_effects(&mut app);
+    let mut app = app_on(corpus, dir.path());
     cmd(&mut app, Command::Open);
     assert!(matches!(app.view(), View::Viewer { .. }));
     let scroll = |app: &lshscope::tui::app::App| {
@@ -1034,15 +1027,8 @@ fn the_viewer_says_what_its_keys_did() {
         ("notice-copy", text(false).as_str()),
         ("notice-amended", text(true).as_str()),
     ]);
-    let index = build_index(&corpus, &IndexOptions::default(), &Default::default()).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut app = new_app(dir.path(), SIZE);
-    app.update(Action::Loaded(Box::new(Ok(Loaded {
-        corpus,
-        index,
-        read: Default::default(),
-    }))));
-    run_effects(&mut app);
+    let mut app = app_on(corpus, dir.path());
     let said = |app: &lshscope::tui::app::App| {
         app.message()
             .as_ref()
@@ -1096,4 +1082,18 @@ fn the_viewer_says_what_its_keys_did() {
     assert_eq!(app.viewer().pair().unwrap().difference(), Some(0));
     cmd(&mut app, Command::NextDifference);
     assert_eq!(said(&app), "no difference after this one (1 in all)");
+}
+
+/// An App at `SIZE` with `corpus` loaded and indexed with the default options (as a user's
+/// first run), its effects run; labels go to `dir`.
+fn app_on(corpus: Corpus, dir: &std::path::Path) -> lshscope::tui::app::App {
+    let index = build_index(&corpus, &IndexOptions::default(), &Default::default()).unwrap();
+    let mut app = new_app(dir, SIZE);
+    app.update(Action::Loaded(Box::new(Ok(Loaded {
+        corpus,
+        index,
+        read: Default::default(),
+    }))));
+    run_effects(&mut app);
+    app
 }

@@ -5,9 +5,9 @@ use rayon::prelude::*;
 
 use super::keys::band_keys_among;
 use super::stats::BucketStats;
-use super::{Banding, BandingOptions, BucketInfo, MIN_MAX_BUCKET, pairs_among};
+use super::{BandingOptions, BucketInfo, pairs_among, start_banding};
 use crate::Result;
-use crate::jobs::{Phase, Progress};
+use crate::jobs::Progress;
 use crate::minhash::index::Signatures;
 
 /// The buckets of one band that can form pairs: two or more documents, each list in input
@@ -271,13 +271,7 @@ pub fn bucket_lists(
     included: Option<&[bool]>,
     progress: &Progress,
 ) -> Result<BucketLists> {
-    if let Some(inc) = included {
-        assert_eq!(inc.len(), sigs.len(), "one flag per document");
-    }
-    let banding = options.banding;
-    Banding::new(banding.bands, banding.rows, sigs.num_perm())?;
-    let cap = options.max_bucket.unwrap_or(usize::MAX).max(MIN_MAX_BUCKET);
-    progress.begin(Phase::Banding, banding.bands as u64);
+    let (banding, cap) = start_banding(sigs, options, included, progress)?;
     struct Band {
         buckets: BandBuckets,
         bucket_of: Vec<u32>,

@@ -7,9 +7,9 @@ use rayon::prelude::*;
 
 use super::keys::band_keys_among;
 use super::stats::BucketStats;
-use super::{Banding, BandingOptions, CandidatePair, Candidates, MIN_MAX_BUCKET};
+use super::{BandingOptions, CandidatePair, Candidates, start_banding};
 use crate::Result;
-use crate::jobs::{Phase, Progress};
+use crate::jobs::Progress;
 use crate::minhash::index::Signatures;
 
 struct BandResult {
@@ -35,13 +35,7 @@ pub fn find_candidates_among(
     included: Option<&[bool]>,
     progress: &Progress,
 ) -> Result<Candidates> {
-    if let Some(inc) = included {
-        assert_eq!(inc.len(), sigs.len(), "one flag per document");
-    }
-    let banding = options.banding;
-    Banding::new(banding.bands, banding.rows, sigs.num_perm())?;
-    let cap = options.max_bucket.unwrap_or(usize::MAX).max(MIN_MAX_BUCKET);
-    progress.begin(Phase::Banding, banding.bands as u64);
+    let (banding, cap) = start_banding(sigs, options, included, progress)?;
     let started = Instant::now();
 
     let per_band: Vec<BandResult> = (0..banding.bands)

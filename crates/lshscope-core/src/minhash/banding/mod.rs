@@ -115,6 +115,25 @@ pub struct BandingOptions {
 /// ([`max_bucket_refusal`]).
 pub const MIN_MAX_BUCKET: usize = 2;
 
+/// What every banding pass does first: checks that `included` has one flag per document and
+/// that the banding fits the signatures, begins the progress phase, and returns the banding
+/// and the bucket cap (never below [`MIN_MAX_BUCKET`]).
+fn start_banding(
+    sigs: &Signatures,
+    options: &BandingOptions,
+    included: Option<&[bool]>,
+    progress: &crate::jobs::Progress,
+) -> Result<(Banding, usize)> {
+    if let Some(inc) = included {
+        assert_eq!(inc.len(), sigs.len(), "one flag per document");
+    }
+    let banding = options.banding;
+    Banding::new(banding.bands, banding.rows, sigs.num_perm())?;
+    let cap = options.max_bucket.unwrap_or(usize::MAX).max(MIN_MAX_BUCKET);
+    progress.begin(crate::jobs::Phase::Banding, banding.bands as u64);
+    Ok((banding, cap))
+}
+
 /// Why a bucket cap of `n` is refused, when it is below [`MIN_MAX_BUCKET`]: each face adds
 /// how to say "no cap" in its own terms.
 pub fn max_bucket_refusal(n: usize) -> Option<String> {
