@@ -29,5 +29,5 @@ pub use index::{
 };
 pub use sketch::{SketchFamily, SketchScratch, Sketcher};
 pub use stream::{StreamCounts, stream_verified};
-pub(crate) use verify::jaccard_at_least;
+pub(crate) use verify::jaccards_at_least;
 pub use verify::{PackedPair, VerifiedPair, estimate, verify};
