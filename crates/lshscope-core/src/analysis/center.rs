@@ -46,7 +46,7 @@ use rayon::prelude::*;
 
 use super::clusters::{Clusters, Edge, KeepRule, keep_order};
 use crate::jobs::Progress;
-use crate::minhash::jaccard_at_least;
+use crate::minhash::jaccards_at_least;
 use crate::minhash::similarity::jaccard;
 use crate::minhash::{BucketLists, IdenticalGroups, ShingleSets};
 use crate::{Error, Result};
@@ -54,6 +54,11 @@ use crate::{Error, Result};
 /// Documents decided per chunk: large enough to keep every thread busy with the parallel
 /// comparison, small enough that few documents of a chunk are kept within it.
 const CHUNK: usize = 4096;
+
+/// Kept candidates of a document merged in one call of `jaccards_at_least`: more than two
+/// lets a merge that ends early hand its lane to the next; few, since a candidate that the
+/// best found before it in its batch would have skipped is merged for nothing.
+const BATCH: usize = 4;
 
 /// No document: kept, or no kept document found.
 const NONE: u32 = u32::MAX;
@@ -159,6 +164,7 @@ pub fn center_clusters(
         documents,
         chunk: CHUNK,
         direct: DIRECT,
+        batch: BATCH,
     };
     center_in_chunks(
         sizes, buckets, identical, sets, threshold, keep, key, None, progress,
@@ -203,6 +209,7 @@ pub fn center_clusters_within(
         documents,
         chunk: CHUNK,
         direct: DIRECT,
+        batch: BATCH,
     };
     center_in_chunks(
         sizes,
@@ -266,6 +273,8 @@ struct Sizes {
     chunk: usize,
     /// Components with at most this many kept documents are searched directly ([`DIRECT`]).
     direct: usize,
+    /// Kept candidates merged per call ([`BATCH`]).
+    batch: usize,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -274,6 +283,7 @@ fn center_in_chunks(
         documents,
         chunk,
         direct,
+        batch,
     }: Sizes,
     buckets: &BucketLists,
     identical: Option<&IdenticalGroups>,
@@ -332,29 +342,53 @@ fn center_in_chunks(
     // once best ≥ (1 + t) / 2: c can neither beat nor tie the best. The margin keeps the
     // rounded Jaccards (ratios of counts below 2^32) on the safe side of the exact bound.
     let settles = (1.0 + threshold) / 2.0 + 1e-9;
+    // Beaten by the triangle inequality (see `settles`).
+    let settled = |best: Best, c: u32| {
+        best.jaccard >= settles && c != best.doc && buckets.bands_hit(best.doc, c) > 0
+    };
+    // The candidates are merged a few at a time (`batch`), at the floor of the best before
+    // them: `jaccards_at_least` runs two merges in one loop, whose memory waits overlap. A
+    // candidate that a better best found earlier in its batch would have raised the floor for
+    // gets its exact value or nothing all the same (its value counts only if it reaches that
+    // best), and one that the new best settles is dropped, so the decisions and the count of
+    // Jaccards are those of merging one candidate after the other.
     let best_of = |r: u32, candidates: &mut Vec<u32>, mut best: Best, computed: &mut u64| -> Best {
         candidates.sort_unstable();
         candidates.dedup();
         let set_r = sets.get(r as usize);
-        for &c in candidates.iter() {
-            let set_c = sets.get(c as usize);
-            if !may_reach(set_r, set_c, threshold) {
-                continue;
+        let mut merging: Vec<u32> = Vec::with_capacity(batch);
+        let mut others: Vec<&[u64]> = Vec::with_capacity(batch);
+        let mut merged = Vec::with_capacity(batch);
+        let mut next = candidates.iter().copied();
+        loop {
+            merging.clear();
+            merging.extend(
+                next.by_ref()
+                    .filter(|&c| {
+                        may_reach(set_r, sets.get(c as usize), threshold) && !settled(best, c)
+                    })
+                    .take(batch),
+            );
+            if merging.is_empty() {
+                return best;
             }
-            if best.jaccard >= settles && c != best.doc && buckets.bands_hit(best.doc, c) > 0 {
-                // Beaten by the triangle inequality (see `settles`).
-                continue;
-            }
-            *computed += 1;
-            if let Some(j) = jaccard_at_least(set_r, set_c, threshold.max(best.jaccard)) {
-                best = best.max(Best {
-                    jaccard: j,
-                    rank: unit_rank(c),
-                    doc: c,
-                });
+            others.clear();
+            others.extend(merging.iter().map(|&c| sets.get(c as usize)));
+            jaccards_at_least(set_r, &others, threshold.max(best.jaccard), &mut merged);
+            for (&c, &j) in merging.iter().zip(&merged) {
+                if settled(best, c) {
+                    continue;
+                }
+                *computed += 1;
+                if let Some(j) = j {
+                    best = best.max(Best {
+                        jaccard: j,
+                        rank: unit_rank(c),
+                        doc: c,
+                    });
+                }
             }
         }
-        best
     };
     for chunk in units.chunks(chunk) {
         progress.check()?;
@@ -557,7 +591,11 @@ mod tests {
         let known = Known {
             component: &component,
         };
-        let run = |chunk: usize, threads: usize, known: Option<Known<'_>>, direct: usize| {
+        let run = |chunk: usize,
+                   threads: usize,
+                   known: Option<Known<'_>>,
+                   direct: usize,
+                   batch: usize| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
@@ -567,6 +605,7 @@ mod tests {
                     documents: index.len(),
                     chunk,
                     direct,
+                    batch,
                 };
                 let c = center_in_chunks(
                     sizes,
@@ -584,20 +623,33 @@ mod tests {
                 (c.clusters, to_kept, c.jaccards)
             })
         };
-        let one_at_a_time = run(1, 1, None, DIRECT);
+        let one_at_a_time = run(1, 1, None, DIRECT, BATCH);
         assert!(one_at_a_time.0.removed_documents() > 200);
         // The Jaccards computed may depend on the chunk size (the triangle bound depends on
         // the best met so far), never on the threads.
         let decisions = |r: &(Clusters, Vec<u64>, u64)| (r.0.clone(), r.1.clone());
         for chunk in [1, 7, 100, CHUNK] {
-            let one_thread = run(chunk, 1, None, DIRECT);
+            let one_thread = run(chunk, 1, None, DIRECT, BATCH);
             assert_eq!(
                 decisions(&one_thread),
                 decisions(&one_at_a_time),
                 "chunk {chunk}"
             );
-            assert_eq!(run(chunk, 4, None, DIRECT), one_thread, "chunk {chunk}");
-            let within = run(chunk, 1, Some(known), DIRECT);
+            assert_eq!(
+                run(chunk, 4, None, DIRECT, BATCH),
+                one_thread,
+                "chunk {chunk}"
+            );
+            // Merging a few candidates per call gives the decisions and the count of Jaccards
+            // of merging them one by one.
+            for batch in [1, 2, 7] {
+                assert_eq!(
+                    run(chunk, 1, None, DIRECT, batch),
+                    one_thread,
+                    "chunk {chunk}, batches of {batch}"
+                );
+            }
+            let within = run(chunk, 1, Some(known), DIRECT, BATCH);
             assert_eq!(
                 decisions(&within),
                 decisions(&one_at_a_time),
@@ -613,7 +665,7 @@ mod tests {
             // documents, or always directly: the same candidates.
             for direct in [0, 3, DIRECT, usize::MAX] {
                 assert_eq!(
-                    run(chunk, 4, Some(known), direct),
+                    run(chunk, 4, Some(known), direct, BATCH),
                     within,
                     "chunk {chunk}, within components, direct to {direct}"
                 );

@@ -30,5 +30,5 @@ pub use index::{
 pub use sketch::{SketchFamily, SketchScratch, Sketcher};
 pub use stream::{StreamCounts, stream_verified};
 pub(crate) use verify::PackedPair;
-pub(crate) use verify::jaccard_at_least;
+pub(crate) use verify::jaccards_at_least;
 pub use verify::{VerifiedPair, estimate, verify};
