@@ -724,8 +724,6 @@ fn rebanding_reuses_similarities_and_matches_a_fresh_verification() {
 fn viewer_scrolls_both_or_one_side_and_stops_at_the_end() {
     use lshscope::tui::viewer::ScrollSide;
     use lshscope_core::corpus::Corpus;
-    use lshscope_core::minhash::{IndexOptions, build_index};
-    use lshscope_core::pipeline::Loaded;
     let words = [
         "river", "stone", "lantern", "meadow", "copper", "violet", "harbor", "ember",
     ];
@@ -1002,8 +1000,6 @@ fn a_narrow_pair_viewer_ends_cut_header_lines_with_an_ellipsis() {
 #[test]
 fn the_viewer_says_what_its_keys_did() {
     use lshscope_core::corpus::Corpus;
-    use lshscope_core::minhash::{IndexOptions, build_index};
-    use lshscope_core::pipeline::Loaded;
     let sentence = |i: usize, word: &str| {
         format!("Sentence {i} of the notice says the {word} clause holds for every party.")
     };
@@ -1086,7 +1082,9 @@ fn the_viewer_says_what_its_keys_did() {
 
 /// An App at `SIZE` with `corpus` loaded and indexed with the default options (as a user's
 /// first run), its effects run; labels go to `dir`.
-fn app_on(corpus: Corpus, dir: &std::path::Path) -> lshscope::tui::app::App {
+fn app_on(corpus: lshscope_core::corpus::Corpus, dir: &std::path::Path) -> lshscope::tui::app::App {
+    use lshscope_core::minhash::{IndexOptions, build_index};
+    use lshscope_core::pipeline::Loaded;
     let index = build_index(&corpus, &IndexOptions::default(), &Default::default()).unwrap();
     let mut app = new_app(dir, SIZE);
     app.update(Action::Loaded(Box::new(Ok(Loaded {
