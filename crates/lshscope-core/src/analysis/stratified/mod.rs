@@ -409,13 +409,24 @@ impl CandidateIndex {
             .collect();
         docs.par_sort_unstable_by(|&a, &b| row(a).cmp(row(b)));
         progress.check()?;
+        // The rows in position order: the passes below read them in order (each band's at a
+        // fixed stride) instead of one document's row at random per read.
+        let bands = lists.bands.len();
+        let mut by_position = vec![0u32; docs.len() * bands];
+        by_position
+            .par_chunks_mut(bands.max(1))
+            .zip(docs.par_iter())
+            .for_each(|(into, &d)| into.copy_from_slice(row(d)));
+        drop(docs);
+        let positions_len = by_position.len() / bands.max(1);
+        let row_at = |p: usize| &by_position[p * bands..(p + 1) * bands];
         // Position of each class's first document, and the end.
-        let mut starts: Vec<u32> = (0..docs.len())
-            .filter(|&p| p == 0 || row(docs[p - 1]) != row(docs[p]))
+        let mut starts: Vec<u32> = (0..positions_len)
+            .filter(|&p| p == 0 || row_at(p - 1) != row_at(p))
             .map(|p| p as u32)
             .collect();
         let classes = starts.len();
-        starts.push(docs.len() as u32);
+        starts.push(positions_len as u32);
         // Per band, each bucket of two or more classes as (word, bits) over positions, and
         // for each bucket number its list's number in the band (u32::MAX: one class).
         struct BandBits {
@@ -437,8 +448,8 @@ impl CandidateIndex {
                 }
                 let mut cursor = begin.clone();
                 let mut positions = vec![0u32; begin[band.len()]];
-                for (p, &d) in docs.iter().enumerate() {
-                    let bucket = row(d)[k];
+                for p in 0..positions_len {
+                    let bucket = by_position[p * bands + k];
                     if bucket != u32::MAX {
                         positions[cursor[bucket as usize]] = p as u32;
                         cursor[bucket as usize] += 1;
@@ -480,7 +491,7 @@ impl CandidateIndex {
         let twice: u64 = (0..classes.div_ceil(CHUNK))
             .into_par_iter()
             .map_init(
-                || (vec![0u64; docs.len().div_ceil(64)], Vec::<u32>::new()),
+                || (vec![0u64; positions_len.div_ceil(64)], Vec::<u32>::new()),
                 |(union_bits, touched), chunk| {
                     progress.check()?;
                     let mut sum = 0u64;
@@ -502,7 +513,7 @@ impl CandidateIndex {
                             or_word(p / 64, ones << (p % 64));
                             p = end;
                         }
-                        for (k, &bucket) in row(docs[lo as usize]).iter().enumerate() {
+                        for (k, &bucket) in row_at(lo as usize).iter().enumerate() {
                             if bucket == u32::MAX {
                                 continue;
                             }
