@@ -411,14 +411,15 @@ impl CandidateIndex {
         progress.check()?;
         // The rows in position order: the passes below read them in order (each band's at a
         // fixed stride) instead of one document's row at random per read.
+        // (A banding has at least one band.)
         let bands = lists.bands.len();
-        let mut by_position = vec![0u32; docs.len() * bands];
+        let positions_len = docs.len();
+        let mut by_position = vec![0u32; positions_len * bands];
         by_position
-            .par_chunks_mut(bands.max(1))
+            .par_chunks_mut(bands)
             .zip(docs.par_iter())
             .for_each(|(into, &d)| into.copy_from_slice(row(d)));
         drop(docs);
-        let positions_len = by_position.len() / bands.max(1);
         let row_at = |p: usize| &by_position[p * bands..(p + 1) * bands];
         // Position of each class's first document, and the end.
         let mut starts: Vec<u32> = (0..positions_len)
