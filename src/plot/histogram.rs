@@ -10,7 +10,7 @@ use lshscope_core::minhash::scurve::{candidate_probability, steepest_point};
 
 use super::layout::{
     HISTOGRAM_Y_TICKS, Swatch, count_tick_label, draw_legend, font_scale, label_area_width,
-    label_percent, legend_height, marker_outline, percent_tick_label, point_marker,
+    label_percent, legend_height, marker_outline, percent_tick_label, point_marker, threshold_line,
 };
 use super::render::{DrawResult, Figure};
 use super::scurve::curve_points;
@@ -290,12 +290,7 @@ impl Figure for HistogramFigure<'_> {
                     ))?;
                 }
                 if let Some(t) = plot.threshold {
-                    chart.draw_secondary_series(DashedLineSeries::new(
-                        vec![(t, 0.0), (t, 1.02)],
-                        px(12.0).max(2) as u32,
-                        px(6.0).max(2) as u32,
-                        BLACK.stroke_width(px(2.0).max(1) as u32),
-                    ))?;
+                    chart.draw_secondary_series(threshold_line(t, k))?;
                 }
             }};
         }

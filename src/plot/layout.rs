@@ -200,3 +200,18 @@ pub(super) fn label_percent(p: f64) -> String {
         format!("= {text}")
     }
 }
+
+/// The threshold both plots mark: a vertical dashed line at `t` from 0 to just above 1 on
+/// their probability axis, its dashes and width scaled by `k`.
+pub(super) fn threshold_line(
+    t: f64,
+    k: f64,
+) -> DashedLineSeries<std::vec::IntoIter<(f64, f64)>, u32> {
+    let px = |v: f64| (v * k).round() as i32;
+    DashedLineSeries::new(
+        vec![(t, 0.0), (t, 1.02)],
+        px(12.0).max(2) as u32,
+        px(6.0).max(2) as u32,
+        BLACK.stroke_width(px(2.0).max(1) as u32),
+    )
+}

@@ -9,7 +9,7 @@ use lshscope_core::minhash::scurve::{
 };
 
 use super::layout::{
-    Swatch, draw_legend, font_scale, label_percent, legend_height, marker_outline,
+    Swatch, draw_legend, font_scale, label_percent, legend_height, marker_outline, threshold_line,
 };
 use super::render::{DrawResult, Figure};
 use super::{CurveSpec, GREY, PALETTE, ScurvePlot};
@@ -76,12 +76,7 @@ impl Figure for ScurvePlot {
             )))?;
         }
         if let Some(t) = self.threshold {
-            chart.draw_series(DashedLineSeries::new(
-                vec![(t, 0.0), (t, 1.02)],
-                px(12.0).max(2) as u32,
-                px(6.0).max(2) as u32,
-                BLACK.stroke_width(px(2.0).max(1) as u32),
-            ))?;
+            chart.draw_series(threshold_line(t, k))?;
         }
 
         for (i, &c) in self.curves.iter().enumerate() {
