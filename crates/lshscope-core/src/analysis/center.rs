@@ -60,6 +60,17 @@ const CHUNK: usize = 4096;
 /// best found before it in its batch would have skipped is merged for nothing.
 const BATCH: usize = 4;
 
+/// The buffers of finding one document's best kept candidate, reused from document to
+/// document (one per task): its candidates, and the batch being merged with their sets and
+/// results.
+#[derive(Default)]
+struct Scratch<'a> {
+    candidates: Vec<u32>,
+    merging: Vec<u32>,
+    others: Vec<&'a [u64]>,
+    merged: Vec<Option<f64>>,
+}
+
 /// No document: kept, or no kept document found.
 const NONE: u32 = u32::MAX;
 
@@ -278,7 +289,7 @@ struct Sizes {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn center_in_chunks(
+fn center_in_chunks<'s>(
     Sizes {
         documents,
         chunk,
@@ -287,7 +298,7 @@ fn center_in_chunks(
     }: Sizes,
     buckets: &BucketLists,
     identical: Option<&IdenticalGroups>,
-    sets: &ShingleSets,
+    sets: &'s ShingleSets,
     threshold: f64,
     keep: KeepRule,
     key: impl Fn(u32) -> usize + Sync + Copy,
@@ -352,13 +363,16 @@ fn center_in_chunks(
     // gets its exact value or nothing all the same (its value counts only if it reaches that
     // best), and one that the new best settles is dropped, so the decisions and the count of
     // Jaccards are those of merging one candidate after the other.
-    let best_of = |r: u32, candidates: &mut Vec<u32>, mut best: Best, computed: &mut u64| -> Best {
+    let best_of = |r: u32, scratch: &mut Scratch<'s>, mut best: Best, computed: &mut u64| -> Best {
+        let Scratch {
+            candidates,
+            merging,
+            others,
+            merged,
+        } = scratch;
         candidates.sort_unstable();
         candidates.dedup();
         let set_r = sets.get(r as usize);
-        let mut merging: Vec<u32> = Vec::with_capacity(batch);
-        let mut others: Vec<&[u64]> = Vec::with_capacity(batch);
-        let mut merged = Vec::with_capacity(batch);
         let mut next = candidates.iter().copied();
         loop {
             merging.clear();
@@ -374,8 +388,8 @@ fn center_in_chunks(
             }
             others.clear();
             others.extend(merging.iter().map(|&c| sets.get(c as usize)));
-            jaccards_at_least(set_r, &others, threshold.max(best.jaccard), &mut merged);
-            for (&c, &j) in merging.iter().zip(&merged) {
+            jaccards_at_least(set_r, others, threshold.max(best.jaccard), merged);
+            for (&c, &j) in merging.iter().zip(merged.iter()) {
                 if settled(best, c) {
                     continue;
                 }
@@ -390,14 +404,16 @@ fn center_in_chunks(
             }
         }
     };
+    let mut scratch = Scratch::default();
     for chunk in units.chunks(chunk) {
         progress.check()?;
         let chunk_start = unit_rank(chunk[0]);
         // Against the documents kept before the chunk: final, so compared in parallel.
         let before: Vec<(Best, u64)> = chunk
             .par_iter()
-            .map(|&r| {
-                let mut candidates = Vec::new();
+            .map_init(Scratch::default, |scratch, &r| {
+                scratch.candidates.clear();
+                let candidates = &mut scratch.candidates;
                 let small = component_kept
                     .as_ref()
                     .and_then(|lists| Some((lists, small_component(lists, r)?)));
@@ -413,17 +429,17 @@ fn center_in_chunks(
                     }
                 }
                 let mut computed = 0;
-                let best = best_of(r, &mut candidates, Best::NONE, &mut computed);
+                let best = best_of(r, scratch, Best::NONE, &mut computed);
                 (best, computed)
             })
             .collect();
         // Against the documents kept earlier in the chunk (the tails of the kept lists), and
         // the decision, in keep order.
         let mut computed = 0u64;
-        let mut candidates = Vec::new();
         for (&r, &(best, before_computed)) in chunk.iter().zip(&before) {
             computed += before_computed;
-            candidates.clear();
+            scratch.candidates.clear();
+            let candidates = &mut scratch.candidates;
             let row = buckets.buckets_of(r);
             let small = component_kept
                 .as_ref()
@@ -450,7 +466,7 @@ fn center_in_chunks(
                     }
                 }
             }
-            let best = best_of(r, &mut candidates, best, &mut computed);
+            let best = best_of(r, &mut scratch, best, &mut computed);
             if best.jaccard >= threshold {
                 assigned[r as usize] = best.doc;
                 assigned_jaccard[r as usize] = best.jaccard;
