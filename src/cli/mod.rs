@@ -501,7 +501,7 @@ pub(crate) fn about_file(option: Option<&str>, path: &Path, error: Error) -> Err
     let wrong_path = error.exit_code() == 2;
     let error = match error {
         Error::Io { path: p, source } if p == path && wrong_path => {
-            lshscope_core::corpus::cannot_open(&p, source)
+            lshscope_core::io::input::cannot_open(&p, source)
         }
         other => other,
     };

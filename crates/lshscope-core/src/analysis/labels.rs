@@ -143,7 +143,7 @@ impl LabelStore {
             Err(e) => return Err(Error::io(&path, e)),
         };
         // Flexible: a hand-edited file may carry extra fields on some rows.
-        let mut csv = crate::pairs::HeaderCsv::new(bytes.as_slice(), &path, true)?;
+        let mut csv = crate::io::header_csv::HeaderCsv::new(bytes.as_slice(), &path, true)?;
         let (Some(ia), Some(ib), Some(il)) =
             (csv.column("id_a"), csv.column("id_b"), csv.column("label"))
         else {

@@ -258,7 +258,7 @@ pub fn truth_floor(similarities: impl IntoIterator<Item = f64>) -> Option<f64> {
 /// .gz/.zst, `-` for stdin; further columns such as the `level` of `lshscope gen` ignored) and
 /// maps its ids to positions in `corpus`. Pairs come back with a < b, sorted by (a, b).
 pub fn read_truth(path: &Path, corpus: &Corpus) -> Result<Vec<TruthPair>> {
-    let reader = crate::pairs::open_input(path)?;
+    let reader = crate::io::input::open_input(path)?;
     read_truth_from(reader, path, corpus)
 }
 

@@ -92,7 +92,7 @@ fn walk(root: &Path, opts: &ReadOptions, out: &mut Vec<Entry>, progress: &Progre
             // Follow links to files only: a link to a directory could close a cycle.
             match std::fs::metadata(path) {
                 Ok(m) => (m.is_file(), m.len()),
-                Err(e) => return Err(source::cannot_open(path, e)),
+                Err(e) => return Err(crate::io::input::cannot_open(path, e)),
             }
         } else if kind.is_file() {
             (true, item.metadata().map(|m| m.len()).unwrap_or(0))

@@ -23,7 +23,6 @@ pub use options::{
 pub use parquet::read_parquet_bytes;
 pub use read::{detect_format, has_json_extension, read_bytes, read_corpus, read_corpus_from};
 pub use sniff_header::not_a_header;
-pub use source::cannot_open;
 
 /// Documents in input order, ids and texts held in two arenas.
 #[derive(Debug, Clone, Default)]

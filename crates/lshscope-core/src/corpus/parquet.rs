@@ -45,10 +45,10 @@ pub(super) fn read_file(
     opts: &ReadOptions,
     progress: &Progress,
 ) -> Result<(Corpus, ReadReport)> {
-    let file = std::fs::File::open(path).map_err(|e| super::source::cannot_open(path, e))?;
+    let file = std::fs::File::open(path).map_err(|e| crate::io::input::cannot_open(path, e))?;
     let len = file
         .metadata()
-        .map_err(|e| super::source::cannot_open(path, e))?
+        .map_err(|e| crate::io::input::cannot_open(path, e))?
         .len();
     read_chunks(file, len, path, opts, progress)
 }

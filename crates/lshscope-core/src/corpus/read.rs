@@ -44,7 +44,7 @@ pub fn read_corpus(
         false
     } else {
         std::fs::metadata(path)
-            .map_err(|e| source::cannot_open(path, e))?
+            .map_err(|e| crate::io::input::cannot_open(path, e))?
             .is_dir()
     };
     let format = match opts.format {
@@ -95,7 +95,7 @@ pub fn read_corpus(
         }
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
-            .map_err(|e| source::cannot_open(Path::new("<stdin>"), e))?;
+            .map_err(|e| crate::io::input::cannot_open(Path::new("<stdin>"), e))?;
         return super::parquet::read_parquet_bytes(bytes, Path::new("<stdin>"), opts, progress);
     }
     let source = source::open(path, progress)?;
@@ -135,7 +135,7 @@ pub fn read_corpus_from(
         let mut bytes = Vec::new();
         reader
             .read_to_end(&mut bytes)
-            .map_err(|e| source::cannot_open(name, e))?;
+            .map_err(|e| crate::io::input::cannot_open(name, e))?;
         return super::parquet::read_parquet_bytes(bytes, name, opts, progress);
     }
     let source = source::wrap(reader, name, Compression::None, None)?;

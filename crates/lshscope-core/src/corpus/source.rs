@@ -14,6 +14,7 @@ use std::path::Path;
 
 pub(crate) use crate::io::compression::Compression;
 pub(super) use crate::io::compression::lower_extension;
+use crate::io::input::{cannot_open, decompress};
 use crate::io::parquet::MAGIC as PARQUET_MAGIC;
 use crate::jobs::Progress;
 use crate::terms::Setting::{Format, SkipBad};
@@ -168,18 +169,6 @@ fn wrap_within<'a, R: BufRead + 'a>(
     })
 }
 
-/// `reader` decoded as `compression` says (found by [`Compression::sniff`]); a decoder that
-/// cannot start is a file that cannot be opened.
-pub(crate) fn decompress<'a, R: BufRead + 'a>(
-    reader: R,
-    compression: Compression,
-    name: &Path,
-) -> Result<Box<dyn BufRead + 'a>> {
-    compression
-        .decoder(reader)
-        .map_err(|e| cannot_open(name, e))
-}
-
 /// True when the file at `path` starts with Parquet's magic `PAR1` (false when it cannot be
 /// read: the stream reader then reports that with its own message).
 pub(super) fn starts_with_parquet_magic(path: &Path) -> bool {
@@ -295,17 +284,6 @@ fn parquet_in_directory(inside: &str, compressed: bool) -> String {
         format!("or read the file by itself with {Format} parquet")
     };
     format!("a Parquet file{inside} {IN_DIRECTORY}; {SKIP_BAD}, {IGNORE_FILE}, {alone}")
-}
-
-/// A file that cannot be opened, with what to do: `cannot read: …; check the path`. Also the
-/// wording of the pair, truth and index files the faces read.
-pub fn cannot_open(path: &Path, e: std::io::Error) -> Error {
-    let hint = match e.kind() {
-        std::io::ErrorKind::NotFound => "; check the path",
-        std::io::ErrorKind::PermissionDenied => "; check the file's permissions",
-        _ => "",
-    };
-    Error::input(path, 0, format!("cannot read: {e}{hint}"))
 }
 
 /// A failure of the underlying stream (disk error, corrupt compressed data) near `line`.

@@ -6,9 +6,10 @@
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 
+use crate::io::header_csv::HeaderCsv;
+use crate::io::input::open_input;
 use crate::io::parquet::{ColumnBatch, Kind, TypedReader, classify, corrupt, guard_panics};
 use crate::jobs::Progress;
-use crate::pairs::{HeaderCsv, open_input};
 use crate::terms::Setting;
 use crate::{Error, Result};
 

@@ -19,7 +19,7 @@ pub use target::*;
 pub use write::*;
 
 use std::borrow::Cow;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;

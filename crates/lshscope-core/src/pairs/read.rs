@@ -2,6 +2,8 @@
 //! not, from a file or stdin.
 
 use super::*;
+use crate::io::header_csv::HeaderCsv;
+use crate::io::input::open_input;
 
 /// What a reader of pair files needs from each row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,23 +28,6 @@ pub struct PairRow<'a> {
     /// How many pairs this row stands for: the optional `weight` column (a sample of pairs
     /// from `truth --estimate-pairs` carries population ÷ sample size), else 1.
     pub weight: f64,
-}
-
-/// Opens `path` (`-` is stdin), undoing gzip, zstd, bzip2 or xz compression found by its
-/// magic bytes.
-pub fn open_input(path: &Path) -> Result<Box<dyn BufRead>> {
-    let raw: Box<dyn Read> = if path == Path::new("-") {
-        Box::new(std::io::stdin())
-    } else {
-        Box::new(
-            std::fs::File::open(path).map_err(|e| crate::corpus::source::cannot_open(path, e))?,
-        )
-    };
-    let mut buffered = BufReader::with_capacity(BUFFER, raw);
-    let head = buffered.fill_buf().map_err(|e| Error::io(path, e))?;
-    // The same magic-byte detection and decoders as the corpus readers.
-    let compression = Compression::sniff(head);
-    crate::corpus::source::decompress(buffered, compression, path)
 }
 
 /// Reads every row of the pair file at `path` (`-` is stdin; CSV or JSON Lines, either
@@ -211,71 +196,6 @@ fn read_plain(
             == 0
         {
             return Ok(());
-        }
-    }
-}
-
-/// A CSV file with a header row, read by column name: the one reader of header-column files
-/// (pair, truth and similarity files here, labels files in [`crate::analysis::labels`]).
-/// Header names match after trimming spaces and a byte-order mark; errors name the file and
-/// the line.
-pub struct HeaderCsv<R: Read> {
-    reader: csv::Reader<R>,
-    name: PathBuf,
-    headers: csv::StringRecord,
-    record: csv::StringRecord,
-}
-
-impl<R: Read> HeaderCsv<R> {
-    /// Reads the header of `reader`; `name` is used in messages. With `flexible`, rows may
-    /// have more or fewer fields than the header (missing ones read as empty).
-    pub fn new(reader: R, name: &Path, flexible: bool) -> Result<Self> {
-        let mut reader = csv::ReaderBuilder::new()
-            .has_headers(true)
-            .flexible(flexible)
-            .buffer_capacity(BUFFER)
-            .from_reader(reader);
-        let headers = reader
-            .headers()
-            .map_err(|e| Error::input(name, 1, format!("cannot read the CSV header: {e}")))?
-            .clone();
-        Ok(HeaderCsv {
-            reader,
-            name: name.to_path_buf(),
-            headers,
-            record: csv::StringRecord::new(),
-        })
-    }
-
-    /// The position of the column named `want`, if the header has it.
-    pub fn column(&self, want: &str) -> Option<usize> {
-        self.headers
-            .iter()
-            .position(|h| h.trim().trim_start_matches('\u{feff}') == want)
-    }
-
-    /// The header as found, comma-separated, for messages.
-    /// The header's column names as a message lists them ([`crate::io::excerpt::listing`]).
-    pub fn header_text(&self) -> String {
-        crate::io::excerpt::listing(&self.headers.iter().collect::<Vec<_>>())
-    }
-
-    /// The next row and the 1-based line it starts on; `None` at the end.
-    pub fn next_row(&mut self) -> Result<Option<(u64, &csv::StringRecord)>> {
-        match self.reader.read_record(&mut self.record) {
-            Ok(false) => Ok(None),
-            Ok(true) => {
-                let line = self.record.position().map(|p| p.line()).unwrap_or(0);
-                Ok(Some((line, &self.record)))
-            }
-            Err(e) => {
-                let line = e.position().map(|p| p.line()).unwrap_or(0);
-                Err(Error::input(
-                    &self.name,
-                    line,
-                    format!("malformed CSV: {e}"),
-                ))
-            }
         }
     }
 }

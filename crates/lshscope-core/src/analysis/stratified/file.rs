@@ -28,7 +28,7 @@ pub(super) fn parse_banding(text: &str) -> Option<Banding> {
 /// sample or any other pair file, for the other readers). Errors name the file, line and
 /// column, and check that each stratum's rows agree on its size and weight.
 pub fn read_stratified(path: &Path) -> Result<Option<StratifiedSample>> {
-    let mut reader = crate::pairs::open_input(path)?;
+    let mut reader = crate::io::input::open_input(path)?;
     let head = reader.fill_buf().map_err(|e| Error::io(path, e))?;
     if head.starts_with(crate::io::parquet::MAGIC) {
         return Ok(None);
@@ -62,7 +62,7 @@ pub fn read_stratified(path: &Path) -> Result<Option<StratifiedSample>> {
             }
         }
         Some(_) => {
-            let mut csv = crate::pairs::HeaderCsv::new(reader, path, false)?;
+            let mut csv = crate::io::header_csv::HeaderCsv::new(reader, path, false)?;
             if csv.column("stratum").is_none() {
                 return Ok(None);
             }
