@@ -27,7 +27,11 @@ use super::mix::mixed_hashes;
 use crate::util::rng::SplitMix64;
 
 /// Probes stored per bin; later probes (rare: a document reaching few bins) are computed.
-const STORED_PROBES: usize = 8;
+const STORED_PROBES: usize = 16;
+
+/// Vectors of 16 bins the AVX-512 densification works on side by side: 128 bins, the usual K.
+#[cfg(target_arch = "x86_64")]
+const DENSIFY_GROUP: usize = 8;
 
 /// One-permutation hashing for K bins, drawn from a seed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,8 +41,12 @@ pub struct OnePermutation {
     key: u64,
     /// Key of the densification probes h(i, attempt).
     probe_key: u64,
-    /// The first [`STORED_PROBES`] probes of each bin, bin-major.
-    probes: Vec<u16>,
+    /// The first [`STORED_PROBES`] probes of each bin, attempt-major: `probes[t * k + bin]` is
+    /// h(bin, t + 1), so 16 consecutive bins' probes at one attempt are one vector load.
+    probes: Vec<u32>,
+    /// For K ≤ 128, the same probes as bytes, 128 per attempt (bins past K probe bin 0), for
+    /// the byte-permute densification; empty otherwise.
+    probe_bytes: Vec<u8>,
 }
 
 /// Marks a bin no shingle reached. Shingle values are capped one below it.
@@ -55,12 +63,25 @@ impl OnePermutation {
             key,
             probe_key,
             probes: Vec::with_capacity(k * STORED_PROBES),
+            probe_bytes: Vec::new(),
         };
-        for bin in 0..k {
-            for attempt in 1..=STORED_PROBES {
+        for attempt in 1..=STORED_PROBES {
+            for bin in 0..k {
                 let j = oph.probe(bin, attempt);
-                oph.probes.push(j as u16);
+                oph.probes.push(j as u32);
             }
+        }
+        if k <= 128 {
+            oph.probe_bytes = (0..STORED_PROBES)
+                .flat_map(|t| (0..128).map(move |bin| (t, bin)))
+                .map(|(t, bin)| {
+                    if bin < k {
+                        oph.probes[t * k + bin] as u8
+                    } else {
+                        0
+                    }
+                })
+                .collect();
         }
         oph
     }
@@ -92,33 +113,56 @@ impl OnePermutation {
         (((m >> 32) * self.k as u64) >> 32) as usize
     }
 
-    /// The K rows of one set into `row`; `hashed` and `occupied` are scratch.
+    /// The K rows of one set into `row`; `hashed` and `reached` are scratch.
     pub fn sketch_into(
         &self,
         set: &[u64],
         row: &mut [u32],
         hashed: &mut Vec<u32>,
-        occupied: &mut Vec<u64>,
+        reached: &mut Vec<u32>,
     ) {
-        self.sketch_with(set, row, hashed, occupied, |_, _| {});
+        if set.is_empty() {
+            row.fill(EMPTY);
+            hashed.clear();
+            return;
+        }
+        self.fill_bins(set, row, hashed);
+        reached.clear();
+        reached.extend_from_slice(row);
+        #[cfg(target_arch = "x86_64")]
+        {
+            if self.k <= 128
+                && std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512bw")
+                && std::is_x86_feature_detected!("avx512vbmi")
+            {
+                // SAFETY: the CPU supports the features this function was compiled for.
+                return unsafe { self.densify_avx512_vbmi(row, reached) };
+            }
+            if std::is_x86_feature_detected!("avx512f") {
+                // SAFETY: as above.
+                return unsafe { self.densify_avx512(row, reached) };
+            }
+        }
+        self.densify(row, reached, |_, _| {});
     }
 
     /// The K rows of one set with how each was made, for the learn mode's one-permutation
-    /// step: the same code as [`OnePermutation::sketch_into`], told to record each empty
-    /// bin's probes.
+    /// step: the bins and the scalar densification of [`OnePermutation::sketch_into`], told
+    /// to record each empty bin's probes (the tests hold the vector densification to it).
     pub(crate) fn trace(&self, set: &[u64]) -> Trace {
         let mut rows = vec![0; self.k];
         let mut hashed = Vec::new();
         let mut probes = vec![Vec::new(); self.k];
-        self.sketch_with(
-            set,
-            &mut rows,
-            &mut hashed,
-            &mut Vec::new(),
-            |bin, attempts| {
+        if !set.is_empty() {
+            self.fill_bins(set, &mut rows, &mut hashed);
+            let reached = rows.clone();
+            self.densify(&mut rows, &reached, |bin, attempts| {
                 probes[bin] = (1..=attempts).map(|t| self.probe(bin, t)).collect();
-            },
-        );
+            });
+        } else {
+            rows.fill(EMPTY);
+        }
         // `hashed` holds the mix of each shingle; the rows use it capped below EMPTY.
         let values: Vec<u32> = hashed.iter().map(|&v| v.min(EMPTY - 1)).collect();
         let bins = values.iter().map(|&v| self.bin_of(v)).collect();
@@ -130,23 +174,12 @@ impl OnePermutation {
         }
     }
 
-    /// [`OnePermutation::sketch_into`], calling `filled(bin, attempts)` for each empty bin
-    /// densification fills at probe `attempts` (the learn mode's trace; a no-op otherwise).
+    /// Each bin's smallest value among the set's shingles, [`EMPTY`] where none fell; `set` is
+    /// not empty.
     #[inline(always)]
-    fn sketch_with(
-        &self,
-        set: &[u64],
-        row: &mut [u32],
-        hashed: &mut Vec<u32>,
-        occupied: &mut Vec<u64>,
-        filled: impl FnMut(usize, usize),
-    ) {
+    fn fill_bins(&self, set: &[u64], row: &mut [u32], hashed: &mut Vec<u32>) {
         assert_eq!(row.len(), self.k);
         row.fill(EMPTY);
-        if set.is_empty() {
-            hashed.clear();
-            return;
-        }
         // The hashes in one vectorized pass, then one scalar pass into the bins.
         mixed_hashes(set, self.key, hashed);
         for &v in hashed.iter() {
@@ -154,45 +187,229 @@ impl OnePermutation {
             let bin = self.bin_of(v);
             row[bin] = row[bin].min(v);
         }
-        self.densify(row, occupied, filled);
     }
 
-    /// Fills every empty bin from the first occupied bin of its probe sequence, calling
-    /// `filled(bin, attempts)` with the probe that found it. `row` has at least one occupied
-    /// bin.
+    /// Fills every empty bin from the first bin of its probe sequence that a shingle reached,
+    /// calling `filled(bin, attempts)` with the probe that found it. `reached` is `row` as the
+    /// shingles left it (copies come only from those bins, never from a filled one); at least
+    /// one bin is reached.
     #[inline(always)]
-    fn densify(
-        &self,
-        row: &mut [u32],
-        occupied: &mut Vec<u64>,
-        mut filled: impl FnMut(usize, usize),
-    ) {
-        // Which bins shingles reached, before any is filled: copies come only from those.
-        occupied.clear();
-        occupied.resize(self.k.div_ceil(64), 0);
-        let mut empty_bins = 0;
-        for (i, &v) in row.iter().enumerate() {
-            occupied[i / 64] |= ((v != EMPTY) as u64) << (i % 64);
-            empty_bins += (v == EMPTY) as usize;
-        }
-        if empty_bins == 0 {
-            return;
-        }
-        let is_occupied = |j: usize| occupied[j / 64] >> (j % 64) & 1 == 1;
+    fn densify(&self, row: &mut [u32], reached: &[u32], mut filled: impl FnMut(usize, usize)) {
         for i in 0..self.k {
-            if is_occupied(i) {
+            if reached[i] != EMPTY {
                 continue;
             }
-            let stored = &self.probes[i * STORED_PROBES..(i + 1) * STORED_PROBES];
-            let (donor, attempts) = match stored.iter().position(|&j| is_occupied(j as usize)) {
-                Some(p) => (stored[p] as usize, p + 1),
-                None => (STORED_PROBES + 1..)
-                    .map(|attempt| (self.probe(i, attempt), attempt))
-                    .find(|&(j, _)| is_occupied(j))
-                    .expect("some bin is occupied, and the probes reach every bin"),
-            };
-            row[i] = row[donor];
+            let (donor, attempts) = (1..=STORED_PROBES)
+                .map(|attempt| (self.probes[(attempt - 1) * self.k + i] as usize, attempt))
+                .find(|&(j, _)| reached[j] != EMPTY)
+                .unwrap_or_else(|| self.computed_probe(i, reached));
+            row[i] = reached[donor];
             filled(i, attempts);
+        }
+    }
+
+    /// The donor of empty bin `i` and its attempt when none of the stored probes was reached:
+    /// the later probes, computed.
+    #[cold]
+    fn computed_probe(&self, i: usize, reached: &[u32]) -> (usize, usize) {
+        (STORED_PROBES + 1..)
+            .map(|attempt| (self.probe(i, attempt), attempt))
+            .find(|&(j, _)| reached[j] != EMPTY)
+            .expect("some bin is reached, and the probes reach every bin")
+    }
+
+    /// [`OnePermutation::densify`] 16 bins to a vector: the stored probes of 16 bins at one
+    /// attempt are one load, their donors one gather from `reached`, and a mask keeps the bins
+    /// still looking. Scalar probing spent most of a short document's sketch on mispredicted
+    /// branches (a 46-shingle text leaves ~70 % of 128 bins empty). Up to [`DENSIFY_GROUP`]
+    /// vectors go attempt by attempt side by side, so their gathers overlap instead of
+    /// forming one chain per vector. Bins none of whose stored probes was reached finish in
+    /// the scalar code.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn densify_avx512(&self, row: &mut [u32], reached: &[u32]) {
+        use std::arch::x86_64::*;
+        let k = self.k;
+        debug_assert!(
+            row.len() == k && reached.len() == k && self.probes.len() == k * STORED_PROBES
+        );
+        let empty = _mm512_set1_epi32(EMPTY as i32);
+        let mut values = [_mm512_setzero_si512(); DENSIFY_GROUP];
+        let mut looking = [0 as __mmask16; DENSIFY_GROUP];
+        let mut in_range = [0 as __mmask16; DENSIFY_GROUP];
+        // Every loop over the group's vectors runs DENSIFY_GROUP times (vectors past K have
+        // no lane in range), so it unrolls and the vectors stay in registers.
+        for group in (0..k).step_by(16 * DENSIFY_GROUP) {
+            let mut any_looking = 0;
+            // SAFETY (every load, gather and store below): lanes outside `in_range` are
+            // masked off (pointers past the end are formed with `wrapping_add` and never
+            // read); lane l of vector v reads row and probes at group + 16 v + l < k, and a
+            // gather reads `reached` at a stored probe, which is below k.
+            unsafe {
+                for v in 0..DENSIFY_GROUP {
+                    let start = group + 16 * v;
+                    let lanes = k.saturating_sub(start).min(16);
+                    in_range[v] = ((1u32 << lanes) - 1) as __mmask16;
+                    values[v] = _mm512_maskz_loadu_epi32(
+                        in_range[v],
+                        row.as_ptr().wrapping_add(start).cast(),
+                    );
+                    looking[v] = _mm512_mask_cmpeq_epi32_mask(in_range[v], values[v], empty);
+                    any_looking |= looking[v];
+                }
+                if any_looking == 0 {
+                    continue;
+                }
+                for attempt in 0..STORED_PROBES {
+                    any_looking = 0;
+                    for v in 0..DENSIFY_GROUP {
+                        let start = group + 16 * v;
+                        let probes = _mm512_maskz_loadu_epi32(
+                            looking[v],
+                            self.probes
+                                .as_ptr()
+                                .wrapping_add(attempt * k + start)
+                                .cast(),
+                        );
+                        let donors = _mm512_mask_i32gather_epi32::<4>(
+                            values[v],
+                            looking[v],
+                            probes,
+                            reached.as_ptr().cast(),
+                        );
+                        let found = _mm512_mask_cmpneq_epi32_mask(looking[v], donors, empty);
+                        values[v] = _mm512_mask_mov_epi32(values[v], found, donors);
+                        looking[v] &= !found;
+                        any_looking |= looking[v];
+                    }
+                    if any_looking == 0 {
+                        break;
+                    }
+                }
+                for v in 0..DENSIFY_GROUP {
+                    let start = group + 16 * v;
+                    _mm512_mask_storeu_epi32(
+                        row.as_mut_ptr().wrapping_add(start).cast(),
+                        in_range[v],
+                        values[v],
+                    );
+                    self.finish_in_scalar(row, reached, start, looking[v]);
+                }
+            }
+        }
+    }
+
+    /// [`OnePermutation::densify`] for K ≤ 128 with byte permutes: which bins a shingle
+    /// reached is 128 bytes in two registers, and one `vpermi2b` looks up 64 bins' probes at
+    /// one attempt, so an attempt over all bins is two permutes and a few mask operations.
+    /// Each empty bin keeps the byte index of its first reached probe; one pass at the end
+    /// turns those into values (four 32-value permutes and three blends per 16 bins). The
+    /// 16-lane version above runs every vector until its last lane is found (about 12
+    /// attempts at 30 % of bins reached), with a gather per vector and attempt.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    unsafe fn densify_avx512_vbmi(&self, row: &mut [u32], reached: &[u32]) {
+        use std::arch::x86_64::*;
+        let k = self.k;
+        debug_assert!(k <= 128 && row.len() == k && reached.len() == k);
+        debug_assert_eq!(self.probe_bytes.len(), 128 * STORED_PROBES);
+        let mut padded = [EMPTY; 128];
+        padded[..k].copy_from_slice(reached);
+        let empty = _mm512_set1_epi32(EMPTY as i32);
+        let mut values = [_mm512_setzero_si512(); 8];
+        // Bit i of `was_reached` (bins 0–63, then 64–127): a shingle reached bin i.
+        let mut was_reached = [0u64; 2];
+        for (v, value) in values.iter_mut().enumerate() {
+            // SAFETY: `padded` holds 128 values, 16 per vector.
+            *value = unsafe { _mm512_loadu_si512(padded.as_ptr().add(16 * v).cast()) };
+            let hit = _mm512_cmpneq_epi32_mask(*value, empty) as u64;
+            was_reached[v / 4] |= hit << (16 * (v % 4));
+        }
+        let in_range = |half: usize| match k.saturating_sub(64 * half) {
+            n if n >= 64 => u64::MAX,
+            n => (1u64 << n) - 1,
+        };
+        let mut looking = [!was_reached[0] & in_range(0), !was_reached[1] & in_range(1)];
+        if looking == [0, 0] {
+            return;
+        }
+        let reached_bytes = [
+            _mm512_movm_epi8(was_reached[0]),
+            _mm512_movm_epi8(was_reached[1]),
+        ];
+        let mut donors = [_mm512_setzero_si512(); 2];
+        for attempt in 0..STORED_PROBES {
+            for half in 0..2 {
+                // SAFETY: attempt's 128 probe bytes start at 128 × attempt, 64 per half.
+                let probes = unsafe {
+                    _mm512_loadu_si512(
+                        self.probe_bytes
+                            .as_ptr()
+                            .add(128 * attempt + 64 * half)
+                            .cast(),
+                    )
+                };
+                let hits = _mm512_permutex2var_epi8(reached_bytes[0], probes, reached_bytes[1]);
+                let found = looking[half] & _mm512_movepi8_mask(hits);
+                donors[half] = _mm512_mask_mov_epi8(donors[half], found, probes);
+                looking[half] &= !found;
+            }
+            if looking == [0, 0] {
+                break;
+            }
+        }
+        let filled = [
+            !was_reached[0] & !looking[0] & in_range(0),
+            !was_reached[1] & !looking[1] & in_range(1),
+        ];
+        let bit5 = _mm512_set1_epi32(32);
+        let bit6 = _mm512_set1_epi32(64);
+        for v in 0..k.div_ceil(16) {
+            let (half, quarter) = (v / 4, v % 4);
+            let mask = (filled[half] >> (16 * quarter)) as __mmask16;
+            if mask == 0 {
+                continue;
+            }
+            let index = _mm512_cvtepu8_epi32(match quarter {
+                0 => _mm512_extracti32x4_epi32::<0>(donors[half]),
+                1 => _mm512_extracti32x4_epi32::<1>(donors[half]),
+                2 => _mm512_extracti32x4_epi32::<2>(donors[half]),
+                _ => _mm512_extracti32x4_epi32::<3>(donors[half]),
+            });
+            // Bits 0–4 of a donor pick one of 32 values from a pair of vectors, bits 5 and 6
+            // the pair.
+            let r = &values;
+            let p01 = _mm512_permutex2var_epi32(r[0], index, r[1]);
+            let p23 = _mm512_permutex2var_epi32(r[2], index, r[3]);
+            let p45 = _mm512_permutex2var_epi32(r[4], index, r[5]);
+            let p67 = _mm512_permutex2var_epi32(r[6], index, r[7]);
+            let b5 = _mm512_test_epi32_mask(index, bit5);
+            let b6 = _mm512_test_epi32_mask(index, bit6);
+            let low = _mm512_mask_blend_epi32(b5, p01, p23);
+            let high = _mm512_mask_blend_epi32(b5, p45, p67);
+            let donor_values = _mm512_mask_blend_epi32(b6, low, high);
+            // SAFETY: the lanes in `mask` are bins below k.
+            unsafe {
+                _mm512_mask_storeu_epi32(row.as_mut_ptr().add(16 * v).cast(), mask, donor_values)
+            };
+        }
+        for (half, still) in looking.into_iter().enumerate() {
+            for quarter in 0..4 {
+                let left = (still >> (16 * quarter)) as u16;
+                self.finish_in_scalar(row, reached, 64 * half + 16 * quarter, left);
+            }
+        }
+    }
+
+    /// The bins of `left` (bit l: bin `start` + l) that no stored probe filled: their later
+    /// probes, computed.
+    #[inline]
+    fn finish_in_scalar(&self, row: &mut [u32], reached: &[u32], start: usize, mut left: u16) {
+        while left != 0 {
+            let lane = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let (donor, _) = self.computed_probe(start + lane, reached);
+            row[start + lane] = reached[donor];
         }
     }
 }
@@ -254,6 +471,44 @@ mod tests {
                 if n > 0 {
                     assert!(row.iter().all(|&v| v != EMPTY), "every bin filled");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn every_densification_path_gives_the_scalar_rows() {
+        // The vector paths this CPU has, on the sizes around their vector and register
+        // boundaries, and on sets small enough that stored probes run out (the scalar tail).
+        let mut rng = SplitMix64::new(4);
+        for k in [1, 2, 15, 16, 17, 63, 64, 65, 100, 127, 128, 129, 300] {
+            let oph = OnePermutation::new(k, 11);
+            for n in [1, 2, 3, 5, 20, 60, 400] {
+                let set: Vec<u64> = (0..n).map(|_| rng.next_u64()).collect();
+                let mut bins = vec![0; k];
+                oph.fill_bins(&set, &mut bins, &mut Vec::new());
+                let reached = bins.clone();
+                let mut scalar = bins.clone();
+                oph.densify(&mut scalar, &reached, |_, _| {});
+                #[cfg(target_arch = "x86_64")]
+                {
+                    if std::is_x86_feature_detected!("avx512f") {
+                        let mut row = bins.clone();
+                        // SAFETY: the CPU has the feature.
+                        unsafe { oph.densify_avx512(&mut row, &reached) };
+                        assert_eq!(row, scalar, "avx512f, k = {k}, n = {n}");
+                    }
+                    if k <= 128
+                        && std::is_x86_feature_detected!("avx512f")
+                        && std::is_x86_feature_detected!("avx512bw")
+                        && std::is_x86_feature_detected!("avx512vbmi")
+                    {
+                        let mut row = bins.clone();
+                        // SAFETY: the CPU has the features.
+                        unsafe { oph.densify_avx512_vbmi(&mut row, &reached) };
+                        assert_eq!(row, scalar, "avx512vbmi, k = {k}, n = {n}");
+                    }
+                }
+                assert!(scalar.iter().all(|&v| v != EMPTY), "k = {k}, n = {n}");
             }
         }
     }

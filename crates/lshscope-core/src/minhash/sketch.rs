@@ -108,8 +108,8 @@ enum Drawn {
 pub struct SketchScratch {
     /// Folded shingle hashes for the classic family's non-AVX-512 paths.
     folded: Vec<u32>,
-    /// One bit per bin: occupied by a shingle (one-permutation hashing).
-    occupied: Vec<u64>,
+    /// The bins as the shingles left them, before densification (one-permutation hashing).
+    reached: Vec<u32>,
     /// Each shingle's one hash (one-permutation hashing, C-MinHash).
     hashed: Vec<u32>,
 }
@@ -177,7 +177,7 @@ impl Sketcher {
         match &self.drawn {
             Drawn::Classic(f) => signature_into(f, set, row, &mut scratch.folded),
             Drawn::OnePermutation(f) => {
-                f.sketch_into(set, row, &mut scratch.hashed, &mut scratch.occupied)
+                f.sketch_into(set, row, &mut scratch.hashed, &mut scratch.reached)
             }
             Drawn::CMinHash(f) => f.sketch_into(set, row, &mut scratch.hashed),
         }
