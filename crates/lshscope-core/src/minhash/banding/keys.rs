@@ -53,7 +53,12 @@ pub(super) fn band_keys_of_docs(
         .collect();
     // For each chunk of documents, its slice of every band's keys.
     let mut rest: Vec<&mut [(u64, u32)]> = per_band.iter_mut().map(|v| v.as_mut_slice()).collect();
-    let mut chunks: Vec<(&[u32], Vec<&mut [(u64, u32)]>)> = Vec::new();
+    /// A chunk of documents and its slice of every band's key list.
+    struct ChunkKeys<'a> {
+        docs: &'a [u32],
+        bands: Vec<&'a mut [(u64, u32)]>,
+    }
+    let mut chunks: Vec<ChunkKeys> = Vec::new();
     for chunk in docs.chunks(CHUNK) {
         let mut slices = Vec::with_capacity(rest.len());
         for band in rest.iter_mut() {
@@ -61,12 +66,15 @@ pub(super) fn band_keys_of_docs(
             slices.push(head);
             *band = tail;
         }
-        chunks.push((chunk, slices));
+        chunks.push(ChunkKeys {
+            docs: chunk,
+            bands: slices,
+        });
     }
-    chunks.into_par_iter().for_each(|(chunk, mut slices)| {
-        for (i, &d) in chunk.iter().enumerate() {
+    chunks.into_par_iter().for_each(|mut chunk| {
+        for (i, &d) in chunk.docs.iter().enumerate() {
             let row = sigs.row(d as usize);
-            for (band, keys) in slices.iter_mut().enumerate() {
+            for (band, keys) in chunk.bands.iter_mut().enumerate() {
                 keys[i] = (band_key(row, banding, band), d);
             }
         }
