@@ -9,7 +9,7 @@
 
 use rayon::prelude::*;
 
-use super::ShingleSets;
+use super::{ShingleSets, Signatures};
 
 /// Which documents share a shingle set with an earlier document.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,22 +149,59 @@ pub(crate) fn first_of_each_set(sets: &ShingleSets) -> Vec<u32> {
 /// [`first_of_each_set`] with the hash given: sets are keyed by `hash`, sorted, and only sets
 /// of equal keys are compared, so a hash collision never makes two different sets one.
 fn representatives_with(sets: &ShingleSets, hash: impl Fn(&[u64]) -> u64 + Sync) -> Vec<u32> {
-    let n = sets.len();
+    first_of_equal(
+        sets.len(),
+        |d| !sets.get(d).is_empty(),
+        |d| hash(sets.get(d)),
+        |a, b| sets.get(a) == sets.get(b),
+    )
+}
+
+/// For each document, the first document (in input order) whose first `values` signature
+/// values equal its own: itself when they are new. Documents without shingles stay their own.
+/// Documents with equal leading values share a bucket in every band of a banding that reads
+/// only those values, so banding can key one document of each and count the rest.
+pub(crate) fn first_of_each_row(sigs: &Signatures, values: usize) -> Vec<u32> {
+    let leading = |d: usize| &sigs.row(d)[..values];
+    first_of_equal(
+        sigs.len(),
+        |d| !sigs.is_empty_doc(d),
+        |d| {
+            let row = leading(d);
+            // SAFETY: any initialized u32 slice is a valid byte slice of four times the length,
+            // with alignment 1; the hash is only compared within this call.
+            let bytes =
+                unsafe { std::slice::from_raw_parts(row.as_ptr().cast::<u8>(), size_of_val(row)) };
+            xxhash_rust::xxh3::xxh3_64(bytes)
+        },
+        |a, b| leading(a) == leading(b),
+    )
+}
+
+/// For each of `n` documents, the first document in input order that `equal` says is the
+/// same: documents that `include` keeps are keyed by `key`, sorted, and only those of equal
+/// keys are compared, so a key collision never makes two different documents one. Documents
+/// left out stay their own.
+fn first_of_equal(
+    n: usize,
+    include: impl Fn(usize) -> bool + Sync,
+    key: impl Fn(usize) -> u64 + Sync,
+    equal: impl Fn(usize, usize) -> bool,
+) -> Vec<u32> {
     let mut keyed: Vec<(u64, u32)> = (0..n as u32)
         .into_par_iter()
-        .filter(|&d| !sets.get(d as usize).is_empty())
-        .map(|d| (hash(sets.get(d as usize)), d))
+        .filter(|&d| include(d as usize))
+        .map(|d| (key(d as usize), d))
         .collect();
     keyed.par_sort_unstable();
     let mut representative: Vec<u32> = (0..n as u32).collect();
     for run in keyed.chunk_by(|x, y| x.0 == y.0) {
-        // Within one hash the documents come in input order; each takes the first earlier
-        // document whose set is equal (nearly always the run's first).
+        // Within one key the documents come in input order; each takes the first earlier
+        // document that is equal (nearly always the run's first).
         for (k, &(_, d)) in run.iter().enumerate().skip(1) {
-            let set = sets.get(d as usize);
             if let Some(&(_, first)) = run[..k]
                 .iter()
-                .find(|&&(_, e)| representative[e as usize] == e && sets.get(e as usize) == set)
+                .find(|&&(_, e)| representative[e as usize] == e && equal(e as usize, d as usize))
             {
                 representative[d as usize] = first;
             }

@@ -15,6 +15,7 @@ mod stream;
 pub mod tune;
 mod verify;
 
+pub(crate) use banding::bucket_lists_of_representatives;
 pub use banding::{
     BandBuckets, Banding, BandingOptions, BucketInfo, BucketLists, CandidatePair, Candidates,
     MIN_MAX_BUCKET, SharedBands, band_key, band_keys, bucket_lists, find_candidates,
@@ -22,7 +23,7 @@ pub use banding::{
 };
 pub use family::{HashFamily, fold32, signature_into};
 pub use identical::IdenticalGroups;
-pub(crate) use identical::first_of_each_set;
+pub(crate) use identical::{first_of_each_row, first_of_each_set};
 pub use index::{
     Index, IndexOptions, ShingleSets, Signatures, build_index, leading_signatures_of_sets,
     signatures_of_sets, signatures_of_texts,

@@ -33,7 +33,10 @@ use crate::minhash::tune::{
 use crate::minhash::{
     Banding, IndexOptions, ShingleSets, Signatures, leading_signatures_of_sets, pairs_among,
 };
-use crate::minhash::{BandingOptions, BucketLists, SketchScratch, Sketcher, bucket_lists};
+use crate::minhash::{
+    BandingOptions, BucketLists, SketchScratch, Sketcher, bucket_lists_of_representatives,
+    first_of_each_row,
+};
 use crate::pairs::{Field, OutputFormat, RowWriter};
 use crate::terms::Setting::{EstimatePairs, NumPerm, Threshold, Uniform};
 use crate::util::rng::SplitMix64;
@@ -400,15 +403,39 @@ impl CandidateIndex {
     /// for it). The work is Σ over classes of the words of their buckets, where walking each
     /// bucket's members cost Σ of their sizes: a family's bucket of thousands of documents on
     /// consecutive numbers costs its size ÷ 64.
-    fn count_distinct(&self, documents: usize, progress: &Progress) -> Result<u64> {
+    ///
+    /// `first_of` groups documents whose rows are equal (as [`first_of_each_row`] gives it):
+    /// only the first of each group is sorted by its buckets, and the others follow it.
+    fn count_distinct(&self, first_of: &[u32], progress: &Progress) -> Result<u64> {
         let lists = &self.lists;
         let row = |d: u32| lists.buckets_of(d);
-        let mut docs: Vec<u32> = (0..documents as u32)
+        let documents = first_of.len();
+        let mut firsts: Vec<u32> = (0..documents as u32)
             .into_par_iter()
-            .filter(|&d| row(d).iter().any(|&x| x != u32::MAX))
+            .filter(|&d| first_of[d as usize] == d && row(d).iter().any(|&x| x != u32::MAX))
             .collect();
-        docs.par_sort_unstable_by(|&a, &b| row(a).cmp(row(b)));
+        firsts.par_sort_unstable_by(|&a, &b| row(a).cmp(row(b)));
         progress.check()?;
+        // Each group on consecutive positions, in the order of its first document's buckets.
+        let mut group_start = vec![u32::MAX; documents];
+        let mut size = vec![0u32; documents];
+        for &f in first_of {
+            size[f as usize] += 1;
+        }
+        let mut next = 0u32;
+        for &f in &firsts {
+            group_start[f as usize] = next;
+            next += size[f as usize];
+        }
+        let mut docs = vec![0u32; next as usize];
+        for (d, &f) in first_of.iter().enumerate() {
+            let at = &mut group_start[f as usize];
+            if *at != u32::MAX {
+                docs[*at as usize] = d as u32;
+                *at += 1;
+            }
+        }
+        drop((firsts, group_start, size));
         // The rows in position order: the passes below read them in order (each band's at a
         // fixed stride) instead of one document's row at random per read.
         // (A banding has at least one band.)
@@ -644,19 +671,23 @@ pub fn stratified_pair_sample(
     progress: &Progress,
 ) -> Result<StratifiedSample> {
     let banding = permissive_banding(num_perm, threshold)?;
-    let lists = bucket_lists(
+    // Documents with equal banded rows (verbatim copies, most of a template family) are
+    // keyed, sorted and counted once per group.
+    let first_of = first_of_each_row(sigs, banding.hashes_used());
+    let lists = bucket_lists_of_representatives(
         sigs,
         &BandingOptions {
             banding,
             max_bucket: None,
         },
-        None,
+        &first_of,
         progress,
     )?;
     let index = CandidateIndex::new(lists);
     let n = sets.len();
     let population = pairs_among(n as u64);
-    let candidate_count = index.count_distinct(n, progress)?;
+    let candidate_count = index.count_distinct(&first_of, progress)?;
+    drop(first_of);
     let others = population - candidate_count;
     let mut rng = SplitMix64::new(seed ^ 0x7374_7261_7461);
 
@@ -811,9 +842,28 @@ mod tests {
                 max_bucket: None,
             };
             let listed = find_candidates(&index.signatures, &banding, &p).unwrap();
-            let lists = bucket_lists(&index.signatures, &banding, None, &p).unwrap();
+            let lists =
+                crate::minhash::bucket_lists(&index.signatures, &banding, None, &p).unwrap();
+            let first_of = first_of_each_row(&index.signatures, banding.banding.hashes_used());
+            let by_group =
+                bucket_lists_of_representatives(&index.signatures, &banding, &first_of, &p)
+                    .unwrap();
+            assert_eq!(by_group, lists, "{bands} x {rows}");
+            // And under a bucket cap, which cuts each bucket at the same documents.
+            let capped = BandingOptions {
+                max_bucket: Some(crate::minhash::MIN_MAX_BUCKET.max(7)),
+                ..banding
+            };
+            let expected =
+                crate::minhash::bucket_lists(&index.signatures, &capped, None, &p).unwrap();
+            assert!(expected.capped_bucket_count > 0, "{bands} x {rows}");
+            assert_eq!(
+                bucket_lists_of_representatives(&index.signatures, &capped, &first_of, &p).unwrap(),
+                expected,
+                "{bands} x {rows}, capped"
+            );
             let count = CandidateIndex::new(lists)
-                .count_distinct(corpus.len(), &p)
+                .count_distinct(&first_of, &p)
                 .unwrap();
             assert_eq!(count, listed.pairs.len() as u64, "{bands} x {rows}");
             assert!(count > 0, "{bands} x {rows}");

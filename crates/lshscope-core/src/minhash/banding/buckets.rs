@@ -3,7 +3,7 @@
 
 use rayon::prelude::*;
 
-use super::keys::band_keys_among;
+use super::keys::{band_keys_among, band_keys_of_docs};
 use super::stats::BucketStats;
 use super::{BandingOptions, BucketInfo, pairs_among, start_banding};
 use crate::Result;
@@ -12,7 +12,7 @@ use crate::minhash::index::Signatures;
 
 /// The buckets of one band that can form pairs: two or more documents, each list in input
 /// order and cut to the first `max_bucket` members.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BandBuckets {
     /// Members of bucket k: `members[offsets[k]..offsets[k + 1]]`.
     offsets: Vec<u32>,
@@ -46,7 +46,7 @@ impl BandBuckets {
 /// A banding's candidates kept as buckets, not pairs: what clusters need, in memory that
 /// follows documents × bands (at most 8 bytes per document and band), however many pairs the
 /// buckets stand for.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BucketLists {
     /// One entry per band, in band order.
     pub bands: Vec<BandBuckets>,
@@ -272,12 +272,6 @@ pub fn bucket_lists(
     progress: &Progress,
 ) -> Result<BucketLists> {
     let (banding, cap) = start_banding(sigs, options, included, progress)?;
-    struct Band {
-        buckets: BandBuckets,
-        bucket_of: Vec<u32>,
-        stats: BucketStats,
-        pairs: u64,
-    }
     let per_band: Vec<Band> = (0..banding.bands)
         .into_par_iter()
         .map(|band| {
@@ -312,9 +306,25 @@ pub fn bucket_lists(
             Ok(out)
         })
         .collect::<Result<_>>()?;
+    Ok(assemble(per_band))
+}
+
+/// One band's share of a [`BucketLists`]: its buckets, each document's bucket in it, its
+/// statistics and its bucket pairs.
+struct Band {
+    buckets: BandBuckets,
+    bucket_of: Vec<u32>,
+    stats: BucketStats,
+    pairs: u64,
+}
+
+/// The lists of all bands from each band's share: the documents' buckets made
+/// document-major, the statistics and pairs totalled.
+fn assemble(per_band: Vec<Band>) -> BucketLists {
     let mut result = BucketLists::default();
     let bands = per_band.len();
-    result.bucket_of = vec![u32::MAX; sigs.len() * bands];
+    let docs = per_band.first().map_or(0, |b| b.bucket_of.len());
+    result.bucket_of = vec![u32::MAX; docs * bands];
     for (k, band) in per_band.iter().enumerate() {
         for (d, &bucket) in band.bucket_of.iter().enumerate() {
             result.bucket_of[d * bands + k] = bucket;
@@ -329,5 +339,108 @@ pub fn bucket_lists(
         result.bucket_pairs += band.pairs;
         result.bands.push(band.buckets);
     }
-    Ok(result)
+    result
+}
+
+/// [`bucket_lists`] of every document, keying only the first of each group of documents whose
+/// banded values are equal. `first_of[d]` is the first document in input order (so `≤ d`)
+/// whose leading b × r signature values equal d's, d itself when no earlier one's do, as
+/// `first_of_each_row` finds them. Such documents share a bucket in every band, so only the
+/// first of each group is keyed and sorted; the others join its buckets at their input
+/// positions, and a bucket's size counts them all. The lists, bucket numbers and statistics
+/// are those of [`bucket_lists`] (tested): only the keying and sorting, most of the work, is
+/// done per distinct row, which in a template corpus that repeats texts verbatim is about
+/// half of the documents.
+pub(crate) fn bucket_lists_of_representatives(
+    sigs: &Signatures,
+    options: &BandingOptions,
+    first_of: &[u32],
+    progress: &Progress,
+) -> Result<BucketLists> {
+    assert_eq!(
+        first_of.len(),
+        sigs.len(),
+        "a first document for each document"
+    );
+    let (banding, cap) = start_banding(sigs, options, None, progress)?;
+    let n = sigs.len();
+    // Each first document's group size, and which documents are keyed.
+    let mut multiplicity = vec![0u32; n];
+    let mut keyed = vec![false; n];
+    for (d, &first) in first_of.iter().enumerate() {
+        debug_assert!(first as usize <= d, "a group's first document comes first");
+        if !sigs.is_empty_doc(d) {
+            multiplicity[first as usize] += 1;
+            keyed[d] = first as usize == d;
+        }
+    }
+    let keyed: Vec<u32> = (0..n as u32).filter(|&d| keyed[d as usize]).collect();
+    let keys_by_band = band_keys_of_docs(sigs, banding, &keyed);
+    drop(keyed);
+    progress.check()?;
+    let per_band: Vec<Band> = keys_by_band
+        .into_par_iter()
+        .enumerate()
+        .map(|(band, keys)| {
+            progress.check()?;
+            let mut bucket_of = vec![u32::MAX; n];
+            let mut stats = BucketStats::default();
+            let mut offsets = vec![0u32];
+            let mut pairs = 0u64;
+            for run in keys.chunk_by(|x, y| x.0 == y.0) {
+                let size: usize = run
+                    .iter()
+                    .map(|&(_, d)| multiplicity[d as usize] as usize)
+                    .sum();
+                if size < 2 {
+                    continue;
+                }
+                let info = BucketInfo {
+                    band,
+                    size,
+                    // Keys sort by (key, document) and a group's first document is its
+                    // smallest, so this is the bucket's first member.
+                    first_doc: run[0].1,
+                };
+                let kept = stats.record(info, cap);
+                pairs += pairs_among(kept as u64);
+                let number = offsets.len() as u32 - 1;
+                for &(_, d) in run {
+                    bucket_of[d as usize] = number;
+                }
+                offsets.push(offsets[offsets.len() - 1] + kept as u32);
+            }
+            stats.finish();
+            // Every document takes its first's bucket, in input order, while the bucket has
+            // room under the cap. A first document left out by the cap has no bucket, and
+            // neither have its copies: they come after it in input order, so after the cut too.
+            let mut cursor = offsets[..offsets.len() - 1].to_vec();
+            let mut members = vec![0u32; offsets[offsets.len() - 1] as usize];
+            for d in 0..n {
+                if sigs.is_empty_doc(d) {
+                    continue;
+                }
+                let bucket = bucket_of[first_of[d] as usize];
+                if bucket == u32::MAX {
+                    continue;
+                }
+                let at = &mut cursor[bucket as usize];
+                if *at < offsets[bucket as usize + 1] {
+                    members[*at as usize] = d as u32;
+                    *at += 1;
+                    bucket_of[d] = bucket;
+                } else {
+                    bucket_of[d] = u32::MAX;
+                }
+            }
+            progress.advance(1);
+            Ok(Band {
+                buckets: BandBuckets { offsets, members },
+                bucket_of,
+                stats,
+                pairs,
+            })
+        })
+        .collect::<Result<_>>()?;
+    Ok(assemble(per_band))
 }

@@ -37,6 +37,51 @@ pub(super) fn band_keys_among(
     sort_by_key_then_doc(keys)
 }
 
+/// The keys of every band for the documents `docs` (ascending), each band's sorted by (key,
+/// doc) as [`band_keys_among`] gives them. Each document's row is read once, for all its bands,
+/// where one pass per band reads a few bytes of every row: with rows of hundreds of bytes each
+/// such read is a cache miss, and the passes were bound by them.
+pub(super) fn band_keys_of_docs(
+    sigs: &Signatures,
+    banding: Banding,
+    docs: &[u32],
+) -> Vec<Vec<(u64, u32)>> {
+    use rayon::prelude::*;
+    const CHUNK: usize = 4096;
+    let mut per_band: Vec<Vec<(u64, u32)>> = (0..banding.bands)
+        .map(|_| vec![(0u64, 0u32); docs.len()])
+        .collect();
+    // For each chunk of documents, its slice of every band's keys.
+    let mut rest: Vec<&mut [(u64, u32)]> = per_band.iter_mut().map(|v| v.as_mut_slice()).collect();
+    /// A chunk of documents and its slice of every band's key list.
+    struct ChunkKeys<'a> {
+        docs: &'a [u32],
+        bands: Vec<&'a mut [(u64, u32)]>,
+    }
+    let mut chunks: Vec<ChunkKeys> = Vec::new();
+    for chunk in docs.chunks(CHUNK) {
+        let mut slices = Vec::with_capacity(rest.len());
+        for band in rest.iter_mut() {
+            let (head, tail) = std::mem::take(band).split_at_mut(chunk.len());
+            slices.push(head);
+            *band = tail;
+        }
+        chunks.push(ChunkKeys {
+            docs: chunk,
+            bands: slices,
+        });
+    }
+    chunks.into_par_iter().for_each(|mut chunk| {
+        for (i, &d) in chunk.docs.iter().enumerate() {
+            let row = sigs.row(d as usize);
+            for (band, keys) in chunk.bands.iter_mut().enumerate() {
+                keys[i] = (band_key(row, banding, band), d);
+            }
+        }
+    });
+    per_band.into_par_iter().map(sort_by_key_then_doc).collect()
+}
+
 /// Sorts (key, doc) entries whose docs are ascending and whose keys are uniform hashes.
 ///
 /// Two stable counting passes (most-significant digit first): 256 partitions by the top 8

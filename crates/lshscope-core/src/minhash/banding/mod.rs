@@ -8,6 +8,7 @@ mod stats;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use buckets::bucket_lists_of_representatives;
 pub use buckets::{BandBuckets, BucketLists, SharedBands, bucket_lists};
 pub use candidates::{find_candidates, find_candidates_among};
 pub use keys::{band_key, band_keys};

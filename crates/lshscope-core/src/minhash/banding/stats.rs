@@ -30,26 +30,40 @@ impl BucketStats {
             if size < 2 {
                 continue;
             }
-            let info = BucketInfo {
-                band,
-                size,
-                first_doc: run[0].1,
-            };
-            self.largest.push(info);
-            if self.largest.len() > 64 {
-                keep_top(&mut self.largest, 10);
-            }
-            let kept = size.min(cap);
-            if kept < size {
-                self.capped.push(info);
-                self.capped_count += 1;
-                if self.capped.len() > 64 {
-                    keep_top(&mut self.capped, 10);
-                }
-                self.dropped += pairs_among(size as u64) - pairs_among(kept as u64);
-            }
+            let kept = self.record(
+                BucketInfo {
+                    band,
+                    size,
+                    first_doc: run[0].1,
+                },
+                cap,
+            );
             visit(&run[..kept]);
         }
+        self.finish();
+    }
+
+    /// Records one bucket of two or more documents and returns how many of its members the
+    /// cap keeps.
+    pub(super) fn record(&mut self, info: BucketInfo, cap: usize) -> usize {
+        self.largest.push(info);
+        if self.largest.len() > 64 {
+            keep_top(&mut self.largest, 10);
+        }
+        let kept = info.size.min(cap);
+        if kept < info.size {
+            self.capped.push(info);
+            self.capped_count += 1;
+            if self.capped.len() > 64 {
+                keep_top(&mut self.capped, 10);
+            }
+            self.dropped += pairs_among(info.size as u64) - pairs_among(kept as u64);
+        }
+        kept
+    }
+
+    /// Keeps the ten largest of each list, after the last [`BucketStats::record`].
+    pub(super) fn finish(&mut self) {
         keep_top(&mut self.largest, 10);
         keep_top(&mut self.capped, 10);
     }
