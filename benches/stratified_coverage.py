@@ -64,6 +64,8 @@ def main():
     ap.add_argument("corpus")
     ap.add_argument("threshold", type=float)
     ap.add_argument("--seeds", type=int, default=20)
+    ap.add_argument("--first-seed", type=int, default=1,
+                    help="seeds run from here (split a long check into pieces)")
     ap.add_argument("--pairs", type=int, default=100_000, help="N of --estimate-pairs")
     ap.add_argument("--exact", help="the exact join's output (written when missing)")
     ap.add_argument("--distribution",
@@ -96,7 +98,7 @@ def main():
     covered, half_widths, errors, seconds = {}, {}, [], []
     with tempfile.TemporaryDirectory() as tmp:
         sample = os.path.join(tmp, "sample.csv")
-        for seed in range(1, args.seeds + 1):
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
             start = time.time()
             subprocess.run([lsh, "truth", args.corpus, "--estimate-pairs", str(args.pairs),
                             "-t", t, "--seed", str(seed), "-q", "-o", sample], check=True)
