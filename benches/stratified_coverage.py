@@ -12,8 +12,11 @@ For one corpus and threshold t, samples N pairs for seeds 1..S, reads each sampl
 
 The exact values come from `lshscope truth -t T` (the exact similarity join, written once
 to EXACT and reused), read back by `tune --truth EXACT`, which gives each row's exact recall.
-Without an exact file (a corpus too large to join) pass --no-exact: the table then shows the
-estimates and interval widths only, which need no exact value.
+Where the join's pair list is too large (a million template documents hold ~10^9 pairs at
+0.7), pass --distribution DIST instead: the output of `lshscope truth -t T0 --blocks
+FAMILIES` (T0 <= T; `jaccard,pairs` rows, the exact count of every Jaccard value at or above
+T0), from which the count at or above T and each row's exact recall are summed here. Without
+either (--no-exact) the table shows the estimates and interval widths only.
 
 It is slow by design (one index and one sample per seed); run it in the background:
 
@@ -21,10 +24,16 @@ It is slow by design (one index and one sample per seed); run it in the backgrou
     nice -n 10 python3 benches/stratified_coverage.py /tmp/t100k.csv 0.9 \
         --exact /tmp/t100k.truth09.csv.zst > coverage.log
 
+    lshscope gen --templates -n 1000000 -o /tmp/t1m.csv --families /tmp/t1m.families.csv
+    lshscope truth /tmp/t1m.csv -t 0.7 --blocks /tmp/t1m.families.csv --force -o /tmp/t1m.dist.csv
+    nice -n 10 python3 benches/stratified_coverage.py /tmp/t1m.csv 0.9 \
+        --distribution /tmp/t1m.dist.csv > coverage.log
+
 docs/tuning.md holds the table it printed.
 """
 
 import argparse
+import csv
 import json
 import os
 import subprocess
@@ -37,22 +46,43 @@ def run_json(cmd):
     return json.loads(subprocess.run(cmd, check=True, capture_output=True).stdout)
 
 
+def read_distribution(path, t):
+    """The (jaccard, pairs) rows of an exact distribution at or above t."""
+    with open(path, newline="") as f:
+        rows = [(float(r["jaccard"]), int(r["pairs"])) for r in csv.DictReader(f)]
+    return [(j, n) for j, n in rows if j >= t]
+
+
+def exact_recall_of(distribution, bands, rows):
+    """The mean of P(s) = 1 - (1 - s^r)^b over the pairs of the distribution."""
+    total = sum(n for _, n in distribution)
+    return sum(n * (1.0 - (1.0 - j ** rows) ** bands) for j, n in distribution) / total
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("corpus")
     ap.add_argument("threshold", type=float)
     ap.add_argument("--seeds", type=int, default=20)
+    ap.add_argument("--first-seed", type=int, default=1,
+                    help="seeds run from here (split a long check into pieces)")
     ap.add_argument("--pairs", type=int, default=100_000, help="N of --estimate-pairs")
     ap.add_argument("--exact", help="the exact join's output (written when missing)")
+    ap.add_argument("--distribution",
+                    help="exact distribution of `truth --blocks` (instead of --exact)")
     ap.add_argument("--no-exact", action="store_true")
     ap.add_argument("--bin", default=os.environ.get("LSHSCOPE", "target/release/lshscope"))
     args = ap.parse_args()
-    if not args.no_exact and not args.exact:
-        ap.error("give --exact FILE, or --no-exact")
+    if not args.no_exact and not args.exact and not args.distribution:
+        ap.error("give --exact FILE, --distribution FILE or --no-exact")
     lsh, t = args.bin, str(args.threshold)
 
-    exact_count, exact_recall = None, {}
-    if not args.no_exact:
+    exact_count, exact_recall, distribution = None, {}, None
+    if args.distribution:
+        distribution = read_distribution(args.distribution, args.threshold)
+        exact_count = sum(n for _, n in distribution)
+        print(f"exact: {exact_count:,.0f} pairs >= {t} (from {args.distribution})", flush=True)
+    elif not args.no_exact:
         if not os.path.exists(args.exact):
             start = time.time()
             subprocess.run([lsh, "truth", args.corpus, "-t", t, "--force", "-q", "-o", args.exact],
@@ -68,7 +98,7 @@ def main():
     covered, half_widths, errors, seconds = {}, {}, [], []
     with tempfile.TemporaryDirectory() as tmp:
         sample = os.path.join(tmp, "sample.csv")
-        for seed in range(1, args.seeds + 1):
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
             start = time.time()
             subprocess.run([lsh, "truth", args.corpus, "--estimate-pairs", str(args.pairs),
                             "-t", t, "--seed", str(seed), "-q", "-o", sample], check=True)
@@ -92,6 +122,11 @@ def main():
                     continue
                 half_widths.setdefault(key, []).append((interval[1] - interval[0]) / 2)
                 text = f"{key}: [{interval[0]:.4f}, {interval[1]:.4f}]"
+                if distribution and (row["bands"], row["rows"]) not in exact_recall:
+                    exact_recall[(row["bands"], row["rows"])] = exact_recall_of(
+                        distribution, row["bands"], row["rows"])
+                    print(f"exact recall of {key}: "
+                          f"{exact_recall[(row['bands'], row['rows'])]:.6f}", flush=True)
                 exact = exact_recall.get((row["bands"], row["rows"]))
                 if exact is not None:
                     covered[key] = covered.get(key, 0) + (interval[0] <= exact <= interval[1])

@@ -76,6 +76,12 @@ pub struct GenArgs {
     /// With --kind templates: also plant a family of N edited copies of one template.
     #[arg(long, value_name = "N")]
     pub template_family: Option<usize>,
+    /// With --kind templates: write the ground-truth families to FILE, `id,family,member`
+    /// for every document: its family's number and how it was made (`unique`, `first`,
+    /// `copy`, `edited`, `identical-group`, `template-family`). Format and compression from
+    /// its name, as for --output; the corpus is the same with or without it.
+    #[arg(long, value_name = "FILE")]
+    pub families: Option<PathBuf>,
 }
 
 /// The corpora `gen` makes.
@@ -129,6 +135,7 @@ fn check_options(args: &GenArgs, kind: GenKind) -> Result<()> {
     )?;
     given(args.shingle.is_some(), "--shingle", &[Words, Jobs])?;
     given(args.truth.is_some(), "--truth", &[Words, Jobs])?;
+    given(args.families.is_some(), "--families", &[Templates])?;
     given(
         args.max_family.is_some(),
         "--max-family",
@@ -176,29 +183,11 @@ pub fn run(args: GenArgs) -> Result<i32> {
     }
     let target = OutputTarget::new(args.output.as_deref());
     let format = CorpusFormat::of(&target, args.output_format)?;
-    let truth = match &args.truth {
-        Some(path) => {
-            let t = OutputTarget::new(Some(path));
-            if t.path.is_none() && target.path.is_none() {
-                return Err(Error::usage(
-                    "the corpus and --truth cannot both go to stdout: give --output a file name",
-                ));
-            }
-            if format == CorpusFormat::Text {
-                return Err(Error::usage(format!(
-                    "{}: a text corpus (one document per line) holds no ids, and --truth names \
-                     documents by id; write the corpus as .csv, .tsv or .jsonl",
-                    target.display()
-                )));
-            }
-            let f = t.format(None, FORMATS)?;
-            Some((t, f))
-        }
-        None => None,
-    };
+    let truth = side_file("--truth", args.truth.as_ref(), &target, format)?;
+    let families = side_file("--families", args.families.as_ref(), &target, format)?;
     let (levels, pairs_per_level, shingle) = planting(&args);
     let (corpus, pairs, what) = match kind {
-        GenKind::Templates => return write_templated(&args, &target, format),
+        GenKind::Templates => return write_templated(&args, &target, format, families),
         GenKind::Words => {
             let (corpus, pairs) = generate(&GenOptions {
                 documents: args.docs,
@@ -253,6 +242,35 @@ pub fn run(args: GenArgs) -> Result<i32> {
             .unwrap_or_default()
     );
     Ok(0)
+}
+
+/// The target and row format of a file written next to the corpus that names documents by id
+/// (`--truth`, `--families`), refused when it cannot be told apart from the corpus or the
+/// corpus has no ids.
+fn side_file(
+    flag: &str,
+    path: Option<&PathBuf>,
+    target: &OutputTarget,
+    format: CorpusFormat,
+) -> Result<Option<(OutputTarget, OutputFormat)>> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let t = OutputTarget::new(Some(path));
+    if t.path.is_none() && target.path.is_none() {
+        return Err(Error::usage(format!(
+            "the corpus and {flag} cannot both go to stdout: give --output a file name"
+        )));
+    }
+    if format == CorpusFormat::Text {
+        return Err(Error::usage(format!(
+            "{}: a text corpus (one document per line) holds no ids, and {flag} names \
+             documents by id; write the corpus as .csv, .tsv or .jsonl",
+            target.display()
+        )));
+    }
+    let f = t.format(None, FORMATS)?;
+    Ok(Some((t, f)))
 }
 
 /// ", 1,234 reposts, 987 edited reposts, 2,345 ads in 60 template families": what else the
@@ -426,7 +444,12 @@ fn write_tsv(w: &mut dyn Write, corpus: &Corpus) -> std::io::Result<()> {
     w.flush()
 }
 
-fn write_templated(args: &GenArgs, target: &OutputTarget, format: CorpusFormat) -> Result<i32> {
+fn write_templated(
+    args: &GenArgs,
+    target: &OutputTarget,
+    format: CorpusFormat,
+    families: Option<(OutputTarget, OutputFormat)>,
+) -> Result<i32> {
     let defaults = TemplateOptions::default();
     let copy_share = args.copy_share.unwrap_or(defaults.copy_share);
     lshscope_core::error::check_unit("--copy-share", copy_share)?;
@@ -444,15 +467,31 @@ fn write_templated(args: &GenArgs, target: &OutputTarget, format: CorpusFormat) 
         ..defaults
     });
     write_corpus(target, format, &out.corpus)?;
+    if let Some((t, f)) = &families {
+        t.write(None, |w| {
+            let mut rows = RowWriter::new(w, *f, &["id", "family", "member"], None)?;
+            for d in 0..out.corpus.len() {
+                rows.write_row(&[
+                    Field::Str(out.corpus.id(d)),
+                    Field::U64(out.family[d] as u64),
+                    Field::Str(out.member[d].name()),
+                ])?;
+            }
+            rows.finish()
+        })?;
+    }
     if !args.quiet {
-        let families = out.family.iter().max().map_or(0, |&f| f as usize + 1);
+        let count = out.family.iter().max().map_or(0, |&f| f as usize + 1);
         eprintln!(
-            "wrote {} {} in {} template {} to {}",
+            "wrote {} {} in {} template {} to {}{}",
             thousands(out.corpus.len() as u64),
             for_count(out.corpus.len() as u64, "document", "documents"),
-            thousands(families as u64),
-            for_count(families as u64, "family", "families"),
-            target.display()
+            thousands(count as u64),
+            for_count(count as u64, "family", "families"),
+            target.display(),
+            families
+                .map(|(t, _)| format!(" (families: {})", t.display()))
+                .unwrap_or_default()
         );
     }
     Ok(0)

@@ -137,3 +137,106 @@ fn the_seed_fixes_the_corpus() {
         .join(" ");
     assert!(seed.contains("byte for byte"), "{seed}");
 }
+
+/// `--families` writes every document's family and how it was made, and leaves the corpus
+/// byte for byte as it is without it; `truth --blocks` reads it back.
+#[test]
+fn the_families_file_names_every_document_and_leaves_the_corpus_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = [
+        "gen",
+        "--kind",
+        "templates",
+        "-n",
+        "1200",
+        "--seed",
+        "3",
+        "--identical-group",
+        "30",
+        "--template-family",
+        "40",
+        "-q",
+    ];
+    let (plain, with) = (dir.path().join("plain.csv"), dir.path().join("with.csv"));
+    let families = dir.path().join("families.csv");
+    lshscope()
+        .args(base)
+        .arg("-o")
+        .arg(&plain)
+        .assert()
+        .success();
+    lshscope()
+        .args(base)
+        .arg("-o")
+        .arg(&with)
+        .arg("--families")
+        .arg(&families)
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read(&plain).unwrap(),
+        std::fs::read(&with).unwrap()
+    );
+    let rows = std::fs::read_to_string(&families).unwrap();
+    let mut lines = rows.lines();
+    assert_eq!(lines.next(), Some("id,family,member"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 1200);
+    let count = |member: &str| rows.iter().filter(|r| r[2] == member).count();
+    assert_eq!(count("identical-group"), 30);
+    assert_eq!(count("template-family"), 40);
+    assert!(count("unique") > 0 && count("copy") > 0 && count("edited") > 0);
+    assert!(rows.iter().all(|r| r[0].starts_with('t')));
+    // Ground truth for a dedup tool: the pairs at 0.9 of the exact join, counted by blocks.
+    let out = lshscope()
+        .args(["truth", "-t", "0.9", "-q"])
+        .arg(&plain)
+        .arg("--blocks")
+        .arg(&families)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let join = lshscope()
+        .args(["truth", "-t", "0.9", "-q"])
+        .arg(&plain)
+        .output()
+        .unwrap();
+    let pairs = String::from_utf8_lossy(&join.stdout).lines().count() - 1;
+    let counted: usize = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap().parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(counted, pairs);
+    assert!(pairs > 100, "{pairs}");
+    // Not for the other kinds, and not with a text corpus, which has no ids.
+    lshscope()
+        .args([
+            "gen",
+            "--kind",
+            "jobs",
+            "--families",
+            "f.csv",
+            "-o",
+            "j.csv",
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "--families applies to --kind templates, not to --kind jobs",
+        ));
+    lshscope()
+        .args(["gen", "--templates", "--families"])
+        .arg(&families)
+        .arg("-o")
+        .arg(dir.path().join("t.txt"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "holds no ids, and --families names",
+        ));
+}

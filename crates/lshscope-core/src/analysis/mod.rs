@@ -2,6 +2,7 @@
 //! human labels, clusters and the chaining audit, and other tools' results read back
 //! ([`import`]).
 
+pub mod blocked;
 pub mod center;
 pub mod clusters;
 pub mod components;

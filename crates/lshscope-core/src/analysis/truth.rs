@@ -100,6 +100,8 @@ pub struct JoinWork {
     /// Estimated posting entries scanned: Σ over tokens of (probes × postings) / 2, since each
     /// document only meets the documents before it (the length filter lowers the real number;
     /// correlation between a token's frequency and document size can raise it a little).
+    /// In a join across blocks: the entries of other blocks on the probe prefixes' lists, all
+    /// of which are read.
     pub estimated_scans: f64,
 }
 
@@ -151,8 +153,23 @@ pub struct JoinPlan<'a> {
     /// first bound, without reading the document's tokens).
     index_prefix_lens: Vec<u32>,
     index_prefix_last: Vec<u32>,
+    /// With a partition of the documents into blocks ([`plan_join_across_blocks`]): only
+    /// pairs of different blocks are joined.
+    blocks: Option<BlockPostings>,
     /// What the join will cost, for a caller to look at before running it.
     pub work: JoinWork,
+}
+
+/// The block side of a join across blocks. Each posting list is sorted by (block, processing
+/// order) instead of processing order alone, so the entries of the probing document's own
+/// block are one run, found by two binary searches and skipped whole: inside a big template
+/// family every member shares the family's rare tokens, and walking those entries is what
+/// makes the plain join quadratic in the family's size.
+struct BlockPostings {
+    /// Block of every document, by processing order.
+    by_order: Vec<u32>,
+    /// Block of every posting entry, parallel to `JoinPlan::postings`.
+    of_posting: Vec<u32>,
 }
 
 /// One entry of the inverted index: everything the probe loop needs about the indexed
@@ -316,6 +333,37 @@ pub fn plan_join<'a>(
     threshold: f64,
     progress: &Progress,
 ) -> Result<JoinPlan<'a>> {
+    plan(sets, threshold, None, progress)
+}
+
+/// [`plan_join`] for the pairs of documents in different blocks only: `blocks[d]` is the block
+/// of document `d`, and a pair inside one block is never counted, scanned or verified.
+///
+/// Prefix filtering needs nothing of the pairs it skips: every pair of different blocks with
+/// Jaccard ≥ T shares a token of their prefixes, meets there, and is verified as in the plain
+/// join, so the pairs found are exactly the plain join's pairs whose blocks differ.
+pub fn plan_join_across_blocks<'a>(
+    sets: &'a ShingleSets,
+    threshold: f64,
+    blocks: &[u32],
+    progress: &Progress,
+) -> Result<JoinPlan<'a>> {
+    if blocks.len() != sets.len() {
+        return Err(Error::usage(format!(
+            "{} blocks given for {} documents",
+            blocks.len(),
+            sets.len()
+        )));
+    }
+    plan(sets, threshold, Some(blocks), progress)
+}
+
+fn plan<'a>(
+    sets: &'a ShingleSets,
+    threshold: f64,
+    blocks: Option<&[u32]>,
+    progress: &Progress,
+) -> Result<JoinPlan<'a>> {
     if !(threshold > 0.0 && threshold <= 1.0) {
         return Err(Error::usage(format!(
             "the join threshold must be in (0, 1], got {threshold}: at 0 every pair qualifies, \
@@ -392,8 +440,10 @@ pub fn plan_join<'a>(
         }
     }
     let mut estimated_scans = 0.0f64;
-    for w in 0..distinct_tokens {
-        estimated_scans += probes[w] as f64 * posting_offsets[w + 1] as f64 / 2.0;
+    if blocks.is_none() {
+        for w in 0..distinct_tokens {
+            estimated_scans += probes[w] as f64 * posting_offsets[w + 1] as f64 / 2.0;
+        }
     }
     drop(probes);
     for w in 1..posting_offsets.len() {
@@ -415,6 +465,48 @@ pub fn plan_join<'a>(
         }
     }
     drop(fill);
+    let blocks = blocks.map(|blocks| {
+        let by_order: Vec<u32> = order.iter().map(|&d| blocks[d as usize]).collect();
+        // Each list by (block, order): split the postings at the list boundaries and sort
+        // the lists in parallel.
+        let mut lists: Vec<&mut [Posting]> = Vec::with_capacity(distinct_tokens);
+        let mut rest = postings.as_mut_slice();
+        for w in 0..distinct_tokens {
+            let (list, tail) = rest.split_at_mut(posting_offsets[w + 1] - posting_offsets[w]);
+            lists.push(list);
+            rest = tail;
+        }
+        lists
+            .into_par_iter()
+            .for_each(|list| list.sort_unstable_by_key(|p| (by_order[p.doc as usize], p.doc)));
+        let of_posting: Vec<u32> = postings
+            .par_iter()
+            .map(|p| by_order[p.doc as usize])
+            .collect();
+        BlockPostings {
+            by_order,
+            of_posting,
+        }
+    });
+    if let Some(b) = &blocks {
+        // Every entry of another block on a probe prefix's lists is read (the lists are not
+        // in processing order, so the bounds are tested entry by entry).
+        estimated_scans = (0..n)
+            .into_par_iter()
+            .map(|o| {
+                let set = &tokens[token_offsets[o]..token_offsets[o + 1]];
+                set[..probe_prefix_len(set.len(), tf)]
+                    .iter()
+                    .map(|&w| {
+                        let range = posting_offsets[w as usize]..posting_offsets[w as usize + 1];
+                        let len = range.len();
+                        let (lo, hi) = own_run(&b.of_posting[range], b.by_order[o]);
+                        (len - (hi - lo)) as f64
+                    })
+                    .sum::<f64>()
+            })
+            .sum();
+    }
     let index_prefix_lens: Vec<u32> = sizes
         .iter()
         .map(|&s| index_prefix_len(s as usize, tf) as u32)
@@ -445,8 +537,16 @@ pub fn plan_join<'a>(
         postings,
         index_prefix_lens,
         index_prefix_last,
+        blocks,
         work,
     })
+}
+
+/// The run of `block` in a posting list's blocks (sorted): its start and end.
+fn own_run(list_blocks: &[u32], block: u32) -> (usize, usize) {
+    let lo = list_blocks.partition_point(|&k| k < block);
+    let hi = lo + list_blocks[lo..].partition_point(|&k| k == block);
+    (lo, hi)
 }
 
 /// Per-thread scratch of the probe loop: overlap counters by processing order, and the
@@ -480,8 +580,20 @@ impl JoinPlan<'_> {
             let xs = self.tokens_of(o);
             let entries: usize = xs[..probe_prefix_len(xs.len(), tf)]
                 .iter()
-                .map(|&w| self.posting_offsets[w as usize + 1] - self.posting_offsets[w as usize])
+                .map(|&w| {
+                    let range =
+                        self.posting_offsets[w as usize]..self.posting_offsets[w as usize + 1];
+                    // Across blocks the own block's run is skipped, every other entry read.
+                    let own = self.blocks.as_ref().map_or(0, |b| {
+                        let (lo, hi) = own_run(&b.of_posting[range.clone()], b.by_order[o]);
+                        hi - lo
+                    });
+                    range.len() - own
+                })
                 .sum();
+            if self.blocks.is_some() {
+                return 1 + entries as u64;
+            }
             1 + (entries as f64 * (o + 1) as f64 / n as f64) as u64
         };
         let total: u64 = (0..n).into_par_iter().map(probe_work).sum();
@@ -550,8 +662,23 @@ impl JoinPlan<'_> {
         // `touched[..touched]` lists the documents met so far; it has room for all of them.
         let mut touched = 0usize;
         for (i, &w) in xs[..px].iter().enumerate() {
-            let list = &self.postings
-                [self.posting_offsets[w as usize]..self.posting_offsets[w as usize + 1]];
+            let range = self.posting_offsets[w as usize]..self.posting_offsets[w as usize + 1];
+            let list = &self.postings[range.clone()];
+            let rest_x = (nx - i - 1) as u32;
+            let mut scanned = 0u64;
+            if let Some(blocks) = &self.blocks {
+                // By block: every entry outside the own block's run, bounds tested one by one.
+                let (lo, hi) = own_run(&blocks.of_posting[range], blocks.by_order[o]);
+                for p in list[..lo].iter().chain(&list[hi..]) {
+                    if p.doc < first || p.doc >= ox {
+                        continue;
+                    }
+                    scanned += 1;
+                    meet(scratch, &mut touched, p, min_size, rest_x);
+                }
+                stats.scans += scanned;
+                continue;
+            }
             // Entries from `first` on (one binary search, skipped when the list starts there),
             // up to the first document not before x (a compare per entry, no second search).
             let lo = if list.first().is_some_and(|p| p.doc < first) {
@@ -559,22 +686,12 @@ impl JoinPlan<'_> {
             } else {
                 0
             };
-            let rest_x = (nx - i - 1) as u32;
-            let mut scanned = 0u64;
             for p in &list[lo..] {
                 if p.doc >= ox {
                     break;
                 }
                 scanned += 1;
-                // Branch-free: whether a document is new, alive or pruned is unpredictable.
-                let oy = p.doc as usize;
-                let seen = scratch.overlap[oy];
-                scratch.touched[touched] = p.doc;
-                touched += (seen == 0) as usize;
-                let needed = scratch.needed[p.size as usize - min_size];
-                let bound = (seen + 1) as u32 + rest_x.min(p.rest);
-                let alive = seen != PRUNED && bound >= needed;
-                scratch.overlap[oy] = if alive { seen + 1 } else { PRUNED };
+                meet(scratch, &mut touched, p, min_size, rest_x);
             }
             stats.scans += scanned;
         }
@@ -600,6 +717,22 @@ impl JoinPlan<'_> {
             }
         }
     }
+}
+
+/// Counts one posting entry met by a probe whose token has `rest_x` tokens after it: one more
+/// shared token for the indexed document, or the document pruned for good when the positional
+/// bound says it cannot reach the overlap needed.
+#[inline(always)]
+fn meet(scratch: &mut Scratch, touched: &mut usize, p: &Posting, min_size: usize, rest_x: u32) {
+    // Branch-free: whether a document is new, alive or pruned is unpredictable.
+    let oy = p.doc as usize;
+    let seen = scratch.overlap[oy];
+    scratch.touched[*touched] = p.doc;
+    *touched += (seen == 0) as usize;
+    let needed = scratch.needed[p.size as usize - min_size];
+    let bound = (seen + 1) as u32 + rest_x.min(p.rest);
+    let alive = seen != PRUNED && bound >= needed;
+    scratch.overlap[oy] = if alive { seen + 1 } else { PRUNED };
 }
 
 impl JoinPlan<'_> {

@@ -51,6 +51,39 @@ pub struct TemplateCorpus {
     pub corpus: Corpus,
     /// `family[d]`: the family of document `d`, one entry per document.
     pub family: Vec<u32>,
+    /// `member[d]`: how document `d` was made from its family's template.
+    pub member: Vec<Member>,
+}
+
+/// How a document of a template corpus was made: the ground truth a families file names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Member {
+    /// The only document of its family.
+    Unique,
+    /// The first member of a family of two or more: the text its copies repeat.
+    First,
+    /// A verbatim copy of its family's first member.
+    Copy,
+    /// The template with 0–3 words replaced (with none it can equal the first member).
+    Edited,
+    /// A member of the planted group of verbatim copies (`identical_group`).
+    IdenticalGroup,
+    /// A member of the planted family of edited copies (`template_family`).
+    TemplateFamily,
+}
+
+impl Member {
+    /// The name a families file gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Member::Unique => "unique",
+            Member::First => "first",
+            Member::Copy => "copy",
+            Member::Edited => "edited",
+            Member::IdenticalGroup => "identical-group",
+            Member::TemplateFamily => "template-family",
+        }
+    }
 }
 
 /// Syllables the pseudo-words are made of (no real words, so no real text is reproduced).
@@ -129,10 +162,10 @@ pub fn generate_templated(options: &TemplateOptions) -> TemplateCorpus {
     let mut rng = Stream(SplitMix64::new(options.seed ^ 0x7465_6d70_6c61_7465));
     let vocab = vocabulary(&mut rng, 20_000);
     let n = options.docs;
-    let mut texts: Vec<(u32, String)> = Vec::with_capacity(n);
+    let mut texts: Vec<(u32, Member, String)> = Vec::with_capacity(n);
     let mut family = 0u32;
     let mut planted =
-        |size: usize, copies: bool, texts: &mut Vec<(u32, String)>, rng: &mut Stream| {
+        |size: usize, copies: bool, texts: &mut Vec<(u32, Member, String)>, rng: &mut Stream| {
             let size = size.min(n - texts.len());
             if size == 0 {
                 return;
@@ -146,7 +179,12 @@ pub fn generate_templated(options: &TemplateOptions) -> TemplateCorpus {
                 } else {
                     member(rng, &vocab, &t)
                 };
-                texts.push((family, text));
+                let kind = if copies {
+                    Member::IdenticalGroup
+                } else {
+                    Member::TemplateFamily
+                };
+                texts.push((family, kind, text));
             }
             family += 1;
         };
@@ -161,12 +199,21 @@ pub fn generate_templated(options: &TemplateOptions) -> TemplateCorpus {
         let t = template(&mut rng, &vocab, words);
         let first = member(&mut rng, &vocab, &t);
         for i in 0..size {
-            let text = if i == 0 || rng.unit() < options.copy_share {
-                first.clone()
+            // The draws are the ones made before families were recorded, so a corpus stays
+            // the same byte for byte.
+            let (kind, text) = if i == 0 {
+                let kind = if size == 1 {
+                    Member::Unique
+                } else {
+                    Member::First
+                };
+                (kind, first.clone())
+            } else if rng.unit() < options.copy_share {
+                (Member::Copy, first.clone())
             } else {
-                member(&mut rng, &vocab, &t)
+                (Member::Edited, member(&mut rng, &vocab, &t))
             };
-            texts.push((family, text));
+            texts.push((family, kind, text));
         }
         family += 1;
     }
@@ -177,13 +224,16 @@ pub fn generate_templated(options: &TemplateOptions) -> TemplateCorpus {
     }
     let mut corpus = Corpus::new();
     let mut families = Vec::with_capacity(n);
-    for (k, (f, text)) in texts.into_iter().enumerate() {
+    let mut members = Vec::with_capacity(n);
+    for (k, (f, kind, text)) in texts.into_iter().enumerate() {
         corpus.push(&format!("t{:07}", k + 1), &text);
         families.push(f);
+        members.push(kind);
     }
     TemplateCorpus {
         corpus,
         family: families,
+        member: members,
     }
 }
 
@@ -211,6 +261,31 @@ mod tests {
             .map(|d| out.corpus.text(d))
             .collect();
         assert_eq!(copies.len(), 1);
+        // Every document says how it was made: planted families by name, a family of one as
+        // unique, a copy as the very text of its family's first member.
+        let mut first_text = std::collections::HashMap::new();
+        for d in 0..out.corpus.len() {
+            let (f, kind) = (out.family[d], out.member[d]);
+            match f {
+                0 => assert_eq!(kind, Member::IdenticalGroup),
+                1 => assert_eq!(kind, Member::TemplateFamily),
+                _ => assert_eq!(kind == Member::Unique, sizes[&f] == 1, "document {d}"),
+            }
+            if kind == Member::First {
+                assert!(first_text.insert(f, out.corpus.text(d)).is_none());
+            }
+        }
+        for d in 0..out.corpus.len() {
+            if out.member[d] == Member::Copy {
+                assert_eq!(out.corpus.text(d), first_text[&out.family[d]]);
+            }
+        }
+        let edited = out.member.iter().filter(|&&m| m == Member::Edited).count();
+        let copied = out.member.iter().filter(|&&m| m == Member::Copy).count();
+        assert!(
+            edited > copied && copied > 0,
+            "{edited} edited, {copied} copies"
+        );
         // A heavy tail: mostly singletons, yet families in the thousands.
         let singletons = sizes.values().filter(|&&s| s == 1).count();
         assert!(
