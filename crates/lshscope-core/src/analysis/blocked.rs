@@ -239,28 +239,27 @@ fn merge_counts(
 /// share a block. A document the file does not name is a block of its own. Returns the
 /// block of every document, numbered from 0.
 pub fn read_blocks(path: &Path, corpus: &Corpus) -> Result<Vec<u32>> {
-    let reader = crate::pairs::open_input(path)?;
-    let mut csv = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(true)
-        .from_reader(reader);
-    let headers = csv.headers().map_err(|e| csv_error(path, &e))?.clone();
+    let reader = crate::io::input::open_input(path)?;
+    let mut csv = crate::io::header_csv::HeaderCsv::new(reader, path, true)?;
     let column = |names: &[&str], fallback: usize| {
-        headers
+        names
             .iter()
-            .position(|h| names.contains(&h.trim()))
+            .find_map(|name| csv.column(name))
             .unwrap_or(fallback)
     };
     let (id_column, block_column) = (
         column(&["id"], 0),
         column(&["family", "block", "cluster"], 1),
     );
-    if headers.len() < 2 || id_column == block_column {
+    if csv.column_count() < 2 || id_column == block_column {
         return Err(Error::input(
             path,
             1,
-            "a blocks file needs two columns: the document id and its block (a header such as \
-             `id,family`)",
+            format!(
+                "a blocks file needs two columns, the document id and its block (a header such \
+                 as `id,family`); found: {}",
+                csv.header_text()
+            ),
         ));
     }
     let mut positions: HashMap<&str, u32> = HashMap::with_capacity(corpus.len());
@@ -270,12 +269,7 @@ pub fn read_blocks(path: &Path, corpus: &Corpus) -> Result<Vec<u32>> {
     const UNNAMED: u32 = u32::MAX;
     let mut blocks = vec![UNNAMED; corpus.len()];
     let mut labels: HashMap<String, u32> = HashMap::new();
-    let mut record = csv::StringRecord::new();
-    while csv
-        .read_record(&mut record)
-        .map_err(|e| csv_error(path, &e))?
-    {
-        let line = record.position().map_or(0, |p| p.line());
+    while let Some((line, record)) = csv.next_row()? {
         let (Some(id), Some(label)) = (record.get(id_column), record.get(block_column)) else {
             return Err(Error::input(path, line, "a row without its id or block"));
         };
@@ -305,11 +299,6 @@ pub fn read_blocks(path: &Path, corpus: &Corpus) -> Result<Vec<u32>> {
         *b = next;
     }
     Ok(blocks)
-}
-
-fn csv_error(path: &Path, e: &csv::Error) -> Error {
-    let line = e.position().map_or(0, |p| p.line());
-    Error::input(path, line, e.to_string())
 }
 
 #[cfg(test)]

@@ -47,6 +47,11 @@ impl<R: Read> HeaderCsv<R> {
             .position(|h| h.trim().trim_start_matches('\u{feff}') == want)
     }
 
+    /// How many columns the header names.
+    pub fn column_count(&self) -> usize {
+        self.headers.len()
+    }
+
     /// The header's column names as a message lists them ([`crate::io::excerpt::listing`]).
     pub fn header_text(&self) -> String {
         crate::io::excerpt::listing(&self.headers.iter().collect::<Vec<_>>())
