@@ -640,12 +640,22 @@ impl PairSorter {
     pub fn finish(mut self, mut sink: impl FnMut(&[VerifiedPair]) -> Result<()>) -> Result<usize> {
         let k = self.num_perm;
         if self.runs.is_empty() {
-            // Unpacked as they are gathered, on the threads; handed on as they lie.
-            let mut buffers = WindowBuffers::new();
-            while let Some(len) = self.held.next_window(|r| unrecord(r, k), &mut buffers) {
-                for batch in buffers.sorted[..len].chunks(BATCH) {
-                    sink(batch)?;
-                }
+            // Unpacked as they are gathered, on the threads; handed on as they lie, while the
+            // next window is sorted (handing on, the writer's formatting, is one thread's
+            // work: the other would wait).
+            let unpack = move |r: &Record| unrecord(r, k);
+            let (mut ready, mut next) = (WindowBuffers::new(), WindowBuffers::new());
+            let mut ready_len = self.held.next_window(unpack, &mut ready);
+            while let Some(len) = ready_len {
+                let (held, next_buffers) = (&mut self.held, &mut next);
+                let mut next_len = None;
+                let handed_on = rayon::in_place_scope(|scope| {
+                    scope.spawn(|_| next_len = held.next_window(unpack, next_buffers));
+                    ready.sorted[..len].chunks(BATCH).try_for_each(&mut sink)
+                });
+                handed_on?;
+                std::mem::swap(&mut ready, &mut next);
+                ready_len = next_len;
             }
             return Ok(0);
         }
