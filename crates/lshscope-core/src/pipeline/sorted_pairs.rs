@@ -50,12 +50,47 @@ fn record_bytes(r: &Record) -> [u8; PackedPair::BYTES] {
     bytes
 }
 
+/// The record of `pair`, whose estimate counts `num_perm` rows: the words of
+/// [`PackedPair::to_bytes`], built from the pair's fields directly (this is done for every
+/// pair a scan keeps).
+#[inline]
 fn record(pair: &VerifiedPair, num_perm: usize) -> Record {
-    record_from_bytes(&PackedPair::pack(pair, num_perm).to_bytes())
+    let agreeing_rows = pair.estimate * num_perm as f64;
+    // The count of agreeing rows, rounded as `PackedPair::pack` rounds it: the product is
+    // within an ulp or two of a whole number, where adding a half and truncating agrees with
+    // `f64::round`, a call into the C library on this target and 1 % of a sorted run's CPU.
+    let agreeing_rows = (agreeing_rows + 0.5) as u16;
+    let jaccard = pair.jaccard.to_bits();
+    let r = [
+        pair.a,
+        pair.b,
+        jaccard as u32,
+        (jaccard >> 32) as u32,
+        u32::from(pair.bands_hit as u16) | (u32::from(agreeing_rows) << 16),
+    ];
+    debug_assert_eq!(
+        r,
+        record_from_bytes(&PackedPair::pack(pair, num_perm).to_bytes())
+    );
+    r
 }
 
+/// The pair of a record, its estimate `agreeing rows / num_perm` as [`PackedPair::unpack`]
+/// gives it.
+#[inline]
 fn unrecord(r: &Record, num_perm: usize) -> VerifiedPair {
-    PackedPair::from_bytes(&record_bytes(r)).unpack(num_perm)
+    let pair = VerifiedPair {
+        a: r[0],
+        b: r[1],
+        bands_hit: r[4] & 0xffff,
+        jaccard: f64::from_bits(u64::from(r[2]) | (u64::from(r[3]) << 32)),
+        estimate: f64::from(r[4] >> 16) / num_perm as f64,
+    };
+    debug_assert_eq!(
+        pair,
+        PackedPair::from_bytes(&record_bytes(r)).unpack(num_perm)
+    );
+    pair
 }
 
 /// The order pairs are handed on in: by first document, then second.
@@ -84,6 +119,31 @@ fn bits_of(value: u64) -> u32 {
     u64::BITS - value.leading_zeros()
 }
 
+/// The pairs of one bucket of a [`Partition`], in the order they came: the chunks filled,
+/// then the one being filled. The chunk being filled is at hand in the bucket itself, so
+/// placing a pair reads the bucket and writes the chunk's tail (a list of chunks whose last
+/// is the open one took one more read, of the list, for every pair).
+#[derive(Default)]
+struct Bucket {
+    open: Vec<Record>,
+    full: Vec<Vec<Record>>,
+}
+
+impl Bucket {
+    /// Files the open chunk, full, and opens one twice its size (up to [`CHUNK_RECORDS`]).
+    #[cold]
+    fn open_next(&mut self) {
+        let size = match self.open.capacity() {
+            0 => FIRST_CHUNK,
+            filled => (2 * filled).min(CHUNK_RECORDS),
+        };
+        let filled = std::mem::replace(&mut self.open, Vec::with_capacity(size));
+        if !filled.is_empty() {
+            self.full.push(filled);
+        }
+    }
+}
+
 /// A run of pairs, partitioned by the high bits of their first document as they come.
 ///
 /// A pair (a, b) of documents below `documents` goes to bucket `a >> shift`; in its bucket it
@@ -93,7 +153,7 @@ fn bits_of(value: u64) -> u32 {
 struct Partition {
     shift: u32,
     bits_b: u32,
-    buckets: Vec<Vec<Vec<Record>>>,
+    buckets: Vec<Bucket>,
     len: usize,
     /// The first bucket not yet handed on by [`Partition::next_window`].
     next_bucket: usize,
@@ -108,7 +168,7 @@ impl Partition {
         Partition {
             shift: bits - top,
             bits_b: bits,
-            buckets: (0..1usize << top).map(|_| Vec::new()).collect(),
+            buckets: (0..1usize << top).map(|_| Bucket::default()).collect(),
             len: 0,
             next_bucket: 0,
             window: WINDOW_RECORDS,
@@ -123,28 +183,35 @@ impl Partition {
             r[0],
             r[1]
         );
-        let chunks = &mut self.buckets[(r[0] >> self.shift) as usize];
-        match chunks.last_mut() {
-            Some(chunk) if chunk.len() < chunk.capacity() => chunk.push(r),
-            last => {
-                let size = last.map_or(FIRST_CHUNK, |c| (2 * c.capacity()).min(CHUNK_RECORDS));
-                let mut chunk = Vec::with_capacity(size);
-                chunk.push(r);
-                chunks.push(chunk);
-            }
+        let bucket = &mut self.buckets[(r[0] >> self.shift) as usize];
+        if bucket.open.len() == bucket.open.capacity() {
+            bucket.open_next();
         }
+        bucket.open.push(r);
         self.len += 1;
     }
 
-    /// The next buckets not yet handed on, each sorted, in order: as many as make up about
-    /// [`WINDOW_RECORDS`] pairs (at least one bucket holding pairs), sorted on the threads.
-    /// Their memory is freed as they are taken. `None` once every pair is handed on.
-    fn next_window(&mut self) -> Option<Vec<Vec<Record>>> {
+    /// Sorts the next buckets not yet handed on into `buffers.sorted`, in order, each record
+    /// as `out` turns it, and returns how many records they hold: as many buckets as make up
+    /// about [`WINDOW_RECORDS`] pairs (at least one bucket holding pairs), sorted side by side
+    /// on the threads. Their chunks are freed as they are sorted. `None` once every pair is
+    /// handed on.
+    fn next_window<T: Copy + Send + Sync>(
+        &mut self,
+        out: impl Fn(&Record) -> T + Sync,
+        buffers: &mut WindowBuffers<T>,
+    ) -> Option<usize> {
         let mut taken = Vec::new();
         let mut records = 0;
         while self.next_bucket < self.buckets.len() && records < self.window {
-            let chunks = std::mem::take(&mut self.buckets[self.next_bucket]);
+            let Bucket {
+                open,
+                full: mut chunks,
+            } = std::mem::take(&mut self.buckets[self.next_bucket]);
             self.next_bucket += 1;
+            if !open.is_empty() {
+                chunks.push(open);
+            }
             let held: usize = chunks.iter().map(Vec::len).sum();
             if held > 0 {
                 records += held;
@@ -158,78 +225,158 @@ impl Partition {
         let (shift, bits_b) = (self.shift, self.bits_b);
         let low = (1u64 << shift) - 1;
         let key = move |r: &Record| ((u64::from(r[0]) & low) << bits_b) | u64::from(r[1]);
-        Some(
-            taken
-                .into_par_iter()
-                .map(|(chunks, held)| {
-                    let mut from = Vec::with_capacity(held);
-                    for chunk in chunks {
-                        from.extend_from_slice(&chunk);
-                    }
-                    let mut into = vec![[0; 5]; held];
-                    sort_bucket(&mut from, &mut into, shift + bits_b, &key);
-                    into
-                })
-                .collect(),
-        )
+        // Each bucket sorts into its own stretch of the window's buffers.
+        let filler = out(&[0; 5]);
+        let (mut keys, mut scratch, mut sorted) = (
+            room(&mut buffers.keys, records, 0),
+            room(&mut buffers.scratch, records, 0),
+            room(&mut buffers.sorted, records, filler),
+        );
+        let mut jobs = Vec::with_capacity(taken.len());
+        for (chunks, held) in taken {
+            let (k, rest_keys) = std::mem::take(&mut keys).split_at_mut(held);
+            let (s, rest_scratch) = std::mem::take(&mut scratch).split_at_mut(held);
+            let (o, rest_sorted) = std::mem::take(&mut sorted).split_at_mut(held);
+            (keys, scratch, sorted) = (rest_keys, rest_scratch, rest_sorted);
+            jobs.push((chunks, k, s, o));
+        }
+        jobs.into_par_iter()
+            .for_each(|(chunks, keys, scratch, sorted)| {
+                sort_bucket(&chunks, shift + bits_b, &key, &out, keys, scratch, sorted);
+            });
+        Some(records)
     }
 }
 
-/// Sorts `from` on the low `bits` bits of `key` into `into` (the same length), stably, by a
-/// least-significant-digit radix sort (Knuth, TAOCP vol. 3, §5.2.5); `from` is left as scratch.
-fn sort_bucket(from: &mut [Record], into: &mut [Record], bits: u32, key: &impl Fn(&Record) -> u64) {
-    if from.len() <= 32 || bits == 0 {
-        into.copy_from_slice(from);
-        if bits > 0 {
-            // Insertion sort: stable, and the quickest for a handful of pairs.
-            for i in 1..into.len() {
-                let mut j = i;
-                while j > 0 && key(&into[j - 1]) > key(&into[i]) {
-                    j -= 1;
-                }
-                into[j..=i].rotate_right(1);
-            }
+/// The buffers a window of sorted buckets goes through, reused from window to window (so a
+/// run of a hundred million pairs does not map and fault in fresh memory for each window):
+/// the sort keys, the radix sort's second buffer, and the sorted records.
+struct WindowBuffers<T> {
+    keys: Vec<u64>,
+    scratch: Vec<u64>,
+    sorted: Vec<T>,
+}
+
+impl<T> WindowBuffers<T> {
+    fn new() -> Self {
+        WindowBuffers {
+            keys: Vec::new(),
+            scratch: Vec::new(),
+            sorted: Vec::new(),
+        }
+    }
+}
+
+/// The first `len` items of `buffer`, grown with `filler` if it is shorter (never shrunk: it
+/// is filled once, then written over window after window).
+fn room<T: Clone>(buffer: &mut Vec<T>, len: usize, filler: T) -> &mut [T] {
+    if buffer.len() < len {
+        buffer.resize(len, filler);
+    }
+    &mut buffer[..len]
+}
+
+/// Bits of a record's place in its bucket (`chunk << OFFSET_BITS | offset`) that give its
+/// offset in its chunk: every chunk holds at most [`CHUNK_RECORDS`].
+const OFFSET_BITS: u32 = CHUNK_RECORDS.trailing_zeros();
+
+/// Writes the records of a bucket's `chunks` into `sorted` (as long as they hold), sorted on
+/// the low `bits` bits of `key`, stably, each as `out` turns it. What is sorted is 8 bytes a
+/// record, the key above the record's place (which grows with arrival, so equal keys keep
+/// their order), and the 20-byte records are then gathered once, in order, while the bucket
+/// is still in cache (and unpacked then, when `out` unpacks them): moving the records
+/// themselves through every pass of the sort cost more. `keys` and `scratch` (as long as
+/// `sorted`) are the sort's buffers.
+fn sort_bucket<T>(
+    chunks: &[Vec<Record>],
+    bits: u32,
+    key: &impl Fn(&Record) -> u64,
+    out: &impl Fn(&Record) -> T,
+    keys: &mut [u64],
+    scratch: &mut [u64],
+    sorted: &mut [T],
+) {
+    let place_bits = OFFSET_BITS + bits_of(chunks.len().saturating_sub(1) as u64);
+    let at =
+        |place: u64| &chunks[(place >> OFFSET_BITS) as usize][place as usize & (CHUNK_RECORDS - 1)];
+    let places = chunks.iter().enumerate().flat_map(|(c, chunk)| {
+        let first = (c as u64) << OFFSET_BITS;
+        (0..chunk.len() as u64).map(move |offset| first | offset)
+    });
+    if bits + place_bits > u64::BITS {
+        // Keys too wide to share 64 bits with a place (a corpus of tens of millions of
+        // documents and a bucket of millions of pairs): the places sorted by comparison.
+        for (k, place) in keys.iter_mut().zip(places) {
+            *k = place;
+        }
+        keys.sort_by_key(|&place| key(at(place)));
+        for (s, &place) in sorted.iter_mut().zip(keys.iter()) {
+            *s = out(at(place));
         }
         return;
     }
+    let mut used = 0;
+    let mut next = keys.iter_mut();
+    for (c, chunk) in chunks.iter().enumerate() {
+        let first = (c as u64) << OFFSET_BITS;
+        for ((offset, r), k) in chunk.iter().enumerate().zip(&mut next) {
+            let key = key(r);
+            used |= key;
+            *k = (key << place_bits) | first | offset as u64;
+        }
+    }
     // Only the bits the bucket's keys use: a bucket of few documents needs fewer passes.
-    let bits = bits_of(from.iter().map(key).max().unwrap_or(0)).min(bits);
+    let order = radix_sort(keys, scratch, place_bits, bits_of(used));
+    let mask = (1u64 << place_bits) - 1;
+    for (s, &k) in sorted.iter_mut().zip(order.iter()) {
+        *s = out(at(k & mask));
+    }
+}
+
+/// Sorts the distinct values of `values` on their bits `from..from + bits` by a
+/// least-significant-digit radix sort (Knuth, TAOCP vol. 3, §5.2.5), which is stable, with
+/// `scratch` (as long) as its second buffer; returns the sorted values (in one buffer or the
+/// other).
+fn radix_sort<'a>(
+    values: &'a mut [u64],
+    scratch: &'a mut [u64],
+    from: u32,
+    bits: u32,
+) -> &'a [u64] {
+    if values.len() <= 64 {
+        // A handful: the values are distinct, so any sort is the stable one.
+        values.sort_unstable();
+        return values;
+    }
     // 12-bit digits: 4,096 counters (32 KB) stay in L1, and a 24-bit key (a corpus of up to
-    // 262 k documents) takes two passes instead of three (4 % of a 125 M-pair run's CPU).
+    // 262 k documents) takes two passes instead of three.
     const DIGIT: u32 = 12;
     let passes = bits.div_ceil(DIGIT);
     if passes == 0 {
-        into.copy_from_slice(from);
-        return;
+        return values;
     }
     let width = bits.div_ceil(passes);
     let mask = (1u64 << width) - 1;
     let mut counts = vec![0usize; 1 << width];
-    // Passes alternate from → into → from …; an even count ends in `from`, so it starts with
-    // a copy into `into` and sorts from there instead.
-    let (mut src, mut dst) = if passes.is_multiple_of(2) {
-        into.copy_from_slice(from);
-        (into, from)
-    } else {
-        (from, into)
-    };
+    let (mut src, mut dst) = (values, scratch);
     for pass in 0..passes {
-        let shift = pass * width;
+        let shift = from + pass * width;
         counts.iter_mut().for_each(|c| *c = 0);
-        for r in src.iter() {
-            counts[((key(r) >> shift) & mask) as usize] += 1;
+        for v in src.iter() {
+            counts[((v >> shift) & mask) as usize] += 1;
         }
         let mut sum = 0;
         for c in counts.iter_mut() {
             (*c, sum) = (sum, sum + *c);
         }
-        for r in src.iter() {
-            let digit = ((key(r) >> shift) & mask) as usize;
-            dst[counts[digit]] = *r;
+        for &v in src.iter() {
+            let digit = ((v >> shift) & mask) as usize;
+            dst[counts[digit]] = v;
             counts[digit] += 1;
         }
         std::mem::swap(&mut src, &mut dst);
     }
+    src
 }
 
 /// Collects verified pairs and hands them on sorted by (a, b).
@@ -259,8 +406,9 @@ enum RunSource {
     },
     Memory {
         run: Partition,
-        window: std::vec::IntoIter<Vec<Record>>,
-        bucket: Vec<Record>,
+        /// The window being read: `buffers.sorted[..len]`.
+        buffers: Box<WindowBuffers<Record>>,
+        len: usize,
         at: usize,
     },
 }
@@ -281,8 +429,8 @@ impl RunSource {
     fn memory(run: Partition) -> Self {
         RunSource::Memory {
             run,
-            window: Vec::new().into_iter(),
-            bucket: Vec::new(),
+            buffers: Box::new(WindowBuffers::new()),
+            len: 0,
             at: 0,
         }
     }
@@ -292,26 +440,18 @@ impl RunSource {
         match self {
             RunSource::Memory {
                 run,
-                window,
-                bucket,
+                buffers,
+                len,
                 at,
             } => {
-                while *at == bucket.len() {
-                    // The window's next bucket, or the first of the run's next window.
-                    *bucket = match window.next() {
-                        Some(next) => next,
-                        None => match run.next_window() {
-                            Some(next) => {
-                                *window = next.into_iter();
-                                continue;
-                            }
-                            None => return Ok(None),
-                        },
-                    };
-                    *at = 0;
+                if *at == *len {
+                    match run.next_window(|r| *r, buffers) {
+                        Some(next) => (*len, *at) = (next, 0),
+                        None => return Ok(None),
+                    }
                 }
                 *at += 1;
-                Ok(Some(bucket[*at - 1]))
+                Ok(Some(buffers.sorted[*at - 1]))
             }
             RunSource::File {
                 file,
@@ -435,8 +575,9 @@ impl PairSorter {
         let fresh = self.new_run();
         let mut run = std::mem::replace(&mut self.held, fresh);
         let file = self.run_file(|emit| {
-            while let Some(window) = run.next_window() {
-                window.iter().flatten().try_for_each(&mut *emit)?;
+            let mut buffers = WindowBuffers::new();
+            while let Some(len) = run.next_window(|r| *r, &mut buffers) {
+                buffers.sorted[..len].iter().try_for_each(&mut *emit)?;
             }
             Ok(())
         })?;
@@ -498,22 +639,27 @@ impl PairSorter {
     /// to disk (0 when all fit in one run, in memory).
     pub fn finish(mut self, mut sink: impl FnMut(&[VerifiedPair]) -> Result<()>) -> Result<usize> {
         let k = self.num_perm;
-        let mut batch = Vec::with_capacity(BATCH);
         if self.runs.is_empty() {
-            while let Some(window) = self.held.next_window() {
-                for r in window.iter().flatten() {
-                    batch.push(unrecord(r, k));
-                    if batch.len() == BATCH {
-                        sink(&batch)?;
-                        batch.clear();
-                    }
-                }
-            }
-            if !batch.is_empty() {
-                sink(&batch)?;
+            // Unpacked as they are gathered, on the threads; handed on as they lie, while the
+            // next window is sorted (handing on, the writer's formatting, is one thread's
+            // work: the other would wait).
+            let unpack = move |r: &Record| unrecord(r, k);
+            let (mut ready, mut next) = (WindowBuffers::new(), WindowBuffers::new());
+            let mut ready_len = self.held.next_window(unpack, &mut ready);
+            while let Some(len) = ready_len {
+                let (held, next_buffers) = (&mut self.held, &mut next);
+                let mut next_len = None;
+                let handed_on = rayon::in_place_scope(|scope| {
+                    scope.spawn(|_| next_len = held.next_window(unpack, next_buffers));
+                    ready.sorted[..len].chunks(BATCH).try_for_each(&mut sink)
+                });
+                handed_on?;
+                std::mem::swap(&mut ready, &mut next);
+                ready_len = next_len;
             }
             return Ok(0);
         }
+        let mut batch = Vec::with_capacity(BATCH);
         // The last run stays in memory and is merged with those on disk, after them (it
         // holds the latest pairs).
         let mut runs: Vec<RunSource> = std::mem::take(&mut self.runs)
@@ -631,18 +777,21 @@ mod tests {
 
     /// The radix sort and the merge against a stable comparison sort, on key shapes that
     /// take each of its paths: one first document for all (one bucket of every pair), the
-    /// widest positions (a 64-bit key), few distinct keys (ties, whose pairs differ and must
+    /// widest positions (a 64-bit key), one bucket of those (keys too wide to share 64 bits
+    /// with a place, sorted by comparison), few distinct keys (ties, whose pairs differ and must
     /// keep their input order), and sizes around the in-cache cut-off.
     #[test]
     fn the_radix_sort_and_merge_order_as_a_stable_sort_does() {
         let mut state = 7;
         type Positions = fn(u64) -> (u32, u32);
-        let shapes: [(&str, Positions); 5] = [
+        let shapes: [(&str, Positions); 6] = [
             ("corpus-like", |x| {
                 ((x % 50_000) as u32, (x >> 20) as u32 % 60_000)
             }),
             ("one first document", |x| (3, (x % 1_000_000) as u32)),
             ("widest", |x| ((x >> 32) as u32, x as u32)),
+            // One bucket of keys too wide to pack with a place: the comparison sort.
+            ("one bucket, widest", |x| ((x >> 44) as u32, x as u32)),
             ("ties", |x| ((x % 5) as u32, (x >> 8) as u32 % 3)),
             ("one key", |_| (9, 10)),
         ];
