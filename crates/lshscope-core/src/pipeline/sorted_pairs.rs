@@ -31,12 +31,11 @@ const FAN_IN: usize = 16;
 /// Records read from a run file at a time while merging (1.3 MB).
 const READ_RECORDS: usize = 1 << 16;
 
-/// One held pair: the 20 bytes of [`PackedPair::to_bytes`] as five words (`[a, b, Jaccard's
-/// low and high halves, bands hit | agreeing rows << 16]`), 4-byte aligned so a run holds no
-/// padding. Run files hold the same words, little-endian.
+/// One held pair: the words of [`PackedPair::to_words`]. Run files hold the same words,
+/// little-endian.
 type Record = [u32; 5];
 
-/// The record of 20 little-endian bytes (a pair packed, or a pair in a run file).
+/// The record of 20 little-endian bytes (a pair in a run file).
 fn record_from_bytes(bytes: &[u8]) -> Record {
     std::array::from_fn(|i| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4")))
 }
@@ -50,47 +49,17 @@ fn record_bytes(r: &Record) -> [u8; PackedPair::BYTES] {
     bytes
 }
 
-/// The record of `pair`, whose estimate counts `num_perm` rows: the words of
-/// [`PackedPair::to_bytes`], built from the pair's fields directly (this is done for every
-/// pair a scan keeps).
+/// The record of `pair`, whose estimate counts `num_perm` rows (done for every pair a scan
+/// keeps).
 #[inline]
 fn record(pair: &VerifiedPair, num_perm: usize) -> Record {
-    let agreeing_rows = pair.estimate * num_perm as f64;
-    // The count of agreeing rows, rounded as `PackedPair::pack` rounds it: the product is
-    // within an ulp or two of a whole number, where adding a half and truncating agrees with
-    // `f64::round`, a call into the C library on this target and 1 % of a sorted run's CPU.
-    let agreeing_rows = (agreeing_rows + 0.5) as u16;
-    let jaccard = pair.jaccard.to_bits();
-    let r = [
-        pair.a,
-        pair.b,
-        jaccard as u32,
-        (jaccard >> 32) as u32,
-        u32::from(pair.bands_hit as u16) | (u32::from(agreeing_rows) << 16),
-    ];
-    debug_assert_eq!(
-        r,
-        record_from_bytes(&PackedPair::pack(pair, num_perm).to_bytes())
-    );
-    r
+    PackedPair::pack(pair, num_perm).to_words()
 }
 
-/// The pair of a record, its estimate `agreeing rows / num_perm` as [`PackedPair::unpack`]
-/// gives it.
+/// The pair of a record.
 #[inline]
 fn unrecord(r: &Record, num_perm: usize) -> VerifiedPair {
-    let pair = VerifiedPair {
-        a: r[0],
-        b: r[1],
-        bands_hit: r[4] & 0xffff,
-        jaccard: f64::from_bits(u64::from(r[2]) | (u64::from(r[3]) << 32)),
-        estimate: f64::from(r[4] >> 16) / num_perm as f64,
-    };
-    debug_assert_eq!(
-        pair,
-        PackedPair::from_bytes(&record_bytes(r)).unpack(num_perm)
-    );
-    pair
+    PackedPair::from_words(r).unpack(num_perm)
 }
 
 /// The order pairs are handed on in: by first document, then second.
@@ -820,7 +789,10 @@ mod tests {
     fn a_packed_pair_reads_back_from_its_bytes() {
         for p in scrambled(500) {
             let packed = PackedPair::pack(&p, 64);
-            assert_eq!(PackedPair::from_bytes(&packed.to_bytes()), packed);
+            let words = packed.to_words();
+            assert_eq!(record_from_bytes(&record_bytes(&words)), words);
+            assert_eq!(PackedPair::from_words(&words), packed);
+            assert_eq!(unrecord(&record(&p, 64), 64), p);
         }
     }
 
