@@ -29,6 +29,13 @@ use crate::util::rng::SplitMix64;
 /// Probes stored per bin; later probes (rare: a document reaching few bins) are computed.
 const STORED_PROBES: usize = 16;
 
+/// Probes stored as bytes per bin for the byte-permute densification (K ≤ 128): an attempt
+/// there costs two permutes for all bins, so more are kept than [`STORED_PROBES`]. With 16, a
+/// document reaching 30 of 128 bins still left about 2 bins a document to the computed
+/// probes on short texts (the Debian descriptions: 2.2 by the binomial estimate); 64 leave
+/// 0.02, for 8 KiB.
+const BYTE_PROBES: usize = 64;
+
 /// Vectors of 16 bins the AVX-512 densification works on side by side: 128 bins, the usual K.
 #[cfg(target_arch = "x86_64")]
 const DENSIFY_GROUP: usize = 8;
@@ -44,8 +51,8 @@ pub struct OnePermutation {
     /// The first [`STORED_PROBES`] probes of each bin, attempt-major: `probes[t * k + bin]` is
     /// h(bin, t + 1), so 16 consecutive bins' probes at one attempt are one vector load.
     probes: Vec<u32>,
-    /// For K ≤ 128, the same probes as bytes, 128 per attempt (bins past K probe bin 0), for
-    /// the byte-permute densification; empty otherwise.
+    /// For K ≤ 128, the first [`BYTE_PROBES`] probes of each bin as bytes, 128 per attempt
+    /// (bins past K probe bin 0), for the byte-permute densification; empty otherwise.
     probe_bytes: Vec<u8>,
 }
 
@@ -72,15 +79,9 @@ impl OnePermutation {
             }
         }
         if k <= 128 {
-            oph.probe_bytes = (0..STORED_PROBES)
-                .flat_map(|t| (0..128).map(move |bin| (t, bin)))
-                .map(|(t, bin)| {
-                    if bin < k {
-                        oph.probes[t * k + bin] as u8
-                    } else {
-                        0
-                    }
-                })
+            oph.probe_bytes = (1..=BYTE_PROBES)
+                .flat_map(|attempt| (0..128).map(move |bin| (attempt, bin)))
+                .map(|(attempt, bin)| if bin < k { oph.probe(bin, attempt) as u8 } else { 0 })
                 .collect();
         }
         oph
@@ -202,17 +203,17 @@ impl OnePermutation {
             let (donor, attempts) = (1..=STORED_PROBES)
                 .map(|attempt| (self.probes[(attempt - 1) * self.k + i] as usize, attempt))
                 .find(|&(j, _)| reached[j] != EMPTY)
-                .unwrap_or_else(|| self.computed_probe(i, reached));
+                .unwrap_or_else(|| self.computed_probe(i, reached, STORED_PROBES + 1));
             row[i] = reached[donor];
             filled(i, attempts);
         }
     }
 
     /// The donor of empty bin `i` and its attempt when none of the stored probes was reached:
-    /// the later probes, computed.
+    /// the probes from attempt `first` on, computed.
     #[cold]
-    fn computed_probe(&self, i: usize, reached: &[u32]) -> (usize, usize) {
-        (STORED_PROBES + 1..)
+    fn computed_probe(&self, i: usize, reached: &[u32], first: usize) -> (usize, usize) {
+        (first..)
             .map(|attempt| (self.probe(i, attempt), attempt))
             .find(|&(j, _)| reached[j] != EMPTY)
             .expect("some bin is reached, and the probes reach every bin")
@@ -293,7 +294,7 @@ impl OnePermutation {
                         in_range[v],
                         values[v],
                     );
-                    self.finish_in_scalar(row, reached, start, looking[v]);
+                    self.finish_in_scalar(row, reached, start, looking[v], STORED_PROBES + 1);
                 }
             }
         }
@@ -312,7 +313,7 @@ impl OnePermutation {
         use std::arch::x86_64::*;
         let k = self.k;
         debug_assert!(k <= 128 && row.len() == k && reached.len() == k);
-        debug_assert_eq!(self.probe_bytes.len(), 128 * STORED_PROBES);
+        debug_assert_eq!(self.probe_bytes.len(), 128 * BYTE_PROBES);
         let mut padded = [EMPTY; 128];
         padded[..k].copy_from_slice(reached);
         let empty = _mm512_set1_epi32(EMPTY as i32);
@@ -338,7 +339,7 @@ impl OnePermutation {
             _mm512_movm_epi8(was_reached[1]),
         ];
         let mut donors = [_mm512_setzero_si512(); 2];
-        for attempt in 0..STORED_PROBES {
+        for attempt in 0..BYTE_PROBES {
             for half in 0..2 {
                 // SAFETY: attempt's 128 probe bytes start at 128 × attempt, 64 per half.
                 let probes = unsafe {
@@ -396,19 +397,27 @@ impl OnePermutation {
         for (half, still) in looking.into_iter().enumerate() {
             for quarter in 0..4 {
                 let left = (still >> (16 * quarter)) as u16;
-                self.finish_in_scalar(row, reached, 64 * half + 16 * quarter, left);
+                let start = 64 * half + 16 * quarter;
+                self.finish_in_scalar(row, reached, start, left, BYTE_PROBES + 1);
             }
         }
     }
 
-    /// The bins of `left` (bit l: bin `start` + l) that no stored probe filled: their later
-    /// probes, computed.
+    /// The bins of `left` (bit l: bin `start` + l) that no stored probe filled: their probes
+    /// from attempt `first` on, computed.
     #[inline]
-    fn finish_in_scalar(&self, row: &mut [u32], reached: &[u32], start: usize, mut left: u16) {
+    fn finish_in_scalar(
+        &self,
+        row: &mut [u32],
+        reached: &[u32],
+        start: usize,
+        mut left: u16,
+        first: usize,
+    ) {
         while left != 0 {
             let lane = left.trailing_zeros() as usize;
             left &= left - 1;
-            let (donor, _) = self.computed_probe(start + lane, reached);
+            let (donor, _) = self.computed_probe(start + lane, reached, first);
             row[start + lane] = reached[donor];
         }
     }
