@@ -81,7 +81,13 @@ impl OnePermutation {
         if k <= 128 {
             oph.probe_bytes = (1..=BYTE_PROBES)
                 .flat_map(|attempt| (0..128).map(move |bin| (attempt, bin)))
-                .map(|(attempt, bin)| if bin < k { oph.probe(bin, attempt) as u8 } else { 0 })
+                .map(|(attempt, bin)| {
+                    if bin < k {
+                        oph.probe(bin, attempt) as u8
+                    } else {
+                        0
+                    }
+                })
                 .collect();
         }
         oph

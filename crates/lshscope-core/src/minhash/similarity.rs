@@ -28,7 +28,8 @@ pub fn intersection_size(a: &[u64], b: &[u64]) -> usize {
     intersection_size_blocks(a, b)
 }
 
-const ISECT_BLOCK: usize = 8;
+/// Values of a block merge's step.
+pub(crate) const ISECT_BLOCK: usize = 8;
 
 #[inline(always)]
 fn intersection_size_blocks(a: &[u64], b: &[u64]) -> usize {
@@ -50,34 +51,100 @@ fn intersection_size_blocks(a: &[u64], b: &[u64]) -> usize {
     count + intersection_size_merge(&a[i..], &b[j..])
 }
 
-/// AVX-512 block merge: one 8-lane load per block, and B's block compared with each of A's 8
-/// values broadcast; the OR of the 8 match masks has one bit per matched B value (values in a
-/// set are distinct, so each B value matches at most one A value).
+/// AVX-512 block merge: [`block_matches`] per step, then [`tail_matches`] for the ends.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl,popcnt")]
 unsafe fn intersection_size_avx512(a: &[u64], b: &[u64]) -> usize {
-    use std::arch::x86_64::*;
     let (mut i, mut j, mut count) = (0usize, 0usize, 0usize);
     while i + ISECT_BLOCK <= a.len() && j + ISECT_BLOCK <= b.len() {
         // SAFETY: i + 8 <= a.len() and j + 8 <= b.len() were checked above.
-        let (vb, ap) = unsafe {
-            (
-                _mm512_loadu_si512(b.as_ptr().add(j).cast()),
-                a.as_ptr().add(i),
-            )
-        };
-        let mut mask: __mmask8 = 0;
-        for x in 0..ISECT_BLOCK {
-            // SAFETY: x < 8 and i + 8 <= a.len().
-            let va = _mm512_set1_epi64(unsafe { *ap.add(x) } as i64);
-            mask |= _mm512_cmpeq_epi64_mask(va, vb);
-        }
-        count += mask.count_ones() as usize;
+        count += unsafe { block_matches(a, b, i, j) };
         let (amax, bmax) = (a[i + ISECT_BLOCK - 1], b[j + ISECT_BLOCK - 1]);
         i += ((amax <= bmax) as usize) * ISECT_BLOCK;
         j += ((bmax <= amax) as usize) * ISECT_BLOCK;
     }
-    count + intersection_size_merge(&a[i..], &b[j..])
+    // SAFETY: the CPU has the features (this function's own).
+    count + unsafe { tail_matches(&a[i..], &b[j..]) }
+}
+
+/// Matches between `a[i..i + 8]` and `b[j..j + 8]`: B's block compared with each of A's 8
+/// values broadcast; the OR of the 8 match masks has one bit per matched B value (values in a
+/// set are distinct, so each B value matches at most one A value).
+///
+/// # Safety
+/// `i + 8 <= a.len()`, `j + 8 <= b.len()`, and the CPU has AVX-512 F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl,popcnt")]
+#[inline]
+pub(crate) unsafe fn block_matches(a: &[u64], b: &[u64], i: usize, j: usize) -> usize {
+    use std::arch::x86_64::*;
+    debug_assert!(i + ISECT_BLOCK <= a.len() && j + ISECT_BLOCK <= b.len());
+    // SAFETY: the caller keeps both blocks in bounds.
+    let (vb, ap) = unsafe {
+        (
+            _mm512_loadu_si512(b.as_ptr().add(j).cast()),
+            a.as_ptr().add(i),
+        )
+    };
+    let mut mask: __mmask8 = 0;
+    for x in 0..ISECT_BLOCK {
+        // SAFETY: x < 8 and i + 8 <= a.len().
+        let va = _mm512_set1_epi64(unsafe { *ap.add(x) } as i64);
+        mask |= _mm512_cmpeq_epi64_mask(va, vb);
+    }
+    mask.count_ones() as usize
+}
+
+/// |A ∩ B| for the ends a block merge leaves, where one side has fewer than 8 values: that
+/// side's values are held in one register (each broadcast once), and the other side's values
+/// up to the short side's largest are compared 8 at a time, the last block masked. The
+/// element-by-element merge it replaces is a chain of dependent steps, about as long as both
+/// ends together, which on short texts (sets of ~50 values, ~6 blocks) was a large part of
+/// each pair; here the steps are independent. Either side may be empty; if both have 8 values
+/// or more (not the case after a block merge) the plain merge counts them.
+///
+/// # Safety
+/// The CPU has AVX-512 F, DQ, BW and VL.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl,popcnt")]
+#[inline]
+pub(crate) unsafe fn tail_matches(a: &[u64], b: &[u64]) -> usize {
+    use std::arch::x86_64::*;
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    let Some(&last) = short.last() else {
+        return 0;
+    };
+    if short.len() >= ISECT_BLOCK {
+        return intersection_size_merge(a, b);
+    }
+    // Lanes past the short side's end hold its last value again: a value of the long side
+    // matching it sets its one bit either way, so the count is unchanged.
+    // SAFETY: the masked load reads short's values only (fewer than 8, in bounds).
+    let held = unsafe {
+        _mm512_mask_loadu_epi64(
+            _mm512_set1_epi64(last as i64),
+            (1u8 << short.len()) - 1,
+            short.as_ptr().cast(),
+        )
+    };
+    let broadcast: [__m512i; ISECT_BLOCK] =
+        std::array::from_fn(|x| _mm512_permutexvar_epi64(_mm512_set1_epi64(x as i64), held));
+    let mut count = 0;
+    let mut p = 0;
+    // Values of the long side above the short side's last cannot match.
+    while p < long.len() && long[p] <= last {
+        let left = (long.len() - p).min(ISECT_BLOCK);
+        let valid = (u16::MAX >> (16 - left)) as __mmask8;
+        // SAFETY: the masked load reads long[p..p + left], in bounds.
+        let block = unsafe { _mm512_maskz_loadu_epi64(valid, long.as_ptr().add(p).cast()) };
+        let mut mask: __mmask8 = 0;
+        for value in &broadcast {
+            mask |= _mm512_mask_cmpeq_epi64_mask(valid, *value, block);
+        }
+        count += mask.count_ones() as usize;
+        p += ISECT_BLOCK;
+    }
+    count
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -238,6 +305,43 @@ mod tests {
                 assert_eq!(unsafe { intersection_size_avx512(&a, &b) }, expected);
             }
             assert_eq!(intersection_size_merge(&a, &b), expected);
+        }
+    }
+
+    #[test]
+    fn tail_matches_counts_the_ends_exactly() {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512dq")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512vl")
+        {
+            // Values from a small range, so the ends overlap often; 0 and u64::MAX are drawn
+            // too (the masked lanes hold 0 or the short side's last value).
+            let mut rng = crate::util::rng::SplitMix64::new(9);
+            let mut draw = |n: usize, range: u64| -> Vec<u64> {
+                let mut v: Vec<u64> = (0..n)
+                    .map(|_| match rng.next_u64() % 10 {
+                        0 => 0,
+                        1 => u64::MAX,
+                        _ => rng.next_u64() % range,
+                    })
+                    .collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            };
+            for short_len in 0..=8 {
+                for long_len in [0, 1, 5, 7, 8, 9, 15, 16, 17, 40, 100] {
+                    for range in [12, 60, 1000] {
+                        let (a, b) = (draw(short_len, range), draw(long_len, range));
+                        let expected = intersection_size_merge(&a, &b);
+                        // SAFETY: features checked above.
+                        assert_eq!(unsafe { tail_matches(&a, &b) }, expected, "{a:?} {b:?}");
+                        assert_eq!(unsafe { tail_matches(&b, &a) }, expected, "{b:?} {a:?}");
+                    }
+                }
+            }
         }
     }
 

@@ -5,9 +5,9 @@ use rayon::prelude::*;
 use super::{CandidatePair, Index, Signatures};
 use crate::Result;
 use crate::jobs::{Phase, Progress};
-use crate::minhash::similarity::{
-    intersection_size_merge, jaccard, prefetch_set, prefetch_signature,
-};
+#[cfg(target_arch = "x86_64")]
+use crate::minhash::similarity::{block_matches, tail_matches};
+use crate::minhash::similarity::{jaccard, prefetch_set, prefetch_signature};
 
 /// A candidate pair with its exact and estimated similarity.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -264,8 +264,9 @@ unsafe fn merge_in_pairs(
             if out_now {
                 finish(out, e, None);
             } else if i + BLOCK > a.len() || j + BLOCK > set.len() {
-                // No whole block left on one side: the rest merges element by element.
-                let inter = count + intersection_size_merge(&a[i..], &set[j..]);
+                // No whole block left on one side: the ends, in one register.
+                // SAFETY: the CPU has the features (this function's own).
+                let inter = count + unsafe { tail_matches(&a[i..], &set[j..]) };
                 finish(out, e, (inter >= need).then_some(inter));
             } else {
                 lanes[lane] = Some((e, state));
@@ -419,7 +420,8 @@ unsafe fn intersection_at_least_avx512(
             return None;
         }
     }
-    let inter = count + intersection_size_merge(&a[i..], &b[j..]);
+    // SAFETY: the CPU has the features (this function's own).
+    let inter = count + unsafe { tail_matches(&a[i..], &b[j..]) };
     (inter >= need).then_some(inter)
 }
 
@@ -459,35 +461,7 @@ unsafe fn interleaved_steps<const CHECK: bool>(
 
 /// Values of a block merge's step: 8 values per block.
 #[cfg(target_arch = "x86_64")]
-const BLOCK: usize = 8;
-
-/// Matches between `a[i..i + 8]` and `b[j..j + 8]`: B's block compared with each of A's 8
-/// values broadcast; the OR of the 8 match masks has one bit per matched B value (values in a
-/// set are distinct, so each B value matches at most one A value).
-///
-/// # Safety
-/// `i + 8 <= a.len()`, `j + 8 <= b.len()`, and the CPU has AVX-512 F.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl,popcnt")]
-#[inline]
-unsafe fn block_matches(a: &[u64], b: &[u64], i: usize, j: usize) -> usize {
-    use std::arch::x86_64::*;
-    debug_assert!(i + BLOCK <= a.len() && j + BLOCK <= b.len());
-    // SAFETY: the caller keeps both blocks in bounds.
-    let (vb, ap) = unsafe {
-        (
-            _mm512_loadu_si512(b.as_ptr().add(j).cast()),
-            a.as_ptr().add(i),
-        )
-    };
-    let mut mask: __mmask8 = 0;
-    for x in 0..BLOCK {
-        // SAFETY: x < 8 and i + 8 <= a.len().
-        let va = _mm512_set1_epi64(unsafe { *ap.add(x) } as i64);
-        mask |= _mm512_cmpeq_epi64_mask(va, vb);
-    }
-    mask.count_ones() as usize
-}
+use crate::minhash::similarity::ISECT_BLOCK as BLOCK;
 
 /// The block merge's next positions: the block(s) with the smaller last value are left.
 #[cfg(target_arch = "x86_64")]
@@ -528,7 +502,10 @@ mod tests {
         let set: Vec<u64> = (0..300).map(|i| i * 7 + 1).collect();
         let copy = set.clone();
         assert_eq!(jaccard(&set, &copy), 1.0);
-        assert_eq!(intersection_size_merge(&set, &copy), set.len());
+        assert_eq!(
+            crate::minhash::similarity::intersection_size_merge(&set, &copy),
+            set.len()
+        );
         for t in [0.0, 0.5, 1.0] {
             assert_eq!(jaccard_at_least(&set, &copy, t), Some(1.0));
         }
