@@ -18,10 +18,31 @@ both tools' times follow their candidate counts: on 63,441 Debian package descri
 32 x 4, lshscope's seeds 1 to 10 gave 1.04 M to 4.01 M candidates, the default seed 1 the
 most. One seed would compare two draws, not two tools; each round prints both counts.
 
+`--family c-minhash` compares the C-MinHash sketches instead: lshscope runs `scan --family
+c-minhash`, rensa `CMinHash.from_token_sets` in place of `RMinHash.from_token_sets`. rensa has
+no LSH index for C-MinHash (`RMinHashLSH` refuses a `CMinHash`; `CMinHashDeduplicator`
+compares a sketch with every stored one, no banding), so each `CMinHash`'s 32-bit digest
+(`digest()`, the top half of each 64-bit value) is put into an `RMinHash` through its pickle
+state, and the same `RMinHashLSH` bands it: rensa's own banding, as in the classic run. That
+repacking is Python glue rensa would not need with an index of its own; it is timed apart and
+left out of rensa's figure, like the shingling. What differs between the two C-MinHash runs:
+
+- the permutations: both take row k as the minimum of pi(sigma(x) shifted by k), but lshscope's
+  pi is affine on 32 bits (c*y + d, c odd, redrawn until the K shifts are spread), so a row
+  costs one addition per shingle; rensa 0.5.0's pi and sigma are keyed SplitMix64 finalizers
+  on 64 bits (its `src/cminhash.rs`, state version 2), a multiply-xorshift mix per row and
+  shingle, closer to the paper's random permutations (rensa 0.4.0's pi was affine like
+  lshscope's; in the 0.5.0 wheel a one-token sketch's consecutive values no longer differ by
+  one constant, as an affine pi would make them), and about three times its RMinHash's cost;
+- the shingle hash: lshscope's own 64-bit hash of each shingle, rensa's hash of the shingle
+  string, so the two draw different (equally random) sketches and candidate counts;
+- the rest as in the classic run: lshscope verifies every candidate exactly, rensa does not.
+
     python3 -m venv /tmp/rensa-venv && /tmp/rensa-venv/bin/pip install rensa
     lshscope gen --kind jobs -n 60000 -o /tmp/jobs60k.csv
     RAYON_NUM_THREADS=1 /tmp/rensa-venv/bin/python benches/rensa_compare.py \\
-        /tmp/jobs60k.csv --lshscope target/release/lshscope --seeds 1,2,3,4,5
+        /tmp/jobs60k.csv --lshscope target/release/lshscope --seeds 1,2,3,4,5 \\
+        [--family c-minhash]
 """
 
 import argparse
@@ -65,12 +86,14 @@ def cpu_children():
     return r.ru_utime + r.ru_stime
 
 
-def run_lshscope(binary, corpus, seed):
+def run_lshscope(binary, corpus, seed, family):
     env = dict(os.environ, RAYON_NUM_THREADS="1")
+    # The classic family is scan's default: its command line stays the one measured before.
+    family_args = [] if family == "classic" else ["--family", family]
     before, wall = cpu_children(), time.perf_counter()
     done = subprocess.run(
         [binary, "scan", corpus, "-b", str(BANDS), "-r", str(ROWS), "-t", "0",
-         "--seed", str(seed), "-o", "/dev/null"],
+         "--seed", str(seed), *family_args, "-o", "/dev/null"],
         env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
     cpu, wall = cpu_children() - before, time.perf_counter() - wall
@@ -80,11 +103,51 @@ def run_lshscope(binary, corpus, seed):
     return cpu, wall, int(found.group(1).replace(",", ""))
 
 
-def run_rensa(rensa, token_sets, seed):
+def varint(n):
+    """postcard's unsigned integer: LEB128, seven bits a byte, low bits first."""
+    out = bytearray()
+    while n >= 0x80:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def as_rminhashes(rensa, sketches, seed):
+    """`RMinHash` objects holding each sketch's 32-bit digest, for `RMinHashLSH`, which takes
+    nothing else. The state is rensa 0.5.0's pickle of an `RMinHash` (its `__getstate__`): a
+    prefix, then postcard's version, num_perm, seed and digest; the prefix and version are
+    read from a real `RMinHash`, so a rensa that changes them fails here, not silently."""
+    probe = rensa.RMinHash(1, seed)
+    state = probe.__getstate__()
+    tail = varint(1) + varint(seed) + varint(1) + varint(probe.digest()[0])
+    if not state.endswith(tail):
+        sys.exit("rensa's RMinHash state is not the layout this script expects")
+    prefix = state[: -len(tail)] + varint(NUM_PERM) + varint(seed) + varint(NUM_PERM)
+    wrapped = []
+    for sketch in sketches:
+        digest = sketch.digest()
+        r = rensa.RMinHash(NUM_PERM, seed)
+        r.__setstate__(prefix + b"".join(varint(v) for v in digest))
+        if r.digest() != digest:
+            sys.exit("an RMinHash rebuilt from a C-MinHash digest does not hold it")
+        wrapped.append(r)
+    return wrapped
+
+
+def run_rensa(rensa, token_sets, seed, family):
     times = {}
     start = cpu_self()
-    hashes = rensa.RMinHash.from_token_sets(token_sets, NUM_PERM, seed)
-    times["hash"] = cpu_self() - start
+    if family == "classic":
+        hashes = rensa.RMinHash.from_token_sets(token_sets, NUM_PERM, seed)
+        times["hash"] = cpu_self() - start
+    else:
+        sketches = rensa.CMinHash.from_token_sets(token_sets, NUM_PERM, seed)
+        times["hash"] = cpu_self() - start
+        start = cpu_self()
+        hashes = as_rminhashes(rensa, sketches, seed)
+        times["repack"] = cpu_self() - start
+        del sketches
     start = cpu_self()
     lsh = rensa.RMinHashLSH(0.5, NUM_PERM, BANDS)
     lsh.insert_many(hashes)
@@ -97,12 +160,19 @@ def run_rensa(rensa, token_sets, seed):
     return times, pairs
 
 
+def rensa_work(times):
+    """rensa's own CPU seconds: hashing, indexing and querying, not the repacking glue."""
+    return times["hash"] + times["index"] + times["query"]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("corpus", help="a CSV with a `text` column (`lshscope gen` writes one)")
     parser.add_argument("--lshscope", default="target/release/lshscope")
     parser.add_argument("--seeds", default="1,2,3,4,5",
                         help="one round per seed, the same seed for both tools")
+    parser.add_argument("--family", choices=["classic", "c-minhash"], default="classic",
+                        help="the sketch both tools compute (see above for C-MinHash)")
     args = parser.parse_args()
     if os.environ.get("RAYON_NUM_THREADS") != "1":
         sys.exit("run with RAYON_NUM_THREADS=1: both tools must use one core")
@@ -118,16 +188,18 @@ def main():
           f"shingling {shingle_s:.2f} s of CPU (not counted below)")
     ours, theirs, our_pairs, their_pairs = [], [], [], []
     for seed in [int(s) for s in args.seeds.split(",")]:
-        cpu, wall, found = run_lshscope(args.lshscope, args.corpus, seed)
+        cpu, wall, found = run_lshscope(args.lshscope, args.corpus, seed, args.family)
         ours.append(cpu)
         our_pairs.append(found)
-        times, pairs = run_rensa(rensa, token_sets, seed)
-        theirs.append(sum(times.values()))
+        times, pairs = run_rensa(rensa, token_sets, seed, args.family)
+        theirs.append(rensa_work(times))
         their_pairs.append(pairs)
+        repack = (f" (repacking into RMinHash {times['repack']:.2f} s, not counted)"
+                  if "repack" in times else "")
         print(f"seed {seed}: lshscope scan {cpu:.2f} s CPU ({wall:.2f} s wall, {found:,} "
               f"candidates verified); rensa hash {times['hash']:.2f} + index "
               f"{times['index']:.2f} + query {times['query']:.2f} = {theirs[-1]:.2f} s CPU "
-              f"({pairs:,} candidates); load {os.getloadavg()[0]:.1f}")
+              f"({pairs:,} candidates){repack}; load {os.getloadavg()[0]:.1f}")
     ours_m, theirs_m = statistics.median(ours), statistics.median(theirs)
     print(f"medians: lshscope {ours_m:.2f} s (read, shingle, hash, band, verify exactly, "
           f"write; {statistics.median(our_pairs):,.0f} candidates), rensa {theirs_m:.2f} s "

@@ -318,10 +318,12 @@ pub struct IndexArgs {
     /// Seed for the MinHash permutations and for --sample.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// How the K signature rows are computed [default: classic]. The cheap families sketch
-    /// 2.3–2.5× faster, but shingling bounds the whole signature phase (1.2× faster); n is a
-    /// text's shingle count. docs/families.md has the measured curves. An index file of
-    /// another family is refused; a cache entry of another family is not used.
+    /// How the K signature rows are computed [default: classic]. Against classic, the cheap
+    /// families' sketch alone is 2–5× faster, and scan's whole signature phase, which builds
+    /// the same shingle sets for every family, 1.5–2× on short texts and about 2× on long ones
+    /// (each family's two figures below). n is a text's shingle count. docs/families.md has
+    /// the measured curves. An index file of another family is refused; a cache entry of
+    /// another family is not used.
     #[arg(long, value_name = "FAMILY", value_parser = family_parser())]
     pub family: Option<SketchFamily>,
 }
@@ -335,10 +337,10 @@ pub(crate) fn family_parser() -> impl clap::builder::TypedValueParser<Value = Sk
                 "K hashes per shingle (n·K multiply-adds): the S-curve's assumption"
             }
             SketchFamily::OnePermutation => {
-                "one hash per shingle into K bins: 2.3× faster sketches, on the S-curve"
+                "one hash into K bins, on the S-curve; sketch 2–5×, signatures 1.5–2.2×"
             }
             SketchFamily::CMinHash => {
-                "one hash, K shifts: 2.5× faster sketches; fewer high-J pairs if n < K"
+                "one hash, K shifts; sketch 3×, signatures 2×; n < K loses high-J pairs"
             }
         };
         PossibleValue::new(family.name()).help(help)

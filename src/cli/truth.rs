@@ -20,7 +20,7 @@ use lshscope_core::analysis::truth::{
 use lshscope_core::corpus::{Corpus, ReadReport};
 use lshscope_core::jobs::{Phase, Progress};
 use lshscope_core::pairs::{Field, OutputFormat, OutputTarget, RowWriter};
-use lshscope_core::pipeline::{Loaded, PhaseTiming, Pipeline};
+use lshscope_core::pipeline::{Loaded, Pipeline};
 use lshscope_core::util::numfmt::{estimated_count, for_count, thousands};
 use lshscope_core::util::stats::{Z_95, wilson_interval};
 use lshscope_core::{Error, Result};
@@ -114,6 +114,15 @@ pub fn run(args: TruthArgs) -> Result<i32> {
         index,
     } = super::load_corpus(&mut run, &args.corpus, &index_args, args.quiet)?;
     let input = args.corpus.input.display().to_string();
+    let ending = Ending {
+        target: &target,
+        progress: &progress,
+        bar,
+        read: &read,
+        input: &input,
+        index: &index,
+        quiet: args.quiet,
+    };
 
     if let Some(m) = args.estimate_pairs
         && stratified
@@ -138,18 +147,12 @@ pub fn run(args: TruthArgs) -> Result<i32> {
             let n = sample.sampled() as u64;
             Ok((sample, n))
         })?;
-        super::write_output(&target, &mut run, sample.sampled(), |w| {
-            sample.write(w, format, Some(&progress))
-        })?;
-        progress.finish();
-        drop(bar);
-        if !args.quiet {
-            let mut text = render_read_line(&read, &input, index.shingleless_docs());
-            text.push_str(&render_stratified(&sample, args.threshold));
-            text.push_str(&render_phases(run.phases()));
-            eprint!("{text}");
-        }
-        return Ok(0);
+        return ending.finish(
+            &mut run,
+            sample.sampled(),
+            |w| sample.write(w, format, Some(&progress)),
+            || render_stratified(&sample, args.threshold),
+        );
     }
     if let Some(m) = args.estimate_pairs {
         let sample = run.timed(Phase::Verifying, "pairs", |progress| {
@@ -166,22 +169,15 @@ pub fn run(args: TruthArgs) -> Result<i32> {
         } else {
             population as f64 / sample.len() as f64
         };
-        super::write_output(&target, &mut run, sample.len(), |w| {
-            let mut out = RowWriter::new(w, format, &["jaccard", "weight"], Some(&progress))?;
-            for p in &sample {
-                out.write_row(&[Field::F64(p.jaccard), Field::F64(weight)])?;
-            }
-            out.finish()
-        })?;
-        progress.finish();
-        drop(bar);
-        if !args.quiet {
-            let mut text = render_read_line(&read, &input, index.shingleless_docs());
-            text.push_str(&render_sample(&sample, corpus.len(), args.threshold));
-            text.push_str(&render_phases(run.phases()));
-            eprint!("{text}");
-        }
-        return Ok(0);
+        let rows = sample
+            .iter()
+            .map(|p| [Field::F64(p.jaccard), Field::F64(weight)]);
+        return ending.finish(
+            &mut run,
+            sample.len(),
+            |w| write_two_columns(w, format, &["jaccard", "weight"], rows, Some(&progress)),
+            || render_sample(&sample, corpus.len(), args.threshold),
+        );
     }
 
     let threshold = args
@@ -195,23 +191,16 @@ pub fn run(args: TruthArgs) -> Result<i32> {
             let counted = blocked_join(&index.sets, &blocks, threshold, budget, progress)?;
             Ok((counted, documents))
         })?;
-        let rows = counted.distribution.len();
-        super::write_output(&target, &mut run, rows, |w| {
-            let mut out = RowWriter::new(w, format, &["jaccard", "pairs"], Some(&progress))?;
-            for &(j, n) in &counted.distribution {
-                out.write_row(&[Field::F64(j), Field::U64(n)])?;
-            }
-            out.finish()
-        })?;
-        progress.finish();
-        drop(bar);
-        if !args.quiet {
-            let mut text = render_read_line(&read, &input, index.shingleless_docs());
-            text.push_str(&render_blocked(&counted, &path.display().to_string()));
-            text.push_str(&render_phases(run.phases()));
-            eprint!("{text}");
-        }
-        return Ok(0);
+        let rows = counted
+            .distribution
+            .iter()
+            .map(|&(j, n)| [Field::F64(j), Field::U64(n)]);
+        return ending.finish(
+            &mut run,
+            counted.distribution.len(),
+            |w| write_two_columns(w, format, &["jaccard", "pairs"], rows, Some(&progress)),
+            || render_blocked(&counted, &path.display().to_string()),
+        );
     }
     let (pairs, work, stats) = run.timed(Phase::Join, "docs", |progress| {
         let plan = plan_join(&index.sets, threshold, progress)?;
@@ -221,27 +210,63 @@ pub fn run(args: TruthArgs) -> Result<i32> {
         let (pairs, stats) = plan.run(progress)?;
         Ok(((pairs, plan.work, stats), documents))
     })?;
-    super::write_output(&target, &mut run, pairs.len(), |w| {
-        write_truth(w, &corpus, &pairs, format, Some(&progress))
-    })?;
-    progress.finish();
-    drop(bar);
-    if !args.quiet {
-        eprint!(
-            "{}",
-            render_summary(
-                &read,
-                &input,
-                &index,
-                threshold,
-                &pairs,
-                &work,
-                &stats,
-                run.phases()
-            )
-        );
+    ending.finish(
+        &mut run,
+        pairs.len(),
+        |w| write_truth(w, &corpus, &pairs, format, Some(&progress)),
+        || render_join(&index, threshold, &pairs, &work, &stats),
+    )
+}
+
+/// The end every truth run shares, whatever its rows: they are written to the output (timed
+/// as the writing phase), then, unless --quiet and once the progress bar is gone, stderr gets
+/// the read line, the run's own summary and the phase timings.
+struct Ending<'a> {
+    target: &'a OutputTarget,
+    progress: &'a Progress,
+    bar: ProgressBar,
+    read: &'a ReadReport,
+    input: &'a str,
+    index: &'a lshscope_core::minhash::Index,
+    quiet: bool,
+}
+
+impl Ending<'_> {
+    /// Writes the `rows` rows with `write`, then (unless --quiet) the read line, the text of
+    /// `summary` and the phase timings, and returns the exit code.
+    fn finish(
+        self,
+        run: &mut Pipeline<'_>,
+        rows: usize,
+        write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+        summary: impl FnOnce() -> String,
+    ) -> Result<i32> {
+        super::write_output(self.target, run, rows, write)?;
+        self.progress.finish();
+        drop(self.bar);
+        if !self.quiet {
+            let mut text = render_read_line(self.read, self.input, self.index.shingleless_docs());
+            text.push_str(&summary());
+            text.push_str(&render_phases(run.phases()));
+            eprint!("{text}");
+        }
+        Ok(0)
     }
-    Ok(0)
+}
+
+/// Writes a table of two columns: `header`, then one row per item of `rows`.
+fn write_two_columns<'r>(
+    w: &mut dyn Write,
+    format: OutputFormat,
+    header: &'static [&'static str; 2],
+    rows: impl Iterator<Item = [Field<'r>; 2]>,
+    progress: Option<&Progress>,
+) -> std::io::Result<()> {
+    let mut out = RowWriter::new(w, format, header, progress)?;
+    for row in rows {
+        out.write_row(&row)?;
+    }
+    out.finish()
 }
 
 /// Writes `id_a,id_b,jaccard` rows in scan's conventions: id_a is the earlier input position,
@@ -264,19 +289,16 @@ pub fn write_truth(
     out.finish()
 }
 
-#[allow(clippy::too_many_arguments)]
-fn render_summary(
-    read: &ReadReport,
-    input: &str,
+/// The exact join: how many shingles and pairs, and the work it took against its estimate.
+fn render_join(
     index: &lshscope_core::minhash::Index,
     threshold: f64,
     pairs: &[TruthPair],
     work: &JoinWork,
     stats: &JoinStats,
-    phases: &[PhaseTiming],
 ) -> String {
     use std::fmt::Write as _;
-    let mut out = render_read_line(read, input, index.shingleless_docs());
+    let mut out = String::new();
     let _ = writeln!(
         out,
         "{} shingles ({} distinct); exact join: {} {} with Jaccard ≥ {}",
@@ -294,7 +316,6 @@ fn render_summary(
         thousands(stats.verified),
         for_count(stats.verified, "pair", "pairs")
     );
-    out.push_str(&render_phases(phases));
     out
 }
 

@@ -132,11 +132,34 @@ impl IdenticalGroups {
 
 /// A 64-bit hash of a sorted set of shingle hashes (xxh3 over its bytes).
 fn set_hash(set: &[u64]) -> u64 {
-    // SAFETY: any initialized u64 slice is a valid byte slice of eight times the length, with
-    // alignment 1. On a little-endian machine these are the bytes of `to_le_bytes`; the hash
-    // is only compared within this process anyway.
-    let bytes = unsafe { std::slice::from_raw_parts(set.as_ptr().cast::<u8>(), size_of_val(set)) };
-    // One call over the whole set: xxh3's streaming form, fed 8 bytes at a time, is slower.
+    xxh3_of_words(set)
+}
+
+/// Integers made of bytes only: no padding, and every byte of an initialized value is
+/// initialized, so a slice of them can be read as its bytes.
+///
+/// # Safety
+///
+/// Implement it only for types without padding bytes or interior mutability (the primitive
+/// unsigned integers).
+unsafe trait PlainWords: Copy {}
+
+// SAFETY: primitive integers have no padding and no interior mutability.
+unsafe impl PlainWords for u32 {}
+// SAFETY: as for u32.
+unsafe impl PlainWords for u64 {}
+
+/// xxh3 over the bytes of `words` as they lie in memory (native byte order, so the hash is
+/// only comparable within one machine, which is all its callers need: keys compared within
+/// one call). One call over the whole slice: xxh3's streaming form, fed one word at a time,
+/// is slower.
+fn xxh3_of_words<T: PlainWords>(words: &[T]) -> u64 {
+    // SAFETY: `words` is a live, initialized slice of `size_of_val(words)` bytes, and
+    // `PlainWords` promises those bytes hold no padding, so all are initialized; `u8` needs
+    // alignment 1; the byte slice borrows `words` and lives no longer; nothing can write
+    // through a shared slice of a type without interior mutability while it lives.
+    let bytes =
+        unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), size_of_val(words)) };
     xxhash_rust::xxh3::xxh3_64(bytes)
 }
 
@@ -166,14 +189,7 @@ pub(crate) fn first_of_each_row(sigs: &Signatures, values: usize) -> Vec<u32> {
     first_of_equal(
         sigs.len(),
         |d| !sigs.is_empty_doc(d),
-        |d| {
-            let row = leading(d);
-            // SAFETY: any initialized u32 slice is a valid byte slice of four times the length,
-            // with alignment 1; the hash is only compared within this call.
-            let bytes =
-                unsafe { std::slice::from_raw_parts(row.as_ptr().cast::<u8>(), size_of_val(row)) };
-            xxhash_rust::xxh3::xxh3_64(bytes)
-        },
+        |d| xxh3_of_words(leading(d)),
         |a, b| leading(a) == leading(b),
     )
 }
@@ -240,6 +256,19 @@ mod tests {
             (g.members_of(7), g.members_of(3)),
             (&[7u32][..], &[3u32][..])
         );
+    }
+
+    #[test]
+    fn word_hashes_are_xxh3_of_the_native_bytes() {
+        // The byte view must give exactly the bytes of the values, in order and no more:
+        // compare it with the bytes copied out one value at a time.
+        let set = [1u64, 0x0102_0304_0506_0708, u64::MAX];
+        let copied: Vec<u8> = set.iter().flat_map(|v| v.to_ne_bytes()).collect();
+        assert_eq!(set_hash(&set), xxhash_rust::xxh3::xxh3_64(&copied));
+        let row = [7u32, 0xdead_beef, 0];
+        let copied: Vec<u8> = row.iter().flat_map(|v| v.to_ne_bytes()).collect();
+        assert_eq!(xxh3_of_words(&row), xxhash_rust::xxh3::xxh3_64(&copied));
+        assert_eq!(set_hash(&[]), xxhash_rust::xxh3::xxh3_64(&[]));
     }
 
     #[test]
