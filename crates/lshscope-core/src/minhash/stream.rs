@@ -18,7 +18,7 @@ use super::banding::{BandBuckets, BucketLists};
 use super::identical::IdenticalGroups;
 use super::index::Index;
 use super::similarity::{prefetch_set, prefetch_signature};
-use super::verify::{VerifiedPair, estimate, jaccards_at_least};
+use super::verify::{Needs, VerifiedPair, estimate, jaccards_at_least_with};
 use crate::Result;
 use crate::jobs::{Phase, Progress};
 use crate::util::rng::PairHasher;
@@ -180,6 +180,8 @@ struct UnitScratch<'a> {
     merges: Vec<usize>,
     others: Vec<&'a [u64]>,
     merged: Vec<Option<f64>>,
+    /// The merges' needs per |A| + |B| at the scan's threshold.
+    needs: Needs,
     /// The memo's keys first met with the current member, with the pair that computes them.
     first_here: SetPairMemo<usize>,
 }
@@ -315,7 +317,13 @@ impl<'a> BandWork<'a> {
             prefetch_set(set);
             prefetch_signature(signatures.row(partner(q)));
         }
-        jaccards_at_least(set_a, &work.others, self.threshold, &mut work.merged);
+        jaccards_at_least_with(
+            set_a,
+            &work.others,
+            self.threshold,
+            &mut work.needs,
+            &mut work.merged,
+        );
         for (p, (&q, &j)) in work.merges.iter().zip(&work.merged).enumerate() {
             // The signature a few pairs on is fetched while this one's rows are compared.
             if let Some(&ahead) = work.merges.get(p + SETS_AHEAD) {

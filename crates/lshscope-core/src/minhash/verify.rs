@@ -187,13 +187,83 @@ pub fn jaccard_at_least(a: &[u64], b: &[u64], threshold: f64) -> Option<f64> {
 /// each document with several others in a bucket, so pairs that share their first set come
 /// in runs.
 pub fn jaccards_at_least(a: &[u64], others: &[&[u64]], threshold: f64, out: &mut Vec<Option<f64>>) {
+    merge_planned(a, others, threshold, out, |n| {
+        smallest_reaching(n, n / 2, threshold)
+    });
+}
+
+/// [`jaccards_at_least`] with the needs of each |A| + |B| kept in `needs` from one call to
+/// the next: the same values and decisions. For a caller with one threshold and many calls
+/// (a scan's stream), where computing each pair's need (a few dependent divisions) was a
+/// tenth of a scan of short texts at t = 0.5.
+pub(crate) fn jaccards_at_least_with(
+    a: &[u64],
+    others: &[&[u64]],
+    threshold: f64,
+    needs: &mut Needs,
+    out: &mut Vec<Option<f64>>,
+) {
+    needs.keep_for(threshold);
+    merge_planned(a, others, threshold, out, |n| needs.of(n, threshold));
+}
+
+/// The smallest intersection size whose Jaccard reaches one threshold, per |A| + |B| = n,
+/// computed when first asked ([`smallest_reaching`] up to n / 2, the largest the smaller set
+/// can be).
+#[derive(Debug, Default)]
+pub(crate) struct Needs {
+    /// The threshold's bits the table holds needs for.
+    threshold_bits: u64,
+    /// Per n: 0 not yet computed, 1 none (no intersection reaches), i + 2 the need i.
+    table: Vec<u32>,
+}
+
+impl Needs {
+    /// Empties the table unless it holds needs for `threshold`.
+    fn keep_for(&mut self, threshold: f64) {
+        if self.threshold_bits != threshold.to_bits() {
+            self.threshold_bits = threshold.to_bits();
+            self.table.clear();
+        }
+    }
+
+    #[inline]
+    fn of(&mut self, n: usize, threshold: f64) -> Option<usize> {
+        if n >= self.table.len() {
+            self.table.resize(n + 1, 0);
+        }
+        match self.table[n] {
+            0 => {
+                let need = smallest_reaching(n, n / 2, threshold);
+                // A need fits u32 whenever n does; past that, compute it every time.
+                if let Some(code) = need.map_or(Some(1), |i| u32::try_from(i + 2).ok()) {
+                    self.table[n] = code;
+                }
+                need
+            }
+            1 => None,
+            code => Some(code as usize - 2),
+        }
+    }
+}
+
+/// The body of [`jaccards_at_least`], `need_of(n)` giving [`smallest_reaching`]`(n, n / 2,
+/// threshold)`.
+#[inline(always)]
+fn merge_planned(
+    a: &[u64],
+    others: &[&[u64]],
+    threshold: f64,
+    out: &mut Vec<Option<f64>>,
+    mut need_of: impl FnMut(usize) -> Option<usize>,
+) {
     out.clear();
     #[cfg(target_arch = "x86_64")]
     {
         if has_avx512() {
             let mut queue = Vec::new();
             for (q, other) in others.iter().enumerate() {
-                out.push(match plan(a, other, threshold) {
+                out.push(match plan_with(a, other, threshold, &mut need_of) {
                     Plan::Known(j) => j,
                     Plan::Merge { need, .. } => {
                         queue.push((q, need));
@@ -295,6 +365,17 @@ enum Plan {
 
 #[inline]
 fn plan(a: &[u64], b: &[u64], threshold: f64) -> Plan {
+    plan_with(a, b, threshold, |n| smallest_reaching(n, n / 2, threshold))
+}
+
+/// [`plan`], `need_of(n)` giving [`smallest_reaching`]`(n, n / 2, threshold)`.
+#[inline(always)]
+fn plan_with(
+    a: &[u64],
+    b: &[u64],
+    threshold: f64,
+    need_of: impl FnOnce(usize) -> Option<usize>,
+) -> Plan {
     if threshold.is_nan() {
         // Nothing compares at least NaN.
         return Plan::Known(None);
@@ -309,14 +390,14 @@ fn plan(a: &[u64], b: &[u64], threshold: f64) -> Plan {
         // Every pair is kept: the whole intersection (need 0 never stops the merge early).
         return Plan::Merge { need: 0, n };
     }
-    let (small, large) = (a.len().min(b.len()), a.len().max(b.len()));
-    if large == 0 || (small as f64 / large as f64) < threshold {
-        // Both empty: Jaccard 0, below any positive threshold.
-        return Plan::Known(None);
-    }
-    match smallest_reaching(n, small, threshold) {
-        Some(need) => Plan::Merge { need, n },
-        None => Plan::Known(None),
+    // The sizes' bound J ≤ small / large is the need's own test at i = small: `ratio(small,
+    // n)` is that quotient, and the ratio only grows with i, so sizes that rule a pair out
+    // leave no need at or below `small`. Both empty: n = 0, no need, Jaccard 0 below any
+    // positive threshold.
+    let small = a.len().min(b.len());
+    match need_of(n) {
+        Some(need) if need <= small => Plan::Merge { need, n },
+        _ => Plan::Known(None),
     }
 }
 
@@ -601,6 +682,9 @@ mod tests {
             1.0 / 3.0,
         ];
         let mut out = Vec::new();
+        // One table of needs for the whole test, across thresholds (it must start again when
+        // the threshold changes) and rounds (it must give the needs it kept).
+        let (mut needs, mut kept) = (Needs::default(), Vec::new());
         for round in 0..1500 {
             let universe = 2 + rng.below(900);
             let draw = |rng: &mut crate::util::rng::SplitMix64, n: usize| {
@@ -655,6 +739,10 @@ mod tests {
                     })
                     .collect();
                 assert_eq!(out, full, "t = {t}, round {round}: the plain Jaccard");
+                for _ in 0..2 {
+                    jaccards_at_least_with(&a, &sets, t, &mut needs, &mut kept);
+                    assert_eq!(kept, out, "t = {t}, round {round}: the needs kept");
+                }
             }
         }
     }
