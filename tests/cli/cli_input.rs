@@ -225,6 +225,45 @@ fn directory_recurses_and_decompresses() {
     assert_eq!(read["documents"], 3);
 }
 
+#[test]
+fn a_directory_of_csv_files_is_read_as_documents_with_a_warning() {
+    // Shards of one CSV corpus given as a directory: each file is one document, as for any
+    // directory, and the user is told so.
+    let dir = tempfile::tempdir().unwrap();
+    let notes = std::fs::read_to_string(data("notes.csv")).unwrap();
+    std::fs::write(dir.path().join("part-1.csv"), &notes).unwrap();
+    std::fs::write(dir.path().join("part-2.CSV.gz"), gzip(notes.as_bytes())).unwrap();
+    std::fs::write(dir.path().join("readme.txt"), "shards of the notes").unwrap();
+    let out = lshscope()
+        .arg("scan")
+        .arg(dir.path())
+        .args(["-o", "-"])
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let warning = format!(
+        "warning: {}: 2 of its 3 files are named as tables (first: part-1.csv); a directory is \
+         read as one document per file, so each of them is one document, not one per row. To \
+         read their rows, pass the files one at a time or join them into one file (one header \
+         row)",
+        dir.path().display()
+    );
+    assert!(err.contains(&warning), "{err}");
+    let (pairs, read) = scan_with_summary(dir.path(), &[], None);
+    assert_eq!(read["documents"], 3);
+    assert_eq!(pairs, pair("part-1.csv", "part-2.CSV.gz"));
+
+    // A directory of text files says nothing of the kind.
+    let out = lshscope()
+        .arg("scan")
+        .arg(data("notes_dir"))
+        .args(["-o", "-"])
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(!err.contains("named as tables"), "{err}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // stdin and compression
 

@@ -36,6 +36,9 @@ pub(super) fn read_dir_corpus(
     progress.set_total(entries.iter().map(|e| e.bytes).sum());
 
     let mut sink = Sink::new(root, opts);
+    if let Some(warning) = tables_inside(root, &entries) {
+        sink.warnings.push(warning);
+    }
     let mut buf = Vec::new();
     let mut bytes = 0u64;
     for entry in &entries {
@@ -60,6 +63,37 @@ pub(super) fn read_dir_corpus(
     };
     let corpus = sink.finish(&mut report);
     Ok((corpus, report))
+}
+
+/// A warning when files of the directory are named as tables (`.csv`, `.tsv`, `.jsonl`,
+/// `.ndjson`, compressed or not): shards of one corpus, most likely, which a directory input
+/// reads as one document per file, not one per row. Read as asked (a directory of CSV files
+/// can be meant as documents), but never silently.
+fn tables_inside(root: &Path, entries: &[Entry]) -> Option<String> {
+    let is_table = |name: &str| {
+        let name = name.to_ascii_lowercase();
+        let name = [".gz", ".zst", ".bz2", ".xz"]
+            .iter()
+            .find_map(|suffix| name.strip_suffix(suffix))
+            .unwrap_or(&name);
+        [".csv", ".tsv", ".jsonl", ".ndjson"]
+            .iter()
+            .any(|ext| name.ends_with(ext))
+    };
+    let tables: Vec<&str> = entries
+        .iter()
+        .map(|e| e.relative.as_str())
+        .filter(|name| is_table(name))
+        .collect();
+    let first = tables.first()?;
+    Some(format!(
+        "{}: {} of its {} files are named as tables (first: {first}); a directory is read as \
+         one document per file, so each of them is one document, not one per row. To read \
+         their rows, pass the files one at a time or join them into one file (one header row)",
+        root.display(),
+        tables.len(),
+        entries.len(),
+    ))
 }
 
 /// The files below `root` that are documents: hidden files and directories and what
