@@ -185,6 +185,11 @@ pub fn run(args: GenArgs) -> Result<i32> {
     let format = CorpusFormat::of(&target, args.output_format)?;
     let truth = side_file("--truth", args.truth.as_ref(), &target, format)?;
     let families = side_file("--families", args.families.as_ref(), &target, format)?;
+    super::outputs::check_outputs(&[
+        ("--output", Some(&target)),
+        ("--truth", truth.as_ref().map(|(t, _)| t)),
+        ("--families", families.as_ref().map(|(t, _)| t)),
+    ])?;
     let (levels, pairs_per_level, shingle) = planting(&args);
     let (corpus, pairs, what) = match kind {
         GenKind::Templates => return write_templated(&args, &target, format, families),

@@ -9,6 +9,7 @@ use crate::plot::{
     CurveSpec, HistogramPlot, ScurvePlot, histogram_bins, image_format, write_histogram_with_floor,
     write_scurve,
 };
+use lshscope_core::io::atomic::check_writable;
 use lshscope_core::pairs::read_similarities;
 use lshscope_core::{Error, Result};
 
@@ -122,6 +123,7 @@ fn check_curve(c: CurveSpec, num_perm: Option<usize>) -> Result<()> {
 fn run_scurve(args: ScurveArgs) -> Result<i32> {
     // Fail on the file name before any work.
     image_format(&args.image.output)?;
+    check_writable(&args.image.output, "--output")?;
     check_threshold(args.threshold)?;
     let mut curves = vec![CurveSpec {
         bands: args.bands,
@@ -152,6 +154,7 @@ fn run_scurve(args: ScurveArgs) -> Result<i32> {
 
 fn run_histogram(args: HistogramArgs) -> Result<i32> {
     image_format(&args.image.output)?;
+    check_writable(&args.image.output, "--output")?;
     check_threshold(args.threshold)?;
     if !(1..=1000).contains(&args.bins) {
         return Err(Error::usage(format!(

@@ -613,6 +613,40 @@ fn every_output_is_checked_before_reading_the_input() {
         "--output",
         &truth,
     );
+    // gen and plot say the same as the others (they named the directory as one they could
+    // not create a file in), and gen writes no corpus when its side file cannot be written.
+    let corpus = dir.path().join("corpus.csv");
+    let families = missing.join("f.csv");
+    check(
+        &[
+            "gen",
+            "--templates",
+            "-n",
+            "10",
+            "-o",
+            corpus.to_str().unwrap(),
+            "--families",
+            families.to_str().unwrap(),
+        ],
+        "--families",
+        &families,
+    );
+    assert!(!corpus.exists(), "the corpus was written");
+    let image = missing.join("s.svg");
+    check(
+        &[
+            "plot",
+            "scurve",
+            "-b",
+            "20",
+            "-r",
+            "5",
+            "-o",
+            image.to_str().unwrap(),
+        ],
+        "--output",
+        &image,
+    );
     // An input that does not exist is not read: the output is checked first.
     let pairs_elsewhere = missing.join("p.csv");
     check(
@@ -632,6 +666,20 @@ fn every_output_is_checked_before_reading_the_input() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("is a directory; give a file name"));
+    // A directory that exists but takes no files (Linux's /proc answers "No such file or
+    // directory" of itself) gets the way out beside the system's words.
+    if Path::new("/proc").is_dir() {
+        lshscope()
+            .args(["scan", QUESTIONS, "-q", "-o", "/proc/pairs.csv"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "--output /proc/pairs.csv: cannot create a file in /proc: ",
+            ))
+            .stderr(predicate::str::contains(
+                "; write it to a directory you can write to",
+            ));
+    }
 }
 
 #[test]

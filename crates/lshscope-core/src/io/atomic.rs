@@ -163,10 +163,19 @@ fn temporary_file_in(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
             // tempfile appends ` at path "<the temporary name>"` to the system's message.
             let message = e.to_string();
             let reason = message.split(" at path ").next().unwrap_or(&message);
-            std::io::Error::new(
-                e.kind(),
-                format!("cannot create a file in {}: {reason}", dir.display()),
-            )
+            // The directory may be gone (a write without the check first), or refuse new
+            // files with a system message that misleads: /proc says "No such file or
+            // directory" of itself.
+            let what = if dir.is_dir() {
+                format!(
+                    "cannot create a file in {}: {reason}; write it to a directory you can \
+                     write to",
+                    dir.display()
+                )
+            } else {
+                format!("the directory {} does not exist", dir.display())
+            };
+            std::io::Error::new(e.kind(), what)
         })
 }
 
