@@ -456,6 +456,9 @@ pub(crate) fn load_corpus(
         &index.index_options()?,
     )?;
     warn_about_read(quiet, &mut loaded.read, true);
+    if let Some(warning) = loaded.index.short_texts_warning() {
+        warn(quiet, &errors::render_message(&warning));
+    }
     Ok(loaded)
 }
 

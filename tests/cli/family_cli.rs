@@ -118,6 +118,14 @@ fn the_default_family_is_classic_and_its_output_is_unchanged_by_naming_it() {
             family == Some("c-minhash"),
             "{stderr}"
         );
+        // Questions are short texts: C-MinHash's weakness there is said, in the CLI's words.
+        assert_eq!(
+            stderr
+                .contains("warning: half the documents have fewer shingles than --num-perm = 128")
+                && stderr.contains("--family one-permutation follows the S-curve"),
+            family == Some("c-minhash"),
+            "{stderr}"
+        );
         outputs.push(std::fs::read_to_string(&pairs_path).unwrap());
     }
     assert_eq!(outputs[0], outputs[1], "--family classic is the default");
