@@ -289,7 +289,13 @@ mod tests {
             message.starts_with(&target.display().to_string()),
             "{message}"
         );
-        assert!(message.contains("No such file or directory"), "{message}");
+        assert!(
+            message.contains(&format!(
+                "the directory {} does not exist",
+                dir.path().join("missing").display()
+            )),
+            "{message}"
+        );
         assert!(!message.contains(".lshscope-"), "{message}");
     }
 
