@@ -12,6 +12,7 @@ pub fn keyword(setting: Setting) -> &'static str {
         Setting::IdColumn => "id_column=",
         Setting::TextField => "text_field=",
         Setting::IdField => "id_field=",
+        Setting::RowIds => "row_ids=True",
         Setting::Format => "format=",
         Setting::SkipBad => "skip_bad=True",
         Setting::NoHeaders => "has_headers=False",

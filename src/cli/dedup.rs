@@ -367,8 +367,9 @@ fn check_unique_ids(read: &ReadReport, drop_list: bool) -> Result<()> {
     }
     Err(Error::usage(format!(
         "{}: the clusters{} name documents by id, so an id that repeats stands for several \
-         documents, and dropping it drops the kept one too; make the ids unique, or choose \
-         an id column with unique values (--id-column, or --id-field for JSON Lines)",
+         documents, and dropping it drops the kept one too; make the ids unique, choose an \
+         id column with unique values (--id-column, or --id-field for JSON Lines), or name \
+         documents by row number with --row-ids",
         repeated_ids(read),
         if drop_list { " and the drop list" } else { "" }
     )))

@@ -13,6 +13,7 @@ pub fn flag(setting: Setting) -> &'static str {
         Setting::IdColumn => "--id-column",
         Setting::TextField => "--text-field",
         Setting::IdField => "--id-field",
+        Setting::RowIds => "--row-ids",
         Setting::Format => "--format",
         Setting::SkipBad => "--skip-bad",
         Setting::NoHeaders => "--no-headers",

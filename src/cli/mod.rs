@@ -222,6 +222,10 @@ pub struct ReadArgs {
     /// JSON Lines field with the id [default: id, else the line number].
     #[arg(long, value_name = "FIELD")]
     pub id_field: Option<String>,
+    /// Name documents by row number (1, 2, …; JSON Lines: line number) even where the input
+    /// has an id column or field: for inputs whose ids repeat, which dedup refuses.
+    #[arg(long, conflicts_with_all = ["id_column", "id_field"])]
+    pub row_ids: bool,
     /// Read only the first N documents.
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
@@ -284,6 +288,7 @@ impl ReadArgs {
             }),
             text_field: self.text_field.clone(),
             id_field: self.id_field.clone(),
+            row_ids: self.row_ids,
             limit: self.limit,
             sample: self.sample,
             seed,

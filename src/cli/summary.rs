@@ -113,8 +113,8 @@ fn first_of<T: std::fmt::Display>(listed: &[T], total: usize) -> String {
 /// the warning and the summary.
 pub(super) fn duplicate_ids_message(r: &ReadReport) -> String {
     format!(
-        "{}; pairs name documents by id, so make ids unique or choose another \
-         --id-column/--id-field",
+        "{}; pairs name documents by id, so make ids unique, choose another \
+         --id-column/--id-field, or name them by row number with --row-ids",
         repeated_ids(r)
     )
 }

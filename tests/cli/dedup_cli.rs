@@ -471,10 +471,44 @@ fn repeated_ids_are_refused_before_any_output_even_when_quiet() {
         err,
         "lshscope: error: 1 document repeats an earlier id (first: a): the clusters and the \
          drop list name documents by id, so an id that repeats stands for several documents, \
-         and dropping it drops the kept one too; make the ids unique, or choose an id column \
-         with unique values (--id-column, or --id-field for JSON Lines)\n"
+         and dropping it drops the kept one too; make the ids unique, choose an id column \
+         with unique values (--id-column, or --id-field for JSON Lines), or name documents by \
+         row number with --row-ids\n"
     );
     assert!(!drop.exists() && !clusters.exists());
+    // The way out it names: row 2 copies row 1 and row 4 nearly does, and the drop list
+    // names them by row.
+    lshscope()
+        .args([
+            "dedup",
+            &input,
+            "-t",
+            "0.5",
+            "-q",
+            "--row-ids",
+            "--drop-list",
+        ])
+        .arg(&drop)
+        .args(["-o"])
+        .arg(&clusters)
+        .assert()
+        .success();
+    assert_eq!(std::fs::read_to_string(&drop).unwrap(), "2\n4\n");
+    // It names documents by row, so it cannot be given with the id column it replaces.
+    let (code, err) = run_err(&[
+        "dedup",
+        &input,
+        "-t",
+        "0.5",
+        "--row-ids",
+        "--id-column",
+        "id",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--row-ids") && err.contains("--id-column"),
+        "{err}"
+    );
     // Without a drop list the clusters alone are refused too: they have no row numbers, so
     // `a,a,3,false` names the kept `a` as well.
     let (code, err) = run_err(&["dedup", &input, "-t", "0.5"]);

@@ -23,6 +23,8 @@ pub enum Setting {
     TextField,
     /// Which JSON Lines field holds the id.
     IdField,
+    /// Name documents by row (line) number even where the input has an id column or field.
+    RowIds,
     /// The input format ([`crate::corpus::InputFormat`]).
     Format,
     /// Skip malformed records instead of failing.
@@ -111,11 +113,12 @@ pub enum Setting {
 
 impl Setting {
     /// Every setting, in declaration order.
-    pub const ALL: [Setting; 46] = [
+    pub const ALL: [Setting; 47] = [
         Setting::TextColumn,
         Setting::IdColumn,
         Setting::TextField,
         Setting::IdField,
+        Setting::RowIds,
         Setting::Format,
         Setting::SkipBad,
         Setting::NoHeaders,
@@ -169,6 +172,7 @@ impl Setting {
             Setting::IdColumn => "id_column",
             Setting::TextField => "text_field",
             Setting::IdField => "id_field",
+            Setting::RowIds => "row_ids",
             Setting::Format => "format",
             Setting::SkipBad => "skip_bad",
             Setting::NoHeaders => "no_headers",

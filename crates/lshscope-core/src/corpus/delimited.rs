@@ -175,9 +175,12 @@ fn choose_columns(
         delimiter,
     };
     let header_line = first.line;
-    let id_col = columns
+    let named_id = columns
         .resolve(opts.id_column.as_ref(), "id", IdColumn)
         .map_err(|m| Error::input(name, header_line, m))?;
+    // Row numbers asked for: the id column is read as no column at all, but is still not
+    // taken for the text.
+    let id_col = named_id.filter(|_| !opts.row_ids);
     let named_text = columns
         .resolve(opts.text_column.as_ref(), TEXT, TextColumn)
         .map_err(|m| Error::input(name, header_line, m))?;
@@ -193,14 +196,14 @@ fn choose_columns(
             let text_col = match named_text {
                 Some(c) => c,
                 None => {
-                    let (c, warning) = table.fallback_text(name, id_col).map_err(|m| {
+                    let (c, warning) = table.fallback_text(name, named_id).map_err(|m| {
                         Error::input(name, header_line, no_headers_hint(m, headers))
                     })?;
                     sink.warnings.extend(warn_about_columns.then_some(warning));
                     c
                 }
             };
-            if id_col.is_none() && warn_about_columns {
+            if id_col.is_none() && warn_about_columns && !opts.row_ids {
                 sink.warnings
                     .extend(table.numbered_ids_warning(name, text_col));
             }
@@ -209,7 +212,12 @@ fn choose_columns(
     };
     // `id<TAB>text` with no header: two columns are an id and a text, the most common dump.
     let id_col = match id_col {
-        None if headers.is_none() && opts.id_column.is_none() && count == 2 && text_col == 1 => {
+        None if headers.is_none()
+            && opts.id_column.is_none()
+            && !opts.row_ids
+            && count == 2
+            && text_col == 1 =>
+        {
             Some(0)
         }
         c => c,

@@ -79,13 +79,14 @@ pub(super) fn read(
             sink.bad_row(number, Error::input(name, number, message))?;
             continue;
         }
-        // `--id-field` equal to the text field: the key matched as text.
-        let has_id = doc.has_id || fields.text == fields.id;
+        // `--id-field` equal to the text field: the key matched as text. Row numbers asked
+        // for: no line has an id.
+        let has_id = !opts.row_ids && (doc.has_id || fields.text == fields.id);
         if has_id && ids.first_with_id.is_none() {
             ids.first_with_id = Some(number);
             ids.take_back_numbered(name, fields.id, number, sink)?;
         }
-        let id: &str = if doc.has_id {
+        let id: &str = if has_id && doc.has_id {
             &doc.id
         } else if has_id {
             &doc.text
@@ -111,6 +112,7 @@ pub(super) fn read(
     // No line had an id: line numbers are the ids, as documented; say so when a field of the
     // first line looks like the id that was meant.
     if ids.first_with_id.is_none()
+        && !opts.row_ids
         && let Some((_, Some(names))) = &ids.first_numbered
     {
         let candidates: Vec<&str> = names

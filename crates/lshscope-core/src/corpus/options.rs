@@ -80,6 +80,10 @@ pub struct ReadOptions {
     pub text_field: Option<String>,
     /// JSON Lines field holding the id (default `id`; the line number when no line has it).
     pub id_field: Option<String>,
+    /// CSV/TSV/JSON Lines/Parquet: name every document by its row (line) number, as when the
+    /// input has no id, even where it has an id column or field: for inputs whose ids repeat
+    /// (commands that act on ids refuse those) or are not wanted.
+    pub row_ids: bool,
     /// Keep only the first N documents.
     pub limit: Option<usize>,
     /// Keep a uniform reservoir sample of N documents (reproducible with `seed`).
@@ -104,6 +108,7 @@ impl Default for ReadOptions {
             quote: None,
             text_field: None,
             id_field: None,
+            row_ids: false,
             limit: None,
             sample: None,
             seed: 1,

@@ -207,10 +207,12 @@ fn choose_columns(
         // A column named `id` that cannot hold ids (a float, a list) without --id-column:
         // the row number stands in, as when there is none, and the warning says why.
         Err(Error::Input { message, .. }) if opts.id_column.is_none() => {
-            warnings.push(format!(
-                "{}: {message}; documents are numbered by row (1, 2, …) instead",
-                name.display()
-            ));
+            warnings.extend((!opts.row_ids).then(|| {
+                format!(
+                    "{}: {message}; documents are numbered by row (1, 2, …) instead",
+                    name.display()
+                )
+            }));
             None
         }
         Err(e) => return Err(e),
@@ -257,7 +259,9 @@ fn choose_columns(
             ),
         ));
     }
-    if id.is_none() && opts.id_column.is_none() {
+    // Row numbers asked for: the id column is not read (but was not taken for the text).
+    let id = id.filter(|_| !opts.row_ids);
+    if id.is_none() && opts.id_column.is_none() && !opts.row_ids {
         warnings.extend(table.numbered_ids_warning(name, text.root));
     }
 

@@ -20,8 +20,8 @@ use crate::io::excerpt::{excerpt, excerpt_bytes};
 use crate::jobs::{Phase, Progress};
 use crate::terms::Message;
 use crate::terms::Setting::{
-    self, Format, Hidden, IdColumn, IdField, Limit, NoHeaders, NoIgnore, Quote, Sample, TextColumn,
-    TextField,
+    self, Format, Hidden, IdColumn, IdField, Limit, NoHeaders, NoIgnore, Quote, RowIds, Sample,
+    TextColumn, TextField,
 };
 use crate::{Error, Result};
 
@@ -231,7 +231,18 @@ fn check_format_options(
     }
     use InputFormat::{Csv, Jsonl, Parquet, Tsv};
     // Each option with the formats that use it and how they are named in the message.
-    let given: [(bool, Setting, &[InputFormat], &str); 6] = [
+    if opts.row_ids && (opts.id_column.is_some() || opts.id_field.is_some()) {
+        let named = if opts.id_column.is_some() {
+            IdColumn
+        } else {
+            IdField
+        };
+        return Err(Error::usage(format!(
+            "{RowIds} names documents by row number and {named} by a column or field: give \
+             one of them"
+        )));
+    }
+    let given: [(bool, Setting, &[InputFormat], &str); 7] = [
         (
             opts.text_column.is_some(),
             TextColumn,
@@ -248,6 +259,7 @@ fn check_format_options(
         (opts.quote.is_some(), Quote, &[Csv, Tsv], "CSV/TSV"),
         (opts.text_field.is_some(), TextField, &[Jsonl], FIELDS),
         (opts.id_field.is_some(), IdField, &[Jsonl], FIELDS),
+        (opts.row_ids, RowIds, &[Csv, Tsv, Jsonl, Parquet], ROWS),
     ];
     // The misfits grouped by the formats they belong to, in the order above.
     let mut groups: Vec<(&str, Vec<Setting>)> = Vec::new();
@@ -321,6 +333,8 @@ fn check_format_options(
 const COLUMNS: &str = "CSV/TSV or Parquet";
 /// The format `--text-field` and `--id-field` apply to.
 const FIELDS: &str = "JSON Lines";
+/// The formats whose ids may come from the input or from the row number.
+const ROWS: &str = "CSV/TSV, JSON Lines or Parquet (other input is named by line or path)";
 
 /// A `.json` file holding NDJSON (its first non-blank line a complete JSON object) is JSON
 /// Lines; a single JSON array or document cannot be streamed and is refused with advice.

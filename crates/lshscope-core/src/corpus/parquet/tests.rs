@@ -182,6 +182,23 @@ fn columns_by_name_or_index_and_row_number_ids() {
     let (c, _) = read(bytes.clone(), &by_index).unwrap();
     assert_eq!(docs(&c), want(["a", "b", "c"]));
 
+    // Row numbers asked for: a column named `id`, repeating here, is not read.
+    let with_ids = write(
+        "message m { required binary id (STRING); optional binary text (STRING); }",
+        &[strs(&[Some("a"), Some("a"), Some("c")]), cols[1].clone()],
+        2,
+        Compression::SNAPPY,
+    );
+    let (c, _) = read(with_ids.clone(), &ReadOptions::default()).unwrap();
+    assert_eq!(docs(&c), want(["a", "a", "c"]));
+    let rows = ReadOptions {
+        row_ids: true,
+        ..Default::default()
+    };
+    let (c, r) = read(with_ids, &rows).unwrap();
+    assert_eq!(docs(&c), want(["1", "2", "3"]));
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+
     let out_of_range = ReadOptions {
         text_column: Some(ColumnSpec::Index(3)),
         ..Default::default()

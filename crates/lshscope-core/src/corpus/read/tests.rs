@@ -107,6 +107,76 @@ fn csv_defaults_to_text_and_id_columns_by_name() {
 }
 
 #[test]
+fn row_ids_name_documents_by_row_whatever_the_input_holds() {
+    let rows = ReadOptions {
+        row_ids: true,
+        ..ReadOptions::default()
+    };
+    let numbered = pairs(&[("1", "first"), ("2", "second")]);
+    // A CSV id column (repeating here) is not read, nor taken for the text, and nothing warns.
+    for csv in [
+        &b"id,text\na,first\na,second\n"[..],
+        b"id,body\na,first\na,second\n",
+        b"doc_id,text\na,first\na,second\n",
+    ] {
+        let (c, r) = read_bytes(csv, "x.csv", &rows).unwrap();
+        assert_eq!(docs(&c), numbered);
+        assert_eq!(r.duplicate_ids, 0);
+        assert!(
+            said(&r).iter().all(|w| !w.contains("looks like an id")),
+            "{:?}",
+            said(&r)
+        );
+    }
+    // Headerless `id<TAB>text`, read as an id and a text by default.
+    let headerless = ReadOptions {
+        has_headers: false,
+        ..ReadOptions::default()
+    };
+    let tsv = b"a\tfirst\nb\tsecond\n";
+    let (c, _) = read_bytes(tsv, "x.tsv", &headerless).unwrap();
+    assert_eq!(docs(&c), pairs(&[("a", "first"), ("b", "second")]));
+    let (c, _) = read_bytes(
+        tsv,
+        "x.tsv",
+        &ReadOptions {
+            row_ids: true,
+            ..headerless
+        },
+    )
+    .unwrap();
+    assert_eq!(docs(&c), numbered);
+    // JSON Lines with an id field on some lines only (an error without row ids).
+    let jsonl = b"{\"id\": \"a\", \"text\": \"first\"}\n{\"text\": \"second\"}\n";
+    let (c, _) = read_bytes(jsonl, "x.jsonl", &rows).unwrap();
+    assert_eq!(docs(&c), numbered);
+    assert!(read_bytes(jsonl, "x.jsonl", &ReadOptions::default()).is_err());
+    // Not with an id column or field, and not for input named by line or path.
+    for opts in [
+        ReadOptions {
+            id_column: Some(ColumnSpec::Name("id".into())),
+            ..rows.clone()
+        },
+        ReadOptions {
+            id_field: Some("id".into()),
+            ..rows.clone()
+        },
+    ] {
+        let err = read_bytes(b"id,text\na,first\n", "x.csv", &opts).unwrap_err();
+        assert!(
+            err.to_string().contains("`row_ids` names documents by row"),
+            "{err}"
+        );
+    }
+    let err = read_bytes(b"first\nsecond\n", "x.txt", &rows).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("`row_ids` applies only to CSV/TSV, JSON Lines or Parquet"),
+        "{err}"
+    );
+}
+
+#[test]
 fn csv_without_a_text_column_takes_the_only_candidate_or_refuses_to_guess() {
     let defaults = ReadOptions::default();
     // `id,body,url`: body or url? The last column (url) was taken silently before.
