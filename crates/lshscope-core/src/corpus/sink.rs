@@ -161,6 +161,8 @@ pub(super) struct Sink {
     skip_bad: bool,
     offered: usize,
     lossy: usize,
+    /// The id of the first document kept that was decoded lossily, for the warning.
+    first_lossy: Option<String>,
     skipped: usize,
     skipped_lines: Vec<u64>,
     skipped_files: Vec<String>,
@@ -183,6 +185,7 @@ impl Sink {
             skip_bad: opts.skip_bad,
             offered: 0,
             lossy: 0,
+            first_lossy: None,
             skipped: 0,
             skipped_lines: Vec::new(),
             skipped_files: Vec::new(),
@@ -208,6 +211,9 @@ impl Sink {
             None => {
                 self.corpus.push(id, text);
                 self.lossy += usize::from(lossy);
+                if lossy && self.first_lossy.is_none() {
+                    self.first_lossy = Some(id.to_string());
+                }
             }
             Some(reservoir) => {
                 if let Some(slot) = reservoir.offer() {
@@ -251,6 +257,7 @@ impl Sink {
         self.remaining = self.limit;
         self.offered = 0;
         self.lossy = 0;
+        self.first_lossy = None;
         Ok(())
     }
 
@@ -271,6 +278,9 @@ impl Sink {
             for slot in reservoir.into_input_order() {
                 self.corpus.push(&slot.id, &slot.text);
                 self.lossy += usize::from(slot.lossy);
+                if slot.lossy && self.first_lossy.is_none() {
+                    self.first_lossy = Some(slot.id.clone());
+                }
             }
         }
         let mut corpus = self.corpus;
@@ -289,6 +299,11 @@ impl Sink {
         report
             .warnings
             .extend(self.warnings.drain(..).map(Message::from));
+        if let Some(id) = &self.first_lossy {
+            report
+                .warnings
+                .push(lossy_warning(&self.name, self.lossy, id).into());
+        }
         if corpus.is_empty() {
             report
                 .warnings
@@ -300,6 +315,26 @@ impl Sink {
 
 /// `no documents in FILE: why`. An empty input is not an error (an empty shard of a dataset
 /// is normal, and every output is still well formed), but it is rarely what was meant.
+/// Documents whose bytes were not UTF-8 are read, each bad byte as U+FFFD, and counted in the
+/// summary; this says which one first, so the user can find it, and what to do.
+fn lossy_warning(name: &Path, count: usize, first_id: &str) -> String {
+    format!(
+        "{}: {} bytes that are not valid UTF-8 (first id: {}), read with each such byte as \
+         U+FFFD; re-encode the file as UTF-8 (from Latin-1: `iconv -f latin1 -t utf-8`) to \
+         shingle the text it holds",
+        name.display(),
+        if count == 1 {
+            "1 document has".to_string()
+        } else {
+            format!(
+                "{} documents have",
+                crate::util::numfmt::thousands(count as u64)
+            )
+        },
+        crate::io::excerpt::excerpt(first_id)
+    )
+}
+
 fn no_documents_warning(name: &Path, report: &ReadReport) -> String {
     let lines = report.lines;
     let why = if report.skipped > 0 {

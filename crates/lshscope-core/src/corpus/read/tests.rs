@@ -93,6 +93,34 @@ fn invalid_utf8_is_decoded_lossily_and_counted() {
     let (c, r) = read_bytes(b"ok\nbad \xFF byte\n", "x.txt", &ReadOptions::default()).unwrap();
     assert_eq!(c.text(1), "bad \u{FFFD} byte");
     assert_eq!(r.lossy_utf8, 1);
+    // The warning names the first such document, so it can be found, and what to do.
+    assert_eq!(
+        said(&r),
+        [
+            "x.txt: 1 document has bytes that are not valid UTF-8 (first id: 2), read with each \
+          such byte as U+FFFD; re-encode the file as UTF-8 (from Latin-1: `iconv -f latin1 -t \
+          utf-8`) to shingle the text it holds"
+        ]
+    );
+    // Several, in CSV, and through a sample: the first kept, in input order.
+    let csv = b"id,text\na,fine\nb,caf\xE9\nc,fine too\nd,na\xEFve\n";
+    let (_, r) = read_bytes(csv, "x.csv", &ReadOptions::default()).unwrap();
+    assert!(
+        said(&r)[0]
+            .starts_with("x.csv: 2 documents have bytes that are not valid UTF-8 (first id: b)"),
+        "{:?}",
+        said(&r)
+    );
+    let sample = ReadOptions {
+        sample: Some(4),
+        ..ReadOptions::default()
+    };
+    let (_, r) = read_bytes(csv, "x.csv", &sample).unwrap();
+    assert!(said(&r)[0].contains("2 documents have"), "{:?}", said(&r));
+    assert!(said(&r)[0].contains("(first id: b)"), "{:?}", said(&r));
+    // Valid input says nothing of the kind.
+    let (_, r) = read_bytes(b"ok\nfine\n", "x.txt", &ReadOptions::default()).unwrap();
+    assert!(said(&r).is_empty(), "{:?}", said(&r));
 }
 
 #[test]
