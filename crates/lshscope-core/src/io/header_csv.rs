@@ -67,12 +67,61 @@ impl<R: Read> HeaderCsv<R> {
             }
             Err(e) => {
                 let line = e.position().map(|p| p.line()).unwrap_or(0);
+                // The csv crate's own text repeats the line and names records from 0; say
+                // what is wrong in the row's terms and what fixes it.
+                let what = match e.kind() {
+                    csv::ErrorKind::UnequalLengths {
+                        expected_len, len, ..
+                    } => format!(
+                        "this row has {len} {} where the header has {expected_len}; quote a \
+                         field that holds a comma or a line break (\"...\")",
+                        if *len == 1 { "field" } else { "fields" }
+                    ),
+                    csv::ErrorKind::Utf8 { .. } => {
+                        "this row is not valid UTF-8; re-encode the file as UTF-8".to_string()
+                    }
+                    _ => e.to_string(),
+                };
                 Err(Error::input(
                     &self.name,
                     line,
-                    format!("malformed CSV: {e}"),
+                    format!("malformed CSV: {what}"),
                 ))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first_error(bytes: &[u8], flexible: bool) -> String {
+        let mut csv = HeaderCsv::new(bytes, Path::new("sims.csv"), flexible).unwrap();
+        loop {
+            match csv.next_row() {
+                Ok(Some(_)) => continue,
+                Ok(None) => panic!("no error"),
+                Err(e) => return e.to_string(),
+            }
+        }
+    }
+
+    #[test]
+    fn malformed_rows_are_said_in_the_rows_terms_with_the_fix() {
+        assert_eq!(
+            first_error(b"jaccard,weight\n0.5,1\n0.7\n", false),
+            "sims.csv:3: malformed CSV: this row has 1 field where the header has 2; quote a \
+             field that holds a comma or a line break (\"...\")"
+        );
+        assert_eq!(
+            first_error(b"a,b\n1,2\n1,2,3\n", false),
+            "sims.csv:3: malformed CSV: this row has 3 fields where the header has 2; quote a \
+             field that holds a comma or a line break (\"...\")"
+        );
+        assert_eq!(
+            first_error(b"a,b\n1,\xff\n", true),
+            "sims.csv:2: malformed CSV: this row is not valid UTF-8; re-encode the file as UTF-8"
+        );
     }
 }
