@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::Corpus;
 use super::options::{InputFormat, ReadOptions, ReadReport};
+use super::read::detect_format;
 use super::sink::{Sink, decode, strip_bom};
 use super::source;
 use super::source::{Within, read_error_within};
@@ -65,25 +66,21 @@ pub(super) fn read_dir_corpus(
     Ok((corpus, report))
 }
 
-/// A warning when files of the directory are named as tables (`.csv`, `.tsv`, `.jsonl`,
-/// `.ndjson`, compressed or not): shards of one corpus, most likely, which a directory input
-/// reads as one document per file, not one per row. Read as asked (a directory of CSV files
-/// can be meant as documents), but never silently.
+/// A warning when files of the directory are named as tables (names that
+/// [`detect_format`] reads as CSV, TSV or JSON Lines, compressed or not): shards of one
+/// corpus, most likely, which a directory input reads as one document per file, not one per
+/// row. Read as asked (a directory of CSV files can be meant as documents), but never
+/// silently.
 fn tables_inside(root: &Path, entries: &[Entry]) -> Option<String> {
-    let is_table = |name: &str| {
-        let name = name.to_ascii_lowercase();
-        let name = [".gz", ".zst", ".bz2", ".xz"]
-            .iter()
-            .find_map(|suffix| name.strip_suffix(suffix))
-            .unwrap_or(&name);
-        [".csv", ".tsv", ".jsonl", ".ndjson"]
-            .iter()
-            .any(|ext| name.ends_with(ext))
-    };
     let tables: Vec<&str> = entries
         .iter()
+        .filter(|e| {
+            matches!(
+                detect_format(&e.path),
+                InputFormat::Csv | InputFormat::Tsv | InputFormat::Jsonl
+            )
+        })
         .map(|e| e.relative.as_str())
-        .filter(|name| is_table(name))
         .collect();
     let first = tables.first()?;
     Some(format!(
