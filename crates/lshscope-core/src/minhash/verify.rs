@@ -187,9 +187,7 @@ pub fn jaccard_at_least(a: &[u64], b: &[u64], threshold: f64) -> Option<f64> {
 /// each document with several others in a bucket, so pairs that share their first set come
 /// in runs.
 pub fn jaccards_at_least(a: &[u64], others: &[&[u64]], threshold: f64, out: &mut Vec<Option<f64>>) {
-    merge_planned(a, others, threshold, out, |n| {
-        smallest_reaching(n, n / 2, threshold)
-    });
+    merge_planned(a, others, threshold, out, |n| need_of_sum(n, threshold));
 }
 
 /// [`jaccards_at_least`] with the needs of each |A| + |B| kept in `needs` from one call to
@@ -204,37 +202,42 @@ pub(crate) fn jaccards_at_least_with(
     out: &mut Vec<Option<f64>>,
 ) {
     needs.keep_for(threshold);
-    merge_planned(a, others, threshold, out, |n| needs.of(n, threshold));
+    merge_planned(a, others, threshold, out, |n| needs.of(n));
 }
 
-/// The smallest intersection size whose Jaccard reaches one threshold, per |A| + |B| = n,
-/// computed when first asked ([`smallest_reaching`] up to n / 2, the largest the smaller set
-/// can be).
+/// The smallest intersection size whose Jaccard reaches `threshold` for sets whose sizes add
+/// up to n: [`smallest_reaching`] up to n / 2, the largest the smaller set can be.
+#[inline]
+fn need_of_sum(n: usize, threshold: f64) -> Option<usize> {
+    smallest_reaching(n, n / 2, threshold)
+}
+
+/// [`need_of_sum`] of one threshold per n, computed when first asked.
 #[derive(Debug, Default)]
 pub(crate) struct Needs {
-    /// The threshold's bits the table holds needs for.
-    threshold_bits: u64,
+    /// The threshold the table holds needs for.
+    threshold: f64,
     /// Per n: 0 not yet computed, 1 none (no intersection reaches), i + 2 the need i.
     table: Vec<u32>,
 }
 
 impl Needs {
-    /// Empties the table unless it holds needs for `threshold`.
+    /// Empties the table unless it holds needs for `threshold` (the same bits: NaN too).
     fn keep_for(&mut self, threshold: f64) {
-        if self.threshold_bits != threshold.to_bits() {
-            self.threshold_bits = threshold.to_bits();
+        if self.threshold.to_bits() != threshold.to_bits() {
+            self.threshold = threshold;
             self.table.clear();
         }
     }
 
     #[inline]
-    fn of(&mut self, n: usize, threshold: f64) -> Option<usize> {
+    fn of(&mut self, n: usize) -> Option<usize> {
         if n >= self.table.len() {
             self.table.resize(n + 1, 0);
         }
         match self.table[n] {
             0 => {
-                let need = smallest_reaching(n, n / 2, threshold);
+                let need = need_of_sum(n, self.threshold);
                 // A need fits u32 whenever n does; past that, compute it every time.
                 if let Some(code) = need.map_or(Some(1), |i| u32::try_from(i + 2).ok()) {
                     self.table[n] = code;
@@ -247,8 +250,7 @@ impl Needs {
     }
 }
 
-/// The body of [`jaccards_at_least`], `need_of(n)` giving [`smallest_reaching`]`(n, n / 2,
-/// threshold)`.
+/// The body of [`jaccards_at_least`], `need_of(n)` giving [`need_of_sum`]`(n, threshold)`.
 #[inline(always)]
 fn merge_planned(
     a: &[u64],
@@ -365,10 +367,10 @@ enum Plan {
 
 #[inline]
 fn plan(a: &[u64], b: &[u64], threshold: f64) -> Plan {
-    plan_with(a, b, threshold, |n| smallest_reaching(n, n / 2, threshold))
+    plan_with(a, b, threshold, |n| need_of_sum(n, threshold))
 }
 
-/// [`plan`], `need_of(n)` giving [`smallest_reaching`]`(n, n / 2, threshold)`.
+/// [`plan`], `need_of(n)` giving [`need_of_sum`]`(n, threshold)`.
 #[inline(always)]
 fn plan_with(
     a: &[u64],
