@@ -210,10 +210,7 @@ impl Sink {
         match &mut self.reservoir {
             None => {
                 self.corpus.push(id, text);
-                self.lossy += usize::from(lossy);
-                if lossy && self.first_lossy.is_none() {
-                    self.first_lossy = Some(id.to_string());
-                }
+                self.count_lossy(id, lossy);
             }
             Some(reservoir) => {
                 if let Some(slot) = reservoir.offer() {
@@ -224,6 +221,14 @@ impl Sink {
                     slot.lossy = lossy;
                 }
             }
+        }
+    }
+
+    /// Counts a document kept (`id`) that was decoded lossily, remembering the first.
+    fn count_lossy(&mut self, id: &str, lossy: bool) {
+        if lossy {
+            self.lossy += 1;
+            self.first_lossy.get_or_insert_with(|| id.to_string());
         }
     }
 
@@ -277,10 +282,7 @@ impl Sink {
         if let Some(reservoir) = self.reservoir.take() {
             for slot in reservoir.into_input_order() {
                 self.corpus.push(&slot.id, &slot.text);
-                self.lossy += usize::from(slot.lossy);
-                if slot.lossy && self.first_lossy.is_none() {
-                    self.first_lossy = Some(slot.id.clone());
-                }
+                self.count_lossy(&slot.id, slot.lossy);
             }
         }
         let mut corpus = self.corpus;
@@ -318,19 +320,15 @@ impl Sink {
 /// Documents whose bytes were not UTF-8 are read, each bad byte as U+FFFD, and counted in the
 /// summary; this says which one first, so the user can find it, and what to do.
 fn lossy_warning(name: &Path, count: usize, first_id: &str) -> String {
+    use crate::util::numfmt::{for_count, thousands};
+    let count = count as u64;
     format!(
-        "{}: {} bytes that are not valid UTF-8 (first id: {}), read with each such byte as \
+        "{}: {} {} bytes that are not valid UTF-8 (first id: {}), read with each such byte as \
          U+FFFD; re-encode the file as UTF-8 (from Latin-1: `iconv -f latin1 -t utf-8`) to \
          shingle the text it holds",
         name.display(),
-        if count == 1 {
-            "1 document has".to_string()
-        } else {
-            format!(
-                "{} documents have",
-                crate::util::numfmt::thousands(count as u64)
-            )
-        },
+        thousands(count),
+        for_count(count, "document has", "documents have"),
         crate::io::excerpt::excerpt(first_id)
     )
 }
