@@ -15,6 +15,7 @@ pub fn keyword(setting: Setting) -> &'static str {
         Setting::RowIds => "row_ids=True",
         Setting::Format => "format=",
         Setting::SkipBad => "skip_bad=True",
+        Setting::Strict => "strict=True",
         Setting::NoHeaders => "has_headers=False",
         Setting::Quote => "quote=",
         Setting::Limit => "limit=",

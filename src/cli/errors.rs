@@ -16,6 +16,7 @@ pub fn flag(setting: Setting) -> &'static str {
         Setting::RowIds => "--row-ids",
         Setting::Format => "--format",
         Setting::SkipBad => "--skip-bad",
+        Setting::Strict => "--strict",
         Setting::NoHeaders => "--no-headers",
         Setting::Quote => "--quote",
         Setting::Limit => "--limit",

@@ -235,6 +235,11 @@ pub struct ReadArgs {
     /// Skip malformed rows (and report them) instead of stopping at the first one.
     #[arg(long)]
     pub skip_bad: bool,
+    /// Stop with an error instead of a warning where the input may not be read as meant: no
+    /// documents, bytes that are not UTF-8, a text column or row-number ids guessed, a first
+    /// row that is not a header, tables inside a directory, repeated ids (for pipelines).
+    #[arg(long)]
+    pub strict: bool,
     /// Directory input: include hidden files and directories (names starting with `.`).
     #[arg(long)]
     pub hidden: bool,
@@ -293,6 +298,7 @@ impl ReadArgs {
             sample: self.sample,
             seed,
             skip_bad: self.skip_bad,
+            strict: self.strict,
             hidden: self.hidden,
             no_ignore: self.no_ignore,
         }

@@ -264,6 +264,51 @@ fn a_directory_of_csv_files_is_read_as_documents_with_a_warning() {
     assert!(!err.contains("named as tables"), "{err}");
 }
 
+#[test]
+fn strict_turns_what_would_be_a_warning_into_an_error_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("shard-7.csv");
+    std::fs::write(&empty, "id,text\n").unwrap();
+    let out = dir.path().join("kept.csv");
+    // Without --strict an empty shard is a warning and well-formed (empty) outputs.
+    lshscope()
+        .args(["dedup", "-t", "0.8", "-q", "-o"])
+        .arg(&out)
+        .arg(&empty)
+        .assert()
+        .success();
+    assert!(out.exists());
+    std::fs::remove_file(&out).unwrap();
+    // With it, a usage error naming the file and the flag, and no output file.
+    lshscope()
+        .args(["dedup", "-t", "0.8", "--strict", "-o"])
+        .arg(&out)
+        .arg(&empty)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "error: no documents in {}: it holds only a header row; --strict stops here",
+            empty.display()
+        )));
+    assert!(!out.exists());
+    // Repeated ids, in the command line's words.
+    let repeated = dir.path().join("repeated.csv");
+    std::fs::write(&repeated, "id,text\nx,one two three\nx,one two four\n").unwrap();
+    let err = scan_fails(&repeated, &["--strict"]);
+    assert!(
+        err.contains(
+            "1 document repeats an earlier id (first: x); make ids unique or name \
+             documents by row number with --row-ids; --strict stops here"
+        ),
+        "{err}"
+    );
+    // An input read without a warning is read the same with --strict.
+    assert_eq!(
+        scan_pairs(&data("notes.csv"), &["--strict"]),
+        scan_pairs(&data("notes.csv"), &[])
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // stdin and compression
 

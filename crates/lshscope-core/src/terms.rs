@@ -29,6 +29,8 @@ pub enum Setting {
     Format,
     /// Skip malformed records instead of failing.
     SkipBad,
+    /// Stop with an error where reading the input would only warn.
+    Strict,
     /// CSV/TSV: the first row is data, not a header (`has_headers = false`).
     NoHeaders,
     /// CSV/TSV quoting.
@@ -113,7 +115,7 @@ pub enum Setting {
 
 impl Setting {
     /// Every setting, in declaration order.
-    pub const ALL: [Setting; 47] = [
+    pub const ALL: [Setting; 48] = [
         Setting::TextColumn,
         Setting::IdColumn,
         Setting::TextField,
@@ -121,6 +123,7 @@ impl Setting {
         Setting::RowIds,
         Setting::Format,
         Setting::SkipBad,
+        Setting::Strict,
         Setting::NoHeaders,
         Setting::Quote,
         Setting::Limit,
@@ -175,6 +178,7 @@ impl Setting {
             Setting::RowIds => "row_ids",
             Setting::Format => "format",
             Setting::SkipBad => "skip_bad",
+            Setting::Strict => "strict",
             Setting::NoHeaders => "no_headers",
             Setting::Quote => "quote",
             Setting::Limit => "limit",

@@ -62,7 +62,7 @@ pub(super) fn read_dir_corpus(
         bytes,
         ..Default::default()
     };
-    let corpus = sink.finish(&mut report);
+    let corpus = sink.finish(&mut report)?;
     Ok((corpus, report))
 }
 

@@ -92,6 +92,12 @@ pub struct ReadOptions {
     pub seed: u64,
     /// Skip malformed rows instead of failing.
     pub skip_bad: bool,
+    /// Fail where the read would only warn ([`ReadReport::warnings`]: no documents, bytes that
+    /// are not UTF-8, a text column or row-number ids taken by default, a first row that is
+    /// not a header, tables inside a directory) and where ids repeat: for pipelines, which
+    /// should stop on an input that may not have been read as meant rather than write
+    /// well-formed outputs of the wrong documents.
+    pub strict: bool,
     /// Directory input: include hidden files and directories (names starting with `.`).
     pub hidden: bool,
     /// Directory input: do not honour `.gitignore`, `.ignore` and `.git/info/exclude`.
@@ -113,6 +119,7 @@ impl Default for ReadOptions {
             sample: None,
             seed: 1,
             skip_bad: false,
+            strict: false,
             hidden: false,
             no_ignore: false,
         }

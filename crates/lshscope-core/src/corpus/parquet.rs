@@ -190,7 +190,7 @@ fn read_guarded<R: ChunkReader + 'static>(
         bytes: file_bytes,
         ..Default::default()
     };
-    let corpus = sink.finish(&mut report);
+    let corpus = sink.finish(&mut report)?;
     Ok((corpus, report))
 }
 

@@ -470,7 +470,7 @@ fn read_stream(
         warnings: warning.into_iter().map(Message::from).collect(),
         ..Default::default()
     };
-    let corpus = sink.finish(&mut report);
+    let corpus = sink.finish(&mut report)?;
     Ok((corpus, report))
 }
 

@@ -15,7 +15,7 @@ use super::sample::Reservoir;
 use super::source::read_error;
 use crate::jobs::Progress;
 use crate::terms::Message;
-use crate::terms::Setting::{Hidden, NoIgnore, SkipBad};
+use crate::terms::Setting::{Hidden, NoIgnore, RowIds, SkipBad, Strict};
 use crate::{Error, Result};
 
 /// A physical line: (1-based number, content, the line ending removed from it).
@@ -159,6 +159,7 @@ pub(super) struct Sink {
     limit: usize,
     sample: Option<(usize, u64)>,
     skip_bad: bool,
+    strict: bool,
     offered: usize,
     lossy: usize,
     /// The id of the first document kept that was decoded lossily, for the warning.
@@ -183,6 +184,7 @@ impl Sink {
             limit,
             sample: opts.sample.map(|n| (n, opts.seed)),
             skip_bad: opts.skip_bad,
+            strict: opts.strict,
             offered: 0,
             lossy: 0,
             first_lossy: None,
@@ -278,7 +280,9 @@ impl Sink {
         Ok(())
     }
 
-    pub(super) fn finish(mut self, report: &mut ReadReport) -> Corpus {
+    /// The corpus read and its report; under `strict`, an error where the report warns or ids
+    /// repeat.
+    pub(super) fn finish(mut self, report: &mut ReadReport) -> Result<Corpus> {
         if let Some(reservoir) = self.reservoir.take() {
             for slot in reservoir.into_input_order() {
                 self.corpus.push(&slot.id, &slot.text);
@@ -311,12 +315,62 @@ impl Sink {
                 .warnings
                 .push(no_documents_warning(&self.name, report).into());
         }
-        corpus
+        if self.strict {
+            strict_check(&self.name, report)?;
+        }
+        Ok(corpus)
     }
 }
 
-/// `no documents in FILE: why`. An empty input is not an error (an empty shard of a dataset
-/// is normal, and every output is still well formed), but it is rarely what was meant.
+/// Under `strict`, the first thing the read would warn about as an error, with how many more
+/// there were; repeated ids count as one (outputs that name documents by id would be
+/// ambiguous). A usage error, not an input error at a line: every warning already names the
+/// file, and the input is not malformed, only not what `strict` accepts.
+fn strict_check(name: &Path, report: &ReadReport) -> Result<()> {
+    use crate::util::numfmt::{for_count, thousands};
+    let repeated = (report.duplicate_ids > 0).then(|| {
+        let first = report
+            .duplicate_id_examples
+            .first()
+            .map_or("", String::as_str);
+        format!(
+            "{}: {} {} an earlier id (first: {}); make ids unique or name documents by row \
+             number with {RowIds}",
+            name.display(),
+            thousands(report.duplicate_ids as u64),
+            for_count(
+                report.duplicate_ids as u64,
+                "document repeats",
+                "documents repeat"
+            ),
+            crate::io::excerpt::excerpt(first)
+        )
+    });
+    let mut problems = report
+        .warnings
+        .iter()
+        .map(|w| w.tokens().to_string())
+        .chain(repeated);
+    let Some(first) = problems.next() else {
+        return Ok(());
+    };
+    let more = problems.count() as u64;
+    let more = if more == 0 {
+        String::new()
+    } else {
+        format!(
+            " ({} more {} without {Strict})",
+            thousands(more),
+            for_count(
+                more,
+                "thing would have been a warning",
+                "things would have been warnings"
+            )
+        )
+    };
+    Err(Error::usage(format!("{first}; {Strict} stops here{more}")))
+}
+
 /// Documents whose bytes were not UTF-8 are read, each bad byte as U+FFFD, and counted in the
 /// summary; this says which one first, so the user can find it, and what to do.
 fn lossy_warning(name: &Path, count: usize, first_id: &str) -> String {
@@ -333,6 +387,9 @@ fn lossy_warning(name: &Path, count: usize, first_id: &str) -> String {
     )
 }
 
+/// `no documents in FILE: why`. An empty input is not an error (an empty shard of a dataset
+/// is normal, and every output is still well formed), but it is rarely what was meant; a
+/// pipeline that wants it to stop passes `strict`.
 fn no_documents_warning(name: &Path, report: &ReadReport) -> String {
     let lines = report.lines;
     let why = if report.skipped > 0 {

@@ -1115,3 +1115,50 @@ fn options_for_another_format_name_the_formats_they_apply_to() {
              the right `format`"
     );
 }
+
+#[test]
+fn strict_stops_where_the_read_would_warn_and_where_ids_repeat() {
+    let strict = ReadOptions {
+        strict: true,
+        ..Default::default()
+    };
+    let stopped = |input: &[u8], name: &str| match read_bytes(input, name, &strict) {
+        Err(e @ Error::Usage(_)) => e.to_string(),
+        other => panic!("{name}: expected a usage error, got {other:?}"),
+    };
+    // Each kind of warning stops it, quoted whole, with `strict` named.
+    assert_eq!(
+        stopped(b"", "x.csv"),
+        "no documents in x.csv: it is empty; `strict` stops here"
+    );
+    let lossy = stopped(b"id,text\n1,caf\xe9\n2,tea\n", "x.csv");
+    assert!(
+        lossy.starts_with("x.csv: 1 document has bytes that are not valid UTF-8 (first id: 1)"),
+        "{lossy}"
+    );
+    assert_eq!(
+        stopped(b"id,text\na,1\nb,2\na,3\nb,4\n", "x.csv"),
+        "x.csv: 2 documents repeat an earlier id (first: a); make ids unique or name documents \
+         by row number with `row_ids`; `strict` stops here"
+    );
+    // A column taken by default and ids numbered by row: two warnings, the second counted.
+    let guessed = stopped(b"doc_id,body\n1,a b c\n", "x.csv");
+    assert_eq!(
+        read_bytes(b"doc_id,body\n1,a b c\n", "x.csv", &ReadOptions::default())
+            .map(|(_, r)| r.warnings.len())
+            .unwrap(),
+        2
+    );
+    assert!(
+        guessed.ends_with(
+            "; `strict` stops here (1 more thing would have been a warning without `strict`)"
+        ),
+        "{guessed}"
+    );
+    // What reads without a warning reads the same under `strict`.
+    let clean = b"id,text\na,one two\nb,three four\n";
+    let (c, r) = read_bytes(clean, "x.csv", &strict).unwrap();
+    let (c0, r0) = read_bytes(clean, "x.csv", &ReadOptions::default()).unwrap();
+    assert_eq!((docs(&c), r.warnings.len()), (docs(&c0), r0.warnings.len()));
+    assert!(r.warnings.is_empty());
+}
