@@ -129,7 +129,7 @@ fn build(args: BuildArgs) -> Result<i32> {
     let progress = super::new_progress();
     let bar = ProgressBar::start(&progress, show_progress(args.quiet));
     let mut run = Pipeline::new(&progress);
-    let loaded = super::load_corpus(&mut run, &args.corpus, &args.index, args.quiet)?;
+    let loaded = super::load_corpus(&mut run, &args.corpus, &args.index, args.quiet, true)?;
     let index = LshIndex::from_index(loaded.corpus, loaded.index, banding)?;
     index.save(&args.output)?;
     drop(bar);

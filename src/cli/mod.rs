@@ -454,19 +454,21 @@ impl IndexArgs {
     }
 }
 
-/// Reads and indexes the corpus of a corpus command, and warns about repeated ids.
+/// Reads and indexes the corpus of a corpus command, and warns about what the read found
+/// (repeated ids too when `ids_name_output`, see [`warn_about_read`]).
 pub(crate) fn load_corpus(
     run: &mut Pipeline,
     corpus: &CorpusArgs,
     index: &IndexArgs,
     quiet: bool,
+    ids_name_output: bool,
 ) -> Result<Loaded> {
     let mut loaded = run.load(
         &corpus.input,
         &corpus.read_options(index.seed),
         &index.index_options()?,
     )?;
-    warn_about_read(quiet, &mut loaded.read, true);
+    warn_about_read(quiet, &mut loaded.read, ids_name_output);
     if let Some(warning) = loaded.index.short_texts_warning() {
         warn(quiet, &errors::render_message(&warning));
     }

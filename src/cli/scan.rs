@@ -259,7 +259,7 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         corpus,
         read,
         index,
-    } = super::load_corpus(&mut run, &args.corpus, &args.index, args.quiet)?;
+    } = super::load_corpus(&mut run, &args.corpus, &args.index, args.quiet, true)?;
     // Before banding, which is what a too-similar corpus makes explode.
     if !args.quiet
         && let Some(warning) =

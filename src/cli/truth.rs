@@ -112,7 +112,7 @@ pub fn run(args: TruthArgs) -> Result<i32> {
         corpus,
         read,
         index,
-    } = super::load_corpus(&mut run, &args.corpus, &index_args, args.quiet)?;
+    } = super::load_corpus(&mut run, &args.corpus, &index_args, args.quiet, true)?;
     let input = args.corpus.input.display().to_string();
     let ending = Ending {
         target: &target,

@@ -336,7 +336,8 @@ fn seed_corpus(
     let quiet = false;
     let bar = ProgressBar::start(progress, show_progress(quiet));
     let mut run = Pipeline::new(progress);
-    let loaded = super::load_corpus(&mut run, &corpus_args, &args.index, quiet)?;
+    // Tuning prints counts, never ids: repeated ids do not matter to it.
+    let loaded = super::load_corpus(&mut run, &corpus_args, &args.index, quiet, false)?;
     let seeds: Vec<u64> = (0..args.seeds as u64)
         .map(|i| args.index.seed.wrapping_add(i))
         .collect();

@@ -1698,3 +1698,31 @@ fn tune_text_groups_thousands_and_marks_the_sampled_estimate() {
     assert_eq!(report["corpus"]["pairs"], 2_000_000.0);
     assert_eq!(report["corpus"]["pairs_at_or_above_threshold"], 400_000.0);
 }
+
+/// Tuning prints counts, never ids, so repeated ids are not warned about there, while `scan`
+/// on the same file (whose pairs name documents by id) warns.
+#[test]
+fn corpus_with_repeated_ids_is_tuned_without_the_id_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("repeated.csv");
+    std::fs::write(
+        &corpus,
+        "id,text\nx,the first of three notes\nx,the second of three notes\ny,another one\n",
+    )
+    .unwrap();
+    let warning = "an earlier id";
+    let out = tune()
+        .args(["tune", "-t", "0.8", "--corpus"])
+        .arg(&corpus)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains(warning), "{err}");
+    let out = tune()
+        .args(["scan", "-o", "-"])
+        .arg(&corpus)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains(warning));
+}
