@@ -54,14 +54,27 @@ pub fn column_values(
     } else {
         (0..values.len()).map(|d| (values.id(d), d)).collect()
     };
-    // Row numbers count data rows; they name the row only when nothing was sampled or skipped.
+    // Row numbers count data rows; they name the row only when nothing was sampled or skipped,
+    // and its line only when each row is one line after the header (no blank lines between
+    // rows, no quoted field over several lines).
     let numbered = options.sample.is_none() && read.skipped == 0;
-    let row = |d: usize| {
-        let id = id_for_message(corpus.id(d)).into_owned();
-        if numbered {
-            format!("row {} (id {id})", d + 1)
+    let one_line_each = numbered && read.lines.blank == 0 && read.lines.continuation == 0;
+    let bad_value = |d: usize, what: String| {
+        let id = id_for_message(corpus.id(d));
+        if one_line_each {
+            let line = read.lines.header + d as u64 + 1;
+            Error::input(input, line, format!("column {name} of id {id}: {what}"))
+        } else if numbered {
+            let row = d + 1;
+            Error::usage(format!(
+                "{}: row {row} (id {id}), column {name}: {what}",
+                input.display()
+            ))
         } else {
-            format!("the row of id {id}")
+            Error::usage(format!(
+                "{}: the row of id {id}, column {name}: {what}",
+                input.display()
+            ))
         }
     };
     (0..corpus.len())
@@ -73,23 +86,23 @@ pub fn column_values(
             };
             let text = at.map(|k| values.text(k).trim()).unwrap_or("");
             if text.is_empty() {
-                return Err(Error::usage(format!(
-                    "{}: {}, column {name}: no value; --keep-by needs a number on every row \
-                     (a score where higher is kept first): fill it in, or choose another column",
-                    input.display(),
-                    row(d)
-                )));
+                return Err(bad_value(
+                    d,
+                    "no value; --keep-by needs a number on every row (a score where higher is \
+                     kept first): fill it in, or choose another column"
+                        .to_string(),
+                ));
             }
             match text.parse::<f64>() {
                 Ok(v) if v.is_finite() => Ok(v),
-                _ => Err(Error::usage(format!(
-                    "{}: {}, column {name}: {:?} is not a number; --keep-by needs a numeric \
-                     column (a score where higher is kept first): fix the value, or choose \
-                     another column",
-                    input.display(),
-                    row(d),
-                    text.chars().take(40).collect::<String>()
-                ))),
+                _ => Err(bad_value(
+                    d,
+                    format!(
+                        "{:?} is not a number; --keep-by needs a numeric column (a score where \
+                         higher is kept first): fix the value, or choose another column",
+                        text.chars().take(40).collect::<String>()
+                    ),
+                )),
             }
         })
         .collect()

@@ -1073,7 +1073,7 @@ fn keep_by_names_the_file_row_and_column_of_a_bad_value() {
     assert_eq!(code, 2);
     assert!(
         err.contains(&format!(
-            "{input}: row 3 (id d3), column `score`: \"high\" is not a number"
+            "{input}:4: column `score` of id d3: \"high\" is not a number"
         )),
         "{err}"
     );
@@ -1085,7 +1085,23 @@ fn keep_by_names_the_file_row_and_column_of_a_bad_value() {
     let (code, err) = dedup(&input, "score");
     assert_eq!(code, 2);
     assert!(
-        err.contains("row 3 (id d3), column `score`: no value"),
+        err.contains(&format!("{input}:4: column `score` of id d3: no value")),
+        "{err}"
+    );
+    // A quoted field over two lines: lines no longer follow rows, so the row is named.
+    let multiline = dir.path().join("multiline.csv");
+    std::fs::write(
+        &multiline,
+        "id,text,score\nd1,\"a note\nover two lines\",1\nd2,another note,none\n",
+    )
+    .unwrap();
+    let (code, err) = dedup(multiline.to_str().unwrap(), "score");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&format!(
+            "{}: row 2 (id d2), column `score`: \"none\" is not a number",
+            multiline.display()
+        )),
         "{err}"
     );
     let (code, err) = dedup(&input, "quality");
