@@ -79,8 +79,9 @@ pub struct TuneArgs {
     /// pairs.
     #[arg(long, value_name = "FILE")]
     pub similarities: Option<PathBuf>,
-    /// A truth file from `lshscope truth` (every pair at or above its join threshold): adds
-    /// the expected recall at t of each banding over those true pairs. For t at or above the
+    /// A truth file (`lshscope truth`: every pair at or above its join threshold; `gen
+    /// --truth`: the planted pairs): adds the expected recall at t of each banding over its
+    /// pairs at or above t. For t at or above the
     /// join's threshold this is the recall the banding is expected to reach on that corpus.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["pairs", "similarities"])]
     pub truth: Option<PathBuf>,

@@ -418,7 +418,11 @@ fn truth_file_gives_expected_recall_over_the_true_pairs() {
         / above.len() as f64;
     let recall = given["corpus"]["expected_recall"].as_f64().unwrap();
     assert!((recall - expected).abs() < 1e-12, "{recall} vs {expected}");
-    assert!(report["notes"].to_string().contains("truth pairs"));
+    assert!(
+        report["notes"]
+            .to_string()
+            .contains("the truth file's pairs at or above t")
+    );
     tune()
         .args(["tune", "-t", "0.7", "--truth"])
         .arg(&truth)

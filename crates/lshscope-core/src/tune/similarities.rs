@@ -351,8 +351,9 @@ pub(super) fn thresholded_note(lowest: f64, t: f64) -> String {
     )
 }
 
-/// What a truth file's similarities mean for the corpus columns: only pairs at or above its
-/// floor ([`crate::analysis::recall::truth_floor`]) are in it.
+/// What a truth file's similarities mean for the corpus columns: recall is over its pairs,
+/// complete only from its floor ([`crate::analysis::recall::truth_floor`]) up when a `truth`
+/// join made it, and the counts hold only its pairs.
 pub(super) fn truth_notes(values: &[f64], t: f64) -> Vec<String> {
     let mut notes = Vec::new();
     let lowest =
@@ -364,10 +365,12 @@ pub(super) fn truth_notes(values: &[f64], t: f64) -> Vec<String> {
              at or above {lowest:.3}"
         ));
     }
+    // Said of the file, not of how it was made: a `truth` join holds every pair from its
+    // threshold up, `gen --truth` only the planted pairs, at every level.
     notes.push(
-        "truth pairs hold only pairs at or above the join threshold: recall@t is the \
-         expected recall on them; expected candidates and precision count only those \
-         pairs, not the many dissimilar pairs a banding also lets through"
+        "recall@t is the expected recall over the truth file's pairs at or above t; expected \
+         candidates and precision count only the file's pairs, not the many dissimilar pairs \
+         of the corpus a banding also lets through"
             .to_string(),
     );
     notes
