@@ -245,6 +245,18 @@ fn estimate_pairs_samples_by_strata_and_tune_reads_them() {
     assert!(stderr.contains("candidates"), "{stderr}");
     assert!(stderr.contains("others"), "{stderr}");
     cli_support::assert_numbers_grouped("truth --estimate-pairs", &stderr);
+    // The count's interval reaches far above it (the census of candidates holds all 36, and
+    // 1,812 draws of `others` cannot rule out such pairs there), and the line after says why.
+    let count_line = stderr
+        .lines()
+        .position(|l| l.contains("pairs in the corpus (95 % interval"))
+        .unwrap();
+    assert!(
+        stderr.lines().nth(count_line + 1).unwrap().starts_with(
+            "  the top is wide on purpose: 1,812 draws among the 80,012 pairs of stratum `others`"
+        ),
+        "{stderr}"
+    );
     let written = std::fs::read_to_string(&out).unwrap();
     let mut lines = written.lines();
     assert_eq!(
