@@ -180,6 +180,8 @@ struct UnitScratch<'a> {
     merges: Vec<usize>,
     others: Vec<&'a [u64]>,
     merged: Vec<Option<f64>>,
+    /// The merged pairs kept (by index into `fresh`) and their Jaccards, for the estimates.
+    kept: Vec<(usize, f64)>,
     /// The merges' needs per |A| + |B| at the scan's threshold.
     needs: Needs,
     /// The memo's keys first met with the current member, with the pair that computes them.
@@ -310,12 +312,20 @@ impl<'a> BandWork<'a> {
         let (sets, signatures) = (&self.index.sets, &self.index.signatures);
         let set_a = sets.get(a as usize);
         let partner = |q: usize| work.fresh[q].0 as usize;
+        // Only a kept pair's estimate reads its signature (8 cache lines at K = 128, more
+        // than a short text's set). Where every pair is kept the first signatures are fetched
+        // during the merges; otherwise only once the merges have said which pairs stay, so
+        // that the many pairs below a threshold such as 0.8 take no line-fill buffer for a
+        // signature never read.
+        let every_pair_kept = self.threshold <= 0.0;
         work.others.clear();
         work.others
             .extend(work.merges.iter().map(|&q| sets.get(partner(q))));
         for (&q, set) in work.merges.iter().zip(&work.others).take(SETS_AHEAD) {
             prefetch_set(set);
-            prefetch_signature(signatures.row(partner(q)));
+            if every_pair_kept {
+                prefetch_signature(signatures.row(partner(q)));
+            }
         }
         jaccards_at_least_with(
             set_a,
@@ -324,13 +334,24 @@ impl<'a> BandWork<'a> {
             &mut work.needs,
             &mut work.merged,
         );
-        for (p, (&q, &j)) in work.merges.iter().zip(&work.merged).enumerate() {
+        work.kept.clear();
+        for (&q, &j) in work.merges.iter().zip(&work.merged) {
+            match j {
+                Some(j) => work.kept.push((q, j)),
+                None => work.slots[q] = Slot::Done(None),
+            }
+        }
+        if !every_pair_kept {
+            for &(q, _) in work.kept.iter().take(SETS_AHEAD) {
+                prefetch_signature(signatures.row(partner(q)));
+            }
+        }
+        for (k, &(q, j)) in work.kept.iter().enumerate() {
             // The signature a few pairs on is fetched while this one's rows are compared.
-            if let Some(&ahead) = work.merges.get(p + SETS_AHEAD) {
+            if let Some(&(ahead, _)) = work.kept.get(k + SETS_AHEAD) {
                 prefetch_signature(signatures.row(partner(ahead)));
             }
-            work.slots[q] =
-                Slot::Done(j.map(|j| (j, estimate(signatures, a as usize, partner(q)))));
+            work.slots[q] = Slot::Done(Some((j, estimate(signatures, a as usize, partner(q)))));
         }
         for (&key, &q) in &work.first_here {
             work.of_sets.insert(key, work.slots[q].done());
