@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 
 use super::lsh_args::BandingArgs;
 use super::outputs::{Written, check_outputs};
-use super::summary::{id_for_message, render_cap, render_phases, render_read_line, repeated_ids};
+use super::summary::{id_for_message, render_cap, render_phases, render_read_line};
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use lshscope_core::analysis::clusters::{AuditLimits, ChainAudit, Clusters, KeepRule, score_keys};
 use lshscope_core::analysis::dedup::{Clustering, Dedup, DedupOptions, Joining};
@@ -370,7 +370,7 @@ fn check_unique_ids(read: &ReadReport, drop_list: bool) -> Result<()> {
          documents, and dropping it drops the kept one too; make the ids unique, choose an \
          id column with unique values (--id-column, or --id-field for JSON Lines), or name \
          documents by row number with --row-ids",
-        repeated_ids(read),
+        read.repeated_ids(),
         if drop_list { " and the drop list" } else { "" }
     )))
 }

@@ -2,6 +2,7 @@
 //! took, what `--max-bucket` left out, and ids as messages show them.
 
 use lshscope_core::corpus::ReadReport;
+pub(super) use lshscope_core::io::excerpt::{first_of, id_for_message};
 use lshscope_core::pipeline::PhaseTiming;
 use lshscope_core::util::numfmt::{for_count, thousands};
 
@@ -96,61 +97,14 @@ pub(super) fn render_read_line(r: &ReadReport, input: &str, without_shingles: us
     out
 }
 
-/// The first few of `total` things, comma-separated, and `, …` when the list was cut.
-fn first_of<T: std::fmt::Display>(listed: &[T], total: usize) -> String {
-    let mut text = listed
-        .iter()
-        .map(|t| t.to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    if total > listed.len() {
-        text.push_str(", …");
-    }
-    text
-}
-
 /// `N documents repeat an earlier id (first: a, b); pairs name documents by id, …`, for
 /// the warning and the summary.
 pub(super) fn duplicate_ids_message(r: &ReadReport) -> String {
     format!(
         "{}; pairs name documents by id, so make ids unique, choose another \
          --id-column/--id-field, or name them by row number with --row-ids",
-        repeated_ids(r)
+        r.repeated_ids()
     )
-}
-
-/// `N documents repeat an earlier id (first: a, "")`: how many, and the first few ids.
-pub(super) fn repeated_ids(r: &ReadReport) -> String {
-    let examples: Vec<_> = r
-        .duplicate_id_examples
-        .iter()
-        .map(|id| id_for_message(id))
-        .collect();
-    format!(
-        "{} {} an earlier id (first: {})",
-        thousands(r.duplicate_ids as u64),
-        for_count(
-            r.duplicate_ids as u64,
-            "document repeats",
-            "documents repeat"
-        ),
-        first_of(&examples, r.duplicate_ids)
-    )
-}
-
-/// An id as a message shows it: as it is when that reads unambiguously, else quoted with
-/// escapes, so that an empty id reads `""` and a list of ids with commas, quotes, spaces at
-/// their ends or line breaks can still be told apart.
-pub(super) fn id_for_message(id: &str) -> std::borrow::Cow<'_, str> {
-    let plain = !id.is_empty()
-        && id.trim() == id
-        && !id.contains([',', '"'])
-        && !id.chars().any(char::is_control);
-    if plain {
-        id.into()
-    } else {
-        format!("{id:?}").into()
-    }
 }
 
 /// One line per phase: time and throughput (shared by the corpus commands).
@@ -251,7 +205,7 @@ mod tests {
             ..ReadReport::default()
         };
         assert_eq!(
-            repeated_ids(&read),
+            read.repeated_ids(),
             "1,234 documents repeat an earlier id (first: a, \"\", …)"
         );
     }

@@ -329,21 +329,10 @@ impl Sink {
 fn strict_check(name: &Path, report: &ReadReport) -> Result<()> {
     use crate::util::numfmt::{for_count, thousands};
     let repeated = (report.duplicate_ids > 0).then(|| {
-        let first = report
-            .duplicate_id_examples
-            .first()
-            .map_or("", String::as_str);
         format!(
-            "{}: {} {} an earlier id (first: {}); make ids unique or name documents by row \
-             number with {RowIds}",
+            "{}: {}; make ids unique or name documents by row number with {RowIds}",
             name.display(),
-            thousands(report.duplicate_ids as u64),
-            for_count(
-                report.duplicate_ids as u64,
-                "document repeats",
-                "documents repeat"
-            ),
-            crate::io::excerpt::excerpt(first)
+            report.repeated_ids()
         )
     });
     let mut problems = report

@@ -72,6 +72,34 @@ pub fn listing<S: AsRef<str>>(names: &[S]) -> String {
     shown.join(", ")
 }
 
+/// An id as a message shows it: as it is when that reads unambiguously, else quoted with
+/// escapes, so that an empty id reads `""` and a list of ids with commas, quotes, spaces at
+/// their ends or line breaks can still be told apart.
+pub fn id_for_message(id: &str) -> Cow<'_, str> {
+    let plain = !id.is_empty()
+        && id.trim() == id
+        && !id.contains([',', '"'])
+        && !id.chars().any(char::is_control);
+    if plain {
+        id.into()
+    } else {
+        format!("{id:?}").into()
+    }
+}
+
+/// The first few of `total` things, comma-separated, and `, …` when the list was cut.
+pub fn first_of<T: std::fmt::Display>(listed: &[T], total: usize) -> String {
+    let mut text = listed
+        .iter()
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if total > listed.len() {
+        text.push_str(", …");
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

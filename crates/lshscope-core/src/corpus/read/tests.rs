@@ -1138,7 +1138,7 @@ fn strict_stops_where_the_read_would_warn_and_where_ids_repeat() {
     );
     assert_eq!(
         stopped(b"id,text\na,1\nb,2\na,3\nb,4\n", "x.csv"),
-        "x.csv: 2 documents repeat an earlier id (first: a); make ids unique or name documents \
+        "x.csv: 2 documents repeat an earlier id (first: a, b); make ids unique or name documents \
          by row number with `row_ids`; `strict` stops here"
     );
     // A column taken by default and ids numbered by row: two warnings, the second counted.
