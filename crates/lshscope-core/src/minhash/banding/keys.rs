@@ -2,6 +2,7 @@
 
 use super::Banding;
 use crate::minhash::index::Signatures;
+use crate::minhash::similarity::prefetch_line;
 
 /// The key of band `band` of a signature row: a 64-bit hash of its r values. Two documents
 /// share a bucket when their keys are equal, that is when their r values agree (or, with
@@ -16,6 +17,9 @@ pub fn band_key(row: &[u32], banding: Banding, band: usize) -> u64 {
     xxhash_rust::xxh3::xxh3_64(bytes)
 }
 
+/// Rows ahead whose band values a key pass fetches: about a memory latency's worth of keys.
+const KEYS_AHEAD: usize = 16;
+
 /// Bucket keys of one band for every document that has shingles, sorted by (key, doc).
 pub fn band_keys(sigs: &Signatures, banding: Banding, band: usize) -> Vec<(u64, u32)> {
     band_keys_among(sigs, banding, band, None)
@@ -29,8 +33,18 @@ pub(super) fn band_keys_among(
     included: Option<&[bool]>,
 ) -> Vec<(u64, u32)> {
     let mut keys: Vec<(u64, u32)> = Vec::with_capacity(sigs.len());
+    let n = sigs.len();
+    let offset = band * banding.rows;
     keys.extend(
-        (0..sigs.len())
+        (0..n)
+            .inspect(|&i| {
+                // One band reads a few bytes of each row, rows hundreds of bytes apart: every
+                // read is a cache miss unless fetched ahead (80 % of `band_key`'s time was the
+                // load of its values).
+                if i + KEYS_AHEAD < n {
+                    prefetch_line(sigs.row(i + KEYS_AHEAD)[offset..].as_ptr());
+                }
+            })
             .filter(|&i| !sigs.is_empty_doc(i) && included.is_none_or(|inc| inc[i]))
             .map(|i| (band_key(sigs.row(i), banding, band), i as u32)),
     );
