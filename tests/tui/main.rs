@@ -28,6 +28,7 @@ mod tui_paths;
 mod tui_preview;
 mod tui_progress;
 mod tui_prompt;
+mod tui_repeated_ids;
 mod tui_scale;
 mod tui_screens;
 mod tui_snapshots;
