@@ -13,6 +13,7 @@ mod truth_everywhere;
 mod tui_app;
 mod tui_cache;
 mod tui_center;
+mod tui_cluster_summary;
 mod tui_clusters;
 mod tui_cost;
 mod tui_counts;

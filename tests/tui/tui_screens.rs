@@ -52,12 +52,13 @@ fn whole_or_marked(word: &str, full: &HashSet<String>) -> bool {
     if !word.contains('…') {
         // Counts that depend on the size (lines of a wrapped text, rows of the help) are
         // numbers, not words; a number cut short carries its `…`. A count in a narrow column
-        // may be written short, its unit glued (`2k`, `1.2k`, as the cluster-size chart does).
+        // may be written short, its unit glued (`2k`, `1.2k`, as the cluster-size chart does),
+        // and a bound open upwards (`65+`) is a number too.
         let number = word.strip_suffix(['k', 'M', 'G']).unwrap_or(word);
         return !number.is_empty()
             && number
                 .chars()
-                .all(|c| c.is_ascii_digit() || "–-,.%".contains(c));
+                .all(|c| c.is_ascii_digit() || "–-,.%+".contains(c));
     }
     // A word with a `…` glued at its end is a cut word: the `…` stands for the rest of it.
     let pieces: Vec<&str> = word.split('…').collect();
@@ -375,6 +376,6 @@ fn the_check_finds_cut_words_and_lets_marked_shortening_pass() {
     assert_eq!(cut("saved 1 lab").len(), 1);
     assert_eq!(cut("saved 1 label…").len(), 1);
     // Counts written short with their unit glued are numbers; other glued letters are not.
-    assert!(cut("saved 2k 1.2k").is_empty());
+    assert!(cut("saved 2k 1.2k 65+").is_empty());
     assert_eq!(cut("saved 2kb").len(), 1);
 }

@@ -250,18 +250,41 @@ const MIN_CHART_WIDTH: u16 = 28;
 /// its own row, so that no count is drawn over a bar or left out for a narrow one).
 fn render_histogram(frame: &mut Frame, app: &App, shown: Shown, area: Rect) {
     let theme = app.theme();
-    let bins = shown.clusters.size_distribution();
+    let mut bins = shown.clusters.size_distribution();
     if bins.is_empty() || area.height < 4 {
         return;
     }
+    let gap = 1;
+    let width = (area.width / bins.len().max(1) as u16)
+        .saturating_sub(gap)
+        .clamp(3, 9);
+    // Bins past the room for bars join the last bar that fits, named by its lower bound
+    // (`65+`): every cluster is counted, the largest ones together.
+    let fitting = usize::from((area.width + gap) / (width + gap)).max(1);
+    let mut open_ended = false;
+    if bins.len() > fitting {
+        let largest: usize = bins[fitting - 1..].iter().map(|&(_, _, n)| n).sum();
+        bins.truncate(fitting);
+        bins[fitting - 1].2 = largest;
+        open_ended = true;
+    }
+    let last = bins.len() - 1;
+    let size_label = |n: usize| {
+        if n >= 1024 {
+            format!("{}k", n / 1024)
+        } else {
+            n.to_string()
+        }
+    };
     let bars: Vec<Bar> = bins
         .iter()
-        .map(|&(_, hi, n)| {
+        .enumerate()
+        .map(|(i, &(lo, hi, n))| {
             // The upper bound names the bin (2, 4, 8, … 1k): short enough for narrow bars.
-            let label = if hi >= 1024 {
-                format!("{}k", hi / 1024)
+            let label = if open_ended && i == last {
+                format!("{}+", size_label(lo))
             } else {
-                hi.to_string()
+                size_label(hi)
             };
             Bar::default()
                 .value(n as u64)
@@ -269,10 +292,6 @@ fn render_histogram(frame: &mut Frame, app: &App, shown: Shown, area: Rect) {
                 .text_value(String::new())
         })
         .collect();
-    let gap = 1;
-    let width = (area.width / bins.len().max(1) as u16)
-        .saturating_sub(gap)
-        .clamp(3, 9);
     let [chart, counts] =
         Layout::vertical([Constraint::Fill(1), Constraint::Length(1)]).areas(area);
     let chart_widget = BarChart::default()
