@@ -70,6 +70,8 @@ pub enum Command {
     /// The viewer: the next (previous) line holding a match of the search.
     NextMatch,
     PrevMatch,
+    /// The recent messages in full (open or close the overlay).
+    ShowMessages,
 }
 
 /// Where a binding applies: the screen and, on the main screen, the focused panel.
@@ -310,6 +312,7 @@ pub const BINDINGS: &[Binding] = {
     bind(&[ch('C')], ToggleClusters, MAIN, "clusters view (what dedup removes)", None),
     // Out of the footer, as C: the help lists it.
     bind(&[ch('H')], ToggleCost, MAIN, "cost of every banding (heatmap)", None),
+    bind(&[ch('M')], ShowMessages, EVERYWHERE, "the recent messages in full", None),
     bind(&[ch('?')], Help, EVERYWHERE, "this help", Some("help")),
     bind(&[ch('q'), ctrl('c')], Quit, EVERYWHERE, "quit", Some("quit")),
 ]

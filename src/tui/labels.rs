@@ -3,6 +3,7 @@
 //! which change is known to be on disk. Writing is an effect: a change
 //! gives a numbered snapshot for the label writer, whose answer says which change is saved.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use lshscope_core::analysis::labels::{
@@ -11,6 +12,96 @@ use lshscope_core::analysis::labels::{
 use lshscope_core::corpus::Corpus;
 use lshscope_core::minhash::IdenticalGroups;
 use lshscope_core::util::numfmt::{for_count, thousands};
+
+/// The documents of the loaded corpus whose id another document also has. Labels are stored
+/// by id (and matched to a corpus at an id's first occurrence), so a label on such a document
+/// could not say which of the documents it meant.
+#[derive(Debug, Default)]
+pub struct RepeatedIds {
+    /// Input positions of every document whose id is shared, first occurrences included.
+    shared: HashSet<u32>,
+    /// Documents whose id repeats an earlier document's (what the CLI's warning counts).
+    repeats: usize,
+    /// The first few repeated ids, in the order they first repeat.
+    examples: Vec<String>,
+}
+
+/// How many repeated ids a message names.
+const REPEATED_ID_EXAMPLES: usize = 3;
+
+impl RepeatedIds {
+    /// Finds the shared ids of `corpus` in one pass. Ids are compared through their 64-bit
+    /// hash, confirmed on a hit; a hash shared by two different ids (vanishingly rare) counts
+    /// neither as repeated.
+    pub fn find(corpus: &Corpus) -> Self {
+        use std::hash::BuildHasher;
+        let hasher = std::collections::hash_map::RandomState::new();
+        let mut first: HashMap<u64, u32> = HashMap::with_capacity(corpus.len());
+        let mut found = RepeatedIds::default();
+        for i in 0..corpus.len() {
+            let id = corpus.id(i);
+            let hash = hasher.hash_one(id);
+            let earlier = *first.entry(hash).or_insert(i as u32);
+            if earlier as usize == i || corpus.id(earlier as usize) != id {
+                continue;
+            }
+            found.repeats += 1;
+            if found.shared.insert(earlier) && found.examples.len() < REPEATED_ID_EXAMPLES {
+                found.examples.push(id.to_string());
+            }
+            found.shared.insert(i as u32);
+        }
+        found
+    }
+
+    /// Whether the document at input position `doc` shares its id with another document.
+    pub fn is_shared(&self, doc: u32) -> bool {
+        self.shared.contains(&doc)
+    }
+
+    /// The warning shown at load, or `None` when every id is unique.
+    pub fn warning(&self) -> Option<String> {
+        if self.repeats == 0 {
+            return None;
+        }
+        let mut first = self.examples.join(", ");
+        if self.repeats > self.examples.len() {
+            first.push_str(", …");
+        }
+        Some(format!(
+            "{} {} another's id (first: {first}): pairs with a repeated id cannot be labelled, \
+             as labels are saved by id · reopen with --row-ids to name documents by row number",
+            thousands(self.repeats as u64),
+            for_count(self.repeats as u64, "document repeats", "documents repeat"),
+        ))
+    }
+
+    /// Why the pair of input positions `(a, b)` of `corpus` cannot be labelled, if it cannot.
+    pub fn refusal(&self, corpus: &Corpus, a: u32, b: u32) -> Option<String> {
+        let id = |p: u32| corpus.id(p as usize);
+        let why = if id(a) == id(b) {
+            format!("both have the id {}", id(a))
+        } else {
+            let shared: Vec<&str> = [a, b]
+                .into_iter()
+                .filter(|&p| self.is_shared(p))
+                .map(id)
+                .collect();
+            match shared.as_slice() {
+                [] => return None,
+                [one] => format!("another document also has the id {one}"),
+                _ => "other documents also have these ids".to_string(),
+            }
+        };
+        // The reason first: a narrow message line keeps the part before ` · `.
+        Some(format!(
+            "cannot label {} ⟷ {}: {why} · labels are saved by id; reopen with --row-ids to \
+             name documents by row number",
+            id(a),
+            id(b)
+        ))
+    }
+}
 
 /// The labels as they were after change number `generation`, for the label writer.
 #[derive(Debug, Clone)]
@@ -56,6 +147,8 @@ pub struct LabelState {
     last_change: String,
     /// After a label, move to the next pair.
     advance: bool,
+    /// The loaded corpus's documents whose id is not theirs alone: never labelled.
+    repeated: RepeatedIds,
 }
 
 /// The pair a label is given to: positions, ids and exact Jaccard.
@@ -79,6 +172,7 @@ impl LabelState {
             generation: 0,
             on_disk: 0,
             last_change: String::new(),
+            repeated: RepeatedIds::default(),
         }
     }
 
@@ -120,6 +214,11 @@ impl LabelState {
             .collect()
     }
 
+    /// The loaded corpus's shared ids (found by [`LabelState::attach`]).
+    pub fn repeated_ids(&self) -> &RepeatedIds {
+        &self.repeated
+    }
+
     /// True while a label change is not yet known to be on disk.
     pub fn unsaved(&self) -> bool {
         self.on_disk < self.generation
@@ -128,6 +227,7 @@ impl LabelState {
     /// Resolves the labelled id pairs to the pairs of identical groups of `corpus` (an id at
     /// its first occurrence); returns how many rows match it. `groups` are `corpus`'s.
     pub fn attach(&mut self, corpus: &Corpus, groups: Option<Arc<IdenticalGroups>>) -> usize {
+        self.repeated = RepeatedIds::find(corpus);
         self.groups = groups;
         self.by_group = match &self.groups {
             Some(groups) => self.store.by_group(corpus, groups),
@@ -145,7 +245,14 @@ impl LabelState {
         let pairs = copy_pairs(&groups, a, b, MAX_COPY_ROWS + 1);
         let id = |p: u32| corpus.id(p as usize);
         let (id_a, id_b) = (id(a), id(b));
-        let copies: Vec<(&str, &str)> = pairs[1..].iter().map(|&(x, y)| (id(x), id(y))).collect();
+        // A copy whose id is shared is left out of the file (its id could name another
+        // document); the label still covers it here, by group, and when the file is read
+        // again, through the labelled pair's own ids.
+        let copies: Vec<(&str, &str)> = pairs[1..]
+            .iter()
+            .filter(|&&(x, y)| !self.repeated.is_shared(x) && !self.repeated.is_shared(y))
+            .map(|&(x, y)| (id(x), id(y)))
+            .collect();
         let judgement = label.map(|label| Judgement {
             label,
             jaccard: target.jaccard,

@@ -61,10 +61,11 @@ pub fn pair_list_rows(size: (u16, u16)) -> usize {
 /// Where the histogram draws inside its panel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HistogramGeometry {
-    /// The bars (and the overlaid S-curve).
+    /// The bars (and the overlaid S-curve): every column right of the y labels, so that the
+    /// bars span the panel whatever its width.
     pub plot: Rect,
-    /// Columns per bin; `plot.width == per_bin * bins`.
-    pub per_bin: u16,
+    /// How many bins share the plot's columns.
+    pub bins: u16,
     /// Y-axis labels to the left of the plot.
     pub y_labels: Rect,
     /// Tick labels under the plot.
@@ -86,13 +87,13 @@ pub fn histogram_geometry(panel: Rect, bins: usize) -> HistogramGeometry {
         height: panel.height.saturating_sub(2),
     };
     let bins = bins.max(1) as u16;
+    // One column of the inner width stays free at the right, beside the border.
     let avail = inner.width.saturating_sub(Y_LABEL_WIDTH + 1);
-    let per_bin = (avail / bins).max(1);
     let plot_height = inner.height.saturating_sub(4);
     let plot = Rect {
         x: inner.x + Y_LABEL_WIDTH,
         y: inner.y,
-        width: (per_bin * bins).min(avail),
+        width: avail,
         height: plot_height,
     };
     let row = |i: u16| Rect {
@@ -103,7 +104,7 @@ pub fn histogram_geometry(panel: Rect, bins: usize) -> HistogramGeometry {
     };
     HistogramGeometry {
         plot,
-        per_bin,
+        bins,
         y_labels: Rect {
             x: inner.x,
             y: inner.y,
@@ -120,10 +121,26 @@ pub fn histogram_geometry(panel: Rect, bins: usize) -> HistogramGeometry {
 }
 
 impl HistogramGeometry {
+    /// The plot's columns (from its left edge) that draw `bin`. The bins share the columns
+    /// as evenly as whole columns allow: bin `i` starts at column `⌊i · width / bins⌋`, so
+    /// widths differ by one column at most and a bin's edges sit where its similarities
+    /// fall on the x axis (and under the S-curve drawn over the bars).
+    pub fn bin_columns(&self, bin: usize) -> Range<u16> {
+        let start = |i: usize| (i * usize::from(self.plot.width) / usize::from(self.bins)) as u16;
+        start(bin)..start(bin + 1)
+    }
+
+    /// The bin drawn in plot column `column` (from the plot's left edge).
+    pub fn bin_of_column(&self, column: u16) -> usize {
+        let (column, width) = (usize::from(column), usize::from(self.plot.width).max(1));
+        // The last bin whose first column is at or before `column`.
+        ((column + 1) * usize::from(self.bins)).div_ceil(width) - 1
+    }
+
     /// The bin under screen column `x`, if `x` is over the plot.
     pub fn bin_at(&self, x: u16) -> Option<usize> {
         (x >= self.plot.x && x < self.plot.x + self.plot.width)
-            .then(|| ((x - self.plot.x) / self.per_bin) as usize)
+            .then(|| self.bin_of_column(x - self.plot.x))
     }
 }
 
@@ -282,5 +299,31 @@ mod tests {
             .collect();
         assert_eq!(lines, ["one", "two"]);
         assert_eq!(wrapped_line_count("", 10), 1);
+    }
+
+    /// At 80 columns 20 bins do not divide the plot's width: the bars still take every
+    /// column right of the y labels, each column in exactly one bin, no bin empty of columns.
+    #[test]
+    fn histogram_bins_share_the_whole_plot_width() {
+        for width in [80, 100, 101, 160] {
+            let panel = main_layout((width, 24)).histogram;
+            let g = histogram_geometry(panel, 20);
+            assert_eq!(g.plot.x, panel.x + 1 + Y_LABEL_WIDTH);
+            assert_eq!(g.plot.right(), panel.right() - 2, "at {width} columns");
+            let mut next = 0;
+            for bin in 0..20 {
+                let columns = g.bin_columns(bin);
+                assert_eq!(columns.start, next, "bin {bin} at {width} columns");
+                assert!(!columns.is_empty(), "bin {bin} at {width} columns");
+                assert!(columns.len() <= g.plot.width.div_ceil(20) as usize);
+                for c in columns.clone() {
+                    assert_eq!(g.bin_of_column(c), bin, "column {c} at {width} columns");
+                    assert_eq!(g.bin_at(g.plot.x + c), Some(bin));
+                }
+                next = columns.end;
+            }
+            assert_eq!(next, g.plot.width);
+            assert_eq!(g.bin_at(g.plot.right()), None);
+        }
     }
 }

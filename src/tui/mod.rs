@@ -366,6 +366,15 @@ pub fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
         }
         return prompt_key(key).map(Action::PromptInput);
     }
+    if *app.overlay() == Overlay::Messages {
+        // Any key closes the messages (Ctrl-C quits).
+        let command = if is_ctrl_c(key) {
+            keys::Command::Quit
+        } else {
+            keys::Command::ShowMessages
+        };
+        return Some(Action::Command(command));
+    }
     if *app.overlay() == Overlay::Help {
         if is_ctrl_c(key) {
             return Some(Action::Command(keys::Command::Quit));

@@ -633,7 +633,7 @@ fn mouse_click_on_a_bin_filters_and_on_a_row_selects() {
     let bin = (0..app.hist().bins())
         .find(|&i| app.hist().counts[i] > 0)
         .unwrap();
-    let x = g.plot.x + bin as u16 * g.per_bin;
+    let x = g.plot.x + g.bin_columns(bin).start;
     app.update(Action::Click(x, g.plot.y + 1));
     assert_eq!(app.focus(), Focus::Histogram);
     assert_eq!(app.list_view().filter.unwrap().bin, Some(bin));

@@ -51,10 +51,14 @@ fn whole_or_marked(word: &str, full: &HashSet<String>) -> bool {
     }
     if !word.contains('…') {
         // Counts that depend on the size (lines of a wrapped text, rows of the help) are
-        // numbers, not words; a number cut short carries its `…`.
-        return word
-            .chars()
-            .all(|c| c.is_ascii_digit() || "–-,.%".contains(c));
+        // numbers, not words; a number cut short carries its `…`. A count in a narrow column
+        // may be written short, its unit glued (`2k`, `1.2k`, as the cluster-size chart does),
+        // and a bound open upwards (`65+`) is a number too.
+        let number = word.strip_suffix(['k', 'M', 'G']).unwrap_or(word);
+        return !number.is_empty()
+            && number
+                .chars()
+                .all(|c| c.is_ascii_digit() || "–-,.%+".contains(c));
     }
     // A word with a `…` glued at its end is a cut word: the `…` stands for the rest of it.
     let pieces: Vec<&str> = word.split('…').collect();
@@ -137,6 +141,12 @@ fn text_rows(app: &App, screen: &str) -> Vec<usize> {
     rows
 }
 
+/// A message's words and those of the hint that follows it when shortened by more than its
+/// folders (the key that shows it whole).
+fn with_more_hint(message: &str) -> String {
+    format!("{message} {}", lshscope::tui::ui::status::more_hint())
+}
+
 struct Shot {
     name: String,
     failures: Vec<String>,
@@ -154,10 +164,11 @@ fn shoot_overlay(app: &mut App, name: &str, shots: &mut Vec<Shot>) {
 }
 
 fn shoot_with(app: &mut App, name: &str, shots: &mut Vec<Shot>, overlay: bool) {
+    // A message shortened by more than its folders is followed by the key that shows it whole.
     let full_message = app
         .message()
         .as_ref()
-        .map(|m| m.text.clone())
+        .map(|m| with_more_hint(&m.text))
         .unwrap_or_default();
     let (_, h0) = SIZES[0];
     app.update(Action::Resize(WIDE, h0));
@@ -312,7 +323,7 @@ fn the_message_line_after_a_label_a_reopening_and_an_export() {
         let wide = screen(&app, WIDE, h);
         shots.push(Shot {
             name: format!("message_label_{w}x{h}"),
-            failures: cut_words(&message, &wide, &text, &[]),
+            failures: cut_words(&message, &wide, &with_more_hint(&text), &[]),
         });
     }
 
@@ -329,7 +340,7 @@ fn the_message_line_after_a_label_a_reopening_and_an_export() {
         let wide = screen(&again, WIDE, h);
         shots.push(Shot {
             name: format!("message_reopen_{w}x{h}"),
-            failures: cut_words(&message, &wide, &text, &[]),
+            failures: cut_words(&message, &wide, &with_more_hint(&text), &[]),
         });
     }
 
@@ -346,7 +357,7 @@ fn the_message_line_after_a_label_a_reopening_and_an_export() {
         let wide = screen(&app, WIDE, h);
         shots.push(Shot {
             name: format!("message_export_{w}x{h}"),
-            failures: cut_words(&message, &wide, &text, &[]),
+            failures: cut_words(&message, &wide, &with_more_hint(&text), &[]),
         });
     }
     report("messages", shots);
@@ -364,4 +375,7 @@ fn the_check_finds_cut_words_and_lets_marked_shortening_pass() {
     assert_eq!(cut("s sor…").len(), 2, "{:?}", cut("s sor…"));
     assert_eq!(cut("saved 1 lab").len(), 1);
     assert_eq!(cut("saved 1 label…").len(), 1);
+    // Counts written short with their unit glued are numbers; other glued letters are not.
+    assert!(cut("saved 2k 1.2k 65+").is_empty());
+    assert_eq!(cut("saved 2kb").len(), 1);
 }

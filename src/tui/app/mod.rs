@@ -204,7 +204,12 @@ pub enum Overlay {
     None,
     Help,
     Prompt(Prompt),
+    /// The recent messages in full, newest first (a narrow message line shortens them).
+    Messages,
 }
+
+/// How many recent messages the messages overlay keeps.
+pub const MESSAGES_KEPT: usize = 100;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
@@ -244,6 +249,8 @@ pub struct App {
     /// The pair viewer.
     viewer: ViewerState,
     message: Option<Message>,
+    /// The recent messages, oldest first, at most [`MESSAGES_KEPT`].
+    messages: std::collections::VecDeque<Message>,
     size: (u16, u16),
     should_quit: bool,
     /// Set when loading failed: the event loop ends and reports it.
@@ -339,6 +346,7 @@ impl App {
             candidates: Candidates::new(inputs.sampling),
             labels: LabelState::new(labels, config.advance),
             viewer: ViewerState::default(),
+            messages: message.iter().cloned().collect(),
             message,
             size,
             should_quit: false,
@@ -435,6 +443,11 @@ impl App {
     /// The status line's note or error.
     pub fn message(&self) -> &Option<Message> {
         &self.message
+    }
+
+    /// The recent messages, oldest first (the messages overlay lists them newest first).
+    pub fn messages(&self) -> &std::collections::VecDeque<Message> {
+        &self.messages
     }
 
     pub fn truth(&self) -> &TruthState {
@@ -537,17 +550,47 @@ impl App {
     }
 
     fn say(&mut self, text: impl Into<String>) {
-        self.message = Some(Message {
+        self.post(Message {
             text: text.into(),
             error: false,
         });
     }
 
     fn complain(&mut self, text: impl Into<String>) {
-        self.message = Some(Message {
+        self.post(Message {
             text: text.into(),
             error: true,
         });
+    }
+
+    /// A note from work the user did not ask for (the cache written in the background): it
+    /// goes to the log, and to the message line unless a warning is there, which it would
+    /// hide before the user pressed a key.
+    fn note(&mut self, text: impl Into<String>) {
+        let warning = self.message.as_ref().map(|m| m.error);
+        let message = Message {
+            text: text.into(),
+            error: false,
+        };
+        if warning == Some(true) {
+            let shown = self.message.take();
+            self.post(message);
+            self.message = shown;
+        } else {
+            self.post(message);
+        }
+    }
+
+    /// Shows `message` on the message line and keeps it in the log, which holds what a
+    /// narrow line shortened and what the next key cleared.
+    fn post(&mut self, message: Message) {
+        if self.messages.back() != Some(&message) {
+            if self.messages.len() == MESSAGES_KEPT {
+                self.messages.pop_front();
+            }
+            self.messages.push_back(message.clone());
+        }
+        self.message = Some(message);
     }
 
     /// The filter and sort the pair list shows.

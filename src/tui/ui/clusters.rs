@@ -9,13 +9,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Cell, Paragraph, Row, Table, Wrap};
 use unicode_width::UnicodeWidthStr;
 
-use super::fit::{fit_line, table_column_widths, title_room};
+use super::fit::{ELLIPSIS, Field, fit_fields, fit_line, table_column_widths, title_room};
 use super::pairs::{TableRow, render_table};
 use crate::tui::app::{App, PairSource, View};
 use crate::tui::clusters::{EdgeKind, Shown, method_label, other_method};
 use crate::tui::keys::{Command, hint};
 use lshscope_core::analysis::dedup::Clustering;
-use lshscope_core::util::numfmt::{for_count, thousands};
+use lshscope_core::util::numfmt::{compact, for_count, thousands};
 
 /// The block title: what the clusters answer, and whether they are current.
 fn title_spans(app: &App, what: &str) -> Vec<Span<'static>> {
@@ -130,7 +130,7 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
                 ),
             }),
         ]),
-        method_line(app, r, shown),
+        Line::default(),
         Line::from(Span::styled(
             match (app.imported().result(), app.imported().source()) {
                 (Some(i), Some(_)) if i.kind == crate::tui::imported::ImportKind::Pairs => {
@@ -156,96 +156,182 @@ pub fn render_summary(frame: &mut Frame, app: &App, area: Rect) {
     }
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    // Wider terminals give the summary's lines more room before the histogram.
-    let left_width = (inner.width * 45 / 100).clamp(50, 72);
+    // Wider terminals give the summary's lines more room before the histogram, which keeps
+    // room for its bars; the method line, the widest, takes its short form when narrow.
+    let chart_room = (shown.clusters.size_distribution().len() as u16 * 4).max(MIN_CHART_WIDTH);
+    let left_width = (inner.width * 45 / 100)
+        .clamp(50, 72)
+        .max(method_line(app, r, shown, u16::MAX).width() as u16 + 1)
+        .min(inner.width.saturating_sub(chart_room))
+        .max(50.min(inner.width));
     let [left, right] =
         Layout::horizontal([Constraint::Length(left_width), Constraint::Fill(1)]).areas(inner);
-    let lines: Vec<Line> = lines.into_iter().map(|l| fit_line(l, left.width)).collect();
+    // One column stays free between the summary and the chart.
+    let text_width = left.width.saturating_sub(1);
+    lines[3] = method_line(app, r, shown, text_width);
+    let lines: Vec<Line> = lines.into_iter().map(|l| fit_line(l, text_width)).collect();
     frame.render_widget(Paragraph::new(lines), left);
     render_histogram(frame, app, shown, right);
 }
 
 /// Both methods side by side: the one shown, and what the other removes; the components'
 /// false removals (removed although below t against the kept document) in warning colour.
+/// Each field has a short form, which a narrow summary takes before cutting anything.
 fn method_line(
     app: &App,
     r: &crate::tui::clusters::ClustersOutcome,
     shown: Shown,
+    width: u16,
 ) -> Line<'static> {
     let theme = app.theme();
-    // Center's line says "components remove N, k < t vs kept"; the others "k removed < t".
-    let removed = if shown.method == Clustering::Center && r.center.is_some() {
-        ""
+    let false_style = if r.false_removals > 0 {
+        theme.warning()
     } else {
-        "removed "
+        theme.good()
     };
-    let false_removals = Span::styled(
-        format!(
-            "{} {removed}< t vs kept",
-            thousands(r.false_removals as u64)
-        ),
-        if r.false_removals > 0 {
-            theme.warning()
-        } else {
-            theme.good()
-        },
-    );
-    match (&r.center, shown.method) {
+    let false_count = thousands(r.false_removals as u64);
+    let fields = match (&r.center, shown.method) {
         // An imported result: the tool's clusters, audited against their kept documents.
-        (None, _) => Line::from(vec![Span::raw("as the tool: "), false_removals]),
-        (Some(_), Clustering::Center) => Line::from(vec![
-            Span::styled("center", theme.title()),
-            Span::raw(format!(
-                " · components remove {}, ",
-                thousands(r.clusters.removed_documents() as u64)
-            )),
-            false_removals,
-        ]),
-        (Some(center), Clustering::Components) => Line::from(vec![
-            Span::styled("components", theme.title()),
-            Span::raw(" · "),
-            false_removals,
-            Span::raw(format!(
-                " · center {}",
-                thousands(center.clusters.removed_documents() as u64)
-            )),
-        ]),
-    }
+        (None, _) => vec![
+            Field::new(
+                0,
+                Line::from(vec![
+                    Span::raw("as the tool: "),
+                    Span::styled(format!("{false_count} removed < t vs kept"), false_style),
+                ]),
+            )
+            .or_short(Line::from(vec![
+                Span::raw("as the tool: "),
+                Span::styled(format!("{false_count} < t"), false_style),
+            ])),
+        ],
+        (Some(_), Clustering::Center) => {
+            let other = thousands(r.clusters.removed_documents() as u64);
+            vec![
+                Field::new(0, Span::styled("center", theme.title())),
+                Field::new(
+                    0,
+                    Line::from(vec![
+                        Span::raw(format!("components remove {other}, ")),
+                        Span::styled(format!("{false_count} < t vs kept"), false_style),
+                    ]),
+                )
+                .or_short(Line::from(vec![
+                    Span::raw(format!("components remove {other} (")),
+                    Span::styled(format!("{false_count} < t"), false_style),
+                    Span::raw(")"),
+                ])),
+            ]
+        }
+        (Some(center), Clustering::Components) => vec![
+            Field::new(0, Span::styled("components", theme.title())),
+            Field::new(
+                0,
+                Span::styled(format!("{false_count} removed < t vs kept"), false_style),
+            )
+            .or_short(Span::styled(format!("{false_count} < t"), false_style)),
+            Field::new(
+                0,
+                format!(
+                    "center {}",
+                    thousands(center.clusters.removed_documents() as u64)
+                ),
+            ),
+        ],
+    };
+    fit_fields(fields, width)
 }
 
-/// Cluster sizes in powers of two, drawn inside the summary panel's right half.
+/// The chart's narrowest: three-column bars and their gaps for 2 to 128.
+const MIN_CHART_WIDTH: u16 = 28;
+
+/// Cluster sizes in powers of two, drawn inside the summary panel's right half: the bars,
+/// each bin's upper bound under its bar, and under that the bin's count of clusters (in
+/// its own row, so that no count is drawn over a bar or left out for a narrow one).
 fn render_histogram(frame: &mut Frame, app: &App, shown: Shown, area: Rect) {
     let theme = app.theme();
-    let inner = area;
-    let bins = shown.clusters.size_distribution();
-    if bins.is_empty() || inner.height < 3 {
+    let mut bins = shown.clusters.size_distribution();
+    if bins.is_empty() || area.height < 4 {
         return;
     }
+    let gap = 1;
+    let width = (area.width / bins.len().max(1) as u16)
+        .saturating_sub(gap)
+        .clamp(3, 9);
+    // Bins past the room for bars join the last bar that fits, named by its lower bound
+    // (`65+`): every cluster is counted, the largest ones together.
+    let fitting = usize::from((area.width + gap) / (width + gap)).max(1);
+    let mut open_ended = false;
+    if bins.len() > fitting {
+        let largest: usize = bins[fitting - 1..].iter().map(|&(_, _, n)| n).sum();
+        bins.truncate(fitting);
+        bins[fitting - 1].2 = largest;
+        open_ended = true;
+    }
+    let last = bins.len() - 1;
+    let size_label = |n: usize| {
+        if n >= 1024 {
+            format!("{}k", n / 1024)
+        } else {
+            n.to_string()
+        }
+    };
     let bars: Vec<Bar> = bins
         .iter()
-        .map(|&(_, hi, n)| {
+        .enumerate()
+        .map(|(i, &(lo, hi, n))| {
             // The upper bound names the bin (2, 4, 8, … 1k): short enough for narrow bars.
-            let label = if hi >= 1024 {
-                format!("{}k", hi / 1024)
+            let label = if open_ended && i == last {
+                format!("{}+", size_label(lo))
             } else {
-                hi.to_string()
+                size_label(hi)
             };
             Bar::default()
                 .value(n as u64)
                 .label(Line::from(label))
-                .text_value(thousands(n as u64))
+                .text_value(String::new())
         })
         .collect();
-    let width = (inner.width / bins.len().max(1) as u16)
-        .saturating_sub(1)
-        .clamp(3, 9);
-    let chart = BarChart::default()
+    let [chart, counts] =
+        Layout::vertical([Constraint::Fill(1), Constraint::Length(1)]).areas(area);
+    let chart_widget = BarChart::default()
         .block(Block::default().title(Span::styled("cluster sizes", theme.dim())))
         .data(BarGroup::default().bars(&bars))
         .bar_width(width)
-        .bar_gap(1)
+        .bar_gap(gap)
         .bar_style(theme.title());
-    frame.render_widget(chart, inner);
+    frame.render_widget(chart_widget, chart);
+    // Each count in its bar's columns and the gap after it, in the widest form that fits.
+    let room = usize::from(width + gap);
+    let mut row = String::new();
+    for (i, &(_, _, n)) in bins.iter().enumerate() {
+        let text = count_in(n as u64, room);
+        let start = i * room;
+        if start + text.width() > usize::from(counts.width) {
+            break;
+        }
+        row.push_str(&format!(
+            "{text:^w$}",
+            w = room.min(usize::from(counts.width) - start)
+        ));
+    }
+    frame.render_widget(Paragraph::new(row).style(theme.dim()), counts);
+}
+
+/// `n` in fewer than `room` columns (a column stays free before the next count): `6,011`,
+/// else `6.0 k`, `6.0k`, `6k`, or `…` when not even that fits.
+fn count_in(n: u64, room: usize) -> String {
+    let compact = compact(n);
+    let joined = compact.replace(' ', "");
+    let rounded = match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => format!("{}k", (n + 500) / 1_000),
+        _ => format!("{}M", (n + 500_000) / 1_000_000),
+    };
+    [thousands(n), compact, joined, rounded]
+        .into_iter()
+        .find(|t| t.width() < room)
+        .unwrap_or_else(|| ELLIPSIS.to_string())
 }
 
 /// The cluster list: kept document, size, weakest link, farthest pair, chained flag.

@@ -49,8 +49,9 @@ pub fn render(frame: &mut Frame, app: &App, area: Rect) {
         Constraint::Length(1),
     ])
     .areas(area);
-    // The grid gets the room on narrow terminals; the details need about 30 columns.
-    let side = if area.width >= 110 { DETAILS } else { 31 };
+    // The grid gets the room on narrow terminals; the details need about 31 columns (an
+    // estimate with its ± beside its label).
+    let side = if area.width >= 110 { DETAILS } else { 33 };
     let [map, details] =
         Layout::horizontal([Constraint::Min(20), Constraint::Length(side)]).areas(body);
     let theme = app.theme();
@@ -405,6 +406,18 @@ fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding
             theme.dim(),
         ));
     }
+    // An interval's row (no label) too wide for a narrow panel gives up the label column's
+    // indent rather than wrap in the middle of its range.
+    let inner_width = usize::from(block.inner(area).width);
+    for line in &mut lines {
+        let unlabelled = line
+            .spans
+            .first()
+            .is_some_and(|s| s.content.len() == LABEL_WIDTH && s.content.trim().is_empty());
+        if unlabelled && line.width() > inner_width {
+            line.spans.remove(0);
+        }
+    }
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
@@ -412,6 +425,9 @@ fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding
         area,
     );
 }
+
+/// The details' label column.
+const LABEL_WIDTH: usize = 13;
 
 /// Recall and precision at t of the cursor's banding, and the pairs at or above t: from the
 /// stratified tuning sample (each with its 95 % interval, or exact when the sample took every

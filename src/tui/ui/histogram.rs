@@ -199,13 +199,13 @@ fn bars(
 ) -> Vec<(f64, f64, bool)> {
     let hist = app.hist();
     let (log, max) = (scale.log, scale.max);
-    let cols = g.plot.width as usize;
-    let per_bin = g.per_bin as usize;
-    let mut bars: Vec<(f64, f64, bool)> = Vec::with_capacity(cols);
+    let cols = g.plot.width;
+    let mut bars: Vec<(f64, f64, bool)> = Vec::with_capacity(usize::from(cols));
     for c in 0..cols {
-        let bin = c / per_bin;
+        let bin = g.bin_of_column(c);
+        let columns = g.bin_columns(bin);
         // With room for it, a one-column gap keeps neighbouring bins apart.
-        if per_bin >= 3 && c % per_bin == per_bin - 1 {
+        if columns.len() >= 3 && c + 1 == columns.end {
             continue;
         }
         let h = scaled(hist.counts[bin], log);
@@ -215,7 +215,7 @@ fn bars(
         } else {
             0.0
         };
-        bars.push((c as f64, h, Some(bin) == highlighted));
+        bars.push((f64::from(c), h, Some(bin) == highlighted));
     }
     bars
 }
@@ -223,7 +223,6 @@ fn bars(
 /// Whiskers: each bin's interval at the bin's centre column, `(x, low, high)` on the scale.
 fn whiskers(g: &HistogramGeometry, scale: &Scale) -> Vec<(f64, f64, f64)> {
     let log = scale.log;
-    let per_bin = g.per_bin as usize;
     scale
         .intervals
         .map(|b| {
@@ -231,7 +230,10 @@ fn whiskers(g: &HistogramGeometry, scale: &Scale) -> Vec<(f64, f64, f64)> {
                 .enumerate()
                 .filter(|(_, e)| e.high > 0.0)
                 .map(|(bin, e)| {
-                    let centre = (bin * per_bin) as f64 + (per_bin.saturating_sub(1)) as f64 / 2.0;
+                    let columns = g.bin_columns(bin);
+                    let centre = f64::from(columns.start)
+                        + f64::from(columns.end - columns.start) / 2.0
+                        - 0.5;
                     let low = if e.low > 0.0 {
                         scaled_f(e.low, log)
                     } else {
@@ -397,7 +399,7 @@ fn draw_precision_strip(
 ) {
     let theme = app.theme();
     let hist = app.hist();
-    let (bins, per_bin) = (hist.bins(), g.per_bin as usize);
+    let bins = hist.bins();
     let offset = Y_LABEL_WIDTH as usize;
     let mut strip = vec![Span::styled(
         format!("{:<w$}", "prec", w = offset),
@@ -416,7 +418,7 @@ fn draw_precision_strip(
         } else {
             theme.dim()
         };
-        strip.push(Span::styled(cell.repeat(per_bin), style));
+        strip.push(Span::styled(cell.repeat(g.bin_columns(bin).len()), style));
     }
     frame.render_widget(Paragraph::new(Line::from(strip)), g.precision);
 }

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Span;
 use ratatui::widgets::Paragraph;
 
-use super::fit::{Field, fit_fields, fit_fields_with, fit_message};
+use super::fit::{ELLIPSIS, FIELD_SEPARATOR, Field, fit_fields, fit_fields_with, fit_message};
 use crate::tui::app::App;
 use crate::tui::keys;
 use lshscope_core::minhash::scurve::candidate_probability;
@@ -198,7 +198,9 @@ fn duration(d: std::time::Duration) -> String {
     }
 }
 
-/// The last message (what a key did, where a file went, what went wrong).
+/// The last message (what a key did, where a file went, what went wrong). One too long for
+/// the line is shortened ([`fit_message`]); when that drops words, the key that shows the
+/// recent messages whole follows it.
 pub fn render_message(frame: &mut Frame, app: &App, area: Rect) {
     if let Some(msg) = &app.message() {
         let theme = app.theme();
@@ -207,9 +209,30 @@ pub fn render_message(frame: &mut Frame, app: &App, area: Rect) {
         } else {
             theme.good()
         };
-        let line = Span::styled(fit_message(&msg.text, area.width), style);
+        let fitted = fit_message(&msg.text, area.width);
+        // Folders and the middles of long names may go quietly (the rest still says what
+        // happened); when whole parts or words go, the key that shows the message whole
+        // follows it, as long as the line keeps most of its width for the message.
+        let lost_words = fitted.ends_with(ELLIPSIS)
+            || fitted.matches(FIELD_SEPARATOR).count() < msg.text.matches(FIELD_SEPARATOR).count();
+        let more = format!("  {}", more_hint());
+        let more_width = Span::raw(more.as_str()).width() as u16;
+        let line = if lost_words && area.width >= 2 * more_width {
+            ratatui::text::Line::from(vec![
+                Span::styled(fit_message(&msg.text, area.width - more_width), style),
+                Span::styled(more, theme.dim()),
+            ])
+        } else {
+            ratatui::text::Line::from(Span::styled(fitted, style))
+        };
         frame.render_widget(Paragraph::new(line), area);
     }
+}
+
+/// What follows a message shortened by more than folders and names: the key that shows the
+/// recent messages whole (`M full text`).
+pub fn more_hint() -> String {
+    format!("{} full text", keys::hint(keys::Command::ShowMessages))
 }
 
 /// The footer: the view's main keys in the key table's order. When they do not all fit,

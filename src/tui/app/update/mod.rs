@@ -62,7 +62,7 @@ impl App {
             }
             Action::LoadStepDone(step) => self.load.steps.push(step),
             Action::Opened(loaded) => self.attach(loaded),
-            Action::CacheWritten(note) => self.say(note),
+            Action::CacheWritten(note) => self.note(note),
             Action::Loaded(result) => match *result {
                 Ok(loaded) => self.on_loaded(loaded),
                 Err(e) => {
@@ -131,6 +131,13 @@ impl App {
 
     /// A command: the view on screen handles its own, the rest applies on every view.
     fn on_command(&mut self, cmd: Command) {
+        if self.overlay == Overlay::Messages {
+            // Any key closes the messages, as it does the help; quitting still quits.
+            self.overlay = Overlay::None;
+            if cmd != Command::Quit {
+                return;
+            }
+        }
         if self.overlay == Overlay::Help {
             // Any key closes the help; quitting still quits.
             self.overlay = Overlay::None;
@@ -166,6 +173,7 @@ impl App {
                 self.overlay = Overlay::Help;
                 self.help_scroll = 0;
             }
+            Command::ShowMessages => self.overlay = Overlay::Messages,
             Command::Back => self.back(),
             Command::Pin => {
                 if self.curve.pins.contains(&b) {
@@ -305,6 +313,12 @@ impl App {
         let Some(data) = self.data.clone() else {
             return;
         };
+        // Removing stays possible: a label read from the file may sit on such a pair.
+        if label.is_some()
+            && let Some(why) = self.labels.repeated_ids().refusal(&data.corpus, a, b)
+        {
+            return self.complain(why);
+        }
         let sets = &data.index.sets;
         let target = LabelTarget {
             pair: (a.min(b), a.max(b)),
@@ -402,6 +416,11 @@ impl App {
             &loaded.index,
             self.curve.banding,
         ) {
+            self.complain(w);
+        }
+        // Labels are saved by id: ids that repeat make some pairs unlabellable, which the
+        // user should hear before trying.
+        if let Some(w) = self.labels.repeated_ids().warning() {
             self.complain(w);
         }
         // What the reader warned about (stdin that looks like CSV, read as text lines) comes
