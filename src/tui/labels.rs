@@ -3,104 +3,52 @@
 //! which change is known to be on disk. Writing is an effect: a change
 //! gives a numbered snapshot for the label writer, whose answer says which change is saved.
 
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use lshscope_core::analysis::labels::{
     GroupLabels, Judgement, Label, LabelStore, MAX_COPY_ROWS, copy_pairs,
 };
-use lshscope_core::corpus::Corpus;
+use lshscope_core::corpus::{Corpus, RepeatedIds};
 use lshscope_core::minhash::IdenticalGroups;
 use lshscope_core::util::numfmt::{for_count, thousands};
 
-/// The documents of the loaded corpus whose id another document also has. Labels are stored
-/// by id (and matched to a corpus at an id's first occurrence), so a label on such a document
-/// could not say which of the documents it meant.
-#[derive(Debug, Default)]
-pub struct RepeatedIds {
-    /// Input positions of every document whose id is shared, first occurrences included.
-    shared: HashSet<u32>,
-    /// Documents whose id repeats an earlier document's (what the CLI's warning counts).
-    repeats: usize,
-    /// The first few repeated ids, in the order they first repeat.
-    examples: Vec<String>,
+/// The warning shown at load when ids repeat, or `None` when every id is unique. Labels are
+/// stored by id (and matched to a corpus at an id's first occurrence), so a label on a
+/// document whose id another has could not say which of the documents it meant.
+pub fn repeated_ids_warning(repeated: &RepeatedIds) -> Option<String> {
+    (repeated.repeats() > 0).then(|| {
+        format!(
+            "{}: pairs with a repeated id cannot be labelled, as labels are saved by id · \
+             reopen with --row-ids to name documents by row number",
+            repeated.phrase()
+        )
+    })
 }
 
-/// How many repeated ids a message names.
-const REPEATED_ID_EXAMPLES: usize = 3;
-
-impl RepeatedIds {
-    /// Finds the shared ids of `corpus` in one pass. Ids are compared through their 64-bit
-    /// hash, confirmed on a hit; a hash shared by two different ids (vanishingly rare) counts
-    /// neither as repeated.
-    pub fn find(corpus: &Corpus) -> Self {
-        use std::hash::BuildHasher;
-        let hasher = std::collections::hash_map::RandomState::new();
-        let mut first: HashMap<u64, u32> = HashMap::with_capacity(corpus.len());
-        let mut found = RepeatedIds::default();
-        for i in 0..corpus.len() {
-            let id = corpus.id(i);
-            let hash = hasher.hash_one(id);
-            let earlier = *first.entry(hash).or_insert(i as u32);
-            if earlier as usize == i || corpus.id(earlier as usize) != id {
-                continue;
-            }
-            found.repeats += 1;
-            if found.shared.insert(earlier) && found.examples.len() < REPEATED_ID_EXAMPLES {
-                found.examples.push(id.to_string());
-            }
-            found.shared.insert(i as u32);
+/// Why the pair of input positions `(a, b)` of `corpus` cannot be labelled, if it cannot.
+pub fn label_refusal(repeated: &RepeatedIds, corpus: &Corpus, a: u32, b: u32) -> Option<String> {
+    let id = |p: u32| corpus.id(p as usize);
+    let why = if id(a) == id(b) {
+        format!("both have the id {}", id(a))
+    } else {
+        let shared: Vec<&str> = [a, b]
+            .into_iter()
+            .filter(|&p| repeated.is_shared(p))
+            .map(id)
+            .collect();
+        match shared.as_slice() {
+            [] => return None,
+            [one] => format!("another document also has the id {one}"),
+            _ => "other documents also have these ids".to_string(),
         }
-        found
-    }
-
-    /// Whether the document at input position `doc` shares its id with another document.
-    pub fn is_shared(&self, doc: u32) -> bool {
-        self.shared.contains(&doc)
-    }
-
-    /// The warning shown at load, or `None` when every id is unique.
-    pub fn warning(&self) -> Option<String> {
-        if self.repeats == 0 {
-            return None;
-        }
-        let mut first = self.examples.join(", ");
-        if self.repeats > self.examples.len() {
-            first.push_str(", …");
-        }
-        Some(format!(
-            "{} {} another's id (first: {first}): pairs with a repeated id cannot be labelled, \
-             as labels are saved by id · reopen with --row-ids to name documents by row number",
-            thousands(self.repeats as u64),
-            for_count(self.repeats as u64, "document repeats", "documents repeat"),
-        ))
-    }
-
-    /// Why the pair of input positions `(a, b)` of `corpus` cannot be labelled, if it cannot.
-    pub fn refusal(&self, corpus: &Corpus, a: u32, b: u32) -> Option<String> {
-        let id = |p: u32| corpus.id(p as usize);
-        let why = if id(a) == id(b) {
-            format!("both have the id {}", id(a))
-        } else {
-            let shared: Vec<&str> = [a, b]
-                .into_iter()
-                .filter(|&p| self.is_shared(p))
-                .map(id)
-                .collect();
-            match shared.as_slice() {
-                [] => return None,
-                [one] => format!("another document also has the id {one}"),
-                _ => "other documents also have these ids".to_string(),
-            }
-        };
-        // The reason first: a narrow message line keeps the part before ` · `.
-        Some(format!(
-            "cannot label {} ⟷ {}: {why} · labels are saved by id; reopen with --row-ids to \
-             name documents by row number",
-            id(a),
-            id(b)
-        ))
-    }
+    };
+    // The reason first: a narrow message line keeps the part before ` · `.
+    Some(format!(
+        "cannot label {} ⟷ {}: {why} · labels are saved by id; reopen with --row-ids to name \
+         documents by row number",
+        id(a),
+        id(b)
+    ))
 }
 
 /// The labels as they were after change number `generation`, for the label writer.

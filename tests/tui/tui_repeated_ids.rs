@@ -61,7 +61,7 @@ fn repeated_ids_are_announced_at_load() {
     assert!(
         message
             .text
-            .starts_with("2 documents repeat another's id (first: lake-1, train-3)"),
+            .starts_with("2 documents repeat an earlier id (first: lake-1, train-3)"),
         "{message:?}"
     );
     assert!(message.text.contains("--row-ids"), "{message:?}");

@@ -11,6 +11,7 @@ mod jsonl;
 mod options;
 pub(crate) mod parquet;
 mod read;
+mod repeated;
 mod sample;
 mod sink;
 mod sniff_header;
@@ -22,6 +23,7 @@ pub use options::{
 };
 pub use parquet::read_parquet_bytes;
 pub use read::{detect_format, has_json_extension, read_bytes, read_corpus, read_corpus_from};
+pub use repeated::RepeatedIds;
 pub use sniff_header::not_a_header;
 
 /// Documents in input order, ids and texts held in two arenas.

@@ -179,23 +179,7 @@ impl ReadReport {
     /// `N documents repeat an earlier id (first: a, "", …)`: how many, and the first few ids
     /// as messages show them; what every face says of repeated ids begins with it.
     pub fn repeated_ids(&self) -> String {
-        use crate::io::excerpt::{first_of, id_for_message};
-        use crate::util::numfmt::{for_count, thousands};
-        let examples: Vec<_> = self
-            .duplicate_id_examples
-            .iter()
-            .map(|id| id_for_message(id))
-            .collect();
-        format!(
-            "{} {} an earlier id (first: {})",
-            thousands(self.duplicate_ids as u64),
-            for_count(
-                self.duplicate_ids as u64,
-                "document repeats",
-                "documents repeat"
-            ),
-            first_of(&examples, self.duplicate_ids)
-        )
+        super::repeated::phrase(self.duplicate_ids, &self.duplicate_id_examples)
     }
 }
 

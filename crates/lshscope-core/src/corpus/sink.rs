@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::Corpus;
 use super::options::{
-    CHECK_EVERY, DUPLICATE_IDS_KEPT, InputFormat, LineCounts, ReadOptions, ReadReport,
-    SKIPPED_LINES_KEPT,
+    CHECK_EVERY, InputFormat, LineCounts, ReadOptions, ReadReport, SKIPPED_LINES_KEPT,
 };
 use super::sample::Reservoir;
 use super::source::read_error;
@@ -110,41 +109,6 @@ pub(super) fn number_id(buf: &mut String, n: u64) -> &str {
     buf.clear();
     let _ = write!(buf, "{n}");
     buf
-}
-
-/// Counts documents whose id equals an earlier one, keeping the first few such ids.
-///
-/// Memory stays near 12 bytes per document: a map from the 64-bit hash of an id to the first
-/// document with that hash, equality confirmed on a hit; ids whose hash collides with a
-/// different id (vanishingly rare) go to a small exact set.
-fn duplicate_ids(corpus: &Corpus) -> (usize, Vec<String>) {
-    use std::collections::{HashMap, HashSet};
-    let mut first: HashMap<u64, u32> = HashMap::with_capacity(corpus.len());
-    let mut collided: HashSet<&str> = HashSet::new();
-    let mut count = 0;
-    let mut examples = Vec::new();
-    for i in 0..corpus.len() {
-        let id = corpus.id(i);
-        let hash = xxhash_rust::xxh3::xxh3_64(id.as_bytes());
-        let repeated = match first.entry(hash) {
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(i as u32);
-                false
-            }
-            std::collections::hash_map::Entry::Occupied(slot) => {
-                corpus.id(*slot.get() as usize) == id || !collided.insert(id)
-            }
-        };
-        if repeated {
-            count += 1;
-            // Kept for messages: shortened (a long id is usually a misread column).
-            let shown = crate::io::excerpt::excerpt(id);
-            if examples.len() < DUPLICATE_IDS_KEPT && !examples.iter().any(|e| *e == shown) {
-                examples.push(shown.into_owned());
-            }
-        }
-    }
-    (count, examples)
 }
 
 /// Where readers put documents: applies `limit`, `sample` and `skip_bad` the same way for
@@ -301,7 +265,9 @@ impl Sink {
         report.skipped_lines = self.skipped_lines;
         report.skipped_files = self.skipped_files;
         report.lines = self.lines;
-        (report.duplicate_ids, report.duplicate_id_examples) = duplicate_ids(&corpus);
+        let repeated = super::RepeatedIds::find(&corpus);
+        report.duplicate_ids = repeated.repeats();
+        report.duplicate_id_examples = repeated.examples().to_vec();
         report
             .warnings
             .extend(self.warnings.drain(..).map(Message::from));

@@ -315,7 +315,8 @@ impl App {
         };
         // Removing stays possible: a label read from the file may sit on such a pair.
         if label.is_some()
-            && let Some(why) = self.labels.repeated_ids().refusal(&data.corpus, a, b)
+            && let Some(why) =
+                crate::tui::labels::label_refusal(self.labels.repeated_ids(), &data.corpus, a, b)
         {
             return self.complain(why);
         }
@@ -420,7 +421,7 @@ impl App {
         }
         // Labels are saved by id: ids that repeat make some pairs unlabellable, which the
         // user should hear before trying.
-        if let Some(w) = self.labels.repeated_ids().warning() {
+        if let Some(w) = crate::tui::labels::repeated_ids_warning(self.labels.repeated_ids()) {
             self.complain(w);
         }
         // What the reader warned about (stdin that looks like CSV, read as text lines) comes
