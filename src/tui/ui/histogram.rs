@@ -117,14 +117,19 @@ fn title(app: &App) -> Vec<Span<'static>> {
     };
     match (app.candidates().result(), app.candidates().job()) {
         (None, _) => title.push(Span::styled("(computing…) ", theme.warning())),
-        (Some(r), _) if r.banding != app.curve().banding => title.push(Span::styled(
-            format!(
-                "showing {} · computing {}… ",
-                r.banding,
-                app.curve().banding
+        // Bars of another banding than the one chosen: said right after the heading, before
+        // the estimate's details, so that a narrow panel cuts the details and not this.
+        (Some(r), _) if r.banding != app.curve().banding => title.insert(
+            1,
+            Span::styled(
+                format!(
+                    "showing {} · computing {}… ",
+                    r.banding,
+                    app.curve().banding
+                ),
+                theme.warning(),
             ),
-            theme.warning(),
-        )),
+        ),
         (Some(r), _) => title.push(Span::styled(format!("{} ", r.banding), theme.key())),
     }
     title.push(Span::styled(
