@@ -204,7 +204,7 @@ pub fn run(args: DedupArgs) -> Result<i32> {
         &args.corpus.read_options(args.index.seed),
     )?;
     // Repeated ids are an error here (`check_unique_ids`), so not also a warning.
-    super::warn_about_read(args.quiet, &mut read, false);
+    super::warn_about_read(args.quiet, &args.corpus, &mut read, false)?;
     check_unique_ids(&read, outputs.drop_list.is_some())?;
     if let Some((drop, DropListFormat::Lines)) = &outputs.drop_list {
         check_ids_fit_lines(&corpus, drop)?;

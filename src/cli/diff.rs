@@ -109,7 +109,7 @@ pub fn run(args: DiffArgs) -> Result<i32> {
     let (corpus, mut read) = read_corpus(input, &args.corpus.read_options(args.seed), &progress)?;
     progress.finish();
     drop(bar);
-    super::warn_about_read(args.quiet, &mut read, true);
+    super::warn_about_read(args.quiet, &args.corpus, &mut read, true)?;
     let position = |id: &str| {
         corpus.position_of(id).ok_or_else(|| {
             Error::input(

@@ -150,20 +150,26 @@ fn add(args: AddArgs) -> Result<i32> {
             .corpus
             .read_options(args.seed.unwrap_or(index.options().seed)),
     )?;
-    super::warn_about_read(args.quiet, &mut read, true);
+    super::warn_about_read(args.quiet, &args.corpus, &mut read, true)?;
     let before = index.len();
     let repeated = (0..corpus.len())
         .filter(|&i| index.corpus().position_of(corpus.id(i)).is_some())
         .count();
     if repeated > 0 {
+        let said = format!(
+            "{} of the added ids {} already in the index",
+            thousands(repeated as u64),
+            for_count(repeated as u64, "is", "are")
+        );
+        if args.corpus.read.strict {
+            return Err(Error::usage(format!(
+                "{}: {said}; --strict stops here (the index is unchanged)",
+                args.corpus.input.display()
+            )));
+        }
         super::warn(
             args.quiet,
-            &format!(
-                "{} of the added ids {} already in the index: both copies are kept \
-                 (queries return each)",
-                thousands(repeated as u64),
-                for_count(repeated as u64, "is", "are")
-            ),
+            &format!("{said}: both copies are kept (queries return each)"),
         );
     }
     index.extend(&corpus, &progress)?;
@@ -200,7 +206,7 @@ fn query(args: QueryArgs) -> Result<i32> {
             &corpus_args.read_options(args.seed.unwrap_or(index.options().seed)),
         )?;
         // The matches name each query by its id.
-        super::warn_about_read(false, &mut read, true);
+        super::warn_about_read(false, &corpus_args, &mut read, true)?;
         corpus
     } else {
         if args.read != ReadArgs::default()

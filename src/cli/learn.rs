@@ -55,7 +55,7 @@ pub fn learn_texts(corpus: Option<&CorpusArgs>, seed: u64) -> Result<Vec<(String
     let (docs, mut read) = read_corpus(&corpus.input, &opts, &Progress::new())?;
     // Printed before the walkthrough takes over the terminal, so they are on screen when it
     // ends; the walkthrough shows ids only as labels, so repeated ones do no harm.
-    super::warn_about_read(false, &mut read, false);
+    super::warn_about_read(false, corpus, &mut read, false)?;
     if docs.len() < 2 {
         return Err(Error::usage(format!(
             "{}: the walkthrough needs at least 2 documents, found {}",

@@ -235,9 +235,10 @@ pub struct ReadArgs {
     /// Skip malformed rows (and report them) instead of stopping at the first one.
     #[arg(long)]
     pub skip_bad: bool,
-    /// Stop with an error instead of a warning where the input may not be read as meant: no
-    /// documents, bytes that are not UTF-8, a text column or row-number ids guessed, a first
-    /// row that is not a header, tables inside a directory, repeated ids (for pipelines).
+    /// Stop with an error wherever reading the input would warn (for pipelines): no
+    /// documents, bytes that are not UTF-8, a guessed text column or row-number ids, a first
+    /// row read as data, a file that looks like another format, tables inside a directory,
+    /// and repeated ids where the output names documents by id.
     #[arg(long)]
     pub strict: bool,
     /// Directory input: include hidden files and directories (names starting with `.`).
@@ -468,7 +469,7 @@ pub(crate) fn load_corpus(
         &corpus.read_options(index.seed),
         &index.index_options()?,
     )?;
-    warn_about_read(quiet, &mut loaded.read, ids_name_output);
+    warn_about_read(quiet, corpus, &mut loaded.read, ids_name_output)?;
     if let Some(warning) = loaded.index.short_texts_warning() {
         warn(quiet, &errors::render_message(&warning));
     }
@@ -481,17 +482,34 @@ pub(crate) fn load_corpus(
 /// output names documents by id (`ids_name_output`), repeated ids. Every command that reads a
 /// corpus calls this once after reading, so each warns alike (and its `--quiet` silences all).
 ///
+/// Under `--strict` the reader has already stopped on its own warnings; repeated ids are
+/// this face's to judge (only where the output names documents by id), so they stop the run
+/// here.
+///
 /// The warnings are then put in this command line's words (flags for the engine's settings),
 /// so that a JSON report that carries the read report repeats them as they were printed.
-pub(crate) fn warn_about_read(quiet: bool, read: &mut ReadReport, ids_name_output: bool) {
+pub(crate) fn warn_about_read(
+    quiet: bool,
+    corpus: &CorpusArgs,
+    read: &mut ReadReport,
+    ids_name_output: bool,
+) -> Result<()> {
     for warning in &mut read.warnings {
         let said = errors::render_message(warning);
         warn(quiet, &said);
         *warning = said.into();
     }
     if ids_name_output && read.duplicate_ids > 0 {
+        if corpus.read.strict {
+            return Err(Error::usage(format!(
+                "{}: {}; --strict stops here",
+                corpus.input.display(),
+                summary::duplicate_ids_message(read)
+            )));
+        }
         warn(quiet, &summary::duplicate_ids_message(read));
     }
+    Ok(())
 }
 
 /// A warning on stderr (none with `--quiet`), drawn over the progress bar's line, which would

@@ -80,7 +80,7 @@ pub fn run(args: ShinglesArgs) -> Result<i32> {
     }
     let (corpus, mut read) = read_corpus(&args.corpus.input, &read_options, &progress)?;
     // The advice is about texts only: ids, repeated or not, play no part in it.
-    super::warn_about_read(args.quiet, &mut read, false);
+    super::warn_about_read(args.quiet, &args.corpus, &mut read, false)?;
     let options = AdviceOptions {
         normalization: ShingleOptions {
             kind: ShingleKind::Char(5),

@@ -202,6 +202,7 @@ mod tests {
         let read = ReadReport {
             duplicate_ids: 1_234,
             duplicate_id_examples: vec!["a".into(), String::new()],
+            repeated_id_values: 3,
             ..ReadReport::default()
         };
         assert_eq!(

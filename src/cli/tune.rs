@@ -81,8 +81,8 @@ pub struct TuneArgs {
     pub similarities: Option<PathBuf>,
     /// A truth file (`lshscope truth`: every pair at or above its join threshold; `gen
     /// --truth`: the planted pairs): adds the expected recall at t of each banding over its
-    /// pairs at or above t. For t at or above the
-    /// join's threshold this is the recall the banding is expected to reach on that corpus.
+    /// pairs at or above t. From a `truth` join, for t at or above its threshold, this is the
+    /// recall the banding is expected to reach on that corpus.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["pairs", "similarities"])]
     pub truth: Option<PathBuf>,
     /// Pick the banding with the highest expected recall at t whose number of candidate

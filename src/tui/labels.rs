@@ -9,6 +9,7 @@ use lshscope_core::analysis::labels::{
     GroupLabels, Judgement, Label, LabelStore, MAX_COPY_ROWS, copy_pairs,
 };
 use lshscope_core::corpus::{Corpus, RepeatedIds};
+use lshscope_core::io::excerpt::id_for_message;
 use lshscope_core::minhash::IdenticalGroups;
 use lshscope_core::util::numfmt::{for_count, thousands};
 
@@ -27,11 +28,12 @@ pub fn repeated_ids_warning(repeated: &RepeatedIds) -> Option<String> {
 
 /// Why the pair of input positions `(a, b)` of `corpus` cannot be labelled, if it cannot.
 pub fn label_refusal(repeated: &RepeatedIds, corpus: &Corpus, a: u32, b: u32) -> Option<String> {
-    let id = |p: u32| corpus.id(p as usize);
-    let why = if id(a) == id(b) {
+    // Ids as messages show them: an empty one reads `""`.
+    let id = |p: u32| id_for_message(corpus.id(p as usize));
+    let why = if corpus.id(a as usize) == corpus.id(b as usize) {
         format!("both have the id {}", id(a))
     } else {
-        let shared: Vec<&str> = [a, b]
+        let shared: Vec<_> = [a, b]
             .into_iter()
             .filter(|&p| repeated.is_shared(p))
             .map(id)

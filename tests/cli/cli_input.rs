@@ -296,12 +296,43 @@ fn strict_turns_what_would_be_a_warning_into_an_error_and_writes_nothing() {
     std::fs::write(&repeated, "id,text\nx,one two three\nx,one two four\n").unwrap();
     let err = scan_fails(&repeated, &["--strict"]);
     assert!(
-        err.contains(
-            "1 document repeats an earlier id (first: x); make ids unique or name \
-             documents by row number with --row-ids; --strict stops here"
-        ),
+        err.contains(&format!(
+            "{}: 1 document repeats an earlier id (first: x); pairs name documents by id, so \
+             make ids unique, choose another --id-column/--id-field, or name them by row number \
+             with --row-ids; --strict stops here",
+            repeated.display()
+        )),
         "{err}"
     );
+    // Where nothing names documents by id, repeated ids do not stop it.
+    lshscope()
+        .args(["tune", "-t", "0.8", "--strict", "--corpus"])
+        .arg(&repeated)
+        .assert()
+        .success();
+    // Ids added to an index that already holds them: stopped, the index unchanged.
+    let index = dir.path().join("notes.lshidx");
+    lshscope()
+        .args(["index", "build", "-q", "-o"])
+        .arg(&index)
+        .arg(&repeated)
+        .arg("--row-ids")
+        .assert()
+        .success();
+    let before = std::fs::read(&index).unwrap();
+    let again = dir.path().join("again.csv");
+    std::fs::write(&again, "id,text\n1,one two five\n").unwrap();
+    lshscope()
+        .args(["index", "add", "--strict"])
+        .arg(&index)
+        .arg(&again)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "1 of the added ids is already in the index; --strict stops here (the index is \
+             unchanged)",
+        ));
+    assert_eq!(std::fs::read(&index).unwrap(), before);
     // An input read without a warning is read the same with --strict.
     assert_eq!(
         scan_pairs(&data("notes.csv"), &["--strict"]),

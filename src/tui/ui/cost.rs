@@ -332,7 +332,7 @@ fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding
     };
     let row = |name: &str, value: String| {
         Line::from(vec![
-            Span::styled(format!("{name:<13}"), theme.dim()),
+            Span::styled(format!("{name:<LABEL_WIDTH$}"), theme.dim()),
             Span::raw(value),
         ])
     };
@@ -369,7 +369,7 @@ fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding
         ("exact", theme.good())
     };
     lines.push(Line::from(vec![
-        Span::styled(format!("{:<13}", "mode"), theme.dim()),
+        Span::styled(format!("{:<LABEL_WIDTH$}", "mode"), theme.dim()),
         Span::styled(mode, style),
     ]));
     lines.extend(tuning_lines(app, cursor));
@@ -438,7 +438,7 @@ fn tuning_lines(app: &App, cursor: Banding) -> Vec<Line<'static>> {
     let truth = app.truth();
     let row = |name: &str, value: Span<'static>| {
         Line::from(vec![
-            Span::styled(format!("{name:<13}"), theme.dim()),
+            Span::styled(format!("{name:<LABEL_WIDTH$}"), theme.dim()),
             value,
         ])
     };

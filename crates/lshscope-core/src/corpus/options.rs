@@ -92,11 +92,12 @@ pub struct ReadOptions {
     pub seed: u64,
     /// Skip malformed rows instead of failing.
     pub skip_bad: bool,
-    /// Fail where the read would only warn ([`ReadReport::warnings`]: no documents, bytes that
-    /// are not UTF-8, a text column or row-number ids taken by default, a first row that is
-    /// not a header, tables inside a directory) and where ids repeat: for pipelines, which
-    /// should stop on an input that may not have been read as meant rather than write
-    /// well-formed outputs of the wrong documents.
+    /// Fail wherever the read would only warn (every [`ReadReport::warnings`] entry: no
+    /// documents, bytes that are not UTF-8, a text column or row-number ids taken by default,
+    /// a first row that is not a header, a file that looks like another format, tables inside
+    /// a directory): for pipelines, which should stop on an input that may not have been read
+    /// as meant rather than write well-formed outputs of the wrong documents. Repeated ids are
+    /// counted, not judged: a face whose output names documents by id stops on them.
     pub strict: bool,
     /// Directory input: include hidden files and directories (names starting with `.`).
     pub hidden: bool,
@@ -167,6 +168,10 @@ pub struct ReadReport {
     /// The first few repeated ids, in order of their first repetition, as messages quote them
     /// ([`crate::io::excerpt::excerpt`]).
     pub duplicate_id_examples: Vec<String>,
+    /// How many different ids repeat (at most `duplicate_ids`): whether the examples are all
+    /// of them.
+    #[serde(skip)]
+    pub repeated_id_values: usize,
     /// Advice about how the input was read that did not stop the read: stdin that looks like
     /// CSV read as text lines, a CSV read as TSV (or the reverse), a text column chosen by
     /// default, ids numbered by row when a column looks like an id, no documents at all. The
@@ -179,7 +184,11 @@ impl ReadReport {
     /// `N documents repeat an earlier id (first: a, "", …)`: how many, and the first few ids
     /// as messages show them; what every face says of repeated ids begins with it.
     pub fn repeated_ids(&self) -> String {
-        super::repeated::phrase(self.duplicate_ids, &self.duplicate_id_examples)
+        super::repeated::phrase(
+            self.duplicate_ids,
+            self.repeated_id_values,
+            &self.duplicate_id_examples,
+        )
     }
 }
 

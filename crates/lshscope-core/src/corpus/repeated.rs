@@ -13,6 +13,8 @@ pub struct RepeatedIds {
     shared: HashSet<u32>,
     /// Documents whose id repeats an earlier document's ([`super::ReadReport::duplicate_ids`]).
     repeats: usize,
+    /// Different ids that repeat.
+    values: usize,
     /// The first [`DUPLICATE_IDS_KEPT`] repeated ids in the order they first repeat, each as a
     /// message quotes it ([`crate::io::excerpt::excerpt`]: a long id is usually a misread
     /// column).
@@ -22,8 +24,8 @@ pub struct RepeatedIds {
 impl RepeatedIds {
     /// Finds them in one pass over the ids.
     ///
-    /// Memory stays near 12 bytes per document: a map from the 64-bit hash of an id to the
-    /// first document with that hash, equality confirmed on a hit; ids whose hash collides with
+    /// Memory while it runs is a map from the 64-bit hash of an id to the first document with
+    /// that hash (about 20 to 40 bytes per document), equality confirmed on a hit; ids whose hash collides with
     /// a different id (vanishingly rare) go to a small exact map. Only the documents found
     /// repeated are kept after the pass.
     pub fn find(corpus: &Corpus) -> Self {
@@ -55,7 +57,10 @@ impl RepeatedIds {
             };
             let Some(earlier) = earlier else { continue };
             found.repeats += 1;
-            found.shared.insert(earlier);
+            // An id's first occurrence enters the set when the id first repeats.
+            if found.shared.insert(earlier) {
+                found.values += 1;
+            }
             found.shared.insert(i as u32);
             let shown = crate::io::excerpt::excerpt(id);
             if found.examples.len() < DUPLICATE_IDS_KEPT
@@ -72,6 +77,11 @@ impl RepeatedIds {
         self.repeats
     }
 
+    /// How many different ids repeat.
+    pub fn values(&self) -> usize {
+        self.values
+    }
+
     /// The first few repeated ids, in the order they first repeat, as messages quote them.
     pub fn examples(&self) -> &[String] {
         &self.examples
@@ -85,13 +95,13 @@ impl RepeatedIds {
     /// `N documents repeat an earlier id (first: a, "", …)`, as
     /// [`super::ReadReport::repeated_ids`] says it.
     pub fn phrase(&self) -> String {
-        phrase(self.repeats, &self.examples)
+        phrase(self.repeats, self.values, &self.examples)
     }
 }
 
 /// `N documents repeat an earlier id (first: a, "", …)`: how many, and the first few ids as
 /// messages show them; what every face says of repeated ids begins with it.
-pub(super) fn phrase(repeats: usize, examples: &[String]) -> String {
+pub(super) fn phrase(repeats: usize, values: usize, examples: &[String]) -> String {
     use crate::io::excerpt::{first_of, id_for_message};
     use crate::util::numfmt::{for_count, thousands};
     let examples: Vec<_> = examples.iter().map(|id| id_for_message(id)).collect();
@@ -99,7 +109,7 @@ pub(super) fn phrase(repeats: usize, examples: &[String]) -> String {
         "{} {} an earlier id (first: {})",
         thousands(repeats as u64),
         for_count(repeats as u64, "document repeats", "documents repeat"),
-        first_of(&examples, repeats)
+        first_of(&examples, values)
     )
 }
 
@@ -121,8 +131,13 @@ mod tests {
             corpus.push(id, text);
         }
         let found = RepeatedIds::find(&corpus);
-        assert_eq!(found.repeats(), 3);
+        assert_eq!((found.repeats(), found.values()), (3, 2));
         assert_eq!(found.examples(), ["a", "b"]);
+        // Two ids repeat and both are named: nothing left out, no `…`.
+        assert_eq!(
+            found.phrase(),
+            "3 documents repeat an earlier id (first: a, b)"
+        );
         let shared: Vec<u32> = (0..6).filter(|&d| found.is_shared(d)).collect();
         assert_eq!(shared, [0, 1, 2, 4, 5]);
         let mut unique = Corpus::new();

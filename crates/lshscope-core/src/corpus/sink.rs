@@ -14,7 +14,7 @@ use super::sample::Reservoir;
 use super::source::read_error;
 use crate::jobs::Progress;
 use crate::terms::Message;
-use crate::terms::Setting::{Hidden, NoIgnore, RowIds, SkipBad, Strict};
+use crate::terms::Setting::{Hidden, NoIgnore, SkipBad, Strict};
 use crate::{Error, Result};
 
 /// A physical line: (1-based number, content, the line ending removed from it).
@@ -268,6 +268,7 @@ impl Sink {
         let repeated = super::RepeatedIds::find(&corpus);
         report.duplicate_ids = repeated.repeats();
         report.duplicate_id_examples = repeated.examples().to_vec();
+        report.repeated_id_values = repeated.values();
         report
             .warnings
             .extend(self.warnings.drain(..).map(Message::from));
@@ -282,30 +283,20 @@ impl Sink {
                 .push(no_documents_warning(&self.name, report).into());
         }
         if self.strict {
-            strict_check(&self.name, report)?;
+            strict_check(report)?;
         }
         Ok(corpus)
     }
 }
 
 /// Under `strict`, the first thing the read would warn about as an error, with how many more
-/// there were; repeated ids count as one (outputs that name documents by id would be
-/// ambiguous). A usage error, not an input error at a line: every warning already names the
-/// file, and the input is not malformed, only not what `strict` accepts.
-fn strict_check(name: &Path, report: &ReadReport) -> Result<()> {
+/// there were. A usage error, not an input error at a line: every warning already names the
+/// file, and the input is not malformed, only not what `strict` accepts. Repeated ids are not
+/// judged here: whether they matter depends on whether the output names documents by id,
+/// which the face knows ([`ReadReport::duplicate_ids`] counts them).
+fn strict_check(report: &ReadReport) -> Result<()> {
     use crate::util::numfmt::{for_count, thousands};
-    let repeated = (report.duplicate_ids > 0).then(|| {
-        format!(
-            "{}: {}; make ids unique or name documents by row number with {RowIds}",
-            name.display(),
-            report.repeated_ids()
-        )
-    });
-    let mut problems = report
-        .warnings
-        .iter()
-        .map(|w| w.tokens().to_string())
-        .chain(repeated);
+    let mut problems = report.warnings.iter().map(|w| w.tokens().to_string());
     let Some(first) = problems.next() else {
         return Ok(());
     };

@@ -48,7 +48,8 @@ impl Evidence {
         }
     }
 
-    /// A truth file: every pair at or above the join's threshold, each once.
+    /// A truth file: each pair once (a `truth` join: every pair from its threshold up; `gen
+    /// --truth`: the planted pairs).
     fn of_truth(path: &Path, t: f64) -> Result<Evidence> {
         let values = similarities_of(&crate::pairs::read_weighted_similarities(path, false)?);
         Ok(Evidence {
