@@ -206,11 +206,14 @@ fn bars(
     let (log, max) = (scale.log, scale.max);
     let cols = g.plot.width;
     let mut bars: Vec<(f64, f64, bool)> = Vec::with_capacity(usize::from(cols));
+    // With room for it in every bin, a one-column gap keeps neighbouring bins apart; bins
+    // differ in width by a column, and gaps in some only would make two narrow neighbours
+    // read as one wide bar.
+    let gaps = usize::from(cols) / hist.counts.len().max(1) >= 3;
     for c in 0..cols {
         let bin = g.bin_of_column(c);
         let columns = g.bin_columns(bin);
-        // With room for it, a one-column gap keeps neighbouring bins apart.
-        if columns.len() >= 3 && c + 1 == columns.end {
+        if gaps && c + 1 == columns.end {
             continue;
         }
         let h = scaled(hist.counts[bin], log);
