@@ -232,6 +232,19 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
             if let Some(asked) = args.index.family {
                 header.check_family(asked, &input)?;
             }
+            // An index holds its documents as they were read when it was built: options of
+            // the reading would be ignored, which a user asking for --row-ids must hear.
+            if args.corpus.read != super::ReadArgs::default()
+                || args.corpus.format != super::FormatArg::Auto
+            {
+                return Err(Error::usage(format!(
+                    "{} is an index file: its documents and ids are as `index build` read \
+                     them, so reading options (--row-ids, --strict, --text-column, --format, …) do not \
+                     apply; pass them to `lshscope index build` and open the new index, or open \
+                     the corpus file itself",
+                    input.display()
+                )));
+            }
             (
                 Source::Index {
                     path: input.clone(),

@@ -192,6 +192,22 @@ fn an_index_records_its_family_and_refuses_another() {
         "{stderr}"
     );
     assert!(stderr.contains("--family c-minhash"), "{stderr}");
+
+    // Reading options cannot apply to an index (its ids are as it was built): refused, not
+    // ignored, also before the terminal is taken.
+    for option in [&["--row-ids"][..], &["--strict"], &["--format", "csv"]] {
+        let mut args = vec!["explore", index.as_str()];
+        args.extend_from_slice(option);
+        let out = lshscope(&args);
+        assert_eq!(out.status.code(), Some(2), "{option:?}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains(
+                "q.lshidx is an index file: its documents and ids are as `index build` read them"
+            ),
+            "{stderr}"
+        );
+    }
 }
 
 fn first_line() -> String {
