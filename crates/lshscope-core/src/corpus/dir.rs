@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 
 use super::Corpus;
 use super::options::{InputFormat, ReadOptions, ReadReport};
-use super::read::detect_format;
 use super::sink::{Sink, decode, strip_bom};
 use super::source;
+use super::source::detect_format;
 use super::source::{Within, read_error_within};
 use crate::jobs::Progress;
 use crate::{Error, Result};

@@ -22,9 +22,10 @@ pub use options::{
     ColumnSpec, DUPLICATE_IDS_KEPT, InputFormat, LineCounts, Quote, ReadOptions, ReadReport,
 };
 pub use parquet::read_parquet_bytes;
-pub use read::{detect_format, has_json_extension, read_bytes, read_corpus, read_corpus_from};
+pub use read::{read_bytes, read_corpus, read_corpus_from};
 pub use repeated::RepeatedIds;
 pub use sniff_header::not_a_header;
+pub use source::{detect_format, has_json_extension};
 
 /// Documents in input order, ids and texts held in two arenas.
 #[derive(Debug, Clone, Default)]

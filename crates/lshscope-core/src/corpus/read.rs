@@ -15,7 +15,7 @@ use super::Corpus;
 use super::options::{InputFormat, ReadOptions, ReadReport};
 use super::sink::{Lines, Sink, decode, number_id, strip_bom};
 use super::source::read_error;
-use super::source::{self, Compression};
+use super::source::{self, Compression, detect_format, has_json_extension};
 use crate::io::excerpt::{excerpt, excerpt_bytes};
 use crate::jobs::{Phase, Progress};
 use crate::terms::Message;
@@ -168,24 +168,6 @@ pub fn read_bytes(
     )
 }
 
-/// The format a file name implies: the extension after removing `.gz` / `.zst`; `.csv` → CSV,
-/// `.tsv` / `.tab` → TSV, `.jsonl` / `.ndjson` → JSON Lines, anything else → text lines.
-pub fn detect_format(path: &Path) -> InputFormat {
-    let mut path = path;
-    let stripped;
-    if Compression::from_name(path) != Compression::None {
-        stripped = path.with_extension("");
-        path = &stripped;
-    }
-    match source::lower_extension(path).as_deref() {
-        Some("csv") => InputFormat::Csv,
-        Some("tsv" | "tab") => InputFormat::Tsv,
-        Some("jsonl" | "ndjson") => InputFormat::Jsonl,
-        Some("parquet" | "pq") => InputFormat::Parquet,
-        _ => InputFormat::Text,
-    }
-}
-
 fn check_options(opts: &ReadOptions) -> Result<()> {
     if opts.limit == Some(0) {
         return Err(Error::usage(format!("{Limit} must be at least 1")));
@@ -194,17 +176,6 @@ fn check_options(opts: &ReadOptions) -> Result<()> {
         return Err(Error::usage(format!("{Sample} must be at least 1")));
     }
     Ok(())
-}
-
-/// `.json` after removing a compression extension: a name the reader sniffs for JSON Lines.
-pub fn has_json_extension(path: &Path) -> bool {
-    let stripped;
-    let mut path = path;
-    if Compression::from_name(path) != Compression::None {
-        stripped = path.with_extension("");
-        path = &stripped;
-    }
-    source::lower_extension(path).as_deref() == Some("json")
 }
 
 /// The format to read with, and how it was chosen.

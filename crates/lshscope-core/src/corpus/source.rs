@@ -12,6 +12,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
+use super::options::InputFormat;
 pub(crate) use crate::io::compression::Compression;
 pub(super) use crate::io::compression::lower_extension;
 use crate::io::input::{cannot_open, decompress};
@@ -71,6 +72,25 @@ impl std::fmt::Display for SkipBadFiles {
         write!(f, "pass {SkipBad} to skip such files")
     }
 }
+/// The format a file name implies: the extension after removing a compression one (`.gz`,
+/// `.zst`, …); `.csv` → CSV, `.tsv` / `.tab` → TSV, `.jsonl` / `.ndjson` → JSON Lines,
+/// `.parquet` / `.pq` → Parquet, anything else → text lines. The one answer to "is this file a
+/// table" for the reader and for a directory's files alike.
+pub fn detect_format(path: &Path) -> InputFormat {
+    match lower_extension(&Compression::strip(path).0).as_deref() {
+        Some("csv") => InputFormat::Csv,
+        Some("tsv" | "tab") => InputFormat::Tsv,
+        Some("jsonl" | "ndjson") => InputFormat::Jsonl,
+        Some("parquet" | "pq") => InputFormat::Parquet,
+        _ => InputFormat::Text,
+    }
+}
+
+/// `.json` after removing a compression extension: a name the reader sniffs for JSON Lines.
+pub fn has_json_extension(path: &Path) -> bool {
+    lower_extension(&Compression::strip(path).0).as_deref() == Some("json")
+}
+
 /// Opens `path` (`-` = stdin). Compression is recognised from the magic bytes; a file whose name
 /// ends in `.gz` / `.zst` but whose bytes are not compressed is an error rather than a guess.
 pub(super) fn open(path: &Path, progress: &Progress) -> Result<Source<'static>> {
