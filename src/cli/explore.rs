@@ -239,9 +239,9 @@ pub fn run(args: ExploreArgs) -> Result<i32> {
             {
                 return Err(Error::usage(format!(
                     "{} is an index file: its documents and ids are as `index build` read \
-                     them, so reading options (--row-ids, --strict, --text-column, --format, …) do not \
-                     apply; pass them to `lshscope index build` and open the new index, or open \
-                     the corpus file itself",
+                     them, so reading options (--row-ids, --strict, --text-column, --format, …) \
+                     do not apply; pass them to `lshscope index build` and open the new index, \
+                     or open the corpus file itself",
                     input.display()
                 )));
             }

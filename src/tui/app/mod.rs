@@ -567,17 +567,13 @@ impl App {
     /// goes to the log, and to the message line unless a warning is there, which it would
     /// hide before the user pressed a key.
     fn note(&mut self, text: impl Into<String>) {
-        let warning = self.message.as_ref().map(|m| m.error);
-        let message = Message {
+        let warning = self.message.take_if(|m| m.error);
+        self.post(Message {
             text: text.into(),
             error: false,
-        };
-        if warning == Some(true) {
-            let shown = self.message.take();
-            self.post(message);
-            self.message = shown;
-        } else {
-            self.post(message);
+        });
+        if warning.is_some() {
+            self.message = warning;
         }
     }
 

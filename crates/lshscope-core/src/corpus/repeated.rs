@@ -25,9 +25,9 @@ impl RepeatedIds {
     /// Finds them in one pass over the ids.
     ///
     /// Memory while it runs is a map from the 64-bit hash of an id to the first document with
-    /// that hash (about 20 to 40 bytes per document), equality confirmed on a hit; ids whose hash collides with
-    /// a different id (vanishingly rare) go to a small exact map. Only the documents found
-    /// repeated are kept after the pass.
+    /// that hash (about 20 to 40 bytes per document), equality confirmed on a hit; ids whose
+    /// hash collides with a different id (vanishingly rare) go to a small exact map. Only the
+    /// documents found repeated are kept after the pass.
     pub fn find(corpus: &Corpus) -> Self {
         let mut first: HashMap<u64, u32> = HashMap::with_capacity(corpus.len());
         let mut collided: HashMap<&str, u32> = HashMap::new();

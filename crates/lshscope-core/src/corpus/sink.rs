@@ -244,8 +244,7 @@ impl Sink {
         Ok(())
     }
 
-    /// The corpus read and its report; under `strict`, an error where the report warns or ids
-    /// repeat.
+    /// The corpus read and its report; under `strict`, an error where the report warns.
     pub(super) fn finish(mut self, report: &mut ReadReport) -> Result<Corpus> {
         if let Some(reservoir) = self.reservoir.take() {
             for slot in reservoir.into_input_order() {
@@ -296,11 +295,10 @@ impl Sink {
 /// which the face knows ([`ReadReport::duplicate_ids`] counts them).
 fn strict_check(report: &ReadReport) -> Result<()> {
     use crate::util::numfmt::{for_count, thousands};
-    let mut problems = report.warnings.iter().map(|w| w.tokens().to_string());
-    let Some(first) = problems.next() else {
+    let Some((first, rest)) = report.warnings.split_first() else {
         return Ok(());
     };
-    let more = problems.count() as u64;
+    let more = rest.len() as u64;
     let more = if more == 0 {
         String::new()
     } else {
@@ -314,7 +312,10 @@ fn strict_check(report: &ReadReport) -> Result<()> {
             )
         )
     };
-    Err(Error::usage(format!("{first}; {Strict} stops here{more}")))
+    Err(Error::usage(format!(
+        "{}; {Strict} stops here{more}",
+        first.tokens()
+    )))
 }
 
 /// Documents whose bytes were not UTF-8 are read, each bad byte as U+FFFD, and counted in the

@@ -131,15 +131,8 @@ impl App {
 
     /// A command: the view on screen handles its own, the rest applies on every view.
     fn on_command(&mut self, cmd: Command) {
-        if self.overlay == Overlay::Messages {
-            // Any key closes the messages, as it does the help; quitting still quits.
-            self.overlay = Overlay::None;
-            if cmd != Command::Quit {
-                return;
-            }
-        }
-        if self.overlay == Overlay::Help {
-            // Any key closes the help; quitting still quits.
+        if matches!(self.overlay, Overlay::Help | Overlay::Messages) {
+            // Any key closes the help or the messages; quitting still quits.
             self.overlay = Overlay::None;
             if cmd != Command::Quit {
                 return;
