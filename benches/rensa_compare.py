@@ -18,6 +18,12 @@ both tools' times follow their candidate counts: on 63,441 Debian package descri
 32 x 4, lshscope's seeds 1 to 10 gave 1.04 M to 4.01 M candidates, the default seed 1 the
 most. One seed would compare two draws, not two tools; each round prints both counts.
 
+`--thresholds 0,0.8` runs scan at each threshold in every round (rensa once: its work does not
+depend on one). At t = 0 scan writes every candidate with its exact Jaccard; at t > 0 it still
+decides every candidate exactly (a merge stops once the pair can no longer reach t, and a kept
+pair carries its exact value), which is what a dedup at that threshold needs; rensa decides
+nothing either way.
+
 `--family c-minhash` compares the C-MinHash sketches instead: lshscope runs `scan --family
 c-minhash`, rensa `CMinHash.from_token_sets` in place of `RMinHash.from_token_sets`. rensa has
 no LSH index for C-MinHash (`RMinHashLSH` refuses a `CMinHash`; `CMinHashDeduplicator`
@@ -42,7 +48,7 @@ left out of rensa's figure, like the shingling. What differs between the two C-M
     lshscope gen --kind jobs -n 60000 -o /tmp/jobs60k.csv
     RAYON_NUM_THREADS=1 /tmp/rensa-venv/bin/python benches/rensa_compare.py \\
         /tmp/jobs60k.csv --lshscope target/release/lshscope --seeds 1,2,3,4,5 \\
-        [--family c-minhash]
+        [--thresholds 0,0.8] [--family c-minhash]
 """
 
 import argparse
@@ -86,13 +92,13 @@ def cpu_children():
     return r.ru_utime + r.ru_stime
 
 
-def run_lshscope(binary, corpus, seed, family):
+def run_lshscope(binary, corpus, seed, family, threshold):
     env = dict(os.environ, RAYON_NUM_THREADS="1")
     # The classic family is scan's default: its command line stays the one measured before.
     family_args = [] if family == "classic" else ["--family", family]
     before, wall = cpu_children(), time.perf_counter()
     done = subprocess.run(
-        [binary, "scan", corpus, "-b", str(BANDS), "-r", str(ROWS), "-t", "0",
+        [binary, "scan", corpus, "-b", str(BANDS), "-r", str(ROWS), "-t", threshold,
          "--seed", str(seed), *family_args, "-o", "/dev/null"],
         env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
@@ -171,6 +177,9 @@ def main():
     parser.add_argument("--lshscope", default="target/release/lshscope")
     parser.add_argument("--seeds", default="1,2,3,4,5",
                         help="one round per seed, the same seed for both tools")
+    parser.add_argument("--thresholds", default="0",
+                        help="lshscope's -t, comma separated: each seed runs scan once per "
+                             "threshold (rensa's work does not depend on it)")
     parser.add_argument("--family", choices=["classic", "c-minhash"], default="classic",
                         help="the sketch both tools compute (see above for C-MinHash)")
     args = parser.parse_args()
@@ -186,29 +195,34 @@ def main():
     shingle_s = cpu_self() - start
     print(f"{len(texts):,} documents; rensa's input in Python: reading {read_s:.2f} s, "
           f"shingling {shingle_s:.2f} s of CPU (not counted below)")
-    ours, theirs, our_pairs, their_pairs = [], [], [], []
+    thresholds = args.thresholds.split(",")
+    ours = {t: [] for t in thresholds}
+    theirs, our_pairs, their_pairs = [], [], []
     for seed in [int(s) for s in args.seeds.split(",")]:
-        cpu, wall, found = run_lshscope(args.lshscope, args.corpus, seed, args.family)
-        ours.append(cpu)
+        runs = []
+        for t in thresholds:
+            cpu, wall, found = run_lshscope(args.lshscope, args.corpus, seed, args.family, t)
+            ours[t].append(cpu)
+            runs.append(f"-t {t} {cpu:.2f} s CPU ({wall:.2f} s wall)")
         our_pairs.append(found)
         times, pairs = run_rensa(rensa, token_sets, seed, args.family)
         theirs.append(rensa_work(times))
         their_pairs.append(pairs)
         repack = (f" (repacking into RMinHash {times['repack']:.2f} s, not counted)"
                   if "repack" in times else "")
-        print(f"seed {seed}: lshscope scan {cpu:.2f} s CPU ({wall:.2f} s wall, {found:,} "
-              f"candidates verified); rensa hash {times['hash']:.2f} + index "
-              f"{times['index']:.2f} + query {times['query']:.2f} = {theirs[-1]:.2f} s CPU "
-              f"({pairs:,} candidates){repack}; load {os.getloadavg()[0]:.1f}")
-    ours_m, theirs_m = statistics.median(ours), statistics.median(theirs)
-    print(f"medians: lshscope {ours_m:.2f} s (read, shingle, hash, band, verify exactly, "
-          f"write; {statistics.median(our_pairs):,.0f} candidates), rensa {theirs_m:.2f} s "
-          f"(hash, index, query; {statistics.median(their_pairs):,.0f} candidates, none "
-          f"verified)")
-    print(f"lshscope's lead: {theirs_m / ours_m:.2f}x "
-          f"(with rensa's reading and shingling counted: "
-          f"{(theirs_m + read_s + shingle_s) / ours_m:.2f}x)")
-
+        print(f"seed {seed}: lshscope scan {', '.join(runs)}, {found:,} candidates verified; "
+              f"rensa hash {times['hash']:.2f} + index {times['index']:.2f} + query "
+              f"{times['query']:.2f} = {theirs[-1]:.2f} s CPU ({pairs:,} candidates){repack}; "
+              f"load {os.getloadavg()[0]:.1f}")
+    theirs_m = statistics.median(theirs)
+    print(f"medians: rensa {theirs_m:.2f} s (hash, index, query; "
+          f"{statistics.median(their_pairs):,.0f} candidates, none verified); lshscope "
+          f"{statistics.median(our_pairs):,.0f} candidates, every one verified exactly")
+    for t in thresholds:
+        ours_m = statistics.median(ours[t])
+        print(f"lshscope -t {t}: {ours_m:.2f} s (read, shingle, hash, band, verify, write); "
+              f"lead {theirs_m / ours_m:.2f}x (with rensa's reading and shingling counted: "
+              f"{(theirs_m + read_s + shingle_s) / ours_m:.2f}x)")
 
 if __name__ == "__main__":
     main()
