@@ -1,6 +1,7 @@
 //! MinHash signatures, LSH banding, candidate pairs and their verification.
 
 mod banding;
+mod bucket_bits;
 mod cminhash;
 pub mod collisions;
 pub(crate) mod family;

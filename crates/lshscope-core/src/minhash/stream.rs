@@ -11,14 +11,17 @@
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
 use super::banding::{BandBuckets, BucketLists};
+use super::bucket_bits::BucketBits;
 use super::identical::IdenticalGroups;
 use super::index::Index;
 use super::similarity::{prefetch_set, prefetch_signature};
-use super::verify::{Needs, VerifiedPair, estimate, jaccards_at_least_with};
+use super::verify::{Needs, VerifiedPair, estimate, jaccards_at_least_with, ratio};
 use crate::Result;
 use crate::jobs::{Phase, Progress};
 use crate::util::rng::PairHasher;
@@ -62,11 +65,37 @@ struct Unit {
 /// copy on either side is verified once per pair of sets in each unit of work. On
 /// template-heavy corpora such pairs are most candidates (a text copied 20,000 times is 200 M
 /// of them).
+///
+/// In a bucket whose pairs would cost more to merge than its members' sets to map, the
+/// intersections are counted from bitmaps of the values the members share ([`BucketBits`]):
+/// the same values and decisions.
 pub fn stream_verified(
     index: &Index,
     lists: &BucketLists,
     copies: Option<&IdenticalGroups>,
     threshold: f64,
+    progress: &Progress,
+    sink: impl FnMut(&[VerifiedPair]) -> Result<()>,
+) -> Result<StreamCounts> {
+    stream_mapping_at(
+        index,
+        lists,
+        copies,
+        threshold,
+        BUILD_PER_ENTRY,
+        progress,
+        sink,
+    )
+}
+
+/// [`stream_verified`], mapping buckets at `build_per_entry` (0: every bucket of
+/// [`MAPPED_FROM`] members or more, at its first merge; `u64::MAX`: none).
+fn stream_mapping_at(
+    index: &Index,
+    lists: &BucketLists,
+    copies: Option<&IdenticalGroups>,
+    threshold: f64,
+    build_per_entry: u64,
     progress: &Progress,
     mut sink: impl FnMut(&[VerifiedPair]) -> Result<()>,
 ) -> Result<StreamCounts> {
@@ -75,6 +104,8 @@ pub fn stream_verified(
     for (band, buckets) in lists.bands.iter().enumerate() {
         let units = units_of(buckets.iter().map(|m| m.len()));
         let split = grouped_large_buckets(lists, buckets, band);
+        let cells = cells_of_large_buckets(buckets);
+        let mapped_bytes = AtomicUsize::new(0);
         let band = BandWork {
             index,
             lists,
@@ -83,6 +114,9 @@ pub fn stream_verified(
             band,
             buckets,
             split: &split,
+            cells: &cells,
+            mapped_bytes: &mapped_bytes,
+            build_per_entry,
         };
         for batch in batches_of(&units) {
             let results: Vec<(Vec<VerifiedPair>, u64)> = batch
@@ -127,6 +161,44 @@ fn grouped_large_buckets(
         .collect()
 }
 
+/// One empty cell per bucket of `band` cut into several units, where its units build the
+/// bucket's bitmaps once, when the first of them finds they pay ([`BandWork::verify_unit`]).
+fn cells_of_large_buckets(buckets: &BandBuckets) -> HashMap<usize, OnceLock<Option<BucketBits>>> {
+    (0..buckets.len())
+        .filter(|&k| super::pairs_among(buckets.bucket(k).len() as u64) > UNIT_PAIRS)
+        .map(|k| (k, OnceLock::new()))
+        .collect()
+}
+
+/// The position of `b` in `members` (ascending), at or after `from`: galloping, since
+/// successive partners are often near.
+#[inline]
+fn seek(members: &[u32], from: usize, b: u32) -> usize {
+    let mut lo = from;
+    let mut step = 1;
+    while lo + step < members.len() && members[lo + step] < b {
+        lo += step;
+        step <<= 1;
+    }
+    let end = (lo + step + 1).min(members.len());
+    lo + members[lo..end].partition_point(|&m| m < b)
+}
+
+/// Buckets of fewer members are never mapped: they have too few pairs to repay it.
+const MAPPED_FROM: usize = 16;
+
+/// Bytes of bitmaps of split buckets one band holds at once (the cells of
+/// [`cells_of_large_buckets`]); past it, their buckets are merged.
+const MAPPED_BYTES: usize = 256 << 20;
+
+/// Mapping a bucket ([`BucketBits`]) costs about as much as merging this many values per value
+/// it maps (one hash-table probe against a few compares; measured on job ads, templates and
+/// short texts at t = 0, 0.5 and 0.8, 2026-11-29). A unit maps a bucket once the merges of
+/// its members so far, extrapolated to the bucket's pairs still to come, cost more than that:
+/// buckets whose pairs were mostly taken in earlier bands, or whose merges stop early at a
+/// high threshold, are left to the merge.
+const BUILD_PER_ENTRY: u64 = 16;
+
 /// Consecutive runs of `units` of at most [`BATCH_PAIRS`] bucket pairs together (a unit
 /// larger than that alone).
 fn batches_of(units: &[Unit]) -> impl Iterator<Item = &[Unit]> {
@@ -157,6 +229,12 @@ struct BandWork<'a> {
     buckets: &'a BandBuckets,
     /// The large buckets' groupings, shared by their units ([`grouped_large_buckets`]).
     split: &'a HashMap<usize, PrefixClasses>,
+    /// The split buckets' bitmaps, built by the first unit they pay for and shared by the
+    /// others ([`cells_of_large_buckets`]), and the bytes they hold.
+    cells: &'a HashMap<usize, OnceLock<Option<BucketBits>>>,
+    mapped_bytes: &'a AtomicUsize,
+    /// [`BUILD_PER_ENTRY`], or another for tests.
+    build_per_entry: u64,
 }
 
 /// The similarities of pairs of representatives (`None`: below the threshold), keyed by the
@@ -196,10 +274,20 @@ impl<'a> BandWork<'a> {
         let mut candidates = 0u64;
         let mut work = UnitScratch::default();
         let mut local = PrefixClasses::default();
+        let mut local_bits = BucketBits::default();
         let (first, last) = unit.buckets;
         for k in first..last {
             let members = self.buckets.bucket(k);
             let (from, to) = unit.members.unwrap_or((0, members.len()));
+            // The members' sets as bitmaps over what they share, once the merges of the
+            // members met so far say that the rest of the bucket would cost more to merge
+            // than to map ([`BUILD_PER_ENTRY`]); a split bucket's are built once, by the
+            // first of its units to get there, for all of them.
+            let cell = unit.members.and(self.cells.get(&k));
+            let mut local_mapped = false;
+            let mut merged = 0u64;
+            let mut pairs_merged_in = 0u64;
+            let mut mapping_cost = None;
             // Members grouped by their earlier buckets, when that saves compares: a split
             // bucket's were grouped once for all its units.
             let grouped = match unit.members {
@@ -221,7 +309,40 @@ impl<'a> BandWork<'a> {
                 // ... then their similarities ...
                 let a = members[i];
                 self.settle_known(a, &mut work);
-                self.merge_the_rest(a, &mut work);
+                let shared = cell.and_then(|c| c.get()).and_then(Option::as_ref);
+                if shared.is_none() && !local_mapped && merged > 0 && members.len() >= MAPPED_FROM {
+                    let cost = *mapping_cost.get_or_insert_with(|| {
+                        self.build_per_entry
+                            .saturating_mul(BucketBits::entries(self.index, members))
+                    });
+                    // The pairs from `i` on (each member pairs with those after it), at the
+                    // merge cost per pair met so far.
+                    let later = (members.len() - 1 - i) as u64;
+                    let rest = later * (later + 1) / 2;
+                    if merged as f64 * rest as f64 >= cost as f64 * pairs_merged_in as f64 {
+                        match cell {
+                            Some(cell) => {
+                                cell.get_or_init(|| self.mapped_shared(members));
+                            }
+                            None => local_mapped = local_bits.build(self.index, members),
+                        }
+                        // A bucket too large to map is not tried again.
+                        mapping_cost = Some(u64::MAX);
+                    }
+                }
+                let shared = cell.and_then(|c| c.get()).and_then(Option::as_ref);
+                match if local_mapped {
+                    Some(&local_bits)
+                } else {
+                    shared
+                } {
+                    Some(bits) => self.count_the_rest(a, i, members, bits, &mut work),
+                    None => {
+                        merged += self.merge_the_rest(a, &mut work);
+                        pairs_merged_in += (members.len() - 1 - i) as u64;
+                    }
+                }
+                work.remember_sets();
                 // ... handed on in the order they were met.
                 work.hand_on(a, &mut out);
             }
@@ -304,11 +425,11 @@ impl<'a> BandWork<'a> {
     }
 
     /// Merges `a`'s set with the sets of the pairs in `work.merges`, two at a time, and
-    /// settles them, estimates included; records the pairs of sets first met here in the
-    /// unit's memo. Copies of a set have its shingles and its signature, so a pair's
-    /// similarity is its sets' (what the memo holds).
+    /// settles them, estimates included. Copies of a set have its shingles and its signature,
+    /// so a pair's similarity is its sets' (what the unit's memo then holds,
+    /// [`UnitScratch::remember_sets`]).
     #[inline]
-    fn merge_the_rest(&self, a: u32, work: &mut UnitScratch<'a>) {
+    fn merge_the_rest(&self, a: u32, work: &mut UnitScratch<'a>) -> u64 {
         let (sets, signatures) = (&self.index.sets, &self.index.signatures);
         let set_a = sets.get(a as usize);
         let partner = |q: usize| work.fresh[q].0 as usize;
@@ -341,7 +462,22 @@ impl<'a> BandWork<'a> {
                 None => work.slots[q] = Slot::Done(None),
             }
         }
-        if !every_pair_kept {
+        self.estimate_kept(a, work, !every_pair_kept);
+        // What these merges cost, in values merged, for the choice to map the bucket. Above
+        // a threshold a merge stops once the pair can no longer reach it, after about the
+        // share 1 − t of its values on the pairs far below it, which most candidates are.
+        let values: usize = work.others.iter().map(|set| set.len()).sum();
+        let read = (1.0 - self.threshold).clamp(0.1, 1.0);
+        ((values + set_a.len() * work.others.len()) as f64 * read) as u64
+    }
+
+    /// Settles the pairs of `work.kept` with their estimates, the signatures fetched a few
+    /// pairs ahead (the first ones too, with `fetch_first`).
+    #[inline]
+    fn estimate_kept(&self, a: u32, work: &mut UnitScratch<'a>, fetch_first: bool) {
+        let signatures = &self.index.signatures;
+        let partner = |q: usize| work.fresh[q].0 as usize;
+        if fetch_first {
             for &(q, _) in work.kept.iter().take(SETS_AHEAD) {
                 prefetch_signature(signatures.row(partner(q)));
             }
@@ -353,13 +489,62 @@ impl<'a> BandWork<'a> {
             }
             work.slots[q] = Slot::Done(Some((j, estimate(signatures, a as usize, partner(q)))));
         }
-        for (&key, &q) in &work.first_here {
-            work.of_sets.insert(key, work.slots[q].done());
+    }
+
+    /// The bitmaps of a split bucket, for its cell: None when they would be too large, or
+    /// when the band's split buckets already hold [`MAPPED_BYTES`].
+    fn mapped_shared(&self, members: &[u32]) -> Option<BucketBits> {
+        let mut bits = BucketBits::default();
+        if !bits.build(self.index, members) {
+            return None;
         }
+        bits.drop_scratch();
+        let bytes = bits.bytes();
+        let before = self.mapped_bytes.fetch_add(bytes, Ordering::Relaxed);
+        (before + bytes <= MAPPED_BYTES).then_some(bits)
+    }
+
+    /// [`Self::merge_the_rest`] for a bucket mapped into `bits`: each pair's intersection
+    /// counted from the bitmaps, the same values and decisions. `i` is `a`'s position in
+    /// `members`.
+    #[inline]
+    fn count_the_rest(
+        &self,
+        a: u32,
+        i: usize,
+        members: &[u32],
+        bits: &BucketBits,
+        work: &mut UnitScratch<'a>,
+    ) {
+        work.kept.clear();
+        // Members are in document order, and so are the fresh partners.
+        let mut p = i + 1;
+        for &q in &work.merges {
+            let b = work.fresh[q].0;
+            p = seek(members, p, b);
+            debug_assert_eq!(members[p], b, "a fresh partner is a later member");
+            // As `jaccard_at_least` decides from the full intersection: its size bound and
+            // needs only stop merges early whose ratio stays below the threshold.
+            let j = ratio(bits.intersection(i, p), bits.size_sum(i, p));
+            if j >= self.threshold {
+                work.kept.push((q, j));
+            } else {
+                work.slots[q] = Slot::Done(None);
+            }
+        }
+        self.estimate_kept(a, work, true);
     }
 }
 
 impl UnitScratch<'_> {
+    /// Records the pairs of sets first met with the current member in the unit's memo.
+    #[inline]
+    fn remember_sets(&mut self) {
+        for (&key, &q) in &self.first_here {
+            self.of_sets.insert(key, self.slots[q].done());
+        }
+    }
+
     /// `a`'s fresh pairs at or above the threshold, onto `out` in the order they were met.
     #[inline]
     fn hand_on(&self, a: u32, out: &mut Vec<VerifiedPair>) {
@@ -700,6 +885,64 @@ mod tests {
                 assert_eq!(streamed, expected, "{case}");
             }
         }
+    }
+
+    /// Counting intersections from a bucket's bitmaps changes no pair, value or order: the
+    /// stream mapping every bucket it can, at its first merge, equals the stream mapping none,
+    /// on a template corpus (copies, families of hundreds, buckets cut into units) at several
+    /// thresholds, with and without the copies' shortcut.
+    #[test]
+    fn mapped_buckets_give_the_merges_pairs() {
+        use crate::synthetic::templated::{TemplateOptions, generate_templated};
+        let corpus = generate_templated(&TemplateOptions {
+            docs: 3_000,
+            max_family: 800,
+            seed: 11,
+            ..TemplateOptions::default()
+        })
+        .corpus;
+        let index = build_index(&corpus, &IndexOptions::default(), &Progress::new()).unwrap();
+        let groups = IdenticalGroups::find(&index.sets);
+        let stream = |lists: &BucketLists, copies, t, build_per_entry| {
+            let mut pairs = Vec::new();
+            let counts = stream_mapping_at(
+                &index,
+                lists,
+                copies,
+                t,
+                build_per_entry,
+                &Progress::new(),
+                |batch| {
+                    pairs.extend_from_slice(batch);
+                    Ok(())
+                },
+            )
+            .unwrap();
+            (counts, pairs)
+        };
+        let mut split = false;
+        for (bands, rows) in [(32, 4), (20, 5), (8, 1)] {
+            let banding = BandingOptions {
+                banding: Banding { bands, rows },
+                max_bucket: None,
+            };
+            let lists = bucket_lists(&index.signatures, &banding, None, &Progress::new()).unwrap();
+            split |= lists.bands.iter().any(|buckets| {
+                (0..buckets.len()).any(|k| {
+                    crate::minhash::pairs_among(buckets.bucket(k).len() as u64) > UNIT_PAIRS
+                })
+            });
+            for t in [0.0, 0.3, 0.5, 0.8, 1.0] {
+                for copies in [None, Some(&groups)] {
+                    let merged = stream(&lists, copies, t, u64::MAX);
+                    let mapped = stream(&lists, copies, t, 0);
+                    let case = format!("{bands}×{rows} t {t} copies {}", copies.is_some());
+                    assert!(merged.0.kept > 0, "{case}: pairs kept");
+                    assert_eq!(mapped, merged, "{case}");
+                }
+            }
+        }
+        assert!(split, "some bucket is cut into units, so its map is shared");
     }
 
     /// Grouping a bucket's members by their earlier buckets changes no pair: for every member

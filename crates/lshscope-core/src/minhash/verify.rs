@@ -456,7 +456,7 @@ unsafe fn agreeing_rows_avx512(x: &[u32], y: &[u32]) -> usize {
 
 /// Jaccard as [`jaccard`] computes it from the intersection size and |A| + |B|.
 #[inline]
-fn ratio(inter: usize, n: usize) -> f64 {
+pub(crate) fn ratio(inter: usize, n: usize) -> f64 {
     let union = n - inter;
     if union == 0 {
         0.0
