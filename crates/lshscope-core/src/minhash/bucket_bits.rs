@@ -228,7 +228,7 @@ mod tests {
     /// Every pair's intersection from the maps equals the merge's, on a bucket of copies, near
     /// copies and unrelated texts, and on a part of it.
     #[test]
-    fn maps_count_what_the_sets_and_signatures_hold() {
+    fn maps_count_what_the_sets_hold() {
         let texts: Vec<String> = (0..300)
             .map(|i| match i % 5 {
                 0 => "the same notice on every page of the site".to_string(),
