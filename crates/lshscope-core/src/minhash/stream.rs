@@ -67,7 +67,7 @@ struct Unit {
 /// of them).
 ///
 /// In a bucket whose pairs would cost more to merge than its members' sets to map, the
-/// intersections are counted from bitmaps of the values the members share ([`BucketBits`]):
+/// intersections are counted from bitmaps of the values the members share (`BucketBits`):
 /// the same values and decisions.
 pub fn stream_verified(
     index: &Index,
