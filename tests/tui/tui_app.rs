@@ -945,7 +945,7 @@ fn a_narrow_histogram_panel_cuts_its_count_line_with_an_ellipsis() {
 }
 
 /// The pair viewer at 80 columns: each header line is either whole or cut with `…` (compared
-/// with the same lines at 200 columns), and the band strip's title is cut with `…`.
+/// with the same lines at 200 columns), and the band strip's title keeps whole words.
 #[test]
 fn a_narrow_pair_viewer_ends_cut_header_lines_with_an_ellipsis() {
     use lshscope::tui::layout::viewer_layout;
@@ -987,10 +987,32 @@ fn a_narrow_pair_viewer_ends_cut_header_lines_with_an_ellipsis() {
         cut > 0,
         "the metrics line is wider than 80 columns\n{screen}"
     );
+    // The band strip's title drops its hints rather than cut a word.
     let strip = row_text(&buffer, l.strip.y, 1..w - 1);
+    let wide_layout = viewer_layout((200, h), false, app.curve().banding.bands);
+    let wide_strip = row_text(&wide, wide_layout.strip.y, 1..199);
+    let words = |t: &str| -> Vec<String> {
+        t.split_whitespace()
+            .filter(|w| !w.chars().all(|c| c == '─'))
+            .map(|w| w.trim_end_matches('─').to_string())
+            .collect()
+    };
     assert!(
-        strip.starts_with(" Band strip ") && strip.contains(" …"),
+        strip.starts_with(" Band strip ")
+            && strip.contains("bands collided")
+            && !strip.contains('…'),
         "{strip:?}\n{screen}"
+    );
+    let wide_words = words(&wide_strip);
+    for word in words(&strip) {
+        assert!(
+            wide_words.contains(&word),
+            "{word:?} of {strip:?} in {wide_strip:?}"
+        );
+    }
+    assert!(
+        words(&strip).len() < wide_words.len(),
+        "the hint went at 80 columns: {strip:?}"
     );
 }
 

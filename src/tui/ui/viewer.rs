@@ -11,7 +11,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
-use super::fit::{Field, fit_fields, fit_line, title_room};
+use super::fit::{Field, fit_fields, fit_fields_with, fit_line, title_room};
 use crate::tui::aligned::align;
 use crate::tui::app::{App, PairSource, View};
 use crate::tui::keys::{Command, hint};
@@ -249,24 +249,47 @@ fn header_lines<'a>(app: &'a App, view: &PairView, data: &Loaded, width: u16) ->
             Span::raw(format!("   {position}   ")),
             label,
         ]),
-        Line::from(vec![
-            Span::styled(format!("Jaccard {:.3}", view.jaccard()), theme.key()),
-            Span::raw(format!(
-                " = {} shared / {} in the union (A has {}, B {})  ",
-                thousands(view.shared_shingles() as u64),
-                thousands((view.shingles_a() + view.shingles_b() - view.shared_shingles()) as u64),
-                thousands(view.shingles_a() as u64),
-                thousands(view.shingles_b() as u64),
-            )),
-            Span::styled(
-                format!(
-                    "bands hit {} of {}",
-                    thousands(hit as u64),
-                    thousands(view.collided().len() as u64)
-                ),
-                theme.key(),
-            ),
-        ]),
+        {
+            // The sizes go first on a narrow terminal; every word left is one of the full
+            // line's.
+            let union = view.shingles_a() + view.shingles_b() - view.shared_shingles();
+            fit_fields_with(
+                vec![
+                    Field::new(
+                        0,
+                        vec![
+                            Span::styled(format!("Jaccard {:.3}", view.jaccard()), theme.key()),
+                            Span::raw(format!(
+                                " = {} shared / {} in the union",
+                                thousands(view.shared_shingles() as u64),
+                                thousands(union as u64),
+                            )),
+                        ],
+                    ),
+                    Field::new(
+                        1,
+                        format!(
+                            "(A has {}, B {})",
+                            thousands(view.shingles_a() as u64),
+                            thousands(view.shingles_b() as u64),
+                        ),
+                    ),
+                    Field::new(
+                        0,
+                        Span::styled(
+                            format!(
+                                " bands hit {} of {}",
+                                thousands(hit as u64),
+                                thousands(view.collided().len() as u64)
+                            ),
+                            theme.key(),
+                        ),
+                    ),
+                ],
+                " ",
+                width,
+            )
+        },
         Line::from(Span::raw(format!(
             "MinHash estimate {:.3} ± {:.3} (1σ = √(J(1−J)/K), K = {k})",
             view.estimate(),
@@ -282,15 +305,36 @@ fn header_lines<'a>(app: &'a App, view: &PairView, data: &Loaded, width: u16) ->
         ),
         match (view.diff(), app.viewer().diff_mode()) {
             (Some(diff), true) => diff_summary_line(app, diff, width),
-            _ => Line::from(Span::styled(
-                format!(
-                    "highlighted: characters inside {} shingles both documents contain \
-                     ({} shows what differs)",
-                    data.index.options.shingle.kind,
-                    hint(Command::ToggleDiff)
-                ),
-                theme.dim(),
-            )),
+            _ => {
+                let kind = &data.index.options.shingle.kind;
+                fit_fields_with(
+                    vec![
+                        Field::new(
+                            0,
+                            Span::styled(
+                                format!(
+                                    "highlighted: characters inside {kind} shingles both \
+                                     documents contain"
+                                ),
+                                theme.dim(),
+                            ),
+                        )
+                        .or_short(Span::styled(
+                            format!("highlighted: {kind} shingles both documents contain"),
+                            theme.dim(),
+                        )),
+                        Field::new(
+                            0,
+                            Span::styled(
+                                format!("({} shows what differs)", hint(Command::ToggleDiff)),
+                                theme.dim(),
+                            ),
+                        ),
+                    ],
+                    " ",
+                    width,
+                )
+            }
         },
     ]
 }
@@ -415,30 +459,35 @@ fn render_band_strip(frame: &mut Frame, app: &App, view: &PairView, area: Rect) 
     let theme = app.theme();
     let b = app.curve().banding;
     let hit = view.collided().iter().filter(|&&c| c).count();
-    let title = vec![
-        Span::styled(" Band strip ", theme.title()),
-        Span::raw(format!(
-            "{b}: {} of {} {} collided ",
-            thousands(hit as u64),
-            thousands(b.bands as u64),
-            for_count(b.bands as u64, "band", "bands")
-        )),
-        Span::styled("█ collided  · not  ", theme.dim()),
-        Span::styled(
-            if app.viewer().show_values() {
-                format!("({} hides values) ", hint(Command::ToggleBandValues))
-            } else {
-                format!(
-                    "({} shows each band's values) ",
-                    hint(Command::ToggleBandValues)
-                )
-            },
-            theme.dim(),
-        ),
-    ];
-    let block = Block::bordered()
-        .border_style(theme.border())
-        .title(fit_line(title, title_room(area)));
+    let toggle = hint(Command::ToggleBandValues);
+    let values = if app.viewer().show_values() {
+        format!("({toggle} hides values) ")
+    } else {
+        format!("({toggle} shows each band's values) ")
+    };
+    // On a narrow terminal the hints go (the footer names the key too), then the legend.
+    let title = fit_fields_with(
+        vec![
+            Field::new(
+                0,
+                vec![
+                    Span::styled(" Band strip ", theme.title()),
+                    Span::raw(format!(
+                        "{b}: {} of {} {} collided ",
+                        thousands(hit as u64),
+                        thousands(b.bands as u64),
+                        for_count(b.bands as u64, "band", "bands")
+                    )),
+                ],
+            ),
+            Field::new(1, Span::styled("█ collided  · not ", theme.dim())),
+            Field::new(2, Span::styled(values, theme.dim())),
+        ],
+        // Each field ends with a space: two between fields, one before the border.
+        " ",
+        title_room(area),
+    );
+    let block = Block::bordered().border_style(theme.border()).title(title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let hit_style = if theme.mono {
