@@ -512,16 +512,19 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
                 Span::styled(", each ≥ t", theme.good())
             },
         ]),
-        Line::from(vec![
-            Span::raw(format!(
-                "weakest link {}{:.3} ({} – {}) · farthest pair {:.3} ({} – {}, {} {} {}) ",
-                if audit.exact { "" } else { "≥ " },
-                audit.weakest_link.jaccard,
-                id(audit.weakest_link.a),
-                id(audit.weakest_link.b),
-                audit.farthest_pair.jaccard,
-                id(audit.farthest_pair.a),
-                id(audit.farthest_pair.b),
+        // On a narrow terminal the ids go first (the edge list below starts with both
+        // pairs), then the verdict's explanation; the first form that fits is shown.
+        {
+            let at_least = if audit.exact { "" } else { "≥ " };
+            let (weakest, farthest) = (&audit.weakest_link, &audit.farthest_pair);
+            let weakest_value = format!("weakest link {at_least}{:.3}", weakest.jaccard);
+            let farthest_value = format!("farthest pair {:.3}", farthest.jaccard);
+            let with_ids = format!(
+                "{weakest_value} ({} – {}) · {farthest_value} ({} – {}, {} {} {}) · ",
+                id(weakest.a),
+                id(weakest.b),
+                id(farthest.a),
+                id(farthest.b),
                 if audit.exact {
                     "exact over"
                 } else {
@@ -529,13 +532,32 @@ pub fn render_members(frame: &mut Frame, app: &App, area: Rect) {
                 },
                 thousands(audit.pairs_compared),
                 for_count(audit.pairs_compared, "pair", "pairs")
-            )),
-            if audit.chained {
-                Span::styled("· chained: members below t of each other", theme.warning())
+            );
+            let values = format!("{weakest_value} · {farthest_value} · ");
+            let (verdict, short_verdict) = if audit.chained {
+                (
+                    Span::styled("chained: members below t of each other", theme.warning()),
+                    Span::styled("chained", theme.warning()),
+                )
             } else {
-                Span::styled("· every pair ≥ t", theme.good())
-            },
-        ]),
+                let every = Span::styled("every pair ≥ t", theme.good());
+                (every.clone(), every)
+            };
+            [
+                Line::from(vec![Span::raw(with_ids), verdict.clone()]),
+                Line::from(vec![Span::raw(values.clone()), verdict]),
+                Line::from(vec![Span::raw(values), short_verdict]),
+            ]
+            .into_iter()
+            .reduce(|fits, next| {
+                if fits.width() <= usize::from(inner_width) {
+                    fits
+                } else {
+                    next
+                }
+            })
+            .expect("three forms")
+        },
     ];
     // The summary lines end with `…` when cut; the member rows below are previews, cut at
     // the edge like the text column of the tables.
