@@ -30,6 +30,7 @@ use lshscope::tui::keys::Command;
 use lshscope::tui::reband;
 use lshscope::tui::session::{Config, Source};
 use lshscope_core::analysis::labels::LabelStore;
+use lshscope_core::corpus::ReadReport;
 use lshscope_core::jobs::Progress;
 use lshscope_core::minhash::VerifiedPair;
 use lshscope_core::minhash::{Banding, IndexOptions, build_index};
@@ -80,9 +81,9 @@ fn setup(docs: usize) -> &'static Setup {
         );
         Setup {
             data: Arc::new(Loaded {
+                read: ReadReport::of_corpus(&corpus),
                 corpus,
                 index,
-                read: Default::default(),
             }),
             start: Arc::new(start),
         }

@@ -11,6 +11,7 @@ use lshscope_core::analysis::labels::{
 use lshscope_core::corpus::{Corpus, RepeatedIds};
 use lshscope_core::io::excerpt::id_for_message;
 use lshscope_core::minhash::IdenticalGroups;
+use lshscope_core::pipeline::Loaded;
 use lshscope_core::util::numfmt::{for_count, thousands};
 
 /// The warning shown at load when ids repeat, or `None` when every id is unique. Labels are
@@ -174,10 +175,18 @@ impl LabelState {
         self.on_disk < self.generation
     }
 
-    /// Resolves the labelled id pairs to the pairs of identical groups of `corpus` (an id at
-    /// its first occurrence); returns how many rows match it. `groups` are `corpus`'s.
-    pub fn attach(&mut self, corpus: &Corpus, groups: Option<Arc<IdenticalGroups>>) -> usize {
-        self.repeated = RepeatedIds::find(corpus);
+    /// Resolves the labelled id pairs to the pairs of identical groups of `loaded`'s corpus
+    /// (an id at its first occurrence); returns how many rows match it. `groups` are the
+    /// corpus's.
+    pub fn attach(&mut self, loaded: &Loaded, groups: Option<Arc<IdenticalGroups>>) -> usize {
+        let corpus = &loaded.corpus;
+        // The read already looked for repeated ids (off this thread: 0.1 s at a million
+        // documents); which ones repeat is found again only when some do.
+        self.repeated = if loaded.read.duplicate_ids == 0 {
+            RepeatedIds::default()
+        } else {
+            RepeatedIds::find(corpus)
+        };
         self.groups = groups;
         self.by_group = match &self.groups {
             Some(groups) => self.store.by_group(corpus, groups),

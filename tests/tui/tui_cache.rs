@@ -207,3 +207,23 @@ fn a_cached_open_repeats_the_readers_warnings() {
     );
     assert_eq!(warm.read.warnings, cold.read.warnings);
 }
+
+/// An open from the cache counts repeated ids as the read did, so the explorer warns about
+/// them and refuses to label their pairs on a warm open too (it looks them up only when the
+/// report counts some).
+#[test]
+fn a_warm_open_reports_the_repeated_ids_the_read_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = IndexCache::new(dir.path().join("cache"), DEFAULT_LIMIT_BYTES);
+    let input = write_input(
+        dir.path(),
+        "lake-1,a second document under the first one's id\n",
+    );
+    let config = cached_config(dir.path(), &input, &cache);
+    let (cold, _) = open(&config);
+    let (warm, phases) = open(&config);
+    assert!(!phases.contains(&Phase::Signatures), "{phases:?}");
+    assert_eq!(cold.read.duplicate_ids, 1);
+    assert_eq!(warm.read.duplicate_ids, cold.read.duplicate_ids);
+    assert_eq!(warm.read.repeated_ids(), cold.read.repeated_ids());
+}

@@ -12,7 +12,7 @@ use lshscope::tui::keys::Command;
 use lshscope::tui::labels::{LabelSave, LabelsSaved};
 use lshscope::tui::session::{Config, Source};
 use lshscope_core::analysis::labels::LabelStore;
-use lshscope_core::corpus::Corpus;
+use lshscope_core::corpus::{Corpus, ReadReport};
 use lshscope_core::jobs::{Phase, Progress};
 use lshscope_core::minhash::{Banding, IndexOptions, build_index};
 use lshscope_core::pipeline::band_policy::Sampling;
@@ -111,9 +111,9 @@ pub fn loaded(corpus: Corpus) -> Loaded {
     )
     .unwrap();
     Loaded {
+        read: ReadReport::of_corpus(&corpus),
         corpus,
         index,
-        read: Default::default(),
     }
 }
 

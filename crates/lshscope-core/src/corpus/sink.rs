@@ -264,10 +264,7 @@ impl Sink {
         report.skipped_lines = self.skipped_lines;
         report.skipped_files = self.skipped_files;
         report.lines = self.lines;
-        let repeated = super::RepeatedIds::find(&corpus);
-        report.duplicate_ids = repeated.repeats();
-        report.duplicate_id_examples = repeated.examples().to_vec();
-        report.repeated_id_values = repeated.values();
+        report.count_repeated_ids(&corpus);
         report
             .warnings
             .extend(self.warnings.drain(..).map(Message::from));

@@ -201,13 +201,12 @@ pub fn open_deferred(
     ))
 }
 
-/// A corpus whose index was read, not built (from the cache or an index file).
+/// A corpus whose index was read, not built (from the cache or an index file); its report
+/// counts the repeated ids as a read would.
 fn prebuilt(corpus: Corpus, index: Index, cache_note: Option<String>) -> Loaded {
     let read = ReadReport {
-        documents: corpus.len(),
-        rows_read: corpus.len(),
         cache_note,
-        ..Default::default()
+        ..ReadReport::of_corpus(&corpus)
     };
     Loaded {
         corpus,

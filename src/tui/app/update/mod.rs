@@ -385,7 +385,7 @@ impl App {
         if let Some(groups) = &groups {
             self.clusters.keep_identical(Arc::clone(groups));
         }
-        let known = self.labels.attach(&loaded.corpus, groups);
+        let known = self.labels.attach(&loaded, groups);
         let store = self.labels.store();
         if !store.is_empty() {
             self.say(format!(
