@@ -187,6 +187,43 @@ fn seek(members: &[u32], from: usize, b: u32) -> usize {
 /// Buckets of fewer members are never mapped: they have too few pairs to repay it.
 const MAPPED_FROM: usize = 16;
 
+/// Where one bucket's pairs stand in a unit: merged so far, or counted from bitmaps
+/// ([`BandWork::map_if_it_pays`]).
+#[derive(Default)]
+struct BucketMapping<'c> {
+    /// The cell of a bucket cut into several units (its bitmaps shared by them).
+    cell: Option<&'c OnceLock<Option<BucketBits>>>,
+    /// True when the unit's own bitmaps hold this bucket.
+    local: bool,
+    /// True once mapping was decided (built or found too large).
+    tried: bool,
+    /// What the merges so far cost, in values merged, over how many pairs (each member's
+    /// pairs with the members after it).
+    merged: u64,
+    pairs: u64,
+    /// The cost of mapping the bucket, once asked.
+    cost: Option<u64>,
+}
+
+impl<'c> BucketMapping<'c> {
+    /// The bucket's bitmaps, if built: the unit's own (`local`) or its cell's.
+    fn bits<'b>(&'b self, local: &'b BucketBits) -> Option<&'b BucketBits> {
+        if self.local {
+            Some(local)
+        } else {
+            self.cell
+                .and_then(|cell| cell.get())
+                .and_then(Option::as_ref)
+        }
+    }
+
+    /// Records one member's merges: their `cost` and its `later` pairs.
+    fn merged(&mut self, cost: u64, later: usize) {
+        self.merged += cost;
+        self.pairs += later as u64;
+    }
+}
+
 /// Bytes of bitmaps of split buckets one band holds at once (the cells of
 /// [`cells_of_large_buckets`]); past it, their buckets are merged.
 const MAPPED_BYTES: usize = 256 << 20;
@@ -279,15 +316,13 @@ impl<'a> BandWork<'a> {
         for k in first..last {
             let members = self.buckets.bucket(k);
             let (from, to) = unit.members.unwrap_or((0, members.len()));
-            // The members' sets as bitmaps over what they share, once the merges of the
-            // members met so far say that the rest of the bucket would cost more to merge
-            // than to map ([`BUILD_PER_ENTRY`]); a split bucket's are built once, by the
-            // first of its units to get there, for all of them.
-            let cell = unit.members.and(self.cells.get(&k));
-            let mut local_mapped = false;
-            let mut merged = 0u64;
-            let mut pairs_merged_in = 0u64;
-            let mut mapping_cost = None;
+            // The members' sets as bitmaps over what they share, once mapping them pays
+            // ([`BucketMapping`]); a split bucket's are built once, by the first of its units
+            // to get there, for all of them.
+            let mut mapping = BucketMapping {
+                cell: unit.members.and(self.cells.get(&k)),
+                ..BucketMapping::default()
+            };
             // Members grouped by their earlier buckets, when that saves compares: a split
             // bucket's were grouped once for all its units.
             let grouped = match unit.members {
@@ -309,37 +344,12 @@ impl<'a> BandWork<'a> {
                 // ... then their similarities ...
                 let a = members[i];
                 self.settle_known(a, &mut work);
-                let shared = cell.and_then(|c| c.get()).and_then(Option::as_ref);
-                if shared.is_none() && !local_mapped && merged > 0 && members.len() >= MAPPED_FROM {
-                    let cost = *mapping_cost.get_or_insert_with(|| {
-                        self.build_per_entry
-                            .saturating_mul(BucketBits::entries(self.index, members))
-                    });
-                    // The pairs from `i` on (each member pairs with those after it), at the
-                    // merge cost per pair met so far.
-                    let later = (members.len() - 1 - i) as u64;
-                    let rest = later * (later + 1) / 2;
-                    if merged as f64 * rest as f64 >= cost as f64 * pairs_merged_in as f64 {
-                        match cell {
-                            Some(cell) => {
-                                cell.get_or_init(|| self.mapped_shared(members));
-                            }
-                            None => local_mapped = local_bits.build(self.index, members),
-                        }
-                        // A bucket too large to map is not tried again.
-                        mapping_cost = Some(u64::MAX);
-                    }
-                }
-                let shared = cell.and_then(|c| c.get()).and_then(Option::as_ref);
-                match if local_mapped {
-                    Some(&local_bits)
-                } else {
-                    shared
-                } {
+                self.map_if_it_pays(members, i, &mut mapping, &mut local_bits);
+                match mapping.bits(&local_bits) {
                     Some(bits) => self.count_the_rest(a, i, members, bits, &mut work),
                     None => {
-                        merged += self.merge_the_rest(a, &mut work);
-                        pairs_merged_in += (members.len() - 1 - i) as u64;
+                        let cost = self.merge_the_rest(a, &mut work);
+                        mapping.merged(cost, members.len() - 1 - i);
                     }
                 }
                 work.remember_sets();
@@ -489,6 +499,44 @@ impl<'a> BandWork<'a> {
             }
             work.slots[q] = Slot::Done(Some((j, estimate(signatures, a as usize, partner(q)))));
         }
+    }
+
+    /// Maps the bucket `members` (into its cell, or `local_bits` for a bucket of one unit)
+    /// when the merges of its members met so far, extrapolated to the pairs from position `i`
+    /// on, cost more than mapping it ([`BUILD_PER_ENTRY`]). A bucket is tried once.
+    fn map_if_it_pays(
+        &self,
+        members: &[u32],
+        i: usize,
+        mapping: &mut BucketMapping<'a>,
+        local_bits: &mut BucketBits,
+    ) {
+        if mapping.tried
+            || mapping.merged == 0
+            || members.len() < MAPPED_FROM
+            || mapping.cell.is_some_and(|cell| cell.get().is_some())
+        {
+            return;
+        }
+        let cost = *mapping.cost.get_or_insert_with(|| {
+            self.build_per_entry
+                .saturating_mul(BucketBits::entries(self.index, members))
+        });
+        // The pairs from `i` on (each member pairs with those after it), at the merge cost
+        // per pair met so far.
+        let later = (members.len() - 1 - i) as u64;
+        let rest = later * (later + 1) / 2;
+        if (mapping.merged as f64) * (rest as f64) < (cost as f64) * (mapping.pairs as f64) {
+            return;
+        }
+        match mapping.cell {
+            Some(cell) => {
+                cell.get_or_init(|| self.mapped_shared(members));
+            }
+            None => mapping.local = local_bits.build(self.index, members),
+        }
+        // A bucket too large to map is not tried again.
+        mapping.tried = true;
     }
 
     /// The bitmaps of a split bucket, for its cell: None when they would be too large, or
