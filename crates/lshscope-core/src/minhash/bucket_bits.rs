@@ -18,9 +18,10 @@ use super::index::Index;
 /// The bitmaps of one bucket's members, by position in the bucket.
 #[derive(Debug, Default)]
 pub(crate) struct BucketBits {
-    /// Words per member's set map (a multiple of 8, so the vector loop has no tail).
-    set_words: usize,
-    set_bits: Vec<u64>,
+    /// Words per member's map (a multiple of 8, so the vector loop has no tail), and the maps,
+    /// member after member.
+    words_per_map: usize,
+    maps: Vec<u64>,
     /// Each member's set size (for the Jaccard's union).
     sizes: Vec<u32>,
     /// The build's scratch: a hash table of the keys met, and (shared id, position) per key
@@ -69,7 +70,7 @@ impl BucketBits {
 
     /// Bytes the maps hold.
     pub(crate) fn bytes(&self) -> usize {
-        self.set_bits.capacity() * 8
+        self.maps.capacity() * 8
             + self.sizes.capacity() * 4
             + self.table.capacity() * std::mem::size_of::<Slot>()
             + self.shared.capacity() * 8
@@ -100,8 +101,8 @@ impl BucketBits {
         let Some(words) = self.number_shared(keys, values, n) else {
             return false;
         };
-        self.set_words = words;
-        fill(&self.shared, words, n, &mut self.set_bits);
+        self.words_per_map = words;
+        fill(&self.shared, words, n, &mut self.maps);
         true
     }
 
@@ -156,10 +157,10 @@ impl BucketBits {
     /// |A ∩ B| of the members at positions `p` and `q`.
     #[inline]
     pub(crate) fn intersection(&self, p: usize, q: usize) -> usize {
-        let w = self.set_words;
+        let w = self.words_per_map;
         and_count(
-            &self.set_bits[p * w..(p + 1) * w],
-            &self.set_bits[q * w..(q + 1) * w],
+            &self.maps[p * w..(p + 1) * w],
+            &self.maps[q * w..(q + 1) * w],
         )
     }
 
