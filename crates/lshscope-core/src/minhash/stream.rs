@@ -314,6 +314,18 @@ impl<'a> BandWork<'a> {
         let mut local_bits = BucketBits::default();
         let (first, last) = unit.buckets;
         for k in first..last {
+            // The rows of a bucket's members are read at random, and a bucket of two or three
+            // has no later member to fetch them ahead: fetch those of a bucket further on.
+            if k + BUCKETS_AHEAD < last {
+                for &d in self
+                    .buckets
+                    .bucket(k + BUCKETS_AHEAD)
+                    .iter()
+                    .take(ROWS_AHEAD)
+                {
+                    self.lists.prefetch(d);
+                }
+            }
             let members = self.buckets.bucket(k);
             let (from, to) = unit.members.unwrap_or((0, members.len()));
             // The members' sets as bitmaps over what they share, once mapping them pays
@@ -788,6 +800,9 @@ fn prefix_hash(prefix: &[u32]) -> u64 {
             .rotate_left(29)
     })
 }
+
+/// How many buckets ahead [`BandWork::verify_unit`] fetches the first members' rows.
+const BUCKETS_AHEAD: usize = 2;
 
 /// How many members ahead [`PrefixClasses::first_met_in`] fetches a row (as
 /// [`BucketLists::first_met_in`] does).

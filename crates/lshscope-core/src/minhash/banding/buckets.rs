@@ -44,7 +44,7 @@ impl BandBuckets {
 }
 
 /// A banding's candidates kept as buckets, not pairs: what clusters need, in memory that
-/// follows documents × bands (at most 8 bytes per document and band), however many pairs the
+/// follows documents × bands (at most 10 bytes per document and band), however many pairs the
 /// buckets stand for.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BucketLists {
@@ -54,6 +54,12 @@ pub struct BucketLists {
     /// `bands[k]`, or `u32::MAX` when d is in no listed bucket (alone, empty, excluded, or
     /// beyond the bucket cap). Document-major, so one document's buckets share a cache line.
     bucket_of: Vec<u32>,
+    /// `bucket_of` in 16 bits (`u16::MAX`: none) when every band has fewer than `u16::MAX`
+    /// buckets (any corpus under 131,070 documents, and most far larger), else empty. Where
+    /// pairs are checked for earlier bands, a row is then 64 bytes at 32 bands, one cache
+    /// line and one compare, where the 32-bit row is two of each; the check read the rows at
+    /// random and was a seventh of a short-text scan.
+    narrow: Vec<u16>,
     /// The largest buckets over all bands, largest first (at most 10; sizes before the cap).
     pub largest_buckets: Vec<BucketInfo>,
     /// Buckets larger than `max_bucket`, largest first (at most 10 listed).
@@ -95,7 +101,33 @@ impl BucketLists {
     /// a template corpus at 32 × 4), where the two scalar loops were a quarter of the phase.
     #[inline]
     pub fn shared_bands(&self, a: u32, b: u32) -> SharedBands {
-        shared_bands(self.buckets_of(a), self.buckets_of(b))
+        if self.narrow.is_empty() {
+            shared_bands(self.buckets_of(a), self.buckets_of(b))
+        } else {
+            shared_bands_narrow(self.narrow_row(a), self.narrow_row(b))
+        }
+    }
+
+    /// True when the buckets are also held in 16 bits (every band has fewer than
+    /// `u16::MAX` buckets), which [`BucketLists::first_met_in`] then reads.
+    pub fn has_narrow_rows(&self) -> bool {
+        !self.narrow.is_empty()
+    }
+
+    /// These lists without their 16-bit rows, as a banding with more buckets has them.
+    #[cfg(test)]
+    pub(crate) fn without_narrow_rows(mut self) -> Self {
+        self.narrow = Vec::new();
+        self
+    }
+
+    /// `doc`'s row of [`BucketLists::narrow`] (empty when there are no narrow rows).
+    #[inline]
+    fn narrow_row(&self, doc: u32) -> &[u16] {
+        let b = self.bands.len();
+        self.narrow
+            .get(doc as usize * b..(doc as usize + 1) * b)
+            .unwrap_or_default()
     }
 
     /// Appends to `fresh` each document of `later` (documents that share `a`'s bucket in
@@ -107,7 +139,13 @@ impl BucketLists {
     pub fn first_met_in(&self, a: u32, later: &[u32], band: usize, fresh: &mut Vec<(u32, u32)>) {
         #[cfg(target_arch = "x86_64")]
         {
-            if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("popcnt") {
+            let avx512 =
+                std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("popcnt");
+            if avx512 && std::is_x86_feature_detected!("avx512bw") && !self.narrow.is_empty() {
+                // SAFETY: the CPU supports the features the function was compiled for.
+                return unsafe { self.first_met_in_narrow_avx512(a, later, band, fresh) };
+            }
+            if avx512 && self.narrow.is_empty() {
                 // SAFETY: the CPU supports the features the function was compiled for.
                 return unsafe { self.first_met_in_avx512(a, later, band, fresh) };
             }
@@ -117,6 +155,51 @@ impl BucketLists {
                 self.prefetch(ahead);
             }
             let shared = self.shared_bands(a, b);
+            if shared.first >= band {
+                fresh.push((b, shared.count));
+            }
+        }
+    }
+
+    /// [`BucketLists::first_met_in`] on the narrow rows, 32 bands to a compare.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,popcnt")]
+    unsafe fn first_met_in_narrow_avx512(
+        &self,
+        a: u32,
+        later: &[u32],
+        band: usize,
+        fresh: &mut Vec<(u32, u32)>,
+    ) {
+        use std::arch::x86_64::*;
+        let row_a = self.narrow_row(a);
+        let bands = row_a.len();
+        if bands <= 32 {
+            // One load and compare a pair, `a`'s row and its buckets loaded once.
+            let lanes: __mmask32 = u32::MAX >> (32 - bands);
+            // SAFETY: the mask covers the row's `bands` lanes only.
+            let x = unsafe { _mm512_maskz_loadu_epi16(lanes, row_a.as_ptr().cast()) };
+            let listed = _mm512_mask_cmpneq_epi16_mask(lanes, x, _mm512_set1_epi16(-1));
+            for (q, &b) in later.iter().enumerate() {
+                if let Some(&ahead) = later.get(q + ROWS_AHEAD) {
+                    self.prefetch(ahead);
+                }
+                // SAFETY: as above, for `b`'s row.
+                let y =
+                    unsafe { _mm512_maskz_loadu_epi16(lanes, self.narrow_row(b).as_ptr().cast()) };
+                let shared = _mm512_mask_cmpeq_epi16_mask(listed, x, y);
+                if shared == 0 || shared.trailing_zeros() as usize >= band {
+                    fresh.push((b, shared.count_ones()));
+                }
+            }
+            return;
+        }
+        for (q, &b) in later.iter().enumerate() {
+            if let Some(&ahead) = later.get(q + ROWS_AHEAD) {
+                self.prefetch(ahead);
+            }
+            // SAFETY: this function's features are the kernel's.
+            let shared = unsafe { shared_bands_narrow_avx512(row_a, self.narrow_row(b)) };
             if shared.first >= band {
                 fresh.push((b, shared.count));
             }
@@ -175,6 +258,14 @@ impl BucketLists {
     /// Hints the CPU to load `doc`'s buckets (its row is read at random by the next pairs).
     #[inline(always)]
     pub(in crate::minhash) fn prefetch(&self, doc: u32) {
+        if !self.narrow.is_empty() {
+            // 2 bytes per band: 32 bands are one cache line.
+            let row = self.narrow_row(doc);
+            for l in 0..row.len().div_ceil(32).min(4) {
+                crate::minhash::similarity::prefetch_line(row.as_ptr().wrapping_add(l * 32));
+            }
+            return;
+        }
         let row = self.buckets_of(doc);
         // A row is 4 bytes per band: 32 bands are two cache lines.
         for l in 0..row.len().div_ceil(16).min(4) {
@@ -262,6 +353,67 @@ unsafe fn shared_bands_avx512(row_a: &[u32], row_b: &[u32]) -> SharedBands {
     SharedBands { first, count }
 }
 
+/// [`SharedBands`] of two narrow rows of buckets (`u16::MAX`: in no listed bucket).
+#[inline]
+pub(super) fn shared_bands_narrow(row_a: &[u16], row_b: &[u16]) -> SharedBands {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") {
+            // SAFETY: the CPU supports the features the function was compiled for.
+            return unsafe { shared_bands_narrow_avx512(row_a, row_b) };
+        }
+    }
+    shared_bands_narrow_portable(row_a, row_b)
+}
+
+#[inline]
+pub(super) fn shared_bands_narrow_portable(row_a: &[u16], row_b: &[u16]) -> SharedBands {
+    let mut out = SharedBands {
+        first: row_a.len(),
+        count: 0,
+    };
+    for (k, (&x, &y)) in row_a.iter().zip(row_b).enumerate().rev() {
+        if x != u16::MAX && x == y {
+            out.first = k;
+            out.count += 1;
+        }
+    }
+    out
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+#[inline]
+unsafe fn shared_bands_narrow_avx512(row_a: &[u16], row_b: &[u16]) -> SharedBands {
+    use std::arch::x86_64::*;
+    assert_eq!(row_a.len(), row_b.len());
+    let none = _mm512_set1_epi16(-1);
+    let (mut first, mut count, mut k) = (row_a.len(), 0u32, 0usize);
+    while k < row_a.len() {
+        // The last block is loaded under a mask (its lanes past the row compare as unequal).
+        let lanes: __mmask32 = if row_a.len() - k >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << (row_a.len() - k)) - 1
+        };
+        // SAFETY: the mask covers lanes k..len of both rows only; masked-off lanes are not read.
+        let (x, y) = unsafe {
+            (
+                _mm512_maskz_loadu_epi16(lanes, row_a.as_ptr().add(k).cast()),
+                _mm512_maskz_loadu_epi16(lanes, row_b.as_ptr().add(k).cast()),
+            )
+        };
+        let shared =
+            _mm512_mask_cmpeq_epi16_mask(_mm512_mask_cmpneq_epi16_mask(lanes, x, none), x, y);
+        if shared != 0 && first == row_a.len() {
+            first = k + shared.trailing_zeros() as usize;
+        }
+        count += shared.count_ones();
+        k += 32;
+    }
+    SharedBands { first, count }
+}
+
 /// The buckets of every band among the documents `included` marks (all when `None`), with
 /// the same statistics as [`find_candidates_among`](super::find_candidates_among) and the same pairs implied: two documents
 /// are candidates exactly when [`BucketLists::bands_hit`] is above 0. Parallel over bands.
@@ -277,58 +429,52 @@ pub fn bucket_lists(
         .map(|band| {
             progress.check()?;
             let keys = band_keys_among(sigs, banding, band, included);
-            let mut out = Band {
-                buckets: BandBuckets {
-                    offsets: vec![0],
-                    members: Vec::new(),
-                },
-                bucket_of: vec![u32::MAX; sigs.len()],
-                stats: BucketStats::default(),
-                pairs: 0,
-            };
-            let Band {
-                buckets,
-                bucket_of,
-                stats,
-                pairs,
-            } = &mut out;
+            let (mut buckets, mut stats, mut pairs) =
+                (BandBuckets::default(), BucketStats::default(), 0);
+            buckets.offsets.push(0);
             stats.walk(&keys, band, cap, |members| {
-                *pairs += pairs_among(members.len() as u64);
-                let number = buckets.len() as u32;
-                for &(_, d) in members {
-                    buckets.members.push(d);
-                    bucket_of[d as usize] = number;
-                }
+                pairs += pairs_among(members.len() as u64);
+                buckets.members.extend(members.iter().map(|&(_, d)| d));
                 buckets.offsets.push(buckets.members.len() as u32);
             });
-            out.buckets.members.shrink_to_fit();
+            buckets.members.shrink_to_fit();
             progress.advance(1);
-            Ok(out)
+            Ok(Band {
+                buckets,
+                stats,
+                pairs,
+            })
         })
         .collect::<Result<_>>()?;
-    Ok(assemble(per_band))
+    Ok(assemble(per_band, sigs.len()))
 }
 
-/// One band's share of a [`BucketLists`]: its buckets, each document's bucket in it, its
-/// statistics and its bucket pairs.
+/// One band's share of a [`BucketLists`]: its buckets, its statistics and its bucket pairs.
 struct Band {
     buckets: BandBuckets,
-    bucket_of: Vec<u32>,
     stats: BucketStats,
     pairs: u64,
 }
 
-/// The lists of all bands from each band's share: the documents' buckets made
-/// document-major, the statistics and pairs totalled.
-fn assemble(per_band: Vec<Band>) -> BucketLists {
+/// The lists of all bands over `docs` documents from each band's share: each document's
+/// buckets (document-major, from the bands' members), the statistics and pairs totalled.
+fn assemble(per_band: Vec<Band>, docs: usize) -> BucketLists {
     let mut result = BucketLists::default();
     let bands = per_band.len();
-    let docs = per_band.first().map_or(0, |b| b.bucket_of.len());
     result.bucket_of = vec![u32::MAX; docs * bands];
     for (k, band) in per_band.iter().enumerate() {
-        for (d, &bucket) in band.bucket_of.iter().enumerate() {
-            result.bucket_of[d * bands + k] = bucket;
+        for (number, members) in band.buckets.iter().enumerate() {
+            for &d in members {
+                result.bucket_of[d as usize * bands + k] = number as u32;
+            }
         }
+    }
+    if per_band
+        .iter()
+        .all(|b| b.buckets.len() < usize::from(u16::MAX))
+    {
+        // Bucket numbers below u16::MAX fit, and u16::MAX stays free for "none".
+        result.narrow = result.bucket_of.iter().map(|&x| x as u16).collect();
     }
     let totals = BucketStats::total(per_band.iter().map(|b| &b.stats));
     result.largest_buckets = totals.largest;
@@ -436,11 +582,10 @@ pub(crate) fn bucket_lists_of_representatives(
             progress.advance(1);
             Ok(Band {
                 buckets: BandBuckets { offsets, members },
-                bucket_of,
                 stats,
                 pairs,
             })
         })
         .collect::<Result<_>>()?;
-    Ok(assemble(per_band))
+    Ok(assemble(per_band, n))
 }

@@ -1,4 +1,6 @@
-use super::buckets::{shared_bands, shared_bands_portable};
+use super::buckets::{
+    shared_bands, shared_bands_narrow, shared_bands_narrow_portable, shared_bands_portable,
+};
 use super::candidates::union_of_band_pairs;
 use super::keys::sort_by_key_then_doc;
 use super::*;
@@ -260,6 +262,60 @@ fn shared_bands_agree_with_the_two_scalar_questions() {
             };
             assert_eq!(shared_bands(&a, &b), expected, "{a:?} {b:?}");
             assert_eq!(shared_bands_portable(&a, &b), expected, "{a:?} {b:?}");
+            // The same rows in 16 bits, where u16::MAX is "no bucket".
+            let narrow = |row: &[u32]| row.iter().map(|&x| x as u16).collect::<Vec<u16>>();
+            let (a, b) = (narrow(&a), narrow(&b));
+            assert_eq!(shared_bands_narrow(&a, &b), expected, "{a:?} {b:?}");
+            assert_eq!(
+                shared_bands_narrow_portable(&a, &b),
+                expected,
+                "{a:?} {b:?}"
+            );
         }
+    }
+}
+
+/// The narrow (16-bit) rows decide every pair as the 32-bit rows do: which pairs a band takes
+/// first and in how many bands they share a bucket, on a template corpus with copies and
+/// families of hundreds, at 32 bands (one compare a pair) and 40 (two).
+#[test]
+fn narrow_rows_take_the_pairs_wide_rows_take() {
+    use crate::synthetic::templated::{TemplateOptions, generate_templated};
+    let corpus = generate_templated(&TemplateOptions {
+        docs: 3000,
+        seed: 5,
+        ..TemplateOptions::default()
+    })
+    .corpus;
+    let index = build_index(&corpus, &IndexOptions::default(), &Progress::new()).unwrap();
+    for (bands, rows) in [(32, 4), (40, 3), (8, 2)] {
+        let options = BandingOptions {
+            banding: Banding::new(bands, rows, 128).unwrap(),
+            max_bucket: None,
+        };
+        let lists = bucket_lists(&index.signatures, &options, None, &Progress::new()).unwrap();
+        assert!(
+            lists.has_narrow_rows(),
+            "{bands} × {rows}: 3,000 documents fit"
+        );
+        let wide = lists.clone().without_narrow_rows();
+        let (mut narrow_pairs, mut wide_pairs) = (Vec::new(), Vec::new());
+        let mut taken = 0;
+        for (band, buckets) in lists.bands.iter().enumerate() {
+            for members in buckets.iter() {
+                for (i, &a) in members.iter().enumerate() {
+                    narrow_pairs.clear();
+                    wide_pairs.clear();
+                    lists.first_met_in(a, &members[i + 1..], band, &mut narrow_pairs);
+                    wide.first_met_in(a, &members[i + 1..], band, &mut wide_pairs);
+                    assert_eq!(narrow_pairs, wide_pairs, "{bands} × {rows}, band {band}");
+                    taken += narrow_pairs.len();
+                    for &b in &members[i + 1..] {
+                        assert_eq!(lists.shared_bands(a, b), wide.shared_bands(a, b));
+                    }
+                }
+            }
+        }
+        assert!(taken > 10_000, "{bands} × {rows}: {taken} pairs taken");
     }
 }
