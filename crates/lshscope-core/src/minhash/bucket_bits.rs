@@ -91,14 +91,7 @@ impl BucketBits {
                 .map(|&d| index.sets.get(d as usize).len() as u32),
         );
         let values = self.sizes.iter().map(|&s| s as usize).sum();
-        let keys = members.iter().enumerate().flat_map(|(p, &d)| {
-            index
-                .sets
-                .get(d as usize)
-                .iter()
-                .map(move |&v| (v, p as u32))
-        });
-        let Some(words) = self.number_shared(keys, values, n) else {
+        let Some(words) = self.number_shared(index, members, values) else {
             return false;
         };
         self.words_per_map = words;
@@ -106,15 +99,10 @@ impl BucketBits {
         true
     }
 
-    /// Numbers the keys two or more members hold (each member's keys distinct), into
+    /// Numbers the values two or more of `members` hold (`entries` values in all), into
     /// `self.shared` as (id, position) per member holding one; returns the words per member's
     /// map (a multiple of 8), or None when the table or the maps would be too large.
-    fn number_shared(
-        &mut self,
-        keys: impl Iterator<Item = (u64, u32)>,
-        entries: usize,
-        n: usize,
-    ) -> Option<usize> {
+    fn number_shared(&mut self, index: &Index, members: &[u32], entries: usize) -> Option<usize> {
         if entries > MOST_ENTRIES {
             return None;
         }
@@ -125,6 +113,10 @@ impl BucketBits {
         self.table.resize(1 << log, EMPTY);
         self.shared.clear();
         let mut next_id = 0u32;
+        let keys = members.iter().enumerate().flat_map(|(p, &d)| {
+            let set = index.sets.get(d as usize);
+            set.iter().map(move |&key| (key, p as u32))
+        });
         for (key, p) in keys {
             // Fibonacci hashing, so that no key's bits are trusted to be random.
             let mut s = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - log)) as usize;
@@ -151,7 +143,7 @@ impl BucketBits {
             }
         }
         let words = (next_id as usize).div_ceil(64).div_ceil(8).max(1) * 8;
-        (words.saturating_mul(n).saturating_mul(8) <= MOST_BYTES).then_some(words)
+        (words.saturating_mul(members.len()).saturating_mul(8) <= MOST_BYTES).then_some(words)
     }
 
     /// |A ∩ B| of the members at positions `p` and `q`.

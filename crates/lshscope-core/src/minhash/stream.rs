@@ -805,7 +805,8 @@ fn prefix_hash(prefix: &[u32]) -> u64 {
 const BUCKETS_AHEAD: usize = 2;
 
 /// How many members ahead [`PrefixClasses::first_met_in`] fetches a row (as
-/// [`BucketLists::first_met_in`] does).
+/// [`BucketLists::first_met_in`] does), and how many first members of a bucket ahead
+/// [`BandWork::verify_unit`] fetches.
 const ROWS_AHEAD: usize = 8;
 
 /// Cuts one band's buckets (given by their sizes) into units of about [`UNIT_PAIRS`] pairs.

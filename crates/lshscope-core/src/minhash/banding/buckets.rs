@@ -44,18 +44,20 @@ impl BandBuckets {
 }
 
 /// A banding's candidates kept as buckets, not pairs: what clusters need, in memory that
-/// follows documents × bands (at most 10 bytes per document and band), however many pairs the
-/// buckets stand for.
+/// follows documents × bands (at most 10 bytes per document and band, and 4 per bucket),
+/// however many pairs the buckets stand for.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BucketLists {
     /// One entry per band, in band order.
     pub bands: Vec<BandBuckets>,
     /// For document d and band k, at `d · bands + k`, the number of d's bucket in
     /// `bands[k]`, or `u32::MAX` when d is in no listed bucket (alone, empty, excluded, or
-    /// beyond the bucket cap). Document-major, so one document's buckets share a cache line.
+    /// beyond the bucket cap). Document-major, so one document's buckets are read together
+    /// (two cache lines at 32 bands).
     bucket_of: Vec<u32>,
-    /// `bucket_of` in 16 bits (`u16::MAX`: none) when every band has fewer than `u16::MAX`
-    /// buckets (any corpus under 131,070 documents, and most far larger), else empty. Where
+    /// `bucket_of` in 16 bits (`u16::MAX`: none) when no band has more than 65,535 buckets
+    /// (numbers up to 65,534: any corpus of up to 131,071 documents, and most far larger),
+    /// else empty. Where
     /// pairs are checked for earlier bands, a row is then 64 bytes at 32 bands, one cache
     /// line and one compare, where the 32-bit row is two of each; the check read the rows at
     /// random and was a seventh of a short-text scan.
@@ -77,26 +79,18 @@ impl BucketLists {
     /// In how many bands `a` and `b` share a listed bucket: a candidate pair when above 0,
     /// with the `bands_hit` that [`find_candidates_among`](super::find_candidates_among) would give it.
     pub fn bands_hit(&self, a: u32, b: u32) -> u32 {
-        let (row_a, row_b) = (self.buckets_of(a), self.buckets_of(b));
-        row_a
-            .iter()
-            .zip(row_b)
-            .filter(|&(&x, &y)| x != u32::MAX && x == y)
-            .count() as u32
+        self.shared_bands(a, b).count
     }
 
     /// True when `a` and `b` share a listed bucket in a band before `band`.
     pub fn collide_before(&self, a: u32, b: u32, band: usize) -> bool {
-        let (row_a, row_b) = (self.buckets_of(a), self.buckets_of(b));
-        row_a[..band]
-            .iter()
-            .zip(&row_b[..band])
-            .any(|(&x, &y)| x != u32::MAX && x == y)
+        self.shared_bands(a, b).first < band
     }
 
     /// The bands in which `a` and `b` share a listed bucket, as the first such band and their
     /// count: one pass that gives both [`BucketLists::collide_before`] (`first < band`) and
-    /// [`BucketLists::bands_hit`] (`count`), 16 bands to a compare with AVX-512. A streamed
+    /// [`BucketLists::bands_hit`] (`count`), with AVX-512 16 bands to a compare (32 on the
+    /// 16-bit rows). A streamed
     /// scan asks this for every bucket pair of every band (2.5 G times for 147 M candidates of
     /// a template corpus at 32 × 4), where the two scalar loops were a quarter of the phase.
     #[inline]
@@ -108,9 +102,9 @@ impl BucketLists {
         }
     }
 
-    /// True when the buckets are also held in 16 bits (every band has fewer than
-    /// `u16::MAX` buckets), which [`BucketLists::first_met_in`] then reads.
-    pub fn has_narrow_rows(&self) -> bool {
+    /// True when the buckets are also held in 16 bits (no band has more than 65,535).
+    #[cfg(test)]
+    pub(crate) fn has_narrow_rows(&self) -> bool {
         !self.narrow.is_empty()
     }
 
@@ -121,13 +115,11 @@ impl BucketLists {
         self
     }
 
-    /// `doc`'s row of [`BucketLists::narrow`] (empty when there are no narrow rows).
+    /// `doc`'s row of [`BucketLists::narrow`]; only asked when there are narrow rows.
     #[inline]
     fn narrow_row(&self, doc: u32) -> &[u16] {
         let b = self.bands.len();
-        self.narrow
-            .get(doc as usize * b..(doc as usize + 1) * b)
-            .unwrap_or_default()
+        &self.narrow[doc as usize * b..(doc as usize + 1) * b]
     }
 
     /// Appends to `fresh` each document of `later` (documents that share `a`'s bucket in
@@ -135,18 +127,16 @@ impl BucketLists {
     /// bands in which the two share one: the pairs of `a` a streamed scan takes in `band`, as
     /// [`BucketLists::shared_bands`] decides them. The rows of `later` are read in order and
     /// fetched a few members ahead; with AVX-512 the whole pass is one function, 16 bands to
-    /// a compare.
+    /// a compare (32 on the 16-bit rows).
     pub fn first_met_in(&self, a: u32, later: &[u32], band: usize, fresh: &mut Vec<(u32, u32)>) {
         #[cfg(target_arch = "x86_64")]
         {
-            let avx512 =
-                std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("popcnt");
-            if avx512 && std::is_x86_feature_detected!("avx512bw") && !self.narrow.is_empty() {
-                // SAFETY: the CPU supports the features the function was compiled for.
-                return unsafe { self.first_met_in_narrow_avx512(a, later, band, fresh) };
-            }
-            if avx512 && self.narrow.is_empty() {
-                // SAFETY: the CPU supports the features the function was compiled for.
+            if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("popcnt") {
+                if !self.narrow.is_empty() && std::is_x86_feature_detected!("avx512bw") {
+                    // SAFETY: the CPU supports the features the function was compiled for.
+                    return unsafe { self.first_met_in_narrow_avx512(a, later, band, fresh) };
+                }
+                // SAFETY: as above (the 32-bit rows are always there).
                 return unsafe { self.first_met_in_avx512(a, later, band, fresh) };
             }
         }
@@ -174,7 +164,7 @@ impl BucketLists {
         use std::arch::x86_64::*;
         let row_a = self.narrow_row(a);
         let bands = row_a.len();
-        if bands <= 32 {
+        if (1..=32).contains(&bands) {
             // One load and compare a pair, `a`'s row and its buckets loaded once.
             let lanes: __mmask32 = u32::MAX >> (32 - bands);
             // SAFETY: the mask covers the row's `bands` lanes only.
@@ -184,7 +174,7 @@ impl BucketLists {
                 if let Some(&ahead) = later.get(q + ROWS_AHEAD) {
                     self.prefetch(ahead);
                 }
-                // SAFETY: as above, for `b`'s row.
+                // SAFETY: as above: `b`'s row, also `bands` long, read under the same mask.
                 let y =
                     unsafe { _mm512_maskz_loadu_epi16(lanes, self.narrow_row(b).as_ptr().cast()) };
                 let shared = _mm512_mask_cmpeq_epi16_mask(listed, x, y);
@@ -298,7 +288,7 @@ pub struct SharedBands {
 pub(super) fn shared_bands(row_a: &[u32], row_b: &[u32]) -> SharedBands {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::is_x86_feature_detected!("avx512f") {
+        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("popcnt") {
             // SAFETY: the CPU supports the features the function was compiled for.
             return unsafe { shared_bands_avx512(row_a, row_b) };
         }
@@ -358,7 +348,10 @@ unsafe fn shared_bands_avx512(row_a: &[u32], row_b: &[u32]) -> SharedBands {
 pub(super) fn shared_bands_narrow(row_a: &[u16], row_b: &[u16]) -> SharedBands {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") {
+        if std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("popcnt")
+        {
             // SAFETY: the CPU supports the features the function was compiled for.
             return unsafe { shared_bands_narrow_avx512(row_a, row_b) };
         }
@@ -450,31 +443,35 @@ pub fn bucket_lists(
 }
 
 /// One band's share of a [`BucketLists`]: its buckets, its statistics and its bucket pairs.
-struct Band {
-    buckets: BandBuckets,
-    stats: BucketStats,
-    pairs: u64,
+#[derive(Default)]
+pub(super) struct Band {
+    pub(super) buckets: BandBuckets,
+    pub(super) stats: BucketStats,
+    pub(super) pairs: u64,
 }
 
 /// The lists of all bands over `docs` documents from each band's share: each document's
 /// buckets (document-major, from the bands' members), the statistics and pairs totalled.
-fn assemble(per_band: Vec<Band>, docs: usize) -> BucketLists {
+pub(super) fn assemble(per_band: Vec<Band>, docs: usize) -> BucketLists {
     let mut result = BucketLists::default();
     let bands = per_band.len();
+    // Bucket numbers below u16::MAX fit in 16 bits, and u16::MAX stays free for "none".
+    let narrow = per_band
+        .iter()
+        .all(|b| b.buckets.len() <= usize::from(u16::MAX));
     result.bucket_of = vec![u32::MAX; docs * bands];
+    if narrow {
+        result.narrow = vec![u16::MAX; docs * bands];
+    }
     for (k, band) in per_band.iter().enumerate() {
         for (number, members) in band.buckets.iter().enumerate() {
             for &d in members {
                 result.bucket_of[d as usize * bands + k] = number as u32;
+                if narrow {
+                    result.narrow[d as usize * bands + k] = number as u16;
+                }
             }
         }
-    }
-    if per_band
-        .iter()
-        .all(|b| b.buckets.len() < usize::from(u16::MAX))
-    {
-        // Bucket numbers below u16::MAX fit, and u16::MAX stays free for "none".
-        result.narrow = result.bucket_of.iter().map(|&x| x as u16).collect();
     }
     let totals = BucketStats::total(per_band.iter().map(|b| &b.stats));
     result.largest_buckets = totals.largest;
@@ -529,7 +526,9 @@ pub(crate) fn bucket_lists_of_representatives(
         .enumerate()
         .map(|(band, keys)| {
             progress.check()?;
-            let mut bucket_of = vec![u32::MAX; n];
+            // The bucket of each first document (keyed ones only); the others take theirs
+            // below.
+            let mut bucket_of_first = vec![u32::MAX; n];
             let mut stats = BucketStats::default();
             let mut offsets = vec![0u32];
             let mut pairs = 0u64;
@@ -552,7 +551,7 @@ pub(crate) fn bucket_lists_of_representatives(
                 pairs += pairs_among(kept as u64);
                 let number = offsets.len() as u32 - 1;
                 for &(_, d) in run {
-                    bucket_of[d as usize] = number;
+                    bucket_of_first[d as usize] = number;
                 }
                 offsets.push(offsets[offsets.len() - 1] + kept as u32);
             }
@@ -566,7 +565,7 @@ pub(crate) fn bucket_lists_of_representatives(
                 if sigs.is_empty_doc(d) {
                     continue;
                 }
-                let bucket = bucket_of[first_of[d] as usize];
+                let bucket = bucket_of_first[first_of[d] as usize];
                 if bucket == u32::MAX {
                     continue;
                 }
@@ -574,9 +573,6 @@ pub(crate) fn bucket_lists_of_representatives(
                 if *at < offsets[bucket as usize + 1] {
                     members[*at as usize] = d as u32;
                     *at += 1;
-                    bucket_of[d] = bucket;
-                } else {
-                    bucket_of[d] = u32::MAX;
                 }
             }
             progress.advance(1);
@@ -588,4 +584,60 @@ pub(crate) fn bucket_lists_of_representatives(
         })
         .collect::<Result<_>>()?;
     Ok(assemble(per_band, n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A band of `buckets` buckets of two documents each: documents 2k and 2k + 1 in bucket k.
+    fn band_of_pairs(buckets: u32) -> Band {
+        Band {
+            buckets: BandBuckets {
+                offsets: (0..=buckets).map(|k| 2 * k).collect(),
+                members: (0..2 * buckets).collect(),
+            },
+            ..Band::default()
+        }
+    }
+
+    /// Bucket numbers up to 65,534 are held in 16 bits, the last ones distinct from each other
+    /// and from "no bucket"; one more bucket and only the 32-bit rows are kept. Either way the
+    /// lists answer as the 32-bit rows do.
+    #[test]
+    fn narrow_rows_hold_every_number_below_the_none_mark() {
+        for (buckets, narrow) in [(65_535u32, true), (65_536, false)] {
+            // A second band of three buckets; the last document is in no bucket.
+            let docs = 2 * buckets + 1;
+            let lists = assemble(
+                vec![band_of_pairs(buckets), band_of_pairs(3)],
+                docs as usize,
+            );
+            assert_eq!(lists.has_narrow_rows(), narrow, "{buckets} buckets");
+            let last = 2 * buckets - 2;
+            let wide = lists.clone().without_narrow_rows();
+            for (a, b, shared) in [
+                (0, 1, (0, 2)),
+                (2, 3, (0, 2)),
+                (1, 2, (2, 0)),
+                (last, last + 1, (0, 1)),
+                (last - 1, last, (2, 0)),
+                (last - 2, last - 1, (0, 1)),
+                (last + 1, docs - 1, (2, 0)),
+                (docs - 1, 0, (2, 0)),
+            ] {
+                let expected = SharedBands {
+                    first: shared.0,
+                    count: shared.1,
+                };
+                assert_eq!(lists.shared_bands(a, b), expected, "{buckets}: {a}, {b}");
+                assert_eq!(wide.shared_bands(a, b), expected, "{buckets}: {a}, {b}");
+                let mut fresh = Vec::new();
+                lists.first_met_in(a, &[b], 1, &mut fresh);
+                let mut wide_fresh = Vec::new();
+                wide.first_met_in(a, &[b], 1, &mut wide_fresh);
+                assert_eq!(fresh, wide_fresh, "{buckets}: {a}, {b}");
+            }
+        }
+    }
 }
