@@ -1,7 +1,8 @@
 use clap::Parser;
 
 fn main() {
-    let cli = lshscope::cli::Cli::parse();
+    let args = lshscope::cli::explore_a_file_given_first(std::env::args_os().collect());
+    let cli = lshscope::cli::Cli::parse_from(args);
     match lshscope::cli::run(cli) {
         Ok(code) => std::process::exit(code),
         Err(e) => {

@@ -70,6 +70,11 @@ pub fn render_message(message: &Message) -> String {
     message.render(flag)
 }
 
+/// A sentence of the engine's (a note such as the cache's) as this command line says it.
+pub fn render_text(text: &str) -> String {
+    lshscope_core::terms::render(text, flag)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,7 @@
 //! Command-line interface: clap definitions and the glue from arguments to engine calls.
 //! Each subcommand lives in its own file with its `Args` struct and its `run` function.
 
+use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -43,7 +44,8 @@ pub use progress::ProgressBar;
     about = "Workbench for MinHash + LSH near-duplicate detection",
     long_about = "Workbench for MinHash + LSH near-duplicate detection: find candidate pairs, \
                   tune bands and rows, and explore why pairs collide.\n\nWith no subcommand, \
-                  opens the explorer on the embedded sample corpus."
+                  opens the explorer on the embedded sample corpus; `lshscope FILE [OPTIONS]` \
+                  opens it on FILE, as `lshscope explore FILE [OPTIONS]` does."
 ,
     after_help = EXIT_CODES
 )]
@@ -108,6 +110,29 @@ pub struct CompletionsArgs {
 }
 
 /// Runs the parsed command line; returns the process exit code.
+/// The command line with `explore` put before a first argument that names a file rather
+/// than a subcommand: `lshscope corpus.csv` opens the explorer on it, as `lshscope explore
+/// corpus.csv` does. A first argument counts as a file when it exists or has a dot or a path
+/// separator in it (so a missing file gets the explorer's "not found" with its path); any
+/// other word is left to clap, which refuses a misspelt subcommand with a suggestion.
+pub fn explore_a_file_given_first(mut args: Vec<OsString>) -> Vec<OsString> {
+    let Some(first) = args.get(1) else {
+        return args;
+    };
+    let text = first.to_string_lossy();
+    let command = Cli::command();
+    let subcommand = text == "help"
+        || command
+            .get_subcommands()
+            .any(|c| c.get_name() == text || c.get_all_aliases().any(|alias| alias == text));
+    let file = std::path::Path::new(first).exists()
+        || text.contains(['.', '/', std::path::MAIN_SEPARATOR]);
+    if !subcommand && !text.starts_with('-') && file {
+        args.insert(1, "explore".into());
+    }
+    args
+}
+
 pub fn run(cli: Cli) -> lshscope_core::Result<i32> {
     // The explorer reads Ctrl-C as a key (the terminal is in raw mode); everything else
     // cancels its running job on SIGINT.

@@ -19,7 +19,7 @@ use lshscope_core::jobs::Phase;
 use lshscope_core::minhash::{BandingOptions, BucketInfo, IdenticalGroups, Index, IndexOptions};
 use lshscope_core::pairs::{OutputFormat, OutputTarget, PairWriter, write_pairs};
 use lshscope_core::pipeline::{Loaded, PairOrder, PhaseTiming, Pipeline, SORTED_PAIRS_UP_TO};
-use lshscope_core::util::numfmt::{bands_by_rows, for_count, thousands};
+use lshscope_core::util::numfmt::{bands_by_rows, decimal_cut, for_count, thousands};
 use lshscope_core::{Error, Result};
 
 #[derive(Debug, Args)]
@@ -643,7 +643,7 @@ fn render_truth(t: &TruthComparison) -> String {
             let _ = writeln!(
                 out,
                 "recall at Jaccard ≥ {}: {:.4}{} ({} of {} true {} {}; the S-curve predicts {:.4})",
-                r.threshold,
+                decimal_cut(r.threshold, 4),
                 recall,
                 r.recall_interval
                     .map(|(lo, hi)| format!(", 95 % interval [{lo:.4}, {hi:.4}]"))
@@ -660,7 +660,11 @@ fn render_truth(t: &TruthComparison) -> String {
             );
         }
         _ => {
-            let _ = writeln!(out, "recall at Jaccard ≥ {}: no true pairs", r.threshold);
+            let _ = writeln!(
+                out,
+                "recall at Jaccard ≥ {}: no true pairs",
+                decimal_cut(r.threshold, 4)
+            );
         }
     }
     match r.precision {

@@ -327,6 +327,7 @@ fn handle(app: &mut App, ev: Event) {
                 app.update(action);
             }
         }
+        Event::Mouse(_) if layout::too_small(app.size()) => {}
         Event::Mouse(m) => match m.kind {
             MouseEventKind::Down(MouseButton::Left) => app.update(Action::Click(m.column, m.row)),
             MouseEventKind::ScrollDown => app.update(Action::Wheel(m.column, m.row, true)),
@@ -359,7 +360,13 @@ fn prompt_key(key: &KeyEvent) -> Option<PromptKey> {
 }
 
 /// The action of a key press: prompt editing while a prompt is open, else the key table.
+/// While the terminal is too small to draw the explorer only quitting works: the screen then
+/// says so, and a key acting on views the user cannot see would change them unseen.
 pub fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
+    if layout::too_small(app.size()) {
+        let quit = is_ctrl_c(key) || keys::lookup(key, app.context()) == Some(keys::Command::Quit);
+        return quit.then_some(Action::Command(keys::Command::Quit));
+    }
     if let Overlay::Prompt(_) = app.overlay() {
         if is_ctrl_c(key) {
             return Some(Action::Command(keys::Command::Quit));

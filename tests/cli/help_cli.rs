@@ -170,3 +170,50 @@ fn every_option_has_a_description() {
     }
     assert!(undescribed.is_empty(), "no description: {undescribed:?}");
 }
+
+/// `lshscope FILE` opens the explorer on FILE: a first argument that names a file (it exists,
+/// or has a dot or a slash) gets `explore` put before it; subcommands, options and other
+/// words are left to clap.
+#[test]
+fn a_file_given_first_opens_the_explorer() {
+    use lshscope::cli::explore_a_file_given_first;
+    let given = |args: &[&str]| {
+        let args = std::iter::once("lshscope").chain(args.iter().copied());
+        explore_a_file_given_first(args.map(Into::into).collect())
+            .into_iter()
+            .map(|a| a.into_string().unwrap())
+            .collect::<Vec<_>>()
+    };
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/sample_data/jobs.csv");
+    assert_eq!(
+        given(&[sample, "-b", "8"]),
+        ["lshscope", "explore", sample, "-b", "8"]
+    );
+    assert_eq!(
+        given(&["missing.csv"]),
+        ["lshscope", "explore", "missing.csv"]
+    );
+    assert_eq!(given(&["data/x"]), ["lshscope", "explore", "data/x"]);
+    for unchanged in [
+        &[][..],
+        &["scan", "a.csv"],
+        &["help"],
+        &["--version"],
+        &["scna"],
+        &["-"],
+    ] {
+        let mut expected = vec!["lshscope".to_string()];
+        expected.extend(unchanged.iter().map(|a| a.to_string()));
+        assert_eq!(given(unchanged), expected);
+    }
+    // The binary does it: without a terminal, the explorer's own refusal, not clap's
+    // "unrecognized subcommand".
+    Command::cargo_bin("lshscope")
+        .unwrap()
+        .arg("missing.csv")
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "lshscope explore needs an interactive terminal",
+        ));
+}

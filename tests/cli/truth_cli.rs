@@ -482,3 +482,47 @@ fn scan_truth_table_groups_thousands() {
         text(&run.stderr)
     );
 }
+
+/// With a truth file and no `-t`, recall is at the file's lowest Jaccard, a value such as
+/// 28/103: the line shows it to four decimals and an ellipsis, not its 17 digits.
+#[test]
+fn recall_at_a_truth_files_lowest_jaccard_is_readable() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("jobs.csv");
+    let truth = dir.path().join("jobs.truth.csv");
+    let generated = lshscope(&[
+        "gen",
+        "--kind",
+        "jobs",
+        "-n",
+        "400",
+        "--seed",
+        "3",
+        "-o",
+        input.to_str().unwrap(),
+        "--truth",
+        truth.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(generated.status.success(), "{}", text(&generated.stderr));
+    let run = lshscope(&[
+        "scan",
+        input.to_str().unwrap(),
+        "--truth",
+        truth.to_str().unwrap(),
+        "-o",
+        "/dev/null",
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let stderr = text(&run.stderr);
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("recall at Jaccard ≥ "))
+        .unwrap_or_else(|| panic!("no recall line in {stderr}"));
+    let value = line["recall at Jaccard ≥ ".len()..]
+        .split(':')
+        .next()
+        .unwrap();
+    let digits = value.trim_end_matches('…').split('.').nth(1).unwrap_or("");
+    assert!(digits.len() <= 4, "{line}");
+}

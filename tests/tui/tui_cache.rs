@@ -129,6 +129,9 @@ fn a_corrupt_entry_is_rebuilt_with_a_note() {
         "{:?}",
         app.message()
     );
+    // ... naming the flag that rebuilds, not the engine's name for the setting.
+    let message = app.message().as_ref().unwrap().text.clone();
+    assert!(message.contains("--no-cache rebuilds"), "{message}");
 }
 
 /// The explorer's own path: the corpus opens before its entry is written (the note says it is

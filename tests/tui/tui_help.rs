@@ -170,3 +170,34 @@ fn the_wheel_scrolls_the_help_and_a_resize_keeps_it_in_range() {
     assert_eq!(app.help_scroll(), 0);
     assert!(!screen(&app, 160, 45).contains("↓ more"));
 }
+
+/// While the terminal is too small for the explorer, the screen says to enlarge it or quit,
+/// and only quitting works: `C` does not open the clusters out of sight, `?` no help; after
+/// the terminal grows back the view is the one it was, and `q` quits even while small.
+#[test]
+fn a_terminal_too_small_takes_only_quit() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ready_app(dir.path(), (80, 24));
+    let view = app.view();
+    app.update(lshscope::tui::app::Action::Resize(30, 8));
+    assert!(screen(&app, 30, 8).contains("larger terminal"));
+    for other in [
+        KeyCode::Char('C'),
+        KeyCode::Char('?'),
+        KeyCode::Enter,
+        KeyCode::Char('y'),
+    ] {
+        key(&mut app, other);
+    }
+    app.update(lshscope::tui::app::Action::Resize(80, 24));
+    assert_eq!(
+        app.view(),
+        view,
+        "no key acted while the terminal was too small"
+    );
+    assert_eq!(*app.overlay(), Overlay::None);
+    assert!(app.take_effects().is_empty(), "no label was saved");
+    app.update(lshscope::tui::app::Action::Resize(30, 8));
+    key(&mut app, KeyCode::Char('q'));
+    assert!(app.should_quit());
+}

@@ -398,10 +398,12 @@ impl App {
             ));
         }
         if let Some(note) = &loaded.read.cache_note {
+            // The engine names settings neutrally; here they are the command line's flags.
+            let note = crate::cli::errors::render_text(note);
             // The labels read come first: a narrow message line drops parts from the right.
             let text = match &self.message {
                 Some(m) => format!("{} · {note}", m.text),
-                None => note.clone(),
+                None => note,
             };
             self.say(text);
         }
