@@ -294,3 +294,46 @@ fn a_sampled_list_opens_its_first_row_and_bounds_its_estimate() {
     let screen = screen(&app, SIZE.0, SIZE.1);
     assert!(!screen.contains("no pair selected"), "{screen}");
 }
+
+/// A label counts in a sampled histogram by the two texts it pairs: `y` on one pair of the
+/// 9,000 copies counts once in the last bin after each re-banding draws a new sample, whichever
+/// of their 40 M copy pairs the sample holds (only the first 64 copy pairs were looked up, so
+/// a label loaded from a file usually counted nowhere).
+#[test]
+fn a_label_on_copies_counts_once_in_every_sampled_histogram() {
+    let dir = tempfile::tempdir().unwrap();
+    // The copies first, so the list's first row (highest Jaccard, then first documents) is
+    // a pair of them.
+    let heavy = heavy_data();
+    let n = heavy.corpus.len();
+    let texts: Vec<&str> = (n - 9000..n)
+        .chain(0..n - 9000)
+        .map(|i| heavy.corpus.text(i))
+        .collect();
+    let is_copy = |d: u32| d < 9000;
+    let mut app = new_app(dir.path(), SIZE);
+    app.update(Action::Loaded(Box::new(Ok(loaded(Corpus::from_texts(
+        texts,
+    ))))));
+    run_effects(&mut app);
+    assert!(app.candidates().estimated().is_some(), "sampled");
+    let selected = *app.selected_pair().expect("the first row is selected");
+    assert!(is_copy(selected.a) && is_copy(selected.b), "{selected:?}");
+    cmd(&mut app, Command::LabelDuplicate);
+    run_effects(&mut app);
+    let last = app.hist().bins() - 1;
+    assert_eq!(app.hist().duplicate[last], 1);
+    for step in [Command::RowsUp, Command::BandsDown, Command::RowsDown] {
+        cmd(&mut app, step);
+        run_effects(&mut app);
+        assert!(app.candidates().estimated().is_some(), "{step:?}: sampled");
+        let pairs = &app.candidates().result().unwrap().pairs;
+        let held = pairs
+            .iter()
+            .filter(|p| is_copy(p.a) && is_copy(p.b))
+            .count();
+        assert!(held > 0, "{step:?}: the sample holds copy pairs");
+        assert_eq!(app.hist().duplicate[last], 1, "{step:?}: counted once");
+        assert_eq!(app.hist().labelled(last), 1, "{step:?}");
+    }
+}

@@ -25,10 +25,11 @@ mod prompt;
 mod truth;
 mod viewer;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use lshscope_core::analysis::histogram::SimilarityHistogram;
-use lshscope_core::analysis::labels::{Label, rfc3339_utc};
+use lshscope_core::analysis::labels::{Label, group_key, rfc3339_utc};
 use lshscope_core::minhash::similarity::jaccard;
 use lshscope_core::minhash::{Banding, IdenticalGroups};
 use lshscope_core::util::numfmt::{for_count, thousands};
@@ -543,12 +544,36 @@ impl App {
         // Labels are few and pairs sorted by (a, b): look each label's pairs up, rather than
         // every pair's label. A labelled pair of texts counts when any of its copy pairs is a
         // candidate (they share signatures, so all are, unless the list is a sample).
+        let mut not_found: HashMap<(u32, u32), Label> = HashMap::new();
         for (copies, label) in self.labels.labelled_texts(LABEL_LOOKUPS) {
             let found = copies
                 .iter()
                 .find_map(|&(a, b)| pairs.binary_search_by(|p| (p.a, p.b).cmp(&(a, b))).ok());
-            if let Some(i) = found {
-                self.hist.add_label(pairs[i].jaccard, label);
+            match found {
+                Some(i) => self.hist.add_label(pairs[i].jaccard, label),
+                // The first copy pair is the pair of the two texts' representatives: the
+                // key every copy pair of them has.
+                None => {
+                    not_found.insert(copies[0], label);
+                }
+            }
+        }
+        // A sample holds a few of a large group's copy pairs, seldom the first ones looked up
+        // above: the rest are found by the texts they pair, in one pass over the sample (at
+        // most its draws; an exact list is not passed over, since there every copy pair of a
+        // candidate is one).
+        let Some(groups) = self.labels.groups() else {
+            return;
+        };
+        if not_found.is_empty() || self.candidates.estimated().is_none() {
+            return;
+        }
+        for p in pairs.iter() {
+            if let Some(label) = not_found.remove(&group_key(groups, p.a, p.b)) {
+                self.hist.add_label(p.jaccard, label);
+                if not_found.is_empty() {
+                    break;
+                }
             }
         }
     }
