@@ -11,13 +11,17 @@ use super::outputs::{Written, check_outputs};
 use super::summary::{id_for_message, render_cap, render_phases, render_read_line};
 use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use groups::{CollapseSummary, default_groups_path, write_groups};
-use lshscope_core::analysis::recall::{TruthComparison, compare_truth, read_truth};
+use lshscope_core::analysis::recall::{
+    BandingAnswers, TruthComparison, compare_truth, comparison_threshold, read_truth,
+};
 use lshscope_core::analysis::truth::TruthPair;
 use lshscope_core::corpus::{Corpus, ReadReport};
 use lshscope_core::io::atomic::WriteError;
 use lshscope_core::jobs::Phase;
-use lshscope_core::minhash::{BandingOptions, BucketInfo, IdenticalGroups, Index, IndexOptions};
-use lshscope_core::pairs::{OutputFormat, OutputTarget, PairWriter, write_pairs};
+use lshscope_core::minhash::{
+    BandingOptions, BucketInfo, BucketLists, IdenticalGroups, Index, IndexOptions, VerifiedPair,
+};
+use lshscope_core::pairs::{OutputFormat, OutputTarget, PairWriter};
 use lshscope_core::pipeline::{Loaded, PairOrder, PhaseTiming, Pipeline, SORTED_PAIRS_UP_TO};
 use lshscope_core::util::numfmt::{bands_by_rows, decimal_cut, for_count, thousands};
 use lshscope_core::{Error, Result};
@@ -79,7 +83,7 @@ pub struct ScanArgs {
     pub sort_limit: usize,
     /// Write the pairs as they are found (band by band, each pair once) instead of sorted by
     /// document: no sorting and no temporary files, memory follows the documents and bands.
-    #[arg(long, conflicts_with = "truth")]
+    #[arg(long)]
     pub unsorted: bool,
 }
 
@@ -292,32 +296,30 @@ pub fn run(args: ScanArgs) -> Result<i32> {
         target,
         format,
     };
-    let outcome = match &truth {
+    // Pairs thrown away (`-o /dev/null`, as with only `--summary-json` wanted) have no order
+    // to keep: sorting them would only cost time and disk.
+    let order = if args.unsorted || is_null_device(target) {
+        PairOrder::AsFound
+    } else {
+        PairOrder::Sorted {
+            run_pairs: args.sort_limit,
+            dir: runs_dir(target),
+        }
+    };
+    let streamed = match &truth {
         Some((path, truth)) => job.against_truth(
             &mut run,
-            path,
-            truth,
+            (path, truth),
+            &order,
             (args.truth_redraws, args.compare_family),
         )?,
-        None => {
-            // Pairs thrown away (`-o /dev/null`, as with only `--summary-json` wanted) have no
-            // order to keep: sorting them would only cost time and disk.
-            let order = if args.unsorted || is_null_device(target) {
-                PairOrder::AsFound
-            } else {
-                PairOrder::Sorted {
-                    run_pairs: args.sort_limit,
-                    dir: runs_dir(target),
-                }
-            };
-            let streamed = job.stream(&mut run, &order)?;
-            // The summary says what a pairs file would hold (the null device holds nothing),
-            // so it reads the same whether the pairs were kept or thrown away.
-            BandingOutcome {
-                sorted: !args.unsorted,
-                ..streamed
-            }
-        }
+        None => job.stream(&mut run, &order)?,
+    };
+    // The summary says what a pairs file would hold (the null device holds nothing), so it
+    // reads the same whether the pairs were kept or thrown away.
+    let outcome = BandingOutcome {
+        sorted: !args.unsorted,
+        ..streamed
     };
     let mut written = Written::default();
     written.record(target);
@@ -411,6 +413,17 @@ impl PairsJob<'_> {
     /// memory follows documents and bands, not pairs ([`Pipeline::stream_verified`]); sorted
     /// in the `order` asked for.
     fn stream(&self, run: &mut Pipeline, order: &PairOrder) -> Result<BandingOutcome> {
+        Ok(self.stream_observed(run, order, |_| {})?.0)
+    }
+
+    /// [`PairsJob::stream`], showing each batch of verified pairs to `observe` as well, and
+    /// returning the bucket lists the candidates came from.
+    fn stream_observed(
+        &self,
+        run: &mut Pipeline,
+        order: &PairOrder,
+        mut observe: impl FnMut(&[VerifiedPair]),
+    ) -> Result<(BandingOutcome, BucketLists)> {
         let index = self.index;
         let included: Option<Vec<bool>> = self.identical.map(|groups| {
             (0..index.len() as u32)
@@ -442,11 +455,14 @@ impl PairsJob<'_> {
                 copies.as_ref(),
                 self.threshold,
                 order,
-                |batch| match writer.as_mut() {
-                    Some(writer) => writer
-                        .write_batch(batch)
-                        .map_err(|e| Error::io(target.display(), e)),
-                    None => Ok(()),
+                |batch| {
+                    observe(batch);
+                    match writer.as_mut() {
+                        Some(writer) => writer
+                            .write_batch(batch)
+                            .map_err(|e| Error::io(target.display(), e)),
+                        None => Ok(()),
+                    }
                 },
             )?;
             if let Some(writer) = writer {
@@ -456,7 +472,7 @@ impl PairsJob<'_> {
             Ok(())
         })?;
         let (counts, runs_on_disk) = streamed.expect("the pairs were written");
-        Ok(BandingOutcome {
+        let outcome = BandingOutcome {
             candidates: counts.candidates,
             kept: counts.kept,
             largest_buckets: lists.largest_buckets.clone(),
@@ -465,46 +481,42 @@ impl PairsJob<'_> {
             sorted: *order != PairOrder::AsFound,
             runs_on_disk,
             truth: None,
-        })
+        };
+        Ok((outcome, lists))
     }
 
-    /// Bands and verifies, writes the pairs at or above the threshold, then compares the
-    /// candidates with the truth read from `path`, redrawing the hash family `redraws` times.
-    /// The comparison needs every candidate, kept or not, so they are listed, not streamed.
+    /// Bands, verifies and writes the pairs at or above the threshold as [`PairsJob::stream`]
+    /// does, then compares the candidates with the truth read from `path`, redrawing the hash
+    /// family `redraws` times. Which truth pairs are candidates the bucket lists answer (two
+    /// documents sharing a listed bucket), and the pairs at the comparison's threshold are
+    /// counted as they stream past, so no list of candidates is built: with a truth file the
+    /// scan costs what it costs without one, plus the comparison.
     fn against_truth(
         &self,
         run: &mut Pipeline,
-        path: &Path,
-        truth: &[TruthPair],
+        (path, truth): (&Path, &[TruthPair]),
+        order: &PairOrder,
         (redraws, compare_family): (usize, Option<lshscope_core::minhash::SketchFamily>),
     ) -> Result<BandingOutcome> {
-        let (index, options, threshold) = (self.index, &self.options, self.threshold);
-        let (candidates, pairs) = match self.identical {
-            Some(groups) => {
-                run.band_and_verify_representatives(index, groups, options, threshold)?
-            }
-            None => run.band_and_verify(index, options, threshold)?,
-        };
-        let progress = run.progress();
-        super::write_output(self.target, run, pairs.len(), |w| {
-            write_pairs(
-                w,
-                self.corpus,
-                pairs.iter(),
-                self.format,
-                Some(progress),
-                None,
-            )
+        let at = comparison_threshold(self.threshold, truth);
+        let mut at_threshold = 0usize;
+        let (mut outcome, lists) = self.stream_observed(run, order, |batch| {
+            at_threshold += batch.iter().filter(|p| p.jaccard >= at).count();
         })?;
+        let is_candidate = |a: u32, b: u32| lists.bands_hit(a, b) > 0;
+        let answers = BandingAnswers {
+            is_candidate: &is_candidate,
+            candidates: outcome.candidates as usize,
+            at_threshold,
+        };
         let comparison = run.timed(Phase::TruthComparison, "pairs", |progress| {
             let comparison = compare_truth(
                 path,
                 truth,
-                index,
-                &candidates.pairs,
-                &pairs,
-                options.banding,
-                threshold,
+                self.index,
+                &answers,
+                self.options.banding,
+                self.threshold,
                 TRUTH_BINS,
                 redraws,
                 compare_family,
@@ -512,16 +524,8 @@ impl PairsJob<'_> {
             )?;
             Ok((comparison, truth.len() as u64))
         })?;
-        Ok(BandingOutcome {
-            candidates: candidates.pairs.len() as u64,
-            kept: pairs.len() as u64,
-            largest_buckets: candidates.largest_buckets,
-            capped_buckets: candidates.capped_bucket_count,
-            pairs_dropped_by_cap: candidates.pairs_dropped_by_cap,
-            sorted: true,
-            runs_on_disk: 0,
-            truth: Some(comparison),
-        })
+        outcome.truth = Some(comparison);
+        Ok(outcome)
     }
 }
 

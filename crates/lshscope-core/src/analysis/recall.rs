@@ -351,21 +351,41 @@ pub struct TruthComparison {
     pub families: Vec<crate::analysis::family_curve::FamilyCurve>,
 }
 
-/// Compares `truth` (read from `file`) with the `candidates` of `banding` over `index`, in
-/// `bins` similarity bins. `kept` are the verified candidates with Jaccard ≥ `threshold`;
-/// recall and precision are measured at `threshold`, or, when it is 0, at the truth's floor
-/// ([`truth_floor`]: below it the file says nothing). With `redraws` > 0 the intervals are
-/// measured over that many redraws of the hash family ([`super::redraws`]), hashing the
-/// documents the truth names once per redraw (progress counts them); with 0 they are
-/// binomial. `compare_family`: a second sketch family measured over as many redraws of its
-/// own, for [`TruthComparison::families`].
+/// The threshold a comparison with `truth` measures recall and precision at: `threshold`,
+/// or, when it is 0, the truth's floor ([`truth_floor`]: below it the file says nothing).
+pub fn comparison_threshold(threshold: f64, truth: &[TruthPair]) -> f64 {
+    if threshold > 0.0 {
+        threshold
+    } else {
+        truth_floor(truth.iter().map(|p| p.jaccard)).unwrap_or(0.0)
+    }
+}
+
+/// What a banding gave that a comparison with a truth file needs: which pairs are candidates
+/// (`is_candidate(a, b)` for input positions `a < b`), how many candidates there are, and how
+/// many verified candidates reach the [`comparison_threshold`]. A streamed scan answers the
+/// first from its bucket lists, so no list of candidates is ever built.
+pub struct BandingAnswers<'a> {
+    /// Whether the pair of input positions `(a, b)`, `a < b`, is a candidate.
+    pub is_candidate: &'a (dyn Fn(u32, u32) -> bool + Sync),
+    /// Distinct candidate pairs, for precision.
+    pub candidates: usize,
+    /// Verified candidates with Jaccard at or above the comparison threshold.
+    pub at_threshold: usize,
+}
+
+/// Compares `truth` (read from `file`) with what `banding` over `index` gave (`answers`), in
+/// `bins` similarity bins, at the [`comparison_threshold`] of `threshold`. With `redraws` > 0
+/// the intervals are measured over that many redraws of the hash family
+/// ([`super::redraws`]), hashing the documents the truth names once per redraw (progress
+/// counts them); with 0 they are binomial. `compare_family`: a second sketch family measured
+/// over as many redraws of its own, for [`TruthComparison::families`].
 #[allow(clippy::too_many_arguments)]
 pub fn compare_truth(
     file: &Path,
     truth: &[TruthPair],
     index: &crate::minhash::Index,
-    candidates: &[CandidatePair],
-    kept: &[crate::minhash::VerifiedPair],
+    answers: &BandingAnswers<'_>,
     banding: Banding,
     threshold: f64,
     bins: usize,
@@ -373,13 +393,7 @@ pub fn compare_truth(
     compare_family: Option<crate::minhash::SketchFamily>,
     progress: &crate::jobs::Progress,
 ) -> Result<TruthComparison> {
-    let threshold = if threshold > 0.0 {
-        threshold
-    } else {
-        truth_floor(truth.iter().map(|p| p.jaccard)).unwrap_or(0.0)
-    };
-    // `kept` holds every candidate with Jaccard ≥ the scan's threshold ≤ `threshold`.
-    let at_threshold = kept.iter().filter(|p| p.jaccard >= threshold).count();
+    let threshold = comparison_threshold(threshold, truth);
     let decimals = printed_decimals(truth.iter().map(|p| p.jaccard));
     let jaccard_mismatches = truth
         .iter()
@@ -391,7 +405,15 @@ pub fn compare_truth(
             !agrees_to_decimals(exact, p.jaccard, decimals)
         })
         .count();
-    let mut report = measure_recall(truth, candidates, at_threshold, banding, threshold, bins);
+    let mut report = measure_recall_with(
+        truth,
+        |i| (answers.is_candidate)(truth[i].a, truth[i].b),
+        answers.candidates,
+        answers.at_threshold,
+        banding,
+        threshold,
+        bins,
+    );
     let mut families = Vec::new();
     if redraws > 0 && !truth.is_empty() {
         let counts_in = |options: &crate::minhash::IndexOptions| {

@@ -25,8 +25,8 @@ use crate::corpus::{Corpus, ReadOptions, ReadReport, read_corpus};
 use crate::jobs::{Phase, Progress};
 use crate::minhash::{
     BandingOptions, BucketLists, CandidatePair, Candidates, IdenticalGroups, Index, IndexOptions,
-    StreamCounts, VerifiedPair, bucket_lists, build_index, find_candidates, find_candidates_among,
-    stream_verified, verify,
+    StreamCounts, VerifiedPair, bucket_lists, build_index, find_candidates, stream_verified,
+    verify,
 };
 
 /// A streamed scan sorts up to this many pairs at a time in memory (20 bytes a pair held,
@@ -251,28 +251,6 @@ impl<'a> Pipeline<'a> {
         self.timed(Phase::Collapsing, "docs", |_| {
             Ok((IdenticalGroups::find(&index.sets), index.len() as u64))
         })
-    }
-
-    /// [`Pipeline::band_and_verify`] among the representatives of `identical` only: each
-    /// group of identical copies stands for all its members (`scan --collapse-identical`).
-    pub fn band_and_verify_representatives(
-        &mut self,
-        index: &Index,
-        identical: &IdenticalGroups,
-        options: &BandingOptions,
-        threshold: f64,
-    ) -> Result<(Candidates, Vec<VerifiedPair>)> {
-        let included: Vec<bool> = (0..index.len() as u32)
-            .map(|d| identical.is_representative(d))
-            .collect();
-        let candidates = self.timed(Phase::Banding, "bucket pairs", |progress| {
-            let candidates =
-                find_candidates_among(&index.signatures, options, Some(&included), progress)?;
-            let bucket_pairs = candidates.bucket_pairs;
-            Ok((candidates, bucket_pairs))
-        })?;
-        let pairs = self.verify(index, &candidates.pairs, threshold)?;
-        Ok((candidates, pairs))
     }
 
     /// The buckets of every band among the documents `included` marks (all when `None`):
