@@ -299,3 +299,62 @@ fn without_a_truth_the_cost_view_estimates_recall_from_the_stratified_sample() {
         "a new t, a new sample"
     );
 }
+
+/// On a corpus larger than the grid's sample of documents the grid's counts are estimates,
+/// but the current banding's candidates are listed: its details show the listed count first
+/// (the status line's), the grid's estimate after it; another banding shows the estimate.
+#[test]
+fn the_current_banding_shows_its_listed_count_beside_the_grids_estimate() {
+    use lshscope::tui::app::Action;
+    use lshscope_core::synthetic::words::{GenOptions, generate};
+    let dir = tempfile::tempdir().unwrap();
+    // Pseudo-words with planted pairs at several levels: few candidates to list.
+    let (corpus, _) = generate(&GenOptions {
+        documents: 20_500,
+        length: 120,
+        levels: vec![0.5, 0.7, 0.9],
+        pairs_per_level: 300,
+        seed: 4,
+        shingle: Default::default(),
+    });
+    let inputs = Inputs {
+        clock: Clock::Fixed(Duration::from_millis(5)),
+        tuning_sample_pairs: 2_000,
+        // The explorer's own budget, so the current banding is listed.
+        ..sampling_inputs(|s| s.enumeration_budget = 40_000_000)
+    };
+    let mut app = new_app_given(config(dir.path()), dir.path(), SIZE, inputs);
+    app.update(Action::Loaded(Box::new(Ok(loaded(corpus)))));
+    run_effects(&mut app);
+    assert!(app.candidates().estimated().is_none(), "listed exactly");
+    let listed = app.candidates().result().unwrap().pairs.len() as u64;
+    cmd(&mut app, Command::ToggleCost);
+    run_effects(&mut app);
+    let grid = app.cost().grid().expect("a grid");
+    assert!(
+        grid.sampled(),
+        "20,500 documents are more than the grid counts"
+    );
+    let here = app.curve().banding;
+    assert!(matches!(
+        grid.cell(here.bands, here.rows).unwrap().pairs,
+        PairCount::Estimated(_)
+    ));
+    let shown = screen(&app, SIZE.0, SIZE.1);
+    let candidates = shown
+        .lines()
+        .find(|l| l.contains("candidates "))
+        .expect("the details' candidates row");
+    assert!(
+        candidates.contains(&format!(
+            "{} (listed)",
+            lshscope_core::util::numfmt::thousands(listed)
+        )),
+        "{candidates}"
+    );
+    assert!(shown.contains("grid's estimate ≈"), "{shown}");
+    // Another banding under the cursor has only the grid's estimate.
+    cmd(&mut app, Command::Up);
+    let shown = screen(&app, SIZE.0, SIZE.1);
+    assert!(!shown.contains("(listed)"), "{shown}");
+}

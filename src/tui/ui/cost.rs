@@ -337,7 +337,20 @@ fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding
         ])
     };
     let mut lines = Vec::new();
-    let pairs = pairs_text(&cell.pairs);
+    // The current banding's candidates are listed, exactly: its count comes first, the grid's
+    // estimate (from its sample of documents) after it, so the two never seem to disagree.
+    let listed = app.candidates().result().filter(|r| {
+        r.banding == cursor
+            && app.candidates().estimated().is_none()
+            && app.imported().source().is_none()
+    });
+    let pairs = match (listed, &cell.pairs) {
+        (Some(r), PairCount::Estimated(e)) => vec![
+            format!("{} (listed)", thousands(r.pairs.len() as u64)),
+            format!("  grid's estimate {e}"),
+        ],
+        _ => pairs_text(&cell.pairs),
+    };
     lines.push(row("candidates", pairs[0].clone()));
     for more in &pairs[1..] {
         lines.push(row("", more.clone()));
