@@ -1117,3 +1117,31 @@ fn app_on(corpus: lshscope_core::corpus::Corpus, dir: &std::path::Path) -> lshsc
     run_effects(&mut app);
     app
 }
+
+/// At 80 columns, ids of 24 characters and more give way to the text column: the pair list
+/// keeps at least 10 characters of each pair's text (two 24-character ids left none, and `v`,
+/// which changes that column, seemed to do nothing).
+#[test]
+fn at_80_columns_long_ids_leave_room_for_the_text() {
+    use lshscope_core::corpus::Corpus;
+    let text = "libraries for reading and writing compressed archives of many formats";
+    let edited = "libraries for reading and writing compressed archives of most formats";
+    let corpus = Corpus::from_pairs([
+        ("libboost-interprocess-container-dev", text),
+        ("libboost-interprocess-container-doc", edited),
+        ("other", "short"),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_on(corpus, dir.path());
+    let shown = screen(&app, 80, 24);
+    let row = shown
+        .lines()
+        .find(|l| l.starts_with("│1 ") && l.contains("0.8"))
+        .unwrap_or_else(|| panic!("a row of the pair: {shown}"));
+    // Text A from a few words before its first difference from B.
+    assert!(row.contains("…compresse"), "{row}");
+    assert!(
+        row.contains("libbo…-dev"),
+        "the ids are cut to make room: {row}"
+    );
+}
