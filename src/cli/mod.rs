@@ -109,7 +109,6 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
-/// Runs the parsed command line; returns the process exit code.
 /// The command line with `explore` put before a first argument that names a file rather
 /// than a subcommand: `lshscope corpus.csv` opens the explorer on it, as `lshscope explore
 /// corpus.csv` does. A first argument counts as a file when it exists or has a dot or a path
@@ -120,19 +119,23 @@ pub fn explore_a_file_given_first(mut args: Vec<OsString>) -> Vec<OsString> {
         return args;
     };
     let text = first.to_string_lossy();
-    let command = Cli::command();
+    let file = Path::new(first).exists() || text.contains(['.', '/', std::path::MAIN_SEPARATOR]);
+    if text.starts_with('-') || !file {
+        return args;
+    }
+    // Only a word that could be a file costs building the command to ask it (a file named
+    // like a subcommand stays the subcommand).
     let subcommand = text == "help"
-        || command
+        || Cli::command()
             .get_subcommands()
             .any(|c| c.get_name() == text || c.get_all_aliases().any(|alias| alias == text));
-    let file = std::path::Path::new(first).exists()
-        || text.contains(['.', '/', std::path::MAIN_SEPARATOR]);
-    if !subcommand && !text.starts_with('-') && file {
+    if !subcommand {
         args.insert(1, "explore".into());
     }
     args
 }
 
+/// Runs the parsed command line; returns the process exit code.
 pub fn run(cli: Cli) -> lshscope_core::Result<i32> {
     // The explorer reads Ctrl-C as a key (the terminal is in raw mode); everything else
     // cancels its running job on SIGINT.

@@ -168,17 +168,6 @@ pub(super) fn render_table(
         .map(|(n, &i)| (n, row(i)))
         .collect();
     let id_width = id_column_width(&data.corpus, shown.iter().flat_map(|(_, r)| [r.a, r.b]));
-    // Ids give way to the text column: at least `MIN_TEXT_COLUMN` characters of text stay (at
-    // 80 columns two ids of 24 left none, and `v`, which changes that column, seemed to do
-    // nothing). The other columns' widths, plus one space between each two columns.
-    let others: u16 = 6 + 7 + 8 + 13 + extra.iter().map(|&(_, w)| w).sum::<u16>();
-    let spaces = 6 + extra.len() as u16;
-    let room = block
-        .inner(area)
-        .width
-        .saturating_sub(others + spaces + MIN_TEXT_COLUMN)
-        / 2;
-    let id_width = id_width.min(room.max(ID_FLOOR));
     let mut widths = vec![
         Constraint::Length(6),
         Constraint::Length(id_width),
@@ -188,6 +177,27 @@ pub(super) fn render_table(
     ];
     widths.extend(extra.iter().map(|&(_, w)| Constraint::Length(w)));
     widths.extend([Constraint::Length(13), Constraint::Fill(1)]);
+    // Ids give way to the text column: at least `MIN_TEXT_COLUMN` characters of text stay (at
+    // 80 columns two ids of 24 left none, and `v`, which changes that column, seemed to do
+    // nothing). What the other columns take, plus one space between each two columns.
+    let others: u16 = widths
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != 1 && i != 2)
+        .map(|(_, c)| match c {
+            Constraint::Length(w) => *w,
+            _ => 0,
+        })
+        .sum();
+    let spaces = widths.len() as u16 - 1;
+    let room = block
+        .inner(area)
+        .width
+        .saturating_sub(others + spaces + MIN_TEXT_COLUMN)
+        / 2;
+    let id_width = id_width.min(room.max(ID_FLOOR));
+    widths[1] = Constraint::Length(id_width);
+    widths[2] = Constraint::Length(id_width);
     // On a narrow screen the table squeezes the columns: ids are cut with `…` to the width
     // they get.
     let columns = table_column_widths(&widths, block.inner(area).width);
@@ -244,7 +254,6 @@ pub(super) fn render_table(
     frame.render_widget(table, area);
 }
 
-/// Width of an id column: the widest id among the rows shown, between 4 and 24 columns.
 /// The narrowest text column the pair table keeps, taking it from ids longer than
 /// [`ID_FLOOR`].
 const MIN_TEXT_COLUMN: u16 = 10;
@@ -253,6 +262,7 @@ const MIN_TEXT_COLUMN: u16 = 10;
 /// `job-000053` whole; a list with wide extra columns has no room for text at 80 columns).
 const ID_FLOOR: u16 = 10;
 
+/// Width of an id column: the widest id among the rows shown, between 4 and 24 columns.
 fn id_column_width(corpus: &Corpus, docs: impl Iterator<Item = u32>) -> u16 {
     docs.map(|d| corpus.id(d as usize).width())
         .max()

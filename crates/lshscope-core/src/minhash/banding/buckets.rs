@@ -57,10 +57,9 @@ pub struct BucketLists {
     bucket_of: Vec<u32>,
     /// `bucket_of` in 16 bits (`u16::MAX`: none) when no band has more than 65,535 buckets
     /// (numbers up to 65,534: any corpus of up to 131,071 documents, and most far larger),
-    /// else empty. Where
-    /// pairs are checked for earlier bands, a row is then 64 bytes at 32 bands, one cache
-    /// line and one compare, where the 32-bit row is two of each; the check read the rows at
-    /// random and was a seventh of a short-text scan.
+    /// else empty. Where pairs are checked for earlier bands, a row is then 64 bytes at 32
+    /// bands, one cache line and one compare, where the 32-bit row is two of each; the check
+    /// read the rows at random and was a seventh of a short-text scan.
     narrow: Vec<u16>,
     /// The largest buckets over all bands, largest first (at most 10; sizes before the cap).
     pub largest_buckets: Vec<BucketInfo>,
@@ -298,12 +297,19 @@ pub(super) fn shared_bands(row_a: &[u32], row_b: &[u32]) -> SharedBands {
 
 #[inline]
 pub(super) fn shared_bands_portable(row_a: &[u32], row_b: &[u32]) -> SharedBands {
+    shared_bands_scalar(row_a, row_b, u32::MAX)
+}
+
+/// [`SharedBands`] of two rows of bucket numbers, band by band; `none` marks no bucket. The
+/// one scalar loop behind the 32-bit and the 16-bit rows.
+#[inline]
+fn shared_bands_scalar<T: Copy + Eq>(row_a: &[T], row_b: &[T], none: T) -> SharedBands {
     let mut out = SharedBands {
         first: row_a.len(),
         count: 0,
     };
     for (k, (&x, &y)) in row_a.iter().zip(row_b).enumerate().rev() {
-        if x != u32::MAX && x == y {
+        if x != none && x == y {
             out.first = k;
             out.count += 1;
         }
@@ -361,17 +367,7 @@ pub(super) fn shared_bands_narrow(row_a: &[u16], row_b: &[u16]) -> SharedBands {
 
 #[inline]
 pub(super) fn shared_bands_narrow_portable(row_a: &[u16], row_b: &[u16]) -> SharedBands {
-    let mut out = SharedBands {
-        first: row_a.len(),
-        count: 0,
-    };
-    for (k, (&x, &y)) in row_a.iter().zip(row_b).enumerate().rev() {
-        if x != u16::MAX && x == y {
-            out.first = k;
-            out.count += 1;
-        }
-    }
-    out
+    shared_bands_scalar(row_a, row_b, u16::MAX)
 }
 
 #[cfg(target_arch = "x86_64")]
