@@ -422,25 +422,6 @@ fn render_stratified(sample: &StratifiedSample, threshold: Option<f64>) -> Strin
             thousands(iv.pairs_at_or_above.0.floor() as u64),
             thousands(iv.pairs_at_or_above.1.ceil() as u64)
         );
-        // A top far above the estimate comes from the sparsest stratum, where a few draws
-        // stand for millions of pairs: said here, since it looks like a bug otherwise.
-        let sparsest = sample
-            .strata
-            .iter()
-            .filter(|s| !s.is_census())
-            .max_by(|a, b| a.weight().total_cmp(&b.weight()));
-        if let Some(s) = sparsest
-            && iv.pairs_at_or_above.1 - above > 2.0 * (above - iv.pairs_at_or_above.0).max(1.0)
-        {
-            let _ = writeln!(
-                out,
-                "  the top is wide on purpose: {} draws among the {} pairs of stratum `{}` cannot \
-                 rule out similar pairs hidden there; sample more (--estimate-pairs) to narrow it",
-                thousands(s.similarities.len() as u64),
-                thousands(s.pairs),
-                s.name.trim()
-            );
-        }
     }
     out
 }

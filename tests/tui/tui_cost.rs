@@ -280,23 +280,54 @@ fn without_a_truth_the_cost_view_estimates_recall_from_the_stratified_sample() {
         "the status line marks it: {shown}"
     );
     insta::assert_snapshot!("cost_tuning_sample_120x36", shown);
-    // The sample is kept for this t; another t asks for a new one on the next visit.
-    cmd(&mut app, Command::ToggleCost);
-    cmd(&mut app, Command::ToggleCost);
-    assert!(
-        !app.take_effects()
+    // The sample is kept for this t, and for t up to 0.1 above it (stepping t keeps the
+    // numbers on screen); below it, or past that, a new one is drawn at once, in the cost
+    // view or out of it.
+    let samples_asked = |app: &mut App| -> Vec<f64> {
+        app.take_effects()
             .iter()
-            .any(|e| matches!(e, Effect::Sample(_))),
+            .filter_map(|e| match e {
+                Effect::Sample(job) => Some(job.request.threshold),
+                _ => None,
+            })
+            .collect()
+    };
+    cmd(&mut app, Command::ToggleCost);
+    cmd(&mut app, Command::ToggleCost);
+    assert_eq!(
+        samples_asked(&mut app),
+        Vec::<f64>::new(),
         "the sample at this t is kept"
     );
     cmd(&mut app, Command::ToggleCost);
-    cmd(&mut app, Command::ThresholdUp);
+    for _ in 0..10 {
+        cmd(&mut app, Command::ThresholdUp);
+    }
     cmd(&mut app, Command::ToggleCost);
-    assert!(
-        app.take_effects()
-            .iter()
-            .any(|e| matches!(e, Effect::Sample(_))),
-        "a new t, a new sample"
+    assert_eq!(
+        samples_asked(&mut app),
+        Vec::<f64>::new(),
+        "t up to T + 0.1 is served"
+    );
+    cmd(&mut app, Command::ThresholdUp);
+    let past = app.curve().threshold;
+    assert!((past - t - 0.11).abs() < 1e-9);
+    assert_eq!(
+        samples_asked(&mut app),
+        [past],
+        "past T + 0.1, a new sample"
+    );
+    cmd(&mut app, Command::ToggleCost);
+    for _ in 0..12 {
+        cmd(&mut app, Command::ThresholdDown);
+    }
+    let below = app.curve().threshold;
+    assert!((below - t + 0.01).abs() < 1e-9);
+    let asked = samples_asked(&mut app);
+    assert_eq!(
+        asked.last(),
+        Some(&below),
+        "below T a new sample, out of the cost view too"
     );
 }
 

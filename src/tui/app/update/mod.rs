@@ -601,12 +601,15 @@ impl App {
     }
 
     /// What follows a new t: the count at t, recall against the truth, the clusters, the
-    /// cost view's P(t).
+    /// cost view's P(t), and a tuning sample for t where the one asked for does not serve it.
     fn on_threshold_changed(&mut self) {
         self.count_above_threshold();
         self.truth_remeasure();
         self.request_clusters();
         self.cost.follow_threshold(self.curve.threshold);
+        if self.truth.has_sample() {
+            self.request_tuning_sample();
+        }
     }
 }
 

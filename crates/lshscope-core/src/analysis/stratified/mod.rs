@@ -194,7 +194,9 @@ impl StratifiedSample {
     /// banding misses a pair at s with probability 1 − P₀(s), so the candidates at or above t
     /// estimate how many it missed: Σ w·(1 − P₀(s))/P₀(s) over them (Horvitz–Thompson over the
     /// hash's randomness). Those pairs could move recall and precision by at most their share
-    /// of the denominator, and both intervals are widened by that share.
+    /// of the denominator, and both intervals are widened by that share. The top of the count
+    /// at or above t bounds them too, by Markov's inequality over the hash, where that is
+    /// tighter than the others' draws ([`Self::top_with_hidden_pairs`]).
     pub fn intervals(&self, bands: usize, rows: usize, t: f64) -> Option<SampledIntervals> {
         let sampled = self.sampled();
         if sampled == 0 {
@@ -232,6 +234,7 @@ impl StratifiedSample {
         };
         let indicator = |s: f64| if s >= t { 1.0 } else { 0.0 };
         let (above, above_lo, above_hi) = total(&indicator);
+        let above_hi = self.top_with_hidden_pairs(t, drawn > 1).unwrap_or(above_hi);
         let (mass, mass_lo, mass_hi) = total(&p);
         let (found, _, _) = total(&|s: f64| indicator(s) * p(s));
         // Linearised variance of the ratio Σ num / Σ den, and its 95 % interval widened by
@@ -284,6 +287,77 @@ impl StratifiedSample {
             expected_precision: (measurable && mass > 0.0)
                 .then(|| ratio(&|s| indicator(s) * p(s), &p, mass, missed / mass)),
         })
+    }
+}
+
+/// The share of the others stratum's upper tail (1.25 % with two drawn strata, 2.5 % with
+/// one) given to Markov's bound on the pairs at or above t hidden there
+/// ([`StratifiedSample::top_with_hidden_pairs`]); the rest goes to the Wilson bound of its
+/// draws.
+const HIDDEN_TAIL_SHARE: f64 = 0.8;
+
+/// z of the Wilson bound on the others stratum when Markov's bound takes
+/// [`HIDDEN_TAIL_SHARE`] of its upper tail: Φ⁻¹(1 − 0.2 · 0.0125) with two drawn strata,
+/// Φ⁻¹(1 − 0.2 · 0.025) with one.
+const Z_OTHERS_OF_TWO: f64 = 2.807_033_768_343_811;
+const Z_OTHERS_OF_ONE: f64 = 2.575_829_303_548_901;
+
+impl StratifiedSample {
+    /// The top of the 95 % interval of the count at or above `t`, with the others stratum's
+    /// part bounded by what the permissive banding can have missed, where that is tighter
+    /// than its draws can say; `None` when it cannot be (no candidates stratum, or no others
+    /// drawn, or `t` so far below the strata threshold that the banding misses too much).
+    ///
+    /// The draws of the others stratum cannot rule out similar pairs hidden among its
+    /// billions: with none found in n draws, Wilson's top is still about z²/n of the stratum.
+    /// But a pair at s ≥ t lands there only when the permissive banding misses it, which the
+    /// hash does with probability 1 − P₀(s) ≤ δ = 1 − P₀(t) (the S-curve rises). So the pairs
+    /// hidden there, H, have E[H] ≤ δ·N_t, N_t = C + H the corpus's count at or above t and C
+    /// the candidates' part, and by Markov's inequality H < δ·N_t/α except with probability
+    /// α (over the hash), whatever the pairs share: H < q/(1 − q)·C for q = δ/α < 1. With C
+    /// below the candidates' top, that bounds the others' part without any draw. The others'
+    /// upper tail (β) is split: α = 0.8β for Markov's bound and 0.2β for Wilson's (at a
+    /// larger z), and the smaller of the two is the top; by the union bound the interval
+    /// still holds at 95 %. The choice is made before the data (δ depends on t and the
+    /// banding only): past q ≥ 1/2 Wilson keeps the whole tail.
+    ///
+    /// At the strata threshold δ ≤ 10⁻³, so the hidden pairs are bounded by 11 % (one drawn
+    /// stratum: 5 %) of the candidates' count; above it δ falls fast (10⁻¹¹ at 0.8 for the
+    /// 25 × 2 banding of t = 0.5), and the top is the candidates' own.
+    fn top_with_hidden_pairs(&self, t: f64, two_drawn: bool) -> Option<f64> {
+        let (candidates, others) = (self.strata.first()?, self.strata.get(1)?);
+        if others.is_census() || others.pairs == 0 {
+            return None;
+        }
+        let tail = if two_drawn { 0.0125 } else { 0.025 };
+        let delta = 1.0 - self.inclusion_probability(t);
+        let q = delta / (HIDDEN_TAIL_SHARE * tail);
+        if q >= 0.5 {
+            return None;
+        }
+        let z_candidates = if two_drawn { Z_95_OF_TWO } else { Z_95 };
+        let count_top = |stratum: &Stratum, z: f64| {
+            let n = stratum.similarities.len();
+            if n == 0 {
+                return stratum.pairs as f64;
+            }
+            let hits = stratum.similarities.iter().filter(|&&j| j >= t).count();
+            let mean = hits as f64 / n as f64;
+            if stratum.is_census() {
+                stratum.pairs as f64 * mean
+            } else {
+                stratum.pairs as f64 * wilson_interval_at(mean, n as f64, z).1
+            }
+        };
+        let candidates_top = count_top(candidates, z_candidates);
+        let z_others = if two_drawn {
+            Z_OTHERS_OF_TWO
+        } else {
+            Z_OTHERS_OF_ONE
+        };
+        let by_draws = count_top(others, z_others);
+        let by_banding = q / (1.0 - q) * candidates_top;
+        Some(candidates_top + by_draws.min(by_banding))
     }
 }
 
