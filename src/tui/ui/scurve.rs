@@ -295,7 +295,13 @@ fn info_lines(app: &App, legend: Vec<Span<'static>>, width: u16) -> Vec<Line<'st
             Span::styled("◆ ", theme.warning()),
             Span::raw(format!("(1/b)^(1/r) {approx:.3}")),
         ],
-    );
+    )
+    // At 80 columns the formula leaves no room, and a ◆ on the curve with no legend is a
+    // riddle: the value alone beside its mark.
+    .or_short(vec![
+        Span::styled("◆ ", theme.warning()),
+        Span::raw(format!("{approx:.3}")),
+    ]);
     // Compact enough for the narrowest panel (31 columns) as it is.
     let band_10_90 = Field::new(
         0,
