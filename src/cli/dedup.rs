@@ -687,10 +687,11 @@ fn render_banding(out: &mut String, s: &DedupSummary) {
     // documents is counted in every band whose bucket it shares.
     let _ = writeln!(
         out,
-        "buckets stand for {} candidate {} between distinct shingle sets (identical copies \
-         collapsed; a pair counts once per band it shares); {} exact {} computed{}; {joined}",
+        "buckets stand for {} {} of distinct shingle sets (counted in every band they share, \
+         identical copies collapsed: not scan's count of distinct candidates); {} exact {} \
+         computed{}; {joined}",
         thousands(s.bucket_pairs),
-        for_count(s.bucket_pairs, "pair", "pairs"),
+        for_count(s.bucket_pairs, "bucket pair", "bucket pairs"),
         thousands(s.jaccards_computed),
         for_count(s.jaccards_computed, "Jaccard", "Jaccards"),
         match s.center_jaccards {

@@ -720,8 +720,9 @@ fn the_summary_reports_the_bucket_cap_settings_and_what_it_counts() {
     assert!(err.starts_with("read 3,000 documents"), "{err}");
     assert!(
         err.contains(&format!(
-            "buckets stand for {} candidate pairs between distinct shingle sets (identical \
-             copies collapsed; a pair counts once per band it shares)",
+            "buckets stand for {} bucket pairs of distinct shingle sets (counted in every \
+             band they share, identical copies collapsed: not scan's count of distinct \
+             candidates)",
             thousands(s["bucket_pairs"].as_u64().unwrap())
         )),
         "{err}"
