@@ -826,11 +826,12 @@ pub fn permissive_banding(
 /// A stratified pair sample as `lshscope truth --estimate-pairs` writes it (the engine's
 /// columns, [`lshscope_core::analysis::stratified::COLUMNS`], and its row writer, so the two
 /// files agree byte for byte): the candidates' similarities, then the others', each row with
-/// its weight, stratum, the stratum's exact size and the permissive banding. Written to
+/// its weight, stratum, the stratum's exact size, the permissive banding and the sketch
+/// `family` (as `--family` names it). Written to
 /// `path` atomically (CSV or JSON Lines and the compression by its name, as `truth -o`), or,
 /// without a path, returned as the bytes of `format` (`"csv"` or `"jsonl"`, uncompressed).
 #[pyfunction]
-#[pyo3(signature = (path, *, bands, rows, threshold, candidates, candidate_pairs, others, other_pairs, format=None))]
+#[pyo3(signature = (path, *, bands, rows, threshold, candidates, candidate_pairs, others, other_pairs, family, format=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn write_stratified_sample<'py>(
     py: Python<'py>,
@@ -842,6 +843,7 @@ pub fn write_stratified_sample<'py>(
     candidate_pairs: u64,
     others: PyReadonlyArray1<'py, f64>,
     other_pairs: u64,
+    family: &str,
     format: Option<&str>,
 ) -> PyResult<Option<Bound<'py, pyo3::types::PyBytes>>> {
     use lshscope_core::analysis::stratified::{CANDIDATES, OTHERS, StratifiedSample, Stratum};
@@ -870,9 +872,13 @@ pub fn write_stratified_sample<'py>(
             )));
         }
     }
+    let family = family
+        .parse::<lshscope_core::minhash::SketchFamily>()
+        .map_err(to_py)?;
     let sample = StratifiedSample {
         banding: Banding { bands, rows },
         threshold,
+        family: Some(family),
         strata: strata.into(),
     };
     let write = |w: &mut dyn std::io::Write, format: OutputFormat| -> std::io::Result<()> {

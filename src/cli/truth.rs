@@ -139,6 +139,7 @@ pub fn run(args: TruthArgs) -> Result<i32> {
                 &index.sets,
                 &signatures,
                 options.num_perm,
+                options.family,
                 m,
                 threshold,
                 options.seed,

@@ -105,6 +105,7 @@ pub fn run_sample_job(job: &SampleJob) -> Option<SampleDone> {
         &data.index.sets,
         &data.index.signatures,
         options.num_perm,
+        options.family,
         job.request.pairs,
         job.request.threshold,
         options.seed,

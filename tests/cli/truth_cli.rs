@@ -257,7 +257,7 @@ fn estimate_pairs_samples_by_strata_and_tune_reads_them() {
     let mut lines = written.lines();
     assert_eq!(
         lines.next(),
-        Some("jaccard,weight,stratum,stratum_pairs,strata_banding,strata_threshold")
+        Some("jaccard,weight,stratum,stratum_pairs,strata_banding,strata_threshold,strata_family")
     );
     let rows: Vec<Vec<String>> = lines
         .map(|l| l.split(',').map(str::to_string).collect())

@@ -253,6 +253,7 @@ fn without_a_truth_the_cost_view_estimates_recall_from_the_stratified_sample() {
         &data.index.sets,
         &data.index.signatures,
         K,
+        data.index.options.family,
         20_000,
         t,
         data.index.options.seed,

@@ -74,6 +74,7 @@ class StratifiedSample(NamedTuple):
     candidates: np.ndarray
     other_pairs: int
     others: np.ndarray
+    family: str = "classic"
 
     def is_census(self, stratum):
         """Whether ``stratum`` ("candidates" or "others") was taken whole."""
@@ -146,6 +147,7 @@ def estimate_pairs(
         candidate_sims,
         other_count,
         other_sims,
+        family,
     )
 
 
@@ -349,6 +351,7 @@ def write_sample(sample, uri, spark=None):
         candidate_pairs=sample.candidate_pairs,
         others=np.ascontiguousarray(sample.others, np.float64),
         other_pairs=sample.other_pairs,
+        family=sample.family,
     )
     from lshscope.spark.paths import _Files
 

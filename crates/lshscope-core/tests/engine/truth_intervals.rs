@@ -8,6 +8,7 @@ use lshscope_core::analysis::recall::measure_recall_with;
 use lshscope_core::analysis::redraws::RedrawAgreement;
 use lshscope_core::analysis::truth::brute_force_join;
 use lshscope_core::jobs::Progress;
+use lshscope_core::minhash::SketchFamily::{self, Classic};
 use lshscope_core::minhash::{Banding, IndexOptions, build_index};
 use lshscope_core::text::{ShingleKind, ShingleOptions};
 
@@ -258,6 +259,7 @@ fn stratified_estimates_cover_the_exact_values_on_dependent_corpora() {
                 &index.sets,
                 &index.signatures,
                 128,
+                SketchFamily::Classic,
                 m,
                 t,
                 1000 + seed,
@@ -325,8 +327,17 @@ fn candidates_stratum_is_the_distinct_candidates() {
         };
         let index = build_index(&corpus, &options, &Progress::new()).unwrap();
         let p = Progress::new();
-        let sample =
-            stratified_pair_sample(&index.sets, &index.signatures, 128, 100, 0.6, 1, &p).unwrap();
+        let sample = stratified_pair_sample(
+            &index.sets,
+            &index.signatures,
+            128,
+            Classic,
+            100,
+            0.6,
+            1,
+            &p,
+        )
+        .unwrap();
         let found = find_candidates(
             &index.signatures,
             &BandingOptions {
@@ -344,7 +355,8 @@ fn candidates_stratum_is_the_distinct_candidates() {
         // A budget above the candidates takes them whole: exactly their similarities.
         let m = 2 * found.pairs.len() + 1000;
         let whole =
-            stratified_pair_sample(&index.sets, &index.signatures, 128, m, 0.6, 1, &p).unwrap();
+            stratified_pair_sample(&index.sets, &index.signatures, 128, Classic, m, 0.6, 1, &p)
+                .unwrap();
         assert!(whole.candidates().is_census());
         let mut got = whole.candidates().similarities.clone();
         let mut want: Vec<f64> = found
@@ -378,7 +390,6 @@ fn strata_signatures_give_the_sample_of_the_full_index() {
     use lshscope_core::analysis::stratified::{
         permissive_banding, strata_signatures, stratified_pair_sample,
     };
-    use lshscope_core::minhash::SketchFamily;
     let corpus = template_corpus(3);
     for family in SketchFamily::ALL {
         for (t, m) in [(0.5, 400), (0.9, 100_000)] {
@@ -411,8 +422,10 @@ fn strata_signatures_give_the_sample_of_the_full_index() {
                 );
             }
             let explorer =
-                stratified_pair_sample(&index.sets, &index.signatures, 128, m, t, 6, &p).unwrap();
-            let cli = stratified_pair_sample(&index.sets, &strata, 128, m, t, 6, &p).unwrap();
+                stratified_pair_sample(&index.sets, &index.signatures, 128, family, m, t, 6, &p)
+                    .unwrap();
+            let cli =
+                stratified_pair_sample(&index.sets, &strata, 128, family, m, t, 6, &p).unwrap();
             assert_eq!(explorer, cli, "{family}, t = {t}");
             assert_eq!(
                 explorer.intervals(20, 5, t).map(|iv| iv.pairs_at_or_above),

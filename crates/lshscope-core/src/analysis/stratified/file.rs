@@ -14,6 +14,9 @@ struct FileRow {
     stratum_pairs: u64,
     strata_banding: String,
     strata_threshold: f64,
+    /// Absent from files written before it was added.
+    #[serde(default)]
+    strata_family: String,
 }
 
 /// `20x5` or `20×5` as a banding.
@@ -67,7 +70,9 @@ pub fn read_stratified(path: &Path) -> Result<Option<StratifiedSample>> {
                 return Ok(None);
             }
             let mut columns = Vec::new();
-            for want in COLUMNS {
+            // The family came last, later: a file without it is read, with no family.
+            let family_column = csv.column("strata_family");
+            for want in &COLUMNS[..COLUMNS.len() - 1] {
                 columns.push(csv.column(want).ok_or_else(|| {
                     Error::input(
                         path,
@@ -117,6 +122,11 @@ pub fn read_stratified(path: &Path) -> Result<Option<StratifiedSample>> {
                         stratum_pairs,
                         strata_banding: field(4).to_string(),
                         strata_threshold: number(5)?,
+                        strata_family: family_column
+                            .and_then(|c| record.get(c))
+                            .unwrap_or("")
+                            .trim()
+                            .to_string(),
                     },
                 ));
             }
@@ -147,6 +157,19 @@ fn assemble(path: &Path, rows: Vec<(u64, FileRow)>) -> Result<StratifiedSample> 
         )
     })?;
     let threshold = first.strata_threshold;
+    let family_text = first.strata_family.clone();
+    let family = match family_text.as_str() {
+        "" => None,
+        name => Some(name.parse::<SketchFamily>().map_err(|e| {
+            bad(
+                *first_line,
+                format!(
+                    "strata_family: `{}`: {e}",
+                    crate::io::excerpt::excerpt(name)
+                ),
+            )
+        })?),
+    };
     let (banding_text, threshold_bits) = (first.strata_banding.clone(), threshold.to_bits());
     let mut strata = [
         Stratum {
@@ -176,11 +199,14 @@ fn assemble(path: &Path, rows: Vec<(u64, FileRow)>) -> Result<StratifiedSample> 
                 ));
             }
         };
-        if row.strata_banding != banding_text || row.strata_threshold.to_bits() != threshold_bits {
+        if row.strata_banding != banding_text
+            || row.strata_threshold.to_bits() != threshold_bits
+            || row.strata_family != family_text
+        {
             return Err(bad(
                 line,
-                "strata_banding and strata_threshold differ from the first row's: one file \
-                 holds one sample; do not concatenate samples"
+                "strata_banding, strata_threshold and strata_family differ from the first \
+                 row's: one file holds one sample; do not concatenate samples"
                     .to_string(),
             ));
         }
@@ -241,6 +267,7 @@ fn assemble(path: &Path, rows: Vec<(u64, FileRow)>) -> Result<StratifiedSample> 
     Ok(StratifiedSample {
         banding,
         threshold,
+        family,
         strata: strata.into(),
     })
 }

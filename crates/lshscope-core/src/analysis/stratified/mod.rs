@@ -34,8 +34,8 @@ use crate::minhash::{
     Banding, IndexOptions, ShingleSets, Signatures, leading_signatures_of_sets, pairs_among,
 };
 use crate::minhash::{
-    BandingOptions, BucketLists, SketchScratch, Sketcher, bucket_lists_of_representatives,
-    first_of_each_row,
+    BandingOptions, BucketLists, SketchFamily, SketchScratch, Sketcher,
+    bucket_lists_of_representatives, first_of_each_row,
 };
 use crate::pairs::{Field, OutputFormat, RowWriter};
 use crate::terms::Setting::{EstimatePairs, NumPerm, Threshold, Uniform};
@@ -67,6 +67,7 @@ pub const COLUMNS: &[&str] = &[
     "stratum_pairs",
     "strata_banding",
     "strata_threshold",
+    "strata_family",
 ];
 
 /// One stratum: its exact size and the similarities drawn from it.
@@ -104,6 +105,10 @@ pub struct StratifiedSample {
     pub banding: Banding,
     /// The threshold it was chosen for: P(T) ≥ 1 − [`PERMISSIVE_MISS`].
     pub threshold: f64,
+    /// The sketch family whose signatures made the strata; `None` for a file written before
+    /// the file said it. Only the classic family's bands are known to miss pairs as the
+    /// S-curve says ([`StratifiedSample::top_with_hidden_pairs`] relies on it).
+    pub family: Option<SketchFamily>,
     /// Candidates first, then the others.
     pub strata: Vec<Stratum>,
 }
@@ -121,6 +126,7 @@ impl StratifiedSample {
     ) -> std::io::Result<()> {
         let mut out = RowWriter::new(w, format, COLUMNS, progress)?;
         let banding = format!("{}x{}", self.banding.bands, self.banding.rows);
+        let family = self.family.map_or("", SketchFamily::name);
         for stratum in &self.strata {
             let weight = stratum.weight();
             for &j in &stratum.similarities {
@@ -131,6 +137,7 @@ impl StratifiedSample {
                     Field::U64(stratum.pairs),
                     Field::Str(&banding),
                     Field::F64(self.threshold),
+                    Field::Str(family),
                 ])?;
             }
         }
@@ -325,6 +332,13 @@ impl StratifiedSample {
     /// stratum: 5 %) of the candidates' count; above it δ falls fast (10⁻¹¹ at 0.8 for the
     /// 25 × 2 banding of t = 0.5), and the top is the candidates' own.
     fn top_with_hidden_pairs(&self, t: f64, two_drawn: bool) -> Option<f64> {
+        // The bound needs the real miss rate at most 1 − P₀(t): the classic family's rows are
+        // independent draws, so its bands follow the S-curve; C-MinHash measured up to four
+        // times the formula's misses where P is near 1 (docs/families.md), and
+        // one-permutation hashing has not been measured at misses of 10⁻³.
+        if self.family != Some(SketchFamily::Classic) {
+            return None;
+        }
         let (candidates, others) = (self.strata.first()?, self.strata.get(1)?);
         if others.is_census() || others.pairs == 0 {
             return None;
@@ -730,15 +744,17 @@ pub fn strata_signatures(
 const SKETCH_CHUNK: usize = 2048;
 
 /// A sample of `m` pairs stratified by the permissive banding for `threshold` among the
-/// bandings of K = `num_perm`, from the shingle sets and signatures of one index (at least
-/// the banding's b × r leading rows of them), reproducible with `seed`.
+/// bandings of K = `num_perm`, from the shingle sets and signatures (of `family`) of one index
+/// (at least the banding's b × r leading rows of them), reproducible with `seed`.
 ///
 /// The candidates are taken whole when they number at most m/2, otherwise m/2 are drawn; the
 /// rest of the budget goes to the others. A corpus with at most m pairs is taken whole.
+#[allow(clippy::too_many_arguments)] // the index's parts, the design and the draw, each its own
 pub fn stratified_pair_sample(
     sets: &ShingleSets,
     sigs: &Signatures,
     num_perm: usize,
+    family: SketchFamily,
     m: usize,
     threshold: f64,
     seed: u64,
@@ -839,6 +855,7 @@ pub fn stratified_pair_sample(
     Ok(StratifiedSample {
         banding,
         threshold,
+        family: Some(family),
         strata: vec![
             Stratum {
                 name: CANDIDATES,
@@ -870,6 +887,97 @@ mod tests {
         );
         assert_eq!(file::parse_banding("0x5"), None);
         assert_eq!(file::parse_banding("twenty"), None);
+    }
+
+    /// A sample shaped like the Debian one at 0.8: 100,000 of 495,031 candidates drawn, 9,507
+    /// of them at or above t, and no hit in 100,000 draws among 2 × 10⁹ others.
+    fn debian_like(family: Option<SketchFamily>) -> StratifiedSample {
+        let mut candidates = vec![0.3; 100_000];
+        candidates[..9_507].fill(0.9);
+        StratifiedSample {
+            banding: permissive_banding(128, 0.8).unwrap(),
+            threshold: 0.8,
+            family,
+            strata: vec![
+                Stratum {
+                    name: CANDIDATES,
+                    pairs: 495_031,
+                    similarities: candidates,
+                },
+                Stratum {
+                    name: OTHERS,
+                    pairs: 2_011_853_489,
+                    similarities: vec![0.05; 100_000],
+                },
+            ],
+        }
+    }
+
+    /// With the classic family the count's top is the candidates' own plus at most 11 % for
+    /// pairs the permissive banding missed (P₀(0.8) ≥ 0.999); where the family's bands are
+    /// not known to follow the S-curve (C-MinHash, one-permutation, a file that does not say),
+    /// the others' draws alone bound it, three times higher.
+    #[test]
+    fn the_count_top_bounds_hidden_pairs_only_where_the_s_curve_holds() {
+        let top = |family| {
+            debian_like(family)
+                .intervals(18, 5, 0.8)
+                .unwrap()
+                .pairs_at_or_above
+                .1
+        };
+        let classic = top(Some(SketchFamily::Classic));
+        let estimate = 495_031.0 * 0.09507;
+        assert!(
+            classic > estimate && classic < 1.2 * estimate,
+            "{classic} vs {estimate}"
+        );
+        for family in [
+            Some(SketchFamily::OnePermutation),
+            Some(SketchFamily::CMinHash),
+            None,
+        ] {
+            let wide = top(family);
+            assert!(wide > 3.0 * estimate, "{family:?}: {wide}");
+        }
+        // The bound grows as t falls below the strata threshold, and stops at q ≥ 1/2.
+        let sample = debian_like(Some(SketchFamily::Classic));
+        let at = |t: f64| sample.intervals(18, 5, t).unwrap().pairs_at_or_above.1;
+        assert!(sample.top_with_hidden_pairs(0.8, true).is_some());
+        assert!(sample.top_with_hidden_pairs(0.6, true).is_none());
+        assert!(at(0.6) > 3.0 * estimate);
+    }
+
+    /// The family is written on every row and read back; a file from before the column is
+    /// read with no family, and one whose rows name two families is refused.
+    #[test]
+    fn the_family_goes_through_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut sample = debian_like(Some(SketchFamily::CMinHash));
+        sample.strata[0].similarities.truncate(3);
+        sample.strata[1].similarities.truncate(2);
+        sample.strata[0].pairs = 30;
+        sample.strata[1].pairs = 20;
+        let path = dir.path().join("s.csv");
+        let mut bytes = Vec::new();
+        sample.write(&mut bytes, OutputFormat::Csv, None).unwrap();
+        std::fs::write(&path, &bytes).unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        assert!(
+            text.lines().nth(1).unwrap().ends_with(",c-minhash"),
+            "{text}"
+        );
+        assert_eq!(read_stratified(&path).unwrap().unwrap(), sample);
+        let older: String = text
+            .lines()
+            .map(|l| l.rsplit_once(',').unwrap().0.to_string() + "\n")
+            .collect();
+        std::fs::write(&path, older).unwrap();
+        assert_eq!(read_stratified(&path).unwrap().unwrap().family, None);
+        let mixed = text.replacen(",c-minhash\n", ",classic\n", 1);
+        std::fs::write(&path, mixed).unwrap();
+        let error = read_stratified(&path).unwrap_err().to_string();
+        assert!(error.contains("do not concatenate samples"), "{error}");
     }
 
     #[test]
