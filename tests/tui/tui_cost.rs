@@ -281,6 +281,21 @@ fn without_a_truth_the_cost_view_estimates_recall_from_the_stratified_sample() {
         "the status line marks it: {shown}"
     );
     insta::assert_snapshot!("cost_tuning_sample_120x36", shown);
+    // The current banding's candidates are listed, so the status line gives this seed's
+    // precision exactly (listed at t over listed) and its recall against the sample's count
+    // of the corpus's pairs at t, where the details give the averages over hash seeds.
+    let listed = app.candidates().result().unwrap().pairs.len() as f64;
+    let found = app.pairs_at_or_above_t() as f64;
+    let status = shown.lines().rev().nth(2).unwrap();
+    let percent = lshscope_core::util::numfmt::percent_adaptive;
+    assert!(
+        status.contains(&format!(
+            "recall ≈{} (sampled) · precision {}",
+            percent(found / estimate.pairs_at_or_above.max(found)),
+            percent(found / listed)
+        )),
+        "{status}"
+    );
     // The sample is kept for this t, and for t up to 0.1 above it (stepping t keeps the
     // numbers on screen); below it, or past that, a new one is drawn at once, in the cost
     // view or out of it.

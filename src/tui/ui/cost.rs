@@ -510,13 +510,15 @@ fn tuning_lines(app: &App, cursor: Banding) -> Vec<Line<'static>> {
     )];
     lines.extend(interval(intervals.pairs_at_or_above, &count));
     for (name, value, bounds) in [
+        // Averages over hash seeds, as `tune` prints them: one seed's candidates can be far
+        // from them on short texts; the status line has the current banding's own.
         (
-            "recall@t",
+            "E[recall@t]",
             estimate.expected_recall,
             intervals.expected_recall,
         ),
         (
-            "precision",
+            "E[precision]",
             estimate.expected_precision,
             intervals.expected_precision,
         ),
@@ -538,7 +540,7 @@ fn tuning_lines(app: &App, cursor: Banding) -> Vec<Line<'static>> {
             format!("every pair of the corpus measured (t ≥ {})", s.threshold)
         } else {
             format!(
-                "sampled: {} pairs stratified by {} for t ≥ {}",
+                "sampled: {} pairs stratified by {} for t ≥ {}; E[…]: average over hash seeds",
                 thousands(s.sampled() as u64),
                 s.banding,
                 s.threshold

@@ -13,6 +13,7 @@ use super::pairs::TableRow;
 use crate::tui::app::{App, Focus};
 use crate::tui::keys::{Command, hint};
 use lshscope_core::minhash::scurve::candidate_probability;
+use lshscope_core::minhash::tune::realised_rates;
 use lshscope_core::util::numfmt::thousands;
 
 /// The pair list panel while it shows missed pairs.
@@ -179,8 +180,11 @@ pub fn status_spans(app: &App) -> Vec<Span<'static>> {
     spans
 }
 
-/// Without a truth: recall and precision of the current banding at t from the stratified
+/// Without a truth: recall and precision of the current banding at t with the stratified
 /// tuning sample (the cost view `H` draws it), marked as sampled unless it took every pair.
+/// Where the banding's candidates are listed, they are this seed's, as with a truth:
+/// precision is exact and recall divides the listed pairs at t by the sample's count of the
+/// corpus's ([`realised_rates`]). Otherwise they are the sample's averages over hash seeds.
 fn sampled_status_spans(app: &App) -> Vec<Span<'static>> {
     let theme = app.theme();
     let truth = app.truth();
@@ -190,6 +194,31 @@ fn sampled_status_spans(app: &App) -> Vec<Span<'static>> {
         return Vec::new();
     };
     let exact = truth.sample().is_some_and(|s| s.is_census());
+    let listed = app.candidates().result().filter(|r| {
+        r.banding == app.curve().banding
+            && app.candidates().estimated().is_none()
+            && app.imported().source().is_none()
+    });
+    if let Some(listed) = listed {
+        let rates = realised_rates(
+            listed.pairs.len() as u64,
+            app.pairs_at_or_above_t() as u64,
+            estimate.pairs_at_or_above,
+            intervals.pairs_at_or_above,
+        );
+        let recall = match rates.recall {
+            Some((r, _)) if exact => format!("· recall {} ", percent(Some(r))),
+            Some((r, _)) => format!("· recall ≈{} (sampled) ", percent(Some(r))),
+            None => "· recall n/a ".to_string(),
+        };
+        return vec![
+            Span::styled(recall, theme.key()),
+            Span::styled(
+                format!("· precision {} ", percent(rates.precision)),
+                theme.key(),
+            ),
+        ];
+    }
     // As `tune` prints them: n/a with too few sampled pairs at t to say anything.
     let measurable =
         |v: Option<f64>, bounds: Option<(f64, f64)>| v.filter(|_| exact || bounds.is_some());

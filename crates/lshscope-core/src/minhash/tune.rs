@@ -438,6 +438,44 @@ impl SampledIntervals {
     }
 }
 
+/// Recall and precision of one seed's candidates, listed, where no truth is at hand: what a
+/// scan with this seed finds, where the sample's figures are averages over hash seeds (on
+/// short texts one seed's count of candidates can be several times their average).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RealisedRates {
+    /// The listed candidates at or above t over all listed candidates: exact.
+    pub precision: Option<f64>,
+    /// The listed candidates at or above t over the corpus's pairs at or above t, whose count
+    /// is estimated: the estimate and its 95 % interval (from the count's).
+    pub recall: Option<(f64, (f64, f64))>,
+}
+
+/// [`RealisedRates`] of `candidates` listed, `at_or_above` of them at or above t, against an
+/// estimate of the corpus's pairs at or above t with its 95 % interval. A listed pair at or
+/// above t is one of the corpus's, so the count is never taken below `at_or_above`, and
+/// recall is never above 1.
+pub fn realised_rates(
+    candidates: u64,
+    at_or_above: u64,
+    corpus_at_or_above: f64,
+    interval: (f64, f64),
+) -> RealisedRates {
+    let found = at_or_above as f64;
+    let share = |corpus: f64| {
+        let corpus = corpus.max(found);
+        if corpus > 0.0 { found / corpus } else { 1.0 }
+    };
+    RealisedRates {
+        precision: (candidates > 0).then(|| found / candidates as f64),
+        recall: (corpus_at_or_above > 0.0 || at_or_above > 0).then(|| {
+            (
+                share(corpus_at_or_above),
+                (share(interval.1), share(interval.0)),
+            )
+        }),
+    }
+}
+
 /// [`SampledIntervals`] of (b, r) at `threshold` over the sample `rows` of (similarity,
 /// weight); `None` for an empty sample.
 pub fn sampled_intervals(
@@ -574,6 +612,23 @@ pub fn best_recall_within_budget_among(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The Debian case of a new user's trial: 480,050 candidates listed at 20 × 5, 45,751 of
+    /// them at or above 0.8, against ≈47,063 (46,043–52,215) pairs in the corpus: precision
+    /// 9.53 % exactly (the sample's average over seeds said ≈10.9 %), recall ≈97.2 %; a count
+    /// estimated below what is listed is taken as the listed count.
+    #[test]
+    fn realised_rates_divide_the_listed_pairs() {
+        let r = realised_rates(480_050, 45_751, 47_063.0, (46_043.0, 52_215.0));
+        assert_eq!(r.precision, Some(45_751.0 / 480_050.0));
+        let (recall, (low, high)) = r.recall.unwrap();
+        assert_eq!(recall, 45_751.0 / 47_063.0);
+        assert_eq!((low, high), (45_751.0 / 52_215.0, 45_751.0 / 46_043.0));
+        let below = realised_rates(100, 60, 50.0, (40.0, 70.0));
+        assert_eq!(below.recall, Some((1.0, (60.0 / 70.0, 1.0))));
+        let none = realised_rates(0, 0, 0.0, (0.0, 0.0));
+        assert_eq!((none.precision, none.recall), (None, None));
+    }
 
     #[test]
     fn corpus_estimate_by_hand() {
