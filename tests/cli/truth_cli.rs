@@ -319,6 +319,14 @@ fn estimate_pairs_samples_by_strata_and_tune_reads_them() {
     );
     // The candidates of the permissive banding are few here: taken whole.
     assert!(report["notes"].to_string().contains("all "), "{report}");
+    // What the figures are about, and where one seed's spread is measured.
+    assert!(
+        report["notes"]
+            .to_string()
+            .contains("averages over hash seeds, and their intervals are about those averages")
+            && report["notes"].to_string().contains("--seeds 5"),
+        "{report}"
+    );
     let given = &report["rows"].as_array().unwrap()[0];
     assert!(given["sampled"]["expected_recall"].is_array(), "{given}");
     assert!(given["corpus"]["expected_recall"].is_number(), "{given}");
