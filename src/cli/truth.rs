@@ -57,7 +57,7 @@ pub struct TruthArgs {
     /// --similarities`: half from the candidates of a permissive banding (which hold the
     /// pairs at and above -t, default 0.5), half from the other pairs, each row with its
     /// stratum and weight; print their Jaccard distribution.
-    #[arg(long, value_name = "M")]
+    #[arg(long, value_name = "M", value_parser = parse_pair_budget)]
     pub estimate_pairs: Option<usize>,
     /// With --estimate-pairs: M distinct pairs uniformly at random instead (`jaccard,weight`
     /// rows, the format before strata).
@@ -425,6 +425,16 @@ fn render_stratified(sample: &StratifiedSample, threshold: Option<f64>) -> Strin
         );
     }
     out
+}
+
+/// `--estimate-pairs M`: a number of pairs, at least one (a sample of none would be written,
+/// and refused only by `tune` reading it).
+fn parse_pair_budget(text: &str) -> std::result::Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("a sample needs at least one pair: try 100000".to_string()),
+        Ok(m) => Ok(m),
+        Err(_) => Err(format!("expected a whole number of pairs, got `{text}`")),
+    }
 }
 
 /// A share as a percentage with enough digits for the tiny shares of high similarities.

@@ -615,3 +615,27 @@ fn scan_with_truth_streams_and_unsorted_agrees() {
         "the cap cut a bucket"
     );
 }
+
+/// `--estimate-pairs 0` is refused at once (exit 2, saying what to give), instead of writing
+/// a sample without rows that only `tune` refuses later.
+#[test]
+fn a_sample_of_no_pairs_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_corpus(dir.path());
+    let out = dir.path().join("s.csv");
+    let run = lshscope(&[
+        "truth",
+        input.to_str().unwrap(),
+        "--estimate-pairs",
+        "0",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        text(&run.stderr).contains("a sample needs at least one pair"),
+        "{}",
+        text(&run.stderr)
+    );
+    assert!(!out.exists());
+}

@@ -1730,3 +1730,32 @@ fn corpus_with_repeated_ids_is_tuned_without_the_id_warning() {
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains(warning));
 }
+
+/// Pairs that all reach a high Jaccard given as `--similarities` (a truth file, as a new user
+/// passed one) are said to be no sample of all pairs, with the options that read them; a
+/// sample holding dissimilar pairs gets no such note.
+#[test]
+fn similarities_from_a_threshold_up_are_called_what_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let truth = dir.path().join("truth.csv");
+    std::fs::write(
+        &truth,
+        "id_a,id_b,jaccard\na,b,0.91\na,c,0.84\nb,c,0.8\nd,e,1\n",
+    )
+    .unwrap();
+    let report = tune_json(&["-t", "0.8", "--similarities", truth.to_str().unwrap()]);
+    let notes = report["notes"].to_string();
+    assert!(
+        notes.contains("has Jaccard ≥ 0.8: not a sample of all pairs")
+            && notes.contains("--truth")
+            && notes.contains("--pairs"),
+        "{notes}"
+    );
+    let sample = tune_json(&["-t", "0.8", "--similarities", SIMILARITIES]);
+    assert!(
+        !sample["notes"]
+            .to_string()
+            .contains("not a sample of all pairs"),
+        "{sample}"
+    );
+}

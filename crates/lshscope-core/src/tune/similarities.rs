@@ -11,7 +11,9 @@ use crate::minhash::scurve::candidate_probability;
 use crate::minhash::tune::{
     MIN_SAMPLED_AT_THRESHOLD, SampledIntervals, SimilarityDistribution, sampled_intervals,
 };
-use crate::terms::Setting::{Budget, Corpus, EstimatePairs, ScanBanding, Seeds, Threshold};
+use crate::terms::Setting::{
+    Budget, Corpus, EstimatePairs, Pairs, ScanBanding, Seeds, Threshold, Truth,
+};
 use crate::util::numfmt::{for_count, percent_fine, thousands};
 
 /// A pairs file whose lowest Jaccard is at least this probably comes from a scan with
@@ -107,10 +109,28 @@ impl Evidence {
         }
         let weighted = crate::pairs::read_weighted_similarities(path, true)?;
         if weighted.iter().all(|&(_, w)| w == 1.0) {
+            let values = similarities_of(&weighted);
+            // Pairs that all reach a high Jaccard are no sample of a corpus's pairs (those are
+            // mostly dissimilar) but a truth file or thresholded candidates, passed here as
+            // a new user did: the table would look plausible and mean little.
+            let notes = thresholded_floor(&values)
+                .map(|lowest| {
+                    format!(
+                        "every pair in {} has Jaccard ≥ {}: not a sample of all pairs but pairs \
+                         from a threshold up (a truth file, or a scan's), so expected \
+                         candidates and precision count only them; give a truth file as \
+                         {Truth}, a scan's pairs as {Pairs}, or sample all pairs with \
+                         `truth {} N`",
+                        path.display(),
+                        crate::util::numfmt::decimal(lowest),
+                        EstimatePairs.in_code()
+                    )
+                })
+                .into_iter()
+                .collect();
             return Ok(Evidence {
-                distribution: SimilarityDistribution::from_similarities(&similarities_of(
-                    &weighted,
-                )),
+                distribution: SimilarityDistribution::from_similarities(&values),
+                notes,
                 ..Evidence::empty(path)
             });
         }
