@@ -206,6 +206,9 @@ const MAIN: &[Context] = &[Curve, Histogram, Pairs];
 const LIVE: &[Context] = &[Curve, Histogram, Pairs, Viewer, Clusters, Cluster, Cost];
 /// Where a pair is at hand to label: the viewer, the pair lists, an open cluster's edges.
 const LABELING: &[Context] = &[Curve, Histogram, Pairs, Viewer, Cluster];
+/// Where the exact truth can be joined: the main screen and the cost view, whose recall it
+/// makes exact (the status line asks for it there too).
+const TRUTH: &[Context] = &[Curve, Histogram, Pairs, Cost];
 
 /// The key table. The first row that matches a key in the current context wins, so rows for
 /// a single panel come before rows that apply everywhere.
@@ -306,7 +309,7 @@ pub const BINDINGS: &[Binding] = {
     bind(&[ch('x')], ClearLabel, LABELING, "remove the pair's label", None),
     bind(&[ch('a')], ToggleAdvance, LABELING, "auto-advance after a label (on/off)", None),
     bind(&[ch('e')], Export, MAIN, "export pairs (CSV), plots (SVG, PNG)", None),
-    bind(&[ch('T')], ComputeTruth, MAIN, "exact truth ≥ t (join; small corpora)", Some("truth")),
+    bind(&[ch('T')], ComputeTruth, TRUTH, "exact truth ≥ t (join; small corpora)", Some("truth")),
     bind(&[ch('m')], ToggleMissed, MAIN, "list missed true pairs / candidates", Some("missed")),
     // Out of the footer: it is full at 140 columns (help lists it).
     bind(&[ch('C')], ToggleClusters, MAIN, "clusters view (what dedup removes)", None),
@@ -497,6 +500,10 @@ mod tests {
             Some(Command::CursorLeft)
         );
         assert_eq!(lookup(&key('l'), Context::Cost), Some(Command::CursorRight));
+        assert_eq!(
+            lookup(&key('T'), Context::Cost),
+            Some(Command::ComputeTruth)
+        );
         assert_eq!(lookup(&code(KeyCode::Up), Context::Cost), Some(Command::Up));
         assert_eq!(
             lookup(&code(KeyCode::Enter), Context::Cost),

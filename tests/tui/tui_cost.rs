@@ -405,3 +405,34 @@ fn the_current_banding_shows_its_listed_count_beside_the_grids_estimate() {
     let shown = screen(&app, SIZE.0, SIZE.1);
     assert!(!shown.contains("(listed)"), "{shown}");
 }
+
+/// With a truth joined at a higher t than the current one, the cost view says its recall is
+/// unknown and how to join again, as the status line does, and `T` joins from the cost view.
+#[test]
+fn below_the_truths_floor_the_cost_view_asks_for_a_new_join_and_t_starts_it() {
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = sample_app(dir.path(), SIZE);
+    cmd(&mut app, Command::ComputeTruth);
+    assert_eq!(run_effects(&mut app), 1, "one truth job");
+    cmd(&mut app, Command::ToggleCost);
+    run_effects(&mut app);
+    assert!(!screen(&app, SIZE.0, SIZE.1).contains("recall@t     ? (truth"));
+    let joined_at = app.curve().threshold;
+    cmd(&mut app, Command::ThresholdDown);
+    let shown = screen(&app, SIZE.0, SIZE.1);
+    assert!(
+        shown.contains(&format!("recall@t     ? (truth ≥ {joined_at}; T)")),
+        "{shown}"
+    );
+    assert!(app.take_effects().is_empty());
+    let key = KeyEvent::new(KeyCode::Char('T'), KeyModifiers::NONE);
+    let action = lshscope::tui::key_action(&app, &key).expect("T is bound in the cost view");
+    app.update(action);
+    assert!(
+        app.take_effects()
+            .iter()
+            .any(|e| matches!(e, Effect::Truth(_))),
+        "T in the cost view joins at the new t"
+    );
+}

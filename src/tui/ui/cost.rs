@@ -13,6 +13,7 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use crate::tui::app::App;
 use crate::tui::cost::CostMetric;
+use crate::tui::keys::{Command, hint};
 use lshscope_core::analysis::cost::{CostCell, CostGrid, PairCount};
 use lshscope_core::minhash::Banding;
 use lshscope_core::minhash::scurve::similarity_at_probability;
@@ -455,7 +456,22 @@ fn tuning_lines(app: &App, cursor: Banding) -> Vec<Line<'static>> {
             value,
         ])
     };
-    if truth.truth().is_some() {
+    if let Some(known) = truth.truth() {
+        // A truth joined at a higher t leaves the pairs between t and its floor unknown: the
+        // status line asks for a new join, and this says it in its words.
+        if app.truth_below_floor() {
+            return vec![row(
+                "recall@t",
+                Span::styled(
+                    format!(
+                        "? (truth ≥ {}; {})",
+                        super::missed::floor_text(known.floor),
+                        hint(Command::ComputeTruth)
+                    ),
+                    theme.warning(),
+                ),
+            )];
+        }
         let here = if cursor == app.curve().banding {
             "exact (truth), on the status line"
         } else {

@@ -403,7 +403,7 @@ impl MeasuredOverlay {
 
 /// The truth's floor for display, rounded *up* to 3 decimals: "truth ≥ x" then never claims
 /// pairs below what the file covers.
-fn floor_text(floor: f64) -> String {
+pub(super) fn floor_text(floor: f64) -> String {
     let text = format!("{:.3}", (floor * 1000.0).ceil() / 1000.0);
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
