@@ -399,7 +399,7 @@ fn the_current_banding_shows_its_listed_count_beside_the_grids_estimate() {
         )),
         "{candidates}"
     );
-    assert!(shown.contains("grid's estimate ≈"), "{shown}");
+    assert!(shown.contains("  grid est.  ≈"), "{shown}");
     // Another banding under the cursor has only the grid's estimate.
     cmd(&mut app, Command::Up);
     let shown = screen(&app, SIZE.0, SIZE.1);

@@ -345,16 +345,22 @@ fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding
             && app.candidates().estimated().is_none()
             && app.imported().source().is_none()
     });
-    let pairs = match (listed, &cell.pairs) {
-        (Some(r), PairCount::Estimated(e)) => vec![
-            format!("{} (listed)", thousands(r.pairs.len() as u64)),
-            format!("  grid's estimate {e}"),
-        ],
-        _ => pairs_text(&cell.pairs),
-    };
-    lines.push(row("candidates", pairs[0].clone()));
-    for more in &pairs[1..] {
-        lines.push(row("", more.clone()));
+    match (listed, &cell.pairs) {
+        (Some(r), PairCount::Estimated(e)) => {
+            lines.push(row(
+                "candidates",
+                format!("{} (listed)", thousands(r.pairs.len() as u64)),
+            ));
+            // In the label column, so that at 80 columns the estimate keeps its line.
+            lines.push(row("  grid est.", e.to_string()));
+        }
+        _ => {
+            let pairs = pairs_text(&cell.pairs);
+            lines.push(row("candidates", pairs[0].clone()));
+            for more in &pairs[1..] {
+                lines.push(row("", more.clone()));
+            }
+        }
     }
     lines.push(row(
         "bucket pairs",
@@ -542,7 +548,11 @@ fn tuning_lines(app: &App, cursor: Banding) -> Vec<Line<'static>> {
         match (value, bounds.or(exact.then_some((0.0, 0.0)))) {
             (Some(v), Some(b)) => {
                 lines.push(row(name, Span::raw(format!("{mark}{}", percent(v)))));
-                lines.extend(interval(b, &percent));
+                // Ends that round to one figure say more decimals (99.88 % – 99.91 %).
+                let (low, high) = lshscope_core::util::numfmt::percent_interval(b.0, b.1);
+                lines.extend(
+                    (!exact).then(|| row("", Span::raw(format!("  95 %: {low} – {high}")))),
+                );
             }
             _ => lines.push(row(
                 name,

@@ -72,6 +72,29 @@ pub fn percent_adaptive(p: f64) -> String {
     format!("{v:.decimals$} %")
 }
 
+/// The two ends of an interval of proportions as percentages that stay apart: with
+/// [`percent_adaptive`]'s decimals where those tell the ends apart, else one more decimal at a
+/// time (up to four) until they do, the low end rounded down and the high end up, so that
+/// 0.9988–0.99909 reads `99.88 % – 99.91 %`, not `99.9 % – 99.9 %`.
+pub fn percent_interval(low: f64, high: f64) -> (String, String) {
+    let (low_text, high_text) = (percent_adaptive(low), percent_adaptive(high));
+    if low_text != high_text || low >= high {
+        return (low_text, high_text);
+    }
+    let (lo, hi) = (100.0 * low, 100.0 * high);
+    for decimals in 1..=4 {
+        let scale = 10f64.powi(decimals);
+        if (lo * scale).round() != (hi * scale).round() || decimals == 4 {
+            let d = decimals as usize;
+            return (
+                format!("{:.d$} %", (lo * scale).floor() / scale),
+                format!("{:.d$} %", (hi * scale).ceil() / scale),
+            );
+        }
+    }
+    unreachable!("the loop returns at four decimals")
+}
+
 /// A share in a sentence: whole percent from 10 % up (`66 %`), one decimal below (`3.4 %`).
 pub fn percent_rough(p: f64) -> String {
     let v = 100.0 * p;
@@ -186,6 +209,18 @@ pub fn bands_by_rows(bands: usize, rows: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn interval_ends_stay_apart() {
+        use super::percent_interval;
+        let text = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(
+            percent_interval(0.9988, 0.99909),
+            text("99.88 %", "99.91 %")
+        );
+        assert_eq!(percent_interval(0.772, 0.826), text("77.2 %", "82.6 %"));
+        assert_eq!(percent_interval(0.5, 0.5), text("50.0 %", "50.0 %"));
+    }
+
     #[test]
     fn decimals_cut_say_so() {
         assert_eq!(decimal_cut(0.27184466019417475, 4), "0.2718…");
