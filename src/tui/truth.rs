@@ -144,6 +144,28 @@ pub struct Truth {
     /// ([`lshscope_core::analysis::redraws`]); `None` when the truth is too large to keep them
     /// ([`REDRAW_BYTES`]), and then the bars are binomial and say so.
     pub redraws: Option<Arc<RedrawAgreement>>,
+    /// The pairs' Jaccards, for the expected recall of any banding (the cost view's cursor).
+    pub similarities: Arc<SimilarityDistribution>,
+}
+
+impl Truth {
+    fn new(
+        pairs: Vec<TruthPair>,
+        origin: TruthOrigin,
+        floor: f64,
+        seconds: f64,
+        redraws: Option<Arc<RedrawAgreement>>,
+    ) -> Truth {
+        let jaccards: Vec<f64> = pairs.iter().map(|p| p.jaccard).collect();
+        Truth {
+            similarities: Arc::new(SimilarityDistribution::from_similarities(&jaccards)),
+            pairs: Arc::new(pairs),
+            origin,
+            floor,
+            seconds,
+            redraws,
+        }
+    }
 }
 
 /// Memory the explorer gives the redraw masks of a truth: 256 MiB, 16 redraws of a million
@@ -654,13 +676,13 @@ pub fn run_truth_job(job: &TruthJob) -> Option<TruthDone> {
                 Ok(pairs) => {
                     let floor = truth_floor(pairs.iter().map(|p| p.jaccard)).unwrap_or(0.0);
                     let redraws = redraw(data, &pairs, &data.index.options, progress)?;
-                    Ok(Truth {
-                        pairs: Arc::new(pairs),
-                        origin: TruthOrigin::File(path.clone()),
+                    Ok(Truth::new(
+                        pairs,
+                        TruthOrigin::File(path.clone()),
                         floor,
-                        seconds: start.elapsed().as_secs_f64(),
+                        start.elapsed().as_secs_f64(),
                         redraws,
-                    })
+                    ))
                 }
                 Err(e) => Err(TruthFailure::BadFile(e)),
             }
@@ -676,15 +698,15 @@ pub fn run_truth_job(job: &TruthJob) -> Option<TruthDone> {
             match join(data, *threshold, job.request.budget_seconds, progress) {
                 Ok(pairs) => {
                     let redraws = redraw(data, &pairs, &data.index.options, progress)?;
-                    Ok(Truth {
-                        pairs: Arc::new(pairs),
-                        origin: TruthOrigin::Computed {
+                    Ok(Truth::new(
+                        pairs,
+                        TruthOrigin::Computed {
                             threshold: *threshold,
                         },
-                        floor: *threshold,
-                        seconds: start.elapsed().as_secs_f64(),
+                        *threshold,
+                        start.elapsed().as_secs_f64(),
                         redraws,
-                    })
+                    ))
                 }
                 Err(Error::Cancelled) => return None,
                 // A refusal travels from `join` as Error::Refused.

@@ -419,6 +419,29 @@ fn below_the_truths_floor_the_cost_view_asks_for_a_new_join_and_t_starts_it() {
     run_effects(&mut app);
     assert!(!screen(&app, SIZE.0, SIZE.1).contains("recall@t     ? (truth"));
     let joined_at = app.curve().threshold;
+    // Another banding under the cursor shows its expected recall over the truth's pairs,
+    // as `tune --truth` gives it, so bandings compare without moving there.
+    cmd(&mut app, Command::Up);
+    let cursor = app.cost().cursor().expect("the cost view is open");
+    assert_ne!(cursor, app.curve().banding);
+    let truth = app.truth().truth().unwrap();
+    let expected = lshscope_core::minhash::tune::corpus_estimate(
+        &truth.similarities,
+        cursor.bands,
+        cursor.rows,
+        joined_at,
+    )
+    .expected_recall
+    .unwrap();
+    let shown = screen(&app, SIZE.0, SIZE.1);
+    assert!(
+        shown.contains(&format!(
+            "E[recall@t]  {} (truth)",
+            lshscope_core::util::numfmt::percent_adaptive(expected)
+        )),
+        "{shown}"
+    );
+    cmd(&mut app, Command::Down);
     cmd(&mut app, Command::ThresholdDown);
     let shown = screen(&app, SIZE.0, SIZE.1);
     assert!(

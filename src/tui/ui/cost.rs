@@ -478,12 +478,31 @@ fn tuning_lines(app: &App, cursor: Banding) -> Vec<Line<'static>> {
                 ),
             )];
         }
-        let here = if cursor == app.curve().banding {
-            "exact (truth), on the status line"
-        } else {
-            "exact (truth) once moved here"
-        };
-        return vec![row("recall@t", Span::styled(here, theme.good()))];
+        if cursor == app.curve().banding {
+            return vec![row(
+                "recall@t",
+                Span::styled("exact (truth), on the status line", theme.good()),
+            )];
+        }
+        // Another banding: its expected recall over the truth's pairs at t, exactly (the mean
+        // of its P(s) over them, as `tune --truth` prints it), so bandings compare.
+        let recall = lshscope_core::minhash::tune::corpus_estimate(
+            &known.similarities,
+            cursor.bands,
+            cursor.rows,
+            t,
+        )
+        .expected_recall;
+        return vec![row(
+            "E[recall@t]",
+            match recall {
+                Some(r) => Span::raw(format!(
+                    "{} (truth)",
+                    lshscope_core::util::numfmt::percent_adaptive(r)
+                )),
+                None => Span::styled("n/a: no truth pair ≥ t", theme.warning()),
+            },
+        )];
     }
     if let Some(job) = truth.sample_job().running() {
         let done = job
