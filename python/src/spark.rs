@@ -831,7 +831,7 @@ pub fn permissive_banding(
 /// `path` atomically (CSV or JSON Lines and the compression by its name, as `truth -o`), or,
 /// without a path, returned as the bytes of `format` (`"csv"` or `"jsonl"`, uncompressed).
 #[pyfunction]
-#[pyo3(signature = (path, *, bands, rows, threshold, candidates, candidate_pairs, others, other_pairs, family, format=None))]
+#[pyo3(signature = (path, *, bands, rows, threshold, candidates, candidate_pairs, others, other_pairs, family=None, format=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn write_stratified_sample<'py>(
     py: Python<'py>,
@@ -843,7 +843,7 @@ pub fn write_stratified_sample<'py>(
     candidate_pairs: u64,
     others: PyReadonlyArray1<'py, f64>,
     other_pairs: u64,
-    family: &str,
+    family: Option<&str>,
     format: Option<&str>,
 ) -> PyResult<Option<Bound<'py, pyo3::types::PyBytes>>> {
     use lshscope_core::analysis::stratified::{CANDIDATES, OTHERS, StratifiedSample, Stratum};
@@ -873,12 +873,13 @@ pub fn write_stratified_sample<'py>(
         }
     }
     let family = family
-        .parse::<lshscope_core::minhash::SketchFamily>()
+        .map(str::parse::<lshscope_core::minhash::SketchFamily>)
+        .transpose()
         .map_err(to_py)?;
     let sample = StratifiedSample {
         banding: Banding { bands, rows },
         threshold,
-        family: Some(family),
+        family,
         strata: strata.into(),
     };
     let write = |w: &mut dyn std::io::Write, format: OutputFormat| -> std::io::Result<()> {

@@ -423,6 +423,20 @@ fn render_stratified(sample: &StratifiedSample, threshold: Option<f64>) -> Strin
             thousands(iv.pairs_at_or_above.0.floor() as u64),
             thousands(iv.pairs_at_or_above.1.ceil() as u64)
         );
+        // Where the banding's misses cannot bound the pairs hidden among the others, the
+        // top rests on their draws, where a few stand for millions of pairs: said here,
+        // since it looks like a bug otherwise.
+        if let Some(why) = sample.hidden_pairs_unbounded(t)
+            && let Some(others) = sample.strata.get(1).filter(|s| !s.is_census())
+        {
+            let _ = writeln!(
+                out,
+                "  the top rests on {} draws among the {} other pairs, which cannot rule out \
+                 similar pairs hidden there: {why}",
+                thousands(others.similarities.len() as u64),
+                thousands(others.pairs),
+            );
+        }
     }
     out
 }

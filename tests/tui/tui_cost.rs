@@ -328,13 +328,28 @@ fn without_a_truth_the_cost_view_estimates_recall_from_the_stratified_sample() {
     cmd(&mut app, Command::ThresholdUp);
     let past = app.curve().threshold;
     assert!((past - t - 0.11).abs() < 1e-9);
-    assert_eq!(
-        samples_asked(&mut app),
-        [past],
+    let (late, others): (Vec<_>, Vec<_>) = app
+        .take_effects()
+        .into_iter()
+        .partition(|e| matches!(e, Effect::Sample(_)));
+    assert!(
+        matches!(late.as_slice(), [Effect::Sample(job)] if job.request.threshold == past),
         "past T + 0.1, a new sample"
     );
+    run_given_effects(&mut app, others);
+    // Back to T + 0.1 before that sample arrives: the one held serves it, and when the late
+    // one replaces it (it serves from T + 0.11 up), t gets a sample of its own again.
+    cmd(&mut app, Command::ThresholdDown);
+    let back = app.curve().threshold;
+    assert_eq!(samples_asked(&mut app), Vec::<f64>::new());
+    run_given_effects(&mut app, late);
+    assert_eq!(
+        samples_asked(&mut app),
+        [back],
+        "a late sample that does not serve t"
+    );
     cmd(&mut app, Command::ToggleCost);
-    for _ in 0..12 {
+    for _ in 0..11 {
         cmd(&mut app, Command::ThresholdDown);
     }
     let below = app.curve().threshold;

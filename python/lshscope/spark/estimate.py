@@ -30,7 +30,7 @@ candidates are, its candidate rows do.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 import numpy as np
 import pyarrow as pa
@@ -74,7 +74,9 @@ class StratifiedSample(NamedTuple):
     candidates: np.ndarray
     other_pairs: int
     others: np.ndarray
-    family: str = "classic"
+    # The sketch family that made the strata; None (unknown) keeps the count's top on the
+    # draws alone, as for a file that does not say.
+    family: Optional[str] = None
 
     def is_census(self, stratum):
         """Whether ``stratum`` ("candidates" or "others") was taken whole."""
@@ -108,8 +110,8 @@ def estimate_pairs(
     Raises ValueError when the others are too rare to draw and too many to list (as the
     CLI refuses).
     """
-    if pairs < 0:
-        raise ValueError(f"the sample size must be at least 0, got {pairs}")
+    if pairs < 1:
+        raise ValueError(f"the sample size must be at least 1, got {pairs}")
     bands, rows, threshold = _kernels.permissive_banding(num_perm, threshold)
     sketch = _Sketch(num_perm, seed, shingle, profile, family, bands, rows)
     _check_options(sketch, 0.0, None)

@@ -273,8 +273,8 @@ def main(argv=None):
     profile = None if args.profile in (None, "lshscope") else args.profile
     try:
         if estimate:
-            if args.pairs < 0:
-                raise ValueError(f"--pairs must be at least 0, got {args.pairs}")
+            if args.pairs < 1:
+                raise ValueError(f"--pairs must be at least 1, got {args.pairs}")
             if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
                 raise ValueError(f"--threshold must be in (0, 1], got {args.threshold:g}")
             bands, rows, _ = _kernels.permissive_banding(args.num_perm, args.threshold)

@@ -462,6 +462,16 @@ impl App {
         &self.imported
     }
 
+    /// `banding`'s candidates when they are listed, every one (not drawn, not a file's
+    /// pairs): this seed's, whose counts are exact.
+    pub fn listed_candidates(&self, banding: Banding) -> Option<&super::candidates::BandOutcome> {
+        self.candidates.result().filter(|r| {
+            r.banding == banding
+                && self.candidates.estimated().is_none()
+                && self.imported.source().is_none()
+        })
+    }
+
     pub fn cost(&self) -> &CostState {
         &self.cost
     }

@@ -340,11 +340,7 @@ fn render_details(frame: &mut Frame, app: &App, grid: &CostGrid, cursor: Banding
     let mut lines = Vec::new();
     // The current banding's candidates are listed, exactly: its count comes first, the grid's
     // estimate (from its sample of documents) after it, so the two never seem to disagree.
-    let listed = app.candidates().result().filter(|r| {
-        r.banding == cursor
-            && app.candidates().estimated().is_none()
-            && app.imported().source().is_none()
-    });
+    let listed = app.listed_candidates(cursor);
     match (listed, &cell.pairs) {
         (Some(r), PairCount::Estimated(e)) => {
             lines.push(row(
@@ -550,6 +546,28 @@ fn tuning_lines(app: &App, cursor: Banding) -> Vec<Line<'static>> {
         Span::raw(format!("{mark}{}", count(estimate.pairs_at_or_above))),
     )];
     lines.extend(interval(intervals.pairs_at_or_above, &count));
+    // The current banding's candidates, listed, are this seed's: its own precision is exact
+    // and its recall divides them by the count above, as the status line shows them.
+    if cursor == app.curve().banding
+        && let Some(rates) = super::missed::listed_rates(app)
+    {
+        if let Some((recall, (low, high))) = rates.recall
+            && (exact || intervals.threshold_is_measurable())
+        {
+            lines.push(row(
+                "recall@t",
+                Span::raw(format!("{mark}{} (seed)", percent(recall))),
+            ));
+            let (low, high) = lshscope_core::util::numfmt::percent_interval(low, high);
+            lines.extend((!exact).then(|| row("", Span::raw(format!("  95 %: {low} – {high}")))));
+        }
+        if let Some(precision) = rates.precision {
+            lines.push(row(
+                "precision",
+                Span::raw(format!("{} (seed)", percent(precision))),
+            ));
+        }
+    }
     for (name, value, bounds) in [
         // Averages over hash seeds, as `tune` prints them: one seed's candidates can be far
         // from them on short texts; the status line has the current banding's own.

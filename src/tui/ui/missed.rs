@@ -13,7 +13,7 @@ use super::pairs::TableRow;
 use crate::tui::app::{App, Focus};
 use crate::tui::keys::{Command, hint};
 use lshscope_core::minhash::scurve::candidate_probability;
-use lshscope_core::minhash::tune::realised_rates;
+use lshscope_core::minhash::tune::{RealisedRates, realised_rates};
 use lshscope_core::util::numfmt::thousands;
 
 /// The pair list panel while it shows missed pairs.
@@ -180,6 +180,22 @@ pub fn status_spans(app: &App) -> Vec<Span<'static>> {
     spans
 }
 
+/// The current banding's own recall and precision at t where its candidates are listed and
+/// a tuning sample estimates the corpus's pairs at t ([`realised_rates`]): precision exact,
+/// recall over the sample's count, with its interval.
+pub fn listed_rates(app: &App) -> Option<RealisedRates> {
+    let listed = app.listed_candidates(app.curve().banding)?;
+    let (estimate, intervals) = app
+        .truth()
+        .sampled_estimates(app.curve().banding, app.curve().threshold)?;
+    Some(realised_rates(
+        listed.pairs.len() as u64,
+        app.pairs_at_or_above_t() as u64,
+        estimate.pairs_at_or_above,
+        intervals.pairs_at_or_above,
+    ))
+}
+
 /// Without a truth: recall and precision of the current banding at t with the stratified
 /// tuning sample (the cost view `H` draws it), marked as sampled unless it took every pair.
 /// Where the banding's candidates are listed, they are this seed's, as with a truth:
@@ -194,22 +210,14 @@ fn sampled_status_spans(app: &App) -> Vec<Span<'static>> {
         return Vec::new();
     };
     let exact = truth.sample().is_some_and(|s| s.is_census());
-    let listed = app.candidates().result().filter(|r| {
-        r.banding == app.curve().banding
-            && app.candidates().estimated().is_none()
-            && app.imported().source().is_none()
-    });
-    if let Some(listed) = listed {
-        let rates = realised_rates(
-            listed.pairs.len() as u64,
-            app.pairs_at_or_above_t() as u64,
-            estimate.pairs_at_or_above,
-            intervals.pairs_at_or_above,
-        );
+    if let Some(rates) = listed_rates(app) {
+        // As `tune` prints it: n/a with too few sampled pairs at t to say anything.
         let recall = match rates.recall {
             Some((r, _)) if exact => format!("· recall {} ", percent(Some(r))),
-            Some((r, _)) => format!("· recall ≈{} (sampled) ", percent(Some(r))),
-            None => "· recall n/a ".to_string(),
+            Some((r, _)) if intervals.threshold_is_measurable() => {
+                format!("· recall ≈{} (sampled) ", percent(Some(r)))
+            }
+            _ => "· recall n/a ".to_string(),
         };
         return vec![
             Span::styled(recall, theme.key()),

@@ -298,6 +298,12 @@ pub(super) fn stratified_notes(sample: &StratifiedSample, t: f64) -> Vec<String>
         Corpus.in_code(),
         Seeds.in_code()
     ));
+    if let Some(why) = sample.hidden_pairs_unbounded(t) {
+        notes.push(format!(
+            "the top of the count at or above t rests on the draws among the other pairs, \
+             which cannot rule out similar pairs hidden there: {why}"
+        ));
+    }
     if t < sample.threshold {
         notes.push(format!(
             "t = {t} is below the threshold {} the strata were made for: pairs between them \

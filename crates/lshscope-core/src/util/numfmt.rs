@@ -74,25 +74,29 @@ pub fn percent_adaptive(p: f64) -> String {
 
 /// The two ends of an interval of proportions as percentages that stay apart: with
 /// [`percent_adaptive`]'s decimals where those tell the ends apart, else one more decimal at a
-/// time (up to four) until they do, the low end rounded down and the high end up, so that
-/// 0.9988–0.99909 reads `99.88 % – 99.91 %`, not `99.9 % – 99.9 %`.
+/// time (up to four, or one more than they showed) until they do, the low end rounded down
+/// and the high end up, so that 0.9988–0.99909 reads `99.88 % – 99.91 %`, not
+/// `99.9 % – 99.9 %`.
 pub fn percent_interval(low: f64, high: f64) -> (String, String) {
     let (low_text, high_text) = (percent_adaptive(low), percent_adaptive(high));
     if low_text != high_text || low >= high {
         return (low_text, high_text);
     }
+    // One more decimal than either end showed, and more while they still agree.
+    let shown = |text: &str| text.split('.').nth(1).map_or(0, |d| d.len() - " %".len());
+    let start = shown(&low_text).max(shown(&high_text)) + 1;
     let (lo, hi) = (100.0 * low, 100.0 * high);
-    for decimals in 1..=4 {
-        let scale = 10f64.powi(decimals);
-        if (lo * scale).round() != (hi * scale).round() || decimals == 4 {
-            let d = decimals as usize;
+    let mut decimals = start;
+    loop {
+        let scale = 10f64.powi(decimals as i32);
+        if (lo * scale).round() != (hi * scale).round() || decimals >= start.max(4) {
             return (
-                format!("{:.d$} %", (lo * scale).floor() / scale),
-                format!("{:.d$} %", (hi * scale).ceil() / scale),
+                format!("{:.decimals$} %", (lo * scale).floor() / scale),
+                format!("{:.decimals$} %", (hi * scale).ceil() / scale),
             );
         }
+        decimals += 1;
     }
-    unreachable!("the loop returns at four decimals")
 }
 
 /// A share in a sentence: whole percent from 10 % up (`66 %`), one decimal below (`3.4 %`).
@@ -219,6 +223,11 @@ mod tests {
         );
         assert_eq!(percent_interval(0.772, 0.826), text("77.2 %", "82.6 %"));
         assert_eq!(percent_interval(0.5, 0.5), text("50.0 %", "50.0 %"));
+        // Never fewer decimals than the ends showed alone.
+        assert_eq!(
+            percent_interval(0.004499, 0.004501),
+            text("0.4499 %", "0.4501 %")
+        );
     }
 
     #[test]

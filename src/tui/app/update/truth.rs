@@ -159,7 +159,12 @@ impl App {
         }
         match self.truth.accept_sample(done) {
             None => {}
-            Some(Ok(text)) => self.say(text),
+            Some(Ok(text)) => {
+                self.say(text);
+                // Asked for an earlier t: t may have come back meanwhile to where the sample
+                // it replaced served, and this one does not.
+                self.request_tuning_sample();
+            }
             Some(Err(message)) => self.complain(format!("tuning sample failed: {message}")),
         }
     }

@@ -19,6 +19,9 @@ struct FileRow {
     strata_family: String,
 }
 
+/// The one column a stratified file may lack (files from before it was added).
+const FAMILY_COLUMN: &str = "strata_family";
+
 /// `20x5` or `20×5` as a banding.
 pub(super) fn parse_banding(text: &str) -> Option<Banding> {
     let (b, r) = text.split_once(['x', '×'])?;
@@ -70,9 +73,9 @@ pub fn read_stratified(path: &Path) -> Result<Option<StratifiedSample>> {
                 return Ok(None);
             }
             let mut columns = Vec::new();
-            // The family came last, later: a file without it is read, with no family.
-            let family_column = csv.column("strata_family");
-            for want in &COLUMNS[..COLUMNS.len() - 1] {
+            // The family came later: a file without it is read, with no family.
+            let family_column = csv.column(FAMILY_COLUMN);
+            for want in COLUMNS.iter().filter(|&&c| c != FAMILY_COLUMN) {
                 columns.push(csv.column(want).ok_or_else(|| {
                     Error::input(
                         path,

@@ -107,7 +107,7 @@ pub struct StratifiedSample {
     pub threshold: f64,
     /// The sketch family whose signatures made the strata; `None` for a file written before
     /// the file said it. Only the classic family's bands are known to miss pairs as the
-    /// S-curve says ([`StratifiedSample::top_with_hidden_pairs`] relies on it).
+    /// S-curve says (the top of [`StratifiedSample::intervals`]' count relies on it).
     pub family: Option<SketchFamily>,
     /// Candidates first, then the others.
     pub strata: Vec<Stratum>,
@@ -203,19 +203,18 @@ impl StratifiedSample {
     /// hash's randomness). Those pairs could move recall and precision by at most their share
     /// of the denominator, and both intervals are widened by that share. The top of the count
     /// at or above t bounds them too, by Markov's inequality over the hash, where that is
-    /// tighter than the others' draws ([`Self::top_with_hidden_pairs`]).
+    /// tighter than the others' draws (`top_with_hidden_pairs`).
     pub fn intervals(&self, bands: usize, rows: usize, t: f64) -> Option<SampledIntervals> {
         let sampled = self.sampled();
         if sampled == 0 {
             return None;
         }
         let p = |s: f64| candidate_probability(s, bands, rows);
-        let drawn = self
-            .strata
-            .iter()
-            .filter(|s| !s.is_census() && s.pairs > 0)
-            .count();
-        let z_total = if drawn > 1 { Z_95_OF_TWO } else { Z_95 };
+        let z_total = if self.drawn_strata() > 1 {
+            Z_95_OF_TWO
+        } else {
+            Z_95
+        };
         // Σ_h of (estimate, low, high) for a per-pair value in [0, 1].
         let total = |value: &dyn Fn(f64) -> f64| {
             let (mut est, mut lo, mut hi) = (0.0, 0.0, 0.0);
@@ -241,7 +240,7 @@ impl StratifiedSample {
         };
         let indicator = |s: f64| if s >= t { 1.0 } else { 0.0 };
         let (above, above_lo, above_hi) = total(&indicator);
-        let above_hi = self.top_with_hidden_pairs(t, drawn > 1).unwrap_or(above_hi);
+        let above_hi = self.top_with_hidden_pairs(t).unwrap_or(above_hi);
         let (mass, mass_lo, mass_hi) = total(&p);
         let (found, _, _) = total(&|s: f64| indicator(s) * p(s));
         // Linearised variance of the ratio Σ num / Σ den, and its 95 % interval widened by
@@ -288,6 +287,8 @@ impl StratifiedSample {
             sampled_pairs: sampled,
             sampled_at_or_above: at_or_above,
             expected_candidates: (mass_lo.min(mass), mass_hi.max(mass)),
+            // A draw among the others at or above t, which the hidden-pairs bound makes
+            // rare, can put the estimate above that top: the top is then the estimate.
             pairs_at_or_above: (above_lo.min(above), above_hi.max(above)),
             expected_recall: (measurable && above > 0.0)
                 .then(|| ratio(&|s| indicator(s) * p(s), &indicator, above, missed / above)),
@@ -325,30 +326,24 @@ impl StratifiedSample {
     /// below the candidates' top, that bounds the others' part without any draw. The others'
     /// upper tail (β) is split: α = 0.8β for Markov's bound and 0.2β for Wilson's (at a
     /// larger z), and the smaller of the two is the top; by the union bound the interval
-    /// still holds at 95 %. The choice is made before the data (δ depends on t and the
-    /// banding only): past q ≥ 1/2 Wilson keeps the whole tail.
+    /// still holds at 95 % (over the hash and the draws together, where the draws' own
+    /// intervals hold for any hash). Where the draws win, the top is a little above what
+    /// they gave with the whole tail: the price of the split, fixed before the data (δ
+    /// depends on t and the banding only); past q ≥ 1/2 Wilson keeps the whole tail.
     ///
     /// At the strata threshold δ ≤ 10⁻³, so the hidden pairs are bounded by 11 % (one drawn
     /// stratum: 5 %) of the candidates' count; above it δ falls fast (10⁻¹¹ at 0.8 for the
     /// 25 × 2 banding of t = 0.5), and the top is the candidates' own.
-    fn top_with_hidden_pairs(&self, t: f64, two_drawn: bool) -> Option<f64> {
-        // The bound needs the real miss rate at most 1 − P₀(t): the classic family's rows are
-        // independent draws, so its bands follow the S-curve; C-MinHash measured up to four
-        // times the formula's misses where P is near 1 (docs/families.md), and
-        // one-permutation hashing has not been measured at misses of 10⁻³.
-        if self.family != Some(SketchFamily::Classic) {
+    fn top_with_hidden_pairs(&self, t: f64) -> Option<f64> {
+        if self.hidden_pairs_unbounded(t).is_some() {
             return None;
         }
         let (candidates, others) = (self.strata.first()?, self.strata.get(1)?);
-        if others.is_census() || others.pairs == 0 {
+        if others.is_census() {
             return None;
         }
-        let tail = if two_drawn { 0.0125 } else { 0.025 };
-        let delta = 1.0 - self.inclusion_probability(t);
-        let q = delta / (HIDDEN_TAIL_SHARE * tail);
-        if q >= 0.5 {
-            return None;
-        }
+        let two_drawn = self.drawn_strata() > 1;
+        let q = self.hidden_share_factor(t);
         let z_candidates = if two_drawn { Z_95_OF_TWO } else { Z_95 };
         let count_top = |stratum: &Stratum, z: f64| {
             let n = stratum.similarities.len();
@@ -372,6 +367,64 @@ impl StratifiedSample {
         let by_draws = count_top(others, z_others);
         let by_banding = q / (1.0 - q) * candidates_top;
         Some(candidates_top + by_draws.min(by_banding))
+    }
+}
+
+impl StratifiedSample {
+    /// Why the pairs at or above `t` hidden among the others are bounded by their draws alone
+    /// (so the count's top can be several times its estimate), or `None` when the permissive
+    /// banding's misses bound them.
+    ///
+    /// The bound takes the banding to miss a pair at s with probability 1 − P₀(s), the
+    /// S-curve's, as every S-curve here does for the classic family (whose K multiply-add-
+    /// shift hashes are taken as independent min-wise hashes; a per-row agreement off J by
+    /// 1 % would move the misses at 18 × 5 by about 1.7×, and the bound's failure chance
+    /// with them, from 1 % to at most 1.7 %).
+    /// C-MinHash was measured missing up to four times the formula's pairs where P is near 1
+    /// (docs/families.md), and one-permutation hashing is not measured at misses of 10⁻³.
+    pub fn hidden_pairs_unbounded(&self, t: f64) -> Option<String> {
+        match self.family {
+            None => {
+                return Some(
+                    "the file does not say which sketch family made it (written before the \
+                     strata_family column)"
+                        .to_string(),
+                );
+            }
+            Some(SketchFamily::Classic) => {}
+            Some(family) => {
+                return Some(format!(
+                    "the {} family's bands are not known to miss pairs as the S-curve says",
+                    family.name()
+                ));
+            }
+        }
+        (self.hidden_share_factor(t) >= 0.5).then(|| {
+            format!(
+                "t = {t} is so far below the strata threshold {} that its banding misses too \
+                 many pairs at t",
+                self.threshold
+            )
+        })
+    }
+
+    /// Strata drawn, not taken whole: two put each at 1 − 0.05/2 (Bonferroni).
+    fn drawn_strata(&self) -> usize {
+        self.strata
+            .iter()
+            .filter(|s| !s.is_census() && s.pairs > 0)
+            .count()
+    }
+
+    /// q = δ/α of [`Self::top_with_hidden_pairs`]: the banding's miss rate at `t` over the
+    /// share of the others' upper tail Markov's bound gets.
+    fn hidden_share_factor(&self, t: f64) -> f64 {
+        let tail = if self.drawn_strata() > 1 {
+            0.0125
+        } else {
+            0.025
+        };
+        (1.0 - self.inclusion_probability(t)) / (HIDDEN_TAIL_SHARE * tail)
     }
 }
 
@@ -943,8 +996,20 @@ mod tests {
         // The bound grows as t falls below the strata threshold, and stops at q ≥ 1/2.
         let sample = debian_like(Some(SketchFamily::Classic));
         let at = |t: f64| sample.intervals(18, 5, t).unwrap().pairs_at_or_above.1;
-        assert!(sample.top_with_hidden_pairs(0.8, true).is_some());
-        assert!(sample.top_with_hidden_pairs(0.6, true).is_none());
+        assert!(sample.top_with_hidden_pairs(0.8).is_some());
+        assert!(sample.top_with_hidden_pairs(0.6).is_none());
+        assert!(
+            sample
+                .hidden_pairs_unbounded(0.6)
+                .unwrap()
+                .contains("far below")
+        );
+        assert!(
+            debian_like(None)
+                .hidden_pairs_unbounded(0.8)
+                .unwrap()
+                .contains("does not say")
+        );
         assert!(at(0.6) > 3.0 * estimate);
     }
 
@@ -974,6 +1039,19 @@ mod tests {
             .collect();
         std::fs::write(&path, older).unwrap();
         assert_eq!(read_stratified(&path).unwrap().unwrap().family, None);
+        // JSON Lines without the key reads the same way.
+        let jsonl = dir.path().join("s.jsonl");
+        let mut bytes = Vec::new();
+        sample.write(&mut bytes, OutputFormat::Jsonl, None).unwrap();
+        let lines = String::from_utf8(bytes).unwrap();
+        assert!(lines.contains("\"strata_family\":\"c-minhash\""), "{lines}");
+        std::fs::write(
+            &jsonl,
+            lines.replace(",\"strata_family\":\"c-minhash\"", ""),
+        )
+        .unwrap();
+        let read = read_stratified(&jsonl).unwrap().unwrap();
+        assert_eq!((read.family, read.strata), (None, sample.strata.clone()));
         let mixed = text.replacen(",c-minhash\n", ",classic\n", 1);
         std::fs::write(&path, mixed).unwrap();
         let error = read_stratified(&path).unwrap_err().to_string();
