@@ -1759,3 +1759,23 @@ fn similarities_from_a_threshold_up_are_called_what_they_are() {
         "{sample}"
     );
 }
+
+/// At t = 0 every pair is at or above t and P(0) = 0 for every banding: the rows carry no
+/// warning that most pairs at the threshold are missed (a new user found it meaningless).
+#[test]
+fn threshold_zero_warns_of_no_missed_pairs() {
+    let report = tune_json(&["-t", "0"]);
+    assert!(
+        !report
+            .to_string()
+            .contains("most pairs at the threshold are missed"),
+        "{report}"
+    );
+    let at_half = tune_json(&["-t", "0.5", "--banding", "2x40"]);
+    assert!(
+        at_half
+            .to_string()
+            .contains("most pairs at the threshold are missed"),
+        "{at_half}"
+    );
+}

@@ -123,8 +123,10 @@ impl<'a> Criteria<'a> {
                 b * r
             ));
         }
+        // At t = 0 every pair is at or above t and P(0) = 0 for any banding: no warning.
         if let Some(p) = curve.probability_at_threshold
             && p < 0.5
+            && t > 0.0
         {
             warnings.push(format!(
                 "P(t = {t}) = {:.1} %: most pairs at the threshold are missed",
