@@ -531,35 +531,34 @@ fn tuning_lines(app: &App, cursor: Banding) -> Vec<Line<'static>> {
     };
     let exact = sample.is_census();
     let mark = if exact { "" } else { "≈" };
-    let interval = |(low, high): (f64, f64), show: &dyn Fn(f64) -> String| {
-        (!exact).then(|| {
-            row(
-                "",
-                Span::raw(format!("  95 %: {} – {}", show(low), show(high))),
-            )
-        })
+    // The row under an estimate with its 95 % interval, ends as shown; none when exact.
+    let interval = |(low, high): (String, String)| {
+        (!exact).then(|| row("", Span::raw(format!("  95 %: {low} – {high}"))))
     };
     let count = |v: f64| compact(v.round() as u64);
     let percent = |v: f64| lshscope_core::util::numfmt::percent_adaptive(v);
+    // Ends that round to one figure say more decimals (99.88 % – 99.91 %).
+    let percents =
+        |(low, high): (f64, f64)| lshscope_core::util::numfmt::percent_interval(low, high);
     let mut lines = vec![row(
         "pairs ≥ t",
         Span::raw(format!("{mark}{}", count(estimate.pairs_at_or_above))),
     )];
-    lines.extend(interval(intervals.pairs_at_or_above, &count));
+    let (low, high) = intervals.pairs_at_or_above;
+    lines.extend(interval((count(low), count(high))));
     // The current banding's candidates, listed, are this seed's: its own precision is exact
     // and its recall divides them by the count above, as the status line shows them.
     if cursor == app.curve().banding
-        && let Some(rates) = super::missed::listed_rates(app)
+        && let Some(rates) = super::missed::listed_rates(app, &estimate, &intervals)
     {
-        if let Some((recall, (low, high))) = rates.recall
+        if let Some((recall, bounds)) = rates.recall
             && (exact || intervals.threshold_is_measurable())
         {
             lines.push(row(
                 "recall@t",
                 Span::raw(format!("{mark}{} (seed)", percent(recall))),
             ));
-            let (low, high) = lshscope_core::util::numfmt::percent_interval(low, high);
-            lines.extend((!exact).then(|| row("", Span::raw(format!("  95 %: {low} – {high}")))));
+            lines.extend(interval(percents(bounds)));
         }
         if let Some(precision) = rates.precision {
             lines.push(row(
@@ -585,11 +584,7 @@ fn tuning_lines(app: &App, cursor: Banding) -> Vec<Line<'static>> {
         match (value, bounds.or(exact.then_some((0.0, 0.0)))) {
             (Some(v), Some(b)) => {
                 lines.push(row(name, Span::raw(format!("{mark}{}", percent(v)))));
-                // Ends that round to one figure say more decimals (99.88 % – 99.91 %).
-                let (low, high) = lshscope_core::util::numfmt::percent_interval(b.0, b.1);
-                lines.extend(
-                    (!exact).then(|| row("", Span::raw(format!("  95 %: {low} – {high}")))),
-                );
+                lines.extend(interval(percents(b)));
             }
             _ => lines.push(row(
                 name,

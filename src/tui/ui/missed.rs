@@ -13,7 +13,9 @@ use super::pairs::TableRow;
 use crate::tui::app::{App, Focus};
 use crate::tui::keys::{Command, hint};
 use lshscope_core::minhash::scurve::candidate_probability;
-use lshscope_core::minhash::tune::{RealisedRates, realised_rates};
+use lshscope_core::minhash::tune::{
+    CorpusEstimate, RealisedRates, SampledIntervals, realised_rates,
+};
 use lshscope_core::util::numfmt::thousands;
 
 /// The pair list panel while it shows missed pairs.
@@ -181,13 +183,15 @@ pub fn status_spans(app: &App) -> Vec<Span<'static>> {
 }
 
 /// The current banding's own recall and precision at t where its candidates are listed and
-/// a tuning sample estimates the corpus's pairs at t ([`realised_rates`]): precision exact,
-/// recall over the sample's count, with its interval.
-pub fn listed_rates(app: &App) -> Option<RealisedRates> {
+/// the tuning sample's `estimate` and `intervals` (as `sampled_estimates` gave them, for any
+/// banding: the count at t is the corpus's) estimate the corpus's pairs at t
+/// ([`realised_rates`]): precision exact, recall over the sample's count, with its interval.
+pub fn listed_rates(
+    app: &App,
+    estimate: &CorpusEstimate,
+    intervals: &SampledIntervals,
+) -> Option<RealisedRates> {
     let listed = app.listed_candidates(app.curve().banding)?;
-    let (estimate, intervals) = app
-        .truth()
-        .sampled_estimates(app.curve().banding, app.curve().threshold)?;
     Some(realised_rates(
         listed.pairs.len() as u64,
         app.pairs_at_or_above_t() as u64,
@@ -210,7 +214,7 @@ fn sampled_status_spans(app: &App) -> Vec<Span<'static>> {
         return Vec::new();
     };
     let exact = truth.sample().is_some_and(|s| s.is_census());
-    if let Some(rates) = listed_rates(app) {
+    if let Some(rates) = listed_rates(app, &estimate, &intervals) {
         // As `tune` prints it: n/a with too few sampled pairs at t to say anything.
         let recall = match rates.recall {
             Some((r, _)) if exact => format!("· recall {} ", percent(Some(r))),

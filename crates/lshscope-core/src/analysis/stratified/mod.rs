@@ -88,6 +88,24 @@ impl Stratum {
         self.similarities.len() as u64 == self.pairs
     }
 
+    /// The stratum's sum of a per-pair `value` in [0, 1] as (estimate, low, high): exact when
+    /// taken whole, else N times the mean with its Wilson interval at `z`; a stratum without
+    /// draws may hold anything from 0 to N.
+    fn total(&self, value: &dyn Fn(f64) -> f64, z: f64) -> (f64, f64, f64) {
+        let n = self.similarities.len();
+        let size = self.pairs as f64;
+        if n == 0 {
+            return (0.0, 0.0, size);
+        }
+        let mean = self.similarities.iter().map(|&s| value(s)).sum::<f64>() / n as f64;
+        if self.is_census() {
+            (size * mean, size * mean, size * mean)
+        } else {
+            let (low, high) = wilson_interval_at(mean, n as f64, z);
+            (size * mean, size * low, size * high)
+        }
+    }
+
     /// Pairs of the corpus each sampled pair stands for.
     pub fn weight(&self) -> f64 {
         if self.similarities.is_empty() {
@@ -217,26 +235,12 @@ impl StratifiedSample {
         };
         // Σ_h of (estimate, low, high) for a per-pair value in [0, 1].
         let total = |value: &dyn Fn(f64) -> f64| {
-            let (mut est, mut lo, mut hi) = (0.0, 0.0, 0.0);
-            for stratum in &self.strata {
-                let n = stratum.similarities.len();
-                let size = stratum.pairs as f64;
-                if n == 0 {
-                    hi += size;
-                    continue;
-                }
-                let mean = stratum.similarities.iter().map(|&s| value(s)).sum::<f64>() / n as f64;
-                est += size * mean;
-                if stratum.is_census() {
-                    lo += size * mean;
-                    hi += size * mean;
-                } else {
-                    let (l, h) = wilson_interval_at(mean, n as f64, z_total);
-                    lo += size * l;
-                    hi += size * h;
-                }
-            }
-            (est, lo, hi)
+            self.strata
+                .iter()
+                .fold((0.0, 0.0, 0.0), |(est, lo, hi), stratum| {
+                    let (e, l, h) = stratum.total(value, z_total);
+                    (est + e, lo + l, hi + h)
+                })
         };
         let indicator = |s: f64| if s >= t { 1.0 } else { 0.0 };
         let (above, above_lo, above_hi) = total(&indicator);
@@ -345,19 +349,8 @@ impl StratifiedSample {
         let two_drawn = self.drawn_strata() > 1;
         let q = self.hidden_share_factor(t);
         let z_candidates = if two_drawn { Z_95_OF_TWO } else { Z_95 };
-        let count_top = |stratum: &Stratum, z: f64| {
-            let n = stratum.similarities.len();
-            if n == 0 {
-                return stratum.pairs as f64;
-            }
-            let hits = stratum.similarities.iter().filter(|&&j| j >= t).count();
-            let mean = hits as f64 / n as f64;
-            if stratum.is_census() {
-                stratum.pairs as f64 * mean
-            } else {
-                stratum.pairs as f64 * wilson_interval_at(mean, n as f64, z).1
-            }
-        };
+        let indicator = |s: f64| if s >= t { 1.0 } else { 0.0 };
+        let count_top = |stratum: &Stratum, z: f64| stratum.total(&indicator, z).2;
         let candidates_top = count_top(candidates, z_candidates);
         let z_others = if two_drawn {
             Z_OTHERS_OF_TWO
