@@ -8,7 +8,6 @@
 /// 8 shingles to an AVX-512 register when the CPU has AVX-512DQ (64-bit multiplies).
 pub(super) fn mixed_hashes(set: &[u64], key: u64, out: &mut Vec<u32>) {
     out.clear();
-    out.resize(set.len(), 0);
     #[cfg(target_arch = "x86_64")]
     {
         if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512dq") {
@@ -23,22 +22,24 @@ pub(super) fn mixed_hashes(set: &[u64], key: u64, out: &mut Vec<u32>) {
     mixed_hashes_portable(set, key, out)
 }
 
+/// Appends the hashes to `out` (written once, not zeroed first).
 #[inline(always)]
-fn mixed_hashes_portable(set: &[u64], key: u64, out: &mut [u32]) {
-    for (o, &h) in out.iter_mut().zip(set) {
-        *o = (crate::util::rng::SplitMix64::mix(h ^ key) >> 32) as u32;
-    }
+fn mixed_hashes_portable(set: &[u64], key: u64, out: &mut Vec<u32>) {
+    out.extend(
+        set.iter()
+            .map(|&h| (crate::util::rng::SplitMix64::mix(h ^ key) >> 32) as u32),
+    );
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq")]
-unsafe fn mixed_hashes_avx512(set: &[u64], key: u64, out: &mut [u32]) {
+unsafe fn mixed_hashes_avx512(set: &[u64], key: u64, out: &mut Vec<u32>) {
     mixed_hashes_portable(set, key, out)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn mixed_hashes_avx2(set: &[u64], key: u64, out: &mut [u32]) {
+unsafe fn mixed_hashes_avx2(set: &[u64], key: u64, out: &mut Vec<u32>) {
     mixed_hashes_portable(set, key, out)
 }
 
@@ -59,7 +60,8 @@ mod tests {
             let mut out = vec![5; 3];
             mixed_hashes(&set, 77, &mut out);
             assert_eq!(out, expected, "n = {n}");
-            let mut portable = vec![0; n];
+            let mut portable = vec![9];
+            portable.clear();
             mixed_hashes_portable(&set, 77, &mut portable);
             assert_eq!(portable, expected);
         }

@@ -134,8 +134,6 @@ impl OnePermutation {
             return;
         }
         self.fill_bins(set, row, hashed);
-        reached.clear();
-        reached.extend_from_slice(row);
         #[cfg(target_arch = "x86_64")]
         {
             if self.k <= 128
@@ -144,8 +142,13 @@ impl OnePermutation {
                 && std::is_x86_feature_detected!("avx512vbmi")
             {
                 // SAFETY: the CPU supports the features this function was compiled for.
-                return unsafe { self.densify_avx512_vbmi(row, reached) };
+                return unsafe { self.densify_avx512_vbmi(row) };
             }
+        }
+        reached.clear();
+        reached.extend_from_slice(row);
+        #[cfg(target_arch = "x86_64")]
+        {
             if std::is_x86_feature_detected!("avx512f") {
                 // SAFETY: as above.
                 return unsafe { self.densify_avx512(row, reached) };
@@ -313,31 +316,38 @@ impl OnePermutation {
     /// turns those into values (four 32-value permutes and three blends per 16 bins). The
     /// 16-lane version above runs every vector until its last lane is found (about 12
     /// attempts at 30 % of bins reached), with a gather per vector and attempt.
+    ///
+    /// `row` holds the bins as the shingles left them; they are read into registers once
+    /// and the filled bins written over them, so no copy of the row is made (copying it and
+    /// padding the copy to 128 were a sixth of a short text's sketch).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-    unsafe fn densify_avx512_vbmi(&self, row: &mut [u32], reached: &[u32]) {
+    unsafe fn densify_avx512_vbmi(&self, row: &mut [u32]) {
         use std::arch::x86_64::*;
         let k = self.k;
-        debug_assert!(k <= 128 && row.len() == k && reached.len() == k);
+        debug_assert!(k <= 128 && row.len() == k);
         debug_assert_eq!(self.probe_bytes.len(), 128 * BYTE_PROBES);
-        let mut padded = [EMPTY; 128];
-        padded[..k].copy_from_slice(reached);
         let empty = _mm512_set1_epi32(EMPTY as i32);
-        let mut values = [_mm512_setzero_si512(); 8];
-        // Bit i of `was_reached` (bins 0–63, then 64–127): a shingle reached bin i.
-        let mut was_reached = [0u64; 2];
-        for (v, value) in values.iter_mut().enumerate() {
-            // SAFETY: `padded` holds 128 values, 16 per vector.
-            *value = unsafe { _mm512_loadu_si512(padded.as_ptr().add(16 * v).cast()) };
-            let hit = _mm512_cmpneq_epi32_mask(*value, empty) as u64;
-            was_reached[v / 4] |= hit << (16 * (v % 4));
-        }
         let in_range = |half: usize| match k.saturating_sub(64 * half) {
             n if n >= 64 => u64::MAX,
             n => (1u64 << n) - 1,
         };
+        // The bins as the shingles left them (donors come only from those), [`EMPTY`] past K,
+        // held in registers until the row is written.
+        let mut values = [_mm512_setzero_si512(); 8];
+        // Bit i of `was_reached` (bins 0–63, then 64–127): a shingle reached bin i.
+        let mut was_reached = [0u64; 2];
+        for (v, value) in values.iter_mut().enumerate() {
+            let lanes = (in_range(v / 4) >> (16 * (v % 4))) as __mmask16;
+            // SAFETY: only the lanes below k are read.
+            *value = unsafe {
+                _mm512_mask_loadu_epi32(empty, lanes, row.as_ptr().wrapping_add(16 * v).cast())
+            };
+            let hit = _mm512_cmpneq_epi32_mask(*value, empty) as u64;
+            was_reached[v / 4] |= hit << (16 * (v % 4));
+        }
         let mut looking = [!was_reached[0] & in_range(0), !was_reached[1] & in_range(1)];
-        if looking == [0, 0] {
+        if looking[0] | looking[1] == 0 {
             return;
         }
         let reached_bytes = [
@@ -361,7 +371,8 @@ impl OnePermutation {
                 donors[half] = _mm512_mask_mov_epi8(donors[half], found, probes);
                 looking[half] &= !found;
             }
-            if looking == [0, 0] {
+            // One OR: comparing the two words as an array moved both into a vector register.
+            if looking[0] | looking[1] == 0 {
                 break;
             }
         }
@@ -400,11 +411,19 @@ impl OnePermutation {
                 _mm512_mask_storeu_epi32(row.as_mut_ptr().add(16 * v).cast(), mask, donor_values)
             };
         }
-        for (half, still) in looking.into_iter().enumerate() {
-            for quarter in 0..4 {
-                let left = (still >> (16 * quarter)) as u16;
-                let start = 64 * half + 16 * quarter;
-                self.finish_in_scalar(row, reached, start, left, BYTE_PROBES + 1);
+        if looking[0] | looking[1] != 0 {
+            // Rare: bins that none of their stored probes filled.
+            let mut reached = [EMPTY; 128];
+            for (v, value) in values.iter().enumerate() {
+                // SAFETY: `reached` holds 128 values, 16 per vector.
+                unsafe { _mm512_storeu_si512(reached.as_mut_ptr().add(16 * v).cast(), *value) };
+            }
+            for (half, still) in looking.into_iter().enumerate() {
+                for quarter in 0..4 {
+                    let left = (still >> (16 * quarter)) as u16;
+                    let start = 64 * half + 16 * quarter;
+                    self.finish_in_scalar(row, &reached[..k], start, left, BYTE_PROBES + 1);
+                }
             }
         }
     }
@@ -519,7 +538,7 @@ mod tests {
                     {
                         let mut row = bins.clone();
                         // SAFETY: the CPU has the features.
-                        unsafe { oph.densify_avx512_vbmi(&mut row, &reached) };
+                        unsafe { oph.densify_avx512_vbmi(&mut row) };
                         assert_eq!(row, scalar, "avx512vbmi, k = {k}, n = {n}");
                     }
                 }
