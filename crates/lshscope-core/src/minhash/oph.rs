@@ -192,6 +192,17 @@ impl OnePermutation {
         row.fill(EMPTY);
         // The hashes in one vectorized pass, then one scalar pass into the bins.
         mixed_hashes(set, self.key, hashed);
+        if self.k.is_power_of_two() {
+            // (v · 2^p) >> 32 is v >> (32 − p): a shift where the general bin takes a multiply,
+            // and a mask the compiler can see keeps the index in the row.
+            let (shift, last) = (32 - self.k.trailing_zeros(), self.k - 1);
+            for &v in hashed.iter() {
+                let v = v.min(EMPTY - 1);
+                let bin = (v.checked_shr(shift).unwrap_or(0) as usize) & last;
+                row[bin] = row[bin].min(v);
+            }
+            return;
+        }
         for &v in hashed.iter() {
             let v = v.min(EMPTY - 1);
             let bin = self.bin_of(v);
