@@ -87,7 +87,8 @@ pub struct TuneArgs {
     pub truth: Option<PathBuf>,
     /// Pick the banding with the highest expected recall at t whose number of candidate
     /// pairs stays within N: expected from --pairs or --similarities, or with --corpus the
-    /// real count for the worst of the --seeds.
+    /// real count for the worst of the --seeds. Within 0.01 percentage point of that recall,
+    /// the fewest candidates win.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub budget: Option<f64>,
     /// A corpus to count real candidate pairs on: every row gets its candidate count per

@@ -8,10 +8,10 @@ use crate::Result;
 use crate::jobs::Progress;
 use crate::minhash::scurve::{candidate_probability, datasketch_optimal_params};
 use crate::minhash::tune::{
-    CorpusEstimate, SampleIntervals, SimilarityDistribution, best_recall_with_removal_bound_among,
-    best_recall_within_budget_among, closest_to_constraints_among, constraint_search_among,
-    corpus_estimate, quantiles, sharpest_with_probability_at_among, smallest_num_perm_for_among,
-    summarize,
+    BUDGET_RECALL_TIE_POINTS, CorpusEstimate, SampleIntervals, SimilarityDistribution,
+    best_recall_with_removal_bound_among, best_recall_within_budget_among,
+    closest_to_constraints_among, constraint_search_among, corpus_estimate, quantiles,
+    sharpest_with_probability_at_among, smallest_num_perm_for_among, summarize,
 };
 use crate::terms::Setting::{Banding as GivenBanding, NumPerm, Sample};
 use crate::util::numfmt::{decimal, percent_fine, thousands};
@@ -228,7 +228,8 @@ impl<'a> Criteria<'a> {
                 let mut row = self.row(
                     "budget",
                     format!(
-                        "highest {} with at most {} candidate pairs on the corpus for {}",
+                        "highest {} with at most {} candidate pairs on the corpus for {}{}; \
+                         within {} of it, the fewest candidates",
                         if distribution.is_some() {
                             "expected recall at t"
                         } else {
@@ -239,10 +240,12 @@ impl<'a> Criteria<'a> {
                             1 => "its seed".to_string(),
                             n => format!("every one of {n} seeds"),
                         },
-                    ) + match seeds.sampled() {
-                        true => " (the top of its 95 % interval, estimated from a sample)",
-                        false => "",
-                    },
+                        match seeds.sampled() {
+                            true => " (the top of its 95 % interval, estimated from a sample)",
+                            false => "",
+                        },
+                        budget_tie(),
+                    ),
                     pick.banding.bands,
                     pick.banding.rows,
                 );
@@ -279,13 +282,17 @@ impl<'a> Criteria<'a> {
                 if sample.is_some() {
                     format!(
                         "highest expected recall at t with the top of the 95 % interval of \
-                         expected candidates within {}",
-                        thousands(budget as u64)
+                         expected candidates within {}; within {} of it, the fewest \
+                         candidates",
+                        thousands(budget as u64),
+                        budget_tie()
                     )
                 } else {
                     format!(
-                        "highest expected recall at t with at most {} expected candidates",
-                        thousands(budget as u64)
+                        "highest expected recall at t with at most {} expected candidates; \
+                         within {} of it, the fewest candidates",
+                        thousands(budget as u64),
+                        budget_tie()
                     )
                 },
                 b,
@@ -432,4 +439,9 @@ fn corpus_columns(
         estimate.expected_precision = None;
     }
     estimate
+}
+
+/// [`BUDGET_RECALL_TIE_POINTS`] in the words of the budget row.
+fn budget_tie() -> String {
+    format!("{BUDGET_RECALL_TIE_POINTS} percentage point")
 }
