@@ -416,13 +416,13 @@ impl TruthState {
         truth.pairs.get(self.missed.selected_index()? as usize)
     }
 
-    /// A tuning sample is wanted at `threshold`: there is no truth (which makes recall
-    /// exact), and no sample that serves this threshold ([`SAMPLE_REACH`]) is at hand or on
-    /// its way.
+    /// A tuning sample is wanted at `threshold`: no truth covers it (a truth makes recall
+    /// exact, but one joined at a higher t knows nothing of the pairs below it), and no sample
+    /// that serves this threshold ([`SAMPLE_REACH`]) is at hand or on its way.
     pub fn needs_sample(&self, threshold: f64) -> bool {
         // (A hair of slack: T + 0.1 in binary may fall a rounding short of t = T + 0.1.)
         let serves = |strata: f64| (strata..=strata + SAMPLE_REACH + 1e-9).contains(&threshold);
-        self.truth.is_none()
+        (self.truth.is_none() || self.below_floor(threshold))
             && threshold > 0.0
             && !self
                 .sample
@@ -481,13 +481,14 @@ impl TruthState {
 
     /// Estimates of `banding` at `threshold` from the tuning sample with their 95 %
     /// intervals, as `tune --similarities` prints them for the same sample; `None` without a
-    /// sample, or with a truth (recall is then measured exactly instead).
+    /// sample, or with a truth that covers `threshold` (recall is then measured exactly
+    /// instead).
     pub fn sampled_estimates(
         &self,
         banding: Banding,
         threshold: f64,
     ) -> Option<(CorpusEstimate, SampledIntervals)> {
-        if self.truth.is_some() {
+        if self.truth.is_some() && !self.below_floor(threshold) {
             return None;
         }
         let sample = self.sample.as_ref()?;

@@ -421,10 +421,11 @@ fn the_current_banding_shows_its_listed_count_beside_the_grids_estimate() {
     assert!(!shown.contains("(listed)"), "{shown}");
 }
 
-/// With a truth joined at a higher t than the current one, the cost view says its recall is
-/// unknown and how to join again, as the status line does, and `T` joins from the cost view.
+/// With a truth joined at a higher t than the current one, the truth's recall is unknown: a
+/// tuning sample is drawn for t and answers, the view says how to join again, and `T` joins
+/// from the cost view.
 #[test]
-fn below_the_truths_floor_the_cost_view_asks_for_a_new_join_and_t_starts_it() {
+fn below_the_truths_floor_a_sample_answers_and_t_joins_again() {
     use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     let dir = tempfile::tempdir().unwrap();
     let mut app = sample_app(dir.path(), SIZE);
@@ -458,12 +459,17 @@ fn below_the_truths_floor_the_cost_view_asks_for_a_new_join_and_t_starts_it() {
     );
     cmd(&mut app, Command::Down);
     cmd(&mut app, Command::ThresholdDown);
+    assert!(app.truth_below_floor());
     let shown = screen(&app, SIZE.0, SIZE.1);
+    assert!(shown.contains("recall@t     sampling"), "{shown}");
+    assert_eq!(run_effects(&mut app), 1, "one tuning sample for the new t");
+    let shown = screen(&app, SIZE.0, SIZE.1);
+    assert!(shown.contains("pairs ≥ t"), "{shown}");
     assert!(
-        shown.contains(&format!("recall@t     ? (truth ≥ {joined_at}; T)")),
+        shown.contains(&format!("the truth covers t ≥ {joined_at}; T joins at t")),
         "{shown}"
     );
-    assert!(app.take_effects().is_empty());
+    assert!(!shown.contains("? (truth ≥"), "the sample answers: {shown}");
     let key = KeyEvent::new(KeyCode::Char('T'), KeyModifiers::NONE);
     let action = lshscope::tui::key_action(&app, &key).expect("T is bound in the cost view");
     app.update(action);

@@ -199,6 +199,22 @@ fn recall_follows_b_r_and_t_without_recomputing_the_truth() {
         s.contains("recall ? (truth ≥ 0.5; T) · precision 100.0 %"),
         "{s}"
     );
+    // A tuning sample for the new t was asked for; once drawn, it answers in the truth's
+    // place.
+    assert!(run_effects(&mut app) >= 1);
+    assert!(app.truth().sample().is_some());
+    let s = tui_support::screen(&app, W, H);
+    let status = s
+        .lines()
+        .find(|l| l.contains(" docs · "))
+        .expect("the status line");
+    assert!(!status.contains("recall ? (truth"), "{s}");
+    assert!(
+        status.contains("· recall ") && status.contains("· precision "),
+        "{s}"
+    );
+    // The S-curve's points are measured against the truth, which still says nothing here.
+    assert!(s.contains("measured recall ? (truth ≥ 0.5)"), "{s}");
 }
 
 #[test]

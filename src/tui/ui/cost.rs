@@ -458,9 +458,13 @@ fn tuning_lines(app: &App, cursor: Banding) -> Vec<Line<'static>> {
             value,
         ])
     };
-    if let Some(known) = truth.truth() {
-        // A truth joined at a higher t leaves the pairs between t and its floor unknown: the
-        // status line asks for a new join, and this says it in its words.
+    // A truth joined at a higher t leaves the pairs between t and its floor unknown: a tuning
+    // sample drawn for t answers there, as where no truth is loaded (below).
+    let truth_answers = !(app.truth_below_floor() && truth.has_sample());
+    if let Some(known) = truth.truth()
+        && truth_answers
+    {
+        // No sample yet: the status line asks for a new join, and this says it in its words.
         if app.truth_below_floor() {
             return vec![row(
                 "recall@t",
@@ -606,6 +610,17 @@ fn tuning_lines(app: &App, cursor: Banding) -> Vec<Line<'static>> {
         },
         theme.dim(),
     ));
+    if let Some(known) = truth.truth() {
+        // Sampled because t fell below the truth: the way back to exact figures.
+        lines.push(Line::styled(
+            format!(
+                "the truth covers t ≥ {}; {} joins at t",
+                super::missed::floor_text(known.floor),
+                hint(Command::ComputeTruth)
+            ),
+            theme.dim(),
+        ));
+    }
     lines
 }
 

@@ -601,13 +601,14 @@ impl App {
     }
 
     /// What follows a new t: the count at t, recall against the truth, the clusters, the
-    /// cost view's P(t), and a tuning sample for t where the one asked for does not serve it.
+    /// cost view's P(t), and a tuning sample for t where the one asked for does not serve it,
+    /// or where t fell below what a loaded truth covers (its recall would be unknown there).
     fn on_threshold_changed(&mut self) {
         self.count_above_threshold();
         self.truth_remeasure();
         self.request_clusters();
         self.cost.follow_threshold(self.curve.threshold);
-        if self.truth.has_sample() {
+        if self.truth.has_sample() || self.truth_below_floor() {
             self.request_tuning_sample();
         }
     }
