@@ -217,6 +217,41 @@ fn scan_banding_reweights_pairs() {
     fails_with(&["-t", "0.8", "--scan-banding", "20x5"], "--pairs");
 }
 
+/// A banding given with --banding that a criterion also picked repeats its row: the given
+/// row says which, and one that no criterion picked says nothing more.
+#[test]
+fn a_given_banding_names_the_rows_that_picked_it_too() {
+    let picked = tune_json(&["-t", "0.8", "--pairs", PAIRS]);
+    let (b, r) = banding(row(&picked, "recall"));
+    let recall_pick = format!("{b}x{r}");
+    let report = tune_json(&[
+        "-t",
+        "0.8",
+        "--pairs",
+        PAIRS,
+        "--banding",
+        &recall_pick,
+        "--banding",
+        "1x1",
+    ]);
+    let given: Vec<&Value> = report["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|row| row["criterion"] == "given")
+        .collect();
+    assert_eq!(given.len(), 2);
+    let description = given[0]["description"].as_str().unwrap();
+    assert!(
+        description.ends_with("; the recall row above picks it too"),
+        "{description}"
+    );
+    assert_eq!(
+        given[1]["description"].as_str().unwrap(),
+        "the banding given with --banding"
+    );
+}
+
 #[test]
 fn similarities_as_list_and_as_csv_agree() {
     let list = tune_json(&["-t", "0.8", "--similarities", SIMILARITIES]);

@@ -59,12 +59,29 @@ impl<'a> Criteria<'a> {
         }
         picks.rows.extend(closest);
         for g in &self.options.given {
-            picks.rows.push(self.row(
-                "given",
-                format!("the banding given with {GivenBanding}"),
-                g.bands,
-                g.rows,
-            ));
+            // A given banding that a criterion also picked repeats that row's figures: say so,
+            // so the two rows read as one banding and not as a coincidence.
+            let also: Vec<&str> = picks
+                .rows
+                .iter()
+                .filter(|row| {
+                    row.criterion != "given"
+                        && (row.curve.bands, row.curve.rows) == (g.bands, g.rows)
+                })
+                .map(|row| row.criterion)
+                .collect();
+            let description = match also.as_slice() {
+                [] => format!("the banding given with {GivenBanding}"),
+                names => format!(
+                    "the banding given with {GivenBanding}; the {} row{} above pick{} it too",
+                    names.join(" and "),
+                    if names.len() > 1 { "s" } else { "" },
+                    if names.len() > 1 { "" } else { "s" },
+                ),
+            };
+            picks
+                .rows
+                .push(self.row("given", description, g.bands, g.rows));
         }
         self.put_first_budget_that_keeps_removal_bound(&mut picks.rows);
         Ok(picks)
