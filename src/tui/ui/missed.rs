@@ -151,11 +151,13 @@ pub fn status_spans(app: &App) -> Vec<Span<'static>> {
     let mut spans = Vec::new();
     match app.truth().truth() {
         // Below what the truth covers, the pairs between t and its floor are unknown: recall
-        // over the rest would overstate it. A tuning sample drawn for t answers instead.
-        Some(_) if app.truth_below_floor() && !sampled_status_spans(app).is_empty() => {
-            return sampled_status_spans(app);
-        }
+        // over the rest would overstate it. A tuning sample drawn for t answers instead, once
+        // it is in.
         Some(t) if app.truth_below_floor() => {
+            let sampled = sampled_status_spans(app);
+            if !sampled.is_empty() {
+                return sampled;
+            }
             spans.push(Span::styled("· recall ", theme.key()));
             spans.push(Span::styled(
                 format!(

@@ -60,8 +60,7 @@ mod tests {
             let mut out = vec![5; 3];
             mixed_hashes(&set, 77, &mut out);
             assert_eq!(out, expected, "n = {n}");
-            let mut portable = vec![9];
-            portable.clear();
+            let mut portable = Vec::new();
             mixed_hashes_portable(&set, 77, &mut portable);
             assert_eq!(portable, expected);
         }

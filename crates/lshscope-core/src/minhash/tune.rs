@@ -564,8 +564,7 @@ pub const BUDGET_RECALL_TIE_POINTS: f64 = 0.01;
 
 /// The budget criterion's pick among `(rank, candidates, b, r)` of the bandings within the
 /// budget: the fewest candidates among those ranked within [`BUDGET_RECALL_TIE_POINTS`] of the
-/// best,
-/// then the higher rank, then fewer hashes.
+/// best, then the higher rank, then fewer hashes.
 pub(crate) fn fewest_near_the_best<T>(
     within_budget: impl IntoIterator<Item = (f64, f64, usize, usize, T)>,
 ) -> Option<(usize, usize, T)> {

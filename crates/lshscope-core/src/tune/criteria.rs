@@ -245,8 +245,7 @@ impl<'a> Criteria<'a> {
                 let mut row = self.row(
                     "budget",
                     format!(
-                        "highest {} with at most {} candidate pairs on the corpus for {}{}; \
-                         within {} of it, the fewest candidates",
+                        "highest {} with at most {} candidate pairs on the corpus for {}{}{}",
                         if distribution.is_some() {
                             "expected recall at t"
                         } else {
@@ -299,15 +298,13 @@ impl<'a> Criteria<'a> {
                 if sample.is_some() {
                     format!(
                         "highest expected recall at t with the top of the 95 % interval of \
-                         expected candidates within {}; within {} of it, the fewest \
-                         candidates",
+                         expected candidates within {}{}",
                         thousands(budget as u64),
                         budget_tie()
                     )
                 } else {
                     format!(
-                        "highest expected recall at t with at most {} expected candidates; \
-                         within {} of it, the fewest candidates",
+                        "highest expected recall at t with at most {} expected candidates{}",
                         thousands(budget as u64),
                         budget_tie()
                     )
@@ -458,7 +455,7 @@ fn corpus_columns(
     estimate
 }
 
-/// [`BUDGET_RECALL_TIE_POINTS`] in the words of the budget row.
+/// The end of every budget row's description: how [`BUDGET_RECALL_TIE_POINTS`] breaks ties.
 fn budget_tie() -> String {
-    format!("{BUDGET_RECALL_TIE_POINTS} percentage point")
+    format!("; within {BUDGET_RECALL_TIE_POINTS} percentage point of it, the fewest candidates")
 }
