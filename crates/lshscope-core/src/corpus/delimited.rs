@@ -255,6 +255,9 @@ fn read_records(
     let mut pending = first;
     let mut row = 0u64;
     let mut id_buf = String::new();
+    // Unquoted reading (TSV's default) of texts wrapped in quotes: a file quoted as Python's
+    // csv module and pandas write TSV, whose quotes would be read as text.
+    let mut wrapped_texts = 0u64;
     while !sink.is_full() {
         let record = match pending.take() {
             Some(r) => r,
@@ -266,11 +269,24 @@ fn read_records(
         };
         if rows.splitter.spans.len() != count {
             let len = rows.splitter.spans.len();
+            // A quoted text with a line break, read unquoted, ends its row early and leaves the
+            // rest of the text as a row of its own.
+            let quoting_hint = !rows.splitter.quoted
+                && (wrapped_texts > 0
+                    || (0..len).any(|i| rows.splitter.field(i).starts_with(b"\"")));
             let message = format!(
-                "row has {len} {} but the {} has {count}; fix the row{}, or pass \
+                "row has {len} {} but the {} has {count}; {}fix the row{}, or pass \
                  {SkipBad} to skip such rows",
                 crate::util::numfmt::for_count(len as u64, "field", "fields"),
                 if has_headers { "header" } else { "first row" },
+                if quoting_hint {
+                    format!(
+                        "fields of this file begin with `\"`: if it quotes its fields (Python's \
+                         csv module and pandas quote TSV so), pass {QuoteSetting} double; else "
+                    )
+                } else {
+                    String::new()
+                },
                 if rows.splitter.quoted {
                     " (quote fields that contain the delimiter, quotes or line breaks)"
                 } else {
@@ -283,7 +299,15 @@ fn read_records(
         }
         sink.lines.continuation += record.lines - 1;
         row += 1;
-        let (text, text_lossy) = decode(rows.splitter.field(text_col));
+        let raw_text = rows.splitter.field(text_col);
+        if !rows.splitter.quoted
+            && raw_text.len() >= 2
+            && raw_text.starts_with(b"\"")
+            && raw_text.ends_with(b"\"")
+        {
+            wrapped_texts += 1;
+        }
+        let (text, text_lossy) = decode(raw_text);
         let (id, id_lossy) = match id_col {
             Some(c) => {
                 let (id, lossy) = decode(rows.splitter.field(c));
@@ -302,7 +326,25 @@ fn read_records(
         };
         sink.push(&id, &text, text_lossy || id_lossy);
     }
+    if wrapped_texts * 2 > row {
+        sink.warnings
+            .push(quoted_file_warning(name, wrapped_texts, row));
+    }
     Ok(())
+}
+
+/// The warning for a file read without quoting whose texts are mostly wrapped in `"`: their
+/// quotes, and any `""` inside them, are read as part of the texts, and shingled.
+fn quoted_file_warning(name: &Path, wrapped: u64, rows: u64) -> String {
+    use crate::util::numfmt::thousands;
+    format!(
+        "{}: {} of {} texts begin and end with `\"`, and the file is read without quoting, so \
+         the quotes are part of the texts: it looks quoted (Python's csv module and pandas quote \
+         TSV so); pass {QuoteSetting} double to read them as quoting",
+        name.display(),
+        thousands(wrapped),
+        thousands(rows)
+    )
 }
 
 /// A complete record: the line it starts on and how many physical lines it spans. Its fields

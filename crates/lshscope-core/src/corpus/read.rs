@@ -107,6 +107,7 @@ pub fn read_corpus(
         format,
         sniff_json: opts.format == InputFormat::Auto && !is_stdin && has_json_extension(path),
         stdin_default: opts.format == InputFormat::Auto && is_stdin,
+        text_by_name: opts.format == InputFormat::Auto && !is_stdin && format == InputFormat::Text,
     };
     read_stream(source, name, how, opts, progress)
 }
@@ -143,6 +144,7 @@ pub fn read_corpus_from(
         format,
         sniff_json: opts.format == InputFormat::Auto && has_json_extension(name),
         stdin_default: false,
+        text_by_name: opts.format == InputFormat::Auto && format == InputFormat::Text,
     };
     read_stream(source, name, how, opts, progress)
 }
@@ -185,6 +187,9 @@ struct How {
     sniff_json: bool,
     /// Stdin under `Auto`, read as text: options for other formats get a hint.
     stdin_default: bool,
+    /// A file under `Auto` read as text because its name names no format (`export.data`,
+    /// `dump.gz`): a table's header in it gets a warning, as on stdin.
+    text_by_name: bool,
 }
 
 /// Options that only another format uses are a usage error: ignoring them would read the
@@ -378,8 +383,18 @@ fn read_stream(
     // Looks at bytes already buffered (decompressed) without consuming them: what is read
     // does not change.
     let warning = match format {
-        InputFormat::Text if how.stdin_default => {
-            source.reader.fill_buf().ok().and_then(stdin_header_warning)
+        InputFormat::Text if how.stdin_default => source
+            .reader
+            .fill_buf()
+            .ok()
+            .and_then(|head| header_as_text_warning(head, None)),
+        InputFormat::Text if how.text_by_name => {
+            let compression = source.compression;
+            source
+                .reader
+                .fill_buf()
+                .ok()
+                .and_then(|head| header_as_text_warning(head, Some((name, compression))))
         }
         InputFormat::Csv | InputFormat::Tsv => {
             let delimiter = if format == InputFormat::Tsv {
@@ -445,11 +460,13 @@ fn read_stream(
     Ok((corpus, report))
 }
 
-/// For stdin read as text lines by default: a warning when its first line looks like a CSV or
-/// TSV header naming a `text` column (`id,text` is what `lshscope gen` writes), since each row
-/// then becomes a document with its id and delimiters in the text. Only the first line of
+/// For stdin (`file` None), or a file whose name names no format (and its compression), read
+/// as text lines by
+/// default: a warning when its first line looks like a CSV or TSV header naming a `text` column
+/// (`id,text` is what `lshscope gen` writes), since each row then becomes a document with its
+/// id and delimiters in the text (and the header one more document). Only the first line of
 /// `head` is examined.
-fn stdin_header_warning(head: &[u8]) -> Option<String> {
+fn header_as_text_warning(head: &[u8], file: Option<(&Path, Compression)>) -> Option<String> {
     let line = first_lines(head).next()?;
     let line = std::str::from_utf8(line).ok()?;
     // A field exactly `text` (quoted or not): prose such as `a text, or two` does not match.
@@ -469,11 +486,23 @@ fn stdin_header_warning(head: &[u8]) -> Option<String> {
     } else {
         return None;
     };
-    Some(format!(
-        "stdin looks like {kind} with a header (`{}`); it is read as plain text, one \
-         document per line: {advice}",
-        excerpt(line)
-    ))
+    let line = excerpt(line);
+    Some(match file {
+        None => format!(
+            "stdin looks like {kind} with a header (`{line}`); it is read as plain text, one \
+             document per line: {advice}"
+        ),
+        Some((file, compression)) => format!(
+            "{} looks like {kind} with a header (`{line}`), but its name says no format, so it \
+             is read as plain text, one document per line: {advice}, or name the file .{}{}",
+            file.display(),
+            kind.to_lowercase(),
+            match compression {
+                Compression::None => String::new(),
+                c => format!(".{}", c.extension()),
+            }
+        ),
+    })
 }
 
 /// For a file read as TSV (`delimiter` a tab) or CSV (a comma): a warning when its first lines

@@ -29,30 +29,96 @@ fn input_error(r: Result<(Corpus, ReadReport)>) -> (u64, String) {
     }
 }
 
+fn header_as_text_warning_of_stdin(head: &[u8]) -> Option<String> {
+    header_as_text_warning(head, None)
+}
+
 #[test]
 fn stdin_header_warning_needs_a_delimited_first_line_naming_text() {
-    let csv = crate::terms::render_neutral(&stdin_header_warning(b"id,text\n1,first\n").unwrap());
+    let csv = crate::terms::render_neutral(
+        &header_as_text_warning_of_stdin(b"id,text\n1,first\n").unwrap(),
+    );
     assert_eq!(
         csv,
         "stdin looks like CSV with a header (`id,text`); it is read as plain text, one \
              document per line: pass `format` csv (or tsv) to read its columns"
     );
     let tsv = crate::terms::render_neutral(
-        &stdin_header_warning(b"\xEF\xBB\xBFdoc_id\tTEXT\r\n1\ta\n").unwrap(),
+        &header_as_text_warning_of_stdin(b"\xEF\xBB\xBFdoc_id\tTEXT\r\n1\ta\n").unwrap(),
     );
     assert!(
         tsv.contains("TSV with a header (`doc_id\\tTEXT`)") && tsv.contains("`format` tsv"),
         "{tsv}"
     );
-    assert!(stdin_header_warning(b"\"id\",\"Text\"").is_some());
+    assert!(header_as_text_warning_of_stdin(b"\"id\",\"Text\"").is_some());
     for plain in [
         &b"text\nmore\n"[..],
         b"a text, or two\nid,text\n",
         b"id,body\n",
         b"",
     ] {
-        assert_eq!(stdin_header_warning(plain), None, "{plain:?}");
+        assert_eq!(header_as_text_warning_of_stdin(plain), None, "{plain:?}");
     }
+}
+
+/// A CSV under a name that names no format (`export.data`, a gzip without an inner extension)
+/// is read as text lines, as documented, but not silently: the header gets the warning stdin
+/// gets, which `--strict` turns into a stop.
+#[test]
+fn a_table_under_a_name_without_a_format_is_read_as_text_with_a_warning() {
+    let csv = b"id,text\n1,first document\n2,second document\n";
+    for name in ["export.data", "dump", "jobs.gz.bak"] {
+        let (corpus, report) = read_bytes(csv, name, &ReadOptions::default()).unwrap();
+        assert_eq!(report.format, InputFormat::Text, "{name}");
+        assert_eq!(
+            corpus.len(),
+            3,
+            "every line is a document, the header too: {name}"
+        );
+        assert_eq!(
+            said(&report),
+            vec![format!(
+                "{name} looks like CSV with a header (`id,text`), but its name says no format, \
+                 so it is read as plain text, one document per line: pass `format` csv (or tsv) \
+                 to read its columns, or name the file .csv"
+            )],
+            "{name}"
+        );
+    }
+    // Compressed: the check reads the decompressed head.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, b"id\ttext\n1\ta tab separated row\n").unwrap();
+    let gz = gz.finish().unwrap();
+    let (_, report) = read_bytes(&gz, "export.bin", &ReadOptions::default()).unwrap();
+    assert!(
+        said(&report)[0].contains("looks like TSV") && said(&report)[0].ends_with(".tsv.gz"),
+        "{:?}",
+        said(&report)
+    );
+    let strict = ReadOptions {
+        strict: true,
+        ..ReadOptions::default()
+    };
+    assert!(read_bytes(csv, "export.data", &strict).is_err());
+    // Named formats and plain text lines are read without it.
+    for (bytes, name) in [
+        (&csv[..], "export.csv"),
+        (b"a line of text, with a comma\nanother\n", "notes.txt"),
+        (b"id,body\n1,x\n", "export.data"),
+    ] {
+        let (_, report) = read_bytes(bytes, name, &ReadOptions::default()).unwrap();
+        assert!(said(&report).is_empty(), "{name}: {:?}", said(&report));
+    }
+    let text = ReadOptions {
+        format: InputFormat::Text,
+        ..ReadOptions::default()
+    };
+    let (_, report) = read_bytes(csv, "export.data", &text).unwrap();
+    assert!(
+        said(&report).is_empty(),
+        "asked for text lines: {:?}",
+        said(&report)
+    );
 }
 
 #[test]
@@ -634,6 +700,73 @@ fn tsv_quotes_are_ordinary_characters_by_default() {
             continuation: 0
         }
     );
+}
+
+/// A TSV quoted as Python's csv module and pandas write it, read with TSV's default (no
+/// quoting): not silently. Texts mostly wrapped in quotes get a warning (a stop under
+/// `--strict`); a quoted text with a line break, which splits into a short row, gets an error
+/// that says to read the quotes as quoting before it offers to skip the row.
+#[test]
+fn a_quoted_tsv_read_unquoted_says_to_pass_quote_double() {
+    let mut wrapped = String::from("id\ttext\n");
+    for i in 0..20 {
+        wrapped.push_str(&format!("d{i}\t\"fox \"\"q{i}\"\" item\"\n"));
+    }
+    let (corpus, report) =
+        read_bytes(wrapped.as_bytes(), "py.tsv", &ReadOptions::default()).unwrap();
+    assert_eq!(corpus.text(0), "\"fox \"\"q0\"\" item\"", "read as written");
+    assert_eq!(
+        said(&report),
+        vec![
+            "py.tsv: 20 of 20 texts begin and end with `\"`, and the file is read without \
+             quoting, so the quotes are part of the texts: it looks quoted (Python's csv module \
+             and pandas quote TSV so); pass `quote` double to read them as quoting"
+                .to_string()
+        ]
+    );
+    let strict = ReadOptions {
+        strict: true,
+        ..ReadOptions::default()
+    };
+    assert!(read_bytes(wrapped.as_bytes(), "py.tsv", &strict).is_err());
+    let double = ReadOptions {
+        quote: Some(Quote::Double),
+        ..ReadOptions::default()
+    };
+    let (corpus, report) = read_bytes(wrapped.as_bytes(), "py.tsv", &double).unwrap();
+    assert_eq!(corpus.text(0), "fox \"q0\" item");
+    assert!(said(&report).is_empty(), "{:?}", said(&report));
+
+    let mut broken = wrapped.clone();
+    broken.push_str("x\t\"multi\nline\"\n");
+    let (line, message) = input_error(read_bytes(
+        broken.as_bytes(),
+        "py.tsv",
+        &ReadOptions::default(),
+    ));
+    assert_eq!(line, 23);
+    assert!(
+        message.contains(
+            "row has 1 field but the header has 2; fields of this file begin with `\"`: if it \
+             quotes its fields (Python's csv module and pandas quote TSV so), pass `quote` \
+             double; else fix the row, or pass `skip_bad` to skip such rows"
+        ),
+        "{message}"
+    );
+    // A minority of texts in quotes is an unquoted dump's ordinary text: no warning, and a
+    // short row without any quote gets the plain advice.
+    let mut dump = String::from("id\ttext\n1\t\"a quoted line\"\n");
+    for i in 2..10 {
+        dump.push_str(&format!("{i}\tplain text {i}\n"));
+    }
+    let (_, report) = read_bytes(dump.as_bytes(), "dump.tsv", &ReadOptions::default()).unwrap();
+    assert!(said(&report).is_empty(), "{:?}", said(&report));
+    let (_, message) = input_error(read_bytes(
+        b"id\ttext\n1\tone\n2\n",
+        "short.tsv",
+        &ReadOptions::default(),
+    ));
+    assert!(!message.contains("quote"), "{message}");
 }
 
 #[test]
