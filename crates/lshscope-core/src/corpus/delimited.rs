@@ -300,7 +300,7 @@ fn read_records(
                 false,
             ),
         };
-        sink.push(&id, &text, text_lossy || id_lossy);
+        sink.push(record.line, &id, &text, text_lossy || id_lossy);
     }
     Ok(())
 }

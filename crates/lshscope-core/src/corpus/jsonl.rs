@@ -107,7 +107,7 @@ pub(super) fn read(
             ids.numbered_line(number, &json);
             number_id(&mut id_buf, number)
         };
-        sink.push(id, &doc.text, lossy);
+        sink.push(number, id, &doc.text, lossy);
     }
     // No line had an id: line numbers are the ids, as documented; say so when a field of the
     // first line looks like the id that was meant.

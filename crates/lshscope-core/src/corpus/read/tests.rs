@@ -1160,3 +1160,39 @@ fn strict_stops_where_the_read_would_warn() {
     assert_eq!((docs(&c), r.warnings.len()), (docs(&c0), r0.warnings.len()));
     assert!(r.warnings.is_empty());
 }
+
+#[test]
+fn keep_lines_gives_each_document_the_line_its_row_starts_on() {
+    let keep = ReadOptions {
+        keep_lines: true,
+        ..ReadOptions::default()
+    };
+    // A header, a blank line and a row over two lines all shift the rows below them.
+    let csv = b"id,text\na,one\n\nb,\"two\nlines\"\nc,three\n";
+    let (c, r) = read_bytes(csv, "x.csv", &keep).unwrap();
+    assert_eq!(c.len(), 3);
+    assert_eq!(r.document_lines, [2, 4, 6]);
+    let jsonl = b"{\"id\":\"a\",\"text\":\"x\"}\n\n{\"id\":\"b\",\"text\":\"y\"}\n";
+    let (_, r) = read_bytes(jsonl, "x.jsonl", &keep).unwrap();
+    assert_eq!(r.document_lines, [1, 3]);
+    let (_, r) = read_bytes(b"one\ntwo\n", "x.txt", &keep).unwrap();
+    assert_eq!(r.document_lines, [1, 2]);
+    // A sample keeps the lines of the documents it keeps, in input order.
+    let sampled = ReadOptions {
+        sample: Some(2),
+        seed: 5,
+        ..keep.clone()
+    };
+    let (c, r) = read_bytes(csv, "x.csv", &sampled).unwrap();
+    let expected: Vec<u64> = (0..c.len())
+        .map(|i| match c.id(i) {
+            "a" => 2,
+            "b" => 4,
+            _ => 6,
+        })
+        .collect();
+    assert_eq!(r.document_lines, expected);
+    // Not asked for, not kept.
+    let (_, r) = read_bytes(csv, "x.csv", &ReadOptions::default()).unwrap();
+    assert!(r.document_lines.is_empty());
+}
