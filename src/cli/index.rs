@@ -1,12 +1,13 @@
 //! `lshscope index`: build an index file, add documents to it, query it, describe it.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
 use super::lsh_args::{BandsRowsArgs, KeepThresholdArgs};
 use super::{CorpusArgs, FormatArg, IndexArgs, ProgressBar, ReadArgs, show_progress};
-use lshscope_core::corpus::Corpus;
+use lshscope_core::corpus::{Corpus, InputFormat, ReadReport};
 use lshscope_core::online::LshIndex;
 use lshscope_core::pairs::{Field, OutputFormat, OutputTarget, RowWriter};
 use lshscope_core::pipeline::Pipeline;
@@ -26,7 +27,8 @@ pub enum IndexCommand {
     /// band tables of one banding.
     Build(BuildArgs),
     /// Add the documents of another input to an index file, hashed with the index's own
-    /// shingling and permutations.
+    /// shingling and permutations. An input with ids the index already holds is refused
+    /// (--skip-existing adds only the new ones).
     Add(AddArgs),
     /// The indexed documents that share a bucket with a text (or with each document of a
     /// file), with the MinHash estimate and the exact Jaccard.
@@ -61,6 +63,11 @@ pub struct AddArgs {
     /// index's own seed whatever this is.
     #[arg(long, value_name = "SEED")]
     pub seed: Option<u64>,
+    /// Skip the documents whose id is already in the index and add the others. Without it,
+    /// an input holding any such id is refused and the index left as it was: adding a batch
+    /// twice would otherwise index every document twice.
+    #[arg(long)]
+    pub skip_existing: bool,
     /// No summary and no progress on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -144,48 +151,110 @@ fn add(args: AddArgs) -> Result<i32> {
     let progress = super::new_progress();
     let bar = ProgressBar::start(&progress, show_progress(args.quiet));
     let mut run = Pipeline::new(&progress);
-    let (corpus, mut read) = run.read(
-        &args.corpus.input,
-        &args
-            .corpus
-            .read_options(args.seed.unwrap_or(index.options().seed)),
-    )?;
+    let mut options = args
+        .corpus
+        .read_options(args.seed.unwrap_or(index.options().seed));
+    // The refusal of ids already indexed points at their lines.
+    options.keep_lines = true;
+    let (corpus, mut read) = run.read(&args.corpus.input, &options)?;
+    // Ids repeated within the input are treated as `index build` treats them: a warning, both
+    // kept (--strict stops on them).
     super::warn_about_read(args.quiet, &args.corpus, &mut read, true)?;
     let before = index.len();
-    let repeated = (0..corpus.len())
-        .filter(|&i| index.corpus().position_of(corpus.id(i)).is_some())
-        .count();
-    if repeated > 0 {
-        let said = format!(
-            "{} of the added ids {} already in the index",
-            thousands(repeated as u64),
-            for_count(repeated as u64, "is", "are")
-        );
-        if args.corpus.read.strict {
-            return Err(Error::usage(format!(
-                "{}: {said}; --strict stops here (the index is unchanged)",
-                args.corpus.input.display()
-            )));
-        }
-        super::warn(
-            args.quiet,
-            &format!("{said}: both copies are kept (queries return each)"),
-        );
+    let indexed = already_indexed(&index, &corpus);
+    if !indexed.is_empty() && !args.skip_existing {
+        return Err(Error::usage(already_indexed_message(
+            &args, &corpus, &read, &indexed,
+        )));
     }
-    index.extend(&corpus, &progress)?;
-    index.save(&args.index_file)?;
+    let added = if indexed.is_empty() {
+        corpus
+    } else {
+        let mut skip = indexed.iter().copied().peekable();
+        let mut new = Corpus::new();
+        for i in 0..corpus.len() {
+            if skip.next_if_eq(&i).is_none() {
+                new.push(corpus.id(i), corpus.text(i));
+            }
+        }
+        new
+    };
+    // Nothing new: the file is not rewritten.
+    if !added.is_empty() {
+        index.extend(&added, &progress)?;
+        index.save(&args.index_file)?;
+    }
     drop(bar);
     if !args.quiet {
+        let skipped = if indexed.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; skipped {} whose id is already in it",
+                thousands(indexed.len() as u64)
+            )
+        };
         eprintln!(
-            "added {} {} to {} ({} before)",
-            thousands(corpus.len() as u64),
-            for_count(corpus.len() as u64, "document", "documents"),
+            "added {} {} to {} ({} before){skipped}",
+            thousands(added.len() as u64),
+            for_count(added.len() as u64, "document", "documents"),
             args.index_file.display(),
             thousands(before as u64)
         );
         eprintln!("{}", describe(&index, &args.index_file));
     }
     Ok(0)
+}
+
+/// Positions (ascending) of the documents of `corpus` whose id `index` already holds.
+fn already_indexed(index: &LshIndex, corpus: &Corpus) -> Vec<usize> {
+    let held = index.corpus();
+    let ids: HashSet<&str> = (0..held.len()).map(|i| held.id(i)).collect();
+    (0..corpus.len())
+        .filter(|&i| ids.contains(corpus.id(i)))
+        .collect()
+}
+
+/// The refusal of an input with ids already in the index: how many, the first two with
+/// where they are in the input, and the way to add the rest.
+fn already_indexed_message(
+    args: &AddArgs,
+    corpus: &Corpus,
+    read: &ReadReport,
+    indexed: &[usize],
+) -> String {
+    use lshscope_core::io::excerpt::{first_of, id_for_message};
+    let unit = if read.format == InputFormat::Parquet {
+        "row"
+    } else {
+        "line"
+    };
+    let shown: Vec<String> = indexed
+        .iter()
+        .take(2)
+        .map(|&i| {
+            let id = id_for_message(corpus.id(i));
+            match read.document_lines.get(i) {
+                Some(&line) if line > 0 => format!("{id} on {unit} {line}"),
+                _ => id.into_owned(),
+            }
+        })
+        .collect();
+    let n = indexed.len() as u64;
+    let input = if args.corpus.input == Path::new("-") {
+        "stdin".to_string()
+    } else {
+        args.corpus.input.display().to_string()
+    };
+    format!(
+        "{input}: {} {} an id already in {} (first: {}); nothing was added, the index is \
+         unchanged: pass --skip-existing to add only the new ids, or give these documents \
+         other ids",
+        thousands(n),
+        for_count(n, "document has", "documents have"),
+        args.index_file.display(),
+        first_of(&shown, indexed.len())
+    )
 }
 
 fn query(args: QueryArgs) -> Result<i32> {

@@ -330,6 +330,7 @@ impl ReadArgs {
             strict: self.strict,
             hidden: self.hidden,
             no_ignore: self.no_ignore,
+            keep_lines: false,
         }
     }
 }

@@ -310,7 +310,8 @@ fn strict_turns_what_would_be_a_warning_into_an_error_and_writes_nothing() {
         .arg(&repeated)
         .assert()
         .success();
-    // Ids added to an index that already holds them: stopped, the index unchanged.
+    // Ids added to an index that already holds them are refused with or without --strict,
+    // the index unchanged (see index_cli.rs); --skip-existing is no warning to stop on.
     let index = dir.path().join("notes.lshidx");
     lshscope()
         .args(["index", "build", "-q", "-o"])
@@ -328,9 +329,16 @@ fn strict_turns_what_would_be_a_warning_into_an_error_and_writes_nothing() {
         .arg(&again)
         .assert()
         .code(2)
+        .stderr(predicate::str::contains("1 document has an id already in"));
+    assert_eq!(std::fs::read(&index).unwrap(), before);
+    lshscope()
+        .args(["index", "add", "--strict", "--skip-existing"])
+        .arg(&index)
+        .arg(&again)
+        .assert()
+        .success()
         .stderr(predicate::str::contains(
-            "1 of the added ids is already in the index; --strict stops here (the index is \
-             unchanged)",
+            "skipped 1 whose id is already in it",
         ));
     assert_eq!(std::fs::read(&index).unwrap(), before);
     // An input read without a warning is read the same with --strict.
@@ -535,6 +543,45 @@ fn missing_json_fields_name_the_line_and_the_fields_present() {
     let err = scan_fails(&data("notes.jsonl"), &["--id-field", "uuid"]);
     assert!(err.contains("no field `uuid`"), "{err}");
     assert!(err.contains("--id-field"), "{err}");
+}
+
+/// An id field that is there but null is called null, never "no field `id`" beside a list of
+/// fields holding `id`, and is not suggested to --id-field.
+#[test]
+fn null_json_ids_are_called_null() {
+    let dir = tempfile::tempdir().unwrap();
+    let after_an_id = dir.path().join("n.jsonl");
+    std::fs::write(
+        &after_an_id,
+        "{\"id\":\"a\",\"text\":\"x y z\"}\n{\"id\":null,\"text\":\"p q\"}\n",
+    )
+    .unwrap();
+    let err = scan_fails(&after_an_id, &[]);
+    assert!(
+        err.contains(&format!(
+            "{}:2: field `id` is null on this line, but line 1 has an id",
+            after_an_id.display()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("no field"), "{err}");
+    assert!(err.contains("--skip-bad"), "{err}");
+
+    let only = dir.path().join("one.jsonl");
+    std::fs::write(&only, "{\"id\":null,\"text\":\"p q\"}\n").unwrap();
+    let out = lshscope().arg("scan").arg(&only).assert().success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("field `id` is null on every line that has it (first: line 1)"),
+        "{err}"
+    );
+    assert!(err.contains("--row-ids"), "{err}");
+    assert!(!err.contains("--id-field id"), "{err}");
+    let err = scan_fails(&only, &["--id-field", "id"]);
+    assert!(
+        err.contains("field `id` (the --id-field) is null on this line"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -1193,8 +1240,9 @@ fn reader_warnings_are_printed_by_every_command_that_reads_a_corpus() {
         .assert()
         .success();
     warned_once(&stderr(&out));
+    // The same lines again: their ids (line numbers) are indexed now, so they are skipped.
     lshscope()
-        .args(["index", "add"])
+        .args(["index", "add", "--skip-existing"])
         .arg(&index)
         .args(["-", "-q"])
         .write_stdin(csv.clone())

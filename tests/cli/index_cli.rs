@@ -251,6 +251,93 @@ fn a_missing_file_name_is_looked_up_as_text_with_a_warning() {
 }
 
 /// `--sample` of a query file and of `add` is reproducible with `--seed`.
+/// Adding a batch whose ids the index already holds (the same batch twice) is refused, the
+/// file left byte for byte as it was; `--skip-existing` adds the new ids only and says how many
+/// it skipped, and a query then returns each id once.
+#[test]
+fn adding_ids_already_indexed_is_refused_unless_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path());
+    let more = write(dir.path(), "more.csv", MORE);
+    lshscope()
+        .args(["index", "add", "-q"])
+        .arg(&index)
+        .arg(&more)
+        .assert()
+        .success();
+    let before = std::fs::read(&index).unwrap();
+    lshscope()
+        .args(["index", "add"])
+        .arg(&index)
+        .arg(&more)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "{}: 2 documents have an id already in {} (first: e on line 2, f on line 3); \
+             nothing was added, the index is unchanged: pass --skip-existing to add only the new \
+             ids, or give these documents other ids",
+            more.display(),
+            index.display()
+        )));
+    assert_eq!(std::fs::read(&index).unwrap(), before);
+
+    // Two old ids (one on a line after a blank one) and a new one: only the new one is added.
+    let mixed = write(
+        dir.path(),
+        "mixed.csv",
+        "id,text\na,the quick brown fox\n\ng,a new document about gardens\ne,again\n",
+    );
+    lshscope()
+        .args(["index", "add"])
+        .arg(&index)
+        .arg(&mixed)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "2 documents have an id already in",
+        ))
+        .stderr(predicate::str::contains(
+            "(first: a on line 2, e on line 5)",
+        ));
+    assert_eq!(std::fs::read(&index).unwrap(), before);
+    lshscope()
+        .args(["index", "add", "--skip-existing"])
+        .arg(&index)
+        .arg(&mixed)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!(
+            "added 1 document to {} (6 before); skipped 2 whose id is already in it",
+            index.display()
+        )));
+    let rows = query(
+        &index,
+        "the quick brown fox jumps over the lazy dog near the river bend",
+    );
+    let ids: Vec<&str> = rows[1..].iter().map(|r| r[1].as_str()).collect();
+    let mut once = ids.clone();
+    once.sort_unstable();
+    once.dedup();
+    assert_eq!(ids.len(), once.len(), "{ids:?}");
+    assert!(
+        query(&index, "a new document about gardens")[1..]
+            .iter()
+            .any(|r| r[1] == "g")
+    );
+
+    // Nothing new: nothing added, and the file is not rewritten.
+    let after = std::fs::read(&index).unwrap();
+    lshscope()
+        .args(["index", "add", "--skip-existing"])
+        .arg(&index)
+        .arg(&more)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("added 0 documents to"))
+        .stderr(predicate::str::contains("(7 before); skipped 2 whose"));
+    assert_eq!(std::fs::read(&index).unwrap(), after);
+}
+
 #[test]
 fn query_and_add_samples_take_a_seed() {
     let dir = tempfile::tempdir().unwrap();

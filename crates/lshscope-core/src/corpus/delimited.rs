@@ -324,7 +324,7 @@ fn read_records(
                 false,
             ),
         };
-        sink.push(&id, &text, text_lossy || id_lossy);
+        sink.push(record.line, &id, &text, text_lossy || id_lossy);
     }
     if wrapped_texts * 2 > row {
         sink.warnings

@@ -55,7 +55,7 @@ pub(super) fn read_dir_corpus(
             }
         }
         let (text, lossy) = decode(strip_bom(&buf));
-        sink.push(&entry.relative, &text, lossy);
+        sink.push(0, &entry.relative, &text, lossy);
     }
     let mut report = ReadReport {
         format: InputFormat::Dir,

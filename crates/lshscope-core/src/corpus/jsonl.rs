@@ -8,7 +8,9 @@
 //! as empty, like an empty string), any other type is a malformed line. The id may be a string
 //! or a number. When no line has the default `id` field (or all have it `null`), the line
 //! number is the id; once a line has it, every line must (see [`Ids`]); an id field named
-//! explicitly must be present on every line.
+//! explicitly must be present on every line. A `null` id is no id, but the messages about a
+//! line without one say when the field is there and `null`: "no field `id`" beside a listing
+//! of fields that includes `id` would contradict itself.
 
 use std::fmt;
 use std::io::BufRead;
@@ -20,7 +22,7 @@ use super::default_columns::{Numbered, looks_like_id, numbered_ids_warning};
 use super::options::{ReadOptions, SKIPPED_LINES_KEPT};
 use super::sink::{Lines, Sink, decode, number_id};
 use crate::jobs::Progress;
-use crate::terms::Setting::{IdField, SkipBad, TextField};
+use crate::terms::Setting::{IdField, RowIds, SkipBad, TextField};
 use crate::{Error, Result};
 
 /// Reads JSON Lines; returns the bytes read.
@@ -40,6 +42,7 @@ pub(super) fn read(
         first_with_id: None,
         numbered: Vec::new(),
         first_numbered: None,
+        first_null_id: None,
     };
     let mut lines = Lines::new(reader, name);
     let mut doc = Doc::default();
@@ -91,37 +94,57 @@ pub(super) fn read(
         } else if has_id {
             &doc.text
         } else if ids.required {
-            let message = format!(
-                "no field `{}` (the {IdField}) on this line{}; add it, choose another \
-                 {IdField} (without it the line number is the id), or pass {SkipBad}",
-                fields.id,
-                field_listing(field_names(&json).as_deref())
-            );
+            let message = if doc.id_null {
+                format!(
+                    "field `{}` (the {IdField}) is null on this line; fill in the id, choose \
+                     another {IdField} (without it the line number is the id), or pass \
+                     {SkipBad}",
+                    fields.id
+                )
+            } else {
+                format!(
+                    "no field `{}` (the {IdField}) on this line{}; add it, choose another \
+                     {IdField} (without it the line number is the id), or pass {SkipBad}",
+                    fields.id,
+                    field_listing(field_names(&json).as_deref())
+                )
+            };
             sink.bad_row(number, Error::input(name, number, message))?;
             continue;
         } else if let Some(with_id) = ids.first_with_id {
-            let message = missing_id_message(fields.id, field_names(&json).as_deref(), with_id);
+            let message = missing_id_message(
+                fields.id,
+                doc.id_null,
+                field_names(&json).as_deref(),
+                with_id,
+            );
             sink.bad_row(number, Error::input(name, number, message))?;
             continue;
         } else {
-            ids.numbered_line(number, &json);
+            ids.numbered_line(number, &json, doc.id_null);
             number_id(&mut id_buf, number)
         };
-        sink.push(id, &doc.text, lossy);
+        sink.push(number, id, &doc.text, lossy);
     }
     // No line had an id: line numbers are the ids, as documented; say so when a field of the
     // first line looks like the id that was meant.
     if ids.first_with_id.is_none()
         && !opts.row_ids
-        && let Some((_, Some(names))) = &ids.first_numbered
+        && let Some(first) = &ids.first_numbered
     {
-        let candidates: Vec<&str> = names
+        // A field that is null on the line cannot be the id that was meant.
+        let candidates: Vec<&str> = first
+            .fields
             .iter()
-            .map(String::as_str)
-            .filter(|f| *f != fields.text && looks_like_id(f))
+            .flatten()
+            .filter(|(f, null)| !null && *f != fields.text && looks_like_id(f))
+            .map(|(f, _)| f.as_str())
             .collect();
-        sink.warnings
-            .extend(numbered_ids_warning(name, Numbered::ByLine, &candidates));
+        let warning = match ids.first_null_id {
+            Some(line) => Some(null_ids_warning(name, fields.id, line, &candidates)),
+            None => numbered_ids_warning(name, Numbered::ByLine, &candidates),
+        };
+        sink.warnings.extend(warning);
     }
     sink.lines.physical = lines.count();
     Ok(lines.bytes)
@@ -138,16 +161,34 @@ struct Ids {
     first_with_id: Option<u64>,
     /// The first few lines given their line number as id before any line had an id.
     numbered: Vec<u64>,
-    /// The first such line and its field names (`None` when the line is not a plain object
-    /// map), for messages.
-    first_numbered: Option<(u64, Option<Vec<String>>)>,
+    /// The first such line, for messages.
+    first_numbered: Option<NumberedLine>,
+    /// The first line numbered by line whose id field is there but `null`.
+    first_null_id: Option<u64>,
+}
+
+/// A line given its line number as id, as messages describe it.
+struct NumberedLine {
+    number: u64,
+    /// Whether its id field is there but `null`.
+    id_null: bool,
+    /// Its fields by name, each with whether its value is `null` (`None` when the line is not
+    /// a plain object map).
+    fields: Option<Vec<(String, bool)>>,
 }
 
 impl Ids {
     /// A document kept with its line number as id, before any line had an id.
-    fn numbered_line(&mut self, number: u64, json: &str) {
+    fn numbered_line(&mut self, number: u64, json: &str, id_null: bool) {
+        if id_null && self.first_null_id.is_none() {
+            self.first_null_id = Some(number);
+        }
         if self.first_numbered.is_none() {
-            self.first_numbered = Some((number, field_names(json)));
+            self.first_numbered = Some(NumberedLine {
+                number,
+                id_null,
+                fields: fields_and_nulls(json),
+            });
         }
         if self.numbered.len() < SKIPPED_LINES_KEPT {
             self.numbered.push(number);
@@ -164,23 +205,65 @@ impl Ids {
         with_id: u64,
         sink: &mut Sink,
     ) -> Result<()> {
-        let Some((first, names)) = self.first_numbered.take() else {
+        let Some(first) = self.first_numbered.take() else {
             return Ok(());
         };
-        let message = missing_id_message(id_field, names.as_deref(), with_id);
-        sink.take_back_all_as_bad(&self.numbered, Error::input(name, first, message))?;
+        let names: Option<Vec<String>> = first
+            .fields
+            .map(|fields| fields.into_iter().map(|(f, _)| f).collect());
+        let message = missing_id_message(id_field, first.id_null, names.as_deref(), with_id);
+        sink.take_back_all_as_bad(&self.numbered, Error::input(name, first.number, message))?;
         self.numbered.clear();
         Ok(())
     }
 }
 
-/// For a line without the id field when line `with_id` has one.
-fn missing_id_message(id_field: &str, fields_here: Option<&[String]>, with_id: u64) -> String {
+/// For a line without an id (no id field, or `null` in it when `null`) when line `with_id`
+/// has one.
+fn missing_id_message(
+    id_field: &str,
+    null: bool,
+    fields_here: Option<&[String]>,
+    with_id: u64,
+) -> String {
+    let here = if null {
+        format!("field `{id_field}` is null on this line, but line {with_id} has an id")
+    } else {
+        format!(
+            "no field `{id_field}` on this line{}, but line {with_id} has one",
+            field_listing(fields_here)
+        )
+    };
     format!(
-        "no field `{id_field}` on this line{}, but line {with_id} has one: with its line number \
-         as id it could collide with the id of another line; add the id to every line, or \
-         pass {SkipBad} to skip lines without one",
-        field_listing(fields_here)
+        "{here}: with its line number as id it could collide with the id of another line; add \
+         the id to every line, or pass {SkipBad} to skip lines without one"
+    )
+}
+
+/// When no line has an id and the id field is `null` on some (from line `first_null` on):
+/// documents are numbered by line, which the field's presence says was not meant. The
+/// warning for a file without the field would say it has none.
+fn null_ids_warning(file: &Path, id_field: &str, first_null: u64, candidates: &[&str]) -> String {
+    let advice = match candidates {
+        [] => format!("fill in the ids, or pass {RowIds} to number the documents by line"),
+        [one] => {
+            let one = crate::io::excerpt::excerpt(one);
+            format!("field `{one}` looks like an id: pass {IdField} {one} to use it")
+        }
+        many => format!(
+            "fields {} look like ids: pass {IdField} with one of them",
+            many.iter()
+                .take(crate::io::excerpt::MAX_NAMES)
+                .map(|c| format!("`{}`", crate::io::excerpt::excerpt(c)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    format!(
+        "{}: field `{id_field}` is null on every line that has it (first: line {first_null}), \
+         so documents are numbered by line (1, 2, …) and pairs and clusters name them so; \
+         {advice}",
+        file.display()
     )
 }
 
@@ -189,6 +272,18 @@ fn field_names(json: &str) -> Option<Vec<String>> {
     serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(json)
         .ok()
         .map(|map| map.keys().cloned().collect())
+}
+
+/// The field names of a line that is a JSON object (sorted by name), each with whether its
+/// value is `null`.
+fn fields_and_nulls(json: &str) -> Option<Vec<(String, bool)>> {
+    serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(json)
+        .ok()
+        .map(|map| {
+            map.into_iter()
+                .map(|(name, value)| (name, value.is_null()))
+                .collect()
+        })
 }
 
 /// ` (its fields are: a, b)` for an error message, when the line is an object.
@@ -231,6 +326,8 @@ struct Doc {
     has_text: bool,
     id: String,
     has_id: bool,
+    /// The id field is there and `null` (`has_id` is false then).
+    id_null: bool,
 }
 
 impl Doc {
@@ -239,6 +336,7 @@ impl Doc {
         self.has_text = false;
         self.id.clear();
         self.has_id = false;
+        self.id_null = false;
     }
 }
 
@@ -278,6 +376,7 @@ impl<'de> Visitor<'de> for LineSeed<'_> {
                         buf: &mut self.doc.id,
                         field: self.fields.id,
                     })?;
+                    self.doc.id_null = !self.doc.has_id;
                 }
                 Key::Other => {
                     map.next_value::<IgnoredAny>()?;

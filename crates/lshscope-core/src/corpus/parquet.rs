@@ -178,7 +178,7 @@ fn read_guarded<R: ChunkReader + 'static>(
                     }
                 };
                 let (text_str, lossy) = decode(text_bytes);
-                sink.push(id_str, &text_str, lossy);
+                sink.push(row_number, id_str, &text_str, lossy);
             }
             done += want;
             progress.advance(group_bytes * want as u64 / group_rows.max(1) as u64);

@@ -565,7 +565,7 @@ fn read_lines(reader: &mut dyn BufRead, sink: &mut Sink, progress: &Progress) ->
             break;
         };
         let (text, lossy) = decode(content);
-        sink.push(number_id(&mut id, number), &text, lossy);
+        sink.push(number, number_id(&mut id, number), &text, lossy);
     }
     sink.lines.physical = lines.count();
     Ok(lines.bytes)

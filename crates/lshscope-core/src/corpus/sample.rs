@@ -19,6 +19,8 @@ const SAMPLE_STREAM: u64 = 0x5A3D_1E0F_C0DE_5A3D;
 pub(super) struct Slot {
     /// Position in the input (0-based among offered documents): restores input order.
     pub order: u64,
+    /// The line (Parquet: row) the document was read from, as [`super::Sink::push`] got it.
+    pub line: u64,
     pub id: String,
     pub text: String,
     pub lossy: bool,

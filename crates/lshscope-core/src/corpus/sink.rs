@@ -135,6 +135,8 @@ pub(super) struct Sink {
     pub(super) lines: LineCounts,
     /// Advice for the report (a column chosen by default, ids numbered by row).
     pub(super) warnings: Vec<String>,
+    /// Under `keep_lines`, the line (Parquet: row) of each document in the corpus.
+    document_lines: Option<Vec<u64>>,
 }
 
 impl Sink {
@@ -157,6 +159,7 @@ impl Sink {
             skipped_files: Vec::new(),
             lines: LineCounts::default(),
             warnings: Vec::new(),
+            document_lines: opts.keep_lines.then(Vec::new),
         }
     }
 
@@ -169,17 +172,22 @@ impl Sink {
         self.remaining == 0
     }
 
-    pub(super) fn push(&mut self, id: &str, text: &str, lossy: bool) {
+    /// Offers a document read from `line` (Parquet: the row; 0 for a file of a directory).
+    pub(super) fn push(&mut self, line: u64, id: &str, text: &str, lossy: bool) {
         debug_assert!(self.remaining > 0);
         self.remaining -= 1;
         self.offered += 1;
         match &mut self.reservoir {
             None => {
                 self.corpus.push(id, text);
+                if let Some(lines) = &mut self.document_lines {
+                    lines.push(line);
+                }
                 self.count_lossy(id, lossy);
             }
             Some(reservoir) => {
                 if let Some(slot) = reservoir.offer() {
+                    slot.line = line;
                     slot.id.clear();
                     slot.id.push_str(id);
                     slot.text.clear();
@@ -224,6 +232,9 @@ impl Sink {
         self.skipped_lines.sort_unstable();
         self.skipped_lines.truncate(SKIPPED_LINES_KEPT);
         self.corpus.clear();
+        if let Some(lines) = &mut self.document_lines {
+            lines.clear();
+        }
         self.reservoir = self.sample.map(|(n, seed)| Reservoir::new(n, seed));
         self.remaining = self.limit;
         self.offered = 0;
@@ -249,6 +260,9 @@ impl Sink {
         if let Some(reservoir) = self.reservoir.take() {
             for slot in reservoir.into_input_order() {
                 self.corpus.push(&slot.id, &slot.text);
+                if let Some(lines) = &mut self.document_lines {
+                    lines.push(slot.line);
+                }
                 self.count_lossy(&slot.id, slot.lossy);
             }
         }
@@ -264,6 +278,7 @@ impl Sink {
         report.skipped_lines = self.skipped_lines;
         report.skipped_files = self.skipped_files;
         report.lines = self.lines;
+        report.document_lines = self.document_lines.take().unwrap_or_default();
         report.count_repeated_ids(&corpus);
         report
             .warnings

@@ -1030,10 +1030,71 @@ fn jsonl_line_without_the_id_among_lines_with_ids_is_a_bad_row() {
     assert_eq!(docs(&c), pairs(&[("1", "a"), ("2", "b"), ("3", "d")]));
     assert_eq!((r.skipped, r.skipped_lines.clone()), (1, vec![3]));
     assert_eq!(r.duplicate_ids, 0);
-    // A null id is no id.
+    // A null id is no id, and the message says the field is there but null.
     let null = b"{\"id\": 1, \"text\": \"a\"}\n{\"id\": null, \"text\": \"b\"}\n";
-    let (line, _) = input_error(read_bytes(null, "x.jsonl", &ReadOptions::default()));
+    let (line, message) = input_error(read_bytes(null, "x.jsonl", &ReadOptions::default()));
     assert_eq!(line, 2);
+    assert_eq!(
+        message,
+        "field `id` is null on this line, but line 1 has an id: with its line number as id it \
+         could collide with the id of another line; add the id to every line, or pass \
+         `skip_bad` to skip lines without one"
+    );
+}
+
+/// A line whose id field is `null` is told apart from a line without the field, wherever the
+/// reader speaks of it: before the first id, under `--id-field`, and when no line has an id.
+#[test]
+fn jsonl_null_ids_are_called_null() {
+    // Numbered by line before line 2 showed the file has ids.
+    let before = b"{\"id\": null, \"text\": \"a\"}\n{\"id\": \"b\", \"text\": \"b\"}\n";
+    let (line, message) = input_error(read_bytes(before, "x.jsonl", &ReadOptions::default()));
+    assert_eq!(line, 1);
+    assert!(
+        message.starts_with("field `id` is null on this line, but line 2 has an id:"),
+        "{message}"
+    );
+    // The id field named: a null in it is not a missing field.
+    let one = b"{\"id\": null, \"text\": \"p q\"}\n";
+    let named = ReadOptions {
+        id_field: Some("id".into()),
+        ..ReadOptions::default()
+    };
+    let (line, message) = input_error(read_bytes(one, "x.jsonl", &named));
+    assert_eq!(line, 1);
+    assert_eq!(
+        message,
+        "field `id` (the `id_field`) is null on this line; fill in the id, choose another \
+         `id_field` (without it the line number is the id), or pass `skip_bad`"
+    );
+    // No line has an id: numbered by line, and the warning neither says the file has no field
+    // `id` nor suggests naming a field whose value is null.
+    let (c, r) = read_bytes(one, "x.jsonl", &ReadOptions::default()).unwrap();
+    assert_eq!(docs(&c), pairs(&[("1", "p q")]));
+    assert_eq!(
+        said(&r),
+        [
+            "x.jsonl: field `id` is null on every line that has it (first: line 1), so documents \
+          are numbered by line (1, 2, …) and pairs and clusters name them so; fill in the ids, \
+          or pass `row_ids` to number the documents by line"
+        ]
+    );
+    let other_null = b"{\"doc_id\": null, \"text\": \"p q\"}\n";
+    let (_, r) = read_bytes(other_null, "x.jsonl", &ReadOptions::default()).unwrap();
+    assert!(said(&r).is_empty(), "{:?}", said(&r));
+    // A field with a value that looks like an id is still suggested.
+    let other = b"{\"id\": null, \"doc_id\": 7, \"text\": \"p q\"}\n";
+    let (_, r) = read_bytes(other, "x.jsonl", &ReadOptions::default()).unwrap();
+    assert!(
+        said(&r)[0].ends_with("field `doc_id` looks like an id: pass `id_field` doc_id to use it"),
+        "{:?}",
+        said(&r)
+    );
+    // A null text is an empty document, as an empty string is.
+    let text_null = b"{\"id\": \"a\", \"text\": null}\n{\"id\": \"b\", \"text\": \"\"}\n";
+    let (c, r) = read_bytes(text_null, "x.jsonl", &ReadOptions::default()).unwrap();
+    assert_eq!(docs(&c), pairs(&[("a", ""), ("b", "")]));
+    assert_eq!(r.empty, 2);
 }
 
 #[test]
@@ -1292,4 +1353,40 @@ fn strict_stops_where_the_read_would_warn() {
     let (c0, r0) = read_bytes(clean, "x.csv", &ReadOptions::default()).unwrap();
     assert_eq!((docs(&c), r.warnings.len()), (docs(&c0), r0.warnings.len()));
     assert!(r.warnings.is_empty());
+}
+
+#[test]
+fn keep_lines_gives_each_document_the_line_its_row_starts_on() {
+    let keep = ReadOptions {
+        keep_lines: true,
+        ..ReadOptions::default()
+    };
+    // A header, a blank line and a row over two lines all shift the rows below them.
+    let csv = b"id,text\na,one\n\nb,\"two\nlines\"\nc,three\n";
+    let (c, r) = read_bytes(csv, "x.csv", &keep).unwrap();
+    assert_eq!(c.len(), 3);
+    assert_eq!(r.document_lines, [2, 4, 6]);
+    let jsonl = b"{\"id\":\"a\",\"text\":\"x\"}\n\n{\"id\":\"b\",\"text\":\"y\"}\n";
+    let (_, r) = read_bytes(jsonl, "x.jsonl", &keep).unwrap();
+    assert_eq!(r.document_lines, [1, 3]);
+    let (_, r) = read_bytes(b"one\ntwo\n", "x.txt", &keep).unwrap();
+    assert_eq!(r.document_lines, [1, 2]);
+    // A sample keeps the lines of the documents it keeps, in input order.
+    let sampled = ReadOptions {
+        sample: Some(2),
+        seed: 5,
+        ..keep.clone()
+    };
+    let (c, r) = read_bytes(csv, "x.csv", &sampled).unwrap();
+    let expected: Vec<u64> = (0..c.len())
+        .map(|i| match c.id(i) {
+            "a" => 2,
+            "b" => 4,
+            _ => 6,
+        })
+        .collect();
+    assert_eq!(r.document_lines, expected);
+    // Not asked for, not kept.
+    let (_, r) = read_bytes(csv, "x.csv", &ReadOptions::default()).unwrap();
+    assert!(r.document_lines.is_empty());
 }
