@@ -561,18 +561,31 @@ impl PyLshIndex {
         })
     }
 
-    /// Adds a document under `key`.
-    fn insert(&mut self, key: &str, text: &str) {
+    /// Adds a document under `key`. A key already in the index is a `ValueError` (as in
+    /// datasketch's `MinHashLSH.insert`): a second copy would be returned by every query.
+    fn insert(&mut self, key: &str, text: &str) -> PyResult<()> {
+        if self.index.holds(key) {
+            return Err(PyValueError::new_err(format!(
+                "key {key:?} is already in the index; give the document another key"
+            )));
+        }
         self.index.insert(key, text);
+        Ok(())
     }
 
-    /// Adds many documents at once (hashed in parallel without the GIL).
+    /// Adds many documents at once (hashed in parallel without the GIL). Keys must be new
+    /// and distinct: a key already in the index, or given twice, is a `ValueError` and
+    /// nothing is added; with `skip_existing=True` the documents whose key the index already
+    /// holds are left out instead (as `lshscope index add --skip-existing`). Returns how many
+    /// documents were added.
+    #[pyo3(signature = (keys, texts, *, skip_existing=false))]
     fn insert_many(
         &mut self,
         py: Python<'_>,
         keys: Vec<String>,
         texts: Vec<String>,
-    ) -> PyResult<()> {
+        skip_existing: bool,
+    ) -> PyResult<usize> {
         if keys.len() != texts.len() {
             return Err(PyValueError::new_err(format!(
                 "{} keys for {} texts",
@@ -580,12 +593,41 @@ impl PyLshIndex {
                 texts.len()
             )));
         }
+        let mut seen = std::collections::HashSet::with_capacity(keys.len());
+        if let Some(key) = keys.iter().find(|k| !seen.insert(k.as_str())) {
+            return Err(PyValueError::new_err(format!(
+                "key {key:?} is given twice; keys must be distinct"
+            )));
+        }
+        let corpus = Corpus::from_pairs(keys.iter().zip(&texts));
+        let held = self.index.held_among(&corpus);
+        let corpus = match held.first() {
+            None => corpus,
+            Some(&first) if !skip_existing => {
+                return Err(PyValueError::new_err(format!(
+                    "{} of the {} keys are already in the index (first: {:?}); nothing was \
+                     added: pass skip_existing=True to add only the new ones",
+                    held.len(),
+                    keys.len(),
+                    keys[first]
+                )));
+            }
+            Some(_) => {
+                let mut held = held.iter().copied().peekable();
+                Corpus::from_pairs(
+                    keys.iter()
+                        .zip(&texts)
+                        .enumerate()
+                        .filter(|&(i, _)| held.next_if_eq(&i).is_none())
+                        .map(|(_, pair)| pair),
+                )
+            }
+        };
+        let added = corpus.len();
         let index = &mut self.index;
-        py.detach(|| {
-            let corpus = Corpus::from_pairs(keys.iter().zip(&texts));
-            index.extend(&corpus, &Progress::new()).map(|_| ())
-        })
-        .map_err(to_py)
+        py.detach(|| index.extend(&corpus, &Progress::new()).map(|_| ()))
+            .map_err(to_py)?;
+        Ok(added)
     }
 
     /// The indexed documents that share a bucket with `text` in at least one band, most

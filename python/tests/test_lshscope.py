@@ -181,6 +181,35 @@ def test_a_sketch_family_is_chosen_everywhere_and_recorded(tmp_path):
         == index.query(texts[7])
 
 
+def test_keys_already_indexed_are_refused_or_skipped(tmp_path):
+    ids, texts = sample(200)
+    index = lshscope.LSHIndex(bands=16, rows=4, num_perm=64)
+    assert index.insert_many(ids[:100], texts[:100]) == 100
+    # A retried batch would index every document twice, and queries would return each twice.
+    with pytest.raises(ValueError, match=r"50 of the 150 keys are already in the index"):
+        index.insert_many(ids[50:200], texts[50:200])
+    assert len(index) == 100, "nothing was added"
+    with pytest.raises(ValueError, match="already in the index"):
+        index.insert(ids[3], "another text under a key in use")
+    with pytest.raises(ValueError, match="given twice"):
+        index.insert_many(["new-1", "new-1"], ["a", "b"])
+    assert index.insert_many(ids[50:200], texts[50:200], skip_existing=True) == 100
+    assert len(index) == 200
+    hits = [key for key, *_ in index.query(texts[120])]
+    assert len(hits) == len(set(hits)), hits
+    # The command line refuses the same batch against the saved index.
+    path = tmp_path / "docs.lshidx"
+    index.save(str(path))
+    batch = tmp_path / "batch.csv"
+    with open(batch, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["id", "text"])
+        w.writerow([ids[7], texts[7]])
+    refused = subprocess.run([cli(), "index", "add", str(path), str(batch)], capture_output=True,
+                             text=True)
+    assert refused.returncode == 2 and "--skip-existing" in refused.stderr, refused.stderr
+
+
 def test_a_damaged_index_file_is_refused(tmp_path):
     path = tmp_path / "x.lshidx"
     index = lshscope.LSHIndex()

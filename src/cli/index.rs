@@ -1,6 +1,5 @@
 //! `lshscope index`: build an index file, add documents to it, query it, describe it.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
@@ -161,7 +160,7 @@ fn add(args: AddArgs) -> Result<i32> {
     // kept (--strict stops on them).
     super::warn_about_read(args.quiet, &args.corpus, &mut read, true)?;
     let before = index.len();
-    let indexed = already_indexed(&index, &corpus);
+    let indexed = index.held_among(&corpus);
     if !indexed.is_empty() && !args.skip_existing {
         return Err(Error::usage(already_indexed_message(
             &args, &corpus, &read, &indexed,
@@ -204,15 +203,6 @@ fn add(args: AddArgs) -> Result<i32> {
         eprintln!("{}", describe(&index, &args.index_file));
     }
     Ok(0)
-}
-
-/// Positions (ascending) of the documents of `corpus` whose id `index` already holds.
-fn already_indexed(index: &LshIndex, corpus: &Corpus) -> Vec<usize> {
-    let held = index.corpus();
-    let ids: HashSet<&str> = (0..held.len()).map(|i| held.id(i)).collect();
-    (0..corpus.len())
-        .filter(|&i| ids.contains(corpus.id(i)))
-        .collect()
 }
 
 /// The refusal of an input with ids already in the index: how many, the first two with

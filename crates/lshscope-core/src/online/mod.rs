@@ -11,6 +11,8 @@
 
 pub mod file;
 
+use std::collections::HashMap;
+
 use rayon::prelude::*;
 
 use crate::Result;
@@ -26,6 +28,15 @@ pub struct LshIndex {
     index: Index,
     banding: Banding,
     tables: Vec<BandTable>,
+    /// The hash of each id held, with the first document that has it: whether an id is held
+    /// is asked for every document added, and a scan of the corpus per question made adding a
+    /// batch quadratic.
+    ids: HashMap<u64, u32>,
+}
+
+/// The key of an id in [`LshIndex::ids`].
+fn id_hash(id: &str) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(id.as_bytes())
 }
 
 /// One band's table: (key, document) sorted, plus entries added since the last merge (kept
@@ -97,6 +108,7 @@ impl LshIndex {
             index,
             banding,
             tables: vec![BandTable::default(); banding.bands],
+            ids: HashMap::new(),
         })
     }
 
@@ -135,12 +147,35 @@ impl LshIndex {
                 recent: Vec::new(),
             })
             .collect();
+        let mut ids = HashMap::with_capacity(corpus.len());
+        for doc in 0..corpus.len() {
+            ids.entry(id_hash(corpus.id(doc))).or_insert(doc as u32);
+        }
         LshIndex {
             corpus,
             index,
             banding,
             tables,
+            ids,
         }
+    }
+
+    /// True when a document with this id is in the index.
+    pub fn holds(&self, id: &str) -> bool {
+        match self.ids.get(&id_hash(id)) {
+            None => false,
+            Some(&doc) if self.corpus.id(doc as usize) == id => true,
+            // Another id with the same 64-bit hash: only a look at every id can tell.
+            Some(_) => self.corpus.position_of(id).is_some(),
+        }
+    }
+
+    /// The positions in `corpus` (ascending) of its documents whose id the index holds: what
+    /// adding `corpus` would index a second time.
+    pub fn held_among(&self, corpus: &Corpus) -> Vec<usize> {
+        (0..corpus.len())
+            .filter(|&i| self.holds(corpus.id(i)))
+            .collect()
     }
 
     /// Number of documents in the index.
@@ -192,6 +227,7 @@ impl LshIndex {
     pub fn insert(&mut self, id: &str, text: &str) -> u32 {
         let (set, row) = self.hash(text);
         let doc = self.corpus.len() as u32;
+        self.ids.entry(id_hash(id)).or_insert(doc);
         self.corpus.push(id, text);
         self.index.sets.push(&set);
         let one = Signatures::from_rows(row.len(), row, vec![set.is_empty()])
@@ -206,6 +242,9 @@ impl LshIndex {
         let first = self.corpus.len() as u32;
         let added = build_index(corpus, &self.index.options, progress)?;
         for i in 0..corpus.len() {
+            self.ids
+                .entry(id_hash(corpus.id(i)))
+                .or_insert(first + i as u32);
             self.corpus.push(corpus.id(i), corpus.text(i));
             self.index.sets.push(added.sets.get(i));
             self.add_to_tables(first + i as u32, &added.signatures, i);
@@ -303,6 +342,49 @@ mod tests {
     }
 
     const BANDING: Banding = Banding { bands: 16, rows: 4 };
+
+    #[test]
+    fn held_ids_are_known_after_build_insert_extend_and_load() {
+        let built = LshIndex::build(
+            Corpus::from_pairs([("a", "first text here"), ("b", "second text here")]),
+            &options(),
+            BANDING,
+            &Progress::new(),
+        )
+        .unwrap();
+        let mut index = built;
+        index.insert("c", "a third text");
+        let more = Corpus::from_pairs([("d", "fourth"), ("a", "the first id again")]);
+        index.extend(&more, &Progress::new()).unwrap();
+        for id in ["a", "b", "c", "d"] {
+            assert!(index.holds(id), "{id}");
+        }
+        for id in ["", "e", "A", "a "] {
+            assert!(!index.holds(id), "{id:?}");
+        }
+        let batch = Corpus::from_pairs([("x", "new"), ("c", "held"), ("y", "new"), ("a", "held")]);
+        assert_eq!(index.held_among(&batch), vec![1, 3]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("i.lshidx");
+        index.save(&path).unwrap();
+        let loaded = LshIndex::load(&path).unwrap();
+        assert_eq!(loaded.held_among(&batch), vec![1, 3]);
+        assert!(!loaded.holds("x"));
+    }
+
+    /// Two ids with one 64-bit hash (none is known for xxh3, so the table is forged): the
+    /// answer comes from the ids themselves, not the hash.
+    #[test]
+    fn a_hash_shared_by_two_ids_does_not_make_either_held() {
+        let mut index = LshIndex::new(options(), BANDING).unwrap();
+        index.insert("a", "text");
+        let doc_of_a = index.ids[&id_hash("a")];
+        index.ids.clear();
+        index.ids.insert(id_hash("b"), doc_of_a);
+        assert!(!index.holds("b"), "the hash of b points at a");
+        index.ids.insert(id_hash("a"), doc_of_a);
+        assert!(index.holds("a"));
+    }
 
     #[test]
     fn inserting_one_by_one_equals_building_at_once() {
