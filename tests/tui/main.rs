@@ -35,4 +35,5 @@ mod tui_screens;
 mod tui_snapshots;
 mod tui_truth;
 mod tui_viewer_nav;
+mod tui_viewer_text;
 mod tui_views;
