@@ -18,6 +18,7 @@ mod tui_clusters;
 mod tui_cost;
 mod tui_counts;
 mod tui_e2e;
+mod tui_export_messages;
 mod tui_family;
 mod tui_fit;
 mod tui_help;
