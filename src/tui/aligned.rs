@@ -28,9 +28,9 @@
 
 use std::ops::Range;
 
-use unicode_width::UnicodeWidthChar;
-
 use lshscope_core::diff::{Segment, Side, TextDiff};
+
+use super::layout::{line_break_len, shown_width};
 
 /// Of the text past the diff's size cap, at most this many bytes per side are laid out.
 pub const MAX_UNCOMPARED_BYTES: usize = 64 * 1024;
@@ -175,8 +175,8 @@ pub fn align(diff: &TextDiff, left: &str, right: &str, width: usize) -> AlignedL
                 move_rows[block].1 = row;
                 // The marker stands for B's copy and the line break after it.
                 let mut after = moved.right.end.min(r.end);
-                if let Some(k) = right[after..r.end].find('\n') {
-                    after += k + 1;
+                if let Some(k) = right[after..r.end].find(['\n', '\r']) {
+                    after = (after + k + line_break_len(right, after + k)).min(r.end);
                 }
                 panes[1].feed(after..r.end);
                 row
@@ -354,7 +354,7 @@ impl<'t> Flow<'t> {
         let first_word: usize = self.text[range.clone()]
             .chars()
             .take_while(|c| !c.is_whitespace())
-            .map(char_width)
+            .map(shown_width)
             .sum();
         if self.column > 0 && first_word > 0 && self.column + first_word > self.width {
             (self.rows.len() + 1, 0)
@@ -366,8 +366,8 @@ impl<'t> Flow<'t> {
     /// Whether all of `range` (its trailing whitespace aside) fits on the open row.
     fn fits_on_open_row(&self, range: &Range<usize>) -> bool {
         let text = self.text[range.clone()].trim_end();
-        !text.contains('\n')
-            && self.column + text.chars().map(char_width).sum::<usize>() <= self.width
+        !text.contains(['\n', '\r'])
+            && self.column + text.chars().map(shown_width).sum::<usize>() <= self.width
     }
 
     /// The first row nothing is on yet.
@@ -403,23 +403,31 @@ impl<'t> Flow<'t> {
 
     /// Wraps `range` onto the rows: words move whole to the next row when they do not fit
     /// (a word wider than the pane is cut), spaces hang at the end of a row, a line break
-    /// ends the row (two make an empty row, as paragraphs are written).
+    /// (`\n`, `\r\n` or a lone `\r`) ends the row (two make an empty row, as paragraphs are
+    /// written).
     fn feed(&mut self, range: Range<usize>) {
         let text = self.text;
         let mut at = range.start;
         while at < range.end {
             let c = text[at..].chars().next().expect("a char boundary");
-            if c == '\n' {
+            if c == '\n' && text[..at].ends_with('\r') {
+                // The end of a `\r\n` whose `\r` an earlier range ended with: that ended
+                // the row already.
+                at += 1;
+                continue;
+            }
+            let line_break = line_break_len(text, at);
+            if line_break > 0 {
                 match self.open.take() {
                     Some(open) => self.rows.push(ScreenRow::Text(open)),
                     None => self.rows.push(ScreenRow::Text(at..at)),
                 }
                 self.column = 0;
-                at += 1;
+                at += line_break;
                 continue;
             }
             if c.is_whitespace() {
-                self.put(at, at + c.len_utf8(), char_width(c));
+                self.put(at, at + c.len_utf8(), shown_width(c));
                 at += c.len_utf8();
                 continue;
             }
@@ -427,7 +435,7 @@ impl<'t> Flow<'t> {
                 .find(char::is_whitespace)
                 .map_or(range.end, |i| at + i);
             let word = &text[at..word_end];
-            let columns: usize = word.chars().map(char_width).sum();
+            let columns: usize = word.chars().map(shown_width).sum();
             if self.column > 0 && self.column + columns > self.width {
                 self.close_open_row();
             }
@@ -436,7 +444,7 @@ impl<'t> Flow<'t> {
             } else {
                 // Longer than a row: cut where the row is full.
                 for (i, c) in word.char_indices() {
-                    let w = char_width(c);
+                    let w = shown_width(c);
                     if self.column > 0 && self.column + w > self.width {
                         self.close_open_row();
                     }
@@ -446,12 +454,6 @@ impl<'t> Flow<'t> {
             at = word_end;
         }
     }
-}
-
-/// Columns `c` takes; a tab is drawn as one space ([`crate::tui::ui::diff::pane_lines`]),
-/// other control characters take none.
-fn char_width(c: char) -> usize {
-    if c == '\t' { 1 } else { c.width().unwrap_or(0) }
 }
 
 /// Two short texts for tests: a paragraph first in A and last in B, with the name inside it
@@ -723,8 +725,25 @@ mod tests {
         let layout = align(&diff, a, a, 10);
         assert_eq!(
             layout.left,
-            [ScreenRow::Text(0..11), ScreenRow::Text(12..16)],
+            [ScreenRow::Text(0..10), ScreenRow::Text(12..16)],
             "`name value` is 10 columns and fits; the row ends before the line break"
+        );
+    }
+
+    /// A `\r` alone ends a row as `\n` does: the words on either side of it are on two rows,
+    /// in both panes, and level.
+    #[test]
+    fn a_lone_carriage_return_ends_the_row() {
+        let a = "line one\rline two\r\rend";
+        let b = "line one\rline 2\r\rend";
+        assert_eq!(
+            picture(a, b, 20),
+            [
+                "line one | line one",
+                "line two | line 2",
+                " | ",
+                "end | end"
+            ]
         );
     }
 

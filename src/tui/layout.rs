@@ -219,19 +219,55 @@ pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
     }
 }
 
-/// Greedy word wrap of `text` into byte ranges of at most `width` display columns. Words
-/// longer than a line are split; newlines end a line.
+/// How the text panes draw `c` of a document, one cell for one char: a tab, and the other
+/// white space that is a control character (vertical tab, form feed, next line), as one
+/// space, so that the words they separate stay apart on screen (a tab stop would make one
+/// char several cells, and a pane's rows wrap anyway); any other control character as
+/// nothing, so that no escape sequence of a document reaches the terminal. Line breaks are
+/// the wrapper's ([`line_break_len`]): they end a row and are never drawn.
+pub fn shown_char(c: char) -> Option<char> {
+    if c.is_control() {
+        return c.is_whitespace().then_some(' ');
+    }
+    Some(c)
+}
+
+/// The columns `c` takes as the text panes draw it ([`shown_char`]).
+pub fn shown_width(c: char) -> usize {
+    shown_char(c).map_or(0, |c| c.width().unwrap_or(0))
+}
+
+/// `text` as the text panes draw it ([`shown_char`]), for a stretch without line breaks.
+pub fn shown_text(text: &str) -> String {
+    text.chars().filter_map(shown_char).collect()
+}
+
+/// The bytes of the line break that starts at byte `at` of `text`: 2 for `\r\n`, 1 for a
+/// `\n` or for a `\r` alone (how classic Mac files, and some exports, end their lines), 0 when
+/// none starts there. A lone `\r` drawn as nothing would glue the last word of a line to the
+/// first of the next.
+pub fn line_break_len(text: &str, at: usize) -> usize {
+    match text.as_bytes().get(at..).unwrap_or_default() {
+        [b'\r', b'\n', ..] => 2,
+        [b'\r' | b'\n', ..] => 1,
+        _ => 0,
+    }
+}
+
+/// Greedy word wrap of `text` into byte ranges of at most `width` display columns, as the
+/// panes draw it ([`shown_width`]). Words longer than a line are split; line breaks
+/// ([`line_break_len`]) end a line and are left out of it.
 pub fn wrap_ranges(text: &str, width: usize) -> Vec<Range<usize>> {
     let width = width.max(1);
     let mut lines = Vec::new();
-    for (para_start, para) in split_inclusive_offsets(text) {
+    for (para_start, para) in split_lines(text) {
         let mut line_start = para_start;
         let mut line_width = 0usize;
         // The last place a line may break (after a space), as (byte, width up to there).
         let mut last_break: Option<(usize, usize)> = None;
         for (i, ch) in para.char_indices() {
             let pos = para_start + i;
-            let w = ch.width().unwrap_or(0);
+            let w = shown_width(ch);
             if line_width + w > width && line_width > 0 {
                 match last_break {
                     Some((brk, brk_width)) if brk > line_start => {
@@ -248,8 +284,9 @@ pub fn wrap_ranges(text: &str, width: usize) -> Vec<Range<usize>> {
                 last_break = None;
             }
             line_width += w;
-            if ch == ' ' {
-                last_break = Some((pos + 1, line_width));
+            // A tab is drawn as a space: a line may break after it too.
+            if shown_char(ch) == Some(' ') {
+                last_break = Some((pos + ch.len_utf8(), line_width));
             }
         }
         lines.push(line_start..para_start + para.len());
@@ -257,17 +294,21 @@ pub fn wrap_ranges(text: &str, width: usize) -> Vec<Range<usize>> {
     lines
 }
 
-/// Lines of `text` without their line terminators, with their byte offsets.
-fn split_inclusive_offsets(text: &str) -> Vec<(usize, &str)> {
+/// Lines of `text` without their line breaks ([`line_break_len`]), with their byte offsets.
+fn split_lines(text: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
     let mut start = 0;
-    for line in text.split_inclusive('\n') {
-        let body = line.trim_end_matches(['\n', '\r']);
-        out.push((start, body));
-        start += line.len();
+    let mut at = 0;
+    while let Some(k) = text[at..].find(['\n', '\r']) {
+        let end = at + k;
+        out.push((start, &text[start..end]));
+        at = end + line_break_len(text, end);
+        start = at;
     }
-    if out.is_empty() {
-        out.push((0, ""));
+    // The last line, unless the text ends with a line break (which ends a line, and starts
+    // none); an empty text is one empty line.
+    if start < text.len() || out.is_empty() {
+        out.push((start, &text[start..]));
     }
     out
 }
@@ -299,6 +340,30 @@ mod tests {
             .collect();
         assert_eq!(lines, ["one", "two"]);
         assert_eq!(wrapped_line_count("", 10), 1);
+    }
+
+    /// A tab is one column and a place to break; `\r\n` and a lone `\r` end a line as `\n`
+    /// does, and no line holds a line break.
+    #[test]
+    fn tabs_take_a_column_and_every_line_break_ends_a_line() {
+        let lines = |text: &str, width: usize| -> Vec<String> {
+            wrap_ranges(text, width)
+                .into_iter()
+                .map(|r| text[r].to_string())
+                .collect()
+        };
+        assert_eq!(lines("col1\tcol2\tcol3", 8), ["col1\t", "col2\t", "col3"]);
+        assert_eq!(lines("col1\tcol2", 9), ["col1\tcol2"]);
+        assert_eq!(
+            lines("one\rtwo\r\nthree\n\rfour\r", 20),
+            ["one", "two", "three", "", "four"]
+        );
+        assert_eq!(lines("one\r\n\r\ntwo", 20), ["one", "", "two"]);
+        assert_eq!(shown_text("a\tb\x1b[31mc\x07d\x0ce"), "a b[31mcd e");
+        assert_eq!(line_break_len("a\r\n", 1), 2);
+        assert_eq!(line_break_len("a\r\n", 2), 1);
+        assert_eq!(line_break_len("a\r", 0), 0);
+        assert_eq!(line_break_len("a\r", 9), 0);
     }
 
     /// At 80 columns 20 bins do not divide the plot's width: the bars still take every

@@ -215,6 +215,11 @@ pub const MESSAGES_KEPT: usize = 100;
 pub struct Message {
     pub text: String,
     pub error: bool,
+    /// Shorter ways to say it, longest first, for a message line too narrow for `text` even
+    /// with its folders shortened: a message that names several files would otherwise lose
+    /// the middles of the names until they look alike; these count them instead and point
+    /// to the messages view, which shows `text` whole. Empty for most messages.
+    pub shorter: Vec<String>,
 }
 
 /// The explorer's state. Its fields are private: the UI, the event loop and the tests read it
@@ -314,6 +319,7 @@ impl App {
                 config.export_dir.display()
             ),
             error: false,
+            shorter: Vec::new(),
         });
         App {
             theme: Theme::new(config.monochrome),
@@ -560,9 +566,15 @@ impl App {
     }
 
     fn say(&mut self, text: impl Into<String>) {
+        self.say_or_shorter(text, Vec::new());
+    }
+
+    /// [`say`](Self::say) with shorter forms for a narrow message line ([`Message::shorter`]).
+    fn say_or_shorter(&mut self, text: impl Into<String>, shorter: Vec<String>) {
         self.post(Message {
             text: text.into(),
             error: false,
+            shorter,
         });
     }
 
@@ -570,6 +582,7 @@ impl App {
         self.post(Message {
             text: text.into(),
             error: true,
+            shorter: Vec::new(),
         });
     }
 
@@ -581,6 +594,7 @@ impl App {
         self.post(Message {
             text: text.into(),
             error: false,
+            shorter: Vec::new(),
         });
         if warning.is_some() {
             self.message = warning;

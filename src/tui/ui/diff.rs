@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 
 use super::fit::{Field, fit_fields_with, fit_line};
 use crate::tui::aligned::{AlignedLayout, MovePlace, ScreenRow};
+use crate::tui::layout::shown_text;
 use crate::tui::theme::Theme;
 use lshscope_core::diff::{Kind, SegmentKind, Side, TextDiff};
 use lshscope_core::util::numfmt::thousands;
@@ -92,16 +93,9 @@ pub fn pane_lines(
                 {
                     let from = segment.range.start.max(range.start);
                     let to = segment.range.end.min(range.end);
-                    // A tab is one space (as the layout counts it); other control
-                    // characters (a `\r` before a line break) take no column.
-                    let piece: String = text[from..to]
-                        .chars()
-                        .filter_map(|c| match c {
-                            '\t' => Some(' '),
-                            c if c.is_control() => None,
-                            c => Some(c),
-                        })
-                        .collect();
+                    // Drawn as the layout counted it: a tab as a space, no control
+                    // character.
+                    let piece = shown_text(&text[from..to]);
                     if !piece.is_empty() {
                         spans.push(Span::styled(piece, style_of(segment.kind)));
                     }

@@ -289,6 +289,15 @@ pub fn fit_message(text: &str, width: u16) -> String {
         .collect()
 }
 
+/// `text` in `width` columns with only the folders of its paths shortened (`…/name.csv`),
+/// every name whole; `None` when that is not enough (the first step of [`fit_message`]).
+pub fn fit_folders(text: &str, width: u16) -> Option<String> {
+    let columns = usize::from(width);
+    let parts: Vec<&str> = text.split(FIELD_SEPARATOR).collect();
+    let line = shorten_paths(&parts, columns);
+    (line.width() <= columns).then_some(line)
+}
+
 /// Names in `line` at least [`NAME_KEPT`] + 3 columns wide lose their middle, the widest
 /// first, down to [`NAME_KEPT`] columns, until the line fits in `width` or none is left.
 fn shorten_names(line: &str, width: usize) -> String {

@@ -6,7 +6,9 @@ use ratatui::layout::Rect;
 use ratatui::text::Span;
 use ratatui::widgets::Paragraph;
 
-use super::fit::{ELLIPSIS, FIELD_SEPARATOR, Field, fit_fields, fit_fields_with, fit_message};
+use super::fit::{
+    ELLIPSIS, FIELD_SEPARATOR, Field, fit_fields, fit_fields_with, fit_folders, fit_message,
+};
 use crate::tui::app::App;
 use crate::tui::keys;
 use lshscope_core::minhash::scurve::candidate_probability;
@@ -199,8 +201,11 @@ fn duration(d: std::time::Duration) -> String {
 }
 
 /// The last message (what a key did, where a file went, what went wrong). One too long for
-/// the line is shortened ([`fit_message`]); when that drops words, the key that shows the
-/// recent messages whole follows it.
+/// the line loses the folders of its paths first; if that is not enough, its shorter forms
+/// ([`Message::shorter`](crate::tui::app::Message::shorter)) are tried the same way, so that
+/// no file name loses its middle; the last form (or the message, without any) is shortened
+/// further ([`fit_message`]); when that drops words, the key that shows the recent messages
+/// whole follows it.
 pub fn render_message(frame: &mut Frame, app: &App, area: Rect) {
     if let Some(msg) = &app.message() {
         let theme = app.theme();
@@ -209,17 +214,25 @@ pub fn render_message(frame: &mut Frame, app: &App, area: Rect) {
         } else {
             theme.good()
         };
-        let fitted = fit_message(&msg.text, area.width);
-        // Folders and the middles of long names may go quietly (the rest still says what
-        // happened); when whole parts or words go, the key that shows the message whole
-        // follows it, as long as the line keeps most of its width for the message.
+        let whole = std::iter::once(&msg.text)
+            .chain(&msg.shorter)
+            .find_map(|text| fit_folders(text, area.width));
+        if let Some(text) = whole {
+            frame.render_widget(Paragraph::new(Span::styled(text, style)), area);
+            return;
+        }
+        let text = msg.shorter.last().unwrap_or(&msg.text);
+        let fitted = fit_message(text, area.width);
+        // The middles of long names may go quietly (the rest still says what happened);
+        // when whole parts or words go, the key that shows the message whole follows it, as
+        // long as the line keeps most of its width for the message.
         let lost_words = fitted.ends_with(ELLIPSIS)
-            || fitted.matches(FIELD_SEPARATOR).count() < msg.text.matches(FIELD_SEPARATOR).count();
+            || fitted.matches(FIELD_SEPARATOR).count() < text.matches(FIELD_SEPARATOR).count();
         let more = format!("  {}", more_hint());
         let more_width = Span::raw(more.as_str()).width() as u16;
         let line = if lost_words && area.width >= 2 * more_width {
             ratatui::text::Line::from(vec![
-                Span::styled(fit_message(&msg.text, area.width - more_width), style),
+                Span::styled(fit_message(text, area.width - more_width), style),
                 Span::styled(more, theme.dim()),
             ])
         } else {

@@ -15,7 +15,7 @@ use super::fit::{Field, fit_fields, fit_fields_with, fit_line, title_room};
 use crate::tui::aligned::align;
 use crate::tui::app::{App, PairSource, View};
 use crate::tui::keys::{Command, hint};
-use crate::tui::layout::{ViewerLayout, wrap_ranges};
+use crate::tui::layout::{ViewerLayout, shown_text, wrap_ranges};
 use crate::tui::viewer::{METRIC_CHARS, PairView, ScrollSide};
 use lshscope_core::diff::{Side, TextDiff};
 use lshscope_core::minhash::similarity::{TextMetrics, estimate_sigma};
@@ -34,7 +34,8 @@ pub fn highlighted_lines(
 }
 
 /// The wrapped lines of `text` with the bytes of each range (sorted, disjoint) in its style,
-/// the rest plain.
+/// the rest plain. Each char is drawn as the wrapping counted it ([`shown_text`]: a tab as a
+/// space, no control character), piece by piece, so a style stays on the cells of its chars.
 pub fn styled_lines(
     text: &str,
     styled: &[(Range<usize>, Style)],
@@ -54,7 +55,7 @@ pub fn styled_lines(
                 Some((r, _)) => (r.start.min(line.end), None),
                 None => (line.end, None),
             };
-            let piece = text[pos..end].to_string();
+            let piece = shown_text(&text[pos..end]);
             spans.push(match style {
                 Some(style) => Span::styled(piece, style),
                 None => Span::raw(piece),

@@ -5,9 +5,10 @@ use std::sync::Arc;
 
 use crate::tui::app::{App, Effect};
 use crate::tui::export::{ExportJob, ExportReport, PlotSpec, brace_names};
+use crate::tui::keys::{Command, hint};
 use lshscope_core::analysis::sampled::Estimate;
 use lshscope_core::minhash::Banding;
-use lshscope_core::util::numfmt::thousands;
+use lshscope_core::util::numfmt::{for_count, thousands};
 
 impl App {
     /// Queues the export of the filtered pairs (CSV) and the plots; the file is written off
@@ -129,9 +130,27 @@ impl App {
                     report.path.display()
                 );
                 match report.plots {
-                    Ok(paths) => {
-                        let names = brace_names(&paths, report.path.parent());
-                        self.say(format!("{csv}; plots: {names}"));
+                    Ok(plots) => {
+                        let names = brace_names(&plots, report.path.parent());
+                        // Narrower: the CSV's name whole and the plots counted, then only
+                        // the count of the files and their folder.
+                        let pairs = format!(
+                            "{} {}",
+                            thousands(report.rows as u64),
+                            pairs_word(report.sampled_from)
+                        );
+                        let mut files = vec![report.path.clone()];
+                        files.extend(plots.iter().cloned());
+                        let shorter = vec![
+                            format!(
+                                "wrote {pairs} to {} and {} plot files ({})",
+                                report.path.display(),
+                                plots.len(),
+                                lists_them()
+                            ),
+                            format!("wrote {pairs}: {}", files_written(&files)),
+                        ];
+                        self.say_or_shorter(format!("{csv}; plots: {names}"), shorter);
                     }
                     Err(e) => self.complain(format!("{csv}; plots failed: {e}")),
                 }
@@ -147,4 +166,34 @@ fn sampled_pairs(sampled_from: Option<Estimate>) -> String {
         None => "pairs ".to_string(),
         Some(total) => format!("sampled pairs (a uniform sample of {total} candidates) "),
     }
+}
+
+/// "pairs", or "sampled pairs" for a uniform sample of the candidates.
+fn pairs_word(sampled_from: Option<Estimate>) -> &'static str {
+    match sampled_from {
+        None => "pairs",
+        Some(_) => "sampled pairs",
+    }
+}
+
+/// What a message line too narrow for the names of `files` says instead: how many, in which
+/// folder (when they share one), and the key of the messages view, which shows the names.
+pub(super) fn files_written(files: &[PathBuf]) -> String {
+    let folder = files.first().and_then(|f| f.parent()).filter(|folder| {
+        !folder.as_os_str().is_empty() && files.iter().all(|f| f.parent() == Some(*folder))
+    });
+    let count = format!(
+        "{} {}",
+        thousands(files.len() as u64),
+        for_count(files.len() as u64, "file", "files")
+    );
+    match folder {
+        Some(folder) => format!("{count} in {} ({})", folder.display(), lists_them()),
+        None => format!("{count} ({})", lists_them()),
+    }
+}
+
+/// "M lists them": the key of the messages view, where a shortened message is whole.
+fn lists_them() -> String {
+    format!("{} lists them", hint(Command::ShowMessages))
 }

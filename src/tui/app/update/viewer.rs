@@ -4,7 +4,9 @@
 //!
 //! [`ViewerState`]: crate::tui::viewer::ViewerState
 
+use super::export::files_written;
 use crate::tui::app::{App, PairSource, PromptKind, View};
+use crate::tui::export::brace_names;
 use crate::tui::keys::{Command, hint};
 use crate::tui::viewer::{DiffToggle, DifferenceStep, MatchStep, Panes, SearchOutcome};
 use lshscope_core::diff::export::{ExportFormat, PairInfo, write_diff};
@@ -222,7 +224,7 @@ impl App {
             let path = self.config.export_dir.join(format!("{stem}.{ext}"));
             let format = ExportFormat::from_path(&path);
             match write_diff(&path, format, diff, text_a, text_b, &info) {
-                Ok(()) => written.push(path.display().to_string()),
+                Ok(()) => written.push(path),
                 Err(e) => {
                     failure = Some(format!("could not write {}: {e:#}", path.display()));
                     break;
@@ -231,7 +233,15 @@ impl App {
         }
         match failure {
             Some(message) => self.complain(message),
-            None => self.say(format!("diff written to {}", written.join(" and "))),
+            None => {
+                let full: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+                // Narrower: the two names folded into one (`x.{txt,html}`), then counted.
+                let shorter = vec![
+                    format!("diff written to {}", brace_names(&written, None)),
+                    format!("diff written: {}", files_written(&written)),
+                ];
+                self.say_or_shorter(format!("diff written to {}", full.join(" and ")), shorter);
+            }
         }
     }
 
