@@ -147,6 +147,16 @@ fn with_more_hint(message: &str) -> String {
     format!("{message} {}", lshscope::tui::ui::status::more_hint())
 }
 
+/// [`with_more_hint`] of a message and of each shorter form it may be shown in instead.
+fn words_of(message: &lshscope::tui::app::Message) -> String {
+    let mut words = with_more_hint(&message.text);
+    for form in &message.shorter {
+        words.push(' ');
+        words.push_str(form);
+    }
+    words
+}
+
 struct Shot {
     name: String,
     failures: Vec<String>,
@@ -165,11 +175,7 @@ fn shoot_overlay(app: &mut App, name: &str, shots: &mut Vec<Shot>) {
 
 fn shoot_with(app: &mut App, name: &str, shots: &mut Vec<Shot>, overlay: bool) {
     // A message shortened by more than its folders is followed by the key that shows it whole.
-    let full_message = app
-        .message()
-        .as_ref()
-        .map(|m| with_more_hint(&m.text))
-        .unwrap_or_default();
+    let full_message = app.message().as_ref().map(words_of).unwrap_or_default();
     let (_, h0) = SIZES[0];
     app.update(Action::Resize(WIDE, h0));
     for (w, h) in SIZES {
@@ -348,6 +354,7 @@ fn the_message_line_after_a_label_a_reopening_and_an_export() {
     run_effects(&mut app);
     let text = app.message().as_ref().unwrap().text.clone();
     assert!(text.starts_with("wrote "), "{text}");
+    let words = words_of(app.message().as_ref().unwrap());
     for (w, h) in SIZES {
         app.update(Action::Resize(w, h));
         let s = screen(&app, w, h);
@@ -357,7 +364,7 @@ fn the_message_line_after_a_label_a_reopening_and_an_export() {
         let wide = screen(&app, WIDE, h);
         shots.push(Shot {
             name: format!("message_export_{w}x{h}"),
-            failures: cut_words(&message, &wide, &with_more_hint(&text), &[]),
+            failures: cut_words(&message, &wide, &words, &[]),
         });
     }
     report("messages", shots);

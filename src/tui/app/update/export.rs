@@ -132,8 +132,8 @@ impl App {
                 match report.plots {
                     Ok(plots) => {
                         let names = brace_names(&plots, report.path.parent());
-                        // Narrower: the CSV's name whole and the plots counted, then only
-                        // the count of the files and their folder.
+                        // Narrower: the CSV's name whole and the plots counted, then the
+                        // CSV's name alone, then only the count of the files and their folder.
                         let pairs = format!(
                             "{} {}",
                             thousands(report.rows as u64),
@@ -147,6 +147,11 @@ impl App {
                                 report.path.display(),
                                 plots.len(),
                                 lists_them()
+                            ),
+                            format!(
+                                "wrote {pairs} to {}; {} lists the plots",
+                                report.path.display(),
+                                hint(Command::ShowMessages)
                             ),
                             format!("wrote {pairs}: {}", files_written(&files)),
                         ];
