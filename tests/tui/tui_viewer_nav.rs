@@ -5,7 +5,7 @@
 
 use crate::tui_support;
 
-use lshscope::tui::app::{Action, App, View};
+use lshscope::tui::app::{Action, App};
 use lshscope::tui::keys::{Command, Context, lookup};
 use lshscope_core::corpus::Corpus;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -40,12 +40,7 @@ fn viewer_on_long_pair(dir: &std::path::Path) -> App {
         ("long-a", text(false).as_str()),
         ("long-b", text(true).as_str()),
     ]);
-    let mut app = new_app(dir, SIZE);
-    app.update(Action::Loaded(Box::new(Ok(loaded(corpus)))));
-    run_effects(&mut app);
-    cmd(&mut app, Command::Open);
-    assert!(matches!(app.view(), View::Viewer { .. }), "the pair opens");
-    app
+    viewer_on_pair(dir, corpus, SIZE)
 }
 
 /// The first line each pane shows.

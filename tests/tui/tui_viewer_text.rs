@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use crate::tui_support;
 
-use lshscope::tui::app::{Action, App, View};
+use lshscope::tui::app::App;
 use lshscope::tui::keys::Command;
 use lshscope::tui::layout::{viewer_layout, wrap_ranges};
 use lshscope_core::corpus::Corpus;
@@ -16,13 +16,7 @@ const SIZE: (u16, u16) = (100, 30);
 
 /// The pair of `a` and `b` open in the viewer at [`SIZE`].
 fn viewer_on(dir: &std::path::Path, a: &str, b: &str) -> App {
-    let corpus = Corpus::from_pairs([("doc-a", a), ("doc-b", b)]);
-    let mut app = new_app(dir, SIZE);
-    app.update(Action::Loaded(Box::new(Ok(loaded(corpus)))));
-    run_effects(&mut app);
-    cmd(&mut app, Command::Open);
-    assert!(matches!(app.view(), View::Viewer { .. }), "the pair opens");
-    app
+    viewer_on_pair(dir, Corpus::from_pairs([("doc-a", a), ("doc-b", b)]), SIZE)
 }
 
 /// The text rows of the left pane, trailing spaces trimmed.

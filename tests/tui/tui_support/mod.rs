@@ -117,6 +117,19 @@ pub fn loaded(corpus: Corpus) -> Loaded {
     }
 }
 
+/// The pair of `corpus`'s two documents open in the viewer at `size`.
+pub fn viewer_on_pair(dir: &Path, corpus: Corpus, size: (u16, u16)) -> App {
+    let mut app = new_app(dir, size);
+    app.update(Action::Loaded(Box::new(Ok(loaded(corpus)))));
+    run_effects(&mut app);
+    cmd(&mut app, Command::Open);
+    assert!(
+        matches!(app.view(), lshscope::tui::app::View::Viewer { .. }),
+        "the pair opens"
+    );
+    app
+}
+
 /// An App on the fixture, before loading finished, with labels in `dir/labels.csv`.
 pub fn new_app(dir: &Path, size: (u16, u16)) -> App {
     new_app_with(config(dir), dir, size)
