@@ -612,16 +612,7 @@ impl PyLshIndex {
                     keys[first]
                 )));
             }
-            Some(_) => {
-                let mut held = held.iter().copied().peekable();
-                Corpus::from_pairs(
-                    keys.iter()
-                        .zip(&texts)
-                        .enumerate()
-                        .filter(|&(i, _)| held.next_if_eq(&i).is_none())
-                        .map(|(_, pair)| pair),
-                )
-            }
+            Some(_) => corpus.without(&held),
         };
         let added = corpus.len();
         let index = &mut self.index;

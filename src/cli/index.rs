@@ -169,14 +169,7 @@ fn add(args: AddArgs) -> Result<i32> {
     let added = if indexed.is_empty() {
         corpus
     } else {
-        let mut skip = indexed.iter().copied().peekable();
-        let mut new = Corpus::new();
-        for i in 0..corpus.len() {
-            if skip.next_if_eq(&i).is_none() {
-                new.push(corpus.id(i), corpus.text(i));
-            }
-        }
-        new
+        corpus.without(&indexed)
     };
     // Nothing new: the file is not rewritten.
     if !added.is_empty() {

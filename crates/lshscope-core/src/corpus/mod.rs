@@ -126,6 +126,18 @@ impl Corpus {
         (0..self.len()).find(|&i| self.id(i) == id)
     }
 
+    /// The documents except those at `positions` (ascending), in their order.
+    pub fn without(&self, positions: &[usize]) -> Corpus {
+        let mut left_out = positions.iter().copied().peekable();
+        let mut kept = Corpus::new();
+        for i in 0..self.len() {
+            if left_out.next_if_eq(&i).is_none() {
+                kept.push(self.id(i), self.text(i));
+            }
+        }
+        kept
+    }
+
     /// Removes every document, keeping the arenas' capacity.
     pub(super) fn clear(&mut self) {
         self.ids.clear();
@@ -158,5 +170,14 @@ mod tests {
         assert_eq!((c.id(2), c.text(2)), ("c", "third doc"));
         assert_eq!(c.position_of("c"), Some(2));
         assert!(Corpus::new().is_empty());
+    }
+
+    #[test]
+    fn without_leaves_out_the_given_positions_in_order() {
+        let c = Corpus::from_pairs([("a", "1"), ("b", "2"), ("c", "3"), ("d", "4")]);
+        let kept = c.without(&[0, 2]);
+        assert_eq!((kept.len(), kept.id(0), kept.text(1)), (2, "b", "4"));
+        assert_eq!(c.without(&[]).len(), 4);
+        assert!(c.without(&[0, 1, 2, 3]).is_empty());
     }
 }
