@@ -383,18 +383,13 @@ fn read_stream(
     // Looks at bytes already buffered (decompressed) without consuming them: what is read
     // does not change.
     let warning = match format {
-        InputFormat::Text if how.stdin_default => source
-            .reader
-            .fill_buf()
-            .ok()
-            .and_then(|head| header_as_text_warning(head, None)),
-        InputFormat::Text if how.text_by_name => {
-            let compression = source.compression;
+        InputFormat::Text if how.stdin_default || how.text_by_name => {
+            let file = how.text_by_name.then_some((name, source.compression));
             source
                 .reader
                 .fill_buf()
                 .ok()
-                .and_then(|head| header_as_text_warning(head, Some((name, compression))))
+                .and_then(|head| header_as_text_warning(head, file))
         }
         InputFormat::Csv | InputFormat::Tsv => {
             let delimiter = if format == InputFormat::Tsv {
