@@ -879,6 +879,8 @@ pub fn write_stratified_sample<'py>(
     let sample = StratifiedSample {
         banding: Banding { bands, rows },
         threshold,
+        // The Spark job draws the two-strata design (docs/spark.md).
+        lower: None,
         family,
         strata: strata.into(),
     };

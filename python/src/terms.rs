@@ -39,6 +39,7 @@ pub fn keyword(setting: Setting) -> &'static str {
         Setting::Truth => "truth=",
         Setting::EstimatePairs => "estimate_pairs=",
         Setting::Uniform => "uniform=True",
+        Setting::LowerThreshold => "lower_threshold=",
         Setting::Force => "force=True",
         Setting::MaxSeconds => "max_seconds=",
         Setting::Labels => "labels=",

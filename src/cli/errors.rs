@@ -40,6 +40,7 @@ pub fn flag(setting: Setting) -> &'static str {
         Setting::Truth => "--truth",
         Setting::EstimatePairs => "--estimate-pairs",
         Setting::Uniform => "--uniform",
+        Setting::LowerThreshold => "--lower-threshold",
         Setting::Force => "--force",
         Setting::MaxSeconds => "--max-seconds",
         Setting::Labels => "--labels",

@@ -12,7 +12,8 @@ use super::{CorpusArgs, IndexArgs, ProgressBar, show_progress};
 use lshscope_core::analysis::blocked::{BlockedJoin, blocked_join, read_blocks};
 use lshscope_core::analysis::histogram::bin_of;
 use lshscope_core::analysis::stratified::{
-    self, DEFAULT_STRATA_THRESHOLD, StratifiedSample, strata_signatures, stratified_pair_sample,
+    self, DEFAULT_STRATA_THRESHOLD, StrataDesign, StratifiedSample, strata_signatures,
+    stratified_pair_sample,
 };
 use lshscope_core::analysis::truth::{
     DEFAULT_BUDGET_SECONDS, JoinStats, JoinWork, TruthPair, plan_join, sample_pair_similarities,
@@ -55,14 +56,27 @@ pub struct TruthArgs {
     pub max_seconds: f64,
     /// Instead of the join, sample M pairs (reproducible with --seed) for `tune
     /// --similarities`: half from the candidates of a permissive banding (which hold the
-    /// pairs at and above -t, default 0.5), half from the other pairs, each row with its
-    /// stratum and weight; print their Jaccard distribution.
+    /// pairs at and above -t, default 0.5), half from the other pairs (with a lower level,
+    /// 3/8, 1/8 from the lower candidates and 1/2), each row with its stratum and weight;
+    /// print their Jaccard distribution.
     #[arg(long, value_name = "M", value_parser = parse_pair_budget)]
     pub estimate_pairs: Option<usize>,
     /// With --estimate-pairs: M distinct pairs uniformly at random instead (`jaccard,weight`
     /// rows, the format before strata).
     #[arg(long, requires = "estimate_pairs")]
     pub uniform: bool,
+    /// With --estimate-pairs: a lower strata threshold T2 (below -t), whose permissive
+    /// banding's further candidates are sampled as a stratum of their own, which keeps the
+    /// expected candidates of sharp bandings narrow; `off` for two strata [default: -t minus
+    /// 0.2 when -t is 0.7 or more, else off].
+    #[arg(
+        long,
+        value_name = "T2",
+        requires = "estimate_pairs",
+        conflicts_with = "uniform",
+        value_parser = parse_lower_threshold
+    )]
+    pub lower_threshold: Option<LowerLevel>,
     /// Count exactly by blocks instead of listing pairs: FILE (CSV, `id,family` as `gen
     /// --families` writes, or `id,block`/`id,cluster`) partitions the documents (one not
     /// named is a block of its own). Every pair inside a block is compared, identical sets
@@ -128,10 +142,18 @@ pub fn run(args: TruthArgs) -> Result<i32> {
         && stratified
     {
         let threshold = args.threshold.unwrap_or(DEFAULT_STRATA_THRESHOLD);
+        let design = match args.lower_threshold {
+            None => StrataDesign::with_default_lower(threshold),
+            Some(LowerLevel::Off) => StrataDesign::two_strata(threshold),
+            Some(LowerLevel::At(lower)) => StrataDesign {
+                threshold,
+                lower_threshold: Some(lower),
+            },
+        };
         // Timed as banding: these rows are the permissive banding's band values (the
         // index's own signature phase above computed one row for the sets).
         let signatures = run.timed(Phase::Banding, "docs", |progress| {
-            let signatures = strata_signatures(&index.sets, &options, threshold, progress)?;
+            let signatures = strata_signatures(&index.sets, &options, design, progress)?;
             Ok((signatures, index.len() as u64))
         })?;
         let sample = run.timed(Phase::Verifying, "pairs", |progress| {
@@ -141,7 +163,7 @@ pub fn run(args: TruthArgs) -> Result<i32> {
                 options.num_perm,
                 options.family,
                 m,
-                threshold,
+                design,
                 options.seed,
                 progress,
             )?;
@@ -369,10 +391,20 @@ fn render_stratified(sample: &StratifiedSample, threshold: Option<f64>) -> Strin
         1.0 - stratified::PERMISSIVE_MISS,
         sample.threshold
     );
+    if let Some(lower) = sample.lower {
+        let _ = writeln!(
+            out,
+            "  and of the lower {} × {} banding (P ≥ {} at Jaccard {}) beyond them:",
+            lower.banding.bands,
+            lower.banding.rows,
+            1.0 - stratified::PERMISSIVE_MISS,
+            lower.threshold
+        );
+    }
     for s in &sample.strata {
         let _ = writeln!(
             out,
-            "  {:<10} {:>15} pairs, {}",
+            "  {:<16} {:>15} pairs, {}",
             s.name,
             thousands(s.pairs),
             if s.is_census() {
@@ -427,7 +459,7 @@ fn render_stratified(sample: &StratifiedSample, threshold: Option<f64>) -> Strin
         // top rests on their draws, where a few stand for millions of pairs: said here,
         // since it looks like a bug otherwise.
         if let Some(why) = sample.hidden_pairs_unbounded(t)
-            && let Some(others) = sample.strata.get(1).filter(|s| !s.is_census())
+            && let Some(others) = sample.others().filter(|s| !s.is_census())
         {
             let _ = writeln!(
                 out,
@@ -439,6 +471,28 @@ fn render_stratified(sample: &StratifiedSample, threshold: Option<f64>) -> Strin
         }
     }
     out
+}
+
+/// `--lower-threshold`: a threshold, or no lower level.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LowerLevel {
+    /// Two strata only.
+    Off,
+    /// A lower level at this threshold.
+    At(f64),
+}
+
+/// `--lower-threshold T2|off`: whether it is below -t is checked with -t.
+fn parse_lower_threshold(text: &str) -> std::result::Result<LowerLevel, String> {
+    if text.eq_ignore_ascii_case("off") {
+        return Ok(LowerLevel::Off);
+    }
+    match text.parse::<f64>() {
+        Ok(t) if t > 0.0 && t < 1.0 => Ok(LowerLevel::At(t)),
+        _ => Err(format!(
+            "expected a Jaccard threshold between 0 and 1 (below -t), or `off`, got `{text}`"
+        )),
+    }
 }
 
 /// `--estimate-pairs M`: a number of pairs, at least one (a sample of none would be written,

@@ -21,7 +21,7 @@ use lshscope_core::analysis::recall::{
     truth_floor,
 };
 use lshscope_core::analysis::redraws::{RedrawAgreement, counts_from_hits};
-use lshscope_core::analysis::stratified::{StratifiedSample, stratified_pair_sample};
+use lshscope_core::analysis::stratified::{StrataDesign, StratifiedSample, stratified_pair_sample};
 use lshscope_core::analysis::truth::{TruthPair, plan_join};
 use lshscope_core::jobs::{Latest, Phase, Progress, Ticket};
 use lshscope_core::minhash::VerifiedPair;
@@ -107,7 +107,7 @@ pub fn run_sample_job(job: &SampleJob) -> Option<SampleDone> {
         options.num_perm,
         options.family,
         job.request.pairs,
-        job.request.threshold,
+        StrataDesign::with_default_lower(job.request.threshold),
         options.seed,
         &job.progress,
     ) {

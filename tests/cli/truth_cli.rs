@@ -245,12 +245,15 @@ fn estimate_pairs_samples_by_strata_and_tune_reads_them() {
     assert!(stderr.contains("candidates"), "{stderr}");
     assert!(stderr.contains("others"), "{stderr}");
     cli_support::assert_numbers_grouped("truth --estimate-pairs", &stderr);
-    // The census of candidates holds all 36 pairs at 0.7. The 1,812 draws of `others` alone
-    // could not rule out some 290 more hidden among its 80,012 pairs; the permissive banding
-    // misses a pair at 0.7 with probability below 10⁻³, which bounds them (Markov) at 5 % of
-    // the candidates' count (under 1.9): the interval is 36–38, not 36–300.
+    // At -t 0.7 the strata have a lower level, 25 × 2 for Jaccard 0.5.
+    assert!(stderr.contains("lower 25 × 2 banding"), "{stderr}");
+    // The census of candidates holds all 36 pairs at 0.7. The draws of `lower_candidates`
+    // and `others` alone could not rule out some 300 more hidden among their 80,012 pairs;
+    // the permissive banding misses a pair at 0.7 with probability below 10⁻³, which bounds
+    // them (Markov) at 11 % of the candidates' count (under 4.5): the interval is 36–40, not
+    // 36–300.
     assert!(
-        stderr.contains("36 pairs in the corpus (95 % interval 36–38)"),
+        stderr.contains("36 pairs in the corpus (95 % interval 36–40)"),
         "{stderr}"
     );
     let written = std::fs::read_to_string(&out).unwrap();
@@ -263,7 +266,17 @@ fn estimate_pairs_samples_by_strata_and_tune_reads_them() {
         .map(|l| l.split(',').map(str::to_string).collect())
         .collect();
     assert_eq!(rows.len(), 2000);
-    let sizes: u64 = ["candidates", "others"]
+    // The lower candidates' rows name their own banding and threshold, the others' the first.
+    let banding_of = |name: &str| {
+        let row = rows.iter().find(|r| r[2] == name).unwrap();
+        (row[4].clone(), row[5].clone())
+    };
+    assert_eq!(
+        banding_of("lower_candidates"),
+        ("25x2".into(), "0.5".into())
+    );
+    assert_eq!(banding_of("others"), banding_of("candidates"));
+    let sizes: u64 = ["candidates", "lower_candidates", "others"]
         .iter()
         .map(|name| {
             let of: Vec<&Vec<String>> = rows.iter().filter(|r| r[2] == *name).collect();
@@ -343,6 +356,62 @@ fn estimate_pairs_samples_by_strata_and_tune_reads_them() {
         "{message}"
     );
     assert!(message.contains("--estimate-pairs"), "{message}");
+}
+
+/// `--lower-threshold off` draws two strata (the file has no lower rows and tune reads it);
+/// a lower threshold at or above -t, or not a number, is refused with exit 2 naming the flag.
+#[test]
+fn lower_threshold_can_be_set_or_turned_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_corpus(dir.path());
+    let input = input.to_str().unwrap();
+    let sample = |extra: &[&str], name: &str| {
+        let out = dir.path().join(name);
+        let mut args = vec![
+            "truth",
+            input,
+            "--estimate-pairs",
+            "2000",
+            "-t",
+            "0.8",
+            "-q",
+        ];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["-o", out.to_str().unwrap()]);
+        (lshscope(&args), out)
+    };
+    let (run, two) = sample(&["--lower-threshold", "off"], "two.csv");
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let written = std::fs::read_to_string(&two).unwrap();
+    assert!(!written.contains("lower_candidates"), "{written}");
+    assert!(written.contains(",others,"), "{written}");
+    let (run, lower) = sample(&["--lower-threshold", "0.65"], "lower.csv");
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let written = std::fs::read_to_string(&lower).unwrap();
+    assert!(written.contains(",lower_candidates,"), "{written}");
+    assert!(written.contains(",0.65,"), "{written}");
+    for file in [&two, &lower] {
+        let tuned = lshscope(&[
+            "tune",
+            "-t",
+            "0.8",
+            "--similarities",
+            file.to_str().unwrap(),
+        ]);
+        assert!(tuned.status.success(), "{}", text(&tuned.stderr));
+    }
+    for (bad, says) in [
+        ("0.8", "below the strata threshold 0.8"),
+        ("lots", "or `off`"),
+    ] {
+        let (run, _) = sample(&["--lower-threshold", bad], "bad.csv");
+        assert_eq!(run.status.code(), Some(2), "{bad}");
+        let message = text(&run.stderr);
+        assert!(
+            message.contains("--lower-threshold") && message.contains(says),
+            "{bad}: {message}"
+        );
+    }
 }
 
 #[test]

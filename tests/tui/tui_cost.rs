@@ -216,7 +216,7 @@ fn template_data() -> lshscope_core::pipeline::Loaded {
 #[test]
 fn without_a_truth_the_cost_view_estimates_recall_from_the_stratified_sample() {
     use lshscope::tui::app::Action;
-    use lshscope_core::analysis::stratified::stratified_pair_sample;
+    use lshscope_core::analysis::stratified::{StrataDesign, stratified_pair_sample};
     let dir = tempfile::tempdir().unwrap();
     let inputs = Inputs {
         clock: Clock::Fixed(Duration::from_millis(5)),
@@ -255,7 +255,7 @@ fn without_a_truth_the_cost_view_estimates_recall_from_the_stratified_sample() {
         K,
         data.index.options.family,
         20_000,
-        t,
+        StrataDesign::with_default_lower(t),
         data.index.options.seed,
         &Progress::new(),
     )

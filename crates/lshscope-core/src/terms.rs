@@ -77,6 +77,8 @@ pub enum Setting {
     EstimatePairs,
     /// Sample pairs uniformly instead of by strata.
     Uniform,
+    /// The lower strata threshold of a stratified sample (or `off`).
+    LowerThreshold,
     /// Run the exact join past its size guard.
     Force,
     /// The time the exact join may take before it is refused.
@@ -115,7 +117,7 @@ pub enum Setting {
 
 impl Setting {
     /// Every setting, in declaration order.
-    pub const ALL: [Setting; 48] = [
+    pub const ALL: [Setting; 49] = [
         Setting::TextColumn,
         Setting::IdColumn,
         Setting::TextField,
@@ -147,6 +149,7 @@ impl Setting {
         Setting::Truth,
         Setting::EstimatePairs,
         Setting::Uniform,
+        Setting::LowerThreshold,
         Setting::Force,
         Setting::MaxSeconds,
         Setting::Labels,
@@ -202,6 +205,7 @@ impl Setting {
             Setting::Truth => "truth",
             Setting::EstimatePairs => "estimate_pairs",
             Setting::Uniform => "uniform",
+            Setting::LowerThreshold => "lower_threshold",
             Setting::Force => "force",
             Setting::MaxSeconds => "max_seconds",
             Setting::Labels => "labels",

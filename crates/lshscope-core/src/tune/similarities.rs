@@ -274,17 +274,25 @@ pub(super) fn stratified_notes(sample: &StratifiedSample, t: f64) -> Vec<String>
             )
         }
     };
+    let lower = sample.lower.map_or(String::new(), |l| {
+        format!(
+            ", the further candidates of the lower {} × {} banding (for Jaccard {})",
+            l.banding.bands,
+            l.banding.rows,
+            decimal(l.threshold)
+        )
+    });
+    let strata: Vec<String> = sample.strata.iter().map(describe).collect();
     let mut notes = vec![format!(
         "stratified sample: the candidates of the permissive {} × {} banding (P ≥ {} at \
-         Jaccard {}) and the other pairs, sampled apart ({}; {}); each pair counts its \
+         Jaccard {}){lower} and the other pairs, sampled apart ({}); each pair counts its \
          stratum's size ÷ its sample size, so the corpus columns estimate all {} pairs and \
          {Budget} counts candidates of the whole corpus",
         sample.banding.bands,
         sample.banding.rows,
         percent_fine(1.0 - crate::analysis::stratified::PERMISSIVE_MISS),
         decimal(sample.threshold),
-        describe(&sample.strata[0]),
-        describe(&sample.strata[1]),
+        strata.join("; "),
         thousands(sample.population()),
     )];
     // A new user sized a job by the budget row's top of expected candidates (1.46 M on
@@ -304,12 +312,12 @@ pub(super) fn stratified_notes(sample: &StratifiedSample, t: f64) -> Vec<String>
              which cannot rule out similar pairs hidden there: {why}"
         ));
     }
-    if t < sample.threshold {
+    if t < sample.lowest_threshold() {
         notes.push(format!(
             "t = {t} is below the threshold {} the strata were made for: pairs between them \
              may lie outside the candidates, so recall and precision rest more on the other \
              pairs and their intervals widen; sample again with `truth {} N {} {t}`",
-            decimal(sample.threshold),
+            decimal(sample.lowest_threshold()),
             EstimatePairs.in_code(),
             Threshold.in_code()
         ));

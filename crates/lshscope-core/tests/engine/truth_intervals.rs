@@ -221,7 +221,7 @@ fn template_corpus(seed: u64) -> lshscope_core::corpus::Corpus {
 /// is tested.
 #[test]
 fn stratified_estimates_cover_the_exact_values_on_dependent_corpora() {
-    use lshscope_core::analysis::stratified::stratified_pair_sample;
+    use lshscope_core::analysis::stratified::{StrataDesign, stratified_pair_sample};
     let shingle = ShingleOptions {
         kind: ShingleKind::Word(1),
         ..ShingleOptions::default()
@@ -261,7 +261,7 @@ fn stratified_estimates_cover_the_exact_values_on_dependent_corpora() {
                 128,
                 SketchFamily::Classic,
                 m,
-                t,
+                StrataDesign::with_default_lower(t),
                 1000 + seed,
                 &Progress::new(),
             )
@@ -313,8 +313,9 @@ fn stratified_estimates_cover_the_exact_values_on_dependent_corpora() {
 /// whole: then the count at or above t of the candidates is exact.
 #[test]
 fn candidates_stratum_is_the_distinct_candidates() {
-    use lshscope_core::analysis::stratified::stratified_pair_sample;
+    use lshscope_core::analysis::stratified::{StrataDesign, stratified_pair_sample};
     use lshscope_core::minhash::{BandingOptions, find_candidates};
+    let design = StrataDesign::two_strata(0.6);
     for corpus in [dependent_corpus(2), template_corpus(2)] {
         let options = IndexOptions {
             shingle: ShingleOptions {
@@ -333,7 +334,7 @@ fn candidates_stratum_is_the_distinct_candidates() {
             128,
             Classic,
             100,
-            0.6,
+            design,
             1,
             &p,
         )
@@ -354,9 +355,17 @@ fn candidates_stratum_is_the_distinct_candidates() {
         );
         // A budget above the candidates takes them whole: exactly their similarities.
         let m = 2 * found.pairs.len() + 1000;
-        let whole =
-            stratified_pair_sample(&index.sets, &index.signatures, 128, Classic, m, 0.6, 1, &p)
-                .unwrap();
+        let whole = stratified_pair_sample(
+            &index.sets,
+            &index.signatures,
+            128,
+            Classic,
+            m,
+            design,
+            1,
+            &p,
+        )
+        .unwrap();
         assert!(whole.candidates().is_census());
         let mut got = whole.candidates().similarities.clone();
         let mut want: Vec<f64> = found
@@ -388,7 +397,7 @@ fn candidates_stratum_is_the_distinct_candidates() {
 #[test]
 fn strata_signatures_give_the_sample_of_the_full_index() {
     use lshscope_core::analysis::stratified::{
-        permissive_banding, strata_signatures, stratified_pair_sample,
+        StrataDesign, strata_signatures, stratified_pair_sample,
     };
     let corpus = template_corpus(3);
     for family in SketchFamily::ALL {
@@ -404,34 +413,129 @@ fn strata_signatures_give_the_sample_of_the_full_index() {
             };
             let p = Progress::new();
             let index = build_index(&corpus, &options, &p).unwrap();
-            let strata = strata_signatures(&index.sets, &options, t, &p).unwrap();
-            let banding = permissive_banding(128, t).unwrap();
+            let design = StrataDesign::with_default_lower(t);
+            let strata = strata_signatures(&index.sets, &options, design, &p).unwrap();
+            let rows = design.rows_used(128).unwrap();
             if family != SketchFamily::OnePermutation {
-                assert_eq!(strata.num_perm(), banding.hashes_used(), "{family}");
+                assert_eq!(strata.num_perm(), rows, "{family}");
             }
             // Every document, the verbatim copies (whose rows are copied from their first
             // document's) and the first documents alike.
             let copies = lshscope_core::minhash::IdenticalGroups::find(&index.sets).copies();
             assert!(copies > 0, "the corpus has verbatim copies");
             for doc in 0..corpus.len() {
-                let rows = banding.hashes_used();
                 assert_eq!(
                     strata.row(doc)[..rows],
                     index.signatures.row(doc)[..rows],
                     "{family}: document {doc}"
                 );
             }
-            let explorer =
-                stratified_pair_sample(&index.sets, &index.signatures, 128, family, m, t, 6, &p)
-                    .unwrap();
-            let cli =
-                stratified_pair_sample(&index.sets, &strata, 128, family, m, t, 6, &p).unwrap();
+            let explorer = stratified_pair_sample(
+                &index.sets,
+                &index.signatures,
+                128,
+                family,
+                m,
+                design,
+                6,
+                &p,
+            )
+            .unwrap();
+            let cli = stratified_pair_sample(&index.sets, &strata, 128, family, m, design, 6, &p)
+                .unwrap();
             assert_eq!(explorer, cli, "{family}, t = {t}");
             assert_eq!(
                 explorer.intervals(20, 5, t).map(|iv| iv.pairs_at_or_above),
                 cli.intervals(20, 5, t).map(|iv| iv.pairs_at_or_above)
             );
             assert!(explorer.sampled() > 0);
+        }
+    }
+}
+
+/// The lower candidates stratum is the distinct candidates of the lower level's permissive
+/// banding that the first banding does not make candidates, as `find_candidates` lists both;
+/// taken whole when the budget covers it, and drawn with the same size otherwise; the others
+/// are every pair in neither.
+#[test]
+fn lower_stratum_is_the_lower_bandings_further_candidates() {
+    use lshscope_core::analysis::stratified::{StrataDesign, stratified_pair_sample};
+    use lshscope_core::minhash::{BandingOptions, find_candidates};
+    use std::collections::BTreeSet;
+    let design = StrataDesign {
+        threshold: 0.8,
+        lower_threshold: Some(0.5),
+    };
+    for corpus in [dependent_corpus(3), template_corpus(3)] {
+        let options = IndexOptions {
+            shingle: ShingleOptions {
+                kind: ShingleKind::Word(1),
+                ..ShingleOptions::default()
+            },
+            num_perm: 128,
+            seed: 5,
+            ..IndexOptions::default()
+        };
+        let p = Progress::new();
+        let index = build_index(&corpus, &options, &p).unwrap();
+        let (first, lower) = design.levels(128).unwrap();
+        let pairs_of = |banding| -> BTreeSet<(u32, u32)> {
+            find_candidates(
+                &index.signatures,
+                &BandingOptions {
+                    banding,
+                    max_bucket: None,
+                },
+                &p,
+            )
+            .unwrap()
+            .pairs
+            .iter()
+            .map(|c| (c.a, c.b))
+            .collect()
+        };
+        let first_pairs = pairs_of(first.banding);
+        let further: Vec<(u32, u32)> = pairs_of(lower.unwrap().banding)
+            .difference(&first_pairs)
+            .copied()
+            .collect();
+        assert!(!further.is_empty());
+        let sample_of = |m| {
+            stratified_pair_sample(&index.sets, &index.signatures, 128, Classic, m, design, 2, &p)
+                .unwrap()
+        };
+        let whole = sample_of(8 * (first_pairs.len() + further.len()) + 8000);
+        assert_eq!(whole.lower.map(|l| l.threshold), Some(0.5));
+        let names: Vec<&str> = whole.strata.iter().map(|s| s.name).collect();
+        assert_eq!(names, ["candidates", "lower_candidates", "others"]);
+        let stratum = &whole.strata[1];
+        assert!(stratum.is_census());
+        assert_eq!(stratum.pairs, further.len() as u64);
+        let mut got = stratum.similarities.clone();
+        let mut want: Vec<f64> = further
+            .iter()
+            .map(|&(a, b)| {
+                lshscope_core::minhash::similarity::jaccard(
+                    index.sets.get(a as usize),
+                    index.sets.get(b as usize),
+                )
+            })
+            .collect();
+        got.sort_by(f64::total_cmp);
+        want.sort_by(f64::total_cmp);
+        assert_eq!(got, want);
+        assert_eq!(
+            whole.strata[2].pairs,
+            whole.population() - (first_pairs.len() + further.len()) as u64
+        );
+        // Drawn: the same strata sizes, m/8 of the lower candidates.
+        let drawn = sample_of(800);
+        assert_eq!(
+            drawn.strata.iter().map(|s| s.pairs).collect::<Vec<_>>(),
+            whole.strata.iter().map(|s| s.pairs).collect::<Vec<_>>()
+        );
+        if further.len() > 100 {
+            assert_eq!(drawn.strata[1].similarities.len(), 100);
         }
     }
 }

@@ -139,6 +139,10 @@ pub fn read_stratified(path: &Path) -> Result<Option<StratifiedSample>> {
 }
 
 /// Checks the rows of a stratified file and groups them by stratum.
+///
+/// The candidates' and the others' rows name the first level's banding and threshold, the
+/// lower candidates' rows the lower level's (see [`StratifiedSample::write`]); all rows name
+/// one family.
 fn assemble(path: &Path, rows: Vec<(u64, FileRow)>) -> Result<StratifiedSample> {
     let bad = |line: u64, what: String| Error::input(path, line, what);
     let (first_line, first) = rows.first().ok_or_else(|| {
@@ -150,16 +154,6 @@ fn assemble(path: &Path, rows: Vec<(u64, FileRow)>) -> Result<StratifiedSample> 
             ),
         )
     })?;
-    let banding = parse_banding(&first.strata_banding).ok_or_else(|| {
-        bad(
-            *first_line,
-            format!(
-                "strata_banding: `{}` is not a banding such as 20x5",
-                crate::io::excerpt::excerpt(&first.strata_banding)
-            ),
-        )
-    })?;
-    let threshold = first.strata_threshold;
     let family_text = first.strata_family.clone();
     let family = match family_text.as_str() {
         "" => None,
@@ -173,43 +167,64 @@ fn assemble(path: &Path, rows: Vec<(u64, FileRow)>) -> Result<StratifiedSample> 
             )
         })?),
     };
-    let (banding_text, threshold_bits) = (first.strata_banding.clone(), threshold.to_bits());
-    let mut strata = [
-        Stratum {
-            name: CANDIDATES,
-            pairs: 0,
-            similarities: Vec::new(),
-        },
-        Stratum {
-            name: OTHERS,
-            pairs: 0,
-            similarities: Vec::new(),
-        },
-    ];
-    let mut weights = [None::<(u64, f64)>; 2];
-    let mut sizes = [None::<u64>; 2];
+    const NAMES: [&str; 3] = [CANDIDATES, LOWER_CANDIDATES, OTHERS];
+    let mut strata = NAMES.map(|name| Stratum {
+        name,
+        pairs: 0,
+        similarities: Vec::new(),
+    });
+    let mut weights = [None::<(u64, f64)>; 3];
+    let mut sizes = [None::<u64>; 3];
+    // The first level's (banding text, threshold bits, line, level), and the lower one's.
+    let mut levels: [Option<(String, u64, u64, StrataLevel)>; 2] = [None, None];
     for (line, row) in rows {
-        let k = match row.stratum.as_str() {
-            CANDIDATES => 0,
-            OTHERS => 1,
-            other => {
-                return Err(bad(
-                    line,
-                    format!(
-                        "stratum: `{}` is neither `{CANDIDATES}` nor `{OTHERS}`",
-                        crate::io::excerpt::excerpt(other)
-                    ),
-                ));
-            }
-        };
-        if row.strata_banding != banding_text
-            || row.strata_threshold.to_bits() != threshold_bits
-            || row.strata_family != family_text
-        {
+        let Some(k) = NAMES.iter().position(|&n| n == row.stratum) else {
             return Err(bad(
                 line,
-                "strata_banding, strata_threshold and strata_family differ from the first \
-                 row's: one file holds one sample; do not concatenate samples"
+                format!(
+                    "stratum: `{}` is not `{CANDIDATES}`, `{LOWER_CANDIDATES}` or `{OTHERS}`",
+                    crate::io::excerpt::excerpt(&row.stratum)
+                ),
+            ));
+        };
+        let level = &mut levels[usize::from(k == 1)];
+        match level {
+            None => {
+                let banding = parse_banding(&row.strata_banding).ok_or_else(|| {
+                    bad(
+                        line,
+                        format!(
+                            "strata_banding: `{}` is not a banding such as 20x5",
+                            crate::io::excerpt::excerpt(&row.strata_banding)
+                        ),
+                    )
+                })?;
+                let threshold = row.strata_threshold;
+                *level = Some((
+                    row.strata_banding.clone(),
+                    threshold.to_bits(),
+                    line,
+                    StrataLevel { banding, threshold },
+                ));
+            }
+            Some((text, bits, _, _)) => {
+                if row.strata_banding != *text || row.strata_threshold.to_bits() != *bits {
+                    return Err(bad(
+                        line,
+                        format!(
+                            "strata_banding and strata_threshold differ from the earlier `{}` \
+                             rows': one file holds one sample; do not concatenate samples",
+                            row.stratum
+                        ),
+                    ));
+                }
+            }
+        }
+        if row.strata_family != family_text {
+            return Err(bad(
+                line,
+                "strata_family differs from the first row's: one file holds one sample; do \
+                 not concatenate samples"
                     .to_string(),
             ));
         }
@@ -267,10 +282,41 @@ fn assemble(path: &Path, rows: Vec<(u64, FileRow)>) -> Result<StratifiedSample> 
             ));
         }
     }
+    let [first, lower] = levels;
+    let Some((_, _, _, first)) = first else {
+        return Err(bad(
+            lower.map_or(2, |l| l.2),
+            format!(
+                "only `{LOWER_CANDIDATES}` rows: a stratified sample has `{CANDIDATES}` or \
+                 `{OTHERS}` rows too; sample again with `lshscope truth {}`",
+                EstimatePairs.in_code()
+            ),
+        ));
+    };
+    let lower = match lower {
+        Some((_, _, line, level)) if level.threshold >= first.threshold => {
+            return Err(bad(
+                line,
+                format!(
+                    "strata_threshold: the `{LOWER_CANDIDATES}` rows' {} is not below the \
+                     first level's {}",
+                    level.threshold, first.threshold
+                ),
+            ));
+        }
+        other => other.map(|l| l.3),
+    };
+    let [candidates, lower_candidates, others] = strata;
+    let strata = if lower.is_some() {
+        vec![candidates, lower_candidates, others]
+    } else {
+        vec![candidates, others]
+    };
     Ok(StratifiedSample {
-        banding,
-        threshold,
+        banding: first.banding,
+        threshold: first.threshold,
+        lower,
         family,
-        strata: strata.into(),
+        strata,
     })
 }

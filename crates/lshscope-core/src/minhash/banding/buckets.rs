@@ -101,6 +101,66 @@ impl BucketLists {
         }
     }
 
+    /// These lists' bands followed by `later`'s (of another banding over the same
+    /// documents): one set of lists in which a pair's first shared band says which banding
+    /// met it first, and a pair in no band is missed by both. The bucket statistics are the
+    /// two sets' together, `later`'s bands numbered after these.
+    pub(crate) fn followed_by(self, later: BucketLists) -> BucketLists {
+        let (first_bands, later_bands) = (self.bands.len(), later.bands.len());
+        let bands = first_bands + later_bands;
+        let docs = self.bucket_of.len() / first_bands.max(1);
+        assert_eq!(
+            later.bucket_of.len(),
+            docs * later_bands,
+            "both lists over the same documents"
+        );
+        // Each document's row: its buckets in these bands, then in `later`'s.
+        fn rows<T: Copy>(first: &[T], later: &[T], widths: (usize, usize), docs: usize) -> Vec<T> {
+            let mut out = Vec::with_capacity(docs * (widths.0 + widths.1));
+            for d in 0..docs {
+                out.extend_from_slice(&first[d * widths.0..(d + 1) * widths.0]);
+                out.extend_from_slice(&later[d * widths.1..(d + 1) * widths.1]);
+            }
+            out
+        }
+        let widths = (first_bands, later_bands);
+        let bucket_of = rows(&self.bucket_of, &later.bucket_of, widths, docs);
+        let narrow = if self.narrow.is_empty() || later.narrow.is_empty() {
+            Vec::new()
+        } else {
+            rows(&self.narrow, &later.narrow, widths, docs)
+        };
+        let renumber = |list: Vec<BucketInfo>| {
+            list.into_iter().map(|info| BucketInfo {
+                band: info.band + first_bands,
+                ..info
+            })
+        };
+        let by_size = |list: &mut Vec<BucketInfo>| {
+            list.sort_by(|x, y| y.size.cmp(&x.size).then(x.band.cmp(&y.band)));
+            list.truncate(10);
+        };
+        let mut largest_buckets = self.largest_buckets;
+        largest_buckets.extend(renumber(later.largest_buckets));
+        by_size(&mut largest_buckets);
+        let mut capped_buckets = self.capped_buckets;
+        capped_buckets.extend(renumber(later.capped_buckets));
+        by_size(&mut capped_buckets);
+        let mut all_bands = self.bands;
+        all_bands.extend(later.bands);
+        debug_assert_eq!(all_bands.len(), bands);
+        BucketLists {
+            bands: all_bands,
+            bucket_of,
+            narrow,
+            largest_buckets,
+            capped_buckets,
+            capped_bucket_count: self.capped_bucket_count + later.capped_bucket_count,
+            pairs_dropped_by_cap: self.pairs_dropped_by_cap + later.pairs_dropped_by_cap,
+            bucket_pairs: self.bucket_pairs + later.bucket_pairs,
+        }
+    }
+
     /// True when the buckets are also held in 16 bits (no band has more than 65,535).
     #[cfg(test)]
     pub(crate) fn has_narrow_rows(&self) -> bool {
