@@ -64,6 +64,16 @@ def scan(
     ``family`` is the sketch family of ``lshscope scan --family``: ``"classic"`` (the
     default), ``"one-permutation"`` or ``"c-minhash"``.
     """
+    if arrow:
+        # Before the work: without pyarrow the whole scan would run only to fail at the end.
+        try:
+            import pyarrow as pa
+        except ImportError as e:
+            raise ImportError(
+                "scan(..., arrow=True) returns a pyarrow.Table and needs pyarrow: "
+                "pip install 'lshscope[arrow]' (or pyarrow), or pass arrow=False for a list of "
+                "tuples"
+            ) from e
     texts = list(texts)
     ids = None if ids is None else [str(i) for i in ids]
     found = _scan(
@@ -82,7 +92,6 @@ def scan(
     )
     if not arrow:
         return found
-    import pyarrow as pa
 
     # Columns straight from the engine: no Python object per pair.
     a, b, jaccard, estimate, bands_hit = found

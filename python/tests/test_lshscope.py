@@ -94,6 +94,19 @@ def test_scan_as_arrow():
     assert table.column("jaccard").to_pylist() == [p[2] for p in pairs]
 
 
+def test_scan_as_arrow_without_pyarrow_fails_before_the_work(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # as if pyarrow were not installed
+
+    def no_scan(*args, **kwargs):
+        raise AssertionError("the scan ran before pyarrow was found missing")
+
+    monkeypatch.setattr(lshscope, "_scan", no_scan)
+    with pytest.raises(ImportError, match=r"pip install 'lshscope\[arrow\]'.*arrow=False"):
+        lshscope.scan(["one text here", "one text here!"], arrow=True)
+
+
 def test_signatures_minhash_and_index_agree():
     ids, texts = sample(300)
     sigs = lshscope.signatures(texts, num_perm=64, seed=3)
