@@ -13,8 +13,9 @@ use lshscope_core::online::{LshIndex, hash_text};
 use lshscope_core::text::{Profile, ShingleKind, ShingleOptions, shingle_hash};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
-use pyo3::exceptions::{PyIOError, PyValueError};
+use pyo3::exceptions::{PyIOError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyString};
 
 mod spark;
 mod terms;
@@ -28,6 +29,61 @@ fn to_py(e: lshscope_core::Error) -> PyErr {
         lshscope_core::Error::Io { .. } => PyIOError::new_err(text),
         _ => PyValueError::new_err(text),
     }
+}
+
+/// The strings of an argument that takes several (texts, keys, shingles): any iterable of
+/// `str`, a generator as well as a list. One `str` (or `bytes`) there is a `TypeError`: a
+/// single text where a list of them is expected, whose characters would otherwise pass for
+/// the documents.
+fn strings_of(obj: &Bound<'_, PyAny>, what: &str, one: &str) -> PyResult<Vec<String>> {
+    let kind = || {
+        obj.get_type()
+            .name()
+            .map_or_else(|_| "object".to_string(), |n| n.to_string())
+    };
+    if obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<PyBytes>()
+        || obj.is_instance_of::<PyByteArray>()
+    {
+        return Err(PyTypeError::new_err(format!(
+            "expected several {what}, got a single {}: pass a list of {what}, e.g. [{one}]",
+            kind()
+        )));
+    }
+    let items = obj.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "expected a list (or any iterable) of {what}, got {}",
+            kind()
+        ))
+    })?;
+    items
+        .enumerate()
+        .map(|(i, item)| {
+            let item = item?;
+            item.extract::<String>().map_err(|_| {
+                let name = item
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "object".to_string(), |n| n.to_string());
+                PyTypeError::new_err(format!("{what}[{i}] is of type {name}, not str"))
+            })
+        })
+        .collect()
+}
+
+/// `texts` of `signatures`, `scan`, `dedup` and `LSHIndex.insert_many` ([`strings_of`]).
+fn texts_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    strings_of(obj, "texts", "text")
+}
+
+/// `keys` of `LSHIndex.insert_many` ([`strings_of`]).
+fn keys_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    strings_of(obj, "keys", "key")
+}
+
+/// `shingles` of `MinHash.update_shingles` ([`strings_of`]).
+fn shingles_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    strings_of(obj, "shingles", "shingle")
 }
 
 /// The engine's options for the keyword arguments every function takes: `shingle` defaults
@@ -176,7 +232,7 @@ impl MinHash {
     }
 
     /// Adds shingles made elsewhere, each string hashed as lshscope hashes its own shingles.
-    fn update_shingles(&mut self, shingles: Vec<String>) {
+    fn update_shingles(&mut self, #[pyo3(from_py_with = shingles_arg)] shingles: Vec<String>) {
         self.add_hashes(shingles.iter().map(|s| shingle_hash(s.as_bytes())));
     }
 
@@ -242,7 +298,7 @@ impl MinHash {
 #[pyo3(signature = (texts, *, num_perm=128, seed=1, shingle=None, profile=None, family="classic"))]
 fn signatures<'py>(
     py: Python<'py>,
-    texts: Vec<String>,
+    #[pyo3(from_py_with = texts_arg)] texts: Vec<String>,
     num_perm: usize,
     seed: u64,
     shingle: Option<&str>,
@@ -276,7 +332,7 @@ type PairRow = (String, String, f64, f64, u32);
 #[allow(clippy::too_many_arguments)]
 fn scan<'py>(
     py: Python<'py>,
-    texts: Vec<String>,
+    #[pyo3(from_py_with = texts_arg)] texts: Vec<String>,
     ids: Option<Vec<String>>,
     bands: usize,
     rows: usize,
@@ -384,7 +440,7 @@ type ClusterRow = (String, String, usize, bool, f64);
 #[allow(clippy::too_many_arguments)]
 fn dedup(
     py: Python<'_>,
-    texts: Vec<String>,
+    #[pyo3(from_py_with = texts_arg)] texts: Vec<String>,
     ids: Option<Vec<String>>,
     threshold: f64,
     bands: usize,
@@ -582,8 +638,8 @@ impl PyLshIndex {
     fn insert_many(
         &mut self,
         py: Python<'_>,
-        keys: Vec<String>,
-        texts: Vec<String>,
+        #[pyo3(from_py_with = keys_arg)] keys: Vec<String>,
+        #[pyo3(from_py_with = texts_arg)] texts: Vec<String>,
         skip_existing: bool,
     ) -> PyResult<usize> {
         if keys.len() != texts.len() {

@@ -257,3 +257,33 @@ def test_a_bucket_cap_below_a_pair_is_refused():
     with pytest.raises(ValueError, match="would keep no pair"):
         lshscope.scan(["the same words here", "the same words here"], max_bucket=1)
     assert len(lshscope.scan(["the same words here", "the same words here"], max_bucket=2)) == 1
+
+
+def test_any_iterable_of_texts_is_taken_and_a_bare_str_is_refused():
+    texts = ["one text here", "one text here!", "another"]
+    # A generator as well as a list, in every function that takes several texts.
+    assert np.array_equal(lshscope.signatures(t for t in texts), lshscope.signatures(texts))
+    assert lshscope.scan(t for t in texts) == lshscope.scan(texts)
+    assert lshscope.dedup((t for t in texts), threshold=0.5) == lshscope.dedup(texts, threshold=0.5)
+    index = lshscope.LSHIndex(bands=16, rows=8)
+    assert index.insert_many((k for k in ["a", "b"]), (t for t in texts[:2])) == 2
+    m = lshscope.MinHash()
+    m.update_shingles(s for s in ["alpha", "beta"])
+    assert len(m) == 2
+    # One text where several are expected would pass each character for a document.
+    for call in (
+        lambda: lshscope.signatures("hello hello"),
+        lambda: lshscope.scan("hello hello"),
+        lambda: lshscope.scan(b"hello hello"),
+        lambda: lshscope.dedup("hello hello", threshold=0.5),
+        lambda: index.insert_many(["c"], "hello hello"),
+    ):
+        with pytest.raises(TypeError, match=r"pass a list of texts, e\.g\. \[text\]"):
+            call()
+    with pytest.raises(TypeError, match=r"pass a list of keys, e\.g\. \[key\]"):
+        index.insert_many("c", ["hello hello"])
+    with pytest.raises(TypeError, match=r"pass a list of shingles, e\.g\. \[shingle\]"):
+        m.update_shingles("gamma")
+    with pytest.raises(TypeError, match=r"texts\[1\] is of type int, not str"):
+        lshscope.signatures(["a text", 7])
+    assert len(index) == 2, "nothing was added"
