@@ -287,3 +287,28 @@ def test_any_iterable_of_texts_is_taken_and_a_bare_str_is_refused():
     with pytest.raises(TypeError, match=r"texts\[1\] is of type int, not str"):
         lshscope.signatures(["a text", 7])
     assert len(index) == 2, "nothing was added"
+
+
+def test_a_query_while_another_thread_changes_the_index_says_so():
+    import threading
+
+    ids, texts = sample(4000)
+    seen = []
+    for attempt in range(5):
+        index = lshscope.LSHIndex(bands=16, rows=4, num_perm=64)
+        index.insert("probe", texts[0])
+        writer = threading.Thread(target=index.insert_many, args=(ids, texts))
+        writer.start()
+        while writer.is_alive():
+            try:
+                index.query(texts[0])
+            except RuntimeError as e:
+                seen.append(str(e))
+        writer.join()
+        if seen:
+            break
+    assert seen, "no query ran while insert_many was changing the index"
+    assert all("being changed by another thread (insert/insert_many)" in e and "lock" in e
+               for e in seen), seen[:1]
+    # Once the change is done, queries answer (several threads may query at once).
+    assert len(index) == 4001 and index.query(texts[0])[0][0] in ("probe", ids[0])
