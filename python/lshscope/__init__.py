@@ -64,7 +64,17 @@ def scan(
     ``family`` is the sketch family of ``lshscope scan --family``: ``"classic"`` (the
     default), ``"one-permutation"`` or ``"c-minhash"``.
     """
-    texts = list(texts)
+    if arrow:
+        # Before the work: without pyarrow the whole scan would run only to fail at the end.
+        try:
+            import pyarrow as pa
+        except ImportError as e:
+            raise ImportError(
+                "scan(..., arrow=True) returns a pyarrow.Table and needs pyarrow: "
+                "pip install 'lshscope[arrow]' (or pyarrow), or pass arrow=False for a list of "
+                "tuples"
+            ) from e
+    # texts go to the engine as given: it takes any iterable of str and refuses a bare str.
     ids = None if ids is None else [str(i) for i in ids]
     found = _scan(
         texts,
@@ -82,16 +92,21 @@ def scan(
     )
     if not arrow:
         return found
-    import pyarrow as pa
 
     # Columns straight from the engine: no Python object per pair.
     a, b, jaccard, estimate, bands_hit = found
-    names = pa.array(ids if ids is not None else [str(i + 1) for i in range(len(texts))],
-                     pa.string())
+    if ids is not None:
+        names = pa.array(ids, pa.string())
+        id_a, id_b = names.take(pa.array(a)), names.take(pa.array(b))
+    else:
+        import pyarrow.compute as pc
+
+        # The 1-based positions, as the command line numbers rows.
+        id_a, id_b = (pc.cast(pc.add(pa.array(x), 1), pa.string()) for x in (a, b))
     return pa.table(
         {
-            "id_a": names.take(pa.array(a)),
-            "id_b": names.take(pa.array(b)),
+            "id_a": id_a,
+            "id_b": id_b,
             "jaccard": pa.array(jaccard),
             "estimate": pa.array(estimate),
             "bands_hit": pa.array(bands_hit),
@@ -136,7 +151,6 @@ def dedup(
     lengths), or a sequence of numbers, one per text (a quality score: the highest is kept
     first, ties in input order), as ``lshscope dedup --keep-by COLUMN`` reads a column.
     """
-    texts = list(texts)
     ids = None if ids is None else [str(i) for i in ids]
     if isinstance(keep, str):
         rule, scores = keep, None

@@ -13,8 +13,9 @@ use lshscope_core::online::{LshIndex, hash_text};
 use lshscope_core::text::{Profile, ShingleKind, ShingleOptions, shingle_hash};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
-use pyo3::exceptions::{PyIOError, PyValueError};
+use pyo3::exceptions::{PyIOError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyString};
 
 mod spark;
 mod terms;
@@ -28,6 +29,61 @@ fn to_py(e: lshscope_core::Error) -> PyErr {
         lshscope_core::Error::Io { .. } => PyIOError::new_err(text),
         _ => PyValueError::new_err(text),
     }
+}
+
+/// The strings of an argument that takes several (texts, keys, shingles): any iterable of
+/// `str`, a generator as well as a list. One `str` (or `bytes`) there is a `TypeError`: a
+/// single text where a list of them is expected, whose characters would otherwise pass for
+/// the documents.
+fn strings_of(obj: &Bound<'_, PyAny>, what: &str, one: &str) -> PyResult<Vec<String>> {
+    let kind = || {
+        obj.get_type()
+            .name()
+            .map_or_else(|_| "object".to_string(), |n| n.to_string())
+    };
+    if obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<PyBytes>()
+        || obj.is_instance_of::<PyByteArray>()
+    {
+        return Err(PyTypeError::new_err(format!(
+            "expected several {what}, got a single {}: pass a list of {what}, e.g. [{one}]",
+            kind()
+        )));
+    }
+    let items = obj.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "expected a list (or any iterable) of {what}, got {}",
+            kind()
+        ))
+    })?;
+    items
+        .enumerate()
+        .map(|(i, item)| {
+            let item = item?;
+            item.extract::<String>().map_err(|_| {
+                let name = item
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "object".to_string(), |n| n.to_string());
+                PyTypeError::new_err(format!("{what}[{i}] is of type {name}, not str"))
+            })
+        })
+        .collect()
+}
+
+/// `texts` of `signatures`, `scan`, `dedup` and `LSHIndex.insert_many` ([`strings_of`]).
+fn texts_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    strings_of(obj, "texts", "text")
+}
+
+/// `keys` of `LSHIndex.insert_many` ([`strings_of`]).
+fn keys_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    strings_of(obj, "keys", "key")
+}
+
+/// `shingles` of `MinHash.update_shingles` ([`strings_of`]).
+fn shingles_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    strings_of(obj, "shingles", "shingle")
 }
 
 /// The engine's options for the keyword arguments every function takes: `shingle` defaults
@@ -176,7 +232,7 @@ impl MinHash {
     }
 
     /// Adds shingles made elsewhere, each string hashed as lshscope hashes its own shingles.
-    fn update_shingles(&mut self, shingles: Vec<String>) {
+    fn update_shingles(&mut self, #[pyo3(from_py_with = shingles_arg)] shingles: Vec<String>) {
         self.add_hashes(shingles.iter().map(|s| shingle_hash(s.as_bytes())));
     }
 
@@ -242,7 +298,7 @@ impl MinHash {
 #[pyo3(signature = (texts, *, num_perm=128, seed=1, shingle=None, profile=None, family="classic"))]
 fn signatures<'py>(
     py: Python<'py>,
-    texts: Vec<String>,
+    #[pyo3(from_py_with = texts_arg)] texts: Vec<String>,
     num_perm: usize,
     seed: u64,
     shingle: Option<&str>,
@@ -276,7 +332,7 @@ type PairRow = (String, String, f64, f64, u32);
 #[allow(clippy::too_many_arguments)]
 fn scan<'py>(
     py: Python<'py>,
-    texts: Vec<String>,
+    #[pyo3(from_py_with = texts_arg)] texts: Vec<String>,
     ids: Option<Vec<String>>,
     bands: usize,
     rows: usize,
@@ -384,7 +440,7 @@ type ClusterRow = (String, String, usize, bool, f64);
 #[allow(clippy::too_many_arguments)]
 fn dedup(
     py: Python<'_>,
-    texts: Vec<String>,
+    #[pyo3(from_py_with = texts_arg)] texts: Vec<String>,
     ids: Option<Vec<String>>,
     threshold: f64,
     bands: usize,
@@ -540,6 +596,28 @@ struct PyLshIndex {
     index: LshIndex,
 }
 
+/// Another thread is inside `insert_many` (which changes the index without the GIL) or
+/// `insert`: PyO3's own "Already mutably borrowed" says what, not why.
+fn index_busy() -> PyErr {
+    PyRuntimeError::new_err(
+        "the LSHIndex is being changed by another thread (insert/insert_many): wait for that \
+         call to finish, or guard the index with a lock (threading.Lock) held by the threads \
+         that change it and those that query it",
+    )
+}
+
+impl PyLshIndex {
+    /// The index to read: any number of threads at once, none while it is being changed.
+    fn reading<'py>(slf: &Bound<'py, Self>) -> PyResult<PyRef<'py, Self>> {
+        slf.try_borrow().map_err(|_| index_busy())
+    }
+
+    /// The index to change: one thread at a time.
+    fn changing<'py>(slf: &Bound<'py, Self>) -> PyResult<PyRefMut<'py, Self>> {
+        slf.try_borrow_mut().map_err(|_| index_busy())
+    }
+}
+
 #[pymethods]
 impl PyLshIndex {
     #[new]
@@ -563,13 +641,14 @@ impl PyLshIndex {
 
     /// Adds a document under `key`. A key already in the index is a `ValueError` (as in
     /// datasketch's `MinHashLSH.insert`): a second copy would be returned by every query.
-    fn insert(&mut self, key: &str, text: &str) -> PyResult<()> {
-        if self.index.holds(key) {
+    fn insert(slf: &Bound<'_, Self>, key: &str, text: &str) -> PyResult<()> {
+        let mut this = Self::changing(slf)?;
+        if this.index.holds(key) {
             return Err(PyValueError::new_err(format!(
                 "key {key:?} is already in the index; give the document another key"
             )));
         }
-        self.index.insert(key, text);
+        this.index.insert(key, text);
         Ok(())
     }
 
@@ -580,10 +659,10 @@ impl PyLshIndex {
     /// documents were added.
     #[pyo3(signature = (keys, texts, *, skip_existing=false))]
     fn insert_many(
-        &mut self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
-        keys: Vec<String>,
-        texts: Vec<String>,
+        #[pyo3(from_py_with = keys_arg)] keys: Vec<String>,
+        #[pyo3(from_py_with = texts_arg)] texts: Vec<String>,
         skip_existing: bool,
     ) -> PyResult<usize> {
         if keys.len() != texts.len() {
@@ -599,8 +678,9 @@ impl PyLshIndex {
                 "key {key:?} is given twice; keys must be distinct"
             )));
         }
+        let mut this = Self::changing(slf)?;
         let corpus = Corpus::from_pairs(keys.iter().zip(&texts));
-        let held = self.index.held_among(&corpus);
+        let held = this.index.held_among(&corpus);
         let corpus = match held.first() {
             None => corpus,
             Some(&first) if !skip_existing => {
@@ -615,7 +695,7 @@ impl PyLshIndex {
             Some(_) => corpus.without(&held),
         };
         let added = corpus.len();
-        let index = &mut self.index;
+        let index = &mut this.index;
         py.detach(|| index.extend(&corpus, &Progress::new()).map(|_| ()))
             .map_err(to_py)?;
         Ok(added)
@@ -623,24 +703,28 @@ impl PyLshIndex {
 
     /// The indexed documents that share a bucket with `text` in at least one band, most
     /// similar first: a list of (key, jaccard, estimate, bands_hit).
-    fn query(&self, text: &str) -> Vec<(String, f64, f64, u32)> {
-        self.index
+    /// Several threads may query at once; a query while another thread changes the index
+    /// (`insert`, `insert_many`) is a `RuntimeError` saying so.
+    fn query(slf: &Bound<'_, Self>, text: &str) -> PyResult<Vec<(String, f64, f64, u32)>> {
+        let this = Self::reading(slf)?;
+        Ok(this
+            .index
             .query(text)
             .iter()
             .map(|m| {
                 (
-                    self.index.id(m.doc).to_string(),
+                    this.index.id(m.doc).to_string(),
                     m.jaccard,
                     m.estimate,
                     m.bands_hit,
                 )
             })
-            .collect()
+            .collect())
     }
 
     /// Writes the index to `path` (atomically), in the format `lshscope index` reads.
-    fn save(&self, path: PathBuf) -> PyResult<()> {
-        self.index.save(&path).map_err(to_py)
+    fn save(slf: &Bound<'_, Self>, path: PathBuf) -> PyResult<()> {
+        Self::reading(slf)?.index.save(&path).map_err(to_py)
     }
 
     /// Reads an index written by `save` or by `lshscope index build`. With `family`, an
@@ -684,8 +768,8 @@ impl PyLshIndex {
         self.index.options().family.name()
     }
 
-    fn __len__(&self) -> usize {
-        self.index.len()
+    fn __len__(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(Self::reading(slf)?.index.len())
     }
 
     fn __repr__(&self) -> String {

@@ -94,6 +94,19 @@ def test_scan_as_arrow():
     assert table.column("jaccard").to_pylist() == [p[2] for p in pairs]
 
 
+def test_scan_as_arrow_without_pyarrow_fails_before_the_work(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # as if pyarrow were not installed
+
+    def no_scan(*args, **kwargs):
+        raise AssertionError("the scan ran before pyarrow was found missing")
+
+    monkeypatch.setattr(lshscope, "_scan", no_scan)
+    with pytest.raises(ImportError, match=r"pip install 'lshscope\[arrow\]'.*arrow=False"):
+        lshscope.scan(["one text here", "one text here!"], arrow=True)
+
+
 def test_signatures_minhash_and_index_agree():
     ids, texts = sample(300)
     sigs = lshscope.signatures(texts, num_perm=64, seed=3)
@@ -244,3 +257,61 @@ def test_a_bucket_cap_below_a_pair_is_refused():
     with pytest.raises(ValueError, match="would keep no pair"):
         lshscope.scan(["the same words here", "the same words here"], max_bucket=1)
     assert len(lshscope.scan(["the same words here", "the same words here"], max_bucket=2)) == 1
+
+
+def test_any_iterable_of_texts_is_taken_and_a_bare_str_is_refused():
+    texts = ["one text here", "one text here!", "another"]
+    # A generator as well as a list, in every function that takes several texts.
+    assert np.array_equal(lshscope.signatures(t for t in texts), lshscope.signatures(texts))
+    assert lshscope.scan(t for t in texts) == lshscope.scan(texts)
+    assert lshscope.dedup((t for t in texts), threshold=0.5) == lshscope.dedup(texts, threshold=0.5)
+    index = lshscope.LSHIndex(bands=16, rows=8)
+    assert index.insert_many((k for k in ["a", "b"]), (t for t in texts[:2])) == 2
+    m = lshscope.MinHash()
+    m.update_shingles(s for s in ["alpha", "beta"])
+    assert len(m) == 2
+    # One text where several are expected would pass each character for a document.
+    for call in (
+        lambda: lshscope.signatures("hello hello"),
+        lambda: lshscope.scan("hello hello"),
+        lambda: lshscope.scan(b"hello hello"),
+        lambda: lshscope.dedup("hello hello", threshold=0.5),
+        lambda: index.insert_many(["c"], "hello hello"),
+    ):
+        with pytest.raises(TypeError, match=r"pass a list of texts, e\.g\. \[text\]"):
+            call()
+    with pytest.raises(TypeError, match=r"pass a list of keys, e\.g\. \[key\]"):
+        index.insert_many("c", ["hello hello"])
+    with pytest.raises(TypeError, match=r"pass a list of shingles, e\.g\. \[shingle\]"):
+        m.update_shingles("gamma")
+    with pytest.raises(TypeError, match=r"texts\[1\] is of type int, not str"):
+        lshscope.signatures(["a text", 7])
+    assert len(index) == 2, "nothing was added"
+
+
+def test_a_query_while_another_thread_changes_the_index_says_so():
+    import threading
+
+    ids, texts = sample(4000)
+    seen = []
+    for attempt in range(5):
+        index = lshscope.LSHIndex(bands=16, rows=4, num_perm=64)
+        index.insert("probe", texts[0])
+        writer = threading.Thread(target=index.insert_many, args=(ids, texts))
+        writer.start()
+        while writer.is_alive():
+            try:
+                index.query(texts[0])
+            except RuntimeError as e:
+                seen.append(str(e))
+        writer.join()
+        if seen:
+            break
+    if not seen:
+        # A machine fast enough to finish every insert_many before a query lands cannot show
+        # the message; that is not a failure of it.
+        pytest.skip("no query ran while insert_many was changing the index")
+    assert all("being changed by another thread (insert/insert_many)" in e and "lock" in e
+               for e in seen), seen[:1]
+    # Once the change is done, queries answer (several threads may query at once).
+    assert len(index) == 4001 and index.query(texts[0])[0][0] in ("probe", ids[0])
