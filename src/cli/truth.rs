@@ -57,8 +57,8 @@ pub struct TruthArgs {
     /// Instead of the join, sample M pairs (reproducible with --seed) for `tune
     /// --similarities`: half from the candidates of a permissive banding (which hold the
     /// pairs at and above -t, default 0.5), half from the other pairs (with a lower level,
-    /// 3/8, 1/8 from the lower candidates and 1/2), each row with its stratum and weight;
-    /// print their Jaccard distribution.
+    /// 1/8 from the lower candidates and 3/8 from the others), each row with its stratum and
+    /// weight; print their Jaccard distribution.
     #[arg(long, value_name = "M", value_parser = parse_pair_budget)]
     pub estimate_pairs: Option<usize>,
     /// With --estimate-pairs: M distinct pairs uniformly at random instead (`jaccard,weight`

@@ -245,6 +245,7 @@ fn stratified_estimates_cover_the_exact_values_on_dependent_corpora() {
         let mut covered = [0usize; 4];
         let mut widths = Vec::new();
         let mut tops = Vec::new();
+        let mut mass_tops = Vec::new();
         let seeds = 20u64;
         for seed in 1..=seeds {
             let options = IndexOptions {
@@ -286,13 +287,16 @@ fn stratified_estimates_cover_the_exact_values_on_dependent_corpora() {
             covered[3] += inside(exact.expected_precision.unwrap(), precision) as usize;
             widths.push(recall.1 - recall.0);
             tops.push(iv.pairs_at_or_above.1 / exact.pairs_at_or_above);
+            mass_tops.push(iv.expected_candidates.1 / exact.expected_candidates);
         }
         eprintln!(
             "{name}, m = {m}, t = {t}: covered {covered:?} of {seeds}; recall interval widths \
-             {:.3}–{:.3}; count's top over the exact count up to {:.3}",
+             {:.3}–{:.3}; count's top over the exact count up to {:.3}; expected candidates' \
+             top over the exact up to {:.3}",
             widths.iter().copied().fold(f64::INFINITY, f64::min),
             widths.iter().copied().fold(0.0, f64::max),
-            tops.iter().copied().fold(0.0, f64::max)
+            tops.iter().copied().fold(0.0, f64::max),
+            mass_tops.iter().copied().fold(0.0, f64::max)
         );
         for (k, &c) in covered.iter().enumerate() {
             assert!(c >= 18, "{name}, t = {t}, estimate {k}: {c} of {seeds}");
@@ -304,6 +308,13 @@ fn stratified_estimates_cover_the_exact_values_on_dependent_corpora() {
         assert!(
             top <= 1.5,
             "{name}, t = {t}: count's top {top:.3} × the exact"
+        );
+        // And the top of expected candidates, which `--budget` reads: up to 1.63 here with
+        // the lower level from t = 0.7 and the split of the others' mass (1.71 with neither).
+        let top = mass_tops.iter().copied().fold(0.0, f64::max);
+        assert!(
+            top <= 1.8,
+            "{name}, t = {t}: expected candidates' top {top:.3} × the exact"
         );
     }
 }
@@ -501,8 +512,17 @@ fn lower_stratum_is_the_lower_bandings_further_candidates() {
             .collect();
         assert!(!further.is_empty());
         let sample_of = |m| {
-            stratified_pair_sample(&index.sets, &index.signatures, 128, Classic, m, design, 2, &p)
-                .unwrap()
+            stratified_pair_sample(
+                &index.sets,
+                &index.signatures,
+                128,
+                Classic,
+                m,
+                design,
+                2,
+                &p,
+            )
+            .unwrap()
         };
         let whole = sample_of(8 * (first_pairs.len() + further.len()) + 8000);
         assert_eq!(whole.lower.map(|l| l.threshold), Some(0.5));

@@ -1017,10 +1017,9 @@ const SKETCH_CHUNK: usize = 2048;
 /// of K = `num_perm`, from the shingle sets and signatures (of `family`) of one index (at
 /// least the bandings' b × r leading rows of them), reproducible with `seed`.
 ///
-/// The candidates are taken whole when they number at most m/2, otherwise m/2 are drawn, and
-/// the others get the rest. With a lower level the candidates get 3m/8, the lower candidates
-/// a fifth of what is left (m/8), and the others the rest. A corpus with at most m pairs is
-/// taken whole.
+/// The candidates are taken whole when they number at most m/2, otherwise m/2 are drawn; with
+/// a lower level the lower candidates get a quarter of what is left (m/8), likewise; the
+/// others get the rest. A corpus with at most m pairs is taken whole.
 #[allow(clippy::too_many_arguments)] // the index's parts, the design and the draw, each its own
 pub fn stratified_pair_sample(
     sets: &ShingleSets,
@@ -1070,16 +1069,11 @@ pub fn stratified_pair_sample(
     let others = population - candidate_count - lower_count;
     let mut rng = SplitMix64::new(seed ^ 0x7374_7261_7461);
 
-    // Candidates: whole, or m/2 uniform draws (bucket pair, kept in its first band); with a
-    // lower level 3m/8, the lower candidates m/8 and the others m/2. The others keep half:
-    // for the wider bandings their draws decide the top of expected candidates (a quarter
-    // put 16 × 6's top on 63,000 Debian descriptions at 1.2 times the half's).
+    // Candidates: whole, or m/2 uniform draws (bucket pair, kept in its first band), with
+    // or without a lower level: they decide the count, recall and precision at t, and the
+    // candidates stratum is the same draw either way.
     let whole_corpus = population <= m as u64;
-    let candidate_budget = match (whole_corpus, lower) {
-        (true, _) => m,
-        (false, None) => m / 2,
-        (false, Some(_)) => m * 3 / 8,
-    };
+    let candidate_budget = if whole_corpus { m } else { m / 2 };
     let candidate_pairs = index
         .sample(
             first_bands,
@@ -1089,13 +1083,15 @@ pub fn stratified_pair_sample(
             progress,
         )?
         .expect("each candidate has one first band of its own");
-    // Lower candidates: a fifth of what is left (m/8 when the candidates are drawn), the same
-    // way among the lower banding's bands.
+    // Lower candidates: a quarter of what is left (m/8 when the candidates are drawn), the
+    // same way among the lower banding's bands; the others keep the rest (3m/8), as for the
+    // wider bandings their draws decide the top of expected candidates (on 63,000 Debian
+    // descriptions at 0.8, m/4 of them put 16 × 6's top at 1.35 times that of m/2).
     let lower_pairs = match lower {
         None => Vec::new(),
         Some(level) => {
             let left = m.saturating_sub(candidate_pairs.len());
-            let budget = if whole_corpus { left } else { left / 5 };
+            let budget = if whole_corpus { left } else { left / 4 };
             index
                 .sample(lower_bands, lower_count, budget, &mut rng, progress)?
                 .ok_or_else(|| {
