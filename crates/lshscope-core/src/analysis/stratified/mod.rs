@@ -1376,13 +1376,12 @@ mod tests {
     }
 
     /// The Debian sample at 0.8 with a lower level at 0.6, shaped like the one drawn from
-    /// 63,000 descriptions: 37,500 of 459,688 candidates (a tenth at 0.9, the rest at 0.65),
-    /// 12,500 of 7.9 M lower candidates at 0.45, and 50,000 of 1.79 × 10⁹ others at 0.05; and
+    /// 63,000 descriptions: 50,000 of 459,688 candidates (a tenth at 0.9, the rest at 0.65),
+    /// 12,500 of 7.9 M lower candidates at 0.45, and 37,500 of 1.79 × 10⁹ others at 0.05; and
     /// the same candidates and others without the lower level (50,000 draws each).
     fn debian_like_with_lower(lower: bool) -> StratifiedSample {
-        let draws = if lower { 37_500 } else { 50_000 };
-        let mut candidates = vec![0.65; draws];
-        candidates[..draws / 10].fill(0.9);
+        let mut candidates = vec![0.65; 50_000];
+        candidates[..5_000].fill(0.9);
         let mut strata = vec![Stratum {
             name: CANDIDATES,
             pairs: 459_688,
@@ -1398,7 +1397,7 @@ mod tests {
         strata.push(Stratum {
             name: OTHERS,
             pairs: 1_791_589_491,
-            similarities: vec![0.05; 50_000],
+            similarities: vec![0.05; if lower { 37_500 } else { 50_000 }],
         });
         StratifiedSample {
             banding: permissive_banding(128, 0.8).unwrap(),
@@ -1412,7 +1411,7 @@ mod tests {
     /// Where the user decides by a budget: the top of a sharp banding's expected candidates.
     /// Without a lower level it is about 3.5 times the estimate (the others' draws stand for
     /// 36,000 pairs each); with one, the pairs the first banding misses between 0.6 and 0.8
-    /// have a stratum of their own and the top comes within a third of the estimate. The
+    /// have a stratum of their own and the top comes within 40 % of the estimate. The
     /// count's top stays within 12 % of the estimate without it and 16 % with it (three drawn
     /// strata split the tail three ways).
     #[test]
@@ -1433,7 +1432,7 @@ mod tests {
         let (without, count_without) = tops(false);
         let (with, count_with) = tops(true);
         assert!(without > 3.0, "{without}");
-        assert!(with < 1.35, "{with}");
+        assert!(with < 1.4, "{with}");
         let count = 459_688.0 * 0.1;
         assert!(count_without < 1.12 * count, "{count_without}");
         assert!(count_with < 1.16 * count, "{count_with}");
