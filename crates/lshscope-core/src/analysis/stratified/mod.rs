@@ -269,7 +269,7 @@ impl StratifiedSample {
 /// z of a two-sided 95 % interval split over k drawn strata by Bonferroni's inequality: each
 /// stratum's interval at 1 − 0.05/k, so all hold together with probability ≥ 95 %
 /// (z = Φ⁻¹(1 − 0.025/k) for k = 1, 2, 3).
-const Z_95_OVER_DRAWN: [f64; 3] = [Z_95, 2.241_402_727_604_947, 2.393_979_799_818_510];
+const Z_95_OVER_DRAWN: [f64; 3] = [Z_95, 2.241_402_727_604_947, 2.393_979_799_818_51];
 
 /// z of the Wilson bound on the others stratum when Markov's bound takes
 /// [`HIDDEN_TAIL_SHARE`] of its upper tail: Φ⁻¹(1 − 0.2 · 0.025/k) for k = 1, 2, 3 drawn strata.
@@ -408,9 +408,9 @@ impl StratifiedSample {
     /// hash does with probability at most m(s) ≤ δ = m(t) (the S-curves rise). So the pairs
     /// hidden there, H, have E[H] ≤ δ·N_t, N_t = C + H the corpus's count at or above t and C
     /// the candidate strata's part, and by Markov's inequality H < δ·N_t/α except with
-    /// probability α (over the hash), whatever the pairs share: H < q/(1 − q)·C for q = δ/α <
-    /// 1. With C below the candidate strata's top, that bounds the others' part without any
-    /// draw. The others' upper tail (β) is split: α = 0.8β for Markov's bound and 0.2β for
+    /// probability α (over the hash), whatever the pairs share: H < q/(1 − q)·C for
+    /// q = δ/α < 1. With C below the candidate strata's top, that bounds the others' part
+    /// without any draw. The others' upper tail (β) is split: α = 0.8β for Markov's bound and 0.2β for
     /// Wilson's (at a larger z), and the smaller of the two is the top; by the union bound the
     /// interval still holds at 95 % (over the hash and the draws together, where the draws'
     /// own intervals hold for any hash). Where the draws win, the top is a little above what
