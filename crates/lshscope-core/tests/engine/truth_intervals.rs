@@ -328,16 +328,7 @@ fn candidates_stratum_is_the_distinct_candidates() {
     use lshscope_core::minhash::{BandingOptions, find_candidates};
     let design = StrataDesign::two_strata(0.6);
     for corpus in [dependent_corpus(2), template_corpus(2)] {
-        let options = IndexOptions {
-            shingle: ShingleOptions {
-                kind: ShingleKind::Word(1),
-                ..ShingleOptions::default()
-            },
-            num_perm: 128,
-            seed: 4,
-            ..IndexOptions::default()
-        };
-        let index = build_index(&corpus, &options, &Progress::new()).unwrap();
+        let index = word_index(&corpus, 4);
         let p = Progress::new();
         let sample = stratified_pair_sample(
             &index.sets,
@@ -378,20 +369,8 @@ fn candidates_stratum_is_the_distinct_candidates() {
         )
         .unwrap();
         assert!(whole.candidates().is_census());
-        let mut got = whole.candidates().similarities.clone();
-        let mut want: Vec<f64> = found
-            .pairs
-            .iter()
-            .map(|c| {
-                lshscope_core::minhash::similarity::jaccard(
-                    index.sets.get(c.a as usize),
-                    index.sets.get(c.b as usize),
-                )
-            })
-            .collect();
-        got.sort_by(f64::total_cmp);
-        want.sort_by(f64::total_cmp);
-        assert_eq!(got, want);
+        let listed: Vec<(u32, u32)> = found.pairs.iter().map(|c| (c.a, c.b)).collect();
+        assert_same_similarities(&whole.candidates().similarities, &index, &listed);
         // Every other pair is outside the banding's candidates.
         assert_eq!(
             whole.strata[1].pairs,
@@ -478,17 +457,8 @@ fn lower_stratum_is_the_lower_bandings_further_candidates() {
         lower_threshold: Some(0.5),
     };
     for corpus in [dependent_corpus(3), template_corpus(3)] {
-        let options = IndexOptions {
-            shingle: ShingleOptions {
-                kind: ShingleKind::Word(1),
-                ..ShingleOptions::default()
-            },
-            num_perm: 128,
-            seed: 5,
-            ..IndexOptions::default()
-        };
         let p = Progress::new();
-        let index = build_index(&corpus, &options, &p).unwrap();
+        let index = word_index(&corpus, 5);
         let (first, lower) = design.levels(128).unwrap();
         let pairs_of = |banding| -> BTreeSet<(u32, u32)> {
             find_candidates(
@@ -531,19 +501,7 @@ fn lower_stratum_is_the_lower_bandings_further_candidates() {
         let stratum = &whole.strata[1];
         assert!(stratum.is_census());
         assert_eq!(stratum.pairs, further.len() as u64);
-        let mut got = stratum.similarities.clone();
-        let mut want: Vec<f64> = further
-            .iter()
-            .map(|&(a, b)| {
-                lshscope_core::minhash::similarity::jaccard(
-                    index.sets.get(a as usize),
-                    index.sets.get(b as usize),
-                )
-            })
-            .collect();
-        got.sort_by(f64::total_cmp);
-        want.sort_by(f64::total_cmp);
-        assert_eq!(got, want);
+        assert_same_similarities(&stratum.similarities, &index, &further);
         assert_eq!(
             whole.strata[2].pairs,
             whole.population() - (first_pairs.len() + further.len()) as u64
@@ -558,4 +516,39 @@ fn lower_stratum_is_the_lower_bandings_further_candidates() {
             assert_eq!(drawn.strata[1].similarities.len(), 100);
         }
     }
+}
+
+/// The index of `corpus` the strata tests build: word 1-shingles, K = 128, `seed`.
+fn word_index(corpus: &lshscope_core::corpus::Corpus, seed: u64) -> lshscope_core::minhash::Index {
+    let options = IndexOptions {
+        shingle: ShingleOptions {
+            kind: ShingleKind::Word(1),
+            ..ShingleOptions::default()
+        },
+        num_perm: 128,
+        seed,
+        ..IndexOptions::default()
+    };
+    build_index(corpus, &options, &Progress::new()).unwrap()
+}
+
+/// A stratum taken whole holds exactly the Jaccard values of `pairs`, in any order.
+fn assert_same_similarities(
+    got: &[f64],
+    index: &lshscope_core::minhash::Index,
+    pairs: &[(u32, u32)],
+) {
+    let mut got = got.to_vec();
+    let mut want: Vec<f64> = pairs
+        .iter()
+        .map(|&(a, b)| {
+            lshscope_core::minhash::similarity::jaccard(
+                index.sets.get(a as usize),
+                index.sets.get(b as usize),
+            )
+        })
+        .collect();
+    got.sort_by(f64::total_cmp);
+    want.sort_by(f64::total_cmp);
+    assert_eq!(got, want);
 }
