@@ -31,6 +31,56 @@ fn to_py(e: lshscope_core::Error) -> PyErr {
     }
 }
 
+/// Runs `work` without the GIL on a thread of its own while this thread, every 50 ms, lets
+/// Python handle signals: on Ctrl-C the work's progress is cancelled (the engine stops at its
+/// next check, within milliseconds), the thread is joined, and `KeyboardInterrupt` (or what
+/// the signal handler raised) is raised. Without this a long call ignored Ctrl-C to its end,
+/// and the pending interrupt then surfaced as a panic in the next call into NumPy.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&Progress) -> lshscope_core::Result<T> + Send,
+) -> PyResult<T> {
+    let progress = Progress::new();
+    // Set (and notified) when the worker ends, whether it returns or panics.
+    let ended = (std::sync::Mutex::new(false), std::sync::Condvar::new());
+    struct Ends<'a>(&'a (std::sync::Mutex<bool>, std::sync::Condvar));
+    impl Drop for Ends<'_> {
+        fn drop(&mut self) {
+            *self.0.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            self.0.1.notify_all();
+        }
+    }
+    std::thread::scope(|scope| {
+        let (progress, ended) = (&progress, &ended);
+        let worker = scope.spawn(move || {
+            let _ends = Ends(ended);
+            work(progress)
+        });
+        loop {
+            let finished = py.detach(|| {
+                let (lock, signal) = ended;
+                let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
+                let (guard, _) = signal
+                    .wait_timeout_while(guard, std::time::Duration::from_millis(50), |done| !*done)
+                    .unwrap_or_else(|e| e.into_inner());
+                *guard
+            });
+            if finished {
+                break;
+            }
+            if let Err(interrupt) = py.check_signals() {
+                progress.cancel();
+                let _ = py.detach(|| worker.join());
+                return Err(interrupt);
+            }
+        }
+        match worker.join() {
+            Ok(result) => result.map_err(to_py),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
 /// The strings of an argument that takes several (texts, keys, shingles): any iterable of
 /// `str`, a generator as well as a list. One `str` (or `bytes`) there is a `TypeError`: a
 /// single text where a list of them is expected, whose characters would otherwise pass for
@@ -307,12 +357,11 @@ fn signatures<'py>(
 ) -> PyResult<Bound<'py, PyArray2<u32>>> {
     let options = index_options(num_perm, seed, shingle, profile, family)?;
     let n = texts.len();
-    let rows = py.detach(|| {
+    let rows = interruptible(py, |progress| {
         let corpus = Corpus::from_texts(texts.iter());
-        let index = build_index(&corpus, &options, &Progress::new())?;
-        Ok::<_, lshscope_core::Error>(index.signatures.rows().to_vec())
-    });
-    let rows = rows.map_err(to_py)?;
+        let index = build_index(&corpus, &options, progress)?;
+        Ok(index.signatures.rows().to_vec())
+    })?;
     let array = Array2::from_shape_vec((n, num_perm), rows)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(array.into_pyarray(py))
@@ -364,16 +413,15 @@ fn scan<'py>(
         Some(ids) => Corpus::from_pairs(ids.iter().zip(&texts)),
         None => Corpus::from_texts(texts.iter()),
     };
-    let pairs = py.detach(|| {
-        let progress = Progress::new();
-        let index = build_index(&corpus, &options, &progress)?;
+    let pairs = interruptible(py, |progress| {
+        let index = build_index(&corpus, &options, progress)?;
         let banding = BandingOptions {
             banding,
             max_bucket,
         };
         // The command line's own path: buckets listed once, pairs verified as found (pairs of
         // identical copies without reading their sets), then sorted by document.
-        let lists = bucket_lists(&index.signatures, &banding, None, &progress)?;
+        let lists = bucket_lists(&index.signatures, &banding, None, progress)?;
         let copies = IdenticalGroups::find(&index.sets);
         let mut pairs = Vec::new();
         stream_verified(
@@ -381,16 +429,15 @@ fn scan<'py>(
             &lists,
             Some(&copies),
             threshold,
-            &progress,
+            progress,
             |batch| {
                 pairs.extend_from_slice(batch);
                 Ok(())
             },
         )?;
         pairs.sort_unstable_by_key(|p| (p.a, p.b));
-        Ok::<_, lshscope_core::Error>(pairs)
-    });
-    let pairs = pairs.map_err(to_py)?;
+        Ok(pairs)
+    })?;
     if columns {
         let column = |f: fn(&lshscope_core::minhash::VerifiedPair) -> i64| -> Vec<i64> {
             pairs.iter().map(f).collect()
@@ -556,10 +603,9 @@ fn dedup(
         collapse_identical: true,
         audit: AuditLimits::default(),
     };
-    let rows = py.detach(|| {
-        let progress = Progress::new();
-        let mut run = Pipeline::new(&progress);
-        let index = build_index(&corpus, &options, &progress)?;
+    interruptible(py, |progress| {
+        let mut run = Pipeline::new(progress);
+        let index = build_index(&corpus, &options, progress)?;
         // Lengths in characters, as the command line's --keep longest counts them.
         let result = match &keys {
             Some(keys) => run.dedup(&index, &dedup_options, |d| keys[d as usize])?,
@@ -581,9 +627,8 @@ fn dedup(
                 ))
             })
             .collect();
-        Ok::<_, lshscope_core::Error>(rows)
-    });
-    rows.map_err(to_py)
+        Ok(rows)
+    })
 }
 
 /// LSH as an online structure: band tables to insert documents into and query.
@@ -696,8 +741,9 @@ impl PyLshIndex {
         };
         let added = corpus.len();
         let index = &mut this.index;
-        py.detach(|| index.extend(&corpus, &Progress::new()).map(|_| ()))
-            .map_err(to_py)?;
+        // Cancelled, the extension stops while it builds the new documents' index, before
+        // the index itself is touched.
+        interruptible(py, |progress| index.extend(&corpus, progress).map(|_| ()))?;
         Ok(added)
     }
 

@@ -315,3 +315,33 @@ def test_a_query_while_another_thread_changes_the_index_says_so():
                for e in seen), seen[:1]
     # Once the change is done, queries answer (several threads may query at once).
     assert len(index) == 4001 and index.query(texts[0])[0][0] in ("probe", ids[0])
+
+
+def test_ctrl_c_interrupts_a_long_call_and_the_next_call_works():
+    """Ctrl-C (simulated by _thread.interrupt_main, as the terminal's SIGINT would set it)
+    during a long signatures/scan/dedup stops it with KeyboardInterrupt, not at its end and
+    not as a panic in the next call; the call after it answers."""
+    import _thread
+    import threading
+    import time
+
+    _, texts = sample(20000)
+    # Every text ten times over (with its copy number, so no two are equal): work of a
+    # minute and more in the dev build the tests run on (seconds in a release build), while
+    # the interrupt comes after 0.2 s.
+    many = [f"{t} {k}" for k in range(10) for t in texts]
+    for call in (lambda: lshscope.signatures(many, num_perm=256),
+                 lambda: lshscope.scan(many, threshold=0.0),
+                 lambda: lshscope.dedup(many, threshold=0.5)):
+        start = time.monotonic()
+        timer = threading.Timer(0.2, _thread.interrupt_main)
+        timer.start()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                call()
+        finally:
+            timer.cancel()
+        # Stopped soon after the interrupt, not at the end of the work (a call that ran to its
+        # end would raise it too, at its next line of Python).
+        assert time.monotonic() - start < 3.0
+        assert lshscope.signatures(["a b c d e f"], num_perm=8).shape == (1, 8)

@@ -302,6 +302,12 @@ pub fn build_index(corpus: &Corpus, options: &IndexOptions, progress: &Progress)
                 let bound: usize = (first..first + docs).map(|i| corpus.text(i).len()).sum();
                 let mut values: Vec<u64> = Vec::with_capacity(bound);
                 for d in 0..docs {
+                    // A cancel (Ctrl-C in Python, Esc in the explorer) is seen within 64
+                    // documents, not at the next chunk: a chunk of long texts is seconds of
+                    // work in a debug build.
+                    if d % 64 == 63 {
+                        progress.check()?;
+                    }
                     // Sorted and de-duplicated straight into the chunk (no copy afterwards);
                     // de-duplicating first also spares the MinHash kernel repeated shingles.
                     let start = values.len();
