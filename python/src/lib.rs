@@ -81,6 +81,39 @@ fn interruptible<T: Send>(
     })
 }
 
+/// The banding datasketch's `MinHashLSH(threshold=t, num_perm=K, weights=(fp, fn))` picks
+/// (`lsh._optimal_param`), with its checks: t in [0, 1], two weights in [0, 1] summing to 1.
+fn datasketch_banding(
+    threshold: f64,
+    num_perm: usize,
+    (false_positive, false_negative): (f64, f64),
+) -> PyResult<(usize, usize)> {
+    if !(0.0..=1.0).contains(&threshold) {
+        return Err(PyValueError::new_err(format!(
+            "threshold must be in [0, 1], got {threshold}"
+        )));
+    }
+    let weight_ok = |w: f64| (0.0..=1.0).contains(&w);
+    if !weight_ok(false_positive)
+        || !weight_ok(false_negative)
+        || (false_positive + false_negative - 1.0).abs() > 1e-9
+    {
+        return Err(PyValueError::new_err(format!(
+            "weights must be two numbers in [0, 1] that sum to 1 (false positives, false \
+             negatives), got ({false_positive}, {false_negative})"
+        )));
+    }
+    if num_perm == 0 {
+        return Err(PyValueError::new_err("num_perm must be at least 1"));
+    }
+    Ok(lshscope_core::minhash::scurve::datasketch_optimal_params(
+        threshold,
+        num_perm,
+        false_positive,
+        false_negative,
+    ))
+}
+
 /// The strings of an argument that takes several (texts, keys, shingles): any iterable of
 /// `str`, a generator as well as a list. One `str` (or `bytes`) there is a `TypeError`: a
 /// single text where a list of them is expected, whose characters would otherwise pass for
@@ -633,9 +666,11 @@ fn dedup(
 
 /// LSH as an online structure: band tables to insert documents into and query.
 ///
-/// `LSHIndex(bands=20, rows=5, *, num_perm=128, seed=1, shingle=None, profile=None,
-/// family="classic")`. Files written by `save` are the ones `lshscope index` reads and
-/// writes; they record the sketch family.
+/// `LSHIndex(bands=20, rows=5, *, threshold=None, weights=(0.5, 0.5), num_perm=128, seed=1,
+/// shingle=None, profile=None, family="classic")`; with `threshold` (and no bands or rows)
+/// the banding is the one datasketch's `MinHashLSH(threshold, num_perm, weights)` picks.
+/// Files written by `save` are the ones `lshscope index` reads and writes; they record the
+/// sketch family.
 #[pyclass(module = "lshscope", name = "LSHIndex")]
 struct PyLshIndex {
     index: LshIndex,
@@ -666,11 +701,13 @@ impl PyLshIndex {
 #[pymethods]
 impl PyLshIndex {
     #[new]
-    #[pyo3(signature = (bands=20, rows=5, *, num_perm=128, seed=1, shingle=None, profile=None, family="classic"))]
+    #[pyo3(signature = (bands=None, rows=None, *, threshold=None, weights=(0.5, 0.5), num_perm=128, seed=1, shingle=None, profile=None, family="classic"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        bands: usize,
-        rows: usize,
+        bands: Option<usize>,
+        rows: Option<usize>,
+        threshold: Option<f64>,
+        weights: (f64, f64),
         num_perm: usize,
         seed: u64,
         shingle: Option<&str>,
@@ -678,6 +715,16 @@ impl PyLshIndex {
         family: &str,
     ) -> PyResult<Self> {
         let options = index_options(num_perm, seed, shingle, profile, family)?;
+        let (bands, rows) = match (threshold, bands, rows) {
+            (None, bands, rows) => (bands.unwrap_or(20), rows.unwrap_or(5)),
+            (Some(t), None, None) => datasketch_banding(t, num_perm, weights)?,
+            (Some(_), _, _) => {
+                return Err(PyValueError::new_err(
+                    "give either threshold= (the banding is then datasketch's choice for it) or \
+                     bands= and rows=, not both",
+                ));
+            }
+        };
         let banding = banding(bands, rows, num_perm)?;
         Ok(PyLshIndex {
             index: LshIndex::new(options, banding).map_err(to_py)?,

@@ -345,3 +345,24 @@ def test_ctrl_c_interrupts_a_long_call_and_the_next_call_works():
         # end would raise it too, at its next line of Python).
         assert time.monotonic() - start < 3.0
         assert lshscope.signatures(["a b c d e f"], num_perm=8).shape == (1, 8)
+
+
+def test_a_threshold_picks_datasketchs_banding():
+    """LSHIndex(threshold=t) takes the banding datasketch's MinHashLSH picks for t (its
+    _optimal_param, weights 0.5/0.5 by default), which `lshscope tune` prints as the datasketch
+    row; bands and rows beside a threshold, or weights that do not sum to 1, are refused."""
+    for t, num_perm, weights in ((0.8, 128, (0.5, 0.5)), (0.5, 128, (0.5, 0.5)),
+                                 (0.9, 256, (0.3, 0.7))):
+        index = lshscope.LSHIndex(threshold=t, num_perm=num_perm, weights=weights)
+        out = subprocess.run(
+            [cli(), "tune", "-t", str(t), "-k", str(num_perm), "--fp-weight", str(weights[0]),
+             "--fn-weight", str(weights[1])],
+            check=True, capture_output=True, text=True).stdout
+        row = next(line for line in out.splitlines() if line.startswith("datasketch"))
+        assert (index.bands, index.rows) == tuple(int(x) for x in row.split()[1:3]), row
+    assert (lshscope.LSHIndex(threshold=0.8).bands, lshscope.LSHIndex(threshold=0.8).rows) == (9, 13)
+    assert (lshscope.LSHIndex().bands, lshscope.LSHIndex().rows) == (20, 5)
+    with pytest.raises(ValueError, match="either threshold= .* or\\s+bands= and rows="):
+        lshscope.LSHIndex(bands=9, threshold=0.8)
+    with pytest.raises(ValueError, match="sum to 1"):
+        lshscope.LSHIndex(threshold=0.8, weights=(0.5, 0.6))
