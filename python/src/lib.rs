@@ -249,6 +249,32 @@ struct MinHash {
     signature: Vec<u32>,
 }
 
+/// The sorted union of two sorted sets of distinct values.
+fn merged(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
 impl MinHash {
     fn rehash(&mut self) {
         self.signature = vec![u32::MAX; self.options.num_perm];
@@ -259,11 +285,32 @@ impl MinHash {
         );
     }
 
+    /// Adds shingle hashes: merged into the sorted set, and folded into the signature where
+    /// the family allows it ([`Sketcher::update_into`]), so a loop of `update(word)` costs
+    /// the words' own hashing and a merge, not a sort and a sketch of the whole set per call
+    /// (8,000 one-word updates took 0.52 s that way, four times longer per doubling).
     fn add_hashes(&mut self, hashes: impl IntoIterator<Item = u64>) {
-        self.set.extend(hashes);
-        self.set.sort_unstable();
-        self.set.dedup();
-        self.rehash();
+        let mut more: Vec<u64> = hashes.into_iter().collect();
+        more.sort_unstable();
+        more.dedup();
+        if more.is_empty() {
+            return;
+        }
+        let was_empty = self.set.is_empty();
+        self.set = if self.set.last().is_some_and(|&last| last < more[0]) {
+            let mut set = std::mem::take(&mut self.set);
+            set.extend_from_slice(&more);
+            set
+        } else {
+            merged(&self.set, &more)
+        };
+        let updated = !was_empty
+            && self
+                .sketcher
+                .update_into(&more, &mut self.signature, &mut SketchScratch::default());
+        if !updated {
+            self.rehash();
+        }
     }
 
     fn check_comparable(&self, other: &MinHash) -> PyResult<()> {

@@ -366,3 +366,30 @@ def test_a_threshold_picks_datasketchs_banding():
         lshscope.LSHIndex(bands=9, threshold=0.8)
     with pytest.raises(ValueError, match="sum to 1"):
         lshscope.LSHIndex(threshold=0.8, weights=(0.5, 0.6))
+
+
+def test_shingles_added_one_at_a_time_give_the_signature_of_them_all():
+    """A loop of update_shingles([word]) (and update(text) calls) ends at the signature and
+    set of all of them at once, in every family: the classic and C-MinHash rows fold each
+    addition in, one-permutation sketches the union again."""
+    _, texts = sample(3)
+    words = " ".join(texts).split()
+    assert len(set(words)) > 100
+    for family in ("classic", "c-minhash", "one-permutation"):
+        one_by_one = lshscope.MinHash(family=family)
+        for w in words:
+            one_by_one.update_shingles([w])
+        at_once = lshscope.MinHash(family=family)
+        at_once.update_shingles(words)
+        assert (one_by_one.digest() == at_once.digest()).all(), family
+        assert one_by_one.exact_jaccard(at_once) == 1.0
+        assert len(one_by_one) == len(set(words))
+        # Texts added in parts: the union of their shingles, as the whole text's (char
+        # 5-shingles of the parts miss only the windows across the cut).
+        parts = lshscope.MinHash(family=family)
+        for t in texts:
+            parts.update(t)
+        whole = lshscope.MinHash(family=family)
+        for t in reversed(texts):
+            whole.update(t)
+        assert (parts.digest() == whole.digest()).all(), family

@@ -183,6 +183,28 @@ impl Sketcher {
         }
     }
 
+    /// Makes `row`, the sketch of a set A, the sketch of A ∪ `more` (values in any order,
+    /// repeats allowed) without reading A, where the family allows it: a classic or C-MinHash
+    /// row holds one minimum per row over the set's values, so the union's is the smaller of
+    /// the two. Returns `false`, with `row` untouched, for one-permutation hashing, whose
+    /// densified empty bins depend on the whole set: sketch the union again. The sketch of
+    /// an empty A is not such a row either: sketch the union.
+    pub fn update_into(&self, more: &[u64], row: &mut [u32], scratch: &mut SketchScratch) -> bool {
+        assert_eq!(row.len(), self.num_perm(), "a row of K values");
+        match &self.drawn {
+            Drawn::Classic(f) => f.update_hashes(row, more, &mut scratch.folded),
+            Drawn::CMinHash(f) => {
+                let mut added = vec![0; row.len()];
+                f.sketch_into(more, &mut added, &mut scratch.hashed);
+                for (value, new) in row.iter_mut().zip(added) {
+                    *value = (*value).min(new);
+                }
+            }
+            Drawn::OnePermutation(_) => return false,
+        }
+        true
+    }
+
     /// [`Sketcher::sketch_into`] into a new row.
     pub fn sketch(&self, set: &[u64]) -> Vec<u32> {
         let mut row = vec![0; self.num_perm()];
@@ -195,6 +217,35 @@ impl Sketcher {
 mod tests {
     use super::*;
     use crate::util::rng::SplitMix64;
+
+    /// Updating a sketch with more values gives the sketch of the union, bit for bit, in the
+    /// families that allow it (values repeated and out of order too); one-permutation
+    /// hashing says it cannot and leaves the row alone.
+    #[test]
+    fn updates_give_the_sketch_of_the_union() {
+        let mut rng = SplitMix64::new(11);
+        for family in SketchFamily::ALL {
+            let sketcher = Sketcher::new(family, 128, 5);
+            let a = random_set(&mut rng, 300);
+            let mut more: Vec<u64> = random_set(&mut rng, 200);
+            more.extend_from_slice(&a[..50]);
+            more.reverse();
+            let mut union = a.clone();
+            union.extend_from_slice(&more);
+            union.sort_unstable();
+            union.dedup();
+            let mut row = sketcher.sketch(&a);
+            let before = row.clone();
+            let updated = sketcher.update_into(&more, &mut row, &mut SketchScratch::default());
+            if family == SketchFamily::OnePermutation {
+                assert!(!updated);
+                assert_eq!(row, before);
+            } else {
+                assert!(updated, "{family}");
+                assert_eq!(row, sketcher.sketch(&union), "{family}");
+            }
+        }
+    }
 
     fn random_set(rng: &mut SplitMix64, n: usize) -> Vec<u64> {
         let mut v: Vec<u64> = (0..n).map(|_| rng.next_u64()).collect();
