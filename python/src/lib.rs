@@ -941,6 +941,7 @@ fn _lshscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(spark::score_documents, m)?)?;
     m.add_function(wrap_pyfunction!(spark::sample_documents, m)?)?;
     m.add_function(wrap_pyfunction!(spark::permissive_banding, m)?)?;
+    m.add_function(wrap_pyfunction!(spark::strata_levels, m)?)?;
     m.add_function(wrap_pyfunction!(spark::write_stratified_sample, m)?)?;
     m.add_function(wrap_pyfunction!(spark::not_a_header, m)?)?;
     m.add_function(wrap_pyfunction!(spark::center_components, m)?)?;

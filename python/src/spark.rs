@@ -17,7 +17,9 @@
 //!
 //! `estimate-pairs` walks the same candidates with [`sample_documents`] (a bottom-k sample
 //! of each partition's candidates, and their exact count), under the permissive banding that
-//! [`permissive_banding`] names, and writes the sample with [`write_stratified_sample`].
+//! [`permissive_banding`] names, and writes the sample with [`write_stratified_sample`]; with
+//! a lower strata level ([`strata_levels`]) a second walk under the lower banding skips the
+//! first banding's candidates (`exclude_bands`) to sample the lower candidates.
 
 use std::path::PathBuf;
 
@@ -84,15 +86,42 @@ fn index_of_texts(
 }
 
 /// What [`hash_texts`] returns: the band keys of every document as a binary column (offsets,
-/// bytes: `bands` little-endian `u64`s, empty for a document without shingles) and its
-/// number of shingles.
-type Hashed<'py> = (Column<'py, i64>, Column<'py, u8>, Column<'py, i64>);
+/// bytes: `bands` little-endian `u64`s, empty for a document without shingles), its number
+/// of shingles, and with a lower banding its keys likewise (offsets, bytes), else `None`s.
+type Hashed<'py> = (
+    Column<'py, i64>,
+    Column<'py, u8>,
+    Column<'py, i64>,
+    Option<Column<'py, i64>>,
+    Option<Column<'py, u8>>,
+);
+
+/// The band keys of every document of `index` under `banding`, as a binary column (offsets,
+/// bytes: `bands` little-endian `u64`s per document, none for a document without shingles).
+fn key_column(index: &Index, banding: Banding) -> (Vec<i64>, Vec<u8>) {
+    let n = index.len();
+    let mut key_offsets = Vec::with_capacity(n + 1);
+    let mut key_bytes = Vec::with_capacity(n * banding.bands * 8);
+    key_offsets.push(0i64);
+    for i in 0..n {
+        if !index.signatures.is_empty_doc(i) {
+            let signature = index.signatures.row(i);
+            for band in 0..banding.bands {
+                key_bytes.extend(band_key(signature, banding, band).to_le_bytes());
+            }
+        }
+        key_offsets.push(key_bytes.len() as i64);
+    }
+    (key_offsets, key_bytes)
+}
 
 /// The band keys (in the sketch family `family`, `bands` × `rows` of `num_perm` rows) and
 /// the shingle counts of a batch of texts (offsets, bytes of an Arrow string or binary
-/// column). The keys are the CLI's own ([`band_key`]), so buckets are the same.
+/// column). The keys are the CLI's own ([`band_key`]), so buckets are the same. With
+/// `lower_bands` and `lower_rows` (the lower strata level of `estimate-pairs`), the keys of
+/// that banding too, from the same signatures.
 #[pyfunction]
-#[pyo3(signature = (offsets, data, *, num_perm, seed, bands, rows, shingle=None, profile=None, family="classic"))]
+#[pyo3(signature = (offsets, data, *, num_perm, seed, bands, rows, shingle=None, profile=None, family="classic", lower_bands=None, lower_rows=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn hash_texts<'py>(
     py: Python<'py>,
@@ -105,29 +134,38 @@ pub fn hash_texts<'py>(
     shingle: Option<&str>,
     profile: Option<&str>,
     family: &str,
+    lower_bands: Option<usize>,
+    lower_rows: Option<usize>,
 ) -> PyResult<Hashed<'py>> {
     let options = index_options(num_perm, seed, shingle, profile, family)?;
     let banding: Banding = banding(bands, rows, num_perm)?;
-    let index = index_of_texts(py, offsets.as_slice()?, data.as_slice()?, &options)?;
-    let n = index.len();
-    let mut key_offsets = Vec::with_capacity(n + 1);
-    let mut key_bytes = Vec::with_capacity(n * bands * 8);
-    let mut shingles = Vec::with_capacity(n);
-    key_offsets.push(0i64);
-    for i in 0..n {
-        if !index.signatures.is_empty_doc(i) {
-            let signature = index.signatures.row(i);
-            for band in 0..bands {
-                key_bytes.extend(band_key(signature, banding, band).to_le_bytes());
-            }
+    let lower = match (lower_bands, lower_rows) {
+        (None, None) => None,
+        (Some(b), Some(r)) => Some(crate::banding(b, r, num_perm)?),
+        _ => {
+            return Err(PyValueError::new_err(
+                "lower_bands and lower_rows go together",
+            ));
         }
-        key_offsets.push(key_bytes.len() as i64);
-        shingles.push(index.sets.get(i).len() as i64);
-    }
+    };
+    let index = index_of_texts(py, offsets.as_slice()?, data.as_slice()?, &options)?;
+    let (key_offsets, key_bytes) = key_column(&index, banding);
+    let shingles: Vec<i64> = (0..index.len())
+        .map(|i| index.sets.get(i).len() as i64)
+        .collect();
+    let (lower_offsets, lower_keys) = match lower {
+        Some(lower) => {
+            let (offsets, bytes) = key_column(&index, lower);
+            (Some(offsets.into_pyarray(py)), Some(bytes.into_pyarray(py)))
+        }
+        None => (None, None),
+    };
     Ok((
         key_offsets.into_pyarray(py),
         key_bytes.into_pyarray(py),
         shingles.into_pyarray(py),
+        lower_offsets,
+        lower_keys,
     ))
 }
 
@@ -540,8 +578,14 @@ type Sampled<'py> = (
 /// priorities over every partition's sample is then a uniform sample of `size` of all
 /// candidates without replacement, or all of them when they are fewer. Only the sampled pairs
 /// are scored (exact Jaccard).
+///
+/// With `exclude_bands` and `exclude_rows` (the first strata level's banding, when this
+/// partition walks the lower level's), a candidate whose two documents share a bucket in any
+/// band of that banding is skipped, neither counted nor sampled: what is left are the lower
+/// candidates, decided as the CLI's bucket lists decide them (the same band keys, from the
+/// same signatures, which hold the rows of both bandings).
 #[pyfunction]
-#[pyo3(signature = (doc_row, text, owned, *, num_perm, seed, bands, rows, size, sample_seed, shingle=None, profile=None, family="classic"))]
+#[pyo3(signature = (doc_row, text, owned, *, num_perm, seed, bands, rows, size, sample_seed, shingle=None, profile=None, family="classic", exclude_bands=None, exclude_rows=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn sample_documents<'py>(
     py: Python<'py>,
@@ -557,8 +601,19 @@ pub fn sample_documents<'py>(
     shingle: Option<&str>,
     profile: Option<&str>,
     family: &str,
+    exclude_bands: Option<usize>,
+    exclude_rows: Option<usize>,
 ) -> PyResult<Sampled<'py>> {
     let options = index_options(num_perm, seed, shingle, profile, family)?;
+    let exclude = match (exclude_bands, exclude_rows) {
+        (None, None) => None,
+        (Some(b), Some(r)) => Some(banding(b, r, num_perm)?),
+        _ => {
+            return Err(PyValueError::new_err(
+                "exclude_bands and exclude_rows go together",
+            ));
+        }
+    };
     let banding = banding(bands, rows, num_perm)?;
     let part = ScoringPartition::new(
         py,
@@ -569,11 +624,34 @@ pub fn sample_documents<'py>(
         &options,
         banding,
     )?;
+    // The exclude banding's keys per document (`bands` of it each; none is read for a
+    // document without shingles, which is in no bucket).
+    let excluded_keys: Option<(usize, Vec<u64>)> = exclude.map(|ex| {
+        let keys = (0..part.given.len())
+            .flat_map(|d| {
+                let signature = part.index.signatures.row(d);
+                let empty = part.index.signatures.is_empty_doc(d);
+                (0..ex.bands).map(move |b| if empty { 0 } else { band_key(signature, ex, b) })
+            })
+            .collect();
+        (ex.bands, keys)
+    });
     let sampled = py.detach(|| {
         // A max-heap of the `size` smallest priorities seen.
         let mut kept: std::collections::BinaryHeap<(u64, usize, usize)> =
             std::collections::BinaryHeap::with_capacity(size.min(1 << 20) + 1);
-        let candidates = part.for_each_candidate(|_, i, j| {
+        let mut not_excluded = 0u64;
+        let walked = part.for_each_candidate(|_, i, j| {
+            if let Some((bands, keys)) = &excluded_keys {
+                let (ki, kj) = (
+                    &keys[i * bands..(i + 1) * bands],
+                    &keys[j * bands..(j + 1) * bands],
+                );
+                if ki.iter().zip(kj).any(|(a, b)| a == b) {
+                    return;
+                }
+            }
+            not_excluded += 1;
             if size == 0 {
                 return;
             }
@@ -585,6 +663,11 @@ pub fn sample_documents<'py>(
                 kept.push((priority, i, j));
             }
         });
+        let candidates = if excluded_keys.is_some() {
+            not_excluded
+        } else {
+            walked
+        };
         let kept = kept.into_sorted_vec();
         let first: Vec<i64> = kept.iter().map(|&(_, i, _)| part.given[i] as i64).collect();
         let second: Vec<i64> = kept.iter().map(|&(_, _, j)| part.given[j] as i64).collect();
@@ -823,15 +906,50 @@ pub fn permissive_banding(
     Ok((banding.bands, banding.rows, threshold))
 }
 
+/// The strata levels `lshscope truth --estimate-pairs` draws for strata threshold
+/// `threshold` (the engine's default when None) with `num_perm` hashes: `(bands, rows,
+/// threshold)` of the first level's permissive banding, and the lower level's likewise or
+/// None. The lower threshold is `lower_threshold` when given, else the engine's default
+/// ([`lshscope_core::analysis::stratified::StrataDesign::with_default_lower`]) when
+/// `default_lower`, else none (two strata). A lower threshold not below the first is an
+/// error, as the CLI's.
+#[pyfunction]
+#[pyo3(signature = (num_perm, threshold=None, lower_threshold=None, default_lower=true))]
+#[allow(clippy::type_complexity)]
+pub fn strata_levels(
+    num_perm: usize,
+    threshold: Option<f64>,
+    lower_threshold: Option<f64>,
+    default_lower: bool,
+) -> PyResult<((usize, usize, f64), Option<(usize, usize, f64)>)> {
+    use lshscope_core::analysis::stratified::{DEFAULT_STRATA_THRESHOLD, StrataDesign};
+    let threshold = threshold.unwrap_or(DEFAULT_STRATA_THRESHOLD);
+    let design = match lower_threshold {
+        Some(lower) => StrataDesign {
+            threshold,
+            lower_threshold: Some(lower),
+        },
+        None if default_lower => StrataDesign::with_default_lower(threshold),
+        None => StrataDesign::two_strata(threshold),
+    };
+    let (first, lower) = design.levels(num_perm).map_err(to_py)?;
+    let level = |l: lshscope_core::analysis::stratified::StrataLevel| {
+        (l.banding.bands, l.banding.rows, l.threshold)
+    };
+    Ok((level(first), lower.map(level)))
+}
+
 /// A stratified pair sample as `lshscope truth --estimate-pairs` writes it (the engine's
 /// columns, [`lshscope_core::analysis::stratified::COLUMNS`], and its row writer, so the two
 /// files agree byte for byte): the candidates' similarities, then the others', each row with
 /// its weight, stratum, the stratum's exact size, the permissive banding and the sketch
-/// `family` (as `--family` names it). Written to
+/// `family` (as `--family` names it); with the lower level (`lower_bands`, `lower_rows`,
+/// `lower_threshold`, the `lower` similarities and `lower_pairs`, all or none) the lower
+/// candidates between the two, their rows giving the lower banding. Written to
 /// `path` atomically (CSV or JSON Lines and the compression by its name, as `truth -o`), or,
 /// without a path, returned as the bytes of `format` (`"csv"` or `"jsonl"`, uncompressed).
 #[pyfunction]
-#[pyo3(signature = (path, *, bands, rows, threshold, candidates, candidate_pairs, others, other_pairs, family=None, format=None))]
+#[pyo3(signature = (path, *, bands, rows, threshold, candidates, candidate_pairs, others, other_pairs, family=None, format=None, lower_bands=None, lower_rows=None, lower_threshold=None, lower=None, lower_pairs=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn write_stratified_sample<'py>(
     py: Python<'py>,
@@ -845,23 +963,54 @@ pub fn write_stratified_sample<'py>(
     other_pairs: u64,
     family: Option<&str>,
     format: Option<&str>,
+    lower_bands: Option<usize>,
+    lower_rows: Option<usize>,
+    lower_threshold: Option<f64>,
+    lower: Option<PyReadonlyArray1<'py, f64>>,
+    lower_pairs: Option<u64>,
 ) -> PyResult<Option<Bound<'py, pyo3::types::PyBytes>>> {
-    use lshscope_core::analysis::stratified::{CANDIDATES, OTHERS, StratifiedSample, Stratum};
+    use lshscope_core::analysis::stratified::{
+        CANDIDATES, LOWER_CANDIDATES, OTHERS, StrataLevel, StratifiedSample, Stratum,
+    };
     use lshscope_core::minhash::Banding;
     use lshscope_core::pairs::{OutputFormat, OutputTarget};
 
-    let strata = [
-        Stratum {
-            name: CANDIDATES,
-            pairs: candidate_pairs,
-            similarities: candidates.as_slice()?.to_vec(),
-        },
-        Stratum {
-            name: OTHERS,
-            pairs: other_pairs,
-            similarities: others.as_slice()?.to_vec(),
-        },
-    ];
+    let mut strata = vec![Stratum {
+        name: CANDIDATES,
+        pairs: candidate_pairs,
+        similarities: candidates.as_slice()?.to_vec(),
+    }];
+    let lower_level = match (
+        lower_bands,
+        lower_rows,
+        lower_threshold,
+        &lower,
+        lower_pairs,
+    ) {
+        (None, None, None, None, None) => None,
+        (Some(bands), Some(rows), Some(threshold), Some(similarities), Some(pairs)) => {
+            strata.push(Stratum {
+                name: LOWER_CANDIDATES,
+                pairs,
+                similarities: similarities.as_slice()?.to_vec(),
+            });
+            Some(StrataLevel {
+                banding: Banding { bands, rows },
+                threshold,
+            })
+        }
+        _ => {
+            return Err(PyValueError::new_err(
+                "the lower level takes all of lower_bands, lower_rows, lower_threshold, lower \
+                 and lower_pairs, or none",
+            ));
+        }
+    };
+    strata.push(Stratum {
+        name: OTHERS,
+        pairs: other_pairs,
+        similarities: others.as_slice()?.to_vec(),
+    });
     for s in &strata {
         if s.similarities.len() as u64 > s.pairs {
             return Err(PyValueError::new_err(format!(
@@ -879,10 +1028,9 @@ pub fn write_stratified_sample<'py>(
     let sample = StratifiedSample {
         banding: Banding { bands, rows },
         threshold,
-        // The Spark job draws the two-strata design (docs/spark.md).
-        lower: None,
+        lower: lower_level,
         family,
-        strata: strata.into(),
+        strata,
     };
     let write = |w: &mut dyn std::io::Write, format: OutputFormat| -> std::io::Result<()> {
         sample.write(w, format, None)

@@ -166,20 +166,24 @@ def dedup(
     return _in_order(_pairs_of(scored))
 
 
-def _hash(df, text_col, id_col, sketch):
+def _hash(df, text_col, id_col, sketch, lower=None):
     """``_row, _id, _text, keys, shingles``: every document of ``df`` with its band keys (a
     binary value of ``bands`` keys, empty without shingles) and its number of shingles,
     persisted on disk (banding, counting and scoring all read it). Nothing bigger than the
     keys is kept: a shingle set is about eight times its text, and the scoring partitions
-    hash the few texts they need again."""
+    hash the few texts they need again. With ``lower`` (a :class:`_Sketch` of the same
+    signatures under another banding: ``estimate-pairs``' lower strata level) a column
+    ``lower_keys`` holds that banding's keys likewise, from the same hashing."""
     from pyspark import StorageLevel
 
     docs, id_col = _documents(df, text_col, id_col)
+    lower_options = {} if lower is None else dict(lower_bands=lower.bands, lower_rows=lower.rows)
+    lower_names = [] if lower is None else ["lower_keys"]
 
     def hash_batches(batches):
         for batch in batches:
-            key_off, keys, shingles = _kernels.hash_texts(
-                *_buffers(batch.column("_text")), **sketch.kernel_options()
+            key_off, keys, shingles, lower_off, lower_keys = _kernels.hash_texts(
+                *_buffers(batch.column("_text")), **sketch.kernel_options(), **lower_options
             )
             yield pa.RecordBatch.from_arrays(
                 [
@@ -188,16 +192,22 @@ def _hash(df, text_col, id_col, sketch):
                     batch.column("_text"),
                     _binary(key_off, keys),
                     pa.array(shingles),
+                    *([_binary(lower_off, lower_keys)] if lower is not None else []),
                 ],
-                names=["_row", *(["_id"] if id_col else []), "_text", "keys", "shingles"],
+                names=[
+                    "_row", *(["_id"] if id_col else []), "_text", "keys", "shingles",
+                    *lower_names,
+                ],
             )
 
     id_schema = "_id string, " if id_col else ""
+    lower_schema = ", lower_keys binary" if lower is not None else ""
     text_type = dict(docs.dtypes)["_text"]
     # On disk: an executor's heap caching a whole input split (one task for a Parquet file
     # of one row group) ran out of memory on Spark's default 1 GB.
     hashed = docs.mapInArrow(
-        hash_batches, f"_row long, {id_schema}_text {text_type}, keys binary, shingles long"
+        hash_batches,
+        f"_row long, {id_schema}_text {text_type}, keys binary, shingles long{lower_schema}",
     ).persist(StorageLevel.DISK_ONLY)
     if not id_col:
         hashed = hashed.withColumn("_id", _row_numbers(hashed))
