@@ -67,46 +67,80 @@ def sample_rows(path):
 
 def test_estimate_pairs_equals_truth_when_the_strata_are_taken_whole(spark, tmp_path, capsys):
     """A corpus of at most M pairs is taken whole by both: the files are equal, byte for byte
-    (same rows, order, weights, strata sizes and banding), with the options passed through."""
+    (same rows, order, weights, strata sizes and bandings), with the options passed through:
+    the default design on both sides (a lower level at -t 0.8, none at 0.5), and two strata
+    with `--lower-threshold off`."""
     corpus = generate(tmp_path / "small.csv", 300, 5, "--identical-group", "20")
-    for options in (["-t", "0.5"], ["-t", "0.8", "--seed", "4", "--profile", "datatrove"]):
+    two = {"candidates", "others"}
+    three = {"candidates", "lower_candidates", "others"}
+    for options, strata in (
+        (["-t", "0.5"], two),
+        (["-t", "0.8", "--seed", "4", "--profile", "datatrove"], three),
+        (["-t", "0.8", "--seed", "4", "--lower-threshold", "off"], two),
+        (["-t", "0.7", "--lower-threshold", "0.4"], three),
+    ):
         ours, theirs = tmp_path / "spark.csv", tmp_path / "cli.csv"
         capsys.readouterr()
         assert job("estimate-pairs", corpus, ours, "--pairs", "100000", *options) == 0
         log = capsys.readouterr().err
         assert "candidates" in log and "all taken" in log, log
-        # The Spark job draws two strata: the CLI's design without a lower level.
         subprocess.run([cli(), "truth", corpus, "--estimate-pairs", "100000", *options, "-q",
-                        "--lower-threshold", "off", "-o", theirs], check=True)
+                        "-o", theirs], check=True)
         assert ours.read_bytes() == theirs.read_bytes(), options
         rows = sample_rows(ours)
         assert len(rows) == 300 * 299 // 2
-        assert {r["stratum"] for r in rows} == {"candidates", "others"}
+        assert {r["stratum"] for r in rows} == strata, options
+        if strata == three:
+            lower = {(r["strata_banding"], r["strata_threshold"])
+                     for r in rows if r["stratum"] == "lower_candidates"}
+            first = {(r["strata_banding"], r["strata_threshold"])
+                     for r in rows if r["stratum"] != "lower_candidates"}
+            assert len(lower) == len(first) == 1 and lower != first, (lower, first)
 
 
 def test_estimate_pairs_candidates_equal_the_clis_when_taken_whole(spark, tmp_path):
     """A larger corpus: the candidates of the permissive banding are counted exactly and,
-    fewer than M/2, listed whole as the CLI lists them; the others are drawn (another draw
-    than the CLI's, of the same design), with the same stratum size, and `tune` reads it."""
+    fewer than M/2, listed whole as the CLI lists them; the lower candidates (the default
+    lower level at -t 0.8) are counted exactly and sampled as the CLI samples them, with the
+    same stratum size and as many rows; the others are drawn (another draw than the CLI's,
+    of the same design), with the same stratum size, and `tune` reads it. Likewise with two
+    strata (`--lower-threshold off`)."""
     corpus = generate(tmp_path / "mid.csv", 2500, 7, "--identical-group", "60",
                       "--template-family", "250", "--max-family", "400")
-    ours, theirs = tmp_path / "spark.csv", tmp_path / "cli.csv"
-    options = ["--pairs", "300000", "-t", "0.8"]
-    assert job("estimate-pairs", corpus, ours, *options) == 0
-    subprocess.run([cli(), "truth", corpus, "--estimate-pairs", "300000", "-t", "0.8", "-q",
-                    "--lower-threshold", "off", "-o", theirs], check=True)
-    got, expected = sample_rows(ours), sample_rows(theirs)
-    candidates = [r for r in got if r["stratum"] == "candidates"]
-    assert 1000 < len(candidates) <= 150000, len(candidates)
-    assert candidates == [r for r in expected if r["stratum"] == "candidates"]
-    others = [r for r in got if r["stratum"] == "others"]
-    cli_others = [r for r in expected if r["stratum"] == "others"]
-    assert len(others) == len(cli_others) == 300000 - len(candidates)
-    assert {r["stratum_pairs"] for r in others} == {r["stratum_pairs"] for r in cli_others}
-    assert others != cli_others
-    tune = subprocess.run([cli(), "tune", "--similarities", ours, "-t", "0.8"],
-                          capture_output=True, text=True, check=True)
-    assert "stratified sample" in tune.stdout + tune.stderr
+    for lower in ([], ["--lower-threshold", "off"]):
+        ours, theirs = tmp_path / "spark.csv", tmp_path / "cli.csv"
+        options = ["--pairs", "300000", "-t", "0.8", *lower]
+        assert job("estimate-pairs", corpus, ours, *options) == 0
+        subprocess.run([cli(), "truth", corpus, "--estimate-pairs", *options[1:], "-q",
+                        "-o", theirs], check=True)
+        got, expected = sample_rows(ours), sample_rows(theirs)
+
+        def stratum(rows, name):
+            return [r for r in rows if r["stratum"] == name]
+
+        candidates = stratum(got, "candidates")
+        assert 1000 < len(candidates) <= 150000, len(candidates)
+        assert candidates == stratum(expected, "candidates")
+        lower_candidates = stratum(got, "lower_candidates")
+        cli_lower = stratum(expected, "lower_candidates")
+        assert len(lower_candidates) == len(cli_lower)
+        assert ({r["stratum_pairs"] for r in lower_candidates}
+                == {r["stratum_pairs"] for r in cli_lower})
+        if lower:
+            assert not cli_lower
+        else:
+            assert len(cli_lower) > 1000, len(cli_lower)
+            assert ({(r["strata_banding"], r["strata_threshold"]) for r in lower_candidates}
+                    == {(r["strata_banding"], r["strata_threshold"]) for r in cli_lower})
+        others = stratum(got, "others")
+        cli_others = stratum(expected, "others")
+        taken = len(candidates) + len(lower_candidates)
+        assert len(others) == len(cli_others) == 300000 - taken
+        assert {r["stratum_pairs"] for r in others} == {r["stratum_pairs"] for r in cli_others}
+        assert others != cli_others
+        tune = subprocess.run([cli(), "tune", "--similarities", ours, "-t", "0.8"],
+                              capture_output=True, text=True, check=True)
+        assert "stratified sample" in tune.stdout + tune.stderr
 
 
 def interval_from_tune(path, t):
@@ -150,6 +184,9 @@ def test_estimate_pairs_refuses_bad_options_with_flags(spark, tmp_path, capsys):
         (["-t", "0"], "--threshold"),
         (["--pairs", "-1"], "--pairs"),
         (["-k", "2", "-t", "0.3"], "--num-perm"),
+        (["-t", "0.8", "--lower-threshold", "0.8"], "--lower-threshold"),
+        (["-t", "0.6", "--lower-threshold", "0.9"], "--lower-threshold"),
+        (["--lower-threshold", "high"], "--lower-threshold"),
     ]:
         capsys.readouterr()
         assert job("estimate-pairs", corpus, tmp_path / "s.csv", *args) == 2, args

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import sys
 import time
 
 from lshscope import PAIR_COLUMNS
-from lshscope import _lshscope as _kernels
 from lshscope.spark.clusters import _CLUSTERINGS, _KEEP_RULES, clusters
 from lshscope.spark.pairs import _check_options, _hash, _in_order, _pairs_of, _score, _Sketch
-from lshscope.spark.estimate import DEFAULT_PAIRS, estimate_pairs, write_sample
+from lshscope.spark.estimate import DEFAULT_PAIRS, _strata_levels, estimate_pairs, write_sample
 from lshscope.spark.paths import _FORMATS, _Files, _format_of, parse_location, read_job_corpus
 
 
@@ -86,8 +86,8 @@ def _estimate_parser():
     p = argparse.ArgumentParser(
         prog="python -m lshscope.spark estimate-pairs",
         description="Sample pair similarities on Spark as `lshscope truth --estimate-pairs M` "
-        "does (strata of a permissive banding: its candidate pairs, and the others; each row "
-        "with its weight), for `lshscope tune --similarities FILE`.",
+        "does (strata of permissive bandings: the candidate pairs, the lower candidates, and "
+        "the others; each row with its weight), for `lshscope tune --similarities FILE`.",
     )
     p.add_argument("input", help="the corpus, as the job reads it (path or URI)")
     p.add_argument(
@@ -109,6 +109,14 @@ def _estimate_parser():
         type=float,
         help="the lowest Jaccard of interest: the permissive banding finds pairs at it with "
         "probability 0.999 [default: 0.5]",
+    )
+    p.add_argument(
+        "--lower-threshold",
+        metavar="T2",
+        help="a lower strata threshold T2 (below -t), whose permissive banding's further "
+        "candidates are sampled as a stratum of their own, which keeps the expected "
+        "candidates of sharp bandings narrow; `off` for two strata [default: -t minus 0.2 "
+        "when -t is 0.7 or more, else off]",
     )
     _input_arguments(p)
     _sketch_arguments(p)
@@ -277,7 +285,10 @@ def main(argv=None):
                 raise ValueError(f"--pairs must be at least 1, got {args.pairs}")
             if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
                 raise ValueError(f"--threshold must be in (0, 1], got {args.threshold:g}")
-            bands, rows, _ = _kernels.permissive_banding(args.num_perm, args.threshold)
+            args.lower_threshold = _lower_threshold(args.lower_threshold)
+            (bands, rows, _), _ = _strata_levels(
+                args.num_perm, args.threshold, args.lower_threshold
+            )
             sketch = _Sketch(
                 args.num_perm, args.seed, args.shingle, profile, args.family, bands, rows
             )
@@ -333,11 +344,29 @@ def main(argv=None):
             spark.conf.set("spark.sql.shuffle.partitions", given_partitions)
 
 
+def _lower_threshold(text):
+    """``--lower-threshold T2|off`` as :func:`estimate_pairs` takes it: None (the default),
+    "off", or a Jaccard in (0, 1); whether it is below -t is checked with -t."""
+    if text is None or text.lower() == "off":
+        return text and "off"
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 < value < 1.0:
+        raise ValueError(
+            "--lower-threshold expects a Jaccard threshold between 0 and 1 (below -t), or "
+            f"`off`, got `{text}`"
+        )
+    return value
+
+
 # The engine's messages name settings as Python's keyword arguments (``threshold=``); the job's
 # user typed flags.
 _FLAGS = {
     "num_perm": "--num-perm",
     "max_bucket": "--max-bucket",
+    "lower_threshold": "--lower-threshold",
     "threshold": "--threshold",
     "shingle": "--shingle",
     "profile": "--profile",
@@ -412,6 +441,7 @@ def _run_estimate(spark, args, sketch, source, output):
         corpus.text,
         corpus.id,
         threshold=args.threshold,
+        lower_threshold=args.lower_threshold,
         num_perm=args.num_perm,
         seed=args.seed,
         shingle=sketch.shingle,
@@ -427,18 +457,25 @@ def _run_estimate(spark, args, sketch, source, output):
         f"strata of the permissive {sample.bands} × {sample.rows} banding (P ≥ 0.999 at "
         f"Jaccard {sample.threshold:g}):",
     ]
-    for name, size, values in (
-        ("candidates", sample.candidate_pairs, sample.candidates),
-        ("others", sample.other_pairs, sample.others),
-    ):
+    strata = [("candidates", sample.candidate_pairs, sample.candidates)]
+    if sample.lower_bands is not None:
+        lines.append(
+            f"  and of the lower {sample.lower_bands} × {sample.lower_rows} banding (P ≥ 0.999 "
+            f"at Jaccard {sample.lower_threshold:g}), less the candidates:"
+        )
+        strata.append(
+            ("lower candidates", sample.lower_candidate_pairs, sample.lower_candidates)
+        )
+    strata.append(("others", sample.other_pairs, sample.others))
+    for name, size, values in strata:
         taken = (
             "all taken"
             if len(values) == size
             else f"{len(values):,} drawn (each stands for {size / len(values):,.1f})"
         )
-        lines.append(f"  {name:<10} {size:>15,} pairs, {taken}")
+        lines.append(f"  {name:<16} {size:>15,} pairs, {taken}")
     lines.append(
-        f"wrote {len(sample.candidates) + len(sample.others):,} sampled pairs to {output.uri}; "
+        f"wrote {sum(len(values) for _, _, values in strata):,} sampled pairs to {output.uri}; "
         f"read it with `lshscope tune --similarities FILE`"
     )
     for line in lines + log.timings():
