@@ -249,32 +249,6 @@ struct MinHash {
     signature: Vec<u32>,
 }
 
-/// The sorted union of two sorted sets of distinct values.
-fn merged(a: &[u64], b: &[u64]) -> Vec<u64> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => {
-                out.push(a[i]);
-                i += 1;
-            }
-            std::cmp::Ordering::Greater => {
-                out.push(b[j]);
-                j += 1;
-            }
-            std::cmp::Ordering::Equal => {
-                out.push(a[i]);
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-    out
-}
-
 impl MinHash {
     fn rehash(&mut self) {
         self.signature = vec![u32::MAX; self.options.num_perm];
@@ -302,7 +276,7 @@ impl MinHash {
             set.extend_from_slice(&more);
             set
         } else {
-            merged(&self.set, &more)
+            lshscope_core::util::sorted::union_by_key(&self.set, &more, |&v| v)
         };
         let updated = !was_empty
             && self

@@ -196,29 +196,9 @@ pub fn remember(known: &[VerifiedPair], pairs: &[VerifiedPair]) -> Option<Vec<Ve
     if known.len() + pairs.len() > MAX_KNOWN_PAIRS {
         return None;
     }
-    let mut out = Vec::with_capacity(known.len() + pairs.len());
-    let (mut i, mut j) = (0, 0);
-    while i < known.len() && j < pairs.len() {
-        let (x, y) = ((known[i].a, known[i].b), (pairs[j].a, pairs[j].b));
-        match x.cmp(&y) {
-            std::cmp::Ordering::Less => {
-                out.push(known[i]);
-                i += 1;
-            }
-            std::cmp::Ordering::Greater => {
-                out.push(pairs[j]);
-                j += 1;
-            }
-            std::cmp::Ordering::Equal => {
-                out.push(pairs[j]);
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    out.extend_from_slice(&known[i..]);
-    out.extend_from_slice(&pairs[j..]);
-    Some(out)
+    Some(crate::util::sorted::union_by_key(known, pairs, |p| {
+        (p.a, p.b)
+    }))
 }
 
 /// Refuses `banding` up front with [`Error::Refused`] when [`estimated_bucket_pairs`] is

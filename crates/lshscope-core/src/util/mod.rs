@@ -3,4 +3,5 @@
 
 pub mod numfmt;
 pub mod rng;
+pub mod sorted;
 pub mod stats;
