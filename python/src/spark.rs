@@ -96,6 +96,23 @@ type Hashed<'py> = (
     Option<Column<'py, u8>>,
 );
 
+/// A second banding given as `{what}_bands` and `{what}_rows` keyword arguments: both or
+/// neither.
+fn optional_banding(
+    bands: Option<usize>,
+    rows: Option<usize>,
+    num_perm: usize,
+    what: &str,
+) -> PyResult<Option<Banding>> {
+    match (bands, rows) {
+        (None, None) => Ok(None),
+        (Some(b), Some(r)) => crate::banding(b, r, num_perm).map(Some),
+        _ => Err(PyValueError::new_err(format!(
+            "{what}_bands and {what}_rows go together"
+        ))),
+    }
+}
+
 /// The band keys of every document of `index` under `banding`, as a binary column (offsets,
 /// bytes: `bands` little-endian `u64`s per document, none for a document without shingles).
 fn key_column(index: &Index, banding: Banding) -> (Vec<i64>, Vec<u8>) {
@@ -139,15 +156,7 @@ pub fn hash_texts<'py>(
 ) -> PyResult<Hashed<'py>> {
     let options = index_options(num_perm, seed, shingle, profile, family)?;
     let banding: Banding = banding(bands, rows, num_perm)?;
-    let lower = match (lower_bands, lower_rows) {
-        (None, None) => None,
-        (Some(b), Some(r)) => Some(crate::banding(b, r, num_perm)?),
-        _ => {
-            return Err(PyValueError::new_err(
-                "lower_bands and lower_rows go together",
-            ));
-        }
-    };
+    let lower = optional_banding(lower_bands, lower_rows, num_perm, "lower")?;
     let index = index_of_texts(py, offsets.as_slice()?, data.as_slice()?, &options)?;
     let (key_offsets, key_bytes) = key_column(&index, banding);
     let shingles: Vec<i64> = (0..index.len())
@@ -605,15 +614,7 @@ pub fn sample_documents<'py>(
     exclude_rows: Option<usize>,
 ) -> PyResult<Sampled<'py>> {
     let options = index_options(num_perm, seed, shingle, profile, family)?;
-    let exclude = match (exclude_bands, exclude_rows) {
-        (None, None) => None,
-        (Some(b), Some(r)) => Some(banding(b, r, num_perm)?),
-        _ => {
-            return Err(PyValueError::new_err(
-                "exclude_bands and exclude_rows go together",
-            ));
-        }
-    };
+    let exclude = optional_banding(exclude_bands, exclude_rows, num_perm, "exclude")?;
     let banding = banding(bands, rows, num_perm)?;
     let part = ScoringPartition::new(
         py,

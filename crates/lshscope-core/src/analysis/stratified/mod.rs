@@ -170,8 +170,8 @@ impl StratifiedSample {
     /// Writes the sample as [`COLUMNS`]: per row its Jaccard, weight and stratum, the
     /// stratum's exact size and the permissive banding with its threshold (repeated on every
     /// row, so any row says what it is and a cut file is caught on reading; a lower
-    /// candidate's row gives the lower level's, the others' rows the first level's). The one writer of the file, for the
-    /// command line and the Spark job alike.
+    /// candidate's row gives the lower level's, the others' rows the first level's). The one
+    /// writer of the file, for the command line and the Spark job alike.
     pub fn write(
         &self,
         w: &mut dyn std::io::Write,
@@ -227,7 +227,13 @@ impl StratifiedSample {
 
     /// The others stratum: the pairs no banding of the sample made candidates.
     pub fn others(&self) -> Option<&Stratum> {
-        self.strata.iter().find(|s| s.name == OTHERS)
+        self.stratum(OTHERS)
+    }
+
+    /// The stratum of that name ([`CANDIDATES`], [`LOWER_CANDIDATES`], [`OTHERS`]), if the
+    /// sample has it.
+    fn stratum(&self, name: &str) -> Option<&Stratum> {
+        self.strata.iter().find(|s| s.name == name)
     }
 
     /// The strata of candidates (first level, then lower), which hold the similar pairs.
@@ -272,7 +278,8 @@ impl StratifiedSample {
 const Z_95_OVER_DRAWN: [f64; 3] = [Z_95, 2.241_402_727_604_947, 2.393_979_799_818_51];
 
 /// z of the Wilson bound on the others stratum when Markov's bound takes
-/// [`HIDDEN_TAIL_SHARE`] of its upper tail: Φ⁻¹(1 − 0.2 · 0.025/k) for k = 1, 2, 3 drawn strata.
+/// [`HIDDEN_TAIL_SHARE`] of its upper tail: Φ⁻¹(1 − 0.2 · 0.025/k) for k = 1, 2, 3 drawn
+/// strata.
 const Z_OTHERS_OVER_DRAWN: [f64; 3] = [
     2.575_829_303_548_901,
     2.807_033_768_343_811,
@@ -410,11 +417,11 @@ impl StratifiedSample {
     /// the candidate strata's part, and by Markov's inequality H < δ·N_t/α except with
     /// probability α (over the hash), whatever the pairs share: H < q/(1 − q)·C for
     /// q = δ/α < 1. With C below the candidate strata's top, that bounds the others' part
-    /// without any draw. The others' upper tail (β) is split: α = 0.8β for Markov's bound and 0.2β for
-    /// Wilson's (at a larger z), and the smaller of the two is the top; by the union bound the
-    /// interval still holds at 95 % (over the hash and the draws together, where the draws'
-    /// own intervals hold for any hash). Where the draws win, the top is a little above what
-    /// they gave with the whole tail: the price of the split, fixed before the data (δ
+    /// without any draw. The others' upper tail (β) is split: α = 0.8β for Markov's bound and
+    /// 0.2β for Wilson's (at a larger z), and the smaller of the two is the top; by the union
+    /// bound the interval still holds at 95 % (over the hash and the draws together, where the
+    /// draws' own intervals hold for any hash). Where the draws win, the top is a little above
+    /// what they gave with the whole tail: the price of the split, fixed before the data (δ
     /// depends on t and the bandings only); past q ≥ 1/2 Wilson keeps the whole tail.
     ///
     /// At a strata threshold δ ≤ 10⁻³, so the hidden pairs are bounded by 11 % (one drawn
@@ -439,7 +446,7 @@ impl StratifiedSample {
         let first_top = top(self.candidates(), z_total);
         // q₁: what the first banding misses at t, over the lower stratum's share for Markov.
         let q_first = self.first_level().miss(t) / self.markov_tail();
-        let lower = self.strata.iter().find(|s| s.name == LOWER_CANDIDATES);
+        let lower = self.stratum(LOWER_CANDIDATES);
         let split_lower = lower.is_some_and(|s| !s.is_census()) && q_first < 0.5;
         let lower_top = lower.map_or(0.0, |s| {
             top(s, if split_lower { z_others } else { z_total })
